@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { App, AppSettings } from '../../schemas/app';
+
+/**
+ * Orgs, apps and collector application ids in the resources table:
+ *   ORG#<org> / ORG                      the organisation
+ *   ORG#<org> / APP#<app>                the app and its settings
+ *   COLLECTOR_KEY#<id> / COLLECTOR_KEY   the collector application id → (org, app)
+ */
+export const orgKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' });
+export const appKey = (orgId: string, appId: string) => ({ pk: `ORG#${orgId}`, sk: `APP#${appId}` });
+export const collectorKeyKey = (applicationId: string) => ({ pk: `COLLECTOR_KEY#${applicationId}`, sk: 'COLLECTOR_KEY' });
+
+/** Collector application ids are long random strings: moesif-nodejs refuses ids under 50 characters. */
+export function newCollectorApplicationId(): string {
+  return randomBytes(48).toString('base64url');
+}
+
+export function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+interface CacheEntry {
+  app: App | undefined;
+  expiresAt: number;
+}
+
+export interface AppStoreOptions {
+  /** How long a resolved collector id stays cached in this Lambda instance. */
+  cacheTtlMs?: number;
+  /** Unknown ids are cached briefly too, so a misconfigured SDK cannot hammer the table. */
+  negativeCacheTtlMs?: number;
+  now?: () => number;
+}
+
+export class AppStore {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cacheTtlMs: number;
+  private readonly negativeCacheTtlMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    options: AppStoreOptions = {},
+  ) {
+    this.cacheTtlMs = options.cacheTtlMs ?? 60_000;
+    this.negativeCacheTtlMs = options.negativeCacheTtlMs ?? 5_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async findByCollectorApplicationId(applicationId: string): Promise<App | undefined> {
+    const cached = this.cache.get(applicationId);
+    if (cached && cached.expiresAt > this.now()) return cached.app;
+    const ref = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: collectorKeyKey(applicationId) }));
+    const app = ref.Item ? await this.getApp(String(ref.Item.org_id), String(ref.Item.app_id)) : undefined;
+    this.cache.set(applicationId, { app, expiresAt: this.now() + (app ? this.cacheTtlMs : this.negativeCacheTtlMs) });
+    return app;
+  }
+
+  async getApp(orgId: string, appId: string): Promise<App | undefined> {
+    const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: appKey(orgId, appId), ConsistentRead: true }));
+    return result.Item ? App.parse(result.Item) : undefined;
+  }
+
+  /** Creates an organisation and its first app atomically (used by bootstrap). */
+  async createOrgWithApp(input: { orgId: string; orgName: string; appId: string; appName: string; collectorApplicationId?: string; settings?: Partial<AppSettings>; timeZone?: string }): Promise<App> {
+    const now = new Date(this.now()).toISOString();
+    const app = App.parse({
+      org_id: input.orgId,
+      app_id: input.appId,
+      name: input.appName,
+      collector_application_id: input.collectorApplicationId ?? newCollectorApplicationId(),
+      time_zone: input.timeZone ?? 'UTC',
+      week_starts_on: 0,
+      settings: AppSettings.parse(input.settings ?? {}),
+      created_at: now,
+      modified_at: now,
+    });
+    await this.documents.send(new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: this.tableName, Item: { ...orgKey(input.orgId), org_id: input.orgId, name: input.orgName, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: this.tableName, Item: { ...appKey(input.orgId, input.appId), ...app }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: this.tableName, Item: { ...collectorKeyKey(app.collector_application_id), org_id: app.org_id, app_id: app.app_id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ],
+    }));
+    return app;
+  }
+
+  /** Replaces an app's settings (sampling, backfill); the cached copy in other instances expires within the TTL. */
+  async updateSettings(orgId: string, appId: string, settings: Partial<AppSettings>): Promise<App> {
+    const current = await this.getApp(orgId, appId);
+    if (!current) throw new Error(`app ${orgId}/${appId} does not exist`);
+    const updated = App.parse({ ...current, settings: { ...current.settings, ...settings }, modified_at: new Date(this.now()).toISOString() });
+    await this.documents.send(new TransactWriteCommand({
+      TransactItems: [{ Put: { TableName: this.tableName, Item: { ...appKey(orgId, appId), ...updated }, ConditionExpression: 'modified_at = :m', ExpressionAttributeValues: { ':m': current.modified_at } } }],
+    }));
+    this.cache.delete(updated.collector_application_id);
+    return updated;
+  }
+}

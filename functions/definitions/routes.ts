@@ -1,0 +1,67 @@
+import type { ManagementScope } from '../../schemas/scopes';
+
+/**
+ * The one route table. The CDK stack turns it into API Gateway routes and Lambda integrations;
+ * the local runtime dispatches with it; each Lambda's router matches with it (so 404 and 405 answers
+ * have the service's JSON shape on AWS too); tests walk it.
+ */
+
+export type ApiName = 'collector' | 'management';
+/** The Lambdas that serve HTTP. Each has one entry file: functions/<dir>/handler.ts. */
+export type HttpLambdaName = 'collector' | 'search';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type RouteAuth =
+  | { kind: 'none' }
+  | { kind: 'collector-app' }
+  | { kind: 'management-token'; scope: ManagementScope };
+
+export interface RouteDefinition {
+  readonly api: ApiName;
+  readonly method: HttpMethod;
+  /** API Gateway style: literal segments and `{param}` segments. */
+  readonly path: string;
+  readonly lambda: HttpLambdaName;
+  /** Name of the operation inside the Lambda's operation table. */
+  readonly operation: string;
+  readonly auth: RouteAuth;
+  readonly summary: string;
+}
+
+const collectorApp = { kind: 'collector-app' } as const;
+const open = { kind: 'none' } as const;
+
+const collector = (method: HttpMethod, path: string, operation: string, summary: string, auth: RouteAuth = collectorApp): RouteDefinition =>
+  ({ api: 'collector', method, path, lambda: 'collector', operation, auth, summary });
+
+const search = (method: HttpMethod, path: string, operation: string, scope: ManagementScope, summary: string): RouteDefinition =>
+  ({ api: 'management', method, path, lambda: 'search', operation, auth: { kind: 'management-token', scope }, summary });
+
+export const routes: readonly RouteDefinition[] = [
+  collector('POST', '/v1/events', 'events', 'Log one API call'),
+  collector('POST', '/v1/events/batch', 'eventsBatch', 'Log a batch of API calls'),
+  collector('POST', '/v1/actions', 'actions', 'Log one user action'),
+  collector('POST', '/v1/actions/batch', 'actionsBatch', 'Log a batch of user actions'),
+  collector('POST', '/v1/users', 'users', 'Create or merge one user profile'),
+  collector('POST', '/v1/users/batch', 'usersBatch', 'Create or merge user profiles'),
+  collector('POST', '/v1/companies', 'companies', 'Create or merge one company profile'),
+  collector('POST', '/v1/companies/batch', 'companiesBatch', 'Create or merge company profiles'),
+  collector('POST', '/v1/subscriptions', 'subscriptions', 'Create or merge one subscription'),
+  collector('POST', '/v1/subscriptions/batch', 'subscriptionsBatch', 'Create or merge subscriptions'),
+  collector('POST', '/v1/uploads', 'createUpload', 'Get a pre-signed URL for a batch larger than the API body limit'),
+  collector('GET', '/v1/uploads/{uploadId}', 'getUpload', 'Processing status of an uploaded batch'),
+  collector('GET', '/v1/config', 'config', 'Sampling and rule configuration for SDKs'),
+  collector('GET', '/v1/rules', 'rules', 'Governance rules for SDKs'),
+  collector('GET', '/health/probe', 'probe', 'Liveness probe', open),
+
+  search('GET', '/search/~/events/{id}', 'getEvent', 'read:events', 'One event by id'),
+  search('GET', '/search/~/users/{id}', 'getUser', 'read:users', 'One user profile by id'),
+  search('GET', '/search/~/companies/{id}', 'getCompany', 'read:companies', 'One company profile by id'),
+];
+
+/** Every management route is also served under `/v1` (the original service accepts both). */
+export const MANAGEMENT_PATH_PREFIXES = ['', '/v1'] as const;
+
+export function routesOf(filter: { api?: ApiName; lambda?: HttpLambdaName }): RouteDefinition[] {
+  return routes.filter((r) => (!filter.api || r.api === filter.api) && (!filter.lambda || r.lambda === filter.lambda));
+}

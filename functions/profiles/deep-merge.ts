@@ -1,0 +1,19 @@
+/**
+ * Recursive merge of a profile update into the stored profile (spec: "new properties merged in
+ * recursively, so only changed fields need to be sent"). Objects merge key by key; arrays, scalars
+ * and null replace; undefined leaves the stored value. Merging the same update twice is a no-op,
+ * which makes stream retries safe.
+ */
+export function deepMerge(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    const current = merged[key];
+    merged[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
+  }
+  return merged;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,69 @@
+/**
+ * The search port: what ingestion and the management API need from a search backend. Two adapters
+ * implement it: OpenSearch (AWS) and DuckDB (local, embedded). Both must answer identically.
+ */
+
+export type IndexKind = 'events' | 'users' | 'companies' | 'subscriptions';
+export const INDEX_KINDS: readonly IndexKind[] = ['events', 'users', 'companies', 'subscriptions'];
+
+/** Every read is confined to one app of one org. */
+export interface TenantScope {
+  readonly org_id: string;
+  readonly app_id: string;
+}
+
+export interface IndexDocument {
+  readonly kind: IndexKind;
+  /** Unique within (org, app, kind): event id, user_id, company_id or subscription_id. */
+  readonly id: string;
+  readonly org_id: string;
+  readonly app_id: string;
+  /** Event time, or the profile's last update; ISO 8601 UTC. Events are partitioned by it. */
+  readonly time: string;
+  /**
+   * Profiles: the stored version; a write with a version not above the indexed one is ignored, so
+   * concurrent or replayed profile writes cannot regress the index. Events: absent; an event id
+   * that is already indexed is left as it is (create-if-absent), so replays cannot double-index.
+   */
+  readonly version?: number;
+  /** The document as searched and returned as `_source` (includes org_id, app_id). */
+  readonly source: Readonly<Record<string, unknown>>;
+}
+
+export interface IndexFailure {
+  readonly kind: IndexKind;
+  readonly id: string;
+  readonly reason: string;
+  /** false for a document the backend will never accept (mapping conflict): retrying cannot help. */
+  readonly retryable: boolean;
+}
+
+export interface IndexOutcome {
+  /** Documents newly written (not counting ignored duplicates or stale versions). */
+  readonly written: number;
+  readonly failures: readonly IndexFailure[];
+}
+
+export interface TimeRange {
+  /** Inclusive. */
+  readonly from?: Date;
+  /** Exclusive. */
+  readonly to?: Date;
+}
+
+export interface StoredDocument {
+  readonly _id: string;
+  readonly _source: Record<string, unknown>;
+}
+
+export interface SearchIndex {
+  /** Creates tables / index templates if missing. Idempotent. */
+  ensureReady(): Promise<void>;
+  index(documents: readonly IndexDocument[]): Promise<IndexOutcome>;
+  count(scope: TenantScope, kind: IndexKind, range?: TimeRange): Promise<number>;
+  /** `time` narrows where to look for an event (the index of its month); optional. */
+  get(scope: TenantScope, kind: IndexKind, id: string, hint?: { time?: Date }): Promise<StoredDocument | undefined>;
+  /** Makes everything written so far visible to reads (OpenSearch refresh; no-op where writes are visible at once). */
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,51 @@
+import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+
+/**
+ * Decodes a request body: `Content-Encoding` gzip/deflate/br (the SDKs gzip every POST), with the
+ * decompressed size capped so a zip bomb cannot exhaust memory, then JSON.
+ */
+export function decodeBody(raw: Buffer, contentEncoding: string | undefined, maxBytes: number): Buffer {
+  const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
+  if (raw.length > maxBytes && (encoding === 'identity' || encoding === '')) {
+    throw tooLarge(maxBytes);
+  }
+  const options = { maxOutputLength: maxBytes };
+  try {
+    switch (encoding) {
+      case '':
+      case 'identity':
+        return raw;
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(raw, options);
+      case 'deflate':
+        return inflateSync(raw, options);
+      case 'br':
+        return brotliDecompressSync(raw, options);
+      default:
+        throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported; use gzip, deflate or br`, [
+          { field: 'content-encoding', reason: `unsupported encoding ${encoding}` },
+        ]);
+    }
+  } catch (error) {
+    if (error instanceof UnsupportedMediaTypeError) throw error;
+    if (error instanceof RangeError || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(maxBytes);
+    throw new ValidationError(`The body is not valid ${encoding} data`, [{ field: 'body', reason: `corrupt ${encoding} stream` }]);
+  }
+}
+
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw new ValidationError('The request body is empty; a JSON body is required', [{ field: 'body', reason: 'empty body' }]);
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new ValidationError('The request body is not valid JSON', [{ field: 'body', reason: (error as Error).message }]);
+  }
+}
+
+function tooLarge(maxBytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The body is larger than ${Math.round(maxBytes / 1_000_000)} MB after decompression; split the batch`, [
+    { field: 'body', reason: `exceeds ${maxBytes} bytes` },
+  ]);
+}

@@ -1,0 +1,99 @@
+import middy from '@middy/core';
+import type { RouteDefinition } from '../../definitions/routes';
+import { NotAcceptableError, NotFoundError } from '../errors';
+import { errorResult } from './error-response';
+import { CORS_HEADERS, jsonResult } from './json-result';
+import { Router } from './router';
+import type { HttpEvent, HttpRequest, HttpResult, OperationResult } from './types';
+
+export type Operation<A> = (request: HttpRequest, auth: A) => Promise<OperationResult>;
+
+export interface HttpHandlerOptions<A> {
+  readonly routes: readonly RouteDefinition[];
+  /** Checks the route's auth requirement and returns who is calling; throws UnauthorizedError. */
+  readonly authenticate: (route: RouteDefinition, request: HttpRequest) => Promise<A>;
+  readonly operations: Readonly<Record<string, Operation<A>>>;
+  /** Headers added to every answer of this API (e.g. the collector's config ETag). */
+  readonly extraHeaders?: (auth: A | undefined) => Record<string, string>;
+}
+
+export type HttpHandler = (event: HttpEvent, context?: unknown) => Promise<HttpResult>;
+
+/**
+ * Builds a Lambda handler for API Gateway HTTP API events: CORS preflight, content negotiation,
+ * routing with the shared route table, authentication, the operation, and errors mapped to the one
+ * JSON error shape. The same handler serves the local runtime.
+ */
+export function createHttpHandler<A>(options: HttpHandlerOptions<A>): HttpHandler {
+  for (const route of options.routes) {
+    if (!options.operations[route.operation]) throw new Error(`route ${route.method} ${route.path} names unknown operation ${route.operation}`);
+  }
+  const router = new Router(options.routes);
+
+  const base = async (event: HttpEvent): Promise<HttpResult> => {
+    const request = toHttpRequest(event);
+    if (request.method === 'OPTIONS') return preflight(router, request);
+    assertAcceptsJson(request.headers['accept']);
+    const { route, pathParams } = router.match(request.method, request.path);
+    const routed: HttpRequest = { ...request, pathParams };
+    const auth = await options.authenticate(route, routed);
+    const result = await options.operations[route.operation]!(routed, auth);
+    return jsonResult(result.status, result.body, { ...options.extraHeaders?.(auth), ...result.headers });
+  };
+
+  const handler = middy<HttpEvent, HttpResult>(base).onError(async (request) => {
+    request.response = errorResult(request.error);
+  });
+  return (event, context) => handler(event, (context ?? {}) as never);
+}
+
+export function toHttpRequest(event: HttpEvent): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if (value !== undefined) query[name] = value;
+  }
+  const body = event.body ?? '';
+  return {
+    method: (event.requestContext?.http?.method ?? 'GET').toUpperCase(),
+    path: event.rawPath || event.requestContext?.http?.path || '/',
+    headers,
+    query,
+    pathParams: {},
+    rawBody: event.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8'),
+    sourceIp: event.requestContext?.http?.sourceIp ?? '',
+    receivedAt: event.requestContext?.timeEpoch ? new Date(event.requestContext.timeEpoch) : new Date(),
+  };
+}
+
+function preflight(router: Router, request: HttpRequest): HttpResult {
+  const methods = router.methodsFor(request.path);
+  if (methods.length === 0) return errorResult(new NotFoundError(`No endpoint at ${request.path}`));
+  return {
+    statusCode: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
+      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type, content-encoding, authorization, x-service-application-id, x-moesif-application-id',
+      'access-control-max-age': '86400',
+    },
+    body: '',
+  };
+}
+
+/** 406 when the client's Accept header rules JSON out (absent, `*\/*`, `application/*` and `+json` types are fine). */
+function assertAcceptsJson(accept: string | undefined): void {
+  if (!accept) return;
+  const acceptable = accept.split(',').some((part) => {
+    const [type = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) return false;
+    return type === '*/*' || type === 'application/*' || type === 'application/json' || type.endsWith('+json') || type === '';
+  });
+  if (!acceptable) {
+    throw new NotAcceptableError(`This API answers only application/json; the Accept header asked for ${accept}`, [{ field: 'accept', reason: 'excludes application/json' }]);
+  }
+}

@@ -1,0 +1,24 @@
+// Three suites: unit (no network), integration (real emulators, started once in globalSetup),
+// cdk (synthesis assertions and cdk-nag). `npm test` runs all three.
+const shared = {
+  transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/esbuild-transform.cjs' },
+  // middy is ESM-only: let the transform turn it into CommonJS for jest.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+      testTimeout: 120000,
+    },
+    { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'], testTimeout: 120000 },
+  ],
+};

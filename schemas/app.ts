@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Per-app settings that feed GET /v1/config and collector rules. */
+export const AppSettings = z.object({
+  sample_rate: z.number().int().min(0).max(100).default(100),
+  user_sample_rate: z.record(z.string(), z.number().int().min(0).max(100)).default({}),
+  company_sample_rate: z.record(z.string(), z.number().int().min(0).max(100)).default({}),
+  regex_config: z.array(z.object({
+    conditions: z.array(z.object({ path: z.string(), value: z.string() })),
+    sample_rate: z.number().int().min(0).max(100),
+  })).default([]),
+  /** Accept events older than the 30-day window (backfill). */
+  backfill_enabled: z.boolean().default(false),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
+export const App = z.object({
+  org_id: z.string(),
+  app_id: z.string(),
+  name: z.string(),
+  /** The Collector application id SDKs send (≥ 50 characters: moesif-nodejs refuses shorter). */
+  collector_application_id: z.string().min(50),
+  time_zone: z.string().default('UTC'),
+  week_starts_on: z.number().int().min(0).max(6).default(0),
+  settings: AppSettings,
+  created_at: z.string(),
+  modified_at: z.string(),
+});
+export type App = z.infer<typeof App>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { buckets, ingestStream, tables } from '../functions/definitions/resources';
+
+/**
+ * Each Lambda's environment, validated once when its module loads: a missing variable fails the
+ * cold start loudly instead of failing requests one by one.
+ */
+const name = z.string().min(1);
+
+const common = {
+  AWS_REGION: z.string().default('us-east-1'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+};
+
+const search = {
+  SEARCH_BACKEND: z.enum(['opensearch', 'duckdb']).default('opensearch'),
+  OPENSEARCH_ENDPOINT: z.string().url().optional(),
+  DUCKDB_PATH: z.string().optional(),
+};
+
+export const CollectorEnv = z.object({
+  ...common,
+  [ingestStream.envVar]: name,
+  [tables.resources.envVar]: name,
+  [buckets.uploads.envVar]: name,
+});
+
+export const ConsumerEnv = z.object({
+  ...common,
+  ...search,
+  [tables.dedup.envVar]: name,
+  [tables.profiles.envVar]: name,
+  [buckets.archive.envVar]: name,
+  [buckets.failedRecords.envVar]: name,
+});
+
+export const UploadProcessorEnv = z.object({
+  ...common,
+  [ingestStream.envVar]: name,
+  [tables.resources.envVar]: name,
+  [buckets.uploads.envVar]: name,
+});
+
+export const SearchApiEnv = z.object({
+  ...common,
+  ...search,
+  [tables.resources.envVar]: name,
+  [tables.profiles.envVar]: name,
+  TOKEN_SIGNING_SECRET_ARN: name,
+});
+
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,53 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../functions/shared/errors';
+import { decodeBody, parseJson } from '../../../functions/shared/http/body';
+
+describe('decodeBody', () => {
+  const json = Buffer.from(JSON.stringify({ hello: 'world' }));
+
+  it.each([
+    ['gzip', gzipSync(json)],
+    ['x-gzip', gzipSync(json)],
+    ['deflate', deflateSync(json)],
+    ['br', brotliCompressSync(json)],
+    [undefined, json],
+    ['identity', json],
+    ['GZIP', gzipSync(json)],
+  ])('decodes Content-Encoding %s', (encoding, raw) => {
+    expect(decodeBody(raw, encoding, 1000).equals(json)).toBe(true);
+  });
+
+  it('refuses a compressed body whose expansion exceeds the limit (zip bomb) with 413', () => {
+    const bomb = gzipSync(Buffer.alloc(10_000_000, 'a'));
+    expect(bomb.length).toBeLessThan(100_000);
+    expect(() => decodeBody(bomb, 'gzip', 1_000_000)).toThrow(PayloadTooLargeError);
+  });
+
+  it('refuses an uncompressed body over the limit with 413', () => {
+    expect(() => decodeBody(Buffer.alloc(2000), undefined, 1000)).toThrow(PayloadTooLargeError);
+  });
+
+  it('answers a corrupt gzip stream with 400', () => {
+    expect(() => decodeBody(Buffer.from('not gzip at all'), 'gzip', 1000)).toThrow(ValidationError);
+  });
+
+  it('answers an unknown encoding with 415 naming the header', () => {
+    try {
+      decodeBody(json, 'compress', 1000);
+      throw new Error('expected 415');
+    } catch (error) {
+      expect(error).toBeInstanceOf(UnsupportedMediaTypeError);
+      expect((error as UnsupportedMediaTypeError).details[0]?.field).toBe('content-encoding');
+    }
+  });
+});
+
+describe('parseJson', () => {
+  it('parses JSON', () => expect(parseJson(Buffer.from('[1,2]'))).toEqual([1, 2]));
+  it('answers invalid JSON with 400 naming the body', () => {
+    expect(() => parseJson(Buffer.from('{"a":'))).toThrow(ValidationError);
+  });
+  it('answers an empty body with 400', () => {
+    expect(() => parseJson(Buffer.alloc(0))).toThrow(/empty/);
+  });
+});

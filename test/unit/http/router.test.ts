@@ -1,0 +1,56 @@
+import { routes, routesOf } from '../../../functions/definitions/routes';
+import { MethodNotAllowedError, NotFoundError } from '../../../functions/shared/errors';
+import { Router } from '../../../functions/shared/http/router';
+
+describe('Router', () => {
+  const router = new Router(routes);
+
+  it('matches literal collector paths', () => {
+    expect(router.match('POST', '/v1/events/batch').route.operation).toBe('eventsBatch');
+    expect(router.match('POST', '/v1/events').route.operation).toBe('events');
+    expect(router.match('GET', '/health/probe').route.operation).toBe('probe');
+  });
+
+  it('extracts and decodes path parameters', () => {
+    const match = router.match('GET', '/search/~/users/user%20one');
+    expect(match.route.operation).toBe('getUser');
+    expect(match.pathParams).toEqual({ id: 'user one' });
+  });
+
+  it('serves every management route under /v1 as well', () => {
+    for (const route of routesOf({ api: 'management' })) {
+      const path = route.path.replace(/\{(\w+)\}/g, 'x');
+      expect(router.match(route.method, `/v1${path}`).route).toBe(route);
+      expect(router.match(route.method, path).route).toBe(route);
+    }
+  });
+
+  it('does not serve collector routes under a second /v1 prefix', () => {
+    expect(() => router.match('POST', '/v1/v1/events')).toThrow(NotFoundError);
+  });
+
+  it('ignores one trailing slash', () => {
+    expect(router.match('POST', '/v1/users/').route.operation).toBe('users');
+  });
+
+  it('answers an unknown path with NotFoundError', () => {
+    expect(() => router.match('GET', '/v1/nothing-here')).toThrow(NotFoundError);
+  });
+
+  it('answers a known path with the wrong method with 405 naming the allowed methods', () => {
+    try {
+      router.match('GET', '/v1/events');
+      throw new Error('expected a 405');
+    } catch (error) {
+      expect(error).toBeInstanceOf(MethodNotAllowedError);
+      expect((error as MethodNotAllowedError).headers).toEqual({ allow: 'POST' });
+    }
+  });
+
+  it('names every operation exactly once per API', () => {
+    for (const api of ['collector', 'management'] as const) {
+      const keys = routesOf({ api }).map((r) => `${r.method} ${r.path}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+});
