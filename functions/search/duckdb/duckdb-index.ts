@@ -1,0 +1,220 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  INTEGER,
+  TIMESTAMPTZ,
+  VARCHAR,
+  timestampTZValue,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { documentProblem } from '../index-documents';
+import type {
+  IndexDocument,
+  IndexFailure,
+  IndexKind,
+  IndexOutcome,
+  SearchIndex,
+  StoredDocument,
+  TenantScope,
+  TimeRange,
+} from '../port';
+import { SerialQueue } from './serial-queue';
+import {
+  SEARCH_TABLES,
+  columnsOf,
+  createStagingTableSql,
+  createTableSql,
+  mergeFromStagingSql,
+  quoteIdentifier,
+  rowOf,
+  stagingTableName,
+  type ColumnType,
+  type SearchTable,
+} from './tables';
+
+export interface DuckDbSearchIndexOptions {
+  /** A database file (created with its folder if missing), or ':memory:'. */
+  readonly path: string;
+}
+
+const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
+  VARCHAR,
+  JSON: VARCHAR,
+  INTEGER,
+  BIGINT,
+  DOUBLE,
+  BOOLEAN,
+  TIMESTAMPTZ,
+};
+
+/** DuckDB's vector size: the most rows one data chunk holds. */
+const ROWS_PER_CHUNK = 2048;
+
+/**
+ * The embedded search backend of local mode. One connection writes (through a queue, so
+ * concurrent callers cannot interleave a batch's statements) and another reads, so reads are not
+ * held up behind a large write. Writes are visible to reads as soon as `index` resolves.
+ */
+export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions): Promise<SearchIndex> {
+  if (options.path !== ':memory:') mkdirSync(dirname(resolve(options.path)), { recursive: true });
+  const instance = await DuckDBInstance.create(options.path);
+  try {
+    const index = new DuckDbSearchIndex(instance, await instance.connect(), await instance.connect());
+    await index.ensureReady();
+    return index;
+  } catch (error) {
+    instance.closeSync();
+    throw error;
+  }
+}
+
+class DuckDbSearchIndex implements SearchIndex {
+  private readonly writes = new SerialQueue();
+  private readonly reads = new SerialQueue();
+  private closed = false;
+
+  constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+    private readonly reader: DuckDBConnection,
+  ) {}
+
+  async ensureReady(): Promise<void> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      for (const table of Object.values(SEARCH_TABLES)) {
+        await this.writer.run(createTableSql(table));
+        // Temporary tables belong to the connection that made them: the writer.
+        await this.writer.run(createStagingTableSql(table));
+      }
+    });
+  }
+
+  async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {
+    this.assertOpen();
+    const failures: IndexFailure[] = [];
+    const byKind = new Map<IndexKind, IndexDocument[]>();
+    for (const document of documents) {
+      const problem = documentProblem(document);
+      if (problem !== undefined) {
+        failures.push({ kind: document.kind, id: document.id, reason: problem, retryable: false });
+        continue;
+      }
+      const group = byKind.get(document.kind) ?? [];
+      group.push(document);
+      byKind.set(document.kind, group);
+    }
+    if (byKind.size === 0) return { written: 0, failures };
+
+    return this.writes.run(async () => {
+      let written = 0;
+      for (const [kind, group] of byKind) {
+        const table = SEARCH_TABLES[kind];
+        try {
+          written += await this.write(table, uniqueByKey(table, group));
+        } catch (error) {
+          const reason = `DuckDB write failed: ${error instanceof Error ? error.message : String(error)}`;
+          for (const document of group) failures.push({ kind, id: document.id, reason, retryable: true });
+        }
+      }
+      return { written, failures };
+    });
+  }
+
+  /** Appends the rows to the staging table, then merges them into the kind's table in one statement. */
+  private async write(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
+    const staging = quoteIdentifier(stagingTableName(table));
+    const types = columnsOf(table).map(({ type }) => DUCKDB_TYPES[type]);
+    await this.writer.run(`DELETE FROM ${staging}`);
+    try {
+      const appender = await this.writer.createAppender(stagingTableName(table), null, 'temp');
+      try {
+        for (let start = 0; start < documents.length; start += ROWS_PER_CHUNK) {
+          const rows = documents.slice(start, start + ROWS_PER_CHUNK).map((document) => rowOf(table, document));
+          const chunk = DuckDBDataChunk.create(types, rows.length);
+          chunk.setRows(rows);
+          appender.appendDataChunk(chunk);
+        }
+      } finally {
+        appender.closeSync();
+      }
+      const result = await this.writer.runAndReadAll(mergeFromStagingSql(table));
+      return Number(result.getRows()[0]?.[0] ?? 0);
+    } finally {
+      await this.writer.run(`DELETE FROM ${staging}`);
+    }
+  }
+
+  async count(scope: TenantScope, kind: IndexKind, range: TimeRange = {}): Promise<number> {
+    this.assertOpen();
+    const conditions = ['org_id = $org_id', 'app_id = $app_id'];
+    const values: Record<string, DuckDBValue> = { org_id: scope.org_id, app_id: scope.app_id };
+    if (range.from !== undefined) {
+      conditions.push('"time" >= $from');
+      values.from = timestampOf(range.from);
+    }
+    if (range.to !== undefined) {
+      conditions.push('"time" < $to');
+      values.to = timestampOf(range.to);
+    }
+    const sql = `SELECT count(*) FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE ${conditions.join(' AND ')}`;
+    return this.reads.run(async () => {
+      const result = await this.reader.runAndReadAll(sql, values);
+      return Number(result.getRows()[0]?.[0] ?? 0);
+    });
+  }
+
+  /** The primary key finds the row directly, so the time hint is not needed here. */
+  async get(scope: TenantScope, kind: IndexKind, id: string): Promise<StoredDocument | undefined> {
+    this.assertOpen();
+    const sql = `SELECT doc FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE org_id = $1 AND app_id = $2 AND id = $3`;
+    return this.reads.run(async () => {
+      const result = await this.reader.runAndReadAll(sql, [scope.org_id, scope.app_id, id]);
+      const doc = result.getRows()[0]?.[0];
+      if (typeof doc !== 'string') return undefined;
+      return { _id: id, _source: JSON.parse(doc) as Record<string, unknown> };
+    });
+  }
+
+  /** Every write is committed when `index` resolves. */
+  async refresh(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // New calls are refused from now on; work already queued finishes before the file is released.
+    this.closed = true;
+    await Promise.all([this.writes.run(async () => undefined), this.reads.run(async () => undefined)]);
+    this.writer.closeSync();
+    this.reader.closeSync();
+    this.instance.closeSync();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the DuckDB search index is closed');
+  }
+}
+
+function timestampOf(date: Date) {
+  return timestampTZValue(BigInt(date.getTime()) * 1000n);
+}
+
+/**
+ * One document per key, as a single INSERT ... ON CONFLICT cannot touch a row twice: for events
+ * the first occurrence (later ones are duplicates), for profiles the highest version.
+ */
+function uniqueByKey(table: SearchTable, documents: readonly IndexDocument[]): IndexDocument[] {
+  const byKey = new Map<string, IndexDocument>();
+  for (const document of documents) {
+    const key = `${document.org_id}\u0000${document.app_id}\u0000${document.id}`;
+    const kept = byKey.get(key);
+    if (kept === undefined || (table.versioned && (document.version ?? 0) > (kept.version ?? 0))) byKey.set(key, document);
+  }
+  return [...byKey.values()];
+}

@@ -1,0 +1,190 @@
+import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+import { isoMillis } from '../index-documents';
+import type { IndexDocument, IndexKind } from '../port';
+
+/**
+ * The DuckDB tables behind the search port: one per kind, keyed by (org_id, app_id, id), with the
+ * whole `_source` in `doc` and the fields dashboards filter, group and sum on copied into typed
+ * "hot" columns. The search DSL compiler maps a field path to its hot column through `path` and
+ * falls back to JSON extraction from `doc` for every other path.
+ */
+
+export type ColumnType = 'VARCHAR' | 'INTEGER' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMPTZ';
+
+export interface HotColumn {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Where the value comes from in `_source`. */
+  readonly path: readonly string[];
+}
+
+export interface SearchTable {
+  readonly kind: IndexKind;
+  readonly name: string;
+  /** Profiles keep the indexed version so an older one can never overwrite a newer one. */
+  readonly versioned: boolean;
+  readonly hotColumns: readonly HotColumn[];
+}
+
+const hot = (name: string, type: ColumnType, path: string = name): HotColumn => ({ name, type, path: path.split('.') });
+
+export const SEARCH_TABLES: Readonly<Record<IndexKind, SearchTable>> = {
+  events: {
+    kind: 'events',
+    name: 'events',
+    versioned: false,
+    hotColumns: [
+      hot('event_type', 'VARCHAR'),
+      hot('verb', 'VARCHAR', 'request.verb'),
+      hot('status', 'INTEGER', 'response.status'),
+      hot('route', 'VARCHAR', 'request.route'),
+      hot('uri', 'VARCHAR', 'request.uri'),
+      hot('action_name', 'VARCHAR'),
+      hot('user_id', 'VARCHAR'),
+      hot('company_id', 'VARCHAR'),
+      hot('subscription_id', 'VARCHAR'),
+      hot('session_token', 'VARCHAR'),
+      hot('weight', 'INTEGER'),
+      hot('duration_ms', 'DOUBLE'),
+      hot('is_late', 'BOOLEAN'),
+      hot('received_at', 'TIMESTAMPTZ'),
+    ],
+  },
+  users: {
+    kind: 'users',
+    name: 'users',
+    versioned: true,
+    hotColumns: [hot('user_id', 'VARCHAR'), hot('company_id', 'VARCHAR'), hot('email', 'VARCHAR', 'metadata.email')],
+  },
+  companies: {
+    kind: 'companies',
+    name: 'companies',
+    versioned: true,
+    hotColumns: [hot('company_id', 'VARCHAR'), hot('company_domain', 'VARCHAR')],
+  },
+  subscriptions: {
+    kind: 'subscriptions',
+    name: 'subscriptions',
+    versioned: true,
+    hotColumns: [hot('subscription_id', 'VARCHAR'), hot('company_id', 'VARCHAR'), hot('status', 'VARCHAR')],
+  },
+};
+
+/** Every column in table order: key, time, version (profiles), hot columns, then the document. */
+export function columnsOf(table: SearchTable): { name: string; type: ColumnType | 'JSON' }[] {
+  return [
+    { name: 'org_id', type: 'VARCHAR' },
+    { name: 'app_id', type: 'VARCHAR' },
+    { name: 'id', type: 'VARCHAR' },
+    { name: 'time', type: 'TIMESTAMPTZ' },
+    ...(table.versioned ? [{ name: 'version', type: 'BIGINT' as const }] : []),
+    ...table.hotColumns.map(({ name, type }) => ({ name, type })),
+    { name: 'doc', type: 'JSON' },
+  ];
+}
+
+export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
+
+export function createTableSql(table: SearchTable): string {
+  const columns = columnsOf(table).map(
+    ({ name, type }) => `${quoteIdentifier(name)} ${type}${KEY_COLUMNS.has(name) || name === 'version' || name === 'doc' ? ' NOT NULL' : ''}`,
+  );
+  return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table.name)} (${columns.join(', ')}, PRIMARY KEY (org_id, app_id, id))`;
+}
+
+/** Rows are appended here first, then moved with one INSERT ... ON CONFLICT (appenders cannot skip duplicates). */
+export const stagingTableName = (table: SearchTable): string => `staging_${table.name}`;
+
+export function createStagingTableSql(table: SearchTable): string {
+  // The document is staged as text; the INSERT into the JSON column validates it.
+  const columns = columnsOf(table).map(({ name, type }) => `${quoteIdentifier(name)} ${type === 'JSON' ? 'VARCHAR' : type}`);
+  return `CREATE TEMP TABLE IF NOT EXISTS ${quoteIdentifier(stagingTableName(table))} (${columns.join(', ')})`;
+}
+
+/**
+ * Events: create-if-absent, so a replay cannot overwrite or double-count. Profiles: replace only
+ * with a strictly newer version. DuckDB reports the rows actually inserted or updated.
+ */
+export function mergeFromStagingSql(table: SearchTable): string {
+  const target = quoteIdentifier(table.name);
+  const staging = quoteIdentifier(stagingTableName(table));
+  if (!table.versioned) return `INSERT INTO ${target} SELECT * FROM ${staging} ON CONFLICT DO NOTHING`;
+  const updated = columnsOf(table)
+    .filter(({ name }) => !['org_id', 'app_id', 'id'].includes(name))
+    .map(({ name }) => `${quoteIdentifier(name)} = excluded.${quoteIdentifier(name)}`);
+  return (
+    `INSERT INTO ${target} SELECT * FROM ${staging} ON CONFLICT (org_id, app_id, id) ` +
+    `DO UPDATE SET ${updated.join(', ')} WHERE excluded.version > ${target}.version`
+  );
+}
+
+const INT32_MAX = 2 ** 31 - 1;
+
+function numberOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  // Numeric strings are coerced, as OpenSearch coerces them into numeric fields.
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : undefined;
+  }
+  return undefined;
+}
+
+export function toColumnValue(type: ColumnType, value: unknown): DuckDBValue {
+  switch (type) {
+    case 'VARCHAR':
+      if (typeof value === 'string') return value;
+      return typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
+    case 'INTEGER': {
+      const n = numberOf(value);
+      if (n === undefined) return null;
+      const truncated = Math.trunc(n);
+      return Math.abs(truncated) <= INT32_MAX ? truncated : null;
+    }
+    case 'BIGINT': {
+      const n = numberOf(value);
+      return n === undefined || !Number.isSafeInteger(Math.trunc(n)) ? null : BigInt(Math.trunc(n));
+    }
+    case 'DOUBLE':
+      return numberOf(value) ?? null;
+    case 'BOOLEAN':
+      if (typeof value === 'boolean') return value;
+      return value === 'true' ? true : value === 'false' ? false : null;
+    case 'TIMESTAMPTZ': {
+      const millis = isoMillis(value);
+      return millis === undefined ? null : timestampTZValue(BigInt(millis) * 1000n);
+    }
+  }
+}
+
+export function valueAt(source: Readonly<Record<string, unknown>>, path: readonly string[]): unknown {
+  let current: unknown = source;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+// JSON.stringify escapes a lone surrogate as \udXXX, which DuckDB's JSON type rejects; a
+// well-formed pair is written as the character itself, so this only matches (rare) lone ones.
+const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** The document as JSON text DuckDB accepts: lone surrogates (invalid Unicode) become U+FFFD. */
+export function documentJson(source: Readonly<Record<string, unknown>>): string {
+  const json = JSON.stringify(source);
+  if (!ESCAPED_SURROGATE.test(json)) return json;
+  return JSON.stringify(source, (_key, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value));
+}
+
+/** One row of the kind's table, in `columnsOf` order. The document must have passed `documentProblem`. */
+export function rowOf(table: SearchTable, document: IndexDocument): DuckDBValue[] {
+  const row: DuckDBValue[] = [document.org_id, document.app_id, document.id, toColumnValue('TIMESTAMPTZ', document.time)];
+  if (table.versioned) row.push(toColumnValue('BIGINT', document.version));
+  for (const column of table.hotColumns) row.push(toColumnValue(column.type, valueAt(document.source, column.path)));
+  row.push(documentJson(document.source));
+  return row;
+}

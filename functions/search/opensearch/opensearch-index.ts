@@ -1,0 +1,151 @@
+import type { Client } from '@opensearch-project/opensearch';
+import { documentProblem } from '../index-documents';
+import type {
+  IndexDocument,
+  IndexFailure,
+  IndexKind,
+  IndexOutcome,
+  SearchIndex,
+  StoredDocument,
+  TenantScope,
+  TimeRange,
+} from '../port';
+import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type BulkLimits, type BulkResponseItem } from './bulk';
+import {
+  allIndices,
+  assertValidIndexPrefix,
+  documentId,
+  eventsIndexName,
+  PROFILE_KINDS,
+  profileIndexName,
+  readTarget,
+} from './naming';
+import { fromStoredSource, INDEX_META_FIELD } from './stored-source';
+import { commonComponentTemplate, indexTemplates } from './templates';
+
+export interface OpenSearchIndexOptions {
+  /** Built by the caller (see client.ts), who also closes it. */
+  readonly client: Client;
+  /** Prepended to every index and template name, so several deployments can share a domain. */
+  readonly indexPrefix?: string;
+  readonly bulkLimits?: BulkLimits;
+}
+
+export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchIndex {
+  const prefix = options.indexPrefix ?? '';
+  assertValidIndexPrefix(prefix);
+  return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS);
+}
+
+/** Filter clauses matching only the caller's own documents and, when given, those whose time is in [from, to). */
+export function tenantClauses(scope: TenantScope, range: TimeRange = {}): Record<string, unknown>[] {
+  const clauses: Record<string, unknown>[] = [{ term: { org_id: scope.org_id } }, { term: { app_id: scope.app_id } }];
+  if (range.from !== undefined || range.to !== undefined) {
+    const bounds: Record<string, string> = {};
+    if (range.from !== undefined) bounds.gte = range.from.toISOString();
+    if (range.to !== undefined) bounds.lt = range.to.toISOString();
+    clauses.push({ range: { [`${INDEX_META_FIELD}.time`]: bounds } });
+  }
+  return clauses;
+}
+
+/** Reads that may target indices not created yet (no event in that month) find nothing instead of failing. */
+const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as const;
+
+class OpenSearchIndex implements SearchIndex {
+  constructor(
+    private readonly client: Client,
+    private readonly prefix: string,
+    private readonly limits: BulkLimits,
+  ) {}
+
+  async ensureReady(): Promise<void> {
+    const common = commonComponentTemplate(this.prefix);
+    await this.client.cluster.putComponentTemplate({ name: common.name, body: common.body });
+    for (const template of indexTemplates(this.prefix)) {
+      await this.client.indices.putIndexTemplate({ name: template.name, body: template.body });
+    }
+    // Profile indices exist up front so reads of a kind with no document yet answer empty.
+    for (const kind of PROFILE_KINDS) {
+      const index = profileIndexName(this.prefix, kind);
+      const exists = await this.client.indices.exists({ index });
+      if (exists.body === true) continue;
+      try {
+        await this.client.indices.create({ index });
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+      }
+    }
+  }
+
+  async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {
+    const failures: IndexFailure[] = [];
+    const accepted: IndexDocument[] = [];
+    for (const document of documents) {
+      const problem = documentProblem(document);
+      if (problem === undefined) accepted.push(document);
+      else failures.push({ kind: document.kind, id: document.id, reason: problem, retryable: false });
+    }
+    let written = 0;
+    for (const chunk of bulkChunks(this.prefix, accepted, this.limits)) {
+      let outcome: IndexOutcome;
+      try {
+        const response = await this.client.transport.request({ method: 'POST', path: '/_bulk', bulkBody: chunk.body });
+        outcome = bulkOutcome(chunk, (response.body as { items?: BulkResponseItem[] }).items ?? []);
+      } catch (error) {
+        outcome = failedChunkOutcome(chunk, error);
+      }
+      written += outcome.written;
+      failures.push(...outcome.failures);
+    }
+    return { written, failures };
+  }
+
+  async count(scope: TenantScope, kind: IndexKind, range?: TimeRange): Promise<number> {
+    const response = await this.client.count({
+      index: readTarget(this.prefix, kind),
+      ...LENIENT_TARGET,
+      body: { query: { bool: { filter: tenantClauses(scope, range) } } },
+    });
+    return response.body.count;
+  }
+
+  async get(scope: TenantScope, kind: IndexKind, id: string, hint?: { time?: Date }): Promise<StoredDocument | undefined> {
+    const _id = documentId(scope.app_id, id);
+    // A direct get is real-time and touches one shard; it needs the exact index.
+    const directIndex =
+      kind === 'events' ? (hint?.time === undefined ? undefined : eventsIndexName(this.prefix, hint.time)) : profileIndexName(this.prefix, kind);
+    if (directIndex !== undefined) {
+      const response = await this.client.get({ index: directIndex, id: _id }, { ignore: [404] });
+      const found = response.body as { found?: boolean; _source?: Record<string, unknown> };
+      if (found.found === true && found._source !== undefined && belongsTo(found._source, scope)) {
+        return { _id: id, _source: fromStoredSource(found._source) };
+      }
+      // Profiles live only there. An event may be in another month than the hint said: search.
+      if (kind !== 'events') return undefined;
+    }
+    const response = await this.client.search({
+      index: readTarget(this.prefix, kind),
+      ...LENIENT_TARGET,
+      body: { size: 1, query: { bool: { filter: [{ ids: { values: [_id] } }, ...tenantClauses(scope)] } } },
+    });
+    const hit = response.body.hits.hits[0] as { _source?: Record<string, unknown> } | undefined;
+    return hit?._source === undefined ? undefined : { _id: id, _source: fromStoredSource(hit._source) };
+  }
+
+  async refresh(): Promise<void> {
+    await this.client.indices.refresh({ index: allIndices(this.prefix), ...LENIENT_TARGET });
+  }
+
+  /** The client is the caller's: it may serve other indices. */
+  async close(): Promise<void> {}
+}
+
+function belongsTo(source: Record<string, unknown>, scope: TenantScope): boolean {
+  return source.org_id === scope.org_id && source.app_id === scope.app_id;
+}
+
+function isAlreadyExists(error: unknown): boolean {
+  const body = (error as { body?: { error?: { type?: string } } } | null)?.body;
+  return body?.error?.type === 'resource_already_exists_exception';
+}

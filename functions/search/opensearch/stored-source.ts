@@ -1,0 +1,51 @@
+import type { IndexDocument } from '../port';
+
+/**
+ * What is sent to OpenSearch for a document, and how its `_source` is turned back into exactly
+ * what was indexed.
+ *
+ * `request.body` / `response.body` hold a JSON object (searchable, mapped dynamically) or, with
+ * `transfer_encoding: base64`, a string. One field cannot be both an object and a string in a
+ * mapping, so any body that is not a JSON object is moved into `index_meta.bodies`, a field
+ * OpenSearch stores without parsing, and its place is left `null`. `index_meta.time` carries the
+ * document time that count() filters on, for profiles too. Reads undo both.
+ */
+
+export const INDEX_META_FIELD = 'index_meta';
+const BODY_HOLDERS = ['request', 'response'] as const;
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function toStoredSource(document: IndexDocument): JsonObject {
+  const stored: JsonObject = { ...document.source };
+  const bodies: JsonObject = {};
+  for (const holder of BODY_HOLDERS) {
+    const part = stored[holder];
+    if (!isObject(part)) continue;
+    const body = part.body;
+    if (body === undefined || body === null || isObject(body)) continue;
+    bodies[holder] = body;
+    stored[holder] = { ...part, body: null };
+  }
+  stored[INDEX_META_FIELD] = Object.keys(bodies).length > 0 ? { time: document.time, bodies } : { time: document.time };
+  return stored;
+}
+
+export function fromStoredSource(stored: JsonObject): JsonObject {
+  const meta = stored[INDEX_META_FIELD];
+  if (!isObject(meta)) return stored;
+  const source: JsonObject = { ...stored };
+  delete source[INDEX_META_FIELD];
+  const bodies = meta.bodies;
+  if (isObject(bodies)) {
+    for (const holder of BODY_HOLDERS) {
+      const part = source[holder];
+      if (holder in bodies && isObject(part)) source[holder] = { ...part, body: bodies[holder] };
+    }
+  }
+  return source;
+}

@@ -1,0 +1,109 @@
+import type { API } from '@opensearch-project/opensearch';
+import type { ProfileKind } from '../index-documents';
+import { eventsAlias, eventsIndexPattern, PROFILE_KINDS, profileIndexName } from './naming';
+import { INDEX_META_FIELD } from './stored-source';
+
+/**
+ * Index templates: one component template every index shares (tenant keys, string handling,
+ * the unparsed body store), then a composable template per kind. Templates apply when an index
+ * is created, so monthly events indices pick them up as the first document of a month arrives.
+ */
+
+export interface ComponentTemplate {
+  readonly name: string;
+  readonly body: API.Cluster_PutComponentTemplate_RequestBody;
+}
+
+export interface IndexTemplate {
+  readonly name: string;
+  readonly body: API.Indices_PutIndexTemplate_RequestBody;
+}
+
+/** Above the 1024 of `.raw`, a string is kept in `_source` but not in the keyword index. */
+const RAW_KEYWORD = { raw: { type: 'keyword', ignore_above: 1024 } } as const;
+const date = { type: 'date' } as const;
+
+export const commonTemplateName = (prefix: string): string => `${prefix}search-common`;
+
+export function commonComponentTemplate(prefix: string): ComponentTemplate {
+  return {
+    name: commonTemplateName(prefix),
+    body: {
+      template: {
+        settings: {
+          // A value that does not fit its field's type (a word in a date field) is skipped, not the document.
+          'index.mapping.ignore_malformed': true,
+          // Free-form metadata and bodies of every tenant share these indices.
+          'index.mapping.total_fields.limit': 5000,
+        },
+        mappings: {
+          dynamic: true,
+          // Dates are mapped by name below: guessing from content would let one odd value fix a type.
+          date_detection: false,
+          numeric_detection: false,
+          dynamic_templates: [
+            // Identifiers match exactly, with `.raw` too so queries written for text fields work.
+            { ids: { match_mapping_type: 'string', match: '*_id', mapping: { type: 'keyword', fields: RAW_KEYWORD } } },
+            { strings: { match_mapping_type: 'string', mapping: { type: 'text', fields: RAW_KEYWORD } } },
+            { decimals: { match_mapping_type: 'double', mapping: { type: 'double' } } },
+          ],
+          properties: {
+            org_id: { type: 'keyword' },
+            app_id: { type: 'keyword' },
+            // Stored in _source, never parsed: holds bodies that are not JSON objects (see stored-source.ts).
+            [INDEX_META_FIELD]: { properties: { time: date, bodies: { type: 'object', enabled: false } } },
+          },
+        },
+      },
+    },
+  };
+}
+
+// created_at / updated_at are the service's own timestamps on every stored profile; the rest come from the SDKs.
+const PROFILE_DATES = { created_at: date, updated_at: date, modified_time: date };
+type MappedProperties = NonNullable<NonNullable<API.Indices_PutIndexTemplate_RequestBody['template']>['mappings']>['properties'];
+const PROFILE_PROPERTIES: Record<ProfileKind, MappedProperties> = {
+  users: PROFILE_DATES,
+  companies: PROFILE_DATES,
+  subscriptions: { ...PROFILE_DATES, current_period_start: date, current_period_end: date, items: { properties: { created_at: date } } },
+};
+
+export function indexTemplates(prefix: string): IndexTemplate[] {
+  const composedOf = [commonTemplateName(prefix)];
+  const events: IndexTemplate = {
+    name: `${prefix}search-events`,
+    body: {
+      index_patterns: [eventsIndexPattern(prefix)],
+      priority: 100,
+      composed_of: composedOf,
+      template: {
+        aliases: { [eventsAlias(prefix)]: {} },
+        mappings: {
+          properties: {
+            event_type: { type: 'keyword' },
+            is_late: { type: 'boolean' },
+            received_at: date,
+            duration_ms: { type: 'long' },
+            weight: { type: 'long' },
+            request: { properties: { time: date, body_truncated: { type: 'boolean' } } },
+            response: { properties: { time: date, status: { type: 'integer' }, body_truncated: { type: 'boolean' } } },
+          },
+        },
+      },
+    },
+  };
+  const profiles = PROFILE_KINDS.map(
+    (kind): IndexTemplate => ({
+      name: `${prefix}search-${kind}`,
+      body: {
+        index_patterns: [profileIndexName(prefix, kind)],
+        priority: 100,
+        composed_of: composedOf,
+        template: {
+          mappings: { properties: PROFILE_PROPERTIES[kind] },
+        },
+      },
+    }),
+  );
+  return [events, ...profiles];
+}

@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
+import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
+import type { IndexDocument } from '../../../functions/search/port';
+
+const scope = { org_id: 'org-1', app_id: 'app-1' };
+
+function apiCall(id: string, time: string, data: Record<string, unknown> = {}): IndexDocument {
+  return eventDocument(scope, 'event', {
+    id,
+    time,
+    received_at: time,
+    late: true,
+    data: {
+      request: { time, uri: `https://api.example.com/v1/orders/${id}?x=1`, verb: 'DELETE', headers: {} },
+      response: { time: new Date(Date.parse(time) + 125).toISOString(), status: 404, headers: {} },
+      user_id: 'u-9',
+      company_id: 'c-9',
+      subscription_id: 's-9',
+      session_token: 'tok',
+      weight: 3,
+      ...data,
+    },
+  });
+}
+
+describe('DuckDB search index', () => {
+  let folder: string;
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'duckdb-index-'));
+  });
+
+  afterEach(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('keeps its data in the file across a close and a reopen', async () => {
+    const path = join(folder, 'search.duckdb');
+    const first = await createDuckDbSearchIndex({ path });
+    const event = apiCall('kept', '2024-02-10T08:00:00.000Z');
+    const profile = profileDocument(scope, 'users', 'u-9', { user_id: 'u-9' }, 7, '2024-02-10T08:00:00.000Z');
+    await first.index([event, profile]);
+    await first.close();
+
+    const reopened = await createDuckDbSearchIndex({ path });
+    expect(await reopened.count(scope, 'events')).toBe(1);
+    expect(await reopened.get(scope, 'events', 'kept')).toEqual({ _id: 'kept', _source: event.source });
+    // The stored version survives too: an older one is still refused after the reopen.
+    expect(await reopened.index([{ ...profile, version: 6 }])).toEqual({ written: 0, failures: [] });
+    await reopened.close();
+  });
+
+  it('fills the typed columns the query compiler reads', async () => {
+    const path = join(folder, 'search.duckdb');
+    const index = await createDuckDbSearchIndex({ path });
+    await index.index([
+      apiCall('typed', '2024-02-10T08:00:00.250Z'),
+      profileDocument(scope, 'users', 'u-9', { user_id: 'u-9', company_id: 'c-9', metadata: { email: 'nine@example.com' } }, 2, '2024-02-10T08:00:00.000Z'),
+    ]);
+    await index.close();
+
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    const events = await connection.runAndReadAll(
+      `SELECT epoch_ms("time") AS time_ms, event_type, verb, status, route, uri, user_id, company_id, subscription_id,
+              session_token, weight, duration_ms, is_late, epoch_ms(received_at) AS received_ms, doc->>'$.request.verb' AS doc_verb
+       FROM events`,
+    );
+    expect(events.getRowObjectsJS()).toEqual([
+      {
+        time_ms: BigInt(Date.parse('2024-02-10T08:00:00.250Z')),
+        event_type: 'api_call',
+        verb: 'DELETE',
+        status: 404,
+        route: '/v1/orders/typed',
+        uri: 'https://api.example.com/v1/orders/typed?x=1',
+        user_id: 'u-9',
+        company_id: 'c-9',
+        subscription_id: 's-9',
+        session_token: 'tok',
+        weight: 3,
+        duration_ms: 125,
+        is_late: true,
+        received_ms: BigInt(Date.parse('2024-02-10T08:00:00.250Z')),
+        doc_verb: 'DELETE',
+      },
+    ]);
+    const users = await connection.runAndReadAll('SELECT version, user_id, company_id, email FROM users');
+    expect(users.getRowObjectsJS()).toEqual([{ version: 2n, user_id: 'u-9', company_id: 'c-9', email: 'nine@example.com' }]);
+    connection.closeSync();
+    instance.closeSync();
+  });
+
+  it('serialises concurrent writers: every id counted once', async () => {
+    const index = await createDuckDbSearchIndex({ path: ':memory:' });
+    const batches = Array.from({ length: 12 }, (_, batch) =>
+      Array.from({ length: 200 }, (_, n) => apiCall(`id-${(batch * 150 + n) % 1500}`, '2024-02-10T08:00:00.000Z')),
+    );
+    const outcomes = await Promise.all(batches.map((batch) => index.index(batch)));
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.written, 0)).toBe(1500);
+    expect(outcomes.flatMap((outcome) => outcome.failures)).toEqual([]);
+    expect(await index.count(scope, 'events')).toBe(1500);
+    await index.close();
+  });
+
+  it('stores text that is not valid Unicode with the replacement character', async () => {
+    const index = await createDuckDbSearchIndex({ path: ':memory:' });
+    const document = apiCall('surrogate', '2024-02-10T08:00:00.000Z', { metadata: { note: 'a\ud800b', emoji: '😀' } });
+    expect(await index.index([document])).toEqual({ written: 1, failures: [] });
+    expect((await index.get(scope, 'events', 'surrogate'))?._source.metadata).toEqual({ note: 'a\ufffdb', emoji: '😀' });
+    await index.close();
+  });
+
+  it('refuses work once closed', async () => {
+    const index = await createDuckDbSearchIndex({ path: ':memory:' });
+    await index.close();
+    await index.close();
+    await expect(index.count(scope, 'events')).rejects.toThrow('closed');
+    await expect(index.index([apiCall('late', '2024-02-10T08:00:00.000Z')])).rejects.toThrow('closed');
+  });
+
+  it('finishes writes already queued when closed', async () => {
+    const path = join(folder, 'search.duckdb');
+    const index = await createDuckDbSearchIndex({ path });
+    const pending = index.index([apiCall('queued', '2024-02-10T08:00:00.000Z')]);
+    await index.close();
+    expect(await pending).toEqual({ written: 1, failures: [] });
+    const reopened = await createDuckDbSearchIndex({ path });
+    expect(await reopened.count(scope, 'events')).toBe(1);
+    await reopened.close();
+  });
+});

@@ -1,0 +1,62 @@
+import { DuckDBTimestampTZValue } from '@duckdb/node-api';
+import {
+  SEARCH_TABLES,
+  columnsOf,
+  createTableSql,
+  documentJson,
+  mergeFromStagingSql,
+  toColumnValue,
+  valueAt,
+} from '../../../functions/search/duckdb/tables';
+
+describe('DuckDB search tables', () => {
+  it('keys every table by tenant and id, with time, the hot columns and the document', () => {
+    expect(columnsOf(SEARCH_TABLES.events).map((c) => c.name)).toEqual([
+      'org_id', 'app_id', 'id', 'time', 'event_type', 'verb', 'status', 'route', 'uri', 'action_name', 'user_id',
+      'company_id', 'subscription_id', 'session_token', 'weight', 'duration_ms', 'is_late', 'received_at', 'doc',
+    ]);
+    expect(columnsOf(SEARCH_TABLES.users).map((c) => c.name)).toEqual(['org_id', 'app_id', 'id', 'time', 'version', 'user_id', 'company_id', 'email', 'doc']);
+    for (const table of Object.values(SEARCH_TABLES)) {
+      expect(createTableSql(table)).toContain('PRIMARY KEY (org_id, app_id, id)');
+      expect(createTableSql(table)).toContain('"time" TIMESTAMPTZ NOT NULL');
+    }
+  });
+
+  it('inserts events only if absent and replaces profiles only with a newer version', () => {
+    expect(mergeFromStagingSql(SEARCH_TABLES.events)).toBe('INSERT INTO "events" SELECT * FROM "staging_events" ON CONFLICT DO NOTHING');
+    const users = mergeFromStagingSql(SEARCH_TABLES.users);
+    expect(users).toContain('DO UPDATE SET "time" = excluded."time", "version" = excluded."version"');
+    expect(users).toContain('"doc" = excluded."doc" WHERE excluded.version > "users".version');
+  });
+
+  it('coerces values into column types the way OpenSearch coerces them into fields', () => {
+    expect(toColumnValue('VARCHAR', 'x')).toBe('x');
+    expect(toColumnValue('VARCHAR', 42)).toBe('42');
+    expect(toColumnValue('VARCHAR', { a: 1 })).toBeNull();
+    expect(toColumnValue('INTEGER', 201)).toBe(201);
+    expect(toColumnValue('INTEGER', '404')).toBe(404);
+    expect(toColumnValue('INTEGER', 2.9)).toBe(2);
+    expect(toColumnValue('INTEGER', 2 ** 40)).toBeNull();
+    expect(toColumnValue('INTEGER', 'abc')).toBeNull();
+    expect(toColumnValue('INTEGER', '')).toBeNull();
+    expect(toColumnValue('BIGINT', 7)).toBe(7n);
+    expect(toColumnValue('DOUBLE', 1.5)).toBe(1.5);
+    expect(toColumnValue('DOUBLE', Number.NaN)).toBeNull();
+    expect(toColumnValue('BOOLEAN', 'true')).toBe(true);
+    expect(toColumnValue('BOOLEAN', 1)).toBeNull();
+    expect(toColumnValue('TIMESTAMPTZ', '2024-01-01T00:00:00.123Z')).toEqual(new DuckDBTimestampTZValue(1704067200123000n));
+    expect(toColumnValue('TIMESTAMPTZ', 'soon')).toBeNull();
+  });
+
+  it('reads nested paths and stops at anything that is not an object', () => {
+    const source = { request: { verb: 'GET' }, list: [{ a: 1 }] };
+    expect(valueAt(source, ['request', 'verb'])).toBe('GET');
+    expect(valueAt(source, ['request', 'verb', 'length'])).toBeUndefined();
+    expect(valueAt(source, ['list', '0'])).toBeUndefined();
+  });
+
+  it('writes documents as JSON DuckDB accepts, touching only invalid Unicode', () => {
+    expect(documentJson({ a: 'plain', b: '😀', c: 'back\\ud800slash' })).toBe(JSON.stringify({ a: 'plain', b: '😀', c: 'back\\ud800slash' }));
+    expect(JSON.parse(documentJson({ a: 'x\ud800y', b: '\udc00' }))).toEqual({ a: 'x\ufffdy', b: '\ufffd' });
+  });
+});

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
+import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
+import { createOpenSearchClient } from '../../../functions/search/opensearch/client';
+import { createOpenSearchIndex } from '../../../functions/search/opensearch/opensearch-index';
+import { commonTemplateName, indexTemplates } from '../../../functions/search/opensearch/templates';
+import type { IndexDocument, SearchIndex, TenantScope } from '../../../functions/search/port';
+
+/**
+ * The search port's contract, written once and run against every backend: DuckDB in memory and
+ * on disk always, OpenSearch when OPENSEARCH_URL points at a cluster.
+ */
+
+interface Backend {
+  readonly name: string;
+  open(): Promise<SearchIndex>;
+  dispose(): Promise<void>;
+}
+
+function duckDbInMemory(): Backend {
+  return { name: 'DuckDB :memory:', open: () => createDuckDbSearchIndex({ path: ':memory:' }), dispose: async () => {} };
+}
+
+function duckDbOnDisk(): Backend {
+  const folder = mkdtempSync(join(tmpdir(), 'search-conformance-'));
+  return {
+    name: 'DuckDB file',
+    open: () => createDuckDbSearchIndex({ path: join(folder, 'nested', 'search.duckdb') }),
+    dispose: async () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+function openSearch(endpoint: string): Backend {
+  const client = createOpenSearchClient({ endpoint, signWithIam: false });
+  const prefix = `conformance-${randomUUID().slice(0, 8)}-`;
+  return {
+    name: `OpenSearch ${endpoint}`,
+    open: async () => createOpenSearchIndex({ client, indexPrefix: prefix }),
+    dispose: async () => {
+      await client.indices.delete({ index: `${prefix}*` }, { ignore: [404] });
+      for (const template of indexTemplates(prefix)) await client.indices.deleteIndexTemplate({ name: template.name }, { ignore: [404] });
+      await client.cluster.deleteComponentTemplate({ name: commonTemplateName(prefix) }, { ignore: [404] });
+      await client.close();
+    },
+  };
+}
+
+const backends: Backend[] = [duckDbInMemory(), duckDbOnDisk()];
+if (process.env.OPENSEARCH_URL) backends.push(openSearch(process.env.OPENSEARCH_URL));
+
+/** A fresh app per test, so tests sharing one OpenSearch cluster cannot see each other's documents. */
+const newScope = (org = 'org-conformance'): TenantScope => ({ org_id: org, app_id: `app-${randomUUID()}` });
+
+const BASE = Date.UTC(2024, 4, 31, 23, 59, 0);
+
+function apiCall(scope: TenantScope, id: string, at: number, data: Record<string, unknown> = {}): IndexDocument {
+  const time = new Date(at).toISOString();
+  return eventDocument(scope, 'event', {
+    id,
+    time,
+    received_at: new Date(at + 500).toISOString(),
+    data: {
+      request: { time, uri: `https://api.example.com/v1/items/${id}?expand=1`, verb: 'POST', headers: { 'content-type': 'application/json' } },
+      response: { time: new Date(at + 42).toISOString(), status: 201, headers: {}, body: { id } },
+      user_id: 'u-1',
+      company_id: 'c-1',
+      weight: 1,
+      ...data,
+    },
+  });
+}
+
+const user = (scope: TenantScope, id: string, version: number, email: string): IndexDocument =>
+  profileDocument(scope, 'users', id, { user_id: id, metadata: { email } }, version, new Date(BASE).toISOString());
+
+describe.each(backends)('SearchIndex conformance: $name', (backend) => {
+  let index: SearchIndex;
+
+  beforeAll(async () => {
+    index = await backend.open();
+    await index.ensureReady();
+  }, 60_000);
+
+  afterAll(async () => {
+    await index.close();
+    await backend.dispose();
+  }, 60_000);
+
+  async function indexAll(documents: IndexDocument[]) {
+    const outcome = await index.index(documents);
+    await index.refresh();
+    return outcome;
+  }
+
+  it('is ready again when asked twice', async () => {
+    await expect(index.ensureReady()).resolves.toBeUndefined();
+  });
+
+  it('indexes events, counts them and returns each as it was given', async () => {
+    const scope = newScope();
+    const documents = [apiCall(scope, 'a', BASE), apiCall(scope, 'b', BASE + 1000), apiCall(scope, 'c', BASE + 2000)];
+    expect(await indexAll(documents)).toEqual({ written: 3, failures: [] });
+    expect(await index.count(scope, 'events')).toBe(3);
+    expect(await index.get(scope, 'events', 'b')).toEqual({ _id: 'b', _source: documents[1]!.source });
+    expect(await index.get(scope, 'events', 'b', { time: new Date(BASE + 1000) })).toEqual({ _id: 'b', _source: documents[1]!.source });
+    expect(await index.get(scope, 'events', 'missing')).toBeUndefined();
+  });
+
+  it('finds an event whose time hint names another month', async () => {
+    const scope = newScope();
+    const document = apiCall(scope, 'june', BASE + 120_000);
+    await indexAll([document]);
+    expect(await index.get(scope, 'events', 'june', { time: new Date(BASE) })).toEqual({ _id: 'june', _source: document.source });
+  });
+
+  it('indexes an event id once: a replay writes nothing and counts nothing', async () => {
+    const scope = newScope();
+    const first = apiCall(scope, 'dup', BASE, { weight: 1 });
+    const replay = apiCall(scope, 'dup', BASE, { weight: 99 });
+    expect(await indexAll([first, apiCall(scope, 'other', BASE)])).toEqual({ written: 2, failures: [] });
+    expect(await indexAll([replay, apiCall(scope, 'other', BASE)])).toEqual({ written: 0, failures: [] });
+    expect(await indexAll([apiCall(scope, 'twice', BASE), apiCall(scope, 'twice', BASE)])).toEqual({ written: 1, failures: [] });
+    expect(await index.count(scope, 'events')).toBe(3);
+    expect((await index.get(scope, 'events', 'dup'))?._source.weight).toBe(1);
+  });
+
+  it('keeps tenants apart: two apps with the same ids, and an org that does not own the app', async () => {
+    const orgA = newScope('org-a');
+    const orgB = newScope('org-b');
+    await indexAll([
+      apiCall(orgA, 'same', BASE, { user_id: 'of-a' }),
+      apiCall(orgA, 'only-a', BASE),
+      apiCall(orgB, 'same', BASE, { user_id: 'of-b' }),
+      user(orgA, 'u-same', 1, 'a@example.com'),
+      user(orgB, 'u-same', 1, 'b@example.com'),
+    ]);
+    expect(await index.count(orgA, 'events')).toBe(2);
+    expect(await index.count(orgB, 'events')).toBe(1);
+    expect((await index.get(orgA, 'events', 'same'))?._source.user_id).toBe('of-a');
+    expect((await index.get(orgB, 'events', 'same'))?._source.user_id).toBe('of-b');
+    expect(await index.get(orgB, 'events', 'only-a')).toBeUndefined();
+    expect((await index.get(orgB, 'users', 'u-same'))?._source.metadata).toEqual({ email: 'b@example.com' });
+
+    const wrongOrg = { org_id: 'org-b', app_id: orgA.app_id };
+    expect(await index.count(wrongOrg, 'events')).toBe(0);
+    expect(await index.get(wrongOrg, 'events', 'same')).toBeUndefined();
+    expect(await index.get(wrongOrg, 'events', 'same', { time: new Date(BASE) })).toBeUndefined();
+    expect(await index.get(wrongOrg, 'users', 'u-same')).toBeUndefined();
+  });
+
+  it('counts a time range with an inclusive start and an exclusive end', async () => {
+    const scope = newScope();
+    const from = BASE;
+    const to = BASE + 60_000; // crosses into the next month, so two monthly indices hold these
+    await indexAll([
+      apiCall(scope, 'before', from - 1),
+      apiCall(scope, 'at-from', from),
+      apiCall(scope, 'inside', from + 30_000),
+      apiCall(scope, 'last', to - 1),
+      apiCall(scope, 'at-to', to),
+    ]);
+    expect(await index.count(scope, 'events', { from: new Date(from), to: new Date(to) })).toBe(3);
+    expect(await index.count(scope, 'events', { from: new Date(from) })).toBe(4);
+    expect(await index.count(scope, 'events', { to: new Date(to) })).toBe(4);
+    expect(await index.count(scope, 'events', { from: new Date(to), to: new Date(to) })).toBe(0);
+    expect(await index.count(scope, 'events')).toBe(5);
+  });
+
+  it('never lets an older profile version overwrite a newer one', async () => {
+    const scope = newScope();
+    expect(await indexAll([user(scope, 'u-1', 2, 'two@example.com')])).toEqual({ written: 1, failures: [] });
+    expect(await indexAll([user(scope, 'u-1', 1, 'one@example.com')])).toEqual({ written: 0, failures: [] });
+    expect(await indexAll([user(scope, 'u-1', 2, 'two-again@example.com')])).toEqual({ written: 0, failures: [] });
+    expect((await index.get(scope, 'users', 'u-1'))?._source.metadata).toEqual({ email: 'two@example.com' });
+
+    expect(await indexAll([user(scope, 'u-1', 4, 'four@example.com'), user(scope, 'u-1', 3, 'three@example.com')])).toEqual({
+      written: 1,
+      failures: [],
+    });
+    expect((await index.get(scope, 'users', 'u-1'))?._source.metadata).toEqual({ email: 'four@example.com' });
+    expect(await index.count(scope, 'users')).toBe(1);
+  });
+
+  it('stores companies and subscriptions as their own kinds', async () => {
+    const scope = newScope();
+    const time = new Date(BASE).toISOString();
+    const company = profileDocument(scope, 'companies', 'c-1', { company_id: 'c-1', company_domain: 'example.com' }, 1, time);
+    const subscription = profileDocument(
+      scope,
+      'subscriptions',
+      's-1',
+      { subscription_id: 's-1', company_id: 'c-1', status: 'active', current_period_start: time, items: [{ plan_id: 'p', created_at: time }] },
+      1,
+      time,
+    );
+    expect(await indexAll([company, subscription])).toEqual({ written: 2, failures: [] });
+    expect(await index.get(scope, 'companies', 'c-1')).toEqual({ _id: 'c-1', _source: company.source });
+    expect(await index.get(scope, 'subscriptions', 's-1')).toEqual({ _id: 's-1', _source: subscription.source });
+    expect(await index.get(scope, 'users', 'c-1')).toBeUndefined();
+    expect(await index.count(scope, 'companies')).toBe(1);
+    expect(await index.count(scope, 'subscriptions')).toBe(1);
+  });
+
+  it('round-trips base64 and JSON bodies, in either direction', async () => {
+    const scope = newScope();
+    const base64Request = apiCall(scope, 'base64-request', BASE, {
+      request: {
+        time: new Date(BASE).toISOString(),
+        uri: 'https://api.example.com/upload',
+        verb: 'PUT',
+        headers: {},
+        transfer_encoding: 'base64',
+        body: Buffer.from('truncated bytes…').toString('base64'),
+        body_truncated: true,
+      },
+      response: { time: new Date(BASE + 5).toISOString(), status: 200, headers: {}, body: { stored: true, sizes: [1, 2] } },
+    });
+    const base64Response = apiCall(scope, 'base64-response', BASE, {
+      request: { time: new Date(BASE).toISOString(), uri: 'https://api.example.com/q', verb: 'POST', headers: {}, body: { query: { term: 'x' } } },
+      response: { time: new Date(BASE + 5).toISOString(), status: 200, headers: {}, transfer_encoding: 'base64', body: 'PGh0bWw+' },
+    });
+    const arrayBody = apiCall(scope, 'array-body', BASE, {
+      response: { time: new Date(BASE + 5).toISOString(), status: 200, headers: {}, body: [{ id: 1 }, { id: 2 }] },
+    });
+    expect(await indexAll([base64Request, base64Response, arrayBody])).toEqual({ written: 3, failures: [] });
+    for (const document of [base64Request, base64Response, arrayBody]) {
+      expect(await index.get(scope, 'events', document.id)).toEqual({ _id: document.id, _source: document.source });
+    }
+  });
+
+  it('refuses malformed documents one by one and writes the rest', async () => {
+    const scope = newScope();
+    const good = apiCall(scope, 'good', BASE);
+    const outcome = await indexAll([
+      { ...apiCall(scope, 'bad-time', BASE), time: 'not a time' },
+      good,
+      { ...user(scope, 'u-1', 1, 'x@example.com'), version: undefined },
+    ]);
+    expect(outcome.written).toBe(1);
+    expect(outcome.failures).toEqual([
+      { kind: 'events', id: 'bad-time', reason: expect.stringContaining('ISO 8601'), retryable: false },
+      { kind: 'users', id: 'u-1', reason: expect.stringContaining('version'), retryable: false },
+    ]);
+    expect(await index.count(scope, 'events')).toBe(1);
+  });
+
+  it('takes 5,000 documents in one call', async () => {
+    const scope = newScope();
+    const documents = Array.from({ length: 5000 }, (_, n) => apiCall(scope, `bulk-${n}`, BASE - n * 1000, { user_id: `u-${n % 50}` }));
+    expect(await indexAll(documents)).toEqual({ written: 5000, failures: [] });
+    expect(await index.count(scope, 'events')).toBe(5000);
+    expect(await index.get(scope, 'events', 'bulk-4321')).toEqual({ _id: 'bulk-4321', _source: documents[4321]!.source });
+    expect(await indexAll(documents.slice(0, 100))).toEqual({ written: 0, failures: [] });
+  }, 60_000);
+});
