@@ -1,0 +1,50 @@
+import type * as z from 'zod';
+import type { FieldIssue } from '../../shared/errors';
+
+/** A 400 lists at most this many problems, so a batch of garbage cannot produce a huge answer. */
+export const MAX_LISTED_ISSUES = 100;
+
+/** Parse options for collector schemas: a missing value reads "is required", not "expected string, received undefined". */
+export const PARSE_OPTIONS = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value') ? 'is required' : undefined,
+};
+
+/** One issue, with `index` only for items of batch bodies. */
+export function fieldIssue(index: number | undefined, field: string, reason: string): FieldIssue {
+  return index === undefined ? { field, reason } : { index, field, reason };
+}
+
+/** zod's issues as field issues: the path in dotted form (`request.headers.x-id`, `items[2].plan_id`). */
+export function fromZodIssues(issues: readonly z.core.$ZodIssue[], index: number | undefined, rootName: string): FieldIssue[] {
+  return issues.map((issue) => fieldIssue(index, fieldPath(issue.path, rootName), issue.message));
+}
+
+function fieldPath(path: readonly PropertyKey[], rootName: string): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else text += text ? `.${String(segment)}` : String(segment);
+  }
+  return text || rootName;
+}
+
+/** Collects issues up to the listing cap while counting everything that went wrong. */
+export class IssueList {
+  readonly listed: FieldIssue[] = [];
+  badItems = 0;
+  total = 0;
+
+  add(issues: readonly FieldIssue[]): void {
+    this.badItems += 1;
+    this.total += issues.length;
+    for (const issue of issues) {
+      if (this.listed.length >= MAX_LISTED_ISSUES) return;
+      this.listed.push(issue);
+    }
+  }
+
+  get capped(): boolean {
+    return this.total > this.listed.length;
+  }
+}

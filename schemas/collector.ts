@@ -1,0 +1,433 @@
+import * as z from 'zod';
+
+/**
+ * What the Collector API accepts: API calls, actions, user and company profiles, subscriptions.
+ *
+ * Accepting by design, because the open-source SDKs (moesif-nodejs, moesifapi, …) send these bodies
+ * unmodified:
+ * - every object is loose: keys we do not know (`tags`, `blocked_by`, `modifiedTime`, …) are kept;
+ * - every optional field also accepts `null` and then counts as unset (SDK models serialise unset
+ *   fields as null, e.g. `modified_time: null`);
+ * - date-times are ISO 8601 strings, with `Z`, a numeric offset, or no offset at all (then UTC: the
+ *   Python SDKs send `utcnow().isoformat()`); a fraction (up to 9 digits) is cut to milliseconds;
+ *   a bare date means midnight UTC. Every date-time is normalised to `toISOString()` form.
+ *   Epoch numbers are refused: seconds and milliseconds cannot be told apart reliably.
+ * - header values may be numbers, booleans or arrays (Node's `res.getHeaders()` gives
+ *   `content-length: 123` and `set-cookie: [...]`): they become strings, arrays joined by ", "
+ *   (the spec joins same-name headers with commas); null values are dropped.
+ * - `transfer_encoding` may be "" (the public API docs send it) and then means `json`.
+ *
+ * For throughput, functions/ingest/collector/fast-path.ts accepts common API calls and actions
+ * without zod; it must never be more permissive than ApiCallEvent/ActionEvent here (a test compares
+ * them on generated records), so a rule made stricter here must be made stricter there too.
+ */
+
+/** The fields of an ISO 8601 date-time text as written, before time zone arithmetic. */
+interface DateTimeParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millis: number;
+  offsetMinutes: number;
+}
+
+/**
+ * Reads an ISO 8601 date-time as described above; undefined when the text is not one.
+ * Hand-rolled over char codes: it runs for every event, and a regex plus Date parsing costs
+ * several times more.
+ */
+function readDateTime(text: string): DateTimeParts | undefined {
+  const length = text.length;
+  if (length < 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH) return undefined;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  const parts: DateTimeParts = { year, month, day, hour: 0, minute: 0, second: 0, millis: 0, offsetMinutes: 0 };
+  if (length === 10) return parts;
+
+  const separator = text.charCodeAt(10);
+  if ((separator !== UPPER_T && separator !== LOWER_T && separator !== SPACE) || length < 16 || text.charCodeAt(13) !== COLON) return undefined;
+  parts.hour = digits(text, 11, 2);
+  parts.minute = digits(text, 14, 2);
+  let at = 16;
+  if (text.charCodeAt(at) === COLON) {
+    parts.second = digits(text, at + 1, 2);
+    at += 3;
+    const mark = text.charCodeAt(at);
+    if (mark === DOT || mark === COMMA) {
+      const start = ++at;
+      while (at < length && isDigit(text.charCodeAt(at))) at++;
+      const fractionDigits = at - start;
+      if (fractionDigits < 1 || fractionDigits > 9) return undefined;
+      parts.millis = digits(text, start, Math.min(fractionDigits, 3)) * (fractionDigits === 1 ? 100 : fractionDigits === 2 ? 10 : 1);
+    }
+  }
+  if (parts.hour < 0 || parts.hour > 23 || parts.minute < 0 || parts.minute > 59 || parts.second < 0 || parts.second > 59) return undefined;
+  if (at < length) {
+    const zone = text.charCodeAt(at);
+    if (zone === UPPER_Z || zone === LOWER_Z) {
+      at += 1;
+    } else if (zone === PLUS || zone === MINUS) {
+      const hours = digits(text, at + 1, 2);
+      at += 3;
+      let minutes = 0;
+      if (at < length) {
+        if (text.charCodeAt(at) === COLON) at += 1;
+        minutes = digits(text, at, 2);
+        at += 2;
+      }
+      if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return undefined;
+      parts.offsetMinutes = (zone === MINUS ? -1 : 1) * (hours * 60 + minutes);
+    } else {
+      return undefined;
+    }
+  }
+  return at === length ? parts : undefined;
+}
+
+function epochMillis(parts: DateTimeParts): number {
+  const { year, month, day, hour, minute, second, millis } = parts;
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
+  const utc =
+    year >= 100
+      ? Date.UTC(year, month - 1, day, hour, minute, second, millis)
+      : new Date(0).setUTCFullYear(year, month - 1, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+  return utc - parts.offsetMinutes * 60_000;
+}
+
+/** Epoch milliseconds of an ISO 8601 date-time text; undefined when the text is not one. */
+export function parseDateTime(text: string): number | undefined {
+  const parts = readDateTime(text);
+  return parts && epochMillis(parts);
+}
+
+/**
+ * The normalised UTC form `YYYY-MM-DDTHH:mm:ss.sssZ` of an ISO 8601 date-time text; undefined when
+ * the text is not one. Avoids Date#toISOString (microseconds per call) in the common cases: text
+ * already in that form is returned as is, and UTC text is reformatted from its own fields.
+ */
+export function normaliseDateTime(text: string): string | undefined {
+  const parts = readDateTime(text);
+  if (!parts) return undefined;
+  if (hasCanonicalLayout(text)) return text;
+  if (parts.offsetMinutes !== 0) return new Date(epochMillis(parts)).toISOString();
+  return `${pad(parts.year, 4)}-${pad(parts.month, 2)}-${pad(parts.day, 2)}T${pad(parts.hour, 2)}:${pad(parts.minute, 2)}:${pad(parts.second, 2)}.${pad(parts.millis, 3)}Z`;
+}
+
+const DASH = 45;
+const COLON = 58;
+const DOT = 46;
+const COMMA = 44;
+const SPACE = 32;
+const PLUS = 43;
+const MINUS = 45;
+const UPPER_T = 84;
+const LOWER_T = 116;
+const UPPER_Z = 90;
+const LOWER_Z = 122;
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** The number written by `count` decimal digits at `start`, or -1 when any of them is not a digit. */
+function digits(text: string, start: number, count: number): number {
+  if (start + count > text.length) return -1;
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return -1;
+    value = value * 10 + (code - 48);
+  }
+  return value;
+}
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** The layout of `YYYY-MM-DDTHH:mm:ss.sssZ` (what JavaScript SDKs send); valid only once read. */
+function hasCanonicalLayout(text: string): boolean {
+  return text.length === 24 && text.charCodeAt(10) === UPPER_T && text.charCodeAt(19) === DOT && text.charCodeAt(23) === UPPER_Z;
+}
+
+/** An ISO 8601 date-time string, normalised to UTC `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+export const DateTime = z.string({ error: typeError('expected an ISO 8601 date-time string') }).transform((text, ctx) => {
+  const normalised = normaliseDateTime(text);
+  if (normalised === undefined) {
+    ctx.issues.push({ code: 'custom', input: text, message: 'expected an ISO 8601 date-time such as 2024-05-01T12:00:00.000Z' });
+    return z.NEVER;
+  }
+  return normalised;
+});
+
+/** Type errors say "is required" when the value is missing, else the given expectation. */
+function typeError(expected: string): (issue: { input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? 'is required' : expected);
+}
+
+const NonEmptyString = z.string().min(1, 'must not be empty');
+const OptionalString = z.string().nullish();
+const OptionalNonEmptyString = NonEmptyString.nullish();
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Free-form JSON object. Not copied key by key: it is stored as sent. */
+export const JsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'expected a JSON object');
+const Metadata = JsonObject.nullish();
+
+/**
+ * A header map: one pass, and the same object back when every value is already a string
+ * (the common case), so large header maps are not copied.
+ */
+export const HeaderMap = z.unknown().transform((value, ctx): Record<string, string> => {
+  if (!isPlainObject(value)) {
+    const message = value === undefined ? 'is required' : 'expected an object mapping header names to values';
+    ctx.issues.push({ code: 'custom', input: value, message });
+    return z.NEVER;
+  }
+  const headers = normaliseHeaders(value);
+  if (headers) return headers;
+  for (const name in value) {
+    if (headerText(value[name]) === INVALID_HEADER) {
+      ctx.issues.push({ code: 'custom', input: value[name], path: [name], message: 'a header value must be a string, number, boolean or an array of those' });
+    }
+  }
+  return z.NEVER;
+});
+
+/**
+ * Header values as strings (see the rules at the top), without touching the given map: the same
+ * object when every value already is a string, else a copy. Undefined when a value cannot be one.
+ */
+export function normaliseHeaders(headers: Record<string, unknown>): Record<string, string> | undefined {
+  let result: Record<string, string> | undefined;
+  for (const name in headers) {
+    const raw = headers[name];
+    if (typeof raw === 'string') {
+      if (result) setHeader(result, name, raw);
+      continue;
+    }
+    const text = headerText(raw);
+    if (text === INVALID_HEADER) return undefined;
+    result ??= copyStringHeadersBefore(headers, name);
+    if (text !== undefined) setHeader(result, name, text);
+  }
+  return result ?? (headers as Record<string, string>);
+}
+
+const INVALID_HEADER = Symbol('invalid header');
+
+function headerText(raw: unknown): string | undefined | typeof INVALID_HEADER {
+  switch (typeof raw) {
+    case 'string':
+      return raw;
+    case 'number':
+    case 'boolean':
+      return String(raw);
+    case 'undefined':
+      return undefined;
+    case 'object': {
+      if (raw === null) return undefined;
+      if (!Array.isArray(raw)) return INVALID_HEADER;
+      const parts: string[] = [];
+      for (const part of raw) {
+        if (part === null || part === undefined) continue;
+        const text = headerText(part);
+        if (text === INVALID_HEADER || Array.isArray(part)) return INVALID_HEADER;
+        if (text !== undefined) parts.push(text);
+      }
+      return parts.join(', ');
+    }
+    default:
+      return INVALID_HEADER;
+  }
+}
+
+/** The headers before `stopAt`, all strings (normaliseHeaders copies only once it meets another value). */
+function copyStringHeadersBefore(headers: Record<string, unknown>, stopAt: string): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const name in headers) {
+    if (name === stopAt) break;
+    setHeader(copy, name, headers[name] as string);
+  }
+  return copy;
+}
+
+/** Assignment that also stores a header literally named `__proto__` as data, not as the prototype. */
+function setHeader(headers: Record<string, string>, name: string, value: string): void {
+  if (name === '__proto__') Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+  else headers[name] = value;
+}
+
+/** `json` (the default, body is any JSON value) or `base64` (body is a base64 string). */
+export const TransferEncoding = z
+  .enum(['json', 'base64', ''], { error: typeError('must be json or base64') })
+  .nullish()
+  .transform((value): 'json' | 'base64' => (value === 'base64' ? 'base64' : 'json'));
+export type TransferEncoding = z.infer<typeof TransferEncoding>;
+
+/** Strict standard base64 (RFC 4648 §4, padded): what every SDK's encoder produces. */
+export function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && BASE64.test(text);
+}
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The body rule shared by requests and responses: base64 bodies must be strings of valid base64. */
+function checkBody(ctx: z.core.ParsePayload<{ body?: unknown; transfer_encoding: 'json' | 'base64' }>): void {
+  const { body, transfer_encoding } = ctx.value;
+  if (transfer_encoding !== 'base64' || body === undefined || body === null) return;
+  if (typeof body !== 'string') {
+    ctx.issues.push({ code: 'custom', input: body, path: ['body'], message: 'with transfer_encoding base64 the body must be a base64 string' });
+  } else if (!isBase64(body)) {
+    ctx.issues.push({ code: 'custom', input: body, path: ['body'], message: 'is not valid base64 (standard alphabet, padded to a multiple of 4 characters)' });
+  }
+}
+
+/** HTTP status codes are three digits, 100–599 (moesif-nodejs reports 599 when it saw none). */
+export const HttpStatus = z.int({ error: typeError('must be an integer') }).min(100, 'must be an HTTP status code 100–599').max(599, 'must be an HTTP status code 100–599');
+
+export const ApiCallRequest = z
+  .looseObject({
+    time: DateTime,
+    uri: NonEmptyString,
+    verb: NonEmptyString,
+    api_version: OptionalString,
+    ip_address: OptionalString,
+    headers: HeaderMap,
+    body: z.unknown().optional(),
+    transfer_encoding: TransferEncoding,
+  })
+  .check(checkBody);
+export type ApiCallRequest = z.infer<typeof ApiCallRequest>;
+
+export const ApiCallResponse = z
+  .looseObject({
+    time: DateTime,
+    status: HttpStatus,
+    ip_address: OptionalString,
+    headers: HeaderMap,
+    body: z.unknown().optional(),
+    transfer_encoding: TransferEncoding,
+  })
+  .check(checkBody);
+export type ApiCallResponse = z.infer<typeof ApiCallResponse>;
+
+export const Span = z.looseObject({
+  id: OptionalString,
+  parent_id: OptionalString,
+  links: z.array(z.unknown()).nullish(),
+  status: z.int().nullish(),
+});
+
+/** A client-chosen dedup id: the spec fixes its length (a UUID's 36 characters), not its alphabet. */
+export const TransactionId = z.string().length(36, 'must be exactly 36 characters (a UUID)');
+
+export const Direction = z.enum(['Incoming', 'Outgoing', 'Internal']);
+
+export const ApiCallEvent = z.looseObject({
+  request: ApiCallRequest,
+  /** May be absent, e.g. when the call timed out. */
+  response: ApiCallResponse.nullish(),
+  span: Span.nullish(),
+  action_name: OptionalString,
+  trace_id: OptionalString,
+  transaction_id: TransactionId.nullish(),
+  session_token: OptionalString,
+  user_id: OptionalNonEmptyString,
+  company_id: OptionalNonEmptyString,
+  subscription_id: OptionalNonEmptyString,
+  direction: Direction.nullish(),
+  /** 1 / sampling rate: how many calls this one stands for. */
+  weight: z
+    .int({ error: typeError('must be an integer') })
+    .min(1, 'must be a positive integer')
+    .nullish()
+    .transform((value) => value ?? 1),
+  metadata: Metadata,
+});
+export type ApiCallEvent = z.infer<typeof ApiCallEvent>;
+
+export const ActionRequest = z.looseObject({
+  /** Set by the collector to the time it received the action when unset. */
+  time: DateTime.nullish(),
+  uri: NonEmptyString,
+  ip_address: OptionalString,
+  user_agent_string: OptionalString,
+});
+
+export const ActionEvent = z.looseObject({
+  action_name: NonEmptyString,
+  session_token: OptionalString,
+  user_id: OptionalNonEmptyString,
+  company_id: OptionalNonEmptyString,
+  transaction_id: TransactionId.nullish(),
+  metadata: Metadata,
+  request: ActionRequest,
+});
+export type ActionEvent = z.infer<typeof ActionEvent>;
+
+export const Campaign = z.looseObject({
+  utm_source: OptionalString,
+  utm_medium: OptionalString,
+  utm_campaign: OptionalString,
+  utm_term: OptionalString,
+  utm_content: OptionalString,
+});
+
+export const UserProfile = z.looseObject({
+  user_id: NonEmptyString,
+  company_id: OptionalNonEmptyString,
+  session_token: OptionalString,
+  campaign: Campaign.nullish(),
+  metadata: Metadata,
+  ip_address: OptionalString,
+  modified_time: DateTime.nullish(),
+});
+export type UserProfile = z.infer<typeof UserProfile>;
+
+export const CompanyProfile = z.looseObject({
+  company_id: NonEmptyString,
+  company_domain: OptionalString,
+  session_token: OptionalString,
+  campaign: Campaign.nullish(),
+  metadata: Metadata,
+  ip_address: OptionalString,
+  modified_time: DateTime.nullish(),
+});
+export type CompanyProfile = z.infer<typeof CompanyProfile>;
+
+export const SubscriptionStatus = z.enum(['active', 'cancelled', 'paused', 'trialing', 'pending', 'draft', 'future']);
+
+export const SubscriptionItem = z.looseObject({
+  plan_id: OptionalNonEmptyString,
+  subscription_item_id: OptionalNonEmptyString,
+  price_id: OptionalNonEmptyString,
+  unit_of_measure: OptionalString,
+  created_at: DateTime.nullish(),
+  metadata: Metadata,
+});
+
+export const Subscription = z.looseObject({
+  subscription_id: NonEmptyString,
+  company_id: NonEmptyString,
+  status: SubscriptionStatus,
+  current_period_start: DateTime.nullish(),
+  current_period_end: DateTime.nullish(),
+  items: z.array(SubscriptionItem).nullish(),
+  metadata: Metadata,
+  created_at: DateTime.nullish(),
+  modified_time: DateTime.nullish(),
+});
+export type Subscription = z.infer<typeof Subscription>;
