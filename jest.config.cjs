@@ -17,8 +17,9 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
-      testTimeout: 120000,
     },
-    { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'], testTimeout: 120000 },
+    { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
   ],
+  // Jest reads testTimeout only at the top level; emulator-backed and synth tests need minutes, not 5 s.
+  testTimeout: 120000,
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Per-app settings that feed GET /v1/config and collector rules. */
 export const AppSettings = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ManagementScope } from './scopes';
 
 /** Claims of a Management API token (a compact HS256 JWT). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every Management API scope of the spec, "action:resource". */
 export const managementScopes = [

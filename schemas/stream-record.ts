@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the collector puts on the ingest stream and the consumer reads: one Kinesis record.

@@ -34,7 +34,12 @@ export interface AppStoreOptions {
   now?: () => number;
 }
 
-export class AppStore {
+/** What the collector needs to authenticate: resolve an application id to its app. */
+export interface AppDirectory {
+  findByCollectorApplicationId(applicationId: string): Promise<App | undefined>;
+}
+
+export class AppStore implements AppDirectory {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly cacheTtlMs: number;
   private readonly negativeCacheTtlMs: number;

@@ -35,9 +35,9 @@ export function createHttpHandler<A>(options: HttpHandlerOptions<A>): HttpHandle
     if (request.method === 'OPTIONS') return preflight(router, request);
     assertAcceptsJson(request.headers['accept']);
     const { route, pathParams } = router.match(request.method, request.path);
-    const routed: HttpRequest = { ...request, pathParams };
-    const auth = await options.authenticate(route, routed);
-    const result = await options.operations[route.operation]!(routed, auth);
+    Object.assign(request.pathParams, pathParams);
+    const auth = await options.authenticate(route, request);
+    const result = await options.operations[route.operation]!(request, auth);
     return jsonResult(result.status, result.body, { ...options.extraHeaders?.(auth), ...result.headers });
   };
 
@@ -57,13 +57,17 @@ export function toHttpRequest(event: HttpEvent): HttpRequest {
     if (value !== undefined) query[name] = value;
   }
   const body = event.body ?? '';
+  let rawBody: Buffer | undefined;
   return {
     method: (event.requestContext?.http?.method ?? 'GET').toUpperCase(),
     path: event.rawPath || event.requestContext?.http?.path || '/',
     headers,
     query,
     pathParams: {},
-    rawBody: event.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8'),
+    get rawBody() {
+      return (rawBody ??= event.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8'));
+    },
+    bodyText: event.isBase64Encoded ? undefined : body,
     sourceIp: event.requestContext?.http?.sourceIp ?? '',
     receivedAt: event.requestContext?.timeEpoch ? new Date(event.requestContext.timeEpoch) : new Date(),
   };

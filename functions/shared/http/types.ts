@@ -11,8 +11,10 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string>>;
   readonly pathParams: Readonly<Record<string, string>>;
-  /** The raw body bytes (already base64-decoded, still content-encoded). */
+  /** The raw body bytes (already base64-decoded, still content-encoded); decoded on first use. */
   readonly rawBody: Buffer;
+  /** The body as the event carried it, when it was text (not base64): parsed without a byte round trip. */
+  readonly bodyText?: string;
   readonly sourceIp: string;
   readonly receivedAt: Date;
 }

@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../functions/shared/errors';
-import { decodeBody, parseJson } from '../../../functions/shared/http/body';
+import { decodeBody, parseJson, readJsonBody } from '../../../functions/shared/http/body';
 
 describe('decodeBody', () => {
   const json = Buffer.from(JSON.stringify({ hello: 'world' }));
@@ -49,5 +49,23 @@ describe('parseJson', () => {
   });
   it('answers an empty body with 400', () => {
     expect(() => parseJson(Buffer.alloc(0))).toThrow(/empty/);
+  });
+});
+
+describe('readJsonBody', () => {
+  const headers = {};
+  it('parses a text body straight from the event string', () => {
+    expect(readJsonBody({ bodyText: '{"a":1}', headers, get rawBody(): Buffer { throw new Error('bytes not needed'); } }, 100)).toEqual({ a: 1 });
+  });
+
+  it('decodes bytes when the body is content-encoded', () => {
+    const raw = gzipSync(Buffer.from('[1]'));
+    expect(readJsonBody({ bodyText: undefined, rawBody: raw, headers: { 'content-encoding': 'gzip' } }, 100)).toEqual([1]);
+  });
+
+  it('measures the text limit in UTF-8 bytes', () => {
+    const wide = JSON.stringify('€'.repeat(40)); // 42 characters, 122 bytes
+    expect(() => readJsonBody({ bodyText: wide, rawBody: Buffer.from(wide), headers }, 100)).toThrow(PayloadTooLargeError);
+    expect(readJsonBody({ bodyText: wide, rawBody: Buffer.from(wide), headers }, 200)).toBe('€'.repeat(40));
   });
 });

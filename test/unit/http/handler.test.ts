@@ -36,7 +36,7 @@ describe('createHttpHandler', () => {
       },
       get: async (request, auth) => ({ status: 200, body: { id: request.pathParams['id'], auth } }),
     },
-    extraHeaders: (auth) => (auth ? { 'x-auth': auth } : {}),
+    extraHeaders: (auth): Record<string, string> => (auth ? { 'x-auth': auth } : {}),
   });
 
   it('routes, passes path parameters and adds CORS and extra headers', async () => {

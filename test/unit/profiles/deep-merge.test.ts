@@ -17,6 +17,16 @@ describe('deepMerge', () => {
     expect(deepMerge(once, patch)).toEqual(once);
   });
 
+  it('keeps a "__proto__" key as data and never changes a prototype', () => {
+    const patch = JSON.parse('{"metadata": {"__proto__": {"polluted": true}, "x": 1}}');
+    const merged = deepMerge({ metadata: { y: 2 } }, patch);
+    const metadata = merged.metadata as Record<string, unknown>;
+    expect(Object.getPrototypeOf(metadata)).toBe(Object.prototype);
+    expect((metadata as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.keys(metadata).sort()).toEqual(['__proto__', 'x', 'y']);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
   it('does not mutate its inputs', () => {
     const stored = { metadata: { x: 1 } };
     const patch = { metadata: { y: 2 } };

@@ -1,0 +1,69 @@
+/**
+ * `npm start`: the whole service on this machine — DynamoDB Local, kinesis-local, s3rver and DuckDB,
+ * the collector on COLLECTOR_PORT (3000) and the management API on MANAGEMENT_PORT (3001).
+ * Data persists under DATA_DIR (.data). Ctrl-C / SIGTERM drains and stops everything.
+ */
+import { resolve } from 'node:path';
+import * as z from 'zod';
+import { startLocalRuntime } from './local/runtime';
+
+const LocalEnv = z.object({
+  COLLECTOR_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  MANAGEMENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  DATA_DIR: z.string().default('.data'),
+  HOST: z.string().default('127.0.0.1'),
+  QUIET: z.enum(['0', '1', 'true', 'false']).default('0'),
+});
+
+async function main(): Promise<void> {
+  const env = LocalEnv.parse(process.env);
+  const quiet = env.QUIET === '1' || env.QUIET === 'true';
+  const log = (line: string) => {
+    if (!quiet) console.error(`[local] ${line}`);
+  };
+  const dataDir = resolve(env.DATA_DIR);
+  console.error(`[local] starting emulators (data in ${dataDir}) ...`);
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log });
+  const c = runtime.credentials;
+  console.log(
+    [
+      '',
+      'Usage analytics service is running locally.',
+      `  Collector API:      ${c.collector_url}`,
+      `  Management API:     ${c.management_url}`,
+      `  Org / app:          ${c.org_id} / ${c.app_id}`,
+      `  Collector app id:   ${c.collector_application_id}`,
+      `  Management token:   ${c.management_token}`,
+      `  Saved to:           ${resolve(dataDir, 'local.json')}`,
+      '',
+      `Try: curl -X POST ${c.collector_url}/v1/events -H 'Content-Type: application/json' \\`,
+      `       -H 'X-Service-Application-Id: ${c.collector_application_id}' \\`,
+      `       -d '{"request":{"time":"${new Date().toISOString()}","uri":"https://api.example.com/items?page=1","verb":"GET","headers":{}},"response":{"time":"${new Date().toISOString()}","status":200,"headers":{}},"user_id":"u1"}'`,
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`[local] ${signal}: finishing in-flight requests, draining the stream, stopping emulators ...`);
+    runtime.stop().then(
+      () => {
+        console.error('[local] stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('[local] shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('[local] failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,159 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppStore } from '../../functions/auth/app-store';
+import { GovernanceRuleStore } from '../../functions/governance/rule-store';
+import { createCollectorHandler } from '../../functions/ingest/collector/collector-handler';
+import { Archive } from '../../functions/ingest/consumer/archive';
+import { createConsumerHandler } from '../../functions/ingest/consumer/consumer-handler';
+import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
+import { Quarantine } from '../../functions/ingest/consumer/quarantine';
+import { KinesisPublisher } from '../../functions/ingest/stream/publisher';
+import { processUpload } from '../../functions/ingest/uploads/process-upload';
+import { UploadStore } from '../../functions/ingest/uploads/upload-store';
+import { ProfileStore } from '../../functions/profiles/profile-store';
+import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
+import type { SearchIndex } from '../../functions/search/port';
+import { createSearchApiHandler } from '../../functions/search/search-api-handler';
+import { destroyAwsClients, type AwsClients, type AwsEndpoints } from '../../functions/shared/aws/clients';
+import { createLocalAwsClients } from './local-aws-clients';
+import { ServiceUnavailableError } from '../../functions/shared/errors';
+import { errorResult } from '../../functions/shared/http/error-response';
+import type { HttpHandler } from '../../functions/shared/http/handler';
+import { noMetrics } from '../../functions/shared/metrics';
+import { retryableOnce } from '../../functions/shared/retryable-once';
+import { bootstrapLocal, loadOrCreateSigningKey, type LocalCredentials } from './bootstrap';
+import { startEmulators, type RunningEmulators } from './emulators';
+import { startHttpServer, type LocalHttpServer } from './http-server';
+import { provision, type ProvisionedNames } from './provision';
+import { StreamPoller } from './stream-poller';
+import { UploadWatcher } from './upload-watcher';
+
+export interface LocalRuntimeOptions {
+  /** DuckDB file, checkpoints, signing key and local.json live here. */
+  readonly dataDir: string;
+  /** Use emulators that are already running (tests); otherwise start them, persisting under dataDir. */
+  readonly endpoints?: Required<AwsEndpoints>;
+  /** Physical resource names are `${prefix}${logicalName}`. */
+  readonly prefix?: string;
+  readonly host?: string;
+  readonly collectorPort?: number;
+  readonly managementPort?: number;
+  readonly log?: (line: string) => void;
+  /** Tests wrap the search index to inject failures. */
+  readonly wrapSearchIndex?: (index: SearchIndex) => SearchIndex;
+  readonly pollerRetryDelayMs?: number;
+}
+
+export interface LocalRuntime {
+  readonly credentials: LocalCredentials;
+  readonly clients: AwsClients;
+  readonly names: ProvisionedNames;
+  readonly index: SearchIndex;
+  readonly poller: StreamPoller;
+  readonly uploads: UploadWatcher;
+  readonly apps: AppStore;
+  /** Resolves once everything on the stream has been consumed. */
+  waitUntilConsumed(timeoutMs?: number): Promise<void>;
+  /** Stops taking requests, finishes in-flight ones, drains the stream, stops the emulators it started. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The local runtime: the same handlers as the Lambdas, wired to DynamoDB Local, kinesis-local,
+ * s3rver and DuckDB, behind two HTTP servers, with a poller in place of the event source mapping.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const log = options.log ?? (() => {});
+  await mkdir(options.dataDir, { recursive: true });
+  let emulators: RunningEmulators | undefined;
+  const endpoints = options.endpoints ?? (emulators = await startEmulators({ dataDir: join(options.dataDir, 'emulators'), log })).endpoints;
+  try {
+    const region = 'local';
+    const clients = createLocalAwsClients(endpoints);
+    const names = await provision(clients, options.prefix ?? 'local-');
+    const duckdb = await createDuckDbSearchIndex({ path: join(options.dataDir, 'search.duckdb') });
+    await duckdb.ensureReady();
+    const index = options.wrapSearchIndex ? options.wrapSearchIndex(duckdb) : duckdb;
+    const signingKeyBytes = await loadOrCreateSigningKey(options.dataDir);
+
+    const apps = new AppStore(clients.documents, names.tables.resources);
+    const uploadStore = new UploadStore(clients.s3, names.buckets.uploads);
+    const publisher = new KinesisPublisher(clients.kinesis, names.stream);
+    const quarantine = new Quarantine(clients.s3, names.buckets.failedRecords);
+
+    const collectorHandler = createCollectorHandler({
+      apps,
+      rules: new GovernanceRuleStore(clients.documents, names.tables.resources),
+      publisher,
+      uploads: uploadStore,
+      region,
+    });
+    const searchHandler = createSearchApiHandler({ index, signingKey: async () => signingKeyBytes, ready: retryableOnce(() => index.ensureReady()) });
+    const consumerHandler = createConsumerHandler({
+      dedup: new DedupStore(clients.documents, names.tables.dedup),
+      profiles: new ProfileStore(clients.documents, names.tables.profiles),
+      index,
+      archive: new Archive(clients.s3, names.buckets.archive),
+      quarantine,
+      metrics: noMetrics,
+    });
+
+    const poller = new StreamPoller({
+      kinesis: clients.kinesis,
+      streamName: names.stream,
+      handler: consumerHandler,
+      onFailure: quarantine,
+      checkpointFile: join(options.dataDir, `checkpoints-${names.stream}.json`),
+      retryDelayMs: options.pollerRetryDelayMs,
+      log,
+    });
+    await poller.start();
+    const uploads = new UploadWatcher({
+      s3: clients.s3,
+      bucket: names.buckets.uploads,
+      process: (key) => processUpload({ s3: clients.s3, bucket: names.buckets.uploads, apps, uploads: uploadStore, publisher, now: () => new Date() }, key),
+      log,
+    });
+    uploads.start();
+
+    // The servers listen first (their URLs go into local.json) but answer 503 until bootstrap is done,
+    // so a 200 from /health/probe means the service and its credentials are ready.
+    let ready = false;
+    const gate = (handler: HttpHandler): HttpHandler => async (event) =>
+      ready ? handler(event) : errorResult(new ServiceUnavailableError('The local service is still starting; retry shortly'));
+    const host = options.host ?? '127.0.0.1';
+    const servers: LocalHttpServer[] = [];
+    const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectorHandler), log });
+    servers.push(collector);
+    const management = await startHttpServer({ port: options.managementPort ?? 0, host, handler: gate(searchHandler), log });
+    servers.push(management);
+
+    const credentials = await bootstrapLocal({ dataDir: options.dataDir, apps, signingKey: signingKeyBytes, collectorUrl: collector.url, managementUrl: management.url });
+    ready = true;
+
+    let stopping: Promise<void> | undefined;
+    return {
+      credentials,
+      clients,
+      names,
+      index,
+      poller,
+      uploads,
+      apps,
+      waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
+      stop: () =>
+        (stopping ??= (async () => {
+          await Promise.all(servers.map((s) => s.close()));
+          await uploads.stop();
+          await poller.stop({ drain: true });
+          await duckdb.close();
+          // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.
+          destroyAwsClients(clients);
+          await emulators?.stop();
+        })()),
+    };
+  } catch (error) {
+    await emulators?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,216 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  ListShardsCommand,
+  type KinesisClient,
+  type _Record as KinesisRecord,
+} from '@aws-sdk/client-kinesis';
+import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import { consumerEventSource } from '../../functions/definitions/resources';
+import type { Quarantine } from '../../functions/ingest/consumer/quarantine';
+import { sleep } from '../../functions/shared/concurrency';
+
+/**
+ * Local stand-in for the Lambda Kinesis event source mapping, with the same settings
+ * (functions/definitions/resources.ts → consumerEventSource) and the same semantics:
+ * batches of up to `batchSize` per shard, in order; ReportBatchItemFailures (retry from the lowest
+ * failed sequence number); a thrown error bisects the batch; after `retryAttempts` retries or
+ * `maxRecordAgeHours`, the records go to the on-failure destination (the failed-records bucket,
+ * payload included) and the shard moves on. Checkpoints are kept in a file, so a restart resumes
+ * after the last processed record.
+ */
+export interface StreamPollerOptions {
+  readonly kinesis: KinesisClient;
+  readonly streamName: string;
+  readonly handler: (event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse>;
+  readonly onFailure: Quarantine;
+  /** Where checkpoints persist; omit to keep them in memory. */
+  readonly checkpointFile?: string;
+  readonly region?: string;
+  readonly batchSize?: number;
+  readonly retryAttempts?: number;
+  readonly idlePollMs?: number;
+  readonly retryDelayMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+type Checkpoints = Record<string, string>;
+
+export class StreamPoller {
+  private checkpoints: Checkpoints = {};
+  private running = false;
+  private draining = false;
+  private loops: Promise<void>[] = [];
+  private readonly caughtUp = new Map<string, boolean>();
+  private readonly batchSize: number;
+  private readonly retryAttempts: number;
+  private checkpointWrite: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: StreamPollerOptions) {
+    this.batchSize = options.batchSize ?? consumerEventSource.batchSize;
+    this.retryAttempts = options.retryAttempts ?? consumerEventSource.retryAttempts;
+  }
+
+  async start(): Promise<void> {
+    this.checkpoints = await this.loadCheckpoints();
+    const shards = await this.options.kinesis.send(new ListShardsCommand({ StreamName: this.options.streamName }));
+    this.running = true;
+    this.loops = (shards.Shards ?? []).map((s) => this.pollShard(s.ShardId!));
+  }
+
+  /** Resolves when every shard has been read to its end with nothing left to process. */
+  async waitUntilIdle(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      this.caughtUp.clear();
+      // A fresh round: wait until every shard reports an empty read after this point.
+      while (Date.now() < deadline && this.caughtUp.size < this.loops.length) await sleep(20);
+      if ([...this.caughtUp.values()].every(Boolean) && this.caughtUp.size === this.loops.length) return;
+    }
+    throw new Error('stream poller did not become idle in time');
+  }
+
+  /** Stops polling. With `drain`, first consumes everything already on the stream. */
+  async stop(options: { drain: boolean }): Promise<void> {
+    if (!this.running) return;
+    if (options.drain) {
+      this.draining = true;
+    } else {
+      this.running = false;
+    }
+    await Promise.all(this.loops);
+    this.running = false;
+    await this.checkpointWrite;
+  }
+
+  private async pollShard(shardId: string): Promise<void> {
+    let iterator = await this.iteratorFor(shardId);
+    while (this.running) {
+      let response;
+      try {
+        response = await this.options.kinesis.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.batchSize }));
+      } catch (error) {
+        if (error instanceof ExpiredIteratorException) {
+          iterator = await this.iteratorFor(shardId);
+          continue;
+        }
+        this.options.log?.(`poller: GetRecords on ${shardId} failed: ${(error as Error).message}`);
+        await sleep(500);
+        continue;
+      }
+      const records = response.Records ?? [];
+      if (records.length > 0) {
+        await this.deliver(shardId, records);
+        this.checkpoints[shardId] = records[records.length - 1]!.SequenceNumber!;
+        this.persistCheckpoints();
+      }
+      iterator = response.NextShardIterator ?? iterator;
+      if (records.length === 0) {
+        this.caughtUp.set(shardId, true);
+        if (this.draining) return;
+        await sleep(this.options.idlePollMs ?? 100);
+      } else {
+        this.caughtUp.set(shardId, false);
+      }
+    }
+  }
+
+  private async iteratorFor(shardId: string): Promise<string> {
+    const after = this.checkpoints[shardId];
+    const result = await this.options.kinesis.send(new GetShardIteratorCommand({
+      StreamName: this.options.streamName,
+      ShardId: shardId,
+      ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', StartingSequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+    }));
+    return result.ShardIterator!;
+  }
+
+  /** Delivers one batch with the event source mapping's retry, bisect and on-failure behaviour. */
+  private async deliver(shardId: string, records: KinesisRecord[]): Promise<void> {
+    const pending: KinesisRecord[][] = [records];
+    while (pending.length > 0) {
+      let batch = pending.shift()!;
+      for (let attempt = 0; ; attempt++) {
+        let failedFrom: number;
+        try {
+          const response = await this.options.handler(this.toEvent(shardId, batch));
+          const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+          if (failed.size === 0) break;
+          failedFrom = batch.findIndex((r) => failed.has(r.SequenceNumber!));
+          if (failedFrom < 0) break; // identifiers not in the batch: Lambda treats the batch as done
+        } catch (error) {
+          this.options.log?.(`poller: consumer failed on ${batch.length} record(s) of ${shardId}: ${(error as Error).message}`);
+          if (consumerEventSource.bisectBatchOnError && batch.length > 1) {
+            const half = Math.ceil(batch.length / 2);
+            pending.unshift(batch.slice(0, half), batch.slice(half));
+            break;
+          }
+          failedFrom = 0;
+        }
+        batch = batch.slice(failedFrom);
+        if (attempt >= this.retryAttempts || this.tooOld(batch)) {
+          await this.options.onFailure.put(
+            `consumer failed after ${attempt + 1} attempt(s)`,
+            batch.map((r) => ({ sequenceNumber: r.SequenceNumber!, partitionKey: r.PartitionKey, data: Buffer.from(r.Data ?? new Uint8Array()).toString('base64') })),
+            { shardId, streamName: this.options.streamName },
+            'on-failure',
+          );
+          this.options.log?.(`poller: ${batch.length} record(s) of ${shardId} sent to the failed-records bucket`);
+          break;
+        }
+        await sleep((this.options.retryDelayMs ?? 200) * Math.min(2 ** attempt, 16));
+      }
+    }
+  }
+
+  private tooOld(batch: KinesisRecord[]): boolean {
+    const oldest = batch[0]?.ApproximateArrivalTimestamp?.getTime();
+    return oldest !== undefined && Date.now() - oldest > consumerEventSource.maxRecordAgeHours * 3_600_000;
+  }
+
+  private toEvent(shardId: string, records: KinesisRecord[]): KinesisStreamEvent {
+    const region = this.options.region ?? 'local';
+    return {
+      Records: records.map((r) => ({
+        kinesis: {
+          kinesisSchemaVersion: '1.0',
+          partitionKey: r.PartitionKey ?? '',
+          sequenceNumber: r.SequenceNumber!,
+          data: Buffer.from(r.Data ?? new Uint8Array()).toString('base64'),
+          approximateArrivalTimestamp: (r.ApproximateArrivalTimestamp?.getTime() ?? Date.now()) / 1000,
+        },
+        eventSource: 'aws:kinesis',
+        eventVersion: '1.0',
+        eventID: `${shardId}:${r.SequenceNumber}`,
+        eventName: 'aws:kinesis:record',
+        invokeIdentityArn: 'arn:aws:iam::000000000000:role/local',
+        awsRegion: region,
+        eventSourceARN: `arn:aws:kinesis:${region}:000000000000:stream/${this.options.streamName}`,
+      })),
+    };
+  }
+
+  private async loadCheckpoints(): Promise<Checkpoints> {
+    if (!this.options.checkpointFile) return {};
+    try {
+      return JSON.parse(await readFile(this.options.checkpointFile, 'utf8')) as Checkpoints;
+    } catch {
+      return {};
+    }
+  }
+
+  /** Writes are chained and atomic (temp file + rename), so a crash never leaves a torn file. */
+  private persistCheckpoints(): void {
+    const file = this.options.checkpointFile;
+    if (!file) return;
+    const snapshot = JSON.stringify(this.checkpoints);
+    this.checkpointWrite = this.checkpointWrite.then(async () => {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(`${file}.tmp`, snapshot);
+      await rename(`${file}.tmp`, file);
+    });
+  }
+}

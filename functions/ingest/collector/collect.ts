@@ -1,0 +1,37 @@
+import type { App } from '../../../schemas/app';
+import type { RecordKind } from '../../../schemas/stream-record';
+import { packStreamEntries } from '../stream/pack-records';
+import type { RecordPublisher } from '../stream/publisher';
+import { normaliseItems } from './normalise';
+
+export interface CollectInput {
+  readonly app: App;
+  readonly kind: RecordKind;
+  readonly batch: boolean;
+  /** The decoded JSON body. */
+  readonly body: unknown;
+  readonly receivedAt: Date;
+  readonly sourceIp: string;
+  readonly forwardedFor?: string;
+}
+
+export interface CollectResult {
+  readonly accepted: number;
+}
+
+/**
+ * The collector's domain step, shared by the HTTP routes and the large-upload processor: validate and
+ * normalise every item (all-or-nothing), pack them into stream records, and return only once the
+ * stream accepted every record.
+ */
+export async function collect(publisher: RecordPublisher, input: CollectInput): Promise<CollectResult> {
+  const items = normaliseItems(input.kind, input.body, { batch: input.batch }, {
+    receivedAt: input.receivedAt,
+    sourceIp: input.sourceIp,
+    forwardedFor: input.forwardedFor,
+    backfillEnabled: input.app.settings.backfill_enabled,
+  });
+  if (items.length === 0) return { accepted: 0 };
+  await publisher.publish(packStreamEntries(input.app, input.kind, items));
+  return { accepted: items.length };
+}

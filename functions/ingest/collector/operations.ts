@@ -1,0 +1,71 @@
+import type { App } from '../../../schemas/app';
+import type { RecordKind } from '../../../schemas/stream-record';
+import type { GovernanceRuleStore } from '../../governance/rule-store';
+import { ValidationError } from '../../shared/errors';
+import { readJsonBody } from '../../shared/http/body';
+import type { Operation } from '../../shared/http/handler';
+import type { HttpRequest } from '../../shared/http/types';
+import type { RecordPublisher } from '../stream/publisher';
+import { UploadKind, type UploadStore } from '../uploads/upload-store';
+import { collect } from './collect';
+import { MAX_BATCH_BYTES } from './request-limits';
+import { sdkConfigFor } from './sdk-config';
+
+/** Who calls the collector: the app its application id resolved to (none for the probe). */
+export type CollectorAuth = App | undefined;
+
+export interface CollectorDeps {
+  readonly publisher: RecordPublisher;
+  readonly rules: GovernanceRuleStore;
+  readonly uploads: UploadStore;
+  readonly region: string;
+}
+
+export function collectorOperations(deps: CollectorDeps): Record<string, Operation<CollectorAuth>> {
+  const ingest = (kind: RecordKind, batch: boolean): Operation<CollectorAuth> => async (request, app) => {
+    const body = readJsonBody(request, MAX_BATCH_BYTES);
+    const { accepted } = await collect(deps.publisher, {
+      app: requireApp(app),
+      kind,
+      batch,
+      body,
+      receivedAt: request.receivedAt,
+      sourceIp: request.sourceIp,
+      forwardedFor: request.headers['x-forwarded-for'],
+    });
+    return { status: 201, body: { accepted } };
+  };
+
+  return {
+    events: ingest('event', false),
+    eventsBatch: ingest('event', true),
+    actions: ingest('action', false),
+    actionsBatch: ingest('action', true),
+    users: ingest('user', false),
+    usersBatch: ingest('user', true),
+    companies: ingest('company', false),
+    companiesBatch: ingest('company', true),
+    subscriptions: ingest('subscription', false),
+    subscriptionsBatch: ingest('subscription', true),
+
+    createUpload: async (request, app) => {
+      const kind = UploadKind.safeParse(request.query['kind'] ?? 'event');
+      if (!kind.success) throw new ValidationError('kind must be one of event, action, user, company, subscription', [{ field: 'kind', reason: `unknown kind ${request.query['kind']}` }]);
+      return { status: 201, body: await deps.uploads.create(requireApp(app), kind.data) };
+    },
+    getUpload: async (request, app) => ({ status: 200, body: await deps.uploads.status(requireApp(app), request.pathParams['uploadId']!) }),
+
+    config: async (_request: HttpRequest, app) => ({ status: 200, body: sdkConfigFor(requireApp(app)) }),
+    rules: async (_request: HttpRequest, app) => {
+      const current = requireApp(app);
+      return { status: 200, body: await deps.rules.listForApp(current.org_id, current.app_id) };
+    },
+    probe: async () => ({ status: 200, body: { status: true, region: deps.region } }),
+  };
+}
+
+function requireApp(app: CollectorAuth): App {
+  // Routes that reach an ingest operation are authenticated; this guards a route-table mistake.
+  if (!app) throw new Error('collector operation reached without an authenticated app');
+  return app;
+}

@@ -1,0 +1,189 @@
+import { StreamRecord, type RecordKind, type StreamItem } from '../../../schemas/stream-record';
+import type { ProfileKind, ProfileStore } from '../../profiles/profile-store';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import type { MetricsSink } from '../../shared/metrics';
+import { eventDocument, profileDocument } from '../../search/index-documents';
+import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
+import type { Archive, ArchiveEntry } from './archive';
+import type { Claim, DedupStore } from './dedup-store';
+import type { Quarantine } from './quarantine';
+
+/** One stream record as the consumer receives it (from the Lambda event or the local poller). */
+export interface ConsumerRecord {
+  readonly sequenceNumber: string;
+  readonly partitionKey?: string;
+  readonly data: Buffer;
+}
+
+export interface ConsumeResult {
+  /** Sequence numbers of records to retry (ReportBatchItemFailures). */
+  readonly failedSequenceNumbers: string[];
+}
+
+export interface ConsumerDeps {
+  readonly dedup: DedupStore;
+  readonly profiles: ProfileStore;
+  readonly index: SearchIndex;
+  readonly archive: Archive;
+  readonly quarantine: Quarantine;
+  readonly metrics: MetricsSink;
+}
+
+interface EventWork {
+  readonly record: ConsumerRecord;
+  readonly scope: { org_id: string; app_id: string };
+  readonly kind: 'event' | 'action';
+  readonly item: StreamItem;
+  claim?: Claim;
+}
+
+interface ProfileWork {
+  readonly record: ConsumerRecord;
+  readonly scope: { org_id: string; app_id: string };
+  readonly kind: ProfileKind;
+  readonly item: StreamItem;
+}
+
+const PROFILE_INDEX: Record<ProfileKind, Exclude<IndexKind, 'events'>> = { user: 'users', company: 'companies', subscription: 'subscriptions' };
+
+/**
+ * The ingest consumer. For events: claim (dedup) → index → archive → mark done; a failure at any
+ * step leaves the claim unfinished and the record reported failed, and the retry finishes the claim
+ * instead of dropping the event as a duplicate. For profiles: merge (versioned) → index → archive.
+ * Every step is idempotent, so retries and replays never double-count.
+ */
+export function createConsumer(deps: ConsumerDeps) {
+  return async function consume(records: readonly ConsumerRecord[]): Promise<ConsumeResult> {
+    const failed = new Set<ConsumerRecord>();
+    const { events, profiles, poison } = await parse(records);
+    if (poison.length > 0) {
+      await deps.quarantine.put('unparseable stream record', poison.map((p) => ({ sequenceNumber: p.record.sequenceNumber, partitionKey: p.record.partitionKey, data: p.record.data.toString('base64') })), poison.map((p) => p.reason));
+    }
+
+    const stored = await storeEvents(deps, events, failed);
+    const merged = await storeProfiles(deps, profiles, failed);
+
+    const archived = [...stored, ...merged.map((m) => m.work)].filter((w) => !failed.has(w.record));
+    try {
+      await deps.archive.write(archived.map((w): ArchiveEntry => ({ ...w.scope, kind: w.kind, item: w.item })));
+    } catch {
+      archived.forEach((w) => failed.add(w.record));
+    }
+
+    const done = stored.filter((w) => w.claim && !failed.has(w.record)).map((w) => w.claim!);
+    try {
+      if (done.length > 0) await deps.dedup.markDone(done);
+    } catch {
+      stored.filter((w) => w.claim).forEach((w) => failed.add(w.record));
+    }
+
+    deps.metrics({
+      Records: records.length,
+      StoredEvents: stored.filter((w) => !failed.has(w.record)).length,
+      DuplicateEvents: events.length - stored.length,
+      MergedProfiles: merged.length,
+      FailedRecords: failed.size,
+      FailedItems: poison.length,
+    });
+    return { failedSequenceNumbers: records.filter((r) => failed.has(r)).map((r) => r.sequenceNumber) };
+  };
+}
+
+async function parse(records: readonly ConsumerRecord[]) {
+  const events: EventWork[] = [];
+  const profiles: ProfileWork[] = [];
+  const poison: { record: ConsumerRecord; reason: string }[] = [];
+  for (const record of records) {
+    let parsed: StreamRecord;
+    try {
+      parsed = StreamRecord.parse(JSON.parse(record.data.toString('utf8')));
+    } catch (error) {
+      poison.push({ record, reason: (error as Error).message.slice(0, 1000) });
+      continue;
+    }
+    const scope = { org_id: parsed.org_id, app_id: parsed.app_id };
+    for (const item of parsed.items) {
+      if (isEventKind(parsed.kind)) events.push({ record, scope, kind: parsed.kind, item });
+      else profiles.push({ record, scope, kind: parsed.kind, item });
+    }
+  }
+  return { events, profiles, poison };
+}
+
+/** Returns the events this batch stores (new or unfinished claims); duplicates are left out. */
+async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], failed: Set<ConsumerRecord>): Promise<EventWork[]> {
+  // The same event twice in one batch (a client retry) is one event.
+  const unique = new Map<string, EventWork>();
+  for (const work of events) {
+    const key = `${work.scope.app_id}#${work.item.id}`;
+    if (!unique.has(key)) unique.set(key, work);
+  }
+  const candidates = [...unique.values()];
+
+  // Only caller-supplied transaction ids need a claim: a collector-generated id is unique, and its
+  // retries carry the same time, so the index's create-if-absent on the same id already makes them idempotent.
+  const needClaim = candidates.filter((w) => typeof w.item.data['transaction_id'] === 'string');
+  const claims = await deps.dedup.claim(needClaim.map((w) => ({ appId: w.scope.app_id, eventId: w.item.id, time: w.item.time })));
+  needClaim.forEach((w, i) => (w.claim = claims[i]));
+  const toStore = candidates.filter((w) => w.claim?.status !== 'done');
+  if (toStore.length === 0) return [];
+
+  const documents = toStore.map((w) => eventDocument(w.scope, w.kind, w.claim ? { ...w.item, time: w.claim.time } : w.item));
+  await indexAndSettle(deps, documents, toStore, failed);
+  return toStore;
+}
+
+async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[], failed: Set<ConsumerRecord>) {
+  // Updates of one profile apply in stream order; different profiles merge in parallel.
+  const byProfile = new Map<string, ProfileWork[]>();
+  for (const work of profiles) {
+    const key = `${work.scope.org_id}#${work.scope.app_id}#${work.kind}#${work.item.id}`;
+    const list = byProfile.get(key);
+    if (list) list.push(work);
+    else byProfile.set(key, [work]);
+  }
+  const merged: { work: ProfileWork; document: IndexDocument }[] = [];
+  await mapWithConcurrency([...byProfile.values()], 16, async (updates) => {
+    for (const work of updates) {
+      if (failed.has(work.record)) continue;
+      try {
+        const stored = await deps.profiles.merge(work.scope.org_id, work.scope.app_id, work.kind, work.item.id, work.item.data, work.item.received_at);
+        const source = { ...stored.document, created_at: stored.created_at, updated_at: stored.updated_at };
+        merged.push({ work, document: profileDocument(work.scope, PROFILE_INDEX[work.kind], work.item.id, source, stored.version, stored.updated_at) });
+      } catch {
+        // A later update of this profile must not overtake a failed one: fail the rest in order too.
+        updates.forEach((u) => failed.add(u.record));
+        return;
+      }
+    }
+  });
+  // Profile indexing is versioned: a stale or repeated version is ignored by the index.
+  await indexAndSettle(deps, merged.map((m) => m.document), merged.map((m) => m.work), failed);
+  return merged;
+}
+
+/** Indexes documents (same order as `works`); retryable failures fail their records, permanent ones are quarantined. */
+async function indexAndSettle(deps: ConsumerDeps, documents: readonly IndexDocument[], works: readonly (EventWork | ProfileWork)[], failed: Set<ConsumerRecord>): Promise<void> {
+  if (documents.length === 0) return;
+  const outcome = await deps.index.index(documents);
+  if (outcome.failures.length === 0) return;
+  // Failures name (kind, id); the same id in two tenants of one batch fails both, which only widens a safe retry.
+  const positions = new Map<string, number[]>();
+  documents.forEach((d, i) => positions.set(`${d.kind}#${d.id}`, [...(positions.get(`${d.kind}#${d.id}`) ?? []), i]));
+  const permanent: { work: EventWork | ProfileWork; reason: string }[] = [];
+  for (const failure of outcome.failures) {
+    for (const i of positions.get(`${failure.kind}#${failure.id}`) ?? []) {
+      const work = works[i]!;
+      if (failure.retryable) failed.add(work.record);
+      else permanent.push({ work, reason: failure.reason });
+    }
+  }
+  if (permanent.length > 0) {
+    await deps.quarantine.put('refused by the search index', permanent.map((p) => ({ sequenceNumber: p.work.record.sequenceNumber, partitionKey: p.work.record.partitionKey, data: Buffer.from(JSON.stringify({ ...p.work.scope, kind: p.work.kind, item: p.work.item })).toString('base64') })), permanent.map((p) => p.reason));
+    deps.metrics({ FailedItems: permanent.length });
+  }
+}
+
+function isEventKind(kind: RecordKind): kind is 'event' | 'action' {
+  return kind === 'event' || kind === 'action';
+}

@@ -1,0 +1,16 @@
+/** Lambda entry: the management API's search routes. */
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { parseEnv, SearchApiEnv } from '../../schemas/env';
+import { secretsManagerSigningKey } from '../auth/signing-key';
+import { retryableOnce } from '../shared/retryable-once';
+import { createSearchApiHandler } from './search-api-handler';
+import { searchIndexFromEnv } from './search-backend';
+
+const env = parseEnv(SearchApiEnv);
+const index = searchIndexFromEnv(env);
+
+export const handler = createSearchApiHandler({
+  index,
+  signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
+  ready: retryableOnce(() => index.ensureReady()),
+});

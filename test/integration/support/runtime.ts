@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../../bin/local/runtime';
+import { emulatorEndpoints, uniquePrefix } from './emulators';
+
+export interface TestRuntime extends LocalRuntime {
+  /** POST JSON (or raw bytes) to the collector with the app's id unless headers say otherwise. */
+  collect(path: string, body: unknown, options?: { headers?: Record<string, string>; gzip?: boolean; raw?: Buffer }): Promise<TestResponse>;
+  collectorGet(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  management(method: string, path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  countEvents(): Promise<number>;
+  dispose(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A local runtime on the shared test emulators, with its own resource names and data directory. */
+export async function startTestRuntime(name: string, options: Partial<LocalRuntimeOptions> = {}): Promise<TestRuntime> {
+  const dataDir = await mkdtemp(join(tmpdir(), `uab-${name}-`));
+  const runtime = await startLocalRuntime({ dataDir, endpoints: emulatorEndpoints(), prefix: uniquePrefix(name), pollerRetryDelayMs: 20, ...options });
+  const c = runtime.credentials;
+  const scope = { org_id: c.org_id, app_id: c.app_id };
+  return {
+    ...runtime,
+    async collect(path, body, opts = {}) {
+      let payload: Buffer = opts.raw ?? Buffer.from(JSON.stringify(body));
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-service-application-id': c.collector_application_id, ...opts.headers };
+      if (opts.gzip) {
+        payload = gzipSync(payload);
+        headers['content-encoding'] = 'gzip';
+      }
+      return send(`${c.collector_url}${path}`, { method: 'POST', headers, body: payload });
+    },
+    collectorGet(path, headers = {}) {
+      return send(`${c.collector_url}${path}`, { method: 'GET', headers: { 'x-service-application-id': c.collector_application_id, ...headers } });
+    },
+    management(method, path, headers = {}) {
+      return send(`${c.management_url}${path}`, { method, headers: { authorization: `Bearer ${c.management_token}`, ...headers } });
+    },
+    countEvents: () => runtime.index.count(scope, 'events'),
+    async dispose() {
+      await runtime.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function send(url: string, init: RequestInit): Promise<TestResponse> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** An API call as moesif-nodejs sends it. */
+export function apiCall(overrides: Record<string, unknown> = {}, at: Date = new Date()): Record<string, unknown> {
+  const time = at.toISOString();
+  return {
+    request: { time, uri: 'https://api.example.com/v2/items?page=1', verb: 'GET', headers: { 'user-agent': 'curl/8', authorization: 'Bearer live_abc123' }, transfer_encoding: 'json' },
+    response: { time: new Date(at.getTime() + 25).toISOString(), status: 200, headers: { 'content-type': 'application/json' }, body: { ok: true }, transfer_encoding: 'json' },
+    user_id: 'user-1',
+    company_id: 'company-1',
+    ...overrides,
+  };
+}
+
+export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
