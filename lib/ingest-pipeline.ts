@@ -1,0 +1,102 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kinesis from 'aws-cdk-lib/aws-kinesis';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { KinesisEventSource, S3OnFailureDestination } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { buckets, consumerEventSource, ingestStream, tables } from '../functions/definitions/resources';
+import type { SearchDomain } from './search-domain';
+import { grantListBucket, grantObjectAccess } from './object-access';
+import { ServiceFunction } from './service-function';
+import type { Storage } from './storage';
+
+export interface IngestPipelineProps {
+  readonly storage: Storage;
+  readonly search: SearchDomain;
+  readonly logLevel: string;
+  readonly logRetention: logs.RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The stream between the collector and the consumer, and the consumer itself: dedup, profile
+ * merge, archive, index. Failed batches end in the failed-records bucket with their payload.
+ */
+export class IngestPipeline extends Construct {
+  readonly stream: kinesis.Stream;
+  readonly consumer: ServiceFunction;
+  readonly eventSource: KinesisEventSource;
+
+  constructor(scope: Construct, id: string, props: IngestPipelineProps) {
+    super(scope, id);
+    const { storage } = props;
+
+    this.stream = new kinesis.Stream(this, ingestStream.logicalName, {
+      streamMode: kinesis.StreamMode.ON_DEMAND,
+      // The AWS-managed key (alias/aws/kinesis): encrypted at rest without per-call KMS charges to us.
+      encryption: kinesis.StreamEncryption.MANAGED,
+      retentionPeriod: Duration.hours(ingestStream.retentionHours),
+      removalPolicy: props.removalPolicy,
+    });
+
+    this.consumer = new ServiceFunction(this, 'Consumer', {
+      entry: 'functions/ingest/consumer/handler.ts',
+      description: 'ingest consumer: dedup, profile merge, archive and index of stream records',
+      memorySize: 1024,
+      timeout: Duration.minutes(2),
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      environment: {
+        [tables.dedup.envVar]: storage.tables.dedup.tableName,
+        [tables.profiles.envVar]: storage.tables.profiles.tableName,
+        [tables.resources.envVar]: storage.tables.resources.tableName,
+        [buckets.archive.envVar]: storage.buckets.archive.bucketName,
+        // The consumer itself quarantines records that can never succeed (unparseable, refused for
+        // good) there; its PutObject comes with the on-failure destination below.
+        [buckets.failedRecords.envVar]: storage.buckets.failedRecords.bucketName,
+        SEARCH_BACKEND: 'opensearch',
+        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+      },
+    });
+    const consumer = this.consumer.function;
+    storage.tables.dedup.grantReadWriteData(consumer);
+    storage.tables.profiles.grantReadWriteData(consumer);
+    storage.tables.resources.grantReadData(consumer);
+    grantObjectAccess(this.consumer.role, storage.buckets.archive, ['s3:PutObject'], '*', 'Archive objects are keyed by app and date, both known only per batch; the consumer only adds objects.');
+    props.search.grantHttpAccess(this.consumer.role);
+
+    this.eventSource = new KinesisEventSource(this.stream, {
+      // From the oldest record: whatever the collector acknowledged before the mapping existed is consumed too.
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: consumerEventSource.batchSize,
+      maxBatchingWindow: Duration.seconds(consumerEventSource.maxBatchingWindowSeconds),
+      retryAttempts: consumerEventSource.retryAttempts,
+      maxRecordAge: Duration.hours(consumerEventSource.maxRecordAgeHours),
+      bisectBatchOnError: consumerEventSource.bisectBatchOnError,
+      parallelizationFactor: consumerEventSource.parallelizationFactor,
+      reportBatchItemFailures: consumerEventSource.reportBatchItemFailures,
+      // Lambda writes the whole invocation record (the batch's payload included) to S3, not just
+      // shard and sequence numbers, so a failed batch stays replayable after the stream's retention.
+      onFailure: new PayloadKeepingS3Destination(storage.buckets.failedRecords, this.consumer.role),
+    });
+    consumer.addEventSource(this.eventSource);
+  }
+}
+
+/**
+ * S3OnFailureDestination with the permissions Lambda documents for an S3 destination
+ * (s3:PutObject, s3:ListBucket) instead of the base class's read-write grant on the bucket.
+ */
+class PayloadKeepingS3Destination extends S3OnFailureDestination {
+  constructor(private readonly destinationBucket: s3.IBucket, private readonly role: iam.IRole) {
+    super(destinationBucket);
+  }
+
+  override bind(_target: lambda.IEventSourceMapping, _targetHandler: lambda.IFunction): lambda.DlqDestinationConfig {
+    grantObjectAccess(this.role, this.destinationBucket, ['s3:PutObject'], '*', 'Lambda names failed-batch objects itself (aws/lambda/<mapping id>/<shard>/<date>/...); the consumer quarantines under quarantine/<date>/.');
+    grantListBucket(this.role, this.destinationBucket);
+    return { destination: this.destinationBucket.bucketArn };
+  }
+}

@@ -1,0 +1,143 @@
+import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { tables } from '../functions/definitions/resources';
+import { MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type RouteDefinition } from '../functions/definitions/routes';
+import { ServiceHttpApi } from './http-api';
+import type { SearchDomain } from './search-domain';
+import { ServiceFunction } from './service-function';
+import type { Storage } from './storage';
+
+/** One API Gateway route of the management API and the Lambda behind it. */
+export interface GatewayRoute {
+  readonly method: HttpMethod | 'ANY';
+  readonly path: string;
+  readonly lambda: HttpLambdaName;
+}
+
+/** The HTTP Lambdas that serve the management API (every one but the collector). */
+export type ManagementLambdaName = Exclude<HttpLambdaName, 'collector'>;
+
+/** The Lambda behind `$default`: it answers unknown paths with the service's JSON 404. */
+export const MANAGEMENT_DEFAULT_LAMBDA: ManagementLambdaName = 'search';
+
+// API Gateway documents its path-part characters only for REST APIs (letters, digits, `.`, `_`,
+// `-`, `:`), and HTTP APIs reject route keys with "One or more path parts appear to be invalid"
+// without documenting a wider set; nothing states that `~` is accepted. The spec's paths use `~`
+// (`/search/~/search/events`, `/~/billing/meters`), so a path with such a segment is routed by the
+// greedy route of its literal prefix (`ANY /search/{proxy+}`, `ANY /v1/search/{proxy+}`) and the
+// Lambda matches the exact path with the shared route table, as it does locally.
+const ROUTABLE_LITERAL = /^[A-Za-z0-9._-]+$/;
+const ROUTABLE_PARAMETER = /^\{[A-Za-z0-9_]+\+?\}$/;
+
+/**
+ * The API Gateway routes that deliver every management route of the route table (under each of
+ * MANAGEMENT_PATH_PREFIXES) to its Lambda: the route itself where API Gateway can express its path,
+ * otherwise a greedy route on the path's routable prefix.
+ */
+export function managementGatewayRoutes(definitions: readonly RouteDefinition[] = routesOf({ api: 'management' })): GatewayRoute[] {
+  const byKey = new Map<string, GatewayRoute>();
+  for (const definition of definitions) {
+    for (const prefix of MANAGEMENT_PATH_PREFIXES) {
+      const route = gatewayRouteFor(definition, `${prefix}${definition.path}`);
+      if (!route) continue;
+      const key = `${route.method} ${route.path}`;
+      const existing = byKey.get(key);
+      if (existing && existing.lambda !== route.lambda) {
+        throw new Error(`${key} would have to reach both the ${existing.lambda} and the ${route.lambda} Lambda; give their routes distinct routable prefixes`);
+      }
+      byKey.set(key, route);
+    }
+  }
+  return [...byKey.values()];
+}
+
+function gatewayRouteFor(definition: RouteDefinition, path: string): GatewayRoute | undefined {
+  const segments = path.split('/').slice(1);
+  const firstUnroutable = segments.findIndex((segment) => !ROUTABLE_LITERAL.test(segment) && !ROUTABLE_PARAMETER.test(segment));
+  if (firstUnroutable === -1) return { method: definition.method, path, lambda: definition.lambda };
+  if (firstUnroutable === 0) {
+    if (definition.lambda === MANAGEMENT_DEFAULT_LAMBDA) return undefined; // `$default` delivers it
+    throw new Error(`${definition.method} ${path}: no routable prefix, and $default goes to the ${MANAGEMENT_DEFAULT_LAMBDA} Lambda, not ${definition.lambda}`);
+  }
+  return { method: 'ANY', path: `/${segments.slice(0, firstUnroutable).join('/')}/{proxy+}`, lambda: definition.lambda };
+}
+
+export interface ManagementApiProps {
+  readonly storage: Storage;
+  readonly search: SearchDomain;
+  readonly logLevel: string;
+  readonly logRetention: logs.RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/**
+ * The management API (search today; resources, billing and OAuth as they arrive): an HTTP API with
+ * routes from the shared route table, each to the Lambda the table names, and the key that signs
+ * management tokens.
+ */
+export class ManagementApi extends Construct {
+  readonly http: ServiceHttpApi;
+  readonly tokenSigningSecret: secretsmanager.Secret;
+  readonly functions: Record<ManagementLambdaName, ServiceFunction>;
+
+  constructor(scope: Construct, id: string, props: ManagementApiProps) {
+    super(scope, id);
+    const { storage } = props;
+
+    this.tokenSigningSecret = new secretsmanager.Secret(this, 'TokenSigningSecret', {
+      description: 'HMAC key that signs and verifies management API tokens',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.tokenSigningSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating the signing key would invalidate every issued management token at once; tokens are revoked individually through their records in the resources table. Rotate by hand with a planned token re-issue.',
+    });
+
+    const search = new ServiceFunction(this, 'Search', {
+      entry: 'functions/search/handler.ts',
+      description: 'management API: search, count and get events and profiles',
+      memorySize: 512,
+      timeout: Duration.seconds(29),
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      environment: {
+        [tables.resources.envVar]: storage.tables.resources.tableName,
+        [tables.profiles.envVar]: storage.tables.profiles.tableName,
+        SEARCH_BACKEND: 'opensearch',
+        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
+      },
+    });
+    storage.tables.resources.grantReadData(search.function);
+    storage.tables.profiles.grantReadData(search.function);
+    this.tokenSigningSecret.grantRead(search.function);
+    props.search.grantHttpAccess(search.role);
+    this.functions = { search };
+
+    const integrations: Record<ManagementLambdaName, HttpLambdaIntegration> = {
+      search: new HttpLambdaIntegration('SearchIntegration', search.function),
+    };
+    this.http = new ServiceHttpApi(this, 'Http', {
+      description: 'Usage analytics management API',
+      allowHeaders: ['content-type', 'authorization'],
+      allowMethods: [apigw.CorsHttpMethod.ANY],
+      rateLimit: props.rateLimit,
+      burstLimit: props.burstLimit,
+      logRetention: props.logRetention,
+      defaultIntegration: integrations[MANAGEMENT_DEFAULT_LAMBDA],
+    });
+    for (const route of managementGatewayRoutes()) {
+      if (route.lambda === 'collector') throw new Error(`${route.method} ${route.path}: the collector Lambda does not serve the management API`);
+      const integration = integrations[route.lambda];
+      this.http.api.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration });
+    }
+    this.http.suppressAuthorizerFinding('Management requests carry a signed bearer token (with scopes) verified by the Lambda with the shared auth module; the same check runs in local mode, where there is no API Gateway.');
+  }
+}

@@ -1,0 +1,75 @@
+import { logicalIdOf, synthesize } from './synth';
+
+describe('OpenSearch domain with the default context', () => {
+  const { stack, template, resources } = synthesize();
+  const domain = resources[logicalIdOf(stack.search.domain)]!;
+
+  it('is a small OpenSearch 2.19 domain outside a VPC', () => {
+    template.resourceCountIs('AWS::OpenSearchService::Domain', 1);
+    expect(domain.Properties).toMatchObject({
+      DomainName: 'usageanalytics-search',
+      EngineVersion: 'OpenSearch_2.19',
+      ClusterConfig: { InstanceType: 't3.small.search', InstanceCount: 1, DedicatedMasterEnabled: false, ZoneAwarenessEnabled: false },
+      EBSOptions: { EBSEnabled: true, VolumeSize: 10, VolumeType: 'gp3' },
+    });
+    expect(domain.Properties.VPCOptions).toBeUndefined();
+    expect(domain.DeletionPolicy).toBe('Retain');
+  });
+
+  it('encrypts in transit and at rest, HTTPS only with TLS 1.2 or later', () => {
+    expect(domain.Properties).toMatchObject({
+      DomainEndpointOptions: { EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-PFS-2023-10' },
+      NodeToNodeEncryptionOptions: { Enabled: true },
+      EncryptionAtRestOptions: { Enabled: true },
+    });
+    expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
+  });
+
+  it('admits only the consumer and search Lambda roles, for HTTP calls', () => {
+    expect(domain.Properties.AccessPolicies.Statement).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'es:ESHttp*',
+        Principal: {
+          AWS: [
+            { 'Fn::GetAtt': [logicalIdOf(stack.pipeline.consumer.role), 'Arn'] },
+            { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.search.role), 'Arn'] },
+          ],
+        },
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':es:us-east-1:123456789012:domain/usageanalytics-search/*']] },
+      },
+    ]);
+  });
+
+  it('publishes slow search, slow index and application logs through a native log resource policy', () => {
+    expect(Object.keys(domain.Properties.LogPublishingOptions).sort()).toEqual(['ES_APPLICATION_LOGS', 'INDEX_SLOW_LOGS', 'SEARCH_SLOW_LOGS']);
+    template.resourceCountIs('AWS::Logs::ResourcePolicy', 1);
+    const policyId = Object.keys(resources).find((id) => resources[id]!.Type === 'AWS::Logs::ResourcePolicy')!;
+    expect(domain.DependsOn).toContain(policyId);
+    // No custom resources: the domain's access and log policies are plain CloudFormation properties.
+    expect(Object.values(resources).filter((resource) => resource.Type.startsWith('Custom::')).map((resource) => resource.Type)).toEqual(['Custom::S3BucketNotifications']);
+  });
+});
+
+describe('OpenSearch domain sized through context', () => {
+  it('spreads several nodes over availability zones', () => {
+    const { stack, resources } = synthesize({ searchInstanceType: 'm7g.large.search', searchInstanceCount: '2', searchVolumeGiB: 50, searchDomainName: 'analytics-prod' });
+    expect(resources[logicalIdOf(stack.search.domain)]!.Properties).toMatchObject({
+      DomainName: 'analytics-prod',
+      ClusterConfig: { InstanceType: 'm7g.large.search', InstanceCount: 2, ZoneAwarenessEnabled: true, ZoneAwarenessConfig: { AvailabilityZoneCount: 2 } },
+      EBSOptions: { VolumeSize: 50 },
+    });
+  });
+
+  it('refuses a node count that cannot be spread evenly', () => {
+    expect(() => synthesize({ searchInstanceCount: 5 })).toThrow(/cannot be spread evenly/);
+  });
+
+  it('derives a legal domain name from any stack name, or takes one from context', () => {
+    const { stack, resources } = synthesize({}, 'Usage-Analytics-Staging-Stack-2');
+    const name: string = resources[logicalIdOf(stack.search.domain)]!.Properties.DomainName;
+    expect(name).toMatch(/^[a-z][a-z0-9-]{2,27}$/);
+    expect(name).toBe('usage-analytics-stagi-search');
+    expect(() => synthesize({ searchDomainName: 'Bad_Name' })).toThrow(/search domain name/);
+  });
+});
