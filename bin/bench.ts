@@ -1,0 +1,58 @@
+/**
+ * `npm run bench`: speed as ratios against baselines measured in the same run (machines here are
+ * shared and noisy, so absolute numbers mean little on their own). `npm run bench -- collector` runs
+ * one section; results are also written to .bench/results.json.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { benchCollectorBundle } from './bench/bundle-size';
+import { benchCollectorThroughput } from './bench/collector-throughput';
+import { benchEndToEnd } from './bench/end-to-end';
+import { fmt } from './bench/timing';
+
+const sections = ['collector', 'bundle', 'e2e'] as const;
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const run = (name: (typeof sections)[number]) => wanted.length === 0 || wanted.includes(name);
+  const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
+  const log = (line: string) => console.log(line);
+
+  if (run('collector')) {
+    log('\n## Collector handler: 2,000-event batch (validate, normalise, encode; in-memory stream)');
+    const r = await benchCollectorThroughput();
+    results.collector = r;
+    log(`  body ${(r.bodyBytes / 1e6).toFixed(2)} MB → ${r.records} stream records`);
+    log(`  JSON.parse alone:  ${fmt(r.jsonParseMs)} ms`);
+    log(`  collector handler: ${fmt(r.handlerMs)} ms  (${Math.round(r.eventsPerSecond).toLocaleString('en')} events/s)`);
+    log(`  throughput ratio vs JSON.parse: ${fmt(r.ratio)} (target ≥ 0.5)`);
+  }
+  if (run('bundle')) {
+    log('\n## Collector bundle');
+    const r = await benchCollectorBundle();
+    results.bundle = r;
+    log(`  minified, AWS SDK from the runtime: ${(r.bytes / 1024).toFixed(1)} KB (target ≤ 250 KB); with the SDK bundled: ${(r.bytesWithSdk / 1024).toFixed(1)} KB`);
+    log(`  module init: ${fmt(r.initMs)} ms; loading the AWS SDK clients alone: ${fmt(r.sdkOnlyInitMs)} ms; ratio ${fmt(r.initRatio)}`);
+  }
+  if (run('e2e')) {
+    log('\n## Local end to end: POST → countable in the index (DynamoDB Local, kinesis-local, s3rver, DuckDB)');
+    const r = await benchEndToEnd({ log });
+    results.e2e = r;
+    log(`  ${r.events.toLocaleString('en')} events in ${fmt(r.seconds)} s = ${Math.round(r.eventsPerSecond)} events/s`);
+    log(`  emulator ceiling: ${Math.round(r.ceilingEventsPerSecond)} events/s (DynamoDB Local ${Math.round(r.dynamoConditionalPutsPerSecond)} conditional puts/s; kinesis-local ${fmt(r.kinesisRecordsPerSecond, 1)} records/s × ${r.eventsPerRecord} events)`);
+    log(`  ratio to the ceiling: ${fmt(r.ratio)} (target ≥ 0.8)`);
+  }
+
+  const out = resolve(__dirname, '../.bench/results.json');
+  await mkdir(resolve(out, '..'), { recursive: true });
+  await writeFile(out, JSON.stringify(results, null, 2));
+  log(`\nresults written to ${out}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

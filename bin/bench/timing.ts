@@ -1,0 +1,29 @@
+/** Median of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Milliseconds an async function takes. */
+export async function timeMs(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * Times a subject against a baseline in alternating rounds (A, B, A, B, ...) so machine noise hits
+ * both alike; returns the medians.
+ */
+export async function compare(rounds: number, baseline: () => unknown, subject: () => unknown): Promise<{ baselineMs: number; subjectMs: number }> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    a.push(await timeMs(baseline));
+    b.push(await timeMs(subject));
+  }
+  return { baselineMs: median(a), subjectMs: median(b) };
+}
+
+export const fmt = (n: number, digits = 2) => n.toFixed(digits);
