@@ -23,6 +23,11 @@ export type StreamItem = z.infer<typeof StreamItem>;
 
 export const StreamRecord = z.object({
   v: z.literal(1),
+  /**
+   * Unique per record, set by the collector. Dedup claims are owned by it: a retry or a replay of the
+   * same record finishes its own claims, while the same transaction id in any other record is a duplicate.
+   */
+  record_id: z.string().min(1),
   org_id: z.string().min(1),
   app_id: z.string().min(1),
   kind: RecordKind,

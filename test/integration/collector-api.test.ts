@@ -290,3 +290,19 @@ describe('collector API', () => {
     });
   });
 });
+
+describe('collector when the stream refuses writes', () => {
+  it('answers 503 with the error shape and acknowledges nothing', async () => {
+    const { DeleteStreamCommand } = await import('@aws-sdk/client-kinesis');
+    const rt = await startTestRuntime('stream-down');
+    try {
+      await rt.poller.stop({ drain: true });
+      await rt.clients.kinesis.send(new DeleteStreamCommand({ StreamName: rt.names.stream, EnforceConsumerDeletion: true }));
+      const res = await rt.collect('/v1/events', apiCall());
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ status: 503, code: 'service_unavailable' });
+    } finally {
+      await rt.dispose();
+    }
+  });
+});

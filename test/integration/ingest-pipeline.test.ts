@@ -130,6 +130,35 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     });
   });
 
+  describe('replaying a record', () => {
+    let rt: TestRuntime;
+    beforeAll(async () => {
+      rt = await startTestRuntime('replay');
+    });
+    afterAll(() => rt?.dispose());
+
+    it('a replay of the same record (same record_id) stores its events once; a client resend is a duplicate', async () => {
+      const record = (recordId: string, eventIds: string[]) => ({
+        PartitionKey: recordId,
+        Data: Buffer.from(JSON.stringify({
+          v: 1,
+          record_id: recordId,
+          org_id: rt.credentials.org_id,
+          app_id: rt.credentials.app_id,
+          kind: 'event',
+          items: eventIds.map((id) => ({ id, time: new Date().toISOString(), received_at: new Date().toISOString(), data: { ...apiCall(), transaction_id: id } })),
+        })),
+      });
+      const original = record('rec-1', [uuid(1), uuid(2)]);
+      await rt.clients.kinesis.send(new PutRecordsCommand({ StreamName: rt.names.stream, Records: [original] }));
+      await rt.waitUntilConsumed();
+      // Replayed from the failed-records bucket (same bytes), then the client sends event 2 again with a new one.
+      await rt.clients.kinesis.send(new PutRecordsCommand({ StreamName: rt.names.stream, Records: [original, record('rec-2', [uuid(2), uuid(3)])] }));
+      await rt.waitUntilConsumed();
+      expect(await rt.countEvents()).toBe(3);
+    });
+  });
+
   describe('records that can never succeed', () => {
     let rt: TestRuntime;
     beforeAll(async () => {

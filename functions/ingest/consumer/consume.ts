@@ -5,7 +5,7 @@ import type { MetricsSink } from '../../shared/metrics';
 import { eventDocument, profileDocument } from '../../search/index-documents';
 import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
 import type { Archive, ArchiveEntry } from './archive';
-import type { Claim, DedupStore } from './dedup-store';
+import type { DedupStore } from './dedup-store';
 import type { Quarantine } from './quarantine';
 
 /** One stream record as the consumer receives it (from the Lambda event or the local poller). */
@@ -31,10 +31,11 @@ export interface ConsumerDeps {
 
 interface EventWork {
   readonly record: ConsumerRecord;
+  /** The collector-assigned id of the stream record: owner of the event's dedup claim. */
+  readonly recordId: string;
   readonly scope: { org_id: string; app_id: string };
   readonly kind: 'event' | 'action';
   readonly item: StreamItem;
-  claim?: Claim;
 }
 
 interface ProfileWork {
@@ -47,9 +48,9 @@ interface ProfileWork {
 const PROFILE_INDEX: Record<ProfileKind, Exclude<IndexKind, 'events'>> = { user: 'users', company: 'companies', subscription: 'subscriptions' };
 
 /**
- * The ingest consumer. For events: claim (dedup) → index → archive → mark done; a failure at any
- * step leaves the claim unfinished and the record reported failed, and the retry finishes the claim
- * instead of dropping the event as a duplicate. For profiles: merge (versioned) → index → archive.
+ * The ingest consumer. For events: claim (dedup, owned by the carrying record) → index → archive; a
+ * failure at any step reports the record failed, and its retry finds its own claim and finishes the
+ * event instead of dropping it as a duplicate. For profiles: merge (versioned) → index → archive.
  * Every step is idempotent, so retries and replays never double-count.
  */
 export function createConsumer(deps: ConsumerDeps) {
@@ -68,13 +69,6 @@ export function createConsumer(deps: ConsumerDeps) {
       await deps.archive.write(archived.map((w): ArchiveEntry => ({ ...w.scope, kind: w.kind, item: w.item })));
     } catch {
       archived.forEach((w) => failed.add(w.record));
-    }
-
-    const done = stored.filter((w) => w.claim && !failed.has(w.record)).map((w) => w.claim!);
-    try {
-      if (done.length > 0) await deps.dedup.markDone(done);
-    } catch {
-      stored.filter((w) => w.claim).forEach((w) => failed.add(w.record));
     }
 
     deps.metrics({
@@ -103,14 +97,14 @@ async function parse(records: readonly ConsumerRecord[]) {
     }
     const scope = { org_id: parsed.org_id, app_id: parsed.app_id };
     for (const item of parsed.items) {
-      if (isEventKind(parsed.kind)) events.push({ record, scope, kind: parsed.kind, item });
+      if (isEventKind(parsed.kind)) events.push({ record, recordId: parsed.record_id, scope, kind: parsed.kind, item });
       else profiles.push({ record, scope, kind: parsed.kind, item });
     }
   }
   return { events, profiles, poison };
 }
 
-/** Returns the events this batch stores (new or unfinished claims); duplicates are left out. */
+/** Returns the events this batch stores (its claimed ones); duplicates are left out. */
 async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], failed: Set<ConsumerRecord>): Promise<EventWork[]> {
   // The same event twice in one batch (a client retry) is one event.
   const unique = new Map<string, EventWork>();
@@ -123,12 +117,12 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
   // Only caller-supplied transaction ids need a claim: a collector-generated id is unique, and its
   // retries carry the same time, so the index's create-if-absent on the same id already makes them idempotent.
   const needClaim = candidates.filter((w) => typeof w.item.data['transaction_id'] === 'string');
-  const claims = await deps.dedup.claim(needClaim.map((w) => ({ appId: w.scope.app_id, eventId: w.item.id, time: w.item.time })));
-  needClaim.forEach((w, i) => (w.claim = claims[i]));
-  const toStore = candidates.filter((w) => w.claim?.status !== 'done');
+  const claims = await deps.dedup.claim(needClaim.map((w) => ({ appId: w.scope.app_id, eventId: w.item.id, owner: w.recordId })));
+  const duplicates = new Set(needClaim.filter((_, i) => claims[i] === 'duplicate'));
+  const toStore = candidates.filter((w) => !duplicates.has(w));
   if (toStore.length === 0) return [];
 
-  const documents = toStore.map((w) => eventDocument(w.scope, w.kind, w.claim ? { ...w.item, time: w.claim.time } : w.item));
+  const documents = toStore.map((w) => eventDocument(w.scope, w.kind, w.item));
   await indexAndSettle(deps, documents, toStore, failed);
   return toStore;
 }

@@ -1,33 +1,30 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEDUP_RETENTION_DAYS } from '../../definitions/resources';
-import { mapWithConcurrency, sleep } from '../../shared/concurrency';
+import { mapWithConcurrency } from '../../shared/concurrency';
 
 /**
- * Exactly-once for events: a claim per `app_id#transaction_id`, taken with a conditional put.
+ * Exactly-once for events: one claim per `app_id#transaction_id`, owned by the stream record that
+ * carried the event (its collector-assigned record_id), taken with one conditional put:
  *
- *   new        nobody had it: this consumer stores the event
- *   unfinished claimed earlier but never marked done (a crash or failure after the claim):
- *              this consumer finishes it, routing by the claim's time so the index write lands on
- *              the same document id and index as the first attempt's
- *   done       stored already: a duplicate, skipped
+ *   attribute_not_exists(pk) OR owner = :this record
  *
- * Claims outlive the 30-day acceptance window (35 days, DynamoDB TTL).
+ *   claimed    the event is this record's to store: first sight, or a retry / replay of the same
+ *              record after a failure anywhere after the claim (so a failed attempt never turns the
+ *              event into a "duplicate" of itself — the OpenMeter #5118 trap)
+ *   duplicate  another record owns it: the same event sent again (client retry), skipped
+ *
+ * Every acknowledged record is eventually processed — by the event source's retries, or by replaying
+ * it from the failed-records bucket with its record_id intact — so the owner always finishes. One
+ * write per event. Claims outlive the 30-day acceptance window (35 days, DynamoDB TTL).
  */
-export type ClaimStatus = 'new' | 'unfinished' | 'done';
+export type ClaimStatus = 'claimed' | 'duplicate';
 
 export interface ClaimRequest {
   readonly appId: string;
   readonly eventId: string;
-  /** The event's time; stored with the claim and returned to whoever finishes it. */
-  readonly time: string;
-}
-
-export interface Claim {
-  readonly key: string;
-  readonly status: ClaimStatus;
-  /** The time to index the event under: the claim's, not the duplicate's. */
-  readonly time: string;
+  /** The record_id of the stream record carrying the event. */
+  readonly owner: string;
 }
 
 export const dedupKey = (appId: string, eventId: string) => `${appId}#${eventId}`;
@@ -39,55 +36,24 @@ export class DedupStore {
     private readonly options: { concurrency?: number; now?: () => number } = {},
   ) {}
 
-  async claim(requests: readonly ClaimRequest[]): Promise<Claim[]> {
+  async claim(requests: readonly ClaimRequest[]): Promise<ClaimStatus[]> {
     return mapWithConcurrency(requests, this.options.concurrency ?? 32, (request) => this.claimOne(request));
   }
 
-  private async claimOne(request: ClaimRequest): Promise<Claim> {
-    const key = dedupKey(request.appId, request.eventId);
-    const now = this.now();
+  private async claimOne(request: ClaimRequest): Promise<ClaimStatus> {
+    const now = (this.options.now ?? Date.now)();
     try {
       await this.documents.send(new PutCommand({
         TableName: this.tableName,
-        Item: { pk: key, state: 'claimed', time: request.time, claimed_at: new Date(now).toISOString(), expires_at: expiry(now) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        Item: { pk: dedupKey(request.appId, request.eventId), owner: request.owner, claimed_at: new Date(now).toISOString(), expires_at: Math.floor(now / 1000) + DEDUP_RETENTION_DAYS * 86_400 },
+        ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': request.owner },
       }));
-      return { key, status: 'new', time: request.time };
+      return 'claimed';
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const existing = error.Item ? { state: error.Item.state?.S, time: error.Item.time?.S } : await this.read(key);
-      return { key, status: existing.state === 'done' ? 'done' : 'unfinished', time: existing.time ?? request.time };
+      if (error instanceof ConditionalCheckFailedException) return 'duplicate';
+      throw error;
     }
   }
-
-  private async read(key: string): Promise<{ state?: string; time?: string }> {
-    const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: { pk: key }, ConsistentRead: true }));
-    return { state: result.Item?.state as string | undefined, time: result.Item?.time as string | undefined };
-  }
-
-  /** Marks claims done once their events are indexed and archived (unconditional batch puts). */
-  async markDone(claims: readonly Claim[]): Promise<void> {
-    const now = this.now();
-    const items = claims.map((c) => ({ PutRequest: { Item: { pk: c.key, state: 'done', time: c.time, done_at: new Date(now).toISOString(), expires_at: expiry(now) } } }));
-    const chunks: (typeof items)[] = [];
-    for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-    await mapWithConcurrency(chunks, 8, async (chunk) => {
-      let pending = chunk;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt >= 8) throw new Error(`dedup table did not take ${pending.length} done marks`);
-        if (attempt > 0) await sleep(Math.random() * 50 * 2 ** attempt);
-        const result = await this.documents.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-        pending = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-      }
-    });
-  }
-
-  private now(): number {
-    return (this.options.now ?? Date.now)();
-  }
-}
-
-function expiry(nowMs: number): number {
-  return Math.floor(nowMs / 1000) + DEDUP_RETENTION_DAYS * 86_400;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
 
 /** One Kinesis record to put: its partition key and its bytes (a serialized StreamRecord). */
@@ -24,19 +25,22 @@ const PROFILE_KINDS = new Set<RecordKind>(['user', 'company', 'subscription']);
  * record that multi-byte text pushed over the cap is split.
  */
 export function packStreamEntries(scope: { org_id: string; app_id: string }, kind: RecordKind, items: readonly StreamItem[]): StreamEntry[] {
-  const head = `{"v":1,"org_id":${JSON.stringify(scope.org_id)},"app_id":${JSON.stringify(scope.app_id)},"kind":${JSON.stringify(kind)},"items":[`;
+  // record_id comes first and has a fixed length, so sizes can be reckoned before it is drawn.
+  const rest = `,"org_id":${JSON.stringify(scope.org_id)},"app_id":${JSON.stringify(scope.app_id)},"kind":${JSON.stringify(kind)},"items":[`;
+  const head = () => `{"v":1,"record_id":"${randomUUID()}"${rest}`;
+  const headLength = head().length;
   const tail = ']}';
   const entries: StreamEntry[] = [];
 
   if (PROFILE_KINDS.has(kind)) {
     for (const item of items) {
-      entries.push({ partitionKey: `${scope.app_id}:${kind}:${item.id}`.slice(0, 256), data: Buffer.from(head + JSON.stringify(item) + tail, 'utf8') });
+      entries.push({ partitionKey: `${scope.app_id}:${kind}:${item.id}`.slice(0, 256), data: Buffer.from(head() + JSON.stringify(item) + tail, 'utf8') });
     }
     return entries;
   }
 
   const emit = (parts: string[], ids: string[]) => {
-    const data = Buffer.from(head + parts.join(',') + tail, 'utf8');
+    const data = Buffer.from(head() + parts.join(',') + tail, 'utf8');
     if (data.length > MAX_RECORD_BYTES && parts.length > 1) {
       const half = parts.length >> 1;
       emit(parts.slice(0, half), ids.slice(0, half));
@@ -48,14 +52,14 @@ export function packStreamEntries(scope: { org_id: string; app_id: string }, kin
 
   let parts: string[] = [];
   let ids: string[] = [];
-  let chars = head.length + tail.length;
+  let chars = headLength + tail.length;
   for (const item of items) {
     const text = JSON.stringify(item);
     if (parts.length > 0 && (parts.length >= MAX_EVENTS_PER_RECORD || chars + text.length + 1 > MAX_RECORD_BYTES)) {
       emit(parts, ids);
       parts = [];
       ids = [];
-      chars = head.length + tail.length;
+      chars = headLength + tail.length;
     }
     parts.push(text);
     ids.push(item.id);

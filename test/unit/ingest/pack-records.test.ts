@@ -15,6 +15,13 @@ describe('packStreamEntries', () => {
     expect(decoded.every((r) => r.org_id === 'org1' && r.app_id === 'app1' && r.kind === 'event')).toBe(true);
   });
 
+  it('gives every record its own record_id (the owner of its events\' dedup claims)', () => {
+    const entries = packStreamEntries(scope, 'event', Array.from({ length: 1500 }, (_, i) => item(`e${i}`)));
+    const recordIds = entries.map((e) => StreamRecord.parse(JSON.parse(e.data.toString('utf8'))).record_id);
+    expect(new Set(recordIds).size).toBe(entries.length);
+    for (const id of recordIds) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('keeps every record under the Kinesis record size limit', () => {
     const big = 'x'.repeat(300_000);
     const entries = packStreamEntries(scope, 'event', Array.from({ length: 10 }, (_, i) => item(`e${i}`, { body: big })));
