@@ -3,6 +3,7 @@ import type { ProfileKind, ProfileStore } from '../../profiles/profile-store';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import type { MetricsSink } from '../../shared/metrics';
 import { eventDocument, profileDocument } from '../../search/index-documents';
+import { decodeRecord } from '../stream/record-encoding';
 import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
 import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
@@ -90,7 +91,7 @@ async function parse(records: readonly ConsumerRecord[]) {
   for (const record of records) {
     let parsed: StreamRecord;
     try {
-      parsed = StreamRecord.parse(JSON.parse(record.data.toString('utf8')));
+      parsed = StreamRecord.parse(JSON.parse(decodeRecord(record.data)));
     } catch (error) {
       poison.push({ record, reason: (error as Error).message.slice(0, 1000) });
       continue;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
+import { encodeRecord } from './record-encoding';
 
-/** One Kinesis record to put: its partition key and its bytes (a serialized StreamRecord). */
+/** One Kinesis record to put: its partition key and its bytes (a serialized StreamRecord, see record-encoding.ts). */
 export interface StreamEntry {
   readonly partitionKey: string;
   readonly data: Buffer;
 }
 
-/** Kinesis caps a record at 1 MiB including the partition key; we stay under with room to spare. */
+/** Kinesis caps a record at 1 MiB including the partition key; records stay under it even uncompressed. */
 export const MAX_RECORD_BYTES = 1_000_000 + 40_000;
 /** Events per packed record: bounds the work a consumer retry repeats. */
 export const MAX_EVENTS_PER_RECORD = 500;
@@ -34,20 +35,20 @@ export function packStreamEntries(scope: { org_id: string; app_id: string }, kin
 
   if (PROFILE_KINDS.has(kind)) {
     for (const item of items) {
-      entries.push({ partitionKey: `${scope.app_id}:${kind}:${item.id}`.slice(0, 256), data: Buffer.from(head() + JSON.stringify(item) + tail, 'utf8') });
+      entries.push({ partitionKey: `${scope.app_id}:${kind}:${item.id}`.slice(0, 256), data: encodeRecord(head() + JSON.stringify(item) + tail) });
     }
     return entries;
   }
 
   const emit = (parts: string[], ids: string[]) => {
-    const data = Buffer.from(head() + parts.join(',') + tail, 'utf8');
-    if (data.length > MAX_RECORD_BYTES && parts.length > 1) {
+    const json = head() + parts.join(',') + tail;
+    if (parts.length > 1 && Buffer.byteLength(json, 'utf8') > MAX_RECORD_BYTES) {
       const half = parts.length >> 1;
       emit(parts.slice(0, half), ids.slice(0, half));
       emit(parts.slice(half), ids.slice(half));
       return;
     }
-    entries.push({ partitionKey: `${scope.app_id}:${ids[0]}`.slice(0, 256), data });
+    entries.push({ partitionKey: `${scope.app_id}:${ids[0]}`.slice(0, 256), data: encodeRecord(json) });
   };
 
   let parts: string[] = [];
