@@ -7,6 +7,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency, sleep } from '../../functions/shared/concurrency';
 import { startLocalRuntime } from '../local/runtime';
 import { provision } from '../local/provision';
+import { ingestStream } from '../../functions/definitions/resources';
+import { CLAIM_CONCURRENCY } from '../../functions/ingest/consumer/dedup-store';
 import { MAX_EVENTS_PER_RECORD, packStreamEntries } from '../../functions/ingest/stream/pack-records';
 import { realisticEvent } from './fixtures';
 import { timeMs } from './timing';
@@ -15,7 +17,7 @@ export interface EndToEndResult {
   events: number;
   seconds: number;
   eventsPerSecond: number;
-  /** DynamoDB Local conditional puts/s at the consumer's concurrency: one per event (the dedup claim). */
+  /** DynamoDB Local conditional puts/s at the consumer's concurrency: one per event with a transaction_id (the dedup claim). */
   dynamoConditionalPutsPerSecond: number;
   /** kinesis-local PutRecords records/s, with records as the collector packs and encodes them. */
   kinesisRecordsPerSecond: number;
@@ -40,14 +42,15 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
     const scope = { org_id: c.org_id, app_id: c.app_id };
 
     // The ceiling, on scratch resources of the same emulators: DynamoDB Local's conditional-put rate
-    // at the consumer's concurrency (2 shards × 32), after a JIT warm-up, best of a probe before and
-    // one after the end-to-end run.
+    // at the consumer's concurrency (one batch per shard, CLAIM_CONCURRENCY claims each), after a JIT
+    // warm-up, best of a probe before and one after the end-to-end run.
+    const consumerConcurrency = ingestStream.localShardCount * CLAIM_CONCURRENCY;
     const scratch = await provision(rt.clients, 'bench-ceiling-');
     let probeRound = 0;
     const probePuts = async (count: number) => {
       const round = probeRound++;
       const ms = await timeMs(() =>
-        mapWithConcurrency(Array.from({ length: count }, (_, i) => i), 64, (i) =>
+        mapWithConcurrency(Array.from({ length: count }, (_, i) => i), consumerConcurrency, (i) =>
           rt.clients.documents.send(new PutCommand({ TableName: scratch.tables.dedup, Item: { pk: `ceiling#${round}#${i}`, owner: 'bench' }, ConditionExpression: 'attribute_not_exists(pk)' })),
         ),
       );

@@ -29,6 +29,9 @@ export interface ClaimRequest {
 
 export const dedupKey = (appId: string, eventId: string) => `${appId}#${eventId}`;
 
+/** Claims in flight per consumer batch: DynamoDB takes them in parallel, and claims are most of a batch's work. */
+export const CLAIM_CONCURRENCY = 32;
+
 export class DedupStore {
   constructor(
     private readonly documents: DynamoDBDocumentClient,
@@ -37,7 +40,7 @@ export class DedupStore {
   ) {}
 
   async claim(requests: readonly ClaimRequest[]): Promise<ClaimStatus[]> {
-    return mapWithConcurrency(requests, this.options.concurrency ?? 32, (request) => this.claimOne(request));
+    return mapWithConcurrency(requests, this.options.concurrency ?? CLAIM_CONCURRENCY, (request) => this.claimOne(request));
   }
 
   private async claimOne(request: ClaimRequest): Promise<ClaimStatus> {
