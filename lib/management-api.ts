@@ -4,12 +4,10 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { tables } from '../functions/definitions/resources';
 import { MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type RouteDefinition } from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
-import type { Storage } from './storage';
 
 /** One API Gateway route of the management API and the Lambda behind it. */
 export interface GatewayRoute {
@@ -67,7 +65,6 @@ function gatewayRouteFor(definition: RouteDefinition, path: string): GatewayRout
 }
 
 export interface ManagementApiProps {
-  readonly storage: Storage;
   readonly search: SearchDomain;
   readonly logLevel: string;
   readonly logRetention: logs.RetentionDays;
@@ -88,7 +85,6 @@ export class ManagementApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ManagementApiProps) {
     super(scope, id);
-    const { storage } = props;
 
     this.tokenSigningSecret = new secretsmanager.Secret(this, 'TokenSigningSecret', {
       description: 'HMAC key that signs and verifies management API tokens',
@@ -97,7 +93,7 @@ export class ManagementApi extends Construct {
     });
     Validations.of(this.tokenSigningSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotating the signing key would invalidate every issued management token at once; tokens are revoked individually through their records in the resources table. Rotate by hand with a planned token re-issue.',
+      reason: 'Rotating the signing key would invalidate every issued management token at once; rotate it deliberately, together with re-issuing tokens.',
     });
 
     const search = new ServiceFunction(this, 'Search', {
@@ -108,15 +104,11 @@ export class ManagementApi extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        [tables.resources.envVar]: storage.tables.resources.tableName,
-        [tables.profiles.envVar]: storage.tables.profiles.tableName,
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
       },
     });
-    storage.tables.resources.grantReadData(search.function);
-    storage.tables.profiles.grantReadData(search.function);
     this.tokenSigningSecret.grantRead(search.function);
     props.search.grantHttpAccess(search.role);
     this.functions = { search };

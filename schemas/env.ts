@@ -44,8 +44,6 @@ export const UploadProcessorEnv = z.object({
 export const SearchApiEnv = z.object({
   ...common,
   ...search,
-  [tables.resources.envVar]: name,
-  [tables.profiles.envVar]: name,
   TOKEN_SIGNING_SECRET_ARN: name,
 });
 

@@ -168,7 +168,7 @@ export function valueAt(source: Readonly<Record<string, unknown>>, path: readonl
   return current;
 }
 
-// JSON.stringify escapes a lone surrogate as \udXXX, which DuckDB's JSON type rejects; a
+// JSON.stringify escapes a lone surrogate (as backslash-u-d8..), which DuckDB's JSON type rejects; a
 // well-formed pair is written as the character itself, so this only matches (rare) lone ones.
 const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
