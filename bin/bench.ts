@@ -8,9 +8,10 @@ import { resolve } from 'node:path';
 import { benchCollectorBundle } from './bench/bundle-size';
 import { benchCollectorThroughput } from './bench/collector-throughput';
 import { benchEndToEnd } from './bench/end-to-end';
+import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'search'] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -41,6 +42,14 @@ async function main(): Promise<void> {
     log(`  ${r.events.toLocaleString('en')} events in ${fmt(r.seconds)} s = ${Math.round(r.eventsPerSecond)} events/s`);
     log(`  emulator ceiling: ${Math.round(r.ceilingEventsPerSecond)} events/s (DynamoDB Local ${Math.round(r.dynamoConditionalPutsPerSecond)} conditional puts/s; kinesis-local ${fmt(r.kinesisRecordsPerSecond, 1)} records/s × ${r.eventsPerRecord} events)`);
     log(`  ratio to the ceiling: ${fmt(r.ratio)} (target ≥ 0.8)`);
+  }
+  if (run('search')) {
+    log('\n## Search: 8 dashboard queries over 1,000,000 events on DuckDB vs hand-written SQL on the same file');
+    const r = await benchSearch({ log });
+    results.search = r;
+    log(`  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`);
+    for (const line of searchTable(r)) log(line);
+    log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request`);
   }
 
   const out = resolve(__dirname, '../.bench/results.json');

@@ -4,10 +4,12 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { tables } from '../functions/definitions/resources';
 import { MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type RouteDefinition } from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
+import type { Storage } from './storage';
 
 /** One API Gateway route of the management API and the Lambda behind it. */
 export interface GatewayRoute {
@@ -65,6 +67,7 @@ function gatewayRouteFor(definition: RouteDefinition, path: string): GatewayRout
 }
 
 export interface ManagementApiProps {
+  readonly storage: Storage;
   readonly search: SearchDomain;
   readonly logLevel: string;
   readonly logRetention: logs.RetentionDays;
@@ -106,10 +109,13 @@ export class ManagementApi extends Construct {
       environment: {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
       },
     });
     this.tokenSigningSecret.grantRead(search.function);
+    // Deleting a user or company deletes its stored profile (DeleteItem), or the next update would revive it.
+    props.storage.tables.profiles.grant(search.function, 'dynamodb:DeleteItem');
     props.search.grantHttpAccess(search.role);
     this.functions = { search };
 

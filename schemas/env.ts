@@ -44,6 +44,7 @@ export const UploadProcessorEnv = z.object({
 export const SearchApiEnv = z.object({
   ...common,
   ...search,
+  [tables.profiles.envVar]: name,
   TOKEN_SIGNING_SECRET_ARN: name,
 });
 

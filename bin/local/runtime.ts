@@ -12,7 +12,7 @@ import { processUpload } from '../../functions/ingest/uploads/process-upload';
 import { UploadStore } from '../../functions/ingest/uploads/upload-store';
 import { ProfileStore } from '../../functions/profiles/profile-store';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
-import type { SearchIndex } from '../../functions/search/port';
+import type { SearchableIndex } from '../../functions/search/port';
 import { createSearchApiHandler } from '../../functions/search/search-api-handler';
 import { destroyAwsClients, type AwsClients, type AwsEndpoints } from '../../functions/shared/aws/clients';
 import { createLocalAwsClients } from './local-aws-clients';
@@ -40,7 +40,7 @@ export interface LocalRuntimeOptions {
   readonly managementPort?: number;
   readonly log?: (line: string) => void;
   /** Tests wrap the search index to inject failures. */
-  readonly wrapSearchIndex?: (index: SearchIndex) => SearchIndex;
+  readonly wrapSearchIndex?: (index: SearchableIndex) => SearchableIndex;
   readonly pollerRetryDelayMs?: number;
 }
 
@@ -48,7 +48,7 @@ export interface LocalRuntime {
   readonly credentials: LocalCredentials;
   readonly clients: AwsClients;
   readonly names: ProvisionedNames;
-  readonly index: SearchIndex;
+  readonly index: SearchableIndex;
   readonly poller: StreamPoller;
   readonly uploads: UploadWatcher;
   readonly apps: AppStore;
@@ -88,10 +88,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       uploads: uploadStore,
       region,
     });
-    const searchHandler = createSearchApiHandler({ index, signingKey: async () => signingKeyBytes, ready: retryableOnce(() => index.ensureReady()) });
+    const profiles = new ProfileStore(clients.documents, names.tables.profiles);
+    const searchHandler = createSearchApiHandler({ index, profiles, signingKey: async () => signingKeyBytes, ready: retryableOnce(() => index.ensureReady()) });
     const consumerHandler = createConsumerHandler({
       dedup: new DedupStore(clients.documents, names.tables.dedup),
-      profiles: new ProfileStore(clients.documents, names.tables.profiles),
+      profiles,
       index,
       archive: new Archive(clients.s3, names.buckets.archive),
       quarantine,

@@ -54,9 +54,24 @@ export const routes: readonly RouteDefinition[] = [
   collector('GET', '/v1/rules', 'rules', 'Governance rules for SDKs'),
   collector('GET', '/health/probe', 'probe', 'Liveness probe', open),
 
+  search('POST', '/search/~/search/events', 'searchEvents', 'read:events', 'Search events (API calls and actions) with the search DSL'),
+  search('POST', '/search/~/count/events', 'countEvents', 'read:events', 'Count events matching a query'),
+  search('POST', '/search/~/search/count', 'countEvents', 'read:events', 'Count events matching a query (the spec\'s other form)'),
   search('GET', '/search/~/events/{id}', 'getEvent', 'read:events', 'One event by id'),
+  search('GET', '/search/~/mappings/events/properties', 'eventProperties', 'read:events', 'Fields an event query can use'),
+
+  search('POST', '/search/~/search/users', 'searchUsers', 'read:users', 'Search user profiles'),
+  search('POST', '/search/~/count/users', 'countUsers', 'read:users', 'Count user profiles matching a query'),
   search('GET', '/search/~/users/{id}', 'getUser', 'read:users', 'One user profile by id'),
+  search('DELETE', '/search/~/users/{id}', 'deleteUser', 'delete:users', 'Delete a user (and, with delete_events=true, its events)'),
+  search('GET', '/search/~/mappings/users/properties', 'userProperties', 'read:users', 'Fields a user query can use'),
+
+  search('POST', '/search/~/search/companies', 'searchCompanies', 'read:companies', 'Search company profiles'),
+  search('POST', '/search/~/count/companies', 'countCompanies', 'read:companies', 'Count company profiles matching a query'),
   search('GET', '/search/~/companies/{id}', 'getCompany', 'read:companies', 'One company profile by id'),
+  search('DELETE', '/search/~/companies/{id}', 'deleteCompany', 'delete:companies', 'Delete a company (and, with delete_events=true, its events)'),
+  search('GET', '/search/~/companies/{id}/subscriptions', 'companySubscriptions', 'read:companies', 'The subscriptions of a company'),
+  search('GET', '/search/~/mappings/companies/properties', 'companyProperties', 'read:companies', 'Fields a company query can use'),
 ];
 
 /** Every management route is also served under `/v1` (the original service accepts both). */

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sleep } from '../shared/concurrency';
 import { deepMerge } from './deep-merge';
 
@@ -30,6 +30,12 @@ export class ProfileStore {
   async get(orgId: string, appId: string, kind: ProfileKind, id: string): Promise<StoredProfile | undefined> {
     const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: profileKey(orgId, appId, kind, id), ConsistentRead: true }));
     return result.Item ? toStored(result.Item) : undefined;
+  }
+
+  /** Deletes a profile; false when there was none. */
+  async delete(orgId: string, appId: string, kind: ProfileKind, id: string): Promise<boolean> {
+    const result = await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: profileKey(orgId, appId, kind, id), ReturnValues: 'ALL_OLD' }));
+    return result.Attributes !== undefined;
   }
 
   async merge(orgId: string, appId: string, kind: ProfileKind, id: string, patch: Record<string, unknown>, at: string): Promise<StoredProfile> {

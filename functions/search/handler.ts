@@ -2,6 +2,8 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parseEnv, SearchApiEnv } from '../../schemas/env';
 import { secretsManagerSigningKey } from '../auth/signing-key';
+import { ProfileStore } from '../profiles/profile-store';
+import { createDocumentClient, createDynamoDbClient } from '../shared/aws/clients';
 import { retryableOnce } from '../shared/retryable-once';
 import { createSearchApiHandler } from './search-api-handler';
 import { searchIndexFromEnv } from './search-backend';
@@ -11,6 +13,7 @@ const index = searchIndexFromEnv(env);
 
 export const handler = createSearchApiHandler({
   index,
+  profiles: new ProfileStore(createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION })), env.PROFILES_TABLE),
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   ready: retryableOnce(() => index.ensureReady()),
 });

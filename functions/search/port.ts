@@ -1,3 +1,5 @@
+import type { QueryNode, SearchRequest } from '../../schemas/search-tree';
+
 /**
  * The search port: what ingestion and the management API need from a search backend. Two adapters
  * implement it: OpenSearch (AWS) and DuckDB (local, embedded). Both must answer identically.
@@ -66,4 +68,40 @@ export interface SearchIndex {
   /** Makes everything written so far visible to reads (OpenSearch refresh; no-op where writes are visible at once). */
   refresh(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where a search runs: the tenant, the index, the `from`/`to` window and the time zone of the request. */
+export interface SearchContext {
+  readonly scope: TenantScope;
+  readonly kind: IndexKind;
+  /** Events only: confines hits and aggregations to this window of event time. */
+  readonly range?: TimeRange;
+  /** TZ database name for date math and calendar buckets that name none themselves. */
+  readonly timeZone: string;
+  /** The request's "now", so relative dates in one request agree. */
+  readonly now: Date;
+}
+
+export interface SearchHit {
+  readonly _id: string;
+  readonly _source?: Record<string, unknown>;
+  readonly sort?: unknown[];
+}
+
+/** The response shape of both backends (OpenSearch's, with `hits.total` as an integer). */
+export interface SearchResponse {
+  readonly took: number;
+  readonly timed_out: boolean;
+  readonly hits: { readonly total: number; readonly max_score: null; readonly hits: readonly SearchHit[] };
+  readonly aggregations?: Record<string, unknown>;
+}
+
+/** Search over one index, on top of the ingest-side operations. */
+export interface SearchableIndex extends SearchIndex {
+  search(context: SearchContext, request: SearchRequest): Promise<SearchResponse>;
+  countMatching(context: SearchContext, query: QueryNode): Promise<number>;
+  /** Deletes one document; false when there was none. */
+  delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean>;
+  /** Deletes every document of the kind matching the query (e.g. a deleted user's events); returns how many. */
+  deleteMatching(context: SearchContext, query: QueryNode): Promise<number>;
 }

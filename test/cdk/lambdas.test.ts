@@ -8,7 +8,7 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['collector', stack.collectorApi.collector, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
   ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT']],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
-  ['search', stack.managementApi.functions.search, ['SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'TOKEN_SIGNING_SECRET_ARN']],
+  ['search', stack.managementApi.functions.search, [tables.profiles.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'TOKEN_SIGNING_SECRET_ARN']],
 ];
 
 describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {

@@ -14,17 +14,23 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import { documentProblem } from '../index-documents';
 import type {
   IndexDocument,
   IndexFailure,
   IndexKind,
   IndexOutcome,
-  SearchIndex,
+  SearchableIndex,
+  SearchContext,
+  SearchResponse,
   StoredDocument,
   TenantScope,
   TimeRange,
 } from '../port';
+import { runAggregations } from './query/aggregations';
+import { baseRelation, countMatching, runSearch } from './query/search';
+import type { QueryRunner } from './query/sql';
 import { SerialQueue } from './serial-queue';
 import {
   SEARCH_TABLES,
@@ -62,11 +68,14 @@ const ROWS_PER_CHUNK = 2048;
  * concurrent callers cannot interleave a batch's statements) and another reads, so reads are not
  * held up behind a large write. Writes are visible to reads as soon as `index` resolves.
  */
-export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions): Promise<SearchIndex> {
+export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions): Promise<SearchableIndex> {
   if (options.path !== ':memory:') mkdirSync(dirname(resolve(options.path)), { recursive: true });
   const instance = await DuckDBInstance.create(options.path);
   try {
-    const index = new DuckDbSearchIndex(instance, await instance.connect(), await instance.connect());
+    const [writer, reader] = [await instance.connect(), await instance.connect()];
+    // Date strings without an offset in documents are UTC, whatever the machine's zone.
+    for (const connection of [writer, reader]) await connection.run(`SET TimeZone = 'UTC'`);
+    const index = new DuckDbSearchIndex(instance, writer, reader);
     await index.ensureReady();
     return index;
   } catch (error) {
@@ -75,7 +84,7 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
   }
 }
 
-class DuckDbSearchIndex implements SearchIndex {
+class DuckDbSearchIndex implements SearchableIndex {
   private readonly writes = new SerialQueue();
   private readonly reads = new SerialQueue();
   private closed = false;
@@ -182,6 +191,41 @@ class DuckDbSearchIndex implements SearchIndex {
       return { _id: id, _source: JSON.parse(doc) as Record<string, unknown> };
     });
   }
+
+  async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
+    this.assertOpen();
+    return runSearch(this.read, context, request, runAggregations);
+  }
+
+  async countMatching(context: SearchContext, query: QueryNode): Promise<number> {
+    this.assertOpen();
+    return countMatching(this.read, context, query);
+  }
+
+  async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {
+    this.assertOpen();
+    const sql = `DELETE FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE org_id = $1 AND app_id = $2 AND id = $3`;
+    return this.writes.run(async () => {
+      const result = await this.writer.runAndReadAll(sql, [scope.org_id, scope.app_id, id]);
+      return Number(result.getRows()[0]?.[0] ?? 0) > 0;
+    });
+  }
+
+  async deleteMatching(context: SearchContext, query: QueryNode): Promise<number> {
+    this.assertOpen();
+    const base = baseRelation(context, query);
+    return this.writes.run(async () => {
+      const result = await this.writer.runAndReadAll(`DELETE ${base.fromWhereSql}`, [...base.params.values]);
+      return Number(result.getRows()[0]?.[0] ?? 0);
+    });
+  }
+
+  /** Search statements on the read connection, one at a time, rows as plain JS values. */
+  private readonly read: QueryRunner = (sql, params) =>
+    this.reads.run(async () => {
+      const result = await this.reader.runAndReadAll(sql, params as DuckDBValue[]);
+      return result.getRowObjectsJS() as Record<string, unknown>[];
+    });
 
   /** Every write is committed when `index` resolves. */
   async refresh(): Promise<void> {}

@@ -1,74 +1,12 @@
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import { isoMillis } from '../index-documents';
-import type { IndexDocument, IndexKind } from '../port';
+import type { IndexDocument } from '../port';
+import type { ColumnType, SearchTable } from './search-tables';
 
-/**
- * The DuckDB tables behind the search port: one per kind, keyed by (org_id, app_id, id), with the
- * whole `_source` in `doc` and the fields dashboards filter, group and sum on copied into typed
- * "hot" columns. The search DSL compiler maps a field path to its hot column through `path` and
- * falls back to JSON extraction from `doc` for every other path.
- */
+/** Rows, DDL and merges of the DuckDB search tables declared in search-tables.ts. */
 
-export type ColumnType = 'VARCHAR' | 'INTEGER' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMPTZ';
-
-export interface HotColumn {
-  readonly name: string;
-  readonly type: ColumnType;
-  /** Where the value comes from in `_source`. */
-  readonly path: readonly string[];
-}
-
-export interface SearchTable {
-  readonly kind: IndexKind;
-  readonly name: string;
-  /** Profiles keep the indexed version so an older one can never overwrite a newer one. */
-  readonly versioned: boolean;
-  readonly hotColumns: readonly HotColumn[];
-}
-
-const hot = (name: string, type: ColumnType, path: string = name): HotColumn => ({ name, type, path: path.split('.') });
-
-export const SEARCH_TABLES: Readonly<Record<IndexKind, SearchTable>> = {
-  events: {
-    kind: 'events',
-    name: 'events',
-    versioned: false,
-    hotColumns: [
-      hot('event_type', 'VARCHAR'),
-      hot('verb', 'VARCHAR', 'request.verb'),
-      hot('status', 'INTEGER', 'response.status'),
-      hot('route', 'VARCHAR', 'request.route'),
-      hot('uri', 'VARCHAR', 'request.uri'),
-      hot('action_name', 'VARCHAR'),
-      hot('user_id', 'VARCHAR'),
-      hot('company_id', 'VARCHAR'),
-      hot('subscription_id', 'VARCHAR'),
-      hot('session_token', 'VARCHAR'),
-      hot('weight', 'INTEGER'),
-      hot('duration_ms', 'DOUBLE'),
-      hot('is_late', 'BOOLEAN'),
-      hot('received_at', 'TIMESTAMPTZ'),
-    ],
-  },
-  users: {
-    kind: 'users',
-    name: 'users',
-    versioned: true,
-    hotColumns: [hot('user_id', 'VARCHAR'), hot('company_id', 'VARCHAR'), hot('email', 'VARCHAR', 'metadata.email')],
-  },
-  companies: {
-    kind: 'companies',
-    name: 'companies',
-    versioned: true,
-    hotColumns: [hot('company_id', 'VARCHAR'), hot('company_domain', 'VARCHAR')],
-  },
-  subscriptions: {
-    kind: 'subscriptions',
-    name: 'subscriptions',
-    versioned: true,
-    hotColumns: [hot('subscription_id', 'VARCHAR'), hot('company_id', 'VARCHAR'), hot('status', 'VARCHAR')],
-  },
-};
+export { SEARCH_TABLES } from './search-tables';
+export type { ColumnType, HotColumn, SearchTable } from './search-tables';
 
 /** Every column in table order: key, time, version (profiles), hot columns, then the document. */
 export function columnsOf(table: SearchTable): { name: string; type: ColumnType | 'JSON' }[] {

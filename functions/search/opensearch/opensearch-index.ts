@@ -1,11 +1,14 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { documentProblem } from '../index-documents';
+import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type {
   IndexDocument,
   IndexFailure,
   IndexKind,
   IndexOutcome,
-  SearchIndex,
+  SearchableIndex,
+  SearchContext,
+  SearchResponse,
   StoredDocument,
   TenantScope,
   TimeRange,
@@ -20,7 +23,8 @@ import {
   profileIndexName,
   readTarget,
 } from './naming';
-import { fromStoredSource, INDEX_META_FIELD } from './stored-source';
+import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
+import { fromStoredSource, TIME_FIELD } from './stored-source';
 import { commonComponentTemplate, indexTemplates } from './templates';
 
 export interface OpenSearchIndexOptions {
@@ -31,7 +35,7 @@ export interface OpenSearchIndexOptions {
   readonly bulkLimits?: BulkLimits;
 }
 
-export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchIndex {
+export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchableIndex {
   const prefix = options.indexPrefix ?? '';
   assertValidIndexPrefix(prefix);
   return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS);
@@ -44,7 +48,7 @@ export function tenantClauses(scope: TenantScope, range: TimeRange = {}): Record
     const bounds: Record<string, string> = {};
     if (range.from !== undefined) bounds.gte = range.from.toISOString();
     if (range.to !== undefined) bounds.lt = range.to.toISOString();
-    clauses.push({ range: { [`${INDEX_META_FIELD}.time`]: bounds } });
+    clauses.push({ range: { [TIME_FIELD]: bounds } });
   }
   return clauses;
 }
@@ -52,12 +56,16 @@ export function tenantClauses(scope: TenantScope, range: TimeRange = {}): Record
 /** Reads that may target indices not created yet (no event in that month) find nothing instead of failing. */
 const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as const;
 
-class OpenSearchIndex implements SearchIndex {
+class OpenSearchIndex implements SearchableIndex {
+  private readonly target: OpenSearchTarget;
+
   constructor(
     private readonly client: Client,
     private readonly prefix: string,
     private readonly limits: BulkLimits,
-  ) {}
+  ) {
+    this.target = { client, prefix, wrap: (scope, context) => tenantClauses(scope, context?.range) };
+  }
 
   async ensureReady(): Promise<void> {
     const common = commonComponentTemplate(this.prefix);
@@ -131,6 +139,22 @@ class OpenSearchIndex implements SearchIndex {
     });
     const hit = response.body.hits.hits[0] as { _source?: Record<string, unknown> } | undefined;
     return hit?._source === undefined ? undefined : { _id: id, _source: fromStoredSource(hit._source) };
+  }
+
+  search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
+    return searchOpenSearch(this.target, context, request);
+  }
+
+  countMatching(context: SearchContext, query: QueryNode): Promise<number> {
+    return countOpenSearch(this.target, context, query);
+  }
+
+  delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {
+    return deleteOpenSearchDocument(this.target, scope, kind, id);
+  }
+
+  deleteMatching(context: SearchContext, query: QueryNode): Promise<number> {
+    return deleteMatchingOpenSearch(this.target, context, query);
   }
 
   async refresh(): Promise<void> {

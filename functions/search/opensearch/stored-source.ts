@@ -8,10 +8,14 @@ import type { IndexDocument } from '../port';
  * `transfer_encoding: base64`, a string. One field cannot be both an object and a string in a
  * mapping, so any body that is not a JSON object is moved into `index_meta.bodies`, a field
  * OpenSearch stores without parsing, and its place is left `null`. `index_meta.time` carries the
- * document time that count() filters on, for profiles too. Reads undo both.
+ * document time that count() filters on, for profiles too; `index_meta.doc_id` the document's own
+ * id (without the app prefix of `_id`), which searches sort on. Reads undo all three.
  */
 
 export const INDEX_META_FIELD = 'index_meta';
+/** Where the document time and the plain document id are searchable. */
+export const TIME_FIELD = `${INDEX_META_FIELD}.time`;
+export const DOC_ID_FIELD = `${INDEX_META_FIELD}.doc_id`;
 const BODY_HOLDERS = ['request', 'response'] as const;
 
 type JsonObject = Record<string, unknown>;
@@ -31,7 +35,9 @@ export function toStoredSource(document: IndexDocument): JsonObject {
     bodies[holder] = body;
     stored[holder] = { ...part, body: null };
   }
-  stored[INDEX_META_FIELD] = Object.keys(bodies).length > 0 ? { time: document.time, bodies } : { time: document.time };
+  const meta: JsonObject = { time: document.time, doc_id: document.id };
+  if (Object.keys(bodies).length > 0) meta.bodies = bodies;
+  stored[INDEX_META_FIELD] = meta;
   return stored;
 }
 

@@ -21,6 +21,8 @@ export interface IndexTemplate {
 
 /** Above the 1024 of `.raw`, a string is kept in `_source` but not in the keyword index. */
 const RAW_KEYWORD = { raw: { type: 'keyword', ignore_above: 1024 } } as const;
+/** Identifiers and enums (see fields.ts): exact, with `.raw` too so queries written for text fields work. */
+const KEYWORD = { type: 'keyword', fields: RAW_KEYWORD } as const;
 const date = { type: 'date' } as const;
 
 export const commonTemplateName = (prefix: string): string => `${prefix}search-common`;
@@ -41,17 +43,27 @@ export function commonComponentTemplate(prefix: string): ComponentTemplate {
           // Dates are mapped by name below: guessing from content would let one odd value fix a type.
           date_detection: false,
           numeric_detection: false,
+          // The field typing of fields.ts: names decide for ids and dates, the JSON type for the rest.
           dynamic_templates: [
-            // Identifiers match exactly, with `.raw` too so queries written for text fields work.
-            { ids: { match_mapping_type: 'string', match: '*_id', mapping: { type: 'keyword', fields: RAW_KEYWORD } } },
+            { ids: { match_mapping_type: 'string', match: '*_id', mapping: KEYWORD } },
+            { dates: { match_mapping_type: 'string', match_pattern: 'regex', match: '^.*(_at|_time)$', mapping: date } },
             { strings: { match_mapping_type: 'string', mapping: { type: 'text', fields: RAW_KEYWORD } } },
             { decimals: { match_mapping_type: 'double', mapping: { type: 'double' } } },
           ],
           properties: {
             org_id: { type: 'keyword' },
             app_id: { type: 'keyword' },
-            // Stored in _source, never parsed: holds bodies that are not JSON objects (see stored-source.ts).
-            [INDEX_META_FIELD]: { properties: { time: date, bodies: { type: 'object', enabled: false } } },
+            direction: KEYWORD,
+            session_token: KEYWORD,
+            [INDEX_META_FIELD]: {
+              properties: {
+                time: date,
+                // The document's own id, sortable (OpenSearch's `_id` is not): the `_id` sort key and tie-breaker.
+                doc_id: { type: 'keyword' },
+                // Stored in _source, never parsed: holds bodies that are not JSON objects (see stored-source.ts).
+                bodies: { type: 'object', enabled: false },
+              },
+            },
           },
         },
       },
@@ -80,12 +92,12 @@ export function indexTemplates(prefix: string): IndexTemplate[] {
         aliases: { [eventsAlias(prefix)]: {} },
         mappings: {
           properties: {
-            event_type: { type: 'keyword' },
+            event_type: KEYWORD,
             is_late: { type: 'boolean' },
             received_at: date,
             duration_ms: { type: 'long' },
             weight: { type: 'long' },
-            request: { properties: { time: date, body_truncated: { type: 'boolean' } } },
+            request: { properties: { time: date, verb: KEYWORD, body_truncated: { type: 'boolean' } } },
             response: { properties: { time: date, status: { type: 'integer' }, body_truncated: { type: 'boolean' } } },
           },
         },

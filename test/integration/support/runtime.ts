@@ -6,10 +6,11 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 import { emulatorEndpoints, uniquePrefix } from './emulators';
 
 export interface TestRuntime extends LocalRuntime {
+  readonly dataDir: string;
   /** POST JSON (or raw bytes) to the collector with the app's id unless headers say otherwise. */
   collect(path: string, body: unknown, options?: { headers?: Record<string, string>; gzip?: boolean; raw?: Buffer }): Promise<TestResponse>;
   collectorGet(path: string, headers?: Record<string, string>): Promise<TestResponse>;
-  management(method: string, path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  management(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<TestResponse>;
   countEvents(): Promise<number>;
   dispose(): Promise<void>;
 }
@@ -28,6 +29,7 @@ export async function startTestRuntime(name: string, options: Partial<LocalRunti
   const scope = { org_id: c.org_id, app_id: c.app_id };
   return {
     ...runtime,
+    dataDir,
     async collect(path, body, opts = {}) {
       let payload: Buffer = opts.raw ?? Buffer.from(JSON.stringify(body));
       const headers: Record<string, string> = { 'content-type': 'application/json', 'x-service-application-id': c.collector_application_id, ...opts.headers };
@@ -40,8 +42,10 @@ export async function startTestRuntime(name: string, options: Partial<LocalRunti
     collectorGet(path, headers = {}) {
       return send(`${c.collector_url}${path}`, { method: 'GET', headers: { 'x-service-application-id': c.collector_application_id, ...headers } });
     },
-    management(method, path, headers = {}) {
-      return send(`${c.management_url}${path}`, { method, headers: { authorization: `Bearer ${c.management_token}`, ...headers } });
+    management(method, path, headers = {}, body?: unknown) {
+      const init: RequestInit = { method, headers: { authorization: `Bearer ${c.management_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      return send(`${c.management_url}${path}`, init);
     },
     countEvents: () => runtime.index.count(scope, 'events'),
     async dispose() {

@@ -72,7 +72,7 @@ describe('stored source', () => {
     const stored = toStoredSource(document);
     expect(stored.request).toEqual({ ...(document.source.request as object), body: null });
     expect(stored.response).toEqual(document.source.response);
-    expect(stored.index_meta).toEqual({ time: '2024-05-01T00:00:00.000Z', bodies: { request: 'aGVsbG8=' } });
+    expect(stored.index_meta).toEqual({ time: '2024-05-01T00:00:00.000Z', doc_id: 'b64', bodies: { request: 'aGVsbG8=' } });
     // Same content and same key order as indexed.
     expect(JSON.stringify(fromStoredSource(stored))).toBe(JSON.stringify(document.source));
   });
@@ -81,13 +81,13 @@ describe('stored source', () => {
     const document = apiCall('mixed', '2024-05-01T00:00:00.000Z', { body: { q: 'x' } }, { body: [1, 'two'] });
     const stored = toStoredSource(document);
     expect((stored.request as Record<string, unknown>).body).toEqual({ q: 'x' });
-    expect(stored.index_meta).toEqual({ time: '2024-05-01T00:00:00.000Z', bodies: { response: [1, 'two'] } });
+    expect(stored.index_meta).toEqual({ time: '2024-05-01T00:00:00.000Z', doc_id: 'mixed', bodies: { response: [1, 'two'] } });
     expect(fromStoredSource(stored)).toEqual(document.source);
   });
 
   it('records the document time for profiles, and leaves a null body alone', () => {
     const stored = toStoredSource(user('u', 1));
-    expect(stored.index_meta).toEqual({ time: '2024-05-01T00:00:00.000Z' });
+    expect(stored.index_meta).toEqual({ time: '2024-05-01T00:00:00.000Z', doc_id: 'u' });
     const nullBody = apiCall('null-body', '2024-05-01T00:00:00.000Z', { body: null });
     expect(fromStoredSource(toStoredSource(nullBody))).toEqual(nullBody.source);
   });
@@ -184,13 +184,17 @@ describe('templates', () => {
     const templates = Object.fromEntries((mappings.dynamic_templates ?? []).flatMap((entry) => Object.entries(entry)));
     const raw = { raw: { type: 'keyword', ignore_above: 1024 } };
     expect(templates.ids).toEqual({ match_mapping_type: 'string', match: '*_id', mapping: { type: 'keyword', fields: raw } });
+    expect(templates.dates).toEqual({ match_mapping_type: 'string', match_pattern: 'regex', match: '^.*(_at|_time)$', mapping: { type: 'date' } });
     expect(templates.strings).toEqual({ match_mapping_type: 'string', mapping: { type: 'text', fields: raw } });
-    // First matching template wins: ids must come before the catch-all for strings.
-    expect((mappings.dynamic_templates ?? []).map((entry) => Object.keys(entry)[0])).toEqual(['ids', 'strings', 'decimals']);
+    // First matching template wins: ids and dates must come before the catch-all for strings.
+    expect((mappings.dynamic_templates ?? []).map((entry) => Object.keys(entry)[0])).toEqual(['ids', 'dates', 'strings', 'decimals']);
+    expect(mappings.properties?.session_token).toEqual({ type: 'keyword', fields: raw });
   });
 
   it('stores non-JSON bodies unparsed and maps the document time as a date', () => {
-    expect(mappings.properties?.index_meta).toEqual({ properties: { time: { type: 'date' }, bodies: { type: 'object', enabled: false } } });
+    expect(mappings.properties?.index_meta).toEqual({
+      properties: { time: { type: 'date' }, doc_id: { type: 'keyword' }, bodies: { type: 'object', enabled: false } },
+    });
     expect(common.settings).toMatchObject({ 'index.mapping.ignore_malformed': true });
   });
 
@@ -215,7 +219,7 @@ describe('templates', () => {
       received_at: { type: 'date' },
       duration_ms: { type: 'long' },
       weight: { type: 'long' },
-      request: { properties: { time: { type: 'date' } } },
+      request: { properties: { time: { type: 'date' }, verb: { type: 'keyword' } } },
       response: { properties: { time: { type: 'date' }, status: { type: 'integer' } } },
     });
   });

@@ -1,0 +1,44 @@
+/**
+ * Compares our answer with the hand-written SQL's, so a fast wrong answer cannot pass the
+ * benchmark: JSON-like values, numbers equal within a relative tolerance (floating-point sums and
+ * interpolated percentiles may differ in the last bits), bigints as numbers.
+ */
+
+const RELATIVE_TOLERANCE = 1e-9;
+
+/** The first difference between `ours` and `expected` as "path: ours ≠ expected", or undefined when they agree. */
+export function firstDifference(ours: unknown, expected: unknown, path = '$'): string | undefined {
+  const a = typeof ours === 'bigint' ? Number(ours) : ours;
+  const b = typeof expected === 'bigint' ? Number(expected) : expected;
+  if (typeof a === 'number' && typeof b === 'number') {
+    const scale = Math.max(Math.abs(a), Math.abs(b), 1);
+    return Math.abs(a - b) <= RELATIVE_TOLERANCE * scale ? undefined : `${path}: ${a} ≠ ${b}`;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b)) return `${path}: ${show(a)} ≠ ${show(b)}`;
+    if (a.length !== b.length) return `${path}: ${a.length} elements ≠ ${b.length} elements`;
+    for (let i = 0; i < a.length; i++) {
+      const difference = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const key of keys) {
+      const difference = firstDifference(a[key], b[key], `${path}.${key}`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  return Object.is(a, b) ? undefined : `${path}: ${show(a)} ≠ ${show(b)}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+  return text === undefined ? String(value) : text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

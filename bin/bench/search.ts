@@ -1,0 +1,144 @@
+import { resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { parseSearchRequest } from '../../schemas/search-dsl';
+import { parseRequestRange } from '../../functions/search/dates/request-range';
+import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
+import type { SearchableIndex, SearchContext } from '../../functions/search/port';
+import { firstDifference } from './search-compare';
+import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, type SearchDatasetSpec } from './search-dataset';
+import { dashboardQueries, type DashboardQuery, type RunSql, type Send, type SqlScope } from './search-queries';
+import { compare, timeMs } from './timing';
+
+export const SEARCH_TARGETS = { ratio: 1.5, medianMs: 300 } as const;
+
+export interface SearchQueryResult {
+  name: string;
+  /** Median of our search API (parse the parameters and body, search, reshape), per query. */
+  oursMs: number;
+  /** Median of the hand-written SQL answering the same question. */
+  sqlMs: number;
+  /** ours / SQL. */
+  ratio: number;
+  rounds: number;
+  /** Requests one run of the query makes (paging makes one per page); the median target applies per request. */
+  requests: number;
+  meetsTargets: boolean;
+}
+
+export interface SearchBenchResult {
+  events: number;
+  users: number;
+  /** Seconds the data set took to generate (this run, or when the cached file was made). */
+  generatedSeconds: number;
+  reusedData: boolean;
+  queries: SearchQueryResult[];
+  /** Seconds for the timed part (warm-up, checks and rounds), without generation. */
+  seconds: number;
+}
+
+/** Time spent per query, warm-up excluded; rounds are fitted to it (within MIN/MAX_ROUNDS). */
+const QUERY_BUDGET_MS = 40_000;
+const MIN_ROUNDS = 5;
+const MAX_ROUNDS = 31;
+
+/**
+ * The search section of `npm run bench`: eight dashboard queries over 1M events through our search
+ * API on DuckDB, each against hand-written SQL over the same file in the same run. Before timing,
+ * the two answers must agree: a fast wrong answer fails the benchmark.
+ *
+ * The SQL runs on its own read-only DuckDB instance of the same file (the adapter keeps its
+ * instance private), with DuckDB's default settings; both are warmed up before timing.
+ */
+export async function benchSearch(options: { log?: (line: string) => void; spec?: SearchDatasetSpec; dir?: string } = {}): Promise<SearchBenchResult> {
+  const log = options.log ?? (() => {});
+  const spec = options.spec ?? DEFAULT_SEARCH_DATASET;
+  const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec, log });
+  log(
+    dataset.reused
+      ? `  reusing ${dataset.path} (generated in ${Math.round(dataset.generatedSeconds)} s at ${dataset.anchor.toISOString()})`
+      : `  generated ${dataset.path} in ${Math.round(dataset.generatedSeconds)} s`,
+  );
+
+  const started = process.hrtime.bigint();
+  const index: SearchableIndex = await createDuckDbSearchIndex({ path: dataset.path });
+  const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
+  const connection = await baseline.connect();
+  const runSql: RunSql = async (sql, values) => (await connection.runAndReadAll(sql, values)).getRowsJS();
+
+  const queries: SearchQueryResult[] = [];
+  try {
+    for (const query of dashboardQueries({ sampleEmail: dataset.sampleEmail, plan: 'enterprise' })) {
+      // The data's "now", so relative windows select the same events whenever the cached file was made.
+      const range = parseRequestRange(query.params, dataset.anchor);
+      const scope: SqlScope = { tenant: BENCH_TENANT, ...(query.kind === 'events' ? { from: range.from, to: range.to } : {}) };
+      let requests = 0;
+      const send: Send = (body) => {
+        requests++;
+        return searchAsTheApiDoes(index, query, dataset.anchor, body);
+      };
+
+      // Warm-up and check: the first run of each also reads the data into each instance's cache.
+      let ours: unknown;
+      let expected: unknown;
+      const firstOursMs = await timeMs(async () => (ours = await query.ours(send)));
+      const firstSqlMs = await timeMs(async () => (expected = await query.sql(runSql, scope)));
+      const requestsPerRun = requests;
+      assertMeaningful(query.name, expected);
+      const difference = firstDifference(ours, expected);
+      if (difference !== undefined) {
+        throw new Error(`search bench: "${query.name}" answers differently from the hand-written SQL at ${difference}`);
+      }
+
+      const rounds = Math.max(MIN_ROUNDS, Math.min(MAX_ROUNDS, Math.floor(QUERY_BUDGET_MS / Math.max(1, firstOursMs + firstSqlMs))));
+      const timed = await compare(rounds, () => query.sql(runSql, scope), () => query.ours(send));
+      const ratio = timed.subjectMs / timed.baselineMs;
+      const meetsTargets = ratio <= SEARCH_TARGETS.ratio && timed.subjectMs / requestsPerRun <= SEARCH_TARGETS.medianMs;
+      queries.push({ name: query.name, oursMs: timed.subjectMs, sqlMs: timed.baselineMs, ratio, rounds, requests: requestsPerRun, meetsTargets });
+      log(`  ${query.name}: ours ${timed.subjectMs.toFixed(1)} ms, SQL ${timed.baselineMs.toFixed(1)} ms, ratio ${ratio.toFixed(2)} (${rounds} rounds)`);
+    }
+  } finally {
+    connection.closeSync();
+    baseline.closeSync();
+    await index.close();
+  }
+  return {
+    events: spec.events,
+    users: spec.users,
+    generatedSeconds: dataset.generatedSeconds,
+    reusedData: dataset.reused,
+    queries,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+  };
+}
+
+/** One request as the management API serves it: the query parameters and the body parsed, then the search. */
+function searchAsTheApiDoes(index: SearchableIndex, query: DashboardQuery, now: Date, body: Record<string, unknown>) {
+  const range = parseRequestRange(query.params, now);
+  const context: SearchContext = {
+    scope: BENCH_TENANT,
+    kind: query.kind,
+    range: query.kind === 'events' ? { from: range.from, to: range.to } : undefined,
+    timeZone: range.timeZone,
+    now,
+  };
+  return index.search(context, parseSearchRequest(body, query.kind));
+}
+
+/** Two empty answers agree trivially: the data must give every query something to find. */
+function assertMeaningful(name: string, answer: unknown): void {
+  const { total, buckets, hits } = answer as { total?: number; buckets?: unknown[]; hits?: unknown[] };
+  if (total === 0 || buckets?.length === 0 || hits?.length === 0) {
+    throw new Error(`search bench: "${name}" finds nothing in the generated data, so it would prove nothing`);
+  }
+}
+
+/** The section's table: one line per query with both medians, the ratio and whether it meets the targets. */
+export function searchTable(result: SearchBenchResult): string[] {
+  const width = Math.max(...result.queries.map((q) => q.name.length), 5);
+  const header = `  ${'query'.padEnd(width)}  ${'ours ms'.padStart(9)}  ${'SQL ms'.padStart(9)}  ${'ratio'.padStart(6)}  ${'rounds'.padStart(6)}  targets`;
+  const lines = result.queries.map((q) => {
+    const perRequest = q.requests > 1 ? ` (${(q.oursMs / q.requests).toFixed(1)} ms per request)` : '';
+    return `  ${q.name.padEnd(width)}  ${q.oursMs.toFixed(1).padStart(9)}  ${q.sqlMs.toFixed(1).padStart(9)}  ${q.ratio.toFixed(2).padStart(6)}  ${String(q.rounds).padStart(6)}  ${q.meetsTargets ? 'met' : 'MISSED'}${perRequest}`;
+  });
+  return [header, ...lines];
+}

@@ -1,0 +1,398 @@
+import { listValue } from '@duckdb/node-api';
+import type { QueryNode } from '../../../../../schemas/search-tree';
+import { RAW_IGNORE_ABOVE } from '../../../fields';
+import type { SearchContext } from '../../../port';
+import { SEARCH_TABLES } from '../../tables';
+import { column, quoteIdentifier, type SqlParams } from '../sql';
+import { compileQuery } from '../where';
+import { dateBucketKeySql, type InstantSpan } from './date-buckets';
+import { conditionColumn, emptyMetricSortSql, inputColumn, metricAggregatesSql, metricInputSql, metricSortSql, type MetricInput } from './metrics';
+import { chainOf, type Level, type OrderTerm, type Scope, type TopHitsPlan } from './plan';
+import { keyTypeOf, missingSql, sqlTypeOf, valueSql, withMissing, type ValueSql } from './values';
+
+/**
+ * SQL of the aggregation queries, over the rows of the search (the caller's FROM ... WHERE, alias `d`).
+ * The root's metrics and top-level levels with one key per row (the common dashboard queries) aggregate the
+ * table rows directly. Everything else reads them through layers (rowsSql):
+ *   1. per row: the raw value of each enclosing level's field, metric inputs, filter flags;
+ *   2. bucket keys from those values (one key, or a list of them for multi-valued fields, ranges and filters),
+ *      keeping only rows that meet the `filter` aggregations on the way;
+ *   3. one UNNEST per list of keys, so a row counts once in each of its buckets;
+ * and then groups (a level) or ranks documents (top_hits).
+ */
+
+export type Key = string | number | boolean;
+
+export interface QueryEnv {
+  readonly fromWhereSql: string;
+  readonly ctx: SearchContext;
+  /** This statement's parameters (each statement has its own). */
+  readonly params: SqlParams;
+  /** The instants each date_histogram's field holds (see date-buckets.ts); none for UTC and fixed offsets. */
+  readonly spans: ReadonlyMap<number, InstantSpan | undefined>;
+}
+
+/** Only rows under these bucket keys (the buckets the parent level kept). */
+export interface Restriction {
+  readonly levels: readonly Level[];
+  readonly tuples: readonly (readonly Key[])[];
+}
+
+export const keyColumn = (level: { id: number }): string => `k${level.id}`;
+const listColumn = (level: { id: number }): string => `l${level.id}`;
+const rawColumn = (level: { id: number }): string => `v${level.id}`;
+export const filterCountColumn = (output: { id: number }): string => `n${output.id}`;
+export const orderColumn = (level: { id: number }, position: number): string => `s${level.id}_${position}`;
+
+/** The SQL type of a level's bucket key: the field's type for terms, epoch ms for dates, positions for the rest. */
+export function keySqlType(level: Level): string {
+  const dimension = level.dimension;
+  switch (dimension.type) {
+    case 'terms':
+      // `missing` may be any number, so a number column's keys are then DOUBLE.
+      return dimension.missing === undefined ? keyTypeOf(dimension.value) : sqlTypeOf(dimension.value.kind, 'key');
+    case 'date_histogram':
+    case 'histogram':
+      return 'BIGINT';
+    default:
+      return 'INTEGER';
+  }
+}
+
+/**
+ * Terms on a `.raw` typed column read the column as it is, and the buckets of strings over RAW_IGNORE_ABOVE
+ * characters (not indexed as keywords by OpenSearch) are ranked last and dropped after grouping: measuring
+ * every row's length costs a third of a dashboard's terms query. (A HAVING on the key would not help: DuckDB
+ * pushes it below the aggregation, onto every row.)
+ */
+function defersRawLimit(level: Level): boolean {
+  const dimension = level.dimension;
+  return dimension.type === 'terms' && dimension.missing === undefined && dimension.value.ref.raw && dimension.value.ref.hot?.type === 'VARCHAR';
+}
+
+/** True when a level's rows carry a list of keys (one row per key after UNNEST) rather than one key. */
+function keysAreLists(level: Level): boolean {
+  const dimension = level.dimension;
+  return dimension.type === 'range' || dimension.type === 'filters' || dimension.value.ref.hot === undefined;
+}
+
+/**
+ * Whether a level's query can also count the rows of the search: a top-level level outside any filter whose
+ * rows hold one key each keeps the rows without a key as a NULL bucket, so its buckets add up to every row.
+ */
+export function canCountRows(level: Level): boolean {
+  const node = level.node;
+  if (level.parent !== undefined || level.conditions.length > 0 || keysAreLists(level)) return false;
+  return node.type === 'terms' || ((node.type === 'date_histogram' || node.type === 'histogram') && node.min_doc_count <= 1);
+}
+
+/** Keys as a VARCHAR[] parameter cast back to their type in SQL (a parameter list needs one item type). */
+function keyListSql(level: Level, keys: readonly Key[], params: SqlParams): string {
+  return `unnest(CAST(CAST(${params.add(listValue(keys.map(String)))} AS VARCHAR[]) AS ${keySqlType(level)}[]))`;
+}
+
+/** A relation of key tuples (one column per level), from a parameter list per level. */
+function tuplesSql(levels: readonly Level[], tuples: readonly (readonly Key[])[], params: SqlParams): string {
+  return `SELECT ${levels.map((level, position) => `${keyListSql(level, tuples.map((tuple) => tuple[position] as Key), params)} AS ${keyColumn(level)}`).join(', ')}`;
+}
+
+const conjunction = (conditions: readonly QueryNode[], env: QueryEnv): string =>
+  `coalesce(${conditions.map((condition) => `(${compileQuery(condition, env.ctx.kind, env.ctx, env.params)})`).join(' AND ')}, FALSE)`;
+
+const ELEMENT = 'agg_key_value';
+
+/** Bucket keys of one level from its raw value: layer 2 (see above). */
+function keyExpression(level: Level, raw: ValueSql, env: QueryEnv): ValueSql {
+  const dimension = level.dimension;
+  const each = (toKey: (value: string) => string): ValueSql =>
+    raw.list ? { sql: `list_distinct(list_transform(${raw.sql}, lambda ${ELEMENT}: ${toKey(ELEMENT)}))`, list: true } : { sql: toKey(raw.sql), list: false };
+  switch (dimension.type) {
+    case 'terms':
+      return raw.list ? { sql: `list_distinct(${raw.sql})`, list: true } : raw;
+    case 'date_histogram':
+      return each((value) => dateBucketKeySql(value, dimension.rounding, env.spans.get(level.id)));
+    case 'histogram': {
+      const offset = env.params.add(String(dimension.offset));
+      const interval = env.params.add(String(dimension.interval));
+      return each((value) => `CAST(floor((${value} - CAST(${offset} AS DOUBLE)) / CAST(${interval} AS DOUBLE)) AS BIGINT)`);
+    }
+    case 'range': {
+      const buckets = dimension.ranges.map((range, position) => {
+        const within = (value: string) =>
+          [
+            ...(range.from === undefined ? [] : [`${value} >= CAST(${env.params.add(String(range.from))} AS DOUBLE)`]),
+            ...(range.to === undefined ? [] : [`${value} < CAST(${env.params.add(String(range.to))} AS DOUBLE)`]),
+          ].join(' AND ') || `${value} IS NOT NULL`;
+        const test = raw.list ? `list_bool_or(list_transform(${raw.sql}, lambda ${ELEMENT}: ${within(ELEMENT)}))` : within(raw.sql);
+        return `CASE WHEN ${test} THEN ${position} END`;
+      });
+      return { sql: `[${buckets.join(', ')}]`, list: true };
+    }
+    case 'filters': {
+      const flags = dimension.filters.map((_filter, position) => `${rawColumn(level)}_${position}`);
+      const buckets = flags.map((flag, position) => `CASE WHEN ${flag} THEN ${position} END`);
+      // The other bucket comes after the filters; with no filters every row is in it.
+      if (dimension.otherKey !== undefined) buckets.push(flags.length === 0 ? '0' : `CASE WHEN NOT (${flags.join(' OR ')}) THEN ${flags.length} END`);
+      return { sql: `[${buckets.join(', ')}]`, list: true };
+    }
+  }
+}
+
+/** The value a level's keys come from (terms honour `missing`); not for filters, whose keys are conditions. */
+function fieldOfLevelSql(level: Level, env: QueryEnv): ValueSql {
+  const dimension = level.dimension;
+  if (dimension.type === 'filters') throw new Error('filters have no field');
+  const hot = dimension.value.ref.hot;
+  if (defersRawLimit(level) && hot !== undefined) return { sql: column('d', hot.name), list: false };
+  const view = dimension.type === 'terms' ? 'key' : dimension.type === 'date_histogram' ? 'millis' : 'numeric';
+  const value = valueSql(dimension.value, view);
+  if (dimension.type !== 'terms' || dimension.missing === undefined) return value;
+  return withMissing(value, missingSql(dimension.missing, dimension.value.kind, 'key', env.ctx, env.params, `${level.path}.terms.missing`));
+}
+
+/** A level's key straight from the table row (one key per row: see keysAreLists). */
+function keyValueSql(level: Level, env: QueryEnv): ValueSql {
+  return keyExpression(level, fieldOfLevelSql(level, env), env);
+}
+
+export interface RowColumn {
+  readonly name: string;
+  /** Over the search table row (alias d). */
+  readonly sql: string;
+}
+
+/**
+ * The rows of a query: the keys of every level in `chain` (outermost first) as `k<id>` columns, plus `columns`,
+ * for rows of the search meeting `conditions`, restricted to `restriction`'s key tuples.
+ */
+export function rowsSql(
+  env: QueryEnv,
+  chain: readonly Level[],
+  conditions: readonly QueryNode[],
+  columns: readonly RowColumn[],
+  restriction?: Restriction,
+  keepNullKeys?: Level,
+): string {
+  const first: string[] = [];
+  const second: string[] = [];
+  const lists: Level[] = [];
+  for (const level of chain) {
+    const dimension = level.dimension;
+    let raw: ValueSql;
+    if (dimension.type === 'filters') {
+      dimension.filters.forEach((filter, position) => first.push(`${conjunction([filter.filter], env)} AS ${rawColumn(level)}_${position}`));
+      raw = { sql: rawColumn(level), list: false };
+    } else {
+      const value = fieldOfLevelSql(level, env);
+      first.push(`${value.sql} AS ${rawColumn(level)}`);
+      raw = { sql: rawColumn(level), list: value.list };
+    }
+    const key = keyExpression(level, raw, env);
+    second.push(`${key.sql} AS ${key.list ? listColumn(level) : keyColumn(level)}`);
+    if (key.list) lists.push(level);
+  }
+  for (const column of columns) {
+    first.push(`${column.sql} AS ${column.name}`);
+    second.push(column.name);
+  }
+  if (conditions.length > 0) first.push(`${conjunction(conditions, env)} AS agg_keep`);
+  if (first.length === 0) first.push('TRUE AS agg_row');
+  if (second.length === 0) second.push('agg_row');
+
+  let sql = `SELECT ${second.join(', ')} FROM (SELECT ${first.join(', ')} ${env.fromWhereSql})${conditions.length > 0 ? ' WHERE agg_keep' : ''}`;
+  for (const level of lists) sql = `SELECT * EXCLUDE (${listColumn(level)}), unnest(${listColumn(level)}) AS ${keyColumn(level)} FROM (${sql})`;
+  const filters = chain.filter((level) => level !== keepNullKeys).map((level) => `${keyColumn(level)} IS NOT NULL`);
+  if (restriction !== undefined) {
+    const keys = restriction.levels.map(keyColumn);
+    const tuple = keys.length === 1 ? (keys[0] as string) : `(${keys.join(', ')})`;
+    filters.push(`${tuple} IN (${tuplesSql(restriction.levels, restriction.tuples, env.params)})`);
+  }
+  return filters.length === 0 ? sql : `SELECT * FROM (${sql}) WHERE ${filters.join(' AND ')}`;
+}
+
+/** Every `filter` condition on the way from the root to (and into) a level. */
+export function chainConditions(chain: readonly Level[]): QueryNode[] {
+  return chain.flatMap((level) => level.conditions);
+}
+
+interface ScopeSql {
+  /** Per-row columns the aggregates read (none when they read the table row directly). */
+  readonly columns: RowColumn[];
+  readonly aggregates: string[];
+  readonly inputs: ReadonlyMap<number, MetricInput>;
+}
+
+/**
+ * What a scope computes: aggregate columns over per-row inputs. `inline` aggregates read expressions over the
+ * table row itself (a query straight over the search's FROM ... WHERE); otherwise they read columns of the rows
+ * relation (rowsSql), which computes the inputs per row.
+ */
+function scopeSql(scope: Scope, env: QueryEnv, inline: boolean): ScopeSql {
+  const columns: RowColumn[] = [];
+  const aggregates: string[] = [];
+  const inputs = new Map<number, MetricInput>();
+  for (const output of scope.metrics) {
+    const value = metricInputSql(output, env.ctx, env.params);
+    const condition = output.conditions.length > 0 ? conjunction(output.conditions, env) : undefined;
+    let input: MetricInput;
+    if (inline) {
+      input = { value: `(${value.sql})`, list: value.list, ...(condition === undefined ? {} : { filter: condition }) };
+    } else {
+      columns.push({ name: inputColumn(output), sql: value.sql });
+      if (condition !== undefined) columns.push({ name: conditionColumn(output), sql: condition });
+      input = { value: inputColumn(output), list: value.list, ...(condition === undefined ? {} : { filter: conditionColumn(output) }) };
+    }
+    inputs.set(output.id, input);
+    aggregates.push(...metricAggregatesSql(output, input));
+  }
+  for (const output of scope.counts) {
+    const condition = conjunction(output.conditions, env);
+    if (!inline) columns.push({ name: conditionColumn(output), sql: condition });
+    aggregates.push(`count(*) FILTER (WHERE ${inline ? condition : conditionColumn(output)}) AS ${filterCountColumn(output)}`);
+  }
+  return { columns, aggregates, inputs };
+}
+
+/** The root's metrics and filter counts, and the number of rows: one row. Undefined when the root computes nothing itself. */
+export function rootSql(scope: Scope, env: QueryEnv): string | undefined {
+  if (scope.metrics.length === 0 && scope.counts.length === 0) return undefined;
+  const { aggregates } = scopeSql(scope, env, true);
+  return `SELECT count(*) AS agg_docs, ${aggregates.join(', ')} ${env.fromWhereSql}`;
+}
+
+function orderSql(term: OrderTerm, position: number, level: Level): string {
+  const direction = term.order === 'asc' ? 'ASC' : 'DESC';
+  if (term.by === 'count') return `doc_count ${direction}`;
+  if (term.by === 'key') return `${keyColumn(level)} ${direction}`;
+  return `${orderColumn(level, position)} ${direction}`;
+}
+
+/** The tenant's documents of the index, ignoring the query and the time window (terms with min_doc_count 0). */
+function tenantFromSql(env: QueryEnv): string {
+  const table = quoteIdentifier(SEARCH_TABLES[env.ctx.kind].name);
+  return `FROM ${table} d WHERE d.org_id = ${env.params.add(env.ctx.scope.org_id)} AND d.app_id = ${env.params.add(env.ctx.scope.app_id)}`;
+}
+
+export interface LevelQueryOptions {
+  readonly restriction?: Restriction;
+  /** Every bucket the parent level kept: terms with min_doc_count 0 add empty buckets under each. */
+  readonly parentTuples?: readonly (readonly Key[])[];
+  /** At most this many rows are read: one more than the buckets still allowed. */
+  readonly limit: number;
+  /** Keep the rows without a key as a NULL bucket (see canCountRows); terms add `agg_docs`, every row of the search. */
+  readonly countRows?: boolean;
+}
+
+/**
+ * One level: its buckets under every kept parent bucket, with the metrics of its scope and the values it is
+ * ordered by. Terms are ranked and cut to `size` in SQL (`agg_rank` under a parent; top-level rows come in
+ * rank order), with `agg_total` (documents in all buckets of the parent, for sum_other_doc_count).
+ */
+export function levelSql(level: Level, env: QueryEnv, options: LevelQueryOptions): string {
+  const chain = chainOf(level);
+  const keys = chain.map(keyColumn);
+  const key = keyColumn(level);
+  const parentKeys = keys.slice(0, -1);
+  const countRows = options.countRows === true && canCountRows(level);
+  // A top-level level with one key per row, outside any filter, groups the search's rows directly: one SELECT
+  // is planned faster than the layers rowsSql builds for the general case.
+  const flat = chain.length === 1 && !keysAreLists(level) && level.conditions.length === 0 && options.restriction === undefined;
+  const { columns, aggregates, inputs } = scopeSql(level.scope, env, flat);
+  const orders = level.order.map((term, position) => {
+    const input = term.by === 'metric' ? inputs.get(term.output.id) : undefined;
+    return term.by === 'metric' && input !== undefined ? `${metricSortSql(term.output, input, term.property)} AS ${orderColumn(level, position)}` : undefined;
+  });
+  const measures = ['count(*) AS doc_count', ...aggregates, ...orders.filter((order): order is string => order !== undefined)];
+  const minDocCount = level.node.type === 'terms' || level.node.type === 'date_histogram' || level.node.type === 'histogram' ? level.node.min_doc_count : 1;
+  const kept = minDocCount > 1 ? [`count(*) >= ${minDocCount}`] : [];
+  let grouped: string;
+  if (flat) {
+    if (!countRows) kept.push(`${key} IS NOT NULL`);
+    const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
+    grouped = `SELECT ${keyValueSql(level, env).sql} AS ${key}, ${measures.join(', ')} ${env.fromWhereSql} GROUP BY ${key}${having}`;
+  } else {
+    const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
+    const rows = rowsSql(env, chain, chainConditions(chain), columns, options.restriction, countRows ? level : undefined);
+    grouped = `SELECT ${keys.join(', ')}, ${measures.join(', ')} FROM (${rows}) GROUP BY ${keys.join(', ')}${having}`;
+  }
+  if (level.node.type !== 'terms') return `${grouped} LIMIT ${options.limit}`;
+
+  const size = level.node.size;
+  const partition = parentKeys.length > 0 ? `PARTITION BY ${parentKeys.join(', ')}` : '';
+  // Buckets that are not terms (rows without a value, kept to count rows; over-long .raw strings) rank last,
+  // are flagged `agg_unkeyed` for the caller to drop, and count in agg_docs only.
+  const unkeyed = defersRawLimit(level) ? `(${key} IS NULL OR length(${key}) > ${RAW_IGNORE_ABOVE})` : countRows ? `${key} IS NULL` : undefined;
+  const ranking = [...(unkeyed === undefined ? [] : [unkeyed]), ...level.order.map((term, position) => orderSql(term, position, level))].join(', ');
+  const totals = [
+    `sum(doc_count)${unkeyed === undefined ? '' : ` FILTER (WHERE NOT ${unkeyed})`} OVER (${partition}) AS agg_total`,
+    ...(countRows ? ['sum(doc_count) OVER () AS agg_docs'] : []),
+    ...(unkeyed === undefined ? [] : [`${unkeyed} AS agg_unkeyed`]),
+  ].join(', ');
+  // Top-level terms are one top N (ORDER BY ... LIMIT, rows come in rank order); nested ones a top N per parent.
+  const ranked = (candidates: string) =>
+    parentKeys.length === 0
+      ? `SELECT *, ${totals} FROM (${candidates}) ORDER BY ${ranking} LIMIT ${Math.min(size, options.limit)}`
+      : `SELECT *, row_number() OVER (${partition} ORDER BY ${ranking}) AS agg_rank, ${totals} FROM (${candidates}) QUALIFY agg_rank <= ${size} LIMIT ${options.limit}`;
+  if (minDocCount > 0) return ranked(grouped);
+  // The buckets with documents are read twice (as buckets, and to leave them out of the empty ones): once in SQL.
+  return `WITH agg_grouped AS MATERIALIZED (${grouped}) ${ranked(`SELECT * FROM agg_grouped UNION ALL BY NAME ${emptyTermsSql(level, env, options.parentTuples)}`)}`;
+}
+
+/**
+ * Buckets without documents for terms with min_doc_count 0: every term of the field in the tenant's documents
+ * (OpenSearch lists the terms of the whole index, which here is one tenant's part of it), under every parent
+ * bucket, unless the bucket has documents.
+ */
+function emptyTermsSql(level: Level, env: QueryEnv, parentTuples: readonly (readonly Key[])[] | undefined): string {
+  const dimension = level.dimension;
+  if (dimension.type !== 'terms') throw new Error('empty buckets are for terms');
+  const key = keyColumn(level);
+  const value = valueSql(dimension.value, 'key');
+  const terms = `SELECT DISTINCT ${value.list ? `unnest(${value.sql})` : value.sql} AS ${key} ${tenantFromSql(env)}`;
+  const parents = chainOf(level.parent);
+  const orders = level.order.map((term, position) => (term.by === 'metric' ? `${emptyMetricSortSql(term.output, term.property)} AS ${orderColumn(level, position)}` : undefined));
+  const extras = ['0::BIGINT AS doc_count', ...orders.filter((order): order is string => order !== undefined)];
+  const tupleKeys = [...parents.map(keyColumn), key];
+  const candidates =
+    parents.length === 0
+      ? `SELECT ${key} FROM (${terms}) WHERE ${key} IS NOT NULL`
+      : `SELECT p.*, t.${key} FROM (${tuplesSql(parents, parentTuples ?? [], env.params)}) p CROSS JOIN (${terms}) t WHERE t.${key} IS NOT NULL`;
+  const match = tupleKeys.map((column) => `g.${column} = c.${column}`).join(' AND ');
+  return `SELECT c.*, ${extras.join(', ')} FROM (${candidates}) c ANTI JOIN agg_grouped g ON ${match}`;
+}
+
+/** The instants a date_histogram's field holds in the search's rows (to find the zone's transitions). */
+export function spanSql(level: Level, env: QueryEnv): string {
+  const dimension = level.dimension;
+  if (dimension.type !== 'date_histogram') throw new Error('spans are for date_histogram');
+  const value = valueSql(dimension.value, 'millis');
+  const lo = value.list ? `min(list_min(${value.sql}))` : `min(${value.sql})`;
+  const hi = value.list ? `max(list_max(${value.sql}))` : `max(${value.sql})`;
+  return `SELECT ${lo} AS lo, ${hi} AS hi ${env.fromWhereSql}`;
+}
+
+export interface TopHitsSort {
+  readonly columns: RowColumn[];
+  readonly orderBy: string;
+}
+
+/**
+ * top_hits: the documents of each bucket ranked by the node's sort; the window from..from+size, plus the
+ * first document of every bucket so that empty windows still report the bucket's total.
+ */
+export function topHitsSql(plan: TopHitsPlan, env: QueryEnv, sort: TopHitsSort, restriction?: Restriction): string {
+  const chain = chainOf(plan.level);
+  const keys = chain.map(keyColumn);
+  const columns: RowColumn[] = [
+    { name: 'agg_hit_id', sql: 'd.id' },
+    { name: 'agg_hit_source', sql: 'CAST(d.doc AS VARCHAR)' },
+    ...sort.columns,
+  ];
+  const rows = rowsSql(env, chain, [...chainConditions(chain), ...plan.conditions], columns, restriction);
+  const partition = keys.length > 0 ? `PARTITION BY ${keys.join(', ')}` : '';
+  const from = plan.node.from;
+  return (
+    `SELECT * FROM (SELECT *, row_number() OVER (${partition} ORDER BY ${sort.orderBy}) AS agg_rank, count(*) OVER (${partition}) AS agg_total FROM (${rows})) ` +
+    `WHERE agg_rank = 1 OR (agg_rank > ${from} AND agg_rank <= ${from + plan.node.size})`
+  );
+}

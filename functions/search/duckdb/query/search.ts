@@ -1,0 +1,219 @@
+import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } from '../../../../schemas/search-tree';
+import { ValidationError } from '../../../shared/errors';
+import { resolveDateMath } from '../../dates/date-math';
+import { effectiveSort } from '../../effective-sort';
+import { resolveField, type FieldRef } from '../../fields';
+import type { SearchContext, SearchHit, SearchResponse } from '../../port';
+import { SEARCH_TABLES } from '../tables';
+import { filterSource } from '../../source-filter';
+import { column, quoteIdentifier, SqlParams, type QueryRunner } from './sql';
+import { compileQuery, fieldValueSql, fieldValuesSql } from './where';
+
+/**
+ * A search on DuckDB, answered in OpenSearch's response shape. Everything reads one base relation,
+ * `FROM <table> d WHERE <tenant> AND <time window> AND (<query>)`, so no clause of the request can
+ * reach another tenant's rows: hits add the post_filter, the sort and the page; aggregations run
+ * on the base relation itself.
+ */
+
+export interface BaseRelation {
+  /** `FROM <table> d WHERE ...`: the tenant, the window and the query. */
+  readonly fromWhereSql: string;
+  readonly params: SqlParams;
+}
+
+/** The aggregations of a request over the base relation (functions/search/duckdb/query/aggregations.ts). */
+export type AggregateFn = (
+  run: QueryRunner,
+  base: BaseRelation,
+  aggs: Record<string, AggregationNode>,
+  ctx: SearchContext,
+) => Promise<Record<string, unknown>>;
+
+/** The tenant and time-window conditions every read is confined to, first so nothing can loosen them. */
+export function tenantConditions(ctx: SearchContext, params: SqlParams, alias = 'd'): string[] {
+  const conditions = [`${column(alias, 'org_id')} = ${params.add(ctx.scope.org_id)}`, `${column(alias, 'app_id')} = ${params.add(ctx.scope.app_id)}`];
+  if (ctx.range?.from !== undefined) conditions.push(`${column(alias, 'time')} >= ${params.add(ctx.range.from)}`);
+  if (ctx.range?.to !== undefined) conditions.push(`${column(alias, 'time')} < ${params.add(ctx.range.to)}`);
+  return conditions;
+}
+
+export function baseRelation(ctx: SearchContext, query: QueryNode, params: SqlParams = new SqlParams(), alias = 'd'): BaseRelation {
+  const conditions = tenantConditions(ctx, params, alias);
+  if (query.type !== 'match_all') conditions.push(`(${compileQuery(query, ctx.kind, ctx, params, alias)})`);
+  return { fromWhereSql: `FROM ${quoteIdentifier(SEARCH_TABLES[ctx.kind].name)} ${alias} WHERE ${conditions.join(' AND ')}`, params };
+}
+
+export async function countMatching(run: QueryRunner, ctx: SearchContext, query: QueryNode): Promise<number> {
+  const base = baseRelation(ctx, query);
+  const rows = await run(`SELECT count(*) AS total ${base.fromWhereSql}`, base.params.values);
+  return Number(rows[0]?.total ?? 0);
+}
+
+export async function runSearch(run: QueryRunner, ctx: SearchContext, request: SearchRequest, aggregate: AggregateFn): Promise<SearchResponse> {
+  const started = Date.now();
+  const base = baseRelation(ctx, request.query);
+  const aggregations = Object.keys(request.aggs).length > 0 ? await aggregate(run, base, request.aggs, ctx) : undefined;
+
+  const params = new SqlParams();
+  const conditions = tenantConditions(ctx, params);
+  if (request.query.type !== 'match_all') conditions.push(`(${compileQuery(request.query, ctx.kind, ctx, params)})`);
+  if (request.post_filter !== undefined) conditions.push(`(${compileQuery(request.post_filter, ctx.kind, ctx, params)})`);
+  const from = `FROM ${quoteIdentifier(SEARCH_TABLES[ctx.kind].name)} d`;
+  const counted = await countHits(run, `${from} WHERE ${conditions.join(' AND ')}`, params, request.track_total_hits);
+
+  let hits: SearchHit[] = [];
+  if (request.size > 0 && counted !== 0) {
+    const sort = effectiveSort(ctx.kind, request.sort).map((entry) => sortKey(ctx, entry, params));
+    if (request.search_after !== undefined) conditions.push(...searchAfter(sort, request.search_after, ctx, params));
+    const select = ['d.id AS hit_id', request._source === false ? undefined : 'd.doc AS hit_source', ...sort.map((key, position) => `${key.value} AS sort_${position}`)].filter(Boolean);
+    const orderBy = sort.filter((key) => key.order !== undefined).map((key) => `${key.order} ${key.direction} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
+    const sql =
+      `SELECT ${select.join(', ')} ${from} WHERE ${conditions.join(' AND ')} ` +
+      `ORDER BY ${orderBy.join(', ')} LIMIT ${request.size}${request.from > 0 ? ` OFFSET ${request.from}` : ''}`;
+    const rows = await run(sql, params.values);
+    hits = rows.map((row) => hitOf(row, request, sort.length));
+  }
+  // Untracked: at least the hits up to this page match (OpenSearch would leave the total out).
+  const total = counted ?? request.from + hits.length;
+  return {
+    took: Date.now() - started,
+    timed_out: false,
+    hits: { total, max_score: null, hits },
+    ...(aggregations === undefined ? {} : { aggregations }),
+  };
+}
+
+/**
+ * hits.total as track_total_hits asks: true counts exactly; a number N counts up to N (OpenSearch's
+ * "at least N"); false counts nothing (undefined), which saves a pager a scan per page.
+ */
+async function countHits(run: QueryRunner, fromWhere: string, params: SqlParams, track: boolean | number): Promise<number | undefined> {
+  if (track === false) return undefined;
+  const sql = track === true ? `SELECT count(*) AS total ${fromWhere}` : `SELECT count(*) AS total FROM (SELECT 1 ${fromWhere} LIMIT ${Math.trunc(track)})`;
+  const rows = await run(sql, params.values);
+  return Number(rows[0]?.total ?? 0);
+}
+
+function hitOf(row: Record<string, unknown>, request: SearchRequest, sortLength: number): SearchHit {
+  const sort: unknown[] = [];
+  for (let position = 0; position < sortLength; position += 1) sort.push(jsonValue(row[`sort_${position}`]));
+  const hit: { _id: string; _source?: Record<string, unknown>; sort: unknown[] } = { _id: String(row.hit_id), sort };
+  if (request._source !== false) {
+    const source = JSON.parse(String(row.hit_source)) as Record<string, unknown>;
+    hit._source = filterSource(source, request._source.includes, request._source.excludes);
+  }
+  return hit;
+}
+
+function jsonValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  return value === undefined ? null : value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sorting and keyset paging
+
+type SortKind = 'keyword' | 'number' | 'date' | 'boolean' | 'score';
+
+interface SortKey {
+  readonly entry: SortEntry;
+  readonly kind: SortKind;
+  /** What rows are ordered and compared by; undefined for `_score`, which is the same for every hit. */
+  readonly order?: string;
+  /** What `hits[].sort` reports: dates as epoch ms, booleans as 1/0, a missing value as null. */
+  readonly value: string;
+  readonly direction: 'ASC' | 'DESC';
+  readonly nullsFirst: boolean;
+  /** The order expression is never NULL (key columns). */
+  readonly notNull: boolean;
+}
+
+const NOT_NULL_COLUMNS = new Set(['id', 'time', 'org_id', 'app_id']);
+
+function sortKey(ctx: SearchContext, entry: SortEntry, params: SqlParams): SortKey {
+  const direction = entry.order === 'desc' ? 'DESC' : 'ASC';
+  const nullsFirst = entry.missing === '_first';
+  if (entry.field === '_score') return { entry, kind: 'score', value: 'NULL', direction, nullsFirst, notNull: true };
+  const field = resolveField(ctx.kind, entry.field);
+  if (field.type === 'text') {
+    throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [{ field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` }]);
+  }
+  const kind = sortKindOf(field);
+  let order = sortExpression(field, kind, entry.order);
+  let notNull = field.hot !== undefined && NOT_NULL_COLUMNS.has(field.hot.name) && !field.raw;
+  if (entry.missing !== '_last' && entry.missing !== '_first') {
+    // A stand-in for documents without a value: they sort (and report) as if they had it.
+    order = `coalesce(${order}, ${typedParam(kind, entry.missing, ctx, params, 'sort')})`;
+    notNull = true;
+  }
+  const value = kind === 'date' ? `epoch_ms(${order})` : kind === 'boolean' ? `CAST(${order} AS INTEGER)` : order;
+  return { entry, kind, order, value, direction, nullsFirst, notNull };
+}
+
+function sortKindOf(field: FieldRef): Exclude<SortKind, 'score'> {
+  switch (field.type) {
+    case 'id':
+    case 'keyword':
+      return 'keyword';
+    case 'date':
+      return 'date';
+    case 'boolean':
+      return 'boolean';
+    // Untyped JSON fields sort by their numbers: their strings are text, which has no sort order.
+    default:
+      return 'number';
+  }
+}
+
+/** Multi-valued fields sort by their smallest value ascending, their largest descending (OpenSearch's default mode). */
+function sortExpression(field: FieldRef, kind: Exclude<SortKind, 'score'>, order: 'asc' | 'desc'): string {
+  if (field.hot !== undefined) return fieldValueSql(field, kind, 'd');
+  return `${order === 'desc' ? 'list_max' : 'list_min'}(${fieldValuesSql(field, kind, 'd')})`;
+}
+
+function typedParam(kind: SortKind, value: Scalar, ctx: SearchContext, params: SqlParams, member: string): string {
+  switch (kind) {
+    case 'number': {
+      const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'boolean' ? Number(value) : Number.NaN;
+      if (!Number.isFinite(number)) throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a number`, [{ field: member, reason: `${JSON.stringify(value)} is not a number` }]);
+      return `CAST(${params.add(number)} AS DOUBLE)`;
+    }
+    case 'date':
+      if (typeof value === 'boolean') throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a date`, [{ field: member, reason: 'not a date' }]);
+      return params.add(new Date(resolveDateMath(value, ctx.now, ctx.timeZone, false, { field: member })));
+    case 'boolean': {
+      const boolean = value === true || value === 'true' || value === 1 ? true : value === false || value === 'false' || value === 0 ? false : undefined;
+      if (boolean === undefined) throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a boolean`, [{ field: member, reason: 'not a boolean (true, false, 1 or 0)' }]);
+      return params.add(boolean);
+    }
+    default:
+      return params.add(String(value));
+  }
+}
+
+/**
+ * Rows strictly after the given sort values in the sort's order: the first key greater (in its
+ * direction), or equal on the first keys and greater on the next, and so on. A null value is a
+ * missing one, placed where `missing` puts it. The last key is `_id`, so equality ends there.
+ */
+function searchAfter(keys: readonly SortKey[], values: readonly (Scalar | null)[], ctx: SearchContext, params: SqlParams): string[] {
+  const alternatives: string[] = [];
+  const equalSoFar: string[] = [];
+  let leading: string | undefined;
+  keys.forEach((key, position) => {
+    const value = values[position] ?? null;
+    if (key.order === undefined) return;
+    const param = value === null ? undefined : typedParam(key.kind, value, ctx, params, `search_after[${position}]`);
+    const greater = key.direction === 'ASC' ? '>' : '<';
+    let beyond: string;
+    if (param === undefined) beyond = key.nullsFirst ? `${key.order} IS NOT NULL` : 'FALSE';
+    else beyond = key.nullsFirst || key.notNull ? `${key.order} ${greater} ${param}` : `(${key.order} ${greater} ${param} OR ${key.order} IS NULL)`;
+    alternatives.push([...equalSoFar, beyond].join(' AND '));
+    equalSoFar.push(param === undefined ? `${key.order} IS NULL` : `${key.order} = ${param}`);
+    // Lets DuckDB skip row groups when paging through the first key (time, _id).
+    if (position === 0 && key.notNull && param !== undefined) leading = `${key.order} ${greater}= ${param}`;
+  });
+  const keyset = alternatives.length === 0 ? 'TRUE' : `(${alternatives.map((alternative) => `(${alternative})`).join(' OR ')})`;
+  return leading === undefined ? [keyset] : [leading, keyset];
+}

@@ -1,0 +1,322 @@
+import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } from '../../../schemas/search-tree';
+import { ValidationError } from '../../shared/errors';
+import { resolveDateMath } from '../dates/date-math';
+import { effectiveSort } from '../effective-sort';
+import { resolveField, textRangeProblem, type FieldRef } from '../fields';
+import type { SearchContext } from '../port';
+import { parseQueryString } from '../query-string';
+import { documentId } from './naming';
+import { INDEX_META_FIELD } from './stored-source';
+
+/**
+ * The parsed search tree as an OpenSearch request body (the caller's body is never sent). Written
+ * so OpenSearch answers exactly as the DuckDB backend does:
+ * - `time` is stored as `index_meta.time`; `_id` carries the app (`app:id`), so ids, `_id` terms,
+ *   `_id` sorts and their search_after values get the prefix.
+ * - Dates are resolved here, with the request's now and time zone, to epoch millis (a term on a
+ *   date is the range of what the value names, as OpenSearch itself does), so `now` means the
+ *   same instant on both backends.
+ * - query_string is expanded into the equivalent clauses (one parser for both backends).
+ * - Text prefix and wildcard patterns are lower-cased, as the DuckDB backend compares them with
+ *   lower-cased tokens.
+ * - Sorts always name an unmapped_type, so a monthly index without the field sorts it as missing
+ *   instead of failing.
+ * - `_source` filtering is left to the adapter (after restoring bodies kept in index_meta, see
+ *   stored-source.ts): the body asks for the whole source, or none.
+ */
+
+type Json = Record<string, unknown>;
+
+export function toOpenSearchQuery(node: QueryNode, ctx: SearchContext): Json {
+  return new Serializer(ctx).query(node);
+}
+
+/**
+ * The body of a search: the query inside the tenant wrap (filter clauses the caller cannot
+ * loosen), post_filter also inside it, sort with the `_id` tie-breaker, page, aggregations.
+ */
+export function toOpenSearchSearchBody(request: SearchRequest, wrap: Json | readonly Json[], ctx: SearchContext): Json {
+  const serializer = new Serializer(ctx);
+  const tenant = Array.isArray(wrap) ? [...wrap] : [wrap as Json];
+  const query = request.query.type === 'match_all' ? [] : [serializer.query(request.query)];
+  const sort = effectiveSort(ctx.kind, request.sort);
+  const body: Json = {
+    query: { bool: { filter: [...tenant, ...query] } },
+    size: request.size,
+    from: request.from,
+    sort: sort.map((entry) => serializer.sort(entry)),
+    track_total_hits: request.track_total_hits,
+    _source: request._source !== false,
+  };
+  // The post_filter narrows hits only; the tenant is already fixed by the query, which it cannot widen.
+  if (request.post_filter !== undefined) body.post_filter = serializer.query(request.post_filter);
+  if (request.search_after !== undefined) body.search_after = serializer.searchAfter(sort, request.search_after);
+  if (Object.keys(request.aggs).length > 0) body.aggs = serializer.aggregations(request.aggs);
+  return body;
+}
+
+/** OpenSearch reports a missing numeric or date sort value as the extreme long; null elsewhere. */
+export const LONG_MAX = '9223372036854775807';
+export const LONG_MIN = '-9223372036854775808';
+
+class Serializer {
+  constructor(private readonly ctx: SearchContext) {}
+
+  query(node: QueryNode): Json {
+    switch (node.type) {
+      case 'match_all':
+        return { match_all: {} };
+      case 'match_none':
+        return { match_none: {} };
+      case 'bool': {
+        const bool: Json = {};
+        for (const occur of ['must', 'filter', 'should', 'must_not'] as const) {
+          if (node[occur].length > 0) bool[occur] = node[occur].map((clause) => this.query(clause));
+        }
+        if (node.minimum_should_match !== undefined) bool.minimum_should_match = node.minimum_should_match;
+        return { bool };
+      }
+      case 'term':
+        return this.term(node.field, node.value, node.case_insensitive);
+      case 'terms': {
+        const field = this.field(node.field);
+        if (field.path === '_id' && !field.raw) return { ids: { values: node.values.map((value) => this.documentId(value)) } };
+        if (field.type === 'date') return { bool: { should: node.values.map((value) => this.dateEquals(field, value)), minimum_should_match: 1 } };
+        if (node.values.length === 0) return { match_none: {} };
+        return { terms: { [this.name(field)]: node.values } };
+      }
+      case 'range':
+        return this.range(node);
+      case 'exists': {
+        const field = this.field(node.field);
+        if (field.path === '_id' && !field.raw) return { match_all: {} };
+        return { exists: { field: this.name(field) } };
+      }
+      case 'match': {
+        const field = this.field(node.field);
+        if (field.type === 'date' || (field.path === '_id' && !field.raw)) return this.term(node.field, node.query, false);
+        return { match: { [this.name(field)]: { query: node.query, operator: node.operator } } };
+      }
+      case 'match_phrase': {
+        const field = this.field(node.field);
+        if (field.type === 'date' || (field.path === '_id' && !field.raw)) return this.term(node.field, node.query, false);
+        return { match_phrase: { [this.name(field)]: { query: node.query } } };
+      }
+      case 'prefix':
+      case 'wildcard': {
+        const field = this.field(node.field);
+        if (field.type === 'date') throw invalid(node.field, `${node.type} queries work on keyword and text fields; ${node.field} holds dates`);
+        const text = field.type === 'text' || field.type === 'unknown';
+        // Text compares lower-cased tokens; `_id` values carry the app.
+        const value = field.path === '_id' && !field.raw ? `${node.type === 'wildcard' ? escapeWildcard(`${this.ctx.scope.app_id}:`) : `${this.ctx.scope.app_id}:`}${node.value}` : text ? node.value.toLowerCase() : node.value;
+        return { [node.type]: { [this.name(field)]: { value, ...(node.case_insensitive ? { case_insensitive: true } : {}) } } };
+      }
+      case 'ids':
+        return { ids: { values: node.values.map((value) => this.documentId(value)) } };
+      case 'query_string':
+        return this.query(parseQueryString(node.query, node));
+    }
+  }
+
+  private term(name: string, value: Scalar, caseInsensitive: boolean): Json {
+    const field = this.field(name);
+    if (field.path === '_id' && !field.raw) return { ids: { values: [this.documentId(value)] } };
+    if (field.type === 'date') return this.dateEquals(field, value);
+    return { term: { [this.name(field)]: { value, ...(caseInsensitive ? { case_insensitive: true } : {}) } } };
+  }
+
+  /** What a date value names: from its start to its end (rounded up), like OpenSearch's own date term. */
+  private dateEquals(field: FieldRef, value: Scalar): Json {
+    if (typeof value === 'boolean') return { match_none: {} };
+    return {
+      range: {
+        [this.name(field)]: { gte: this.instant(field, value, false), lte: this.instant(field, value, true), format: 'epoch_millis' },
+      },
+    };
+  }
+
+  private range(node: QueryNode & { type: 'range' }): Json {
+    const field = this.field(node.field);
+    const problem = textRangeProblem(node, field);
+    if (problem !== undefined) throw invalid(node.field, problem);
+    const bounds: Json = {};
+    for (const bound of ['gt', 'gte', 'lt', 'lte'] as const) {
+      const value = node[bound];
+      if (value === undefined) continue;
+      bounds[bound] =
+        field.type === 'date' && typeof value !== 'boolean'
+          ? this.instant(field, value, bound === 'gt' || bound === 'lte', node.time_zone ?? this.ctx.timeZone, node.format)
+          : field.path === '_id' && !field.raw
+            ? this.documentId(value)
+            : value;
+    }
+    if (Object.keys(bounds).length === 0) return { exists: { field: this.name(field) } };
+    if (field.type === 'date') bounds.format = 'epoch_millis';
+    return { range: { [this.name(field)]: bounds } };
+  }
+
+  sort(entry: SortEntry): Json {
+    if (entry.field === '_score') return { _score: { order: entry.order } };
+    const field = this.field(entry.field);
+    if (field.type === 'text') throw invalid('sort', `${entry.field} is a text field; sort on ${entry.field}.raw`);
+    const spec: Json = { order: entry.order, missing: this.missing(field, entry.missing) };
+    if (field.path !== '_id' || field.raw) spec.unmapped_type = entry.unmapped_type ?? unmappedType(field);
+    return { [this.name(field)]: spec };
+  }
+
+  private missing(field: FieldRef, missing: SortEntry['missing']): Scalar {
+    if (missing === '_last' || missing === '_first' || field.type !== 'date' || typeof missing === 'boolean') return missing;
+    return this.instant(field, missing, false);
+  }
+
+  /** Our sort values as OpenSearch expects them back: `_id` with its app, dates as millis, a missing value as OpenSearch reports it. */
+  searchAfter(sort: readonly SortEntry[], values: readonly (Scalar | null)[]): unknown[] {
+    return sort.map((entry, position) => {
+      const value = values[position] ?? null;
+      if (entry.field === '_score') return value ?? 0;
+      const field = this.field(entry.field);
+      if (value === null) {
+        if (field.type === 'keyword' || field.type === 'id' || field.raw) return null;
+        const last = entry.missing !== '_first';
+        return (entry.order === 'asc') === last ? LONG_MAX : LONG_MIN;
+      }
+      if (field.path === '_id' && !field.raw) return this.documentId(value);
+      if (field.type === 'date' && typeof value !== 'boolean') return this.instant(field, value, false);
+      return value;
+    });
+  }
+
+  aggregations(aggs: Record<string, AggregationNode>): Json {
+    return Object.fromEntries(Object.entries(aggs).map(([name, node]) => [name, this.aggregation(node)]));
+  }
+
+  private aggregation(node: AggregationNode): Json {
+    const body = this.aggregationBody(node);
+    return Object.keys(node.aggs).length > 0 ? { ...body, aggs: this.aggregations(node.aggs) } : body;
+  }
+
+  private aggregationBody(node: AggregationNode): Json {
+    switch (node.type) {
+      case 'terms':
+        return {
+          terms: {
+            field: this.fieldName(node.field),
+            size: node.size,
+            order: node.order.map((order) => ({ [order.key]: order.order })),
+            min_doc_count: node.min_doc_count,
+            ...(node.missing === undefined ? {} : { missing: node.missing }),
+            ...(node.shard_size === undefined ? {} : { shard_size: node.shard_size }),
+          },
+        };
+      case 'date_histogram': {
+        const field = this.field(node.field);
+        const bounds = node.extended_bounds;
+        return {
+          date_histogram: {
+            field: this.name(field),
+            ...(node.calendar_interval === undefined ? {} : { calendar_interval: node.calendar_interval }),
+            ...(node.fixed_interval === undefined ? {} : { fixed_interval: node.fixed_interval }),
+            time_zone: node.time_zone,
+            min_doc_count: node.min_doc_count,
+            order: node.order.map((order) => ({ [order.key]: order.order })),
+            ...(node.format === undefined ? {} : { format: node.format }),
+            ...(node.offset === undefined ? {} : { offset: node.offset }),
+            ...(bounds === undefined
+              ? {}
+              : {
+                  extended_bounds: {
+                    min: this.boundInstant(field, bounds.min, node.time_zone, node.format),
+                    max: this.boundInstant(field, bounds.max, node.time_zone, node.format),
+                  },
+                }),
+          },
+        };
+      }
+      case 'histogram':
+        return {
+          histogram: {
+            field: this.fieldName(node.field),
+            interval: node.interval,
+            min_doc_count: node.min_doc_count,
+            offset: node.offset,
+            order: node.order.map((order) => ({ [order.key]: order.order })),
+            ...(node.extended_bounds === undefined ? {} : { extended_bounds: node.extended_bounds }),
+          },
+        };
+      case 'range':
+        return { range: { field: this.fieldName(node.field), ranges: node.ranges, keyed: node.keyed } };
+      case 'filter':
+        return { filter: this.query(node.filter) };
+      case 'filters':
+        return {
+          filters: {
+            filters: node.keyed
+              ? Object.fromEntries(node.filters.map((entry) => [entry.key, this.query(entry.filter)]))
+              : node.filters.map((entry) => this.query(entry.filter)),
+            ...(node.other_bucket_key === undefined ? {} : { other_bucket: true, other_bucket_key: node.other_bucket_key }),
+          },
+        };
+      case 'percentiles':
+        return {
+          percentiles: { field: this.fieldName(node.field), percents: node.percents, keyed: node.keyed, ...(node.missing === undefined ? {} : { missing: node.missing }) },
+        };
+      case 'top_hits':
+        return {
+          top_hits: {
+            size: node.size,
+            from: node.from,
+            sort: effectiveSort(this.ctx.kind, node.sort).map((entry) => this.sort(entry)),
+            _source: node._source !== false,
+          },
+        };
+      default:
+        return { [node.type]: { field: this.fieldName(node.field), ...(node.missing === undefined ? {} : { missing: node.missing }) } };
+    }
+  }
+
+  private boundInstant(field: FieldRef, value: Scalar, timeZone: string, format?: string): Scalar {
+    return typeof value === 'boolean' ? value : this.instant(field, value, false, timeZone, format);
+  }
+
+  private field(name: string): FieldRef {
+    return resolveField(this.ctx.kind, name);
+  }
+
+  private fieldName(name: string): string {
+    return this.name(this.field(name));
+  }
+
+  /** The field as the OpenSearch mapping names it. */
+  private name(field: FieldRef): string {
+    const path = field.path === 'time' ? `${INDEX_META_FIELD}.time` : field.path;
+    return field.raw ? `${path}.raw` : path;
+  }
+
+  private documentId(value: Scalar): string {
+    return documentId(this.ctx.scope.app_id, String(value));
+  }
+
+  private instant(field: FieldRef, value: string | number, roundUp: boolean, timeZone = this.ctx.timeZone, format?: string): number {
+    return resolveDateMath(value, this.ctx.now, timeZone, roundUp, { field: field.path, ...(format === undefined ? {} : { format }) });
+  }
+}
+
+function unmappedType(field: FieldRef): string {
+  switch (field.type) {
+    case 'keyword':
+    case 'id':
+      return 'keyword';
+    case 'date':
+      return 'date';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'double';
+  }
+}
+
+const escapeWildcard = (text: string): string => text.replace(/[\\*?]/g, '\\$&');
+
+function invalid(field: string, reason: string): ValidationError {
+  return new ValidationError(`Invalid query: ${reason}`, [{ field, reason }]);
+}

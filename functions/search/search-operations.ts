@@ -1,0 +1,141 @@
+import type { ManagementTokenClaims } from '../../schemas/management-token';
+import { parseQuery, parseSearchRequest } from '../../schemas/search-dsl';
+import type { QueryNode } from '../../schemas/search-tree';
+import type { ProfileKind, ProfileStore } from '../profiles/profile-store';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../shared/errors';
+import { readJsonBody } from '../shared/http/body';
+import type { Operation } from '../shared/http/handler';
+import type { HttpRequest } from '../shared/http/types';
+import { parseRequestRange } from './dates/request-range';
+import { fieldCatalogue } from './field-catalogue';
+import type { IndexKind, SearchableIndex, SearchContext } from './port';
+
+/** Search bodies are queries, not data: 1 MB is far beyond any real one. */
+export const MAX_SEARCH_BODY_BYTES = 1_000_000;
+
+export interface SearchOperationDeps {
+  readonly index: SearchableIndex;
+  readonly profiles: ProfileStore;
+  readonly ready: () => Promise<void>;
+  readonly now?: () => Date;
+}
+
+type SearchOperation = Operation<ManagementTokenClaims>;
+
+const PROFILE_KIND: Record<'users' | 'companies', ProfileKind> = { users: 'user', companies: 'company' };
+const OWNER_FIELD: Record<'users' | 'companies', string> = { users: 'user_id', companies: 'company_id' };
+
+/**
+ * The management API's search operations. Every one is confined to the token's org and app; event
+ * searches also to the `from`/`to` window (query parameters, in `time_zone`). Searches answer 200.
+ */
+export function searchOperations(deps: SearchOperationDeps): Record<string, SearchOperation> {
+  const now = deps.now ?? (() => new Date());
+
+  const context = (request: HttpRequest, claims: ManagementTokenClaims, kind: IndexKind): SearchContext => {
+    const at = now();
+    const range = parseRequestRange({ from: request.query['from'], to: request.query['to'], time_zone: request.query['time_zone'] }, at);
+    return {
+      scope: { org_id: claims.org_id, app_id: claims.app_id },
+      kind,
+      // Profiles are not events: the time window applies to event searches only.
+      range: kind === 'events' ? { from: range.from, to: range.to } : undefined,
+      timeZone: range.timeZone,
+      now: at,
+    };
+  };
+
+  const search = (kind: IndexKind): SearchOperation => async (request, claims) => {
+    await deps.ready();
+    const ctx = context(request, claims, kind);
+    const body = optionalBody(request) ?? {};
+    return { status: 200, body: await deps.index.search(ctx, parseSearchRequest(body, kind, { timeZone: ctx.timeZone })) };
+  };
+
+  const count = (kind: IndexKind): SearchOperation => async (request, claims) => {
+    await deps.ready();
+    const ctx = context(request, claims, kind);
+    // The count body is a search body; what counts is its query narrowed by its post_filter.
+    const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
+    const query: QueryNode = parsed.post_filter ? { type: 'bool', must: [parsed.query], filter: [parsed.post_filter], should: [], must_not: [] } : parsed.query;
+    return { status: 200, body: { count: await deps.index.countMatching(ctx, query) } };
+  };
+
+  const getById = (kind: IndexKind, what: string): SearchOperation => async (request, claims) => {
+    await deps.ready();
+    const id = request.pathParams['id']!;
+    const time = kind === 'events' ? parseEventTime(request.query['event_time']) : undefined;
+    const found = await deps.index.get({ org_id: claims.org_id, app_id: claims.app_id }, kind, id, { time });
+    if (!found) throw new NotFoundError(`No ${what} with id ${id}`);
+    return { status: 200, body: found };
+  };
+
+  const remove = (kind: 'users' | 'companies'): SearchOperation => async (request, claims) => {
+    await deps.ready();
+    const id = request.pathParams['id']!;
+    const scope = { org_id: claims.org_id, app_id: claims.app_id };
+    const deleteEvents = parseBoolean(request.query['delete_events'], 'delete_events');
+    // The stored profile goes too, or the next update would merge into the deleted one.
+    const hadProfile = await deps.profiles.delete(claims.org_id, claims.app_id, PROFILE_KIND[kind], id);
+    const hadDocument = await deps.index.delete(scope, kind, id);
+    if (!hadProfile && !hadDocument) throw new NotFoundError(`No ${kind === 'users' ? 'user' : 'company'} with id ${id}`);
+    let eventsDeleted = 0;
+    if (deleteEvents) {
+      const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: now() };
+      eventsDeleted = await deps.index.deleteMatching(ctx, { type: 'term', field: OWNER_FIELD[kind], value: id, case_insensitive: false });
+    }
+    return { status: 200, body: { [OWNER_FIELD[kind]]: id, deleted: true, events_deleted: eventsDeleted } };
+  };
+
+  const properties = (kind: IndexKind): SearchOperation => async (request, claims) => {
+    await deps.ready();
+    return { status: 200, body: await fieldCatalogue(deps.index, context(request, claims, kind)) };
+  };
+
+  return {
+    searchEvents: search('events'),
+    countEvents: count('events'),
+    getEvent: getById('events', 'event'),
+    eventProperties: properties('events'),
+    searchUsers: search('users'),
+    countUsers: count('users'),
+    getUser: getById('users', 'user'),
+    deleteUser: remove('users'),
+    userProperties: properties('users'),
+    searchCompanies: search('companies'),
+    countCompanies: count('companies'),
+    getCompany: getById('companies', 'company'),
+    deleteCompany: remove('companies'),
+    companyProperties: properties('companies'),
+    companySubscriptions: async (request, claims) => {
+      await deps.ready();
+      const ctx = context(request, claims, 'subscriptions');
+      const query = parseQuery({ term: { company_id: request.pathParams['id']! } });
+      const result = await deps.index.search(ctx, { query, size: 1000, from: 0, sort: [], _source: { includes: [], excludes: [] }, track_total_hits: true, aggs: {} });
+      return { status: 200, body: result };
+    },
+  };
+}
+
+function optionalBody(request: HttpRequest): unknown {
+  if (request.rawBody.length === 0 && !request.bodyText) return undefined;
+  try {
+    return readJsonBody(request, MAX_SEARCH_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof PayloadTooLargeError) throw new ValidationError('A search body may be at most 1 MB', [{ field: 'body', reason: 'over 1 MB' }]);
+    throw error;
+  }
+}
+
+function parseEventTime(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw new ValidationError('event_time must be an ISO 8601 date-time', [{ field: 'event_time', reason: `not a date-time: ${value}` }]);
+  return time;
+}
+
+function parseBoolean(value: string | undefined, field: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ValidationError(`${field} must be true or false`, [{ field, reason: `not a boolean: ${value}` }]);
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
+import { createOpenSearchClient } from '../../functions/search/opensearch/client';
+import { createOpenSearchIndex } from '../../functions/search/opensearch/opensearch-index';
+import { commonTemplateName, indexTemplates } from '../../functions/search/opensearch/templates';
+import type { SearchableIndex } from '../../functions/search/port';
+
+/** A search backend the conformance suite and the tenant-safety tests run against. */
+export interface ConformanceBackend {
+  readonly name: string;
+  open(): Promise<SearchableIndex>;
+  /** Removes what the run created (OpenSearch indices and templates under its own prefix). */
+  dispose(): Promise<void>;
+}
+
+function duckDbInMemory(): ConformanceBackend {
+  return { name: 'DuckDB', open: () => createDuckDbSearchIndex({ path: ':memory:' }), dispose: async () => {} };
+}
+
+function openSearch(endpoint: string): ConformanceBackend {
+  const client = createOpenSearchClient({ endpoint, signWithIam: false });
+  // A prefix of its own, so runs sharing a cluster never see each other's indices.
+  const prefix = `conformance-${randomUUID().slice(0, 8)}-`;
+  return {
+    name: `OpenSearch ${endpoint}`,
+    open: async () => {
+      const index = createOpenSearchIndex({ client, indexPrefix: prefix });
+      await index.ensureReady();
+      return index;
+    },
+    dispose: async () => {
+      await client.indices.delete({ index: `${prefix}*` }, { ignore: [404] });
+      for (const template of indexTemplates(prefix)) await client.indices.deleteIndexTemplate({ name: template.name }, { ignore: [404] });
+      await client.cluster.deleteComponentTemplate({ name: commonTemplateName(prefix) }, { ignore: [404] });
+      await client.close();
+    },
+  };
+}
+
+/** DuckDB always; OpenSearch too when OPENSEARCH_URL points at a cluster. */
+export function conformanceBackends(env: NodeJS.ProcessEnv = process.env): ConformanceBackend[] {
+  const backends = [duckDbInMemory()];
+  if (env.OPENSEARCH_URL) backends.push(openSearch(env.OPENSEARCH_URL));
+  return backends;
+}

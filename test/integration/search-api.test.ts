@@ -1,0 +1,130 @@
+import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
+import { signManagementToken } from '../../functions/auth/management-token';
+import { managementScopes, type ManagementScope } from '../../schemas/scopes';
+import { apiCall, send, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
+
+/** The management search API over HTTP: DSL, counts, dates, profiles, deletes, scopes, tenants. */
+describe('search API', () => {
+  let rt: TestRuntime;
+  let otherApp: { collectorId: string; token: string };
+  const hour = 3_600_000;
+  const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * hour);
+
+  async function tokenFor(orgId: string, appId: string, scopes: ManagementScope[]): Promise<string> {
+    return signManagementToken({ sub: 'test', org_id: orgId, app_id: appId, scopes }, await loadOrCreateSigningKey(rt.dataDir));
+  }
+
+  beforeAll(async () => {
+    rt = await startTestRuntime('search');
+    const other = await rt.apps.createOrgWithApp({ orgId: 'org_other', orgName: 'Other', appId: 'app_other', appName: 'Other' });
+    otherApp = { collectorId: other.collector_application_id, token: await tokenFor('org_other', 'app_other', [...managementScopes]) };
+
+    const events = [
+      apiCall({ transaction_id: uuid(1), user_id: 'alice', company_id: 'acme', response: { time: at(1).toISOString(), status: 200, headers: {} }, metadata: { plan: 'pro' } }, at(1)),
+      apiCall({ transaction_id: uuid(2), user_id: 'alice', company_id: 'acme', response: { time: at(2).toISOString(), status: 500, headers: {} }, metadata: { plan: 'pro' } }, at(2)),
+      apiCall({ transaction_id: uuid(3), user_id: 'bob', company_id: 'globex', weight: 10, response: { time: at(3).toISOString(), status: 200, headers: {} }, metadata: { plan: 'free' } }, at(3)),
+      apiCall({ transaction_id: uuid(4), user_id: 'bob', company_id: 'globex', response: { time: at(30).toISOString(), status: 404, headers: {} } }, at(30)),
+    ];
+    expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
+    await rt.collect('/v1/users/batch', [{ user_id: 'alice', company_id: 'acme', metadata: { email: 'alice@acme.com' } }, { user_id: 'bob', company_id: 'globex', metadata: { email: 'bob@globex.com' } }]);
+    await rt.collect('/v1/companies/batch', [{ company_id: 'acme', company_domain: 'acme.com' }, { company_id: 'globex', company_domain: 'globex.com' }]);
+    await rt.collect('/v1/subscriptions', { subscription_id: 'sub-acme', company_id: 'acme', status: 'active' });
+    // The other tenant has an event with the same transaction id and the same user ids.
+    await send(`${rt.credentials.collector_url}/v1/events/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-application-id': otherApp.collectorId }, body: JSON.stringify([apiCall({ transaction_id: uuid(1), user_id: 'alice', company_id: 'acme' }, at(1))]) });
+    await rt.waitUntilConsumed();
+  });
+  afterAll(() => rt?.dispose());
+
+  const search = (path: string, body: unknown, token = rt.credentials.management_token) => rt.management('POST', path, { authorization: `Bearer ${token}` }, body);
+
+  it('searches events with a query, sort and aggregations (200, OpenSearch shape)', async () => {
+    const res = await search('/search/~/search/events?from=-24h&to=now', {
+      query: { bool: { filter: [{ term: { 'user_id.raw': 'alice' } }] } },
+      sort: [{ 'request.time': 'desc' }],
+      size: 10,
+      aggs: { by_status: { terms: { field: 'response.status' } }, weight: { sum: { field: 'weight', missing: 1 } } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ timed_out: false, hits: { total: 2 } });
+    expect(res.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual([uuid(1), uuid(2)]);
+    expect(res.body.aggregations.by_status.buckets).toEqual([{ key: 200, doc_count: 1 }, { key: 500, doc_count: 1 }]);
+    expect(res.body.aggregations.weight.value).toBe(2);
+  });
+
+  it('applies the from/to window: -24h excludes the 30-hour-old event', async () => {
+    const recent = await search('/search/~/search/events?from=-24h&to=now', { size: 0 });
+    expect(recent.body.hits.total).toBe(3);
+    const all = await search('/search/~/search/events?from=-2d&to=now', { size: 0 });
+    expect(all.body.hits.total).toBe(4);
+  });
+
+  it('counts with both documented forms', async () => {
+    for (const path of ['/search/~/count/events?from=-2d&to=now', '/search/~/search/count?from=-2d&to=now', '/v1/search/~/count/events?from=-2d&to=now']) {
+      const res = await search(path, { query: { term: { 'user_id.raw': 'bob' } } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ count: 2 });
+    }
+  });
+
+  it('rejects bad dates and unsupported members with 400 naming them', async () => {
+    const zone = await search('/search/~/search/events?from=-1d&to=now&time_zone=Mars/Olympus', {});
+    expect(zone.status).toBe(400);
+    expect(zone.body.error.details[0].field).toBe('time_zone');
+    const order = await search('/search/~/search/events?from=now&to=-1d', {});
+    expect(order.status).toBe(400);
+    expect(order.body.error.details[0].field).toBe('from');
+    const script = await search('/search/~/search/events?from=-1d&to=now', { query: { script: { script: 'return true' } } });
+    expect(script.status).toBe(400);
+    expect(script.body.error.details[0].field).toContain('script');
+  });
+
+  it('searches and counts users and companies, and lists a company\'s subscriptions', async () => {
+    const users = await search('/search/~/search/users', { query: { term: { 'metadata.email.raw': 'bob@globex.com' } } });
+    expect(users.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['bob']);
+    expect((await search('/search/~/count/users', {})).body).toEqual({ count: 2 });
+    const companies = await search('/search/~/search/companies', { query: { match: { company_domain: 'acme' } } });
+    expect(companies.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['acme']);
+    const subs = await rt.management('GET', '/search/~/companies/acme/subscriptions');
+    expect(subs.status).toBe(200);
+    expect(subs.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['sub-acme']);
+  });
+
+  it('lists the fields a query can use, from the tenant\'s own documents', async () => {
+    const res = await rt.management('GET', '/search/~/mappings/events/properties');
+    expect(res.status).toBe(200);
+    expect(res.body.properties).toMatchObject({ 'response.status': { type: 'long' }, 'user_id': { type: 'keyword' }, 'request.time': { type: 'date' }, 'request.uri': { type: 'text', fields: { raw: { type: 'keyword' } } } });
+    expect((await rt.management('GET', '/search/~/mappings/users/properties')).body.properties['metadata.email']).toBeDefined();
+  });
+
+  it('never shows another tenant\'s documents, whatever the query', async () => {
+    const hostile = await search('/search/~/search/events?from=-2d&to=now', {
+      query: { bool: { should: [{ match_all: {} }, { term: { app_id: 'app_other' } }], minimum_should_match: 0 } },
+      post_filter: { bool: { must_not: [{ term: { org_id: rt.credentials.org_id } }] } },
+      aggs: { apps: { terms: { field: 'app_id' } } },
+    });
+    expect(hostile.status).toBe(200);
+    expect(hostile.body.hits.total).toBe(0);
+    expect(hostile.body.aggregations.apps.buckets).toEqual([{ key: rt.credentials.app_id, doc_count: 4 }]);
+    const other = await search('/search/~/search/events?from=-2d&to=now', { query: { ids: { values: [uuid(1), uuid(2)] } } }, otherApp.token);
+    expect(other.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual([uuid(1)]);
+    expect(other.body.hits.hits[0]._source.app_id).toBe('app_other');
+  });
+
+  it('requires the route\'s scope', async () => {
+    const readUsersOnly = await tokenFor(rt.credentials.org_id, rt.credentials.app_id, ['read:users']);
+    expect((await search('/search/~/search/events?from=-1d&to=now', {}, readUsersOnly)).status).toBe(401);
+    expect((await search('/search/~/search/users', {}, readUsersOnly)).status).toBe(200);
+    expect((await rt.management('DELETE', '/search/~/users/alice', { authorization: `Bearer ${readUsersOnly}` })).status).toBe(401);
+  });
+
+  it('deletes a user and, with delete_events=true, its events', async () => {
+    const res = await rt.management('DELETE', '/search/~/users/alice?delete_events=true');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ user_id: 'alice', deleted: true, events_deleted: 2 });
+    expect((await rt.management('GET', '/search/~/users/alice')).status).toBe(404);
+    expect((await search('/search/~/count/events?from=-2d&to=now', {})).body).toEqual({ count: 2 });
+    // The other tenant's alice and her event are untouched.
+    expect((await search('/search/~/count/events?from=-2d&to=now', {}, otherApp.token)).body).toEqual({ count: 1 });
+    expect((await rt.management('DELETE', '/search/~/users/alice')).status).toBe(404);
+  });
+});

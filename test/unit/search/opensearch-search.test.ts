@@ -1,0 +1,242 @@
+import { parseQuery, parseSearchRequest } from '../../../schemas/search-dsl';
+import { ServiceUnavailableError, ValidationError } from '../../../functions/shared/errors';
+import { eventDocument } from '../../../functions/search/index-documents';
+import { createOpenSearchIndex, tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
+import { toOpenSearchQuery } from '../../../functions/search/opensearch/query-body';
+import { toStoredSource } from '../../../functions/search/opensearch/stored-source';
+import type { IndexKind, SearchContext } from '../../../functions/search/port';
+import { fakeOpenSearch, type FakeAnswer, type RecordedRequest } from './support/fake-opensearch';
+
+const scope = { org_id: 'org-1', app_id: 'app-1' };
+const window = { from: new Date('2026-03-01T00:00:00.000Z'), to: new Date('2026-03-15T00:00:00.000Z') };
+const now = new Date('2026-03-15T10:30:00.000Z');
+const context = (kind: IndexKind = 'events'): SearchContext => ({ scope, kind, range: window, timeZone: 'UTC', now });
+const unbounded = (kind: IndexKind): SearchContext => ({ scope, kind, timeZone: 'UTC', now });
+
+const call = (request: RecordedRequest) => `${request.method} ${decodeURIComponent(request.path)}`;
+const bodyOf = (request: RecordedRequest | undefined) => JSON.parse(request!.body!) as Record<string, unknown>;
+
+const stored = (id: string, data: Record<string, unknown> = {}) =>
+  toStoredSource(
+    eventDocument(scope, 'event', {
+      id,
+      time: '2026-03-10T12:00:00.000Z',
+      received_at: '2026-03-10T12:00:00.000Z',
+      data: {
+        request: { time: '2026-03-10T12:00:00.000Z', uri: 'https://api.example.com/upload', verb: 'PUT', headers: {}, transfer_encoding: 'base64', body: 'aGVsbG8=' },
+        user_id: 'u-1',
+        ...data,
+      },
+    }),
+  );
+
+const emptyAnswer: FakeAnswer = { status: 200, body: { took: 1, timed_out: false, _shards: { total: 1, failed: 0 }, hits: { total: { value: 0 }, hits: [] } } };
+
+describe('OpenSearch search (scripted cluster)', () => {
+  it('wraps the query in the tenant filter, sorts newest first with the doc_id tie-breaker, and counts exactly', async () => {
+    const { client, requests } = fakeOpenSearch(() => emptyAnswer);
+    const index = createOpenSearchIndex({ client, indexPrefix: 'p-' });
+    const request = parseSearchRequest({ query: { term: { user_id: 'u-1' } }, size: 5, from: 10, track_total_hits: false }, 'events');
+    await index.search(context(), request);
+
+    expect(requests.map(call)).toEqual(['POST /p-events-*/_search']);
+    expect(requests[0]!.query.get('ignore_unavailable')).toBe('true');
+    const body = bodyOf(requests[0]);
+    expect(body.query).toEqual({ bool: { filter: [...tenantClauses(scope, window), toOpenSearchQuery(request.query, context())] } });
+    expect(body.sort).toEqual([
+      { 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } },
+      { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
+    ]);
+    expect(body).toMatchObject({ size: 5, from: 10, track_total_hits: true });
+    expect(body).not.toHaveProperty('search_after');
+  });
+
+  it('searches a profile index without a time window, sorted by id', async () => {
+    const { client, requests } = fakeOpenSearch(() => emptyAnswer);
+    await createOpenSearchIndex({ client, indexPrefix: 'p-' }).search(unbounded('users'), parseSearchRequest({}, 'users'));
+    expect(requests.map(call)).toEqual(['POST /p-users/_search']);
+    const body = bodyOf(requests[0]);
+    expect(body.query).toEqual({ bool: { filter: tenantClauses(scope) } });
+    expect(body.sort).toEqual([{ 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } }]);
+  });
+
+  it('answers plain ids, sources as indexed and filtered, integer totals, and null for missing sort values', async () => {
+    const { client } = fakeOpenSearch(() => ({
+      status: 200,
+      body: {
+        took: 3,
+        timed_out: false,
+        _shards: { total: 2, failed: 0 },
+        hits: {
+          total: { value: 42, relation: 'eq' },
+          max_score: null,
+          hits: [
+            { _index: 'p-events-2026.03', _id: 'app-1:e-1', _score: null, _source: stored('e-1', { metadata: { score: 3 } }), sort: [3, 1773144000000, 'e-1'] },
+            // OpenSearch reports a missing double as "Infinity" and a missing date as Long.MAX_VALUE.
+            { _index: 'p-events-2026.03', _id: 'app-1:e-2', _score: null, _source: stored('e-2'), sort: ['Infinity', 9223372036854775807, 'e-2'] },
+          ],
+        },
+      },
+    }));
+    const index = createOpenSearchIndex({ client });
+    const response = await index.search(
+      context(),
+      parseSearchRequest({ sort: [{ 'metadata.score': 'asc' }, { 'received_at': 'asc' }], _source: ['request.body', 'user_id', 'metadata'] }, 'events'),
+    );
+    expect(response).toEqual({
+      took: expect.any(Number),
+      timed_out: false,
+      hits: {
+        total: 42,
+        max_score: null,
+        hits: [
+          { _id: 'e-1', _source: { request: { body: 'aGVsbG8=' }, user_id: 'u-1', metadata: { score: 3 } }, sort: [3, 1773144000000, 'e-1'] },
+          { _id: 'e-2', _source: { request: { body: 'aGVsbG8=' }, user_id: 'u-1' }, sort: [null, null, 'e-2'] },
+        ],
+      },
+    });
+  });
+
+  it('sorts numbers as doubles and turns null search_after values into the extremes OpenSearch sorts missing values at', async () => {
+    const { client, requests } = fakeOpenSearch(() => emptyAnswer);
+    const index = createOpenSearchIndex({ client });
+    await index.search(
+      context(),
+      parseSearchRequest(
+        {
+          sort: [{ 'metadata.score': 'asc' }, { time: { order: 'desc' } }, { received_at: { order: 'desc', missing: '_first' } }, { user_id: 'asc' }],
+          search_after: [null, null, null, null, 'e-9'],
+        },
+        'events',
+      ),
+    );
+    const text = requests[0]!.body!;
+    // Long extremes go out exactly, which a JS number cannot hold.
+    expect(text).toContain('"search_after":["Infinity",-9223372036854775808,9223372036854775807,null,"e-9"]');
+    expect(bodyOf(requests[0]).sort).toEqual([
+      { 'metadata.score': { order: 'asc', missing: '_last', unmapped_type: 'double', numeric_type: 'double' } },
+      { 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } },
+      { received_at: { order: 'desc', missing: '_first', unmapped_type: 'date' } },
+      { user_id: { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
+      { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
+    ]);
+  });
+
+  it('reads search_after dates given as ISO strings and refuses a search_after that does not fit the sort', async () => {
+    const { client, requests } = fakeOpenSearch(() => emptyAnswer);
+    const index = createOpenSearchIndex({ client });
+    await index.search(context(), parseSearchRequest({ sort: [{ time: 'asc' }], search_after: ['2026-03-10T12:00:00.000Z', 'e-1'] }, 'events'));
+    expect(bodyOf(requests[0]).search_after).toEqual([1773144000000, 'e-1']);
+    // The parser checks this too; the adapter does not rely on it.
+    const short = { ...parseSearchRequest({ sort: [{ time: 'asc' }] }, 'events'), search_after: [1773144000000] };
+    await expect(index.search(context(), short)).rejects.toMatchObject({
+      status: 400,
+      details: [{ field: 'search_after' }],
+    });
+  });
+
+  it('reshapes top_hits inside buckets, which sort on doc_id too', async () => {
+    const { client, requests } = fakeOpenSearch(() => ({
+      status: 200,
+      body: {
+        took: 1,
+        timed_out: false,
+        _shards: { total: 1, failed: 0 },
+        hits: { total: { value: 3 }, hits: [] },
+        aggregations: {
+          users: {
+            doc_count_error_upper_bound: 0,
+            sum_other_doc_count: 0,
+            buckets: [
+              {
+                key: 'u-1',
+                doc_count: 3,
+                latest: { hits: { total: { value: 3, relation: 'eq' }, max_score: null, hits: [{ _index: 'x', _id: 'app-1:e-7', _score: null, _source: stored('e-7'), sort: [5] }] } },
+              },
+            ],
+          },
+        },
+      },
+    }));
+    const index = createOpenSearchIndex({ client });
+    const request = parseSearchRequest(
+      { size: 0, aggs: { users: { terms: { field: 'user_id' }, aggs: { latest: { top_hits: { size: 1, sort: [{ _id: 'desc' }], _source: ['user_id'] } } } } } },
+      'events',
+    );
+    const response = await index.search(context(), request);
+    const sent = bodyOf(requests[0]) as { aggs: { users: { aggs: { latest: { top_hits: { sort: unknown } } } } } };
+    expect(sent.aggs.users.aggs.latest.top_hits.sort).toEqual([{ 'index_meta.doc_id': { order: 'desc', missing: '_last', unmapped_type: 'keyword' } }]);
+    expect(response.aggregations).toEqual({
+      users: {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [{ key: 'u-1', doc_count: 3, latest: { hits: { total: 3, max_score: null, hits: [{ _id: 'e-7', _source: { user_id: 'u-1' }, sort: [5] }] } } }],
+      },
+    });
+  });
+
+  it('never asks for empty terms buckets, which would list other tenants’ terms', async () => {
+    const { client, requests } = fakeOpenSearch(() => emptyAnswer);
+    await createOpenSearchIndex({ client }).search(
+      context(),
+      parseSearchRequest({ size: 0, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 }, aggs: { routes: { terms: { field: 'request.route.raw', min_doc_count: 0 } } } } } }, 'events'),
+    );
+    const sent = bodyOf(requests[0]) as { aggs: { users: { terms: { min_doc_count: number }; aggs: { routes: { terms: { min_doc_count: number } } } } } };
+    expect(sent.aggs.users.terms.min_doc_count).toBe(1);
+    expect(sent.aggs.users.aggs.routes.terms.min_doc_count).toBe(1);
+  });
+
+  it('counts with _count inside the tenant wrap', async () => {
+    const { client, requests } = fakeOpenSearch(() => ({ status: 200, body: { count: 7 } }));
+    const query = parseQuery({ range: { 'response.status': { gte: 500 } } });
+    expect(await createOpenSearchIndex({ client, indexPrefix: 'p-' }).countMatching(context(), query)).toBe(7);
+    expect(requests.map(call)).toEqual(['POST /p-events-*/_count']);
+    expect(bodyOf(requests[0])).toEqual({ query: { bool: { filter: [...tenantClauses(scope, window), toOpenSearchQuery(query, context())] } } });
+  });
+
+  it('deletes one document of the tenant by id, and says when there was none', async () => {
+    const answers: FakeAnswer[] = [
+      { status: 200, body: { deleted: 1, failures: [] } },
+      { status: 200, body: { deleted: 0, failures: [] } },
+    ];
+    const { client, requests } = fakeOpenSearch(() => answers.shift()!);
+    const index = createOpenSearchIndex({ client, indexPrefix: 'p-' });
+    expect(await index.delete(scope, 'users', 'u-1')).toBe(true);
+    expect(await index.delete(scope, 'users', 'u-1')).toBe(false);
+    expect(requests.map(call)).toEqual(['POST /p-users/_delete_by_query', 'POST /p-users/_delete_by_query']);
+    expect(requests[0]!.query.get('refresh')).toBe('true');
+    expect(bodyOf(requests[0])).toEqual({ query: { bool: { filter: [{ ids: { values: ['app-1:u-1'] } }, ...tenantClauses(scope)] } } });
+  });
+
+  it('deletes what matches inside the tenant wrap, and fails loudly when OpenSearch could not delete everything', async () => {
+    const answers: FakeAnswer[] = [
+      { status: 200, body: { deleted: 4, failures: [] } },
+      { status: 200, body: { deleted: 1, failures: [{ cause: { type: 'es_rejected_execution_exception' } }] } },
+    ];
+    const { client, requests } = fakeOpenSearch(() => answers.shift()!);
+    const index = createOpenSearchIndex({ client });
+    const query = parseQuery({ term: { user_id: 'u-1' } });
+    const ctx = unbounded('events');
+    expect(await index.deleteMatching(ctx, query)).toBe(4);
+    expect(bodyOf(requests[0])).toEqual({ query: { bool: { filter: [...tenantClauses(scope), toOpenSearchQuery(query, ctx)] } } });
+    await expect(index.deleteMatching(ctx, query)).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('turns a search OpenSearch refuses into a 400 with its reason', async () => {
+    const { client } = fakeOpenSearch(() => ({
+      status: 400,
+      body: { error: { root_cause: [{ type: 'illegal_argument_exception', reason: 'Text fields are not optimised for operations' }], type: 'search_phase_execution_exception' }, status: 400 },
+    }));
+    const failure = createOpenSearchIndex({ client }).search(context(), parseSearchRequest({}, 'events'));
+    await expect(failure).rejects.toBeInstanceOf(ValidationError);
+    await expect(failure).rejects.toMatchObject({ details: [{ field: 'body', reason: 'Text fields are not optimised for operations' }] });
+  });
+
+  it('does not pass off a partial answer when a shard failed', async () => {
+    const { client } = fakeOpenSearch(() => ({
+      status: 200,
+      body: { took: 1, timed_out: false, _shards: { total: 2, failed: 1, failures: [{ reason: { type: 'node_disconnected_exception', reason: 'gone' } }] }, hits: { total: { value: 1 }, hits: [] } },
+    }));
+    await expect(createOpenSearchIndex({ client }).search(context(), parseSearchRequest({}, 'events'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+});
