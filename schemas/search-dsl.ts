@@ -664,8 +664,23 @@ const OrderSpec = z.preprocess(
   z.array(z.record(z.string(), Order).refine((entry) => Object.keys(entry).length === 1, { error: 'each order entry names one key' })),
 );
 
-/** Checks that an order key names `_count`, `_key` or a metric among the sub-aggregations. */
-function bucketOrder(ctx: Ctx, raw: z.infer<typeof OrderSpec> | undefined, fallback: BucketOrder[], subAggs: Record<string, AggregationNode>, tieBreak: boolean): Parsed<BucketOrder[]> {
+type OrderRequest = z.infer<typeof OrderSpec>;
+
+/** Bucket orders when the request names none. */
+const DEFAULT_ORDERS: Readonly<Record<string, BucketOrder[]>> = {
+  terms: [
+    { key: '_count', order: 'desc' },
+    { key: '_key', order: 'asc' },
+  ],
+  date_histogram: [{ key: '_key', order: 'asc' }],
+  histogram: [{ key: '_key', order: 'asc' }],
+};
+
+/**
+ * The order of a bucket aggregation, checked once its sub-aggregations are known: each key names
+ * `_count`, `_key` (`_term`) or a single-value metric among them.
+ */
+function bucketOrder(ctx: Ctx, path: Path, raw: OrderRequest | undefined, fallback: BucketOrder[], subAggs: Record<string, AggregationNode>): Parsed<BucketOrder[]> {
   if (raw === undefined) return fallback;
   const orders: BucketOrder[] = [];
   for (const [position, entry] of raw.entries()) {
@@ -674,14 +689,14 @@ function bucketOrder(ctx: Ctx, raw: z.infer<typeof OrderSpec> | undefined, fallb
     if (name !== '_count' && name !== '_key') {
       const problem = metricPathProblem(name, subAggs);
       if (problem !== undefined) {
-        issue(ctx, ['order', position, key], problem);
+        issue(ctx, [...path, 'order', position, key], problem);
         return INVALID;
       }
     }
     orders.push({ key: name, order });
   }
   // OpenSearch breaks ties by key ascending unless the order already involves the key.
-  if (tieBreak && !orders.some((order) => order.key === '_key')) orders.push({ key: '_key', order: 'asc' });
+  if (!orders.some((order) => order.key === '_key')) orders.push({ key: '_key', order: 'asc' });
   return orders;
 }
 
@@ -701,7 +716,8 @@ function metricPathProblem(path: string, subAggs: Record<string, AggregationNode
 
 const Missing = Scalar.optional();
 
-function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>, subAggs: () => Record<string, AggregationNode>) {
+/** The schemas of every aggregation type (built once per index kind and request time zone). */
+function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>): Record<string, z.ZodType<Record<string, unknown>>> {
   const field = (numeric: boolean) =>
     FieldName.superRefine((name, ctx) => {
       aggregatableField(kind, ctx, name, numeric);
@@ -716,14 +732,12 @@ function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>, su
       min_doc_count: IntLike(0, Number.MAX_SAFE_INTEGER, 'min_doc_count').optional(),
       missing: Missing,
     })
-    .transform((body, ctx) => {
-      const order = bucketOrder(ctx, body.order, [{ key: '_count', order: 'desc' }, { key: '_key', order: 'asc' }], subAggs(), true);
-      if (order === INVALID) return z.NEVER;
+    .transform((body) => {
       return {
         type: 'terms' as const,
         field: body.field,
         size: body.size ?? 10,
-        order,
+        order: body.order,
         min_doc_count: body.min_doc_count ?? 1,
         ...(body.missing === undefined ? {} : { missing: body.missing }),
         ...(body.shard_size === undefined ? {} : { shard_size: body.shard_size }),
@@ -760,8 +774,7 @@ function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>, su
         body.format === undefined ? true : checkAt(ctx, ['format'], () => assertDateFormat(body.format as string)),
       ];
       const timeZone = body.time_zone === undefined ? options.timeZone : checkAt(ctx, ['time_zone'], () => assertTimeZone(body.time_zone as string));
-      const order = bucketOrder(ctx, body.order, [{ key: '_key', order: 'asc' }], subAggs(), true);
-      if (valid.includes(INVALID) || timeZone === INVALID || order === INVALID) return z.NEVER;
+      if (valid.includes(INVALID) || timeZone === INVALID) return z.NEVER;
       if (body.extended_bounds !== undefined) {
         for (const bound of ['min', 'max'] as const) {
           const value = body.extended_bounds[bound];
@@ -779,7 +792,7 @@ function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>, su
         ...(body.extended_bounds === undefined ? {} : { extended_bounds: body.extended_bounds }),
         ...(body.format === undefined ? {} : { format: body.format }),
         ...(body.offset === undefined ? {} : { offset: String(body.offset) }),
-        order,
+        order: body.order,
       };
     });
 
@@ -792,19 +805,15 @@ function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>, su
       offset: z.number().optional(),
       order: OrderSpec.optional(),
     })
-    .transform((body, ctx) => {
-      const order = bucketOrder(ctx, body.order, [{ key: '_key', order: 'asc' }], subAggs(), true);
-      if (order === INVALID) return z.NEVER;
-      return {
-        type: 'histogram' as const,
-        field: body.field,
-        interval: body.interval,
-        min_doc_count: body.min_doc_count ?? 0,
-        ...(body.extended_bounds === undefined ? {} : { extended_bounds: body.extended_bounds }),
-        offset: body.offset ?? 0,
-        order,
-      };
-    });
+    .transform((body) => ({
+      type: 'histogram' as const,
+      field: body.field,
+      interval: body.interval,
+      min_doc_count: body.min_doc_count ?? 0,
+      ...(body.extended_bounds === undefined ? {} : { extended_bounds: body.extended_bounds }),
+      offset: body.offset ?? 0,
+      order: body.order,
+    }));
 
   const RangeBound = z.union([z.number(), z.string()]).nullable().optional();
   const rangeAgg = z
@@ -916,6 +925,10 @@ const AGGREGATION_NAME = /^[^[\]>]+$/;
 
 /** The aggregations of one level; `depth` is 1 for the request's own. */
 function aggregationMap(kind: IndexKind, options: Required<ParseOptions>, depth: number): z.ZodType<Record<string, AggregationNode>> {
+  return memoized(`aggregation-map|${kind}|${options.timeZone}|${depth}`, () => aggregationLevel(kind, options, depth));
+}
+
+function aggregationLevel(kind: IndexKind, options: Required<ParseOptions>, depth: number): z.ZodType<Record<string, AggregationNode>> {
   return z.unknown().transform((body, ctx): Record<string, AggregationNode> => {
     if (!isPlainObject(body)) {
       issue(ctx, [], 'aggregations are an object of named aggregations');
@@ -958,7 +971,7 @@ function aggregation(kind: IndexKind, options: Required<ParseOptions>, depth: nu
     return INVALID;
   }
   const type = types[0] as string;
-  const schemas: Record<string, z.ZodType<object>> = aggregationSchemas(kind, options, () => subAggs);
+  const schemas = memoized(`aggregations|${kind}|${options.timeZone}`, () => aggregationSchemas(kind, options));
   const schema = Object.hasOwn(schemas, type) ? schemas[type] : undefined;
   if (schema === undefined) {
     issue(ctx, [...path, type], refusedAggregation(type));
@@ -976,6 +989,12 @@ function aggregation(kind: IndexKind, options: Required<ParseOptions>, depth: nu
   }
   const body = parseAt(schema, spec[type], ctx, [...path, type]);
   if (body === INVALID) return INVALID;
+  const fallback = DEFAULT_ORDERS[type];
+  if (fallback !== undefined) {
+    const order = bucketOrder(ctx, [...path, type], body.order as OrderRequest | undefined, fallback, subAggs);
+    if (order === INVALID) return INVALID;
+    return { ...body, order, aggs: subAggs } as AggregationNode;
+  }
   return { ...body, aggs: subAggs } as AggregationNode;
 }
 
@@ -1028,6 +1047,16 @@ function searchRequest(kind: IndexKind, options: Required<ParseOptions>): z.ZodT
 // ---------------------------------------------------------------------------------------------
 // Entry points.
 
+/**
+ * Schemas depend only on the index kind and the request's time zone: built once and reused (building
+ * them costs more than parsing a body). Time zones are validated names, so the cache stays small.
+ */
+const schemaCache = new Map<string, unknown>();
+function memoized<T>(key: string, build: () => T): T {
+  if (!schemaCache.has(key)) schemaCache.set(key, build());
+  return schemaCache.get(key) as T;
+}
+
 /** Dotted member path with array positions in brackets: `query.bool.must[1].script`. */
 export function memberPath(path: readonly PropertyKey[]): string {
   let text = '';
@@ -1073,7 +1102,8 @@ function parseWith<T>(schema: z.ZodType<T>, body: unknown, what: string, prefix:
 export function parseSearchRequest(body: unknown, kind: IndexKind, options: ParseOptions = {}): SearchRequest {
   if (!isPlainObject(body)) throw new ValidationError('A search body is a JSON object', [{ field: 'body', reason: 'not a JSON object' }]);
   const timeZone = options.timeZone === undefined ? 'UTC' : assertTimeZone(options.timeZone);
-  return parseWith(searchRequest(kind, { timeZone }), body, 'search request', []);
+  const schema = memoized(`request|${kind}|${timeZone}`, () => searchRequest(kind, { timeZone }));
+  return parseWith(schema, body, 'search request', []);
 }
 
 /** Parses a bare query (`{"term": {...}}`): count criteria, cohorts, deletes. */

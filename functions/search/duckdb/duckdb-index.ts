@@ -28,7 +28,7 @@ import type {
   TenantScope,
   TimeRange,
 } from '../port';
-import { runAggregations } from './query/aggregations';
+import { aggregateAndCount } from './query/aggregations';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { SerialQueue } from './serial-queue';
@@ -75,6 +75,9 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
     const [writer, reader] = [await instance.connect(), await instance.connect()];
     // Date strings without an offset in documents are UTC, whatever the machine's zone.
     for (const connection of [writer, reader]) await connection.run(`SET TimeZone = 'UTC'`);
+    // A page reads `doc` only for the rows it returns (up to from + size = 10,000), not for every row
+    // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
+    await reader.run('SET late_materialization_max_rows = 10000');
     const index = new DuckDbSearchIndex(instance, writer, reader);
     await index.ensureReady();
     return index;
@@ -194,7 +197,7 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
     this.assertOpen();
-    return runSearch(this.read, context, request, runAggregations);
+    return runSearch(this.read, context, request, aggregateAndCount);
   }
 
   async countMatching(context: SearchContext, query: QueryNode): Promise<number> {

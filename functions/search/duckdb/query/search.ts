@@ -22,16 +22,19 @@ export interface BaseRelation {
   readonly params: SqlParams;
 }
 
-/** The aggregations of a request over the base relation (functions/search/duckdb/query/aggregations.ts). */
+/**
+ * The aggregations of a request over the base relation (aggregations.ts#aggregateAndCount), and the
+ * number of its rows when an aggregation query counted them on the way.
+ */
 export type AggregateFn = (
   run: QueryRunner,
   base: BaseRelation,
   aggs: Record<string, AggregationNode>,
   ctx: SearchContext,
-) => Promise<Record<string, unknown>>;
+) => Promise<{ readonly aggregations: Record<string, unknown>; readonly docCount: number | undefined }>;
 
 /** The tenant and time-window conditions every read is confined to, first so nothing can loosen them. */
-export function tenantConditions(ctx: SearchContext, params: SqlParams, alias = 'd'): string[] {
+function tenantConditions(ctx: SearchContext, params: SqlParams, alias = 'd'): string[] {
   const conditions = [`${column(alias, 'org_id')} = ${params.add(ctx.scope.org_id)}`, `${column(alias, 'app_id')} = ${params.add(ctx.scope.app_id)}`];
   if (ctx.range?.from !== undefined) conditions.push(`${column(alias, 'time')} >= ${params.add(ctx.range.from)}`);
   if (ctx.range?.to !== undefined) conditions.push(`${column(alias, 'time')} < ${params.add(ctx.range.to)}`);
@@ -53,34 +56,47 @@ export async function countMatching(run: QueryRunner, ctx: SearchContext, query:
 export async function runSearch(run: QueryRunner, ctx: SearchContext, request: SearchRequest, aggregate: AggregateFn): Promise<SearchResponse> {
   const started = Date.now();
   const base = baseRelation(ctx, request.query);
-  const aggregations = Object.keys(request.aggs).length > 0 ? await aggregate(run, base, request.aggs, ctx) : undefined;
+  const aggregated = Object.keys(request.aggs).length > 0 ? await aggregate(run, base, request.aggs, ctx) : undefined;
 
-  const params = new SqlParams();
-  const conditions = tenantConditions(ctx, params);
-  if (request.query.type !== 'match_all') conditions.push(`(${compileQuery(request.query, ctx.kind, ctx, params)})`);
+  // Hits: the base relation narrowed by the post_filter (which aggregations do not see).
+  const hitsBase = baseRelation(ctx, request.query);
+  const params = hitsBase.params;
+  const conditions = [hitsBase.fromWhereSql];
   if (request.post_filter !== undefined) conditions.push(`(${compileQuery(request.post_filter, ctx.kind, ctx, params)})`);
-  const from = `FROM ${quoteIdentifier(SEARCH_TABLES[ctx.kind].name)} d`;
-  const counted = await countHits(run, `${from} WHERE ${conditions.join(' AND ')}`, params, request.track_total_hits);
+  const fromWhere = conditions.join(' AND ');
+  // The hits query adds parameters of its own (sort stand-ins, search_after); the count uses these.
+  const countParams = [...params.values];
 
   let hits: SearchHit[] = [];
-  if (request.size > 0 && counted !== 0) {
+  if (request.size > 0) {
     const sort = effectiveSort(ctx.kind, request.sort).map((entry) => sortKey(ctx, entry, params));
-    if (request.search_after !== undefined) conditions.push(...searchAfter(sort, request.search_after, ctx, params));
+    const keyset = request.search_after === undefined ? [] : searchAfter(sort, request.search_after, ctx, params);
     const select = ['d.id AS hit_id', request._source === false ? undefined : 'd.doc AS hit_source', ...sort.map((key, position) => `${key.value} AS sort_${position}`)].filter(Boolean);
     const orderBy = sort.filter((key) => key.order !== undefined).map((key) => `${key.order} ${key.direction} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
     const sql =
-      `SELECT ${select.join(', ')} ${from} WHERE ${conditions.join(' AND ')} ` +
+      `SELECT ${select.join(', ')} ${[fromWhere, ...keyset].join(' AND ')} ` +
       `ORDER BY ${orderBy.join(', ')} LIMIT ${request.size}${request.from > 0 ? ` OFFSET ${request.from}` : ''}`;
     const rows = await run(sql, params.values);
     hits = rows.map((row) => hitOf(row, request, sort.length));
   }
+  // A first page that is not full holds every match: no count is needed.
+  const complete = request.size > 0 && request.from === 0 && request.search_after === undefined && hits.length < request.size;
+  // Without a post_filter the hits are the aggregations' rows, which they may have counted already.
+  const aggregatedCount = request.post_filter === undefined ? aggregated?.docCount : undefined;
+  const counted = complete
+    ? hits.length
+    : aggregatedCount !== undefined && request.track_total_hits !== false
+      ? typeof request.track_total_hits === 'number'
+        ? Math.min(aggregatedCount, request.track_total_hits)
+        : aggregatedCount
+      : await countHits(run, fromWhere, countParams, request.track_total_hits);
   // Untracked: at least the hits up to this page match (OpenSearch would leave the total out).
   const total = counted ?? request.from + hits.length;
   return {
     took: Date.now() - started,
     timed_out: false,
     hits: { total, max_score: null, hits },
-    ...(aggregations === undefined ? {} : { aggregations }),
+    ...(aggregated === undefined ? {} : { aggregations: aggregated.aggregations }),
   };
 }
 
@@ -88,10 +104,10 @@ export async function runSearch(run: QueryRunner, ctx: SearchContext, request: S
  * hits.total as track_total_hits asks: true counts exactly; a number N counts up to N (OpenSearch's
  * "at least N"); false counts nothing (undefined), which saves a pager a scan per page.
  */
-async function countHits(run: QueryRunner, fromWhere: string, params: SqlParams, track: boolean | number): Promise<number | undefined> {
+async function countHits(run: QueryRunner, fromWhere: string, params: readonly unknown[], track: boolean | number): Promise<number | undefined> {
   if (track === false) return undefined;
   const sql = track === true ? `SELECT count(*) AS total ${fromWhere}` : `SELECT count(*) AS total FROM (SELECT 1 ${fromWhere} LIMIT ${Math.trunc(track)})`;
-  const rows = await run(sql, params.values);
+  const rows = await run(sql, params);
   return Number(rows[0]?.total ?? 0);
 }
 

@@ -116,7 +116,7 @@ class QueryCompiler {
 
   private term(name: string, value: Scalar, caseInsensitive: boolean): string {
     const field = this.field(name);
-    return this.anyValue(field, this.equalityTests(field, value, caseInsensitive));
+    return this.anyValue(field, this.equalityTests(field, value, caseInsensitive), { exactShortValues: !caseInsensitive && String(value).length <= RAW_IGNORE_ABOVE });
   }
 
   /** term semantics per kind of value (shared by term, terms, match on non-text, match_phrase on keywords). */
@@ -152,6 +152,7 @@ class QueryCompiler {
       keyword: (s) => `${s} IN (${strings.map((text) => this.params.add(text)).join(', ')})`,
     };
     if (tokens.length > 0) tests.text = (s) => this.tokensMatch(s, tokens);
+    const exactShortValues = strings.every((text) => text.length <= RAW_IGNORE_ABOVE);
     if (numbers.length > 0) tests.number = (n) => `${n} IN (${numbers.map((number) => this.params.add(number)).join(', ')})`;
     if (booleans.length > 0) tests.boolean = (b) => `${b} IN (${booleans.map((boolean) => this.params.add(boolean)).join(', ')})`;
     const dated = field.type === 'date' ? values.filter((value) => typeof value !== 'boolean') : [];
@@ -161,7 +162,7 @@ class QueryCompiler {
           .map((value) => `(${t} >= ${this.params.add(new Date(this.instant(field, value, false)))} AND ${t} <= ${this.params.add(new Date(this.instant(field, value, true)))})`)
           .join(' OR ')})`;
     }
-    return this.anyValue(field, tests);
+    return this.anyValue(field, tests, { exactShortValues });
   }
 
   private range(node: QueryNode & { type: 'range' }): string {
@@ -207,7 +208,7 @@ class QueryCompiler {
       boolean: () => 'TRUE',
       // A date that does not parse is not indexed (ignore_malformed).
       date: (t) => `${t} IS NOT NULL`,
-    }, true);
+    }, { exists: true });
   }
 
   private match(name: string, query: Scalar, operator: 'or' | 'and'): string {
@@ -267,14 +268,17 @@ class QueryCompiler {
   /**
    * "Some value of the field passes its kind's test." A typed column is one value of one kind; the
    * JSON document is every value along the path, each tested by its JSON type.
+   * `exists`: an object with fields counts as a value. `exactShortValues`: the keyword test is
+   * equality with strings of at most ignore_above characters, so `.raw`'s length limit holds by itself.
    */
-  private anyValue(field: FieldRef, tests: ValueTests, exists = false, mustContain?: readonly string[]): string {
+  private anyValue(field: FieldRef, tests: ValueTests, options: { exists?: boolean; exactShortValues?: boolean } = {}): string {
+    const lengthLimit = field.raw && options.exactShortValues !== true;
     if (field.hot !== undefined) {
       const value = column(this.alias, field.hot.name);
       const kind = hotKind(field);
       const test = tests[kind];
       if (test === undefined) return 'FALSE';
-      return field.raw ? `(length(${value}) <= ${RAW_IGNORE_ABOVE} AND ${test(value)})` : test(value);
+      return lengthLimit ? `(length(${value}) <= ${RAW_IGNORE_ABOVE} AND ${test(value)})` : test(value);
     }
     // The test of one JSON value, written once around a placeholder for the value it is applied to.
     const e = ELEMENT;
@@ -285,13 +289,13 @@ class QueryCompiler {
     if (stringTest !== undefined) {
       const s = `json_extract_string(${e}, '$')`;
       const test = strings === 'date' ? stringTest(`TRY_CAST(${s} AS TIMESTAMPTZ)`) : stringTest(s);
-      branches.push(`WHEN ${type} = 'VARCHAR' THEN ${field.raw ? `length(${s}) <= ${RAW_IGNORE_ABOVE} AND ${test}` : test}`);
+      branches.push(`WHEN ${type} = 'VARCHAR' THEN ${lengthLimit ? `length(${s}) <= ${RAW_IGNORE_ABOVE} AND ${test}` : test}`);
     }
     // `.raw` exists for strings only (numbers and booleans have no keyword subfield).
     if (!field.raw) {
       if (tests.number !== undefined) branches.push(`WHEN ${type} IN ${JSON_NUMBER_TYPES} THEN ${tests.number(`CAST(${e} AS DOUBLE)`)}`);
       if (tests.boolean !== undefined) branches.push(`WHEN ${type} = 'BOOLEAN' THEN ${tests.boolean(`(${e} = 'true')`)}`);
-      if (exists) branches.push(`WHEN ${type} = 'OBJECT' THEN ${e} <> '{}'`);
+      if (options.exists === true) branches.push(`WHEN ${type} = 'OBJECT' THEN ${e} <> '{}'`);
     }
     if (branches.length === 0) return 'FALSE';
     const predicate = `CASE ${branches.join(' ')} ELSE FALSE END`;

@@ -50,7 +50,7 @@ export function context(kind: IndexKind = 'events', overrides: Partial<SearchCon
   return { scope: TENANT, kind, timeZone: 'UTC', now: NOW, ...overrides };
 }
 
-const noAggregations = async (): Promise<Record<string, unknown>> => {
+const noAggregations = async (): Promise<never> => {
   throw new Error('these tests ask for no aggregations');
 };
 

@@ -83,7 +83,8 @@ function keysAreLists(level: Level): boolean {
 export function canCountRows(level: Level): boolean {
   const node = level.node;
   if (level.parent !== undefined || level.conditions.length > 0 || keysAreLists(level)) return false;
-  return node.type === 'terms' || ((node.type === 'date_histogram' || node.type === 'histogram') && node.min_doc_count <= 1);
+  // Buckets dropped by min_doc_count (HAVING) would be missing from the count.
+  return (node.type === 'terms' || node.type === 'date_histogram' || node.type === 'histogram') && node.min_doc_count <= 1;
 }
 
 /** Keys as a VARCHAR[] parameter cast back to their type in SQL (a parameter list needs one item type). */
