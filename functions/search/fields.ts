@@ -146,3 +146,20 @@ export function textRangeProblem(node: QueryNode & { type: 'range' }, field: Fie
   }
   return undefined;
 }
+
+/** How a field's values order in a sort, on either backend. */
+export type SortType = 'keyword' | 'number' | 'date' | 'boolean';
+
+/** Ids and keywords sort as strings; untyped JSON fields by their numbers (text has no sort order). */
+export function sortTypeOf(field: FieldRef): SortType {
+  switch (field.type) {
+    case 'id':
+    case 'keyword':
+      return 'keyword';
+    case 'date':
+    case 'boolean':
+      return field.type;
+    default:
+      return 'number';
+  }
+}

@@ -2,7 +2,7 @@ import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } fro
 import { ValidationError } from '../../shared/errors';
 import { resolveDateMath } from '../dates/date-math';
 import { effectiveSort } from '../effective-sort';
-import { resolveField, textRangeProblem, type FieldRef } from '../fields';
+import { resolveField, sortTypeOf, textRangeProblem, type FieldRef } from '../fields';
 import type { SearchContext } from '../port';
 import { parseQueryString } from '../query-string';
 import { documentId } from './naming';
@@ -301,18 +301,10 @@ class Serializer {
   }
 }
 
+/** The type OpenSearch assumes for an index that has no mapping for the sort field. */
 function unmappedType(field: FieldRef): string {
-  switch (field.type) {
-    case 'keyword':
-    case 'id':
-      return 'keyword';
-    case 'date':
-      return 'date';
-    case 'boolean':
-      return 'boolean';
-    default:
-      return 'double';
-  }
+  const type = sortTypeOf(field);
+  return type === 'number' ? 'double' : type;
 }
 
 const escapeWildcard = (text: string): string => text.replace(/[\\*?]/g, '\\$&');

@@ -2,7 +2,7 @@ import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } fro
 import { ValidationError } from '../../../shared/errors';
 import { resolveDateMath } from '../../dates/date-math';
 import { effectiveSort } from '../../effective-sort';
-import { resolveField, type FieldRef } from '../../fields';
+import { resolveField, sortTypeOf, type FieldRef, type SortType } from '../../fields';
 import type { SearchContext, SearchHit, SearchResponse } from '../../port';
 import { SEARCH_TABLES } from '../tables';
 import { filterSource } from '../../source-filter';
@@ -130,7 +130,7 @@ function jsonValue(value: unknown): unknown {
 // ---------------------------------------------------------------------------------------------
 // Sorting and keyset paging
 
-type SortKind = 'keyword' | 'number' | 'date' | 'boolean' | 'score';
+type SortKind = SortType | 'score';
 
 interface SortKey {
   readonly entry: SortEntry;
@@ -155,7 +155,7 @@ function sortKey(ctx: SearchContext, entry: SortEntry, params: SqlParams): SortK
   if (field.type === 'text') {
     throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [{ field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` }]);
   }
-  const kind = sortKindOf(field);
+  const kind = sortTypeOf(field);
   let order = sortExpression(field, kind, entry.order);
   let notNull = field.hot !== undefined && NOT_NULL_COLUMNS.has(field.hot.name) && !field.raw;
   if (entry.missing !== '_last' && entry.missing !== '_first') {
@@ -167,20 +167,6 @@ function sortKey(ctx: SearchContext, entry: SortEntry, params: SqlParams): SortK
   return { entry, kind, order, value, direction, nullsFirst, notNull };
 }
 
-function sortKindOf(field: FieldRef): Exclude<SortKind, 'score'> {
-  switch (field.type) {
-    case 'id':
-    case 'keyword':
-      return 'keyword';
-    case 'date':
-      return 'date';
-    case 'boolean':
-      return 'boolean';
-    // Untyped JSON fields sort by their numbers: their strings are text, which has no sort order.
-    default:
-      return 'number';
-  }
-}
 
 /** Multi-valued fields sort by their smallest value ascending, their largest descending (OpenSearch's default mode). */
 function sortExpression(field: FieldRef, kind: Exclude<SortKind, 'score'>, order: 'asc' | 'desc'): string {

@@ -2,7 +2,7 @@ import type { Scalar, SortEntry } from '../../../../../schemas/search-tree';
 import { ValidationError } from '../../../../shared/errors';
 import { resolveDateMath } from '../../../dates/date-math';
 import { effectiveSort } from '../../../effective-sort';
-import { resolveField } from '../../../fields';
+import { resolveField, sortTypeOf, type SortType } from '../../../fields';
 import type { SearchContext } from '../../../port';
 import { filterSource } from '../../../source-filter';
 import type { SqlParams } from '../sql';
@@ -16,7 +16,7 @@ import type { TopHitsSort } from './queries';
  * events first, profiles by id; `_id` ascending always breaks ties.
  */
 
-type SortKind = 'keyword' | 'number' | 'date' | 'boolean';
+type SortKind = SortType;
 
 const sortColumn = (position: number): string => `agg_sort_${position}`;
 
@@ -51,7 +51,7 @@ function sortValueSql(entry: SortEntry, ctx: SearchContext, params: SqlParams, m
   const ref = resolveField(ctx.kind, entry.field);
   if (ref.type === 'text') throw invalid(member, `${entry.field} is a text field and cannot be sorted on; use ${entry.field}.raw`);
   // Untyped JSON fields sort by their numbers: their strings are text, which has no order.
-  const kind: SortKind = ref.type === 'id' || ref.type === 'keyword' ? 'keyword' : ref.type === 'date' || ref.type === 'boolean' ? ref.type : 'number';
+  const kind = sortTypeOf(ref);
   const value = valueSql({ ref, kind }, 'key');
   const reported = kind === 'boolean' ? (value.list ? `list_transform(${value.sql}, lambda agg_flag: CAST(agg_flag AS INTEGER))` : `CAST(${value.sql} AS INTEGER)`) : value.sql;
   // A multi-valued field sorts by its smallest value ascending, its largest descending (OpenSearch's default mode).
