@@ -5,7 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { tables } from '../functions/definitions/resources';
-import { MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type RouteDefinition } from '../functions/definitions/routes';
+import { MANAGEMENT_DEFAULT_LAMBDA, MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type ManagementLambdaName, type RouteDefinition } from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
@@ -18,11 +18,7 @@ export interface GatewayRoute {
   readonly lambda: HttpLambdaName;
 }
 
-/** The HTTP Lambdas that serve the management API (every one but the collector). */
-export type ManagementLambdaName = Exclude<HttpLambdaName, 'collector'>;
-
-/** The Lambda behind `$default`: it answers unknown paths with the service's JSON 404. */
-export const MANAGEMENT_DEFAULT_LAMBDA: ManagementLambdaName = 'search';
+export { MANAGEMENT_DEFAULT_LAMBDA, type ManagementLambdaName };
 
 // API Gateway documents its path-part characters only for REST APIs (letters, digits, `.`, `_`,
 // `-`, `:`), and HTTP APIs reject route keys with "One or more path parts appear to be invalid"
@@ -41,7 +37,7 @@ const ROUTABLE_PARAMETER = /^\{[A-Za-z0-9_]+\+?\}$/;
 export function managementGatewayRoutes(definitions: readonly RouteDefinition[] = routesOf({ api: 'management' })): GatewayRoute[] {
   const byKey = new Map<string, GatewayRoute>();
   for (const definition of definitions) {
-    for (const prefix of MANAGEMENT_PATH_PREFIXES) {
+    for (const prefix of definition.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES) {
       const route = gatewayRouteFor(definition, `${prefix}${definition.path}`);
       if (!route) continue;
       const key = `${route.method} ${route.path}`;
@@ -110,17 +106,40 @@ export class ManagementApi extends Construct {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
         [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
+        [tables.resources.envVar]: props.storage.tables.resources.tableName,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
       },
     });
     this.tokenSigningSecret.grantRead(search.function);
+    // Token revocations, org status and the per-org rate counter live in the resources table.
+    props.storage.tables.resources.grant(search.function, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
     // Deleting a user or company deletes its stored profile (DeleteItem), or the next update would revive it.
     props.storage.tables.profiles.grant(search.function, 'dynamodb:DeleteItem');
     props.search.grantHttpAccess(search.role);
-    this.functions = { search };
+
+    const management = new ServiceFunction(this, 'Management', {
+      entry: 'functions/management/handler.ts',
+      description: 'management API: OAuth, access tokens, apps and managed resources',
+      memorySize: 512,
+      timeout: Duration.seconds(29),
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      environment: {
+        SEARCH_BACKEND: 'opensearch',
+        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        [tables.resources.envVar]: props.storage.tables.resources.tableName,
+        TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
+      },
+    });
+    this.tokenSigningSecret.grantRead(management.function);
+    props.storage.tables.resources.grantReadWriteData(management.function);
+    // Cohort membership of governance rules is a search over the profile indexes.
+    props.search.grantHttpAccess(management.role);
+    this.functions = { search, management };
 
     const integrations: Record<ManagementLambdaName, HttpLambdaIntegration> = {
       search: new HttpLambdaIntegration('SearchIntegration', search.function),
+      management: new HttpLambdaIntegration('ManagementIntegration', management.function),
     };
     this.http = new ServiceHttpApi(this, 'Http', {
       description: 'Usage analytics management API',

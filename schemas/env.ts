@@ -41,11 +41,23 @@ export const UploadProcessorEnv = z.object({
   [buckets.uploads.envVar]: name,
 });
 
+/** Every management Lambda authenticates tokens (signing key) and counts the org's rate (resources table). */
+const managementAuth = {
+  [tables.resources.envVar]: name,
+  TOKEN_SIGNING_SECRET_ARN: name,
+};
+
 export const SearchApiEnv = z.object({
   ...common,
   ...search,
+  ...managementAuth,
   [tables.profiles.envVar]: name,
-  TOKEN_SIGNING_SECRET_ARN: name,
+});
+
+export const ManagementApiEnv = z.object({
+  ...common,
+  ...search,
+  ...managementAuth,
 });
 
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {

@@ -13,6 +13,7 @@ import { UploadStore } from '../../functions/ingest/uploads/upload-store';
 import { ProfileStore } from '../../functions/profiles/profile-store';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../functions/search/port';
+import { createManagementApiHandler } from '../../functions/management/management-api-handler';
 import { createSearchApiHandler } from '../../functions/search/search-api-handler';
 import { destroyAwsClients, type AwsClients, type AwsEndpoints } from '../../functions/shared/aws/clients';
 import { createLocalAwsClients } from './local-aws-clients';
@@ -21,6 +22,7 @@ import { errorResult } from '../../functions/shared/http/error-response';
 import type { HttpHandler } from '../../functions/shared/http/handler';
 import { noMetrics } from '../../functions/shared/metrics';
 import { retryableOnce } from '../../functions/shared/retryable-once';
+import { managementDispatcher } from './management-dispatch';
 import { bootstrapLocal, loadOrCreateSigningKey, type LocalCredentials } from './bootstrap';
 import { startEmulators, type RunningEmulators } from './emulators';
 import { startHttpServer, type LocalHttpServer } from './http-server';
@@ -89,7 +91,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       region,
     });
     const profiles = new ProfileStore(clients.documents, names.tables.profiles);
-    const searchHandler = createSearchApiHandler({ index, profiles, signingKey: async () => signingKeyBytes, ready: retryableOnce(() => index.ensureReady()) });
+    const signingKey = async () => signingKeyBytes;
+    const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey };
+    const managementHandler = managementDispatcher({
+      search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()) }),
+      management: createManagementApiHandler({ ...managementAuth, apps, index }),
+    });
     const consumerHandler = createConsumerHandler({
       dedup: new DedupStore(clients.documents, names.tables.dedup),
       profiles,
@@ -126,7 +133,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const servers: LocalHttpServer[] = [];
     const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectorHandler), log });
     servers.push(collector);
-    const management = await startHttpServer({ port: options.managementPort ?? 0, host, handler: gate(searchHandler), log });
+    const management = await startHttpServer({ port: options.managementPort ?? 0, host, handler: gate(managementHandler), log });
     servers.push(management);
 
     const credentials = await bootstrapLocal({ dataDir: options.dataDir, apps, signingKey: signingKeyBytes, collectorUrl: collector.url, managementUrl: management.url });

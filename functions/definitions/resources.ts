@@ -19,13 +19,18 @@ export interface TableDefinition {
 }
 
 export const tables = {
-  /** Organisations, apps, collector keys, management token records: `pk`/`sk` items. */
+  /**
+   * Organisations, org users, apps, collector keys, token records, managed resources, rate-limit
+   * counters: `pk`/`sk` items. Short-lived items (rate counters, revocations, tombstones) expire
+   * through `expires_at`.
+   */
   resources: {
     logicalName: 'Resources',
     partitionKey: { name: 'pk', type: 'S' },
     sortKey: { name: 'sk', type: 'S' },
+    timeToLiveAttribute: 'expires_at',
     envVar: 'RESOURCES_TABLE',
-    purpose: 'orgs, apps, collector application ids and tokens',
+    purpose: 'orgs, users, apps, collector application ids, tokens, managed resources and rate-limit counters',
   },
   /** One item per `app_id#transaction_id`: the claim that makes every event count once. */
   dedup: {

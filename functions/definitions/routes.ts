@@ -7,8 +7,21 @@ import type { ManagementScope } from '../../schemas/scopes';
  */
 
 export type ApiName = 'collector' | 'management';
-/** The Lambdas that serve HTTP. Each has one entry file: functions/<dir>/handler.ts. */
-export type HttpLambdaName = 'collector' | 'search';
+/**
+ * The Lambdas that serve HTTP. Each has one entry file: functions/<dir>/handler.ts.
+ * - collector: the Collector API.
+ * - search: the management API's `/search/~/...` routes (the search backend, heavy queries).
+ * - management: every other management route (OAuth, access tokens, resources). Paths that start
+ *   with `~` have no prefix API Gateway can route on, so they all reach the `$default` Lambda;
+ *   grouping them in one Lambda is what the gateway allows (see lib/management-api.ts).
+ */
+export type HttpLambdaName = 'collector' | 'search' | 'management';
+/** The HTTP Lambdas that serve the management API (every one but the collector). */
+export type ManagementLambdaName = Exclude<HttpLambdaName, 'collector'>;
+
+/** The Lambda behind the management API's `$default` route: paths under `~` and unknown paths (its JSON 404). */
+export const MANAGEMENT_DEFAULT_LAMBDA: ManagementLambdaName = 'management';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type RouteAuth =
@@ -26,6 +39,11 @@ export interface RouteDefinition {
   readonly operation: string;
   readonly auth: RouteAuth;
   readonly summary: string;
+  /**
+   * Management routes are served both as written and under `/v1` (MANAGEMENT_PATH_PREFIXES);
+   * a route whose path already carries its version (the OAuth token URL) is served only as written.
+   */
+  readonly exactPath?: boolean;
 }
 
 const collectorApp = { kind: 'collector-app' } as const;
@@ -36,6 +54,9 @@ const collector = (method: HttpMethod, path: string, operation: string, summary:
 
 const search = (method: HttpMethod, path: string, operation: string, scope: ManagementScope, summary: string): RouteDefinition =>
   ({ api: 'management', method, path, lambda: 'search', operation, auth: { kind: 'management-token', scope }, summary });
+
+const manage = (method: HttpMethod, path: string, operation: string, scope: ManagementScope, summary: string): RouteDefinition =>
+  ({ api: 'management', method, path, lambda: 'management', operation, auth: { kind: 'management-token', scope }, summary });
 
 export const routes: readonly RouteDefinition[] = [
   collector('POST', '/v1/events', 'events', 'Log one API call'),
@@ -72,6 +93,12 @@ export const routes: readonly RouteDefinition[] = [
   search('DELETE', '/search/~/companies/{id}', 'deleteCompany', 'delete:companies', 'Delete a company (and, with delete_events=true, its events)'),
   search('GET', '/search/~/companies/{id}/subscriptions', 'companySubscriptions', 'read:companies', 'The subscriptions of a company'),
   search('GET', '/search/~/mappings/companies/properties', 'companyProperties', 'read:companies', 'Fields a company query can use'),
+
+  // ── OpenAPI documents (generated from the zod schemas and this table) ──
+
+  // ── OAuth and access tokens ──
+
+  // ── Management resources ──
 ];
 
 /** Every management route is also served under `/v1` (the original service accepts both). */

@@ -10,10 +10,13 @@ import { searchIndexFromEnv } from './search-backend';
 
 const env = parseEnv(SearchApiEnv);
 const index = searchIndexFromEnv(env);
+const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION }));
 
 export const handler = createSearchApiHandler({
   index,
-  profiles: new ProfileStore(createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION })), env.PROFILES_TABLE),
+  profiles: new ProfileStore(documents, env.PROFILES_TABLE),
+  documents,
+  resourcesTable: env.RESOURCES_TABLE,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   ready: retryableOnce(() => index.ensureReady()),
 });

@@ -1,19 +1,22 @@
 import { routesOf } from '../definitions/routes';
-import { managementAuthenticator } from '../auth/management-auth';
-import type { SigningKeyProvider } from '../auth/signing-key';
+import { managementAuthenticator, type ManagementAuthDeps } from '../auth/management-auth';
 import type { ManagementTokenClaims } from '../../schemas/management-token';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 import { searchOperations, type SearchOperationDeps } from './search-operations';
 
-export interface SearchApiDeps extends SearchOperationDeps {
-  readonly signingKey: SigningKeyProvider;
-}
+export interface SearchApiDeps extends SearchOperationDeps, ManagementAuthDeps {}
 
 /** The management search Lambda: the search DSL over events, users and companies, per tenant. */
 export function createSearchApiHandler(deps: SearchApiDeps): HttpHandler {
+  const authenticate = managementAuthenticator(deps);
   return createHttpHandler<ManagementTokenClaims>({
     routes: routesOf({ lambda: 'search' }),
-    authenticate: managementAuthenticator(deps.signingKey),
+    authenticate: async (route, request) => {
+      const caller = await authenticate(route, request);
+      // Every search route is a token route (the route table says so; a test walks it).
+      if (!caller) throw new Error(`search route ${route.method} ${route.path} has no token requirement`);
+      return caller;
+    },
     operations: searchOperations(deps),
   });
 }

@@ -19,7 +19,7 @@ export class Router {
 
   constructor(routes: readonly RouteDefinition[]) {
     this.compiled = routes.flatMap((route) => {
-      const prefixes = route.api === 'management' ? MANAGEMENT_PATH_PREFIXES : [''];
+      const prefixes = route.api === 'management' && !route.exactPath ? MANAGEMENT_PATH_PREFIXES : [''];
       return prefixes.map((prefix) => compile(route, prefix + route.path));
     });
   }

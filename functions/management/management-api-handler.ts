@@ -1,0 +1,39 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { routesOf } from '../definitions/routes';
+import type { AppStore } from '../auth/app-store';
+import { managementAuthenticator, type ManagementCaller } from '../auth/management-auth';
+import type { SigningKeyProvider } from '../auth/signing-key';
+import { oauthOperations } from '../oauth/oauth-operations';
+import { openApiOperations } from '../openapi/openapi-operations';
+import { resourceOperations } from '../resources/resource-operations';
+import type { SearchableIndex } from '../search/port';
+import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
+
+export interface ManagementApiDeps {
+  readonly documents: DynamoDBDocumentClient;
+  /** Physical name of the resources table (orgs, users, apps, tokens, managed resources, rate counters). */
+  readonly resourcesTable: string;
+  readonly apps: AppStore;
+  readonly signingKey: SigningKeyProvider;
+  /** The search index: cohort membership for governance rules. */
+  readonly index: SearchableIndex;
+  readonly now?: () => Date;
+}
+
+/**
+ * The management Lambda: every management route outside `/search/~/...` — OAuth tokens, access
+ * tokens and the managed resources (apps, cohorts, dashboards, workspaces, rules, templates, keys,
+ * meters) — per org and app, behind the shared management authenticator (scopes, revocation, rate
+ * limit, org status).
+ */
+export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler {
+  return createHttpHandler<ManagementCaller | undefined>({
+    routes: routesOf({ lambda: 'management' }),
+    authenticate: managementAuthenticator(deps),
+    operations: {
+      ...openApiOperations('management'),
+      ...oauthOperations(deps),
+      ...resourceOperations(deps),
+    },
+  });
+}
