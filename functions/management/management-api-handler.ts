@@ -17,6 +17,11 @@ export interface ManagementApiDeps {
   readonly signingKey: SigningKeyProvider;
   /** The search index: cohort membership for governance rules. */
   readonly index: SearchableIndex;
+  /**
+   * Called after a cohort, governance rule or app setting of an app changes, so the rules SDKs
+   * fetch (GET /v1/config, /v1/rules) are recomputed now rather than at the next scheduled refresh.
+   */
+  readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
   readonly now?: () => Date;
 }
 
