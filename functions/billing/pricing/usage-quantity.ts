@@ -1,0 +1,21 @@
+import { Decimal, type RoundingMode } from '../money/decimal';
+
+/** A meter's usage adjustments from `billing_plan.params`. */
+export interface UsageAdjustment {
+  /** Multiplies raw usage (e.g. 0.001 to bill per thousand calls, 2 to double-count). Default 1. */
+  readonly usage_multiplier?: number | string;
+  /**
+   * How a fractional adjusted usage becomes the integer quantity reported: `up` (ceiling), `down`
+   * (floor), `nearest` (half away from zero). Default `nearest`.
+   */
+  readonly usage_rounding_mode?: RoundingMode;
+}
+
+/**
+ * The integer quantity reported for a raw metered usage (which may be fractional: sampled events
+ * weigh 1 / sample rate). The multiplier is applied exactly, then rounded once.
+ */
+export function reportedQuantity(rawUsage: Decimal | string | number, adjustment: UsageAdjustment = {}): bigint {
+  const multiplied = Decimal.from(rawUsage).times(Decimal.from(adjustment.usage_multiplier ?? 1));
+  return multiplied.round(0, adjustment.usage_rounding_mode ?? 'nearest').toScaledBigInt(0);
+}
