@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/** What makes one provider request unique: a correction of the same window is a new version. */
+export interface ReportIdentity {
+  readonly orgId: string;
+  readonly appId: string;
+  readonly meterId: string;
+  readonly subscriptionId: string;
+  readonly windowStart: Date;
+  readonly windowEnd: Date;
+  readonly reportVersion: number;
+  /** The channel or provider the request goes to (a report may go to several webhook channels). */
+  readonly destination: string;
+}
+
+/**
+ * A deterministic idempotency key: retrying the same report version to the same destination always
+ * sends the same key, so the provider drops the duplicate (Stripe `identifier`, Chargebee
+ * `dedupe_option`, Recurly `merchant_tag`, webhook event id); a correction (new version) gets a new
+ * one. Hex SHA-256 truncated to 48 characters fits every provider's limit.
+ */
+export function idempotencyKey(identity: ReportIdentity): string {
+  const material = [
+    identity.orgId, identity.appId, identity.meterId, identity.subscriptionId,
+    identity.windowStart.toISOString(), identity.windowEnd.toISOString(), String(identity.reportVersion), identity.destination,
+  ].join('\u001f');
+  return `uab_${createHash('sha256').update(material).digest('hex').slice(0, 44)}`;
+}
