@@ -1,7 +1,26 @@
-import type { ManagementCaller } from '../auth/management-auth';
-import type { Operation } from '../shared/http/handler';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AppStore } from '../auth/app-store';
+import type { SearchableIndex } from '../search/port';
+import type { ResourceDeps, ResourceOperationTable } from './resource-deps';
+import { ResourceStore } from './resource-store';
 
-// Skeleton: filled in by the resources work.
-export function resourceOperations(_deps: unknown): Record<string, Operation<ManagementCaller | undefined>> {
+export interface ResourceOperationsDeps {
+  readonly documents: DynamoDBDocumentClient;
+  readonly resourcesTable: string;
+  readonly apps: AppStore;
+  readonly index: SearchableIndex;
+  readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
+  readonly now?: () => Date;
+}
+
+/** Every managed-resource kind's operations, named as the route table's "Management resources" section names them. */
+export function resourceOperations(deps: ResourceOperationsDeps): ResourceOperationTable {
+  const shared: ResourceDeps = { ...deps, store: new ResourceStore(deps.documents, deps.resourcesTable, deps.now) };
+  return {
+    ...kindOperations(shared),
+  };
+}
+
+function kindOperations(_deps: ResourceDeps): ResourceOperationTable {
   return {};
 }
