@@ -128,11 +128,13 @@ export class ManagementApi extends Construct {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
+        [tables.billing.envVar]: props.storage.tables.billing.tableName,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
       },
     });
     this.tokenSigningSecret.grantRead(management.function);
     props.storage.tables.resources.grantReadWriteData(management.function);
+    props.storage.tables.billing.grantReadWriteData(management.function);
     // Cohort membership of governance rules is a search over the profile indexes.
     props.search.grantHttpAccess(management.role);
     this.functions = { search, management };

@@ -34,6 +34,7 @@ export class Storage extends Construct {
       resources: this.table(tables.resources, props.removalPolicy),
       dedup: this.table(tables.dedup, props.removalPolicy),
       profiles: this.table(tables.profiles, props.removalPolicy),
+      billing: this.table(tables.billing, props.removalPolicy),
     };
 
     this.accessLogsBucket = new s3.Bucket(this, 'AccessLogsBucket', {

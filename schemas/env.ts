@@ -58,6 +58,7 @@ export const ManagementApiEnv = z.object({
   ...common,
   ...search,
   ...managementAuth,
+  [tables.billing.envVar]: name,
 });
 
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {

@@ -95,7 +95,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey };
     const managementHandler = managementDispatcher({
       search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()) }),
-      management: createManagementApiHandler({ ...managementAuth, apps, index }),
+      management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index }),
     });
     const consumerHandler = createConsumerHandler({
       dedup: new DedupStore(clients.documents, names.tables.dedup),

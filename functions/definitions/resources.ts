@@ -48,6 +48,19 @@ export const tables = {
     envVar: 'PROFILES_TABLE',
     purpose: 'merged user, company and subscription profiles',
   },
+  /**
+   * The money side: billing reports (one item per meter × subscription × window, with its versions),
+   * per-subscription balances and their transactions, billing-run progress, and the windows that
+   * received late events (so a run re-evaluates only those).
+   */
+  billing: {
+    logicalName: 'Billing',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    timeToLiveAttribute: 'expires_at',
+    envVar: 'BILLING_TABLE',
+    purpose: 'billing reports, balances and balance transactions, run progress, late-event window marks',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

@@ -1,18 +1,20 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { routesOf } from '../definitions/routes';
 import type { AppStore } from '../auth/app-store';
-import { managementAuthenticator, type ManagementCaller } from '../auth/management-auth';
+import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
 import type { SigningKeyProvider } from '../auth/signing-key';
-import { oauthOperations } from '../oauth/oauth-operations';
+import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations } from '../resources/resource-operations';
 import type { SearchableIndex } from '../search/port';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
-export interface ManagementApiDeps {
+export interface ManagementApiDeps extends ManagementAuthDeps, Pick<OAuthDeps, 'tokenUrlRateLimitPerMinute'> {
   readonly documents: DynamoDBDocumentClient;
   /** Physical name of the resources table (orgs, users, apps, tokens, managed resources, rate counters). */
   readonly resourcesTable: string;
+  /** Physical name of the billing table (reports, balances, balance transactions). */
+  readonly billingTable: string;
   readonly apps: AppStore;
   readonly signingKey: SigningKeyProvider;
   /** The search index: cohort membership for governance rules. */
@@ -35,6 +37,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
   return createHttpHandler<ManagementCaller | undefined>({
     routes: routesOf({ lambda: 'management' }),
     authenticate: managementAuthenticator(deps),
+    extraHeaders: managementRateLimitHeaders,
     operations: {
       ...openApiOperations('management'),
       ...oauthOperations(deps),
