@@ -51,6 +51,7 @@ export class IngestPipeline extends Construct {
       environment: {
         [tables.dedup.envVar]: storage.tables.dedup.tableName,
         [tables.profiles.envVar]: storage.tables.profiles.tableName,
+        [tables.billing.envVar]: storage.tables.billing.tableName,
         [buckets.archive.envVar]: storage.buckets.archive.bucketName,
         // The consumer itself quarantines records that can never succeed (unparseable, refused for
         // good) there; its PutObject comes with the on-failure destination below.
@@ -62,6 +63,8 @@ export class IngestPipeline extends Construct {
     const consumer = this.consumer.function;
     storage.tables.dedup.grantReadWriteData(consumer);
     storage.tables.profiles.grantReadWriteData(consumer);
+    // Late-event marks for billing corrections: UpdateItem on LATE#… items only.
+    storage.tables.billing.grant(consumer, 'dynamodb:UpdateItem');
     grantObjectAccess(this.consumer.role, storage.buckets.archive, ['s3:PutObject'], '*', 'Archive objects are keyed by app and date, both known only per batch; the consumer only adds objects.');
     props.search.grantHttpAccess(this.consumer.role);
 

@@ -30,6 +30,7 @@ export const ConsumerEnv = z.object({
   ...search,
   [tables.dedup.envVar]: name,
   [tables.profiles.envVar]: name,
+  [tables.billing.envVar]: name,
   [buckets.archive.envVar]: name,
   [buckets.failedRecords.envVar]: name,
 });
@@ -45,6 +46,8 @@ export const UploadProcessorEnv = z.object({
 const managementAuth = {
   [tables.resources.envVar]: name,
   TOKEN_SIGNING_SECRET_ARN: name,
+  /** Management API queries per org per calendar minute (plus bounded burst credit). */
+  MANAGEMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
 };
 
 export const SearchApiEnv = z.object({
@@ -59,6 +62,13 @@ export const ManagementApiEnv = z.object({
   ...search,
   ...managementAuth,
   [tables.billing.envVar]: name,
+});
+
+/** The scheduled governance refresh: reads rules and cohorts, searches profiles, writes the membership snapshot. */
+export const GovernanceRefreshEnv = z.object({
+  ...common,
+  ...search,
+  [tables.resources.envVar]: name,
 });
 
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {

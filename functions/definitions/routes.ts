@@ -95,6 +95,8 @@ export const routes: readonly RouteDefinition[] = [
   search('GET', '/search/~/mappings/companies/properties', 'companyProperties', 'read:companies', 'Fields a company query can use'),
 
   // ── OpenAPI documents (generated from the zod schemas and this table) ──
+  collector('GET', '/openapi.json', 'openApi', 'This API as an OpenAPI 3.1 document', open),
+  { api: 'management', method: 'GET', path: '/openapi.json', lambda: 'management', operation: 'openApi', auth: open, summary: 'This API as an OpenAPI 3.1 document' },
 
   // ── OAuth and access tokens ──
 

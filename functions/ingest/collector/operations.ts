@@ -1,6 +1,7 @@
 import type { App } from '../../../schemas/app';
 import type { RecordKind } from '../../../schemas/stream-record';
 import type { GovernanceRuleStore } from '../../governance/rule-store';
+import { collectorOpenApiOperations } from '../../openapi/collector-openapi-operations';
 import { ValidationError } from '../../shared/errors';
 import { readJsonBody } from '../../shared/http/body';
 import type { Operation } from '../../shared/http/handler';
@@ -61,6 +62,7 @@ export function collectorOperations(deps: CollectorDeps): Record<string, Operati
       return { status: 200, body: await deps.rules.listForApp(current.org_id, current.app_id) };
     },
     probe: async () => ({ status: 200, body: { status: true, region: deps.region } }),
+    ...collectorOpenApiOperations(),
   };
 }
 

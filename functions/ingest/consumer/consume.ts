@@ -5,6 +5,7 @@ import type { MetricsSink } from '../../shared/metrics';
 import { eventDocument, profileDocument } from '../../search/index-documents';
 import { decodeRecord } from '../stream/record-encoding';
 import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
+import type { LateWindowStore } from '../../billing/late-events/late-window-store';
 import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
 import type { Quarantine } from './quarantine';
@@ -27,7 +28,10 @@ export interface ConsumerDeps {
   readonly index: SearchIndex;
   readonly archive: Archive;
   readonly quarantine: Quarantine;
+  /** Marks the hours that received late events, for billing corrections (after indexing, before acknowledging). */
+  readonly lateWindows: Pick<LateWindowStore, 'markLate'>;
   readonly metrics: MetricsSink;
+  readonly now?: () => Date;
 }
 
 interface EventWork {
@@ -64,6 +68,7 @@ export function createConsumer(deps: ConsumerDeps) {
 
     const stored = await storeEvents(deps, events, failed);
     const merged = await storeProfiles(deps, profiles, failed);
+    await markLateWindows(deps, stored, failed);
 
     const archived = [...stored, ...merged.map((m) => m.work)].filter((w) => !failed.has(w.record));
     try {
@@ -155,6 +160,20 @@ async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[
   // Profile indexing is versioned: a stale or repeated version is ignored by the index.
   await indexAndSettle(deps, merged.map((m) => m.document), merged.map((m) => m.work), failed);
   return merged;
+}
+
+/**
+ * Late events change already-billed windows: mark their hours once they are searchable. A failed
+ * mark fails the records, whose retry marks again (marks are idempotent; indexing is create-if-absent).
+ */
+async function markLateWindows(deps: ConsumerDeps, stored: readonly EventWork[], failed: Set<ConsumerRecord>): Promise<void> {
+  const indexed = stored.filter((w) => !failed.has(w.record));
+  if (indexed.length === 0) return;
+  try {
+    await deps.lateWindows.markLate(indexed.map((w) => ({ ...w.scope, time: w.item.time })), (deps.now ?? (() => new Date()))());
+  } catch {
+    indexed.forEach((w) => failed.add(w.record));
+  }
 }
 
 /** Indexes documents (same order as `works`); retryable failures fail their records, permanent ones are quarantined. */

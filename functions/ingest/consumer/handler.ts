@@ -5,6 +5,7 @@ import { searchIndexFromEnv } from '../../search/search-backend';
 import { createAwsClients } from '../../shared/aws/clients';
 import { retryableOnce } from '../../shared/retryable-once';
 import { embeddedMetrics } from '../../shared/metrics';
+import { LateWindowStore } from '../../billing/late-events/late-window-store';
 import { Archive } from './archive';
 import { createConsumerHandler } from './consumer-handler';
 import { DedupStore } from './dedup-store';
@@ -20,6 +21,7 @@ const consume = createConsumerHandler({
   index,
   archive: new Archive(clients.s3, env.ARCHIVE_BUCKET),
   quarantine: new Quarantine(clients.s3, env.FAILED_RECORDS_BUCKET),
+  lateWindows: new LateWindowStore(clients.documents, env.BILLING_TABLE),
   metrics: embeddedMetrics('UsageAnalytics/Ingest', { Service: 'ingest-consumer' }),
 });
 
