@@ -1,8 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppStore } from '../../functions/auth/app-store';
+import type { ManagementAuthDeps } from '../../functions/auth/management-auth';
+import { OrgUserStore } from '../../functions/auth/org-user-store';
+import { TokenStore } from '../../functions/auth/token-store';
 import { GovernanceRuleStore } from '../../functions/governance/rule-store';
 import { createCollectorHandler } from '../../functions/ingest/collector/collector-handler';
+import { LateWindowStore } from '../../functions/billing/late-events/late-window-store';
 import { Archive } from '../../functions/ingest/consumer/archive';
 import { createConsumerHandler } from '../../functions/ingest/consumer/consumer-handler';
 import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
@@ -44,6 +48,8 @@ export interface LocalRuntimeOptions {
   /** Tests wrap the search index to inject failures. */
   readonly wrapSearchIndex?: (index: SearchableIndex) => SearchableIndex;
   readonly pollerRetryDelayMs?: number;
+  /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
+  readonly managementAuth?: Pick<ManagementAuthDeps, 'rateLimitPerMinute' | 'orgStatusTtlMs' | 'now'> & { tokenUrlRateLimitPerMinute?: number };
 }
 
 export interface LocalRuntime {
@@ -54,6 +60,8 @@ export interface LocalRuntime {
   readonly poller: StreamPoller;
   readonly uploads: UploadWatcher;
   readonly apps: AppStore;
+  /** True when this start created the local admin user's password (printed once by npm start). */
+  readonly adminPasswordCreated: boolean;
   /** Resolves once everything on the stream has been consumed. */
   waitUntilConsumed(timeoutMs?: number): Promise<void>;
   /** Stops taking requests, finishes in-flight ones, drains the stream, stops the emulators it started. */
@@ -92,7 +100,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const profiles = new ProfileStore(clients.documents, names.tables.profiles);
     const signingKey = async () => signingKeyBytes;
-    const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey };
+    const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey, ...options.managementAuth };
     const managementHandler = managementDispatcher({
       search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()) }),
       management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index }),
@@ -103,6 +111,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       index,
       archive: new Archive(clients.s3, names.buckets.archive),
       quarantine,
+      lateWindows: new LateWindowStore(clients.documents, names.tables.billing),
       metrics: noMetrics,
     });
 
@@ -136,7 +145,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const management = await startHttpServer({ port: options.managementPort ?? 0, host, handler: gate(managementHandler), log });
     servers.push(management);
 
-    const credentials = await bootstrapLocal({ dataDir: options.dataDir, apps, signingKey: signingKeyBytes, collectorUrl: collector.url, managementUrl: management.url });
+    const { credentials, adminPasswordCreated } = await bootstrapLocal({
+      dataDir: options.dataDir,
+      apps,
+      tokens: new TokenStore(clients.documents, names.tables.resources),
+      users: new OrgUserStore(clients.documents, names.tables.resources),
+      signingKey: signingKeyBytes,
+      collectorUrl: collector.url,
+      managementUrl: management.url,
+    });
     ready = true;
 
     let stopping: Promise<void> | undefined;
@@ -148,6 +165,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       poller,
       uploads,
       apps,
+      adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
       stop: () =>
         (stopping ??= (async () => {
