@@ -13,6 +13,7 @@ const LocalEnv = z.object({
   DATA_DIR: z.string().default('.data'),
   HOST: z.string().default('127.0.0.1'),
   QUIET: z.enum(['0', '1', 'true', 'false']).default('0'),
+  MANAGEMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
 });
 
 async function main(): Promise<void> {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   };
   const dataDir = resolve(env.DATA_DIR);
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log });
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE } });
   const c = runtime.credentials;
   console.log(
     [
@@ -34,6 +35,9 @@ async function main(): Promise<void> {
       `  Org / app:          ${c.org_id} / ${c.app_id}`,
       `  Collector app id:   ${c.collector_application_id}`,
       `  Management token:   ${c.management_token}`,
+      runtime.adminPasswordCreated
+        ? `  Admin user:         ${c.admin_username} / ${c.admin_password}   (shown once; also in local.json)`
+        : `  Admin user:         ${c.admin_username} (password in local.json)`,
       `  Saved to:           ${resolve(dataDir, 'local.json')}`,
       '',
       `Try: curl -X POST ${c.collector_url}/v1/events -H 'Content-Type: application/json' \\`,

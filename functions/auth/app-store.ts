@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, AppSettings } from '../../schemas/app';
 
 /**
@@ -64,9 +64,32 @@ export class AppStore implements AppDirectory {
     return app;
   }
 
+  /** Drops a cached collector id, so a deleted or changed app takes effect in this instance now. */
+  forget(applicationId: string): void {
+    this.cache.delete(applicationId);
+  }
+
   async getApp(orgId: string, appId: string): Promise<App | undefined> {
     const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: appKey(orgId, appId), ConsistentRead: true }));
     return result.Item ? App.parse(result.Item) : undefined;
+  }
+
+  /** The org's apps, oldest first (the token URL's default app is the first). */
+  async listApps(orgId: string): Promise<App[]> {
+    const apps: App[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.documents.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
+        ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':app': 'APP#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }));
+      for (const item of page.Items ?? []) apps.push(App.parse(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
   }
 
   /** Creates an organisation and its first app atomically (used by bootstrap). */

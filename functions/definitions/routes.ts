@@ -99,6 +99,13 @@ export const routes: readonly RouteDefinition[] = [
   { api: 'management', method: 'GET', path: '/openapi.json', lambda: 'management', operation: 'openApi', auth: open, summary: 'This API as an OpenAPI 3.1 document' },
 
   // ── OAuth and access tokens ──
+  // The token URL carries its version and the org in the path (spec), and is open: the password is the credential.
+  { api: 'management', method: 'POST', path: '/v1/{orgId}/oauth/access_tokens', lambda: 'management', operation: 'issueAccessToken', auth: open, exactPath: true, summary: 'OAuth 2.0 password grant: an org user\'s username and password for a short-lived management token' },
+  manage('GET', '/~/oauth/access_tokens', 'mintAccessToken', 'create:access_tokens', 'Mint a management token (scopes ⊆ the caller\'s) or get the app\'s collector application id'),
+  manage('DELETE', '/~/oauth/access_tokens/{tokenId}', 'revokeAccessToken', 'create:access_tokens', 'Revoke a management token of the organisation'),
+  manage('POST', '/~/organizations/users', 'createOrgUser', 'update:organizations', 'Create an org user (password flow login)'),
+  manage('GET', '/~/organizations/users', 'listOrgUsers', 'update:organizations', 'List the organisation\'s users'),
+  manage('DELETE', '/~/organizations/users/{username}', 'deleteOrgUser', 'update:organizations', 'Delete an org user'),
 
   // ── Management resources ──
 ];

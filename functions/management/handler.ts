@@ -13,6 +13,7 @@ const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_RE
 export const handler = createManagementApiHandler({
   documents,
   resourcesTable: env.RESOURCES_TABLE,
+  rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
   billingTable: env.BILLING_TABLE,
   apps: new AppStore(documents, env.RESOURCES_TABLE),
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),

@@ -1,7 +1,107 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { MintTokenQuery } from '../../schemas/oauth';
+import { CreateOrgUser } from '../../schemas/org';
+import type { AppStore } from '../auth/app-store';
 import type { ManagementCaller } from '../auth/management-auth';
+import { OrgUserStore } from '../auth/org-user-store';
+import { RateLimiter } from '../auth/rate-limiter';
+import type { SigningKeyProvider } from '../auth/signing-key';
+import { splitScopeList } from '../auth/scope-list';
+import { TokenStore } from '../auth/token-store';
+import { fromZodIssues } from '../ingest/collector/field-issues';
+import { TooManyRequestsError, ValidationError } from '../shared/errors';
+import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
+import type { HttpRequest } from '../shared/http/types';
+import { mintAccessToken, revokeAccessToken } from './access-tokens';
+import { NO_STORE_HEADERS, OAuthError, oauthErrorResult } from './oauth-error';
+import { createOrgUser, deleteOrgUser } from './org-users';
+import { grantPasswordToken } from './password-grant';
+import { parsePasswordGrantRequest } from './token-request';
 
-// Skeleton: filled in by the OAuth work (password flow, minting, revocation).
-export function oauthOperations(_deps: unknown): Record<string, Operation<ManagementCaller | undefined>> {
-  return {};
+export interface OAuthDeps {
+  readonly documents: DynamoDBDocumentClient;
+  readonly resourcesTable: string;
+  readonly apps: AppStore;
+  readonly signingKey: SigningKeyProvider;
+  readonly now?: () => Date;
+  /** Password attempts per org per minute at the token URL (its own counter); default 30. */
+  readonly tokenUrlRateLimitPerMinute?: number;
+}
+
+export const DEFAULT_TOKEN_URL_RATE_LIMIT = 30;
+const MAX_USER_BODY_BYTES = 16 * 1024;
+
+/** The token URL, access-token minting and revocation, and org users. */
+export function oauthOperations(deps: OAuthDeps): Record<string, Operation<ManagementCaller | undefined>> {
+  const now = () => deps.now?.() ?? new Date();
+  const tokens = new TokenStore(deps.documents, deps.resourcesTable);
+  const users = new OrgUserStore(deps.documents, deps.resourcesTable);
+  const tokenUrlLimiter = new RateLimiter(deps.documents, deps.resourcesTable, {
+    limitPerMinute: deps.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT,
+    bucket: 'TOKEN_URL_MINUTE',
+    now: () => now().getTime(),
+  });
+
+  return {
+    async issueAccessToken(request) {
+      const orgId = request.pathParams['orgId']!;
+      try {
+        await tokenUrlLimiter.take(orgId).catch((error: unknown) => {
+          if (error instanceof TooManyRequestsError) throw new OAuthError(429, 'too_many_requests', error.message, error.headers);
+          throw error;
+        });
+        const grant = parsePasswordGrantRequest(request);
+        const answer = await grantPasswordToken(
+          { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
+          { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
+        );
+        return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS } };
+      } catch (error) {
+        if (error instanceof OAuthError) return oauthErrorResult(error);
+        throw error;
+      }
+    },
+
+    async mintAccessToken(request, caller) {
+      const query = MintTokenQuery.safeParse(request.query);
+      if (!query.success) throw invalidQuery(query.error.issues);
+      const signed = await mintAccessToken({ tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() }, required(caller), query.data);
+      return { status: 200, body: signed, headers: { ...NO_STORE_HEADERS } };
+    },
+
+    async revokeAccessToken(request, caller) {
+      await revokeAccessToken({ tokens, now: now() }, required(caller), request.pathParams['tokenId']!);
+      return { status: 204 };
+    },
+
+    async createOrgUser(request, caller) {
+      const input = CreateOrgUser.safeParse(readJsonBody(request, MAX_USER_BODY_BYTES));
+      if (!input.success) {
+        const issues = fromZodIssues(input.error.issues, undefined, 'body');
+        throw new ValidationError(`Invalid user: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+      }
+      return { status: 201, body: await createOrgUser(users, required(caller), input.data, now()) };
+    },
+
+    async listOrgUsers(_request, caller) {
+      return { status: 200, body: { users: await users.list(required(caller).org_id) } };
+    },
+
+    async deleteOrgUser(request: HttpRequest, caller) {
+      await deleteOrgUser(users, required(caller), request.pathParams['username']!);
+      return { status: 204 };
+    },
+  };
+}
+
+/** Token routes always have a caller (the route table says so; the authenticator enforces it). */
+function required(caller: ManagementCaller | undefined): ManagementCaller {
+  if (!caller) throw new Error('a token route ran without a caller');
+  return caller;
+}
+
+function invalidQuery(zodIssues: Parameters<typeof fromZodIssues>[0]): ValidationError {
+  const issues = fromZodIssues(zodIssues, undefined, 'query');
+  return new ValidationError(`Invalid query parameters: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
 }

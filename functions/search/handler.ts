@@ -17,6 +17,7 @@ export const handler = createSearchApiHandler({
   profiles: new ProfileStore(documents, env.PROFILES_TABLE),
   documents,
   resourcesTable: env.RESOURCES_TABLE,
+  rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   ready: retryableOnce(() => index.ensureReady()),
 });

@@ -1,6 +1,5 @@
 import { routesOf } from '../definitions/routes';
-import { managementAuthenticator, type ManagementAuthDeps } from '../auth/management-auth';
-import type { ManagementTokenClaims } from '../../schemas/management-token';
+import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 import { searchOperations, type SearchOperationDeps } from './search-operations';
 
@@ -9,7 +8,7 @@ export interface SearchApiDeps extends SearchOperationDeps, ManagementAuthDeps {
 /** The management search Lambda: the search DSL over events, users and companies, per tenant. */
 export function createSearchApiHandler(deps: SearchApiDeps): HttpHandler {
   const authenticate = managementAuthenticator(deps);
-  return createHttpHandler<ManagementTokenClaims>({
+  return createHttpHandler<ManagementCaller>({
     routes: routesOf({ lambda: 'search' }),
     authenticate: async (route, request) => {
       const caller = await authenticate(route, request);
@@ -18,5 +17,6 @@ export function createSearchApiHandler(deps: SearchApiDeps): HttpHandler {
       return caller;
     },
     operations: searchOperations(deps),
+    extraHeaders: managementRateLimitHeaders,
   });
 }
