@@ -20,10 +20,17 @@ export const App = z.object({
   name: z.string(),
   /** The Collector application id SDKs send (≥ 50 characters: moesif-nodejs refuses shorter). */
   collector_application_id: z.string().min(50),
+  /** The caller's own name for the app (spec: custom_app_id). */
+  custom_app_id: z.string().optional(),
   time_zone: z.string().default('UTC'),
   week_starts_on: z.number().int().min(0).max(6).default(0),
   settings: AppSettings,
   created_at: z.string(),
   modified_at: z.string(),
+  /**
+   * Content hash of the rules' cohort membership (GET /v1/config), set by the governance refresher:
+   * it rides on the app so every collector answer's config ETag reflects membership without a read.
+   */
+  rules_config_hash: z.string().optional(),
 });
 export type App = z.infer<typeof App>;

@@ -1,16 +1,31 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DISABLED_RULE_STATE, SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
+import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from './keys';
+import { RuleConfigStore, type RuleConfigReader, type RuleConfigSnapshot } from './rule-config-store';
 
 /**
- * Governance rules of an app, in the resources table under ORG#<org>#APP#<app> / RULE#<id>.
- * The management API writes them; the collector serves them to SDKs (GET /v1/rules).
+ * Governance rules of an app, in the resources table under ORG#<org>#APP#<app> / RULE#<id>, and the
+ * cohorts they name (COHORT#<id>). The management API writes them; the collector serves them to SDKs
+ * (GET /v1/rules) and the refresher turns cohorts into membership (GET /v1/config).
  */
-export const appRulesPartition = (orgId: string, appId: string) => `ORG#${orgId}#APP#${appId}`;
-export const RULE_SORT_PREFIX = 'RULE#';
+export { appRulesPartition, RULE_SORT_PREFIX, COHORT_SORT_PREFIX };
 
 export type GovernanceRule = Record<string, unknown> & { _id: string };
 
+/** BatchGetItem's per-call key limit. */
+const BATCH_GET_KEYS = 100;
+
 export class GovernanceRuleStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  /** The stored membership the refresher computed; the collector's GET /v1/config reads it. */
+  private readonly config: RuleConfigReader;
+
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    config?: RuleConfigReader,
+  ) {
+    this.config = config ?? new RuleConfigStore(documents, tableName);
+  }
 
   async listForApp(orgId: string, appId: string): Promise<GovernanceRule[]> {
     const rules: GovernanceRule[] = [];
@@ -23,11 +38,64 @@ export class GovernanceRuleStore {
         ExclusiveStartKey: startKey,
       }));
       for (const item of page.Items ?? []) {
-        const { pk: _pk, sk: _sk, ...rule } = item;
-        rules.push(rule as GovernanceRule);
+        const { pk: _pk, sk, ...rule } = item;
+        // The id is the sort key's; a document written without `_id` still gets one.
+        rules.push({ ...rule, _id: typeof rule['_id'] === 'string' ? rule['_id'] : String(sk).slice(RULE_SORT_PREFIX.length) });
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return rules;
   }
+
+  /** The app's enabled rules, parsed; a stored rule that does not parse is skipped rather than breaking every SDK. */
+  async enabledRules(orgId: string, appId: string): Promise<StoredRule[]> {
+    const rules: StoredRule[] = [];
+    for (const raw of await this.listForApp(orgId, appId)) {
+      const parsed = StoredRule.safeParse(raw);
+      if (parsed.success && parsed.data.state !== DISABLED_RULE_STATE) rules.push(parsed.data);
+    }
+    return rules;
+  }
+
+  /** GET /v1/rules: the enabled rules in the SDKs' shape. */
+  async sdkRules(orgId: string, appId: string): Promise<SdkRule[]> {
+    return (await this.enabledRules(orgId, appId)).map(toSdkRule);
+  }
+
+  /** Cohorts by id (missing or unparsable ones are absent from the answer). */
+  async cohorts(orgId: string, appId: string, ids: readonly string[]): Promise<Map<string, StoredCohort>> {
+    const found = new Map<string, StoredCohort>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
+      let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_KEYS).map((id) => ({ pk: appRulesPartition(orgId, appId), sk: `${COHORT_SORT_PREFIX}${id}` }));
+      while (keys && keys.length > 0) {
+        const result: BatchGetCommandOutput = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
+        for (const item of result.Responses?.[this.tableName] ?? []) {
+          const parsed = StoredCohort.safeParse(item);
+          if (parsed.success) found.set(String(item['sk']).slice(COHORT_SORT_PREFIX.length), parsed.data);
+        }
+        keys = result.UnprocessedKeys?.[this.tableName]?.Keys;
+      }
+    }
+    return found;
+  }
+
+  /** GET /v1/config: the membership snapshot the refresher stored (empty before its first run). */
+  async ruleConfig(orgId: string, appId: string): Promise<RuleConfigSnapshot> {
+    return this.config.read(orgId, appId);
+  }
+}
+
+export function toSdkRule(rule: StoredRule): SdkRule {
+  return {
+    _id: rule._id,
+    name: rule.name ?? '',
+    type: rule.type,
+    block: rule.block,
+    applied_to: rule.applied_to ?? 'matching',
+    applied_to_unidentified: rule.applied_to_unidentified ?? false,
+    variables: rule.variables,
+    regex_config: rule.regex_config,
+    response: rule.response ?? {},
+  };
 }

@@ -10,7 +10,7 @@ import type { RecordPublisher } from '../stream/publisher';
 import { UploadKind, type UploadStore } from '../uploads/upload-store';
 import { collect } from './collect';
 import { MAX_BATCH_BYTES } from './request-limits';
-import { sdkConfigFor } from './sdk-config';
+import { configETag, etagHeaders, sdkConfigFor } from './sdk-config';
 
 /** Who calls the collector: the app its application id resolved to (none for the probe). */
 export type CollectorAuth = App | undefined;
@@ -56,10 +56,15 @@ export function collectorOperations(deps: CollectorDeps): Record<string, Operati
     },
     getUpload: async (request, app) => ({ status: 200, body: await deps.uploads.status(requireApp(app), request.pathParams['uploadId']!) }),
 
-    config: async (_request: HttpRequest, app) => ({ status: 200, body: sdkConfigFor(requireApp(app)) }),
+    config: async (_request: HttpRequest, app) => {
+      const current = requireApp(app);
+      const rules = await deps.rules.ruleConfig(current.org_id, current.app_id);
+      // The tag of this body: membership can be newer here than on the (cached) app of ingest answers.
+      return { status: 200, body: sdkConfigFor(current, rules), headers: etagHeaders(configETag(current, rules.hash)) };
+    },
     rules: async (_request: HttpRequest, app) => {
       const current = requireApp(app);
-      return { status: 200, body: await deps.rules.listForApp(current.org_id, current.app_id) };
+      return { status: 200, body: await deps.rules.sdkRules(current.org_id, current.app_id) };
     },
     probe: async () => ({ status: 200, body: { status: true, region: deps.region } }),
     ...collectorOpenApiOperations(),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { App } from '../../../schemas/app';
+import { EMPTY_SNAPSHOT, type RuleConfigSnapshot } from '../../governance/rule-config-store';
 
 /**
  * The configuration SDKs fetch from GET /v1/config: sampling rates and rule assignments.
@@ -9,6 +10,7 @@ export interface SdkConfig {
   sample_rate: number;
   user_sample_rate: Record<string, number>;
   company_sample_rate: Record<string, number>;
+  /** RuleAssignment[] per user_id / company_id (schemas/governance.ts); `unknown[]` keeps the OpenAPI drift check's shape. */
   user_rules: Record<string, unknown[]>;
   company_rules: Record<string, unknown[]>;
   regex_config: App['settings']['regex_config'];
@@ -16,36 +18,44 @@ export interface SdkConfig {
   app_id: string;
 }
 
-export function sdkConfigFor(app: App): SdkConfig {
+/** The app's settings plus the rules' cohort membership the governance refresher stored. */
+export function sdkConfigFor(app: App, rules: RuleConfigSnapshot = EMPTY_SNAPSHOT): SdkConfig {
   return {
     org_id: app.org_id,
     app_id: app.app_id,
     sample_rate: app.settings.sample_rate,
     user_sample_rate: app.settings.user_sample_rate,
     company_sample_rate: app.settings.company_sample_rate,
-    // Cohort membership of users and companies per rule arrives with governance rules.
-    user_rules: {},
-    company_rules: {},
+    user_rules: rules.assignments.user_rules,
+    company_rules: rules.assignments.company_rules,
     regex_config: app.settings.regex_config,
   };
 }
 
-/** A strong ETag of the config's content: equal configs give equal tags across instances. */
-export function configETag(config: SdkConfig): string {
-  return createHash('sha256').update(JSON.stringify(config)).digest('hex').slice(0, 32);
+/**
+ * A strong ETag of the config's content: equal configs give equal tags across instances. The
+ * membership enters through its content hash, so answers that have only the app (every ingest
+ * answer, through `app.rules_config_hash`) carry the same tag as GET /v1/config.
+ */
+export function configETag(app: App, rulesHash: string = app.rules_config_hash ?? EMPTY_SNAPSHOT.hash): string {
+  const { user_rules: _u, company_rules: _c, ...settings } = sdkConfigFor(app);
+  return createHash('sha256').update(JSON.stringify(settings)).update(rulesHash).digest('hex').slice(0, 32);
 }
 
 export const CONFIG_ETAG_HEADERS = ['x-moesif-config-etag', 'x-config-etag'] as const;
+
+export function etagHeaders(tag: string): Record<string, string> {
+  return Object.fromEntries(CONFIG_ETAG_HEADERS.map((h) => [h, tag]));
+}
 
 const headersByVersion = new Map<string, Record<string, string>>();
 
 /** The ETag headers for an app, computed once per app version (they ride on every collector answer). */
 export function configETagHeaders(app: App): Record<string, string> {
-  const version = `${app.org_id}/${app.app_id}/${app.modified_at}`;
+  const version = `${app.org_id}/${app.app_id}/${app.modified_at}/${app.rules_config_hash ?? ''}`;
   let headers = headersByVersion.get(version);
   if (!headers) {
-    const tag = configETag(sdkConfigFor(app));
-    headers = Object.fromEntries(CONFIG_ETAG_HEADERS.map((h) => [h, tag]));
+    headers = etagHeaders(configETag(app));
     if (headersByVersion.size > 1000) headersByVersion.clear();
     headersByVersion.set(version, headers);
   }

@@ -1,0 +1,153 @@
+import type { RuleAssignment, RuleAssignments, StoredCohort, StoredRule } from '../../schemas/governance';
+import { MAX_SIZE, parseQuery } from '../../schemas/search-dsl';
+import type { QueryNode, Scalar } from '../../schemas/search-tree';
+import type { IndexKind, SearchableIndex, TenantScope } from '../search/port';
+
+/**
+ * Cohort membership of user and company rules: for each enabled rule with cohorts, every profile
+ * matching any of its cohorts' criteria (searched page by page in the profile index), with the
+ * values of the rule's variables read from the profile at each variable's path.
+ */
+
+/** Members listed per rule; past this the rule's membership is cut and the refresh says so. */
+export const MAX_MEMBERS_PER_RULE = 100_000;
+
+const KIND_OF_RULE: Record<string, { kind: IndexKind; cohortType: StoredCohort['cohort_type'] } | undefined> = {
+  user: { kind: 'users', cohortType: 'user' },
+  company: { kind: 'companies', cohortType: 'company' },
+};
+
+export interface MembershipProblem {
+  readonly rule_id: string;
+  readonly cohort_id?: string;
+  readonly reason: string;
+}
+
+export interface MembershipResult {
+  readonly assignments: RuleAssignments;
+  readonly problems: MembershipProblem[];
+}
+
+export interface MembershipInput {
+  readonly index: SearchableIndex;
+  readonly scope: TenantScope;
+  readonly rules: readonly StoredRule[];
+  readonly cohorts: ReadonlyMap<string, StoredCohort>;
+  /** The app's time zone: date math in cohort criteria (`now-30d/d`) resolves in it. */
+  readonly timeZone: string;
+  readonly now: Date;
+  readonly pageSize?: number;
+  readonly maxMembersPerRule?: number;
+}
+
+export async function computeMembership(input: MembershipInput): Promise<MembershipResult> {
+  const assignments: RuleAssignments = { user_rules: {}, company_rules: {} };
+  const problems: MembershipProblem[] = [];
+  for (const rule of input.rules) {
+    const target = KIND_OF_RULE[rule.type];
+    if (!target || rule.cohorts.length === 0) continue;
+    const queries: QueryNode[] = [];
+    for (const { id } of rule.cohorts) {
+      const cohort = input.cohorts.get(id);
+      if (!cohort) {
+        problems.push({ rule_id: rule._id, cohort_id: id, reason: 'cohort not found' });
+      } else if (cohort.cohort_type !== target.cohortType) {
+        problems.push({ rule_id: rule._id, cohort_id: id, reason: `a ${cohort.cohort_type} cohort cannot select for a ${rule.type} rule` });
+      } else {
+        const query = criteriaQuery(cohort.criteria);
+        if (typeof query === 'string') problems.push({ rule_id: rule._id, cohort_id: id, reason: query });
+        else queries.push(query);
+      }
+    }
+    if (queries.length === 0) continue;
+    const byEntity = target.kind === 'users' ? assignments.user_rules : assignments.company_rules;
+    const listed = await forEachMember(input, target.kind, anyOf(queries), rule, (entityId, source) => {
+      const assignment: RuleAssignment = { rules: rule._id, values: variableValues(rule, source, target.cohortType) };
+      (byEntity[entityId] ??= []).push(assignment);
+    });
+    if (listed === 'cut') problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
+  }
+  return { assignments, problems };
+}
+
+/**
+ * A cohort's stored criteria (a JSON string) as a query: either a search body (`{"query": …}`) or a
+ * bare query. A message instead when it cannot be read (the cohort then selects nobody).
+ */
+export function criteriaQuery(criteria: string): QueryNode | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(criteria);
+  } catch {
+    return 'criteria is not JSON';
+  }
+  const hasQueryMember = typeof body === 'object' && body !== null && !Array.isArray(body) && 'query' in body;
+  try {
+    return parseQuery(hasQueryMember ? (body as { query: unknown }).query : body);
+  } catch (error) {
+    return `criteria: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function anyOf(queries: QueryNode[]): QueryNode {
+  return queries.length === 1 ? queries[0]! : { type: 'bool', must: [], filter: [], should: queries, must_not: [], minimum_should_match: 1 };
+}
+
+/** Pages through every matching profile in `_id` order; 'cut' when the cap stopped it. */
+async function forEachMember(input: MembershipInput, kind: IndexKind, query: QueryNode, rule: StoredRule, visit: (id: string, source: Record<string, unknown>) => void): Promise<'all' | 'cut'> {
+  const pageSize = Math.min(input.pageSize ?? MAX_SIZE, MAX_SIZE);
+  const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
+  const includes = rule.variables.map((variable) => sourcePath(variable.path, kind === 'users' ? 'user' : 'company'));
+  let searchAfter: Scalar[] | undefined;
+  let seen = 0;
+  for (;;) {
+    const response = await input.index.search(
+      { scope: input.scope, kind, timeZone: input.timeZone, now: input.now },
+      {
+        query,
+        size: pageSize,
+        from: 0,
+        sort: [{ field: '_id', order: 'asc', missing: '_last' }],
+        ...(searchAfter ? { search_after: searchAfter } : {}),
+        // Only the variables' fields are needed; no variables, no source at all.
+        _source: includes.length > 0 ? { includes, excludes: [] } : false,
+        track_total_hits: false,
+        aggs: {},
+      },
+    );
+    for (const hit of response.hits.hits) {
+      if (seen === cap) return 'cut';
+      visit(hit._id, hit._source ?? {});
+      seen++;
+    }
+    const last = response.hits.hits.at(-1);
+    if (response.hits.hits.length < pageSize || !last?.sort) return 'all';
+    searchAfter = last.sort as Scalar[];
+  }
+}
+
+/** Variable paths may name the profile kind first (`user.metadata.plan`); the index's source does not. */
+function sourcePath(path: string, entity: 'user' | 'company'): string {
+  return path.startsWith(`${entity}.`) ? path.slice(entity.length + 1) : path;
+}
+
+function variableValues(rule: StoredRule, source: Record<string, unknown>, entity: 'user' | 'company'): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const variable of rule.variables) {
+    const value = valueAt(source, sourcePath(variable.path, entity));
+    // Absent values are left out: the SDK then uses the template's default (`{{name|default}}`).
+    if (value === undefined || value === null) continue;
+    values[variable.name] = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+  return values;
+}
+
+function valueAt(source: Record<string, unknown>, path: string): unknown {
+  if (path in source) return source[path];
+  let current: unknown = source;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}

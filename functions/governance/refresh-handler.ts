@@ -1,0 +1,30 @@
+/** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules. */
+import { GovernanceRefreshEnv, parseEnv } from '../../schemas/env';
+import { AppStore } from '../auth/app-store';
+import { searchIndexFromEnv } from '../search/search-backend';
+import { createDocumentClient, createDynamoDbClient } from '../shared/aws/clients';
+import { GovernanceRefresher } from './refresher';
+import { RuleConfigStore } from './rule-config-store';
+import { GovernanceRuleStore } from './rule-store';
+
+const env = parseEnv(GovernanceRefreshEnv);
+const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION }));
+const configs = new RuleConfigStore(documents, env.RESOURCES_TABLE, { cacheTtlMs: 0 });
+const refresher = new GovernanceRefresher({
+  documents,
+  resourcesTable: env.RESOURCES_TABLE,
+  apps: new AppStore(documents, env.RESOURCES_TABLE),
+  rules: new GovernanceRuleStore(documents, env.RESOURCES_TABLE, configs),
+  configs,
+  index: searchIndexFromEnv(env),
+});
+
+export async function handler(): Promise<{ apps: number; changed: number; failed: number }> {
+  const { results, failures } = await refresher.refreshAll();
+  for (const result of results) {
+    if (result.problems.length > 0) console.warn(JSON.stringify({ message: 'governance membership problems', ...result }));
+  }
+  // A failed app is retried by the next scheduled run; failing the invocation would only re-run the others.
+  for (const failure of failures) console.error(JSON.stringify({ message: 'governance refresh failed', ...failure }));
+  return { apps: results.length + failures.length, changed: results.filter((r) => r.changed).length, failed: failures.length };
+}

@@ -1,0 +1,146 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { appKey, type AppStore } from '../auth/app-store';
+import type { SearchableIndex } from '../search/port';
+import { mapWithConcurrency } from '../shared/concurrency';
+import { computeMembership, type MembershipProblem } from './membership';
+import type { RuleConfigStore } from './rule-config-store';
+import type { GovernanceRuleStore } from './rule-store';
+
+/**
+ * Recomputes what SDKs fetch from GET /v1/config for an app: the cohort membership of its rules,
+ * stored as a snapshot (RuleConfigStore) whose hash is copied onto the app item, so the config ETag
+ * on every collector answer changes when membership does.
+ *
+ * Runs after every cohort, rule or app-setting change (management API's onGovernanceChange), and on
+ * a schedule for all apps with rules (profiles change membership without any management call).
+ * "All apps with rules" is a registry partition the refresher keeps itself, so the schedule reads
+ * one partition instead of scanning the table.
+ */
+export const GOVERNED_APPS_PARTITION = 'GOVERNANCE#APPS';
+
+/** Apps refreshed at once by a scheduled run (each pages through the search index). */
+const APPS_IN_FLIGHT = 4;
+
+export interface RefreshResult {
+  readonly org_id: string;
+  readonly app_id: string;
+  /** Membership hash now stored; absent when the app no longer exists. */
+  readonly hash?: string;
+  readonly changed: boolean;
+  readonly problems: MembershipProblem[];
+}
+
+export interface GovernanceRefresherDeps {
+  readonly documents: DynamoDBDocumentClient;
+  readonly resourcesTable: string;
+  readonly apps: AppStore;
+  readonly rules: GovernanceRuleStore;
+  readonly configs: RuleConfigStore;
+  readonly index: SearchableIndex;
+  readonly now?: () => Date;
+}
+
+export class GovernanceRefresher {
+  private readonly now: () => Date;
+  /** One refresh per app at a time in this instance; a change during a run queues exactly one more. */
+  private readonly running = new Map<string, { run: Promise<RefreshResult>; again?: Promise<RefreshResult> }>();
+
+  constructor(private readonly deps: GovernanceRefresherDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  refreshApp(orgId: string, appId: string): Promise<RefreshResult> {
+    const key = `${orgId}/${appId}`;
+    const current = this.running.get(key);
+    if (current) {
+      // A change arrived while computing: the running pass may have read the old state, so run once more after it.
+      current.again ??= current.run.catch(() => undefined).then(() => this.refreshApp(orgId, appId));
+      return current.again;
+    }
+    const run = this.compute(orgId, appId).finally(() => {
+      if (this.running.get(key)?.run === run) this.running.delete(key);
+    });
+    this.running.set(key, { run });
+    return run;
+  }
+
+  /** Every app in the registry; one app's failure does not stop the others (it is reported). */
+  async refreshAll(): Promise<{ results: RefreshResult[]; failures: { org_id: string; app_id: string; error: string }[] }> {
+    const apps = await this.governedApps();
+    const results: RefreshResult[] = [];
+    const failures: { org_id: string; app_id: string; error: string }[] = [];
+    await mapWithConcurrency(apps, APPS_IN_FLIGHT, async ({ org_id, app_id }) => {
+      try {
+        results.push(await this.refreshApp(org_id, app_id));
+      } catch (error) {
+        failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    return { results, failures };
+  }
+
+  private async compute(orgId: string, appId: string): Promise<RefreshResult> {
+    const app = await this.deps.apps.getApp(orgId, appId);
+    if (!app) {
+      await this.forget(orgId, appId);
+      return { org_id: orgId, app_id: appId, changed: false, problems: [] };
+    }
+    const rules = await this.deps.rules.enabledRules(orgId, appId);
+    const cohorts = await this.deps.rules.cohorts(orgId, appId, rules.flatMap((rule) => rule.cohorts.map((cohort) => cohort.id)));
+    const { assignments, problems } = await computeMembership({
+      index: this.deps.index,
+      scope: { org_id: orgId, app_id: appId },
+      rules,
+      cohorts,
+      timeZone: app.time_zone,
+      now: this.now(),
+    });
+    const { snapshot, changed } = await this.deps.configs.write(orgId, appId, assignments);
+    if (app.rules_config_hash !== snapshot.hash) await this.setAppHash(orgId, appId, snapshot.hash);
+    // An app stays registered while it has rules; without them its (empty) snapshot needs no refresh.
+    if (rules.length > 0) await this.remember(orgId, appId);
+    else await this.forget(orgId, appId);
+    return { org_id: orgId, app_id: appId, hash: snapshot.hash, changed, problems };
+  }
+
+  /** Only the hash attribute: app writers condition on modified_at, which this must not disturb. */
+  private async setAppHash(orgId: string, appId: string, hash: string): Promise<void> {
+    try {
+      await this.deps.documents.send(new UpdateCommand({
+        TableName: this.deps.resourcesTable,
+        Key: appKey(orgId, appId),
+        UpdateExpression: 'SET rules_config_hash = :hash',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': hash },
+      }));
+    } catch (error) {
+      // The app was deleted meanwhile: nothing to tag.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  private async remember(orgId: string, appId: string): Promise<void> {
+    await this.deps.documents.send(new PutCommand({ TableName: this.deps.resourcesTable, Item: { pk: GOVERNED_APPS_PARTITION, sk: `${orgId}#${appId}`, org_id: orgId, app_id: appId } }));
+  }
+
+  private async forget(orgId: string, appId: string): Promise<void> {
+    await this.deps.documents.send(new DeleteCommand({ TableName: this.deps.resourcesTable, Key: { pk: GOVERNED_APPS_PARTITION, sk: `${orgId}#${appId}` } }));
+  }
+
+  private async governedApps(): Promise<{ org_id: string; app_id: string }[]> {
+    const apps: { org_id: string; app_id: string }[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.deps.documents.send(new QueryCommand({
+        TableName: this.deps.resourcesTable,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': GOVERNED_APPS_PARTITION },
+        ExclusiveStartKey: startKey,
+      }));
+      for (const item of page.Items ?? []) apps.push({ org_id: String(item['org_id']), app_id: String(item['app_id']) });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return apps;
+  }
+}

@@ -1,0 +1,66 @@
+import * as z from 'zod';
+
+/**
+ * Governance as the SDKs consume it (moesif-nodejs `governanceRulesManager`):
+ *   GET /v1/rules  → SdkRule[]            the app's enabled rules
+ *   GET /v1/config → user_rules / company_rules: entity id → RuleAssignment[], the rules whose
+ *                    cohorts the entity belongs to, with the values of the rule's variables.
+ * The SDK replaces `{{name}}` (or `{{name|default}}`) in the rule's response headers and body with
+ * `values[name]`.
+ */
+
+/** A stored rule, read leniently: the management API validated it on write (functions/resources). */
+export const StoredRule = z.object({
+  _id: z.string(),
+  name: z.string().optional(),
+  type: z.string(),
+  state: z.number().optional(),
+  block: z.boolean().default(false),
+  priority: z.number().optional(),
+  cohorts: z.array(z.looseObject({ id: z.string() })).default([]),
+  variables: z.array(z.object({ name: z.string(), path: z.string() })).default([]),
+  applied_to: z.string().optional(),
+  applied_to_unidentified: z.boolean().optional(),
+  regex_config: z.array(z.unknown()).default([]),
+  response: z.looseObject({}).optional(),
+});
+export type StoredRule = z.infer<typeof StoredRule>;
+
+/** Rules with this state are kept but not served to SDKs (0 disabled; every other state is enabled). */
+export const DISABLED_RULE_STATE = 0;
+
+/** One rule of GET /v1/rules, exactly the members the SDKs read. */
+export const SdkRule = z.object({
+  _id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  block: z.boolean(),
+  applied_to: z.string(),
+  applied_to_unidentified: z.boolean(),
+  variables: z.array(z.object({ name: z.string(), path: z.string() })),
+  regex_config: z.array(z.unknown()),
+  response: z.looseObject({}),
+});
+export type SdkRule = z.infer<typeof SdkRule>;
+
+/** A rule that applies to one user or company, and the values of that rule's variables for it. */
+export const RuleAssignment = z.object({
+  rules: z.string(),
+  values: z.record(z.string(), z.string()),
+});
+export type RuleAssignment = z.infer<typeof RuleAssignment>;
+
+/** Cohort membership of an app's user and company rules, keyed by user_id / company_id. */
+export const RuleAssignments = z.object({
+  user_rules: z.record(z.string(), z.array(RuleAssignment)),
+  company_rules: z.record(z.string(), z.array(RuleAssignment)),
+});
+export type RuleAssignments = z.infer<typeof RuleAssignments>;
+
+/** A stored cohort, as far as membership needs it; `criteria` is a JSON string of a search query. */
+export const StoredCohort = z.object({
+  _id: z.string().optional(),
+  cohort_type: z.enum(['user', 'company']),
+  criteria: z.string(),
+});
+export type StoredCohort = z.infer<typeof StoredCohort>;
