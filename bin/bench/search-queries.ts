@@ -115,7 +115,8 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
       ours: async (send) => hitsAnswer(await send({ size: 10, query: { bool: { filter: [{ term: { 'metadata.plan.raw': options.plan } }] } } }), false),
       sql: async (run, scope) => {
         const { where, values } = eventScope(scope);
-        const filtered = `${where} AND json_extract_string(doc, '$.metadata.plan') = $plan`;
+        // The metadata column holds each document's metadata: the filter a person would write against these tables.
+        const filtered = `${where} AND json_extract_string(metadata, '$.plan') = $plan`;
         const [[total]] = (await run(`SELECT count(*) FROM events WHERE ${filtered}`, { ...values, plan: options.plan })) as [[bigint]];
         const rows = await run(`SELECT id, epoch_ms("time"), doc FROM events WHERE ${filtered} ORDER BY "time" DESC, id ASC LIMIT 10`, { ...values, plan: options.plan });
         return { total: Number(total), hits: rows.map(([id, , doc]) => ({ _id: id, _source: JSON.parse(doc as string) as unknown })) };

@@ -33,7 +33,9 @@ import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { SerialQueue } from './serial-queue';
 import {
+  METADATA_COLUMN,
   SEARCH_TABLES,
+  addMetadataColumnSql,
   columnsOf,
   createStagingTableSql,
   createTableSql,
@@ -103,10 +105,28 @@ class DuckDbSearchIndex implements SearchableIndex {
     return this.writes.run(async () => {
       for (const table of Object.values(SEARCH_TABLES)) {
         await this.writer.run(createTableSql(table));
+        await this.migrate(table);
         // Temporary tables belong to the connection that made them: the writer.
         await this.writer.run(createStagingTableSql(table));
       }
     });
+  }
+
+  /** A file from a version without the metadata column gets it, backfilled, before any read or write. */
+  private async migrate(table: SearchTable): Promise<void> {
+    const found = await this.writer.runAndReadAll(
+      `SELECT count(*) FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 AND column_name = $2`,
+      [table.name, METADATA_COLUMN],
+    );
+    if (Number(found.getRows()[0]?.[0] ?? 0) > 0) return;
+    await this.writer.run('BEGIN TRANSACTION');
+    try {
+      for (const statement of addMetadataColumnSql(table)) await this.writer.run(statement);
+      await this.writer.run('COMMIT');
+    } catch (error) {
+      await this.writer.run('ROLLBACK');
+      throw error;
+    }
   }
 
   async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {

@@ -1,14 +1,18 @@
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import { isoMillis } from '../index-documents';
 import type { IndexDocument } from '../port';
-import type { ColumnType, SearchTable } from './search-tables';
+import { METADATA_COLUMN, type ColumnType, type SearchTable } from './search-tables';
 
 /** Rows, DDL and merges of the DuckDB search tables declared in search-tables.ts. */
 
-export { SEARCH_TABLES } from './search-tables';
+export { METADATA_COLUMN, SEARCH_TABLES } from './search-tables';
 export type { ColumnType, HotColumn, SearchTable } from './search-tables';
 
-/** Every column in table order: key, time, version (profiles), hot columns, then the document. */
+/**
+ * Every column in table order: key, time, version (profiles), hot columns, the document, then its
+ * metadata. The metadata column is last because files of older versions gain it by ALTER TABLE,
+ * which appends.
+ */
 export function columnsOf(table: SearchTable): { name: string; type: ColumnType | 'JSON' }[] {
   return [
     { name: 'org_id', type: 'VARCHAR' },
@@ -18,6 +22,7 @@ export function columnsOf(table: SearchTable): { name: string; type: ColumnType 
     ...(table.versioned ? [{ name: 'version', type: 'BIGINT' as const }] : []),
     ...table.hotColumns.map(({ name, type }) => ({ name, type })),
     { name: 'doc', type: 'JSON' },
+    { name: METADATA_COLUMN, type: 'JSON' },
   ];
 }
 
@@ -30,6 +35,17 @@ export function createTableSql(table: SearchTable): string {
     ({ name, type }) => `${quoteIdentifier(name)} ${type}${KEY_COLUMNS.has(name) || name === 'version' || name === 'doc' ? ' NOT NULL' : ''}`,
   );
   return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table.name)} (${columns.join(', ')}, PRIMARY KEY (org_id, app_id, id))`;
+}
+
+/**
+ * Brings a table of a file written by an older version up to `columnsOf`: the metadata column is
+ * added and filled from each stored document. Run in one transaction, so a file is never left
+ * with the column but without its values.
+ */
+export function addMetadataColumnSql(table: SearchTable): string[] {
+  const target = quoteIdentifier(table.name);
+  const metadata = quoteIdentifier(METADATA_COLUMN);
+  return [`ALTER TABLE ${target} ADD COLUMN ${metadata} JSON`, `UPDATE ${target} SET ${metadata} = json_extract("doc", '$.${METADATA_COLUMN}')`];
 }
 
 /** Rows are appended here first, then moved with one INSERT ... ON CONFLICT (appenders cannot skip duplicates). */
@@ -48,12 +64,17 @@ export function createStagingTableSql(table: SearchTable): string {
 export function mergeFromStagingSql(table: SearchTable): string {
   const target = quoteIdentifier(table.name);
   const staging = quoteIdentifier(stagingTableName(table));
-  if (!table.versioned) return `INSERT INTO ${target} SELECT * FROM ${staging} ON CONFLICT DO NOTHING`;
+  // Columns by name: a migrated file's column order need not be the one a new file gets.
+  const names = columnsOf(table)
+    .map(({ name }) => quoteIdentifier(name))
+    .join(', ');
+  const insert = `INSERT INTO ${target} (${names}) SELECT ${names} FROM ${staging}`;
+  if (!table.versioned) return `${insert} ON CONFLICT DO NOTHING`;
   const updated = columnsOf(table)
     .filter(({ name }) => !['org_id', 'app_id', 'id'].includes(name))
     .map(({ name }) => `${quoteIdentifier(name)} = excluded.${quoteIdentifier(name)}`);
   return (
-    `INSERT INTO ${target} SELECT * FROM ${staging} ON CONFLICT (org_id, app_id, id) ` +
+    `${insert} ON CONFLICT (org_id, app_id, id) ` +
     `DO UPDATE SET ${updated.join(', ')} WHERE excluded.version > ${target}.version`
   );
 }
@@ -111,8 +132,8 @@ export function valueAt(source: Readonly<Record<string, unknown>>, path: readonl
 const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** The document as JSON text DuckDB accepts: lone surrogates (invalid Unicode) become U+FFFD. */
-export function documentJson(source: Readonly<Record<string, unknown>>): string {
+/** A JSON value as text DuckDB accepts: lone surrogates (invalid Unicode) become U+FFFD. */
+export function documentJson(source: unknown): string {
   const json = JSON.stringify(source);
   if (!ESCAPED_SURROGATE.test(json)) return json;
   return JSON.stringify(source, (_key, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value));
@@ -124,5 +145,7 @@ export function rowOf(table: SearchTable, document: IndexDocument): DuckDBValue[
   if (table.versioned) row.push(toColumnValue('BIGINT', document.version));
   for (const column of table.hotColumns) row.push(toColumnValue(column.type, valueAt(document.source, column.path)));
   row.push(documentJson(document.source));
+  const metadata = document.source[METADATA_COLUMN];
+  row.push(metadata === undefined ? null : documentJson(metadata));
   return row;
 }

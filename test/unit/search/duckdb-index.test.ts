@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
-import type { IndexDocument } from '../../../functions/search/port';
+import { SEARCH_TABLES, columnsOf, createTableSql, quoteIdentifier, rowOf } from '../../../functions/search/duckdb/tables';
+import type { IndexDocument, SearchContext } from '../../../functions/search/port';
+import { parseSearchRequest } from '../../../schemas/search-dsl';
 
 const scope = { org_id: 'org-1', app_id: 'app-1' };
 
@@ -93,6 +95,64 @@ describe('DuckDB search index', () => {
     expect(users.getRowObjectsJS()).toEqual([{ version: 2n, user_id: 'u-9', company_id: 'c-9', email: 'nine@example.com' }]);
     connection.closeSync();
     instance.closeSync();
+  });
+
+  it('migrates a file written before the metadata column: adds it, backfills it, and searches it', async () => {
+    const path = join(folder, 'old.duckdb');
+    const old = [
+      apiCall('pro', '2024-02-10T08:00:00.000Z', { metadata: { plan: 'pro', seats: 5, tags: ['a', 'b'] } }),
+      apiCall('free', '2024-02-10T09:00:00.000Z', { metadata: { plan: 'free', seats: 1 } }),
+      apiCall('none', '2024-02-10T10:00:00.000Z'),
+    ];
+    // The layout of earlier versions: no metadata column, rows positional.
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    for (const table of Object.values(SEARCH_TABLES)) {
+      const ddl = createTableSql(table);
+      const oldDdl = ddl.replace(', "metadata" JSON', '');
+      expect(oldDdl).not.toBe(ddl);
+      await connection.run(oldDdl);
+    }
+    const oldColumns = columnsOf(SEARCH_TABLES.events).length - 1;
+    for (const document of old) {
+      const placeholders = Array.from({ length: oldColumns }, (_, position) => `$${position + 1}`);
+      await connection.run(`INSERT INTO ${quoteIdentifier('events')} VALUES (${placeholders.join(', ')})`, rowOf(SEARCH_TABLES.events, document).slice(0, oldColumns));
+    }
+    connection.closeSync();
+    instance.closeSync();
+
+    const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: new Date('2024-03-01T00:00:00.000Z') };
+    const idsOf = async (index: Awaited<ReturnType<typeof createDuckDbSearchIndex>>, body: unknown) =>
+      (await index.search(ctx, parseSearchRequest(body, 'events'))).hits.hits.map((hit) => hit._id);
+
+    const migrated = await createDuckDbSearchIndex({ path });
+    expect(await idsOf(migrated, { query: { term: { 'metadata.plan.raw': 'pro' } }, sort: ['_id'] })).toEqual(['pro']);
+    expect(await idsOf(migrated, { query: { range: { 'metadata.seats': { gte: 2 } } }, sort: ['_id'] })).toEqual(['pro']);
+    expect(await idsOf(migrated, { query: { exists: { field: 'metadata.seats' } }, sort: ['_id'] })).toEqual(['free', 'pro']);
+    expect(await idsOf(migrated, { query: { term: { 'metadata.tags': 'b' } }, sort: ['_id'] })).toEqual(['pro']);
+    expect(await idsOf(migrated, { sort: [{ 'metadata.seats': 'desc' }, '_id'] })).toEqual(['pro', 'free', 'none']);
+    // Documents written after the migration land in the new column too.
+    await migrated.index([apiCall('later', '2024-02-11T08:00:00.000Z', { metadata: { plan: 'pro' } })]);
+    expect(await idsOf(migrated, { query: { term: { 'metadata.plan.raw': 'pro' } }, sort: ['_id'] })).toEqual(['later', 'pro']);
+    const response = await migrated.search(ctx, parseSearchRequest({ size: 0, aggs: { plans: { terms: { field: 'metadata.plan.raw' } } } }, 'events'));
+    expect(response.aggregations?.plans).toMatchObject({ buckets: [{ key: 'pro', doc_count: 2 }, { key: 'free', doc_count: 1 }] });
+    await migrated.close();
+
+    // A second open finds the column and leaves the file as it is.
+    const reopened = await createDuckDbSearchIndex({ path });
+    expect(await idsOf(reopened, { query: { term: { 'metadata.plan.raw': 'pro' } }, sort: ['_id'] })).toEqual(['later', 'pro']);
+    await reopened.close();
+    const check = await DuckDBInstance.create(path);
+    const checkConnection = await check.connect();
+    const rows = await checkConnection.runAndReadAll(`SELECT id, CAST(metadata AS VARCHAR) AS metadata FROM events ORDER BY id`);
+    expect(rows.getRowObjectsJS()).toEqual([
+      { id: 'free', metadata: '{"plan":"free","seats":1}' },
+      { id: 'later', metadata: '{"plan":"pro"}' },
+      { id: 'none', metadata: null },
+      { id: 'pro', metadata: '{"plan":"pro","seats":5,"tags":["a","b"]}' },
+    ]);
+    checkConnection.closeSync();
+    check.closeSync();
   });
 
   it('serialises concurrent writers: every id counted once', async () => {

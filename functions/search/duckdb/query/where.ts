@@ -4,13 +4,14 @@ import { resolveDateMath } from '../../dates/date-math';
 import { analyzeText, fieldNameProblem, isToken, RAW_IGNORE_ABOVE, resolveField, textRangeProblem, type FieldRef } from '../../fields';
 import type { IndexKind, SearchContext } from '../../port';
 import { parseQueryString } from '../../query-string';
+import { METADATA_COLUMN } from '../search-tables';
 import { column, jsonPath, type SqlParams } from './sql';
 
 /**
  * Compiles a query tree into a SQL boolean expression over one row of a search table (alias `d`).
  *
  * Values: a field with a typed ("hot") column is read from it; every other field from the JSON
- * document, where a field holds every value found along its path: an array at the end or in the
+ * document (`metadata.*` from the metadata column, the same values parsed from a smaller JSON), where a field holds every value found along its path: an array at the end or in the
  * middle of the path (an array of objects) contributes each element, as OpenSearch flattens arrays.
  * A document matches when ANY of its values does; missing, null and [] are no value.
  *
@@ -358,22 +359,38 @@ class QueryCompiler {
  */
 function anyJsonValue(path: string, alias: string, name: (prefix: string) => string, test: (value: string) => string): string {
   const keys = path.split('.');
-  const doc = column(alias, 'doc');
   const v = name('v');
   const anyOf = (list: string) => {
     const e = name('e');
     return `coalesce(list_bool_or(list_transform(${list}, lambda ${e}: ${test(e)})), FALSE)`;
   };
-  const arrayPaths = arrayOfObjectPaths(keys, doc);
+  const arrayPaths = arrayOfObjectPaths(keys, alias);
   const missing = arrayPaths.length === 0 ? 'FALSE' : anyOf(expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x')));
   return (
-    `coalesce(list_transform([json_extract(${doc}, ${jsonPath(keys)})], lambda ${v}: ` +
+    `coalesce(list_transform([${jsonExtract(alias, keys)}], lambda ${v}: ` +
     `CASE WHEN ${v} IS NULL THEN ${missing} WHEN json_type(${v}) = 'ARRAY' THEN ${anyOf(`json_extract(${v}, '$[*]')`)} ELSE ${test(v)} END)[1], FALSE)`
   );
 }
 
+/**
+ * The stored JSON a path is read from: `metadata.*` from the metadata column (the path below
+ * `metadata`), everything else from the document. `metadata` is in OBJECT_PATHS, so no array
+ * wildcard can sit on the key the metadata column drops.
+ */
+function jsonSource(alias: string, keys: readonly string[], wildcards: readonly boolean[] = []): { json: string; path: string } {
+  if (keys.length > 1 && keys[0] === METADATA_COLUMN) {
+    return { json: column(alias, METADATA_COLUMN), path: jsonPath(keys.slice(1), wildcards.slice(1)) };
+  }
+  return { json: column(alias, 'doc'), path: jsonPath(keys, wildcards) };
+}
+
+function jsonExtract(alias: string, keys: readonly string[], wildcards: readonly boolean[] = []): string {
+  const { json, path } = jsonSource(alias, keys, wildcards);
+  return `json_extract(${json}, ${path})`;
+}
+
 /** The JSON paths that reach a field through arrays of objects (each a list), for the path's positions that could hold one. */
-function arrayOfObjectPaths(keys: readonly string[], doc: string): string[] {
+function arrayOfObjectPaths(keys: readonly string[], alias: string): string[] {
   const positions = keys.slice(0, -1).flatMap((_key, position) => (OBJECT_PATHS.has(keys.slice(0, position + 1).join('.')) ? [] : [position]));
   const arrayPositions = positions.slice(0, MAX_ARRAY_POSITIONS);
   const paths: string[] = [];
@@ -382,7 +399,7 @@ function arrayOfObjectPaths(keys: readonly string[], doc: string): string[] {
     arrayPositions.forEach((position, bit) => {
       if (mask & (1 << bit)) wildcards[position] = true;
     });
-    paths.push(`json_extract(${doc}, ${jsonPath(keys, wildcards)})`);
+    paths.push(jsonExtract(alias, keys, wildcards));
   }
   return paths;
 }
@@ -398,12 +415,11 @@ function expandArrays(list: string, x: string): string {
  */
 function jsonValuesSql(path: string, alias: string, name: (prefix: string) => string): string {
   const keys = path.split('.');
-  const doc = column(alias, 'doc');
   const v = name('v');
-  const arrayPaths = arrayOfObjectPaths(keys, doc);
+  const arrayPaths = arrayOfObjectPaths(keys, alias);
   const missing = arrayPaths.length === 0 ? 'CAST([] AS JSON[])' : expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x'));
   return (
-    `list_transform([json_extract(${doc}, ${jsonPath(keys)})], lambda ${v}: ` +
+    `list_transform([${jsonExtract(alias, keys)}], lambda ${v}: ` +
     `CASE WHEN ${v} IS NULL THEN ${missing} WHEN json_type(${v}) = 'ARRAY' THEN ${expandArrays(`json_extract(${v}, '$[*]')`, name('x'))} ELSE [${v}] END)[1]`
   );
 }
@@ -480,8 +496,7 @@ export function fieldValueSql(field: FieldRef, as: 'keyword' | 'number' | 'date'
         return field.hot.type === 'BOOLEAN' ? value : 'CAST(NULL AS BOOLEAN)';
     }
   }
-  const doc = column(alias, 'doc');
-  const path = jsonPath(field.path.split('.'));
+  const { json: doc, path } = jsonSource(alias, field.path.split('.'));
   switch (as) {
     case 'keyword': {
       const text = `json_extract_string(${doc}, ${path})`;
