@@ -2,7 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { loadOrCreateSigningKey } from '../../../bin/local/bootstrap';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../../bin/local/runtime';
+import { issueManagementToken, type IssueTokenInput } from '../../../functions/auth/token-issuer';
+import { TokenStore } from '../../../functions/auth/token-store';
+import { managementScopes } from '../../../schemas/scopes';
 import { emulatorEndpoints, uniquePrefix } from './emulators';
 
 export interface TestRuntime extends LocalRuntime {
@@ -12,6 +16,8 @@ export interface TestRuntime extends LocalRuntime {
   collectorGet(path: string, headers?: Record<string, string>): Promise<TestResponse>;
   management(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<TestResponse>;
   countEvents(): Promise<number>;
+  /** A recorded management token (only recorded tokens are honoured); defaults: this org and app, every scope. */
+  issueToken(input?: Partial<IssueTokenInput>): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -48,6 +54,11 @@ export async function startTestRuntime(name: string, options: Partial<LocalRunti
       return send(`${c.management_url}${path}`, init);
     },
     countEvents: () => runtime.index.count(scope, 'events'),
+    async issueToken(input = {}) {
+      const key = await loadOrCreateSigningKey(dataDir);
+      const tokens = new TokenStore(runtime.clients.documents, runtime.names.tables.resources);
+      return (await issueManagementToken(tokens, key, { sub: 'test', org_id: c.org_id, app_id: c.app_id, scopes: managementScopes, ...input })).token;
+    },
     async dispose() {
       await runtime.stop();
       await rm(dataDir, { recursive: true, force: true });
