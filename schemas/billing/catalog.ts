@@ -40,11 +40,30 @@ export type PriceTier = z.infer<typeof PriceTier>;
 
 const currencyCode = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code').transform((c) => c.toLowerCase());
 
+const ProviderName = z.string().min(1).max(64).regex(/^[a-z0-9_-]+$/, 'must be lower-case letters, digits, - or _');
+const CatalogStatus = z.enum(['active', 'inactive', 'archived']);
+
+/** A plan of the catalog (spec "Price and plan objects"); its prices refer to it by `plan_id`. */
+export const PlanInput = z.strictObject({
+  name: z.string().min(1).max(200),
+  provider: ProviderName.default('custom'),
+  description: z.string().max(2000).optional(),
+  status: CatalogStatus.default('active'),
+  product_id: z.string().min(1).max(256).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  unit: z.string().max(100).optional(),
+});
+export type PlanInput = z.infer<typeof PlanInput>;
+
+/** A plan update: every field optional; `provider` cannot change (its prices belong to that provider). */
+export const PlanUpdate = PlanInput.partial().extend({ provider: ProviderName.optional() });
+export type PlanUpdate = z.infer<typeof PlanUpdate>;
+
 export const PriceFields = z.object({
   name: z.string().min(1).max(200),
-  provider: z.string().min(1).default('custom'),
-  plan_id: z.string().min(1),
-  status: z.enum(['active', 'inactive', 'archived']).default('active'),
+  provider: ProviderName.default('custom'),
+  plan_id: z.string().min(1).max(256),
+  status: CatalogStatus.default('active'),
   pricing_model: PricingModel.transform((m) => PRICING_MODEL_ALIASES[m]),
   tax_behavior: z.enum(['inclusive', 'exclusive', 'unspecified']).optional(),
   currency: currencyCode,
@@ -59,7 +78,17 @@ export const PriceFields = z.object({
 }).strict();
 
 /** A price as created; the refinements say which fields each pricing model needs. */
-export const PriceInput = PriceFields.superRefine((price, ctx) => {
+export const PriceInput = PriceFields.superRefine(checkPricingModel);
+export type PriceInput = z.infer<typeof PriceInput>;
+
+/**
+ * A price update replaces what it names; the merged price is checked again as a whole (see
+ * functions/billing/catalog), so a model change must bring the fields the new model needs.
+ */
+export const PriceUpdate = PriceFields.partial();
+export type PriceUpdate = z.infer<typeof PriceUpdate>;
+
+function checkPricingModel(price: z.infer<typeof PriceFields>, ctx: z.RefinementCtx): void {
   const tiered = price.pricing_model === 'volume' || price.pricing_model === 'graduated';
   if (tiered) {
     if (!price.tiers) {
@@ -87,8 +116,7 @@ export const PriceInput = PriceFields.superRefine((price, ctx) => {
       ctx.addIssue({ code: 'custom', path: ['transform_quantity'], message: 'is required for the package pricing model (divide_by is the package size)' });
     }
   }
-});
-export type PriceInput = z.infer<typeof PriceInput>;
+}
 
 /** What a price computation needs of a price. */
 export type PriceTerms = Pick<PriceInput, 'pricing_model' | 'currency' | 'price_in_decimal' | 'transform_quantity' | 'tiers'>;
