@@ -73,9 +73,9 @@ export interface ManagementApiProps {
 }
 
 /**
- * The management API (search today; resources, billing and OAuth as they arrive): an HTTP API with
- * routes from the shared route table, each to the Lambda the table names, and the key that signs
- * management tokens.
+ * The management API: an HTTP API with routes from the shared route table, each to the Lambda the
+ * table names (search: `/search/~/...`; management: OAuth, tokens, resources, the OpenAPI document,
+ * and `$default`), and the key that signs management tokens.
  */
 export class ManagementApi extends Construct {
   readonly http: ServiceHttpApi;

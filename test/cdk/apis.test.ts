@@ -1,5 +1,5 @@
 import { MANAGEMENT_PATH_PREFIXES, routesOf, type RouteDefinition } from '../../functions/definitions/routes';
-import { managementGatewayRoutes, type ManagementLambdaName } from '../../lib/management-api';
+import { MANAGEMENT_DEFAULT_LAMBDA, managementGatewayRoutes, type ManagementLambdaName } from '../../lib/management-api';
 import { logicalIdOf, synthesize, type SynthesizedResource } from './synth';
 
 const { stack, template, resources } = synthesize();
@@ -54,24 +54,42 @@ describe('collector API', () => {
 
 describe('management API', () => {
   const routes = routesOfApi(managementApiId);
-  const searchFunctionId = logicalIdOf(stack.managementApi.functions.search.function);
+  const functionIdOf = (lambda: ManagementLambdaName) => logicalIdOf(stack.managementApi.functions[lambda].function);
 
-  it.each(routesOf({ api: 'management' }).flatMap((route) => MANAGEMENT_PATH_PREFIXES.map((prefix): [string, string, RouteDefinition] => [route.method, `${prefix}${route.path}`, route])))(
-    '%s %s reaches the Lambda the route table names, through a route of its own',
+  /**
+   * The route API Gateway picks for a request: a route of its own (most literal segments first, a
+   * method over ANY), else the greedy route with the longest prefix, else `$default`.
+   */
+  function selectedRoute(method: string, path: string): SynthesizedResource & { id: string } {
+    const keyOf = (route: SynthesizedResource) => route.Properties.RouteKey as string;
+    const catching = routes.filter((route) => keyOf(route) !== '$default' && routeKeyMatches(keyOf(route), method, path));
+    const literalSegments = (route: SynthesizedResource) => keyOf(route).split(' ')[1]!.split('/').filter((s) => s && !s.startsWith('{')).length;
+    const greedy = (route: SynthesizedResource) => keyOf(route).includes('+}');
+    const rank = (route: SynthesizedResource) => (greedy(route) ? 0 : 1_000) + literalSegments(route) * 10 + (keyOf(route).startsWith('ANY ') ? 0 : 1);
+    const best = catching.sort((a, b) => rank(b) - rank(a))[0];
+    return best ?? routes.find((route) => keyOf(route) === '$default')!;
+  }
+
+  it.each(routesOf({ api: 'management' }).flatMap((route) => (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix): [string, string, RouteDefinition] => [route.method, `${prefix}${route.path}`, route])))(
+    '%s %s reaches the Lambda the route table names',
     (method, path, definition) => {
       const concrete = path.replace(/\{\w+\}/g, 'id-1');
-      const catching = routes.filter((route) => route.Properties.RouteKey !== '$default' && routeKeyMatches(route.Properties.RouteKey, method, concrete));
-      expect(catching.map((route) => route.Properties.RouteKey)).not.toEqual([]);
-      const lambda = stack.managementApi.functions[definition.lambda as ManagementLambdaName];
-      expect(lambda).toBeDefined();
-      for (const route of catching) expect(targetFunctionOf(route)).toBe(logicalIdOf(lambda.function));
+      const selected = selectedRoute(method, concrete);
+      expect(stack.managementApi.functions[definition.lambda as ManagementLambdaName]).toBeDefined();
+      expect([selected.Properties.RouteKey, targetFunctionOf(selected)]).toEqual([selected.Properties.RouteKey, functionIdOf(definition.lambda as ManagementLambdaName)]);
     },
   );
 
-  it('routes paths containing `~` by their literal prefix, and everything else to the search Lambda', () => {
-    expect(routes.map((route) => route.Properties.RouteKey).sort()).toEqual(['$default', 'ANY /search/{proxy+}', 'ANY /v1/search/{proxy+}']);
+  it('has one gateway route per route the table can express, greedy routes for `~` prefixes, and $default for the rest', () => {
+    const expected = managementGatewayRoutes().map((route) => `${route.method} ${route.path}`);
+    expect(routes.map((route) => route.Properties.RouteKey).sort()).toEqual(['$default', ...expected].sort());
+    expect(expected).toEqual(expect.arrayContaining(['ANY /search/{proxy+}', 'ANY /v1/search/{proxy+}', 'GET /openapi.json', 'GET /v1/openapi.json']));
+  });
+
+  it('sends $default (paths under `~`, unknown paths) to the management Lambda', () => {
     const fallback = routes.find((route) => route.Properties.RouteKey === '$default')!;
-    expect(targetFunctionOf(fallback)).toBe(searchFunctionId);
+    expect(targetFunctionOf(fallback)).toBe(functionIdOf(MANAGEMENT_DEFAULT_LAMBDA));
+    expect(MANAGEMENT_DEFAULT_LAMBDA).toBe('management');
   });
 
   it('allows bearer tokens cross-origin', () => {
@@ -98,11 +116,17 @@ describe('managementGatewayRoutes', () => {
   });
 
   it('leaves a path with no routable prefix to $default when $default serves its Lambda', () => {
-    expect(managementGatewayRoutes([route('GET', '/~/billing/meters')])).toEqual([{ method: 'ANY', path: '/v1/{proxy+}', lambda: 'search' }]);
+    expect(managementGatewayRoutes([route('GET', '/~/billing/meters', 'management')])).toEqual([{ method: 'ANY', path: '/v1/{proxy+}', lambda: 'management' }]);
+  });
+
+  it('serves a route whose path carries its version (exactPath) only as written', () => {
+    expect(managementGatewayRoutes([{ ...route('POST', '/v1/{orgId}/oauth/access_tokens', 'management'), exactPath: true }])).toEqual([
+      { method: 'POST', path: '/v1/{orgId}/oauth/access_tokens', lambda: 'management' },
+    ]);
   });
 
   it('refuses routes that API Gateway could not deliver to the right Lambda', () => {
-    expect(() => managementGatewayRoutes([route('GET', '/~/billing/meters', 'collector')])).toThrow(/no routable prefix/);
+    expect(() => managementGatewayRoutes([route('GET', '/~/billing/meters', 'search')])).toThrow(/no routable prefix/);
     expect(() => managementGatewayRoutes([route('GET', '/search/~/a'), route('GET', '/search/~/b', 'collector')])).toThrow(/both the search and the collector Lambda/);
   });
 });
@@ -132,11 +156,11 @@ it('outputs the URLs, the archive bucket and the signing secret', () => {
   expect(outputs.TokenSigningSecretArn.Value).toEqual({ Ref: logicalIdOf(stack.managementApi.tokenSigningSecret) });
 });
 
-it('generates a 64-character signing key that only the search Lambda may read', () => {
+it('generates a 64-character signing key that only the management API\'s Lambdas may read', () => {
   const secretId = logicalIdOf(stack.managementApi.tokenSigningSecret);
   expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
   const readers = Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.PolicyDocument).includes(secretId))
     .flatMap((resource) => resource.Properties.Roles.map((role: { Ref: string }) => role.Ref));
-  expect(readers).toEqual([logicalIdOf(stack.managementApi.functions.search.role)]);
+  expect(readers.sort()).toEqual([logicalIdOf(stack.managementApi.functions.management.role), logicalIdOf(stack.managementApi.functions.search.role)].sort());
 });

@@ -1,5 +1,6 @@
 import { buckets, ingestStream, tables } from '../../functions/definitions/resources';
 import type { ServiceFunction } from '../../lib/service-function';
+import { ManagementApiEnv, parseEnv, SearchApiEnv } from '../../schemas/env';
 import { logicalIdOf, synthesize } from './synth';
 
 const { stack, resources } = synthesize();
@@ -8,7 +9,8 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['collector', stack.collectorApi.collector, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
   ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT']],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
-  ['search', stack.managementApi.functions.search, [tables.profiles.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'TOKEN_SIGNING_SECRET_ARN']],
+  ['search', stack.managementApi.functions.search, [tables.profiles.envVar, tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'TOKEN_SIGNING_SECRET_ARN']],
+  ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'TOKEN_SIGNING_SECRET_ARN']],
 ];
 
 describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {
@@ -39,7 +41,7 @@ describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {
 
 it('points the search backends at the OpenSearch domain over HTTPS', () => {
   const endpoint = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.search.domain), 'DomainEndpoint'] }]] };
-  for (const service of [stack.pipeline.consumer, stack.managementApi.functions.search]) {
+  for (const service of [stack.pipeline.consumer, stack.managementApi.functions.search, stack.managementApi.functions.management]) {
     const variables = resources[logicalIdOf(service.function)]!.Properties.Environment.Variables;
     expect(variables.SEARCH_BACKEND).toBe('opensearch');
     expect(variables.OPENSEARCH_ENDPOINT).toEqual(endpoint);
@@ -49,4 +51,40 @@ it('points the search backends at the OpenSearch domain over HTTPS', () => {
 it('takes the log level from context', () => {
   const { stack: debugStack, resources: debugResources } = synthesize({ logLevel: 'debug' });
   expect(debugResources[logicalIdOf(debugStack.pipeline.consumer.function)]!.Properties.Environment.Variables.LOG_LEVEL).toBe('debug');
+});
+
+describe.each([
+  ['search', () => stack.managementApi.functions.search, SearchApiEnv],
+  ['management', () => stack.managementApi.functions.management, ManagementApiEnv],
+] as const)('%s Lambda environment', (_name, service, schema) => {
+  it('is one its entry accepts at cold start (the env schema parses it)', () => {
+    const variables = resources[logicalIdOf(service().function)]!.Properties.Environment.Variables as Record<string, unknown>;
+    // Deploy-time values (table names, ARNs, the domain endpoint) are CloudFormation tokens here.
+    const placeholders = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']));
+    expect(() => parseEnv(schema, { ...placeholders, AWS_REGION: 'us-east-1' })).not.toThrow();
+  });
+});
+
+describe('management Lambda permissions', () => {
+  const statementsOf = (service: ServiceFunction): Array<{ Action: string | string[]; Resource: unknown }> =>
+    resources[logicalIdOf(service.role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement;
+  const statements = statementsOf(stack.managementApi.functions.management);
+  const tableIdsIn = (resource: unknown) => Object.entries(stack.storage.tables).filter(([, table]) => JSON.stringify(resource).includes(`"${logicalIdOf(table)}"`)).map(([key]) => key);
+
+  it('reads and writes the resources and billing tables, and no other table', () => {
+    const touched = new Set(statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:'))).flatMap((s) => tableIdsIn(s.Resource)));
+    expect([...touched].sort()).toEqual(['billing', 'resources']);
+    for (const key of ['resources', 'billing'] as const) {
+      const actions = statements.filter((s) => tableIdsIn(s.Resource).includes(key)).flatMap((s) => [s.Action].flat());
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem']));
+    }
+  });
+
+  it('reads the token signing secret and calls the search domain over HTTP', () => {
+    const secretId = logicalIdOf(stack.managementApi.tokenSigningSecret);
+    expect(statements).toContainEqual(expect.objectContaining({ Action: expect.arrayContaining(['secretsmanager:GetSecretValue']), Resource: { Ref: secretId } }));
+    // The domain's resource policy names the roles that may call it.
+    const domain = resources[logicalIdOf(stack.search.domain)]!;
+    expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] }));
+  });
 });

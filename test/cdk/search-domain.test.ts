@@ -25,7 +25,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer and search Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search and management Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -34,6 +34,8 @@ describe('OpenSearch domain with the default context', () => {
           AWS: [
             { 'Fn::GetAtt': [logicalIdOf(stack.pipeline.consumer.role), 'Arn'] },
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.search.role), 'Arn'] },
+            // Governance rules' cohort membership is a search over the profile indexes.
+            { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] },
           ],
         },
         Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':es:us-east-1:123456789012:domain/usageanalytics-search/*']] },
