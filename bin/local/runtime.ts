@@ -4,6 +4,9 @@ import { AppStore } from '../../functions/auth/app-store';
 import type { ManagementAuthDeps } from '../../functions/auth/management-auth';
 import { OrgUserStore } from '../../functions/auth/org-user-store';
 import { TokenStore } from '../../functions/auth/token-store';
+import { startPeriodicRefresh } from '../../functions/governance/periodic-refresh';
+import { governanceChangeHook, GovernanceRefresher } from '../../functions/governance/refresher';
+import { RuleConfigStore } from '../../functions/governance/rule-config-store';
 import { GovernanceRuleStore } from '../../functions/governance/rule-store';
 import { createCollectorHandler } from '../../functions/ingest/collector/collector-handler';
 import { LateWindowStore } from '../../functions/billing/late-events/late-window-store';
@@ -48,6 +51,8 @@ export interface LocalRuntimeOptions {
   /** Tests wrap the search index to inject failures. */
   readonly wrapSearchIndex?: (index: SearchableIndex) => SearchableIndex;
   readonly pollerRetryDelayMs?: number;
+  /** How often the governance membership of every app with rules is recomputed (the AWS schedule is 1 min). Default 15 s; 0 turns it off. */
+  readonly governanceRefreshMs?: number;
   /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
   readonly managementAuth?: Pick<ManagementAuthDeps, 'rateLimitPerMinute' | 'orgStatusTtlMs' | 'now'> & { tokenUrlRateLimitPerMinute?: number };
 }
@@ -58,6 +63,8 @@ export interface LocalRuntime {
   readonly names: ProvisionedNames;
   readonly index: SearchableIndex;
   readonly poller: StreamPoller;
+  /** Recomputes rule membership (GET /v1/config); runs on its timer and after every governance change. */
+  readonly governance: GovernanceRefresher;
   readonly uploads: UploadWatcher;
   readonly apps: AppStore;
   /** True when this start created the local admin user's password (printed once by npm start). */
@@ -91,9 +98,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const publisher = new KinesisPublisher(clients.kinesis, names.stream);
     const quarantine = new Quarantine(clients.s3, names.buckets.failedRecords);
 
+    // One snapshot store for the collector and the refresher: a refresh is visible to GET /v1/config at once.
+    const ruleConfigs = new RuleConfigStore(clients.documents, names.tables.resources);
+    const ruleStore = new GovernanceRuleStore(clients.documents, names.tables.resources, ruleConfigs);
+    const governance = new GovernanceRefresher({ documents: clients.documents, resourcesTable: names.tables.resources, apps, rules: ruleStore, configs: ruleConfigs, index });
     const collectorHandler = createCollectorHandler({
       apps,
-      rules: new GovernanceRuleStore(clients.documents, names.tables.resources),
+      rules: ruleStore,
       publisher,
       uploads: uploadStore,
       region,
@@ -103,7 +114,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey, ...options.managementAuth };
     const managementHandler = managementDispatcher({
       search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()) }),
-      management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index }),
+      management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index, onGovernanceChange: governanceChangeHook(governance, log) }),
     });
     const consumerHandler = createConsumerHandler({
       dedup: new DedupStore(clients.documents, names.tables.dedup),
@@ -155,6 +166,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       managementUrl: management.url,
     });
     ready = true;
+    const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
+    const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;
 
     let stopping: Promise<void> | undefined;
     return {
@@ -164,6 +177,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       index,
       poller,
       uploads,
+      governance,
       apps,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
@@ -171,6 +185,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         (stopping ??= (async () => {
           await Promise.all(servers.map((s) => s.close()));
           await uploads.stop();
+          await governanceTimer?.stop();
           await poller.stop({ drain: true });
           await duckdb.close();
           // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.

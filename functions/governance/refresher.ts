@@ -144,3 +144,18 @@ export class GovernanceRefresher {
     return apps;
   }
 }
+
+/**
+ * The management API's onGovernanceChange: refresh the app now. A failed refresh is logged, not
+ * thrown: the change itself is stored, and the scheduled refresh retries the membership.
+ */
+export function governanceChangeHook(refresher: GovernanceRefresher, log: (line: string) => void = console.error): (orgId: string, appId: string) => Promise<void> {
+  return async (orgId, appId) => {
+    try {
+      const result = await refresher.refreshApp(orgId, appId);
+      if (result.problems.length > 0) log(JSON.stringify({ message: 'governance membership problems', ...result }));
+    } catch (error) {
+      log(JSON.stringify({ message: 'governance refresh failed', org_id: orgId, app_id: appId, error: error instanceof Error ? error.message : String(error) }));
+    }
+  };
+}
