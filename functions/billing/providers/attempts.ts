@@ -1,0 +1,120 @@
+import type { ProviderOutcome, ProviderRequestRecord } from './provider-port';
+import { nextDelayMs, type RetryPolicy, type RetryRuntime } from './retry-policy';
+
+/**
+ * Running a provider call as a series of attempts: each HTTP request becomes a ProviderRequest
+ * record; an attempt's classification decides whether to retry (5xx, 429, timeout), stop with a
+ * failure (other 4xx) or stop with success (2xx, or the provider saying it already has it).
+ */
+
+export type AttemptResult =
+  | { kind: 'success'; status: number; reference?: string; duplicate?: boolean }
+  /** Worth trying again: status 0 when no response came. */
+  | { kind: 'retryable'; status: number; code: string; message: string; retryAfterMs?: number }
+  | { kind: 'failed'; status: number; code: string; message: string };
+
+/** The records of one report call, in the order the requests were sent. */
+export class RequestLog {
+  readonly records: ProviderRequestRecord[] = [];
+
+  record(jobId: string, startedAt: Date, result: AttemptResult): AttemptResult {
+    this.records.push({
+      job_id: jobId,
+      request_time: startedAt.toISOString(),
+      success: result.kind === 'success',
+      status_code: result.status,
+      error_code: result.kind === 'success' ? null : result.code,
+      error_message: result.kind === 'success' ? null : result.message,
+    });
+    return result;
+  }
+}
+
+export interface AttemptOptions {
+  readonly policy: RetryPolicy;
+  readonly runtime: RetryRuntime;
+  readonly log: RequestLog;
+  /** One attempt (which may make several HTTP requests, each recorded in `log`). */
+  readonly attempt: (attemptNumber: number) => Promise<AttemptResult>;
+}
+
+export async function runAttempts(options: AttemptOptions): Promise<ProviderOutcome> {
+  const { policy, runtime, log } = options;
+  for (let n = 1; ; n += 1) {
+    const result = await options.attempt(n);
+    if (result.kind === 'success') {
+      return { success: true, requests: log.records, duplicate: result.duplicate ?? false, ...(result.reference ? { providerReference: result.reference } : {}) };
+    }
+    if (result.kind === 'failed' || n >= policy.maxAttempts) return { success: false, requests: log.records, duplicate: false };
+    await runtime.sleep(nextDelayMs(policy, n, result.retryAfterMs, runtime.random));
+  }
+}
+
+/** Errors thrown by fetch or an aborted signal, as an attempt result. */
+export function transportFailure(error: unknown): AttemptResult {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'retryable', status: 0, code: 'timeout', message: 'the provider did not answer in time' };
+  const message = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+  return { kind: 'retryable', status: 0, code: 'network_error', message };
+}
+
+/** The generic part of classifying a response: 429, 408 and 5xx are retried, other 4xx are final. */
+export function classifyFailureStatus(status: number, code: string, message: string, retryAfterMs: number | undefined): AttemptResult {
+  if (status === 429 || status === 408 || status >= 500) return { kind: 'retryable', status, code, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  return { kind: 'failed', status, code, message };
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  readonly json: unknown;
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Sends one request with a timeout; throws what fetch throws (callers turn it into `transportFailure`). */
+export async function sendHttp(fetchFn: FetchLike, url: string, init: RequestInit, timeoutMs: number): Promise<HttpResponse> {
+  const response = await fetchFn(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** Sends, classifies and records one HTTP request. */
+export async function recordedHttp(
+  context: { log: RequestLog; runtime: RetryRuntime; fetchFn: FetchLike; timeoutMs: number },
+  jobId: string,
+  url: string,
+  init: RequestInit,
+  classify: (response: HttpResponse) => AttemptResult,
+): Promise<{ result: AttemptResult; response?: HttpResponse }> {
+  const startedAt = context.runtime.now();
+  try {
+    const response = await sendHttp(context.fetchFn, url, init, context.timeoutMs);
+    return { result: context.log.record(jobId, startedAt, classify(response)), response };
+  } catch (error) {
+    return { result: context.log.record(jobId, startedAt, transportFailure(error)) };
+  }
+}
+
+/** JSON text in which bigints are written as plain integer literals (no precision lost on the way out). */
+export function jsonWithBigInts(value: unknown): string {
+  const marker = '\u0000bigint:';
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${marker}${v.toString()}` : v));
+  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+}
+
+export function basicAuth(user: string, password = ''): string {
+  return `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+}
+
+export function trimTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
