@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { setOrgStatus } from '../../functions/auth/org-status';
 import { managementScopes } from '../../schemas/scopes';
+import { emulatorEndpoints } from './support/emulators';
 import { send, startTestRuntime, type TestRuntime, type TestResponse } from './support/runtime';
 
 /** OAuth password flow, org users, minting, revocation, expiry and org status, over HTTP on the emulators. */
@@ -214,6 +217,30 @@ describe('OAuth and access tokens API', () => {
       expect(Number(answer.headers.get('x-ratelimit-limit'))).toBeGreaterThanOrEqual(500);
       expect(Number(answer.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(0);
       expect(Number(answer.headers.get('x-ratelimit-reset')) % 60).toBe(0);
+    });
+  });
+
+  describe('admin command', () => {
+    const admin = async (...args: string[]) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args, '--table', rt.names.tables.resources, '--endpoint', emulatorEndpoints().dynamodb, '--json'], { cwd: process.cwd() });
+      return JSON.parse(stdout);
+    };
+
+    it('bootstraps an org whose admin can log in, adds users and switches the org\'s status', async () => {
+      const org = await admin('bootstrap', '--org-name', 'Acme');
+      expect(org).toMatchObject({ org_id: expect.stringMatching(/^org_/), app_id: expect.stringMatching(/^app_/), username: 'admin', password: expect.any(String) });
+      expect(org.collector_application_id.length).toBeGreaterThanOrEqual(50);
+      const login = await form({ grant_type: 'password', username: 'admin', password: org.password }, org.org_id);
+      expect(login.status).toBe(200);
+      const collector = await as(login.body.access_token, 'GET', '/~/oauth/access_tokens?target=collector');
+      expect(collector.body).toEqual({ _id: org.app_id, token: org.collector_application_id });
+
+      const user = await admin('create-user', org.org_id, 'analyst', '--scopes', 'read:events,read:users');
+      expect(user).toMatchObject({ username: 'analyst', scopes: 'read:events read:users', password: expect.any(String) });
+      expect((await form({ grant_type: 'password', username: 'analyst', password: user.password }, org.org_id)).body.scope).toBe('read:events read:users');
+
+      await admin('set-org-status', org.org_id, 'cancelled');
+      expect((await as(login.body.access_token, 'GET', '/~/oauth/access_tokens?target=collector')).status).toBe(402);
     });
   });
 });
