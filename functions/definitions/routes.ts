@@ -108,6 +108,35 @@ export const routes: readonly RouteDefinition[] = [
   manage('DELETE', '/~/organizations/users/{username}', 'deleteOrgUser', 'update:organizations', 'Delete an org user'),
 
   // ── Management resources ──
+  // Apps (org level; `~` = the token's org). Updates are POST as in the original; PUT is an alias.
+  manage('GET', '/~/apps', 'apps.list', 'read:apps', 'List the org\'s apps (newest first; take, before_id)'),
+  manage('POST', '/~/apps', 'apps.create', 'create:apps', 'Create an app and its collector application id'),
+  manage('GET', '/~/apps/{id}', 'apps.get', 'read:apps', 'One app'),
+  manage('POST', '/~/apps/{id}', 'apps.update', 'update:apps', 'Update an app (name, time zone, week start, sampling, backfill)'),
+  manage('PUT', '/~/apps/{id}', 'apps.update', 'update:apps', 'Update an app (alias of POST)'),
+  manage('DELETE', '/~/apps/{id}', 'apps.delete', 'delete:apps', 'Delete an app; its collector application id stops working'),
+  // Cohorts
+  manage('GET', '/~/cohorts', 'cohorts.list', 'read:cohorts', 'List cohorts (newest first; cohort_type, take, before_id)'),
+  manage('POST', '/~/cohorts', 'cohorts.create', 'create:cohorts', 'Create a cohort'),
+  manage('GET', '/~/cohorts/{cohortId}', 'cohorts.get', 'read:cohorts', 'One cohort'),
+  manage('POST', '/~/cohorts/{cohortId}', 'cohorts.update', 'update:cohorts', 'Update a cohort (cohort_type required, unchanged)'),
+  manage('PUT', '/~/cohorts/{cohortId}', 'cohorts.update', 'update:cohorts', 'Update a cohort (alias of POST)'),
+  manage('DELETE', '/~/cohorts/{cohortId}', 'cohorts.delete', 'delete:cohorts', 'Delete a cohort'),
+  manage('DELETE', '/~/cohorts/{cohortId}/sample_rate', 'cohorts.deleteSampleRate', 'update:cohorts', 'Remove a cohort\'s sample rate'),
+  // Governance rules (the original's *:governance_rules scopes map to read:apps / update:apps)
+  manage('GET', '/~/governance/rules', 'governanceRules.list', 'read:apps', 'List governance rules (newest first; take, before_id)'),
+  manage('POST', '/~/governance/rules', 'governanceRules.create', 'update:apps', 'Create a governance rule'),
+  manage('GET', '/~/governance/rules/{id}', 'governanceRules.get', 'read:apps', 'One governance rule'),
+  manage('POST', '/~/governance/rules/{id}', 'governanceRules.update', 'update:apps', 'Update a governance rule'),
+  manage('PUT', '/~/governance/rules/{id}', 'governanceRules.update', 'update:apps', 'Update a governance rule (alias of POST)'),
+  manage('DELETE', '/~/governance/rules/{id}', 'governanceRules.delete', 'update:apps', 'Delete a governance rule'),
+  // Billing meters (the original's *:billing_meters scopes map to read:reports / create:reports / delete:reports)
+  manage('GET', '/~/billing/meters', 'billingMeters.list', 'read:reports', 'List billing meters (newest first; take, before_id)'),
+  manage('POST', '/~/billing/meters', 'billingMeters.create', 'create:reports', 'Create a billing meter'),
+  manage('GET', '/~/billing/meters/{meterId}', 'billingMeters.get', 'read:reports', 'One billing meter'),
+  manage('POST', '/~/billing/meters/{meterId}', 'billingMeters.update', 'create:reports', 'Update a billing meter'),
+  manage('PUT', '/~/billing/meters/{meterId}', 'billingMeters.update', 'create:reports', 'Update a billing meter (alias of POST)'),
+  manage('DELETE', '/~/billing/meters/{meterId}', 'billingMeters.delete', 'delete:reports', 'Delete a billing meter'),
 ];
 
 /** Every management route is also served under `/v1` (the original service accepts both). */

@@ -7,7 +7,7 @@ import { UnauthorizedError, ValidationError, type FieldIssue } from '../shared/e
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest, OperationResult } from '../shared/http/types';
-import { DEFAULT_TAKE, MAX_TAKE, isPlausibleId, newResourceId, type ListOptions, type ResourceLocation, type ResourceStore, type StoredDocument } from './resource-store';
+import { DEFAULT_TAKE, MAX_TAKE, isPlausibleId, newResourceId, type ListOptions, type ResourceLocation, type ResourceStore, type StoredDocument, type TransactItems } from './resource-store';
 
 /** Management bodies are small documents; anything bigger is a mistake or an attack. */
 export const MAX_RESOURCE_BODY_BYTES = 1_000_000;
@@ -46,12 +46,21 @@ export interface CrudKind<Create, Update> {
   readonly applyUpdate?: (current: StoredDocument, input: Update, ctx: ResourceContext) => StoredDocument | Promise<StoredDocument>;
   /** What the API answers for a stored document; default: the stored fields as they are. */
   readonly toDocument?: (stored: StoredDocument, ctx: ResourceContext) => unknown;
-  /** Fields of the update body that must equal the stored value (400 naming the field otherwise). */
+  /**
+   * Fields the service sets (default SYSTEM_FIELDS): an update body may echo them as the API showed
+   * them; a different value is a 400 naming the field; they are removed before `updateSchema` parses.
+   */
+  readonly readOnly?: readonly string[];
+  /** Fields of the update body that must equal the shown value (400 naming the field otherwise); kept for `updateSchema`. */
   readonly immutable?: readonly string[];
+  /** Items written in the same transaction as a new resource (all or nothing). */
+  readonly createExtra?: (stored: StoredDocument, ctx: ResourceContext) => TransactItems;
+  /** Items written in the same transaction as a deletion. */
+  readonly deleteExtra?: (current: StoredDocument, ctx: ResourceContext) => TransactItems;
   /** List filter from query parameters (throw ValidationError naming the parameter). */
   readonly listFilter?: (query: Readonly<Record<string, string>>) => ListOptions['where'] | undefined;
-  /** After every successful create, update or delete (e.g. recompute the SDK rules). */
-  readonly onChange?: (ctx: ResourceContext) => Promise<void>;
+  /** After every successful create, update or delete, with the stored document (the deleted one on delete). */
+  readonly onChange?: (ctx: ResourceContext, stored: StoredDocument, change: 'create' | 'update' | 'delete') => Promise<void>;
 }
 
 export interface SystemFields {
@@ -110,8 +119,8 @@ export function crudOperations<Create, Update>(kind: CrudKind<Create, Update>, d
         const id = newResourceId(Date.parse(ctx.now));
         const system: SystemFields = { _id: id, org_id: ctx.orgId, app_id: ctx.appId, created_at: ctx.now, modified_at: ctx.now };
         const stored = await kind.toStored(input, ctx, system);
-        if (await deps.store.create(at, id, stored)) {
-          await kind.onChange?.(ctx);
+        if (await deps.store.create(at, id, stored, kind.createExtra?.(stored, ctx))) {
+          await kind.onChange?.(ctx, stored, 'create');
           return { status: 201, body: render(stored, ctx) };
         }
       }
@@ -121,23 +130,24 @@ export function crudOperations<Create, Update>(kind: CrudKind<Create, Update>, d
     async update(request, caller) {
       const ctx = contextOf(request, caller, now());
       const body = readObjectBody(request);
-      const fixed = [...SYSTEM_FIELDS, ...(kind.immutable ?? [])];
-      // Echoed system fields are checked against the stored copy, then dropped before the schema sees the body.
-      const rest = Object.fromEntries(Object.entries(body).filter(([name]) => !(SYSTEM_FIELDS as readonly string[]).includes(name)));
+      const readOnly = kind.readOnly ?? SYSTEM_FIELDS;
+      const fixed = [...readOnly, ...(kind.immutable ?? [])];
+      // Echoed read-only fields are checked against what the API shows, then dropped before the schema sees the body.
+      const rest = Object.fromEntries(Object.entries(body).filter(([name]) => !readOnly.includes(name)));
       const input = parseBody(kind.updateSchema, rest);
       const stored = await deps.store.update(locate(ctx), idOf(request), kind.noun, async (current, modifiedAt) => {
-        assertUnchanged(body, current, fixed);
+        assertUnchanged(body, render(current, ctx) as Record<string, unknown>, fixed);
         const next = kind.applyUpdate ? await kind.applyUpdate(current, input, ctx) : { ...current, ...(input as object) };
         return { ...next, modified_at: modifiedAt };
       });
-      await kind.onChange?.(ctx);
+      await kind.onChange?.(ctx, stored, 'update');
       return { status: 200, body: render(stored, ctx) };
     },
 
     async delete(request, caller) {
       const ctx = contextOf(request, caller, now());
-      await deps.store.delete(locate(ctx), idOf(request), kind.noun);
-      await kind.onChange?.(ctx);
+      const deleted = await deps.store.delete(locate(ctx), idOf(request), kind.noun, (current) => kind.deleteExtra?.(current, ctx) ?? []);
+      await kind.onChange?.(ctx, deleted, 'delete');
       return { status: 204 } satisfies OperationResult;
     },
   };
@@ -183,12 +193,12 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   throw new ValidationError(`Invalid body: ${issues.map((i) => `${i.field}: ${i.reason}`).slice(0, 3).join('; ')}`, issues);
 }
 
-function assertUnchanged(body: Record<string, unknown>, current: StoredDocument, fields: readonly string[]): void {
+function assertUnchanged(body: Record<string, unknown>, shown: Record<string, unknown>, fields: readonly string[]): void {
   const issues: FieldIssue[] = [];
   for (const field of fields) {
     // modified_at moves on every write: an echoed older value is not a change request.
     if (field === 'modified_at' || !(field in body)) continue;
-    if (!isDeepStrictEqual(body[field], current[field])) issues.push({ field, reason: 'cannot be changed' });
+    if (!isDeepStrictEqual(body[field], shown[field])) issues.push({ field, reason: 'cannot be changed' });
   }
   if (issues.length > 0) throw new ValidationError(`Immutable fields: ${issues.map((i) => i.field).join(', ')}`, issues);
 }

@@ -1,6 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AppStore } from '../auth/app-store';
 import type { SearchableIndex } from '../search/port';
+import { appOperations } from './apps';
+import { billingMeterOperations } from './billing-meters';
+import { cohortOperations } from './cohorts';
+import { governanceRuleOperations } from './governance-rules';
+import { boardOperations } from './kinds/boards';
 import type { ResourceDeps, ResourceOperationTable } from './resource-deps';
 import { ResourceStore } from './resource-store';
 
@@ -21,6 +26,12 @@ export function resourceOperations(deps: ResourceOperationsDeps): ResourceOperat
   };
 }
 
-function kindOperations(_deps: ResourceDeps): ResourceOperationTable {
-  return {};
+function kindOperations(deps: ResourceDeps): ResourceOperationTable {
+  return {
+    ...appOperations(deps),
+    ...cohortOperations(deps),
+    ...governanceRuleOperations(deps),
+    ...billingMeterOperations(deps),
+    ...boardOperations(deps),
+  };
 }

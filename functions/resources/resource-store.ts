@@ -23,6 +23,7 @@ const UPDATE_ATTEMPTS = 5;
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 
 export type StoredDocument = Record<string, unknown>;
+export type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
 /** Where a kind's items live: the partition and the sort-key prefix (without the trailing `#`). */
 export interface ResourceLocation {
@@ -76,17 +77,19 @@ export class ResourceStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Writes a new resource; false when the id is already taken (the caller picks another or reports it). */
-  async create(at: ResourceLocation, id: string, document: StoredDocument): Promise<boolean> {
+  /**
+   * Writes a new resource; false when the id is already taken. Extra transaction items (e.g. an app's
+   * collector application id) are written with it or not at all.
+   */
+  async create(at: ResourceLocation, id: string, document: StoredDocument, extra: TransactItems = []): Promise<boolean> {
+    const put = { TableName: this.tableName, Item: { ...document, ...liveKey(at, id) }, ConditionExpression: 'attribute_not_exists(pk)' };
     try {
-      await this.documents.send(new PutCommand({
-        TableName: this.tableName,
-        Item: { ...document, ...liveKey(at, id) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }));
+      if (extra.length === 0) await this.documents.send(new PutCommand(put));
+      else await this.documents.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...extra] }));
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }
@@ -167,7 +170,7 @@ export class ResourceStore {
    * Removes the resource and leaves a tombstone (410 for 30 days). Returns the deleted document.
    * Extra transaction items (e.g. freeing a collector application id) commit or fail with it.
    */
-  async delete(at: ResourceLocation, id: string, noun: string, extra: (current: StoredDocument) => NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = () => []): Promise<StoredDocument> {
+  async delete(at: ResourceLocation, id: string, noun: string, extra: (current: StoredDocument) => TransactItems = () => []): Promise<StoredDocument> {
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
       const current = await this.get(at, id, noun);
       const deletedAt = this.now();

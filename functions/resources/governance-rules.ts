@@ -1,0 +1,68 @@
+import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resources/governance-rule';
+import { appRulesPartition, RULE_SORT_PREFIX } from '../governance/keys';
+import { GoneError, NotFoundError, ValidationError, type FieldIssue } from '../shared/errors';
+import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
+import { COHORT_PREFIX } from './cohorts';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
+import type { ResourceStore, StoredDocument } from './resource-store';
+
+/** `RULE`: the collector's rule store (functions/governance/rule-store.ts) reads `RULE#<id>` items. */
+export const RULE_PREFIX = RULE_SORT_PREFIX.slice(0, -1);
+
+/**
+ * A rule's cohorts must be live cohorts of the same app whose `cohort_type` is the rule's type;
+ * regex rules match request fields only and take no cohorts (user and company rules may add
+ * regex_config conditions). Checked on the rule as it will be stored, so an update cannot break it.
+ */
+async function checkCohorts(store: ResourceStore, ctx: ResourceContext, rule: StoredDocument): Promise<void> {
+  const cohorts = Array.isArray(rule.cohorts) ? (rule.cohorts as { id: string }[]) : [];
+  const at = { partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: COHORT_PREFIX };
+  const issues: FieldIssue[] = [];
+  if (rule.type === 'regex' && cohorts.length > 0) issues.push({ field: 'cohorts', reason: 'a regex rule takes no cohorts; use regex_config' });
+  else {
+    await Promise.all(cohorts.map(async (ref, i) => {
+      try {
+        const cohort = await store.get(at, ref.id, 'cohort');
+        if (cohort.cohort_type !== rule.type) issues.push({ field: `cohorts[${i}].id`, reason: `is a ${String(cohort.cohort_type)} cohort; a ${String(rule.type)} rule needs ${String(rule.type)} cohorts` });
+      } catch (error) {
+        if (error instanceof NotFoundError) issues.push({ field: `cohorts[${i}].id`, reason: 'no cohort with this id in this app' });
+        else if (error instanceof GoneError) issues.push({ field: `cohorts[${i}].id`, reason: 'the cohort was deleted' });
+        else throw error;
+      }
+    }));
+  }
+  if (issues.length > 0) {
+    issues.sort((a, b) => a.field.localeCompare(b.field));
+    throw new ValidationError(`Invalid rule: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+  }
+}
+
+/**
+ * Governance rules (`/~/governance/rules`): block or shape traffic of users, companies or requests
+ * matching a regex. SDKs fetch the enabled ones (state 1) from the collector, so every change
+ * recomputes the app's SDK rules.
+ */
+export function governanceRuleKind(deps: ResourceDeps): CrudKind<GovernanceRuleCreate, GovernanceRuleUpdate> {
+  return {
+    noun: 'governance rule',
+    prefix: RULE_PREFIX,
+    idParam: 'id',
+    createSchema: GovernanceRuleCreate,
+    updateSchema: GovernanceRuleUpdate,
+    toStored: async (input, ctx, system) => {
+      const rule = { ...system, ...input };
+      await checkCohorts(deps.store, ctx, rule);
+      return rule;
+    },
+    applyUpdate: async (current, input, ctx) => {
+      const rule = { ...current, ...input };
+      await checkCohorts(deps.store, ctx, rule);
+      return rule;
+    },
+    onChange: async (ctx) => deps.onGovernanceChange?.(ctx.orgId, ctx.appId),
+  };
+}
+
+export function governanceRuleOperations(deps: ResourceDeps): ResourceOperationTable {
+  return namedOperations('governanceRules', crudOperations(governanceRuleKind(deps), deps));
+}

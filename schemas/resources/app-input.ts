@@ -1,0 +1,31 @@
+import * as z from 'zod';
+import { RegexRule } from './regex-rule';
+
+/** Bodies of POST /~/apps and POST /~/apps/{id} (spec: App create / update, plus the app's settings). */
+
+const percent = z.number().int().min(0).max(100);
+
+/** The app settings a caller may set (sampling, backfill); they feed GET /v1/config. */
+const settingsFields = {
+  sample_rate: percent.optional(),
+  user_sample_rate: z.record(z.string().min(1).max(256), percent).optional(),
+  company_sample_rate: z.record(z.string().min(1).max(256), percent).optional(),
+  regex_config: z.array(RegexRule.extend({ sample_rate: percent })).max(50).optional(),
+  backfill_enabled: z.boolean().optional(),
+};
+
+const appFields = {
+  /** A TZ database name (also checked against the TZ database). */
+  time_zone: z.string().min(1).max(64).optional(),
+  week_starts_on: z.number().int().min(0).max(6).optional(),
+  custom_app_id: z.string().min(1).max(128).optional(),
+  ...settingsFields,
+};
+
+export const AppCreate = z.strictObject({ name: z.string().min(1).max(256), ...appFields });
+export type AppCreate = z.infer<typeof AppCreate>;
+
+export const AppUpdate = z.strictObject({ name: z.string().min(1).max(256).optional(), ...appFields });
+export type AppUpdate = z.infer<typeof AppUpdate>;
+
+export const APP_SETTING_FIELDS = Object.keys(settingsFields) as (keyof typeof settingsFields)[];
