@@ -1,0 +1,66 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { canonicalJson, contentHash, EMPTY_SNAPSHOT, type RuleConfigSnapshot } from '../../../functions/governance/rule-config-store';
+import { GovernanceRuleStore } from '../../../functions/governance/rule-store';
+import { collectorOperations } from '../../../functions/ingest/collector/operations';
+import { configETag, configETagHeaders } from '../../../functions/ingest/collector/sdk-config';
+import { UploadStore } from '../../../functions/ingest/uploads/upload-store';
+import type { HttpRequest } from '../../../functions/shared/http/types';
+import { App, AppSettings } from '../../../schemas/app';
+import type { RuleAssignments } from '../../../schemas/governance';
+
+/** The config ETag follows cohort membership, and GET /v1/config agrees with every other collector answer. */
+
+const now = '2026-03-01T00:00:00.000Z';
+const app = App.parse({ org_id: 'o', app_id: 'a', name: 'etag', collector_application_id: 'e'.repeat(64), settings: AppSettings.parse({}), created_at: now, modified_at: now });
+const snapshotOf = (assignments: RuleAssignments): RuleConfigSnapshot => ({ hash: contentHash(canonicalJson(assignments)), assignments });
+const aliceBlocked = snapshotOf({ user_rules: { alice: [{ rules: 'r1', values: { '0': 'alice' } }] }, company_rules: {} });
+
+test('the membership hash ignores key order but not content', () => {
+  const a = snapshotOf({ user_rules: { alice: [{ rules: 'r1', values: {} }], bob: [{ rules: 'r1', values: {} }] }, company_rules: {} });
+  const reordered = snapshotOf({ company_rules: {}, user_rules: { bob: [{ rules: 'r1', values: {} }], alice: [{ rules: 'r1', values: {} }] } } as RuleAssignments);
+  expect(reordered.hash).toBe(a.hash);
+  expect(snapshotOf({ user_rules: { alice: [{ rules: 'r1', values: {} }] }, company_rules: {} }).hash).not.toBe(a.hash);
+  expect(snapshotOf({ user_rules: {}, company_rules: {} }).hash).toBe(EMPTY_SNAPSHOT.hash);
+});
+
+test('the ETag changes when membership changes, and with the app’s settings', () => {
+  const before = configETag(app);
+  expect(before).toMatch(/^[0-9a-f]{32}$/);
+  expect(configETag(app, EMPTY_SNAPSHOT.hash)).toBe(before);
+  expect(configETag(app, aliceBlocked.hash)).not.toBe(before);
+  const sampled = { ...app, settings: { ...app.settings, sample_rate: 50 } };
+  expect(configETag(sampled, aliceBlocked.hash)).not.toBe(configETag(app, aliceBlocked.hash));
+});
+
+test('answers that carry only the app repeat the ETag of the membership the refresher tagged it with', () => {
+  const tagged = { ...app, rules_config_hash: aliceBlocked.hash };
+  expect(configETagHeaders(tagged)['x-moesif-config-etag']).toBe(configETag(app, aliceBlocked.hash));
+  expect(configETagHeaders(app)['x-moesif-config-etag']).toBe(configETag(app, EMPTY_SNAPSHOT.hash));
+});
+
+describe('GET /v1/config', () => {
+  let stored: RuleConfigSnapshot = EMPTY_SNAPSHOT;
+  const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+  const operations = collectorOperations({
+    rules: new GovernanceRuleStore(documents, 'unused', { read: async () => stored }),
+    publisher: { publish: async () => undefined },
+    uploads: new UploadStore(new S3Client({ region: 'us-east-1' }), 'unused'),
+    region: 'test',
+  });
+  const get = () => operations['config']!({} as HttpRequest, app);
+
+  it('serves the stored membership as user_rules / company_rules with the ETag of that content', async () => {
+    const empty = await get();
+    expect(empty.body).toMatchObject({ user_rules: {}, company_rules: {}, sample_rate: 100 });
+    expect(empty.headers?.['x-moesif-config-etag']).toBe(configETag(app));
+
+    stored = aliceBlocked;
+    const filled = await get();
+    expect(filled.body).toMatchObject({ user_rules: { alice: [{ rules: 'r1', values: { '0': 'alice' } }] }, company_rules: {} });
+    expect(filled.headers?.['x-moesif-config-etag']).toBe(configETag(app, aliceBlocked.hash));
+    expect(filled.headers?.['x-config-etag']).toBe(filled.headers?.['x-moesif-config-etag']);
+    expect(filled.headers?.['x-moesif-config-etag']).not.toBe(empty.headers?.['x-moesif-config-etag']);
+  });
+});
