@@ -107,6 +107,11 @@ export const routes: readonly RouteDefinition[] = [
   manage('GET', '/~/organizations/users', 'listOrgUsers', 'update:organizations', 'List the organisation\'s users'),
   manage('DELETE', '/~/organizations/users/{username}', 'deleteOrgUser', 'update:organizations', 'Delete an org user'),
 
+  // ── Billing: balances ──
+  manage('POST', '/~/billing/reports/balance_transactions', 'createBalanceTransaction', 'create:reports', 'Record a credit, debit, promotion or adjustment on a subscription\'s balance (idempotent per transaction_id)'),
+  manage('GET', '/~/billing/reports/balance_transactions', 'listBalanceTransactions', 'read:reports', 'A subscription\'s balance ledger, newest first (subscription_id, take, before_id)'),
+  manage('GET', '/~/billing/reports/balances', 'listBalances', 'read:reports', 'Credit balances by subscription_id or company_id'),
+
   // ── Management resources ──
   // Apps (org level; `~` = the token's org). Updates are POST as in the original; PUT is an alias.
   manage('GET', '/~/apps', 'apps.list', 'read:apps', 'List the org\'s apps (newest first; take, before_id)'),

@@ -3,6 +3,7 @@ import { routesOf } from '../definitions/routes';
 import type { AppStore } from '../auth/app-store';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
 import type { SigningKeyProvider } from '../auth/signing-key';
+import { balanceOperations } from '../billing/balance-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations } from '../resources/resource-operations';
@@ -42,6 +43,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...openApiOperations('management'),
       ...oauthOperations(deps),
       ...resourceOperations(deps),
+      ...balanceOperations(deps),
     },
   });
 }
