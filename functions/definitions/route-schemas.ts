@@ -1,9 +1,22 @@
 import * as z from 'zod';
 import { ActionEvent, ApiCallEvent, CompanyProfile, Subscription, UserProfile } from '../../schemas/collector';
 import { MAX_AGGREGATION_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from '../../schemas/search-dsl';
+import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../schemas/billing/balance';
+import { SdkRule } from '../../schemas/governance';
+import { MintTokenQuery, PasswordGrantFields } from '../../schemas/oauth';
+import { CreateOrgUser } from '../../schemas/org';
+import { AppCreate, AppUpdate } from '../../schemas/resources/app-input';
+import { BillingMeterCreate, BillingMeterUpdate } from '../../schemas/resources/billing-meter';
+import { CohortCreate, CohortType, CohortUpdate } from '../../schemas/resources/cohort';
+import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resources/governance-rule';
 import { UploadKind, UploadResult } from '../ingest/uploads/upload-store';
+import { DEFAULT_TAKE, MAX_TAKE } from '../resources/resource-store';
 import {
   Accepted,
+  OAuthErrorBody,
+  OAuthToken,
+  OrgUserResponse,
+  SignedTokenResponse,
   CompanyDeleted,
   Count,
   Document,
@@ -35,9 +48,18 @@ export interface RouteSchema {
   readonly body?: z.ZodType;
   /** Operations that treat an empty body as `{}` (the search DSL) say so. */
   readonly bodyOptional?: boolean;
+  /** Media types the body may come as; default application/json. */
+  readonly bodyMediaTypes?: readonly string[];
   readonly responseStatus: number;
   readonly response?: z.ZodType;
+  /** Headers of the success answer (name → what it says). */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
   readonly errors?: readonly ErrorStatus[];
+  /**
+   * Statuses answered with another body than the service's error shape (the token URL answers
+   * RFC 6749 errors); they replace the derived ones.
+   */
+  readonly ownErrors?: { readonly statuses: readonly ErrorStatus[]; readonly schema: z.ZodType; readonly description: string };
 }
 
 export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 410 | 413 | 415 | 429 | 503;
@@ -97,7 +119,7 @@ const collectorSchemas: Record<string, RouteSchema> = {
   rules: {
     description: 'The governance rules of the calling app, as SDKs apply them.',
     responseStatus: 200,
-    response: z.array(z.looseObject({ _id: z.string() })),
+    response: z.array(named('SdkRule', SdkRule)),
   },
   probe: {
     description: 'Liveness probe; needs no application id.',
@@ -218,8 +240,180 @@ const documentSchemas: Record<string, RouteSchema> = {
   },
 };
 
+// ── Management: OAuth, access tokens, org users ──
+
+const OrgUserSchema = named('OrgUser', OrgUserResponse);
+
+const oauthSchemas: Record<string, RouteSchema> = {
+  issueAccessToken: {
+    description: 'RFC 6749 password grant: an org user\'s username and password for a management token valid one hour. Form-encoded (RFC 6749) or JSON. Errors use the RFC 6749 shape, not the service\'s. Rate-limited per org.',
+    params: { orgId: 'The organisation the user belongs to.' },
+    body: named('PasswordGrant', PasswordGrantFields.meta({ description: 'grant_type=password, username and password are required; scope (space- or comma-separated) narrows the token; app_id picks the app `~` means (default: the org\'s first app).' })),
+    bodyMediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    responseStatus: 200,
+    response: named('OAuthToken', OAuthToken),
+    ownErrors: { statuses: [400, 401, 429], schema: named('OAuthError', OAuthErrorBody), description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, too_many_requests).' },
+  },
+  mintAccessToken: {
+    description: 'target=management (default): a new management token with the given scopes (a subset of the caller\'s) and expiration. target=collector: the app\'s collector application id.',
+    query: MintTokenQuery,
+    responseStatus: 200,
+    response: named('SignedToken', SignedTokenResponse),
+  },
+  revokeAccessToken: {
+    description: 'Revokes a management token of the caller\'s organisation by its id (the `_id` minting returned, the token\'s jti).',
+    params: { tokenId: 'The token id (jti).' },
+    responseStatus: 204,
+    errors: [404],
+  },
+  createOrgUser: {
+    description: 'Creates a user of the caller\'s organisation who can sign in at the token URL; scopes bound what their tokens may hold (`admin` = every scope).',
+    body: CreateOrgUser,
+    responseStatus: 201,
+    response: OrgUserSchema,
+  },
+  listOrgUsers: {
+    description: 'The users of the caller\'s organisation (never their password hashes).',
+    responseStatus: 200,
+    response: z.object({ users: z.array(OrgUserSchema) }),
+  },
+  deleteOrgUser: {
+    description: 'Deletes a user of the caller\'s organisation; tokens already issued to them stay valid until they expire or are revoked.',
+    params: { username: 'The user\'s username.' },
+    responseStatus: 204,
+    errors: [404],
+  },
+};
+
+// ── Management: managed resources (the generic CRUD of functions/resources/crud-operations.ts) ──
+
+const ListQuery = z.object({
+  take: z.int().min(1).max(MAX_TAKE).optional().meta({ description: `Page size, 1–${MAX_TAKE}; default ${DEFAULT_TAKE}.` }),
+  before_id: z.string().optional().meta({ description: 'The x-next-before-id of the previous page.' }),
+});
+const NEXT_PAGE = { 'x-next-before-id': 'Present when another page may follow: pass it as before_id.' };
+
+/** Kinds whose answer has no schema of its own are documented by what every stored resource carries. */
+const ResourceDocument = named(
+  'ResourceDocument',
+  z.looseObject({ _id: z.string(), org_id: z.string(), app_id: z.string(), created_at: z.string(), modified_at: z.string() })
+    .meta({ description: 'A stored resource: the fields of its create body as stored, plus the fields the service sets.' }),
+);
+
+interface CrudSpec {
+  readonly noun: string;
+  readonly plural: string;
+  readonly idParam: string;
+  readonly create: z.ZodType;
+  readonly update: z.ZodType;
+  readonly document?: z.ZodType;
+  /** The list's filter parameters beyond take and before_id. */
+  readonly filters?: z.ZodObject;
+  /** Updates must repeat a field unchanged, or the service sets fields an update may echo. */
+  readonly updateNote?: string;
+}
+
+/** The five entries of a managed kind: `<name>.list`, `.get`, `.create`, `.update`, `.delete`. */
+function crud(name: string, spec: CrudSpec): Record<string, RouteSchema> {
+  const document = spec.document ?? ResourceDocument;
+  const params = { [spec.idParam]: `The ${spec.noun}'s id.` };
+  return {
+    [`${name}.list`]: {
+      description: `The app's ${spec.plural}, newest first, a page at a time.`,
+      query: spec.filters ? ListQuery.extend(spec.filters.shape) : ListQuery,
+      responseStatus: 200,
+      response: z.array(document),
+      responseHeaders: NEXT_PAGE,
+    },
+    [`${name}.get`]: { description: `One ${spec.noun}.`, params, responseStatus: 200, response: document, errors: [404, 410] },
+    [`${name}.create`]: { description: `Creates a ${spec.noun}. Nothing is written unless the whole body is valid.`, body: spec.create, responseStatus: 201, response: document },
+    [`${name}.update`]: {
+      description: `Updates a ${spec.noun} with the fields given. Fields the service sets may be echoed unchanged; a changed one is a 400 naming it.${spec.updateNote ? ` ${spec.updateNote}` : ''}`,
+      params,
+      body: spec.update,
+      responseStatus: 200,
+      response: document,
+      // 503: a concurrent change won the race; retry.
+      errors: [404, 410, 503],
+    },
+    [`${name}.delete`]: { description: `Deletes a ${spec.noun}; afterwards its id answers 410.`, params, responseStatus: 204, errors: [404, 410] },
+  };
+}
+
+const resourceSchemas: Record<string, RouteSchema> = {
+  ...crud('apps', {
+    noun: 'app',
+    plural: 'apps (of the organisation)',
+    idParam: 'id',
+    create: named('AppCreate', AppCreate),
+    update: named('AppUpdate', AppUpdate),
+  }),
+  ...crud('cohorts', {
+    noun: 'cohort',
+    plural: 'cohorts',
+    idParam: 'cohortId',
+    create: named('CohortCreate', CohortCreate),
+    update: named('CohortUpdate', CohortUpdate),
+    filters: z.object({ cohort_type: CohortType.optional() }),
+    updateNote: 'cohort_type is required and must be unchanged.',
+  }),
+  'cohorts.deleteSampleRate': {
+    description: "Removes a cohort's sample rate.",
+    params: { cohortId: "The cohort's id." },
+    responseStatus: 200,
+    response: ResourceDocument,
+    errors: [404, 410, 503],
+  },
+  ...crud('governanceRules', {
+    noun: 'governance rule',
+    plural: 'governance rules',
+    idParam: 'id',
+    create: named('GovernanceRuleCreate', GovernanceRuleCreate),
+    update: named('GovernanceRuleUpdate', GovernanceRuleUpdate),
+  }),
+  ...crud('billingMeters', {
+    noun: 'billing meter',
+    plural: 'billing meters',
+    idParam: 'meterId',
+    create: named('BillingMeterCreate', BillingMeterCreate),
+    update: named('BillingMeterUpdate', BillingMeterUpdate),
+  }),
+};
+// ── Management: credit balances ──
+
+const balanceSchemas: Record<string, RouteSchema> = {
+  createBalanceTransaction: {
+    description: "Records a credit, debit, promotion or adjustment on a subscription's balance. Idempotent per transaction_id: repeating an identical one answers 204 again.",
+    body: named('BalanceTransactionCreate', BalanceTransactionCreate),
+    responseStatus: 204,
+  },
+  listBalanceTransactions: {
+    description: "A subscription's balance ledger, newest first.",
+    query: z.object({
+      subscription_id: z.string().meta({ description: 'The subscription whose ledger to list.' }),
+      take: ListQuery.shape.take,
+      before_id: z.string().optional().meta({ description: 'The x-next-before-id (a sequence_id) of the previous page.' }),
+    }),
+    responseStatus: 200,
+    response: z.array(named('BalanceEntry', BalanceEntry)),
+    responseHeaders: NEXT_PAGE,
+  },
+  listBalances: {
+    description: 'Credit balances of one subscription or of every subscription of a company (give subscription_id or company_id).',
+    query: z.object({
+      subscription_id: z.string().optional(),
+      company_id: z.string().optional(),
+    }),
+    responseStatus: 200,
+    response: z.array(named('SubscriptionBalance', SubscriptionBalance)),
+  },
+};
+
 export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...collectorSchemas,
   ...searchSchemas,
   ...documentSchemas,
+  ...oauthSchemas,
+  ...resourceSchemas,
+  ...balanceSchemas,
 };

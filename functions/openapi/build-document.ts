@@ -36,6 +36,8 @@ export function undocumentedOperations(routes: readonly RouteDefinition[], schem
   return [...new Set(routes.filter((route) => !schemas[route.operation]).map((route) => `${route.lambda}.${route.operation}`))];
 }
 
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'Done; no body' };
+
 export interface BuildOptions {
   readonly api: ApiName;
   readonly routes: readonly RouteDefinition[];
@@ -95,7 +97,9 @@ function pathForms(routes: readonly RouteDefinition[]): PathForm[] {
     // One operation can serve several routes (e.g. both spellings of the event count).
     const n = (seen.get(route.operation) ?? 0) + 1;
     seen.set(route.operation, n);
-    const base = n === 1 ? route.operation : `${route.operation}${n}`;
+    // Dotted operation names (`cohorts.list`) become camelCase ids (`cohortsList`) for code generators.
+    const name = route.operation.replace(/\.(\w)/g, (_m, c: string) => c.toUpperCase());
+    const base = n === 1 ? name : `${name}${n}`;
     const prefixes = route.api === 'management' && !route.exactPath ? MANAGEMENT_PATH_PREFIXES : [''];
     for (const prefix of prefixes) {
       forms.push({ route, path: prefix + route.path, operationId: prefix ? `${base}_${prefix.replace(/\W/g, '')}` : base });
@@ -110,6 +114,7 @@ type Pieces = Record<string, z.ZodType>;
 const bodyKey = (op: string) => `${op}:body`;
 const queryKey = (op: string) => `${op}:query`;
 const responseKey = (op: string) => `${op}:response`;
+const ownErrorKey = (op: string) => `${op}:error`;
 
 function requestPieces(routes: readonly RouteDefinition[], schemas: BuildOptions['schemas']): Pieces {
   const pieces: Pieces = {};
@@ -126,6 +131,7 @@ function responsePieces(routes: readonly RouteDefinition[], schemas: BuildOption
   for (const { operation } of routes) {
     const entry = schemas[operation];
     if (entry?.response) pieces[responseKey(operation)] = entry.response;
+    if (entry?.ownErrors) pieces[ownErrorKey(operation)] = entry.ownErrors.schema;
   }
   return pieces;
 }
@@ -196,17 +202,29 @@ function operation(api: ApiName, form: PathForm, entry: RouteSchema, input: Reco
   const parameters = [...pathParameters(form.path, entry), ...queryParameters(input[queryKey(route.operation)])];
   if (parameters.length > 0) op['parameters'] = parameters;
   const body = input[bodyKey(route.operation)];
-  if (body) op['requestBody'] = { required: !entry.bodyOptional, content: { 'application/json': { schema: body } } };
+  if (body) {
+    const mediaTypes = entry.bodyMediaTypes ?? ['application/json'];
+    op['requestBody'] = { required: !entry.bodyOptional, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: body }])) };
+  }
 
   const response = output[responseKey(route.operation)];
   const responses: Json = {
     [String(entry.responseStatus)]: {
-      description: entry.responseStatus === 201 ? 'Created' : 'OK',
+      description: SUCCESS_DESCRIPTIONS[entry.responseStatus] ?? 'OK',
+      ...(entry.responseHeaders
+        ? { headers: Object.fromEntries(Object.entries(entry.responseHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        : {}),
       ...(response ? { content: { 'application/json': { schema: response } } } : {}),
     },
   };
-  for (const status of errorStatuses(route, entry)) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
-  op['responses'] = responses;
+  const own = new Set<number>(entry.ownErrors?.statuses ?? []);
+  for (const status of errorStatuses(route, entry)) {
+    if (!own.has(status)) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+  }
+  for (const status of own) {
+    responses[String(status)] = { description: entry.ownErrors!.description, content: { 'application/json': { schema: output[ownErrorKey(route.operation)] } } };
+  }
+  op['responses'] = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   op['security'] = security(api, route);
   return op;
 }

@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import { AppSettings } from '../../schemas/app';
+import { RuleAssignment } from '../../schemas/governance';
+import type { OAuthErrorCode, OAuthTokenResponse, SignedToken } from '../../schemas/oauth';
+import { StoredOrgUser, type OrgUser } from '../../schemas/org';
 import type { SdkConfig } from '../ingest/collector/sdk-config';
 import type { CollectResult } from '../ingest/collector/collect';
 import type { UploadStore } from '../ingest/uploads/upload-store';
@@ -47,10 +50,15 @@ export const SdkConfigResponse = z.object({
   sample_rate: z.number(),
   user_sample_rate: z.record(z.string(), z.number()),
   company_sample_rate: z.record(z.string(), z.number()),
-  user_rules: z.record(z.string(), z.array(z.unknown())),
-  company_rules: z.record(z.string(), z.array(z.unknown())),
+  // The SDK config types these as unknown[]: each item is a RuleAssignment (the description says so).
+  user_rules: z.record(z.string(), z.array(z.unknown())).meta({ description: `user_id → the rules whose cohorts the user is in: ${ruleAssignmentNote()}` }),
+  company_rules: z.record(z.string(), z.array(z.unknown())).meta({ description: `company_id → the rules whose cohorts the company is in: ${ruleAssignmentNote()}` }),
   regex_config: AppSettings.shape.regex_config.unwrap(),
 });
+
+function ruleAssignmentNote(): string {
+  return `items are {${Object.keys(RuleAssignment.shape).join(', ')}} (rules: the rule id; values: the rule's variables for the entity).`;
+}
 
 export const Probe = z.object({ status: z.literal(true), region: z.string() });
 
@@ -92,6 +100,24 @@ const deletion = <K extends string>(owner: K) =>
 export const UserDeleted = deletion('user_id');
 export const CompanyDeleted = deletion('company_id');
 
+export const OAuthToken = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.int().meta({ description: 'Seconds the token is valid.' }),
+  scope: z.string().meta({ description: 'The scopes granted, space-separated.' }),
+});
+
+const oauthErrorCodes = ['invalid_request', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'too_many_requests', 'server_error'] as const satisfies readonly OAuthErrorCode[];
+export const OAuthErrorBody = z.object({ error: z.enum(oauthErrorCodes), error_description: z.string() });
+
+export const SignedTokenResponse = z.object({
+  _id: z.string().meta({ description: 'The token id (management) or the app id (collector).' }),
+  token: z.string(),
+  url: z.string().optional(),
+});
+
+export const OrgUserResponse = StoredOrgUser.omit({ password_hash: true });
+
 export const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' });
 
 // ── drift checks: each schema and the interface it documents must describe the same values ──
@@ -109,3 +135,7 @@ sameShape<Same<z.infer<typeof SdkConfigResponse>, SdkConfig>>();
 sameShape<Same<z.infer<typeof SearchHits>, SearchResponse>>();
 sameShape<Same<z.infer<typeof Document>, StoredDocument>>();
 sameShape<Same<z.infer<typeof FieldList>, FieldCatalogue>>();
+sameShape<Same<z.infer<typeof OAuthToken>, OAuthTokenResponse>>();
+sameShape<Same<z.infer<typeof OAuthErrorBody>['error'], OAuthErrorCode>>();
+sameShape<Same<z.infer<typeof SignedTokenResponse>, SignedToken>>();
+sameShape<Same<z.infer<typeof OrgUserResponse>, OrgUser>>();
