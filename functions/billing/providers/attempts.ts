@@ -52,10 +52,11 @@ export async function runAttempts(options: AttemptOptions): Promise<ProviderOutc
 
 /** Errors thrown by fetch or an aborted signal, as an attempt result. */
 export function transportFailure(error: unknown): AttemptResult {
-  const name = error instanceof Error ? error.name : '';
+  // Duck-typed: fetch's abort reasons are DOMExceptions, which are not always `instanceof Error` here.
+  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: { message?: unknown } };
   if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'retryable', status: 0, code: 'timeout', message: 'the provider did not answer in time' };
-  const message = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
-  return { kind: 'retryable', status: 0, code: 'network_error', message };
+  const text = typeof message === 'string' ? message : String(error);
+  return { kind: 'retryable', status: 0, code: 'network_error', message: typeof cause?.message === 'string' ? `${text}: ${cause.message}` : text };
 }
 
 /** The generic part of classifying a response: 429, 408 and 5xx are retried, other 4xx are final. */

@@ -1,0 +1,79 @@
+import type { WebhookParams } from '../../../schemas/billing/provider-params';
+import { classifyFailureStatus, jsonWithBigInts, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
+import { resolveClientOptions, type ClientOptions } from './client-options';
+import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
+import { parseRetryAfter } from './retry-policy';
+import { SIGNATURE_HEADER, signWebhook } from './webhook-signature';
+
+/** A webhook channel with its own signing secret (one client per channel). */
+export interface WebhookChannel {
+  readonly id: string;
+  readonly name?: string;
+  readonly url: string;
+  readonly secret: string;
+}
+
+export const WEBHOOK_EVENT_TYPE = 'billing.usage_report';
+export const EVENT_ID_HEADER = 'x-usage-event-id';
+
+/**
+ * The delivered event. `id` is the idempotency key: receivers store ids they processed and ignore a
+ * repeat. `delta` is what changed since earlier versions of the window (the whole quantity on
+ * version 1), so a receiver that adds up deltas ends with each window's latest quantity.
+ */
+export function webhookEvent(request: UsageReportRequest<WebhookParams>, createdAt: Date): Record<string, unknown> {
+  return {
+    id: request.idempotencyKey,
+    type: WEBHOOK_EVENT_TYPE,
+    created: createdAt.toISOString(),
+    data: {
+      org_id: request.identity.orgId,
+      app_id: request.identity.appId,
+      meter: { id: request.meter.id, ...(request.meter.name ? { name: request.meter.name } : {}) },
+      subscription: { id: request.subscription.subscriptionId, company_id: request.subscription.companyId },
+      plan_id: request.params.custom_plan.plan_id,
+      window: { start: request.window.start.toISOString(), end: request.window.end.toISOString() },
+      report_version: request.identity.reportVersion,
+      quantity: request.quantity,
+      previous_quantity: request.previousQuantity,
+      delta: correctionDelta(request),
+      report_total_usage: request.reportTotalUsage,
+      ...(request.amount ? { amount: request.amount.value.toString(), currency: request.amount.currency } : {}),
+    },
+  };
+}
+
+/** Signed JSON POST to one channel: `X-Usage-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`. */
+export function createWebhookClient(channel: WebhookChannel, options?: ClientOptions): ProviderClient<WebhookParams> {
+  const { policy, runtime, fetchFn } = resolveClientOptions(options);
+  return {
+    provider: 'webhook',
+    async report(request) {
+      const log = new RequestLog();
+      const body = jsonWithBigInts(webhookEvent(request, runtime.now()));
+      return runAttempts({
+        policy, runtime, log,
+        attempt: async () => {
+          // Signed per attempt: a retry minutes later must not fall outside the receiver's tolerance.
+          const signature = signWebhook(body, channel.secret, Math.floor(runtime.now().getTime() / 1000));
+          const { result } = await recordedHttp({ log, runtime, fetchFn, timeoutMs: policy.timeoutMs }, request.idempotencyKey, channel.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: request.idempotencyKey },
+            body,
+          }, (response) => classify(response, runtime.now()));
+          return result;
+        },
+      });
+    },
+  };
+}
+
+function classify(response: HttpResponse, now: Date): AttemptResult {
+  if (response.status >= 200 && response.status < 300) return { kind: 'success', status: response.status };
+  // Receivers write what they like; a JSON {error:{code,message}} or {code,message} is read, else the text.
+  const body = (response.json ?? {}) as { error?: { code?: unknown; message?: unknown } | string; code?: unknown; message?: unknown };
+  const inner = typeof body.error === 'object' && body.error !== null ? body.error : body;
+  const code = typeof inner.code === 'string' ? inner.code : `http_${response.status}`;
+  const message = typeof inner.message === 'string' ? inner.message : typeof body.error === 'string' ? body.error : response.text.slice(0, 500) || `HTTP ${response.status}`;
+  return classifyFailureStatus(response.status, code, message, parseRetryAfter(response.headers.get('retry-after'), now));
+}
