@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(__dirname, '../../..');
+
+/** The Lambda's bundle as CDK's NodejsFunction builds it (minified, AWS SDK from the runtime). */
+async function bundle(entry: string): Promise<string> {
+  const result = await build({
+    entryPoints: [resolve(root, entry)],
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    external: ['@aws-sdk/*', '@duckdb/node-api'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+describe('where the OpenAPI documents go', () => {
+  it('the collector bundle carries its own document, not the management one nor the generator', async () => {
+    const code = await bundle('functions/ingest/collector/handler.ts');
+    expect(code).toContain('Collector API');
+    expect(code).not.toContain('Management API');
+    // The registry and the zod → JSON Schema generator are build-time only.
+    expect(code).not.toContain('no route schema');
+    expect(code).not.toContain('Not documented yet');
+  });
+
+  it('the management bundle carries the management document', async () => {
+    const code = await bundle('functions/management/handler.ts');
+    expect(code).toContain('Management API');
+    expect(code).toContain('/v1/{orgId}/oauth/access_tokens');
+    expect(code).not.toContain('Not documented yet');
+  });
+
+  it('the route table imports no schemas (types only), so every Lambda can import it cheaply', () => {
+    const source = readFileSync(resolve(root, 'functions/definitions/routes.ts'), 'utf8');
+    const imports = source.split('\n').filter((line) => /^import\s/.test(line));
+    expect(imports.filter((line) => !/^import type\s/.test(line))).toEqual([]);
+  });
+});
