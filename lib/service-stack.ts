@@ -4,6 +4,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { BatchUploads } from './batch-uploads';
 import { CollectorApi } from './collector-api';
+import { GovernanceRefresh } from './governance-refresh';
 import { IngestPipeline } from './ingest-pipeline';
 import { ManagementApi } from './management-api';
 import { Monitoring } from './monitoring';
@@ -66,6 +67,7 @@ export class UsageAnalyticsStack extends Stack {
       rateLimit: context.number('managementRateLimit', 50),
       burstLimit: context.number('managementBurstLimit', 100),
     });
+    new GovernanceRefresh(this, 'GovernanceRefresh', { storage: this.storage, search: this.search, logLevel, logRetention });
     const alarmTopicArn = context.optionalString('alarmTopicArn');
     this.monitoring = new Monitoring(this, 'Monitoring', {
       consumer: this.pipeline.consumer.function,

@@ -1,0 +1,68 @@
+import { Duration } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { tables } from '../functions/definitions/resources';
+import type { SearchDomain } from './search-domain';
+import { ServiceFunction } from './service-function';
+import type { Storage } from './storage';
+
+export interface GovernanceRefreshProps {
+  readonly storage: Storage;
+  readonly search: SearchDomain;
+  readonly logLevel: string;
+  readonly logRetention: logs.RetentionDays;
+  /** How often every app with rules gets its cohort membership recomputed. Default: 1 minute. */
+  readonly every?: Duration;
+}
+
+/**
+ * The scheduled governance refresh: an EventBridge rule invokes a Lambda that recomputes the cohort
+ * membership of every app with governance rules (what SDKs read from GET /v1/config), because
+ * profiles enter and leave cohorts without any management call.
+ */
+export class GovernanceRefresh extends Construct {
+  readonly function: ServiceFunction;
+  readonly schedule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: GovernanceRefreshProps) {
+    super(scope, id);
+    const every = props.every ?? Duration.minutes(1);
+
+    this.function = new ServiceFunction(this, 'Refresh', {
+      entry: 'functions/governance/refresh-handler.ts',
+      description: 'governance refresh: cohort membership of rules for the SDK config',
+      memorySize: 512,
+      // Shorter than the schedule, so runs do not pile up behind a slow one.
+      timeout: Duration.seconds(Math.max(10, Math.min(every.toSeconds() - 5, 900))),
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      environment: {
+        SEARCH_BACKEND: 'opensearch',
+        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        [tables.resources.envVar]: props.storage.tables.resources.tableName,
+      },
+    });
+    // Reads rules, cohorts, apps and the registry; writes the snapshot, its chunks, the app's hash and the registry.
+    props.storage.tables.resources.grant(
+      this.function.function,
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    );
+    // Membership is a search over the profile indexes.
+    props.search.grantHttpAccess(this.function.role);
+
+    this.schedule = new events.Rule(this, 'Schedule', {
+      description: 'Recompute governance rule membership of every app with rules',
+      schedule: events.Schedule.rate(every),
+      // A missed run is superseded by the next one: no retries.
+      targets: [new targets.LambdaFunction(this.function.function, { retryAttempts: 0 })],
+    });
+  }
+}
