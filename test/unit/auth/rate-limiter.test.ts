@@ -1,33 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RateLimiter } from '../../../functions/auth/rate-limiter';
 import { TooManyRequestsError } from '../../../functions/shared/errors';
-
-/**
- * A table that evaluates the limiter's one conditional update the way DynamoDB does
- * (`attribute_not_exists(#used) OR #used < :allowed`, then ADD), so the minute arithmetic can be
- * driven by an injected clock without the network. The real table is exercised by the integration tests.
- */
-function fakeTable() {
-  const items = new Map<string, Record<string, unknown>>();
-  const id = (key: Record<string, unknown>) => `${key.pk}|${key.sk}`;
-  const client = {
-    async send(command: unknown) {
-      if (command instanceof GetCommand) return { Item: items.get(id(command.input.Key!)) };
-      if (command instanceof UpdateCommand) {
-        const { Key, ExpressionAttributeValues: v } = command.input;
-        const item = items.get(id(Key!)) ?? { ...Key };
-        const used = item.used as number | undefined;
-        if (used !== undefined && !(used < (v![':allowed'] as number))) throw new ConditionalCheckFailedException({ message: 'condition', $metadata: {} });
-        const next = { ...item, used: (used ?? 0) + (v![':one'] as number), expires_at: v![':exp'] };
-        items.set(id(Key!), next);
-        return { Attributes: { used: next.used, expires_at: next.expires_at } };
-      }
-      throw new Error('unexpected command');
-    },
-  };
-  return { client: client as unknown as DynamoDBDocumentClient, items };
-}
+import { fakeTable } from './fake-table';
 
 async function takeMany(limiter: RateLimiter, org: string, n: number): Promise<{ ok: number; refused: TooManyRequestsError[] }> {
   let ok = 0;
