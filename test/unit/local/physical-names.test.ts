@@ -4,7 +4,7 @@ import { buckets, ingestStream, tables } from '../../../functions/definitions/re
 describe('physical names', () => {
   it('prefixes tables and the stream, and spells buckets as legal S3 names', () => {
     const names = physicalNames('local-');
-    expect(names.tables).toEqual({ resources: 'local-Resources', dedup: 'local-Dedup', profiles: 'local-Profiles' });
+    expect(names.tables).toEqual({ resources: 'local-Resources', dedup: 'local-Dedup', profiles: 'local-Profiles', billing: 'local-Billing' });
     expect(names.stream).toBe('local-IngestStream');
     expect(names.buckets).toEqual({
       archive: 'local-archive-bucket',
@@ -19,6 +19,7 @@ describe('physical names', () => {
       [tables.resources.envVar]: 'p-Resources',
       [tables.dedup.envVar]: 'p-Dedup',
       [tables.profiles.envVar]: 'p-Profiles',
+      [tables.billing.envVar]: 'p-Billing',
       [ingestStream.envVar]: 'p-IngestStream',
       [buckets.archive.envVar]: 'p-archive-bucket',
       [buckets.failedRecords.envVar]: 'p-failed-records-bucket',
