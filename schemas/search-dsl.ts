@@ -1039,7 +1039,7 @@ function searchRequest(kind: IndexKind, options: Required<ParseOptions>): z.ZodT
       };
       if (body.post_filter !== undefined) request.post_filter = body.post_filter;
       // A null sort value stands for a document without one, as the hits' `sort` reports it.
-      if (body.search_after !== undefined) request.search_after = body.search_after as Scalar[];
+      if (body.search_after !== undefined) request.search_after = body.search_after;
       return request;
     });
 }

@@ -34,6 +34,9 @@ export type QueryNode =
 
 export type SortOrder = 'asc' | 'desc';
 
+/** One sort value of a hit, as `hits[].sort` reports it and `search_after` takes it back: null for a document without the field. */
+export type SortValue = Scalar | null;
+
 export interface SortEntry {
   /** A source path, `_id`, or `_score` (constant: relevance is not computed). */
   field: string;
@@ -85,7 +88,8 @@ export interface SearchRequest {
   size: number;
   from: number;
   sort: SortEntry[];
-  search_after?: Scalar[];
+  /** One value per sort key (the sort with its `_id` tie-breaker); null where the previous hit had none. */
+  search_after?: SortValue[];
   _source: SourceFilter;
   track_total_hits: boolean | number;
   aggs: Record<string, AggregationNode>;

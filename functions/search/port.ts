@@ -1,4 +1,4 @@
-import type { QueryNode, SearchRequest } from '../../schemas/search-tree';
+import type { QueryNode, SearchRequest, SortValue } from '../../schemas/search-tree';
 
 /**
  * The search port: what ingestion and the management API need from a search backend. Two adapters
@@ -85,7 +85,8 @@ export interface SearchContext {
 export interface SearchHit {
   readonly _id: string;
   readonly _source?: Record<string, unknown>;
-  readonly sort?: unknown[];
+  /** The hit's sort values: pass the last hit's as `search_after` for the next page. */
+  readonly sort?: SortValue[];
 }
 
 /** The response shape of both backends (OpenSearch's, with `hits.total` as an integer). */

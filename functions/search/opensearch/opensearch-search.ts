@@ -1,28 +1,21 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } from '../../../schemas/search-tree';
+import type { AggregationNode, QueryNode, SearchRequest, SortValue } from '../../../schemas/search-tree';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
-import { resolveDateMath } from '../dates/date-math';
 import { filterSource } from '../source-filter';
-import { effectiveSort } from '../effective-sort';
-import { resolveField, type FieldRef } from '../fields';
 import type { IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
 import { toOpenSearchQuery, toOpenSearchSearchBody } from './query-body';
-import { DOC_ID_FIELD, fromStoredSource, TIME_FIELD } from './stored-source';
+import { reportedSortValues, serialiseBody } from './sort';
+import { applyTenantTerms, tenantTermsBody, zeroBucketTerms } from './zero-buckets';
+import { fromStoredSource } from './stored-source';
 
 /**
  * The search side of the OpenSearch adapter. Every request is wrapped in the tenant filter (org,
  * app and, for events, the time window) as `bool.filter` clauses the caller's query sits beside
  * and cannot loosen; post_filter and aggregations run inside the same query. Answers are reshaped
  * into the port's response: plain ids, sources as indexed, `hits.total` as an integer.
- *
- * Sorting: OpenSearch cannot sort on `_id`, so `_id` sorts on `index_meta.doc_id`, a keyword copy
- * of the plain id. A document without a value sorts where `missing` puts it and reports `null` in
- * `hits[].sort` (OpenSearch reports an extreme number there); `search_after` turns a `null` back
- * into that extreme, so every page continues exactly where the previous one ended. Numbers sort as
- * doubles (`numeric_type`), so monthly indices that mapped a field as long in one month and as
- * double in another still sort together.
+ * Sorting and paging: sort.ts.
  */
 
 type Json = Record<string, unknown>;
@@ -37,25 +30,15 @@ export interface OpenSearchTarget {
 /** Reads that may target indices not created yet (no event in that month) find nothing instead of failing. */
 const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as const;
 
-// Long.MAX_VALUE and MIN_VALUE do not survive a JS number; they are spliced into the JSON text exactly.
-const LONG_MAX_MARKER = '\u0000long-max\u0000';
-const LONG_MIN_MARKER = '\u0000long-min\u0000';
-/** Above any epoch-millis date and any long a JS number keeps exactly: OpenSearch's "missing" extremes. */
-const EXTREME = 2 ** 62;
-
 export async function searchOpenSearch(target: OpenSearchTarget, context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
   const started = Date.now();
-  const sort = effectiveSort(context.kind, request.sort);
   const body = toOpenSearchSearchBody(request, target.wrap(context.scope, context), context);
-  // Sort and search_after are the adapter's: they depend on the mapping (doc_id, numeric_type, the missing extremes).
-  body.sort = sort.map((entry) => sortClause(context, entry));
-  if (request.search_after !== undefined) body.search_after = searchAfterValues(context, sort, request.search_after);
   // hits.total is always exact.
   body.track_total_hits = true;
-  if (isObject(body.aggs)) adjustAggregations(context, body.aggs, request.aggs);
+  if (isObject(body.aggs)) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
   const response = await send(() =>
-    target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: serialise(body) as unknown as Json }),
+    target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: serialiseBody(body) as unknown as Json }),
   );
   const answer = response as OpenSearchSearchAnswer;
   failOnShardFailures(answer);
@@ -67,6 +50,17 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   };
   if (answer.aggregations !== undefined) result.aggregations = reshapeAggregations(context, answer.aggregations, request.aggs);
   return result;
+}
+
+/** terms with min_doc_count 0 list the caller's own terms only (zero-buckets.ts): one request finds them first. */
+async function withZeroBuckets(target: OpenSearchTarget, context: SearchContext, bodies: Json, nodes: Record<string, AggregationNode>): Promise<void> {
+  const wanted = zeroBucketTerms(bodies, nodes);
+  if (wanted.length === 0) return;
+  const answer = (await send(() =>
+    target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: tenantTermsBody(target.wrap(context.scope), wanted) }),
+  )) as OpenSearchSearchAnswer;
+  failOnShardFailures(answer);
+  applyTenantTerms(wanted, answer.aggregations);
 }
 
 export async function countOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode): Promise<number> {
@@ -147,112 +141,11 @@ function failOnShardFailures(answer: OpenSearchSearchAnswer): void {
 const totalOf = (total: number | { value: number } | undefined): number => (typeof total === 'number' ? total : (total?.value ?? 0));
 
 // ---------------------------------------------------------------------------------------------
-// Sorting and paging
-
-type SortType = 'id' | 'keyword' | 'date' | 'number' | 'boolean' | 'score';
-
-function sortTypeOf(context: SearchContext, entry: SortEntry): { type: SortType; field?: FieldRef } {
-  if (entry.field === '_score') return { type: 'score' };
-  const field = resolveField(context.kind, entry.field);
-  if (field.path === '_id' && !field.raw) return { type: 'id', field };
-  if (field.raw || field.type === 'keyword' || field.type === 'id') return { type: 'keyword', field };
-  if (field.type === 'text') {
-    throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [{ field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` }]);
-  }
-  if (field.type === 'date') return { type: 'date', field };
-  if (field.type === 'boolean') return { type: 'boolean', field };
-  return { type: 'number', field };
-}
-
-/** The field as the mapping names it: `time` and `_id` live under index_meta. */
-function mappedName(field: FieldRef): string {
-  if (field.path === '_id' && !field.raw) return DOC_ID_FIELD;
-  const path = field.path === 'time' ? TIME_FIELD : field.path;
-  return field.raw ? `${path}.raw` : path;
-}
-
-const UNMAPPED_TYPE: Record<Exclude<SortType, 'score'>, string> = { id: 'keyword', keyword: 'keyword', date: 'date', number: 'double', boolean: 'boolean' };
-
-export function sortClause(context: SearchContext, entry: SortEntry): Json {
-  const { type, field } = sortTypeOf(context, entry);
-  if (type === 'score' || field === undefined) return { _score: { order: entry.order } };
-  let missing: unknown = entry.missing;
-  if (type === 'date' && missing !== '_last' && missing !== '_first' && typeof missing !== 'boolean') {
-    missing = resolveDateMath(missing as string | number, context.now, context.timeZone, false, { field: 'sort' });
-  }
-  const spec: Json = { order: entry.order, missing, unmapped_type: entry.unmapped_type ?? UNMAPPED_TYPE[type] };
-  if (type === 'number') spec.numeric_type = 'double';
-  return { [mappedName(field)]: spec };
-}
-
-/** Whether OpenSearch puts a document without a value above every value (so it reports the largest extreme). */
-const missingIsHighest = (entry: SortEntry): boolean => (entry.missing === '_first') === (entry.order === 'desc');
-
-/** Our sort values as OpenSearch expects them back. */
-export function searchAfterValues(context: SearchContext, sort: readonly SortEntry[], values: readonly (Scalar | null)[]): unknown[] {
-  if (values.length !== sort.length) {
-    throw new ValidationError(`search_after has ${values.length} values but the sort has ${sort.length}`, [
-      { field: 'search_after', reason: `give one value per sort key (the sort, with the _id tie-breaker, has ${sort.length})` },
-    ]);
-  }
-  return sort.map((entry, position) => {
-    const value = values[position] ?? null;
-    const { type } = sortTypeOf(context, entry);
-    switch (type) {
-      case 'score':
-        return value ?? 0;
-      case 'id':
-      case 'keyword':
-        return value === null ? null : String(value);
-      case 'date':
-        if (value === null) return missingIsHighest(entry) ? LONG_MAX_MARKER : LONG_MIN_MARKER;
-        return typeof value === 'boolean' ? value : resolveDateMath(value, context.now, context.timeZone, false, { field: `search_after[${position}]` });
-      case 'number':
-        if (value === null) return missingIsHighest(entry) ? 'Infinity' : '-Infinity';
-        return value;
-      case 'boolean':
-        return value === null ? (missingIsHighest(entry) ? LONG_MAX_MARKER : LONG_MIN_MARKER) : value;
-    }
-  });
-}
-
-/** OpenSearch's sort values as we report them: a missing value (an extreme) as null. */
-export function reportedSortValues(values: readonly unknown[] | undefined): unknown[] | undefined {
-  return values?.map((value) => {
-    if (value === 'Infinity' || value === '-Infinity') return null;
-    if (typeof value === 'number' && Math.abs(value) >= EXTREME) return null;
-    return value;
-  });
-}
-
-function serialise(body: Json): string {
-  return JSON.stringify(body).replaceAll(JSON.stringify(LONG_MAX_MARKER), '9223372036854775807').replaceAll(JSON.stringify(LONG_MIN_MARKER), '-9223372036854775808');
-}
-
-/**
- * Two things the body serializer leaves to the adapter. top_hits sorts like the hits do (`_id` on
- * the keyword copy). And a terms aggregation never asks for empty buckets: with min_doc_count 0,
- * OpenSearch lists every term of the shard, other tenants' too, with a count of 0. A bucket of the
- * caller's own documents has at least one, so 1 answers the same for everything the caller may see.
- */
-function adjustAggregations(context: SearchContext, bodies: Json, nodes: Record<string, AggregationNode>): void {
-  for (const [name, node] of Object.entries(nodes)) {
-    const body = bodies[name];
-    if (!isObject(body)) continue;
-    if (node.type === 'top_hits' && isObject(body.top_hits)) {
-      body.top_hits.sort = effectiveSort(context.kind, node.sort).map((entry) => sortClause(context, entry));
-    }
-    if (node.type === 'terms' && isObject(body.terms)) body.terms.min_doc_count = Math.max(1, node.min_doc_count);
-    if (isObject(body.aggs)) adjustAggregations(context, body.aggs, node.aggs);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Answers
 
 function reshapeHit(context: SearchContext, hit: OpenSearchHit, source: SearchRequest['_source']): SearchHit {
   const prefix = `${context.scope.app_id}:`;
-  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: unknown[] } = {
+  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = {
     _id: hit._id.startsWith(prefix) ? hit._id.slice(prefix.length) : hit._id,
   };
   if (source !== false && hit._source !== undefined) reshaped._source = filterSource(fromStoredSource(hit._source), source.includes, source.excludes);

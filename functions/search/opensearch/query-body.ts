@@ -1,26 +1,27 @@
-import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } from '../../../schemas/search-tree';
+import type { AggregationNode, QueryNode, Scalar, SearchRequest } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
 import { resolveDateMath } from '../dates/date-math';
 import { effectiveSort } from '../effective-sort';
-import { resolveField, sortTypeOf, textRangeProblem, type FieldRef } from '../fields';
+import { resolveField, textRangeProblem, type FieldRef } from '../fields';
 import type { SearchContext } from '../port';
 import { parseQueryString } from '../query-string';
 import { documentId } from './naming';
-import { INDEX_META_FIELD } from './stored-source';
+import { searchAfterValues, sortClause } from './sort';
+import { mappedField } from './stored-source';
 
 /**
  * The parsed search tree as an OpenSearch request body (the caller's body is never sent). Written
  * so OpenSearch answers exactly as the DuckDB backend does:
- * - `time` is stored as `index_meta.time`; `_id` carries the app (`app:id`), so ids, `_id` terms,
- *   `_id` sorts and their search_after values get the prefix.
+ * - `time` is stored as `index_meta.time`. OpenSearch's `_id` carries the app (`app:id`) and
+ *   cannot be sorted or aggregated on, so only the `ids` query uses it (with the prefix); every
+ *   other clause, aggregation and sort on `_id` uses `index_meta.doc_id`, the plain id.
  * - Dates are resolved here, with the request's now and time zone, to epoch millis (a term on a
  *   date is the range of what the value names, as OpenSearch itself does), so `now` means the
  *   same instant on both backends.
  * - query_string is expanded into the equivalent clauses (one parser for both backends).
  * - Text prefix and wildcard patterns are lower-cased, as the DuckDB backend compares them with
  *   lower-cased tokens.
- * - Sorts always name an unmapped_type, so a monthly index without the field sorts it as missing
- *   instead of failing.
+ * - Sorts and search_after: sort.ts (doc_id, unmapped types, numeric_type, missing extremes).
  * - `_source` filtering is left to the adapter (after restoring bodies kept in index_meta, see
  *   stored-source.ts): the body asks for the whole source, or none.
  */
@@ -44,20 +45,16 @@ export function toOpenSearchSearchBody(request: SearchRequest, wrap: Json | read
     query: { bool: { filter: [...tenant, ...query] } },
     size: request.size,
     from: request.from,
-    sort: sort.map((entry) => serializer.sort(entry)),
+    sort: sort.map((entry) => sortClause(ctx, entry)),
     track_total_hits: request.track_total_hits,
     _source: request._source !== false,
   };
   // The post_filter narrows hits only; the tenant is already fixed by the query, which it cannot widen.
   if (request.post_filter !== undefined) body.post_filter = serializer.query(request.post_filter);
-  if (request.search_after !== undefined) body.search_after = serializer.searchAfter(sort, request.search_after);
+  if (request.search_after !== undefined) body.search_after = searchAfterValues(ctx, sort, request.search_after);
   if (Object.keys(request.aggs).length > 0) body.aggs = serializer.aggregations(request.aggs);
   return body;
 }
-
-/** OpenSearch reports a missing numeric or date sort value as the extreme long; null elsewhere. */
-export const LONG_MAX = '9223372036854775807';
-export const LONG_MIN = '-9223372036854775808';
 
 class Serializer {
   constructor(private readonly ctx: SearchContext) {}
@@ -80,7 +77,6 @@ class Serializer {
         return this.term(node.field, node.value, node.case_insensitive);
       case 'terms': {
         const field = this.field(node.field);
-        if (field.path === '_id' && !field.raw) return { ids: { values: node.values.map((value) => this.documentId(value)) } };
         if (field.type === 'date') return { bool: { should: node.values.map((value) => this.dateEquals(field, value)), minimum_should_match: 1 } };
         if (node.values.length === 0) return { match_none: {} };
         return { terms: { [this.name(field)]: node.values } };
@@ -94,12 +90,12 @@ class Serializer {
       }
       case 'match': {
         const field = this.field(node.field);
-        if (field.type === 'date' || (field.path === '_id' && !field.raw)) return this.term(node.field, node.query, false);
+        if (field.type === 'date' || field.path === '_id') return this.term(node.field, node.query, false);
         return { match: { [this.name(field)]: { query: node.query, operator: node.operator } } };
       }
       case 'match_phrase': {
         const field = this.field(node.field);
-        if (field.type === 'date' || (field.path === '_id' && !field.raw)) return this.term(node.field, node.query, false);
+        if (field.type === 'date' || field.path === '_id') return this.term(node.field, node.query, false);
         return { match_phrase: { [this.name(field)]: { query: node.query } } };
       }
       case 'prefix':
@@ -107,8 +103,8 @@ class Serializer {
         const field = this.field(node.field);
         if (field.type === 'date') throw invalid(node.field, `${node.type} queries work on keyword and text fields; ${node.field} holds dates`);
         const text = field.type === 'text' || field.type === 'unknown';
-        // Text compares lower-cased tokens; `_id` values carry the app.
-        const value = field.path === '_id' && !field.raw ? `${node.type === 'wildcard' ? escapeWildcard(`${this.ctx.scope.app_id}:`) : `${this.ctx.scope.app_id}:`}${node.value}` : text ? node.value.toLowerCase() : node.value;
+        // Text compares lower-cased tokens.
+        const value = text ? node.value.toLowerCase() : node.value;
         return { [node.type]: { [this.name(field)]: { value, ...(node.case_insensitive ? { case_insensitive: true } : {}) } } };
       }
       case 'ids':
@@ -120,7 +116,6 @@ class Serializer {
 
   private term(name: string, value: Scalar, caseInsensitive: boolean): Json {
     const field = this.field(name);
-    if (field.path === '_id' && !field.raw) return { ids: { values: [this.documentId(value)] } };
     if (field.type === 'date') return this.dateEquals(field, value);
     return { term: { [this.name(field)]: { value, ...(caseInsensitive ? { case_insensitive: true } : {}) } } };
   }
@@ -146,44 +141,11 @@ class Serializer {
       bounds[bound] =
         field.type === 'date' && typeof value !== 'boolean'
           ? this.instant(field, value, bound === 'gt' || bound === 'lte', node.time_zone ?? this.ctx.timeZone, node.format)
-          : field.path === '_id' && !field.raw
-            ? this.documentId(value)
-            : value;
+          : value;
     }
     if (Object.keys(bounds).length === 0) return { exists: { field: this.name(field) } };
     if (field.type === 'date') bounds.format = 'epoch_millis';
     return { range: { [this.name(field)]: bounds } };
-  }
-
-  sort(entry: SortEntry): Json {
-    if (entry.field === '_score') return { _score: { order: entry.order } };
-    const field = this.field(entry.field);
-    if (field.type === 'text') throw invalid('sort', `${entry.field} is a text field; sort on ${entry.field}.raw`);
-    const spec: Json = { order: entry.order, missing: this.missing(field, entry.missing) };
-    if (field.path !== '_id' || field.raw) spec.unmapped_type = entry.unmapped_type ?? unmappedType(field);
-    return { [this.name(field)]: spec };
-  }
-
-  private missing(field: FieldRef, missing: SortEntry['missing']): Scalar {
-    if (missing === '_last' || missing === '_first' || field.type !== 'date' || typeof missing === 'boolean') return missing;
-    return this.instant(field, missing, false);
-  }
-
-  /** Our sort values as OpenSearch expects them back: `_id` with its app, dates as millis, a missing value as OpenSearch reports it. */
-  searchAfter(sort: readonly SortEntry[], values: readonly (Scalar | null)[]): unknown[] {
-    return sort.map((entry, position) => {
-      const value = values[position] ?? null;
-      if (entry.field === '_score') return value ?? 0;
-      const field = this.field(entry.field);
-      if (value === null) {
-        if (field.type === 'keyword' || field.type === 'id' || field.raw) return null;
-        const last = entry.missing !== '_first';
-        return (entry.order === 'asc') === last ? LONG_MAX : LONG_MIN;
-      }
-      if (field.path === '_id' && !field.raw) return this.documentId(value);
-      if (field.type === 'date' && typeof value !== 'boolean') return this.instant(field, value, false);
-      return value;
-    });
   }
 
   aggregations(aggs: Record<string, AggregationNode>): Json {
@@ -265,7 +227,7 @@ class Serializer {
           top_hits: {
             size: node.size,
             from: node.from,
-            sort: effectiveSort(this.ctx.kind, node.sort).map((entry) => this.sort(entry)),
+            sort: effectiveSort(this.ctx.kind, node.sort).map((entry) => sortClause(this.ctx, entry)),
             _source: node._source !== false,
           },
         };
@@ -286,10 +248,8 @@ class Serializer {
     return this.name(this.field(name));
   }
 
-  /** The field as the OpenSearch mapping names it. */
   private name(field: FieldRef): string {
-    const path = field.path === 'time' ? `${INDEX_META_FIELD}.time` : field.path;
-    return field.raw ? `${path}.raw` : path;
+    return mappedField(field);
   }
 
   private documentId(value: Scalar): string {
@@ -300,14 +260,6 @@ class Serializer {
     return resolveDateMath(value, this.ctx.now, timeZone, roundUp, { field: field.path, ...(format === undefined ? {} : { format }) });
   }
 }
-
-/** The type OpenSearch assumes for an index that has no mapping for the sort field. */
-function unmappedType(field: FieldRef): string {
-  const type = sortTypeOf(field);
-  return type === 'number' ? 'double' : type;
-}
-
-const escapeWildcard = (text: string): string => text.replace(/[\\*?]/g, '\\$&');
 
 function invalid(field: string, reason: string): ValidationError {
   return new ValidationError(`Invalid query: ${reason}`, [{ field, reason }]);

@@ -1,3 +1,4 @@
+import type { FieldRef } from '../fields';
 import type { IndexDocument } from '../port';
 
 /**
@@ -17,6 +18,17 @@ export const INDEX_META_FIELD = 'index_meta';
 export const TIME_FIELD = `${INDEX_META_FIELD}.time`;
 export const DOC_ID_FIELD = `${INDEX_META_FIELD}.doc_id`;
 const BODY_HOLDERS = ['request', 'response'] as const;
+
+/**
+ * A field as the mapping names it. `time` lives under index_meta; so does `_id` (and `_id.raw`):
+ * OpenSearch's own `_id` carries the app prefix and cannot be sorted or aggregated on, so every
+ * clause but the `ids` query uses the plain id in doc_id.
+ */
+export function mappedField(field: FieldRef): string {
+  if (field.path === '_id') return DOC_ID_FIELD;
+  const path = field.path === 'time' ? TIME_FIELD : field.path;
+  return field.raw ? `${path}.raw` : path;
+}
 
 type JsonObject = Record<string, unknown>;
 

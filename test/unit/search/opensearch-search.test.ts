@@ -175,15 +175,64 @@ describe('OpenSearch search (scripted cluster)', () => {
     });
   });
 
-  it('never asks for empty terms buckets, which would list other tenants’ terms', async () => {
-    const { client, requests } = fakeOpenSearch(() => emptyAnswer);
-    await createOpenSearchIndex({ client }).search(
-      context(),
-      parseSearchRequest({ size: 0, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 }, aggs: { routes: { terms: { field: 'request.route.raw', min_doc_count: 0 } } } } } }, 'events'),
-    );
-    const sent = bodyOf(requests[0]) as { aggs: { users: { terms: { min_doc_count: number }; aggs: { routes: { terms: { min_doc_count: number } } } } } };
-    expect(sent.aggs.users.terms.min_doc_count).toBe(1);
-    expect(sent.aggs.users.aggs.routes.terms.min_doc_count).toBe(1);
+  describe('terms with min_doc_count 0 (zero buckets of the caller\'s own terms only)', () => {
+    const zeroBody = {
+      size: 0,
+      aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 }, aggs: { routes: { terms: { field: 'request.route.raw', min_doc_count: 0, missing: 'none' } } } }, plain: { terms: { field: 'verb' } } },
+    };
+    const termsAnswer = (aggregations: Record<string, unknown>): FakeAnswer => ({ status: 200, body: { ...emptyAnswer.body as object, aggregations } });
+
+    it('first reads the tenant\'s terms (tenant filter only), then lists zero buckets for exactly those', async () => {
+      const answers: FakeAnswer[] = [
+        termsAnswer({
+          tenant_terms_0: { sum_other_doc_count: 0, buckets: [{ key: 'u-1', doc_count: 4 }, { key: 'u-2', doc_count: 1 }] },
+          tenant_terms_1: { sum_other_doc_count: 0, buckets: [{ key: '/a', doc_count: 3 }, { key: 'none', doc_count: 2 }] },
+        }),
+        emptyAnswer,
+      ];
+      const { client, requests } = fakeOpenSearch(() => answers.shift()!);
+      await createOpenSearchIndex({ client, indexPrefix: 'p-' }).search(context(), parseSearchRequest(zeroBody, 'events'));
+      expect(requests.map(call)).toEqual(['POST /p-events-*/_search', 'POST /p-events-*/_search']);
+      // No time window and no caller query: every term of the tenant, as DuckDB lists them; nothing of another tenant.
+      expect(bodyOf(requests[0])).toEqual({
+        size: 0,
+        track_total_hits: false,
+        query: { bool: { filter: tenantClauses(scope) } },
+        aggs: {
+          tenant_terms_0: { terms: { field: 'user_id', size: 10000, order: { _key: 'asc' } } },
+          tenant_terms_1: { terms: { field: 'request.route.raw', size: 10000, order: { _key: 'asc' }, missing: 'none' } },
+        },
+      });
+      const sent = bodyOf(requests[1]) as { aggs: Record<string, { terms: Record<string, unknown>; aggs?: Record<string, { terms: Record<string, unknown> }> }> };
+      expect(sent.aggs.users!.terms).toMatchObject({ min_doc_count: 0, include: ['u-1', 'u-2'] });
+      expect(sent.aggs.users!.aggs!.routes!.terms).toMatchObject({ min_doc_count: 0, include: ['/a', 'none'], missing: 'none' });
+      expect(sent.aggs.plain!.terms).toMatchObject({ min_doc_count: 1 });
+      expect(sent.aggs.plain!.terms).not.toHaveProperty('include');
+    });
+
+    it('lists dates and booleans by their text, and leaves a field the tenant never filled at min_doc_count 1', async () => {
+      const answers: FakeAnswer[] = [
+        termsAnswer({ tenant_terms_0: { sum_other_doc_count: 0, buckets: [{ key: 1, key_as_string: 'true', doc_count: 2 }] }, tenant_terms_1: { sum_other_doc_count: 0, buckets: [] } }),
+        emptyAnswer,
+      ];
+      const { client, requests } = fakeOpenSearch(() => answers.shift()!);
+      const body = { size: 0, aggs: { late: { terms: { field: 'is_late', min_doc_count: 0 } }, tiers: { terms: { field: 'metadata.tier.raw', min_doc_count: 0 } } } };
+      await createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events'));
+      const sent = bodyOf(requests[1]) as { aggs: Record<string, { terms: Record<string, unknown> }> };
+      expect(sent.aggs.late!.terms).toMatchObject({ min_doc_count: 0, include: ['true'] });
+      expect(sent.aggs.tiers!.terms).toMatchObject({ min_doc_count: 1 });
+      expect(sent.aggs.tiers!.terms).not.toHaveProperty('include');
+    });
+
+    it('refuses, naming the aggregation, when the tenant has more terms than a listing reads', async () => {
+      const { client, requests } = fakeOpenSearch(() =>
+        termsAnswer({ tenant_terms_0: { sum_other_doc_count: 5, buckets: [{ key: 'u-1', doc_count: 1 }] }, tenant_terms_1: { sum_other_doc_count: 0, buckets: [] } }),
+      );
+      const search = createOpenSearchIndex({ client }).search(context(), parseSearchRequest(zeroBody, 'events'));
+      await expect(search).rejects.toBeInstanceOf(ValidationError);
+      await expect(search).rejects.toMatchObject({ details: [{ field: 'aggs.users.terms.min_doc_count' }] });
+      expect(requests).toHaveLength(1);
+    });
   });
 
   it('counts with _count inside the tenant wrap', async () => {

@@ -1,4 +1,4 @@
-import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry } from '../../../../schemas/search-tree';
+import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry, SortValue } from '../../../../schemas/search-tree';
 import { ValidationError } from '../../../shared/errors';
 import { resolveDateMath } from '../../dates/date-math';
 import { effectiveSort } from '../../effective-sort';
@@ -112,9 +112,9 @@ async function countHits(run: QueryRunner, fromWhere: string, params: readonly u
 }
 
 function hitOf(row: Record<string, unknown>, request: SearchRequest, sortLength: number): SearchHit {
-  const sort: unknown[] = [];
-  for (let position = 0; position < sortLength; position += 1) sort.push(jsonValue(row[`sort_${position}`]));
-  const hit: { _id: string; _source?: Record<string, unknown>; sort: unknown[] } = { _id: String(row.hit_id), sort };
+  const sort: SortValue[] = [];
+  for (let position = 0; position < sortLength; position += 1) sort.push(sortValueOf(row[`sort_${position}`]));
+  const hit: { _id: string; _source?: Record<string, unknown>; sort: SortValue[] } = { _id: String(row.hit_id), sort };
   if (request._source !== false) {
     const source = JSON.parse(String(row.hit_source)) as Record<string, unknown>;
     hit._source = filterSource(source, request._source.includes, request._source.excludes);
@@ -122,9 +122,13 @@ function hitOf(row: Record<string, unknown>, request: SearchRequest, sortLength:
   return hit;
 }
 
-function jsonValue(value: unknown): unknown {
+/** A sort column as `hits[].sort` reports it: BIGINT (epoch ms, counts) as a number, a missing value as null. */
+function sortValueOf(value: unknown): SortValue {
   if (typeof value === 'bigint') return Number(value);
-  return value === undefined ? null : value;
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  // Sort expressions are built as numbers, strings or booleans (sortKey): anything else is a compiler bug.
+  throw new Error(`unexpected sort value ${String(value)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,7 +203,7 @@ function typedParam(kind: SortKind, value: Scalar, ctx: SearchContext, params: S
  * direction), or equal on the first keys and greater on the next, and so on. A null value is a
  * missing one, placed where `missing` puts it. The last key is `_id`, so equality ends there.
  */
-function searchAfter(keys: readonly SortKey[], values: readonly (Scalar | null)[], ctx: SearchContext, params: SqlParams): string[] {
+function searchAfter(keys: readonly SortKey[], values: readonly SortValue[], ctx: SearchContext, params: SqlParams): string[] {
   const alternatives: string[] = [];
   const equalSoFar: string[] = [];
   let leading: string | undefined;

@@ -1,4 +1,5 @@
-import { LONG_MAX, LONG_MIN, toOpenSearchQuery, toOpenSearchSearchBody } from '../../../../functions/search/opensearch/query-body';
+import { toOpenSearchQuery, toOpenSearchSearchBody } from '../../../../functions/search/opensearch/query-body';
+import { serialiseBody } from '../../../../functions/search/opensearch/sort';
 import type { SearchContext } from '../../../../functions/search/port';
 import { parseQuery, parseSearchRequest } from '../../../../schemas/search-dsl';
 
@@ -12,9 +13,14 @@ describe('toOpenSearchQuery', () => {
     ['term', { term: { user_id: 'u1' } }, { term: { user_id: { value: 'u1' } } }],
     ['term, case_insensitive, .raw kept', { term: { 'request.route.raw': { value: '/A', case_insensitive: true } } }, { term: { 'request.route.raw': { value: '/A', case_insensitive: true } } }],
     ['terms', { terms: { 'response.status': [200, '404'] } }, { terms: { 'response.status': [200, '404'] } }],
-    ['term on _id carries the app', { term: { _id: 'e1' } }, { ids: { values: ['app-1:e1'] } }],
-    ['ids carry the app', { ids: { values: ['e1', 'e2'] } }, { ids: { values: ['app-1:e1', 'app-1:e2'] } }],
-    ['terms on _id', { terms: { _id: ['e1'] } }, { ids: { values: ['app-1:e1'] } }],
+    ['ids carry the app: the one clause on OpenSearch\'s own _id', { ids: { values: ['e1', 'e2'] } }, { ids: { values: ['app-1:e1', 'app-1:e2'] } }],
+    ['term on _id is on the plain doc_id', { term: { _id: 'e1' } }, { term: { 'index_meta.doc_id': { value: 'e1' } } }],
+    ['case_insensitive term on _id keeps the flag', { term: { _id: { value: 'E1', case_insensitive: true } } }, { term: { 'index_meta.doc_id': { value: 'E1', case_insensitive: true } } }],
+    ['terms on _id', { terms: { _id: ['e1', 'e2'] } }, { terms: { 'index_meta.doc_id': ['e1', 'e2'] } }],
+    ['_id.raw is doc_id too', { terms: { '_id.raw': ['e1'] } }, { terms: { 'index_meta.doc_id': ['e1'] } }],
+    ['prefix on _id', { prefix: { _id: 'ord_' } }, { prefix: { 'index_meta.doc_id': { value: 'ord_' } } }],
+    ['range on _id compares plain ids', { range: { _id: { gte: 'e1', lt: 'e5' } } }, { range: { 'index_meta.doc_id': { gte: 'e1', lt: 'e5' } } }],
+    ['match on _id is a term', { match: { _id: 'e1' } }, { term: { 'index_meta.doc_id': { value: 'e1' } } }],
     ['exists on _id is every document', { exists: { field: '_id' } }, { match_all: {} }],
     ['time is index_meta.time', { exists: { field: 'time' } }, { exists: { field: 'index_meta.time' } }],
     [
@@ -42,7 +48,7 @@ describe('toOpenSearchQuery', () => {
     ['match_phrase', { match_phrase: { 'request.uri': 'a b' } }, { match_phrase: { 'request.uri': { query: 'a b' } } }],
     ['prefix on text is lower-cased', { prefix: { 'request.route': 'USE' } }, { prefix: { 'request.route': { value: 'use' } } }],
     ['prefix on a keyword is not', { prefix: { user_id: { value: 'U', case_insensitive: true } } }, { prefix: { user_id: { value: 'U', case_insensitive: true } } }],
-    ['wildcard on _id escapes the app', { wildcard: { _id: 'e*' } }, { wildcard: { _id: { value: 'app-1:e*' } } }],
+    ['wildcard on _id matches plain ids', { wildcard: { _id: 'e*' } }, { wildcard: { 'index_meta.doc_id': { value: 'e*' } } }],
     ['match_all / match_none', { bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: '50%' } }, { bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: '50%' } }],
     [
       'query_string is expanded into clauses',
@@ -81,9 +87,9 @@ describe('toOpenSearchSearchBody', () => {
       from: 0,
       sort: [
         { 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } },
-        { weight: { order: 'asc', missing: '_last', unmapped_type: 'double' } },
+        { weight: { order: 'asc', missing: '_last', unmapped_type: 'double', numeric_type: 'double' } },
         { 'metadata.tier.raw': { order: 'asc', missing: '_first', unmapped_type: 'keyword' } },
-        { _id: { order: 'asc', missing: '_last' } },
+        { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
       ],
       track_total_hits: true,
       _source: true,
@@ -92,14 +98,28 @@ describe('toOpenSearchSearchBody', () => {
 
   test('a match_all query leaves only the wrap; an array wrap is spread', () => {
     const body = toOpenSearchSearchBody(parseSearchRequest({ _source: false }, 'users'), [{ term: { org_id: 'o' } }], { ...ctx, kind: 'users' });
-    expect(body).toMatchObject({ query: { bool: { filter: [{ term: { org_id: 'o' } }] } }, _source: false, sort: [{ _id: { order: 'asc', missing: '_last' } }] });
+    expect(body).toMatchObject({ query: { bool: { filter: [{ term: { org_id: 'o' } }] } }, _source: false, sort: [{ 'index_meta.doc_id': { order: 'asc', missing: '_last' } }] });
   });
 
-  test('search_after: _id with its app, dates as millis, missing values as OpenSearch reports them', () => {
-    const request = parseSearchRequest({ sort: ['weight', { time: 'desc' }, { 'metadata.n': { order: 'desc', missing: '_first' } }, 'user_id'], search_after: [null, 1700000000000, null, null, 'e9'] }, 'events');
-    expect(toOpenSearchSearchBody(request, WRAP, ctx).search_after).toEqual([LONG_MAX, 1700000000000, LONG_MAX, null, 'app-1:e9']);
-    const ascendingFirst = parseSearchRequest({ sort: [{ weight: { missing: '_first' } }], search_after: [null, 'e1'] }, 'events');
-    expect(toOpenSearchSearchBody(ascendingFirst, WRAP, ctx).search_after).toEqual([LONG_MIN, 'app-1:e1']);
+  test('search_after: plain _id (doc_id), dates as millis, missing values as the extremes OpenSearch sorts them at', () => {
+    const request = parseSearchRequest(
+      { sort: ['weight', { time: 'desc' }, { received_at: { order: 'desc', missing: '_first' } }, 'user_id'], search_after: [null, 1700000000000, null, null, 'e9'] },
+      'events',
+    );
+    expect(serialiseBody(toOpenSearchSearchBody(request, WRAP, ctx))).toContain('"search_after":["Infinity",1700000000000,9223372036854775807,null,"e9"]');
+    const ascendingFirst = parseSearchRequest({ sort: [{ received_at: { missing: '_first' } }], search_after: [null, 'e1'] }, 'events');
+    expect(serialiseBody(toOpenSearchSearchBody(ascendingFirst, WRAP, ctx))).toContain('"search_after":[-9223372036854775808,"e1"]');
+  });
+
+  test('_id sorts, aggregates and pages on doc_id', () => {
+    const request = parseSearchRequest(
+      { sort: [{ _id: 'desc' }], search_after: ['e5'], aggs: { ids: { terms: { field: '_id' } }, distinct: { cardinality: { field: '_id.raw' } } } },
+      'events',
+    );
+    const body = toOpenSearchSearchBody(request, WRAP, ctx);
+    expect(body.sort).toEqual([{ 'index_meta.doc_id': { order: 'desc', missing: '_last', unmapped_type: 'keyword' } }]);
+    expect(body.search_after).toEqual(['e5']);
+    expect(body.aggs).toMatchObject({ ids: { terms: { field: 'index_meta.doc_id' } }, distinct: { cardinality: { field: 'index_meta.doc_id' } } });
   });
 
   test('aggregations: names mapped, dates resolved, orders as lists', () => {
@@ -141,8 +161,15 @@ describe('toOpenSearchSearchBody', () => {
         aggs: { usage: { sum: { field: 'weight' } } },
       },
       ok: { filters: { filters: { good: { range: { 'response.status': { lt: 400 } } } }, other_bucket: true, other_bucket_key: 'rest' } },
-      listed: { filters: { filters: [{ ids: { values: ['app-1:e1'] } }] } },
-      latest: { top_hits: { size: 1, from: 0, sort: [{ 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } }, { _id: { order: 'asc', missing: '_last' } }], _source: false } },
+      listed: { filters: { filters: [{ term: { 'index_meta.doc_id': { value: 'e1' } } }] } },
+      latest: {
+        top_hits: {
+          size: 1,
+          from: 0,
+          sort: [{ 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } }, { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } }],
+          _source: false,
+        },
+      },
       p: { percentiles: { field: 'duration_ms', percents: [50], keyed: true } },
       h: { histogram: { field: 'weight', interval: 2, min_doc_count: 0, offset: 0, order: [{ _key: 'asc' }] } },
       r: { range: { field: 'weight', ranges: [{ to: 2 }], keyed: false } },

@@ -1,5 +1,12 @@
 import { ValidationError } from '../../../../functions/shared/errors';
+import { runSearch } from '../../../../functions/search/duckdb/query/search';
+import { parseSearchRequest } from '../../../../schemas/search-dsl';
+import type { SortValue } from '../../../../schemas/search-tree';
 import { context, event, openDatabase, profile, search, type TestDatabase } from './fixture';
+
+const noAggregations = async (): Promise<never> => {
+  throw new Error('no aggregations here');
+};
 
 /**
  * Sorting and keyset paging: 40 events whose sort keys repeat (low cardinality), are missing, or
@@ -156,5 +163,23 @@ describe('search_after paging returns every document exactly once, in order', ()
     await expect(search(db, { sort: ['weight'], search_after: ['heavy', 'ev-01'] })).rejects.toMatchObject({
       details: [{ field: 'search_after[0]', reason: '"heavy" is not a number' }],
     });
+  });
+});
+
+describe('a tree built in code pages with the sort values hits report, null included', () => {
+  test('hits[].sort is a SortValue[] that goes back as search_after without a cast', async () => {
+    const ctx = context();
+    const request = parseSearchRequest({ sort: [{ weight: 'desc' }], size: 5 }, 'events');
+    const seen: string[] = [];
+    let after: SortValue[] | undefined;
+    for (let page = 0; page <= COUNT; page += 1) {
+      const response = await runSearch(db.run, ctx, { ...request, ...(after === undefined ? {} : { search_after: after }) }, noAggregations);
+      if (response.hits.hits.length === 0) break;
+      seen.push(...response.hits.hits.map((hit) => hit._id));
+      after = response.hits.hits.at(-1)?.sort;
+    }
+    // Events without a weight (every fourth) report null and come last; paging crosses into them.
+    expect(seen).toEqual(await allInOrder({ sort: [{ weight: 'desc' }] }));
+    expect(seen).toHaveLength(COUNT);
   });
 });
