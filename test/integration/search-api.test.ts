@@ -1,5 +1,3 @@
-import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
-import { signManagementToken } from '../../functions/auth/management-token';
 import { managementScopes, type ManagementScope } from '../../schemas/scopes';
 import { apiCall, send, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
@@ -11,7 +9,7 @@ describe('search API', () => {
   const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * hour);
 
   async function tokenFor(orgId: string, appId: string, scopes: ManagementScope[]): Promise<string> {
-    return signManagementToken({ sub: 'test', org_id: orgId, app_id: appId, scopes }, await loadOrCreateSigningKey(rt.dataDir));
+    return rt.issueToken({ org_id: orgId, app_id: appId, scopes });
   }
 
   beforeAll(async () => {
