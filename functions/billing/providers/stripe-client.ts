@@ -12,15 +12,20 @@ export interface StripeClientConfig {
   readonly apiVersion?: string;
 }
 
+/** Stripe refuses meter events older than 35 days; an hour's margin keeps a slow retry inside. */
+const OLDEST_TIMESTAMP_MS = 35 * 86_400_000 - 3_600_000;
+
 /** What the meter event create call gets, built separately so it can be checked without a network. */
-export function stripeMeterEvent(request: UsageReportRequest<StripeParams>): Stripe.Billing.MeterEventCreateParams {
+export function stripeMeterEvent(request: UsageReportRequest<StripeParams>, now: Date): Stripe.Billing.MeterEventCreateParams {
   const { params } = request;
+  // The window's first second: Stripe bills the event in the invoice period containing it, and a
+  // correction lands in the same period as the usage it corrects. A correction of a window older
+  // than Stripe accepts is dated at the oldest time it accepts (its period's invoice is final by then).
+  const timestampMs = Math.max(request.window.start.getTime(), now.getTime() - OLDEST_TIMESTAMP_MS);
   return {
     event_name: params.event_name,
     identifier: request.idempotencyKey,
-    // The window's first second: Stripe bills the event in the invoice period containing it, and a
-    // correction lands in the same period as the usage it corrects.
-    timestamp: Math.floor(request.window.start.getTime() / 1000),
+    timestamp: Math.floor(timestampMs / 1000),
     payload: {
       [params.customer_payload_key]: request.subscription.customerId ?? request.subscription.companyId,
       // Meters sum event values, so a later version sends only the change (negative when usage went down).
@@ -50,7 +55,7 @@ export function createStripeClient(config: StripeClientConfig, options?: ClientO
     provider: 'stripe',
     async report(request) {
       const log = new RequestLog();
-      const event = stripeMeterEvent(request);
+      const event = stripeMeterEvent(request, runtime.now());
       return runAttempts({
         policy, runtime, log,
         attempt: async () => {

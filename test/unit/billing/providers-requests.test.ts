@@ -11,11 +11,12 @@ import { reportRequest } from '../../support/fake-providers/report-request';
 
 const windowStart = new Date('2026-11-20T10:00:00Z');
 const huge = 2n ** 64n + 1n; // beyond a double's exact integers
+const now = new Date('2026-11-22T12:00:00Z');
 
 describe('what each provider is sent', () => {
   it('Stripe: a meter event whose identifier is the idempotency key, value the delta, timestamp the window start', () => {
     const request = reportRequest(StripeParams.parse({ event_name: 'api_calls', value_payload_key: 'calls' }), { destination: 'stripe', customerId: 'cus_9', windowStart, version: 2, quantity: 70n, previousQuantity: 100n });
-    expect(stripeMeterEvent(request)).toEqual({
+    expect(stripeMeterEvent(request, now)).toEqual({
       event_name: 'api_calls',
       identifier: request.idempotencyKey,
       timestamp: windowStart.getTime() / 1000,
@@ -25,7 +26,13 @@ describe('what each provider is sent', () => {
 
   it('Stripe: the company id stands in for the customer, and huge values stay exact', () => {
     const request = reportRequest(StripeParams.parse({ event_name: 'api_calls' }), { destination: 'stripe', companyId: 'cus_company', windowStart, quantity: huge });
-    expect(stripeMeterEvent(request).payload).toEqual({ stripe_customer_id: 'cus_company', value: '18446744073709551617' });
+    expect(stripeMeterEvent(request, now).payload).toEqual({ stripe_customer_id: 'cus_company', value: '18446744073709551617' });
+  });
+
+  it('Stripe: a correction of a window older than 35 days is dated at the oldest time Stripe accepts', () => {
+    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls' }), { destination: 'stripe', windowStart: new Date('2026-10-01T00:00:00Z'), version: 2, quantity: 3n, previousQuantity: 1n });
+    const oldest = now.getTime() / 1000 - 35 * 86_400 + 3_600;
+    expect(stripeMeterEvent(request, now).timestamp).toBe(oldest);
   });
 
   it('Chargebee: the window\'s whole quantity, skip on version 1, update_existing on corrections', () => {
