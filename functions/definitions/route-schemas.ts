@@ -18,6 +18,7 @@ import { UploadKind, UploadResult } from '../ingest/uploads/upload-store';
 import { DEFAULT_TAKE, MAX_TAKE } from '../resources/resource-store';
 import {
   Accepted,
+  AppResponse,
   OAuthErrorBody,
   OAuthToken,
   OrgUserResponse,
@@ -345,6 +346,21 @@ function crud(name: string, spec: CrudSpec): Record<string, RouteSchema> {
   };
 }
 
+/** A cohort as stored and shown: its create fields, criteria as a JSON string (spec), the system fields. */
+const CohortSchema = named(
+  'Cohort',
+  z.looseObject({
+    ...CohortCreate.shape,
+    criteria: z.string().meta({ description: 'The criteria query, as a JSON string.' }),
+    sample_rate: z.int().optional(),
+    _id: z.string(),
+    org_id: z.string(),
+    app_id: z.string(),
+    created_at: z.string(),
+    modified_at: z.string(),
+  }),
+);
+
 const resourceSchemas: Record<string, RouteSchema> = {
   ...crud('apps', {
     noun: 'app',
@@ -352,6 +368,7 @@ const resourceSchemas: Record<string, RouteSchema> = {
     idParam: 'id',
     create: named('AppCreate', AppCreate),
     update: named('AppUpdate', AppUpdate),
+    document: named('App', AppResponse),
   }),
   ...crud('cohorts', {
     noun: 'cohort',
@@ -359,6 +376,7 @@ const resourceSchemas: Record<string, RouteSchema> = {
     idParam: 'cohortId',
     create: named('CohortCreate', CohortCreate),
     update: named('CohortUpdate', CohortUpdate),
+    document: CohortSchema,
     filters: z.object({ cohort_type: CohortType.optional() }),
     updateNote: 'cohort_type is required and must be unchanged.',
   }),
@@ -366,7 +384,7 @@ const resourceSchemas: Record<string, RouteSchema> = {
     description: "Removes a cohort's sample rate.",
     params: { cohortId: "The cohort's id." },
     responseStatus: 200,
-    response: ResourceDocument,
+    response: CohortSchema,
     errors: [404, 410, 503],
   },
   ...crud('governanceRules', {

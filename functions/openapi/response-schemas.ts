@@ -71,7 +71,7 @@ export const SearchHits = z.object({
     hits: z.array(z.object({
       _id: z.string(),
       _source: z.record(z.string(), z.unknown()).optional(),
-      sort: z.array(z.unknown()).optional().meta({ description: 'Sort values of this hit: pass the last one as search_after for the next page.' }),
+      sort: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().meta({ description: 'Sort values of this hit: pass the last one as search_after for the next page.' }),
     })),
   }),
   aggregations: z.record(z.string(), z.unknown()).optional().meta({ description: "Aggregation results in OpenSearch's shape." }),
@@ -117,6 +117,22 @@ export const SignedTokenResponse = z.object({
 });
 
 export const OrgUserResponse = StoredOrgUser.omit({ password_hash: true });
+
+/** An app as `appDocument` (functions/resources/apps.ts) shows it; a unit test checks that function's output against it. */
+export const AppResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  custom_app_id: z.string().optional(),
+  time_zone: z.string(),
+  week_starts_on: z.int(),
+  search_api_base_url: z.string(),
+  portal_api_base_url: z.string(),
+  secure_proxy: z.boolean(),
+  ...AppSettings.shape,
+  created_at: z.string(),
+  modified_at: z.string(),
+  collector_application_id: z.string().optional().meta({ description: 'Shown on create, and to callers holding create:access_tokens.' }),
+});
 
 export const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' });
 
