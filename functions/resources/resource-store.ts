@@ -18,7 +18,9 @@ export const TOMBSTONE_TTL_SECONDS = 30 * 24 * 3600;
 export const DEFAULT_TAKE = 50;
 export const MAX_TAKE = 1000;
 /** Optimistic-concurrency attempts of an update before answering 503 (retryable). */
-const UPDATE_ATTEMPTS = 5;
+const UPDATE_ATTEMPTS = 8;
+/** Jittered pause before a retry, so racing writers spread out instead of colliding again. */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
 /** Ids outside this shape cannot exist: answered 404 without touching the table (keeps keys well under DynamoDB's limits). */
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -143,7 +145,7 @@ export class ResourceStore {
 
   /**
    * Read, change, write back if nobody wrote in between (condition on `modified_at`, which every write
-   * moves strictly forward); on a race the change is recomputed from the fresh copy, up to a few times,
+   * moves strictly forward); on a race the change is recomputed from the fresh copy, up to 8 times with jittered pauses,
    * then 503 (retryable). `change` may throw (e.g. ValidationError): nothing is written then.
    */
   async update(at: ResourceLocation, id: string, noun: string, change: (current: StoredDocument, modifiedAt: string) => StoredDocument | Promise<StoredDocument>): Promise<StoredDocument> {
@@ -161,6 +163,7 @@ export class ResourceStore {
         return stripKeys({ ...next, modified_at: modifiedAt });
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        await backoff(attempt);
       }
     }
     throw new ServiceUnavailableError(`The ${noun} ${id} is being changed concurrently; retry`);
@@ -197,6 +200,7 @@ export class ResourceStore {
         return current;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
+        await backoff(attempt);
       }
     }
     throw new ServiceUnavailableError(`The ${noun} ${id} is being changed concurrently; retry`);

@@ -1,6 +1,7 @@
 import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
 import { issueManagementToken } from '../../functions/auth/token-issuer';
 import { TokenStore } from '../../functions/auth/token-store';
+import { ResourceStore } from '../../functions/resources/resource-store';
 import { managementScopes, type ManagementScope } from '../../schemas/scopes';
 import { send, startTestRuntime, type TestRuntime } from './support/runtime';
 
@@ -106,6 +107,32 @@ describe('managed resources', () => {
       expect(echoed.status).toBe(200);
       expect(echoed.body.cohort_name).toBe('Echoed');
       expect((await api('GET', `/~/cohorts/${cohort._id}`)).body.cohort_type).toBe('user');
+    });
+  });
+
+  describe('concurrency and tombstones', () => {
+    it('concurrent updates of different fields all land (optimistic retries on modified_at)', async () => {
+      const { body: cohort } = await api('POST', '/~/cohorts', userCohort);
+      const changes = [{ priority: 5 }, { channels: ['email'] }, { locked_by: 'ops' }, { url_query: 'q=1' }, { from: '-7d' }];
+      const answers = await Promise.all(changes.map((change) => api('POST', `/~/cohorts/${cohort._id}`, { cohort_type: 'user', ...change })));
+      expect(answers.map((a) => a.status)).toEqual(changes.map(() => 200));
+      const final = (await api('GET', `/~/cohorts/${cohort._id}`)).body;
+      for (const change of changes) expect(final).toMatchObject(change);
+      expect(new Set(answers.map((a) => a.body.modified_at)).size).toBe(changes.length);
+    });
+
+    it('a tombstone answers 410 for 30 days, then the id is unknown (404)', async () => {
+      let clock = new Date('2030-01-01T00:00:00Z');
+      const store = new ResourceStore(rt.clients.documents, rt.names.tables.resources, () => clock);
+      const at = { partition: 'ORG#org_clock#APP#app_clock', prefix: 'METER' };
+      expect(await store.create(at, '0000000000010000aaaa', { _id: '0000000000010000aaaa', modified_at: clock.toISOString() })).toBe(true);
+      expect(await store.create(at, '0000000000010000aaaa', { _id: 'again' })).toBe(false);
+      await store.delete(at, '0000000000010000aaaa', 'meter');
+      clock = new Date('2030-01-30T00:00:00Z');
+      await expect(store.get(at, '0000000000010000aaaa', 'meter')).rejects.toMatchObject({ status: 410 });
+      clock = new Date('2030-02-01T00:00:01Z');
+      await expect(store.get(at, '0000000000010000aaaa', 'meter')).rejects.toMatchObject({ status: 404 });
+      expect((await store.list(at)).items).toEqual([]);
     });
   });
 
