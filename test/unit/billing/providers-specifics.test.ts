@@ -1,4 +1,5 @@
 import { createChargebeeClient } from '../../../functions/billing/providers/chargebee-client';
+import { createProviderClient, ProviderConnection } from '../../../functions/billing/providers/provider-connections';
 import { createRecurlyClient } from '../../../functions/billing/providers/recurly-client';
 import { createStripeClient } from '../../../functions/billing/providers/stripe-client';
 import { createWebhookClient } from '../../../functions/billing/providers/webhook-client';
@@ -122,5 +123,27 @@ describe('webhook', () => {
     const outcome = await client.report(reportRequest(params, { destination: 'webhook:ch_a', subscriptionId: 'sub_bad', quantity: 1n }));
     expect(outcome.success).toBe(false);
     expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 401, error_code: 'invalid_signature', error_message: 'signature mismatch' })]);
+  });
+});
+
+describe('provider connections', () => {
+  const fake = new FakeChargebee({ apiKey: 'cb_conn' });
+  beforeAll(() => fake.start());
+  afterAll(() => fake.stop());
+
+  it('makes the provider\'s client from a stored connection', async () => {
+    const connection = ProviderConnection.parse({ provider: 'chargebee', api_key: 'cb_conn', base_url: fake.url });
+    const client = createProviderClient(connection, { retry, runtime: instantRuntime() });
+    expect(client.provider).toBe('chargebee');
+    const outcome = await client.report(reportRequest(ChargebeeParams.parse({ item_price_id: 'calls-USD' }), { destination: 'chargebee', subscriptionId: 'sub_c', quantity: 11n }));
+    expect(outcome.success).toBe(true);
+    expect(fake.totals()).toEqual({ sub_c: 11n });
+  });
+
+  it('names what is missing or unknown', () => {
+    const missing = ProviderConnection.safeParse({ provider: 'zuora', client_id: 'id', base_url: 'https://rest.zuora.com' });
+    expect(missing.error?.issues.map((i) => i.path.join('.'))).toEqual(['client_secret']);
+    expect(ProviderConnection.safeParse({ provider: 'paddle', api_key: 'k' }).success).toBe(false);
+    expect(ProviderConnection.safeParse({ provider: 'stripe', api_key: 'k', base_url: 'not a url' }).success).toBe(false);
   });
 });
