@@ -11,7 +11,7 @@ const MAX_WRAPPED_KEY_CHARS = 8192;
 /** Base64 (standard or URL alphabet, padding optional) of at least 16 bytes. */
 const WrappedKey = z.string()
   .max(MAX_WRAPPED_KEY_CHARS)
-  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, { message: 'must be base64 of the wrapped key' })
+  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, { message: 'must be base64 of the wrapped key', abort: true })
   .refine((value) => Buffer.from(value, 'base64').length >= 16, { message: 'must decode to at least 16 bytes' });
 
 /** The calendar month (UTC) whose data the key encrypts, `YYYY-MM`. */
