@@ -14,7 +14,7 @@ import { instantRuntime, reportRequest } from '../../support/fake-providers/repo
  * ends with the subscription billed exactly the right total.
  */
 
-const retry: Partial<RetryPolicy> = { maxAttempts: 4, timeoutMs: 400 };
+const retry: Partial<RetryPolicy> = { maxAttempts: 4, timeoutMs: 2_000 };
 
 interface Harness {
   readonly name: string;

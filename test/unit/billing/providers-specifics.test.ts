@@ -10,7 +10,7 @@ import { instantRuntime, reportRequest } from '../../support/fake-providers/repo
 
 /** Behaviour particular to one provider, each against its fake on 127.0.0.1. */
 
-const retry = { maxAttempts: 3, timeoutMs: 400 };
+const retry = { maxAttempts: 3, timeoutMs: 2_000 };
 
 describe('Stripe', () => {
   const fake = new FakeStripe({ apiKey: 'sk_test_fake' });
