@@ -299,20 +299,13 @@ const ListQuery = z.object({
 });
 const NEXT_PAGE = { 'x-next-before-id': 'Present when another page may follow: pass it as before_id.' };
 
-/** Kinds whose answer has no schema of its own are documented by what every stored resource carries. */
-const ResourceDocument = named(
-  'ResourceDocument',
-  z.looseObject({ _id: z.string(), org_id: z.string(), app_id: z.string(), created_at: z.string(), modified_at: z.string() })
-    .meta({ description: 'A stored resource: the fields of its create body as stored, plus the fields the service sets.' }),
-);
-
 interface CrudSpec {
   readonly noun: string;
   readonly plural: string;
   readonly idParam: string;
   readonly create: z.ZodType;
   readonly update: z.ZodType;
-  readonly document?: z.ZodType;
+  readonly document: z.ZodType;
   /** The list's filter parameters beyond take and before_id. */
   readonly filters?: z.ZodObject;
   /** Updates must repeat a field unchanged, or the service sets fields an update may echo. */
@@ -321,7 +314,7 @@ interface CrudSpec {
 
 /** The five entries of a managed kind: `<name>.list`, `.get`, `.create`, `.update`, `.delete`. */
 function crud(name: string, spec: CrudSpec): Record<string, RouteSchema> {
-  const document = spec.document ?? ResourceDocument;
+  const { document } = spec;
   const params = { [spec.idParam]: `The ${spec.noun}'s id.` };
   return {
     [`${name}.list`]: {
@@ -346,6 +339,8 @@ function crud(name: string, spec: CrudSpec): Record<string, RouteSchema> {
   };
 }
 
+const SystemFields = { _id: z.string(), org_id: z.string(), app_id: z.string(), created_at: z.string(), modified_at: z.string() };
+
 /** A cohort as stored and shown: its create fields, criteria as a JSON string (spec), the system fields. */
 const CohortSchema = named(
   'Cohort',
@@ -353,12 +348,17 @@ const CohortSchema = named(
     ...CohortCreate.shape,
     criteria: z.string().meta({ description: 'The criteria query, as a JSON string.' }),
     sample_rate: z.int().optional(),
-    _id: z.string(),
-    org_id: z.string(),
-    app_id: z.string(),
-    created_at: z.string(),
-    modified_at: z.string(),
+    ...SystemFields,
   }),
+);
+
+/** A governance rule as stored and shown: its create fields and the system fields. */
+const GovernanceRuleSchema = named('GovernanceRule', z.looseObject({ ...GovernanceRuleCreate.shape, ...SystemFields }));
+
+/** A billing meter as stored and shown: es_query normalised to its JSON text (spec: es_query is a string). */
+const BillingMeterSchema = named(
+  'BillingMeter',
+  z.looseObject({ ...BillingMeterCreate.shape, es_query: z.string().meta({ description: 'The events search body, as JSON text.' }), ...SystemFields }),
 );
 
 const resourceSchemas: Record<string, RouteSchema> = {
@@ -393,6 +393,7 @@ const resourceSchemas: Record<string, RouteSchema> = {
     idParam: 'id',
     create: named('GovernanceRuleCreate', GovernanceRuleCreate),
     update: named('GovernanceRuleUpdate', GovernanceRuleUpdate),
+    document: GovernanceRuleSchema,
   }),
   ...crud('billingMeters', {
     noun: 'billing meter',
@@ -400,6 +401,7 @@ const resourceSchemas: Record<string, RouteSchema> = {
     idParam: 'meterId',
     create: named('BillingMeterCreate', BillingMeterCreate),
     update: named('BillingMeterUpdate', BillingMeterUpdate),
+    document: BillingMeterSchema,
   }),
 };
 // ── Management: dashboards, workspaces, email templates, keystore (helper B2) ──

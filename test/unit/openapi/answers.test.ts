@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { routeSchemas } from '../../../functions/definitions/route-schemas';
 import { appKind } from '../../../functions/resources/apps';
+import { billingMeterKind } from '../../../functions/resources/billing-meters';
 import { cohortKind } from '../../../functions/resources/cohorts';
+import { governanceRuleKind } from '../../../functions/resources/governance-rules';
 import type { ResourceContext, SystemFields } from '../../../functions/resources/crud-operations';
 import type { ResourceDeps } from '../../../functions/resources/resource-deps';
 import type { HttpRequest } from '../../../functions/shared/http/types';
@@ -27,7 +29,7 @@ const strictly = (schema: z.ZodType) => (schema instanceof z.ZodObject ? schema.
 it('an app as the API shows it matches the documented App (all fields, nothing undocumented)', async () => {
   const kind = appKind(deps);
   const created = context('POST');
-  const stored = await kind.toStored({ name: 'Shop', custom_app_id: 'shop', time_zone: 'Europe/Paris', sample_rate: 50 }, created, system);
+  const stored = await kind.toStored(kind.createSchema.parse({ name: 'Shop', custom_app_id: 'shop', time_zone: 'Europe/Paris', sample_rate: 50 }), created, system);
   const documented = strictly(routeSchemas['apps.get']!.response!);
   for (const ctx of [created, context('GET', { id: system._id })]) {
     const shown = kind.toDocument!(stored, ctx);
@@ -37,12 +39,26 @@ it('an app as the API shows it matches the documented App (all fields, nothing u
 
 it('a cohort as stored and shown matches the documented Cohort', async () => {
   const kind = cohortKind(deps);
-  const stored = await kind.toStored(
-    { cohort_name: 'Big spenders', cohort_type: 'user', criteria: { term: { 'metadata.plan': 'pro' } }, time_zone: 'UTC' },
-    context('POST'),
-    system,
-  );
+  const input = kind.createSchema.parse({ cohort_name: 'Big spenders', cohort_type: 'user', criteria: { term: { 'metadata.plan': 'pro' } }, time_zone: 'UTC' });
+  const stored = await kind.toStored(input, context('POST'), system);
   const shown = kind.toDocument ? kind.toDocument(stored, context('GET')) : stored;
   expect(routeSchemas['cohorts.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
   expect(typeof (shown as { criteria: unknown }).criteria).toBe('string');
+});
+
+it('a governance rule as stored and shown matches the documented GovernanceRule', async () => {
+  const kind = governanceRuleKind(deps);
+  const input = kind.createSchema.parse({ name: 'Block free tier', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.route', value: '/v1/.*' }] }] });
+  const stored = await kind.toStored(input, context('POST'), system);
+  const shown = kind.toDocument ? kind.toDocument(stored, context('GET')) : stored;
+  expect(routeSchemas['governanceRules.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
+});
+
+it('a billing meter as stored and shown matches the documented BillingMeter (es_query as JSON text)', async () => {
+  const kind = billingMeterKind();
+  const input = kind.createSchema.parse({ name: 'API calls', slug: 'api-calls', es_query: { query: { match_all: {} } }, billing_plan: { provider_slug: 'webhook' } });
+  const stored = await kind.toStored(input, context('POST'), system);
+  const shown = kind.toDocument ? kind.toDocument(stored, context('GET')) : stored;
+  expect(routeSchemas['billingMeters.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
+  expect(typeof (shown as { es_query: unknown }).es_query).toBe('string');
 });
