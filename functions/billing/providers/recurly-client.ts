@@ -1,5 +1,6 @@
 import type { RecurlyParams } from '../../../schemas/billing/provider-params';
-import { basicAuth, classifyFailureStatus, jsonWithBigInts, recordedHttp, RequestLog, runAttempts, trimTrailingSlash, type AttemptResult, type HttpResponse } from './attempts';
+import { jsonWithBigInts } from './json-bigint';
+import { basicAuth, classifyFailureStatus, recordedHttp, RequestLog, runAttempts, trimTrailingSlash, type AttemptResult, type HttpResponse } from './attempts';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
 import { parseRetryAfter } from './retry-policy';

@@ -1,5 +1,6 @@
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
-import { classifyFailureStatus, jsonWithBigInts, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
+import { jsonWithBigInts } from './json-bigint';
+import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
 import { parseRetryAfter } from './retry-policy';

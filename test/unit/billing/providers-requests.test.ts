@@ -1,5 +1,5 @@
 import { chargebeeUsageForm } from '../../../functions/billing/providers/chargebee-client';
-import { jsonWithBigInts } from '../../../functions/billing/providers/attempts';
+import { jsonWithBigInts } from '../../../functions/billing/providers/json-bigint';
 import { correctionDelta } from '../../../functions/billing/providers/provider-port';
 import { recurlyUsageBody } from '../../../functions/billing/providers/recurly-client';
 import { stripeMeterEvent } from '../../../functions/billing/providers/stripe-client';

@@ -1,4 +1,5 @@
-import { jsonWithBigInts, RequestLog, runAttempts, type AttemptResult } from '../../../functions/billing/providers/attempts';
+import { RequestLog, runAttempts, type AttemptResult } from '../../../functions/billing/providers/attempts';
+import { jsonWithBigInts } from '../../../functions/billing/providers/json-bigint';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, nextDelayMs, parseRetryAfter, type RetryRuntime } from '../../../functions/billing/providers/retry-policy';
 import { ChargebeeParams, StripeParams, WebhookParams, ZuoraParams } from '../../../schemas/billing/provider-params';
 
