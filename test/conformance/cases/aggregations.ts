@@ -121,6 +121,55 @@ export const TERMS_CASES: readonly ConformanceCase[] = [
       { key: 'u-bob', doc_count: 2 },
     ]),
   }),
+  // min_doc_count 0: zero buckets for the tenant's other terms (of its whole index, whatever the query
+  // and window), ranked after the buckets with documents, ties by key; never another tenant's terms.
+  aggCase('terms', 'terms with min_doc_count 0 adds the tenant\'s other terms as zero buckets', { query: { ids: { values: ['c1', 'c2'] } }, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 } } } }, {
+    users: terms([
+      { key: 'u-alice', doc_count: 1 },
+      { key: 'u-bob', doc_count: 1 },
+      { key: 'u-carol', doc_count: 0 },
+      { key: 'u-dave', doc_count: 0 },
+    ]),
+  }, 2),
+  aggCase('terms', 'terms with min_doc_count 0: size cuts zero buckets too', { query: { ids: { values: ['c1'] } }, aggs: { users: { terms: { field: 'user_id', size: 2, min_doc_count: 0 } } } }, {
+    users: terms([
+      { key: 'u-alice', doc_count: 1 },
+      { key: 'u-bob', doc_count: 0 },
+    ]),
+  }, 1),
+  aggCase(
+    'terms',
+    'terms with min_doc_count 0: zero buckets carry empty sub-aggregations',
+    { query: { ids: { values: ['c4'] } }, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 }, aggs: { usage: { sum: { field: 'weight' } } } } } },
+    {
+      users: terms([
+        { key: 'u-carol', doc_count: 1, usage: { value: 2 } },
+        { key: 'u-alice', doc_count: 0, usage: { value: 0 } },
+        { key: 'u-bob', doc_count: 0, usage: { value: 0 } },
+        { key: 'u-dave', doc_count: 0, usage: { value: 0 } },
+      ]),
+    },
+    1,
+  ),
+  {
+    name: 'terms with min_doc_count 0 lists terms from outside the request window',
+    area: 'terms',
+    documents: CALLS,
+    window: { from: '2026-03-13T00:00:00.000Z' },
+    body: { size: 0, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 } } } },
+    expect: {
+      total: 4,
+      ids: [],
+      aggregations: {
+        users: terms([
+          { key: 'u-alice', doc_count: 1 },
+          { key: 'u-bob', doc_count: 1 },
+          { key: 'u-dave', doc_count: 1 },
+          { key: 'u-carol', doc_count: 0 },
+        ]),
+      },
+    },
+  },
   aggCase('terms', 'terms on a boolean: keys 1/0 with key_as_string', { aggs: { late: { terms: { field: 'is_late' } } } }, {
     late: terms([
       { key: 0, key_as_string: 'false', doc_count: 6 },

@@ -144,18 +144,23 @@ describe.each(conformanceBackends())('tenant safety: $name', (backend) => {
     expect((aggregations.by_day!.buckets as unknown[]).length).toBe(A_EVENTS);
   });
 
-  it('terms with min_doc_count 0 never lists other tenants’ values', async () => {
-    let response: SearchResponse | undefined;
-    try {
-      response = await searchAsA({ size: 0, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0, size: 100 } } } });
-    } catch (error) {
-      // Refusing it is as safe as answering it.
-      expect(error).toMatchObject({ status: 400 });
-    }
-    if (response !== undefined) {
-      expectOnlyA(response);
-      expect((response.aggregations!.users as { buckets: unknown[] }).buckets).toEqual([{ key: 'user-a', doc_count: A_EVENTS }]);
-    }
+  it('terms with min_doc_count 0 lists the caller’s own terms as zero buckets, never other tenants’', async () => {
+    const zero = (field: string) => ({ terms: { field, min_doc_count: 0, size: 100 } });
+    // No document of A matches: every bucket is a zero bucket, and only A's terms may have one.
+    const response = await searchAsA({
+      size: 0,
+      query: { term: { user_id: 'nobody' } },
+      aggs: { users: { ...zero('user_id'), aggs: { secrets: zero('metadata.secret.raw') } }, statuses: zero('response.status'), companies: zero('company_id') },
+    });
+    expectOnlyA(response);
+    const aggregations = response.aggregations as Record<string, { buckets: Record<string, unknown>[] }>;
+    expect(aggregations.users!.buckets).toEqual([{ key: 'user-a', doc_count: 0, secrets: expect.objectContaining({ buckets: [{ key: 'secret-of-a', doc_count: 0 }] }) }]);
+    // B and C answer 500: not a zero bucket of A's.
+    expect(aggregations.statuses!.buckets).toEqual([{ key: 200, doc_count: 0 }]);
+    expect(aggregations.companies!.buckets).toEqual([{ key: 'company-a', doc_count: 0 }]);
+    // With documents, A's buckets count them and nothing else is added.
+    const all = await searchAsA({ size: 0, aggs: { users: zero('user_id') } });
+    expect((all.aggregations!.users as { buckets: unknown[] }).buckets).toEqual([{ key: 'user-a', doc_count: A_EVENTS }]);
   });
 
   it('query_string on the tenant keys stays within the tenant, or is refused', async () => {

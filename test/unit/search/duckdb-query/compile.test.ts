@@ -1,6 +1,7 @@
 import { SqlParams, jsonPath } from '../../../../functions/search/duckdb/query/sql';
 import { compileQuery, fieldValueSql, fieldValuesSql, minimumShouldMatch } from '../../../../functions/search/duckdb/query/where';
 import { resolveField } from '../../../../functions/search/fields';
+import { parseQuery } from '../../../../schemas/search-dsl';
 import type { QueryNode } from '../../../../schemas/search-tree';
 import { context, event, openDatabase, TENANT, type TestDatabase } from './fixture';
 
@@ -57,6 +58,33 @@ test.each<[number | string | undefined, number, boolean, number]>([
 
 test('jsonPath quotes every key and places wildcards', () => {
   expect(jsonPath(['a.b', 'c d'], [true, false])).toBe(`'$."a.b"[*]."c d"'`);
+});
+
+describe('keyword filters on JSON fields check the stored text first', () => {
+  const compiled = (query: unknown) => {
+    const params = new SqlParams();
+    return { sql: compileQuery(parseQuery(query), 'events', context(), params), params: params.values };
+  };
+
+  test.each<[string, unknown, string[]]>([
+    ['a term on a metadata keyword', { term: { 'metadata.plan.raw': 'pro' } }, ['"pro"']],
+    ['terms, each value', { terms: { 'metadata.plan_id': ['p/1', 'é'] } }, ['"p/1"', '"é"']],
+    ['a term in the document (not metadata)', { term: { 'request.headers.x_request_id': 'r1' } }, ['"r1"']],
+  ])('%s', (_name, query, needles) => {
+    const { sql, params } = compiled(query);
+    expect(sql).toMatch(/^\(+contains\(CAST\(d\."(metadata|doc)" AS VARCHAR\)/);
+    for (const needle of needles) expect(params).toContain(needle);
+  });
+
+  test.each<[string, unknown]>([
+    ['case_insensitive', { term: { 'metadata.plan.raw': { value: 'pro', case_insensitive: true } } }],
+    ['a text field (tokens, any case)', { term: { 'metadata.plan': 'pro' } }],
+    ['a numeric string on a keyword field, which also matches the number', { term: { 'metadata.plan_id': '42' } }],
+    ['a string JSON escapes', { term: { 'metadata.plan.raw': 'say "hi"' } }],
+    ['a typed column', { term: { user_id: 'u1' } }],
+  ])('not for %s', (_name, query) => {
+    expect(compiled(query).sql).not.toContain('contains(');
+  });
 });
 
 describe('field values for the aggregations', () => {
