@@ -1,0 +1,90 @@
+import * as z from 'zod';
+import { ProviderRequestRecord } from '../../functions/billing/providers/provider-port';
+import { CreditBalance } from './balance';
+
+/**
+ * A billing report: the usage of one meter for one subscription (or, when unattributed, one company)
+ * in one reporting window, and what happened when it was delivered. Spec: "Billing report".
+ *
+ * Statuses (`status`) and their transitions:
+ *   pending      committed by a run, not yet delivered (or a crash happened between delivery and the
+ *                outcome write) → the next run (re)sends it with the SAME idempotency key.
+ *   success      the provider has this version (a dedupe/replay counts as success).
+ *   retrying     a transient failure (5xx, 429, timeout) after the client's own retries; later runs
+ *                resend with the same key, up to MAX_DELIVERY_RUNS runs → then `failed`.
+ *   failed       the provider refused it (4xx; its message is in provider_requests) or retries ran out.
+ *   unattributed usage of a company with no matching active subscription, or carrying an unknown or
+ *                inactive subscription_id: stored (never lost), never sent, success false.
+ *   skipped      a zero-usage correction nobody needs to hear about is never created; `skipped` marks
+ *                a report whose meter has no deliverable destination (e.g. no provider connection):
+ *                kept for the record, success false.
+ * A correction (late events) moves a report back to `pending` with report_version + 1.
+ */
+export const ReportStatus = z.enum(['pending', 'success', 'retrying', 'failed', 'unattributed', 'skipped']);
+export type ReportStatus = z.infer<typeof ReportStatus>;
+
+export const ChannelRequests = z.object({
+  channel_id: z.string(),
+  channel_name: z.string().optional(),
+  provider_requests: z.array(ProviderRequestRecord),
+});
+export type ChannelRequests = z.infer<typeof ChannelRequests>;
+
+/** One version of a report, so every correction can be explained. */
+export const ReportVersionEntry = z.object({
+  report_version: z.number().int().min(1),
+  meter_metric: z.string(),
+  meter_usage: z.number().int(),
+  /** meter_usage minus the previous version's (the whole usage for version 1). */
+  delta: z.number().int(),
+  created_at: z.string(),
+});
+export type ReportVersionEntry = z.infer<typeof ReportVersionEntry>;
+
+export const BillingReport = z.object({
+  _id: z.string(),
+  org_id: z.string(),
+  app_id: z.string(),
+  type: z.literal('usage'),
+  status: ReportStatus,
+  success: z.boolean(),
+  usage_start_time: z.string(),
+  usage_end_time: z.string(),
+  /** Null for an unattributed report keyed by company. */
+  subscription_id: z.string().nullable(),
+  company_id: z.string().nullable(),
+  billing_meter_id: z.string(),
+  provider: z.string(),
+  /** Raw metric of the window as a number (spec), and exactly as a decimal string. */
+  meter_metric: z.number(),
+  meter_metric_exact: z.string(),
+  /** Whole units after usage_multiplier and usage_rounding_mode. */
+  meter_usage: z.number().int(),
+  /** Period-to-date total of meter_usage for the subscription, including this window (this version). */
+  report_total_usage: z.number().int(),
+  report_version: z.number().int().min(1),
+  last_success_time: z.string().nullable(),
+  /** The idempotency key of the current version (per destination it is idempotencyKey(identity)). */
+  idempotency_key: z.string(),
+  /** Runs that tried to deliver the current version. */
+  delivery_runs: z.number().int().min(0),
+  provider_requests: z.array(ProviderRequestRecord),
+  channel_requests: z.array(ChannelRequests).optional(),
+  /** What this version bills (a correction: the change), rounded to the currency's minor unit. */
+  amount: z.number().optional(),
+  amount_exact: z.string().optional(),
+  currency: z.string().optional(),
+  subscription_period_start: z.string().nullable(),
+  subscription_period_end: z.string().nullable(),
+  beginning_balance: CreditBalance.optional(),
+  ending_balance: CreditBalance.optional(),
+  balance_changes: z.array(z.object({ amount: z.number() })).optional(),
+  usage: z.object({
+    aggregator: z.string(),
+    invoice: z.object({ id: z.string(), period_start: z.string().nullable(), period_end: z.string().nullable() }).optional(),
+  }),
+  versions: z.array(ReportVersionEntry),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type BillingReport = z.infer<typeof BillingReport>;
