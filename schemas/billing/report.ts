@@ -37,6 +37,8 @@ export const ReportVersionEntry = z.object({
   meter_usage: z.number().int(),
   /** meter_usage minus the previous version's (the whole usage for version 1). */
   delta: z.number().int(),
+  /** What this version charged (a correction: the change of price), exact decimal string, when a price applies. */
+  amount_exact: z.string().optional(),
   created_at: z.string(),
 });
 export type ReportVersionEntry = z.infer<typeof ReportVersionEntry>;
@@ -70,7 +72,7 @@ export const BillingReport = z.object({
   delivery_runs: z.number().int().min(0),
   provider_requests: z.array(ProviderRequestRecord),
   channel_requests: z.array(ChannelRequests).optional(),
-  /** What this version bills (a correction: the change), rounded to the currency's minor unit. */
+  /** What the window bills over all its versions (sum of versions[].amount_exact), rounded to the currency's minor unit. */
   amount: z.number().optional(),
   amount_exact: z.string().optional(),
   currency: z.string().optional(),
