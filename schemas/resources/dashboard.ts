@@ -73,3 +73,9 @@ export const DashboardCopy = z.strictObject({
   name: dashboardFields.name.optional(),
 });
 export type DashboardCopy = z.infer<typeof DashboardCopy>;
+
+/** `DELETE /~/dashboards/{dashId}/cascade` answer: the ids actually deleted. */
+export const DashboardCascadeResult = z.object({
+  deleted: z.object({ dashboards: z.array(z.string()), workspaces: z.array(z.string()) }),
+});
+export type DashboardCascadeResult = z.infer<typeof DashboardCascadeResult>;

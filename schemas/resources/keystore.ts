@@ -63,5 +63,6 @@ export const EncryptedKeyDocument = z.object({
 });
 export type EncryptedKeyDocument = z.infer<typeof EncryptedKeyDocument>;
 
-/** What lists show: everything but the wrapped key material. */
-export type EncryptedKeySummary = Omit<EncryptedKeyDocument, 'encrypted_key'>;
+/** What lists and create/update answers show: everything but the wrapped key material. */
+export const EncryptedKeySummary = EncryptedKeyDocument.omit({ encrypted_key: true });
+export type EncryptedKeySummary = z.infer<typeof EncryptedKeySummary>;

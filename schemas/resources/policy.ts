@@ -29,7 +29,7 @@ function uniqueGrantees(acl: readonly AclItem[]): boolean {
 
 /** `POST .../policy/acl`: the grantee and permission, from the query string (as the original) or a JSON body. */
 export const AclGrant = AclItem;
-/** `DELETE .../policy/acl`: the grantee whose item is removed. */
+/** `DELETE .../policy/acl`: the grantee whose item is removed (query string or JSON body). */
 export const AclRevoke = z.strictObject({ grantee: AclItem.shape.grantee });
 
 /** The policy with one grantee's item set (added, or its permission replaced). */

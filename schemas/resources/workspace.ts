@@ -86,7 +86,7 @@ export const WorkspaceUpdate = z.strictObject({
 });
 export type WorkspaceUpdate = z.infer<typeof WorkspaceUpdate>;
 
-/** Spec: CreateCommentItem, a stored comment (and the summary's latest_comment). */
+/** Spec: CreateCommentItem, a stored comment (and the summary's latest_comment). Answers add `workspace_id`. */
 export const StoredComment = z.object({
   comment_id: z.string(),
   auth_user_id: z.string(),
@@ -141,3 +141,7 @@ export const WorkspaceDocument = z.object({
   comments: CommentsSummary.optional(),
 });
 export type WorkspaceDocument = z.infer<typeof WorkspaceDocument>;
+
+/** A comment as the comment routes answer it. */
+export const CommentDocument = StoredComment.extend({ workspace_id: z.string() });
+export type CommentDocument = z.infer<typeof CommentDocument>;

@@ -1,3 +1,4 @@
+import type { DashboardCascadeResult } from '../../../schemas/resources/dashboard';
 import type { ManagementCaller } from '../../auth/management-auth';
 import { GoneError, NotFoundError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
@@ -28,7 +29,7 @@ export function cascadeDeleteOperation(deps: CrudDeps, idParam: string): Operati
     for (const id of tree.order) {
       if (await skippingMissing(() => deps.store.delete(at, id, 'dashboard'))) dashboards.push(id);
     }
-    return { status: 200, body: { deleted: { dashboards, workspaces } } };
+    return { status: 200, body: { deleted: { dashboards, workspaces } } satisfies DashboardCascadeResult };
   };
 }
 

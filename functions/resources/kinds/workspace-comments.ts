@@ -1,4 +1,4 @@
-import { CommentCreate, CommentUpdate, type StoredComment } from '../../../schemas/resources/workspace';
+import { CommentCreate, CommentUpdate, type CommentDocument, type StoredComment } from '../../../schemas/resources/workspace';
 import { GoneError, NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import { contextOf, listOptions, parseBody, readObjectBody, type ResourceContext } from '../crud-operations';
 import { newResourceId, MAX_TAKE, type StoredDocument } from '../resource-store';
@@ -125,8 +125,8 @@ export function commentOperations(deps: ResourceDeps, workspaceParam: string): R
 }
 
 /** The API's view of a stored comment (spec: CreateCommentItem, plus the workspace it is on). */
-function commentOf(stored: StoredDocument): StoredComment & { workspace_id: string } {
-  const comment: StoredComment & { workspace_id: string } = {
+function commentOf(stored: StoredDocument): CommentDocument {
+  const comment: CommentDocument = {
     comment_id: String(stored.comment_id),
     workspace_id: String(stored.workspace_id),
     auth_user_id: String(stored.auth_user_id),
