@@ -1,3 +1,4 @@
+import type { GovernanceRefresh } from '../../lib/governance-refresh';
 import { logicalIdOf, synthesize } from './synth';
 
 describe('OpenSearch domain with the default context', () => {
@@ -25,7 +26,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer, search and management Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search, management and governance refresh Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -36,6 +37,7 @@ describe('OpenSearch domain with the default context', () => {
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.search.role), 'Arn'] },
             // Governance rules' cohort membership is a search over the profile indexes.
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] },
+            { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('GovernanceRefresh') as GovernanceRefresh).function.role), 'Arn'] },
           ],
         },
         Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':es:us-east-1:123456789012:domain/usageanalytics-search/*']] },
