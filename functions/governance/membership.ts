@@ -1,6 +1,6 @@
 import type { RuleAssignment, RuleAssignments, StoredCohort, StoredRule } from '../../schemas/governance';
 import { MAX_SIZE, parseQuery } from '../../schemas/search-dsl';
-import type { QueryNode, Scalar } from '../../schemas/search-tree';
+import type { QueryNode, SortValue } from '../../schemas/search-tree';
 import type { IndexKind, SearchableIndex, TenantScope } from '../search/port';
 
 /**
@@ -98,7 +98,7 @@ async function forEachMember(input: MembershipInput, kind: IndexKind, query: Que
   const pageSize = Math.min(input.pageSize ?? MAX_SIZE, MAX_SIZE);
   const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
   const includes = rule.variables.map((variable) => sourcePath(variable.path, kind === 'users' ? 'user' : 'company'));
-  let searchAfter: Scalar[] | undefined;
+  let searchAfter: SortValue[] | undefined;
   let seen = 0;
   for (;;) {
     const response = await input.index.search(
@@ -122,7 +122,7 @@ async function forEachMember(input: MembershipInput, kind: IndexKind, query: Que
     }
     const last = response.hits.hits.at(-1);
     if (response.hits.hits.length < pageSize || !last?.sort) return 'all';
-    searchAfter = last.sort as Scalar[];
+    searchAfter = last.sort;
   }
 }
 
