@@ -112,6 +112,15 @@ export const routes: readonly RouteDefinition[] = [
   manage('GET', '/~/billing/reports/balance_transactions', 'listBalanceTransactions', 'read:reports', 'A subscription\'s balance ledger, newest first (subscription_id, take, before_id)'),
   manage('GET', '/~/billing/reports/balances', 'listBalances', 'read:reports', 'Credit balances by subscription_id or company_id'),
 
+  // ── Billing: reports and channels (helper P; read → read:reports, create/update → create:reports, delete → delete:reports) ──
+  manage('GET', '/~/billing/channels', 'billingChannels.list', 'read:reports', 'List webhook channels (newest first; status, take, before_id); secrets are never shown'),
+  manage('POST', '/~/billing/channels', 'billingChannels.create', 'create:reports', 'Create a webhook channel; the answer shows its signing secret once'),
+  manage('GET', '/~/billing/channels/{channelId}', 'billingChannels.get', 'read:reports', 'One webhook channel'),
+  manage('POST', '/~/billing/channels/{channelId}', 'billingChannels.update', 'create:reports', 'Update a webhook channel (secret / rotate_secret: the previous secret signs for 24 h more)'),
+  manage('PUT', '/~/billing/channels/{channelId}', 'billingChannels.update', 'create:reports', 'Update a webhook channel (alias of POST)'),
+  manage('DELETE', '/~/billing/channels/{channelId}', 'billingChannels.delete', 'delete:reports', 'Delete a webhook channel'),
+  manage('POST', '/~/billing/meters/{meterId}/webhooks/channels/test', 'billingChannels.test', 'create:reports', 'Send a signed test event to the meter\'s webhook channels (or body channel_id); answers each channel\'s request record'),
+
   // ── Management resources ──
   // Dashboards (helper B2)
   manage('GET', '/~/dashboards', 'dashboards.list', 'read:dashboards', 'List dashboards (newest first; take, before_id)'),

@@ -4,6 +4,7 @@ import type { AppStore } from '../auth/app-store';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
 import type { SigningKeyProvider } from '../auth/signing-key';
 import { balanceOperations } from '../billing/balance-operations';
+import { channelOperations } from '../billing/channels/channel-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations } from '../resources/resource-operations';
@@ -44,6 +45,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...oauthOperations(deps),
       ...resourceOperations(deps),
       ...balanceOperations(deps),
+      ...channelOperations(deps),
     },
   });
 }
