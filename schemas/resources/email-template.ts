@@ -39,7 +39,7 @@ export const TemplateConfig = z.strictObject({
 
 /** Spec: TemplateContent. */
 export const TemplateContent = z.strictObject({
-  html: z.string().max(1_000_000),
+  html: z.string().max(300_000),
   chunks: z.record(z.string(), z.unknown()),
 });
 

@@ -390,6 +390,34 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
     });
   });
 
+  describe('documents DynamoDB cannot store', () => {
+    it('are refused with 400 naming the member, never 500', async () => {
+      let deep: Record<string, unknown> = { leaf: 1 };
+      for (let i = 0; i < 40; i += 1) deep = { d: deep };
+      const cases: [string, unknown, string][] = [
+        ['/~/dashboards', { name: 'x', sort_order: 2 ** 53 }, 'sort_order'],
+        ['/~/dashboards', { name: 'x', sort_order: -5e-324 }, 'sort_order'],
+        ['/~/dashboards', { name: 'x', policy: { acl: [], resource: { big: 1e300 } } }, 'policy.resource.big'],
+        ['/~/workspaces', workspaceBody({ colors: deep }), 'colors'],
+        ['/~/workspaces', workspaceBody({ width: 1e-200 }), 'width'],
+        ['/~/workspaces', workspaceBody({ colors: { ok: { '': 1 } } }), 'colors.ok'],
+        ['/~/emails/templates', {
+          name: 'Big', state: 0, addresses: { from: 'a@example.com', cc: [], bcc: [] }, cohorts: [],
+          template: { subject: 's', editor: 'e', design: { blob: 'x'.repeat(400_000) } }, content: { html: '', chunks: {} },
+        }, 'body'],
+      ];
+      for (const [path, body, field] of cases) {
+        const answer = await api('POST', path, body);
+        expect([answer.status, field]).toEqual([400, field]);
+        expect(fieldsOf(answer)[0]).toMatch(new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}`));
+      }
+      // Odd but storable members are kept as sent.
+      const odd = await api('POST', '/~/workspaces', workspaceBody({ colors: { ' ': 1, 'a.b': [null, -0.5, 'x', 2 ** 53 - 1, 1e-130] } }));
+      expect(odd.status).toBe(201);
+      expect((await api('GET', `/~/workspaces/${odd.body._id}`)).body.colors).toEqual({ ' ': 1, 'a.b': [null, -0.5, 'x', 2 ** 53 - 1, 1e-130] });
+    });
+  });
+
   describe('tenancy and scopes', () => {
     it('nothing of one org is visible or changeable from another', async () => {
       const ws = await createWorkspace({ name: 'Private' });

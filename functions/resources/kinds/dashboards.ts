@@ -8,6 +8,7 @@ import { copyDashboardOperation } from './dashboard-copy';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX, rowsOf } from './dashboard-tree';
 import { aclOperations } from './policy-acl';
 import { resolveReferences, type Reference } from './references';
+import { storable } from './storable';
 
 const ID_PARAM = 'dashId';
 
@@ -25,7 +26,7 @@ export function dashboardOperations(deps: ResourceDeps): ResourceOperationTable 
     updateSchema: DashboardUpdate,
     async toStored(input, ctx, system) {
       await checkReferences(deps, ctx, input, undefined);
-      return { ...system, auth_user_id: ctx.caller.sub, created: system.created_at, ...input };
+      return storable({ ...system, auth_user_id: ctx.caller.sub, created: system.created_at, ...input });
     },
     async applyUpdate(current, input, ctx) {
       const id = String(current._id);
@@ -34,7 +35,7 @@ export function dashboardOperations(deps: ResourceDeps): ResourceOperationTable 
       }
       await checkReferences(deps, ctx, input, id, current);
       const { dashboard_id: _ignored, ...changes } = input;
-      return { ...current, ...changes };
+      return storable({ ...current, ...changes });
     },
   };
   const crud = crudOperations(kind, deps);

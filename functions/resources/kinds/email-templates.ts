@@ -5,6 +5,7 @@ import { contextOf, crudOperations, listOptions, type CrudDeps, type CrudKind, t
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
 import { filteredList } from './filtered-list';
 import { inApp, nextPageHeader, resolveReferences } from './references';
+import { storable } from './storable';
 
 export const EMAIL_TEMPLATE_PREFIX = 'EMAIL_TEMPLATE';
 
@@ -23,11 +24,11 @@ export function emailTemplateOperations(deps: ResourceDeps): ResourceOperationTa
     updateSchema: EmailTemplateUpdate,
     async toStored(input, ctx, system) {
       await checkCohorts(deps, ctx, input.cohorts);
-      return { ...system, auth_user_id: ctx.caller.sub, ...input };
+      return storable({ ...system, auth_user_id: ctx.caller.sub, ...input });
     },
     async applyUpdate(current, input, ctx) {
       if (input.cohorts !== undefined) await checkCohorts(deps, ctx, input.cohorts);
-      return { ...current, ...input };
+      return storable({ ...current, ...input });
     },
   };
   const crud = crudOperations(kind, deps);

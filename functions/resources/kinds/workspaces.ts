@@ -8,6 +8,7 @@ import { namedOperations, type ResourceDeps, type ResourceOperationTable } from 
 import { WORKSPACE_PREFIX } from './dashboard-tree';
 import { aclOperations } from './policy-acl';
 import { inApp, nextPageHeader } from './references';
+import { storable } from './storable';
 import { commentOperations } from './workspace-comments';
 import { deleteWorkspace } from './workspace-removal';
 
@@ -29,7 +30,7 @@ export function workspaceOperations(deps: ResourceDeps): ResourceOperationTable 
     updateSchema: WorkspaceUpdate,
     toStored(input, ctx, system) {
       const chart = checkedChart(input.chart);
-      return {
+      return storable({
         ...system,
         auth_user_id: ctx.caller.sub,
         created: system.created_at,
@@ -38,13 +39,13 @@ export function workspaceOperations(deps: ResourceDeps): ResourceOperationTable 
         view_count: input.view_count ?? 0,
         is_template: input.template !== undefined,
         comments: { summary: { count: 0 } },
-      };
+      });
     },
     applyUpdate(current, input) {
       const next: StoredDocument = { ...current, ...input };
       if (input.chart !== undefined) next.chart = checkedChart(input.chart);
       if (input.template !== undefined) next.is_template = true;
-      return next;
+      return storable(next);
     },
     listFilter: (query) => (query.type === undefined ? undefined : { attribute: 'type', value: query.type }),
   };
