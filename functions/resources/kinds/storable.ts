@@ -14,6 +14,8 @@ const MAX_LISTED = 20;
 
 export function assertStorable(document: Record<string, unknown>): void {
   const issues: FieldIssue[] = [];
+  // DynamoDB charges per list/map element and container beyond the JSON text: added to the estimate.
+  let overhead = 0;
   const visit = (value: unknown, path: string, depth: number) => {
     if (issues.length >= MAX_LISTED) return;
     if (typeof value === 'number') {
@@ -22,6 +24,7 @@ export function assertStorable(document: Record<string, unknown>): void {
       return;
     }
     if (typeof value !== 'object' || value === null) return;
+    overhead += 3 + Object.keys(value).length;
     if (depth > MAX_NESTING) {
       issues.push({ field: path, reason: `nested more than ${MAX_NESTING} levels deep` });
       return;
@@ -35,7 +38,7 @@ export function assertStorable(document: Record<string, unknown>): void {
     }
   };
   visit(document, '', 0);
-  if (issues.length === 0 && Buffer.byteLength(JSON.stringify(document), 'utf8') > MAX_STORED_DOCUMENT_BYTES) {
+  if (issues.length === 0 && Buffer.byteLength(JSON.stringify(document), 'utf8') + overhead > MAX_STORED_DOCUMENT_BYTES) {
     issues.push({ field: 'body', reason: `the stored document would exceed ${MAX_STORED_DOCUMENT_BYTES} bytes` });
   }
   if (issues.length > 0) throw new ValidationError(`Cannot store the document: ${issues[0]!.field}: ${issues[0]!.reason}`, issues);

@@ -25,5 +25,8 @@ describe('assertStorable', () => {
 
   it('refuses documents beyond the item size budget', () => {
     expect(issuesOf({ blob: 'x'.repeat(MAX_STORED_DOCUMENT_BYTES) })).toEqual([`body: the stored document would exceed ${MAX_STORED_DOCUMENT_BYTES} bytes`]);
+    // Small JSON, but DynamoDB counts a byte per list element on top of each number.
+    expect(issuesOf({ list: Array.from({ length: 120_000 }, () => 1) })).toHaveLength(1);
+    expect(issuesOf({ list: Array.from({ length: 100_000 }, () => 1) })).toEqual([]);
   });
 });
