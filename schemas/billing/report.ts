@@ -15,12 +15,12 @@ import { CreditBalance } from './balance';
  *   failed       the provider refused it (4xx; its message is in provider_requests) or retries ran out.
  *   unattributed usage of a company with no matching active subscription, or carrying an unknown or
  *                inactive subscription_id: stored (never lost), never sent, success false.
- *   skipped      a zero-usage correction nobody needs to hear about is never created; `skipped` marks
- *                a report whose meter has no deliverable destination (e.g. no provider connection):
- *                kept for the record, success false.
+ * A new report whose quantity rounds to 0 is `success` at once (nothing to bill, nothing sent). A
+ * meter without a usable destination (no provider connection, unknown channel) counts as a transient
+ * failure (`retrying`, error_code `not_configured`), so configuring it in time still delivers.
  * A correction (late events) moves a report back to `pending` with report_version + 1.
  */
-export const ReportStatus = z.enum(['pending', 'success', 'retrying', 'failed', 'unattributed', 'skipped']);
+export const ReportStatus = z.enum(['pending', 'success', 'retrying', 'failed', 'unattributed']);
 export type ReportStatus = z.infer<typeof ReportStatus>;
 
 export const ChannelRequests = z.object({
@@ -85,6 +85,10 @@ export const BillingReport = z.object({
     aggregator: z.string(),
     invoice: z.object({ id: z.string(), period_start: z.string().nullable(), period_end: z.string().nullable() }).optional(),
   }),
+  /** Where the usage came from: events naming the subscription, company events attributed to it, or both. */
+  attribution: z.enum(['subscription_id', 'company', 'both']).optional(),
+  /** The catalog price the amount was computed with. */
+  price_id: z.string().optional(),
   versions: z.array(ReportVersionEntry),
   created_at: z.string(),
   updated_at: z.string(),

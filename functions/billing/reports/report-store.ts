@@ -165,9 +165,10 @@ export class ReportStore {
 
   /**
    * Commits a group's new content: shards first, then the header and `extraItems` in one transaction.
-   * `conflict`: someone else committed the group (or an extra item's condition failed) first.
+   * Returns the committed group, or `conflict` when someone else committed the group (or an extra
+   * item's condition failed) first.
    */
-  async commitWindow(request: CommitWindowRequest): Promise<'committed' | 'conflict'> {
+  async commitWindow(request: CommitWindowRequest): Promise<WindowReports | 'conflict'> {
     const { tenant, meterId, window, now } = request;
     const generation = randomBytes(6).toString('hex');
     const reports = [...request.reports].sort((a, b) => (reportKeyOf(a) < reportKeyOf(b) ? -1 : reportKeyOf(a) > reportKeyOf(b) ? 1 : 0));
@@ -204,7 +205,7 @@ export class ReportStore {
       throw error;
     }
     if (request.previous) await this.deleteShards(pk, window.start, meterId, request.previous.generation, request.previous.shards);
-    return 'committed';
+    return { meterId, window, revision, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports };
   }
 
   private async deleteShards(pk: string, windowStart: Date, meterId: string, generation: string, count: number): Promise<void> {

@@ -1,0 +1,390 @@
+import { randomUUID } from 'node:crypto';
+import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ProviderName, WebhookParams } from '../../../schemas/billing/provider-params';
+import type { BillingReport } from '../../../schemas/billing/report';
+import { appRulesPartition } from '../../governance/keys';
+import { METER_PREFIX } from '../../resources/billing-meters';
+import { ResourceStore } from '../../resources/resource-store';
+import type { SearchableIndex } from '../../search/port';
+import { BalanceLedger } from '../balances/balance-ledger';
+import { channelWebhookClient, readDeliveryChannels } from '../channels/channel-reader';
+import type { DeliveryChannel } from '../channels/channel-delivery';
+import { LATE_AFTER_MS, LateWindowStore } from '../late-events/late-window-store';
+import type { ClientOptions } from '../providers/client-options';
+import type { ProviderClient } from '../providers/provider-port';
+import { reportKeyOf, ReportStore, type ReportTenant, type WindowReports } from '../reports/report-store';
+import { closedWindows, windowContaining, type UsageWindow } from '../schedule/reporting-period';
+import { BalanceProbe, deliverReports, isOpen, MAX_DELIVERY_RUNS, type DeliveryDeps } from './deliver-reports';
+import { loadMeterPricing, type MeterPricing } from './meter-pricing';
+import { runMeterOf, type RunMeter } from './run-meter';
+import { RunStateStore, type MeterCursor } from './run-state-store';
+import { SubscriptionDirectory } from './subscription-directory';
+import { busyWindows, placeholderUsage, windowUsage, type WindowUsage } from './usage-query';
+import { attribute, buildWindowReports } from './window-reports';
+
+/**
+ * The billing run: for every app with active meters, for every meter, evaluate each closed window
+ * once (grouped aggregation → attribution → reports → ONE commit of reports, totals and cursor),
+ * deliver the new reports, re-evaluate windows touched by late events, and resend reports still
+ * pending or retrying from earlier runs. A crash anywhere leaves either the previous state or the
+ * committed window: the next run recomputes the uncommitted window, or resends the committed one
+ * with the same idempotency keys.
+ */
+
+export interface BillingRunDeps {
+  readonly documents: DynamoDBDocumentClient;
+  readonly billingTable: string;
+  readonly resourcesTable: string;
+  readonly index: SearchableIndex;
+  /** Apps to bill; default: every app that has a meter (a scan of the resources table for meters). */
+  readonly tenants?: () => Promise<ReportTenant[]>;
+  /** The client of an account's provider connection (Stripe, Chargebee, Recurly, Zuora), if configured. */
+  readonly providerClient?: (tenant: ReportTenant, provider: Exclude<ProviderName, 'webhook'>) => ProviderClient<never> | undefined;
+  /** Options of the webhook clients (retry policy, runtime, fetch). */
+  readonly webhookOptions?: ClientOptions;
+  /** Channels by id (default: the channel resources of the app). */
+  readonly channels?: (tenant: ReportTenant, ids: readonly string[], now: Date) => Promise<Map<string, DeliveryChannel>>;
+  /** Wall clock, for evaluated_at (compared with late-event marks) and report timestamps. */
+  readonly clock?: () => Date;
+  /** Test hooks that throw to simulate a crash at a point of the run. */
+  readonly faults?: { afterWindowCommit?: (meterId: string, window: UsageWindow) => void; afterDelivery?: (meterId: string, window: UsageWindow) => void };
+  /** How far back a new meter's first run starts (default 31 days before the meter was created). */
+  readonly backfillMs?: number;
+  /** Wait after a window closes before its first evaluation (default LATE_AFTER_MS + 1 min). */
+  readonly settleMs?: number;
+  readonly maxDeliveryRuns?: number;
+  /** Reports delivered at once per window (default 16). */
+  readonly deliveryConcurrency?: number;
+  /** Lease of a meter per run (default 15 min: longer than a Lambda run). */
+  readonly leaseMs?: number;
+}
+
+export interface BillingProgress {
+  readonly tenant: ReportTenant;
+  readonly meterId: string;
+  readonly phase: 'window' | 'correction' | 'redelivery' | 'meter-done' | 'meter-skipped';
+  readonly window?: UsageWindow;
+  readonly reports?: number;
+  readonly detail?: string;
+}
+
+export interface BillingRunSummary {
+  readonly startedAt: string;
+  readonly durationMs: number;
+  /** False when the time budget ran out: the next run continues where this one stopped. */
+  readonly complete: boolean;
+  readonly meters: number;
+  readonly windowsEvaluated: number;
+  readonly corrections: number;
+  readonly reportsWritten: number;
+  readonly delivered: number;
+  readonly retrying: number;
+  readonly failed: number;
+  readonly unattributed: number;
+  readonly errors: { tenant: ReportTenant; meterId: string; message: string }[];
+  /** Milliseconds spent in the usage aggregation queries (the run's bare search cost). */
+  readonly queryMs: number;
+}
+
+export interface BillingRunInput {
+  readonly now: Date;
+  readonly deps: BillingRunDeps;
+  readonly timeBudgetMs?: number;
+  readonly onProgress?: (progress: BillingProgress) => void;
+}
+
+const LATE_LOOKBACK_MS = 31 * 86_400_000;
+
+export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
+  const { deps, now } = input;
+  const clock = deps.clock ?? (() => new Date());
+  const started = clock();
+  const deadline = started.getTime() + (input.timeBudgetMs ?? Number.POSITIVE_INFINITY);
+  const counters = { meters: 0, windowsEvaluated: 0, corrections: 0, reportsWritten: 0, delivered: 0, retrying: 0, failed: 0, unattributed: 0, queryMs: 0 };
+  const errors: BillingRunSummary['errors'] = [];
+  let complete = true;
+  const tenants = await (deps.tenants ?? (() => tenantsWithMeters(deps.documents, deps.resourcesTable)))();
+  for (const tenant of tenants) {
+    const meters = await activeMeters(deps, tenant);
+    if (meters.length === 0) continue;
+    const directory = await SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now);
+    const balances = new BalanceProbe(deps.documents, deps.billingTable, tenant);
+    for (const meter of meters) {
+      if ('error' in meter) {
+        errors.push({ tenant, meterId: meter.id, message: meter.error });
+        continue;
+      }
+      counters.meters += 1;
+      try {
+        const finished = await new MeterRun(deps, input, tenant, meter, directory, balances, counters, deadline, clock).run();
+        if (!finished) complete = false;
+      } catch (error) {
+        errors.push({ tenant, meterId: meter.id, message: error instanceof Error ? error.message : String(error) });
+      }
+      if (clock().getTime() >= deadline) {
+        complete = false;
+        break;
+      }
+    }
+    if (!complete) break;
+  }
+  return { startedAt: started.toISOString(), durationMs: clock().getTime() - started.getTime(), complete, ...counters, errors };
+}
+
+type Counters = { -readonly [K in 'meters' | 'windowsEvaluated' | 'corrections' | 'reportsWritten' | 'delivered' | 'retrying' | 'failed' | 'unattributed' | 'queryMs']: number };
+
+class MeterRun {
+  private readonly reports: ReportStore;
+  private readonly state: RunStateStore;
+  private readonly holder = randomUUID();
+  private cursor: MeterCursor | undefined;
+  private pricing: MeterPricing | undefined;
+  private delivery: DeliveryDeps | undefined;
+  /** Windows delivered in this run (not retried again by the same run). */
+  private readonly handled = new Set<number>();
+
+  constructor(
+    private readonly deps: BillingRunDeps,
+    private readonly input: BillingRunInput,
+    private readonly tenant: ReportTenant,
+    private readonly meter: RunMeter,
+    private readonly directory: SubscriptionDirectory,
+    private readonly balances: BalanceProbe,
+    private readonly counters: Counters,
+    private readonly deadline: number,
+    private readonly clock: () => Date,
+  ) {
+    this.reports = new ReportStore(deps.documents, deps.billingTable);
+    this.state = new RunStateStore(deps.documents, deps.billingTable);
+  }
+
+  /** False when the time budget ran out or another run holds the meter. */
+  async run(): Promise<boolean> {
+    const { tenant, meter, deps } = this;
+    if (!(await this.state.acquireLease(tenant, meter.id, this.holder, this.clock(), deps.leaseMs ?? 15 * 60_000))) {
+      this.progress({ phase: 'meter-skipped', detail: 'another run holds the meter' });
+      return true;
+    }
+    try {
+      this.cursor = await this.state.readCursor(tenant, meter.id);
+      this.pricing = await loadMeterPricing(deps.documents, deps.resourcesTable, tenant, meter.catalogPlanId);
+      if (!(await this.newWindows())) return false;
+      if (!(await this.lateCorrections())) return false;
+      if (!(await this.redeliveries())) return false;
+      this.progress({ phase: 'meter-done' });
+      return true;
+    } finally {
+      await this.state.releaseLease(tenant, meter.id, this.holder);
+    }
+  }
+
+  private outOfTime(): boolean {
+    return this.clock().getTime() >= this.deadline;
+  }
+
+  private async newWindows(): Promise<boolean> {
+    const { meter, input } = this;
+    const start = this.cursor?.nextWindowStart ?? windowContaining(new Date(meter.createdAt.getTime() - (this.deps.backfillMs ?? LATE_LOOKBACK_MS)), meter.periodMs).start;
+    const closed = closedWindows({ from: start, now: input.now, periodMs: meter.periodMs, settleMs: this.deps.settleMs ?? LATE_AFTER_MS + 60_000, limit: 1_000_000 });
+    if (closed.length === 0) return true;
+    const last = closed[closed.length - 1]!;
+    const busy = new Set((await this.timed(() => busyWindows(this.deps.index, this.scope(), meter, { from: closed[0]!.start, to: last.end }, input.now))).map((d) => d.getTime()));
+    for (const window of closed) {
+      if (!busy.has(window.start.getTime())) continue;
+      if (this.outOfTime()) return false;
+      const committed = await this.evaluate(window, undefined, this.nextAfter(window));
+      if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} was committed by another run`);
+      this.counters.windowsEvaluated += 1;
+      this.progress({ phase: 'window', window, reports: committed.reports.length });
+      await this.deliver(committed);
+    }
+    // Trailing empty windows: only the cursor moves.
+    if (!this.cursor || this.cursor.nextWindowStart < last.end) await this.moveCursor(last.end);
+    return true;
+  }
+
+  /** The cursor never moves back: a correction of an old window keeps it where it is. */
+  private nextAfter(window: UsageWindow): Date {
+    const current = this.cursor?.nextWindowStart;
+    return current && current > window.end ? current : window.end;
+  }
+
+  private async lateCorrections(): Promise<boolean> {
+    const { tenant, meter } = this;
+    const cursorAt = this.cursor?.nextWindowStart;
+    if (!cursorAt) return true;
+    const marks = await new LateWindowStore(this.deps.documents, this.deps.billingTable).marksBetween(tenant.orgId, tenant.appId, new Date(this.input.now.getTime() - LATE_LOOKBACK_MS), cursorAt);
+    const candidates = new Map<number, Date>();
+    for (const mark of marks) {
+      for (let t = windowContaining(mark.hourStart, meter.periodMs).start.getTime(); t < mark.hourStart.getTime() + 3_600_000 && t + meter.periodMs <= cursorAt.getTime(); t += meter.periodMs) {
+        candidates.set(t, new Date(Math.max(candidates.get(t)?.getTime() ?? 0, mark.lastIndexedAt.getTime())));
+      }
+    }
+    for (const [start, lastIndexedAt] of [...candidates.entries()].sort((a, b) => a[0] - b[0])) {
+      if (this.outOfTime()) return false;
+      const header = await this.reports.readHeader(tenant, meter.id, new Date(start));
+      if (header && header.evaluatedAt >= lastIndexedAt) continue;
+      const window = { start: new Date(start), end: new Date(start + meter.periodMs) };
+      const previous = header ? await this.reports.readWindow(tenant, meter.id, window.start) : undefined;
+      const committed = await this.evaluate(window, previous, this.nextAfter(window));
+      if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} changed during its re-evaluation`);
+      this.counters.corrections += 1;
+      this.progress({ phase: 'correction', window, reports: committed.reports.length });
+      await this.deliver(committed);
+    }
+    return true;
+  }
+
+  private async redeliveries(): Promise<boolean> {
+    const open = await this.reports.openWindows(this.tenant, this.meter.id);
+    for (const start of open) {
+      if (this.handled.has(start.getTime())) continue;
+      if (this.outOfTime()) return false;
+      const group = await this.reports.readWindow(this.tenant, this.meter.id, start);
+      if (!group) continue;
+      this.progress({ phase: 'redelivery', window: group.window, reports: group.reports.filter(isOpen).length });
+      await this.deliver(group);
+    }
+    return true;
+  }
+
+  /** Computes a window's reports and commits them with the totals and the cursor, all or nothing. */
+  private async evaluate(window: UsageWindow, previous: WindowReports | undefined, nextWindowStart: Date): Promise<WindowReports | 'conflict'> {
+    const { tenant, meter } = this;
+    const evaluatedAt = this.clock();
+    const usage = await this.timed(() => this.usageOf(window));
+    const totals = new Map(this.cursor?.totals ?? []);
+    const built = buildWindowReports({
+      tenant, meter, window,
+      usage: attribute(usage, this.directory, meter),
+      previous: new Map((previous?.reports ?? []).map((report) => [reportKeyOf(report), report])),
+      totals, pricing: this.pricing, directory: this.directory, now: this.clock(),
+    });
+    const written = await this.state.writeTotals(tenant, meter.id, totals);
+    const committed = await this.reports.commitWindow({
+      tenant, meterId: meter.id, window, reports: built.reports, previous, evaluatedAt, now: this.clock(),
+      extraItems: [this.state.cursorPut(tenant, meter.id, { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards }, this.cursor, this.clock())],
+    });
+    if (committed === 'conflict') {
+      await this.state.deleteTotals(tenant, meter.id, written.generation, written.shards);
+      return committed;
+    }
+    await this.state.deleteTotals(tenant, meter.id, this.cursor?.totalsGeneration ?? null, this.cursor?.totalsShards ?? 0);
+    this.cursor = { nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1, totalsGeneration: written.generation, totalsShards: written.shards, totals };
+    this.counters.reportsWritten += built.changed;
+    this.counters.unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.versions[r.versions.length - 1]!.created_at === r.updated_at).length;
+    this.deps.faults?.afterWindowCommit?.(meter.id, window);
+    return committed;
+  }
+
+  private async usageOf(window: UsageWindow): Promise<WindowUsage> {
+    const { meter, directory, deps, input } = this;
+    if (!meter.perSubscription) return windowUsage(deps.index, this.scope(), meter, window, input.now);
+    // Placeholder meters: one query per billable subscription per window (cost grows with subscriptions).
+    const bySubscription = new Map<string, import('../money/decimal').Decimal>();
+    for (const subscription of directory.billableFor(meter.billedIds)) {
+      const value = await placeholderUsage(deps.index, this.scope(), meter, window, { companyId: subscription.companyId, subscriptionId: subscription.subscriptionId }, input.now);
+      if (!value.isZero()) bySubscription.set(subscription.subscriptionId, value);
+    }
+    return { bySubscription, byCompany: new Map() };
+  }
+
+  private async moveCursor(nextWindowStart: Date): Promise<void> {
+    const item = this.state.cursorPut(this.tenant, this.meter.id, { nextWindowStart, totalsGeneration: this.cursor?.totalsGeneration ?? null, totalsShards: this.cursor?.totalsShards ?? 0 }, this.cursor, this.clock());
+    await this.deps.documents.send(new TransactWriteCommand({ TransactItems: [item] }));
+    this.cursor = { ...(this.cursor ?? { totalsGeneration: null, totalsShards: 0, totals: new Map() }), nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1 };
+  }
+
+  /** Delivers the group's open reports and records the outcomes (a second commit of the group). */
+  private async deliver(group: WindowReports): Promise<void> {
+    this.handled.add(group.window.start.getTime());
+    if (!group.reports.some(isOpen)) return;
+    const delivery = await this.deliveryDeps();
+    const result = await deliverReports(delivery, group.reports);
+    this.counters.delivered += result.delivered;
+    this.counters.failed += result.failed;
+    this.counters.retrying += result.retrying;
+    this.deps.faults?.afterDelivery?.(this.meter.id, group.window);
+    const committed = await this.reports.commitWindow({ tenant: this.tenant, meterId: this.meter.id, window: group.window, reports: result.reports as BillingReport[], previous: group, evaluatedAt: group.evaluatedAt, now: this.clock() });
+    // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
+    if (committed === 'conflict') this.progress({ phase: 'redelivery', window: group.window, detail: 'outcome write lost a race; the next run records it' });
+  }
+
+  private async deliveryDeps(): Promise<DeliveryDeps> {
+    if (this.delivery) return this.delivery;
+    const { deps, tenant, meter } = this;
+    const channelClients = new Map<string, { channel: DeliveryChannel; client: ProviderClient<WebhookParams> }>();
+    if (meter.provider === 'webhook') {
+      const ids = (meter.params['channel_ids'] as string[] | undefined) ?? [];
+      const read = deps.channels ?? ((t, list, at) => readDeliveryChannels({ documents: deps.documents, resourcesTable: deps.resourcesTable }, t.orgId, t.appId, list, at));
+      for (const channel of (await read(tenant, ids, this.clock())).values()) {
+        if (channel.status === 'active' && channel.secrets.length > 0) channelClients.set(channel.id, { channel, client: channelWebhookClient(channel, deps.webhookOptions) });
+      }
+    }
+    this.delivery = {
+      tenant, meter, directory: this.directory,
+      providerClient: (provider) => deps.providerClient?.(tenant, provider),
+      channelClients,
+      ledger: new BalanceLedger(deps.documents, deps.billingTable),
+      balances: this.balances,
+      concurrency: deps.deliveryConcurrency ?? 16,
+      maxDeliveryRuns: deps.maxDeliveryRuns ?? MAX_DELIVERY_RUNS,
+      now: this.clock,
+    };
+    return this.delivery;
+  }
+
+  private scope() {
+    return { org_id: this.tenant.orgId, app_id: this.tenant.appId };
+  }
+
+  private async timed<T>(fn: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      return await fn();
+    } finally {
+      this.counters.queryMs += Date.now() - started;
+    }
+  }
+
+  private progress(progress: Omit<BillingProgress, 'tenant' | 'meterId'>): void {
+    this.input.onProgress?.({ tenant: this.tenant, meterId: this.meter.id, ...progress });
+  }
+}
+
+async function activeMeters(deps: BillingRunDeps, tenant: ReportTenant): Promise<(RunMeter | { id: string; error: string })[]> {
+  const store = new ResourceStore(deps.documents, deps.resourcesTable);
+  const meters: (RunMeter | { id: string; error: string })[] = [];
+  let beforeId: string | undefined;
+  do {
+    const page = await store.list({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, { take: 1000, ...(beforeId ? { beforeId } : {}) });
+    for (const item of page.items) {
+      if ((item.document['status'] ?? 'active') !== 'active') continue;
+      meters.push(runMeterOf({ ...item.document, _id: item.document['_id'] ?? item.id }));
+    }
+    beforeId = page.nextBeforeId;
+  } while (beforeId);
+  // Oldest meter first: a stable order across runs.
+  return meters.reverse();
+}
+
+/** Apps that have a meter: a scan of the resources table for meter items (keys only). */
+export async function tenantsWithMeters(documents: DynamoDBDocumentClient, resourcesTable: string): Promise<ReportTenant[]> {
+  const found = new Map<string, ReportTenant>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(new ScanCommand({
+      TableName: resourcesTable,
+      FilterExpression: 'begins_with(sk, :meter)',
+      ExpressionAttributeValues: { ':meter': `${METER_PREFIX}#` },
+      ProjectionExpression: 'pk',
+      ExclusiveStartKey: startKey,
+    }));
+    for (const item of page.Items ?? []) {
+      const match = /^ORG#([^#]+)#APP#([^#]+)$/.exec(String(item['pk']));
+      if (match) found.set(String(item['pk']), { orgId: match[1]!, appId: match[2]! });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return [...found.values()];
+}

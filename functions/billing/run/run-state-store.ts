@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import type { ReportTenant, TransactItem } from '../reports/report-store';
+
+/**
+ * The billing run's own state per meter, in the billing table:
+ *
+ *   pk BILLING_RUN#<org>#<app>  sk CURSOR#<meter>                 next window to evaluate, revision, which totals generation is current
+ *                               sk TOTALS#<meter>#<generation>#<n> gzip JSON: report key → period-to-date total
+ *                               sk LEASE#<meter>                  who runs the meter now, until when
+ *
+ * Totals shards are written before the cursor that points at them; the cursor is written in the same
+ * transaction as the window's reports, so reports, totals and cursor move together or not at all.
+ */
+
+export interface PeriodTotal {
+  /** Period start / end (ISO): the subscription's current period, else the UTC calendar month. */
+  readonly ps: string;
+  readonly pe: string;
+  /** Sum of meter_usage of the subscription's windows in the period. */
+  readonly u: number;
+}
+
+export interface MeterCursor {
+  readonly nextWindowStart: Date;
+  readonly revision: number;
+  readonly totalsGeneration: string | null;
+  readonly totalsShards: number;
+  readonly totals: Map<string, PeriodTotal>;
+}
+
+const SHARD_ENTRIES = 20_000;
+export const runPartition = (t: ReportTenant) => `BILLING_RUN#${t.orgId}#${t.appId}`;
+const meterPart = (meterId: string) => encodeURIComponent(meterId);
+const cursorKey = (t: ReportTenant, meterId: string) => ({ pk: runPartition(t), sk: `CURSOR#${meterPart(meterId)}` });
+const leaseKey = (t: ReportTenant, meterId: string) => ({ pk: runPartition(t), sk: `LEASE#${meterPart(meterId)}` });
+const totalsKey = (t: ReportTenant, meterId: string, generation: string, n: number) => ({ pk: runPartition(t), sk: `TOTALS#${meterPart(meterId)}#${generation}#${String(n).padStart(4, '0')}` });
+
+export class RunStateStore {
+  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+
+  /** Takes the meter's lease if free, expired or already ours; false when another run holds it. */
+  async acquireLease(tenant: ReportTenant, meterId: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
+    try {
+      await this.documents.send(new PutCommand({
+        TableName: this.tableName,
+        Item: { ...leaseKey(tenant, meterId), holder, lease_until: now.getTime() + ttlMs, expires_at: Math.ceil((now.getTime() + ttlMs) / 1000) + 86_400 },
+        ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now OR holder = :holder',
+        ExpressionAttributeValues: { ':now': now.getTime(), ':holder': holder },
+      }));
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async releaseLease(tenant: ReportTenant, meterId: string, holder: string): Promise<void> {
+    try {
+      await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: leaseKey(tenant, meterId), ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':holder': holder } }));
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+
+  async readCursor(tenant: ReportTenant, meterId: string): Promise<MeterCursor | undefined> {
+    const { Item } = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: cursorKey(tenant, meterId), ConsistentRead: true }));
+    if (!Item) return undefined;
+    const generation = typeof Item['totals_generation'] === 'string' ? Item['totals_generation'] : null;
+    const shards = Number(Item['totals_shards'] ?? 0);
+    const totals = new Map<string, PeriodTotal>();
+    if (generation !== null && shards > 0) {
+      const { Items } = await this.documents.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': `TOTALS#${meterPart(meterId)}#${generation}#` },
+        ConsistentRead: true,
+      }));
+      if ((Items ?? []).length !== shards) throw new Error(`meter ${meterId}: totals generation ${generation} has ${(Items ?? []).length} of ${shards} shards`);
+      for (const item of Items ?? []) {
+        const entries = JSON.parse(gunzipSync(item['totals_gz'] as Uint8Array).toString('utf8')) as [string, PeriodTotal][];
+        for (const [key, total] of entries) totals.set(key, total);
+      }
+    }
+    return { nextWindowStart: new Date(String(Item['next_window_start'])), revision: Number(Item['revision']), totalsGeneration: generation, totalsShards: shards, totals };
+  }
+
+  /** Writes a new totals generation (not yet current: the cursor put makes it so). */
+  async writeTotals(tenant: ReportTenant, meterId: string, totals: ReadonlyMap<string, PeriodTotal>): Promise<{ generation: string; shards: number }> {
+    const generation = randomBytes(6).toString('hex');
+    const entries = [...totals.entries()];
+    const chunks: [string, PeriodTotal][][] = [];
+    for (let i = 0; i < entries.length; i += SHARD_ENTRIES) chunks.push(entries.slice(i, i + SHARD_ENTRIES));
+    await this.batch(chunks.map((chunk, n) => ({ PutRequest: { Item: { ...totalsKey(tenant, meterId, generation, n), totals_gz: gzipSync(Buffer.from(JSON.stringify(chunk), 'utf8')) } } })));
+    return { generation, shards: chunks.length };
+  }
+
+  async deleteTotals(tenant: ReportTenant, meterId: string, generation: string | null, shards: number): Promise<void> {
+    if (generation === null) return;
+    await this.batch(Array.from({ length: shards }, (_, n) => ({ DeleteRequest: { Key: totalsKey(tenant, meterId, generation, n) } })));
+  }
+
+  /** The cursor write for a window commit, conditioned on the revision the run read (no other run moved it). */
+  cursorPut(tenant: ReportTenant, meterId: string, next: { nextWindowStart: Date; totalsGeneration: string | null; totalsShards: number }, previous: MeterCursor | undefined, now: Date): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: {
+          ...cursorKey(tenant, meterId), meter_id: meterId, next_window_start: next.nextWindowStart.toISOString(), revision: (previous?.revision ?? 0) + 1,
+          totals_generation: next.totalsGeneration, totals_shards: next.totalsShards, updated_at: now.toISOString(),
+        },
+        ConditionExpression: previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
+        ...(previous ? { ExpressionAttributeValues: { ':revision': previous.revision } } : {}),
+      },
+    };
+  }
+
+  private async batch(requests: Record<string, unknown>[]): Promise<void> {
+    const batches: Record<string, unknown>[][] = [];
+    for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
+    await mapWithConcurrency(batches, 4, async (batch) => {
+      let pending: Record<string, unknown>[] | undefined = batch;
+      for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const result = await this.documents.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
+        pending = result.UnprocessedItems?.[this.tableName] as Record<string, unknown>[] | undefined;
+      }
+    });
+  }
+}

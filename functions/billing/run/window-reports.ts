@@ -1,0 +1,183 @@
+import type { BillingReport } from '../../../schemas/billing/report';
+import { roundToMinorUnit } from '../money/currency';
+import { Decimal } from '../money/decimal';
+import { priceAmount } from '../pricing/price-amount';
+import { reportedQuantity } from '../pricing/usage-quantity';
+import { idempotencyKey } from '../providers/idempotency-key';
+import { companyReportKey, reportId, subscriptionReportKey } from '../reports/report-id';
+import type { ReportTenant } from '../reports/report-store';
+import type { UsageWindow } from '../schedule/reporting-period';
+import type { MeterPricing } from './meter-pricing';
+import type { RunMeter } from './run-meter';
+import type { PeriodTotal } from './run-state-store';
+import type { KnownSubscription, SubscriptionDirectory } from './subscription-directory';
+import type { WindowUsage } from './usage-query';
+
+/**
+ * Turns a window's usage into reports: attribution, quantity, versions, period-to-date totals and
+ * amounts. Pure: the caller commits what it returns.
+ */
+
+/** A report's raw usage before quantities: who it belongs to and where its usage came from. */
+export interface AttributedUsage {
+  readonly raw: Decimal;
+  readonly subscription?: KnownSubscription;
+  readonly companyId: string | null;
+  /** The explicit subscription_id of unattributed events naming an unknown or inactive subscription. */
+  readonly subscriptionId: string | null;
+  readonly fromSubscriptionId: boolean;
+  readonly fromCompany: boolean;
+}
+
+/**
+ * Attribution: events naming a subscription_id go to it if it is known and billable, else to an
+ * unattributed report under that id; events naming none go to the company's matching subscription
+ * (SubscriptionDirectory.forCompany), else to an unattributed report keyed by company.
+ */
+export function attribute(usage: WindowUsage, directory: SubscriptionDirectory, meter: RunMeter): Map<string, AttributedUsage> {
+  const result = new Map<string, AttributedUsage>();
+  const add = (key: string, entry: AttributedUsage) => {
+    const current = result.get(key);
+    result.set(key, current
+      ? { ...current, raw: current.raw.plus(entry.raw), fromSubscriptionId: current.fromSubscriptionId || entry.fromSubscriptionId, fromCompany: current.fromCompany || entry.fromCompany, companyId: current.companyId ?? entry.companyId }
+      : entry);
+  };
+  for (const [subscriptionId, raw] of usage.bySubscription) {
+    const subscription = directory.explicit(subscriptionId);
+    const known = directory.subscriptions.get(subscriptionId);
+    add(subscriptionReportKey(subscriptionId), { raw, ...(subscription ? { subscription } : {}), companyId: known?.companyId ?? null, subscriptionId, fromSubscriptionId: true, fromCompany: false });
+  }
+  for (const [companyId, raw] of usage.byCompany) {
+    const subscription = directory.forCompany(companyId, meter.billedIds);
+    if (subscription) add(subscriptionReportKey(subscription.subscriptionId), { raw, subscription, companyId, subscriptionId: subscription.subscriptionId, fromSubscriptionId: false, fromCompany: true });
+    else add(companyReportKey(companyId), { raw, companyId, subscriptionId: null, fromSubscriptionId: false, fromCompany: true });
+  }
+  return result;
+}
+
+export interface BuildInput {
+  readonly tenant: ReportTenant;
+  readonly meter: RunMeter;
+  readonly window: UsageWindow;
+  readonly usage: ReadonlyMap<string, AttributedUsage>;
+  /** The group as committed before (re-evaluation), keyed by report key. */
+  readonly previous: ReadonlyMap<string, BillingReport>;
+  /** Period-to-date totals, updated in place for attributed reports. */
+  readonly totals: Map<string, PeriodTotal>;
+  readonly pricing: MeterPricing | undefined;
+  readonly directory: SubscriptionDirectory;
+  readonly now: Date;
+}
+
+export interface BuildResult {
+  readonly reports: BillingReport[];
+  /** Reports that are new or got a new version (to deliver). */
+  readonly changed: number;
+}
+
+/** The period a window's usage counts towards: the subscription's current period if it holds the window, else the UTC month. */
+export function billingPeriod(subscription: KnownSubscription | undefined, window: UsageWindow): { start: Date; end: Date } {
+  if (subscription?.periodStart && subscription.periodEnd && subscription.periodStart <= window.start && window.start < subscription.periodEnd) {
+    return { start: subscription.periodStart, end: subscription.periodEnd };
+  }
+  const start = new Date(Date.UTC(window.start.getUTCFullYear(), window.start.getUTCMonth(), 1));
+  return { start, end: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1)) };
+}
+
+export function buildWindowReports(input: BuildInput): BuildResult {
+  const { tenant, meter, window, now } = input;
+  const stamp = now.toISOString();
+  const keys = new Set([...input.usage.keys(), ...input.previous.keys()]);
+  const reports: BillingReport[] = [];
+  let changed = 0;
+  for (const key of [...keys].sort()) {
+    const prev = input.previous.get(key);
+    const entry = input.usage.get(key);
+    const raw = entry?.raw ?? Decimal.ZERO;
+    const quantity = Number(reportedQuantity(raw, { usage_multiplier: meter.multiplier, usage_rounding_mode: meter.rounding }));
+    if (!prev && quantity === 0 && raw.isZero()) continue;
+    const delta = quantity - (prev?.meter_usage ?? 0);
+    if (prev && delta === 0) {
+      // Same quantity: nothing to bill again; keep the exact metric current for explanations.
+      reports.push(prev.meter_metric_exact === raw.toString() ? prev : { ...prev, meter_metric: Number(raw.toString()), meter_metric_exact: raw.toString(), updated_at: stamp });
+      continue;
+    }
+    changed += 1;
+    const subscriptionId = entry?.subscriptionId ?? prev?.subscription_id ?? null;
+    const subscription = entry?.subscription ?? (subscriptionId !== null ? input.directory.subscriptions.get(subscriptionId) : undefined);
+    // A re-evaluated report keeps its classification: a correction goes where the first version went.
+    const attributed = prev ? prev.status !== 'unattributed' : entry?.subscription !== undefined;
+    const companyId = entry?.companyId ?? prev?.company_id ?? null;
+    const version = (prev?.report_version ?? 0) + 1;
+    const period = attributed ? (prev?.subscription_period_start && prev.subscription_period_end
+      ? { start: new Date(prev.subscription_period_start), end: new Date(prev.subscription_period_end) }
+      : billingPeriod(subscription, window)) : undefined;
+
+    let totalBefore = 0;
+    let totalAfter = quantity;
+    if (attributed && period) {
+      const current = input.totals.get(key);
+      const ps = period.start.toISOString();
+      if (current && current.ps === ps) {
+        totalBefore = current.u;
+        totalAfter = current.u + delta;
+        input.totals.set(key, { ...current, u: totalAfter });
+      } else if (current && current.ps > ps) {
+        // A correction of an earlier period: that period's total is the report's own, moved by the delta.
+        totalBefore = prev?.report_total_usage ?? 0;
+        totalAfter = totalBefore + delta;
+      } else {
+        totalBefore = 0;
+        totalAfter = delta + (prev?.meter_usage ?? 0);
+        input.totals.set(key, { ps, pe: period.end.toISOString(), u: totalAfter });
+      }
+    }
+    const price = attributed && input.pricing ? input.pricing.priceFor(subscription) : undefined;
+    let versionAmount: Decimal | undefined;
+    if (price) {
+      // Rounded totals, differenced: the versions of a period add up to exactly the rounded price of its total.
+      const at = (total: number) => roundToMinorUnit(priceAmount(price, BigInt(Math.max(0, total))).exact_amount, price.currency);
+      versionAmount = at(totalAfter).minus(at(totalBefore));
+    }
+    const windowAmount = versionAmount ? Decimal.from(prev?.amount_exact ?? '0').plus(versionAmount) : undefined;
+    const identityKey = subscriptionId ?? `company:${companyId ?? ''}`;
+    const report: BillingReport = {
+      _id: reportId({ windowStart: window.start, meterId: meter.id, reportKey: key }),
+      org_id: tenant.orgId,
+      app_id: tenant.appId,
+      type: 'usage',
+      status: attributed ? (quantity === 0 && !prev ? 'success' : 'pending') : 'unattributed',
+      success: attributed && quantity === 0 && !prev,
+      usage_start_time: window.start.toISOString(),
+      usage_end_time: window.end.toISOString(),
+      subscription_id: subscriptionId,
+      company_id: companyId,
+      billing_meter_id: meter.id,
+      provider: meter.provider,
+      meter_metric: Number(raw.toString()),
+      meter_metric_exact: raw.toString(),
+      meter_usage: quantity,
+      report_total_usage: totalAfter,
+      report_version: version,
+      last_success_time: prev?.last_success_time ?? null,
+      idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination: meter.provider }),
+      delivery_runs: 0,
+      provider_requests: prev?.provider_requests ?? [],
+      ...(prev?.channel_requests ? { channel_requests: prev.channel_requests } : {}),
+      ...(windowAmount && price ? { amount: Number(windowAmount.toString()), amount_exact: windowAmount.toString(), currency: price.currency } : {}),
+      subscription_period_start: period ? period.start.toISOString() : null,
+      subscription_period_end: period ? period.end.toISOString() : null,
+      ...(prev?.beginning_balance ? { beginning_balance: prev.beginning_balance } : {}),
+      ...(prev?.ending_balance ? { ending_balance: prev.ending_balance } : {}),
+      ...(prev?.balance_changes ? { balance_changes: prev.balance_changes } : {}),
+      usage: { aggregator: meter.aggregator },
+      attribution: entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id'),
+      ...(price ? { price_id: price.id } : {}),
+      versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: raw.toString(), meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
+      created_at: prev?.created_at ?? stamp,
+      updated_at: stamp,
+    };
+    reports.push(report);
+  }
+  return { reports, changed };
+}
