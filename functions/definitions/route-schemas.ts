@@ -2,23 +2,25 @@ import * as z from 'zod';
 import { ActionEvent, ApiCallEvent, CompanyProfile, Subscription, UserProfile } from '../../schemas/collector';
 import { MAX_AGGREGATION_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from '../../schemas/search-dsl';
 import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../schemas/billing/balance';
+import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../schemas/billing/channel';
 import { SdkRule } from '../../schemas/governance';
 import { MintTokenQuery, PasswordGrantFields } from '../../schemas/oauth';
 import { CreateOrgUser } from '../../schemas/org';
 import { AppCreate, AppUpdate } from '../../schemas/resources/app-input';
 import { BillingMeterCreate, BillingMeterUpdate } from '../../schemas/resources/billing-meter';
 import { CohortCreate, CohortType, CohortUpdate } from '../../schemas/resources/cohort';
-import { DashboardCopy, DashboardCreate, DashboardDocument, DashboardUpdate } from '../../schemas/resources/dashboard';
+import { DashboardCascadeResult, DashboardCopy, DashboardCreate, DashboardDocument, DashboardUpdate } from '../../schemas/resources/dashboard';
 import { EmailTemplateCreate, EmailTemplateDocument, EmailTemplateUpdate } from '../../schemas/resources/email-template';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resources/governance-rule';
-import { EncryptedKeyCreateBody, EncryptedKeyDocument, EncryptedKeyListQuery, EncryptedKeyUpdate } from '../../schemas/resources/keystore';
+import { EncryptedKeyCreateBody, EncryptedKeyDocument, EncryptedKeyListQuery, EncryptedKeySummary, EncryptedKeyUpdate } from '../../schemas/resources/keystore';
 import { AclGrant, AclRevoke } from '../../schemas/resources/policy';
-import { CommentCreate, CommentUpdate, StoredComment, WorkspaceCreate, WorkspaceDocument, WorkspaceUpdate } from '../../schemas/resources/workspace';
+import { CommentCreate, CommentDocument, CommentUpdate, WorkspaceCreate, WorkspaceDocument, WorkspaceUpdate } from '../../schemas/resources/workspace';
 import { UploadKind, UploadResult } from '../ingest/uploads/upload-store';
 import { DEFAULT_TAKE, MAX_TAKE } from '../resources/resource-store';
 import {
   Accepted,
   AppResponse,
+  ChannelTestOutcome,
   OAuthErrorBody,
   OAuthToken,
   OrgUserResponse,
@@ -121,6 +123,10 @@ const collectorSchemas: Record<string, RouteSchema> = {
     description: 'Sampling rates and rule assignments for the calling app. Every collector answer carries its ETag (X-Config-ETag, X-Moesif-Config-ETag).',
     responseStatus: 200,
     response: named('SdkConfig', SdkConfigResponse),
+    responseHeaders: {
+      'X-Config-ETag': 'Content tag of this configuration; SDKs refetch when an answer carries another.',
+      'X-Moesif-Config-ETag': 'The same tag under the header name existing SDKs read.',
+    },
   },
   rules: {
     description: 'The governance rules of the calling app, as SDKs apply them.',
@@ -409,7 +415,7 @@ const resourceSchemas: Record<string, RouteSchema> = {
 const DashboardSchema = named('Dashboard', DashboardDocument);
 const EncryptedKeySchema = named('EncryptedKey', EncryptedKeyDocument);
 const WorkspaceSchema = named('Workspace', WorkspaceDocument);
-const CommentSchema = named('Comment', StoredComment.extend({ workspace_id: z.string() }));
+const CommentSchema = named('Comment', CommentDocument);
 
 const aclEntries = (name: string, noun: string, idParam: string, document: z.ZodType): Record<string, RouteSchema> => ({
   [`${name}.aclAdd`]: {
@@ -454,7 +460,7 @@ const boardSchemas: Record<string, RouteSchema> = {
     description: 'Deletes a dashboard with its child dashboards and their workspaces.',
     params: { dashId: "The dashboard's id." },
     responseStatus: 200,
-    response: z.object({ deleted: z.object({ dashboards: z.array(z.string()), workspaces: z.array(z.string()) }) }),
+    response: DashboardCascadeResult,
     errors: [404, 410],
   },
   ...aclEntries('dashboards', 'dashboard', 'dashId', DashboardSchema),
@@ -534,7 +540,45 @@ boardSchemas['keystore.create'] = {
 boardSchemas['keystore.list'] = {
   ...boardSchemas['keystore.list']!,
   description: 'Encrypted keys whose month lies in [from, to] (months YYYY-MM or date-times), of one type; without their key material.',
-  response: z.array(EncryptedKeyDocument.omit({ encrypted_key: true })),
+  response: z.array(named('EncryptedKeySummary', EncryptedKeySummary)),
+};
+
+// ── Management: billing webhook channels (helper P) ──
+
+/** A channel as the API shows it: never its secret, only a hint (the create or rotate answer adds the new secret once). */
+const ChannelSchema = named(
+  'Channel',
+  StoredChannel.omit({ secret: true, previous_secret: true }).extend({
+    secret_hint: z.string().meta({ description: 'The secret\'s last four characters.' }),
+    secret: z.string().optional().meta({ description: 'Only in the answer that created the channel or set / rotated its secret.' }),
+  }),
+);
+
+const channelSchemas: Record<string, RouteSchema> = {
+  ...crud('billingChannels', {
+    noun: 'webhook channel',
+    plural: 'webhook channels',
+    idParam: 'channelId',
+    create: named('ChannelCreate', ChannelCreate),
+    update: named('ChannelUpdate', ChannelUpdate),
+    document: ChannelSchema,
+    filters: z.object({ status: ChannelStatus.optional() }),
+    updateNote: 'A new secret (or rotate_secret: true) keeps the previous one signing for 24 h.',
+  }),
+  'billingChannels.test': {
+    description: "Sends a signed billing.test event to each channel of the meter's webhook_params.channel_ids (or the body's channel_id), as usage deliveries are sent, and answers each channel's request record.",
+    params: { meterId: "The billing meter's id." },
+    body: ChannelTestRequest,
+    bodyOptional: true,
+    responseStatus: 200,
+    response: z.object({
+      billing_meter_id: z.string(),
+      event_id: z.string(),
+      success: z.boolean().meta({ description: 'Every channel answered 2xx.' }),
+      channel_requests: z.array(ChannelTestOutcome),
+    }),
+    errors: [404, 410],
+  },
 };
 
 // ── Management: credit balances ──
@@ -574,5 +618,6 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...oauthSchemas,
   ...resourceSchemas,
   ...boardSchemas,
+  ...channelSchemas,
   ...balanceSchemas,
 };

@@ -3,6 +3,8 @@ import { AppSettings } from '../../schemas/app';
 import { RuleAssignment } from '../../schemas/governance';
 import type { OAuthErrorCode, OAuthTokenResponse, SignedToken } from '../../schemas/oauth';
 import { StoredOrgUser, type OrgUser } from '../../schemas/org';
+import type { ChannelTestResult } from '../billing/channels/channel-test';
+import { ProviderRequestRecord } from '../billing/providers/provider-port';
 import type { SdkConfig } from '../ingest/collector/sdk-config';
 import type { CollectResult } from '../ingest/collector/collect';
 import type { UploadStore } from '../ingest/uploads/upload-store';
@@ -134,6 +136,14 @@ export const AppResponse = z.object({
   collector_application_id: z.string().optional().meta({ description: 'Shown on create, and to callers holding create:access_tokens.' }),
 });
 
+/** One channel's outcome of a test delivery (the shape of a billing report's `channel_requests[]`). */
+export const ChannelTestOutcome = z.object({
+  channel_id: z.string(),
+  channel_name: z.string().nullable(),
+  success: z.boolean(),
+  provider_requests: z.array(ProviderRequestRecord),
+});
+
 export const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' });
 
 // ── drift checks: each schema and the interface it documents must describe the same values ──
@@ -155,3 +165,4 @@ sameShape<Same<z.infer<typeof OAuthToken>, OAuthTokenResponse>>();
 sameShape<Same<z.infer<typeof OAuthErrorBody>['error'], OAuthErrorCode>>();
 sameShape<Same<z.infer<typeof SignedTokenResponse>, SignedToken>>();
 sameShape<Same<z.infer<typeof OrgUserResponse>, OrgUser>>();
+sameShape<Same<z.infer<typeof ChannelTestOutcome>, ChannelTestResult>>();
