@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GoneError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
+import { assertStorable } from './storable';
 
 /**
  * Managed resources in the resources table. One item per resource: `pk` = its partition
@@ -84,6 +85,7 @@ export class ResourceStore {
    * collector application id) are written with it or not at all.
    */
   async create(at: ResourceLocation, id: string, document: StoredDocument, extra: TransactItems = []): Promise<boolean> {
+    assertStorable(document);
     const put = { TableName: this.tableName, Item: { ...document, ...liveKey(at, id) }, ConditionExpression: 'attribute_not_exists(pk)' };
     try {
       if (extra.length === 0) await this.documents.send(new PutCommand(put));
@@ -153,6 +155,7 @@ export class ResourceStore {
       const current = await this.get(at, id, noun);
       const modifiedAt = this.nextModifiedAt(current.modified_at);
       const next = await change(current, modifiedAt);
+      assertStorable(next);
       try {
         await this.documents.send(new PutCommand({
           TableName: this.tableName,

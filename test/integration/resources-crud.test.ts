@@ -162,6 +162,15 @@ describe('managed resources', () => {
       expect(fieldsOf(await api('GET', '/~/billing/meters?take=1001'))).toEqual(['take']);
       expect(fieldsOf(await api('GET', '/~/billing/meters?before_id=%27%20OR%201'))).toEqual(['before_id']);
     });
+
+    it('refuses values DynamoDB cannot store with a 400 naming them, for every kind (checked in the store)', async () => {
+      const tiny = await api('POST', '/~/billing/meters', meter({ slug: 'tiny', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 1e-200 } } }));
+      expect(tiny.status).toBe(400);
+      expect(fieldsOf(tiny)).toEqual(['billing_plan.params.usage_multiplier']);
+      const emptyKey = await api('POST', '/~/billing/meters', meter({ slug: 'empty-key', billing_plan: { provider_slug: 'stripe', params: { stripe_params: { '': 1 } } } }));
+      expect(emptyKey.status).toBe(400);
+      expect(fieldsOf(emptyKey)).toEqual(['billing_plan.params.stripe_params']);
+    });
   });
 
   describe('governance rules', () => {

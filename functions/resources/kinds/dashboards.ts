@@ -8,7 +8,7 @@ import { copyDashboardOperation } from './dashboard-copy';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX, rowsOf } from './dashboard-tree';
 import { aclOperations } from './policy-acl';
 import { resolveReferences, type Reference } from './references';
-import { storable } from './storable';
+import { storable } from '../storable';
 
 const ID_PARAM = 'dashId';
 

@@ -5,7 +5,7 @@ import { contextOf, crudOperations, listOptions, type CrudDeps, type CrudKind, t
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
 import { filteredList } from './filtered-list';
 import { inApp, nextPageHeader, resolveReferences } from './references';
-import { storable } from './storable';
+import { storable } from '../storable';
 
 export const EMAIL_TEMPLATE_PREFIX = 'EMAIL_TEMPLATE';
 

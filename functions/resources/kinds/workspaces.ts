@@ -8,7 +8,7 @@ import { namedOperations, type ResourceDeps, type ResourceOperationTable } from 
 import { WORKSPACE_PREFIX } from './dashboard-tree';
 import { aclOperations } from './policy-acl';
 import { inApp, nextPageHeader } from './references';
-import { storable } from './storable';
+import { storable } from '../storable';
 import { commentOperations } from './workspace-comments';
 import { deleteWorkspace } from './workspace-removal';
 

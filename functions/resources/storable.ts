@@ -1,4 +1,4 @@
-import { ValidationError, type FieldIssue } from '../../shared/errors';
+import { ValidationError, type FieldIssue } from '../shared/errors';
 
 /**
  * DynamoDB (through lib-dynamodb) cannot store every JSON document: numbers beyond ±(2^53 − 1) are
