@@ -68,7 +68,7 @@ const NOT_SUPPORTED = new Set([
 
 /** Why a member the schema does not know is refused. */
 function unknownMemberReason(key: string): string {
-  if (/script/i.test(key)) return 'scripts are not supported';
+  if (/(^|[_.])script/i.test(key)) return 'scripts are not supported';
   if (key === 'index' || key === '_index' || key === 'indices') return 'index names cannot be given: the index follows from the endpoint';
   if (key === '_all') return '_all is not supported';
   if (NOT_SUPPORTED.has(key)) return `${key} is not supported`;
@@ -150,7 +150,7 @@ function checkDateValue(ctx: Ctx, path: Path, field: string, value: Scalar, roun
 
 /** The keys of a single-field body that name fields (not boost/_name); a script parameter is refused. */
 function fieldKeys(body: Record<string, unknown>, ctx: Ctx): Parsed<string[]> {
-  const script = Object.keys(body).find((key) => /script/i.test(key) && !key.includes('.'));
+  const script = Object.keys(body).find((key) => /(^|[_.])script/i.test(key) && !key.includes('.'));
   if (script !== undefined) {
     issue(ctx, [script], 'scripts are not supported');
     return INVALID;
@@ -449,7 +449,7 @@ function oneOf<T>(what: string, kinds: Record<string, z.ZodType<T>>, refused: (k
 }
 
 function refusedQuery(key: string): string {
-  if (/script/i.test(key)) return 'scripts are not supported';
+  if (/(^|[_.])script/i.test(key)) return 'scripts are not supported';
   if (UNSUPPORTED_QUERIES.has(key)) return `the ${key} query is not supported`;
   return `unknown query type "${key}"`;
 }
@@ -551,7 +551,7 @@ function sortEntry(kind: IndexKind) {
       return z.NEVER;
     }
     const field = keys[0] as string;
-    if (/script/i.test(field)) {
+    if (/(^|[_.])script/i.test(field)) {
       issue(ctx, [field], 'scripts are not supported');
       return z.NEVER;
     }
@@ -639,7 +639,7 @@ const UNSUPPORTED_AGGREGATIONS = new Set([
 ]);
 
 function refusedAggregation(key: string): string {
-  if (/script/i.test(key)) return 'scripts are not supported';
+  if (/(^|[_.])script/i.test(key)) return 'scripts are not supported';
   if (key === 'global') return 'global aggregations are not supported (they would ignore the query)';
   if (UNSUPPORTED_AGGREGATIONS.has(key)) return `the ${key} aggregation is not supported`;
   return `unknown aggregation type "${key}"`;
