@@ -37,7 +37,7 @@ export class SubscriptionDirectory {
     const found = new Map<string, KnownSubscription>();
     let after: unknown[] | undefined;
     for (;;) {
-      const body = { size: PAGE, sort: [{ subscription_id: 'asc' }], ...(after ? { search_after: after } : {}) };
+      const body = { size: PAGE, sort: [{ subscription_id: { order: 'asc' } }], ...(after ? { search_after: after } : {}) };
       const response = await index.search({ scope, kind: 'subscriptions', timeZone: 'UTC', now }, parseSearchRequest(body, 'subscriptions', { timeZone: 'UTC' }));
       for (const hit of response.hits.hits) {
         const parsed = Subscription.safeParse(hit._source ?? {});
