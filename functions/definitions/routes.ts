@@ -120,6 +120,10 @@ export const routes: readonly RouteDefinition[] = [
   manage('PUT', '/~/billing/channels/{channelId}', 'billingChannels.update', 'create:reports', 'Update a webhook channel (alias of POST)'),
   manage('DELETE', '/~/billing/channels/{channelId}', 'billingChannels.delete', 'delete:reports', 'Delete a webhook channel'),
   manage('POST', '/~/billing/meters/{meterId}/webhooks/channels/test', 'billingChannels.test', 'create:reports', 'Send a signed test event to the meter\'s webhook channels (or body channel_id); answers each channel\'s request record'),
+  manage('GET', '/~/billing/reports', 'billingReports.list', 'read:reports', 'List billing reports, newest window first (from, to, time_zone, billing_meter_id, company_id, subscription_id, provider, success, status, type, take, before_id)'),
+  manage('GET', '/~/billing/reports/metrics', 'billingReports.metrics', 'read:reports', 'Billing metrics: buckets of usage, amounts and ending balances (from, to, aggregator, interval, group_by, time_zone, filters)'),
+  manage('GET', '/~/billing/reports/{reportId}', 'billingReports.get', 'read:reports', 'One billing report'),
+  manage('GET', '/~/billing/reports/{reportId}/explain', 'billingReports.explain', 'read:reports', 'Re-run a report\'s usage query: recomputed usage, the query, sample event ids'),
 
   // ── Management resources ──
   // Dashboards (helper B2)

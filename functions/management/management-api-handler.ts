@@ -5,6 +5,7 @@ import { managementAuthenticator, managementRateLimitHeaders, type ManagementAut
 import type { SigningKeyProvider } from '../auth/signing-key';
 import { balanceOperations } from '../billing/balance-operations';
 import { channelOperations } from '../billing/channels/channel-operations';
+import { reportOperations } from '../billing/reports/report-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations } from '../resources/resource-operations';
@@ -46,6 +47,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...resourceOperations(deps),
       ...balanceOperations(deps),
       ...channelOperations(deps),
+      ...reportOperations(deps),
     },
   });
 }

@@ -1,0 +1,57 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { contextOf } from '../../resources/crud-operations';
+import type { ResourceOperationTable } from '../../resources/resource-deps';
+import type { SearchableIndex } from '../../search/port';
+import { NotFoundError } from '../../shared/errors';
+import { explainReport } from './report-explain';
+import { ReportMetricsParams, reportMetrics } from './report-metrics';
+import { listReports, parseQueryParams, ReportListParams, reportSelection } from './report-query';
+import { ReportStore } from './report-store';
+
+export interface ReportOperationDeps {
+  readonly documents: DynamoDBDocumentClient;
+  readonly billingTable: string;
+  readonly resourcesTable: string;
+  readonly index: SearchableIndex;
+  readonly now?: () => Date;
+}
+
+const DEFAULT_TAKE = 50;
+
+/**
+ * Reading billing reports back: the list (`GET /~/billing/reports`), one report, metrics over them,
+ * and the explanation of one report's usage from the events behind it. Reports are written only by
+ * the billing run; this API never changes them.
+ */
+export function reportOperations(deps: ReportOperationDeps): ResourceOperationTable {
+  const store = new ReportStore(deps.documents, deps.billingTable);
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    async 'billingReports.list'(request, caller) {
+      const ctx = contextOf(request, caller, now());
+      const params = parseQueryParams(ReportListParams, request.query);
+      const page = await listReports(store, ctx, reportSelection(params, new Date(ctx.now)), params.take ?? DEFAULT_TAKE, params.before_id);
+      const headers: Record<string, string> = page.nextBeforeId === undefined ? {} : { 'x-next-before-id': page.nextBeforeId };
+      return { status: 200, body: page.reports, headers };
+    },
+
+    async 'billingReports.get'(request, caller) {
+      const ctx = contextOf(request, caller, now());
+      const report = await store.getReport(ctx, request.pathParams.reportId ?? '');
+      if (!report) throw new NotFoundError('No such billing report');
+      return { status: 200, body: report };
+    },
+
+    async 'billingReports.metrics'(request, caller) {
+      const ctx = contextOf(request, caller, now());
+      const params = parseQueryParams(ReportMetricsParams, request.query);
+      return { status: 200, body: await reportMetrics(store, ctx, params, new Date(ctx.now)) };
+    },
+
+    async 'billingReports.explain'(request, caller) {
+      const ctx = contextOf(request, caller, now());
+      return { status: 200, body: await explainReport({ ...deps, store }, ctx, request.pathParams.reportId ?? '', new Date(ctx.now)) };
+    },
+  };
+}
