@@ -71,6 +71,18 @@ export const GovernanceRefreshEnv = z.object({
   [tables.resources.envVar]: name,
 });
 
+/** The scheduled billing run: meters and catalog (resources table), reports/balances/marks (billing table), the search index, provider connections. */
+export const BillingRunEnv = z.object({
+  ...common,
+  ...search,
+  [tables.resources.envVar]: name,
+  [tables.billing.envVar]: name,
+  /** Secrets Manager secret holding {"connections": [...], "apps": {...}} (functions/billing/run/provider-registry.ts); absent: webhook channels only. */
+  BILLING_PROVIDERS_SECRET_ARN: z.string().min(1).optional(),
+  /** Upper bound of one run's work; the Lambda's remaining time minus a minute is used when smaller. */
+  BILLING_TIME_BUDGET_MS: z.coerce.number().int().positive().default(780_000),
+});
+
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {

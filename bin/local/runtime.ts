@@ -10,6 +10,7 @@ import { RuleConfigStore } from '../../functions/governance/rule-config-store';
 import { GovernanceRuleStore } from '../../functions/governance/rule-store';
 import { createCollectorHandler } from '../../functions/ingest/collector/collector-handler';
 import { LateWindowStore } from '../../functions/billing/late-events/late-window-store';
+import { localProviderClients, startLocalBilling, type LocalBilling } from '../../functions/billing/run/periodic-billing';
 import { Archive } from '../../functions/ingest/consumer/archive';
 import { createConsumerHandler } from '../../functions/ingest/consumer/consumer-handler';
 import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
@@ -55,6 +56,11 @@ export interface LocalRuntimeOptions {
   readonly governanceRefreshMs?: number;
   /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
   readonly managementAuth?: Pick<ManagementAuthDeps, 'rateLimitPerMinute' | 'orgStatusTtlMs' | 'now'> & { tokenUrlRateLimitPerMinute?: number };
+  /**
+   * How often the billing run runs (the AWS schedule is 5 min). Default: 60 s (env BILLING_INTERVAL_MS)
+   * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
+   */
+  readonly billingIntervalMs?: number;
 }
 
 export interface LocalRuntime {
@@ -67,6 +73,8 @@ export interface LocalRuntime {
   readonly governance: GovernanceRefresher;
   readonly uploads: UploadWatcher;
   readonly apps: AppStore;
+  /** The billing run: on its timer, and `runOnce` on demand (npm run billing -- --now). */
+  readonly billing: LocalBilling;
   /** True when this start created the local admin user's password (printed once by npm start). */
   readonly adminPasswordCreated: boolean;
   /** Resolves once everything on the stream has been consumed. */
@@ -168,6 +176,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ready = true;
     const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
     const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;
+    const billingIntervalMs = options.billingIntervalMs ?? (options.endpoints ? 0 : Number(process.env['BILLING_INTERVAL_MS'] ?? 60_000));
+    const billing = startLocalBilling({
+      documents: clients.documents,
+      billingTable: names.tables.billing,
+      resourcesTable: names.tables.resources,
+      index,
+      providerClient: await localProviderClients(join(options.dataDir, 'billing-providers.json')),
+    }, billingIntervalMs, log);
 
     let stopping: Promise<void> | undefined;
     return {
@@ -179,6 +195,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       uploads,
       governance,
       apps,
+      billing,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
       stop: () =>
@@ -186,6 +203,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await Promise.all(servers.map((s) => s.close()));
           await uploads.stop();
           await governanceTimer?.stop();
+          await billing.stop();
           await poller.stop({ drain: true });
           await duckdb.close();
           // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.

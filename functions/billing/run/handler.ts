@@ -1,0 +1,37 @@
+/** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes) over every app with meters. */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { BillingRunEnv, parseEnv } from '../../../schemas/env';
+import { searchIndexFromEnv } from '../../search/search-backend';
+import { createDocumentClient, createDynamoDbClient } from '../../shared/aws/clients';
+import { runBilling, type BillingRunSummary } from './billing-run';
+import { providerClients, type ProviderClientLookup } from './provider-registry';
+
+const env = parseEnv(BillingRunEnv);
+const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION }));
+const index = searchIndexFromEnv(env);
+const secrets = new SecretsManagerClient({ region: env.AWS_REGION });
+let lookup: Promise<ProviderClientLookup> | undefined;
+
+async function loadProviders(): Promise<ProviderClientLookup> {
+  if (!env.BILLING_PROVIDERS_SECRET_ARN) return providerClients({});
+  const secret = await secrets.send(new GetSecretValueCommand({ SecretId: env.BILLING_PROVIDERS_SECRET_ARN }));
+  return providerClients(JSON.parse(secret.SecretString ?? '{}'));
+}
+
+export async function handler(_event: unknown, context?: { getRemainingTimeInMillis?: () => number }): Promise<BillingRunSummary> {
+  lookup ??= loadProviders().catch((error: unknown) => {
+    lookup = undefined;
+    throw error;
+  });
+  const providerClient = await lookup;
+  // Stop taking new windows with a margin before the Lambda timeout; the next run continues.
+  const remaining = context?.getRemainingTimeInMillis?.() ?? env.BILLING_TIME_BUDGET_MS;
+  const summary = await runBilling({
+    now: new Date(),
+    timeBudgetMs: Math.max(10_000, Math.min(env.BILLING_TIME_BUDGET_MS, remaining - 60_000)),
+    deps: { documents, billingTable: env.BILLING_TABLE, resourcesTable: env.RESOURCES_TABLE, index, providerClient },
+  });
+  for (const error of summary.errors) console.error(JSON.stringify({ message: 'billing meter failed', tenant: error.tenant, meter_id: error.meterId, error: error.message }));
+  console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length }));
+  return summary;
+}
