@@ -70,7 +70,7 @@ export function parseMetricsInterval(text: string): BucketInterval {
   }
 }
 
-export async function reportMetrics(store: ReportStore, tenant: ReportTenant, params: ReportMetricsParams, now: Date): Promise<MetricsAnswer> {
+export async function reportMetrics(store: Pick<ReportStore, 'listWindows'>, tenant: ReportTenant, params: ReportMetricsParams, now: Date): Promise<MetricsAnswer> {
   const selection = reportSelection({ ...params, from: params.from ?? DEFAULT_RANGE }, now);
   const interval = parseMetricsInterval(params.interval);
   const zone = selection.timeZone;

@@ -105,7 +105,7 @@ export interface ReportPage {
  * company). `beforeId` is a report id (or a position this function returned) and the page continues
  * strictly after it, so reports committed meanwhile to other windows never shift a page.
  */
-export async function listReports(store: ReportStore, tenant: ReportTenant, selection: ReportSelection, take: number, beforeId?: string): Promise<ReportPage> {
+export async function listReports(store: Pick<ReportStore, 'listWindows'>, tenant: ReportTenant, selection: ReportSelection, take: number, beforeId?: string): Promise<ReportPage> {
   let position: ReportLocator | undefined;
   if (beforeId !== undefined) {
     position = parseReportId(beforeId);
