@@ -2,7 +2,8 @@ import type { DeliveryChannel } from '../../functions/billing/channels/channel-d
 import { ReportStore } from '../../functions/billing/reports/report-store';
 import { runBilling, type BillingRunDeps } from '../../functions/billing/run/billing-run';
 import type { BillingReport } from '../../schemas/billing/report';
-import { FakeWebhookReceiver } from '../support/fake-providers';
+import { providerClients } from '../../functions/billing/run/provider-registry';
+import { FakeStripe, FakeWebhookReceiver } from '../support/fake-providers';
 import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -189,6 +190,30 @@ describe('billing run', () => {
     expect(fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });
     expect(fake.requests().filter((r) => r.method === 'POST')).toHaveLength(4);
     expect((await reportsOf(meterId)).filter((r) => r.status === 'success')).toHaveLength(4);
+  }, 60_000);
+
+  it('reports through a provider connection (Stripe meter events): a 500 is resent next run with the same identifier', async () => {
+    const stripe = await new FakeStripe({ apiKey: 'sk_test_billing' }).start();
+    try {
+      const created = await rt.management('POST', '/~/billing/meters', {}, {
+        name: 'calls-stripe', slug: 'calls-stripe', es_query: JSON.stringify({ query: { match_all: {} } }),
+        billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'api_calls', price_id: planId } } },
+      });
+      expect(created.status).toBe(201);
+      const providerClient = providerClients({ connections: [{ provider: 'stripe', api_key: 'sk_test_billing', base_url: stripe.url }] }, { retry: { maxAttempts: 1, timeoutMs: 2_000 } });
+      const { channel } = await receiver('unused');
+      stripe.failNext(1, 500);
+      const first = await run(deps(channel, { providerClient, deliveryConcurrency: 1 }));
+      expect(first.retrying).toBe(1);
+      await run(deps(channel, { providerClient }));
+      // Customers are the companies (no stripe_customer_id in the subscriptions' metadata).
+      expect(stripe.totals()).toEqual({ acme: 14n, globex: 5n });
+      const reports = (await reportsOf(created.body._id)).filter((r) => r.status !== 'unattributed');
+      expect(reports.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success']);
+      expect(reports.every((r) => r.amount === undefined)).toBe(true);
+    } finally {
+      await stripe.stop();
+    }
   }, 60_000);
 
   it('re-evaluates a window that received late events: a new version with the delta, totals adjusted', async () => {
