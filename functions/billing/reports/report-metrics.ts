@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { BillingReport } from '../../../schemas/billing/report';
-import { bucketStart, nextBucket, parseCalendarInterval, parseFixedInterval, type BucketInterval } from '../../search/dates/intervals';
+import { bucketStart, formatKeyAsString, nextBucket, parseCalendarInterval, parseFixedInterval, type BucketInterval } from '../../search/dates/intervals';
 import { ValidationError } from '../../shared/errors';
 import { Decimal } from '../money/decimal';
 import { ReportFilterParams, reportSelection } from './report-query';
@@ -8,7 +8,8 @@ import { reportKeyOf, type ReportStore, type ReportTenant } from './report-store
 
 /**
  * `GET /~/billing/reports/metrics`: billing reports bucketed by the start of their window, in the
- * requested time zone (calendar units follow its wall clock and DST, as search's date_histogram does).
+ * requested time zone (calendar units follow its wall clock and DST, as search's date_histogram does;
+ * `start` is written with the zone's offset).
  *   metric          the aggregator over the reports' `meter_usage`: sum | avg | min | max, or `terms`
  *                   = how many distinct subscriptions (companies, for unattributed usage) have a report;
  *                   avg / min / max of an empty bucket are null.
@@ -119,7 +120,8 @@ export async function reportMetrics(store: Pick<ReportStore, 'listWindows'>, ten
     cursor = page.cursor;
   } while (cursor);
 
-  const render = (set: BucketSet) => starts.map((start, i) => set.bucket(i, new Date(start).toISOString(), params.aggregator));
+  // Starts are written in the requested zone ('2026-10-25T00:00:00.000+02:00'; 'Z' in UTC), as search's key_as_string.
+  const render = (set: BucketSet) => starts.map((start, i) => set.bucket(i, formatKeyAsString(start, zone), params.aggregator));
   const answer: MetricsAnswer = { buckets: render(overall), aggregator: params.aggregator, interval: params.interval, time_zone: zone };
   if (params.group_by === undefined) return answer;
   const ranked = [...series.entries()].sort(([ka, a], [kb, b]) => b.totalUsage.compare(a.totalUsage) || String(ka).localeCompare(String(kb)));

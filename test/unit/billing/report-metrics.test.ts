@@ -50,8 +50,8 @@ describe('billing report metrics', () => {
     ];
     const answer = await metrics(reports, { from: '2026-10-25', to: '2026-10-27', interval: 'day', time_zone: 'Europe/Berlin' });
     expect(answer.buckets).toEqual([
-      { start: '2026-10-24T22:00:00.000Z', metric: 3, amounts: { eur: 0.3 }, ending_balance: { current_balance: 0, pending_activity: 0, available_balance: 0 } },
-      { start: '2026-10-25T23:00:00.000Z', metric: 4, amounts: { usd: 0.7 }, ending_balance: { current_balance: 0, pending_activity: 0, available_balance: 0 } },
+      { start: '2026-10-25T00:00:00.000+02:00', metric: 3, amounts: { eur: 0.3 }, ending_balance: { current_balance: 0, pending_activity: 0, available_balance: 0 } },
+      { start: '2026-10-26T00:00:00.000+01:00', metric: 4, amounts: { usd: 0.7 }, ending_balance: { current_balance: 0, pending_activity: 0, available_balance: 0 } },
     ]);
   });
 
