@@ -124,7 +124,7 @@ export async function reportMetrics(store: Pick<ReportStore, 'listWindows'>, ten
   const render = (set: BucketSet) => starts.map((start, i) => set.bucket(i, formatKeyAsString(start, zone), params.aggregator));
   const answer: MetricsAnswer = { buckets: render(overall), aggregator: params.aggregator, interval: params.interval, time_zone: zone };
   if (params.group_by === undefined) return answer;
-  const ranked = [...series.entries()].sort(([ka, a], [kb, b]) => b.totalUsage.compare(a.totalUsage) || String(ka).localeCompare(String(kb)));
+  const ranked = [...series.entries()].sort(([ka, a], [kb, b]) => (b.totalUsage > a.totalUsage ? 1 : b.totalUsage < a.totalUsage ? -1 : 0) || String(ka).localeCompare(String(kb)));
   return {
     ...answer,
     group_by: params.group_by,
@@ -138,7 +138,11 @@ function groupKey(report: BillingReport, field: GroupByField): string | null {
 }
 
 interface BucketAccumulator {
-  usages: number[];
+  /** Running figures, not the values: a bucket may hold hundreds of thousands of reports. */
+  count: number;
+  sum: bigint;
+  min: number;
+  max: number;
   keys: Set<string>;
   amounts: Map<string, Decimal>;
   /** Per report key: the latest report with an ending balance. */
@@ -148,7 +152,7 @@ interface BucketAccumulator {
 /** Accumulates reports per bucket (one set overall, one per series). */
 class BucketSet {
   private readonly buckets: (BucketAccumulator | undefined)[];
-  totalUsage = Decimal.ZERO;
+  totalUsage = 0n;
 
   constructor(size: number) {
     this.buckets = new Array(size).fill(undefined);
@@ -156,9 +160,12 @@ class BucketSet {
 
   add(index: number, report: BillingReport): void {
     let bucket = this.buckets[index];
-    if (!bucket) this.buckets[index] = bucket = { usages: [], keys: new Set(), amounts: new Map(), balances: new Map() };
-    bucket.usages.push(report.meter_usage);
-    this.totalUsage = this.totalUsage.plus(report.meter_usage);
+    if (!bucket) this.buckets[index] = bucket = { count: 0, sum: 0n, min: Infinity, max: -Infinity, keys: new Set(), amounts: new Map(), balances: new Map() };
+    bucket.count += 1;
+    bucket.sum += BigInt(report.meter_usage);
+    bucket.min = Math.min(bucket.min, report.meter_usage);
+    bucket.max = Math.max(bucket.max, report.meter_usage);
+    this.totalUsage += BigInt(report.meter_usage);
     const key = reportKeyOf(report);
     bucket.keys.add(key);
     const amount = report.amount_exact ?? (report.amount !== undefined ? String(report.amount) : undefined);
@@ -176,14 +183,14 @@ class BucketSet {
 
   bucket(index: number, start: string, aggregator: (typeof AGGREGATORS)[number]): MetricBucket {
     const bucket = this.buckets[index];
-    const usages = bucket?.usages ?? [];
-    const sum = usages.reduce((total, usage) => total.plus(usage), Decimal.ZERO);
-    const metric = aggregator === 'sum' ? sum.toNumber()
+    const count = bucket?.count ?? 0;
+    const sum = bucket?.sum ?? 0n;
+    const metric = aggregator === 'sum' ? Number(sum)
       : aggregator === 'terms' ? (bucket?.keys.size ?? 0)
-      : usages.length === 0 ? null
-      : aggregator === 'avg' ? sum.dividedBy(usages.length, 6, 'nearest').toNumber()
-      : aggregator === 'min' ? Math.min(...usages)
-      : Math.max(...usages);
+      : bucket === undefined || count === 0 ? null
+      : aggregator === 'avg' ? Decimal.from(sum).dividedBy(count, 6, 'nearest').toNumber()
+      : aggregator === 'min' ? bucket.min
+      : bucket.max;
     const totals = { current: Decimal.ZERO, pending: Decimal.ZERO, available: Decimal.ZERO };
     for (const { figures } of bucket?.balances.values() ?? []) {
       totals.current = totals.current.plus(Decimal.from(figures.current_balance));

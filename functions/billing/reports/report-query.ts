@@ -89,7 +89,9 @@ export function reportSelection(params: z.output<typeof ReportFilterParams>, now
 
 /** Groups read per page at most: a page of a sparse filter may come back short, with a next position. */
 const MAX_GROUPS_PER_PAGE = 200;
-const GROUPS_PER_READ = 20;
+/** Groups per store read: few at first (an unfiltered page is usually full after one group), more while a filter finds little. */
+const FIRST_READ_GROUPS = 2;
+const MAX_READ_GROUPS = 32;
 /** A report key after every real key of a group: the position "after this whole group". */
 const AFTER_GROUP_KEY = 'S:\uffff';
 
@@ -116,8 +118,10 @@ export async function listReports(store: Pick<ReportStore, 'listWindows'>, tenan
   const found: BillingReport[] = [];
   let cursor: string | undefined;
   let scanned = 0;
+  let readSize = FIRST_READ_GROUPS;
   do {
-    const page = await store.listWindows(tenant, { from: selection.from, to, ...(selection.meterId !== undefined ? { meterId: selection.meterId } : {}), newestFirst: true, maxWindows: GROUPS_PER_READ, ...(cursor ? { cursor } : {}) });
+    const page = await store.listWindows(tenant, { from: selection.from, to, ...(selection.meterId !== undefined ? { meterId: selection.meterId } : {}), newestFirst: true, maxWindows: readSize, ...(cursor ? { cursor } : {}) });
+    readSize = Math.min(MAX_READ_GROUPS, readSize * 2);
     for (const group of page.windows) {
       const after = afterKey(group, position);
       if (after === null) continue;

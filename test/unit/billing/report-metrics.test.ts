@@ -71,6 +71,22 @@ describe('billing report metrics', () => {
     expect(empty.buckets.map((b) => b.metric)).toEqual([null, null]);
   });
 
+  it('keeps running figures, so a bucket of 300,000 reports neither overflows the stack nor loses precision', async () => {
+    const big = report('2026-11-01T00:00:00Z', 'a', { meter_usage: 2 ** 40 + 1 });
+    const store: Pick<ReportStore, 'listWindows'> = {
+      async listWindows() {
+        return { windows: [{ meterId: 'm', window: { start: new Date(big.usage_start_time), end: new Date(big.usage_end_time) }, revision: 1, generation: 'g', shards: 1, evaluatedAt: now, reports: new Array(300_000).fill(big) }] };
+      },
+    };
+    const of = async (aggregator: string) => (await reportMetrics(store, tenant, parseQueryParams(ReportMetricsParams, { from: '2026-11-01', to: '2026-11-02', aggregator }), now)).buckets[0]!.metric;
+    expect(await of('max')).toBe(2 ** 40 + 1);
+    expect(await of('min')).toBe(2 ** 40 + 1);
+    expect(await of('avg')).toBe(2 ** 40 + 1);
+    expect(await of('terms')).toBe(1);
+    // The sum is exact until it is written as a JSON number (one rounding at the end, not one per report).
+    expect(await of('sum')).toBe(Number(300_000n * (2n ** 40n + 1n)));
+  });
+
   it('sums each subscription\'s latest ending balance in the bucket', async () => {
     const balance = (sequence: number, value: number) => ({ sequence_id: sequence, current_balance: value, pending_activity: 1, available_balance: value - 1 });
     const reports = [
