@@ -123,6 +123,8 @@ describe('billing run', () => {
     expect(reports.every((r) => r.subscription_id !== 'sub-a-other')).toBe(true);
     const received = fake.events();
     expect(received).toHaveLength(4);
+    // Batched: one signed POST per window to the channel.
+    expect(fake.requests().filter((r) => r.method === 'POST')).toHaveLength(2);
     expect(new Set(received.map((e) => e.id)).size).toBe(4);
 
     // A second run finds nothing new and sends nothing.
@@ -137,7 +139,8 @@ describe('billing run', () => {
   it('retries 500s, timeouts and 429s in later runs with the same key; a 4xx fails with the provider message', async () => {
     const { fake, channel } = await receiver('flaky');
     const meterId = await createMeter('calls-flaky', 'flaky');
-    const d = deps(channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 } }, deliveryConcurrency: 1 });
+    // One POST per report here (batch size 1), so each injected failure hits one report.
+    const d = deps(channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 } }, deliveryConcurrency: 1, webhookBatchSize: 1 });
     fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true }).failNext(1, { kind: 'status', status: 429, retryAfterSeconds: 0 });
     const first = await run(d);
     expect(first.errors).toEqual([]);
@@ -152,6 +155,16 @@ describe('billing run', () => {
     // The timed-out request had reached the receiver: the resend carried the same key and was a duplicate.
     const keysSent = fake.requests().filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).id);
     expect(new Set(keysSent).size).toBe(4);
+
+    // Batched delivery: a batch that timed out after the receiver processed it is resent whole; its events are duplicates.
+    const batched = await receiver('flaky-batch');
+    const batchedMeter = await createMeter('calls-flaky-batch', 'flaky-batch');
+    batched.fake.failNext(1, { kind: 'timeout', processFirst: true });
+    await run(deps(batched.channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 } } }));
+    expect((await reportsOf(batchedMeter)).filter((r) => r.status === 'retrying').length).toBeGreaterThan(0);
+    await run(deps(batched.channel));
+    expect(batched.fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });
+    expect((await reportsOf(batchedMeter)).filter((r) => r.status === 'success')).toHaveLength(4);
 
     const refused = await receiver('refusing');
     const meter2 = await createMeter('calls-refused', 'refusing');
@@ -188,7 +201,7 @@ describe('billing run', () => {
     await run(deps(channel));
     expect(summaries.flatMap((s) => s.errors)).toEqual([]);
     expect(fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });
-    expect(fake.requests().filter((r) => r.method === 'POST')).toHaveLength(4);
+    expect(fake.requests().filter((r) => r.method === 'POST')).toHaveLength(2);
     expect((await reportsOf(meterId)).filter((r) => r.status === 'success')).toHaveLength(4);
   }, 60_000);
 

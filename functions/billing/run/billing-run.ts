@@ -19,6 +19,7 @@ import { loadMeterPricing, type MeterPricing } from './meter-pricing';
 import { runMeterOf, type RunMeter } from './run-meter';
 import { RunStateStore, type MeterCursor } from './run-state-store';
 import { SubscriptionDirectory } from './subscription-directory';
+import { DEFAULT_WEBHOOK_BATCH_SIZE } from './webhook-batch';
 import { busyWindows, placeholderUsage, windowUsage, type WindowUsage } from './usage-query';
 import { attribute, buildWindowReports } from './window-reports';
 
@@ -55,6 +56,8 @@ export interface BillingRunDeps {
   readonly maxDeliveryRuns?: number;
   /** Reports delivered at once per window (default 16). */
   readonly deliveryConcurrency?: number;
+  /** Reports per webhook POST (default 500, see webhook-batch.ts); 1 sends one POST per report. */
+  readonly webhookBatchSize?: number;
   /** Lease of a meter per run (default 15 min: longer than a Lambda run). */
   readonly leaseMs?: number;
 }
@@ -328,6 +331,8 @@ class MeterRun {
       ledger: new BalanceLedger(deps.documents, deps.billingTable),
       balances: this.balances,
       concurrency: deps.deliveryConcurrency ?? 16,
+      webhookBatchSize: deps.webhookBatchSize ?? DEFAULT_WEBHOOK_BATCH_SIZE,
+      webhookOptions: deps.webhookOptions,
       maxDeliveryRuns: deps.maxDeliveryRuns ?? MAX_DELIVERY_RUNS,
       now: this.clock,
     };

@@ -8,10 +8,12 @@ import type { BalanceLedger } from '../balances/balance-ledger';
 import type { DeliveryChannel } from '../channels/channel-delivery';
 import { Decimal } from '../money/decimal';
 import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
-import type { ProviderClient, ProviderOutcome, ProviderRequestRecord, ProviderSubscription } from '../providers/provider-port';
+import type { ClientOptions } from '../providers/client-options';
+import type { ProviderClient, ProviderOutcome, ProviderRequestRecord, ProviderSubscription, UsageReportRequest } from '../providers/provider-port';
 import type { ReportTenant } from '../reports/report-store';
 import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
+import { sendWebhookBatch } from './webhook-batch';
 
 /**
  * Delivery of a window's open reports (pending, retrying) to the meter's destinations, after the
@@ -36,39 +38,60 @@ export interface DeliveryDeps {
   readonly ledger: BalanceLedger | undefined;
   readonly balances: BalanceProbe;
   readonly concurrency: number;
+  /** Reports per webhook POST (1: one POST per report through the channel's ProviderClient). */
+  readonly webhookBatchSize: number;
+  readonly webhookOptions: ClientOptions | undefined;
   readonly maxDeliveryRuns: number;
   readonly now: () => Date;
 }
 
 export const isOpen = (report: BillingReport) => report.status === 'pending' || report.status === 'retrying';
 
+type Verdict = { success: boolean; final: boolean };
+
+/** One open report on its way: its requests per destination and what each destination answered. */
+interface Delivery {
+  report: BillingReport;
+  requestFor(destination: string): UsageReportRequest<never>;
+  verdicts: Verdict[];
+  providerRequests: ProviderRequestRecord[];
+  channelRequests: ChannelRequests[] | undefined;
+}
+
 /** Delivers the open reports; returns the group's reports with outcomes recorded. */
 export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<{ reports: BillingReport[]; delivered: number; failed: number; retrying: number }> {
+  const open = reports.filter(isOpen);
+  const deliveries = await mapWithConcurrency(open, deps.concurrency, async (report) => prepare(deps, await drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact)));
+  if (deps.meter.provider === 'webhook') await deliverToChannels(deps, deliveries);
+  else {
+    await mapWithConcurrency(deliveries, deps.concurrency, async (d) => {
+      const request = d.requestFor(deps.meter.provider);
+      if (alreadyDone(d.report.provider_requests, request.idempotencyKey)) return d.verdicts.push({ success: true, final: true });
+      const client = deps.providerClient(deps.meter.provider as Exclude<ProviderName, 'webhook'>);
+      const outcome = client ? await client.report(request) : notConfigured(request.idempotencyKey, deps.now(), `no ${deps.meter.provider} connection is configured`);
+      d.providerRequests = [...d.providerRequests, ...outcome.requests].slice(-MAX_RECORDS);
+      return d.verdicts.push(classify(outcome));
+    });
+  }
+  const finished = new Map(deliveries.map((d) => [d.report._id, finish(deps, d)]));
   let delivered = 0;
   let failed = 0;
   let retrying = 0;
-  const out = await mapWithConcurrency(reports, deps.concurrency, async (report) => {
-    if (!isOpen(report)) return report;
-    const next = await deliverOne(deps, report);
-    if (next.status === 'success') delivered += 1;
-    else if (next.status === 'failed') failed += 1;
+  for (const report of finished.values()) {
+    if (report.status === 'success') delivered += 1;
+    else if (report.status === 'failed') failed += 1;
     else retrying += 1;
-    return next;
-  });
-  return { reports: out, delivered, failed, retrying };
+  }
+  return { reports: reports.map((report) => finished.get(report._id) ?? report), delivered, failed, retrying };
 }
 
-async function deliverOne(deps: DeliveryDeps, report: BillingReport): Promise<BillingReport> {
+const alreadyDone = (records: readonly ProviderRequestRecord[], key: string) => records.some((r) => r.job_id === key && r.success);
+
+function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
   const { meter, tenant } = deps;
-  const now = deps.now();
   const version = report.versions[report.versions.length - 1]!;
   const subscriptionId = report.subscription_id!;
   const known = deps.directory.subscriptions.get(subscriptionId);
-  const withBalance = await drawBalance(deps, report, version.amount_exact);
-  const identity = (destination: string): ReportIdentity => ({
-    orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId,
-    windowStart: new Date(report.usage_start_time), windowEnd: new Date(report.usage_end_time), reportVersion: report.report_version, destination,
-  });
   const itemPrice = known?.items.find((item) => item.price_id && meter.billedIds.has(item.price_id))?.price_id ?? known?.items.find((item) => item.price_id)?.price_id ?? undefined;
   const customer = known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'];
   const subscription: ProviderSubscription = {
@@ -76,73 +99,94 @@ async function deliverOne(deps: DeliveryDeps, report: BillingReport): Promise<Bi
     ...(typeof customer === 'string' ? { customerId: customer } : {}),
     ...(itemPrice ? { itemPriceId: itemPrice } : {}),
   };
-  const request = (destination: string) => {
-    const id = identity(destination);
-    return {
-      identity: id,
-      idempotencyKey: idempotencyKey(id),
-      meter: { id: meter.id, name: meter.name },
-      subscription,
-      window: { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) },
-      quantity: BigInt(report.meter_usage),
-      previousQuantity: BigInt(report.meter_usage - version.delta),
-      reportTotalUsage: BigInt(report.report_total_usage),
-      ...(version.amount_exact !== undefined && report.currency ? { amount: { value: Decimal.from(version.amount_exact), currency: report.currency } } : {}),
-      params: meter.params as never,
-    };
-  };
-  const alreadyDone = (records: readonly ProviderRequestRecord[], key: string) => records.some((r) => r.job_id === key && r.success);
-
-  let outcomes: { success: boolean; final: boolean }[] = [];
-  let providerRequests = [...report.provider_requests];
-  let channelRequests: ChannelRequests[] | undefined = report.channel_requests ? report.channel_requests.map((c) => ({ ...c, provider_requests: [...c.provider_requests] })) : undefined;
-  if (meter.provider === 'webhook') {
-    const channelIds = (meter.params['channel_ids'] as string[] | undefined) ?? [];
-    channelRequests ??= [];
-    outcomes = await Promise.all(channelIds.map(async (channelId) => {
-      let entry = channelRequests!.find((c) => c.channel_id === channelId);
-      if (!entry) {
-        entry = { channel_id: channelId, ...(deps.channelClients.get(channelId)?.channel.name ? { channel_name: deps.channelClients.get(channelId)!.channel.name } : {}), provider_requests: [] };
-        channelRequests!.push(entry);
-      }
-      const r = request(channelId);
-      if (alreadyDone(entry.provider_requests, r.idempotencyKey)) return { success: true, final: true };
-      const target = deps.channelClients.get(channelId);
-      const outcome = target ? await target.client.report(r) : notConfigured(r.idempotencyKey, now, `webhook channel ${channelId} does not exist or is inactive`);
-      entry.provider_requests = [...entry.provider_requests, ...outcome.requests].slice(-MAX_RECORDS);
-      providerRequests = [...providerRequests, ...outcome.requests].slice(-MAX_RECORDS);
-      return classify(outcome);
-    }));
-  } else {
-    const r = request(meter.provider);
-    if (alreadyDone(report.provider_requests, r.idempotencyKey)) {
-      outcomes = [{ success: true, final: true }];
-    } else {
-      const client = deps.providerClient(meter.provider);
-      const outcome = client ? await client.report(r) : notConfigured(r.idempotencyKey, now, `no ${meter.provider} connection is configured`);
-      providerRequests = [...providerRequests, ...outcome.requests].slice(-MAX_RECORDS);
-      outcomes = [classify(outcome)];
-    }
-  }
-  const runs = report.delivery_runs + 1;
-  const allSucceeded = outcomes.length > 0 && outcomes.every((o) => o.success);
-  const refused = outcomes.some((o) => !o.success && o.final);
-  const status: BillingReport['status'] = allSucceeded ? 'success' : refused || runs >= deps.maxDeliveryRuns ? 'failed' : 'retrying';
+  const window = { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) };
   return {
-    ...withBalance,
+    report,
+    verdicts: [],
+    providerRequests: [...report.provider_requests],
+    channelRequests: report.channel_requests?.map((c) => ({ ...c, provider_requests: [...c.provider_requests] })),
+    requestFor(destination) {
+      const identity: ReportIdentity = { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion: report.report_version, destination };
+      return {
+        identity,
+        idempotencyKey: idempotencyKey(identity),
+        meter: { id: meter.id, name: meter.name },
+        subscription,
+        window,
+        quantity: BigInt(report.meter_usage),
+        previousQuantity: BigInt(report.meter_usage - version.delta),
+        reportTotalUsage: BigInt(report.report_total_usage),
+        ...(version.amount_exact !== undefined && report.currency ? { amount: { value: Decimal.from(version.amount_exact), currency: report.currency } } : {}),
+        params: meter.params as never,
+      };
+    },
+  };
+}
+
+/** Destination of a channel in idempotency keys (as the providers' docs name it). */
+export const channelDestination = (channelId: string) => `webhook:${channelId}`;
+
+async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Promise<void> {
+  const channelIds = (deps.meter.params['channel_ids'] as string[] | undefined) ?? [];
+  await Promise.all(channelIds.map(async (channelId) => {
+    const target = deps.channelClients.get(channelId);
+    const todo: { d: Delivery; entry: ChannelRequests; request: UsageReportRequest<never> }[] = [];
+    for (const d of deliveries) {
+      d.channelRequests ??= [];
+      let entry = d.channelRequests.find((c) => c.channel_id === channelId);
+      if (!entry) {
+        entry = { channel_id: channelId, ...(target?.channel.name ? { channel_name: target.channel.name } : {}), provider_requests: [] };
+        d.channelRequests.push(entry);
+      }
+      const request = d.requestFor(channelDestination(channelId));
+      if (alreadyDone(entry.provider_requests, request.idempotencyKey)) d.verdicts.push({ success: true, final: true });
+      else todo.push({ d, entry, request });
+    }
+    const record = (item: (typeof todo)[number], outcome: ProviderOutcome) => {
+      // A batch's records are each report's own: job_id is the report version's key on this channel.
+      const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
+      item.entry.provider_requests = [...item.entry.provider_requests, ...records].slice(-MAX_RECORDS);
+      item.d.providerRequests = [...item.d.providerRequests, ...records].slice(-MAX_RECORDS);
+      item.d.verdicts.push(classify(outcome));
+    };
+    if (!target) {
+      for (const item of todo) record(item, notConfigured(item.request.idempotencyKey, deps.now(), `webhook channel ${channelId} does not exist or is inactive`));
+      return;
+    }
+    if (deps.webhookBatchSize <= 1) {
+      await mapWithConcurrency(todo, deps.concurrency, async (item) => record(item, await target.client.report(item.request as UsageReportRequest<WebhookParams>)));
+      return;
+    }
+    const batches: (typeof todo)[] = [];
+    for (let i = 0; i < todo.length; i += deps.webhookBatchSize) batches.push(todo.slice(i, i + deps.webhookBatchSize));
+    await mapWithConcurrency(batches, 4, async (batch) => {
+      const outcome = await sendWebhookBatch(target.channel, batch.map((item) => item.request as UsageReportRequest<WebhookParams>), deps.webhookOptions);
+      for (const item of batch) record(item, outcome);
+    });
+  }));
+}
+
+function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
+  const { report, verdicts } = d;
+  const runs = report.delivery_runs + 1;
+  const allSucceeded = verdicts.length > 0 && verdicts.every((v) => v.success);
+  const refused = verdicts.some((v) => !v.success && v.final);
+  const status: BillingReport['status'] = allSucceeded ? 'success' : refused || runs >= deps.maxDeliveryRuns ? 'failed' : 'retrying';
+  const now = deps.now().toISOString();
+  return {
+    ...report,
     status,
     success: allSucceeded,
     delivery_runs: runs,
-    idempotency_key: idempotencyKey(identity(meter.provider === 'webhook' ? ((meter.params['channel_ids'] as string[] | undefined)?.[0] ?? 'webhook') : meter.provider)),
-    provider_requests: providerRequests,
-    ...(channelRequests ? { channel_requests: channelRequests } : {}),
-    ...(allSucceeded ? { last_success_time: deps.now().toISOString() } : {}),
-    updated_at: deps.now().toISOString(),
+    provider_requests: d.providerRequests,
+    ...(d.channelRequests ? { channel_requests: d.channelRequests } : {}),
+    ...(allSucceeded ? { last_success_time: now } : {}),
+    updated_at: now,
   };
 }
 
 /** A failed outcome is final when the provider refused it (its last request got a 4xx other than 408/429). */
-function classify(outcome: ProviderOutcome): { success: boolean; final: boolean } {
+function classify(outcome: ProviderOutcome): Verdict {
   if (outcome.success) return { success: true, final: true };
   const last = outcome.requests[outcome.requests.length - 1];
   const status = last?.status_code ?? 0;

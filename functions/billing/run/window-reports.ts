@@ -160,7 +160,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       report_total_usage: totalAfter,
       report_version: version,
       last_success_time: prev?.last_success_time ?? null,
-      idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination: meter.provider }),
+      idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination: primaryDestination(meter) }),
       delivery_runs: 0,
       provider_requests: prev?.provider_requests ?? [],
       ...(prev?.channel_requests ? { channel_requests: prev.channel_requests } : {}),
@@ -180,4 +180,10 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     reports.push(report);
   }
   return { reports, changed };
+}
+
+/** The destination named by a report's idempotency_key: the provider, or the meter's first webhook channel. */
+function primaryDestination(meter: RunMeter): string {
+  const channels = meter.params['channel_ids'];
+  return meter.provider === 'webhook' && Array.isArray(channels) && typeof channels[0] === 'string' ? `webhook:${channels[0]}` : meter.provider;
 }

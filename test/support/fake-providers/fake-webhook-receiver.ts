@@ -60,6 +60,26 @@ export class FakeWebhookReceiver extends FakeProviderServer {
     if (!check.valid) return this.errorReply(401, check.reason, 'invalid_signature');
 
     const event = JSON.parse(request.body) as { id?: unknown; type?: unknown; data?: Record<string, unknown> };
+    // The billing run batches a window's reports: each inner event is checked and deduplicated on its own id.
+    if (event.type === 'billing.usage_report.batch') {
+      const inner = (event.data as { events?: unknown } | undefined)?.events;
+      if (typeof event.id !== 'string' || !Array.isArray(inner) || inner.length === 0) return this.errorReply(400, 'a batch carries data.events', 'invalid_event');
+      for (const item of inner) {
+        const problem = this.check(item as { id?: unknown; type?: unknown; data?: Record<string, unknown> });
+        if (problem) return problem;
+      }
+      let duplicates = 0;
+      for (const item of inner as { id: string; data: Record<string, unknown> }[]) if (!this.accept(channelId, item)) duplicates += 1;
+      return { status: 200, body: { received: true, events: inner.length, duplicates } };
+    }
+    const problem = this.check(event);
+    if (problem) return problem;
+    if (!this.accept(channelId, event as { id: string; data: Record<string, unknown> })) return { status: 200, body: { received: true, duplicate: true } };
+    return { status: 200, body: { received: true } };
+  }
+
+  /** A refusal for a malformed billing.usage_report event, or undefined when it is well formed. */
+  private check(event: { id?: unknown; type?: unknown; data?: Record<string, unknown> }): FakeReply | undefined {
     if (typeof event.id !== 'string' || event.type !== 'billing.usage_report' || !event.data) return this.errorReply(400, 'not a billing.usage_report event', 'invalid_event');
     const data = event.data;
     for (const field of ['quantity', 'previous_quantity', 'delta', 'report_total_usage', 'report_version'] as const) {
@@ -67,9 +87,14 @@ export class FakeWebhookReceiver extends FakeProviderServer {
     }
     if ((data.quantity as number) - (data.previous_quantity as number) !== data.delta) return this.errorReply(400, 'data.delta must be quantity − previous_quantity', 'invalid_event');
     if (typeof (data.subscription as { id?: unknown } | undefined)?.id !== 'string') return this.errorReply(400, 'data.subscription.id is required', 'invalid_event');
+    return undefined;
+  }
+
+  /** Records an event once per channel; false for a repeat. */
+  private accept(channelId: string, event: { id: string; data: Record<string, unknown> }): boolean {
     const dedupeKey = `${channelId}\u0000${event.id}`;
-    if (this.processed.has(dedupeKey)) return { status: 200, body: { received: true, duplicate: true } };
-    this.processed.set(dedupeKey, { channelId, id: event.id, data });
-    return { status: 200, body: { received: true } };
+    if (this.processed.has(dedupeKey)) return false;
+    this.processed.set(dedupeKey, { channelId, id: event.id, data: event.data });
+    return true;
   }
 }
