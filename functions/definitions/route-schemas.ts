@@ -3,6 +3,10 @@ import { ActionEvent, ApiCallEvent, CompanyProfile, Subscription, UserProfile } 
 import { MAX_AGGREGATION_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from '../../schemas/search-dsl';
 import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../schemas/billing/balance';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../schemas/billing/channel';
+import { BillingReport } from '../../schemas/billing/report';
+import { ReportListParams } from '../billing/reports/report-query';
+import { ReportMetricsParams } from '../billing/reports/report-metrics';
+import { ReportExplain, ReportMetrics } from '../openapi/report-answers';
 import { SdkRule } from '../../schemas/governance';
 import { MintTokenQuery, PasswordGrantFields } from '../../schemas/oauth';
 import { CreateOrgUser } from '../../schemas/org';
@@ -581,6 +585,40 @@ const channelSchemas: Record<string, RouteSchema> = {
   },
 };
 
+// ── Management: billing reports (helper P) ──
+
+const BillingReportSchema = named('BillingReport', BillingReport);
+
+const reportSchemas: Record<string, RouteSchema> = {
+  'billingReports.list': {
+    description: 'Billing reports whose window overlaps [from, to) (relative and zoned dates as in search; default: everything up to now), newest window first, filtered by the other parameters (status: comma-separated).',
+    query: ReportListParams,
+    responseStatus: 200,
+    response: z.array(BillingReportSchema),
+    responseHeaders: NEXT_PAGE,
+  },
+  'billingReports.get': {
+    description: 'One billing report.',
+    params: { reportId: "The report's _id." },
+    responseStatus: 200,
+    response: BillingReportSchema,
+    errors: [404],
+  },
+  'billingReports.metrics': {
+    description: 'Buckets of the reports in [from, to) (default the last month): the aggregator over meter_usage, amounts per currency and the ending credit balance; with group_by, one series per value.',
+    query: ReportMetricsParams,
+    responseStatus: 200,
+    response: named('BillingMetrics', ReportMetrics),
+  },
+  'billingReports.explain': {
+    description: "Re-runs a report's usage query for its window and subscription through the search index: the recomputed usage, whether it matches, the exact query, and sample events.",
+    params: { reportId: "The report's _id." },
+    responseStatus: 200,
+    response: named('ReportExplanation', ReportExplain),
+    errors: [404],
+  },
+};
+
 // ── Management: credit balances ──
 
 const balanceSchemas: Record<string, RouteSchema> = {
@@ -619,5 +657,6 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...resourceSchemas,
   ...boardSchemas,
   ...channelSchemas,
+  ...reportSchemas,
   ...balanceSchemas,
 };
