@@ -97,6 +97,8 @@ export interface BillingRunInput {
 }
 
 const LATE_LOOKBACK_MS = 31 * 86_400_000;
+/** Windows of one meter delivering at once while later windows are evaluated. */
+const MAX_INFLIGHT_DELIVERIES = 3;
 
 export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
   const { deps, now } = input;
@@ -142,7 +144,7 @@ class MeterRun {
   private readonly holder = randomUUID();
   private cursor: MeterCursor | undefined;
   private pricing: MeterPricing | undefined;
-  private delivery: DeliveryDeps | undefined;
+  private delivery: Promise<DeliveryDeps> | undefined;
   /** Windows delivered in this run (not retried again by the same run). */
   private readonly handled = new Set<number>();
 
@@ -192,15 +194,36 @@ class MeterRun {
     if (closed.length === 0) return true;
     const last = closed[closed.length - 1]!;
     const busy = new Set((await this.timed(() => busyWindows(this.deps.index, this.scope(), meter, { from: closed[0]!.start, to: last.end }, input.now))).map((d) => d.getTime()));
-    for (const window of closed) {
-      if (!busy.has(window.start.getTime())) continue;
-      if (this.outOfTime()) return false;
-      const committed = await this.evaluate(window, undefined, this.nextAfter(window));
-      if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} was committed by another run`);
-      this.counters.windowsEvaluated += 1;
-      this.progress({ phase: 'window', window, reports: committed.reports.length });
-      await this.deliver(committed);
+    const todo = closed.filter((window) => busy.has(window.start.getTime()));
+    // Pipelined: the next window's query runs while this one commits, and up to MAX_INFLIGHT windows
+    // deliver while later ones are evaluated. Each window is committed before its delivery starts,
+    // and the cursor/totals chain stays sequential, so crash safety is unchanged.
+    const inflight: Promise<void>[] = [];
+    let next = todo[0] ? this.fetchUsage(todo[0]) : undefined;
+    let finished = true;
+    try {
+      for (let i = 0; i < todo.length; i += 1) {
+        const window = todo[i]!;
+        if (this.outOfTime()) {
+          finished = false;
+          break;
+        }
+        const current = next!;
+        next = todo[i + 1] ? this.fetchUsage(todo[i + 1]!) : undefined;
+        const committed = await this.evaluate(window, undefined, this.nextAfter(window), current);
+        if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} was committed by another run`);
+        this.counters.windowsEvaluated += 1;
+        this.progress({ phase: 'window', window, reports: committed.reports.length });
+        inflight.push(this.deliver(committed));
+        if (inflight.length >= MAX_INFLIGHT_DELIVERIES) await inflight.shift();
+      }
+    } finally {
+      next?.catch(() => undefined);
+      const settled = await Promise.allSettled(inflight);
+      const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
     }
+    if (!finished) return false;
     // Trailing empty windows: only the cursor moves.
     if (!this.cursor || this.cursor.nextWindowStart < last.end) await this.moveCursor(last.end);
     return true;
@@ -252,10 +275,10 @@ class MeterRun {
   }
 
   /** Computes a window's reports and commits them with the totals and the cursor, all or nothing. */
-  private async evaluate(window: UsageWindow, previous: WindowReports | undefined, nextWindowStart: Date): Promise<WindowReports | 'conflict'> {
+  private async evaluate(window: UsageWindow, previous: WindowReports | undefined, nextWindowStart: Date, prefetched?: Promise<{ startedAt: Date; usage: WindowUsage }>): Promise<WindowReports | 'conflict'> {
     const { tenant, meter } = this;
-    const evaluatedAt = this.clock();
-    const usage = await this.timed(() => this.usageOf(window));
+    // evaluated_at is when the query started: events indexed after it are caught by late marks.
+    const { startedAt: evaluatedAt, usage } = await (prefetched ?? this.fetchUsage(window));
     const totals = new Map(this.cursor?.totals ?? []);
     const built = buildWindowReports({
       tenant, meter, window,
@@ -278,6 +301,11 @@ class MeterRun {
     this.counters.unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.versions[r.versions.length - 1]!.created_at === r.updated_at).length;
     this.deps.faults?.afterWindowCommit?.(meter.id, window);
     return committed;
+  }
+
+  private async fetchUsage(window: UsageWindow): Promise<{ startedAt: Date; usage: WindowUsage }> {
+    const startedAt = this.clock();
+    return { startedAt, usage: await this.timed(() => this.usageOf(window)) };
   }
 
   private async usageOf(window: UsageWindow): Promise<WindowUsage> {
@@ -313,8 +341,12 @@ class MeterRun {
     if (committed === 'conflict') this.progress({ phase: 'redelivery', window: group.window, detail: 'outcome write lost a race; the next run records it' });
   }
 
-  private async deliveryDeps(): Promise<DeliveryDeps> {
-    if (this.delivery) return this.delivery;
+  private deliveryDeps(): Promise<DeliveryDeps> {
+    this.delivery ??= this.makeDeliveryDeps();
+    return this.delivery;
+  }
+
+  private async makeDeliveryDeps(): Promise<DeliveryDeps> {
     const { deps, tenant, meter } = this;
     const channelClients = new Map<string, { channel: DeliveryChannel; client: ProviderClient<WebhookParams> }>();
     if (meter.provider === 'webhook') {
@@ -324,7 +356,7 @@ class MeterRun {
         if (channel.status === 'active' && channel.secrets.length > 0) channelClients.set(channel.id, { channel, client: channelWebhookClient(channel, deps.webhookOptions) });
       }
     }
-    this.delivery = {
+    return {
       tenant, meter, directory: this.directory,
       providerClient: (provider) => deps.providerClient?.(tenant, provider),
       channelClients,
@@ -336,7 +368,6 @@ class MeterRun {
       maxDeliveryRuns: deps.maxDeliveryRuns ?? MAX_DELIVERY_RUNS,
       now: this.clock,
     };
-    return this.delivery;
   }
 
   private scope() {

@@ -1,0 +1,83 @@
+import { ReportStore } from '../../functions/billing/reports/report-store';
+import { runBilling } from '../../functions/billing/run/billing-run';
+import { profileDocument } from '../../functions/search/index-documents';
+import type { IndexDocument } from '../../functions/search/port';
+import { FakeWebhookReceiver } from '../support/fake-providers';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * Thousands of subscriptions in one window: reports spread over several shards of one group, one
+ * batched POST per 500 reports, every subscription billed exactly its usage. Also prints the run's
+ * time next to the time of its bare aggregation queries.
+ */
+describe('billing run at scale', () => {
+  let rt: TestRuntime;
+  let receiver: FakeWebhookReceiver;
+  const COMPANIES = 3000;
+  const HOUR = 3_600_000;
+  const w1 = new Date(Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR);
+
+  beforeAll(async () => {
+    rt = await startTestRuntime('billing-scale', { governanceRefreshMs: 0 });
+    receiver = await new FakeWebhookReceiver({ secrets: { big: 'whsec_big' } }).start();
+  }, 60_000);
+  afterAll(async () => {
+    await receiver?.stop();
+    await rt?.dispose();
+  });
+
+  it(`bills ${COMPANIES} subscriptions in two windows exactly`, async () => {
+    const scope = { org_id: rt.credentials.org_id, app_id: rt.credentials.app_id };
+    const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'bulk' });
+    const planId: string = plan.body.id ?? plan.body._id;
+    const docs: IndexDocument[] = [];
+    const expected: Record<string, bigint> = {};
+    for (let i = 0; i < COMPANIES; i += 1) {
+      const id = `sub-${String(i).padStart(5, '0')}`;
+      docs.push(profileDocument(scope, 'subscriptions', id, { subscription_id: id, company_id: `co-${i}`, status: 'active', items: [{ plan_id: planId }] }, 1, new Date().toISOString()));
+      // Company i: (i % 3) + 1 calls in w1, one sampled call of weight (i % 5) + 1 in w2.
+      let total = 0;
+      for (let n = 0; n <= i % 3; n += 1) {
+        docs.push(event(scope, `e-${i}-${n}`, new Date(w1.getTime() + (n + 1) * 60_000), { company_id: `co-${i}` }));
+        total += 1;
+      }
+      docs.push(event(scope, `e-${i}-w2`, new Date(w1.getTime() + HOUR + 120_000), { company_id: `co-${i}`, weight: (i % 5) + 1 }));
+      total += (i % 5) + 1;
+      expected[id] = BigInt(total);
+    }
+    for (let i = 0; i < docs.length; i += 2000) expect((await rt.index.index(docs.slice(i, i + 2000))).failures).toEqual([]);
+    const meter = await rt.management('POST', '/~/billing/meters', {}, {
+      name: 'bulk', slug: 'bulk', es_query: { query: { match_all: {} } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
+    });
+    expect(meter.status).toBe(201);
+
+    const started = Date.now();
+    const summary = await runBilling({
+      now: new Date(),
+      deps: {
+        documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
+        tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
+        channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
+      },
+    });
+    const elapsed = Date.now() - started;
+    console.log(`billing run: ${COMPANIES} subscriptions × 2 windows in ${elapsed} ms (aggregation queries ${summary.queryMs} ms)`);
+    expect(summary.errors).toEqual([]);
+    expect(summary.windowsEvaluated).toBe(2);
+    expect(receiver.totals()).toEqual(expected);
+    // 2 windows × 3000 reports at 500 per POST.
+    expect(receiver.requests().filter((r) => r.method === 'POST')).toHaveLength(12);
+    const group = await new ReportStore(rt.clients.documents, rt.names.tables.billing).readWindow({ orgId: scope.org_id, appId: scope.app_id }, meter.body._id, w1);
+    expect(group!.reports).toHaveLength(COMPANIES);
+    expect(group!.reports.every((r) => r.status === 'success')).toBe(true);
+  }, 300_000);
+});
+
+function event(scope: { org_id: string; app_id: string }, id: string, time: Date, fields: Record<string, unknown>): IndexDocument {
+  const iso = time.toISOString();
+  return {
+    kind: 'events', id, org_id: scope.org_id, app_id: scope.app_id, time: iso,
+    source: { ...scope, event_type: 'api_call', request: { time: iso, uri: 'https://api.example.com/items', verb: 'GET', route: '/items' }, response: { time: iso, status: 200 }, received_at: iso, is_late: false, ...fields },
+  };
+}
