@@ -229,6 +229,32 @@ describe('billing run', () => {
     }
   }, 60_000);
 
+  it('evaluates a placeholder meter per subscription ({{company_id}}), with the same exact totals', async () => {
+    const { fake, channel } = await receiver('placeholder');
+    const created = await rt.management('POST', '/~/billing/meters', {}, {
+      name: 'calls-per-company', slug: 'calls-per-company', es_query: { query: { term: { company_id: '{{company_id}}' } } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['placeholder'], custom_plan: { plan_id: planId } } } },
+    });
+    expect(created.status).toBe(201);
+    await run(deps(channel));
+    expect(fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });
+    expect((await reportsOf(created.body._id)).every((r) => r.status === 'success')).toBe(true);
+  }, 60_000);
+
+  it('draws report amounts from the balance of subscriptions that have one', async () => {
+    const credit = await rt.management('POST', '/~/billing/reports/balance_transactions', {}, { company_id: 'globex', subscription_id: 'sub-b', transaction_id: 'run-credit-1', amount: '10', type: 'credit' });
+    expect(credit.status).toBe(204);
+    const { fake, channel } = await receiver('balance');
+    const meterId = await createMeter('calls-balance', 'balance');
+    await run(deps(channel));
+    expect(fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });
+    const reports = (await reportsOf(meterId)).filter((r) => r.subscription_id === 'sub-b').sort((a, b) => a.usage_start_time.localeCompare(b.usage_start_time));
+    // sub-b: 4 units (0.40) then 1 unit (0.10), drawn from a 10.00 credit.
+    expect(reports.map((r) => [r.amount, r.balance_changes, r.ending_balance?.current_balance])).toEqual([[0.4, [{ amount: -0.4 }], 9.6], [0.1, [{ amount: -0.1 }], 9.5]]);
+    // sub-a has no balance: nothing drawn.
+    expect((await reportsOf(meterId)).filter((r) => r.subscription_id === 'sub-a').every((r) => r.ending_balance === undefined)).toBe(true);
+  }, 60_000);
+
   it('re-evaluates a window that received late events: a new version with the delta, totals adjusted', async () => {
     const { fake, channel } = await receiver('late');
     const meterId = await createMeter('calls-late', 'late');
