@@ -52,8 +52,13 @@ export interface CommitWindowRequest {
   /** The group this commit replaces (its revision is the condition); undefined: the group must not exist yet. */
   readonly previous: WindowReports | undefined;
   readonly evaluatedAt: Date;
-  /** Written in the same transaction as the header (at most 95 items). */
-  readonly extraItems?: readonly TransactItem[];
+  /**
+   * Written in the same transaction as the header (at most 95 items). A function is called while the
+   * shards are being written (e.g. to write other shards the items point at) and awaited before the commit.
+   */
+  readonly extraItems?: readonly TransactItem[] | (() => Promise<readonly TransactItem[]>);
+  /** Deletes of the replaced generation are handed here instead of awaited (callers await them later). */
+  readonly background?: (work: Promise<unknown>) => void;
   readonly now: Date;
 }
 
@@ -175,7 +180,10 @@ export class ReportStore {
     const shards = packShards(reports);
     const pk = reportsPartition(tenant);
     const base = { meter_id: meterId, window_start: window.start.toISOString() };
-    await this.batchPut(shards.map((gz, n) => ({ pk, sk: shardSortKey(window.start, meterId, generation, n), ...base, generation, reports_gz: gz })));
+    const [, extraItems] = await Promise.all([
+      this.batchPut(shards.map((gz, n) => ({ pk, sk: shardSortKey(window.start, meterId, generation, n), ...base, generation, reports_gz: gz }))),
+      typeof request.extraItems === 'function' ? request.extraItems() : Promise.resolve(request.extraItems ?? []),
+    ]);
     const openCount = reports.filter((report) => OPEN_STATUSES.has(report.status)).length;
     const revision = (request.previous?.revision ?? 0) + 1;
     const header = {
@@ -196,7 +204,7 @@ export class ReportStore {
           openCount > 0
             ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } }
             : { Delete: { TableName: this.tableName, Key: openKey } },
-          ...(request.extraItems ?? []),
+          ...extraItems,
         ],
       }));
     } catch (error) {
@@ -204,7 +212,11 @@ export class ReportStore {
       if (error instanceof TransactionCanceledException || (error as { name?: string }).name === 'TransactionCanceledException') return 'conflict';
       throw error;
     }
-    if (request.previous) await this.deleteShards(pk, window.start, meterId, request.previous.generation, request.previous.shards);
+    if (request.previous) {
+      const cleanup = this.deleteShards(pk, window.start, meterId, request.previous.generation, request.previous.shards);
+      if (request.background) request.background(cleanup);
+      else await cleanup;
+    }
     return { meterId, window, revision, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports };
   }
 
@@ -271,9 +283,10 @@ function groupFrom(header: Record<string, unknown>, items: readonly Record<strin
 
 /** Reports packed into gzip JSON shards, each under the item limit whatever the reports hold. */
 function packShards(reports: readonly BillingReport[]): Uint8Array[] {
+  const texts = reports.map((report) => JSON.stringify(report));
   const shards: Uint8Array[] = [];
-  const pack = (slice: readonly BillingReport[]) => {
-    const gz = gzipSync(Buffer.from(JSON.stringify(slice), 'utf8'));
+  const pack = (slice: readonly string[]) => {
+    const gz = gzipSync(Buffer.from(`[${slice.join(',')}]`, 'utf8'), { level: 1 });
     if (gz.byteLength <= SHARD_GZIP_BYTES || slice.length <= 1) {
       shards.push(gz);
       return;
@@ -284,16 +297,16 @@ function packShards(reports: readonly BillingReport[]): Uint8Array[] {
   };
   let start = 0;
   let bytes = 0;
-  for (let i = 0; i < reports.length; i += 1) {
-    const size = JSON.stringify(reports[i]).length + 1;
+  for (let i = 0; i < texts.length; i += 1) {
+    const size = texts[i]!.length + 1;
     if (bytes + size > SHARD_JSON_BYTES && i > start) {
-      pack(reports.slice(start, i));
+      pack(texts.slice(start, i));
       start = i;
       bytes = 0;
     }
     bytes += size;
   }
-  if (reports.length > start || reports.length === 0) pack(reports.slice(start));
+  if (texts.length > start || texts.length === 0) pack(texts.slice(start));
   return shards;
 }
 

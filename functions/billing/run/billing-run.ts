@@ -145,6 +145,11 @@ class MeterRun {
   private cursor: MeterCursor | undefined;
   private pricing: MeterPricing | undefined;
   private delivery: Promise<DeliveryDeps> | undefined;
+  /** Clean-up writes (old generations) that need not delay the next window; awaited before the meter ends. */
+  private readonly cleanups: Promise<unknown>[] = [];
+  private readonly background = (work: Promise<unknown>) => {
+    this.cleanups.push(work);
+  };
   /** Windows delivered in this run (not retried again by the same run). */
   private readonly handled = new Set<number>();
 
@@ -179,7 +184,11 @@ class MeterRun {
       this.progress({ phase: 'meter-done' });
       return true;
     } finally {
+      const settled = await Promise.allSettled(this.cleanups);
       await this.state.releaseLease(tenant, meter.id, this.holder);
+      // A failed clean-up leaves an unreferenced generation behind (never read); report it, it is not a billing error.
+      const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) this.progress({ phase: 'meter-done', detail: `clean-up of an old generation failed: ${String(failure.reason)}` });
     }
   }
 
@@ -286,16 +295,22 @@ class MeterRun {
       previous: new Map((previous?.reports ?? []).map((report) => [reportKeyOf(report), report])),
       totals, pricing: this.pricing, directory: this.directory, now: this.clock(),
     });
-    const written = await this.state.writeTotals(tenant, meter.id, totals);
+    let written: { generation: string; shards: number } | undefined;
     const committed = await this.reports.commitWindow({
       tenant, meterId: meter.id, window, reports: built.reports, previous, evaluatedAt, now: this.clock(),
-      extraItems: [this.state.cursorPut(tenant, meter.id, { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards }, this.cursor, this.clock())],
+      // Totals shards are written alongside the report shards; the cursor in the transaction points at them.
+      extraItems: async () => {
+        written = await this.state.writeTotals(tenant, meter.id, totals);
+        return [this.state.cursorPut(tenant, meter.id, { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards }, this.cursor, this.clock())];
+      },
+      background: this.background,
     });
     if (committed === 'conflict') {
-      await this.state.deleteTotals(tenant, meter.id, written.generation, written.shards);
+      if (written) await this.state.deleteTotals(tenant, meter.id, written.generation, written.shards);
       return committed;
     }
-    await this.state.deleteTotals(tenant, meter.id, this.cursor?.totalsGeneration ?? null, this.cursor?.totalsShards ?? 0);
+    this.background(this.state.deleteTotals(tenant, meter.id, this.cursor?.totalsGeneration ?? null, this.cursor?.totalsShards ?? 0));
+    if (!written) throw new Error('totals were not written');
     this.cursor = { nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1, totalsGeneration: written.generation, totalsShards: written.shards, totals };
     this.counters.reportsWritten += built.changed;
     this.counters.unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.versions[r.versions.length - 1]!.created_at === r.updated_at).length;
@@ -336,7 +351,7 @@ class MeterRun {
     this.counters.failed += result.failed;
     this.counters.retrying += result.retrying;
     this.deps.faults?.afterDelivery?.(this.meter.id, group.window);
-    const committed = await this.reports.commitWindow({ tenant: this.tenant, meterId: this.meter.id, window: group.window, reports: result.reports as BillingReport[], previous: group, evaluatedAt: group.evaluatedAt, now: this.clock() });
+    const committed = await this.reports.commitWindow({ tenant: this.tenant, meterId: this.meter.id, window: group.window, reports: result.reports as BillingReport[], previous: group, evaluatedAt: group.evaluatedAt, now: this.clock(), background: this.background });
     // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
     if (committed === 'conflict') this.progress({ phase: 'redelivery', window: group.window, detail: 'outcome write lost a race; the next run records it' });
   }
