@@ -110,9 +110,17 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
   let complete = true;
   const tenants = await (deps.tenants ?? (() => tenantsWithMeters(deps.documents, deps.resourcesTable)))();
   for (const tenant of tenants) {
-    const meters = await activeMeters(deps, tenant);
-    if (meters.length === 0) continue;
-    const directory = await SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now);
+    let meters: Awaited<ReturnType<typeof activeMeters>>;
+    let directory: SubscriptionDirectory;
+    try {
+      meters = await activeMeters(deps, tenant);
+      if (meters.length === 0) continue;
+      directory = await SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now);
+    } catch (error) {
+      // One app's trouble (its search data, its meters) must not stop the others' billing.
+      errors.push({ tenant, meterId: '*', message: error instanceof Error ? error.message : String(error) });
+      continue;
+    }
     const balances = new BalanceProbe(deps.documents, deps.billingTable, tenant);
     for (const meter of meters) {
       if ('error' in meter) {
