@@ -31,7 +31,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const dataDir = resolve(process.env['DATA_DIR'] ?? '.data');
   console.error(`[billing] starting the local runtime (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: 0, managementPort: 0, billingIntervalMs: 0, governanceRefreshMs: 0 });
+  let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+  try {
+    runtime = await startLocalRuntime({ dataDir, collectorPort: 0, managementPort: 0, billingIntervalMs: 0, governanceRefreshMs: 0 });
+  } catch (error) {
+    // The usual cause: `npm start` holds the data directory (DuckDB's lock, the emulators' ports).
+    console.error(`[billing] could not open ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error('[billing] if `npm start` is running, stop it first (it runs billing itself every BILLING_INTERVAL_MS)');
+    return 1;
+  }
   try {
     await runtime.waitUntilConsumed(60_000);
     const started = Date.now();
