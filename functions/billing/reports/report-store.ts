@@ -174,50 +174,64 @@ export class ReportStore {
    * item's condition failed) first.
    */
   async commitWindow(request: CommitWindowRequest): Promise<WindowReports | 'conflict'> {
-    const { tenant, meterId, window, now } = request;
-    const generation = randomBytes(6).toString('hex');
-    const reports = [...request.reports].sort((a, b) => (reportKeyOf(a) < reportKeyOf(b) ? -1 : reportKeyOf(a) > reportKeyOf(b) ? 1 : 0));
-    const shards = packShards(reports);
-    const pk = reportsPartition(tenant);
-    const base = { meter_id: meterId, window_start: window.start.toISOString() };
+    const result = await this.commitWindows([request], { ...(request.extraItems ? { extraItems: request.extraItems } : {}), ...(request.background ? { background: request.background } : {}) });
+    return result === 'conflict' ? result : result[0]!;
+  }
+
+  /**
+   * Several groups (e.g. consecutive windows of a meter) committed together: all shards first, then
+   * ONE transaction with every header (each conditioned on its revision) and `extraItems`. At most
+   * 45 groups (two transaction items each) plus 10 extra items.
+   */
+  async commitWindows(requests: readonly Omit<CommitWindowRequest, 'extraItems' | 'background'>[], options: Pick<CommitWindowRequest, 'extraItems' | 'background'> = {}): Promise<WindowReports[] | 'conflict'> {
+    if (requests.length === 0 || requests.length > 45) throw new RangeError(`commitWindows takes 1 to 45 groups, not ${requests.length}`);
+    const prepared = requests.map((request) => {
+      const reports = [...request.reports].sort((a, b) => (reportKeyOf(a) < reportKeyOf(b) ? -1 : reportKeyOf(a) > reportKeyOf(b) ? 1 : 0));
+      return { request, reports, generation: randomBytes(6).toString('hex'), shards: packShards(reports), pk: reportsPartition(request.tenant) };
+    });
+    const shardItems = prepared.flatMap(({ request, generation, shards, pk }) =>
+      shards.map((gz, n) => ({ pk, sk: shardSortKey(request.window.start, request.meterId, generation, n), meter_id: request.meterId, window_start: request.window.start.toISOString(), generation, reports_gz: gz })));
     const [, extraItems] = await Promise.all([
-      this.batchPut(shards.map((gz, n) => ({ pk, sk: shardSortKey(window.start, meterId, generation, n), ...base, generation, reports_gz: gz }))),
-      typeof request.extraItems === 'function' ? request.extraItems() : Promise.resolve(request.extraItems ?? []),
+      this.batchPut(shardItems),
+      typeof options.extraItems === 'function' ? options.extraItems() : Promise.resolve(options.extraItems ?? []),
     ]);
-    const openCount = reports.filter((report) => OPEN_STATUSES.has(report.status)).length;
-    const revision = (request.previous?.revision ?? 0) + 1;
-    const header = {
-      pk, sk: headerSortKey(window.start, meterId), ...base, window_end: window.end.toISOString(), generation, shards: shards.length, revision,
-      report_count: reports.length, open_count: openCount, evaluated_at: request.evaluatedAt.toISOString(), updated_at: now.toISOString(),
-    };
-    const openKey = { pk: openReportsPartition(tenant), sk: openSortKey(meterId, window.start) };
-    try {
-      await this.documents.send(new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.tableName, Item: header,
-              ConditionExpression: request.previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
-              ...(request.previous ? { ExpressionAttributeValues: { ':revision': request.previous.revision } } : {}),
-            },
+    const transactItems: TransactItem[] = prepared.flatMap(({ request, reports, generation, shards, pk }) => {
+      const base = { meter_id: request.meterId, window_start: request.window.start.toISOString() };
+      const openCount = reports.filter((report) => OPEN_STATUSES.has(report.status)).length;
+      const header = {
+        pk, sk: headerSortKey(request.window.start, request.meterId), ...base, window_end: request.window.end.toISOString(), generation, shards: shards.length,
+        revision: (request.previous?.revision ?? 0) + 1, report_count: reports.length, open_count: openCount,
+        evaluated_at: request.evaluatedAt.toISOString(), updated_at: request.now.toISOString(),
+      };
+      const openKey = { pk: openReportsPartition(request.tenant), sk: openSortKey(request.meterId, request.window.start) };
+      return [
+        {
+          Put: {
+            TableName: this.tableName, Item: header,
+            ConditionExpression: request.previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
+            ...(request.previous ? { ExpressionAttributeValues: { ':revision': request.previous.revision } } : {}),
           },
-          openCount > 0
-            ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } }
-            : { Delete: { TableName: this.tableName, Key: openKey } },
-          ...extraItems,
-        ],
-      }));
+        },
+        openCount > 0 ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } } : { Delete: { TableName: this.tableName, Key: openKey } },
+      ];
+    });
+    try {
+      await this.documents.send(new TransactWriteCommand({ TransactItems: [...transactItems, ...extraItems] }));
     } catch (error) {
-      await this.deleteShards(pk, window.start, meterId, generation, shards.length);
+      await Promise.all(prepared.map(({ request, generation, shards, pk }) => this.deleteShards(pk, request.window.start, request.meterId, generation, shards.length)));
       if (error instanceof TransactionCanceledException || (error as { name?: string }).name === 'TransactionCanceledException') return 'conflict';
       throw error;
     }
-    if (request.previous) {
-      const cleanup = this.deleteShards(pk, window.start, meterId, request.previous.generation, request.previous.shards);
-      if (request.background) request.background(cleanup);
-      else await cleanup;
+    const committed: WindowReports[] = [];
+    for (const { request, reports, generation, shards, pk } of prepared) {
+      if (request.previous) {
+        const cleanup = this.deleteShards(pk, request.window.start, request.meterId, request.previous.generation, request.previous.shards);
+        if (options.background) options.background(cleanup);
+        else await cleanup;
+      }
+      committed.push({ meterId: request.meterId, window: request.window, revision: (request.previous?.revision ?? 0) + 1, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports });
     }
-    return { meterId, window, revision, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports };
+    return committed;
   }
 
   private async deleteShards(pk: string, windowStart: Date, meterId: string, generation: string, count: number): Promise<void> {

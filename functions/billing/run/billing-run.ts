@@ -14,7 +14,7 @@ import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
 import { reportKeyOf, ReportStore, type ReportTenant, type WindowReports } from '../reports/report-store';
 import { closedWindows, windowContaining, type UsageWindow } from '../schedule/reporting-period';
-import { BalanceProbe, deliverReports, isOpen, MAX_DELIVERY_RUNS, type DeliveryDeps } from './deliver-reports';
+import { BalanceProbe, deliverReports, drawBalances, isOpen, MAX_DELIVERY_RUNS, type DeliveryDeps } from './deliver-reports';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
 import { runMeterOf, type RunMeter } from './run-meter';
 import { RunStateStore, type MeterCursor } from './run-state-store';
@@ -97,8 +97,10 @@ export interface BillingRunInput {
 }
 
 const LATE_LOOKBACK_MS = 31 * 86_400_000;
-/** Windows of one meter delivering at once while later windows are evaluated. */
-const MAX_INFLIGHT_DELIVERIES = 3;
+/** Committed windows of one meter queued for delivery while later windows are evaluated. */
+const MAX_INFLIGHT_DELIVERIES = 4;
+/** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
+const WINDOWS_PER_COMMIT = 12;
 
 export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
   const { deps, now } = input;
@@ -158,6 +160,7 @@ class MeterRun {
   private readonly background = (work: Promise<unknown>) => {
     this.cleanups.push(work);
   };
+  private drawChain: Promise<unknown> = Promise.resolve();
   /** Windows delivered in this run (not retried again by the same run). */
   private readonly handled = new Set<number>();
 
@@ -216,26 +219,41 @@ class MeterRun {
     // deliver while later ones are evaluated. Each window is committed before its delivery starts,
     // and the cursor/totals chain stays sequential, so crash safety is unchanged.
     const inflight: Promise<void>[] = [];
-    let next = todo[0] ? this.fetchUsage(todo[0]) : undefined;
+    const chunks: UsageWindow[][] = [];
+    for (let i = 0; i < todo.length; i += WINDOWS_PER_COMMIT) chunks.push(todo.slice(i, i + WINDOWS_PER_COMMIT));
+    // Queries run ahead (two at a time) while earlier windows are built and committed.
+    const usages = new Map<number, Promise<{ startedAt: Date; usage: WindowUsage }>>();
+    let fetched = 0;
+    const prefetch = (upTo: number) => {
+      while (fetched < Math.min(upTo, todo.length)) {
+        const window = todo[fetched]!;
+        const previousFetch = usages.get(fetched - 2)?.catch(() => undefined);
+        usages.set(fetched, (previousFetch ?? Promise.resolve()).then(() => this.fetchUsage(window)));
+        fetched += 1;
+      }
+    };
     let finished = true;
+    let offset = 0;
     try {
-      for (let i = 0; i < todo.length; i += 1) {
-        const window = todo[i]!;
+      for (const chunk of chunks) {
         if (this.outOfTime()) {
           finished = false;
           break;
         }
-        const current = next!;
-        next = todo[i + 1] ? this.fetchUsage(todo[i + 1]!) : undefined;
-        const committed = await this.evaluate(window, undefined, this.nextAfter(window), current);
-        if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} was committed by another run`);
-        this.counters.windowsEvaluated += 1;
-        this.progress({ phase: 'window', window, reports: committed.reports.length });
-        inflight.push(this.deliver(committed));
-        if (inflight.length >= MAX_INFLIGHT_DELIVERIES) await inflight.shift();
+        prefetch(offset + chunk.length + WINDOWS_PER_COMMIT);
+        const items = chunk.map((window, i) => ({ window, previous: undefined, usage: usages.get(offset + i)! }));
+        offset += chunk.length;
+        const committed = await this.evaluateMany(items, this.nextAfter(chunk[chunk.length - 1]!));
+        if (committed === 'conflict') throw new Error(`windows from ${chunk[0]!.start.toISOString()} were committed by another run`);
+        for (const group of committed) {
+          this.counters.windowsEvaluated += 1;
+          this.progress({ phase: 'window', window: group.window, reports: group.reports.length });
+          inflight.push(this.deliver(group));
+          if (inflight.length >= MAX_INFLIGHT_DELIVERIES) await inflight.shift();
+        }
       }
     } finally {
-      next?.catch(() => undefined);
+      for (const pending of usages.values()) pending.catch(() => undefined);
       const settled = await Promise.allSettled(inflight);
       const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
@@ -292,24 +310,43 @@ class MeterRun {
   }
 
   /** Computes a window's reports and commits them with the totals and the cursor, all or nothing. */
-  private async evaluate(window: UsageWindow, previous: WindowReports | undefined, nextWindowStart: Date, prefetched?: Promise<{ startedAt: Date; usage: WindowUsage }>): Promise<WindowReports | 'conflict'> {
+  /** Computes a window's reports and commits them with the totals and the cursor, all or nothing. */
+  private async evaluate(window: UsageWindow, previous: WindowReports | undefined, nextWindowStart: Date): Promise<WindowReports | 'conflict'> {
+    const committed = await this.evaluateMany([{ window, previous, usage: this.fetchUsage(window) }], nextWindowStart);
+    return committed === 'conflict' ? committed : committed[0]!;
+  }
+
+  /**
+   * Several windows of the meter in order, committed in ONE transaction (their headers, the totals
+   * generation and the cursor): a crash commits all of them or none.
+   */
+  private async evaluateMany(items: readonly { window: UsageWindow; previous: WindowReports | undefined; usage: Promise<{ startedAt: Date; usage: WindowUsage }> }[], nextWindowStart: Date): Promise<WindowReports[] | 'conflict'> {
     const { tenant, meter } = this;
-    // evaluated_at is when the query started: events indexed after it are caught by late marks.
-    const { startedAt: evaluatedAt, usage } = await (prefetched ?? this.fetchUsage(window));
     const totals = new Map(this.cursor?.totals ?? []);
-    const built = buildWindowReports({
-      tenant, meter, window,
-      usage: attribute(usage, this.directory, meter),
-      previous: new Map((previous?.reports ?? []).map((report) => [reportKeyOf(report), report])),
-      totals, pricing: this.pricing, directory: this.directory, now: this.clock(),
-    });
+    const groups: { window: UsageWindow; previous: WindowReports | undefined; reports: BillingReport[]; evaluatedAt: Date }[] = [];
+    let changed = 0;
+    let unattributed = 0;
+    for (const item of items) {
+      // evaluated_at is when the query started: events indexed after it are caught by late marks.
+      const { startedAt, usage } = await item.usage;
+      const now = this.clock();
+      const built = buildWindowReports({
+        tenant, meter, window: item.window,
+        usage: attribute(usage, this.directory, meter),
+        previous: new Map((item.previous?.reports ?? []).map((report) => [reportKeyOf(report), report])),
+        totals, pricing: this.pricing, directory: this.directory, now,
+      });
+      changed += built.changed;
+      unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.updated_at === now.toISOString()).length;
+      groups.push({ window: item.window, previous: item.previous, reports: built.reports, evaluatedAt: startedAt });
+    }
     let written: { generation: string; shards: number } | undefined;
-    const committed = await this.reports.commitWindow({
-      tenant, meterId: meter.id, window, reports: built.reports, previous, evaluatedAt, now: this.clock(),
+    const now = this.clock();
+    const committed = await this.reports.commitWindows(groups.map((g) => ({ tenant, meterId: meter.id, window: g.window, reports: g.reports, previous: g.previous, evaluatedAt: g.evaluatedAt, now })), {
       // Totals shards are written alongside the report shards; the cursor in the transaction points at them.
       extraItems: async () => {
         written = await this.state.writeTotals(tenant, meter.id, totals);
-        return [this.state.cursorPut(tenant, meter.id, { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards }, this.cursor, this.clock())];
+        return [this.state.cursorPut(tenant, meter.id, { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards }, this.cursor, now)];
       },
       background: this.background,
     });
@@ -320,9 +357,9 @@ class MeterRun {
     this.background(this.state.deleteTotals(tenant, meter.id, this.cursor?.totalsGeneration ?? null, this.cursor?.totalsShards ?? 0));
     if (!written) throw new Error('totals were not written');
     this.cursor = { nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1, totalsGeneration: written.generation, totalsShards: written.shards, totals };
-    this.counters.reportsWritten += built.changed;
-    this.counters.unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.versions[r.versions.length - 1]!.created_at === r.updated_at).length;
-    this.deps.faults?.afterWindowCommit?.(meter.id, window);
+    this.counters.reportsWritten += changed;
+    this.counters.unattributed += unattributed;
+    for (const group of committed) this.deps.faults?.afterWindowCommit?.(meter.id, group.window);
     return committed;
   }
 
@@ -354,7 +391,10 @@ class MeterRun {
     this.handled.add(group.window.start.getTime());
     if (!group.reports.some(isOpen)) return;
     const delivery = await this.deliveryDeps();
-    const result = await deliverReports(delivery, group.reports);
+    // Balance draws one window after the other (balances move in window order); sending runs concurrently.
+    const drawn = this.drawChain.then(() => drawBalances(delivery, group.reports));
+    this.drawChain = drawn.catch(() => undefined);
+    const result = await deliverReports(delivery, await drawn);
     this.counters.delivered += result.delivered;
     this.counters.failed += result.failed;
     this.counters.retrying += result.retrying;

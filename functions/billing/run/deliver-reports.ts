@@ -58,10 +58,18 @@ interface Delivery {
   channelRequests: ChannelRequests[] | undefined;
 }
 
-/** Delivers the open reports; returns the group's reports with outcomes recorded. */
+/**
+ * Draws the open reports' amounts from balances (once per report version); call before delivering,
+ * one window after the other, so balances move in window order.
+ */
+export async function drawBalances(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<BillingReport[]> {
+  return mapWithConcurrency(reports, deps.concurrency, async (report) => (isOpen(report) ? drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact) : report));
+}
+
+/** Delivers the open reports (balances already drawn); returns the group's reports with outcomes recorded. */
 export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<{ reports: BillingReport[]; delivered: number; failed: number; retrying: number }> {
   const open = reports.filter(isOpen);
-  const deliveries = await mapWithConcurrency(open, deps.concurrency, async (report) => prepare(deps, await drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact)));
+  const deliveries = open.map((report) => prepare(deps, report));
   if (deps.meter.provider === 'webhook') await deliverToChannels(deps, deliveries);
   else {
     await mapWithConcurrency(deliveries, deps.concurrency, async (d) => {
