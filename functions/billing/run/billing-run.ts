@@ -97,6 +97,8 @@ export interface BillingRunInput {
 }
 
 const LATE_LOOKBACK_MS = 31 * 86_400_000;
+/** A meter's lease: longer than one Lambda run, renewed every chunk of windows. */
+const DEFAULT_LEASE_MS = 15 * 60_000;
 /** Committed windows of one meter queued for delivery while later windows are evaluated. */
 const MAX_INFLIGHT_DELIVERIES = 4;
 /** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
@@ -182,7 +184,7 @@ class MeterRun {
   /** False when the time budget ran out or another run holds the meter. */
   async run(): Promise<boolean> {
     const { tenant, meter, deps } = this;
-    if (!(await this.state.acquireLease(tenant, meter.id, this.holder, this.clock(), deps.leaseMs ?? 15 * 60_000))) {
+    if (!(await this.state.acquireLease(tenant, meter.id, this.holder, this.clock(), deps.leaseMs ?? DEFAULT_LEASE_MS))) {
       this.progress({ phase: 'meter-skipped', detail: 'another run holds the meter' });
       return true;
     }
@@ -236,7 +238,8 @@ class MeterRun {
     let offset = 0;
     try {
       for (const chunk of chunks) {
-        if (this.outOfTime()) {
+        // Renewing the lease each chunk keeps a long catch-up run from being taken over mid-way.
+        if (this.outOfTime() || !(await this.state.acquireLease(this.tenant, meter.id, this.holder, this.clock(), this.deps.leaseMs ?? DEFAULT_LEASE_MS))) {
           finished = false;
           break;
         }
