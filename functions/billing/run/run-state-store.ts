@@ -72,12 +72,19 @@ export class RunStateStore {
     const shards = Number(Item['totals_shards'] ?? 0);
     const totals = new Map<string, PeriodTotal>();
     if (generation !== null && shards > 0) {
-      const { Items } = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': `TOTALS#${meterPart(meterId)}#${generation}#` },
-        ConsistentRead: true,
-      }));
+      const Items: Record<string, unknown>[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.documents.send(new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': `TOTALS#${meterPart(meterId)}#${generation}#` },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }));
+        Items.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
       if ((Items ?? []).length !== shards) throw new Error(`meter ${meterId}: totals generation ${generation} has ${(Items ?? []).length} of ${shards} shards`);
       for (const item of Items ?? []) {
         const entries = JSON.parse(gunzipSync(item['totals_gz'] as Uint8Array).toString('utf8')) as [string, PeriodTotal][];
