@@ -290,6 +290,9 @@ class MeterRun {
       if (header && header.evaluatedAt >= lastIndexedAt) continue;
       const window = { start: new Date(start), end: new Date(start + meter.periodMs) };
       const previous = header ? await this.reports.readWindow(tenant, meter.id, window.start) : undefined;
+      // A version still on its way (pending, retrying) must reach the provider before a correction
+      // supersedes it, or its quantity would be lost or counted twice; this window waits for a later run.
+      if (previous?.reports.some(isOpen)) continue;
       const committed = await this.evaluate(window, previous, this.nextAfter(window));
       if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} changed during its re-evaluation`);
       this.counters.corrections += 1;
