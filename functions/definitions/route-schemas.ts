@@ -2,11 +2,9 @@ import * as z from 'zod';
 import { ActionEvent, ApiCallEvent, CompanyProfile, Subscription, UserProfile } from '../../schemas/collector';
 import { MAX_AGGREGATION_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from '../../schemas/search-dsl';
 import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../schemas/billing/balance';
+import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../schemas/billing/channel';
 import { BillingReport } from '../../schemas/billing/report';
-import { ReportListParams } from '../billing/reports/report-query';
-import { ReportMetricsParams } from '../billing/reports/report-metrics';
-import { ReportExplain, ReportMetrics } from '../openapi/report-answers';
 import { SdkRule } from '../../schemas/governance';
 import { MintTokenQuery, PasswordGrantFields } from '../../schemas/oauth';
 import { CreateOrgUser } from '../../schemas/org';
@@ -19,24 +17,27 @@ import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resour
 import { EncryptedKeyCreateBody, EncryptedKeyDocument, EncryptedKeyListQuery, EncryptedKeySummary, EncryptedKeyUpdate } from '../../schemas/resources/keystore';
 import { AclGrant, AclRevoke } from '../../schemas/resources/policy';
 import { CommentCreate, CommentDocument, CommentUpdate, WorkspaceCreate, WorkspaceDocument, WorkspaceUpdate } from '../../schemas/resources/workspace';
+import { ReportMetricsParams } from '../billing/reports/report-metrics';
+import { ReportListParams } from '../billing/reports/report-query';
 import { UploadKind, UploadResult } from '../ingest/uploads/upload-store';
+import { ReportExplain, ReportMetrics } from '../openapi/report-answers';
 import { DEFAULT_TAKE, MAX_TAKE } from '../resources/resource-store';
 import {
   Accepted,
   AppResponse,
   ChannelTestOutcome,
-  OAuthErrorBody,
-  OAuthToken,
-  OrgUserResponse,
-  SignedTokenResponse,
   CompanyDeleted,
   Count,
   Document,
   FieldList,
+  OAuthErrorBody,
+  OAuthToken,
   OpenApiDocument,
+  OrgUserResponse,
   Probe,
   SdkConfigResponse,
   SearchHits,
+  SignedTokenResponse,
   UploadTicket,
   UserDeleted,
 } from '../openapi/response-schemas';
@@ -547,6 +548,53 @@ boardSchemas['keystore.list'] = {
   response: z.array(named('EncryptedKeySummary', EncryptedKeySummary)),
 };
 
+// ── Management: billing catalog ──
+
+const CatalogItem = named(
+  'CatalogItem',
+  z.looseObject({ id: z.string(), created_at: z.string(), updated_at: z.string() })
+    .meta({ description: 'A catalog plan or price: the fields of its create body plus id, created_at and updated_at.' }),
+);
+
+const catalogSchemas: Record<string, RouteSchema> = {
+  ...crud('catalogPlans', {
+    noun: 'catalog plan',
+    plural: 'catalog plans',
+    idParam: 'id',
+    create: named('PlanInput', PlanInput),
+    update: named('PlanUpdate', PlanUpdate),
+    document: CatalogItem,
+    filters: z.object({
+      provider: z.string().optional().meta({ description: 'Only plans of this provider (`all`: every provider).' }),
+      includes: z.string().optional().meta({ description: '`prices` embeds each plan\'s prices.' }),
+    }),
+    updateNote: 'provider must be unchanged.',
+  }),
+  ...crud('catalogPrices', {
+    noun: 'catalog price',
+    plural: 'catalog prices',
+    idParam: 'id',
+    create: named('PriceInput', PriceInput),
+    update: named('PriceUpdate', PriceUpdate),
+    document: CatalogItem,
+    filters: z.object({
+      provider: z.string().optional().meta({ description: 'Only prices of this provider (`all`: every provider).' }),
+      plan_id: z.string().optional().meta({ description: 'Only prices of this plan.' }),
+    }),
+    updateNote: 'plan_id and provider must be unchanged; the merged price is validated as a whole.',
+  }),
+};
+// The catalog's get embeds the plan's prices.
+catalogSchemas['catalogPlans.get'] = {
+  ...catalogSchemas['catalogPlans.get']!,
+  description: 'One catalog plan with its prices.',
+  response: z.looseObject({ id: z.string(), prices: z.array(CatalogItem) }),
+};
+catalogSchemas['catalogPlans.delete'] = {
+  ...catalogSchemas['catalogPlans.delete']!,
+  description: 'Deletes a catalog plan that has no prices (a 400 names the plan otherwise); afterwards its id answers 410.',
+};
+
 // ── Management: billing webhook channels (helper P) ──
 
 /** A channel as the API shows it: never its secret, only a hint (the create or rotate answer adds the new secret once). */
@@ -656,6 +704,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...oauthSchemas,
   ...resourceSchemas,
   ...boardSchemas,
+  ...catalogSchemas,
   ...channelSchemas,
   ...reportSchemas,
   ...balanceSchemas,
