@@ -107,6 +107,20 @@ export const routes: readonly RouteDefinition[] = [
   manage('GET', '/~/organizations/users', 'listOrgUsers', 'update:organizations', 'List the organisation\'s users'),
   manage('DELETE', '/~/organizations/users/{username}', 'deleteOrgUser', 'update:organizations', 'Delete an org user'),
 
+  // ── Billing: product catalog (the original's create/read/update/delete:plans|prices scopes are not in the spec's list: reports scopes stand in) ──
+  manage('GET', '/~/billing/catalog/plans', 'catalogPlans.list', 'read:reports', 'List catalog plans (`provider`, `includes=prices`)'),
+  manage('POST', '/~/billing/catalog/plans', 'catalogPlans.create', 'create:reports', 'Create a catalog plan'),
+  manage('GET', '/~/billing/catalog/plans/{id}', 'catalogPlans.get', 'read:reports', 'One catalog plan with its prices'),
+  manage('PUT', '/~/billing/catalog/plans/{id}', 'catalogPlans.update', 'create:reports', 'Update a catalog plan'),
+  manage('POST', '/~/billing/catalog/plans/{id}', 'catalogPlans.update', 'create:reports', 'Update a catalog plan (POST alias)'),
+  manage('DELETE', '/~/billing/catalog/plans/{id}', 'catalogPlans.delete', 'delete:reports', 'Delete a catalog plan without prices'),
+  manage('GET', '/~/billing/catalog/prices', 'catalogPrices.list', 'read:reports', 'List catalog prices (`provider`, `plan_id`)'),
+  manage('POST', '/~/billing/catalog/prices', 'catalogPrices.create', 'create:reports', 'Create a catalog price for a plan'),
+  manage('GET', '/~/billing/catalog/prices/{id}', 'catalogPrices.get', 'read:reports', 'One catalog price'),
+  manage('PUT', '/~/billing/catalog/prices/{id}', 'catalogPrices.update', 'create:reports', 'Update a catalog price'),
+  manage('POST', '/~/billing/catalog/prices/{id}', 'catalogPrices.update', 'create:reports', 'Update a catalog price (POST alias)'),
+  manage('DELETE', '/~/billing/catalog/prices/{id}', 'catalogPrices.delete', 'delete:reports', 'Delete a catalog price'),
+
   // ── Billing: balances ──
   manage('POST', '/~/billing/reports/balance_transactions', 'createBalanceTransaction', 'create:reports', 'Record a credit, debit, promotion or adjustment on a subscription\'s balance (idempotent per transaction_id)'),
   manage('GET', '/~/billing/reports/balance_transactions', 'listBalanceTransactions', 'read:reports', 'A subscription\'s balance ledger, newest first (subscription_id, take, before_id)'),

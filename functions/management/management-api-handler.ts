@@ -4,6 +4,7 @@ import type { AppStore } from '../auth/app-store';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
 import type { SigningKeyProvider } from '../auth/signing-key';
 import { balanceOperations } from '../billing/balance-operations';
+import { catalogOperations } from '../billing/catalog/catalog-operations';
 import { channelOperations } from '../billing/channels/channel-operations';
 import { reportOperations } from '../billing/reports/report-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
@@ -46,6 +47,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...oauthOperations(deps),
       ...resourceOperations(deps),
       ...balanceOperations(deps),
+      ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),
     },
