@@ -14,6 +14,10 @@ const LocalEnv = z.object({
   HOST: z.string().default('127.0.0.1'),
   QUIET: z.enum(['0', '1', 'true', 'false']).default('0'),
   MANAGEMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  /** How often the local billing run runs; 0 turns it off (AWS: every 5 minutes). */
+  BILLING_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How often governance-rule membership is recomputed; 0 turns it off (AWS: every minute). */
+  GOVERNANCE_REFRESH_MS: z.coerce.number().int().min(0).default(15_000),
 });
 
 async function main(): Promise<void> {
@@ -24,7 +28,7 @@ async function main(): Promise<void> {
   };
   const dataDir = resolve(env.DATA_DIR);
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE } });
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS });
   const c = runtime.credentials;
   console.log(
     [

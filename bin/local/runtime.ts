@@ -57,7 +57,7 @@ export interface LocalRuntimeOptions {
   /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
   readonly managementAuth?: Pick<ManagementAuthDeps, 'rateLimitPerMinute' | 'orgStatusTtlMs' | 'now'> & { tokenUrlRateLimitPerMinute?: number };
   /**
-   * How often the billing run runs (the AWS schedule is 5 min). Default: 60 s (env BILLING_INTERVAL_MS)
+   * How often the billing run runs (the AWS schedule is 5 min). Default: 60 s (npm start reads BILLING_INTERVAL_MS)
    * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
    */
   readonly billingIntervalMs?: number;
@@ -176,7 +176,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ready = true;
     const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
     const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;
-    const billingIntervalMs = options.billingIntervalMs ?? (options.endpoints ? 0 : Number(process.env['BILLING_INTERVAL_MS'] ?? 60_000));
+    const billingIntervalMs = options.billingIntervalMs ?? (options.endpoints ? 0 : 60_000);
     const billing = startLocalBilling({
       documents: clients.documents,
       billingTable: names.tables.billing,

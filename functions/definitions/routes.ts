@@ -126,7 +126,7 @@ export const routes: readonly RouteDefinition[] = [
   manage('GET', '/~/billing/reports/balance_transactions', 'listBalanceTransactions', 'read:reports', 'A subscription\'s balance ledger, newest first (subscription_id, take, before_id)'),
   manage('GET', '/~/billing/reports/balances', 'listBalances', 'read:reports', 'Credit balances by subscription_id or company_id'),
 
-  // ── Billing: reports and channels (helper P; read → read:reports, create/update → create:reports, delete → delete:reports) ──
+  // ── Billing: reports and channels (read → read:reports, create/update → create:reports, delete → delete:reports) ──
   manage('GET', '/~/billing/channels', 'billingChannels.list', 'read:reports', 'List webhook channels (newest first; status, take, before_id); secrets are never shown'),
   manage('POST', '/~/billing/channels', 'billingChannels.create', 'create:reports', 'Create a webhook channel; the answer shows its signing secret once'),
   manage('GET', '/~/billing/channels/{channelId}', 'billingChannels.get', 'read:reports', 'One webhook channel'),
