@@ -4,6 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /**
@@ -17,14 +18,35 @@ export const FAILED_ITEMS_METRIC = {
   dimensions: { Service: 'ingest-consumer' },
 } as const;
 
+/**
+ * Reports of a billing run that ended `failed` (a provider refused them, or their retries ran out),
+ * published as CloudWatch EMF by the billing run's Lambda entry (functions/billing/run/handler.ts).
+ */
+export const FAILED_REPORTS_METRIC = {
+  namespace: 'UsageAnalytics/Billing',
+  metricName: 'FailedReports',
+  dimensions: { Service: 'billing-run' },
+} as const;
+
+/** What the billing alarms watch: the run's Lambda and its dead-letter queue. */
+export interface BillingMonitoringTargets {
+  readonly function: lambda.IFunction;
+  readonly deadLetterQueue: sqs.IQueue;
+}
+
 export interface MonitoringProps {
   readonly consumer: lambda.IFunction;
   readonly collectorApi: apigw.IHttpApi;
+  /** The scheduled billing run; without it there are no billing alarms. */
+  readonly billing?: BillingMonitoringTargets;
   /** Where alarms notify; without it they only change state in the console. */
   readonly alarmTopic?: sns.ITopic;
 }
 
-/** Alarms on the ingest path: the stream falling behind, the consumer failing, data set aside, the collector erroring. */
+/**
+ * Alarms on the ingest path (the stream falling behind, the consumer failing, data set aside, the
+ * collector erroring) and on billing (the run failing, invocations dead-lettered, reports failing).
+ */
 export class Monitoring extends Construct {
   readonly alarms: cloudwatch.Alarm[];
 
@@ -74,6 +96,7 @@ export class Monitoring extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     ];
+    if (props.billing) this.alarms.push(...this.billingAlarms(props.billing, period));
 
     if (props.alarmTopic) {
       const notify = new actions.SnsAction(props.alarmTopic);
@@ -82,5 +105,34 @@ export class Monitoring extends Construct {
         alarm.addOkAction(notify);
       }
     }
+  }
+
+  private billingAlarms(billing: BillingMonitoringTargets, period: Duration): cloudwatch.Alarm[] {
+    return [
+      new cloudwatch.Alarm(this, 'BillingRunErrors', {
+        alarmDescription: 'The billing run threw (or timed out): meter windows are reported late until a run succeeds; the next run resumes from its cursor.',
+        metric: billing.function.metricErrors({ statistic: cloudwatch.Stats.SUM, period }),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, 'BillingDeadLetters', {
+        alarmDescription: 'Billing run invocations failed or were dropped and landed in its dead-letter queue: read the messages, then purge the queue.',
+        metric: billing.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: cloudwatch.Stats.MAXIMUM, period }),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, 'BillingFailedReports', {
+        alarmDescription: 'A billing provider refused usage reports (or their retries ran out): those subscriptions are not billed until the report is fixed; see GET /v1/~/billing/reports?status=failed.',
+        metric: new cloudwatch.Metric({ ...FAILED_REPORTS_METRIC, statistic: cloudwatch.Stats.SUM, period }),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    ];
   }
 }

@@ -3,6 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { BatchUploads } from './batch-uploads';
+import { BillingRun } from './billing-run';
 import { CollectorApi } from './collector-api';
 import { GovernanceRefresh } from './governance-refresh';
 import { IngestPipeline } from './ingest-pipeline';
@@ -30,6 +31,7 @@ export class UsageAnalyticsStack extends Stack {
   readonly collectorApi: CollectorApi;
   readonly uploads: BatchUploads;
   readonly managementApi: ManagementApi;
+  readonly billingRun: BillingRun;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: UsageAnalyticsStackProps = {}) {
@@ -68,16 +70,19 @@ export class UsageAnalyticsStack extends Stack {
       burstLimit: context.number('managementBurstLimit', 100),
     });
     new GovernanceRefresh(this, 'GovernanceRefresh', { storage: this.storage, search: this.search, logLevel, logRetention });
+    this.billingRun = new BillingRun(this, 'BillingRun', { storage: this.storage, search: this.search, logLevel, logRetention, removalPolicy });
     const alarmTopicArn = context.optionalString('alarmTopicArn');
     this.monitoring = new Monitoring(this, 'Monitoring', {
       consumer: this.pipeline.consumer.function,
       collectorApi: this.collectorApi.http.api,
+      billing: { function: this.billingRun.function.function, deadLetterQueue: this.billingRun.deadLetterQueue },
       ...(alarmTopicArn ? { alarmTopic: sns.Topic.fromTopicArn(this, 'AlarmTopic', alarmTopicArn) } : {}),
     });
 
     new CfnOutput(this, 'CollectorUrl', { value: this.collectorApi.http.stage.url, description: 'Base URL for SDKs (their baseUri)' });
     new CfnOutput(this, 'ManagementUrl', { value: this.managementApi.http.stage.url, description: 'Management API base URL' });
     new CfnOutput(this, 'ArchiveBucketName', { value: this.storage.buckets.archive.bucketName, description: 'Raw accepted batches, gzip NDJSON by app and date' });
+    new CfnOutput(this, 'BillingProvidersSecretArn', { value: this.billingRun.providersSecret.secretArn, description: 'Secret holding the billing provider connections (put-secret-value, see the README)' });
     new CfnOutput(this, 'TokenSigningSecretArn', { value: this.managementApi.tokenSigningSecret.secretArn, description: 'Secret holding the management token signing key' });
 
     this.suppressCdkInternalFindings();

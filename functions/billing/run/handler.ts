@@ -3,6 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { BillingRunEnv, parseEnv } from '../../../schemas/env';
 import { searchIndexFromEnv } from '../../search/search-backend';
 import { createDocumentClient, createDynamoDbClient } from '../../shared/aws/clients';
+import { embeddedMetrics } from '../../shared/metrics';
 import { runBilling, type BillingRunSummary } from './billing-run';
 import { providerClients, type ProviderClientLookup } from './provider-registry';
 
@@ -11,6 +12,8 @@ const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_RE
 const index = searchIndexFromEnv(env);
 const secrets = new SecretsManagerClient({ region: env.AWS_REGION });
 let lookup: Promise<ProviderClientLookup> | undefined;
+// The FailedReports alarm reads this (namespace, name and dimension as FAILED_REPORTS_METRIC in lib/monitoring.ts).
+const metrics = embeddedMetrics('UsageAnalytics/Billing', { Service: 'billing-run' });
 
 async function loadProviders(): Promise<ProviderClientLookup> {
   if (!env.BILLING_PROVIDERS_SECRET_ARN) return providerClients({});
@@ -33,5 +36,6 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
   });
   for (const error of summary.errors) console.error(JSON.stringify({ message: 'billing meter failed', tenant: error.tenant, meter_id: error.meterId, error: error.message }));
   console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length }));
+  metrics({ FailedReports: summary.failed, MeterErrors: summary.errors.length });
   return summary;
 }
