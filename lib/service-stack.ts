@@ -82,7 +82,6 @@ export class UsageAnalyticsStack extends Stack {
     new CfnOutput(this, 'CollectorUrl', { value: this.collectorApi.http.stage.url, description: 'Base URL for SDKs (their baseUri)' });
     new CfnOutput(this, 'ManagementUrl', { value: this.managementApi.http.stage.url, description: 'Management API base URL' });
     new CfnOutput(this, 'ArchiveBucketName', { value: this.storage.buckets.archive.bucketName, description: 'Raw accepted batches, gzip NDJSON by app and date' });
-    new CfnOutput(this, 'BillingProvidersSecretArn', { value: this.billingRun.providersSecret.secretArn, description: 'Secret holding the billing provider connections (put-secret-value, see the README)' });
     new CfnOutput(this, 'TokenSigningSecretArn', { value: this.managementApi.tokenSigningSecret.secretArn, description: 'Secret holding the management token signing key' });
 
     this.suppressCdkInternalFindings();
