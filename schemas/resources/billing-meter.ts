@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { reportingPeriodMs } from '../../functions/billing/schedule/reporting-period';
 
 /** Meter states: active meters are billed by the billing run; inactive ones are kept but skipped. */
 export const BillingMeterStatus = z.enum(['active', 'inactive']);
@@ -6,7 +7,16 @@ export const BillingMeterStatus = z.enum(['active', 'inactive']);
 export const BillingProvider = z.enum(['webhook', 'stripe', 'chargebee', 'recurly', 'zuora']);
 export type BillingProvider = z.infer<typeof BillingProvider>;
 
-const reporting = z.looseObject({ reporting_period: z.string().max(64).optional() });
+/** `5m`, `1h`, `1d`…: checked by the run's own parser, so a meter that saves is a meter the run can bill. */
+const ReportingPeriod = z.string().max(64).superRefine((value, ctx) => {
+  try {
+    reportingPeriodMs(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
+const reporting = z.looseObject({ reporting_period: ReportingPeriod.optional() });
 
 /**
  * A provider's plan/price parameters follow that provider's own model (spec: not enumerated): any
@@ -18,7 +28,7 @@ const ProviderParams = z.looseObject({ reporting: reporting.optional() });
 export const WebhookParams = z.strictObject({
   channel_ids: z.array(z.string().min(1).max(256)).max(100),
   custom_plan: z.looseObject({ plan_id: z.string().min(1).max(256) }),
-  reporting: z.strictObject({ report_when: z.array(z.string().min(1).max(64)).max(20) }).optional(),
+  reporting: z.strictObject({ report_when: z.array(z.string().min(1).max(64)).max(20), reporting_period: ReportingPeriod.optional() }).optional(),
 });
 
 /** Spec: BillingParams. */

@@ -80,7 +80,8 @@ describe('billing run', () => {
       { subscription_id: 'sub-a', company_id: 'acme', status: 'active', items: [{ plan_id: planId }], created_at: '2026-01-01T00:00:00Z', ...month },
       // A second acme subscription without the meter's plan: company usage must not go to it.
       { subscription_id: 'sub-a-other', company_id: 'acme', status: 'active', items: [{ plan_id: 'another-plan' }], created_at: '2025-01-01T00:00:00Z', ...month },
-      { subscription_id: 'sub-b', company_id: 'globex', status: 'active', items: [{ plan_id: planId }], ...month },
+      // sub-b names its provider invoice of the current period (reports carry it as usage.invoice.id).
+      { subscription_id: 'sub-b', company_id: 'globex', status: 'active', items: [{ plan_id: planId }], metadata: { current_invoice_id: 'in_globex_1' }, ...month },
       { subscription_id: 'sub-x', company_id: 'initech', status: 'cancelled', items: [{ plan_id: planId }], ...month },
     ])).status).toBe(201);
     const events = [
@@ -276,4 +277,68 @@ describe('billing run', () => {
     await run(deps(channel));
     expect(fake.requests().length).toBe(sent);
   }, 90_000);
+
+  it('a refused version is carried by the next correction: the receiver ends with the corrected windows whole, amounts included', async () => {
+    const { fake, channel } = await receiver('refused-then-corrected');
+    const meterId = await createMeter('calls-refused-corrected', 'refused-then-corrected');
+    // Both windows' batches are refused (4xx): every version 1 ends failed, nothing reached the receiver.
+    fake.failNext(2, { kind: 'status', status: 400, message: 'unknown plan', code: 'unknown_plan' });
+    await run(deps(channel));
+    const before = (await reportsOf(meterId)).filter((r) => r.status !== 'unattributed');
+    expect(before.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(fake.totals()).toEqual({});
+
+    // Late events correct sub-a's w1 and sub-b's w2: each correction must carry its window's whole usage.
+    expect((await rt.collect('/v1/events/batch', [call({ company_id: 'acme' }, at(w1, 52)), call({ company_id: 'globex', subscription_id: 'sub-b' }, at(w2, 20))])).status).toBe(201);
+    await rt.waitUntilConsumed();
+    await run(deps(channel));
+    const after = await reportsOf(meterId);
+    const subA = after.find((r) => r.subscription_id === 'sub-a' && r.usage_start_time === w1.toISOString())!;
+    const subB = after.find((r) => r.subscription_id === 'sub-b' && r.usage_start_time === w2.toISOString())!;
+    expect(subA).toMatchObject({ report_version: 2, status: 'success' });
+    expect(subB).toMatchObject({ report_version: 2, meter_usage: 2, status: 'success' });
+    expect(fake.totals()).toEqual({ 'sub-a': BigInt(subA.meter_usage), 'sub-b': 2n });
+    // The amount sent is what the refused version billed plus the correction's own change.
+    const sentA = fake.events().find((e) => (e.data.subscription as { id: string }).id === 'sub-a')!;
+    expect(sentA.data).toMatchObject({ previous_quantity: 0, quantity: subA.meter_usage, delta: subA.meter_usage });
+    expect(Number(sentA.data.amount)).toBeCloseTo(subA.versions.reduce((sum, v) => sum + Number(v.amount_exact ?? 0), 0), 9);
+    expect(subA.versions.every((v) => v.amount_exact !== undefined && Number(v.amount_exact) > 0)).toBe(true);
+    // Windows without a correction stay failed (an operator's matter), and nothing is resent.
+    expect(after.filter((r) => r.status === 'failed')).toHaveLength(2);
+    const sent = fake.requests().length;
+    await run(deps(channel));
+    expect(fake.requests().length).toBe(sent);
+  }, 90_000);
+
+  it('honours a webhook meter\'s reporting.reporting_period and sets usage.invoice from the subscription period', async () => {
+    const invalid = await rt.management('POST', '/~/billing/meters', {}, {
+      name: 'bad-period', slug: 'bad-period', es_query: { query: { match_all: {} } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['x'], custom_plan: { plan_id: planId }, reporting: { report_when: ['period_closed'], reporting_period: '7m' } } } },
+    });
+    expect(invalid.status).toBe(400);
+    expect(JSON.stringify(invalid.body.error.details)).toContain('reporting_period');
+
+    const { fake, channel } = await receiver('two-hourly');
+    const meterId = await createMeter('calls-2h', 'two-hourly', {
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['two-hourly'], custom_plan: { plan_id: planId }, reporting: { report_when: ['period_closed'], reporting_period: '2h' } } } },
+    });
+    const summary = await run(deps(channel));
+    expect(summary.errors).toEqual([]);
+    const reports = (await reportsOf(meterId)).filter((r) => r.status !== 'unattributed');
+    expect(reports.length).toBeGreaterThan(0);
+    for (const report of reports) {
+      expect(Date.parse(report.usage_end_time) - Date.parse(report.usage_start_time)).toBe(2 * HOUR);
+      expect(Date.parse(report.usage_start_time) % (2 * HOUR)).toBe(0);
+    }
+    // Every event of the fixture, the late ones of the earlier tests included, is billed once:
+    // sub-a 9 + 2 + 1 in w1 and 5 in w2, sub-b 4 in w1 and 1 + 1 in w2.
+    expect(fake.totals()).toEqual({ 'sub-a': 17n, 'sub-b': 6n });
+    const monthStart = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), 1));
+    const monthEnd = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 1)).toISOString();
+    const a = reports.find((r) => r.subscription_id === 'sub-a')!;
+    expect(a.usage).toEqual({ aggregator: expect.any(String), invoice: { id: `sub-a:${monthStart.toISOString()}`, period_start: monthStart.toISOString(), period_end: monthEnd } });
+    const b = reports.find((r) => r.subscription_id === 'sub-b')!;
+    expect(b.usage.invoice).toEqual({ id: 'in_globex_1', period_start: monthStart.toISOString(), period_end: monthEnd });
+  }, 90_000);
+
 });

@@ -115,6 +115,8 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
     channelRequests: report.channel_requests?.map((c) => ({ ...c, provider_requests: [...c.provider_requests] })),
     requestFor(destination) {
       const identity: ReportIdentity = { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion: report.report_version, destination };
+      const carried = unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
+      const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
       return {
         identity,
         idempotencyKey: idempotencyKey(identity),
@@ -122,13 +124,40 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
         subscription,
         window,
         quantity: BigInt(report.meter_usage),
-        previousQuantity: BigInt(report.meter_usage - version.delta),
+        previousQuantity: BigInt(carried.acknowledgedQuantity ?? report.meter_usage - version.delta),
         reportTotalUsage: BigInt(report.report_total_usage),
-        ...(version.amount_exact !== undefined && report.currency ? { amount: { value: Decimal.from(version.amount_exact), currency: report.currency } } : {}),
+        ...(amount !== undefined && report.currency ? { amount: { value: amount, currency: report.currency } } : {}),
         params: meter.params as never,
       };
     },
   };
+}
+
+/**
+ * What a destination never acknowledged before the current version: earlier versions it refused
+ * (`failed` with a provider answer and no success) are carried by the current one, so its previous
+ * quantity is the last version the destination acknowledged and its amount includes the refused
+ * versions' amounts. A version whose outcome is unknown (a timeout or connection error, status 0,
+ * other than not_configured) is taken as acknowledged: resending it under a new key could double-bill.
+ * acknowledgedQuantity is undefined when nothing is carried (the previous version was acknowledged).
+ */
+export function unacknowledgedSince(report: BillingReport, keyOf: (version: number) => string): { acknowledgedQuantity: number | undefined; amounts: (string | undefined)[] } {
+  const amounts: (string | undefined)[] = [];
+  const earlier = report.versions.filter((v) => v.report_version < report.report_version);
+  for (let i = earlier.length - 1; i >= 0; i -= 1) {
+    const entry = earlier[i]!;
+    if (!refused(report.provider_requests, keyOf(entry.report_version))) {
+      return { acknowledgedQuantity: amounts.length === 0 ? undefined : entry.meter_usage, amounts };
+    }
+    amounts.push(entry.amount_exact);
+  }
+  return { acknowledgedQuantity: amounts.length === 0 ? undefined : 0, amounts };
+}
+
+/** The destination answered this key and never accepted it (or no destination was configured). */
+function refused(records: readonly ProviderRequestRecord[], key: string): boolean {
+  const own = records.filter((r) => r.job_id === key);
+  return own.length > 0 && own.every((r) => !r.success && (r.status_code !== 0 || r.error_code === 'not_configured'));
 }
 
 /** Destination of a channel in idempotency keys (as the providers' docs name it). */

@@ -84,6 +84,21 @@ export function billingPeriod(subscription: KnownSubscription | undefined, windo
   return { start, end: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1)) };
 }
 
+/** Subscription metadata naming the provider's invoice of the current period, when the profile carries it. */
+export const INVOICE_METADATA_KEYS = ['current_invoice_id', 'invoice_id'] as const;
+
+/**
+ * The invoice a report's usage lands on: the period's bounds, and as id the subscription's current
+ * invoice id (metadata current_invoice_id / invoice_id) when the period is the subscription's current
+ * one, else the deterministic `<subscription_id>:<period_start>`.
+ */
+export function invoiceOf(subscription: KnownSubscription | undefined, subscriptionId: string, period: { start: Date; end: Date }): { id: string; period_start: string; period_end: string } {
+  const current = subscription?.periodStart?.getTime() === period.start.getTime();
+  const named = current ? INVOICE_METADATA_KEYS.map((k) => subscription?.metadata[k]).find((v): v is string => typeof v === 'string' && v !== '') : undefined;
+  const periodStart = period.start.toISOString();
+  return { id: named ?? `${subscriptionId}:${periodStart}`, period_start: periodStart, period_end: period.end.toISOString() };
+}
+
 export function buildWindowReports(input: BuildInput): BuildResult {
   const { tenant, meter, window, now } = input;
   const stamp = now.toISOString();
@@ -132,6 +147,8 @@ export function buildWindowReports(input: BuildInput): BuildResult {
         input.totals.set(key, { ps, pe: period.end.toISOString(), u: totalAfter });
       }
     }
+    // A correction stays on the invoice its first version was billed on.
+    const invoice = prev?.usage.invoice ?? (period && subscriptionId !== null ? invoiceOf(subscription, subscriptionId, period) : undefined);
     const price = attributed && input.pricing ? input.pricing.priceFor(subscription) : undefined;
     let versionAmount: Decimal | undefined;
     if (price) {
@@ -170,7 +187,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       ...(prev?.beginning_balance ? { beginning_balance: prev.beginning_balance } : {}),
       ...(prev?.ending_balance ? { ending_balance: prev.ending_balance } : {}),
       ...(prev?.balance_changes ? { balance_changes: prev.balance_changes } : {}),
-      usage: { aggregator: meter.aggregator },
+      usage: { aggregator: meter.aggregator, ...(invoice ? { invoice } : {}) },
       attribution: entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id'),
       ...(price ? { price_id: price.id } : {}),
       versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: raw.toString(), meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
