@@ -5,16 +5,21 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { BILLING_TARGET_RATIO, benchBilling, billingScaleOption } from './bench/billing';
 import { benchCollectorBundle } from './bench/bundle-size';
 import { benchCollectorThroughput } from './bench/collector-throughput';
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e', 'search'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'search', 'billing'] as const;
+
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const args = process.argv.slice(2);
+  const scale = billingScaleOption(args);
+  // The value after --scale is not a section name.
+  const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--scale');
   const run = (name: (typeof sections)[number]) => wanted.length === 0 || wanted.includes(name);
   const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
   const log = (line: string) => console.log(line);
@@ -50,6 +55,13 @@ async function main(): Promise<void> {
     log(`  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`);
     for (const line of searchTable(r)) log(line);
     log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request`);
+  }
+  if (run('billing')) {
+    log(`\n## Billing run: one full run of a month's hourly windows vs the bare aggregation queries it needs (scale ${scale})`);
+    const r = await benchBilling({ scale, log });
+    results.billing = r;
+    log(`  ${r.companies.toLocaleString('en')} subscriptions × ${r.meters} meters, ${r.events.toLocaleString('en')} events, ${r.windows} windows, ${r.reports.toLocaleString('en')} reports`);
+    log(`  full run ${fmt(r.runMs / 1000)} s, bare queries ${fmt(r.queryMs / 1000)} s, ratio ${fmt(r.ratio)} (target ≤ ${BILLING_TARGET_RATIO})`);
   }
 
   const out = resolve(__dirname, '../.bench/results.json');

@@ -1,0 +1,187 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runBilling, type BillingRunSummary } from '../../functions/billing/run/billing-run';
+import { runMeterOf, type RunMeter } from '../../functions/billing/run/run-meter';
+import { busyWindows, windowUsage } from '../../functions/billing/run/usage-query';
+import { profileDocument } from '../../functions/search/index-documents';
+import type { IndexDocument, SearchableIndex, TenantScope } from '../../functions/search/port';
+import { FakeWebhookReceiver } from '../../test/support/fake-providers';
+import { startLocalRuntime } from '../local/runtime';
+import { timeMs } from './timing';
+
+export const BILLING_TARGET_RATIO = 2;
+
+/** The issue's full size; `--scale` multiplies companies and events (windows and meters stay). */
+export const FULL_BILLING_BENCH = { companies: 2_000, meters: 5, events: 1_000_000, days: 30 } as const;
+
+/**
+ * `--scale 0.25` / `--scale=0.25`: the billing section at that fraction of its companies and events
+ * (windows and meters stay), for machines where the full size does not finish in reasonable time.
+ */
+export function billingScaleOption(args: readonly string[]): number {
+  const at = args.findIndex((a) => a === '--scale' || a.startsWith('--scale='));
+  if (at < 0) return 1;
+  const text = args[at]!.includes('=') ? args[at]!.slice('--scale='.length) : args[at + 1] ?? '';
+  const scale = Number(text);
+  if (!(scale > 0 && scale <= 1)) throw new Error(`--scale must be a number in (0, 1], got "${text}"`);
+  return scale;
+}
+
+export interface BillingBenchResult {
+  scale: number;
+  companies: number;
+  meters: number;
+  events: number;
+  windows: number;
+  reports: number;
+  delivered: number;
+  /** The full run: every meter's hourly windows of the month, evaluated, committed, delivered. */
+  runMs: number;
+  /** The bare aggregation queries the run needs (per meter: the busy-window histogram and one grouped query per busy window). */
+  queryMs: number;
+  ratio: number;
+  generatedSeconds: number;
+}
+
+const HOUR = 3_600_000;
+const CHANNEL = 'bench';
+const SECRET = 'whsec_bench';
+
+/**
+ * The billing section of `npm run bench`: companies with one active subscription each, five
+ * webhook meters (different filters over the same events), events spread over a month; one full
+ * billing run over all hourly windows against the bare aggregation queries it needs, timed in the
+ * same process on the same emulators. The receiver runs in the same process (its work is counted).
+ * Data is generated into a fresh runtime every time (indexing is not part of either timing).
+ */
+export async function benchBilling(options: { scale?: number; log?: (line: string) => void } = {}): Promise<BillingBenchResult> {
+  const scale = options.scale ?? 1;
+  const log = options.log ?? (() => {});
+  const companies = Math.max(1, Math.round(FULL_BILLING_BENCH.companies * scale));
+  const events = Math.max(1, Math.round(FULL_BILLING_BENCH.events * scale));
+  const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-billing-'));
+  const rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0 });
+  const receiver = await new FakeWebhookReceiver({ secrets: { [CHANNEL]: SECRET } }).start();
+  try {
+    const c = rt.credentials;
+    const scope: TenantScope = { org_id: c.org_id, app_id: c.app_id };
+    const management = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${c.management_url}${path}`, { method, headers: { authorization: `Bearer ${c.management_token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (await response.json()) as Record<string, unknown>;
+      if (response.status >= 300) throw new Error(`billing bench: ${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+      return json;
+    };
+
+    // Events lie in the 30 days before the last closed hour (settled long before "now").
+    const end = Math.floor(Date.now() / HOUR) * HOUR - HOUR;
+    const start = end - FULL_BILLING_BENCH.days * 24 * HOUR;
+    const generatedStarted = process.hrtime.bigint();
+    const plan = await management('POST', '/~/billing/catalog/plans', { name: 'bench calls' });
+    const planId = String(plan['id'] ?? plan['_id']);
+    await management('POST', '/~/billing/catalog/prices', { name: 'per call', plan_id: planId, pricing_model: 'per_unit', currency: 'USD', price_in_decimal: '0.001' });
+    const periodStart = new Date(start - 24 * HOUR).toISOString();
+    const periodEnd = new Date(end + 31 * 24 * HOUR).toISOString();
+    const subscriptions: IndexDocument[] = [];
+    for (let i = 0; i < companies; i += 1) {
+      const id = `sub-${String(i).padStart(6, '0')}`;
+      subscriptions.push(profileDocument(scope, 'subscriptions', id, { subscription_id: id, company_id: `co-${i}`, status: 'active', items: [{ plan_id: planId }], current_period_start: periodStart, current_period_end: periodEnd }, 1, new Date().toISOString()));
+    }
+    await indexAll(rt.index, subscriptions);
+    // Deterministic spread: event n at an even step through the month, company by a multiplicative hash.
+    const step = (end - start) / events;
+    const verbs = ['GET', 'POST', 'PUT', 'DELETE'];
+    let chunk: IndexDocument[] = [];
+    for (let n = 0; n < events; n += 1) {
+      const time = new Date(start + Math.floor(n * step));
+      const company = (n * 2_654_435_761) % companies;
+      const status = n % 17 === 0 ? 500 : n % 5 === 0 ? 404 : 200;
+      chunk.push(eventDocument(scope, `e-${n}`, time, { company_id: `co-${company}`, ...(n % 3 === 0 ? { subscription_id: `sub-${String(company).padStart(6, '0')}` } : {}), ...(n % 11 === 0 ? { weight: 2 } : {}) }, verbs[n % 4]!, status));
+      if (chunk.length === 10_000) {
+        await indexAll(rt.index, chunk);
+        chunk = [];
+        if ((n + 1) % 100_000 === 0) log(`  indexed ${(n + 1).toLocaleString('en')} / ${events.toLocaleString('en')} events`);
+      }
+    }
+    await indexAll(rt.index, chunk);
+
+    const queries: Record<string, unknown>[] = [
+      { query: { match_all: {} } },
+      { query: { bool: { filter: [{ term: { 'request.verb': 'GET' } }] } } },
+      { query: { bool: { filter: [{ term: { 'request.verb': 'POST' } }] } } },
+      { query: { bool: { filter: [{ range: { 'response.status': { gte: 400 } } }] } } },
+      { query: { bool: { filter: [{ range: { 'response.status': { lt: 400 } } }] } } },
+    ];
+    const meters: RunMeter[] = [];
+    for (const [i, es_query] of queries.entries()) {
+      const created = await management('POST', '/~/billing/meters', {
+        name: `bench ${i}`, slug: `bench-${i}`, es_query,
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [CHANNEL], custom_plan: { plan_id: planId } } } },
+      });
+      const meter = runMeterOf(created);
+      if ('error' in meter) throw new Error(`billing bench: meter ${i}: ${meter.error}`);
+      meters.push(meter);
+    }
+    const generatedSeconds = Number(process.hrtime.bigint() - generatedStarted) / 1e9;
+    log(`  ${companies.toLocaleString('en')} subscriptions, ${meters.length} meters, ${events.toLocaleString('en')} events over ${FULL_BILLING_BENCH.days} days (scale ${scale}); generated in ${Math.round(generatedSeconds)} s`);
+
+    // The bare queries first (they also warm DuckDB's cache for the run, which favours the run).
+    const now = new Date();
+    const range = { from: new Date(start - 24 * HOUR), to: new Date(end) };
+    let windows = 0;
+    const queryMs = await timeMs(async () => {
+      for (const meter of meters) {
+        const busy = await busyWindows(rt.index, scope, meter, range, now);
+        windows += busy.length;
+        for (const windowStart of busy) await windowUsage(rt.index, scope, meter, { start: windowStart, end: new Date(windowStart.getTime() + meter.periodMs) }, now);
+      }
+    });
+    log(`  bare aggregation queries: ${windows} windows in ${Math.round(queryMs)} ms`);
+
+    let done = 0;
+    let lastLog = Date.now();
+    let summary: BillingRunSummary | undefined;
+    const runMs = await timeMs(async () => {
+      summary = await runBilling({
+        now,
+        deps: {
+          documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
+          tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
+          channels: async () => new Map([[CHANNEL, { id: CHANNEL, name: CHANNEL, url: receiver.channelUrl(CHANNEL), status: 'active' as const, headers: {}, secrets: [SECRET] }]]),
+        },
+        onProgress: (p) => {
+          if (p.phase !== 'window') return;
+          done += 1;
+          if (Date.now() - lastLog >= 5_000) {
+            lastLog = Date.now();
+            log(`  run: ${done} / ${windows} windows`);
+          }
+        },
+      });
+    });
+    const s = summary!;
+    if (s.errors.length > 0 || !s.complete) throw new Error(`billing bench: the run did not finish cleanly: ${JSON.stringify(s.errors.slice(0, 3))}`);
+    if (s.windowsEvaluated !== windows) throw new Error(`billing bench: the run evaluated ${s.windowsEvaluated} windows, the bare queries found ${windows}`);
+    if (s.retrying + s.failed > 0) throw new Error(`billing bench: ${s.retrying + s.failed} reports were not delivered`);
+    log(`  run: ${s.windowsEvaluated} windows, ${s.reportsWritten.toLocaleString('en')} reports, ${s.delivered.toLocaleString('en')} delivered in ${Math.round(runMs)} ms (its own query time ${s.queryMs} ms)`);
+    return { scale, companies, meters: meters.length, events, windows, reports: s.reportsWritten, delivered: s.delivered, runMs, queryMs, ratio: runMs / queryMs, generatedSeconds };
+  } finally {
+    await receiver.stop();
+    await rt.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function indexAll(index: SearchableIndex, docs: IndexDocument[]): Promise<void> {
+  if (docs.length === 0) return;
+  const result = await index.index(docs);
+  if (result.failures.length > 0) throw new Error(`billing bench: indexing failed: ${JSON.stringify(result.failures.slice(0, 3))}`);
+}
+
+function eventDocument(scope: TenantScope, id: string, time: Date, fields: Record<string, unknown>, verb: string, status: number): IndexDocument {
+  const iso = time.toISOString();
+  return {
+    kind: 'events', id, org_id: scope.org_id, app_id: scope.app_id, time: iso,
+    source: { ...scope, event_type: 'api_call', request: { time: iso, uri: 'https://api.example.com/items', verb, route: '/items' }, response: { time: iso, status }, received_at: iso, is_late: false, ...fields },
+  };
+}
