@@ -65,7 +65,8 @@ describe('ingest alarms', () => {
   });
 
   it('has no actions unless an alarm topic is configured', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
+    // Five ingest alarms (this file) and three billing run alarms (billing-run.test.ts).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 8);
     for (const resource of Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm')) {
       expect(resource.Properties.AlarmActions).toBeUndefined();
     }
@@ -76,7 +77,7 @@ it('notifies an existing SNS topic given as context', () => {
   const topicArn = 'arn:aws:sns:us-east-1:123456789012:ops-alarms';
   const { resources: withTopic } = synthesize({ alarmTopicArn: topicArn });
   const alarms = Object.values(withTopic).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-  expect(alarms).toHaveLength(5);
+  expect(alarms).toHaveLength(8);
   for (const resource of alarms) {
     expect(resource.Properties.AlarmActions).toEqual([topicArn]);
     expect(resource.Properties.OKActions).toEqual([topicArn]);

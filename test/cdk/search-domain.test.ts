@@ -26,7 +26,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer, search, management and governance refresh Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search, management, governance refresh and billing run Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -38,6 +38,8 @@ describe('OpenSearch domain with the default context', () => {
             // Governance rules' cohort membership is a search over the profile indexes.
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] },
             { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('GovernanceRefresh') as GovernanceRefresh).function.role), 'Arn'] },
+            // Meters are aggregations over the event index.
+            { 'Fn::GetAtt': [logicalIdOf(stack.billingRun.function.role), 'Arn'] },
           ],
         },
         Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':es:us-east-1:123456789012:domain/usageanalytics-search/*']] },
