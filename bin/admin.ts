@@ -5,6 +5,7 @@
  *   bootstrap       [--org-name n] [--app-name n] [--username admin]   new org + app + admin user
  *   set-org-status  <org_id> active|inactive|cancelled
  *   create-user     <org_id> <username> --scopes admin|a,b [--password p]
+ *   delete-user     <org_id> <username>                                 and revoke every token issued to them
  *
  * Passwords are printed once (generated unless given) and stored only as scrypt hashes.
  * --json prints one JSON object instead of text.
@@ -15,13 +16,15 @@ import * as z from 'zod';
 import { AppStore } from '../functions/auth/app-store';
 import { bootstrapOrganisation, generatePassword } from '../functions/auth/org-bootstrap';
 import { setOrgStatus } from '../functions/auth/org-status';
+import { removeOrgUser } from '../functions/auth/org-user-removal';
 import { OrgUserStore } from '../functions/auth/org-user-store';
 import { splitScopeList } from '../functions/auth/scope-list';
+import { TokenStore } from '../functions/auth/token-store';
 import { createDocumentClient, createDynamoDbClient } from '../functions/shared/aws/clients';
 import { isServiceError } from '../functions/shared/errors';
 import { CreateOrgUser, SubscriptionStatus } from '../schemas/org';
 
-const USAGE = `usage: npm run admin -- <bootstrap | set-org-status <org> <status> | create-user <org> <username> --scopes s1,s2> --table <resources table> [--region r] [--endpoint url] [--json]`;
+const USAGE = `usage: npm run admin -- <bootstrap | set-org-status <org> <status> | create-user <org> <username> --scopes s1,s2 | delete-user <org> <username>> --table <resources table> [--region r] [--endpoint url] [--json]`;
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -76,6 +79,14 @@ async function main(argv: string[]): Promise<void> {
         if (!(await apps.listApps(orgId)).length) throw new UsageError(`organisation ${orgId} has no app (bootstrap it first)`);
         const user = await users.create(orgId, input.data);
         print({ org_id: orgId, username: user.username, scopes: user.scopes.join(' '), ...(values.password ? {} : { password }) });
+        return;
+      }
+      case 'delete-user': {
+        const [orgId, username] = args;
+        if (!orgId || !username) throw new UsageError('usage: delete-user <org_id> <username>');
+        const result = await removeOrgUser({ users, tokens: new TokenStore(documents, values.table) }, orgId, username, new Date());
+        if (!result.removed) throw new UsageError(`organisation ${orgId} has no user ${username}`);
+        print({ org_id: orgId, username, revoked_tokens: String(result.revokedTokens) });
         return;
       }
       default:

@@ -1,12 +1,23 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { StoredOrgUser, type CreateOrgUser, type OrgUser } from '../../schemas/org';
 import { ValidationError } from '../shared/errors';
 import { hashPassword } from './password-hash';
 
-/** Org users: ORG#<org> / USER#<username>, with a scrypt hash of the password. */
+/**
+ * Org users: ORG#<org> / USER#<username>, with a scrypt hash of the password.
+ *
+ * Deleting a user is three steps (org-user-removal.ts): the item is marked `deleted_at` (its hash
+ * dropped), the user's tokens are revoked, then the mark gets `expires_at` (the table's TTL) a day
+ * later. While marked, no token can be recorded for that username (TokenStore.put checks it), so a
+ * token minted by a request that authenticated just before the sweep cannot outlive the deletion.
+ * A marked item is invisible to find and list; a username can be taken again once the sweep is done.
+ */
 export const userKey = (orgId: string, username: string) => ({ pk: `ORG#${orgId}`, sk: `USER#${username}` });
 const USER_PREFIX = 'USER#';
+/** How long a deleted user's mark outlives its sweep: far longer than any request that began before it. */
+export const DELETED_USER_MARK_SECONDS = 24 * 3600;
+const isDeleted = (item: Record<string, unknown>) => item['deleted_at'] !== undefined;
 
 export class OrgUserStore {
   constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
@@ -24,7 +35,8 @@ export class OrgUserStore {
       await this.documents.send(new PutCommand({
         TableName: this.tableName,
         Item: { ...userKey(orgId, user.username), ...user },
-        ConditionExpression: options.replace ? undefined : 'attribute_not_exists(pk)',
+        // A finished deletion's mark (it has expires_at) may be overwritten; one still sweeping may not.
+        ConditionExpression: options.replace ? undefined : 'attribute_not_exists(pk) OR attribute_exists(expires_at)',
       }));
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
@@ -37,7 +49,7 @@ export class OrgUserStore {
 
   async find(orgId: string, username: string): Promise<StoredOrgUser | undefined> {
     const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: userKey(orgId, username), ConsistentRead: true }));
-    return result.Item ? StoredOrgUser.parse(result.Item) : undefined;
+    return result.Item && !isDeleted(result.Item) ? StoredOrgUser.parse(result.Item) : undefined;
   }
 
   async list(orgId: string): Promise<OrgUser[]> {
@@ -50,16 +62,42 @@ export class OrgUserStore {
         ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':user': USER_PREFIX },
         ExclusiveStartKey: startKey,
       }));
-      for (const item of page.Items ?? []) users.push(publicUser(StoredOrgUser.parse(item)));
+      for (const item of page.Items ?? []) if (!isDeleted(item)) users.push(publicUser(StoredOrgUser.parse(item)));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return users;
   }
 
-  /** False when there was no such user. */
-  async delete(orgId: string, username: string): Promise<boolean> {
-    const result = await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: userKey(orgId, username), ReturnValues: 'ALL_OLD' }));
-    return result.Attributes !== undefined;
+  /**
+   * Step 1 of a deletion: marks the user deleted (a repeat while the sweep is unfinished is allowed,
+   * so a deletion that stopped part-way can be completed). False when there is no such user, or its
+   * deletion already finished.
+   */
+  async markDeleted(orgId: string, username: string, at: Date): Promise<boolean> {
+    try {
+      await this.documents.send(new UpdateCommand({
+        TableName: this.tableName,
+        Key: userKey(orgId, username),
+        UpdateExpression: 'SET deleted_at = if_not_exists(deleted_at, :at) REMOVE password_hash',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(expires_at)',
+        ExpressionAttributeValues: { ':at': at.toISOString() },
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** Last step of a deletion, after the user's tokens are revoked: the mark expires a day later. */
+  async finishDeletion(orgId: string, username: string, at: Date): Promise<void> {
+    await this.documents.send(new UpdateCommand({
+      TableName: this.tableName,
+      Key: userKey(orgId, username),
+      UpdateExpression: 'SET expires_at = :exp',
+      ConditionExpression: 'attribute_exists(deleted_at)',
+      ExpressionAttributeValues: { ':exp': Math.floor(at.getTime() / 1000) + DELETED_USER_MARK_SECONDS },
+    }));
   }
 }
 

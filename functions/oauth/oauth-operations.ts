@@ -89,7 +89,7 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
     },
 
     async deleteOrgUser(request: HttpRequest, caller) {
-      await deleteOrgUser(users, required(caller), request.pathParams['username']!);
+      await deleteOrgUser({ users, tokens }, required(caller), request.pathParams['username']!, now());
       return { status: 204 };
     },
   };

@@ -1,7 +1,9 @@
 import type { CreateOrgUser, OrgUser } from '../../schemas/org';
 import type { ManagementCaller } from '../auth/management-auth';
+import { removeOrgUser } from '../auth/org-user-removal';
 import type { OrgUserStore } from '../auth/org-user-store';
 import { effectiveScopes } from '../auth/scope-list';
+import type { TokenStore } from '../auth/token-store';
 import { NotFoundError, UnauthorizedError } from '../shared/errors';
 
 /**
@@ -16,8 +18,9 @@ export async function createOrgUser(users: OrgUserStore, caller: ManagementCalle
   return users.create(caller.org_id, input, { now });
 }
 
-export async function deleteOrgUser(users: OrgUserStore, caller: ManagementCaller, username: string): Promise<void> {
-  if (!(await users.delete(caller.org_id, username))) {
+/** Deletes the user; every token issued to them is refused from the next request on. */
+export async function deleteOrgUser(stores: { users: OrgUserStore; tokens: TokenStore }, caller: ManagementCaller, username: string, now: Date): Promise<void> {
+  if (!(await removeOrgUser(stores, caller.org_id, username, now)).removed) {
     throw new NotFoundError(`No user ${username} in this organisation`, [{ field: 'username', reason: 'not found' }]);
   }
 }

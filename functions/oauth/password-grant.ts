@@ -6,6 +6,7 @@ import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash';
 import { effectiveScopes, isManagementScope } from '../auth/scope-list';
 import { issueManagementToken } from '../auth/token-issuer';
 import type { TokenStore } from '../auth/token-store';
+import { UnauthorizedError } from '../shared/errors';
 import { OAuthError } from './oauth-error';
 
 /** Lifetime of a token from the password flow; long-lived tokens are minted with GET /~/oauth/access_tokens. */
@@ -46,7 +47,11 @@ export async function grantPasswordToken(deps: PasswordGrantDeps, input: Passwor
   const app = await resolveApp(deps.apps, input.orgId, input.appId);
   const exp = Math.floor(deps.now.getTime() / 1000) + PASSWORD_TOKEN_LIFETIME_SECONDS;
   const scopes = requested.filter(isManagementScope);
-  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { sub: user.username, org_id: input.orgId, app_id: app.app_id, scopes, exp }, deps.now);
+  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { sub: user.username, org_id: input.orgId, app_id: app.app_id, scopes, exp }, deps.now).catch((error: unknown) => {
+    // The user was deleted after their password was checked: as if unknown.
+    if (error instanceof UnauthorizedError) throw new OAuthError(401, 'invalid_grant', 'The username or password is wrong');
+    throw error;
+  });
   return { access_token: issued.token, token_type: 'Bearer', expires_in: PASSWORD_TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
 }
 
