@@ -9,16 +9,28 @@ import { CreditBalance } from './balance';
  * Statuses (`status`) and their transitions:
  *   pending      committed by a run, not yet delivered (or a crash happened between delivery and the
  *                outcome write) → the next run (re)sends it with the SAME idempotency key.
- *   success      the provider has this version (a dedupe/replay counts as success).
- *   retrying     a transient failure (5xx, 429, timeout) after the client's own retries; later runs
- *                resend with the same key, up to MAX_DELIVERY_RUNS runs → then `failed`.
- *   failed       the provider refused it (4xx; its message is in provider_requests) or retries ran out.
+ *   success      every destination has this version (a dedupe/replay counts as success).
+ *   retrying     not confirmed yet: a 5xx/429/408 answer, or an UNKNOWN outcome (status_code 0: timeout,
+ *                connection error — the provider may or may not have it) after the client's own retries.
+ *                Later runs resend the SAME version with the SAME key (providers dedupe) until it is
+ *                answered: 2xx → success, 4xx → failed.
+ *   failed       the provider refused it (4xx other than 408/429, or the target was refused before
+ *                sending: `forbidden_target`; provider's code and message in error_code/error_message
+ *                and provider_requests), or it was still not confirmed after MAX_DELIVERY_RUNS runs or
+ *                UNCONFIRMED_RESEND_MAX_AGE_MS after the version was created (past the shortest provider
+ *                dedupe window a resend could double-bill). If any attempt's outcome was unknown,
+ *                error_code is `delivery_unconfirmed`: an operator must check the provider. A later
+ *                correction of the window carries refused versions (sent with it) but is sent on top of
+ *                an unconfirmed one, and the report stays failed/delivery_unconfirmed after the
+ *                correction is delivered (never silently success).
  *   unattributed usage of a company with no matching active subscription, or carrying an unknown or
  *                inactive subscription_id: stored (never lost), never sent, success false.
  * A new report whose quantity rounds to 0 is `success` at once (nothing to bill, nothing sent). A
  * meter without a usable destination (no provider connection, unknown channel) counts as a transient
  * failure (`retrying`, error_code `not_configured`), so configuring it in time still delivers.
- * A correction (late events) moves a report back to `pending` with report_version + 1.
+ * A correction (late events) moves a report back to `pending` with report_version + 1; a window is
+ * corrected only when none of its reports is pending or retrying (a version in flight, known or
+ * unconfirmed, is settled first).
  */
 export const ReportStatus = z.enum(['pending', 'success', 'retrying', 'failed', 'unattributed']);
 export type ReportStatus = z.infer<typeof ReportStatus>;
@@ -70,6 +82,9 @@ export const BillingReport = z.object({
   idempotency_key: z.string(),
   /** Runs that tried to deliver the current version. */
   delivery_runs: z.number().int().min(0),
+  /** Why a `failed` report failed: the provider's code, `forbidden_target`, `not_configured`, or `delivery_unconfirmed`. */
+  error_code: z.string().optional(),
+  error_message: z.string().optional(),
   provider_requests: z.array(ProviderRequestRecord),
   channel_requests: z.array(ChannelRequests).optional(),
   /** What the window bills over all its versions (sum of versions[].amount_exact), rounded to the currency's minor unit. */

@@ -24,6 +24,16 @@ import { sendWebhookBatch } from './webhook-batch';
 
 /** Runs that may try a version before it is `failed` (each run's client already retries with backoff). */
 export const MAX_DELIVERY_RUNS = 5;
+/**
+ * How long after a version was created an unknown outcome may still be resent under the same key.
+ * Stripe (Idempotency-Key and meter event identifier) and Zuora (Idempotency-Key) dedupe for 24 h;
+ * past that a resend could be billed twice, so the version is `failed` / `delivery_unconfirmed`
+ * instead. (Chargebee's usage_date rule and Recurly's merchant_tag lookup dedupe without a limit;
+ * webhook receivers keep event ids as long as they document — at least this long.)
+ */
+export const UNCONFIRMED_RESEND_MAX_AGE_MS = 23 * 3_600_000;
+/** error_code of a report whose delivery outcome stayed unknown: an operator must check the provider. */
+export const DELIVERY_UNCONFIRMED = 'delivery_unconfirmed';
 /** provider_requests kept per report (the newest). */
 const MAX_RECORDS = 50;
 
@@ -47,12 +57,27 @@ export interface DeliveryDeps {
 
 export const isOpen = (report: BillingReport) => report.status === 'pending' || report.status === 'retrying';
 
-type Verdict = { success: boolean; final: boolean };
+/**
+ * What one destination did with the current version in this run: `success`; `refused` (a final
+ * answer: 4xx other than 408/429, or a target refused before sending); `open` (not confirmed yet).
+ * `unconfirmed`: some attempt under this key may have reached the provider (timeout, connection
+ * error) and none was answered since. `expired`: unconfirmed for longer than a resend is safe.
+ */
+interface Verdict {
+  readonly destination: string;
+  readonly state: 'success' | 'refused' | 'open';
+  readonly unconfirmed: boolean;
+  readonly expired?: boolean;
+  /** The last failed request (its code and message explain a failed report). */
+  readonly failure?: ProviderRequestRecord;
+}
 
 /** One open report on its way: its requests per destination and what each destination answered. */
 interface Delivery {
   report: BillingReport;
   requestFor(destination: string): UsageReportRequest<never>;
+  /** The idempotency key of one of the report's versions at a destination. */
+  keyFor(destination: string, reportVersion: number): string;
   verdicts: Verdict[];
   providerRequests: ProviderRequestRecord[];
   channelRequests: ChannelRequests[] | undefined;
@@ -73,12 +98,14 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
   if (deps.meter.provider === 'webhook') await deliverToChannels(deps, deliveries);
   else {
     await mapWithConcurrency(deliveries, deps.concurrency, async (d) => {
-      const request = d.requestFor(deps.meter.provider);
-      if (alreadyDone(d.report.provider_requests, request.idempotencyKey)) return d.verdicts.push({ success: true, final: true });
+      const destination = deps.meter.provider;
+      const request = d.requestFor(destination);
+      const before = beforeSending(deps, d, destination, d.providerRequests, request.idempotencyKey);
+      if (before) return d.verdicts.push(before);
       const client = deps.providerClient(deps.meter.provider as Exclude<ProviderName, 'webhook'>);
       const outcome = client ? await client.report(request) : notConfigured(request.idempotencyKey, deps.now(), `no ${deps.meter.provider} connection is configured`);
       d.providerRequests = [...d.providerRequests, ...outcome.requests].slice(-MAX_RECORDS);
-      return d.verdicts.push(classify(outcome));
+      return d.verdicts.push(classify(destination, outcome, d.providerRequests, request.idempotencyKey));
     });
   }
   const finished = new Map(deliveries.map((d) => [d.report._id, finish(deps, d)]));
@@ -93,7 +120,20 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
   return { reports: reports.map((report) => finished.get(report._id) ?? report), delivered, failed, retrying };
 }
 
-const alreadyDone = (records: readonly ProviderRequestRecord[], key: string) => records.some((r) => r.job_id === key && r.success);
+/**
+ * A destination's verdict without sending: the key was already delivered (success), or its outcome
+ * has been unknown for longer than the providers dedupe (a resend could double-bill).
+ */
+function beforeSending(deps: DeliveryDeps, d: Delivery, destination: string, records: readonly ProviderRequestRecord[], key: string): Verdict | undefined {
+  const state = keyState(records, key);
+  if (state === 'delivered') return { destination, state: 'success', unconfirmed: false };
+  const created = Date.parse(d.report.versions[d.report.versions.length - 1]?.created_at ?? d.report.updated_at);
+  if (state === 'unconfirmed' && deps.now().getTime() - created > UNCONFIRMED_RESEND_MAX_AGE_MS) {
+    const failure = [...records].reverse().find((r) => r.job_id === key && !r.success);
+    return { destination, state: 'open', unconfirmed: true, expired: true, ...(failure ? { failure } : {}) };
+  }
+  return undefined;
+}
 
 function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
   const { meter, tenant } = deps;
@@ -113,6 +153,9 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
     verdicts: [],
     providerRequests: [...report.provider_requests],
     channelRequests: report.channel_requests?.map((c) => ({ ...c, provider_requests: [...c.provider_requests] })),
+    keyFor(destination, reportVersion) {
+      return idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion, destination });
+    },
     requestFor(destination) {
       const identity: ReportIdentity = { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion: report.report_version, destination };
       const carried = unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
@@ -134,11 +177,12 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
 }
 
 /**
- * What a destination never acknowledged before the current version: earlier versions it refused
- * (`failed` with a provider answer and no success) are carried by the current one, so its previous
- * quantity is the last version the destination acknowledged and its amount includes the refused
- * versions' amounts. A version whose outcome is unknown (a timeout or connection error, status 0,
- * other than not_configured) is taken as acknowledged: resending it under a new key could double-bill.
+ * What a destination never acknowledged before the current version: earlier versions it did not
+ * get (refused with a 4xx, not configured, or answered with errors only) are carried by the current
+ * one, so its previous quantity is the last version the destination has and its amount includes the
+ * carried versions' amounts. An UNCONFIRMED version (an attempt timed out or lost its connection and
+ * nothing answered since) is not carried: the provider may have it, and carrying it could
+ * double-bill; such a report ends `failed` / `delivery_unconfirmed` for an operator instead (see finish).
  * acknowledgedQuantity is undefined when nothing is carried (the previous version was acknowledged).
  */
 export function unacknowledgedSince(report: BillingReport, keyOf: (version: number) => string): { acknowledgedQuantity: number | undefined; amounts: (string | undefined)[] } {
@@ -146,7 +190,7 @@ export function unacknowledgedSince(report: BillingReport, keyOf: (version: numb
   const earlier = report.versions.filter((v) => v.report_version < report.report_version);
   for (let i = earlier.length - 1; i >= 0; i -= 1) {
     const entry = earlier[i]!;
-    if (!refused(report.provider_requests, keyOf(entry.report_version))) {
+    if (keyState(report.provider_requests, keyOf(entry.report_version)) !== 'not_delivered') {
       return { acknowledgedQuantity: amounts.length === 0 ? undefined : entry.meter_usage, amounts };
     }
     amounts.push(entry.amount_exact);
@@ -154,10 +198,27 @@ export function unacknowledgedSince(report: BillingReport, keyOf: (version: numb
   return { acknowledgedQuantity: amounts.length === 0 ? undefined : 0, amounts };
 }
 
-/** The destination answered this key and never accepted it (or no destination was configured). */
-function refused(records: readonly ProviderRequestRecord[], key: string): boolean {
+/** A request that may have reached the provider without an answer: timeout or connection error. */
+const isUnknownOutcome = (r: ProviderRequestRecord) => !r.success && r.status_code === 0 && (r.error_code === 'timeout' || r.error_code === 'network_error');
+
+/** Codes of requests refused before anything was sent (status_code 0, yet a definite "not delivered"). */
+const NOT_SENT_CODES = new Set(['not_configured', 'forbidden_target']);
+
+/** A final "no" to a request: a 4xx other than 408/429, or a request that was never sent. */
+const isRefusal = (r: ProviderRequestRecord) => !r.success && ((r.status_code >= 400 && r.status_code < 500 && r.status_code !== 408 && r.status_code !== 429) || (r.status_code === 0 && NOT_SENT_CODES.has(r.error_code ?? '')));
+
+/**
+ * What the records say about one key: `delivered` (some request succeeded), `not_delivered` (every
+ * request was answered with an error or never sent, or the last one was a final refusal — a
+ * deduplicating provider answers a repeat of something it has with success), `unconfirmed` (some
+ * request may have arrived and nothing answered since), `none` (never sent).
+ */
+export function keyState(records: readonly ProviderRequestRecord[], key: string): 'delivered' | 'not_delivered' | 'unconfirmed' | 'none' {
   const own = records.filter((r) => r.job_id === key);
-  return own.length > 0 && own.every((r) => !r.success && (r.status_code !== 0 || r.error_code === 'not_configured'));
+  if (own.length === 0) return 'none';
+  if (own.some((r) => r.success)) return 'delivered';
+  if (isRefusal(own[own.length - 1]!)) return 'not_delivered';
+  return own.some(isUnknownOutcome) ? 'unconfirmed' : 'not_delivered';
 }
 
 /** Destination of a channel in idempotency keys (as the providers' docs name it). */
@@ -176,7 +237,8 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
         d.channelRequests.push(entry);
       }
       const request = d.requestFor(channelDestination(channelId));
-      if (alreadyDone(entry.provider_requests, request.idempotencyKey)) d.verdicts.push({ success: true, final: true });
+      const before = beforeSending(deps, d, channelDestination(channelId), entry.provider_requests, request.idempotencyKey);
+      if (before) d.verdicts.push(before);
       else todo.push({ d, entry, request });
     }
     const record = (item: (typeof todo)[number], outcome: ProviderOutcome) => {
@@ -184,7 +246,7 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
       const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
       item.entry.provider_requests = [...item.entry.provider_requests, ...records].slice(-MAX_RECORDS);
       item.d.providerRequests = [...item.d.providerRequests, ...records].slice(-MAX_RECORDS);
-      item.d.verdicts.push(classify(outcome));
+      item.d.verdicts.push(classify(channelDestination(channelId), outcome, item.entry.provider_requests, item.request.idempotencyKey));
     };
     if (!target) {
       for (const item of todo) record(item, notConfigured(item.request.idempotencyKey, deps.now(), `webhook channel ${channelId} does not exist or is inactive`));
@@ -203,31 +265,75 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
   }));
 }
 
+/**
+ * The report after this run's attempt (statuses: schemas/billing/report.ts). Success needs every
+ * destination; a refusal fails the report; an unknown outcome stays `retrying` (resent with the same
+ * key) until MAX_DELIVERY_RUNS runs or UNCONFIRMED_RESEND_MAX_AGE_MS, then `failed` with
+ * `delivery_unconfirmed`. A delivered correction on top of an earlier unconfirmed version keeps the
+ * report failed/delivery_unconfirmed: the window's billing is still not known to be whole.
+ */
 function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
   const { report, verdicts } = d;
+  const { error_code: _code, error_message: _message, ...rest } = report;
   const runs = report.delivery_runs + 1;
-  const allSucceeded = verdicts.length > 0 && verdicts.every((v) => v.success);
-  const refused = verdicts.some((v) => !v.success && v.final);
-  const status: BillingReport['status'] = allSucceeded ? 'success' : refused || runs >= deps.maxDeliveryRuns ? 'failed' : 'retrying';
+  const allSucceeded = verdicts.length > 0 && verdicts.every((v) => v.state === 'success');
+  const refusal = verdicts.find((v) => v.state === 'refused');
+  const unconfirmed = verdicts.filter((v) => v.unconfirmed);
+  const exhausted = runs >= deps.maxDeliveryRuns || verdicts.some((v) => v.expired);
+  let error: { code: string; message: string } | undefined;
+  if (allSucceeded) {
+    const earlier = earlierUnconfirmed(d);
+    if (earlier.length > 0) {
+      const versions = [...new Set(earlier.map((e) => e.version))].join(', ');
+      const destinations = [...new Set(earlier.map((e) => e.destination))].join(', ');
+      error = { code: DELIVERY_UNCONFIRMED, message: `version ${versions} of this window was never confirmed by ${destinations} (timeouts or connection errors); version ${report.report_version} was delivered on top of it. Check the provider for the unconfirmed version.` };
+    }
+  } else if (refusal) {
+    error = { code: refusal.failure?.error_code ?? 'refused', message: refusal.failure?.error_message ?? `${refusal.destination} refused the report` };
+  } else if (exhausted && unconfirmed.length > 0) {
+    const last = unconfirmed[0]!.failure;
+    error = {
+      code: DELIVERY_UNCONFIRMED,
+      message: `no answer from ${unconfirmed.map((v) => v.destination).join(', ')} for version ${report.report_version} after ${runs} runs${unconfirmed.some((v) => v.expired) ? ' (past the providers\' deduplication window, so it is not resent)' : ''}; last error: ${last?.error_code ?? 'unknown'} ${last?.error_message ?? ''}`.trim() + '. The provider may or may not have it: check it there.',
+    };
+  } else if (exhausted) {
+    const last = verdicts.find((v) => v.state !== 'success' && v.failure)?.failure;
+    error = { code: last?.error_code ?? 'retries_exhausted', message: last?.error_message ?? `not delivered after ${runs} runs` };
+  }
+  const status: BillingReport['status'] = error ? 'failed' : allSucceeded ? 'success' : 'retrying';
   const now = deps.now().toISOString();
   return {
-    ...report,
+    ...rest,
     status,
-    success: allSucceeded,
+    success: status === 'success',
     delivery_runs: runs,
     provider_requests: d.providerRequests,
     ...(d.channelRequests ? { channel_requests: d.channelRequests } : {}),
     ...(allSucceeded ? { last_success_time: now } : {}),
+    ...(error ? { error_code: error.code, error_message: error.message } : {}),
     updated_at: now,
   };
 }
 
-/** A failed outcome is final when the provider refused it (its last request got a 4xx other than 408/429). */
-function classify(outcome: ProviderOutcome): Verdict {
-  if (outcome.success) return { success: true, final: true };
+/** Earlier versions of the report whose outcome at one of this run's destinations stayed unknown. */
+function earlierUnconfirmed(d: Delivery): { version: number; destination: string }[] {
+  const found: { version: number; destination: string }[] = [];
+  for (const entry of d.report.versions) {
+    if (entry.report_version >= d.report.report_version) continue;
+    for (const { destination } of d.verdicts) {
+      const records = destination.startsWith('webhook:') ? d.channelRequests?.find((c) => channelDestination(c.channel_id) === destination)?.provider_requests ?? d.providerRequests : d.providerRequests;
+      if (keyState(records, d.keyFor(destination, entry.report_version)) === 'unconfirmed') found.push({ version: entry.report_version, destination });
+    }
+  }
+  return found;
+}
+
+/** This run's outcome at one destination; `records` holds every request of the key so far (this run's included). */
+function classify(destination: string, outcome: ProviderOutcome, records: readonly ProviderRequestRecord[], key: string): Verdict {
+  if (outcome.success) return { destination, state: 'success', unconfirmed: false };
   const last = outcome.requests[outcome.requests.length - 1];
-  const status = last?.status_code ?? 0;
-  return { success: false, final: status >= 400 && status < 500 && status !== 408 && status !== 429 };
+  if (last && isRefusal(last) && last.error_code !== 'not_configured') return { destination, state: 'refused', unconfirmed: false, failure: last };
+  return { destination, state: 'open', unconfirmed: keyState(records, key) === 'unconfirmed', ...(last ? { failure: last } : {}) };
 }
 
 function notConfigured(jobId: string, now: Date, message: string): ProviderOutcome {
