@@ -2,3 +2,9 @@
 export const appRulesPartition = (orgId: string, appId: string) => `ORG#${orgId}#APP#${appId}`;
 export const RULE_SORT_PREFIX = 'RULE#';
 export const COHORT_SORT_PREFIX = 'COHORT#';
+
+/** The org and app owning a per-app partition; undefined for any other partition. */
+export function appOfPartition(partition: string): { orgId: string; appId: string } | undefined {
+  const match = /^ORG#([^#]+)#APP#([^#]+)$/.exec(partition);
+  return match ? { orgId: match[1]!, appId: match[2]! } : undefined;
+}

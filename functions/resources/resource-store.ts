@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { appKey, orgKey } from '../auth/app-store';
+import { appOfPartition } from '../governance/keys';
 import { GoneError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
 import { assertStorable } from './storable';
 
@@ -34,6 +36,12 @@ export interface ResourceLocation {
   readonly prefix: string;
 }
 
+export interface NewResource {
+  readonly at: ResourceLocation;
+  readonly id: string;
+  readonly document: StoredDocument;
+}
+
 export interface ListOptions {
   take?: number;
   /** Only items strictly older than this id (ids sort by creation time). */
@@ -65,7 +73,11 @@ export function isPlausibleId(id: string): boolean {
   return ID_SHAPE.test(id);
 }
 
-const liveKey = (at: ResourceLocation, id: string) => ({ pk: at.partition, sk: `${at.prefix}#${id}` });
+/** Sort-key prefix of apps in their org's partition (APP#<id>), as apps.ts stores them. */
+const APP_SORT_PREFIX = 'APP';
+/** The key of a resource's item. */
+export const resourceKey = (at: ResourceLocation, id: string) => ({ pk: at.partition, sk: `${at.prefix}#${id}` });
+const liveKey = resourceKey;
 const tombstoneKey = (at: ResourceLocation, id: string) => ({ pk: at.partition, sk: `GONE#${at.prefix}#${id}` });
 
 function stripKeys(item: Record<string, unknown>): StoredDocument {
@@ -85,16 +97,40 @@ export class ResourceStore {
    * collector application id) are written with it or not at all.
    */
   async create(at: ResourceLocation, id: string, document: StoredDocument, extra: TransactItems = []): Promise<boolean> {
-    assertStorable(document);
-    const put = { TableName: this.tableName, Item: { ...document, ...liveKey(at, id) }, ConditionExpression: 'attribute_not_exists(pk)' };
+    const failed = await this.createAll([{ at, id, document }], extra);
+    if (failed.length === 0) return true;
+    if (failed[0] === 0) return false;
+    throw new Error(`a condition of the items written with ${at.prefix}#${id} failed (items ${failed.join(', ')})`);
+  }
+
+  /**
+   * Writes new resources and extra items in one transaction (at most 100 items with the app checks
+   * below), all or nothing. Returns the indexes (resources first, then extras) whose conditions
+   * failed — a taken id, or an extra's own condition — empty when everything was written.
+   *
+   * A resource of a per-app partition is written only while its app exists (one ConditionCheck per
+   * app): an app's deletion purges its partition, and a token of the deleted app must not refill it.
+   * That is a GoneError (or NotFoundError once the app's tombstone expired).
+   */
+  async createAll(entries: readonly NewResource[], extra: TransactItems = []): Promise<number[]> {
+    for (const entry of entries) assertStorable(entry.document);
+    const puts = entries.map((entry) => ({ TableName: this.tableName, Item: { ...entry.document, ...liveKey(entry.at, entry.id) }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    const owners = [...new Map(entries.map((entry) => [entry.at.partition, appOfPartition(entry.at.partition)] as const)).values()].filter((owner) => owner !== undefined);
+    const checks = owners.map((owner) => ({ ConditionCheck: { TableName: this.tableName, Key: appKey(owner.orgId, owner.appId), ConditionExpression: 'attribute_exists(pk)' } }));
     try {
-      if (extra.length === 0) await this.documents.send(new PutCommand(put));
-      else await this.documents.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...extra] }));
-      return true;
+      if (puts.length === 1 && extra.length === 0 && checks.length === 0) await this.documents.send(new PutCommand(puts[0]!));
+      else await this.documents.send(new TransactWriteCommand({ TransactItems: [...puts.map((Put) => ({ Put })), ...extra, ...checks] }));
+      return [];
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-      throw error;
+      if (error instanceof ConditionalCheckFailedException) return [0];
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failedAt = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
+      const missingApp = owners.find((_, i) => failedAt(puts.length + extra.length + i));
+      if (missingApp) return this.throwMissing({ partition: orgKey(missingApp.orgId).pk, prefix: APP_SORT_PREFIX }, missingApp.appId, 'app');
+      const failed = Array.from({ length: puts.length + extra.length }, (_, i) => i).filter(failedAt);
+      if (failed.length === 0) throw error;
+      return failed;
     }
   }
 

@@ -125,6 +125,8 @@ describe('managed resources', () => {
       let clock = new Date('2030-01-01T00:00:00Z');
       const store = new ResourceStore(rt.clients.documents, rt.names.tables.resources, () => clock);
       const at = { partition: 'ORG#org_clock#APP#app_clock', prefix: 'METER' };
+      // Per-app resources are written only while their app exists.
+      await rt.apps.createOrgWithApp({ orgId: 'org_clock', orgName: 'Clock', appId: 'app_clock', appName: 'Clock' });
       expect(await store.create(at, '0000000000010000aaaa', { _id: '0000000000010000aaaa', modified_at: clock.toISOString() })).toBe(true);
       expect(await store.create(at, '0000000000010000aaaa', { _id: 'again' })).toBe(false);
       await store.delete(at, '0000000000010000aaaa', 'meter');

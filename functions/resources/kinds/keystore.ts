@@ -11,11 +11,22 @@ import { ValidationError, type FieldIssue } from '../../shared/errors';
 import { readJsonBody } from '../../shared/http/body';
 import { contextOf, crudOperations, listOptions, MAX_RESOURCE_BODY_BYTES, parseBody, type CrudKind, type ResourceContext, type SystemFields } from '../crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
-import { newResourceId, type StoredDocument } from '../resource-store';
+import { batchDelete } from '../../shared/aws/batch-write';
+import { newResourceId, resourceKey, type StoredDocument } from '../resource-store';
 import { filteredList } from './filtered-list';
 import { inApp, nextPageHeader } from './references';
 
 export const ENCRYPTED_KEY_PREFIX = 'KEY';
+/**
+ * One item per taken (type, month): `KEY_SLOT#<type>#<month>` in the app's partition, written in the
+ * key's own transaction with attribute_not_exists, so of two simultaneous creates of one slot exactly
+ * one succeeds (the other is the same 400 as a create after it).
+ */
+export const KEY_SLOT_PREFIX = 'KEY_SLOT';
+/** A transaction holds 100 items: a key and its slot each, plus the app's existence check. */
+const KEYS_PER_TRANSACTION = 49;
+
+const slotKey = (ctx: Pick<ResourceContext, 'orgId' | 'appId'>, type: string, month: string) => ({ pk: inApp(ctx, KEY_SLOT_PREFIX).partition, sk: `${KEY_SLOT_PREFIX}#${type}#${month}` });
 
 /**
  * The secure proxy's keystore: `/~/keystore` (+ `/{keyId}`). Keys arrive already wrapped by the
@@ -41,6 +52,8 @@ export function keystoreOperations(deps: ResourceDeps): ResourceOperationTable {
     }),
     immutable: ['month', 'type'],
     toDocument: summary,
+    // The slot is freed with the key (a key created before slot items existed has none: deleting nothing is fine).
+    deleteExtra: (current, ctx) => [{ Delete: { TableName: deps.resourcesTable, Key: slotKey(ctx, String(current.type), String(current.month)) } }],
   };
   const crud = crudOperations(kind, deps);
 
@@ -57,15 +70,14 @@ export function keystoreOperations(deps: ResourceDeps): ResourceOperationTable {
       // Parsed by shape, so a bad field is named (a union would only say the body matched neither form).
       const isList = Array.isArray(raw);
       const keys = isList ? parseBody(EncryptedKeyCreateList, raw) : [parseBody(EncryptedKeyCreate, raw)];
+      // Names the key already holding a slot; the slot items below are what makes two racing creates safe.
       await assertNewSlots(deps, ctx, keys, isList);
-      const created: StoredDocument[] = [];
-      for (const [i, key] of keys.entries()) {
+      const created = keys.map((key, i) => {
         // +i ms: ids of one batch sort in the body's order (lists show the last item as newest).
         const id = newResourceId(Date.parse(ctx.now) + i);
-        const stored = storedKey(key, ctx, { _id: id, org_id: ctx.orgId, app_id: ctx.appId, created_at: ctx.now, modified_at: ctx.now });
-        if (!(await deps.store.create(at(ctx), id, stored))) throw new Error(`encrypted key id ${id} already taken`);
-        created.push(stored);
-      }
+        return storedKey(key, ctx, { _id: id, org_id: ctx.orgId, app_id: ctx.appId, created_at: ctx.now, modified_at: ctx.now });
+      });
+      await writeWithSlots(deps, ctx, created, isList);
       const answer = created.map(summary);
       return { status: 201, body: isList ? answer : answer[0] };
     },
@@ -108,6 +120,37 @@ function monthOf(value: string, field: string): string {
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw new ValidationError(`${field} must be a month YYYY-MM or a date-time`, [{ field, reason: 'is not a month or date-time' }]);
   return new Date(time).toISOString().slice(0, 7);
+}
+
+/**
+ * Writes the keys with their slot items: all at once up to 49 keys; a longer list 49 per transaction,
+ * removing what it wrote when a later transaction finds a slot taken (nothing of the list stays).
+ */
+async function writeWithSlots(deps: ResourceDeps, ctx: ResourceContext, keys: readonly StoredDocument[], isList: boolean): Promise<void> {
+  const at = inApp(ctx, ENCRYPTED_KEY_PREFIX);
+  const written: StoredDocument[] = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_TRANSACTION) {
+    const chunk = keys.slice(start, start + KEYS_PER_TRANSACTION);
+    const slots = chunk.map((key) => ({
+      Put: {
+        TableName: deps.resourcesTable,
+        Item: { ...slotKey(ctx, String(key.type), String(key.month)), key_id: key._id, type: key.type, month: key.month, org_id: ctx.orgId, app_id: ctx.appId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    }));
+    const failed = await deps.store.createAll(chunk.map((document) => ({ at, id: String(document._id), document })), slots);
+    if (failed.length === 0) {
+      written.push(...chunk);
+      continue;
+    }
+    await batchDelete(deps.documents, deps.resourcesTable, written.flatMap((key) => [resourceKey(at, String(key._id)), slotKey(ctx, String(key.type), String(key.month))]));
+    if (failed.some((index) => index < chunk.length)) throw new Error('an encrypted key id was already taken');
+    const issues: FieldIssue[] = failed.map((index) => {
+      const i = start + index - chunk.length;
+      return { field: isList ? `[${i}].month` : 'month', reason: `a ${String(keys[i]!.type)} key for ${String(keys[i]!.month)} exists; update it instead` };
+    });
+    throw new ValidationError(`Duplicate keys: ${issues.map((i) => i.field).join(', ')}`, issues);
+  }
 }
 
 /** No two keys for one (type, month): neither within the body nor with a stored key. */
