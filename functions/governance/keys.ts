@@ -2,6 +2,8 @@
 export const appRulesPartition = (orgId: string, appId: string) => `ORG#${orgId}#APP#${appId}`;
 export const RULE_SORT_PREFIX = 'RULE#';
 export const COHORT_SORT_PREFIX = 'COHORT#';
+/** The registry of apps whose rules the scheduled refresh walks: `GOVERNANCE#APPS` / `<org>#<app>`. */
+export const GOVERNED_APPS_PARTITION = 'GOVERNANCE#APPS';
 
 /** The org and app owning a per-app partition; undefined for any other partition. */
 export function appOfPartition(partition: string): { orgId: string; appId: string } | undefined {

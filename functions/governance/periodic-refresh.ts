@@ -18,7 +18,10 @@ export function startPeriodicRefresh(refresher: GovernanceRefresher, intervalMs:
     timer = setTimeout(() => {
       running = refresher
         .refreshAll()
-        .then(({ failures }) => failures.forEach((f) => log(`governance refresh of ${f.org_id}/${f.app_id} failed: ${f.error}`)))
+        .then(({ failures, purgeError }) => {
+          failures.forEach((f) => log(`governance refresh of ${f.org_id}/${f.app_id} failed: ${f.error}`));
+          if (purgeError) log(`purging deleted apps failed: ${purgeError}`);
+        })
         .catch((error: unknown) => log(`governance refresh failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => {
           running = undefined;

@@ -1,4 +1,4 @@
-/** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules. */
+/** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules, after continuing unfinished purges of deleted apps. */
 import { GovernanceRefreshEnv, parseEnv } from '../../schemas/env';
 import { AppStore } from '../auth/app-store';
 import { searchIndexFromEnv } from '../search/search-backend';
@@ -19,12 +19,14 @@ const refresher = new GovernanceRefresher({
   index: searchIndexFromEnv(env),
 });
 
-export async function handler(): Promise<{ apps: number; changed: number; failed: number }> {
-  const { results, failures } = await refresher.refreshAll();
+export async function handler(): Promise<{ apps: number; changed: number; failed: number; purged: number }> {
+  const { results, failures, purges, purgeError } = await refresher.refreshAll();
+  for (const purge of purges) console.log(JSON.stringify({ message: purge.done ? 'deleted app purged' : 'deleted app purge continues next run', ...purge }));
+  if (purgeError) console.error(JSON.stringify({ message: 'purging deleted apps failed', error: purgeError }));
   for (const result of results) {
     if (result.problems.length > 0) console.warn(JSON.stringify({ message: 'governance membership problems', ...result }));
   }
   // A failed app is retried by the next scheduled run; failing the invocation would only re-run the others.
   for (const failure of failures) console.error(JSON.stringify({ message: 'governance refresh failed', ...failure }));
-  return { apps: results.length + failures.length, changed: results.filter((r) => r.changed).length, failed: failures.length };
+  return { apps: results.length + failures.length, changed: results.filter((r) => r.changed).length, failed: failures.length, purged: purges.reduce((n, p) => n + p.deleted, 0) };
 }

@@ -3,6 +3,8 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDo
 import { appKey, type AppStore } from '../auth/app-store';
 import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
+import { AppPurger, INLINE_PURGE_ITEMS, type PurgeResult } from '../resources/app-purge';
+import { GOVERNED_APPS_PARTITION } from './keys';
 import { computeMembership, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';
 import type { GovernanceRuleStore } from './rule-store';
@@ -17,7 +19,7 @@ import type { GovernanceRuleStore } from './rule-store';
  * "All apps with rules" is a registry partition the refresher keeps itself, so the schedule reads
  * one partition instead of scanning the table.
  */
-export const GOVERNED_APPS_PARTITION = 'GOVERNANCE#APPS';
+export { GOVERNED_APPS_PARTITION };
 
 /** Apps refreshed at once by a scheduled run (each pages through the search index). */
 const APPS_IN_FLIGHT = 4;
@@ -46,8 +48,11 @@ export class GovernanceRefresher {
   /** One refresh per app at a time in this instance; a change during a run queues exactly one more. */
   private readonly running = new Map<string, { run: Promise<RefreshResult>; again?: Promise<RefreshResult> }>();
 
+  private readonly purger: AppPurger;
+
   constructor(private readonly deps: GovernanceRefresherDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.purger = new AppPurger(deps.documents, deps.resourcesTable);
   }
 
   refreshApp(orgId: string, appId: string): Promise<RefreshResult> {
@@ -65,8 +70,19 @@ export class GovernanceRefresher {
     return run;
   }
 
-  /** Every app in the registry; one app's failure does not stop the others (it is reported). */
-  async refreshAll(): Promise<{ results: RefreshResult[]; failures: { org_id: string; app_id: string; error: string }[] }> {
+  /**
+   * Every app in the registry; one app's failure does not stop the others (it is reported). First,
+   * the purges of deleted apps that their DELETE left unfinished continue (bounded per run): this
+   * schedule is what guarantees a deleted app's items all go.
+   */
+  async refreshAll(): Promise<{ results: RefreshResult[]; failures: { org_id: string; app_id: string; error: string }[]; purges: PurgeResult[]; purgeError?: string }> {
+    let purges: PurgeResult[] = [];
+    let purgeError: string | undefined;
+    try {
+      purges = await this.purger.resumePending();
+    } catch (error) {
+      purgeError = error instanceof Error ? error.message : String(error);
+    }
     const apps = await this.governedApps();
     const results: RefreshResult[] = [];
     const failures: { org_id: string; app_id: string; error: string }[] = [];
@@ -77,7 +93,7 @@ export class GovernanceRefresher {
         failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
       }
     });
-    return { results, failures };
+    return { results, failures, purges, ...(purgeError === undefined ? {} : { purgeError }) };
   }
 
   private async compute(orgId: string, appId: string): Promise<RefreshResult> {
@@ -97,15 +113,19 @@ export class GovernanceRefresher {
       now: this.now(),
     });
     const { snapshot, changed } = await this.deps.configs.write(orgId, appId, assignments);
-    if (app.rules_config_hash !== snapshot.hash) await this.setAppHash(orgId, appId, snapshot.hash);
+    if ((changed || app.rules_config_hash !== snapshot.hash) && !(await this.setAppHash(orgId, appId, snapshot.hash))) {
+      // The app was deleted while this ran, and its purge may be over: remove the snapshot just written.
+      await this.purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
+      return { org_id: orgId, app_id: appId, changed: false, problems };
+    }
     // An app stays registered while it has rules; without them its (empty) snapshot needs no refresh.
     if (rules.length > 0) await this.remember(orgId, appId);
     else await this.forget(orgId, appId);
     return { org_id: orgId, app_id: appId, hash: snapshot.hash, changed, problems };
   }
 
-  /** Only the hash attribute: app writers condition on modified_at, which this must not disturb. */
-  private async setAppHash(orgId: string, appId: string, hash: string): Promise<void> {
+  /** Only the hash attribute: app writers condition on modified_at, which this must not disturb. False when the app is gone. */
+  private async setAppHash(orgId: string, appId: string, hash: string): Promise<boolean> {
     try {
       await this.deps.documents.send(new UpdateCommand({
         TableName: this.deps.resourcesTable,
@@ -114,9 +134,10 @@ export class GovernanceRefresher {
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':hash': hash },
       }));
+      return true;
     } catch (error) {
-      // The app was deleted meanwhile: nothing to tag.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return false;
     }
   }
 

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RuleAssignments } from '../../schemas/governance';
+import { batchWrite } from '../shared/aws/batch-write';
 import { appRulesPartition } from './keys';
 
 /**
@@ -17,7 +18,6 @@ import { appRulesPartition } from './keys';
 export const RULE_CONFIG_SORT_KEY = 'CONFIG#RULES';
 /** Compressed bytes kept in one item: well under DynamoDB's 400 KB item limit with keys and names. */
 export const RULE_CONFIG_CHUNK_BYTES = 350_000;
-const BATCH_WRITE_ITEMS = 25;
 
 export interface RuleConfigSnapshot {
   /** Hex digest of the membership's canonical JSON: equal content, equal hash, on every instance. */
@@ -102,7 +102,7 @@ export class RuleConfigStore implements RuleConfigReader {
     const chunks: Buffer[] = [];
     if (compressed.length > RULE_CONFIG_CHUNK_BYTES) {
       for (let offset = 0; offset < compressed.length; offset += RULE_CONFIG_CHUNK_BYTES) chunks.push(compressed.subarray(offset, offset + RULE_CONFIG_CHUNK_BYTES));
-      await this.batchWrite(chunks.map((data, n) => ({ PutRequest: { Item: { pk, sk: chunkKey(generation, n), data } } })));
+      await batchWrite(this.documents, this.tableName, chunks.map((data, n) => ({ PutRequest: { Item: { pk, sk: chunkKey(generation, n), data } } })));
     }
     try {
       await this.documents.send(new PutCommand({
@@ -169,19 +169,7 @@ export class RuleConfigStore implements RuleConfigReader {
   }
 
   private async deleteChunks(pk: string, generation: string, count: number): Promise<void> {
-    await this.batchWrite(Array.from({ length: count }, (_, n) => ({ DeleteRequest: { Key: { pk, sk: chunkKey(generation, n) } } })));
-  }
-
-  private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-    for (let i = 0; i < requests.length; i += BATCH_WRITE_ITEMS) {
-      let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + BATCH_WRITE_ITEMS);
-      for (let attempt = 0; pending && pending.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-        if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed items while writing the rule config');
-        const result = await this.documents.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
-        pending = result.UnprocessedItems?.[this.tableName] as Record<string, unknown>[] | undefined;
-      }
-    }
+    await batchWrite(this.documents, this.tableName, Array.from({ length: count }, (_, n) => ({ DeleteRequest: { Key: { pk, sk: chunkKey(generation, n) } } })));
   }
 }
 

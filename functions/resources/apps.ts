@@ -3,6 +3,7 @@ import { AppCreate, AppUpdate, APP_SETTING_FIELDS } from '../../schemas/resource
 import { collectorKeyKey, newCollectorApplicationId, orgKey } from '../auth/app-store';
 import { assertTimeZone } from '../search/dates/time-zone';
 import type { HttpRequest } from '../shared/http/types';
+import { AppPurger, INLINE_PURGE_ITEMS } from './app-purge';
 import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
 import type { StoredDocument } from './resource-store';
@@ -54,9 +55,10 @@ export function appDocument(stored: StoredDocument, ctx: ResourceContext): Recor
  * Apps (`/~/apps`): the org's applications, stored at `ORG#<org>` / `APP#<id>` with their settings.
  * Creating one also issues its collector application id (`COLLECTOR_KEY#<id>`, same transaction);
  * deleting one frees that id, so the collector answers 401 for it (at once in this instance, within
- * the collector's cache TTL elsewhere).
+ * the collector's cache TTL elsewhere), and purges the app's partition (app-purge.ts).
  */
 export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
+  const purger = new AppPurger(deps.documents, deps.resourcesTable);
   return {
     noun: 'app',
     prefix: APP_PREFIX,
@@ -98,13 +100,31 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     }],
-    deleteExtra: (current) => [{ Delete: { TableName: deps.resourcesTable, Key: collectorKeyKey(String(current.collector_application_id)) } }],
+    // The marker makes the purge of the app's partition (app-purge.ts) survive a crash right after this.
+    deleteExtra: (current, ctx) => [
+      { Delete: { TableName: deps.resourcesTable, Key: collectorKeyKey(String(current.collector_application_id)) } },
+      ...purger.markerItems(ctx.orgId, String(current.app_id), new Date(ctx.now)),
+    ],
     onChange: async (ctx, stored, change) => {
       deps.apps.forget(String(stored.collector_application_id));
       // Sampling, time zone and week start feed the SDK config of that app.
       if (change === 'update') await deps.onGovernanceChange?.(ctx.orgId, String(stored.app_id));
+      if (change === 'delete') await purgeDeletedApp(purger, ctx.orgId, String(stored.app_id));
     },
   };
+}
+
+/**
+ * The deleted app's items, up to INLINE_PURGE_ITEMS before answering. The app is already gone (410)
+ * and its marker is stored, so a failure here is logged, not answered: the scheduled refresh resumes.
+ */
+async function purgeDeletedApp(purger: AppPurger, orgId: string, appId: string, log: (line: string) => void = console.error): Promise<void> {
+  try {
+    const result = await purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
+    if (!result.done) log(JSON.stringify({ message: 'deleted app purge continues on the schedule', ...result }));
+  } catch (error) {
+    log(JSON.stringify({ message: 'deleted app purge failed; the schedule resumes it', org_id: orgId, app_id: appId, error: error instanceof Error ? error.message : String(error) }));
+  }
 }
 
 export function appOperations(deps: ResourceDeps): ResourceOperationTable {
