@@ -42,6 +42,19 @@ export const UploadProcessorEnv = z.object({
   [buckets.uploads.envVar]: name,
 });
 
+/** A true/false switch: `true`/`1` or `false`/`0` (anything else fails the cold start). */
+const flag = (fallback: boolean) => z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1');
+
+/**
+ * Webhook channel URLs are chosen by tenants. On AWS loopback inside a Lambda is its runtime API and
+ * private/link-local addresses reach the VPC and metadata endpoints, so channels naming them are
+ * refused (400 on `url`) and deliveries resolving to them are refused (`forbidden_target`). Only local
+ * mode and tests set this true (receivers on localhost); CDK leaves it unset.
+ */
+const webhookTargets = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(false),
+};
+
 /** Every management Lambda authenticates tokens (signing key) and counts the org's rate (resources table). */
 const managementAuth = {
   [tables.resources.envVar]: name,
@@ -61,6 +74,7 @@ export const ManagementApiEnv = z.object({
   ...common,
   ...search,
   ...managementAuth,
+  ...webhookTargets,
   [tables.billing.envVar]: name,
 });
 
@@ -75,6 +89,7 @@ export const GovernanceRefreshEnv = z.object({
 export const BillingRunEnv = z.object({
   ...common,
   ...search,
+  ...webhookTargets,
   [tables.resources.envVar]: name,
   [tables.billing.envVar]: name,
   /** Secrets Manager secret holding {"connections": [...], "apps": {...}} (functions/billing/run/provider-registry.ts); absent: webhook channels only. */

@@ -148,6 +148,8 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
           documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
           tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
           channels: async () => new Map([[CHANNEL, { id: CHANNEL, name: CHANNEL, url: receiver.channelUrl(CHANNEL), status: 'active' as const, headers: {}, secrets: [SECRET] }]]),
+          // The receiver is on localhost: the setting of local mode (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+          webhookOptions: { allowPrivateTargets: true },
         },
         onProgress: (p) => {
           if (p.phase !== 'window') return;

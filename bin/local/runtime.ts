@@ -61,6 +61,11 @@ export interface LocalRuntimeOptions {
    * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
    */
   readonly billingIntervalMs?: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook channels and deliveries may target loopback/private addresses.
+   * Default true here (local receivers); the Lambdas default to false.
+   */
+  readonly webhookAllowPrivateTargets?: boolean;
 }
 
 export interface LocalRuntime {
@@ -120,9 +125,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const profiles = new ProfileStore(clients.documents, names.tables.profiles);
     const signingKey = async () => signingKeyBytes;
     const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey, ...options.managementAuth };
+    const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
     const managementHandler = managementDispatcher({
       search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()) }),
-      management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index, onGovernanceChange: governanceChangeHook(governance, log) }),
+      management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets }),
     });
     const consumerHandler = createConsumerHandler({
       dedup: new DedupStore(clients.documents, names.tables.dedup),
@@ -183,6 +189,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       resourcesTable: names.tables.resources,
       index,
       providerClient: await localProviderClients(join(options.dataDir, 'billing-providers.json')),
+      webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
     }, billingIntervalMs, log);
 
     let stopping: Promise<void> | undefined;

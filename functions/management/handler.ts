@@ -23,6 +23,7 @@ export const handler = createManagementApiHandler({
   resourcesTable: env.RESOURCES_TABLE,
   rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
   billingTable: env.BILLING_TABLE,
+  webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   apps,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   index,

@@ -28,6 +28,8 @@ export interface ManagementApiDeps extends ManagementAuthDeps, Pick<OAuthDeps, '
    * fetch (GET /v1/config, /v1/rules) are recomputed now rather than at the next scheduled refresh.
    */
   readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook channels may name loopback/private addresses (local mode, tests); false when absent. */
+  readonly webhookAllowPrivateTargets?: boolean;
   readonly now?: () => Date;
 }
 

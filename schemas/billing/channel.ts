@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { literalTargetProblem } from '../../functions/billing/providers/target-address';
 
 /**
  * Webhook channels (`/~/billing/channels`): where the webhook provider delivers signed usage reports.
@@ -9,7 +10,10 @@ import * as z from 'zod';
 export const ChannelStatus = z.enum(['active', 'inactive']);
 export type ChannelStatus = z.infer<typeof ChannelStatus>;
 
-/** Loopback hosts may use plain http (a receiver on the same machine); every other URL must be https. */
+/**
+ * Loopback hosts may use plain http (a receiver on the same machine); every other URL must be https.
+ * Whether loopback and private addresses are accepted at all is a deployment setting (withTargetPolicy).
+ */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export const ChannelUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048).refine((text) => {
@@ -59,6 +63,21 @@ export const ChannelUpdate = z.strictObject({
   headers: ChannelHeaders.optional(),
 });
 export type ChannelUpdate = z.infer<typeof ChannelUpdate>;
+
+/**
+ * A channel body schema under the deployment's target policy (WEBHOOK_ALLOW_PRIVATE_TARGETS): unless
+ * private targets are allowed, a URL whose host is a loopback name or a literal loopback, private,
+ * link-local, metadata or otherwise non-public address is a 400 on `url`. Host names are checked
+ * again against what they resolve to at every delivery (guarded-fetch.ts).
+ */
+export function withTargetPolicy<S extends z.ZodType<{ url?: string | undefined }>>(schema: S, allowPrivateTargets: boolean): S {
+  if (allowPrivateTargets) return schema;
+  return schema.superRefine((value, ctx) => {
+    if (value.url === undefined || !URL.canParse(value.url)) return;
+    const problem = literalTargetProblem(new URL(value.url).hostname);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: `${problem}; this deployment delivers only to public addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)` });
+  });
+}
 
 /** The stored item (besides pk/sk): secrets included, never answered as they are. */
 export const StoredChannel = z.object({

@@ -177,7 +177,7 @@ describe('billing webhook channels (/~/billing/channels) and the meter test deli
     // A usage delivery through the run's client carries both signatures and the channel's URL.
     receiver.received.length = 0;
     const identity: ReportIdentity = { orgId: org, appId: app, meterId: meter.body._id, subscriptionId: 'sub-1', windowStart: new Date('2026-11-01T00:00:00Z'), windowEnd: new Date('2026-11-01T01:00:00Z'), reportVersion: 1, destination: `webhook:${created.body._id}` };
-    const outcome = await channelWebhookClient(today.get(created.body._id)!).report({
+    const outcome = await channelWebhookClient(today.get(created.body._id)!, { allowPrivateTargets: true }).report({
       identity, idempotencyKey: idempotencyKey(identity), meter: { id: meter.body._id }, subscription: { subscriptionId: 'sub-1', companyId: 'company-1' },
       window: { start: identity.windowStart, end: identity.windowEnd }, quantity: 5n, previousQuantity: 0n, reportTotalUsage: 5n,
       params: { channel_ids: [created.body._id], custom_plan: { plan_id: 'plan-1' } },

@@ -59,6 +59,8 @@ describe('billing run at scale', () => {
         documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
         tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
         channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
+        // The receiver is on localhost: the setting of local mode and tests (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+        webhookOptions: { allowPrivateTargets: true },
       },
     });
     const elapsed = Date.now() - started;

@@ -43,7 +43,7 @@ describe('billing run', () => {
       index: rt.index,
       tenants: async () => [tenant()],
       channels: async (_t, ids) => new Map(ids.filter((id) => id === channel.id).map((id) => [id, channel])),
-      webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 } },
+      webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 }, allowPrivateTargets: true },
       ...extra,
     };
   }
@@ -141,7 +141,7 @@ describe('billing run', () => {
     const { fake, channel } = await receiver('flaky');
     const meterId = await createMeter('calls-flaky', 'flaky');
     // One POST per report here (batch size 1), so each injected failure hits one report.
-    const d = deps(channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 } }, deliveryConcurrency: 1, webhookBatchSize: 1 });
+    const d = deps(channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 }, allowPrivateTargets: true }, deliveryConcurrency: 1, webhookBatchSize: 1 });
     fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true }).failNext(1, { kind: 'status', status: 429, retryAfterSeconds: 0 });
     const first = await run(d);
     expect(first.errors).toEqual([]);
@@ -161,7 +161,7 @@ describe('billing run', () => {
     const batched = await receiver('flaky-batch');
     const batchedMeter = await createMeter('calls-flaky-batch', 'flaky-batch');
     batched.fake.failNext(1, { kind: 'timeout', processFirst: true });
-    await run(deps(batched.channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 } } }));
+    await run(deps(batched.channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 }, allowPrivateTargets: true } }));
     expect((await reportsOf(batchedMeter)).filter((r) => r.status === 'retrying').length).toBeGreaterThan(0);
     await run(deps(batched.channel));
     expect(batched.fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });

@@ -27,8 +27,9 @@ export function signatureHeader(body: string | Buffer, secrets: readonly string[
  * The transport of a channel's deliveries: adds the channel's own headers (never replacing the
  * service's) and, while a rotation is in progress, the previous secret's signature over the same
  * timestamp and body. The webhook client signs with the current secret; this adds the rest.
+ * `base` is the transport underneath (webhookTransport: the target-checking one in deployments).
  */
-export function channelFetch(channel: DeliveryChannel, base: FetchLike = (url, init) => fetch(url, init)): FetchLike {
+export function channelFetch(channel: DeliveryChannel, base: FetchLike): FetchLike {
   return (url, init) => {
     const headers = new Headers(init.headers);
     for (const [name, value] of Object.entries(channel.headers)) if (!headers.has(name)) headers.set(name, value);

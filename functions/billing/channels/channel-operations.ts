@@ -1,4 +1,4 @@
-import { ChannelCreate, ChannelStatus, ChannelUpdate, type StoredChannel } from '../../../schemas/billing/channel';
+import { ChannelCreate, ChannelStatus, ChannelUpdate, withTargetPolicy, type StoredChannel } from '../../../schemas/billing/channel';
 import { crudOperations, SYSTEM_FIELDS, type CrudKind } from '../../resources/crud-operations';
 import { namedOperations, type ResourceOperationTable } from '../../resources/resource-deps';
 import { ResourceStore, type StoredDocument } from '../../resources/resource-store';
@@ -40,8 +40,8 @@ export function channelOperations(deps: ChannelDeps): ResourceOperationTable {
     noun: 'channel',
     prefix: CHANNEL_PREFIX,
     idParam: 'channelId',
-    createSchema: ChannelCreate,
-    updateSchema: ChannelUpdate,
+    createSchema: withTargetPolicy(ChannelCreate, deps.webhookAllowPrivateTargets ?? false),
+    updateSchema: withTargetPolicy(ChannelUpdate, deps.webhookAllowPrivateTargets ?? false),
     readOnly: CHANNEL_READ_ONLY,
     toStored: (input, ctx, system) => ({ ...system, ...input, secret: secretFor(ctx.request, input.secret) }),
     applyUpdate: (current, input, ctx) => {

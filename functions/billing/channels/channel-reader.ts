@@ -3,7 +3,7 @@ import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { StoredChannel } from '../../../schemas/billing/channel';
 import { appRulesPartition } from '../../governance/keys';
 import { isPlausibleId } from '../../resources/resource-store';
-import type { ClientOptions } from '../providers/client-options';
+import { webhookTransport, type ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
 import { createWebhookClient } from '../providers/webhook-client';
 import { channelFetch, type DeliveryChannel } from './channel-delivery';
@@ -56,5 +56,5 @@ export async function readDeliveryChannels(deps: ChannelReaderDeps, orgId: strin
 export function channelWebhookClient(channel: DeliveryChannel, options?: ClientOptions): ProviderClient<WebhookParams> {
   const [secret] = channel.secrets;
   if (secret === undefined) throw new Error(`channel ${channel.id} has no signing secret`);
-  return createWebhookClient({ id: channel.id, name: channel.name, url: channel.url, secret }, { ...options, fetch: channelFetch(channel, options?.fetch) });
+  return createWebhookClient({ id: channel.id, name: channel.name, url: channel.url, secret }, { ...options, fetch: channelFetch(channel, webhookTransport(options)) });
 }

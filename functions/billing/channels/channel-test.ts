@@ -11,6 +11,7 @@ import { ResourceStore } from '../../resources/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { recordedHttp, RequestLog, type AttemptResult, type FetchLike, type HttpResponse } from '../providers/attempts';
 import type { ProviderRequestRecord } from '../providers/provider-port';
+import { webhookTransport } from '../providers/client-options';
 import { systemRetryRuntime } from '../providers/retry-policy';
 import { EVENT_ID_HEADER } from '../providers/webhook-client';
 import { SIGNATURE_HEADER } from '../providers/webhook-signature';
@@ -27,6 +28,11 @@ export interface ChannelTestDeps {
   readonly now?: () => Date;
   /** Transport of test deliveries (tests of this module may pass their own). */
   readonly fetch?: FetchLike;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: channel URLs may name loopback/private addresses and deliveries
+   * may connect to them (local mode, tests). False when absent: refused (400 on `url`, `forbidden_target` at delivery).
+   */
+  readonly webhookAllowPrivateTargets?: boolean;
 }
 
 /** One channel's outcome, in the shape reports use for `channel_requests[]`. */
@@ -66,7 +72,7 @@ export function channelTestOperations(deps: ChannelTestDeps): ResourceOperationT
       const results = await Promise.all([...new Set(ids)].map(async (id): Promise<ChannelTestResult> => {
         const channel = channels.get(id);
         if (!channel) return { channel_id: id, channel_name: null, success: false, provider_requests: [notFoundRecord(event.id, ctx.now)] };
-        const requests = await deliverTest(channel, event, deps.fetch);
+        const requests = await deliverTest(channel, event, webhookTransport({ ...(deps.fetch ? { fetch: deps.fetch } : {}), allowPrivateTargets: deps.webhookAllowPrivateTargets ?? false }));
         return { channel_id: id, channel_name: channel.name, success: requests.every((record) => record.success), provider_requests: requests };
       }));
       return { status: 200, body: { billing_meter_id: String(meter._id), event_id: event.id, success: results.every((result) => result.success), channel_requests: results } };
@@ -86,7 +92,7 @@ function meterChannelIds(meter: Record<string, unknown>): string[] {
   return params.data.channel_ids;
 }
 
-async function deliverTest(channel: DeliveryChannel, event: { id: string }, fetchFn: FetchLike | undefined): Promise<ProviderRequestRecord[]> {
+async function deliverTest(channel: DeliveryChannel, event: { id: string }, fetchFn: FetchLike): Promise<ProviderRequestRecord[]> {
   const log = new RequestLog();
   const body = JSON.stringify(event);
   const runtime = systemRetryRuntime;

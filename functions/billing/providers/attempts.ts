@@ -50,11 +50,16 @@ export async function runAttempts(options: AttemptOptions): Promise<ProviderOutc
   }
 }
 
+/** error_code of a delivery whose target address the deployment does not allow (nothing was sent). */
+export const FORBIDDEN_TARGET = 'forbidden_target';
+
 /** Errors thrown by fetch or an aborted signal, as an attempt result. */
 export function transportFailure(error: unknown): AttemptResult {
   // Duck-typed: fetch's abort reasons are DOMExceptions, which are not always `instanceof Error` here.
   const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: { message?: unknown } };
   if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'retryable', status: 0, code: 'timeout', message: 'the provider did not answer in time' };
+  // The target policy refused the address before anything was sent (guarded-fetch.ts): final, not retried.
+  if (name === 'ForbiddenTargetError') return { kind: 'failed', status: 0, code: FORBIDDEN_TARGET, message: typeof message === 'string' ? message : 'the delivery target is not allowed' };
   const text = typeof message === 'string' ? message : String(error);
   return { kind: 'retryable', status: 0, code: 'network_error', message: typeof cause?.message === 'string' ? `${text}: ${cause.message}` : text };
 }

@@ -1,7 +1,7 @@
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { jsonWithBigInts } from './json-bigint';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
-import { resolveClientOptions, type ClientOptions } from './client-options';
+import { resolveClientOptions, webhookTransport, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
 import { parseRetryAfter } from './retry-policy';
 import { SIGNATURE_HEADER, signWebhook } from './webhook-signature';
@@ -46,7 +46,9 @@ export function webhookEvent(request: UsageReportRequest<WebhookParams>, created
 
 /** Signed JSON POST to one channel: `X-Usage-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`. */
 export function createWebhookClient(channel: WebhookChannel, options?: ClientOptions): ProviderClient<WebhookParams> {
-  const { policy, runtime, fetchFn } = resolveClientOptions(options);
+  const { policy, runtime } = resolveClientOptions(options);
+  // Tenant-chosen URLs: the guarded transport unless one is injected (client-options.ts).
+  const fetchFn = webhookTransport(options);
   return {
     provider: 'webhook',
     async report(request) {

@@ -32,7 +32,7 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
   const summary = await runBilling({
     now: new Date(),
     timeBudgetMs: Math.max(10_000, Math.min(env.BILLING_TIME_BUDGET_MS, remaining - 60_000)),
-    deps: { documents, billingTable: env.BILLING_TABLE, resourcesTable: env.RESOURCES_TABLE, index, providerClient },
+    deps: { documents, billingTable: env.BILLING_TABLE, resourcesTable: env.RESOURCES_TABLE, index, providerClient, webhookOptions: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS } },
   });
   for (const error of summary.errors) console.error(JSON.stringify({ message: 'billing meter failed', tenant: error.tenant, meter_id: error.meterId, error: error.message }));
   console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length }));

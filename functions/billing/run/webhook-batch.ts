@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { channelFetch, type DeliveryChannel } from '../channels/channel-delivery';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from '../providers/attempts';
-import { resolveClientOptions, type ClientOptions } from '../providers/client-options';
+import { resolveClientOptions, webhookTransport, type ClientOptions } from '../providers/client-options';
 import { jsonWithBigInts } from '../providers/json-bigint';
 import type { ProviderOutcome, UsageReportRequest } from '../providers/provider-port';
 import { parseRetryAfter } from '../providers/retry-policy';
@@ -22,8 +22,8 @@ export const WEBHOOK_BATCH_TYPE = 'billing.usage_report.batch';
 export const DEFAULT_WEBHOOK_BATCH_SIZE = 500;
 
 export async function sendWebhookBatch(channel: DeliveryChannel, requests: readonly UsageReportRequest<WebhookParams>[], options?: ClientOptions): Promise<ProviderOutcome> {
-  const { policy, runtime, fetchFn } = resolveClientOptions(options);
-  const send = channelFetch(channel, fetchFn);
+  const { policy, runtime } = resolveClientOptions(options);
+  const send = channelFetch(channel, webhookTransport(options));
   const [secret] = channel.secrets;
   if (secret === undefined) throw new Error(`channel ${channel.id} has no signing secret`);
   const created = runtime.now();

@@ -30,7 +30,7 @@ export interface TestResponse {
 /** A local runtime on the shared test emulators, with its own resource names and data directory. */
 export async function startTestRuntime(name: string, options: Partial<LocalRuntimeOptions> = {}): Promise<TestRuntime> {
   const dataDir = await mkdtemp(join(tmpdir(), `uab-${name}-`));
-  const runtime = await startLocalRuntime({ dataDir, endpoints: emulatorEndpoints(), prefix: uniquePrefix(name), pollerRetryDelayMs: 20, ...options });
+  const runtime = await startLocalRuntime({ dataDir, endpoints: emulatorEndpoints(), prefix: uniquePrefix(name), pollerRetryDelayMs: 20, webhookAllowPrivateTargets: true, ...options });
   const c = runtime.credentials;
   const scope = { org_id: c.org_id, app_id: c.app_id };
   return {

@@ -65,7 +65,7 @@ const harnesses: (() => Harness)[] = [
     return {
       name: 'webhook', fake, totalKey: 'sub_1', lookupsPerAttempt: 0,
       params: WebhookParams.parse({ channel_ids: ['ch_1'], custom_plan: { plan_id: 'plan_api' } }),
-      client: (runtime) => createWebhookClient({ id: 'ch_1', url: fake.channelUrl('ch_1'), secret: 'whsec_one' }, { retry, runtime }) as ProviderClient<unknown>,
+      client: (runtime) => createWebhookClient({ id: 'ch_1', url: fake.channelUrl('ch_1'), secret: 'whsec_one' }, { retry, runtime, allowPrivateTargets: true }) as ProviderClient<unknown>,
     };
   },
 ];

@@ -111,7 +111,7 @@ describe('webhook', () => {
   it('signs with each channel\'s own secret; each channel gets its own event id', async () => {
     const runtime = instantRuntime();
     const outcomes = await Promise.all(['ch_a', 'ch_b'].map((id) =>
-      createWebhookClient({ id, url: fake.channelUrl(id), secret: id === 'ch_a' ? 'secret-a' : 'secret-b' }, { retry, runtime })
+      createWebhookClient({ id, url: fake.channelUrl(id), secret: id === 'ch_a' ? 'secret-a' : 'secret-b' }, { retry, runtime, allowPrivateTargets: true })
         .report(reportRequest(params, { destination: `webhook:${id}`, subscriptionId: 'sub_w', quantity: 5n }))));
     expect(outcomes.map((o) => o.success)).toEqual([true, true]);
     expect(fake.totals()).toMatchObject({ 'ch_a/sub_w': 5n, 'ch_b/sub_w': 5n });
@@ -119,7 +119,7 @@ describe('webhook', () => {
   });
 
   it('a receiver refusing the signature is a final failure with its message', async () => {
-    const client = createWebhookClient({ id: 'ch_a', url: fake.channelUrl('ch_a'), secret: 'not-the-secret' }, { retry, runtime: instantRuntime() });
+    const client = createWebhookClient({ id: 'ch_a', url: fake.channelUrl('ch_a'), secret: 'not-the-secret' }, { retry, runtime: instantRuntime(), allowPrivateTargets: true });
     const outcome = await client.report(reportRequest(params, { destination: 'webhook:ch_a', subscriptionId: 'sub_bad', quantity: 1n }));
     expect(outcome.success).toBe(false);
     expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 401, error_code: 'invalid_signature', error_message: 'signature mismatch' })]);
