@@ -13,9 +13,12 @@ export const Username = z.string().regex(/^[A-Za-z0-9._@+-]{1,128}$/, 'use 1 to 
 
 export const MIN_PASSWORD_LENGTH = 12;
 
+/** Subject of the local bootstrap token: a user of that name would share its tokens (and their revocation). */
+export const BOOTSTRAP_SUBJECT = 'bootstrap';
+
 /** Body of POST /~/organizations/users. */
 export const CreateOrgUser = z.object({
-  username: Username,
+  username: Username.refine((name) => name !== BOOTSTRAP_SUBJECT, { message: `"${BOOTSTRAP_SUBJECT}" is reserved for the local bootstrap token` }),
   password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024, 'must be at most 1024 characters'),
   scopes: z.array(UserScope).min(1, 'name at least one scope (or admin)'),
 }).strict();

@@ -7,6 +7,7 @@ import { verifyManagementToken } from '../../functions/auth/management-token';
 import type { OrgUserStore } from '../../functions/auth/org-user-store';
 import { issueManagementToken } from '../../functions/auth/token-issuer';
 import type { TokenStore } from '../../functions/auth/token-store';
+import { BOOTSTRAP_SUBJECT } from '../../schemas/org';
 import { managementScopes } from '../../schemas/scopes';
 
 /** What `npm start` prints and writes to `${DATA_DIR}/local.json`. */
@@ -78,7 +79,7 @@ export async function bootstrapLocal(options: { dataDir: string; apps: AppStore;
 
 function newBootstrapToken(options: { tokens: TokenStore; signingKey: Buffer }, orgId: string, appId: string): Promise<string> {
   // No expiry: it is the local operator's key, kept in local.json; revoke it to get a new one next start.
-  return issueManagementToken(options.tokens, options.signingKey, { sub: 'bootstrap', org_id: orgId, app_id: appId, scopes: managementScopes }).then((t) => t.token);
+  return issueManagementToken(options.tokens, options.signingKey, { sub: BOOTSTRAP_SUBJECT, org_id: orgId, app_id: appId, scopes: managementScopes }).then((t) => t.token);
 }
 
 /** The saved token if it still works; its record is restored if missing (data from before records). */

@@ -295,7 +295,7 @@ const oauthSchemas: Record<string, RouteSchema> = {
     response: z.object({ users: z.array(OrgUserSchema) }),
   },
   deleteOrgUser: {
-    description: 'Deletes a user of the caller\'s organisation; tokens already issued to them stay valid until they expire or are revoked.',
+    description: 'Deletes a user of the caller\'s organisation and revokes every token issued to them (refused from the next request on).',
     params: { username: 'The user\'s username.' },
     responseStatus: 204,
     errors: [404],

@@ -114,6 +114,9 @@ describe('OAuth and access tokens API', () => {
       const scopes = await rt.management('POST', '/~/organizations/users', {}, { username: 'x', password: 'long-enough-password', scopes: ['read:nothing'] });
       expect(scopes.status).toBe(400);
       expect(scopes.body.error.details[0].field).toBe('scopes[0]');
+      const reserved = await rt.management('POST', '/~/organizations/users', {}, { username: 'bootstrap', password: 'long-enough-password', scopes: ['read:events'] });
+      expect(reserved.status).toBe(400);
+      expect(reserved.body.error.details).toEqual([{ field: 'username', reason: '"bootstrap" is reserved for the local bootstrap token' }]);
     });
 
     it('does not let a caller create a user more powerful than itself', async () => {
