@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChannelCreate, ChannelUpdate, withTargetPolicy } from '../../../schemas/billing/channel';
+import { BillingRunEnv, ManagementApiEnv, parseEnv } from '../../../schemas/env';
 import { ForbiddenTargetError, guardedFetch } from '../../../functions/billing/providers/guarded-fetch';
 import { classifyAddress, literalTargetProblem } from '../../../functions/billing/providers/target-address';
 import { createWebhookClient } from '../../../functions/billing/providers/webhook-client';
@@ -55,6 +56,18 @@ describe('webhook targets: address classes', () => {
     expect(literalTargetProblem('hooks.example.com')).toBeUndefined();
     expect(literalTargetProblem('93.184.216.34')).toBeUndefined();
     expect(literalTargetProblem('[2606:4700:4700::1111]')).toBeUndefined();
+  });
+});
+
+describe('webhook targets: the deployment setting', () => {
+  const base = { RESOURCES_TABLE: 'r', BILLING_TABLE: 'b', TOKEN_SIGNING_SECRET_ARN: 'arn:key' };
+  it('WEBHOOK_ALLOW_PRIVATE_TARGETS is false unless set, read once at start, and anything but true/false/1/0 fails', () => {
+    for (const schema of [BillingRunEnv, ManagementApiEnv]) {
+      expect(parseEnv(schema, base).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
+      expect(parseEnv(schema, { ...base, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
+      expect(parseEnv(schema, { ...base, WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
+      expect(() => parseEnv(schema, { ...base, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+    }
   });
 });
 
