@@ -21,6 +21,13 @@ import { companyReportKey, parseReportId, subscriptionReportKey } from './report
  * it (totals, cursor). Readers follow the header, so they see the whole previous generation or the
  * whole new one, never a mix; shards of a generation whose header write failed are never read.
  * ISO window starts sort by time, so listing a time range is one Query.
+ *
+ * Delivery outcomes (status, provider_requests, balances, … of the reports a run delivered) are not
+ * written as a new generation of shards: they are an overlay on the header (`outcomes_gz`: gzip JSON
+ * of, per changed report, the top-level fields that differ from the shard's copy), committed by ONE
+ * conditioned header put. Readers merge it, so they see exactly the reports a full rewrite would have
+ * stored. The next full commit (a correction) writes merged reports to new shards and drops the overlay.
+ * Headers written before the overlay existed have no `outcomes_gz` and are read as they are.
  */
 
 export interface ReportTenant {
@@ -62,6 +69,17 @@ export interface CommitWindowRequest {
   readonly now: Date;
 }
 
+export interface CommitOutcomesRequest {
+  readonly tenant: ReportTenant;
+  /** The group as read or committed by this store (its revision is the condition). */
+  readonly previous: WindowReports;
+  /** The group's reports after delivery (the same report objects where nothing changed). */
+  readonly reports: readonly BillingReport[];
+  /** Old generations replaced by a fallback full rewrite are deleted here (see CommitWindowRequest). */
+  readonly background?: (work: Promise<unknown>) => void;
+  readonly now: Date;
+}
+
 export interface ListWindowsRequest {
   /** Windows overlapping [from, to). */
   readonly from: Date;
@@ -80,6 +98,18 @@ const SHARD_GZIP_BYTES = 340_000;
 /** Reporting windows are at most 31 days long: a window starting this long before `from` may still overlap it. */
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const OPEN_STATUSES = new Set(['pending', 'retrying']);
+/** Largest outcome overlay kept on a header (DynamoDB items are at most 400 KB); larger → a full rewrite. */
+const OVERLAY_GZIP_BYTES = 300_000;
+
+/**
+ * One report's change against its shard copy: `s` = top-level fields set (new or changed), `u` =
+ * fields removed; `r` = the whole report instead (when a merge could not reproduce it exactly, e.g.
+ * a different key order).
+ */
+type OutcomeEntry = { s: Record<string, unknown>; u?: string[] } | { r: BillingReport };
+
+/** The shard copies behind each group this store handed out, by report key (the base of its overlay). */
+const shardBase = new WeakMap<WindowReports, ReadonlyMap<string, BillingReport>>();
 
 export const reportsPartition = (t: ReportTenant) => `REPORTS#${t.orgId}#${t.appId}`;
 export const openReportsPartition = (t: ReportTenant) => `REPORTS_OPEN#${t.orgId}#${t.appId}`;
@@ -186,7 +216,7 @@ export class ReportStore {
   async commitWindows(requests: readonly Omit<CommitWindowRequest, 'extraItems' | 'background'>[], options: Pick<CommitWindowRequest, 'extraItems' | 'background'> = {}): Promise<WindowReports[] | 'conflict'> {
     if (requests.length === 0 || requests.length > 45) throw new RangeError(`commitWindows takes 1 to 45 groups, not ${requests.length}`);
     const prepared = requests.map((request) => {
-      const reports = [...request.reports].sort((a, b) => (reportKeyOf(a) < reportKeyOf(b) ? -1 : reportKeyOf(a) > reportKeyOf(b) ? 1 : 0));
+      const reports = sortedByKey(request.reports);
       return { request, reports, generation: randomBytes(6).toString('hex'), shards: packShards(reports), pk: reportsPartition(request.tenant) };
     });
     const shardItems = prepared.flatMap(({ request, generation, shards, pk }) =>
@@ -195,26 +225,8 @@ export class ReportStore {
       this.batchPut(shardItems),
       typeof options.extraItems === 'function' ? options.extraItems() : Promise.resolve(options.extraItems ?? []),
     ]);
-    const transactItems: TransactItem[] = prepared.flatMap(({ request, reports, generation, shards, pk }) => {
-      const base = { meter_id: request.meterId, window_start: request.window.start.toISOString() };
-      const openCount = reports.filter((report) => OPEN_STATUSES.has(report.status)).length;
-      const header = {
-        pk, sk: headerSortKey(request.window.start, request.meterId), ...base, window_end: request.window.end.toISOString(), generation, shards: shards.length,
-        revision: (request.previous?.revision ?? 0) + 1, report_count: reports.length, open_count: openCount,
-        evaluated_at: request.evaluatedAt.toISOString(), updated_at: request.now.toISOString(),
-      };
-      const openKey = { pk: openReportsPartition(request.tenant), sk: openSortKey(request.meterId, request.window.start) };
-      return [
-        {
-          Put: {
-            TableName: this.tableName, Item: header,
-            ConditionExpression: request.previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
-            ...(request.previous ? { ExpressionAttributeValues: { ':revision': request.previous.revision } } : {}),
-          },
-        },
-        openCount > 0 ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } } : { Delete: { TableName: this.tableName, Key: openKey } },
-      ];
-    });
+    const transactItems: TransactItem[] = prepared.flatMap(({ request, reports, generation, shards }) =>
+      this.headerItems({ ...request, generation, shards: shards.length, reports }));
     try {
       await this.documents.send(new TransactWriteCommand({ TransactItems: [...transactItems, ...extraItems] }));
     } catch (error) {
@@ -229,9 +241,107 @@ export class ReportStore {
         if (options.background) options.background(cleanup);
         else await cleanup;
       }
-      committed.push({ meterId: request.meterId, window: request.window, revision: (request.previous?.revision ?? 0) + 1, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports });
+      const group: WindowReports = { meterId: request.meterId, window: request.window, revision: (request.previous?.revision ?? 0) + 1, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports };
+      shardBase.set(group, new Map(reports.map((report) => [reportKeyOf(report), report])));
+      committed.push(group);
     }
     return committed;
+  }
+
+  /**
+   * Records a group's delivery outcomes: ONE transaction puts the header (conditioned on the
+   * previous revision) with an overlay of the reports that differ from the shards, and the open
+   * marker. The shards are neither rewritten nor deleted. Falls back to a full commit (new shards)
+   * when the group was not handed out by this store or the overlay would not fit on the header.
+   */
+  async commitOutcomes(request: CommitOutcomesRequest): Promise<WindowReports | 'conflict'> {
+    return (await this.commitOutcomesMany([request]))[0]!;
+  }
+
+  /**
+   * Outcomes of several groups: the overlays go in as few transactions as fit (one in the usual
+   * case); each group still commits or conflicts on its own revision. Results are in request order.
+   */
+  async commitOutcomesMany(requests: readonly CommitOutcomesRequest[]): Promise<(WindowReports | 'conflict')[]> {
+    const results: (WindowReports | 'conflict')[] = new Array(requests.length);
+    const overlays: { at: number; items: TransactItem[]; bytes: number; group: WindowReports; base: ReadonlyMap<string, BillingReport> }[] = [];
+    const fallbacks: Promise<void>[] = [];
+    requests.forEach((request, at) => {
+      const { previous } = request;
+      const reports = sortedByKey(request.reports);
+      const base = shardBase.get(previous);
+      const overlay = base ? outcomeOverlay(base, reports) : undefined;
+      if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) {
+        fallbacks.push(this.commitWindow({ tenant: request.tenant, meterId: previous.meterId, window: previous.window, reports, previous, evaluatedAt: previous.evaluatedAt, now: request.now, ...(request.background ? { background: request.background } : {}) })
+          .then((result) => { results[at] = result; }));
+        return;
+      }
+      const items = this.headerItems({
+        tenant: request.tenant, meterId: previous.meterId, window: previous.window, previous, evaluatedAt: previous.evaluatedAt, now: request.now,
+        generation: previous.generation, shards: previous.shards, reports, overlay,
+      });
+      overlays.push({ at, items, bytes: overlay.byteLength, group: { ...previous, revision: previous.revision + 1, reports }, base });
+    });
+    // Transactions hold at most 100 items and 4 MB.
+    const batches: (typeof overlays)[] = [];
+    let bytes = 0;
+    for (const entry of overlays) {
+      const last = batches[batches.length - 1];
+      if (!last || last.length >= 45 || bytes + entry.bytes > 3_000_000) {
+        batches.push([entry]);
+        bytes = entry.bytes;
+      } else {
+        last.push(entry);
+        bytes += entry.bytes;
+      }
+    }
+    const commit = async (batch: typeof overlays): Promise<void> => {
+      try {
+        await this.documents.send(new TransactWriteCommand({ TransactItems: batch.flatMap((entry) => entry.items) }));
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException || (error as { name?: string }).name === 'TransactionCanceledException')) throw error;
+        // One group lost its race and cancelled the others: each on its own finds out which.
+        if (batch.length > 1) {
+          await Promise.all(batch.map((entry) => commit([entry])));
+          return;
+        }
+        results[batch[0]!.at] = 'conflict';
+        return;
+      }
+      for (const entry of batch) {
+        shardBase.set(entry.group, entry.base);
+        results[entry.at] = entry.group;
+      }
+    };
+    await Promise.all([...fallbacks, ...batches.map(commit)]);
+    return results;
+  }
+
+  /** The header put (conditioned on the revision it replaces) and the open marker's put or delete. */
+  private headerItems(input: {
+    tenant: ReportTenant; meterId: string; window: UsageWindow; previous: WindowReports | undefined; evaluatedAt: Date; now: Date;
+    generation: string; shards: number; reports: readonly BillingReport[]; overlay?: Uint8Array;
+  }): TransactItem[] {
+    const { tenant, meterId, window, previous, reports } = input;
+    const base = { meter_id: meterId, window_start: window.start.toISOString() };
+    const openCount = reports.filter((report) => OPEN_STATUSES.has(report.status)).length;
+    const header = {
+      pk: reportsPartition(tenant), sk: headerSortKey(window.start, meterId), ...base, window_end: window.end.toISOString(), generation: input.generation, shards: input.shards,
+      revision: (previous?.revision ?? 0) + 1, report_count: reports.length, open_count: openCount,
+      evaluated_at: input.evaluatedAt.toISOString(), updated_at: input.now.toISOString(),
+      ...(input.overlay ? { outcomes_gz: input.overlay } : {}),
+    };
+    const openKey = { pk: openReportsPartition(tenant), sk: openSortKey(meterId, window.start) };
+    return [
+      {
+        Put: {
+          TableName: this.tableName, Item: header,
+          ConditionExpression: previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
+          ...(previous ? { ExpressionAttributeValues: { ':revision': previous.revision } } : {}),
+        },
+      },
+      openCount > 0 ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } } : { Delete: { TableName: this.tableName, Key: openKey } },
+    ];
   }
 
   private async deleteShards(pk: string, windowStart: Date, meterId: string, generation: string, count: number): Promise<void> {
@@ -283,16 +393,67 @@ function groupFrom(header: Record<string, unknown>, items: readonly Record<strin
   const expected = Number(header['shards']);
   // A header is written only after all its shards, so a missing shard means a bug or a lost write: fail loudly.
   if (shardItems.length !== expected) throw new Error(`report group ${String(header['sk'])} has ${shardItems.length} of ${expected} shards`);
-  const reports = shardItems.flatMap((item) => unpackShard(item['reports_gz']));
-  return {
+  const shardReports = shardItems.flatMap((item) => unpackShard(item['reports_gz']));
+  const base = new Map(shardReports.map((report) => [reportKeyOf(report), report]));
+  const overlay = header['outcomes_gz'] === undefined ? [] : unpackOverlay(header['outcomes_gz']);
+  const changed = new Map(overlay.map(([key, entry]) => [key, applyOutcome(base.get(key), entry)]));
+  const group: WindowReports = {
     meterId: String(header['meter_id']),
     window: { start: new Date(String(header['window_start'])), end: new Date(String(header['window_end'])) },
     revision: Number(header['revision']),
     generation,
     shards: expected,
     evaluatedAt: new Date(String(header['evaluated_at'])),
-    reports,
+    reports: changed.size === 0 ? shardReports : shardReports.map((report) => changed.get(reportKeyOf(report)) ?? report),
   };
+  // An overlay names reports of its own shards only; anything else is a bug or a lost write: fail loudly.
+  for (const key of changed.keys()) if (!base.has(key)) throw new Error(`report group ${String(header['sk'])} has an outcome for ${key}, which is not in its shards`);
+  shardBase.set(group, base);
+  return group;
+}
+
+const sortedByKey = (reports: readonly BillingReport[]) => [...reports].sort((a, b) => (reportKeyOf(a) < reportKeyOf(b) ? -1 : reportKeyOf(a) > reportKeyOf(b) ? 1 : 0));
+
+/**
+ * The overlay of `reports` over their shard copies: an entry per report that is not its shard copy,
+ * holding only the fields that changed. undefined when a report is not in the shards (the set of
+ * reports changed: only a full commit can record that).
+ */
+function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: readonly BillingReport[]): Uint8Array | undefined {
+  if (reports.length !== base.size) return undefined;
+  const entries: [string, OutcomeEntry][] = [];
+  for (const report of reports) {
+    const key = reportKeyOf(report);
+    const shard = base.get(key);
+    if (!shard) return undefined;
+    if (shard === report) continue;
+    const set: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(report)) {
+      const before = (shard as Record<string, unknown>)[field];
+      // Most fields are the shard's own values (a delivery spreads the report): compare by reference first.
+      if (before !== value && (!(field in shard) || JSON.stringify(before) !== JSON.stringify(value))) set[field] = value;
+    }
+    const unset = Object.keys(shard).filter((field) => !(field in report));
+    const entry: OutcomeEntry = { s: set, ...(unset.length > 0 ? { u: unset } : {}) };
+    if (Object.keys(set).length === 0 && unset.length === 0) continue;
+    // Readers must rebuild the very object a full rewrite would store, key order included.
+    const merged = applyOutcome(shard, entry);
+    entries.push([key, Object.keys(merged).join('\u0000') === Object.keys(report).join('\u0000') ? entry : { r: report }]);
+  }
+  return gzipSync(Buffer.from(JSON.stringify(entries), 'utf8'), { level: 1 });
+}
+
+function applyOutcome(shard: BillingReport | undefined, entry: OutcomeEntry): BillingReport {
+  if ('r' in entry) return entry.r;
+  if (!shard) throw new Error('an outcome overlay names a report missing from its shards');
+  const merged: Record<string, unknown> = { ...shard, ...entry.s };
+  for (const field of entry.u ?? []) delete merged[field];
+  return merged as BillingReport;
+}
+
+function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
+  const bytes = value instanceof Uint8Array ? value : Buffer.from(String(value), 'base64');
+  return JSON.parse(gunzipSync(bytes).toString('utf8')) as [string, OutcomeEntry][];
 }
 
 /** Reports packed into gzip JSON shards, each under the item limit whatever the reports hold. */

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { reportId, subscriptionReportKey } from '../../functions/billing/reports/report-id';
+import { openReportsPartition, ReportStore, reportsPartition, type ReportTenant, type WindowReports } from '../../functions/billing/reports/report-store';
+import type { BillingReport } from '../../schemas/billing/report';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+const HOUR = 3_600_000;
+
+/**
+ * Delivery outcomes are an overlay on the group header (report-store.ts): readers must see exactly
+ * what a full rewrite of the shards would have stored, and groups written before the overlay
+ * existed (no `outcomes_gz`) must read as they are.
+ */
+describe('billing report store: delivery outcomes as a header overlay', () => {
+  let rt: TestRuntime;
+  let store: ReportStore;
+  let tenant: ReportTenant;
+  let table: string;
+  const meterId = 'meter/overlay';
+  const base = Math.floor(Date.now() / HOUR) * HOUR - 10 * HOUR;
+  const w = (n: number) => ({ start: new Date(base + n * HOUR), end: new Date(base + (n + 1) * HOUR) });
+
+  function pending(window: number, subscriptionId: string, usage: number): BillingReport {
+    const { start, end } = w(window);
+    return {
+      _id: reportId({ windowStart: start, meterId, reportKey: subscriptionReportKey(subscriptionId) }),
+      org_id: tenant.orgId, app_id: tenant.appId, type: 'usage', status: 'pending', success: false,
+      usage_start_time: start.toISOString(), usage_end_time: end.toISOString(), subscription_id: subscriptionId, company_id: `co-${subscriptionId}`,
+      billing_meter_id: meterId, provider: 'webhook', meter_metric: usage, meter_metric_exact: String(usage), meter_usage: usage,
+      report_total_usage: usage, report_version: 1, last_success_time: null, idempotency_key: `uab_${subscriptionId}_${window}`, delivery_runs: 0,
+      provider_requests: [], amount: usage / 100, amount_exact: String(usage / 100), currency: 'usd',
+      subscription_period_start: null, subscription_period_end: null, usage: { aggregator: 'sum' },
+      versions: [{ report_version: 1, meter_metric: String(usage), meter_usage: usage, delta: usage, amount_exact: String(usage / 100), created_at: end.toISOString() }],
+      created_at: end.toISOString(), updated_at: end.toISOString(),
+    };
+  }
+
+  /** What delivery does to a report: outcome fields changed, balance and channel records added. */
+  function delivered(report: BillingReport, at: string, success = true): BillingReport {
+    const record = { job_id: report.idempotency_key, request_time: at, success, status_code: success ? 200 : 503, error_code: success ? null : 'http_503', error_message: success ? null : 'down' };
+    return {
+      ...report,
+      beginning_balance: { sequence_id: 1, current_balance: 10, pending_activity: 0, available_balance: 10 },
+      ending_balance: { sequence_id: 2, current_balance: 9, pending_activity: 0, available_balance: 9 },
+      balance_changes: [{ amount: -1 }],
+      status: success ? 'success' : 'retrying', success, delivery_runs: report.delivery_runs + 1,
+      provider_requests: [...report.provider_requests, record],
+      channel_requests: [{ channel_id: 'ch', provider_requests: [record] }],
+      ...(success ? { last_success_time: at } : {}),
+      updated_at: at,
+    };
+  }
+
+  const header = async (window: number) => (await rt.clients.documents.send(new GetCommand({
+    TableName: table, Key: { pk: reportsPartition(tenant), sk: `W#${w(window).start.toISOString()}#${encodeURIComponent(meterId)}#H` }, ConsistentRead: true,
+  }))).Item!;
+  const shardCount = async (window: number) => (await rt.clients.documents.send(new QueryCommand({
+    TableName: table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ConsistentRead: true,
+    ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':p': `W#${w(window).start.toISOString()}#${encodeURIComponent(meterId)}#S#` },
+  }))).Items!.length;
+  const openMarkers = async () => (await store.openWindows(tenant, meterId)).map((d) => d.getTime());
+  /** Reads must be byte-identical to the reports written (key order included). */
+  const expectSame = (actual: readonly BillingReport[], expected: readonly BillingReport[]) => expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+
+  beforeAll(async () => {
+    rt = await startTestRuntime('billing-report-outcomes');
+    tenant = { orgId: rt.credentials.org_id, appId: rt.credentials.app_id };
+    table = rt.names.tables.billing;
+    store = new ReportStore(rt.clients.documents, table);
+  }, 120_000);
+  afterAll(async () => rt?.dispose());
+
+  it('records outcomes on the header without rewriting shards; every reader sees the delivered reports', async () => {
+    const reports = [pending(0, 'a', 5), pending(0, 'b', 7), { ...pending(0, 'c', 0), status: 'success' as const, success: true }];
+    const committed = await store.commitWindow({ tenant, meterId, window: w(0), reports, previous: undefined, evaluatedAt: new Date(base + HOUR), now: new Date() });
+    if (committed === 'conflict') throw new Error('conflict');
+    expect(await openMarkers()).toContain(w(0).start.getTime());
+
+    const at = new Date().toISOString();
+    // a delivered, b still retrying, c untouched (the same object).
+    const after = [delivered(committed.reports[0]!, at), delivered(committed.reports[1]!, at, false), committed.reports[2]!];
+    const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: after, now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    expect(outcome.generation).toBe(committed.generation);
+    expect(outcome.revision).toBe(committed.revision + 1);
+    expectSame(outcome.reports, after);
+
+    const stored = await header(0);
+    expect(stored['outcomes_gz']).toBeDefined();
+    expect(stored['generation']).toBe(committed.generation);
+    expect(stored['open_count']).toBe(1);
+    expect(await shardCount(0)).toBe(1);
+
+    const read = (await store.readWindow(tenant, meterId, w(0).start))!;
+    expectSame(read.reports, after);
+    expect(read.revision).toBe(outcome.revision);
+    expectSame([(await store.getReport(tenant, after[0]!._id))!], [after[0]!]);
+    const listed = await store.listWindows(tenant, { from: w(0).start, to: w(0).end, meterId });
+    expectSame(listed.windows[0]!.reports, after);
+
+    // A later run settles b on top of the overlay (read back, not the in-memory group).
+    const later = new Date(Date.now() + 1000).toISOString();
+    const settled = [read.reports[0]!, delivered(read.reports[1]!, later), read.reports[2]!];
+    const second = await store.commitOutcomes({ tenant, previous: read, reports: settled, now: new Date() });
+    if (second === 'conflict') throw new Error('conflict');
+    expectSame((await store.readWindow(tenant, meterId, w(0).start))!.reports, settled);
+    expect(await openMarkers()).not.toContain(w(0).start.getTime());
+
+    // A stale group (the revision moved on) loses: nothing is written.
+    expect(await store.commitOutcomes({ tenant, previous: read, reports: settled.map((r) => ({ ...r, updated_at: 'x' })), now: new Date() })).toBe('conflict');
+    expectSame((await store.readWindow(tenant, meterId, w(0).start))!.reports, settled);
+
+    // A correction (full commit) writes the merged reports to new shards and drops the overlay.
+    const current = (await store.readWindow(tenant, meterId, w(0).start))!;
+    const corrected = current.reports.map((r) => (r.subscription_id === 'a' ? { ...r, report_version: 2, status: 'pending' as const, meter_usage: 6 } : r));
+    const full = await store.commitWindow({ tenant, meterId, window: w(0), reports: corrected, previous: current, evaluatedAt: new Date(), now: new Date() });
+    if (full === 'conflict') throw new Error('conflict');
+    expect(full.generation).not.toBe(committed.generation);
+    expect((await header(0))['outcomes_gz']).toBeUndefined();
+    expectSame((await store.readWindow(tenant, meterId, w(0).start))!.reports, corrected);
+  });
+
+  it('removes fields a delivery dropped and keeps the exact key order of the delivered report', async () => {
+    const first = { ...pending(1, 'a', 3), error_code: 'x', error_message: 'old' };
+    const committed = await store.commitWindow({ tenant, meterId, window: w(1), reports: [first], previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    if (committed === 'conflict') throw new Error('conflict');
+    const { error_code: _code, error_message: _message, ...withoutError } = committed.reports[0]!;
+    // Re-ordered keys: a merge onto the shard copy would order them differently, so the whole report is kept.
+    const reordered = Object.fromEntries(Object.entries({ ...withoutError, status: 'success', success: true }).reverse()) as BillingReport;
+    const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: [reordered], now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    const read = (await store.readWindow(tenant, meterId, w(1).start))!;
+    expectSame(read.reports, [reordered]);
+    expect(read.reports[0]).not.toHaveProperty('error_code');
+  });
+
+  it('reads a group written in the old shape (no overlay) and records outcomes on it', async () => {
+    // Exactly what the store wrote before the overlay: a shard generation and a header without outcomes_gz.
+    const reports = [pending(2, 'a', 4), pending(2, 'b', 9)];
+    const pk = reportsPartition(tenant);
+    const prefix = `W#${w(2).start.toISOString()}#${encodeURIComponent(meterId)}#`;
+    const common = { meter_id: meterId, window_start: w(2).start.toISOString() };
+    await rt.clients.documents.send(new BatchWriteCommand({
+      RequestItems: {
+        [table]: [
+          { PutRequest: { Item: { pk, sk: `${prefix}S#oldgen#0000`, ...common, generation: 'oldgen', reports_gz: gzipSync(Buffer.from(JSON.stringify(reports))) } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(2).end.toISOString(), generation: 'oldgen', shards: 1, revision: 3, report_count: 2, open_count: 2, evaluated_at: new Date(base).toISOString(), updated_at: new Date(base).toISOString() } } },
+          { PutRequest: { Item: { pk: openReportsPartition(tenant), sk: `${encodeURIComponent(meterId)}#${w(2).start.toISOString()}`, ...common } } },
+        ],
+      },
+    }));
+    const old = (await store.readWindow(tenant, meterId, w(2).start))!;
+    expectSame(old.reports, reports);
+    expect(old.revision).toBe(3);
+
+    const at = new Date().toISOString();
+    const after = old.reports.map((r) => delivered(r, at));
+    const outcome = await store.commitOutcomes({ tenant, previous: old, reports: after, now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    expect(outcome.generation).toBe('oldgen');
+    expectSame((await store.readWindow(tenant, meterId, w(2).start))!.reports, after);
+    expect(await openMarkers()).not.toContain(w(2).start.getTime());
+  });
+
+  it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {
+    const committed = await store.commitWindow({ tenant, meterId, window: w(3), reports: [pending(3, 'a', 1), pending(3, 'b', 2)], previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    if (committed === 'conflict') throw new Error('conflict');
+    const copy: WindowReports = { ...committed };
+    const at = new Date().toISOString();
+    const after = copy.reports.map((r) => delivered(r, at));
+    const rewritten = await store.commitOutcomes({ tenant, previous: copy, reports: after, now: new Date() });
+    if (rewritten === 'conflict') throw new Error('conflict');
+    expect(rewritten.generation).not.toBe(committed.generation);
+    expectSame((await store.readWindow(tenant, meterId, w(3).start))!.reports, after);
+
+    // ~400 KB of incompressible provider messages: no room on the header.
+    const read = (await store.readWindow(tenant, meterId, w(3).start))!;
+    const noisy = read.reports.map((r) => ({ ...r, error_message: randomBytes(200_000).toString('base64') }));
+    const big = await store.commitOutcomes({ tenant, previous: read, reports: noisy, now: new Date() });
+    if (big === 'conflict') throw new Error('conflict');
+    expect(big.generation).not.toBe(read.generation);
+    expect((await header(3))['outcomes_gz']).toBeUndefined();
+    expectSame((await store.readWindow(tenant, meterId, w(3).start))!.reports, noisy);
+  });
+});
