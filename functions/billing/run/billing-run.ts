@@ -12,7 +12,7 @@ import type { DeliveryChannel } from '../channels/channel-delivery';
 import { LATE_AFTER_MS, LateWindowStore } from '../late-events/late-window-store';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
-import { reportKeyOf, ReportStore, type ReportTenant, type WindowReports } from '../reports/report-store';
+import { reportKeyOf, ReportStore, type CommitOutcomesRequest, type ReportTenant, type WindowReports } from '../reports/report-store';
 import { closedWindows, windowContaining, type UsageWindow } from '../schedule/reporting-period';
 import { BalanceProbe, deliverReports, drawBalances, isOpen, MAX_DELIVERY_RUNS, type DeliveryDeps } from './deliver-reports';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
@@ -103,6 +103,8 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 const MAX_INFLIGHT_DELIVERIES = 4;
 /** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
 const WINDOWS_PER_COMMIT = 12;
+/** Windows whose delivery outcomes are committed in one transaction (2 items each). */
+const OUTCOMES_PER_COMMIT = 24;
 
 export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
   const { deps, now } = input;
@@ -163,6 +165,10 @@ class MeterRun {
     this.cleanups.push(work);
   };
   private drawChain: Promise<unknown> = Promise.resolve();
+  private readonly outcomeQueue: { request: CommitOutcomesRequest; resolve: (result: WindowReports | 'conflict') => void; reject: (error: unknown) => void }[] = [];
+  private outcomeInFlight = false;
+  /** When this run last took or renewed the meter's lease. */
+  private leaseTakenAt = 0;
   /** Windows delivered in this run (not retried again by the same run). */
   private readonly handled = new Set<number>();
 
@@ -184,7 +190,7 @@ class MeterRun {
   /** False when the time budget ran out or another run holds the meter. */
   async run(): Promise<boolean> {
     const { tenant, meter, deps } = this;
-    if (!(await this.state.acquireLease(tenant, meter.id, this.holder, this.clock(), deps.leaseMs ?? DEFAULT_LEASE_MS))) {
+    if (!(await this.takeLease())) {
       this.progress({ phase: 'meter-skipped', detail: 'another run holds the meter' });
       return true;
     }
@@ -203,6 +209,22 @@ class MeterRun {
       const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) this.progress({ phase: 'meter-done', detail: `clean-up of an old generation failed: ${String(failure.reason)}` });
     }
+  }
+
+  private async takeLease(): Promise<boolean> {
+    const at = this.clock();
+    if (!(await this.state.acquireLease(this.tenant, this.meter.id, this.holder, at, this.deps.leaseMs ?? DEFAULT_LEASE_MS))) return false;
+    this.leaseTakenAt = at.getTime();
+    return true;
+  }
+
+  /**
+   * Renews the lease once a third of it has passed (a write per chunk of windows would cost more
+   * than the chunk's own commit): it never has less than two thirds of its time left.
+   */
+  private async renewLease(): Promise<boolean> {
+    const leaseMs = this.deps.leaseMs ?? DEFAULT_LEASE_MS;
+    return this.clock().getTime() - this.leaseTakenAt < leaseMs / 3 ? true : this.takeLease();
   }
 
   private outOfTime(): boolean {
@@ -239,7 +261,7 @@ class MeterRun {
     try {
       for (const chunk of chunks) {
         // Renewing the lease each chunk keeps a long catch-up run from being taken over mid-way.
-        if (this.outOfTime() || !(await this.state.acquireLease(this.tenant, meter.id, this.holder, this.clock(), this.deps.leaseMs ?? DEFAULT_LEASE_MS))) {
+        if (this.outOfTime() || !(await this.renewLease())) {
           finished = false;
           break;
         }
@@ -316,7 +338,6 @@ class MeterRun {
   }
 
   /** Computes a window's reports and commits them with the totals and the cursor, all or nothing. */
-  /** Computes a window's reports and commits them with the totals and the cursor, all or nothing. */
   private async evaluate(window: UsageWindow, previous: WindowReports | undefined, nextWindowStart: Date): Promise<WindowReports | 'conflict'> {
     const committed = await this.evaluateMany([{ window, previous, usage: this.fetchUsage(window) }], nextWindowStart);
     return committed === 'conflict' ? committed : committed[0]!;
@@ -392,7 +413,7 @@ class MeterRun {
     this.cursor = { ...(this.cursor ?? { totalsGeneration: null, totalsShards: 0, totals: new Map() }), nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1 };
   }
 
-  /** Delivers the group's open reports and records the outcomes (a second commit of the group). */
+  /** Delivers the group's open reports and records the outcomes (a second, header-only commit of the group). */
   private async deliver(group: WindowReports): Promise<void> {
     this.handled.add(group.window.start.getTime());
     if (!group.reports.some(isOpen)) return;
@@ -405,9 +426,34 @@ class MeterRun {
     this.counters.failed += result.failed;
     this.counters.retrying += result.retrying;
     this.deps.faults?.afterDelivery?.(this.meter.id, group.window);
-    const committed = await this.reports.commitWindow({ tenant: this.tenant, meterId: this.meter.id, window: group.window, reports: result.reports as BillingReport[], previous: group, evaluatedAt: group.evaluatedAt, now: this.clock(), background: this.background });
+    // Outcomes are an overlay on the group's header (no shard rewrite), committed with other windows' outcomes.
+    const committed = await this.commitOutcome({ tenant: this.tenant, previous: group, reports: result.reports, now: this.clock(), background: this.background });
     // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
     if (committed === 'conflict') this.progress({ phase: 'redelivery', window: group.window, detail: 'outcome write lost a race; the next run records it' });
+  }
+
+  /**
+   * Outcome commits queue while one is in flight and the queue goes in as ONE transaction (each group
+   * still conditioned on its own revision): deliveries finish close together, so this saves writes.
+   */
+  private commitOutcome(request: CommitOutcomesRequest): Promise<WindowReports | 'conflict'> {
+    return new Promise((resolve, reject) => {
+      this.outcomeQueue.push({ request, resolve, reject });
+      this.pumpOutcomes();
+    });
+  }
+
+  private pumpOutcomes(): void {
+    if (this.outcomeInFlight || this.outcomeQueue.length === 0) return;
+    const batch = this.outcomeQueue.splice(0, OUTCOMES_PER_COMMIT);
+    this.outcomeInFlight = true;
+    this.reports.commitOutcomesMany(batch.map((entry) => entry.request)).then(
+      (results) => batch.forEach((entry, i) => entry.resolve(results[i]!)),
+      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+    ).finally(() => {
+      this.outcomeInFlight = false;
+      this.pumpOutcomes();
+    });
   }
 
   private deliveryDeps(): Promise<DeliveryDeps> {
