@@ -136,6 +136,19 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(read.reports[0]).not.toHaveProperty('error_code');
   });
 
+  it('a field a delivery set to undefined is gone after the read, as after a full rewrite', async () => {
+    const first = { ...pending(4, 'a', 3), error_code: 'x', error_message: 'old' };
+    const committed = await store.commitWindow({ tenant, meterId, window: w(4), reports: [first], previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    if (committed === 'conflict') throw new Error('conflict');
+    const cleared = { ...committed.reports[0]!, status: 'success' as const, success: true, error_code: undefined, error_message: undefined };
+    const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: [cleared], now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    const read = (await store.readWindow(tenant, meterId, w(4).start))!;
+    expectSame(read.reports, [cleared]);
+    expect(read.reports[0]).not.toHaveProperty('error_code');
+    expect(read.reports[0]!.status).toBe('success');
+  });
+
   it('reads a group written in the old shape (no overlay) and records outcomes on it', async () => {
     // Exactly what the store wrote before the overlay: a shard generation and a header without outcomes_gz.
     const reports = [pending(2, 'a', 4), pending(2, 'b', 9)];

@@ -412,7 +412,14 @@ function groupFrom(header: Record<string, unknown>, items: readonly Record<strin
   return group;
 }
 
-const sortedByKey = (reports: readonly BillingReport[]) => [...reports].sort((a, b) => (reportKeyOf(a) < reportKeyOf(b) ? -1 : reportKeyOf(a) > reportKeyOf(b) ? 1 : 0));
+/** Reports in report-key order (keys computed once; the run hands them over sorted already, so usually a plain copy). */
+function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {
+  const keyed = reports.map((report) => ({ key: reportKeyOf(report), report }));
+  let sorted = true;
+  for (let i = 1; i < keyed.length && sorted; i += 1) sorted = keyed[i - 1]!.key <= keyed[i]!.key;
+  if (!sorted) keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((entry) => entry.report);
+}
 
 /**
  * The overlay of `reports` over their shard copies: an entry per report that is not its shard copy,
@@ -427,18 +434,30 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     const shard = base.get(key);
     if (!shard) return undefined;
     if (shard === report) continue;
+    // A delivery spreads the report, so unchanged fields are the shard's own values: compared by
+    // reference (an equal copy is merely stored again, which is harmless).
     const set: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(report)) {
-      const before = (shard as Record<string, unknown>)[field];
-      // Most fields are the shard's own values (a delivery spreads the report): compare by reference first.
-      if (before !== value && (!(field in shard) || JSON.stringify(before) !== JSON.stringify(value))) set[field] = value;
+    let changed = false;
+    // A field set to undefined is absent once stored as JSON: it counts as removed.
+    const present = (field: string) => (report as Record<string, unknown>)[field] !== undefined;
+    const reportKeys = Object.keys(report).filter(present);
+    for (const field of reportKeys) {
+      const value = (report as Record<string, unknown>)[field];
+      if ((shard as Record<string, unknown>)[field] !== value) {
+        set[field] = value;
+        changed = true;
+      }
     }
-    const unset = Object.keys(shard).filter((field) => !(field in report));
-    const entry: OutcomeEntry = { s: set, ...(unset.length > 0 ? { u: unset } : {}) };
-    if (Object.keys(set).length === 0 && unset.length === 0) continue;
-    // Readers must rebuild the very object a full rewrite would store, key order included.
-    const merged = applyOutcome(shard, entry);
-    entries.push([key, Object.keys(merged).join('\u0000') === Object.keys(report).join('\u0000') ? entry : { r: report }]);
+    const shardKeys = Object.keys(shard);
+    const unset = shardKeys.filter((field) => !present(field));
+    if (!changed && unset.length === 0) continue;
+    // Readers must rebuild the very object a full rewrite would store, key order included: the merge
+    // yields the shard's keys (less the unset ones) then the new keys in the report's order.
+    const kept = unset.length === 0 ? shardKeys : shardKeys.filter(present);
+    let sameOrder = kept.length <= reportKeys.length;
+    for (let i = 0; i < kept.length && sameOrder; i += 1) sameOrder = kept[i] === reportKeys[i];
+    for (let i = kept.length; i < reportKeys.length && sameOrder; i += 1) sameOrder = !(reportKeys[i]! in shard);
+    entries.push([key, sameOrder ? { s: set, ...(unset.length > 0 ? { u: unset } : {}) } : { r: report }]);
   }
   return gzipSync(Buffer.from(JSON.stringify(entries), 'utf8'), { level: 1 });
 }
