@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /** What makes one provider request unique: a correction of the same window is a new version. */
 export interface ReportIdentity {
@@ -24,5 +24,7 @@ export function idempotencyKey(identity: ReportIdentity): string {
     identity.orgId, identity.appId, identity.meterId, identity.subscriptionId,
     identity.windowStart.toISOString(), identity.windowEnd.toISOString(), String(identity.reportVersion), identity.destination,
   ].join('\u001f');
-  return `uab_${createHash('sha256').update(material).digest('hex').slice(0, 44)}`;
+  // One-shot hash (Node ≥ 20.12): the run computes millions of keys, a Hash object each costs ~3×.
+  const digest = typeof hash === 'function' ? hash('sha256', material, 'hex') : createHash('sha256').update(material).digest('hex');
+  return `uab_${digest.slice(0, 44)}`;
 }
