@@ -364,7 +364,8 @@ class MeterRun {
         totals, pricing: this.pricing, directory: this.directory, now,
       });
       changed += built.changed;
-      unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.updated_at === now.toISOString()).length;
+      const stamp = now.toISOString();
+      unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.updated_at === stamp).length;
       groups.push({ window: item.window, previous: item.previous, reports: built.reports, evaluatedAt: startedAt });
     }
     let written: { generation: string; shards: number } | undefined;
