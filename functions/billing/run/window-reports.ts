@@ -102,6 +102,9 @@ export function invoiceOf(subscription: KnownSubscription | undefined, subscript
 export function buildWindowReports(input: BuildInput): BuildResult {
   const { tenant, meter, window, now } = input;
   const stamp = now.toISOString();
+  const windowStartIso = window.start.toISOString();
+  const windowEndIso = window.end.toISOString();
+  const destination = primaryDestination(meter);
   const keys = new Set([...input.usage.keys(), ...input.previous.keys()]);
   const reports: BillingReport[] = [];
   let changed = 0;
@@ -153,7 +156,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     let versionAmount: Decimal | undefined;
     if (price) {
       // Rounded totals, differenced: the versions of a period add up to exactly the rounded price of its total.
-      const at = (total: number) => roundToMinorUnit(priceAmount(price, BigInt(Math.max(0, total))).exact_amount, price.currency);
+      const at = (total: number) => roundedPriceAt(price, Math.max(0, total));
       versionAmount = at(totalAfter).minus(at(totalBefore));
     }
     const windowAmount = versionAmount ? Decimal.from(prev?.amount_exact ?? '0').plus(versionAmount) : undefined;
@@ -165,8 +168,8 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       type: 'usage',
       status: attributed ? (quantity === 0 && !prev ? 'success' : 'pending') : 'unattributed',
       success: attributed && quantity === 0 && !prev,
-      usage_start_time: window.start.toISOString(),
-      usage_end_time: window.end.toISOString(),
+      usage_start_time: windowStartIso,
+      usage_end_time: windowEndIso,
       subscription_id: subscriptionId,
       company_id: companyId,
       billing_meter_id: meter.id,
@@ -177,7 +180,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       report_total_usage: totalAfter,
       report_version: version,
       last_success_time: prev?.last_success_time ?? null,
-      idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination: primaryDestination(meter) }),
+      idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination }),
       delivery_runs: 0,
       provider_requests: prev?.provider_requests ?? [],
       ...(prev?.channel_requests ? { channel_requests: prev.channel_requests } : {}),
@@ -197,6 +200,28 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     reports.push(report);
   }
   return { reports, changed };
+}
+
+/**
+ * A price's amount for a period-to-date total, rounded to the currency: memoised per price object
+ * (a run loads its prices once), since each version prices its total before and after and the next
+ * window's "before" is this one's "after" — most totals are priced again and again.
+ */
+const priceMemo = new WeakMap<object, Map<number, Decimal>>();
+const PRICE_MEMO_ENTRIES = 100_000;
+function roundedPriceAt(price: NonNullable<ReturnType<MeterPricing['priceFor']>>, total: number): Decimal {
+  let memo = priceMemo.get(price);
+  if (!memo) {
+    memo = new Map();
+    priceMemo.set(price, memo);
+  }
+  let amount = memo.get(total);
+  if (amount === undefined) {
+    amount = roundToMinorUnit(priceAmount(price, BigInt(total)).exact_amount, price.currency);
+    if (memo.size >= PRICE_MEMO_ENTRIES) memo.clear();
+    memo.set(total, amount);
+  }
+  return amount;
 }
 
 /** The destination named by a report's idempotency_key: the provider, or the meter's first webhook channel. */
