@@ -50,10 +50,21 @@ export const RuleAssignment = z.object({
 });
 export type RuleAssignment = z.infer<typeof RuleAssignment>;
 
-/** Cohort membership of an app's user and company rules, keyed by user_id / company_id. */
+/** Sample rate (0–100) per user_id / company_id. */
+export const SampleRates = z.record(z.string(), z.number().int().min(0).max(100));
+export type SampleRates = z.infer<typeof SampleRates>;
+
+/**
+ * What cohort membership assigns, keyed by user_id / company_id: the app's user and company rules,
+ * and the sample rates of cohorts that have a `sample_rate` (GET /v1/config's user_sample_rate /
+ * company_sample_rate, under the app's own per-id settings). The sample-rate maps default to empty so
+ * snapshots stored before they existed still read.
+ */
 export const RuleAssignments = z.object({
   user_rules: z.record(z.string(), z.array(RuleAssignment)),
   company_rules: z.record(z.string(), z.array(RuleAssignment)),
+  user_sample_rate: SampleRates.default({}),
+  company_sample_rate: SampleRates.default({}),
 });
 export type RuleAssignments = z.infer<typeof RuleAssignments>;
 
@@ -62,5 +73,9 @@ export const StoredCohort = z.object({
   _id: z.string().optional(),
   cohort_type: z.enum(['user', 'company']),
   criteria: z.string(),
+  /** Members' sample rate (set by a cohort update, removed by DELETE …/sample_rate); range checked where used. */
+  sample_rate: z.number().optional(),
+  /** Decides between sampled cohorts sharing a member: the larger wins (see computeSampleRates). */
+  priority: z.number().optional(),
 });
 export type StoredCohort = z.infer<typeof StoredCohort>;

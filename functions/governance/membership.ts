@@ -6,7 +6,8 @@ import type { IndexKind, SearchableIndex, TenantScope } from '../search/port';
 /**
  * Cohort membership of user and company rules: for each enabled rule with cohorts, every profile
  * matching any of its cohorts' criteria (searched page by page in the profile index), with the
- * values of the rule's variables read from the profile at each variable's path.
+ * values of the rule's variables read from the profile at each variable's path. And the members of
+ * cohorts with a `sample_rate` (dynamic sampling), with the rate each gets.
  */
 
 /** Members listed per rule; past this the rule's membership is cut and the refresh says so. */
@@ -17,14 +18,15 @@ const KIND_OF_RULE: Record<string, { kind: IndexKind; cohortType: StoredCohort['
   company: { kind: 'companies', cohortType: 'company' },
 };
 
+/** Problems of a rule's membership name the rule; problems of a sampled cohort name only the cohort. */
 export interface MembershipProblem {
-  readonly rule_id: string;
+  readonly rule_id?: string;
   readonly cohort_id?: string;
   readonly reason: string;
 }
 
 export interface MembershipResult {
-  readonly assignments: RuleAssignments;
+  readonly assignments: Pick<RuleAssignments, 'user_rules' | 'company_rules'>;
   readonly problems: MembershipProblem[];
 }
 
@@ -41,7 +43,7 @@ export interface MembershipInput {
 }
 
 export async function computeMembership(input: MembershipInput): Promise<MembershipResult> {
-  const assignments: RuleAssignments = { user_rules: {}, company_rules: {} };
+  const assignments: MembershipResult['assignments'] = { user_rules: {}, company_rules: {} };
   const problems: MembershipProblem[] = [];
   for (const rule of input.rules) {
     const target = KIND_OF_RULE[rule.type];
@@ -61,13 +63,65 @@ export async function computeMembership(input: MembershipInput): Promise<Members
     }
     if (queries.length === 0) continue;
     const byEntity = target.kind === 'users' ? assignments.user_rules : assignments.company_rules;
-    const listed = await forEachMember(input, target.kind, anyOf(queries), rule, (entityId, source) => {
+    const includes = rule.variables.map((variable) => sourcePath(variable.path, target.cohortType));
+    const listed = await forEachMember(input, target.kind, anyOf(queries), includes, (entityId, source) => {
       const assignment: RuleAssignment = { rules: rule._id, values: variableValues(rule, source, target.cohortType) };
       (byEntity[entityId] ??= []).push(assignment);
     });
     if (listed === 'cut') problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
   }
   return { assignments, problems };
+}
+
+export interface SampleRateInput extends SearchInput {
+  /** The app's cohorts that have a `sample_rate`, by id. */
+  readonly cohorts: ReadonlyMap<string, StoredCohort>;
+}
+
+export interface SampleRateResult {
+  readonly rates: Pick<RuleAssignments, 'user_sample_rate' | 'company_sample_rate'>;
+  readonly problems: MembershipProblem[];
+}
+
+/**
+ * Dynamic sampling: every member of a cohort with a `sample_rate` gets that rate (user cohorts in
+ * user_sample_rate, company cohorts in company_sample_rate). A member of several sampled cohorts of
+ * one type gets the rate of the cohort with the largest `priority` (a cohort without one ranks below
+ * every cohort with one); on a tie the lowest rate wins, so overlapping cohorts never send more than
+ * one of them asked for. Members per cohort are capped like a rule's.
+ */
+export async function computeSampleRates(input: SampleRateInput): Promise<SampleRateResult> {
+  // Maps, not objects: a member id such as `constructor` must not meet Object.prototype.
+  const byType = { user: new Map<string, number>(), company: new Map<string, number>() };
+  const problems: MembershipProblem[] = [];
+  // Visiting cohorts winner-first lets the first rate set for an id stand.
+  const ordered = [...input.cohorts].flatMap(([id, cohort]) => (cohort.sample_rate === undefined ? [] : [{ id, cohort, rate: cohort.sample_rate }])).sort(winnerFirst);
+  for (const { id, cohort, rate } of ordered) {
+    if (!Number.isInteger(rate) || rate < 0 || rate > 100) {
+      problems.push({ cohort_id: id, reason: `sample_rate ${rate} is not an integer from 0 to 100` });
+      continue;
+    }
+    const query = criteriaQuery(cohort.criteria);
+    if (typeof query === 'string') {
+      problems.push({ cohort_id: id, reason: query });
+      continue;
+    }
+    const byEntity = byType[cohort.cohort_type];
+    const listed = await forEachMember(input, cohort.cohort_type === 'user' ? 'users' : 'companies', query, [], (entityId) => {
+      if (!byEntity.has(entityId)) byEntity.set(entityId, rate);
+    });
+    if (listed === 'cut') problems.push({ cohort_id: id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest keep the app's sample rate` });
+  }
+  return { rates: { user_sample_rate: Object.fromEntries(byType.user), company_sample_rate: Object.fromEntries(byType.company) }, problems };
+}
+
+/** Larger priority first (none last), then lower rate, then id: the same order on every run. */
+function winnerFirst(a: { id: string; cohort: StoredCohort; rate: number }, b: { id: string; cohort: StoredCohort; rate: number }): number {
+  const priorityA = a.cohort.priority ?? -Infinity;
+  const priorityB = b.cohort.priority ?? -Infinity;
+  if (priorityA !== priorityB) return priorityA > priorityB ? -1 : 1;
+  if (a.rate !== b.rate) return a.rate - b.rate;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
@@ -93,11 +147,12 @@ function anyOf(queries: QueryNode[]): QueryNode {
   return queries.length === 1 ? queries[0]! : { type: 'bool', must: [], filter: [], should: queries, must_not: [], minimum_should_match: 1 };
 }
 
-/** Pages through every matching profile in `_id` order; 'cut' when the cap stopped it. */
-async function forEachMember(input: MembershipInput, kind: IndexKind, query: QueryNode, rule: StoredRule, visit: (id: string, source: Record<string, unknown>) => void): Promise<'all' | 'cut'> {
+type SearchInput = Pick<MembershipInput, 'index' | 'scope' | 'timeZone' | 'now' | 'pageSize' | 'maxMembersPerRule'>;
+
+/** Pages through every matching profile in `_id` order, reading only `includes`; 'cut' when the cap stopped it. */
+async function forEachMember(input: SearchInput, kind: IndexKind, query: QueryNode, includes: string[], visit: (id: string, source: Record<string, unknown>) => void): Promise<'all' | 'cut'> {
   const pageSize = Math.min(input.pageSize ?? MAX_SIZE, MAX_SIZE);
   const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
-  const includes = rule.variables.map((variable) => sourcePath(variable.path, kind === 'users' ? 'user' : 'company'));
   let searchAfter: SortValue[] | undefined;
   let seen = 0;
   for (;;) {

@@ -5,19 +5,19 @@ import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
 import { AppPurger, INLINE_PURGE_ITEMS, type PurgeResult } from '../resources/app-purge';
 import { GOVERNED_APPS_PARTITION } from './keys';
-import { computeMembership, type MembershipProblem } from './membership';
+import { computeMembership, computeSampleRates, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';
 import type { GovernanceRuleStore } from './rule-store';
 
 /**
- * Recomputes what SDKs fetch from GET /v1/config for an app: the cohort membership of its rules,
- * stored as a snapshot (RuleConfigStore) whose hash is copied onto the app item, so the config ETag
- * on every collector answer changes when membership does.
+ * Recomputes what SDKs fetch from GET /v1/config for an app: the cohort membership of its rules and
+ * of its cohorts with a sample rate, stored as a snapshot (RuleConfigStore) whose hash is copied onto
+ * the app item, so the config ETag on every collector answer changes when membership does.
  *
  * Runs after every cohort, rule or app-setting change (management API's onGovernanceChange), and on
- * a schedule for all apps with rules (profiles change membership without any management call).
- * "All apps with rules" is a registry partition the refresher keeps itself, so the schedule reads
- * one partition instead of scanning the table.
+ * a schedule for all apps with rules or sampled cohorts (profiles change membership without any
+ * management call). Those apps are a registry partition the refresher keeps itself, so the schedule
+ * reads one partition instead of scanning the table.
  */
 export { GOVERNED_APPS_PARTITION };
 
@@ -104,22 +104,19 @@ export class GovernanceRefresher {
     }
     const rules = await this.deps.rules.enabledRules(orgId, appId);
     const cohorts = await this.deps.rules.cohorts(orgId, appId, rules.flatMap((rule) => rule.cohorts.map((cohort) => cohort.id)));
-    const { assignments, problems } = await computeMembership({
-      index: this.deps.index,
-      scope: { org_id: orgId, app_id: appId },
-      rules,
-      cohorts,
-      timeZone: app.time_zone,
-      now: this.now(),
-    });
-    const { snapshot, changed } = await this.deps.configs.write(orgId, appId, assignments);
+    const sampled = await this.deps.rules.sampledCohorts(orgId, appId);
+    const search = { index: this.deps.index, scope: { org_id: orgId, app_id: appId }, timeZone: app.time_zone, now: this.now() };
+    const membership = await computeMembership({ ...search, rules, cohorts });
+    const sampling = await computeSampleRates({ ...search, cohorts: sampled });
+    const problems = [...membership.problems, ...sampling.problems];
+    const { snapshot, changed } = await this.deps.configs.write(orgId, appId, { ...membership.assignments, ...sampling.rates });
     if ((changed || app.rules_config_hash !== snapshot.hash) && !(await this.setAppHash(orgId, appId, snapshot.hash))) {
       // The app was deleted while this ran, and its purge may be over: remove the snapshot just written.
       await this.purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
       return { org_id: orgId, app_id: appId, changed: false, problems };
     }
-    // An app stays registered while it has rules; without them its (empty) snapshot needs no refresh.
-    if (rules.length > 0) await this.remember(orgId, appId);
+    // An app stays registered while it has rules or sampled cohorts; without them its (empty) snapshot needs no refresh.
+    if (rules.length > 0 || sampled.size > 0) await this.remember(orgId, appId);
     else await this.forget(orgId, appId);
     return { org_id: orgId, app_id: appId, hash: snapshot.hash, changed, problems };
   }

@@ -7,8 +7,9 @@ import { batchWrite } from '../shared/aws/batch-write';
 import { appRulesPartition } from './keys';
 
 /**
- * The cohort membership of an app's rules (GET /v1/config's user_rules / company_rules), as the
- * refresher computed it, in the resources table:
+ * The cohort membership of an app's rules and sampled cohorts (GET /v1/config's user_rules /
+ * company_rules and the cohort part of user_sample_rate / company_sample_rate), as the refresher
+ * computed it, in the resources table:
  *   ORG#<org>#APP#<app> / CONFIG#RULES                    header: content hash, generation, and the
  *                                                         gzip JSON itself when it fits
  *   ORG#<org>#APP#<app> / CONFIG#RULES#<generation>#<n>   gzip chunks when it does not
@@ -46,7 +47,7 @@ export function contentHash(json: string): string {
   return createHash('sha256').update(json).digest('hex').slice(0, 32);
 }
 
-export const EMPTY_ASSIGNMENTS: RuleAssignments = { user_rules: {}, company_rules: {} };
+export const EMPTY_ASSIGNMENTS: RuleAssignments = { user_rules: {}, company_rules: {}, user_sample_rate: {}, company_sample_rate: {} };
 export const EMPTY_SNAPSHOT: RuleConfigSnapshot = { hash: contentHash(canonicalJson(EMPTY_ASSIGNMENTS)), assignments: EMPTY_ASSIGNMENTS };
 
 interface Header {

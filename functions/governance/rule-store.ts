@@ -80,6 +80,29 @@ export class GovernanceRuleStore {
     return found;
   }
 
+  /** The app's cohorts that have a `sample_rate` (dynamic sampling), by id; unparsable ones are left out. */
+  async sampledCohorts(orgId: string, appId: string): Promise<Map<string, StoredCohort>> {
+    const found = new Map<string, StoredCohort>();
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.documents.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :cohort)',
+        FilterExpression: 'attribute_exists(sample_rate)',
+        ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':cohort': COHORT_SORT_PREFIX },
+        // Consistent: the refresh right after DELETE …/sample_rate must not see the rate still there.
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }));
+      for (const item of page.Items ?? []) {
+        const parsed = StoredCohort.safeParse(item);
+        if (parsed.success) found.set(String(item['sk']).slice(COHORT_SORT_PREFIX.length), parsed.data);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
   /** GET /v1/config: the membership snapshot the refresher stored (empty before its first run). */
   async ruleConfig(orgId: string, appId: string): Promise<RuleConfigSnapshot> {
     return this.config.read(orgId, appId);

@@ -24,7 +24,8 @@ function checkedTimeZone<T extends { time_zone?: string | undefined }>(input: T)
 /**
  * Cohorts (`/~/cohorts`): saved user or company segments. `cohort_type` is fixed at creation (an update
  * must repeat it); `criteria` is a search DSL query over that kind. Governance rules refer to cohorts,
- * so every change recomputes the app's SDK rules.
+ * and a cohort's `sample_rate` samples its members (dynamic sampling), so every change recomputes
+ * the app's GET /v1/config membership (functions/governance/refresher.ts).
  */
 export function cohortKind(deps: ResourceDeps): CrudKind<CohortCreate, CohortUpdate> {
   const changed = async (ctx: ResourceContext) => deps.onGovernanceChange?.(ctx.orgId, ctx.appId);
@@ -57,7 +58,11 @@ export function cohortOperations(deps: ResourceDeps): ResourceOperationTable {
   const crud = crudOperations(kind, deps);
   return {
     ...namedOperations('cohorts', crud),
-    /** DELETE /~/cohorts/{cohortId}/sample_rate: the cohort's members go back to the app's sample rate. */
+    /**
+     * DELETE /~/cohorts/{cohortId}/sample_rate: the refresh this triggers drops the members from
+     * /v1/config's user_sample_rate / company_sample_rate (back to the app's rate, or another sampled
+     * cohort's).
+     */
     'cohorts.deleteSampleRate': async (request, caller) => {
       const ctx = contextOf(request, caller, deps.now?.() ?? new Date());
       const at = { partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: COHORT_PREFIX };

@@ -180,7 +180,7 @@ describe('the membership snapshot store', () => {
     const reader = new RuleConfigStore(rt.clients.documents, table, { cacheTtlMs: 0 });
     const { org_id: orgId, app_id: appId } = rt.credentials;
     // Random values barely compress: about 2.5 chunks of gzip.
-    const big: RuleAssignments = { user_rules: {}, company_rules: {} };
+    const big: RuleAssignments = { user_rules: {}, company_rules: {}, user_sample_rate: {}, company_sample_rate: {} };
     for (let i = 0; big.user_rules && i < Math.ceil((RULE_CONFIG_CHUNK_BYTES * 2.5) / 150); i++) {
       big.user_rules[`user-${i}`] = [{ rules: 'r1', values: { '0': randomBytes(150).toString('base64') } }];
     }
@@ -196,7 +196,7 @@ describe('the membership snapshot store', () => {
 
     expect((await store.write(orgId, appId, big)).changed).toBe(false);
 
-    const small: RuleAssignments = { user_rules: { alice: [{ rules: 'r1', values: {} }] }, company_rules: {} };
+    const small: RuleAssignments = { user_rules: { alice: [{ rules: 'r1', values: {} }] }, company_rules: {}, user_sample_rate: { alice: 10 }, company_sample_rate: {} };
     const replaced = await store.write(orgId, appId, small);
     expect(replaced.changed).toBe(true);
     expect(await chunkItems()).toEqual([]);

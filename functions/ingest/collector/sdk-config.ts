@@ -18,14 +18,18 @@ export interface SdkConfig {
   app_id: string;
 }
 
-/** The app's settings plus the rules' cohort membership the governance refresher stored. */
+/**
+ * The app's settings plus the cohort membership the governance refresher stored. Per-id sample
+ * rates: the sampled cohorts' members, overridden by ids the app's settings name themselves (an
+ * explicit per-id setting is more specific than a segment).
+ */
 export function sdkConfigFor(app: App, rules: RuleConfigSnapshot = EMPTY_SNAPSHOT): SdkConfig {
   return {
     org_id: app.org_id,
     app_id: app.app_id,
     sample_rate: app.settings.sample_rate,
-    user_sample_rate: app.settings.user_sample_rate,
-    company_sample_rate: app.settings.company_sample_rate,
+    user_sample_rate: { ...rules.assignments.user_sample_rate, ...app.settings.user_sample_rate },
+    company_sample_rate: { ...rules.assignments.company_sample_rate, ...app.settings.company_sample_rate },
     user_rules: rules.assignments.user_rules,
     company_rules: rules.assignments.company_rules,
     regex_config: app.settings.regex_config,
@@ -34,7 +38,7 @@ export function sdkConfigFor(app: App, rules: RuleConfigSnapshot = EMPTY_SNAPSHO
 
 /**
  * A strong ETag of the config's content: equal configs give equal tags across instances. The
- * membership enters through its content hash, so answers that have only the app (every ingest
+ * membership (rules and cohort sample rates) enters through its content hash, so answers that have only the app (every ingest
  * answer, through `app.rules_config_hash`) carry the same tag as GET /v1/config.
  */
 export function configETag(app: App, rulesHash: string = app.rules_config_hash ?? EMPTY_SNAPSHOT.hash): string {

@@ -4,22 +4,27 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { canonicalJson, contentHash, EMPTY_SNAPSHOT, type RuleConfigSnapshot } from '../../../functions/governance/rule-config-store';
 import { GovernanceRuleStore } from '../../../functions/governance/rule-store';
 import { collectorOperations } from '../../../functions/ingest/collector/operations';
-import { configETag, configETagHeaders } from '../../../functions/ingest/collector/sdk-config';
+import { configETag, configETagHeaders, sdkConfigFor } from '../../../functions/ingest/collector/sdk-config';
 import { UploadStore } from '../../../functions/ingest/uploads/upload-store';
 import type { HttpRequest } from '../../../functions/shared/http/types';
 import { App, AppSettings } from '../../../schemas/app';
-import type { RuleAssignments } from '../../../schemas/governance';
+import type * as z from 'zod';
+import { RuleAssignments } from '../../../schemas/governance';
 
 /** The config ETag follows cohort membership, and GET /v1/config agrees with every other collector answer. */
 
 const now = '2026-03-01T00:00:00.000Z';
 const app = App.parse({ org_id: 'o', app_id: 'a', name: 'etag', collector_application_id: 'e'.repeat(64), settings: AppSettings.parse({}), created_at: now, modified_at: now });
-const snapshotOf = (assignments: RuleAssignments): RuleConfigSnapshot => ({ hash: contentHash(canonicalJson(assignments)), assignments });
+/** A snapshot as the store writes it: missing sample-rate maps filled in before hashing. */
+const snapshotOf = (input: z.input<typeof RuleAssignments>): RuleConfigSnapshot => {
+  const assignments = RuleAssignments.parse(input);
+  return { hash: contentHash(canonicalJson(assignments)), assignments };
+};
 const aliceBlocked = snapshotOf({ user_rules: { alice: [{ rules: 'r1', values: { '0': 'alice' } }] }, company_rules: {} });
 
 test('the membership hash ignores key order but not content', () => {
   const a = snapshotOf({ user_rules: { alice: [{ rules: 'r1', values: {} }], bob: [{ rules: 'r1', values: {} }] }, company_rules: {} });
-  const reordered = snapshotOf({ company_rules: {}, user_rules: { bob: [{ rules: 'r1', values: {} }], alice: [{ rules: 'r1', values: {} }] } } as RuleAssignments);
+  const reordered = snapshotOf({ company_rules: {}, user_rules: { bob: [{ rules: 'r1', values: {} }], alice: [{ rules: 'r1', values: {} }] } });
   expect(reordered.hash).toBe(a.hash);
   expect(snapshotOf({ user_rules: { alice: [{ rules: 'r1', values: {} }] }, company_rules: {} }).hash).not.toBe(a.hash);
   expect(snapshotOf({ user_rules: {}, company_rules: {} }).hash).toBe(EMPTY_SNAPSHOT.hash);
@@ -32,6 +37,22 @@ test('the ETag changes when membership changes, and with the app’s settings', 
   expect(configETag(app, aliceBlocked.hash)).not.toBe(before);
   const sampled = { ...app, settings: { ...app.settings, sample_rate: 50 } };
   expect(configETag(sampled, aliceBlocked.hash)).not.toBe(configETag(app, aliceBlocked.hash));
+});
+
+test('cohort sample rates change the membership hash and so the ETag', () => {
+  const sampledAlice = snapshotOf({ user_rules: {}, company_rules: {}, user_sample_rate: { alice: 10 } });
+  expect(sampledAlice.hash).not.toBe(EMPTY_SNAPSHOT.hash);
+  expect(snapshotOf({ user_rules: {}, company_rules: {}, user_sample_rate: { alice: 20 } }).hash).not.toBe(sampledAlice.hash);
+  expect(snapshotOf({ user_rules: {}, company_rules: {}, company_sample_rate: { alice: 10 } }).hash).not.toBe(sampledAlice.hash);
+  expect(configETag(app, sampledAlice.hash)).not.toBe(configETag(app, EMPTY_SNAPSHOT.hash));
+});
+
+test('per-id sample rates: cohort members from the snapshot, under the ids the app’s settings name themselves', () => {
+  const configured = { ...app, settings: { ...app.settings, user_sample_rate: { alice: 100 }, company_sample_rate: { initech: 5 } } };
+  const snapshot = snapshotOf({ user_rules: {}, company_rules: {}, user_sample_rate: { alice: 10, bob: 10 }, company_sample_rate: { acme: 0 } });
+  const config = sdkConfigFor(configured, snapshot);
+  expect(config.user_sample_rate).toEqual({ alice: 100, bob: 10 });
+  expect(config.company_sample_rate).toEqual({ acme: 0, initech: 5 });
 });
 
 test('answers that carry only the app repeat the ETag of the membership the refresher tagged it with', () => {

@@ -1,7 +1,7 @@
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { profileDocument } from '../../../functions/search/index-documents';
 import type { SearchableIndex, TenantScope } from '../../../functions/search/port';
-import { computeMembership, criteriaQuery } from '../../../functions/governance/membership';
+import { computeMembership, computeSampleRates, criteriaQuery } from '../../../functions/governance/membership';
 import { StoredRule, type StoredCohort } from '../../../schemas/governance';
 
 /** Cohort membership of rules, computed through the real (in-process) DuckDB search index. */
@@ -105,4 +105,48 @@ test('regex rules, rules without cohorts, missing, mistyped and unreadable cohor
 test('criteria are read as a search body or as a bare query', () => {
   expect(criteriaQuery(JSON.stringify({ query: { match_all: {} } }))).toEqual({ type: 'match_all' });
   expect(criteriaQuery(JSON.stringify({ exists: { field: 'metadata.email' } }))).toEqual({ type: 'exists', field: 'metadata.email' });
+});
+
+describe('cohort sample rates (dynamic sampling)', () => {
+  const sampled = (cohort_type: StoredCohort['cohort_type'], query: unknown, sample_rate: number | undefined, priority?: number): StoredCohort => ({
+    cohort_type,
+    criteria: JSON.stringify(query),
+    ...(sample_rate === undefined ? {} : { sample_rate }),
+    ...(priority === undefined ? {} : { priority }),
+  });
+  const rates = (cohorts: Record<string, StoredCohort>, options: { pageSize?: number; maxMembersPerRule?: number } = {}) =>
+    computeSampleRates({ index, scope: TENANT, cohorts: new Map(Object.entries(cohorts)), timeZone: 'UTC', now: NOW, ...options });
+
+  test('members of a user cohort get its rate in user_sample_rate, of a company cohort in company_sample_rate; other apps never', async () => {
+    const result = await rates({
+      free: sampled('user', { term: { 'metadata.plan.raw': 'free' } }, 10),
+      gold: sampled('company', { query: { term: { 'metadata.tier.raw': 'gold' } } }, 0),
+    });
+    expect(result).toEqual({ rates: { user_sample_rate: { alice: 10, bob: 10 }, company_sample_rate: { acme: 0 } }, problems: [] });
+  });
+
+  test('an id in several cohorts gets the rate of the largest priority; without priorities, or on a tie, the lowest rate', async () => {
+    const freeOrPaid = { terms: { 'metadata.plan.raw': ['free', 'paid'] } };
+    const free = { term: { 'metadata.plan.raw': 'free' } };
+    // No priorities: the lowest rate wins, whichever cohort it is.
+    expect((await rates({ a: sampled('user', freeOrPaid, 50), b: sampled('user', free, 20) })).rates.user_sample_rate).toEqual({ alice: 20, bob: 20, carol: 50 });
+    // The larger priority wins even with a higher rate; a cohort without priority ranks below.
+    expect((await rates({ a: sampled('user', freeOrPaid, 50, 5), b: sampled('user', free, 20, 1), c: sampled('user', free, 1) })).rates.user_sample_rate).toEqual({ alice: 50, bob: 50, carol: 50 });
+    // Equal priorities: the lowest rate.
+    expect((await rates({ a: sampled('user', freeOrPaid, 50, 3), b: sampled('user', free, 20, 3) })).rates.user_sample_rate).toEqual({ alice: 20, bob: 20, carol: 50 });
+  });
+
+  test('cohorts without a rate add nothing; unreadable criteria and out-of-range rates are reported; the cap is reported', async () => {
+    const result = await rates({
+      plain: sampled('user', { match_all: {} }, undefined),
+      broken: { cohort_type: 'user', criteria: '{not json', sample_rate: 5 },
+      odd: sampled('user', { match_all: {} }, 150),
+    });
+    expect(result.rates).toEqual({ user_sample_rate: {}, company_sample_rate: {} });
+    expect(result.problems.map((p) => p.cohort_id).sort()).toEqual(['broken', 'odd']);
+
+    const cut = await rates({ bulk: sampled('user', { term: { 'metadata.plan.raw': 'bulk' } }, 30) }, { pageSize: 3, maxMembersPerRule: 5 });
+    expect(Object.values(cut.rates.user_sample_rate)).toEqual([30, 30, 30, 30, 30]);
+    expect(cut.problems).toEqual([{ cohort_id: 'bulk', reason: "more than 5 members; the rest keep the app's sample rate" }]);
+  });
 });
