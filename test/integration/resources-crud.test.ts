@@ -231,6 +231,32 @@ describe('managed resources', () => {
       const updated = await api('POST', `/~/billing/meters/${created._id}`, { status: 'inactive', es_query: JSON.stringify({ query: { match_all: {} } }) });
       expect(updated.body).toMatchObject({ status: 'inactive', es_query: '{"query":{"match_all":{}}}', name: 'API calls' });
     });
+
+    it('get, PUT as an alias of POST /{id}, system fields fixed, delete 204 then 410', async () => {
+      const { body: created } = await api('POST', '/~/billing/meters', meter({ slug: 'crud' }));
+      expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toEqual(created);
+
+      const put = await api('PUT', `/~/billing/meters/${created._id}`, { name: 'Renamed', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2 } } });
+      expect(put.status).toBe(200);
+      expect(put.body).toMatchObject({ _id: created._id, name: 'Renamed', slug: 'crud', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2 } }, created_at: created.created_at });
+      expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toEqual(put.body);
+      // The PUT alias validates like POST.
+      expect(fieldsOf(await api('PUT', `/~/billing/meters/${created._id}`, { status: 'paused' }))).toEqual(['status']);
+
+      // No meter field of its own is fixed (billing keys everything by _id, not slug or provider); the
+      // system fields are: echoed unchanged they pass, changed they are a 400 naming each, nothing written.
+      expect((await api('POST', `/~/billing/meters/${created._id}`, { _id: created._id, created_at: created.created_at, slug: 'crud-2' })).body.slug).toBe('crud-2');
+      const changed = await api('POST', `/~/billing/meters/${created._id}`, { _id: 'another-id', created_at: '2000-01-01T00:00:00.000Z', org_id: 'org_b', name: 'Sneaky' });
+      expect(changed.status).toBe(400);
+      expect(fieldsOf(changed).sort()).toEqual(['_id', 'created_at', 'org_id']);
+      expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toMatchObject({ name: 'Renamed', slug: 'crud-2', created_at: created.created_at });
+
+      expect((await api('DELETE', `/~/billing/meters/${created._id}`)).status).toBe(204);
+      expect((await api('GET', `/~/billing/meters/${created._id}`)).status).toBe(410);
+      expect((await api('PUT', `/~/billing/meters/${created._id}`, { name: 'Back' })).status).toBe(410);
+      expect((await api('DELETE', `/~/billing/meters/${created._id}`)).status).toBe(410);
+      expect((await api('GET', '/~/billing/meters?take=1000')).body.map((m: any) => m._id)).not.toContain(created._id);
+    });
   });
 
   describe('apps', () => {
