@@ -201,6 +201,38 @@ describe('managed resources', () => {
       expect(disabled.body).toMatchObject({ state: 0, type: 'user', name: 'Block free tier' });
       expect((await rt.collectorGet('/v1/rules')).body.map((r: any) => r._id)).not.toContain(id);
 
+      // variables and plans are checked member by member on create and update; nothing is written.
+      const plan = { provider: 'stripe', plan_id: 'pro', price_ids: ['price_1'] };
+      const badBodies: [Record<string, unknown>, string[]][] = [
+        [{ variables: [{ path: 'user.metadata.reason' }] }, ['variables[0].name']],
+        [{ variables: [{ name: 'reason' }] }, ['variables[0].path']],
+        [{ variables: [{ name: 7, path: 'user.metadata.reason' }] }, ['variables[0].name']],
+        [{ variables: [{ name: 'reason', path: ['user', 'metadata'] }] }, ['variables[0].path']],
+        [{ variables: [{ name: 'reason', path: 'p', default: 'x' }] }, ['variables[0].default']],
+        [{ variables: { name: 'reason', path: 'p' } }, ['variables']],
+        [{ plans: [{ plan_id: 'pro', price_ids: [] }] }, ['plans[0].provider']],
+        [{ plans: [{ provider: 'stripe', price_ids: [] }] }, ['plans[0].plan_id']],
+        [{ plans: [{ provider: 'stripe', plan_id: 'pro' }] }, ['plans[0].price_ids']],
+        [{ plans: [plan, { ...plan, price_ids: 'price_1' }] }, ['plans[1].price_ids']],
+        [{ plans: [{ ...plan, price_ids: [5] }] }, ['plans[0].price_ids[0]']],
+        [{ plans: [{ ...plan, provider: '' }] }, ['plans[0].provider']],
+        [{ plans: 'stripe' }, ['plans']],
+      ];
+      const count = async () => (await api('GET', '/~/governance/rules?take=1000')).body.length;
+      const rulesBefore = await count();
+      const shown = (await api('GET', `/~/governance/rules/${id}`)).body;
+      for (const [body, fields] of badBodies) {
+        const created = await api('POST', '/~/governance/rules', { ...rule, ...body });
+        expect([created.status, fieldsOf(created)]).toEqual([400, fields]);
+        const updated = await api('POST', `/~/governance/rules/${id}`, body);
+        expect([updated.status, fieldsOf(updated)]).toEqual([400, fields]);
+      }
+      expect(await count()).toBe(rulesBefore);
+      expect((await api('GET', `/~/governance/rules/${id}`)).body).toEqual(shown);
+      const withPlans = await api('POST', `/~/governance/rules/${id}`, { plans: [plan], variables: [{ name: 'email', path: 'user.metadata.email' }] });
+      expect(withPlans.status).toBe(200);
+      expect(withPlans.body).toMatchObject({ plans: [plan], variables: [{ name: 'email', path: 'user.metadata.email' }] });
+
       expect((await api('DELETE', `/~/governance/rules/${id}`)).status).toBe(204);
       expect((await api('GET', `/~/governance/rules/${id}`)).status).toBe(410);
       expect((await api('GET', '/~/governance/rules/0000000000000000beef')).status).toBe(404);

@@ -42,7 +42,10 @@ describe('managed resources under fuzzed input', () => {
     {
       name: 'governance rules',
       path: '/~/governance/rules',
-      valid: async () => ({ name: 'R', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.verb', value: 'GET' }] }], response: { status: 429, headers: { a: 'b' }, body: { x: 1 } } }),
+      valid: async () => ({
+        name: 'R', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.verb', value: 'GET' }] }], response: { status: 429, headers: { a: 'b' }, body: { x: 1 } },
+        variables: [{ name: 'email', path: 'user.metadata.email' }], plans: [{ provider: 'stripe', plan_id: 'pro', price_ids: ['price_1'] }],
+      }),
       idOf: (doc) => doc._id,
     },
     {
@@ -82,10 +85,28 @@ describe('managed resources under fuzzed input', () => {
     },
   ];
 
-  /** A valid body with one member replaced by arbitrary JSON, removed, or an unknown member added. */
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+  /**
+   * A valid body with one member replaced by arbitrary JSON, removed, or an unknown member added; or
+   * one member of the first item of an array of objects (variables[0].name, plans[0].price_ids…)
+   * replaced or removed, so checks inside array items are reached too.
+   */
   const nearMiss = (valid: Record<string, unknown>) => {
     const keys = Object.keys(valid);
+    const itemMembers = keys.flatMap((key) => {
+      const items = valid[key];
+      return Array.isArray(items) && isObject(items[0]) ? Object.keys(items[0]).map((member) => ({ key, member })) : [];
+    });
+    const inItems = itemMembers.length === 0 ? [] : [
+      fc.record({ at: fc.constantFrom(...itemMembers), value: fc.option(fc.jsonValue(), { nil: undefined }) }).map(({ at, value }) => {
+        const [first, ...others] = valid[at.key] as Record<string, unknown>[];
+        const { [at.member]: _replaced, ...kept } = first!;
+        return { ...valid, [at.key]: [value === undefined ? kept : { ...kept, [at.member]: value }, ...others] };
+      }),
+    ];
     return fc.oneof(
+      ...inItems,
       fc.record({ key: fc.constantFrom(...keys), value: fc.jsonValue() }).map(({ key, value }) => ({ ...valid, [key]: value })),
       fc.constantFrom(...keys).map((key) => Object.fromEntries(Object.entries(valid).filter(([k]) => k !== key))),
       fc.record({ key: fc.string({ maxLength: 12 }), value: fc.jsonValue() }).map(({ key, value }) => ({ ...valid, [key]: value })),
