@@ -3,7 +3,7 @@ import { issueManagementToken } from '../../functions/auth/token-issuer';
 import { TokenStore } from '../../functions/auth/token-store';
 import { ResourceStore } from '../../functions/resources/resource-store';
 import { managementScopes, type ManagementScope } from '../../schemas/scopes';
-import { send, startTestRuntime, type TestRuntime } from './support/runtime';
+import { send, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
 
 /** Managed resources over HTTP on the real emulators: apps, cohorts, governance rules, billing meters. */
 describe('managed resources', () => {
@@ -357,6 +357,36 @@ describe('managed resources', () => {
       const reader = await tokenFor(rt.credentials.org_id, rt.credentials.app_id, ['read:cohorts']);
       expect((await api('POST', '/~/cohorts', userCohort, reader)).status).toBe(401);
       expect((await api('GET', '/~/cohorts', undefined, reader)).status).toBe(200);
+    });
+
+    it('406 for an Accept that rules JSON out, 404 for an unknown endpoint, 405 with Allow: each in the one error shape', async () => {
+      const expectError = (answer: TestResponse, status: number, code: string) => {
+        expect(answer.status).toBe(status);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(answer.body.error).toMatchObject({ status, code, message: expect.any(String) });
+      };
+      const before = (await api('GET', '/~/cohorts?take=1000')).body.length;
+
+      for (const accept of ['text/html', 'text/html, application/xhtml+xml', 'application/json;q=0, text/plain']) {
+        const refused = await rt.management('POST', '/~/cohorts', { accept }, userCohort);
+        expectError(refused, 406, 'not_acceptable');
+        expect(refused.body.error.details).toEqual([{ field: 'accept', reason: expect.any(String) }]);
+      }
+      expect((await api('GET', '/~/cohorts?take=1000')).body.length).toBe(before);
+      // Browsers' usual Accept lists */* last: JSON is then fine.
+      expect((await rt.management('GET', '/~/cohorts', { accept: 'text/html, */*;q=0.8' })).status).toBe(200);
+      expectError(await rt.management('GET', '/search/~/search/events', { accept: 'text/csv' }), 406, 'not_acceptable');
+
+      for (const path of ['/~/no-such-resource', '/v1/~/cohorts/abc/members', '/search/~/search/nothing']) {
+        expectError(await api('GET', path), 404, 'not_found');
+      }
+      // Unknown is unknown with or without a token: routing comes before authentication.
+      const anonymous = await send(`${rt.credentials.management_url}/~/no-such-resource`, { method: 'GET' });
+      expectError(anonymous, 404, 'not_found');
+
+      const wrong = await api('DELETE', '/~/cohorts');
+      expectError(wrong, 405, 'method_not_allowed');
+      expect(wrong.headers.get('allow')?.split(/,\s*/).sort()).toEqual(['GET', 'POST']);
     });
   });
 });
