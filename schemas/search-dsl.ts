@@ -16,7 +16,9 @@ import type { AggregationNode, BucketOrder, QueryNode, Scalar, SearchRequest, So
  * scripts anywhere, index names, administrative and expensive features, unknown parameters.
  *
  * Caps: size ≤ 1000, from + size ≤ 10000, aggregations nest at most 5 deep, terms size ≤ 10000,
- * top_hits from + size ≤ 100, ≤ 1024 clauses per bool list, ≤ 65536 terms/ids values.
+ * top_hits from + size ≤ 100, ≤ 1024 clauses per bool list, ≤ 65536 terms/ids values, ≤ 10000
+ * buckets per response (all bucket aggregations together; enforced by both backends, see
+ * functions/search/bucket-cap.ts).
  */
 
 export const MAX_SIZE = 1000;
@@ -26,6 +28,11 @@ export const MAX_TERMS_SIZE = 10_000;
 export const MAX_TOP_HITS_WINDOW = 100;
 export const MAX_BOOL_CLAUSES = 1024;
 export const MAX_TERMS_VALUES = 65_536;
+/**
+ * The most buckets one response may hold, every bucket aggregation at every level counted (OpenSearch's
+ * search.max_buckets, lowered from its 65,536). Beyond it: 400 naming the aggregation that passes it.
+ */
+export const MAX_BUCKETS = 10_000;
 /** Deeper JSON than this is refused before parsing (a hostile body could otherwise exhaust the stack). */
 export const MAX_BODY_DEPTH = 64;
 

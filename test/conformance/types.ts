@@ -61,6 +61,7 @@ export type Area =
   | 'dates'
   | 'sort'
   | 'paging'
+  | 'totals'
   | 'source'
   | 'window'
   | 'post_filter'

@@ -1,7 +1,9 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { AggregationNode, QueryNode, SearchRequest, SortValue } from '../../../schemas/search-tree';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
+import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';
+import { trackedTotal, untrackedTotal } from '../total-hits';
 import type { IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
@@ -14,7 +16,8 @@ import { fromStoredSource } from './stored-source';
  * The search side of the OpenSearch adapter. Every request is wrapped in the tenant filter (org,
  * app and, for events, the time window) as `bool.filter` clauses the caller's query sits beside
  * and cannot loosen; post_filter and aggregations run inside the same query. Answers are reshaped
- * into the port's response: plain ids, sources as indexed, `hits.total` as an integer.
+ * into the port's response: plain ids, sources as indexed, `hits.total` as an integer (total-hits.ts).
+ * The bucket cap is counted as DuckDB counts it (bucket-cap.ts), the cluster's own refusal included.
  * Sorting and paging: sort.ts.
  */
 
@@ -32,34 +35,44 @@ const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as c
 
 export async function searchOpenSearch(target: OpenSearchTarget, context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
   const started = Date.now();
+  assertGuaranteedBuckets(request.aggs, context);
   const body = toOpenSearchSearchBody(request, target.wrap(context.scope, context), context);
-  // hits.total is always exact.
-  body.track_total_hits = true;
+  body.track_total_hits = trackTotalHits(request.track_total_hits);
   if (isObject(body.aggs)) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
-  const response = await send(() =>
-    target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: serialiseBody(body) as unknown as Json }),
+  const response = await send(
+    () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: serialiseBody(body) as unknown as Json }),
+    request.aggs,
   );
   const answer = response as OpenSearchSearchAnswer;
-  failOnShardFailures(answer);
+  failOnShardFailures(answer, request.aggs);
+  assertAnswerBuckets(answer.aggregations, request.aggs);
   const hits = (answer.hits?.hits ?? []).map((hit) => reshapeHit(context, hit, request._source));
+  const track = request.track_total_hits;
+  const total = track === false ? untrackedTotal(request.from, hits.length) : trackedTotal(totalOf(answer.hits?.total), track);
   const result: { took: number; timed_out: boolean; hits: SearchResponse['hits']; aggregations?: Record<string, unknown> } = {
     took: Date.now() - started,
     timed_out: answer.timed_out === true,
-    hits: { total: totalOf(answer.hits?.total), max_score: null, hits },
+    hits: { total, max_score: null, hits },
   };
   if (answer.aggregations !== undefined) result.aggregations = reshapeAggregations(context, answer.aggregations, request.aggs);
   return result;
+}
+
+/** OpenSearch reads track_total_hits as a Java int: a number beyond it can only mean "count them all". */
+function trackTotalHits(track: boolean | number): boolean | number {
+  return typeof track === 'number' && track >= 2 ** 31 - 1 ? true : track;
 }
 
 /** terms with min_doc_count 0 list the caller's own terms only (zero-buckets.ts): one request finds them first. */
 async function withZeroBuckets(target: OpenSearchTarget, context: SearchContext, bodies: Json, nodes: Record<string, AggregationNode>): Promise<void> {
   const wanted = zeroBucketTerms(bodies, nodes);
   if (wanted.length === 0) return;
-  const answer = (await send(() =>
-    target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: tenantTermsBody(target.wrap(context.scope), wanted) }),
+  const answer = (await send(
+    () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: tenantTermsBody(target.wrap(context.scope), wanted) }),
+    nodes,
   )) as OpenSearchSearchAnswer;
-  failOnShardFailures(answer);
+  failOnShardFailures(answer, nodes);
   applyTenantTerms(wanted, answer.aggregations);
 }
 
@@ -96,11 +109,15 @@ function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryN
   return { bool: { filter: query.type === 'match_all' ? clauses : [...clauses, toOpenSearchQuery(query, context)] } };
 }
 
-/** Runs a request; a request OpenSearch refuses (400) is the caller's mistake, anything else is ours or the cluster's. */
-async function send(request: () => Promise<{ body: unknown }>): Promise<unknown> {
+/**
+ * Runs a request; a request OpenSearch refuses (400) is the caller's mistake, anything else is ours or the cluster's.
+ * A search with aggregations that the cluster refuses for its bucket limit gets the bucket cap's 400.
+ */
+async function send(request: () => Promise<{ body: unknown }>, aggs?: Record<string, AggregationNode>): Promise<unknown> {
   try {
     return (await request()).body;
   } catch (error) {
+    if (aggs !== undefined && mentionsTooManyBuckets(errorBody(error))) throw bucketCapError(bucketExplosionMember(aggs));
     if (statusOf(error) === 400) {
       const reason = rootCause(error);
       throw new ValidationError(`The search was refused: ${reason}`, [{ field: 'body', reason }]);
@@ -109,10 +126,20 @@ async function send(request: () => Promise<{ body: unknown }>): Promise<unknown>
   }
 }
 
+const errorBody = (error: unknown): unknown => (error as { meta?: { body?: unknown }; body?: unknown }).meta?.body ?? (error as { body?: unknown }).body;
+
 function rootCause(error: unknown): string {
-  const body = (error as { meta?: { body?: unknown }; body?: unknown }).meta?.body ?? (error as { body?: unknown }).body;
-  const cause = (body as { error?: { root_cause?: { reason?: string }[]; reason?: string } } | undefined)?.error;
+  const cause = (errorBody(error) as { error?: { root_cause?: { reason?: string }[]; reason?: string } } | undefined)?.error;
   return cause?.root_cause?.[0]?.reason ?? cause?.reason ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** Past search.max_buckets OpenSearch fails with too_many_buckets_exception: as the error, its root or shard causes. */
+function mentionsTooManyBuckets(value: unknown, depth = 0): boolean {
+  if (depth > 8 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => mentionsTooManyBuckets(item, depth + 1));
+  const object = value as Json;
+  if (object.type === 'too_many_buckets_exception') return true;
+  return ['error', 'root_cause', 'caused_by', 'failed_shards', 'reason', 'failures'].some((key) => mentionsTooManyBuckets(object[key], depth + 1));
 }
 
 interface OpenSearchHit {
@@ -129,9 +156,10 @@ interface OpenSearchSearchAnswer {
 }
 
 /** A shard that failed leaves a partial answer: wrong totals and buckets. Refuse it. */
-function failOnShardFailures(answer: OpenSearchSearchAnswer): void {
+function failOnShardFailures(answer: OpenSearchSearchAnswer, aggs: Record<string, AggregationNode>): void {
   const failures = answer._shards?.failures ?? [];
   if ((answer._shards?.failed ?? 0) === 0 && failures.length === 0) return;
+  if (mentionsTooManyBuckets(failures)) throw bucketCapError(bucketExplosionMember(aggs));
   const reason = failures.map((failure) => [failure.reason?.type, failure.reason?.reason].filter(Boolean).join(': ')).find(Boolean) ?? 'a shard failed';
   const callerMistake = failures.some((failure) => ['query_shard_exception', 'illegal_argument_exception', 'search_parse_exception'].includes(failure.reason?.type ?? ''));
   if (callerMistake) throw new ValidationError(`The search was refused: ${reason}`, [{ field: 'body', reason }]);

@@ -483,4 +483,38 @@ export const NESTING_CASES: readonly ConformanceCase[] = [
       },
     },
   ),
+  // `aggregations` is OpenSearch's long name for `aggs`, at the top level and inside an aggregation alike.
+  aggCase(
+    'nesting',
+    'the top-level aggregations alias answers as aggs',
+    { aggregations: { verbs: { terms: { field: 'request.verb' } }, weight: { sum: { field: 'weight' } } } },
+    {
+      verbs: terms([
+        { key: 'GET', doc_count: 5 },
+        { key: 'DELETE', doc_count: 1 },
+        { key: 'POST', doc_count: 1 },
+        { key: 'PUT', doc_count: 1 },
+      ]),
+      weight: { value: 14 },
+    },
+  ),
+  aggCase(
+    'nesting',
+    'aggregations as the alias at every level',
+    {
+      aggregations: {
+        companies: {
+          terms: { field: 'company_id' },
+          aggregations: { billable: { sum: { field: 'weight', missing: 1 } }, recent: { filter: { range: { time: { gte: '2026-03-12' } } }, aggregations: { n: { value_count: { field: 'user_id' } } } } },
+        },
+      },
+    },
+    {
+      companies: terms([
+        { key: 'c-acme', doc_count: 4, billable: { value: 6 }, recent: { doc_count: 1, n: { value: 1 } } },
+        { key: 'c-globex', doc_count: 2, billable: { value: 3 }, recent: { doc_count: 2, n: { value: 2 } } },
+        { key: 'c-initech', doc_count: 1, billable: { value: 1 }, recent: { doc_count: 1, n: { value: 1 } } },
+      ]),
+    },
+  ),
 ];

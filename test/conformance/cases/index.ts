@@ -5,7 +5,7 @@ import { ARRAY_CASES, MISSING_CASES } from './arrays-missing';
 import { PROFILE_CASES } from './profiles';
 import { BOOL_CASES, QUERY_CASES, QUERY_STRING_CASES } from './queries';
 import { REJECTION_CASES } from './rejections';
-import { PAGING_CASES, POST_FILTER_CASES, SORT_CASES, SOURCE_CASES, WINDOW_CASES } from './sorting';
+import { PAGING_CASES, POST_FILTER_CASES, SORT_CASES, SOURCE_CASES, TOTAL_CASES, WINDOW_CASES } from './sorting';
 import { TEXT_CASES } from './text';
 
 /** Every conformance case, in a stable order. Names are unique (checked by the suite). */
@@ -19,6 +19,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...DATE_QUERY_CASES,
   ...SORT_CASES,
   ...PAGING_CASES,
+  ...TOTAL_CASES,
   ...SOURCE_CASES,
   ...WINDOW_CASES,
   ...POST_FILTER_CASES,

@@ -86,6 +86,49 @@ export const SORT_CASES: readonly ConformanceCase[] = [
     body: { sort: [{ time: 'desc' }, { _id: 'asc' }], search_after: ['2026-03-13T18:20:00.000Z', 'c5'] },
     expect: { total: 8, ids: ['c4', 'c3', 'c2', 'c1'] },
   },
+  // unmapped_type on a field no document has (no index maps it): every document is missing it, so the
+  // next key (or the _id tie-breaker) decides, and the missing value reports as null.
+  {
+    name: 'unmapped_type on a field no document has: all missing, _id breaks ties',
+    area: 'sort',
+    documents: CALLS,
+    body: { sort: [{ 'metadata.no_such_field': { order: 'desc', unmapped_type: 'long' } }], size: 2 },
+    expect: {
+      total: 8,
+      hits: [
+        { _id: 'c1', sort: [null, 'c1'] },
+        { _id: 'c2', sort: [null, 'c2'] },
+      ],
+    },
+  },
+  {
+    name: 'unmapped_type with missing _first, then a second sort key',
+    area: 'sort',
+    documents: CALLS,
+    body: { sort: [{ 'metadata.no_such_field': { order: 'asc', missing: '_first', unmapped_type: 'double' } }, { time: 'desc' }] },
+    expect: { total: 8, ids: [...CALLS_NEWEST_FIRST] },
+  },
+  {
+    name: 'unmapped_type keyword on a keyword-named field no document has',
+    area: 'sort',
+    documents: CALLS,
+    body: { sort: [{ 'metadata.partner_id': { order: 'asc', unmapped_type: 'keyword' } }, { 'response.status': 'desc' }], size: 3 },
+    expect: {
+      total: 8,
+      hits: [
+        { _id: 'c4', sort: [null, 500, 'c4'] },
+        { _id: 'c7', sort: [null, 429, 'c7'] },
+        { _id: 'c3', sort: [null, 404, 'c3'] },
+      ],
+    },
+  },
+  {
+    name: 'unmapped_type date on a date-named field no document has',
+    area: 'sort',
+    documents: CALLS,
+    body: { sort: [{ 'metadata.cancelled_at': { order: 'desc', unmapped_type: 'date' } }], query: { term: { 'request.verb': 'GET' } } },
+    expect: { total: 5, ids: ['c1', 'c3', 'c5', 'c7', 'c8'] },
+  },
 ];
 
 export const PAGING_CASES: readonly ConformanceCase[] = [
@@ -138,6 +181,84 @@ export const PAGING_CASES: readonly ConformanceCase[] = [
     documents: CALLS,
     body: { size: 2, query: { range: { 'response.status': { lt: 500 } } }, sort: [{ company_id: 'desc' }] },
     expect: { pages: { ids: ['c7', 'c5', 'c1', 'c2', 'c3', 'c8', 'c6'] } },
+  },
+  {
+    name: 'paging on a field no document has, with unmapped_type',
+    area: 'paging',
+    documents: CALLS,
+    body: { size: 3, sort: [{ 'metadata.no_such_field': { order: 'asc', unmapped_type: 'long' } }] },
+    expect: { pages: { ids: ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8'] } },
+  },
+];
+
+/**
+ * hits.total under track_total_hits, the same on both backends and always an integer
+ * (functions/search/total-hits.ts): true exact; N the matches up to N (OpenSearch's value, relation
+ * gte past N); false nothing counted, so the matches the page proves: from + its hits, 0 when empty.
+ */
+export const TOTAL_CASES: readonly ConformanceCase[] = [
+  {
+    name: 'track_total_hits true counts every match',
+    area: 'totals',
+    documents: CALLS,
+    body: { size: 2, track_total_hits: true },
+    expect: { total: 8, ids: ['c8', 'c7'] },
+  },
+  {
+    name: 'track_total_hits as a number below the matches counts up to it',
+    area: 'totals',
+    documents: CALLS,
+    body: { size: 2, track_total_hits: 5 },
+    expect: { total: 5, ids: ['c8', 'c7'] },
+  },
+  {
+    name: 'track_total_hits as a number above the matches counts them all',
+    area: 'totals',
+    documents: CALLS,
+    body: { size: 2, track_total_hits: 100 },
+    expect: { total: 8, ids: ['c8', 'c7'] },
+  },
+  {
+    name: 'track_total_hits as a number caps the total even when the page holds every match',
+    area: 'totals',
+    documents: CALLS,
+    body: { size: 10, track_total_hits: 3, query: { term: { 'request.verb': 'GET' } } },
+    expect: { total: 3, ids: ['c8', 'c7', 'c5', 'c3', 'c1'] },
+  },
+  {
+    name: 'track_total_hits as a number with aggregations',
+    area: 'totals',
+    documents: CALLS,
+    body: { size: 0, track_total_hits: 3, aggs: { weight: { sum: { field: 'weight' } } } },
+    expect: { total: 3, aggregations: { weight: { value: 14 } } },
+  },
+  {
+    name: 'track_total_hits false reports the matches up to the page',
+    area: 'totals',
+    documents: CALLS,
+    body: { from: 2, size: 3, track_total_hits: false },
+    expect: { total: 5, ids: ['c6', 'c5', 'c4'] },
+  },
+  {
+    name: 'track_total_hits false on the last page reports every match',
+    area: 'totals',
+    documents: CALLS,
+    body: { from: 6, size: 5, track_total_hits: false },
+    expect: { total: 8, ids: ['c2', 'c1'] },
+  },
+  {
+    name: 'track_total_hits false past the last match reports 0',
+    area: 'totals',
+    documents: CALLS,
+    body: { from: 10, size: 5, track_total_hits: false },
+    expect: { total: 0, ids: [] },
+  },
+  {
+    name: 'track_total_hits false with aggregations only reports 0 and still aggregates',
+    area: 'totals',
+    documents: CALLS,
+    body: { size: 0, track_total_hits: false, aggs: { weight: { sum: { field: 'weight' } } } },
+    expect: { total: 0, aggregations: { weight: { value: 14 } } },
   },
 ];
 

@@ -33,7 +33,7 @@ const stored = (id: string, data: Record<string, unknown> = {}) =>
 const emptyAnswer: FakeAnswer = { status: 200, body: { took: 1, timed_out: false, _shards: { total: 1, failed: 0 }, hits: { total: { value: 0 }, hits: [] } } };
 
 describe('OpenSearch search (scripted cluster)', () => {
-  it('wraps the query in the tenant filter, sorts newest first with the doc_id tie-breaker, and counts exactly', async () => {
+  it('wraps the query in the tenant filter, sorts newest first with the doc_id tie-breaker, and passes track_total_hits on', async () => {
     const { client, requests } = fakeOpenSearch(() => emptyAnswer);
     const index = createOpenSearchIndex({ client, indexPrefix: 'p-' });
     const request = parseSearchRequest({ query: { term: { user_id: 'u-1' } }, size: 5, from: 10, track_total_hits: false }, 'events');
@@ -47,7 +47,7 @@ describe('OpenSearch search (scripted cluster)', () => {
       { 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } },
       { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
     ]);
-    expect(body).toMatchObject({ size: 5, from: 10, track_total_hits: true });
+    expect(body).toMatchObject({ size: 5, from: 10, track_total_hits: false });
     expect(body).not.toHaveProperty('search_after');
   });
 
@@ -232,6 +232,108 @@ describe('OpenSearch search (scripted cluster)', () => {
       await expect(search).rejects.toBeInstanceOf(ValidationError);
       await expect(search).rejects.toMatchObject({ details: [{ field: 'aggs.users.terms.min_doc_count' }] });
       expect(requests).toHaveLength(1);
+    });
+  });
+
+  describe('hits.total under track_total_hits (the same rule as DuckDB: total-hits.ts)', () => {
+    const answerWith = (total: unknown, ids: string[]): FakeAnswer => ({
+      status: 200,
+      body: {
+        took: 1,
+        timed_out: false,
+        _shards: { total: 1, failed: 0 },
+        hits: { ...(total === undefined ? {} : { total }), hits: ids.map((id) => ({ _id: `app-1:${id}`, _source: stored(id), sort: [1, id] })) },
+      },
+    });
+
+    it('false: OpenSearch counts nothing and the total is what the page proves (from + hits, 0 for an empty page)', async () => {
+      const answers = [answerWith(undefined, ['e-1', 'e-2']), answerWith(undefined, [])];
+      const { client, requests } = fakeOpenSearch(() => answers.shift()!);
+      const index = createOpenSearchIndex({ client });
+      const page = await index.search(context(), parseSearchRequest({ from: 10, size: 5, track_total_hits: false }, 'events'));
+      expect(bodyOf(requests[0]).track_total_hits).toBe(false);
+      expect(page.hits.total).toBe(12);
+      expect((await index.search(context(), parseSearchRequest({ from: 10, size: 5, track_total_hits: false }, 'events'))).hits.total).toBe(0);
+    });
+
+    it('a number N: counted up to N (OpenSearch answers N with relation gte past it); beyond a Java int, exactly', async () => {
+      const answers = [answerWith({ value: 3, relation: 'gte' }, ['e-1', 'e-2', 'e-3', 'e-4']), answerWith({ value: 4, relation: 'eq' }, [])];
+      const { client, requests } = fakeOpenSearch(() => answers.shift()!);
+      const index = createOpenSearchIndex({ client });
+      const capped = await index.search(context(), parseSearchRequest({ size: 10, track_total_hits: 3 }, 'events'));
+      expect(bodyOf(requests[0]).track_total_hits).toBe(3);
+      expect(capped.hits.total).toBe(3);
+      const huge = await index.search(context(), parseSearchRequest({ size: 0, track_total_hits: 2 ** 40 }, 'events'));
+      expect(bodyOf(requests[1]).track_total_hits).toBe(true);
+      expect(huge.hits.total).toBe(4);
+    });
+
+    it('true (the default): exact', async () => {
+      const { client, requests } = fakeOpenSearch(() => answerWith({ value: 42, relation: 'eq' }, []));
+      const response = await createOpenSearchIndex({ client }).search(context(), parseSearchRequest({ size: 0 }, 'events'));
+      expect(bodyOf(requests[0]).track_total_hits).toBe(true);
+      expect(response.hits.total).toBe(42);
+    });
+  });
+
+  describe('the bucket cap (bucket-cap.ts, as DuckDB applies it)', () => {
+    const histogramBody = { size: 0, aggs: { fine: { histogram: { field: 'duration_ms', interval: 0.01 } } } };
+    const withAggregations = (aggregations: Record<string, unknown>): FakeAnswer => ({ status: 200, body: { ...(emptyAnswer.body as object), aggregations } });
+    const histogramBuckets = (count: number) => Array.from({ length: count }, (_, i) => ({ key: i, doc_count: i === 0 ? 1 : 0 }));
+    const refusal = async (search: Promise<unknown>) => {
+      const failure = await search.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(ValidationError);
+      return (failure as ValidationError).details.map((detail) => detail.field);
+    };
+
+    it('refuses buckets the request alone fixes before sending anything', async () => {
+      const { client, requests } = fakeOpenSearch(() => emptyAnswer);
+      const body = { size: 0, aggs: { minutes: { date_histogram: { field: 'time', fixed_interval: '1m', extended_bounds: { min: '2026-01-01', max: '2026-03-01' } } } } };
+      expect(await refusal(createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events')))).toEqual(['aggs.minutes']);
+      expect(requests).toHaveLength(0);
+    });
+
+    it('counts the answer: 10,000 buckets pass, one more is refused naming the aggregation', async () => {
+      const answers = [withAggregations({ fine: { buckets: histogramBuckets(10_000) } }), withAggregations({ fine: { buckets: histogramBuckets(10_001) } })];
+      const { client } = fakeOpenSearch(() => answers.shift()!);
+      const index = createOpenSearchIndex({ client });
+      const within = await index.search(context(), parseSearchRequest(histogramBody, 'events'));
+      expect((within.aggregations!.fine as { buckets: unknown[] }).buckets).toHaveLength(10_000);
+      expect(await refusal(index.search(context(), parseSearchRequest(histogramBody, 'events')))).toEqual(['aggs.fine']);
+    });
+
+    it('names the level whose buckets pass the cap, nested ones included', async () => {
+      const { client } = fakeOpenSearch(() =>
+        withAggregations({
+          routes: {
+            buckets: Array.from({ length: 3 }, (_, route) => ({ key: `/r${route}`, doc_count: 1, days: { buckets: histogramBuckets(4000) } })),
+          },
+        }),
+      );
+      const body = { size: 0, aggs: { routes: { terms: { field: 'request.route.raw' }, aggs: { days: { histogram: { field: 'duration_ms', interval: 1 } } } } } };
+      expect(await refusal(createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events')))).toEqual(['aggs.routes.aggs.days']);
+    });
+
+    it.each([
+      ['a 400 whose root cause it is', { status: 400, body: { error: { root_cause: [{ type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' }], type: 'search_phase_execution_exception' }, status: 400 } }],
+      [
+        'a 503 caused by it',
+        { status: 503, body: { error: { type: 'search_phase_execution_exception', root_cause: [], caused_by: { type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' } }, status: 503 } },
+      ],
+      [
+        'a shard failure',
+        {
+          status: 200,
+          body: { took: 1, timed_out: false, _shards: { total: 2, failed: 1, failures: [{ shard: 0, reason: { type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' } }] }, hits: { total: { value: 0 }, hits: [] } },
+        },
+      ],
+    ] as const)('turns the cluster\'s too_many_buckets_exception (%s) into the same 400, not a 503', async (_title, answer) => {
+      const { client } = fakeOpenSearch(() => answer);
+      const body = { size: 0, aggs: { routes: { terms: { field: 'request.route.raw' } }, fine: { histogram: { field: 'duration_ms', interval: 0.01 } } } };
+      expect(await refusal(createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events')))).toEqual(['aggs.fine']);
     });
   });
 

@@ -1,7 +1,8 @@
 import type { AggregationNode } from '../../../../schemas/search-tree';
 import { isFixedZone } from '../../dates/time-zone';
 import type { SearchContext } from '../../port';
-import { Assembler, bucketCapError, MAX_BUCKETS, tupleKey, type LevelRows, type QueryResults, type Row, type TopHitsBucket } from './aggs/assemble';
+import { assertGuaranteedBuckets, BucketBudget } from '../../bucket-cap';
+import { Assembler, tupleKey, type LevelRows, type QueryResults, type Row, type TopHitsBucket } from './aggs/assemble';
 import type { InstantSpan } from './aggs/date-buckets';
 import { chainOf, planAggregations, type AggregationPlan, type Level, type TopHitsPlan } from './aggs/plan';
 import { canCountRows, keyColumn, levelSql, rootSql, spanSql, topHitsSql, type Key, type QueryEnv, type Restriction } from './aggs/queries';
@@ -23,7 +24,9 @@ import { SqlParams, type QueryRunner } from './sql';
  *   documents of the buckets that passed min_doc_count but not the cut to `size` (OpenSearch's answer whenever
  *   the terms fit its shard_size);
  * - percentiles and cardinality are exact (see aggs/metrics.ts);
- * - at most MAX_BUCKETS (10,000) buckets per response, else 400 naming the aggregation.
+ * - at most MAX_BUCKETS (10,000) buckets per response, else 400 naming the aggregation: counted before any
+ *   query where the request fixes them, then per level as rows come back, then as buckets are assembled
+ *   (bucket-cap.ts, which the OpenSearch adapter follows too).
  */
 
 export interface AggregationBase {
@@ -59,7 +62,8 @@ class Execution {
   private readonly spans = new Map<number, InstantSpan | undefined>();
   private readonly levelRows = new Map<number, LevelRows>();
   private readonly topHitsRows = new Map<number, Map<string, TopHitsBucket>>();
-  private budget = MAX_BUCKETS;
+  /** Rows of the levels so far, parents before children (bucket-cap.ts, step 2). */
+  private readonly budget = new BucketBudget();
   /** The rows of the search, when a query counted them on the way (see AggregationOutcome). */
   docCount: number | undefined;
 
@@ -127,7 +131,7 @@ class Execution {
     const sql = levelSql(level, this.env(params), {
       ...(restriction === undefined ? {} : { restriction }),
       ...(parentTuples === undefined ? {} : { parentTuples }),
-      limit: this.budget + 1,
+      limit: this.budget.remaining + 1,
       countRows,
     });
     const result = await this.query(sql, params);
@@ -137,8 +141,7 @@ class Execution {
     }
     // Buckets without a key (rows without a value, kept to count them) or not a term (over-long .raw strings).
     const rows = result.filter((row) => row['agg_unkeyed'] !== true && row[keyColumn(level)] !== null && row[keyColumn(level)] !== undefined);
-    if (rows.length > this.budget) throw bucketCapError(level.path);
-    this.budget -= rows.length;
+    this.budget.add(level.path, rows.length);
 
     const byParent = new Map<string, Row[]>();
     const tuples: Key[][] = [];
@@ -208,6 +211,7 @@ export async function aggregateAndCount(
   ctx: SearchContext,
 ): Promise<AggregationOutcome> {
   if (Object.keys(aggs).length === 0) return { aggregations: {}, docCount: undefined };
+  assertGuaranteedBuckets(aggs, ctx);
   const plan = await planAggregations(aggs, ctx, async (ref) => {
     const params = paramsFrom(base);
     const rows = await run(kindProbeSql(ref, base.fromWhereSql), params.values);

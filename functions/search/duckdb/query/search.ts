@@ -6,6 +6,7 @@ import { resolveField, sortTypeOf, type FieldRef, type SortType } from '../../fi
 import type { SearchContext, SearchHit, SearchResponse } from '../../port';
 import { SEARCH_TABLES } from '../tables';
 import { filterSource } from '../../source-filter';
+import { trackedTotal, untrackedTotal } from '../../total-hits';
 import { column, quoteIdentifier, SqlParams, type QueryRunner } from './sql';
 import { compileQuery, fieldValueSql, fieldValuesSql } from './where';
 
@@ -83,15 +84,15 @@ export async function runSearch(run: QueryRunner, ctx: SearchContext, request: S
   const complete = request.size > 0 && request.from === 0 && request.search_after === undefined && hits.length < request.size;
   // Without a post_filter the hits are the aggregations' rows, which they may have counted already.
   const aggregatedCount = request.post_filter === undefined ? aggregated?.docCount : undefined;
-  const counted = complete
-    ? hits.length
-    : aggregatedCount !== undefined && request.track_total_hits !== false
-      ? typeof request.track_total_hits === 'number'
-        ? Math.min(aggregatedCount, request.track_total_hits)
-        : aggregatedCount
-      : await countHits(run, fromWhere, countParams, request.track_total_hits);
-  // Untracked: at least the hits up to this page match (OpenSearch would leave the total out).
-  const total = counted ?? request.from + hits.length;
+  const track = request.track_total_hits;
+  const total =
+    track === false
+      ? untrackedTotal(request.from, hits.length)
+      : complete
+        ? trackedTotal(hits.length, track)
+        : aggregatedCount !== undefined
+          ? trackedTotal(aggregatedCount, track)
+          : await countHits(run, fromWhere, countParams, track);
   return {
     took: Date.now() - started,
     timed_out: false,
@@ -100,12 +101,8 @@ export async function runSearch(run: QueryRunner, ctx: SearchContext, request: S
   };
 }
 
-/**
- * hits.total as track_total_hits asks: true counts exactly; a number N counts up to N (OpenSearch's
- * "at least N"); false counts nothing (undefined), which saves a pager a scan per page.
- */
-async function countHits(run: QueryRunner, fromWhere: string, params: readonly unknown[], track: boolean | number): Promise<number | undefined> {
-  if (track === false) return undefined;
+/** hits.total as track_total_hits asks (total-hits.ts): true counts exactly, a number N counts up to N. */
+async function countHits(run: QueryRunner, fromWhere: string, params: readonly unknown[], track: true | number): Promise<number> {
   const sql = track === true ? `SELECT count(*) AS total ${fromWhere}` : `SELECT count(*) AS total FROM (SELECT 1 ${fromWhere} LIMIT ${Math.trunc(track)})`;
   const rows = await run(sql, params);
   return Number(rows[0]?.total ?? 0);

@@ -45,3 +45,14 @@ test('the aggregations’ row count answers the total unless a post_filter narro
   expect((await search({ size: 0, aggs: { n: { value_count: { field: 'user_id' } } } }, aggregate(undefined))).hits.total).toBe(5);
   expect(counted()).toBe(2);
 });
+
+test('track_total_hits: a number caps even a complete first page; false counts nothing and reports what the page proves', async () => {
+  expect((await search({ size: 10, track_total_hits: 2 })).hits.total).toBe(2);
+  expect((await search({ size: 2, track_total_hits: 3 })).hits.total).toBe(3);
+  expect((await search({ size: 2, track_total_hits: 30 })).hits.total).toBe(5);
+  expect(counted()).toBe(2);
+  expect((await search({ size: 2, from: 2, track_total_hits: false })).hits.total).toBe(4);
+  expect((await search({ size: 2, from: 10, track_total_hits: false })).hits.total).toBe(0);
+  expect((await search({ size: 0, track_total_hits: false, aggs: { n: { value_count: { field: 'user_id' } } } }, aggregate(5))).hits.total).toBe(0);
+  expect(counted()).toBe(2);
+});

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../../shared/errors';
+import { BucketBudget } from '../../../bucket-cap';
 import { bucketStart, formatKeyAsString, nextBucket } from '../../../dates/intervals';
 import { javaDoubleString } from './java-double';
 import { emptyMetricSortValue, metricResult } from './metrics';
@@ -9,11 +9,8 @@ import type { TopHitsHit } from './top-hits';
 /**
  * Builds OpenSearch's response from the rows of the aggregation queries: buckets in OpenSearch's order and
  * shape, empty buckets where OpenSearch creates them (histograms with min_doc_count 0, every range and
- * filter), and the cap on buckets per response.
+ * filter), and the cap on buckets per response (counted in response order, see bucket-cap.ts).
  */
-
-/** The most buckets one response may hold (OpenSearch's search.max_buckets, lowered). */
-export const MAX_BUCKETS = 10_000;
 
 export type Row = Record<string, unknown>;
 
@@ -35,11 +32,6 @@ export interface QueryResults {
 
 export const tupleKey = (tuple: readonly Key[]): string => JSON.stringify(tuple);
 
-export function bucketCapError(path: string): ValidationError {
-  const reason = `the aggregations would return more than ${MAX_BUCKETS} buckets; narrow the time range, use a larger interval or a smaller size`;
-  return new ValidationError(`${path}: ${reason}`, [{ field: path, reason }]);
-}
-
 /** Java's Double.compare: NaN above everything. */
 function compareNumbers(a: number, b: number): number {
   if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : 1;
@@ -53,7 +45,7 @@ interface HistogramBucket {
 }
 
 export class Assembler {
-  private buckets = 0;
+  private readonly budget = new BucketBudget();
 
   constructor(private readonly results: QueryResults) {}
 
@@ -62,8 +54,7 @@ export class Assembler {
   }
 
   private count(level: Level, buckets: number): void {
-    this.buckets += buckets;
-    if (this.buckets > MAX_BUCKETS) throw bucketCapError(level.path);
+    this.budget.add(level.path, buckets);
   }
 
   private shapes(shapes: ShapeMap, tuple: readonly Key[], row: Row | undefined): Record<string, unknown> {
