@@ -83,6 +83,8 @@ export class UsageAnalyticsStack extends Stack {
     new CfnOutput(this, 'ManagementUrl', { value: this.managementApi.http.stage.url, description: 'Management API base URL' });
     new CfnOutput(this, 'ArchiveBucketName', { value: this.storage.buckets.archive.bucketName, description: 'Raw accepted batches, gzip NDJSON by app and date' });
     new CfnOutput(this, 'TokenSigningSecretArn', { value: this.managementApi.tokenSigningSecret.secretArn, description: 'Secret holding the management token signing key' });
+    // The admin command (npm run admin -- bootstrap --table …) works on this table; the name is generated.
+    new CfnOutput(this, 'ResourcesTableName', { value: this.storage.tables.resources.tableName, description: 'Resources table: the --table of npm run admin (bootstrap, users, org status)' });
 
     this.suppressCdkInternalFindings();
   }

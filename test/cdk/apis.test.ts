@@ -147,9 +147,10 @@ describe.each([
   });
 });
 
-it('outputs the URLs, the archive bucket and the signing secret', () => {
+it('outputs the URLs, the archive bucket, the signing secret and the resources table the admin command needs', () => {
   const outputs = template.toJSON().Outputs;
-  expect(Object.keys(outputs).sort()).toEqual(['ArchiveBucketName', 'CollectorUrl', 'ManagementUrl', 'TokenSigningSecretArn']);
+  expect(Object.keys(outputs).sort()).toEqual(['ArchiveBucketName', 'CollectorUrl', 'ManagementUrl', 'ResourcesTableName', 'TokenSigningSecretArn']);
+  expect(outputs.ResourcesTableName.Value).toEqual({ Ref: logicalIdOf(stack.storage.tables.resources) });
   expect(JSON.stringify(outputs.CollectorUrl.Value)).toContain(collectorApiId);
   expect(JSON.stringify(outputs.ManagementUrl.Value)).toContain(managementApiId);
   expect(outputs.ArchiveBucketName.Value).toEqual({ Ref: logicalIdOf(stack.storage.buckets.archive) });
