@@ -4,7 +4,7 @@ import { assertDateFormat } from '../functions/search/dates/date-format';
 import { parseCalendarInterval, parseFixedInterval, parseOffset } from '../functions/search/dates/intervals';
 import { assertTimeZone } from '../functions/search/dates/time-zone';
 import { effectiveSort } from '../functions/search/effective-sort';
-import { fieldNameProblem, isDateName, resolveField, textRangeProblem } from '../functions/search/fields';
+import { fieldNameProblem, isDateName, resolveField, sortTypeOf, textRangeProblem, type SortType } from '../functions/search/fields';
 import type { IndexKind } from '../functions/search/port';
 import { parseQueryString, QueryStringError } from '../functions/search/query-string';
 import { ValidationError, type FieldIssue } from '../functions/shared/errors';
@@ -520,6 +520,27 @@ const constantScore = z
 // Sort, _source.
 
 const UNMAPPED_TYPES = ['keyword', 'text', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date', 'date_nanos', 'boolean', 'ip'] as const;
+type UnmappedType = (typeof UNMAPPED_TYPES)[number];
+/**
+ * How each unmapped_type sorts. It must be how the field sorts anyway (fields.ts decides that for both
+ * backends): OpenSearch would otherwise sort indices without the field one way and the others another,
+ * and page through them with search_after values of the wrong type. text and ip sort in no way we serve.
+ */
+const UNMAPPED_SORT_TYPE: Partial<Record<UnmappedType, SortType>> = {
+  keyword: 'keyword',
+  long: 'number',
+  integer: 'number',
+  short: 'number',
+  byte: 'number',
+  double: 'number',
+  float: 'number',
+  half_float: 'number',
+  scaled_float: 'number',
+  unsigned_long: 'number',
+  date: 'date',
+  date_nanos: 'date',
+  boolean: 'boolean',
+};
 const SortParams = z.strictObject({
   order: Order.optional(),
   missing: Scalar.optional(),
@@ -535,8 +556,14 @@ function sortEntry(kind: IndexKind) {
       }
       if (field !== '_score') {
         if (parseAt(FieldName, field, ctx, path) === INVALID) return z.NEVER;
-        if (resolveField(kind, field).type === 'text') {
+        const ref = resolveField(kind, field);
+        if (ref.type === 'text') {
           issue(ctx, path, `${field} is a text field and cannot be sorted on; use ${field}.raw`);
+          return z.NEVER;
+        }
+        if (params.unmapped_type !== undefined && UNMAPPED_SORT_TYPE[params.unmapped_type] !== sortTypeOf(ref)) {
+          const fitting = UNMAPPED_TYPES.filter((type) => UNMAPPED_SORT_TYPE[type] === sortTypeOf(ref));
+          issue(ctx, [...path, 'unmapped_type'], `${field} sorts as ${sortTypeOf(ref)}: unmapped_type must be one of ${fitting.join(', ')}`);
           return z.NEVER;
         }
       }

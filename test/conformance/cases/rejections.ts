@@ -72,6 +72,9 @@ export const REJECTION_CASES: readonly ConformanceCase[] = [
     // The sixth level, or the `aggs` member that holds it.
     ['aggs.l1.aggs.l2.aggs.l3.aggs.l4.aggs.l5.aggs.l6', 'aggs.l1.aggs.l2.aggs.l3.aggs.l4.aggs.l5.aggs'],
   ),
+  rejected('both aggs and aggregations', { aggs: { a: { sum: { field: 'weight' } } }, aggregations: { b: { sum: { field: 'weight' } } } }, 'aggregations'),
+  rejected('an unmapped_type that does not sort as the field does', { sort: [{ 'metadata.no_such_field': { order: 'asc', unmapped_type: 'keyword' } }] }, 'sort.0.metadata.no_such_field.unmapped_type'),
+  rejected('unmapped_type text', { sort: [{ 'metadata.note.raw': { unmapped_type: 'text' } }] }, 'sort.0.metadata.note.raw.unmapped_type'),
   rejected('terms size above 10000', { aggs: { users: { terms: { field: 'user_id', size: 10001 } } } }, 'aggs.users.terms.size'),
   rejected(
     'a date_histogram that would make more than 10000 buckets',
