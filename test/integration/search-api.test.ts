@@ -115,6 +115,46 @@ describe('search API', () => {
     expect((await rt.management('DELETE', '/search/~/users/alice', { authorization: `Bearer ${readUsersOnly}` })).status).toBe(401);
   });
 
+  it('gets one event by id; event_time only says where to look (a wrong one still finds it), a bad one is a 400', async () => {
+    const found = await search('/search/~/search/events?from=-2d&to=now', { query: { ids: { values: [uuid(3)] } } });
+    const eventTime = found.body.hits.hits[0]._source.request.time as string;
+    const res = await rt.management('GET', `/search/~/events/${uuid(3)}?event_time=${encodeURIComponent(eventTime)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ _id: uuid(3), _source: { user_id: 'bob', company_id: 'globex', weight: 10, request: { time: eventTime } } });
+    const elsewhere = await rt.management('GET', `/search/~/events/${uuid(3)}?event_time=2020-01-01T00:00:00.000Z`);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body._id).toBe(uuid(3));
+    expect((await rt.management('GET', `/search/~/events/${uuid(3)}`)).status).toBe(200);
+    const bad = await rt.management('GET', `/search/~/events/${uuid(3)}?event_time=yesterday`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('event_time');
+    expect((await rt.management('GET', `/search/~/events/${uuid(99)}?event_time=${encodeURIComponent(eventTime)}`)).status).toBe(404);
+    // The other app has no event uuid(3); its own uuid(1) is its own document.
+    const foreign = { authorization: `Bearer ${otherApp.token}` };
+    expect((await rt.management('GET', `/search/~/events/${uuid(3)}`, foreign)).status).toBe(404);
+    expect((await rt.management('GET', `/search/~/events/${uuid(1)}`, foreign)).body._source.app_id).toBe('app_other');
+  });
+
+  it('gets a company by id, and 404 for one this app does not have', async () => {
+    const res = await rt.management('GET', '/search/~/companies/acme');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ _id: 'acme', _source: { company_id: 'acme', company_domain: 'acme.com' } });
+    expect((await rt.management('GET', '/search/~/companies/initech')).status).toBe(404);
+    expect((await rt.management('GET', '/search/~/companies/acme', { authorization: `Bearer ${otherApp.token}` })).status).toBe(404);
+  });
+
+  it('serves the same routes under /v1', async () => {
+    const events = await search('/v1/search/~/search/events?from=-24h&to=now', { query: { term: { 'user_id.raw': 'alice' } }, size: 10 });
+    expect(events.status).toBe(200);
+    expect(events.body.hits.total).toBe(2);
+    expect(events.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual([uuid(1), uuid(2)]);
+    const user = await rt.management('GET', '/v1/search/~/users/bob');
+    expect(user.status).toBe(200);
+    expect(user.body).toMatchObject({ _id: 'bob', _source: { user_id: 'bob', company_id: 'globex', metadata: { email: 'bob@globex.com' } } });
+    expect((await rt.management('GET', '/v1/search/~/users/nobody')).status).toBe(404);
+    expect((await rt.management('GET', '/v1/search/~/companies/globex')).body._source.company_domain).toBe('globex.com');
+  });
+
   it('deletes a user and, with delete_events=true, its events', async () => {
     const res = await rt.management('DELETE', '/search/~/users/alice?delete_events=true');
     expect(res.status).toBe(200);
@@ -124,5 +164,35 @@ describe('search API', () => {
     // The other tenant's alice and her event are untouched.
     expect((await search('/search/~/count/events?from=-2d&to=now', {}, otherApp.token)).body).toEqual({ count: 1 });
     expect((await rt.management('DELETE', '/search/~/users/alice')).status).toBe(404);
+  });
+
+  it('deletes a company and, with delete_events=true, its events only', async () => {
+    await rt.collect('/v1/companies/batch', [{ company_id: 'initech', company_domain: 'initech.com' }]);
+    const events = [
+      apiCall({ transaction_id: uuid(11), user_id: 'carol', company_id: 'initech' }, at(1)),
+      apiCall({ transaction_id: uuid(12), user_id: 'carol', company_id: 'initech' }, at(2)),
+    ];
+    expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
+    await rt.waitUntilConsumed();
+    const countOf = async (company: string, token = rt.credentials.management_token) =>
+      (await search('/search/~/count/events?from=-2d&to=now', { query: { term: { 'company_id.raw': company } } }, token)).body.count;
+    expect(await countOf('initech')).toBe(2);
+    expect(await countOf('globex')).toBe(2);
+    expect((await rt.management('GET', '/search/~/companies/initech')).status).toBe(200);
+
+    const res = await rt.management('DELETE', '/search/~/companies/initech?delete_events=true');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ company_id: 'initech', deleted: true, events_deleted: 2 });
+    expect((await rt.management('GET', '/search/~/companies/initech')).status).toBe(404);
+    expect(await countOf('initech')).toBe(0);
+    // Another company's events and profile, and the other tenant's acme, are untouched.
+    expect(await countOf('globex')).toBe(2);
+    expect((await rt.management('GET', '/search/~/companies/globex')).status).toBe(200);
+    expect(await countOf('acme', otherApp.token)).toBe(1);
+    // Without delete_events the company goes and its events stay.
+    const kept = await rt.management('DELETE', '/v1/search/~/companies/globex');
+    expect(kept.body).toEqual({ company_id: 'globex', deleted: true, events_deleted: 0 });
+    expect(await countOf('globex')).toBe(2);
+    expect((await rt.management('DELETE', '/search/~/companies/initech?delete_events=true')).status).toBe(404);
   });
 });
