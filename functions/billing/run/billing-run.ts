@@ -398,7 +398,7 @@ class MeterRun {
 
   private async usageOf(window: UsageWindow): Promise<WindowUsage> {
     const { meter, directory, deps, input } = this;
-    if (!meter.perSubscription) return windowUsage(deps.index, this.scope(), meter, window, input.now);
+    if (!meter.perSubscription) return windowUsage(deps.index, this.scope(), meter, window, input.now, directory);
     // Placeholder meters: one query per billable subscription per window (cost grows with subscriptions).
     const bySubscription = new Map<string, import('../money/decimal').Decimal>();
     for (const subscription of directory.billableFor(meter.billedIds)) {

@@ -3,12 +3,17 @@ import type { SearchableIndex, TenantScope } from '../../search/port';
 import { Decimal } from '../money/decimal';
 import type { UsageWindow } from '../schedule/reporting-period';
 import { substitutePlaceholders, type MeterMetric, type RunMeter } from './run-meter';
+import type { SubscriptionDirectory } from './subscription-directory';
+import { distinctOverlaps, type UsageTarget } from './window-reports';
 
 /**
  * The usage of a meter in a window, from grouped aggregation queries (one query per window, not one
  * per subscription): events WITH subscription_id grouped by subscription_id, events WITHOUT it
  * grouped by company_id, each bucket carrying the meter's metric. Windows are [start, end): the
  * search range's `to` is exclusive, so an event on a boundary counts in exactly one window.
+ *
+ * Distinct meters (`cardinality`) do not add across groups: a subscription that receives both
+ * groups' usage gets its count from one more query over the union of its events (distinctUnionUsage).
  */
 
 export interface WindowUsage {
@@ -16,11 +21,37 @@ export interface WindowUsage {
   readonly bySubscription: Map<string, Decimal>;
   /** company_id → raw usage of events naming no subscription. */
   readonly byCompany: Map<string, Decimal>;
+  /**
+   * Distinct meters only: subscription_id → the distinct count over the union of its events and its
+   * company's events without subscription_id, for the subscriptions that receive both (see distinctOverlaps).
+   */
+  readonly distinctUnions?: Map<string, Decimal>;
 }
 
 /** Terms buckets per query (the DSL's cap); more groups split the window in time (additive metrics only). */
 const MAX_GROUPS = 10_000;
 const MIN_SPLIT_MS = 1_000;
+/** Subscriptions per union query: each is one filter (a boolean column locally), so a query stays small. */
+const UNIONS_PER_QUERY = 250;
+
+/**
+ * A window has more subscription or company groups than one grouped query returns, and its metric
+ * cannot be split in time (a distinct count, or a window already split down to a second). The
+ * window is not billed; the meter's run stops there and later runs retry it.
+ */
+export class UsageGroupLimitError extends Error {
+  constructor(meter: Pick<RunMeter, 'id' | 'metric'>, window: UsageWindow) {
+    const what = meter.metric.type === 'cardinality' ? `distinct count of ${meter.metric.field}` : `${meter.metric.type} of ${meter.metric.field}`;
+    super(
+      `meter ${meter.id}: window ${window.start.toISOString()}–${window.end.toISOString()} has usage from more than ${MAX_GROUPS} subscriptions (events naming one) or ${MAX_GROUPS} companies (events naming none); ` +
+        (meter.metric.type === 'cardinality'
+          ? `a ${what} cannot be split into shorter time ranges and added up (a user active in both would count twice), so the window is not billed. ` +
+            'Use a shorter reporting_period, or a query naming {{subscription_id}} / {{company_id}} (evaluated once per subscription).'
+          : `the ${what} could not be split further in time.`),
+    );
+    this.name = 'UsageGroupLimitError';
+  }
+}
 
 export function metricAggregation(metric: MeterMetric): Record<string, unknown> {
   if (metric.type === 'sum') return { sum: { field: metric.field, ...(metric.missing !== undefined ? { missing: metric.missing } : {}) } };
@@ -47,20 +78,53 @@ export function groupedUsageBody(meter: Pick<RunMeter, 'body' | 'metric'>): Reco
  * company's events without subscription_id. Placeholders are filled for per-subscription meters.
  */
 export function reportUsageBody(meter: Pick<RunMeter, 'body' | 'metric'>, target: { subscriptionId: string | null; companyId: string | null; companyAttributed: boolean }): Record<string, unknown> {
-  const should: Record<string, unknown>[] = [];
-  if (target.subscriptionId !== null) should.push({ term: { subscription_id: target.subscriptionId } });
-  if (target.companyId !== null && (target.companyAttributed || target.subscriptionId === null)) {
-    should.push({ bool: { filter: [{ term: { company_id: target.companyId } }], must_not: [{ exists: { field: 'subscription_id' } }] } });
-  }
   const base = substitutePlaceholders(meter.body, { companyId: target.companyId ?? '', subscriptionId: target.subscriptionId ?? '' });
   const query = base['query'] ?? { match_all: {} };
-  return { ...base, query: { bool: { filter: [query, { bool: { should, minimum_should_match: 1 } }] } }, aggs: { usage: metricAggregation(meter.metric) } };
+  return { ...base, query: { bool: { filter: [query, reportEventsFilter(target)] } }, aggs: { usage: metricAggregation(meter.metric) } };
 }
 
-export async function windowUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date): Promise<WindowUsage> {
+/** The events of one report: naming its subscription, and/or its company's events without subscription_id. */
+function reportEventsFilter(target: { subscriptionId: string | null; companyId: string | null; companyAttributed: boolean }): Record<string, unknown> {
+  const should: Record<string, unknown>[] = [];
+  if (target.subscriptionId !== null) should.push({ term: { subscription_id: target.subscriptionId } });
+  if (target.companyId !== null && (target.companyAttributed || target.subscriptionId === null)) should.push(companyEventsFilter([target.companyId]));
+  return { bool: { should, minimum_should_match: 1 } };
+}
+
+const companyEventsFilter = (companyIds: string[]) => ({
+  bool: { filter: [companyIds.length === 1 ? { term: { company_id: companyIds[0] } } : { terms: { company_id: companyIds } }], must_not: [{ exists: { field: 'subscription_id' } }] },
+});
+
+/**
+ * The grouped usage of a window. `directory` (the run's attribution rule) is needed for distinct
+ * meters: without it the union counts are not computed and attribute() refuses overlapping groups.
+ */
+export async function windowUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, directory?: SubscriptionDirectory): Promise<WindowUsage> {
   const result: WindowUsage = { bySubscription: new Map(), byCompany: new Map() };
   await addUsage(index, scope, meter, window, now, result);
-  return result;
+  if (meter.metric.type !== 'cardinality' || !directory) return result;
+  const overlaps = distinctOverlaps(result, directory, meter);
+  return overlaps.length === 0 ? result : { ...result, distinctUnions: await distinctUnionUsage(index, scope, meter, window, overlaps, now) };
+}
+
+/**
+ * The distinct count of each target's union — its subscription's events, or its company's events
+ * without subscription_id — in one query per UNIONS_PER_QUERY targets: a `filters` aggregation with
+ * one bucket per target (the same events a report's explanation counts), the meter's metric in each.
+ */
+export async function distinctUnionUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, targets: readonly UsageTarget[], now: Date): Promise<Map<string, Decimal>> {
+  const unions = new Map<string, Decimal>();
+  for (let offset = 0; offset < targets.length; offset += UNIONS_PER_QUERY) {
+    const chunk = targets.slice(offset, offset + UNIONS_PER_QUERY);
+    // Positional bucket names: subscription ids may hold characters bucket names should not.
+    const filters = Object.fromEntries(chunk.map((target, i) => [`u${i}`, reportEventsFilter({ ...target, companyAttributed: true })]));
+    const narrowed = { bool: { should: [{ terms: { subscription_id: chunk.map((t) => t.subscriptionId) } }, companyEventsFilter(chunk.map((t) => t.companyId))], minimum_should_match: 1 } };
+    const body = { ...meter.body, size: 0, query: { bool: { filter: [meter.body['query'] ?? { match_all: {} }, narrowed] } }, aggs: { unions: { filters: { filters }, aggs: { usage: metricAggregation(meter.metric) } } } };
+    const response = await index.search({ scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now }, parseSearchRequest(body, 'events', { timeZone: 'UTC' }));
+    const buckets = ((response.aggregations ?? {}) as Record<string, { buckets?: Record<string, { usage?: unknown }> }>)['unions']?.buckets ?? {};
+    chunk.forEach((target, i) => unions.set(target.subscriptionId, metricValue(buckets[`u${i}`]?.usage)));
+  }
+  return unions;
 }
 
 async function addUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, into: WindowUsage): Promise<void> {
@@ -73,7 +137,7 @@ async function addUsage(index: SearchableIndex, scope: TenantScope, meter: RunMe
   if (overflow) {
     // Splitting in time is exact for sums and counts; distinct counts do not add up across halves.
     const span = window.end.getTime() - window.start.getTime();
-    if (meter.metric.type === 'cardinality' || span <= MIN_SPLIT_MS) throw new Error(`meter ${meter.id}: more than ${MAX_GROUPS} subscriptions or companies in window ${window.start.toISOString()} for a ${meter.metric.type} metric`);
+    if (meter.metric.type === 'cardinality' || span <= MIN_SPLIT_MS) throw new UsageGroupLimitError(meter, window);
     const middle = new Date(window.start.getTime() + Math.floor(span / 2));
     await addUsage(index, scope, meter, { start: window.start, end: middle }, now, into);
     await addUsage(index, scope, meter, { start: middle, end: window.end }, now, into);

@@ -29,18 +29,57 @@ export interface AttributedUsage {
   readonly fromCompany: boolean;
 }
 
+/** A subscription and the company whose events without subscription_id are attributed to it. */
+export interface UsageTarget {
+  readonly subscriptionId: string;
+  readonly companyId: string;
+}
+
+/**
+ * A distinct meter's window has a subscription receiving usage from both groups, but no union count
+ * for it: adding the two distinct counts would count a user in both twice, so nothing is built.
+ */
+export class DistinctUnionMissingError extends Error {
+  constructor(meterId: string, target: UsageTarget) {
+    super(`meter ${meterId}: the distinct count of subscription ${target.subscriptionId} needs the union with company ${target.companyId}'s events without subscription_id (windowUsage with the subscription directory)`);
+    this.name = 'DistinctUnionMissingError';
+  }
+}
+
+/**
+ * Distinct meters: the subscriptions receiving usage both from events naming them and from their
+ * company's events without subscription_id (the pairing attribute() makes). Their two distinct counts
+ * do not add, so their union is counted by one more query (usage-query.ts distinctUnionUsage).
+ */
+export function distinctOverlaps(usage: WindowUsage, directory: SubscriptionDirectory, meter: RunMeter): UsageTarget[] {
+  const overlaps: UsageTarget[] = [];
+  for (const companyId of usage.byCompany.keys()) {
+    const subscription = directory.forCompany(companyId, meter.billedIds);
+    if (subscription && usage.bySubscription.has(subscription.subscriptionId)) overlaps.push({ subscriptionId: subscription.subscriptionId, companyId });
+  }
+  return overlaps;
+}
+
 /**
  * Attribution: events naming a subscription_id go to it if it is known and billable, else to an
  * unattributed report under that id; events naming none go to the company's matching subscription
- * (SubscriptionDirectory.forCompany), else to an unattributed report keyed by company.
+ * (SubscriptionDirectory.forCompany), else to an unattributed report keyed by company. A subscription
+ * receiving both adds them, except for distinct meters, which take the union count (distinctUnions).
  */
 export function attribute(usage: WindowUsage, directory: SubscriptionDirectory, meter: RunMeter): Map<string, AttributedUsage> {
   const result = new Map<string, AttributedUsage>();
   const add = (key: string, entry: AttributedUsage) => {
     const current = result.get(key);
     result.set(key, current
-      ? { ...current, raw: current.raw.plus(entry.raw), fromSubscriptionId: current.fromSubscriptionId || entry.fromSubscriptionId, fromCompany: current.fromCompany || entry.fromCompany, companyId: current.companyId ?? entry.companyId }
+      ? { ...current, raw: combined(current, entry), fromSubscriptionId: current.fromSubscriptionId || entry.fromSubscriptionId, fromCompany: current.fromCompany || entry.fromCompany, companyId: current.companyId ?? entry.companyId }
       : entry);
+  };
+  const combined = (current: AttributedUsage, entry: AttributedUsage): Decimal => {
+    if (meter.metric.type !== 'cardinality') return current.raw.plus(entry.raw);
+    const target = { subscriptionId: entry.subscriptionId ?? '', companyId: entry.companyId ?? '' };
+    const union = usage.distinctUnions?.get(target.subscriptionId);
+    if (union === undefined) throw new DistinctUnionMissingError(meter.id, target);
+    return union;
   };
   for (const [subscriptionId, raw] of usage.bySubscription) {
     const subscription = directory.explicit(subscriptionId);

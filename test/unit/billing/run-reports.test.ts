@@ -3,7 +3,7 @@ import { parseReportId, reportId } from '../../../functions/billing/reports/repo
 import { attributionIds, runMeterOf, type RunMeter } from '../../../functions/billing/run/run-meter';
 import type { PeriodTotal } from '../../../functions/billing/run/run-state-store';
 import { SubscriptionDirectory, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
-import { attribute, billingPeriod, buildWindowReports } from '../../../functions/billing/run/window-reports';
+import { attribute, billingPeriod, buildWindowReports, DistinctUnionMissingError, distinctOverlaps } from '../../../functions/billing/run/window-reports';
 import type { BillingReport } from '../../../schemas/billing/report';
 
 const HOUR = 3_600_000;
@@ -74,6 +74,24 @@ describe('billing run: attribution and reports', () => {
     expect(byKey['C:hooli']!.amount).toBeUndefined();
     expect(totals.get('S:s-a')).toEqual({ ps: '2026-03-01T00:00:00.000Z', pe: '2026-04-01T00:00:00.000Z', u: 10 });
     expect(parseReportId(byKey['s-a']!._id)).toEqual({ windowStart: w1.start, meterId: 'm1', reportKey: 'S:s-a' });
+  });
+
+  it('distinct meters: a subscription receiving both groups takes the union count, never their sum', () => {
+    const unique = meter({ es_query: JSON.stringify({ aggs: { u: { cardinality: { field: 'user_id' } } } }) });
+    // s-a: 2 users on events naming it, 2 on acme's events without subscription_id (one user in both).
+    const grouped = { bySubscription: new Map([['s-a', Decimal.from(2)], ['s-b', Decimal.from(4)]]), byCompany: new Map([['acme', Decimal.from(2)], ['globex', Decimal.from(1)], ['hooli', Decimal.from(5)]]) };
+    // globex's company usage goes to s-b too; hooli has no subscription (unattributed, no union).
+    expect(distinctOverlaps(grouped, directory, unique)).toEqual([{ subscriptionId: 's-a', companyId: 'acme' }, { subscriptionId: 's-b', companyId: 'globex' }]);
+    expect(() => attribute(grouped, directory, unique)).toThrow(DistinctUnionMissingError);
+    expect(() => attribute(grouped, directory, unique)).toThrow(/subscription s-a needs the union with company acme/);
+    const usage = attribute({ ...grouped, distinctUnions: new Map([['s-a', Decimal.from(3)], ['s-b', Decimal.from(4)]]) }, directory, unique);
+    expect(usage.get('S:s-a')).toMatchObject({ fromCompany: true, fromSubscriptionId: true, companyId: 'acme' });
+    expect(usage.get('S:s-a')!.raw.toString()).toBe('3');
+    expect(usage.get('S:s-b')!.raw.toString()).toBe('4');
+    expect(usage.get('C:hooli')!.raw.toString()).toBe('5');
+    // Additive metrics still add the groups (no union needed).
+    expect(distinctOverlaps(grouped, directory, meter())).toHaveLength(2);
+    expect(attribute(grouped, directory, meter()).get('S:s-a')!.raw.toString()).toBe('4');
   });
 
   it('prices graduated tiers exactly across windows and corrections: the versions add up to the price of the period total', () => {
