@@ -1,5 +1,6 @@
 import { parseSearchRequest } from '../../../schemas/search-dsl';
 import type { SearchableIndex, TenantScope } from '../../search/port';
+import { ValidationError } from '../../shared/errors';
 import { Decimal } from '../money/decimal';
 import type { UsageWindow } from '../schedule/reporting-period';
 import { substitutePlaceholders, type MeterMetric, type RunMeter } from './run-meter';
@@ -60,16 +61,16 @@ export function metricAggregation(metric: MeterMetric): Record<string, unknown> 
 
 const groups = (field: string, metric: MeterMetric) => ({ groups: { terms: { field, size: MAX_GROUPS }, aggs: { usage: metricAggregation(metric) } } });
 
-/** The grouped search body of a meter (what the run sends for a window). */
-export function groupedUsageBody(meter: Pick<RunMeter, 'body' | 'metric'>): Record<string, unknown> {
-  return {
-    ...meter.body,
-    size: 0,
-    aggs: {
-      with_subscription: { filter: { exists: { field: 'subscription_id' } }, aggs: groups('subscription_id', meter.metric) },
-      without_subscription: { filter: { bool: { must_not: [{ exists: { field: 'subscription_id' } }] } }, aggs: groups('company_id', meter.metric) },
-    },
-  };
+type GroupSide = 'with_subscription' | 'without_subscription';
+const BOTH_SIDES: readonly GroupSide[] = ['with_subscription', 'without_subscription'];
+const SIDE_AGGS = {
+  with_subscription: (metric: MeterMetric) => ({ filter: { exists: { field: 'subscription_id' } }, aggs: groups('subscription_id', metric) }),
+  without_subscription: (metric: MeterMetric) => ({ filter: { bool: { must_not: [{ exists: { field: 'subscription_id' } }] } }, aggs: groups('company_id', metric) }),
+};
+
+/** The grouped search body of a meter (what the run sends for a window): both groups, or the ones named. */
+export function groupedUsageBody(meter: Pick<RunMeter, 'body' | 'metric'>, sides: readonly GroupSide[] = BOTH_SIDES): Record<string, unknown> {
+  return { ...meter.body, size: 0, aggs: Object.fromEntries(sides.map((side) => [side, SIDE_AGGS[side](meter.metric)])) };
 }
 
 /**
@@ -128,11 +129,9 @@ export async function distinctUnionUsage(index: SearchableIndex, scope: TenantSc
 }
 
 async function addUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, into: WindowUsage): Promise<void> {
-  const request = parseSearchRequest(groupedUsageBody(meter), 'events', { timeZone: 'UTC' });
-  const response = await index.search({ scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now }, request);
-  const aggs = (response.aggregations ?? {}) as Record<string, { groups?: TermsResult }>;
-  const withSub = aggs['with_subscription']?.groups;
-  const withoutSub = aggs['without_subscription']?.groups;
+  const groupsOf = await groupedQuery(index, scope, meter, window, now, BOTH_SIDES);
+  const withSub = groupsOf.with_subscription;
+  const withoutSub = groupsOf.without_subscription;
   const overflow = (withSub?.sum_other_doc_count ?? 0) > 0 || (withoutSub?.sum_other_doc_count ?? 0) > 0;
   if (overflow) {
     // Splitting in time is exact for sums and counts; distinct counts do not add up across halves.
@@ -145,6 +144,29 @@ async function addUsage(index: SearchableIndex, scope: TenantScope, meter: RunMe
   }
   addBuckets(into.bySubscription, withSub);
   addBuckets(into.byCompany, withoutSub);
+}
+
+/**
+ * The terms results of the groups named, in one query. Both groups together may pass the search
+ * service's cap on buckets per answer (10,000 over all aggregations) although each fits its own
+ * terms size: then one query per group, each still detecting its own overflow (sum_other_doc_count).
+ */
+async function groupedQuery(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, sides: readonly GroupSide[]): Promise<Partial<Record<GroupSide, TermsResult>>> {
+  const request = parseSearchRequest(groupedUsageBody(meter, sides), 'events', { timeZone: 'UTC' });
+  try {
+    const response = await index.search({ scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now }, request);
+    const aggs = (response.aggregations ?? {}) as Partial<Record<GroupSide, { groups?: TermsResult }>>;
+    return Object.fromEntries(sides.map((side) => [side, aggs[side]?.groups]));
+  } catch (error) {
+    if (sides.length < 2 || !refusedForGroups(error)) throw error;
+    const parts = await Promise.all(sides.map((side) => groupedQuery(index, scope, meter, window, now, [side])));
+    return Object.assign({}, ...parts) as Partial<Record<GroupSide, TermsResult>>;
+  }
+}
+
+/** A 400 of the search service naming one of the grouped query's own aggregations (its bucket cap). */
+function refusedForGroups(error: unknown): boolean {
+  return error instanceof ValidationError && error.details.some((issue) => /^aggs\.(with|without)_subscription(\.|$)/.test(issue.field));
 }
 
 /** Usage of one subscription for a meter whose query names `{{company_id}}` / `{{subscription_id}}`. */

@@ -89,4 +89,14 @@ describe('billing run: distinct usage of a window', () => {
         'Use a shorter reporting_period, or a query naming {{subscription_id}} / {{company_id}} (evaluated once per subscription).',
     );
   }, 60_000);
+
+  it('bills a window whose two groups together pass the 10,000 buckets of one answer, each fitting alone', async () => {
+    // 6,000 subscriptions named on events and 5,000 companies without: 11,000 terms buckets in all.
+    const documents = Array.from({ length: 11_000 }, (_, i) => event(i < 6_000 ? { company_id: `c${i}`, subscription_id: `s${i}`, weight: 2 } : { company_id: `c${i}` }));
+    const index = await indexOf(documents);
+    const meter = runMeterOf({ _id: 'm-calls', es_query: '{}', billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c1'], custom_plan: { plan_id: 'plan-1' } } } } }) as RunMeter;
+    const usage = await windowUsage(index, scope, meter, window, now);
+    expect([usage.bySubscription.size, usage.byCompany.size]).toEqual([6_000, 5_000]);
+    expect([usage.bySubscription.get('s5999')?.toString(), usage.byCompany.get('c6000')?.toString()]).toEqual(['2', '1']);
+  }, 60_000);
 });
