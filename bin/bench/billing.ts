@@ -1,14 +1,18 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBilling, type BillingRunSummary } from '../../functions/billing/run/billing-run';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ReportStore } from '../../functions/billing/reports/report-store';
 import { runMeterOf, type RunMeter } from '../../functions/billing/run/run-meter';
 import { busyWindows, windowUsage } from '../../functions/billing/run/usage-query';
 import { profileDocument } from '../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, TenantScope } from '../../functions/search/port';
-import { FakeWebhookReceiver } from '../../test/support/fake-providers';
 import { startLocalRuntime } from '../local/runtime';
 import { timeMs } from './timing';
+import type { ReceiverTotals } from './webhook-receiver-process';
 
 export const BILLING_TARGET_RATIO = 2;
 
@@ -52,7 +56,9 @@ const SECRET = 'whsec_bench';
  * The billing section of `npm run bench`: companies with one active subscription each, five
  * webhook meters (different filters over the same events), events spread over a month; one full
  * billing run over all hourly windows against the bare aggregation queries it needs, timed in the
- * same process on the same emulators. The receiver runs in the same process (its work is counted).
+ * same process on the same emulators. The webhook receiver runs in a child process, as a real one runs
+ * elsewhere (it still shares the machine's two cores); after the run its per-subscription totals must
+ * equal the period totals of the stored reports, so the figure is for an exact run.
  * Data is generated into a fresh runtime every time (indexing is not part of either timing).
  */
 export async function benchBilling(options: { scale?: number; log?: (line: string) => void } = {}): Promise<BillingBenchResult> {
@@ -62,7 +68,7 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
   const events = Math.max(1, Math.round(FULL_BILLING_BENCH.events * scale));
   const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-billing-'));
   const rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0 });
-  const receiver = await new FakeWebhookReceiver({ secrets: { [CHANNEL]: SECRET } }).start();
+  const receiver = await startReceiver();
   try {
     const c = rt.credentials;
     const scope: TenantScope = { org_id: c.org_id, app_id: c.app_id };
@@ -147,7 +153,7 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
         deps: {
           documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
           tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
-          channels: async () => new Map([[CHANNEL, { id: CHANNEL, name: CHANNEL, url: receiver.channelUrl(CHANNEL), status: 'active' as const, headers: {}, secrets: [SECRET] }]]),
+          channels: async () => new Map([[CHANNEL, { id: CHANNEL, name: CHANNEL, url: `${receiver.url}/channels/${CHANNEL}`, status: 'active' as const, headers: {}, secrets: [SECRET] }]]),
           // The receiver is on localhost: the setting of local mode (WEBHOOK_ALLOW_PRIVATE_TARGETS).
           webhookOptions: { allowPrivateTargets: true },
         },
@@ -166,12 +172,63 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
     if (s.windowsEvaluated !== windows) throw new Error(`billing bench: the run evaluated ${s.windowsEvaluated} windows, the bare queries found ${windows}`);
     if (s.retrying + s.failed > 0) throw new Error(`billing bench: ${s.retrying + s.failed} reports were not delivered`);
     log(`  run: ${s.windowsEvaluated} windows, ${s.reportsWritten.toLocaleString('en')} reports, ${s.delivered.toLocaleString('en')} delivered in ${Math.round(runMs)} ms (its own query time ${s.queryMs} ms)`);
+    const received = await receiver.totals();
+    if (received.events !== s.delivered || received.duplicates > 0 || received.refused > 0) {
+      throw new Error(`billing bench: the receiver took ${received.events} events (${received.duplicates} duplicates, ${received.refused} refused); the run delivered ${s.delivered}`);
+    }
+    const expected = await reportedTotals(rt.clients.documents, rt.names.tables.billing, scope, meters, { from: range.from, to: new Date(end) });
+    const mismatch = [...new Set([...Object.keys(expected), ...Object.keys(received.totals)])].find((id) => (expected[id] ?? 0n).toString() !== (received.totals[id] ?? '0'));
+    if (mismatch !== undefined) throw new Error(`billing bench: subscription ${mismatch} received ${received.totals[mismatch] ?? 0}, its reports total ${expected[mismatch] ?? 0n}`);
+    log(`  receiver: ${received.events.toLocaleString('en')} events, every subscription's total equal to its reports' meter_usage`);
     return { scale, companies, meters: meters.length, events, windows, reports: s.reportsWritten, delivered: s.delivered, runMs, queryMs, ratio: runMs / queryMs, generatedSeconds };
   } finally {
     await receiver.stop();
     await rt.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The receiver child process (webhook-receiver-process.ts). */
+async function startReceiver(): Promise<{ url: string; totals(): Promise<ReceiverTotals>; stop(): Promise<void> }> {
+  const child: ChildProcess = fork(join(__dirname, 'webhook-receiver-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_WEBHOOK_SECRET: SECRET },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [first] = (await once(child, 'message')) as [{ url: string }];
+  return {
+    url: first.url,
+    async totals() {
+      child.send('totals');
+      const [answer] = (await once(child, 'message')) as [ReceiverTotals];
+      return answer;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.send('stop');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Per subscription, the sum of its reports' meter_usage over every meter: what the receiver must hold. */
+async function reportedTotals(documents: DynamoDBDocumentClient, table: string, scope: TenantScope, meters: readonly RunMeter[], range: { from: Date; to: Date }): Promise<Record<string, bigint>> {
+  const store = new ReportStore(documents, table);
+  const totals: Record<string, bigint> = {};
+  for (const meter of meters) {
+    let cursor: string | undefined;
+    do {
+      const page = await store.listWindows({ orgId: scope.org_id, appId: scope.app_id }, { ...range, meterId: meter.id, maxWindows: 200, ...(cursor ? { cursor } : {}) });
+      for (const group of page.windows) {
+        for (const report of group.reports) {
+          if (report.status !== 'success' || report.subscription_id === null) continue;
+          totals[report.subscription_id] = (totals[report.subscription_id] ?? 0n) + BigInt(report.meter_usage);
+        }
+      }
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return totals;
 }
 
 async function indexAll(index: SearchableIndex, docs: IndexDocument[]): Promise<void> {
