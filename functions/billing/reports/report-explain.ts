@@ -10,7 +10,7 @@ import { Decimal } from '../money/decimal';
 import { reportedQuantity } from '../pricing/usage-quantity';
 import { runMeterOf, substitutePlaceholders, type RunMeter } from '../run/run-meter';
 import { SubscriptionDirectory } from '../run/subscription-directory';
-import { metricAggregation, reportUsageBody } from '../run/usage-query';
+import { metricAggregation, metricValue, reportUsageBody } from '../run/usage-query';
 import type { ReportStore, ReportTenant } from './report-store';
 
 export interface ExplainDeps {
@@ -92,11 +92,4 @@ async function companyUsageGoesTo(index: SearchableIndex, scope: { org_id: strin
   if (report.attribution !== undefined) return report.attribution !== 'subscription_id';
   const directory = await SubscriptionDirectory.load(index, scope, now);
   return directory.forCompany(report.company_id, meter.billedIds)?.subscriptionId === report.subscription_id;
-}
-
-function metricValue(aggregation: unknown): Decimal {
-  const value = (aggregation as { value?: unknown } | undefined)?.value;
-  if (typeof value === 'number' && Number.isFinite(value)) return Decimal.from(value);
-  if (typeof value === 'string' && Decimal.isDecimalText(value)) return Decimal.from(value);
-  return Decimal.ZERO;
 }

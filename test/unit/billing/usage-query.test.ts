@@ -3,7 +3,7 @@ import { eventDocument } from '../../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex } from '../../../functions/search/port';
 import { runMeterOf, type RunMeter } from '../../../functions/billing/run/run-meter';
 import { SubscriptionDirectory, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
-import { UsageGroupLimitError, windowUsage } from '../../../functions/billing/run/usage-query';
+import { metricValue, UsageGroupLimitError, windowUsage } from '../../../functions/billing/run/usage-query';
 import { attribute } from '../../../functions/billing/run/window-reports';
 
 /**
@@ -99,4 +99,18 @@ describe('billing run: distinct usage of a window', () => {
     expect([usage.bySubscription.size, usage.byCompany.size]).toEqual([6_000, 5_000]);
     expect([usage.bySubscription.get('s5999')?.toString(), usage.byCompany.get('c6000')?.toString()]).toEqual(['2', '1']);
   }, 60_000);
+
+  it('reads metric values without the noise of binary floating point sums', () => {
+    const read = (value: unknown) => metricValue({ value }).toString();
+    // What the backends answer for 0.1 + 0.2, and for three events weighing 1 / 0.3.
+    expect(read(0.1 + 0.2)).toBe('0.3');
+    expect(read(3 * (1 / 0.3))).toBe('10');
+    expect(read(3.75)).toBe('3.75');
+    expect(read(1e-7)).toBe('0.0000001');
+    // Whole numbers up to 2^53 are exact as they are (no rounding to 15 digits).
+    expect(read(9_007_199_254_740_991)).toBe('9007199254740991');
+    expect(read('12.345678901234567890')).toBe('12.34567890123456789');
+    expect(read(null)).toBe('0');
+    expect(metricValue(undefined).isZero()).toBe(true);
+  });
 });
