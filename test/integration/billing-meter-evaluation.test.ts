@@ -188,86 +188,84 @@ describe('billing run: meter evaluation and providers', () => {
     const recurly = (providers.recurly = await new FakeRecurly({ apiKey: 'rk_test', subscriptions: { 'sub-a': ['calls-addon'], 'sub-b': ['calls-addon'] } }).start());
     const zuora = (providers.zuora = await new FakeZuora({ clientId: 'zu_client', clientSecret: 'zu_secret' }).start());
     const fakes: FakeProviderServer[] = [chargebee, recurly, zuora];
-    {
-      const meterIds = providers.meterIds;
-      const params = {
-        chargebee: { chargebee_params: { item_price_id: 'cb-calls' } },
-        recurly: { recurly_params: { add_on_id: 'calls-addon' } },
-        zuora: { zuora_params: { unit_of_measure: 'API Calls', charge_number: 'C-001' } },
-      };
-      for (const provider of ['chargebee', 'recurly', 'zuora'] as const) {
-        const created = await rt.management('POST', '/~/billing/meters', {}, {
-          name: `calls-${provider}`, slug: `calls-${provider}`, es_query: { query: { match_all: {} } },
-          billing_plan: { provider_slug: provider, params: params[provider] },
-        });
-        expect(created.status).toBe(201);
-        meterIds[provider] = created.body._id;
-      }
-      const providerClient = (providers.client = providerClients({
-        connections: [
-          { provider: 'chargebee', api_key: 'cb_test', base_url: chargebee.url },
-          { provider: 'recurly', api_key: 'rk_test', base_url: recurly.url },
-          { provider: 'zuora', client_id: 'zu_client', client_secret: 'zu_secret', base_url: zuora.url },
-        ],
-      }, { retry: { maxAttempts: 1, timeoutMs: 1_000 } }));
-      // Each provider: the first usage request gets a 500, the second is recorded but its answer is lost.
-      for (const fake of fakes) fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true });
-      const first = await run(deps({ providerClient, deliveryConcurrency: 1 }));
-      expect(first.errors).toEqual([]);
-      for (const provider of ['chargebee', 'recurly', 'zuora'] as const) {
-        expect((await reportsOf(meterIds[provider])).filter((r) => r.status === 'retrying')).toHaveLength(2);
-      }
-      const second = await run(deps({ providerClient }));
-      expect(second.errors).toEqual([]);
-
-      // sub-a: 5 + 2 calls, sub-b: 3 + 1 — once each, although one request per provider got through twice.
-      expect(chargebee.totals()).toEqual({ 'sub-a': 7n, 'sub-b': 4n });
-      expect(recurly.totals()).toEqual({ 'sub-a': 7n, 'sub-b': 4n });
-      expect(zuora.totals()).toEqual({ 'sub-a': 7n, 'sub-b': 4n });
-      const keysOf = async (provider: keyof typeof meterIds) => {
-        const reports = (await reportsOf(meterIds[provider])).filter((r) => r.status !== 'unattributed');
-        expect(reports.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success']);
-        return reports.map((r) => r.idempotency_key).sort();
-      };
-
-      // Chargebee: one usage per subscription, item price and window, dedupe_option=skip, the key as id and header.
-      const cbKeys = await keysOf('chargebee');
-      expect(chargebee.usageRecords().map((u) => u.id).sort()).toEqual(cbKeys);
-      const cbPosts = chargebee.requests().filter((r) => r.method === 'POST');
-      expect(cbPosts).toHaveLength(6);
-      for (const request of cbPosts) {
-        const form = new URLSearchParams(request.body);
-        expect(form.get('dedupe_option')).toBe('skip');
-        expect(request.headers['chargebee-idempotency-key']).toBe(form.get('id'));
-      }
-      const resent = (posts: { body: string }[], keyOf: (body: string) => string | null) => {
-        const counts = new Map<string | null, number>();
-        for (const post of posts) counts.set(keyOf(post.body), (counts.get(keyOf(post.body)) ?? 0) + 1);
-        return [...counts.values()].sort();
-      };
-      // The 500 and the lost answer were each resent once with the same key.
-      expect(resent(cbPosts, (body) => new URLSearchParams(body).get('id'))).toEqual([1, 1, 2, 2]);
-
-      // Recurly: merchant_tag is the key; the lost answer is found by its merchant_tag before posting again.
-      const rcKeys = await keysOf('recurly');
-      expect(recurly.usageRecords().map((u) => u.merchant_tag).sort()).toEqual(rcKeys);
-      const rcPosts = recurly.requests().filter((r) => r.method === 'POST');
-      expect(resent(rcPosts, (body) => JSON.parse(body).merchant_tag)).toEqual([1, 1, 1, 2]);
-      expect(recurly.requests().some((r) => r.method === 'GET' && r.query.get('begin_time') !== null)).toBe(true);
-
-      // Zuora: UniqueKey in the body and the Idempotency-Key header; the resent lost answer is replayed.
-      const zuKeys = await keysOf('zuora');
-      expect(zuora.usageRecords().map((u) => u.UniqueKey).sort()).toEqual(zuKeys);
-      const zuPosts = zuora.requests().filter((r) => r.method === 'POST' && r.path === '/v1/object/usage');
-      for (const request of zuPosts) expect(request.headers['idempotency-key']).toBe(JSON.parse(request.body).UniqueKey);
-      expect(resent(zuPosts, (body) => JSON.parse(body).UniqueKey)).toEqual([1, 1, 2, 2]);
-      expect(zuora.usageRecords().every((u) => u.UOM === 'API Calls' && u.ChargeNumber === 'C-001')).toBe(true);
-
-      // A third run sends nothing to any of them.
-      const before = fakes.map((f) => f.requests().length);
-      await run(deps({ providerClient }));
-      expect(fakes.map((f) => f.requests().length)).toEqual(before);
+    const meterIds = providers.meterIds;
+    const params = {
+      chargebee: { chargebee_params: { item_price_id: 'cb-calls' } },
+      recurly: { recurly_params: { add_on_id: 'calls-addon' } },
+      zuora: { zuora_params: { unit_of_measure: 'API Calls', charge_number: 'C-001' } },
+    };
+    for (const provider of ['chargebee', 'recurly', 'zuora'] as const) {
+      const created = await rt.management('POST', '/~/billing/meters', {}, {
+        name: `calls-${provider}`, slug: `calls-${provider}`, es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: provider, params: params[provider] },
+      });
+      expect(created.status).toBe(201);
+      meterIds[provider] = created.body._id;
     }
+    const providerClient = (providers.client = providerClients({
+      connections: [
+        { provider: 'chargebee', api_key: 'cb_test', base_url: chargebee.url },
+        { provider: 'recurly', api_key: 'rk_test', base_url: recurly.url },
+        { provider: 'zuora', client_id: 'zu_client', client_secret: 'zu_secret', base_url: zuora.url },
+      ],
+    }, { retry: { maxAttempts: 1, timeoutMs: 1_000 } }));
+    // Each provider: the first usage request gets a 500, the second is recorded but its answer is lost.
+    for (const fake of fakes) fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true });
+    const first = await run(deps({ providerClient, deliveryConcurrency: 1 }));
+    expect(first.errors).toEqual([]);
+    for (const provider of ['chargebee', 'recurly', 'zuora'] as const) {
+      expect((await reportsOf(meterIds[provider])).filter((r) => r.status === 'retrying')).toHaveLength(2);
+    }
+    const second = await run(deps({ providerClient }));
+    expect(second.errors).toEqual([]);
+
+    // sub-a: 5 + 2 calls, sub-b: 3 + 1 — once each, although one request per provider got through twice.
+    expect(chargebee.totals()).toEqual({ 'sub-a': 7n, 'sub-b': 4n });
+    expect(recurly.totals()).toEqual({ 'sub-a': 7n, 'sub-b': 4n });
+    expect(zuora.totals()).toEqual({ 'sub-a': 7n, 'sub-b': 4n });
+    const keysOf = async (provider: keyof typeof meterIds) => {
+      const reports = (await reportsOf(meterIds[provider])).filter((r) => r.status !== 'unattributed');
+      expect(reports.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success']);
+      return reports.map((r) => r.idempotency_key).sort();
+    };
+
+    // Chargebee: one usage per subscription, item price and window, dedupe_option=skip, the key as id and header.
+    const cbKeys = await keysOf('chargebee');
+    expect(chargebee.usageRecords().map((u) => u.id).sort()).toEqual(cbKeys);
+    const cbPosts = chargebee.requests().filter((r) => r.method === 'POST');
+    expect(cbPosts).toHaveLength(6);
+    for (const request of cbPosts) {
+      const form = new URLSearchParams(request.body);
+      expect(form.get('dedupe_option')).toBe('skip');
+      expect(request.headers['chargebee-idempotency-key']).toBe(form.get('id'));
+    }
+    const resent = (posts: { body: string }[], keyOf: (body: string) => string | null) => {
+      const counts = new Map<string | null, number>();
+      for (const post of posts) counts.set(keyOf(post.body), (counts.get(keyOf(post.body)) ?? 0) + 1);
+      return [...counts.values()].sort();
+    };
+    // The 500 and the lost answer were each resent once with the same key.
+    expect(resent(cbPosts, (body) => new URLSearchParams(body).get('id'))).toEqual([1, 1, 2, 2]);
+
+    // Recurly: merchant_tag is the key; the lost answer is found by its merchant_tag before posting again.
+    const rcKeys = await keysOf('recurly');
+    expect(recurly.usageRecords().map((u) => u.merchant_tag).sort()).toEqual(rcKeys);
+    const rcPosts = recurly.requests().filter((r) => r.method === 'POST');
+    expect(resent(rcPosts, (body) => JSON.parse(body).merchant_tag)).toEqual([1, 1, 1, 2]);
+    expect(recurly.requests().some((r) => r.method === 'GET' && r.query.get('begin_time') !== null)).toBe(true);
+
+    // Zuora: UniqueKey in the body and the Idempotency-Key header; the resent lost answer is replayed.
+    const zuKeys = await keysOf('zuora');
+    expect(zuora.usageRecords().map((u) => u.UniqueKey).sort()).toEqual(zuKeys);
+    const zuPosts = zuora.requests().filter((r) => r.method === 'POST' && r.path === '/v1/object/usage');
+    for (const request of zuPosts) expect(request.headers['idempotency-key']).toBe(JSON.parse(request.body).UniqueKey);
+    expect(resent(zuPosts, (body) => JSON.parse(body).UniqueKey)).toEqual([1, 1, 2, 2]);
+    expect(zuora.usageRecords().every((u) => u.UOM === 'API Calls' && u.ChargeNumber === 'C-001')).toBe(true);
+
+    // A third run sends nothing to any of them.
+    const before = fakes.map((f) => f.requests().length);
+    await run(deps({ providerClient }));
+    expect(fakes.map((f) => f.requests().length)).toEqual(before);
   }, 90_000);
 
   it('a late event corrects each meter once: a distinct count that does not change sends nothing, providers get the change their way', async () => {
