@@ -1,5 +1,5 @@
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
-import { jsonWithBigInts } from './json-bigint';
+import { jsonInteger, jsonWithBigInts } from './json-bigint';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
 import { resolveClientOptions, webhookTransport, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
@@ -35,10 +35,10 @@ export function webhookEvent(request: UsageReportRequest<WebhookParams>, created
       plan_id: request.params.custom_plan.plan_id,
       window: { start: request.window.start.toISOString(), end: request.window.end.toISOString() },
       report_version: request.identity.reportVersion,
-      quantity: request.quantity,
-      previous_quantity: request.previousQuantity,
-      delta: correctionDelta(request),
-      report_total_usage: request.reportTotalUsage,
+      quantity: jsonInteger(request.quantity),
+      previous_quantity: jsonInteger(request.previousQuantity),
+      delta: jsonInteger(correctionDelta(request)),
+      report_total_usage: jsonInteger(request.reportTotalUsage),
       ...(request.amount ? { amount: request.amount.value.toString(), currency: request.amount.currency } : {}),
     },
   };

@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { jsonArrayBytes } from '../../shared/json-bytes';
 import { ValidationError } from '../../shared/errors';
 import { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../schedule/reporting-period';
@@ -428,7 +429,7 @@ function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {
  */
 function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: readonly BillingReport[]): Uint8Array | undefined {
   if (reports.length !== base.size) return undefined;
-  const entries: [string, OutcomeEntry][] = [];
+  const entries: Buffer[] = [];
   for (const report of reports) {
     const key = reportKeyOf(report);
     const shard = base.get(key);
@@ -457,9 +458,9 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     let sameOrder = kept.length <= reportKeys.length;
     for (let i = 0; i < kept.length && sameOrder; i += 1) sameOrder = kept[i] === reportKeys[i];
     for (let i = kept.length; i < reportKeys.length && sameOrder; i += 1) sameOrder = !(reportKeys[i]! in shard);
-    entries.push([key, sameOrder ? { s: set, ...(unset.length > 0 ? { u: unset } : {}) } : { r: report }]);
+    entries.push(Buffer.from(JSON.stringify([key, sameOrder ? { s: set, ...(unset.length > 0 ? { u: unset } : {}) } : { r: report }]), 'utf8'));
   }
-  return gzipSync(Buffer.from(JSON.stringify(entries), 'utf8'), { level: 1 });
+  return gzipSync(jsonArrayBytes(entries), { level: 1 });
 }
 
 function applyOutcome(shard: BillingReport | undefined, entry: OutcomeEntry): BillingReport {
@@ -477,10 +478,10 @@ function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
 
 /** Reports packed into gzip JSON shards, each under the item limit whatever the reports hold. */
 function packShards(reports: readonly BillingReport[]): Uint8Array[] {
-  const texts = reports.map((report) => JSON.stringify(report));
+  const texts = reports.map((report) => Buffer.from(JSON.stringify(report), 'utf8'));
   const shards: Uint8Array[] = [];
-  const pack = (slice: readonly string[]) => {
-    const gz = gzipSync(Buffer.from(`[${slice.join(',')}]`, 'utf8'), { level: 1 });
+  const pack = (slice: readonly Buffer[]) => {
+    const gz = gzipSync(jsonArrayBytes(slice), { level: 1 });
     if (gz.byteLength <= SHARD_GZIP_BYTES || slice.length <= 1) {
       shards.push(gz);
       return;

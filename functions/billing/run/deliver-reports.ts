@@ -274,7 +274,8 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
  */
 function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
   const { report, verdicts } = d;
-  const { error_code: _code, error_message: _message, ...rest } = report;
+  // Object rest copies slowly; most reports carry no error to drop.
+  const rest = 'error_code' in report || 'error_message' in report ? withoutError(report) : report;
   const runs = report.delivery_runs + 1;
   const allSucceeded = verdicts.length > 0 && verdicts.every((v) => v.state === 'success');
   const refusal = verdicts.find((v) => v.state === 'refused');
@@ -313,6 +314,11 @@ function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
     ...(error ? { error_code: error.code, error_message: error.message } : {}),
     updated_at: now,
   };
+}
+
+function withoutError(report: BillingReport): Omit<BillingReport, 'error_code' | 'error_message'> {
+  const { error_code: _code, error_message: _message, ...rest } = report;
+  return rest;
 }
 
 /** Earlier versions of the report whose outcome at one of this run's destinations stayed unknown. */

@@ -3,6 +3,7 @@ import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { channelFetch, type DeliveryChannel } from '../channels/channel-delivery';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from '../providers/attempts';
 import { resolveClientOptions, webhookTransport, type ClientOptions } from '../providers/client-options';
+import { jsonArrayBytes } from '../../shared/json-bytes';
 import { jsonWithBigInts } from '../providers/json-bigint';
 import type { ProviderOutcome, UsageReportRequest } from '../providers/provider-port';
 import { parseRetryAfter } from '../providers/retry-policy';
@@ -29,7 +30,14 @@ export async function sendWebhookBatch(channel: DeliveryChannel, requests: reado
   const created = runtime.now();
   const events = requests.map((request) => webhookEvent(request, created));
   const batchId = `uab_batch_${createHash('sha256').update(requests.map((r) => r.idempotencyKey).sort().join('\u001f')).digest('hex').slice(0, 38)}`;
-  const body = jsonWithBigInts({ id: batchId, type: WEBHOOK_BATCH_TYPE, created: created.toISOString(), data: { events } });
+  // The envelope around the events, then each event encoded on its own (jsonArrayBytes): the bytes
+  // that are signed and sent are exactly JSON of {id, type, created, data: {events}}.
+  const envelope = JSON.stringify({ id: batchId, type: WEBHOOK_BATCH_TYPE, created: created.toISOString(), data: { events: [] } });
+  const body = Buffer.concat([
+    Buffer.from(envelope.slice(0, -'[]}}'.length), 'utf8'),
+    jsonArrayBytes(events.map((event) => Buffer.from(jsonWithBigInts(event), 'utf8'))),
+    Buffer.from('}}', 'utf8'),
+  ]);
   const log = new RequestLog();
   return runAttempts({
     policy, runtime, log,

@@ -76,10 +76,18 @@ describe('what each provider is sent', () => {
         subscription: { id: 'sub_1', company_id: 'company-1' },
         plan_id: 'plan_1',
         window: { start: '2026-11-20T10:00:00.000Z', end: '2026-11-20T11:00:00.000Z' },
-        report_version: 2, quantity: 70n, previous_quantity: 100n, delta: -30n, report_total_usage: 1_070n,
+        report_version: 2, quantity: 70, previous_quantity: 100, delta: -30, report_total_usage: 1_070,
         amount: '1.25', currency: 'usd',
       },
     });
+  });
+
+  it('webhook: quantities past 2^53 stay exact bigints in the JSON', () => {
+    const huge = 2n ** 64n + 1n;
+    const request = reportRequest(WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } }), { destination: 'webhook:ch', windowStart, quantity: huge, previousQuantity: 0n, reportTotalUsage: huge });
+    const event = webhookEvent(request, new Date('2026-11-20T12:00:00Z'));
+    expect(event.data).toMatchObject({ quantity: huge, previous_quantity: 0, delta: huge, report_total_usage: huge });
+    expect(jsonWithBigInts(event)).toContain('"quantity":18446744073709551617,"previous_quantity":0,"delta":18446744073709551617');
   });
 
   it('correction delta is the change since earlier versions', () => {

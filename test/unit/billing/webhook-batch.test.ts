@@ -1,0 +1,44 @@
+import { WebhookParams } from '../../../schemas/billing/provider-params';
+import { verifyWebhook } from '../../../functions/billing/providers/webhook-signature';
+import { webhookEvent } from '../../../functions/billing/providers/webhook-client';
+import { sendWebhookBatch, WEBHOOK_BATCH_TYPE } from '../../../functions/billing/run/webhook-batch';
+import { jsonArrayBytes } from '../../../functions/shared/json-bytes';
+import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
+
+const params = WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } });
+const channel = { id: 'ch', name: 'Ledger', url: 'https://ledger.example.com/usage', status: 'active' as const, headers: {}, secrets: ['whsec_test_secret_1234'] };
+
+describe('webhook batch body', () => {
+  it('is exactly the JSON of {id, type, created, data: {events}}, signed over those bytes', async () => {
+    const requests = [
+      reportRequest(params, { destination: 'webhook:ch', subscriptionId: 'sub_1', quantity: 5n }),
+      reportRequest(params, { destination: 'webhook:ch', subscriptionId: 'sub_é', quantity: 2n ** 64n }),
+    ];
+    const sent: { body: Buffer; signature: string }[] = [];
+    const outcome = await sendWebhookBatch(channel, requests, {
+      runtime: instantRuntime(),
+      fetch: async (_url, init) => {
+        sent.push({ body: init.body as Buffer, signature: new Headers(init.headers).get('x-usage-signature') ?? '' });
+        return new Response('{"received":true}', { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    expect(outcome.success).toBe(true);
+    expect(sent).toHaveLength(1);
+    const text = sent[0]!.body.toString('utf8');
+    const head = /^\{"id":"([^"]+)","type":"([^"]+)","created":"([^"]+)"/.exec(text);
+    expect(head?.[2]).toBe(WEBHOOK_BATCH_TYPE);
+    // Byte for byte what one JSON.stringify of the envelope would give (the 2^64 quantity as a plain literal).
+    const created = new Date(head![3]!);
+    const expected = JSON.stringify({ id: head![1], type: WEBHOOK_BATCH_TYPE, created: head![3], data: { events: requests.map((r) => webhookEvent(r, created)) } }, (_k, v: unknown) => (typeof v === 'bigint' ? `BIG${v}` : v))
+      .replace(/"BIG(\d+)"/g, '$1');
+    expect(text).toBe(expected);
+    expect(text).toContain('"quantity":18446744073709551616,');
+    expect(text).toContain('"sub_é"');
+    expect(verifyWebhook(sent[0]!.body, sent[0]!.signature, channel.secrets[0]!, Math.floor(Date.now() / 1000)).valid).toBe(true);
+  });
+
+  it('jsonArrayBytes joins serialised elements into one JSON array', () => {
+    expect(jsonArrayBytes([]).toString()).toBe('[]');
+    expect(JSON.parse(jsonArrayBytes([Buffer.from('{"a":1}'), Buffer.from('"ü"'), Buffer.from('3')]).toString('utf8'))).toEqual([{ a: 1 }, 'ü', 3]);
+  });
+});
