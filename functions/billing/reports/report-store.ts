@@ -437,19 +437,36 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     if (shard === report) continue;
     // A delivery spreads the report, so unchanged fields are the shard's own values: compared by
     // reference (an equal copy is merely stored again, which is harmless).
+    const record = report as Record<string, unknown>;
+    const shardRecord = shard as Record<string, unknown>;
+    const allKeys = Object.keys(record);
+    const shardKeys = Object.keys(shardRecord);
+    // The usual case, in one pass: the report's keys begin with the shard's, in order, none undefined.
+    // Then nothing is unset and the merge keeps the order; only the changed fields are stored.
+    let prefix = allKeys.length >= shardKeys.length;
+    let quick: Record<string, unknown> | undefined;
+    for (let i = 0; i < allKeys.length && prefix; i += 1) {
+      const field = allKeys[i]!;
+      const value = record[field];
+      if (value === undefined || (i < shardKeys.length && shardKeys[i] !== field)) prefix = false;
+      else if (shardRecord[field] !== value) (quick ??= {})[field] = value;
+    }
+    if (prefix) {
+      if (quick) entries.push(Buffer.from(JSON.stringify([key, { s: quick }]), 'utf8'));
+      continue;
+    }
     const set: Record<string, unknown> = {};
     let changed = false;
     // A field set to undefined is absent once stored as JSON: it counts as removed.
-    const present = (field: string) => (report as Record<string, unknown>)[field] !== undefined;
-    const reportKeys = Object.keys(report).filter(present);
+    const present = (field: string) => record[field] !== undefined;
+    const reportKeys = allKeys.filter(present);
     for (const field of reportKeys) {
-      const value = (report as Record<string, unknown>)[field];
-      if ((shard as Record<string, unknown>)[field] !== value) {
+      const value = record[field];
+      if (shardRecord[field] !== value) {
         set[field] = value;
         changed = true;
       }
     }
-    const shardKeys = Object.keys(shard);
     const unset = shardKeys.filter((field) => !present(field));
     if (!changed && unset.length === 0) continue;
     // Readers must rebuild the very object a full rewrite would store, key order included: the merge
