@@ -104,7 +104,7 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
       if (before) return d.verdicts.push(before);
       const client = deps.providerClient(deps.meter.provider as Exclude<ProviderName, 'webhook'>);
       const outcome = client ? await client.report(request) : notConfigured(request.idempotencyKey, deps.now(), `no ${deps.meter.provider} connection is configured`);
-      d.providerRequests = [...d.providerRequests, ...outcome.requests].slice(-MAX_RECORDS);
+      d.providerRequests = appendRecords(d.providerRequests, outcome.requests);
       return d.verdicts.push(classify(destination, outcome, d.providerRequests, request.idempotencyKey));
     });
   }
@@ -125,10 +125,10 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
  * has been unknown for longer than the providers dedupe (a resend could double-bill).
  */
 function beforeSending(deps: DeliveryDeps, d: Delivery, destination: string, records: readonly ProviderRequestRecord[], key: string): Verdict | undefined {
+  if (records.length === 0) return undefined;
   const state = keyState(records, key);
   if (state === 'delivered') return { destination, state: 'success', unconfirmed: false };
-  const created = Date.parse(d.report.versions[d.report.versions.length - 1]?.created_at ?? d.report.updated_at);
-  if (state === 'unconfirmed' && deps.now().getTime() - created > UNCONFIRMED_RESEND_MAX_AGE_MS) {
+  if (state === 'unconfirmed' && deps.now().getTime() - Date.parse(d.report.versions[d.report.versions.length - 1]?.created_at ?? d.report.updated_at) > UNCONFIRMED_RESEND_MAX_AGE_MS) {
     const failure = [...records].reverse().find((r) => r.job_id === key && !r.success);
     return { destination, state: 'open', unconfirmed: true, expired: true, ...(failure ? { failure } : {}) };
   }
@@ -214,11 +214,24 @@ const isRefusal = (r: ProviderRequestRecord) => !r.success && ((r.status_code >=
  * request may have arrived and nothing answered since), `none` (never sent).
  */
 export function keyState(records: readonly ProviderRequestRecord[], key: string): 'delivered' | 'not_delivered' | 'unconfirmed' | 'none' {
-  const own = records.filter((r) => r.job_id === key);
-  if (own.length === 0) return 'none';
-  if (own.some((r) => r.success)) return 'delivered';
-  if (isRefusal(own[own.length - 1]!)) return 'not_delivered';
-  return own.some(isUnknownOutcome) ? 'unconfirmed' : 'not_delivered';
+  // One pass without copying: this runs for every report and destination of every run.
+  let last: ProviderRequestRecord | undefined;
+  let unknown = false;
+  for (const record of records) {
+    if (record.job_id !== key) continue;
+    if (record.success) return 'delivered';
+    last = record;
+    unknown ||= isUnknownOutcome(record);
+  }
+  if (!last) return 'none';
+  if (isRefusal(last)) return 'not_delivered';
+  return unknown ? 'unconfirmed' : 'not_delivered';
+}
+
+/** The records with `added` after them, the newest MAX_RECORDS kept. */
+function appendRecords(records: readonly ProviderRequestRecord[], added: readonly ProviderRequestRecord[]): ProviderRequestRecord[] {
+  const all = records.length === 0 ? [...added] : [...records, ...added];
+  return all.length > MAX_RECORDS ? all.slice(-MAX_RECORDS) : all;
 }
 
 /** Destination of a channel in idempotency keys (as the providers' docs name it). */
@@ -244,8 +257,8 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
     const record = (item: (typeof todo)[number], outcome: ProviderOutcome) => {
       // A batch's records are each report's own: job_id is the report version's key on this channel.
       const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
-      item.entry.provider_requests = [...item.entry.provider_requests, ...records].slice(-MAX_RECORDS);
-      item.d.providerRequests = [...item.d.providerRequests, ...records].slice(-MAX_RECORDS);
+      item.entry.provider_requests = appendRecords(item.entry.provider_requests, records);
+      item.d.providerRequests = appendRecords(item.d.providerRequests, records);
       item.d.verdicts.push(classify(channelDestination(channelId), outcome, item.entry.provider_requests, item.request.idempotencyKey));
     };
     if (!target) {

@@ -131,11 +131,11 @@ export const INVOICE_METADATA_KEYS = ['current_invoice_id', 'invoice_id'] as con
  * invoice id (metadata current_invoice_id / invoice_id) when the period is the subscription's current
  * one, else the deterministic `<subscription_id>:<period_start>`.
  */
-export function invoiceOf(subscription: KnownSubscription | undefined, subscriptionId: string, period: { start: Date; end: Date }): { id: string; period_start: string; period_end: string } {
+export function invoiceOf(subscription: KnownSubscription | undefined, subscriptionId: string, period: { start: Date; end: Date }, isoOf: (date: Date) => string = (date) => date.toISOString()): { id: string; period_start: string; period_end: string } {
   const current = subscription?.periodStart?.getTime() === period.start.getTime();
   const named = current ? INVOICE_METADATA_KEYS.map((k) => subscription?.metadata[k]).find((v): v is string => typeof v === 'string' && v !== '') : undefined;
-  const periodStart = period.start.toISOString();
-  return { id: named ?? `${subscriptionId}:${periodStart}`, period_start: periodStart, period_end: period.end.toISOString() };
+  const periodStart = isoOf(period.start);
+  return { id: named ?? `${subscriptionId}:${periodStart}`, period_start: periodStart, period_end: isoOf(period.end) };
 }
 
 export function buildWindowReports(input: BuildInput): BuildResult {
@@ -144,6 +144,17 @@ export function buildWindowReports(input: BuildInput): BuildResult {
   const windowStartIso = window.start.toISOString();
   const windowEndIso = window.end.toISOString();
   const destination = primaryDestination(meter);
+  // Subscriptions share a few period bounds: their ISO text is computed once per window, not per report.
+  const isoTexts = new Map<number, string>();
+  const isoOf = (date: Date) => {
+    const time = date.getTime();
+    let text = isoTexts.get(time);
+    if (text === undefined) {
+      text = date.toISOString();
+      isoTexts.set(time, text);
+    }
+    return text;
+  };
   const keys = new Set([...input.usage.keys(), ...input.previous.keys()]);
   const reports: BillingReport[] = [];
   let changed = 0;
@@ -151,12 +162,13 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     const prev = input.previous.get(key);
     const entry = input.usage.get(key);
     const raw = entry?.raw ?? Decimal.ZERO;
+    const rawText = raw.toString();
     const quantity = Number(reportedQuantity(raw, { usage_multiplier: meter.multiplier, usage_rounding_mode: meter.rounding }));
     if (!prev && quantity === 0 && raw.isZero()) continue;
     const delta = quantity - (prev?.meter_usage ?? 0);
     if (prev && delta === 0) {
       // Same quantity: nothing to bill again; keep the exact metric current for explanations.
-      reports.push(prev.meter_metric_exact === raw.toString() ? prev : { ...prev, meter_metric: Number(raw.toString()), meter_metric_exact: raw.toString(), updated_at: stamp });
+      reports.push(prev.meter_metric_exact === rawText ? prev : { ...prev, meter_metric: Number(rawText), meter_metric_exact: rawText, updated_at: stamp });
       continue;
     }
     changed += 1;
@@ -174,7 +186,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     let totalAfter = quantity;
     if (attributed && period) {
       const current = input.totals.get(key);
-      const ps = period.start.toISOString();
+      const ps = isoOf(period.start);
       if (current && current.ps === ps) {
         totalBefore = current.u;
         totalAfter = current.u + delta;
@@ -186,11 +198,11 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       } else {
         totalBefore = 0;
         totalAfter = delta + (prev?.meter_usage ?? 0);
-        input.totals.set(key, { ps, pe: period.end.toISOString(), u: totalAfter });
+        input.totals.set(key, { ps, pe: isoOf(period.end), u: totalAfter });
       }
     }
     // A correction stays on the invoice its first version was billed on.
-    const invoice = prev?.usage.invoice ?? (period && subscriptionId !== null ? invoiceOf(subscription, subscriptionId, period) : undefined);
+    const invoice = prev?.usage.invoice ?? (period && subscriptionId !== null ? invoiceOf(subscription, subscriptionId, period, isoOf) : undefined);
     const price = attributed && input.pricing ? input.pricing.priceFor(subscription) : undefined;
     let versionAmount: Decimal | undefined;
     if (price) {
@@ -213,8 +225,8 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       company_id: companyId,
       billing_meter_id: meter.id,
       provider: meter.provider,
-      meter_metric: Number(raw.toString()),
-      meter_metric_exact: raw.toString(),
+      meter_metric: Number(rawText),
+      meter_metric_exact: rawText,
       meter_usage: quantity,
       report_total_usage: totalAfter,
       report_version: version,
@@ -224,15 +236,15 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       provider_requests: prev?.provider_requests ?? [],
       ...(prev?.channel_requests ? { channel_requests: prev.channel_requests } : {}),
       ...(windowAmount && price ? { amount: Number(windowAmount.toString()), amount_exact: windowAmount.toString(), currency: price.currency } : {}),
-      subscription_period_start: period ? period.start.toISOString() : null,
-      subscription_period_end: period ? period.end.toISOString() : null,
+      subscription_period_start: period ? isoOf(period.start) : null,
+      subscription_period_end: period ? isoOf(period.end) : null,
       ...(prev?.beginning_balance ? { beginning_balance: prev.beginning_balance } : {}),
       ...(prev?.ending_balance ? { ending_balance: prev.ending_balance } : {}),
       ...(prev?.balance_changes ? { balance_changes: prev.balance_changes } : {}),
       usage: { aggregator: meter.aggregator, ...(invoice ? { invoice } : {}) },
       attribution: entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id'),
       ...(price ? { price_id: price.id } : {}),
-      versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: raw.toString(), meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
+      versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
       created_at: prev?.created_at ?? stamp,
       updated_at: stamp,
     };
