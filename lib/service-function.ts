@@ -63,8 +63,9 @@ export class ServiceFunction extends Construct {
       environment: {
         ...props.environment,
         LOG_LEVEL: props.logLevel,
-        // Stack traces point into the TypeScript sources through the bundled source map.
-        NODE_OPTIONS: '--enable-source-maps',
+        // Stack traces point into the TypeScript sources through the bundled source map; a function's
+        // own NODE_OPTIONS (V8 settings) are added to it.
+        NODE_OPTIONS: ['--enable-source-maps', props.environment?.['NODE_OPTIONS']].filter(Boolean).join(' '),
       },
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       projectRoot: REPO_ROOT,

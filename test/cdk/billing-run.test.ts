@@ -4,6 +4,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ProviderConnectionsDocument } from '../../functions/billing/run/provider-registry';
 import { FAILED_REPORTS_METRIC } from '../../lib/monitoring';
+import { BILLING_NODE_OPTIONS } from '../../lib/billing-run';
 import { REPO_ROOT } from '../../lib/service-function';
 import { BillingRunEnv, parseEnv } from '../../schemas/env';
 import { logicalIdOf, synthesize, type Synthesized } from './synth';
@@ -52,6 +53,8 @@ describe('billing Lambda', () => {
     expect(parsed.SEARCH_BACKEND).toBe('opensearch');
     // The run stops taking windows a minute before the next tick, so ticks rarely wait behind it.
     expect(parsed.BILLING_TIME_BUDGET_MS).toBe(240_000);
+    // Source maps as every function has them, plus the run's larger young generation.
+    expect(variables['NODE_OPTIONS']).toBe(`--enable-source-maps ${BILLING_NODE_OPTIONS}`);
   });
 
   it('sends failed asynchronous invocations, without retries, to the dead-letter queue', () => {
