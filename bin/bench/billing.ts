@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBilling, type BillingRunSummary } from '../../functions/billing/run/billing-run';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ReportStore } from '../../functions/billing/reports/report-store';
 import { runMeterOf, type RunMeter } from '../../functions/billing/run/run-meter';
+import { RunStateStore } from '../../functions/billing/run/run-state-store';
 import { busyWindows, windowUsage } from '../../functions/billing/run/usage-query';
 import { profileDocument } from '../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, TenantScope } from '../../functions/search/port';
@@ -58,7 +58,7 @@ const SECRET = 'whsec_bench';
  * billing run over all hourly windows against the bare aggregation queries it needs, timed in the
  * same process on the same emulators. The webhook receiver runs in a child process, as a real one runs
  * elsewhere (it still shares the machine's two cores); after the run its per-subscription totals must
- * equal the period totals of the stored reports, so the figure is for an exact run.
+ * equal the run's period totals (committed with the reports), so the figure is for an exact run.
  * Data is generated into a fresh runtime every time (indexing is not part of either timing).
  */
 export async function benchBilling(options: { scale?: number; log?: (line: string) => void } = {}): Promise<BillingBenchResult> {
@@ -176,10 +176,10 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
     if (received.events !== s.delivered || received.duplicates > 0 || received.refused > 0) {
       throw new Error(`billing bench: the receiver took ${received.events} events (${received.duplicates} duplicates, ${received.refused} refused); the run delivered ${s.delivered}`);
     }
-    const expected = await reportedTotals(rt.clients.documents, rt.names.tables.billing, scope, meters, { from: range.from, to: new Date(end) });
+    const expected = await reportedTotals(rt.clients.documents, rt.names.tables.billing, scope, meters);
     const mismatch = [...new Set([...Object.keys(expected), ...Object.keys(received.totals)])].find((id) => (expected[id] ?? 0n).toString() !== (received.totals[id] ?? '0'));
     if (mismatch !== undefined) throw new Error(`billing bench: subscription ${mismatch} received ${received.totals[mismatch] ?? 0}, its reports total ${expected[mismatch] ?? 0n}`);
-    log(`  receiver: ${received.events.toLocaleString('en')} events, every subscription's total equal to its reports' meter_usage`);
+    log(`  receiver: ${received.events.toLocaleString('en')} events; every subscription's total equals the run's period totals of its reports`);
     return { scale, companies, meters: meters.length, events, windows, reports: s.reportsWritten, delivered: s.delivered, runMs, queryMs, ratio: runMs / queryMs, generatedSeconds };
   } finally {
     await receiver.stop();
@@ -211,22 +211,20 @@ async function startReceiver(): Promise<{ url: string; totals(): Promise<Receive
   };
 }
 
-/** Per subscription, the sum of its reports' meter_usage over every meter: what the receiver must hold. */
-async function reportedTotals(documents: DynamoDBDocumentClient, table: string, scope: TenantScope, meters: readonly RunMeter[], range: { from: Date; to: Date }): Promise<Record<string, bigint>> {
-  const store = new ReportStore(documents, table);
+/**
+ * Per subscription, its period-to-date totals (the sum of its reports' meter_usage, which the run keeps
+ * with its cursor and commits with every window) added over the meters: what the receiver must hold.
+ * The bench's subscriptions have one period spanning the whole month.
+ */
+async function reportedTotals(documents: DynamoDBDocumentClient, table: string, scope: TenantScope, meters: readonly RunMeter[]): Promise<Record<string, bigint>> {
+  const state = new RunStateStore(documents, table);
   const totals: Record<string, bigint> = {};
   for (const meter of meters) {
-    let cursor: string | undefined;
-    do {
-      const page = await store.listWindows({ orgId: scope.org_id, appId: scope.app_id }, { ...range, meterId: meter.id, maxWindows: 200, ...(cursor ? { cursor } : {}) });
-      for (const group of page.windows) {
-        for (const report of group.reports) {
-          if (report.status !== 'success' || report.subscription_id === null) continue;
-          totals[report.subscription_id] = (totals[report.subscription_id] ?? 0n) + BigInt(report.meter_usage);
-        }
-      }
-      cursor = page.cursor;
-    } while (cursor);
+    const cursor = await state.readCursor({ orgId: scope.org_id, appId: scope.app_id }, meter.id);
+    for (const [key, total] of cursor?.totals ?? []) {
+      const subscription = key.slice('S:'.length);
+      if (key.startsWith('S:')) totals[subscription] = (totals[subscription] ?? 0n) + BigInt(total.u);
+    }
   }
   return totals;
 }

@@ -429,7 +429,7 @@ function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {
  */
 function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: readonly BillingReport[]): Uint8Array | undefined {
   if (reports.length !== base.size) return undefined;
-  const entries: Buffer[] = [];
+  const entries: string[] = [];
   for (const report of reports) {
     const key = reportKeyOf(report);
     const shard = base.get(key);
@@ -452,7 +452,7 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
       else if (shardRecord[field] !== value) (quick ??= {})[field] = value;
     }
     if (prefix) {
-      if (quick) entries.push(Buffer.from(JSON.stringify([key, { s: quick }]), 'utf8'));
+      if (quick) entries.push(JSON.stringify([key, { s: quick }]));
       continue;
     }
     const set: Record<string, unknown> = {};
@@ -475,7 +475,7 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     let sameOrder = kept.length <= reportKeys.length;
     for (let i = 0; i < kept.length && sameOrder; i += 1) sameOrder = kept[i] === reportKeys[i];
     for (let i = kept.length; i < reportKeys.length && sameOrder; i += 1) sameOrder = !(reportKeys[i]! in shard);
-    entries.push(Buffer.from(JSON.stringify([key, sameOrder ? { s: set, ...(unset.length > 0 ? { u: unset } : {}) } : { r: report }]), 'utf8'));
+    entries.push(JSON.stringify([key, sameOrder ? { s: set, ...(unset.length > 0 ? { u: unset } : {}) } : { r: report }]));
   }
   return gzipSync(jsonArrayBytes(entries), { level: 1 });
 }
@@ -495,9 +495,9 @@ function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
 
 /** Reports packed into gzip JSON shards, each under the item limit whatever the reports hold. */
 function packShards(reports: readonly BillingReport[]): Uint8Array[] {
-  const texts = reports.map((report) => Buffer.from(JSON.stringify(report), 'utf8'));
+  const texts = reports.map((report) => JSON.stringify(report));
   const shards: Uint8Array[] = [];
-  const pack = (slice: readonly Buffer[]) => {
+  const pack = (slice: readonly string[]) => {
     const gz = gzipSync(jsonArrayBytes(slice), { level: 1 });
     if (gz.byteLength <= SHARD_GZIP_BYTES || slice.length <= 1) {
       shards.push(gz);

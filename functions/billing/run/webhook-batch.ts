@@ -35,7 +35,7 @@ export async function sendWebhookBatch(channel: DeliveryChannel, requests: reado
   const envelope = JSON.stringify({ id: batchId, type: WEBHOOK_BATCH_TYPE, created: created.toISOString(), data: { events: [] } });
   const body = Buffer.concat([
     Buffer.from(envelope.slice(0, -'[]}}'.length), 'utf8'),
-    jsonArrayBytes(events.map((event) => Buffer.from(jsonWithBigInts(event), 'utf8'))),
+    jsonArrayBytes(events.map((event) => jsonWithBigInts(event))),
     Buffer.from('}}', 'utf8'),
   ]);
   const log = new RequestLog();

@@ -39,6 +39,8 @@ describe('webhook batch body', () => {
 
   it('jsonArrayBytes joins serialised elements into one JSON array', () => {
     expect(jsonArrayBytes([]).toString()).toBe('[]');
-    expect(JSON.parse(jsonArrayBytes([Buffer.from('{"a":1}'), Buffer.from('"ü"'), Buffer.from('3')]).toString('utf8'))).toEqual([{ a: 1 }, 'ü', 3]);
+    const bytes = jsonArrayBytes(['{"a":1}', '"ü"', '3']);
+    expect(bytes.toString('utf8')).toBe('[{"a":1},"ü",3]');
+    expect(bytes.length).toBe(Buffer.byteLength('[{"a":1},"ü",3]'));
   });
 });
