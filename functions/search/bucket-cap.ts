@@ -132,22 +132,10 @@ export function assertAnswerBuckets(answer: Json | undefined, aggs: Aggregations
   if (answer === undefined) return;
   assertRowsPerLevel(answer, aggs);
   const budget = new BucketBudget();
-  const visit = (answers: Json, nodes: Aggregations, path: string): void => {
-    for (const [name, node] of Object.entries(nodes)) {
-      const member = `${path}.${name}`;
-      const result = answers[name];
-      if (!isObject(result)) continue;
-      if (node.type === 'filter') {
-        visit(result, node.aggs, `${member}.aggs`);
-        continue;
-      }
-      if (!MULTI_BUCKET.has(node.type)) continue;
-      const buckets = bucketsOf(result);
-      budget.add(member, buckets.length);
-      for (const bucket of buckets) visit(bucket, node.aggs, `${member}.aggs`);
-    }
-  };
-  visit(answer, aggs, 'aggs');
+  walkAnswer(answer, aggs, (member, _node, buckets) => {
+    budget.add(member, buckets.length);
+    return buckets;
+  });
 }
 
 /** Step 2: per aggregation in request order, the buckets with documents under parent buckets with documents. */
@@ -162,6 +150,21 @@ function assertRowsPerLevel(answer: Json, aggs: Aggregations): void {
     }
   };
   declare(aggs, 'aggs');
+  walkAnswer(answer, aggs, (member, node, buckets) => {
+    // DuckDB reads a bucket as a row when it holds documents; terms with min_doc_count 0 also list empty ones.
+    const held = buckets.filter((bucket) => Number(bucket.doc_count ?? 0) > 0 || (node.type === 'terms' && node.min_doc_count === 0));
+    rows.set(member, (rows.get(member) ?? 0) + held.length);
+    return held;
+  });
+  const budget = new BucketBudget();
+  for (const member of order) budget.add(member, rows.get(member) ?? 0);
+}
+
+/**
+ * Visits an answer's bucket aggregations, parents before children (filter aggregations are passed
+ * through): `take` sees each one's buckets under one parent bucket and returns those to descend into.
+ */
+function walkAnswer(answer: Json, aggs: Aggregations, take: (member: string, node: AggregationNode, buckets: Json[]) => Json[]): void {
   const visit = (answers: Json, nodes: Aggregations, path: string): void => {
     for (const [name, node] of Object.entries(nodes)) {
       const member = `${path}.${name}`;
@@ -172,15 +175,10 @@ function assertRowsPerLevel(answer: Json, aggs: Aggregations): void {
         continue;
       }
       if (!MULTI_BUCKET.has(node.type)) continue;
-      // DuckDB reads a bucket as a row when it holds documents; terms with min_doc_count 0 also list empty ones.
-      const held = bucketsOf(result).filter((bucket) => Number(bucket.doc_count ?? 0) > 0 || (node.type === 'terms' && node.min_doc_count === 0));
-      rows.set(member, (rows.get(member) ?? 0) + held.length);
-      for (const bucket of held) visit(bucket, node.aggs, `${member}.aggs`);
+      for (const bucket of take(member, node, bucketsOf(result))) visit(bucket, node.aggs, `${member}.aggs`);
     }
   };
   visit(answer, aggs, 'aggs');
-  const budget = new BucketBudget();
-  for (const member of order) budget.add(member, rows.get(member) ?? 0);
 }
 
 function bucketsOf(result: Json): Json[] {
