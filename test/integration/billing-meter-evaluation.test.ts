@@ -4,7 +4,8 @@ import { runBilling, type BillingRunDeps } from '../../functions/billing/run/bil
 import { providerClients } from '../../functions/billing/run/provider-registry';
 import type { BillingReport } from '../../schemas/billing/report';
 import { FakeChargebee, FakeRecurly, FakeWebhookReceiver, FakeZuora, type FakeProviderServer } from '../support/fake-providers';
-import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';
+import { billingDeps, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
  * What meters count, through the real billing run on the emulators: distinct users (exact across
@@ -15,33 +16,17 @@ import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';
 describe('billing run: meter evaluation and providers', () => {
   let rt: TestRuntime;
   let planId: string;
-  const HOUR = 3_600_000;
-  const base = new Date(Math.floor(Date.now() / HOUR) * HOUR - 4 * HOUR);
-  const w1 = base;
-  const w2 = new Date(base.getTime() + HOUR);
-  const at = (window: Date, minutes: number) => new Date(window.getTime() + minutes * 60_000);
+  const { w1, w2, at } = settledWindows();
+  const base = w1;
   const tenant = () => ({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id });
   const channels = new Map<string, DeliveryChannel>();
   const receivers: FakeWebhookReceiver[] = [];
   const webhookMeters = new Map<string, string>();
   const providers: { chargebee?: FakeChargebee; recurly?: FakeRecurly; zuora?: FakeZuora; meterIds: Record<'chargebee' | 'recurly' | 'zuora', string>; client?: ReturnType<typeof providerClients> } = { meterIds: { chargebee: '', recurly: '', zuora: '' } };
-  let txn = 0;
-  const call = (overrides: Record<string, unknown>, time: Date) => {
-    txn += 1;
-    return apiCall({ transaction_id: `00000000-0000-4000-8000-${String(txn).padStart(12, '0')}`, ...overrides }, time);
-  };
+  const call = numberedCalls();
 
   function deps(extra: Partial<BillingRunDeps> = {}): BillingRunDeps {
-    return {
-      documents: rt.clients.documents,
-      billingTable: rt.names.tables.billing,
-      resourcesTable: rt.names.tables.resources,
-      index: rt.index,
-      tenants: async () => [tenant()],
-      channels: async (_t, ids) => new Map(ids.flatMap((id) => (channels.has(id) ? [[id, channels.get(id)!] as const] : []))),
-      webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 }, allowPrivateTargets: true },
-      ...extra,
-    };
+    return billingDeps(rt, (ids) => new Map(ids.flatMap((id) => (channels.has(id) ? [[id, channels.get(id)!] as const] : []))), extra);
   }
 
   const run = (d: BillingRunDeps = deps()) => runBilling({ now: new Date(), deps: d });

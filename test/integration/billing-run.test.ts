@@ -4,6 +4,7 @@ import { runBilling, type BillingRunDeps } from '../../functions/billing/run/bil
 import type { BillingReport } from '../../schemas/billing/report';
 import { providerClients } from '../../functions/billing/run/provider-registry';
 import { FakeStripe, FakeWebhookReceiver } from '../support/fake-providers';
+import { billingDeps, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
 import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -15,19 +16,11 @@ import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';
 describe('billing run', () => {
   let rt: TestRuntime;
   let planId: string;
-  const HOUR = 3_600_000;
-  // Two closed hourly windows, settled long ago relative to the real clock.
-  const base = new Date(Math.floor(Date.now() / HOUR) * HOUR - 4 * HOUR);
-  const w1 = base;
-  const w2 = new Date(base.getTime() + HOUR);
-  const at = (window: Date, minutes: number) => new Date(window.getTime() + minutes * 60_000);
+  const { w1, w2, at } = settledWindows();
+  const base = w1;
   const tenant = () => ({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id });
   const receivers: FakeWebhookReceiver[] = [];
-  let txn = 0;
-  const call = (overrides: Record<string, unknown>, time: Date) => {
-    txn += 1;
-    return apiCall({ transaction_id: `00000000-0000-4000-8000-${String(txn).padStart(12, '0')}`, ...overrides }, time);
-  };
+  const call = numberedCalls();
 
   async function receiver(channelId: string): Promise<{ fake: FakeWebhookReceiver; channel: DeliveryChannel }> {
     const fake = await new FakeWebhookReceiver({ secrets: { [channelId]: `whsec_${channelId}` } }).start();
@@ -36,16 +29,7 @@ describe('billing run', () => {
   }
 
   function deps(channel: DeliveryChannel, extra: Partial<BillingRunDeps> = {}): BillingRunDeps {
-    return {
-      documents: rt.clients.documents,
-      billingTable: rt.names.tables.billing,
-      resourcesTable: rt.names.tables.resources,
-      index: rt.index,
-      tenants: async () => [tenant()],
-      channels: async (_t, ids) => new Map(ids.filter((id) => id === channel.id).map((id) => [id, channel])),
-      webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 }, allowPrivateTargets: true },
-      ...extra,
-    };
+    return billingDeps(rt, (ids) => new Map(ids.filter((id) => id === channel.id).map((id) => [id, channel])), extra);
   }
 
   async function createMeter(name: string, channelId: string, extra: Record<string, unknown> = {}): Promise<string> {

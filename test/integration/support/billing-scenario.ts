@@ -1,0 +1,39 @@
+import type { DeliveryChannel } from '../../../functions/billing/channels/channel-delivery';
+import type { BillingRunDeps } from '../../../functions/billing/run/billing-run';
+import { apiCall, uuid, type TestRuntime } from './runtime';
+
+/** Shared set-up of the billing run's integration tests. */
+
+export const HOUR = 3_600_000;
+
+/** Two consecutive hourly windows that closed and settled hours ago by the real clock, and a time inside one. */
+export function settledWindows(): { w1: Date; w2: Date; at: (window: Date, minutes: number) => Date } {
+  const w1 = new Date(Math.floor(Date.now() / HOUR) * HOUR - 4 * HOUR);
+  return { w1, w2: new Date(w1.getTime() + HOUR), at: (window, minutes) => new Date(window.getTime() + minutes * 60_000) };
+}
+
+/** API calls with fresh sequential transaction ids, so each one is stored exactly once. */
+export function numberedCalls(): (overrides: Record<string, unknown>, time: Date) => Record<string, unknown> {
+  let txn = 0;
+  return (overrides, time) => {
+    txn += 1;
+    return apiCall({ transaction_id: uuid(txn), ...overrides }, time);
+  };
+}
+
+/**
+ * The run's dependencies on a test runtime: its tables and index, this app only, the channels the
+ * lookup knows, quick webhook retries, and receivers on localhost allowed.
+ */
+export function billingDeps(rt: TestRuntime, channels: (ids: readonly string[]) => Map<string, DeliveryChannel>, extra: Partial<BillingRunDeps> = {}): BillingRunDeps {
+  return {
+    documents: rt.clients.documents,
+    billingTable: rt.names.tables.billing,
+    resourcesTable: rt.names.tables.resources,
+    index: rt.index,
+    tenants: async () => [{ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }],
+    channels: async (_tenant, ids) => channels(ids),
+    webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 }, allowPrivateTargets: true },
+    ...extra,
+  };
+}
