@@ -238,19 +238,19 @@ class MeterRun {
     if (closed.length === 0) return true;
     const last = closed[closed.length - 1]!;
     const busy = new Set((await this.timed(() => busyWindows(this.deps.index, this.scope(), meter, { from: closed[0]!.start, to: last.end }, input.now))).map((d) => d.getTime()));
-    const todo = closed.filter((window) => busy.has(window.start.getTime()));
+    const toEvaluate = closed.filter((window) => busy.has(window.start.getTime()));
     // Pipelined: the next window's query runs while this one commits, and up to MAX_INFLIGHT windows
     // deliver while later ones are evaluated. Each window is committed before its delivery starts,
     // and the cursor/totals chain stays sequential, so crash safety is unchanged.
     const inflight: Promise<void>[] = [];
     const chunks: UsageWindow[][] = [];
-    for (let i = 0; i < todo.length; i += WINDOWS_PER_COMMIT) chunks.push(todo.slice(i, i + WINDOWS_PER_COMMIT));
+    for (let i = 0; i < toEvaluate.length; i += WINDOWS_PER_COMMIT) chunks.push(toEvaluate.slice(i, i + WINDOWS_PER_COMMIT));
     // Queries run ahead (two at a time) while earlier windows are built and committed.
     const usages = new Map<number, Promise<{ startedAt: Date; usage: WindowUsage }>>();
     let fetched = 0;
     const prefetch = (upTo: number) => {
-      while (fetched < Math.min(upTo, todo.length)) {
-        const window = todo[fetched]!;
+      while (fetched < Math.min(upTo, toEvaluate.length)) {
+        const window = toEvaluate[fetched]!;
         const previousFetch = usages.get(fetched - 2)?.catch(() => undefined);
         usages.set(fetched, (previousFetch ?? Promise.resolve()).then(() => this.fetchUsage(window)));
         fetched += 1;

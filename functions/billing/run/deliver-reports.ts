@@ -241,7 +241,7 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
   const channelIds = (deps.meter.params['channel_ids'] as string[] | undefined) ?? [];
   await Promise.all(channelIds.map(async (channelId) => {
     const target = deps.channelClients.get(channelId);
-    const todo: { d: Delivery; entry: ChannelRequests; request: UsageReportRequest<never> }[] = [];
+    const toSend: { d: Delivery; entry: ChannelRequests; request: UsageReportRequest<never> }[] = [];
     for (const d of deliveries) {
       d.channelRequests ??= [];
       let entry = d.channelRequests.find((c) => c.channel_id === channelId);
@@ -252,9 +252,9 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
       const request = d.requestFor(channelDestination(channelId));
       const before = beforeSending(deps, d, channelDestination(channelId), entry.provider_requests, request.idempotencyKey);
       if (before) d.verdicts.push(before);
-      else todo.push({ d, entry, request });
+      else toSend.push({ d, entry, request });
     }
-    const record = (item: (typeof todo)[number], outcome: ProviderOutcome) => {
+    const record = (item: (typeof toSend)[number], outcome: ProviderOutcome) => {
       // A batch's records are each report's own: job_id is the report version's key on this channel.
       const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
       item.entry.provider_requests = appendRecords(item.entry.provider_requests, records);
@@ -262,15 +262,15 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
       item.d.verdicts.push(classify(channelDestination(channelId), outcome, item.entry.provider_requests, item.request.idempotencyKey));
     };
     if (!target) {
-      for (const item of todo) record(item, notConfigured(item.request.idempotencyKey, deps.now(), `webhook channel ${channelId} does not exist or is inactive`));
+      for (const item of toSend) record(item, notConfigured(item.request.idempotencyKey, deps.now(), `webhook channel ${channelId} does not exist or is inactive`));
       return;
     }
     if (deps.webhookBatchSize <= 1) {
-      await mapWithConcurrency(todo, deps.concurrency, async (item) => record(item, await target.client.report(item.request as UsageReportRequest<WebhookParams>)));
+      await mapWithConcurrency(toSend, deps.concurrency, async (item) => record(item, await target.client.report(item.request as UsageReportRequest<WebhookParams>)));
       return;
     }
-    const batches: (typeof todo)[] = [];
-    for (let i = 0; i < todo.length; i += deps.webhookBatchSize) batches.push(todo.slice(i, i + deps.webhookBatchSize));
+    const batches: (typeof toSend)[] = [];
+    for (let i = 0; i < toSend.length; i += deps.webhookBatchSize) batches.push(toSend.slice(i, i + deps.webhookBatchSize));
     await mapWithConcurrency(batches, 4, async (batch) => {
       const outcome = await sendWebhookBatch(target.channel, batch.map((item) => item.request as UsageReportRequest<WebhookParams>), deps.webhookOptions);
       for (const item of batch) record(item, outcome);
