@@ -204,17 +204,24 @@ function addBuckets(into: Map<string, Decimal>, terms: TermsResult | undefined):
 
 /** Significant digits a double carries exactly (any decimal of 15 digits survives a round trip through one). */
 const DOUBLE_DIGITS = 15;
+/** Decimal places a metric keeps: finer than any billed unit, coarser than the noise of long sums. */
+const METRIC_DECIMALS = 9;
 
 /**
  * A metric aggregation's value as a decimal. The search backends add in binary floating point, so a
- * sum of decimal values carries noise past the 15th significant digit (0.1 + 0.2 = 0.30000000000000004),
- * which rounding `up` would bill as a whole extra unit. Whole numbers (counts, integer sums below
- * 2^53) are exact and kept as they are; other values are taken to the 15 significant digits a double
- * holds. The run and report explanations both read values through this.
+ * sum of decimal values carries noise (0.1 + 0.2 = 0.30000000000000004; a thousand 0.1s make
+ * 99.9999999999986; 0.1 + 0.2 − 0.3 leaves 5.6e-17), which rounding `up` or `down` would bill as a
+ * whole unit more or less. Whole numbers (counts, integer sums) are exact and kept as they are; other
+ * values are taken to the 15 significant digits a double holds, then to at most 9 decimal places.
+ * The run and report explanations both read values through this.
  */
 export function metricValue(aggregation: unknown): Decimal {
   const value = (aggregation as { value?: unknown } | undefined)?.value;
-  if (typeof value === 'number' && Number.isFinite(value)) return Decimal.from(Number.isSafeInteger(value) ? value : value.toPrecision(DOUBLE_DIGITS));
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    if (Number.isInteger(value)) return Decimal.from(Number.isSafeInteger(value) ? value : BigInt(value));
+    const significant = Number(value.toPrecision(DOUBLE_DIGITS));
+    return Decimal.from(Number.isInteger(significant) ? BigInt(significant) : significant.toFixed(METRIC_DECIMALS));
+  }
   if (typeof value === 'string' && Decimal.isDecimalText(value)) return Decimal.from(value);
   return Decimal.ZERO;
 }

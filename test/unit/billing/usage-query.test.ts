@@ -107,6 +107,17 @@ describe('billing run: distinct usage of a window', () => {
     expect(read(3 * (1 / 0.3))).toBe('10');
     expect(read(3.75)).toBe('3.75');
     expect(read(1e-7)).toBe('0.0000001');
+    // Long sums and cancellation: noise far below a billed unit, gone.
+    let thousandTenths = 0;
+    for (let i = 0; i < 1000; i += 1) thousandTenths += 0.1;
+    expect(thousandTenths).not.toBe(100);
+    expect(read(thousandTenths)).toBe('100');
+    expect(read(0.1 + 0.2 - 0.3)).toBe('0');
+    expect(metricValue({ value: -(0.1 + 0.2 - 0.3) }).isZero()).toBe(true);
+    // Tiny values read as 0 (not a RangeError past Decimal's 40 places); huge ones stay whole.
+    expect(read(1e-30)).toBe('0');
+    expect(read(1e22)).toBe('10000000000000000000000');
+    expect(read(12.3456789012)).toBe('12.345678901');
     // Whole numbers up to 2^53 are exact as they are (no rounding to 15 digits).
     expect(read(9_007_199_254_740_991)).toBe('9007199254740991');
     expect(read('12.345678901234567890')).toBe('12.34567890123456789');
