@@ -43,7 +43,8 @@ export interface MembershipInput {
 }
 
 export async function computeMembership(input: MembershipInput): Promise<MembershipResult> {
-  const assignments: MembershipResult['assignments'] = { user_rules: {}, company_rules: {} };
+  // Maps, not objects: a member id such as `constructor` or `__proto__` must not meet Object.prototype.
+  const byKind = { users: new Map<string, RuleAssignment[]>(), companies: new Map<string, RuleAssignment[]>() };
   const problems: MembershipProblem[] = [];
   for (const rule of input.rules) {
     const target = KIND_OF_RULE[rule.type];
@@ -62,15 +63,18 @@ export async function computeMembership(input: MembershipInput): Promise<Members
       }
     }
     if (queries.length === 0) continue;
-    const byEntity = target.kind === 'users' ? assignments.user_rules : assignments.company_rules;
+    const byEntity = target.kind === 'users' ? byKind.users : byKind.companies;
     const includes = rule.variables.map((variable) => sourcePath(variable.path, target.cohortType));
     const listed = await forEachMember(input, target.kind, anyOf(queries), includes, (entityId, source) => {
       const assignment: RuleAssignment = { rules: rule._id, values: variableValues(rule, source, target.cohortType) };
-      (byEntity[entityId] ??= []).push(assignment);
+      const list = byEntity.get(entityId);
+      if (list) list.push(assignment);
+      else byEntity.set(entityId, [assignment]);
     });
     if (listed === 'cut') problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
   }
-  return { assignments, problems };
+  // fromEntries defines own properties, so even `__proto__` is an ordinary key of the result.
+  return { assignments: { user_rules: Object.fromEntries(byKind.users), company_rules: Object.fromEntries(byKind.companies) }, problems };
 }
 
 export interface SampleRateInput extends SearchInput {
@@ -107,9 +111,19 @@ export async function computeSampleRates(input: SampleRateInput): Promise<Sample
       continue;
     }
     const byEntity = byType[cohort.cohort_type];
-    const listed = await forEachMember(input, cohort.cohort_type === 'user' ? 'users' : 'companies', query, [], (entityId) => {
-      if (!byEntity.has(entityId)) byEntity.set(entityId, rate);
-    });
+    // Members are applied once the cohort's search has finished: a cohort whose search fails is
+    // reported and leaves no partial rates, and the other cohorts (and the rules) are still refreshed.
+    const members: string[] = [];
+    let listed: Awaited<ReturnType<typeof forEachMember>>;
+    try {
+      listed = await forEachMember(input, cohort.cohort_type === 'user' ? 'users' : 'companies', query, [], (entityId) => {
+        members.push(entityId);
+      });
+    } catch (error) {
+      problems.push({ cohort_id: id, reason: `its members could not be searched: ${error instanceof Error ? error.message : String(error)}` });
+      continue;
+    }
+    for (const entityId of members) if (!byEntity.has(entityId)) byEntity.set(entityId, rate);
     if (listed === 'cut') problems.push({ cohort_id: id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest keep the app's sample rate` });
   }
   return { rates: { user_sample_rate: Object.fromEntries(byType.user), company_sample_rate: Object.fromEntries(byType.company) }, problems };

@@ -102,6 +102,21 @@ test('regex rules, rules without cohorts, missing, mistyped and unreadable cohor
   ]);
 });
 
+test('member ids named like Object.prototype members are ordinary keys', async () => {
+  const odd = await createDuckDbSearchIndex({ path: ':memory:' });
+  try {
+    const ids = ['constructor', '__proto__', 'toString'];
+    await odd.index(ids.map((id) => profileDocument(TENANT, 'users', id, { user_id: id, metadata: { plan: 'odd' } }, 1, '2026-03-01T00:00:00.000Z')));
+    const result = await computeMembership({ index: odd, scope: TENANT, rules: [rule({ cohorts: [{ id: 'odd' }] })], cohorts: new Map([['odd', cohort('user', { query: { term: { 'metadata.plan.raw': 'odd' } } })]]), timeZone: 'UTC', now: NOW });
+    expect(result.problems).toEqual([]);
+    expect(Object.keys(result.assignments.user_rules).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(Object.getOwnPropertyDescriptor(result.assignments.user_rules, id)?.value).toEqual([{ rules: 'r1', values: {} }]);
+    expect(JSON.parse(JSON.stringify(result.assignments.user_rules))).toHaveProperty(['__proto__']);
+  } finally {
+    await odd.close();
+  }
+});
+
 test('criteria are read as a search body or as a bare query', () => {
   expect(criteriaQuery(JSON.stringify({ query: { match_all: {} } }))).toEqual({ type: 'match_all' });
   expect(criteriaQuery(JSON.stringify({ exists: { field: 'metadata.email' } }))).toEqual({ type: 'exists', field: 'metadata.email' });
@@ -134,6 +149,25 @@ describe('cohort sample rates (dynamic sampling)', () => {
     expect((await rates({ a: sampled('user', freeOrPaid, 50, 5), b: sampled('user', free, 20, 1), c: sampled('user', free, 1) })).rates.user_sample_rate).toEqual({ alice: 50, bob: 50, carol: 50 });
     // Equal priorities: the lowest rate.
     expect((await rates({ a: sampled('user', freeOrPaid, 50, 3), b: sampled('user', free, 20, 3) })).rates.user_sample_rate).toEqual({ alice: 20, bob: 20, carol: 50 });
+  });
+
+  test('a cohort whose search fails is reported and adds no rates; the other cohorts still count', async () => {
+    // The search refuses the paid cohort's query on its second page (after members were seen).
+    let paidPages = 0;
+    const flaky: SearchableIndex = Object.create(index, {
+      search: {
+        value: async (...args: Parameters<SearchableIndex['search']>) => {
+          if (JSON.stringify(args[1]).includes('paid') && (paidPages += 1) > 1) throw new Error('search backend unavailable');
+          return index.search(...args);
+        },
+      },
+    });
+    const result = await computeSampleRates({
+      index: flaky, scope: TENANT, timeZone: 'UTC', now: NOW, pageSize: 1,
+      cohorts: new Map(Object.entries({ paid: sampled('user', { terms: { 'metadata.plan.raw': ['paid', 'free'] } }, 5, 9), free: sampled('user', { term: { 'metadata.plan.raw': 'free' } }, 40) })),
+    });
+    expect(result.rates.user_sample_rate).toEqual({ alice: 40, bob: 40 });
+    expect(result.problems).toEqual([{ cohort_id: 'paid', reason: 'its members could not be searched: search backend unavailable' }]);
   });
 
   test('cohorts without a rate add nothing; unreadable criteria and out-of-range rates are reported; the cap is reported', async () => {
