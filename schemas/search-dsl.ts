@@ -33,6 +33,8 @@ export const MAX_TERMS_VALUES = 65_536;
  * search.max_buckets, lowered from its 65,536). Beyond it: 400 naming the aggregation that passes it.
  */
 export const MAX_BUCKETS = 10_000;
+/** OpenSearch's largest `precision_threshold` of a cardinality aggregation. */
+export const MAX_PRECISION_THRESHOLD = 40_000;
 /** Deeper JSON than this is refused before parsing (a hostile body could otherwise exhaust the stack). */
 export const MAX_BODY_DEPTH = 64;
 
@@ -899,9 +901,14 @@ function aggregationSchemas(kind: IndexKind, options: Required<ParseOptions>): R
       .strictObject({
         field: field(numeric),
         missing: Missing,
-        ...(type === 'cardinality' ? { precision_threshold: z.number().int().nonnegative().optional() } : {}),
+        ...(type === 'cardinality' ? { precision_threshold: z.number().int().min(0).max(MAX_PRECISION_THRESHOLD, { error: `precision_threshold is at most ${MAX_PRECISION_THRESHOLD}` }).optional() } : {}),
       })
-      .transform((body) => ({ type, field: body.field, ...(body.missing === undefined ? {} : { missing: body.missing }) }));
+      .transform((body) => ({
+        type,
+        field: body.field,
+        ...(body.missing === undefined ? {} : { missing: body.missing }),
+        ...('precision_threshold' in body && typeof body.precision_threshold === 'number' ? { precision_threshold: body.precision_threshold } : {}),
+      }));
 
   const percentiles = z
     .strictObject({

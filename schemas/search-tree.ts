@@ -74,7 +74,9 @@ export type AggregationNode = (
   | { type: 'range'; field: string; ranges: { key?: string; from?: number | string; to?: number | string }[]; keyed: boolean }
   | { type: 'filter'; filter: QueryNode }
   | { type: 'filters'; filters: { key: string; filter: QueryNode }[]; keyed: boolean; other_bucket_key?: string }
-  | ({ type: 'sum' | 'avg' | 'min' | 'max' | 'value_count' | 'cardinality' | 'stats' } & MetricField)
+  | ({ type: 'sum' | 'avg' | 'min' | 'max' | 'value_count' | 'stats' } & MetricField)
+  /** `precision_threshold`: where OpenSearch's estimate stops being close to exact (DuckDB counts exactly). */
+  | ({ type: 'cardinality'; precision_threshold?: number } & MetricField)
   | ({ type: 'percentiles'; percents: number[]; keyed: boolean } & MetricField)
   | { type: 'top_hits'; size: number; from: number; sort: SortEntry[]; _source: SourceFilter }
 ) & { aggs: Record<string, AggregationNode> };

@@ -231,6 +231,14 @@ class Serializer {
             _source: node._source !== false,
           },
         };
+      case 'cardinality':
+        return {
+          cardinality: {
+            field: this.fieldName(node.field),
+            ...(node.missing === undefined ? {} : { missing: node.missing }),
+            ...(node.precision_threshold === undefined ? {} : { precision_threshold: node.precision_threshold }),
+          },
+        };
       default:
         return { [node.type]: { field: this.fieldName(node.field), ...(node.missing === undefined ? {} : { missing: node.missing }) } };
     }

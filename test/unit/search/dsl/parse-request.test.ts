@@ -308,7 +308,7 @@ describe('aggregations', () => {
     expect(aggs.named).toMatchObject({ type: 'filters', keyed: true, other_bucket_key: '_other_', filters: [{ key: 'ok' }] });
     expect(aggs.anonymous).toMatchObject({ type: 'filters', keyed: false, filters: [{ key: '0', filter: { type: 'match_all' } }] });
     expect(aggs.p).toEqual({ type: 'percentiles', field: 'duration_ms', percents: [1, 5, 25, 50, 75, 95, 99], keyed: true, aggs: {} });
-    expect(aggs.c).toEqual({ type: 'cardinality', field: 'user_id', aggs: {} });
+    expect(aggs.c).toEqual({ type: 'cardinality', field: 'user_id', precision_threshold: 100, aggs: {} });
     expect(aggs.top).toEqual({ type: 'top_hits', size: 2, from: 0, sort: [{ field: 'time', order: 'desc', missing: '_last' }], _source: { includes: ['user_id'], excludes: [] }, aggs: {} });
   });
 

@@ -122,6 +122,21 @@ describe('toOpenSearchSearchBody', () => {
     expect(body.aggs).toMatchObject({ ids: { terms: { field: 'index_meta.doc_id' } }, distinct: { cardinality: { field: 'index_meta.doc_id' } } });
   });
 
+  test('cardinality passes precision_threshold on (DuckDB counts exactly anyway); past 40,000 is a 400 naming it', () => {
+    const request = parseSearchRequest({ size: 0, aggs: { users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } }, plain: { cardinality: { field: 'user_id.raw' } } } }, 'events');
+    expect(toOpenSearchSearchBody(request, WRAP, ctx).aggs).toEqual({
+      users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } },
+      plain: { cardinality: { field: 'user_id.raw' } },
+    });
+    let details: unknown;
+    try {
+      parseSearchRequest({ aggs: { users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_001 } } } }, 'events');
+    } catch (error) {
+      details = (error as { details?: unknown }).details;
+    }
+    expect(details).toEqual([{ field: 'aggs.users.cardinality.precision_threshold', reason: 'precision_threshold is at most 40000' }]);
+  });
+
   test('aggregations: names mapped, dates resolved, orders as lists', () => {
     const request = parseSearchRequest(
       {
