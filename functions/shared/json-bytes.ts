@@ -4,17 +4,19 @@
  * (measured: ~2 ms vs ~14 ms for 1,389 billing reports), and writing them in place avoids a buffer
  * per element; the billing run does this for every report shard, outcome overlay and webhook batch.
  */
-export function jsonArrayBytes(elements: readonly string[]): Buffer {
-  let size = 2 + Math.max(0, elements.length - 1);
+export function jsonArrayBytes(elements: readonly string[], wrap?: { readonly prefix: string; readonly suffix: string }): Buffer {
+  // `wrap`: text written before and after the array in the same buffer (an envelope around it).
+  let size = 2 + Math.max(0, elements.length - 1) + (wrap ? Buffer.byteLength(wrap.prefix, 'utf8') + Buffer.byteLength(wrap.suffix, 'utf8') : 0);
   for (const element of elements) size += Buffer.byteLength(element, 'utf8');
   const bytes = Buffer.allocUnsafe(size);
-  let at = 0;
+  let at = wrap ? bytes.write(wrap.prefix, 0, 'utf8') : 0;
   bytes[at++] = OPEN_BRACKET;
   elements.forEach((element, i) => {
     if (i > 0) bytes[at++] = COMMA;
     at += bytes.write(element, at, 'utf8');
   });
   bytes[at++] = CLOSE_BRACKET;
+  if (wrap) bytes.write(wrap.suffix, at, 'utf8');
   return bytes;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { reportId, subscriptionReportKey } from '../../functions/billing/reports/report-id';
 import { openReportsPartition, ReportStore, reportsPartition, type ReportTenant, type WindowReports } from '../../functions/billing/reports/report-store';
@@ -175,6 +175,66 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(outcome.generation).toBe('oldgen');
     expectSame((await store.readWindow(tenant, meterId, w(2).start))!.reports, after);
     expect(await openMarkers()).not.toContain(w(2).start.getTime());
+  });
+
+  it('reads shards and an overlay written in the v1 format (JSON arrays) and records outcomes on them', async () => {
+    const reports = [pending(5, 'a', 4), pending(5, 'b', 9)];
+    const at = new Date(base).toISOString();
+    const deliveredA = delivered(reports[0]!, at);
+    const pk = reportsPartition(tenant);
+    const prefix = `W#${w(5).start.toISOString()}#${encodeURIComponent(meterId)}#`;
+    const common = { meter_id: meterId, window_start: w(5).start.toISOString() };
+    // v1 overlay: [report key, {s: fields set}] entries.
+    const set = Object.fromEntries(Object.entries(deliveredA).filter(([k, v]) => (reports[0] as Record<string, unknown>)[k] !== v));
+    const overlay = gzipSync(Buffer.from(JSON.stringify([['S:a', { s: set }]])));
+    await rt.clients.documents.send(new BatchWriteCommand({
+      RequestItems: {
+        [table]: [
+          { PutRequest: { Item: { pk, sk: `${prefix}S#v1gen#0000`, ...common, generation: 'v1gen', reports_gz: gzipSync(Buffer.from(JSON.stringify(reports))) } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(5).end.toISOString(), generation: 'v1gen', shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at, outcomes_gz: overlay } } },
+        ],
+      },
+    }));
+    const old = (await store.readWindow(tenant, meterId, w(5).start))!;
+    expectSame(old.reports, [deliveredA, reports[1]!]);
+
+    const later = new Date().toISOString();
+    const after = [old.reports[0]!, delivered(old.reports[1]!, later)];
+    const outcome = await store.commitOutcomes({ tenant, previous: old, reports: after, now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    expect(outcome.generation).toBe('v1gen');
+    expectSame((await store.readWindow(tenant, meterId, w(5).start))!.reports, after);
+  });
+
+  it('writes v2: shared values once, a channel\'s copy of its report\'s records left out and restored', async () => {
+    const reports = Array.from({ length: 300 }, (_, i) => pending(6, `s${String(i).padStart(3, '0')}`, i + 1));
+    const committed = await store.commitWindow({ tenant, meterId, window: w(6), reports, previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    if (committed === 'conflict') throw new Error('conflict');
+    const shard = (await rt.clients.documents.send(new QueryCommand({
+      TableName: table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ConsistentRead: true,
+      ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':p': `W#${w(6).start.toISOString()}#${encodeURIComponent(meterId)}#S#` },
+    }))).Items![0]!;
+    const shardJson = JSON.parse(gunzipSync(shard['reports_gz'] as Uint8Array).toString('utf8')) as { v: number; reports: { rows: unknown[][] } };
+    expect(shardJson.v).toBe(2);
+    expect(shardJson.reports.rows).toHaveLength(300);
+    expect(JSON.stringify(shardJson).length).toBeLessThan(JSON.stringify(reports).length * 0.6);
+
+    const at = new Date().toISOString();
+    // Every report delivered once: each channel holds exactly its report's records (left out when stored);
+    // one report also has an older record of its own (its channel's copy differs, so it is kept).
+    const after = committed.reports.map((r, i) => (i === 7 ? { ...delivered(r, at), provider_requests: [{ job_id: 'older', request_time: at, success: false, status_code: 503, error_code: 'http_503', error_message: 'down' }, ...delivered(r, at).provider_requests] } : delivered(r, at)));
+    const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: after, now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    const overlay = JSON.parse(gunzipSync((await header(6))['outcomes_gz'] as Uint8Array).toString('utf8')) as { v: number; keys: string[]; set: { rows: unknown[][] }; other: unknown[] };
+    expect(overlay.v).toBe(2);
+    expect(overlay.keys).toHaveLength(300);
+    const storedChannels = JSON.stringify(overlay.set.rows);
+    expect(storedChannels.match(/"channel_id":"ch","provider_requests"/g)).toHaveLength(1);
+    const read = (await store.readWindow(tenant, meterId, w(6).start))!;
+    expectSame(read.reports, after);
+    // Restored records are copies: changing one report's channel records leaves its provider_requests alone.
+    (read.reports[0]!.channel_requests![0]!.provider_requests[0] as { success: boolean }).success = false;
+    expect(read.reports[0]!.provider_requests[0]!.success).toBe(true);
   });
 
   it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {

@@ -33,11 +33,7 @@ export async function sendWebhookBatch(channel: DeliveryChannel, requests: reado
   // The envelope around the events, then each event encoded on its own (jsonArrayBytes): the bytes
   // that are signed and sent are exactly JSON of {id, type, created, data: {events}}.
   const envelope = JSON.stringify({ id: batchId, type: WEBHOOK_BATCH_TYPE, created: created.toISOString(), data: { events: [] } });
-  const body = Buffer.concat([
-    Buffer.from(envelope.slice(0, -'[]}}'.length), 'utf8'),
-    jsonArrayBytes(events.map((event) => jsonWithBigInts(event))),
-    Buffer.from('}}', 'utf8'),
-  ]);
+  const body = jsonArrayBytes(events.map((event) => jsonWithBigInts(event)), { prefix: envelope.slice(0, -'[]}}'.length), suffix: '}}' });
   const log = new RequestLog();
   return runAttempts({
     policy, runtime, log,

@@ -1,0 +1,118 @@
+import { jsonArrayBytes } from './json-bytes';
+
+/**
+ * A compact JSON encoding of many similar objects (a window's billing reports, their delivery
+ * outcomes). Each distinct key list (a "shape") is written once, with the values every object of
+ * that shape shares (strings, numbers, booleans, null); each object is then a row of its other
+ * values. A window's reports share their tenant, meter, window, statuses and timestamps, and all
+ * their key names, so this stores about a third of the bytes of a JSON array of the objects and
+ * takes less time to write.
+ *
+ *   {"shapes": [{"keys": ["a", "b", "c"], "shared": [[1, "same b"]]}, …],
+ *    "rows": [[<shape index>, <a>, <c>], …]}
+ *
+ * decodeRowTable(JSON.parse(bytes)) is exactly JSON.parse(JSON.stringify(objects)): the same keys in
+ * the same order with the same values (keys whose value JSON drops, such as undefined, are dropped).
+ */
+export interface RowTable {
+  readonly shapes: readonly { readonly keys: readonly string[]; readonly shared: readonly (readonly [number, unknown])[] }[];
+  readonly rows: readonly (readonly unknown[])[];
+}
+
+/** A value JSON leaves out of an object (and would write as null in an array). */
+const dropped = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+const isPrimitive = (value: unknown) => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+const NOT_SHARED = Symbol('not shared');
+
+interface Shape {
+  readonly keys: string[];
+  /** Per key: the value every object of the shape has so far, or NOT_SHARED. */
+  readonly candidates: unknown[];
+}
+
+/**
+ * The objects as a row table, in JSON bytes; `wrap` puts text around it (e.g. `{"v":2,"reports":`
+ * and `}`) without another copy.
+ */
+export interface EncodeRowTableOptions {
+  readonly wrap?: { readonly prefix: string; readonly suffix: string };
+  /** What a row stores for a value that is not shared (e.g. a shorter form its decoder's `restore` undoes). */
+  readonly encodeValue?: (key: string, value: unknown, object: Record<string, unknown>) => unknown;
+}
+
+export function encodeRowTable(objects: readonly object[], options: EncodeRowTableOptions = {}): Buffer {
+  const { wrap = { prefix: '', suffix: '' }, encodeValue } = options;
+  const shapes: Shape[] = [];
+  const shapeIds = new Map<string, number>();
+  const shapeOf = new Array<number>(objects.length);
+  let last = -1;
+  objects.forEach((object, i) => {
+    const record = object as Record<string, unknown>;
+    const keys = Object.keys(record).filter((key) => !dropped(record[key]));
+    // Consecutive objects usually share a shape: compared with the last one before any lookup.
+    let at = last >= 0 && sameKeys(shapes[last]!.keys, keys) ? last : shapeIds.get(keys.join('\u0000'));
+    if (at === undefined) {
+      at = shapes.length;
+      shapes.push({ keys, candidates: keys.map((key) => (isPrimitive(record[key]) ? record[key] : NOT_SHARED)) });
+      shapeIds.set(keys.join('\u0000'), at);
+    } else {
+      const { keys: shapeKeys, candidates } = shapes[at]!;
+      for (let k = 0; k < shapeKeys.length; k += 1) {
+        if (candidates[k] !== NOT_SHARED && record[shapeKeys[k]!] !== candidates[k]) candidates[k] = NOT_SHARED;
+      }
+    }
+    shapeOf[i] = at;
+    last = at;
+  });
+  const rows = objects.map((object, i) => {
+    const record = object as Record<string, unknown>;
+    const { keys, candidates } = shapes[shapeOf[i]!]!;
+    const row: unknown[] = [shapeOf[i]];
+    for (let k = 0; k < keys.length; k += 1) {
+      if (candidates[k] !== NOT_SHARED) continue;
+      const key = keys[k]!;
+      row.push(encodeValue ? encodeValue(key, record[key], record) : record[key]);
+    }
+    return JSON.stringify(row);
+  });
+  const header = shapes.map(({ keys, candidates }) => ({
+    keys,
+    shared: candidates.flatMap((value, k) => (value === NOT_SHARED ? [] : [[k, value] as const])),
+  }));
+  return jsonArrayBytes(rows, { prefix: `${wrap.prefix}{"shapes":${JSON.stringify(header)},"rows":`, suffix: `}${wrap.suffix}` });
+}
+
+/** The objects of a parsed row table, in order (each passed to `restore`); throws on anything that is not one. */
+export function decodeRowTable(value: unknown, restore?: (object: Record<string, unknown>) => void): Record<string, unknown>[] {
+  if (!isRowTable(value)) throw new Error('not a row table');
+  const shapes = value.shapes.map(({ keys, shared }) => {
+    const sharedAt = new Map(shared.map(([k, v]) => [k, v]));
+    return { keys, sharedAt };
+  });
+  return value.rows.map((row) => {
+    const shape = shapes[row[0] as number];
+    if (!shape) throw new Error(`row table: unknown shape ${String(row[0])}`);
+    const object: Record<string, unknown> = {};
+    let next = 1;
+    for (let k = 0; k < shape.keys.length; k += 1) {
+      const key = shape.keys[k]!;
+      const item = shape.sharedAt.has(k) ? shape.sharedAt.get(k) : row[next++];
+      // JSON.parse makes "__proto__" an own property; plain assignment would set the prototype.
+      if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else object[key] = item;
+    }
+    if (next !== row.length) throw new Error(`row table: a row of shape ${String(row[0])} has ${row.length - 1} values, its shape takes ${next - 1}`);
+    restore?.(object);
+    return object;
+  });
+}
+
+export function isRowTable(value: unknown): value is RowTable {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as RowTable).shapes) && Array.isArray((value as RowTable).rows);
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
