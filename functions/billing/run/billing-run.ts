@@ -99,6 +99,13 @@ export interface BillingRunInput {
 const LATE_LOOKBACK_MS = 31 * 86_400_000;
 /** A meter's lease: longer than one Lambda run, renewed every chunk of windows. */
 const DEFAULT_LEASE_MS = 15 * 60_000;
+/**
+ * Usage queries of a meter's next windows running at once while earlier windows are built, committed
+ * and delivered. A query waits on the event loop several times (DuckDB: extract, prepare, run, one
+ * per result chunk), which the run keeps busy; three in flight (the local index has three readers)
+ * kept the windows' queries from being the run's bottleneck.
+ */
+const QUERIES_AHEAD = 3;
 /** Committed windows of one meter queued for delivery while later windows are evaluated. */
 const MAX_INFLIGHT_DELIVERIES = 4;
 /** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
@@ -245,13 +252,13 @@ class MeterRun {
     const inflight: Promise<void>[] = [];
     const chunks: UsageWindow[][] = [];
     for (let i = 0; i < toEvaluate.length; i += WINDOWS_PER_COMMIT) chunks.push(toEvaluate.slice(i, i + WINDOWS_PER_COMMIT));
-    // Queries run ahead (two at a time) while earlier windows are built and committed.
+    // Queries run ahead (QUERIES_AHEAD at a time) while earlier windows are built and committed.
     const usages = new Map<number, Promise<{ startedAt: Date; usage: WindowUsage }>>();
     let fetched = 0;
     const prefetch = (upTo: number) => {
       while (fetched < Math.min(upTo, toEvaluate.length)) {
         const window = toEvaluate[fetched]!;
-        const previousFetch = usages.get(fetched - 2)?.catch(() => undefined);
+        const previousFetch = usages.get(fetched - QUERIES_AHEAD)?.catch(() => undefined);
         usages.set(fetched, (previousFetch ?? Promise.resolve()).then(() => this.fetchUsage(window)));
         fetched += 1;
       }

@@ -31,6 +31,7 @@ import type {
 import { aggregateAndCount } from './query/aggregations';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
+import { ConnectionPool } from './connection-pool';
 import { SerialQueue } from './serial-queue';
 import {
   METADATA_COLUMN,
@@ -50,7 +51,11 @@ import {
 export interface DuckDbSearchIndexOptions {
   /** A database file (created with its folder if missing), or ':memory:'. */
   readonly path: string;
+  /** Read connections: searches running at once (default 3). */
+  readonly readers?: number;
 }
+
+const DEFAULT_READERS = 3;
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
   VARCHAR,
@@ -74,13 +79,15 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
   if (options.path !== ':memory:') mkdirSync(dirname(resolve(options.path)), { recursive: true });
   const instance = await DuckDBInstance.create(options.path);
   try {
-    const [writer, reader] = [await instance.connect(), await instance.connect()];
+    const writer = await instance.connect();
+    const readers: DuckDBConnection[] = [];
+    for (let i = 0; i < (options.readers ?? DEFAULT_READERS); i += 1) readers.push(await instance.connect());
     // Date strings without an offset in documents are UTC, whatever the machine's zone.
-    for (const connection of [writer, reader]) await connection.run(`SET TimeZone = 'UTC'`);
+    for (const connection of [writer, ...readers]) await connection.run(`SET TimeZone = 'UTC'`);
     // A page reads `doc` only for the rows it returns (up to from + size = 10,000), not for every row
     // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
-    await reader.run('SET late_materialization_max_rows = 10000');
-    const index = new DuckDbSearchIndex(instance, writer, reader);
+    for (const reader of readers) await reader.run('SET late_materialization_max_rows = 10000');
+    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers));
     await index.ensureReady();
     return index;
   } catch (error) {
@@ -91,13 +98,13 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
 
 class DuckDbSearchIndex implements SearchableIndex {
   private readonly writes = new SerialQueue();
-  private readonly reads = new SerialQueue();
+
   private closed = false;
 
   constructor(
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
-    private readonly reader: DuckDBConnection,
+    private readonly reads: ConnectionPool,
   ) {}
 
   async ensureReady(): Promise<void> {
@@ -197,8 +204,8 @@ class DuckDbSearchIndex implements SearchableIndex {
       values.to = timestampOf(range.to);
     }
     const sql = `SELECT count(*) FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE ${conditions.join(' AND ')}`;
-    return this.reads.run(async () => {
-      const result = await this.reader.runAndReadAll(sql, values);
+    return this.reads.run(async (reader) => {
+      const result = await reader.runAndReadAll(sql, values);
       return Number(result.getRows()[0]?.[0] ?? 0);
     });
   }
@@ -207,8 +214,8 @@ class DuckDbSearchIndex implements SearchableIndex {
   async get(scope: TenantScope, kind: IndexKind, id: string): Promise<StoredDocument | undefined> {
     this.assertOpen();
     const sql = `SELECT doc FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE org_id = $1 AND app_id = $2 AND id = $3`;
-    return this.reads.run(async () => {
-      const result = await this.reader.runAndReadAll(sql, [scope.org_id, scope.app_id, id]);
+    return this.reads.run(async (reader) => {
+      const result = await reader.runAndReadAll(sql, [scope.org_id, scope.app_id, id]);
       const doc = result.getRows()[0]?.[0];
       if (typeof doc !== 'string') return undefined;
       return { _id: id, _source: JSON.parse(doc) as Record<string, unknown> };
@@ -243,10 +250,10 @@ class DuckDbSearchIndex implements SearchableIndex {
     });
   }
 
-  /** Search statements on the read connection, one at a time, rows as plain JS values. */
+  /** Search statements on a free read connection, rows as plain JS values. */
   private readonly read: QueryRunner = (sql, params) =>
-    this.reads.run(async () => {
-      const result = await this.reader.runAndReadAll(sql, params as DuckDBValue[]);
+    this.reads.run(async (reader) => {
+      const result = await reader.runAndReadAll(sql, params as DuckDBValue[]);
       return result.getRowObjectsJS() as Record<string, unknown>[];
     });
 
@@ -257,9 +264,9 @@ class DuckDbSearchIndex implements SearchableIndex {
     if (this.closed) return;
     // New calls are refused from now on; work already queued finishes before the file is released.
     this.closed = true;
-    await Promise.all([this.writes.run(async () => undefined), this.reads.run(async () => undefined)]);
+    await Promise.all([this.writes.run(async () => undefined), this.reads.drain()]);
     this.writer.closeSync();
-    this.reader.closeSync();
+    this.reads.closeSync();
     this.instance.closeSync();
   }
 

@@ -185,6 +185,18 @@ describe('DuckDB search index', () => {
     await expect(index.index([apiCall('late', '2024-02-10T08:00:00.000Z')])).rejects.toThrow('closed');
   });
 
+  it('answers concurrent reads on its several readers, each correctly, and close waits for them', async () => {
+    const index = await createDuckDbSearchIndex({ path: ':memory:', readers: 2 });
+    await index.index(Array.from({ length: 40 }, (_, i) => apiCall(`e-${i}`, `2024-02-${String(10 + (i % 10)).padStart(2, '0')}T08:00:00.000Z`)));
+    const counts = Array.from({ length: 10 }, (_, day) => index.count(scope, 'events', { from: new Date(Date.UTC(2024, 1, 10 + day)), to: new Date(Date.UTC(2024, 1, 11 + day)) }));
+    const gets = Array.from({ length: 10 }, (_, i) => index.get(scope, 'events', `e-${i}`));
+    const closing = index.close();
+    expect(await Promise.all(counts)).toEqual(Array.from({ length: 10 }, () => 4));
+    expect((await Promise.all(gets)).map((doc) => doc?._id)).toEqual(Array.from({ length: 10 }, (_, i) => `e-${i}`));
+    await closing;
+    await expect(index.count(scope, 'events')).rejects.toThrow('closed');
+  });
+
   it('finishes writes already queued when closed', async () => {
     const path = join(folder, 'search.duckdb');
     const index = await createDuckDbSearchIndex({ path });
