@@ -153,7 +153,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const uploads = new UploadWatcher({
       s3: clients.s3,
       bucket: names.buckets.uploads,
-      process: (key) => processUpload({ s3: clients.s3, bucket: names.buckets.uploads, apps, uploads: uploadStore, publisher, now: () => new Date() }, key),
+      process: async (key) => {
+        await processUpload({ s3: clients.s3, bucket: names.buckets.uploads, apps, uploads: uploadStore, publisher, now: () => new Date() }, key);
+        poller.nudge();
+      },
       log,
     });
     uploads.start();
@@ -165,7 +168,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ready ? handler(event) : errorResult(new ServiceUnavailableError('The local service is still starting; retry shortly'));
     const host = options.host ?? '127.0.0.1';
     const servers: LocalHttpServer[] = [];
-    const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectorHandler), log });
+    // Accepted records are read at once, whatever back-off the idle poller is in.
+    const collectAndNudge: HttpHandler = async (event) => {
+      const result = await collectorHandler(event);
+      poller.nudge();
+      return result;
+    };
+    const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectAndNudge), log });
     servers.push(collector);
     const management = await startHttpServer({ port: options.managementPort ?? 0, host, handler: gate(managementHandler), log });
     servers.push(management);

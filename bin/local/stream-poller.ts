@@ -32,7 +32,13 @@ export interface StreamPollerOptions {
   readonly region?: string;
   readonly batchSize?: number;
   readonly retryAttempts?: number;
+  /**
+   * Wait after an empty read (default 100 ms), doubled after each further empty read up to
+   * maxIdlePollMs (default 1 s): an idle local service barely polls (a fixed 100 ms cost kinesis-local
+   * about a tenth of a core). nudge() reads at once, e.g. right after records were put.
+   */
   readonly idlePollMs?: number;
+  readonly maxIdlePollMs?: number;
   readonly retryDelayMs?: number;
   readonly log?: (line: string) => void;
 }
@@ -48,6 +54,7 @@ export class StreamPoller {
   private readonly batchSize: number;
   private readonly retryAttempts: number;
   private checkpointWrite: Promise<void> = Promise.resolve();
+  private wake = signal();
 
   constructor(private readonly options: StreamPollerOptions) {
     this.batchSize = options.batchSize ?? consumerEventSource.batchSize;
@@ -61,11 +68,19 @@ export class StreamPoller {
     this.loops = (shards.Shards ?? []).map((s) => this.pollShard(s.ShardId!));
   }
 
+  /** Idle shards read again now instead of after their back-off (records were just put). */
+  nudge(): void {
+    const current = this.wake;
+    this.wake = signal();
+    current.fire();
+  }
+
   /** Resolves when every shard has been read to its end with nothing left to process. */
   async waitUntilIdle(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       this.caughtUp.clear();
+      this.nudge();
       // A fresh round: wait until every shard reports an empty read after this point.
       while (Date.now() < deadline && this.caughtUp.size < this.loops.length) await sleep(20);
       if ([...this.caughtUp.values()].every(Boolean) && this.caughtUp.size === this.loops.length) return;
@@ -81,6 +96,7 @@ export class StreamPoller {
     } else {
       this.running = false;
     }
+    this.nudge();
     await Promise.all(this.loops);
     this.running = false;
     await this.checkpointWrite;
@@ -88,6 +104,7 @@ export class StreamPoller {
 
   private async pollShard(shardId: string): Promise<void> {
     let iterator = await this.iteratorFor(shardId);
+    let idleMs = this.options.idlePollMs ?? 100;
     while (this.running) {
       let response;
       try {
@@ -111,11 +128,25 @@ export class StreamPoller {
       if (records.length === 0) {
         this.caughtUp.set(shardId, true);
         if (this.draining) return;
-        await sleep(this.options.idlePollMs ?? 100);
+        const woken = await this.idle(idleMs);
+        idleMs = woken ? this.options.idlePollMs ?? 100 : Math.min(idleMs * 2, this.options.maxIdlePollMs ?? 1_000);
       } else {
         this.caughtUp.set(shardId, false);
+        idleMs = this.options.idlePollMs ?? 100;
       }
     }
+  }
+
+  /** Waits `ms`, or less when nudged (true); the timer is cleared either way (nothing keeps a stopped poller's process alive). */
+  private idle(ms: number): Promise<boolean> {
+    const { fired } = this.wake;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void fired.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
   }
 
   private async iteratorFor(shardId: string): Promise<string> {
@@ -213,4 +244,13 @@ export class StreamPoller {
       await rename(`${file}.tmp`, file);
     });
   }
+}
+
+/** A one-shot wake-up: `fired` resolves (to true) when `fire` is called. */
+function signal(): { fired: Promise<true>; fire: () => void } {
+  let fire!: () => void;
+  const fired = new Promise<true>((resolve) => {
+    fire = () => resolve(true);
+  });
+  return { fired, fire };
 }
