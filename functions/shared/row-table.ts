@@ -48,9 +48,10 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
   let last = -1;
   objects.forEach((object, i) => {
     const record = object as Record<string, unknown>;
-    const keys = Object.keys(record).filter((key) => !dropped(record[key]));
-    // Consecutive objects usually share a shape: compared with the last one before any lookup.
-    let at = last >= 0 && sameKeys(shapes[last]!.keys, keys) ? last : shapeIds.get(keys.join('\u0000'));
+    // Consecutive objects usually share a shape: compared with the last one before listing keys.
+    let at = last >= 0 && hasShape(record, shapes[last]!.keys) ? last : undefined;
+    const keys = at === undefined ? Object.keys(record).filter((key) => !dropped(record[key])) : shapes[last]!.keys;
+    if (at === undefined) at = shapeIds.get(keys.join('\u0000'));
     if (at === undefined) {
       at = shapes.length;
       shapes.push({ keys, candidates: keys.map((key) => (isPrimitive(record[key]) ? record[key] : NOT_SHARED)) });
@@ -111,8 +112,13 @@ export function isRowTable(value: unknown): value is RowTable {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as RowTable).shapes) && Array.isArray((value as RowTable).rows);
 }
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+/** The object's own keys (less those JSON drops) are `keys`, in order; no array is made. */
+function hasShape(record: Record<string, unknown>, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key) || dropped(record[key])) continue;
+    if (keys[i] !== key) return false;
+    i += 1;
+  }
+  return i === keys.length;
 }

@@ -1,4 +1,5 @@
 import { createHash, hash } from 'node:crypto';
+import { LastIso } from '../../shared/last-iso';
 
 /** What makes one provider request unique: a correction of the same window is a new version. */
 export interface ReportIdentity {
@@ -29,23 +30,6 @@ export function idempotencyKey(identity: ReportIdentity): string {
   return `uab_${digest.slice(0, 44)}`;
 }
 
-/**
- * The ISO text of the last date seen: a run asks for the keys of thousands of reports of one window
- * in a row, and toISOString costs as much as the rest of the key material.
- */
-class LastIso {
-  private time = Number.NaN;
-  private text = '';
-
-  of(date: Date): string {
-    const time = date.getTime();
-    if (time !== this.time) {
-      this.text = date.toISOString();
-      this.time = time;
-    }
-    return this.text;
-  }
-}
-
+// A run asks for the keys of thousands of reports of one window in a row.
 const isoStart = new LastIso();
 const isoEnd = new LastIso();

@@ -1,5 +1,6 @@
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
-import { jsonInteger, jsonWithBigInts } from './json-bigint';
+import { jsonInteger } from './json-bigint';
+import { LastIso } from '../../shared/last-iso';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
 import { resolveClientOptions, webhookTransport, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
@@ -44,6 +45,28 @@ export function webhookEvent(request: UsageReportRequest<WebhookParams>, created
   };
 }
 
+/**
+ * `jsonWithBigInts(webhookEvent(request, createdAt))`, written directly: the billing run writes one per
+ * report (millions), and building the object to stringify it cost twice as much. A test holds the two
+ * to the same bytes.
+ */
+export function webhookEventJson(request: UsageReportRequest<WebhookParams>, createdAt: Date): string {
+  const text = JSON.stringify;
+  const { identity, meter, subscription, window } = request;
+  const planId = request.params.custom_plan.plan_id as unknown;
+  return `{"id":${text(request.idempotencyKey)},"type":"${WEBHOOK_EVENT_TYPE}","created":"${createdIso.of(createdAt)}","data":{`
+    + `"org_id":${text(identity.orgId)},"app_id":${text(identity.appId)},"meter":{"id":${text(meter.id)}${meter.name ? `,"name":${text(meter.name)}` : ''}},`
+    + `"subscription":{"id":${text(subscription.subscriptionId)},"company_id":${text(subscription.companyId)}},`
+    + `${planId === undefined ? '' : `"plan_id":${text(planId)},`}"window":{"start":"${windowStartIso.of(window.start)}","end":"${windowEndIso.of(window.end)}"},`
+    + `"report_version":${text(identity.reportVersion)},"quantity":${request.quantity},"previous_quantity":${request.previousQuantity},`
+    + `"delta":${correctionDelta(request)},"report_total_usage":${request.reportTotalUsage}`
+    + `${request.amount ? `,"amount":${text(request.amount.value.toString())},"currency":${text(request.amount.currency)}` : ''}}}`;
+}
+
+const createdIso = new LastIso();
+const windowStartIso = new LastIso();
+const windowEndIso = new LastIso();
+
 /** Signed JSON POST to one channel: `X-Usage-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`. */
 export function createWebhookClient(channel: WebhookChannel, options?: ClientOptions): ProviderClient<WebhookParams> {
   const { policy, runtime } = resolveClientOptions(options);
@@ -53,7 +76,7 @@ export function createWebhookClient(channel: WebhookChannel, options?: ClientOpt
     provider: 'webhook',
     async report(request) {
       const log = new RequestLog();
-      const body = jsonWithBigInts(webhookEvent(request, runtime.now()));
+      const body = webhookEventJson(request, runtime.now());
       return runAttempts({
         policy, runtime, log,
         attempt: async () => {

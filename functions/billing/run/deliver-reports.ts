@@ -14,6 +14,7 @@ import type { ReportTenant } from '../reports/report-store';
 import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
 import { sendWebhookBatch } from './webhook-batch';
+import { LastIso } from '../../shared/last-iso';
 
 /**
  * Delivery of a window's open reports (pending, retrying) to the meter's destinations, after the
@@ -147,7 +148,7 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
     ...(typeof customer === 'string' ? { customerId: customer } : {}),
     ...(itemPrice ? { itemPriceId: itemPrice } : {}),
   };
-  const window = { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) };
+  const window = windowOf(report);
   return {
     report,
     verdicts: [],
@@ -158,7 +159,7 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
     },
     requestFor(destination) {
       const identity: ReportIdentity = { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion: report.report_version, destination };
-      const carried = unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
+      const carried = report.report_version === 1 ? NOTHING_CARRIED : unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
       const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
       return {
         identity,
@@ -174,6 +175,18 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
       };
     },
   };
+}
+
+/** Version 1 has no earlier version to carry. */
+const NOTHING_CARRIED: ReturnType<typeof unacknowledgedSince> = { acknowledgedQuantity: undefined, amounts: [] };
+
+/** The report's window as dates: parsed once per window, not per report (reports of a group share it). */
+let lastWindow: { start: string; end: string; window: { start: Date; end: Date } } | undefined;
+function windowOf(report: BillingReport): { start: Date; end: Date } {
+  if (lastWindow?.start !== report.usage_start_time || lastWindow.end !== report.usage_end_time) {
+    lastWindow = { start: report.usage_start_time, end: report.usage_end_time, window: { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) } };
+  }
+  return lastWindow.window;
 }
 
 /**
@@ -315,19 +328,21 @@ function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
     error = { code: last?.error_code ?? 'retries_exhausted', message: last?.error_message ?? `not delivered after ${runs} runs` };
   }
   const status: BillingReport['status'] = error ? 'failed' : allSucceeded ? 'success' : 'retrying';
-  const now = deps.now().toISOString();
-  return {
-    ...rest,
-    status,
-    success: status === 'success',
-    delivery_runs: runs,
-    provider_requests: d.providerRequests,
-    ...(d.channelRequests ? { channel_requests: d.channelRequests } : {}),
-    ...(allSucceeded ? { last_success_time: now } : {}),
-    ...(error ? { error_code: error.code, error_message: error.message } : {}),
-    updated_at: now,
-  };
+  const now = finishedIso.of(deps.now());
+  // Assigned one by one rather than spread in: the same keys in the same order (a key the report has
+  // keeps its place, a new one goes last) without a temporary object per optional part.
+  const finished: BillingReport = { ...rest, status, success: status === 'success', delivery_runs: runs, provider_requests: d.providerRequests };
+  if (d.channelRequests) finished.channel_requests = d.channelRequests;
+  if (allSucceeded) finished.last_success_time = now;
+  if (error) {
+    finished.error_code = error.code;
+    finished.error_message = error.message;
+  }
+  finished.updated_at = now;
+  return finished;
 }
+
+const finishedIso = new LastIso();
 
 function withoutError(report: BillingReport): Omit<BillingReport, 'error_code' | 'error_message'> {
   const { error_code: _code, error_message: _message, ...rest } = report;

@@ -4,10 +4,9 @@ import { channelFetch, type DeliveryChannel } from '../channels/channel-delivery
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from '../providers/attempts';
 import { resolveClientOptions, webhookTransport, type ClientOptions } from '../providers/client-options';
 import { jsonArrayBytes } from '../../shared/json-bytes';
-import { jsonWithBigInts } from '../providers/json-bigint';
 import type { ProviderOutcome, UsageReportRequest } from '../providers/provider-port';
 import { parseRetryAfter } from '../providers/retry-policy';
-import { EVENT_ID_HEADER, webhookEvent } from '../providers/webhook-client';
+import { EVENT_ID_HEADER, webhookEventJson } from '../providers/webhook-client';
 import { SIGNATURE_HEADER, signWebhook } from '../providers/webhook-signature';
 
 /**
@@ -28,12 +27,12 @@ export async function sendWebhookBatch(channel: DeliveryChannel, requests: reado
   const [secret] = channel.secrets;
   if (secret === undefined) throw new Error(`channel ${channel.id} has no signing secret`);
   const created = runtime.now();
-  const events = requests.map((request) => webhookEvent(request, created));
+
   const batchId = `uab_batch_${createHash('sha256').update(requests.map((r) => r.idempotencyKey).sort().join('\u001f')).digest('hex').slice(0, 38)}`;
   // The envelope around the events, then each event encoded on its own (jsonArrayBytes): the bytes
   // that are signed and sent are exactly JSON of {id, type, created, data: {events}}.
   const envelope = JSON.stringify({ id: batchId, type: WEBHOOK_BATCH_TYPE, created: created.toISOString(), data: { events: [] } });
-  const body = jsonArrayBytes(events.map((event) => jsonWithBigInts(event)), { prefix: envelope.slice(0, -'[]}}'.length), suffix: '}}' });
+  const body = jsonArrayBytes(requests.map((request) => webhookEventJson(request, created)), { prefix: envelope.slice(0, -'[]}}'.length), suffix: '}}' });
   const log = new RequestLog();
   return runAttempts({
     policy, runtime, log,

@@ -3,7 +3,7 @@ import { jsonWithBigInts } from '../../../functions/billing/providers/json-bigin
 import { correctionDelta } from '../../../functions/billing/providers/provider-port';
 import { recurlyUsageBody } from '../../../functions/billing/providers/recurly-client';
 import { stripeMeterEvent } from '../../../functions/billing/providers/stripe-client';
-import { webhookEvent } from '../../../functions/billing/providers/webhook-client';
+import { webhookEvent, webhookEventJson } from '../../../functions/billing/providers/webhook-client';
 import { verifyWebhook, signWebhook } from '../../../functions/billing/providers/webhook-signature';
 import { zuoraUsageRecord } from '../../../functions/billing/providers/zuora-client';
 import { ChargebeeParams, RecurlyParams, StripeParams, WebhookParams, ZuoraParams } from '../../../schemas/billing/provider-params';
@@ -88,6 +88,25 @@ describe('what each provider is sent', () => {
     const event = webhookEvent(request, new Date('2026-11-20T12:00:00Z'));
     expect(event.data).toMatchObject({ quantity: huge, previous_quantity: 0, delta: huge, report_total_usage: huge });
     expect(jsonWithBigInts(event)).toContain('"quantity":18446744073709551617,"previous_quantity":0,"delta":18446744073709551617');
+  });
+
+  it('webhook: the event JSON written directly is byte for byte the event object as JSON, whatever it holds', () => {
+    const params = WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan "1" \\ ü' } });
+    const base = reportRequest(params, { destination: 'webhook:ch', windowStart, version: 3, quantity: 70n, previousQuantity: 100n, reportTotalUsage: 1_070n });
+    const { amount: _amount, ...withoutAmount } = base;
+    const variants = [
+      base,
+      withoutAmount,
+      { ...base, meter: { id: 'meter-1' } },
+      { ...base, meter: { id: 'm\u2028"x"', name: '' }, subscription: { subscriptionId: 'sub\n1', companyId: 'c\u0000' } },
+      reportRequest(params, { destination: 'webhook:ch', windowStart, quantity: huge, previousQuantity: -huge, reportTotalUsage: huge }),
+      { ...base, params: { ...params, custom_plan: {} } } as unknown as typeof base,
+    ];
+    for (const request of variants) {
+      for (const created of [new Date('2026-11-20T12:00:00Z'), new Date('2026-11-20T12:00:01.5Z')]) {
+        expect(webhookEventJson(request, created)).toBe(jsonWithBigInts(webhookEvent(request, created)));
+      }
+    }
   });
 
   it('correction delta is the change since earlier versions', () => {
