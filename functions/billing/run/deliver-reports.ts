@@ -89,7 +89,11 @@ interface Delivery {
  * one window after the other, so balances move in window order.
  */
 export async function drawBalances(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<BillingReport[]> {
-  return mapWithConcurrency(reports, deps.concurrency, async (report) => (isOpen(report) ? drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact) : report));
+  // Most subscriptions have no balance, and once their company was probed that is known without a wait.
+  const toDraw = reports.filter((report) => isOpen(report) && deps.ledger && report.company_id !== null && report.subscription_id !== null && deps.balances.mayHave(report.company_id, report.subscription_id));
+  if (toDraw.length === 0) return [...reports];
+  const drawn = new Map(await mapWithConcurrency(toDraw, deps.concurrency, async (report) => [report, await drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact)] as const));
+  return reports.map((report) => drawn.get(report) ?? report);
 }
 
 /** Delivers the open reports (balances already drawn); returns the group's reports with outcomes recorded. */
@@ -391,8 +395,16 @@ async function drawBalance(deps: DeliveryDeps, report: BillingReport, amountExac
 /** Which subscriptions have a balance (one query per company per run, cached): only those are drawn from. */
 export class BalanceProbe {
   private readonly companies = new Map<string, Promise<Set<string>>>();
+  /** The companies whose probe has answered. */
+  private readonly settled = new Map<string, Set<string>>();
 
   constructor(private readonly documents: DynamoDBDocumentClient, private readonly billingTable: string, private readonly tenant: ReportTenant) {}
+
+  /** False only when the company was probed and the subscription has no balance (no wait, no query). */
+  mayHave(companyId: string, subscriptionId: string): boolean {
+    const known = this.settled.get(companyId);
+    return known === undefined || known.has(subscriptionId);
+  }
 
   async has(companyId: string, subscriptionId: string): Promise<boolean> {
     let subscriptions = this.companies.get(companyId);
@@ -416,6 +428,7 @@ export class BalanceProbe {
       for (const item of page.Items ?? []) found.add(String(item['subscription_id']));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
+    this.settled.set(companyId, found);
     return found;
   }
 }
