@@ -17,7 +17,7 @@ import { closedWindows, windowContaining, type UsageWindow } from '../schedule/r
 import { BalanceProbe, deliverReports, drawBalances, isOpen, MAX_DELIVERY_RUNS, type DeliveryDeps } from './deliver-reports';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
 import { runMeterOf, type RunMeter } from './run-meter';
-import { RunStateStore, type MeterCursor } from './run-state-store';
+import { RunStateStore, type MeterCursor, type PeriodTotal } from './run-state-store';
 import { SubscriptionDirectory } from './subscription-directory';
 import { DEFAULT_WEBHOOK_BATCH_SIZE } from './webhook-batch';
 import { busyWindows, placeholderUsage, windowUsage, type WindowUsage } from './usage-query';
@@ -157,6 +157,20 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
   return { startedAt: started.toISOString(), durationMs: clock().getTime() - started.getTime(), complete, ...counters, errors };
 }
 
+interface WindowToBuild {
+  readonly window: UsageWindow;
+  readonly previous: WindowReports | undefined;
+  readonly usage: Promise<{ startedAt: Date; usage: WindowUsage }>;
+}
+
+/** Windows built and not yet committed: their reports, and the period totals after them. */
+interface BuiltWindows {
+  readonly groups: readonly { window: UsageWindow; previous: WindowReports | undefined; reports: BillingReport[]; evaluatedAt: Date }[];
+  readonly totals: Map<string, PeriodTotal>;
+  readonly changed: number;
+  readonly unattributed: number;
+}
+
 type Counters = { -readonly [K in 'meters' | 'windowsEvaluated' | 'corrections' | 'reportsWritten' | 'delivered' | 'retrying' | 'failed' | 'unattributed' | 'queryMs']: number };
 
 class MeterRun {
@@ -246,9 +260,10 @@ class MeterRun {
     const last = closed[closed.length - 1]!;
     const busy = new Set((await this.timed(() => busyWindows(this.deps.index, this.scope(), meter, { from: closed[0]!.start, to: last.end }, input.now))).map((d) => d.getTime()));
     const toEvaluate = closed.filter((window) => busy.has(window.start.getTime()));
-    // Pipelined: the next window's query runs while this one commits, and up to MAX_INFLIGHT windows
-    // deliver while later ones are evaluated. Each window is committed before its delivery starts,
-    // and the cursor/totals chain stays sequential, so crash safety is unchanged.
+    // Pipelined: later windows' queries run while earlier ones are built; a chunk is built while the
+    // chunk before it commits; up to MAX_INFLIGHT windows deliver while later ones are evaluated. Each
+    // window is committed before its delivery starts, and commits (cursor, totals) stay one after the
+    // other, in window order, so crash safety is unchanged.
     const inflight: Promise<void>[] = [];
     const chunks: UsageWindow[][] = [];
     for (let i = 0; i < toEvaluate.length; i += WINDOWS_PER_COMMIT) chunks.push(toEvaluate.slice(i, i + WINDOWS_PER_COMMIT));
@@ -265,6 +280,20 @@ class MeterRun {
     };
     let finished = true;
     let offset = 0;
+    // The chunk being committed (its windows then queued for delivery), and the totals it leaves.
+    let committing: Promise<void> | undefined;
+    let totals: ReadonlyMap<string, PeriodTotal> = this.cursor?.totals ?? new Map();
+    const commitAndDeliver = async (built: BuiltWindows, chunk: readonly UsageWindow[]) => {
+      const committed = await this.commitBuilt(built, this.nextAfter(chunk[chunk.length - 1]!));
+      if (committed === 'conflict') throw new Error(`windows from ${chunk[0]!.start.toISOString()} were committed by another run`);
+      for (const group of committed) {
+        this.counters.windowsEvaluated += 1;
+        this.progress({ phase: 'window', window: group.window, reports: group.reports.length });
+        inflight.push(this.deliver(group));
+        if (inflight.length >= MAX_INFLIGHT_DELIVERIES) await inflight.shift();
+      }
+    };
+    let commitFailure: unknown;
     try {
       for (const chunk of chunks) {
         // Renewing the lease each chunk keeps a long catch-up run from being taken over mid-way.
@@ -275,19 +304,22 @@ class MeterRun {
         prefetch(offset + chunk.length + WINDOWS_PER_COMMIT);
         const items = chunk.map((window, i) => ({ window, previous: undefined, usage: usages.get(offset + i)! }));
         offset += chunk.length;
-        const committed = await this.evaluateMany(items, this.nextAfter(chunk[chunk.length - 1]!));
-        if (committed === 'conflict') throw new Error(`windows from ${chunk[0]!.start.toISOString()} were committed by another run`);
-        for (const group of committed) {
-          this.counters.windowsEvaluated += 1;
-          this.progress({ phase: 'window', window: group.window, reports: group.reports.length });
-          inflight.push(this.deliver(group));
-          if (inflight.length >= MAX_INFLIGHT_DELIVERIES) await inflight.shift();
-        }
+        // Built on the totals the previous chunk leaves (a copy: that chunk's commit still writes its own).
+        const built = await this.buildMany(items, new Map(totals));
+        totals = built.totals;
+        await committing;
+        committing = commitAndDeliver(built, chunk);
       }
+      await committing;
+    } catch (error) {
+      commitFailure = error;
     } finally {
       for (const pending of usages.values()) pending.catch(() => undefined);
+      // A chunk still committing (the loop failed while building the next one) settles before deliveries are awaited.
+      if (committing) await committing.catch(() => undefined);
       const settled = await Promise.allSettled(inflight);
       const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (commitFailure !== undefined) throw commitFailure;
       if (failure) throw failure.reason;
     }
     if (!finished) return false;
@@ -354,10 +386,14 @@ class MeterRun {
    * Several windows of the meter in order, committed in ONE transaction (their headers, the totals
    * generation and the cursor): a crash commits all of them or none.
    */
-  private async evaluateMany(items: readonly { window: UsageWindow; previous: WindowReports | undefined; usage: Promise<{ startedAt: Date; usage: WindowUsage }> }[], nextWindowStart: Date): Promise<WindowReports[] | 'conflict'> {
+  private async evaluateMany(items: readonly WindowToBuild[], nextWindowStart: Date): Promise<WindowReports[] | 'conflict'> {
+    return this.commitBuilt(await this.buildMany(items, new Map(this.cursor?.totals ?? [])), nextWindowStart);
+  }
+
+  /** The windows' reports, on `totals` (updated in place: the period totals after these windows). */
+  private async buildMany(items: readonly WindowToBuild[], totals: Map<string, PeriodTotal>): Promise<BuiltWindows> {
     const { tenant, meter } = this;
-    const totals = new Map(this.cursor?.totals ?? []);
-    const groups: { window: UsageWindow; previous: WindowReports | undefined; reports: BillingReport[]; evaluatedAt: Date }[] = [];
+    const groups: BuiltWindows['groups'][number][] = [];
     let changed = 0;
     let unattributed = 0;
     for (const item of items) {
@@ -375,6 +411,13 @@ class MeterRun {
       unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.updated_at === stamp).length;
       groups.push({ window: item.window, previous: item.previous, reports: built.reports, evaluatedAt: startedAt });
     }
+    return { groups, totals, changed, unattributed };
+  }
+
+  /** Commits built windows after the cursor this run holds (the previous commit must have finished). */
+  private async commitBuilt(built: BuiltWindows, nextWindowStart: Date): Promise<WindowReports[] | 'conflict'> {
+    const { tenant, meter } = this;
+    const { groups, totals, changed, unattributed } = built;
     let written: { generation: string; shards: number } | undefined;
     const now = this.clock();
     const committed = await this.reports.commitWindows(groups.map((g) => ({ tenant, meterId: meter.id, window: g.window, reports: g.reports, previous: g.previous, evaluatedAt: g.evaluatedAt, now })), {
