@@ -106,12 +106,15 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
  * kept the windows' queries from being the run's bottleneck.
  */
 const QUERIES_AHEAD = 3;
-/** Committed windows of one meter queued for delivery while later windows are evaluated. */
-const MAX_INFLIGHT_DELIVERIES = 4;
+/**
+ * Committed windows of one meter queued for delivery while later windows are evaluated (each waits on
+ * its receiver and its outcome commit; eight keep the run from waiting on them, at a few windows' memory).
+ */
+const MAX_INFLIGHT_DELIVERIES = 8;
 /** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
 const WINDOWS_PER_COMMIT = 12;
-/** Windows whose delivery outcomes are committed in one transaction (2 items each). */
-const OUTCOMES_PER_COMMIT = 24;
+/** Windows whose delivery outcomes are committed in one transaction (2 items each, within DynamoDB's 100; commitOutcomesMany also keeps it under 3 MB). */
+const OUTCOMES_PER_COMMIT = 45;
 
 export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
   const { deps, now } = input;
