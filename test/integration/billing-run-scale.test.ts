@@ -1,5 +1,6 @@
 import { ReportStore } from '../../functions/billing/reports/report-store';
 import { runBilling } from '../../functions/billing/run/billing-run';
+import { RunStateStore } from '../../functions/billing/run/run-state-store';
 import { profileDocument } from '../../functions/search/index-documents';
 import type { IndexDocument } from '../../functions/search/port';
 import { FakeWebhookReceiver } from '../support/fake-providers';
@@ -73,6 +74,32 @@ describe('billing run at scale', () => {
     const group = await new ReportStore(rt.clients.documents, rt.names.tables.billing).readWindow({ orgId: scope.org_id, appId: scope.app_id }, meter.body._id, w1);
     expect(group!.reports).toHaveLength(COMPANIES);
     expect(group!.reports.every((r) => r.status === 'success')).toBe(true);
+
+    // The same usage for a second meter, whose chunks end at 2,000 reports: one window per commit
+    // (one more cursor revision), and again every subscription billed exactly.
+    const small = await rt.management('POST', '/~/billing/meters', {}, {
+      name: 'bulk small chunks', slug: 'bulk-small', es_query: { query: { match_all: {} } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
+    });
+    expect(small.status).toBe(201);
+    const second = await runBilling({
+      now: new Date(),
+      deps: {
+        documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
+        tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
+        channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
+        webhookOptions: { allowPrivateTargets: true },
+        reportsPerCommit: 2_000,
+      },
+    });
+    expect(second.errors).toEqual([]);
+    expect(second.windowsEvaluated).toBe(2);
+    expect(receiver.totals()).toEqual(Object.fromEntries(Object.entries(expected).map(([id, total]) => [id, total * 2n])));
+    const state = new RunStateStore(rt.clients.documents, rt.names.tables.billing);
+    const tenant = { orgId: scope.org_id, appId: scope.app_id };
+    const [whole, split] = [await state.readCursor(tenant, meter.body._id), await state.readCursor(tenant, small.body._id)];
+    expect(split!.revision).toBe(whole!.revision + 1);
+    expect([...split!.totals.values()].map((t) => t.u)).toEqual([...whole!.totals.values()].map((t) => t.u));
   }, 300_000);
 });
 

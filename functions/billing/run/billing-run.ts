@@ -58,6 +58,8 @@ export interface BillingRunDeps {
   readonly deliveryConcurrency?: number;
   /** Reports per webhook POST (default 500, see webhook-batch.ts); 1 sends one POST per report. */
   readonly webhookBatchSize?: number;
+  /** A chunk of new windows committed together ends once its reports reach this many (default 20,000). */
+  readonly reportsPerCommit?: number;
   /** Lease of a meter per run (default 15 min: longer than a Lambda run). */
   readonly leaseMs?: number;
 }
@@ -113,6 +115,11 @@ const QUERIES_AHEAD = 3;
 const MAX_INFLIGHT_DELIVERIES = 8;
 /** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
 const WINDOWS_PER_COMMIT = 12;
+/**
+ * A chunk of new windows ends once its reports reach this many (the next chunk is built while one
+ * commits, so two are in memory): a few hundred MB at most, whatever the number of subscriptions.
+ */
+const MAX_REPORTS_PER_COMMIT = 20_000;
 /** Windows whose delivery outcomes are committed in one transaction (2 items each, within DynamoDB's 100; commitOutcomesMany also keeps it under 3 MB). */
 const OUTCOMES_PER_COMMIT = 45;
 
@@ -268,8 +275,6 @@ class MeterRun {
     // window is committed before its delivery starts, and commits (cursor, totals) stay one after the
     // other, in window order, so crash safety is unchanged.
     const inflight: Promise<void>[] = [];
-    const chunks: UsageWindow[][] = [];
-    for (let i = 0; i < toEvaluate.length; i += WINDOWS_PER_COMMIT) chunks.push(toEvaluate.slice(i, i + WINDOWS_PER_COMMIT));
     // Queries run ahead (QUERIES_AHEAD at a time) while earlier windows are built and committed.
     const usages = new Map<number, Promise<{ startedAt: Date; usage: WindowUsage }>>();
     let fetched = 0;
@@ -298,17 +303,21 @@ class MeterRun {
     };
     let commitFailure: unknown;
     try {
-      for (const chunk of chunks) {
+      while (offset < toEvaluate.length) {
         // Renewing the lease each chunk keeps a long catch-up run from being taken over mid-way.
         if (this.outOfTime() || !(await this.renewLease())) {
           finished = false;
           break;
         }
-        prefetch(offset + chunk.length + WINDOWS_PER_COMMIT);
-        const items = chunk.map((window, i) => ({ window, previous: undefined, usage: usages.get(offset + i)! }));
-        offset += chunk.length;
+        prefetch(offset + 2 * WINDOWS_PER_COMMIT);
+        const items = toEvaluate.slice(offset, offset + WINDOWS_PER_COMMIT).map((window, i) => ({ window, previous: undefined, usage: usages.get(offset + i)! }));
         // Built on the totals the previous chunk leaves (a copy: that chunk's commit still writes its own).
-        const built = await this.buildMany(items, new Map(totals));
+        // A chunk ends early at MAX_REPORTS_PER_COMMIT reports (two chunks are in memory at once).
+        const built = await this.buildMany(items, new Map(totals), this.deps.reportsPerCommit ?? MAX_REPORTS_PER_COMMIT);
+        const chunk = built.groups.map((group) => group.window);
+        // Usage already built is let go (the look-ahead chains only on windows after these).
+        for (let i = offset; i < offset + chunk.length; i += 1) usages.delete(i);
+        offset += chunk.length;
         totals = built.totals;
         await committing;
         committing = commitAndDeliver(built, chunk);
@@ -393,10 +402,14 @@ class MeterRun {
     return this.commitBuilt(await this.buildMany(items, new Map(this.cursor?.totals ?? [])), nextWindowStart);
   }
 
-  /** The windows' reports, on `totals` (updated in place: the period totals after these windows). */
-  private async buildMany(items: readonly WindowToBuild[], totals: Map<string, PeriodTotal>): Promise<BuiltWindows> {
+  /**
+   * The windows' reports, on `totals` (updated in place: the period totals after these windows). Stops
+   * after the window that brings the reports to `maxReports` (at least one window is built).
+   */
+  private async buildMany(items: readonly WindowToBuild[], totals: Map<string, PeriodTotal>, maxReports = Number.POSITIVE_INFINITY): Promise<BuiltWindows> {
     const { tenant, meter } = this;
     const groups: BuiltWindows['groups'][number][] = [];
+    let reports = 0;
     let changed = 0;
     let unattributed = 0;
     for (const item of items) {
@@ -413,6 +426,8 @@ class MeterRun {
       const stamp = now.toISOString();
       unattributed += built.reports.filter((r) => r.status === 'unattributed' && r.updated_at === stamp).length;
       groups.push({ window: item.window, previous: item.previous, reports: built.reports, evaluatedAt: startedAt });
+      reports += built.reports.length;
+      if (reports >= maxReports) break;
     }
     return { groups, totals, changed, unattributed };
   }
