@@ -113,8 +113,8 @@ const QUERIES_AHEAD = 3;
  * its receiver and its outcome commit; eight keep the run from waiting on them, at a few windows' memory).
  */
 const MAX_INFLIGHT_DELIVERIES = 8;
-/** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100). */
-const WINDOWS_PER_COMMIT = 12;
+/** Consecutive new windows of a meter committed in one transaction (2 items each, within DynamoDB's 100; fewer, larger commits cost DynamoDB less). */
+const WINDOWS_PER_COMMIT = 24;
 /**
  * A chunk of new windows ends once its reports reach this many (the next chunk is built while one
  * commits, so two are in memory): a few hundred MB at most, whatever the number of subscriptions.
