@@ -92,7 +92,7 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
       // Attributes other writers keep on the item (e.g. the refresher's hash) survive the update.
       return { ...current, ...App.parse(next) };
     },
-    toDocument: appDocument,
+    present: appDocument,
     createExtra: (stored, ctx) => [{
       Put: {
         TableName: deps.resourcesTable,

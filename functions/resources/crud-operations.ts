@@ -45,7 +45,7 @@ export interface CrudKind<Create, Update> {
   /** The next stored document from the current one and a validated update body; default: shallow merge. */
   readonly applyUpdate?: (current: StoredDocument, input: Update, ctx: ResourceContext) => StoredDocument | Promise<StoredDocument>;
   /** What the API answers for a stored document; default: the stored fields as they are. */
-  readonly toDocument?: (stored: StoredDocument, ctx: ResourceContext) => unknown;
+  readonly present?: (stored: StoredDocument, ctx: ResourceContext) => unknown;
   /**
    * Fields the service sets (default SYSTEM_FIELDS): an update body may echo them as the API showed
    * them; a different value is a 400 naming the field; they are removed before `updateSchema` parses.
@@ -93,7 +93,7 @@ export interface CrudDeps {
 export function crudOperations<Create, Update>(kind: CrudKind<Create, Update>, deps: CrudDeps): CrudOperations {
   const now = deps.now ?? (() => new Date());
   const locate = kind.location ?? ((ctx: ResourceContext) => ({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: kind.prefix }));
-  const render = (stored: StoredDocument, ctx: ResourceContext) => (kind.toDocument ? kind.toDocument(stored, ctx) : stored);
+  const render = (stored: StoredDocument, ctx: ResourceContext) => (kind.present ? kind.present(stored, ctx) : stored);
   const idOf = (request: HttpRequest) => request.pathParams[kind.idParam] ?? '';
 
   return {

@@ -54,7 +54,7 @@ describe('billing run at scale', () => {
     expect(meter.status).toBe(201);
 
     const started = Date.now();
-    const summary = await runBilling({
+    const run = (options: { reportsPerCommit?: number } = {}) => runBilling({
       now: new Date(),
       deps: {
         documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
@@ -62,8 +62,10 @@ describe('billing run at scale', () => {
         channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
         // The receiver is on localhost: the setting of local mode and tests (WEBHOOK_ALLOW_PRIVATE_TARGETS).
         webhookOptions: { allowPrivateTargets: true },
+        ...options,
       },
     });
+    const summary = await run();
     const elapsed = Date.now() - started;
     console.log(`billing run: ${COMPANIES} subscriptions × 2 windows in ${elapsed} ms (aggregation queries ${summary.queryMs} ms)`);
     expect(summary.errors).toEqual([]);
@@ -82,16 +84,7 @@ describe('billing run at scale', () => {
       billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
     });
     expect(small.status).toBe(201);
-    const second = await runBilling({
-      now: new Date(),
-      deps: {
-        documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
-        tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
-        channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
-        webhookOptions: { allowPrivateTargets: true },
-        reportsPerCommit: 2_000,
-      },
-    });
+    const second = await run({ reportsPerCommit: 2_000 });
     expect(second.errors).toEqual([]);
     expect(second.windowsEvaluated).toBe(2);
     expect(receiver.totals()).toEqual(Object.fromEntries(Object.entries(expected).map(([id, total]) => [id, total * 2n])));

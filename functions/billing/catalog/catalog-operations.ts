@@ -67,7 +67,7 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
     readOnly: CATALOG_READ_ONLY,
     immutable: ['provider'],
     toStored: (input, _ctx, system) => ({ ...system, ...input }),
-    toDocument: catalogDocument,
+    present: catalogDocument,
     listFilter: providerFilter,
   };
 
@@ -89,7 +89,7 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
       const merged = parseBody(PriceInput, { ...fields, ...stripUndefined(input) });
       return { _id, org_id, app_id, created_at, modified_at, ...merged };
     },
-    toDocument: catalogDocument,
+    present: catalogDocument,
     listFilter: (query) => providerFilter(query) ?? (query.plan_id ? { attribute: 'plan_id', value: query.plan_id } : undefined),
   };
 

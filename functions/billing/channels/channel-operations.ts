@@ -50,7 +50,7 @@ export function channelOperations(deps: ChannelDeps): ResourceOperationTable {
       if (secret === undefined && rotate_secret !== true) return next;
       return { ...next, ...rotatedSecrets(current as StoredChannel, secretFor(ctx.request, secret), new Date(ctx.now)) };
     },
-    toDocument: channelDocument,
+    present: channelDocument,
     listFilter: (query) => {
       if (query.status === undefined) return undefined;
       const status = ChannelStatus.safeParse(query.status);

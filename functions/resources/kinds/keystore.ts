@@ -51,7 +51,7 @@ export function keystoreOperations(deps: ResourceDeps): ResourceOperationTable {
       ...(input.encrypted_key === undefined ? {} : { encrypted_key: input.encrypted_key, fingerprint: fingerprint(input.encrypted_key) }),
     }),
     immutable: ['month', 'type'],
-    toDocument: summary,
+    present: summary,
     // The slot is freed with the key (a key created before slot items existed has none: deleting nothing is fine).
     deleteExtra: (current, ctx) => [{ Delete: { TableName: deps.resourcesTable, Key: slotKey(ctx, String(current.type), String(current.month)) } }],
   };

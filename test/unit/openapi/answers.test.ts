@@ -14,7 +14,7 @@ import { managementScopes } from '../../../schemas/scopes';
  * schemas the OpenAPI document gives them: the document must describe what the code answers.
  */
 
-// The kinds' toStored/toDocument touch no dependency; the store and clients are never called here.
+// The kinds' toStored/present touch no dependency; the store and clients are never called here.
 const deps = {} as ResourceDeps;
 const at = '2026-11-22T05:00:00.000Z';
 const system: SystemFields = { _id: '0000000001-abc', org_id: 'org-1', app_id: 'app-1', created_at: at, modified_at: at };
@@ -32,7 +32,7 @@ it('an app as the API shows it matches the documented App (all fields, nothing u
   const stored = await kind.toStored(kind.createSchema.parse({ name: 'Shop', custom_app_id: 'shop', time_zone: 'Europe/Paris', sample_rate: 50 }), created, system);
   const documented = strictly(routeSchemas['apps.get']!.response!);
   for (const ctx of [created, context('GET', { id: system._id })]) {
-    const shown = kind.toDocument!(stored, ctx);
+    const shown = kind.present!(stored, ctx);
     expect(documented.safeParse(shown).error?.issues ?? []).toEqual([]);
   }
 });
@@ -41,7 +41,7 @@ it('a cohort as stored and shown matches the documented Cohort', async () => {
   const kind = cohortKind(deps);
   const input = kind.createSchema.parse({ cohort_name: 'Big spenders', cohort_type: 'user', criteria: { term: { 'metadata.plan': 'pro' } }, time_zone: 'UTC' });
   const stored = await kind.toStored(input, context('POST'), system);
-  const shown = kind.toDocument ? kind.toDocument(stored, context('GET')) : stored;
+  const shown = kind.present ? kind.present(stored, context('GET')) : stored;
   expect(routeSchemas['cohorts.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
   expect(typeof (shown as { criteria: unknown }).criteria).toBe('string');
 });
@@ -50,7 +50,7 @@ it('a governance rule as stored and shown matches the documented GovernanceRule'
   const kind = governanceRuleKind(deps);
   const input = kind.createSchema.parse({ name: 'Block free tier', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.route', value: '/v1/.*' }] }] });
   const stored = await kind.toStored(input, context('POST'), system);
-  const shown = kind.toDocument ? kind.toDocument(stored, context('GET')) : stored;
+  const shown = kind.present ? kind.present(stored, context('GET')) : stored;
   expect(routeSchemas['governanceRules.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
 });
 
@@ -58,7 +58,7 @@ it('a billing meter as stored and shown matches the documented BillingMeter (es_
   const kind = billingMeterKind();
   const input = kind.createSchema.parse({ name: 'API calls', slug: 'api-calls', es_query: { query: { match_all: {} } }, billing_plan: { provider_slug: 'webhook' } });
   const stored = await kind.toStored(input, context('POST'), system);
-  const shown = kind.toDocument ? kind.toDocument(stored, context('GET')) : stored;
+  const shown = kind.present ? kind.present(stored, context('GET')) : stored;
   expect(routeSchemas['billingMeters.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
   expect(typeof (shown as { es_query: unknown }).es_query).toBe('string');
 });
