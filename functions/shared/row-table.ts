@@ -11,11 +11,15 @@ import { jsonArrayBytes } from './json-bytes';
  *   {"shapes": [{"keys": ["a", "b", "c"], "shared": [[1, "same b"]]}, …],
  *    "rows": [[<shape index>, <a>, <c>], …]}
  *
+ * Columns the caller names as `repeated` (values that take a few distinct forms across the objects,
+ * such as a delivery's request records) store each distinct value once per shape, in `values`, and
+ * rows hold its index there: {"keys": […], "shared": […], "values": [[2, [<c0>, <c1>]]]}.
+ *
  * decodeRowTable(JSON.parse(bytes)) is exactly JSON.parse(JSON.stringify(objects)): the same keys in
  * the same order with the same values (keys whose value JSON drops, such as undefined, are dropped).
  */
 export interface RowTable {
-  readonly shapes: readonly { readonly keys: readonly string[]; readonly shared: readonly (readonly [number, unknown])[] }[];
+  readonly shapes: readonly { readonly keys: readonly string[]; readonly shared: readonly (readonly [number, unknown])[]; readonly values?: readonly (readonly [number, readonly unknown[]])[] }[];
   readonly rows: readonly (readonly unknown[])[];
 }
 
@@ -28,6 +32,8 @@ interface Shape {
   readonly keys: string[];
   /** Per key: the value every object of the shape has so far, or NOT_SHARED. */
   readonly candidates: unknown[];
+  /** Per repeated key (by index): its distinct values in order, and their indexes (primitives by value, objects by JSON text). */
+  repeated?: Map<number, { values: unknown[]; primitives: Map<unknown, number>; objects: Map<string, number> }>;
 }
 
 /**
@@ -36,12 +42,17 @@ interface Shape {
  */
 export interface EncodeRowTableOptions {
   readonly wrap?: { readonly prefix: string; readonly suffix: string };
-  /** What a row stores for a value that is not shared (e.g. a shorter form its decoder's `restore` undoes). */
-  readonly encodeValue?: (key: string, value: unknown, object: Record<string, unknown>) => unknown;
+  /**
+   * What a row stores for a value that is not shared (e.g. a shorter form its decoder's `restore`
+   * undoes); `index` is the object's position in the list.
+   */
+  readonly encodeValue?: (key: string, value: unknown, object: Record<string, unknown>, index: number) => unknown;
+  /** Keys whose stored values are kept once per distinct value (see above): for values with few distinct forms. */
+  readonly repeated?: ReadonlySet<string>;
 }
 
 export function encodeRowTable(objects: readonly object[], options: EncodeRowTableOptions = {}): Buffer {
-  const { wrap = { prefix: '', suffix: '' }, encodeValue } = options;
+  const { wrap = { prefix: '', suffix: '' }, encodeValue, repeated } = options;
   const shapes: Shape[] = [];
   const shapeIds = new Map<string, number>();
   const shapeOf = new Array<number>(objects.length);
@@ -67,18 +78,21 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
   });
   const rows = objects.map((object, i) => {
     const record = object as Record<string, unknown>;
-    const { keys, candidates } = shapes[shapeOf[i]!]!;
+    const shape = shapes[shapeOf[i]!]!;
+    const { keys, candidates } = shape;
     const row: unknown[] = [shapeOf[i]];
     for (let k = 0; k < keys.length; k += 1) {
       if (candidates[k] !== NOT_SHARED) continue;
       const key = keys[k]!;
-      row.push(encodeValue ? encodeValue(key, record[key], record) : record[key]);
+      const value = encodeValue ? encodeValue(key, record[key], record, i) : record[key];
+      row.push(repeated?.has(key) ? repeatedIndex(shape, k, value) : value);
     }
     return JSON.stringify(row);
   });
-  const header = shapes.map(({ keys, candidates }) => ({
+  const header = shapes.map(({ keys, candidates, repeated: columns }) => ({
     keys,
     shared: candidates.flatMap((value, k) => (value === NOT_SHARED ? [] : [[k, value] as const])),
+    ...(columns ? { values: [...columns].map(([k, column]) => [k, column.values] as const) } : {}),
   }));
   return jsonArrayBytes(rows, { prefix: `${wrap.prefix}{"shapes":${JSON.stringify(header)},"rows":`, suffix: `}${wrap.suffix}` });
 }
@@ -86,9 +100,10 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
 /** The objects of a parsed row table, in order (each passed to `restore`); throws on anything that is not one. */
 export function decodeRowTable(value: unknown, restore?: (object: Record<string, unknown>) => void): Record<string, unknown>[] {
   if (!isRowTable(value)) throw new Error('not a row table');
-  const shapes = value.shapes.map(({ keys, shared }) => {
+  const shapes = value.shapes.map(({ keys, shared, values }) => {
     const sharedAt = new Map(shared.map(([k, v]) => [k, v]));
-    return { keys, sharedAt };
+    const valuesAt = new Map((values ?? []).map(([k, list]) => [k, list]));
+    return { keys, sharedAt, valuesAt };
   });
   return value.rows.map((row) => {
     const shape = shapes[row[0] as number];
@@ -97,7 +112,13 @@ export function decodeRowTable(value: unknown, restore?: (object: Record<string,
     let next = 1;
     for (let k = 0; k < shape.keys.length; k += 1) {
       const key = shape.keys[k]!;
-      const item = shape.sharedAt.has(k) ? shape.sharedAt.get(k) : row[next++];
+      let item = shape.sharedAt.has(k) ? shape.sharedAt.get(k) : row[next++];
+      const list = shape.valuesAt.get(k);
+      if (list !== undefined && !shape.sharedAt.has(k)) {
+        if (!Number.isInteger(item) || (item as number) < 0 || (item as number) >= list.length) throw new Error(`row table: a row of shape ${String(row[0])} names value ${String(item)} of "${key}", which has ${list.length}`);
+        // Each object gets its own copy: callers may change what they decode.
+        item = copyJson(list[item as number]);
+      }
       // JSON.parse makes "__proto__" an own property; plain assignment would set the prototype.
       if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
       else object[key] = item;
@@ -106,6 +127,42 @@ export function decodeRowTable(value: unknown, restore?: (object: Record<string,
     restore?.(object);
     return object;
   });
+}
+
+/**
+ * The index of a repeated column's value in its shape's list (added if new). Primitives are told
+ * apart by identity, objects by their JSON text (what would be stored).
+ */
+function repeatedIndex(shape: Shape, k: number, value: unknown): number {
+  const columns = (shape.repeated ??= new Map());
+  let column = columns.get(k);
+  if (!column) {
+    column = { values: [], primitives: new Map(), objects: new Map() };
+    columns.set(k, column);
+  }
+  const isObject = typeof value === 'object' && value !== null;
+  const identity = isObject ? JSON.stringify(value) : value;
+  const indexes = isObject ? column.objects : column.primitives;
+  let index = indexes.get(identity as string);
+  if (index === undefined) {
+    index = column.values.length;
+    column.values.push(value);
+    indexes.set(identity as string, index);
+  }
+  return index;
+}
+
+/** A deep copy of a parsed JSON value ("__proto__" kept as an own property, as JSON.parse makes it). */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy;
 }
 
 export function isRowTable(value: unknown): value is RowTable {

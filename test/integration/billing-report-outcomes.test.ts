@@ -4,6 +4,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamo
 import { reportId, subscriptionReportKey } from '../../functions/billing/reports/report-id';
 import { openReportsPartition, ReportStore, reportsPartition, type ReportTenant, type WindowReports } from '../../functions/billing/reports/report-store';
 import type { BillingReport } from '../../schemas/billing/report';
+import { encodeRowTable } from '../../functions/shared/row-table';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 const HOUR = 3_600_000;
@@ -206,7 +207,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expectSame((await store.readWindow(tenant, meterId, w(5).start))!.reports, after);
   });
 
-  it('writes v2: shared values once, a channel\'s copy of its report\'s records left out and restored', async () => {
+  it('writes v3: shared values once, records of a delivery stored once with their report\'s own key left out, channel copies restored', async () => {
     const reports = Array.from({ length: 300 }, (_, i) => pending(6, `s${String(i).padStart(3, '0')}`, i + 1));
     const committed = await store.commitWindow({ tenant, meterId, window: w(6), reports, previous: undefined, evaluatedAt: new Date(), now: new Date() });
     if (committed === 'conflict') throw new Error('conflict');
@@ -215,7 +216,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
       ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':p': `W#${w(6).start.toISOString()}#${encodeURIComponent(meterId)}#S#` },
     }))).Items![0]!;
     const shardJson = JSON.parse(gunzipSync(shard['reports_gz'] as Uint8Array).toString('utf8')) as { v: number; reports: { rows: unknown[][] } };
-    expect(shardJson.v).toBe(2);
+    expect(shardJson.v).toBe(3);
     expect(shardJson.reports.rows).toHaveLength(300);
     expect(JSON.stringify(shardJson).length).toBeLessThan(JSON.stringify(reports).length * 0.6);
 
@@ -225,16 +226,52 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     const after = committed.reports.map((r, i) => (i === 7 ? { ...delivered(r, at), provider_requests: [{ job_id: 'older', request_time: at, success: false, status_code: 503, error_code: 'http_503', error_message: 'down' }, ...delivered(r, at).provider_requests] } : delivered(r, at)));
     const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: after, now: new Date() });
     if (outcome === 'conflict') throw new Error('conflict');
-    const overlay = JSON.parse(gunzipSync((await header(6))['outcomes_gz'] as Uint8Array).toString('utf8')) as { v: number; keys: string[]; set: { rows: unknown[][] }; other: unknown[] };
-    expect(overlay.v).toBe(2);
+    const overlay = JSON.parse(gunzipSync((await header(6))['outcomes_gz'] as Uint8Array).toString('utf8')) as { v: number; keys: string[]; set: { shapes: { values?: [number, unknown[]][] }[]; rows: unknown[][] }; other: unknown[] };
+    expect(overlay.v).toBe(3);
     expect(overlay.keys).toHaveLength(300);
-    const storedChannels = JSON.stringify(overlay.set.rows);
-    expect(storedChannels.match(/"channel_id":"ch","provider_requests"/g)).toHaveLength(1);
+    const stored = JSON.stringify(overlay.set);
+    // One channel entry kept whole (report 7's); the others are the same stripped entry, stored once.
+    expect(stored.match(/"channel_id":"ch","provider_requests"/g)).toHaveLength(1);
+    expect(stored.match(/"channel_id":"ch"/g)).toHaveLength(2);
+    // The delivery's record names each report's own key as 0: 299 reports share one stored list.
+    expect(stored).not.toContain(after[0]!.idempotency_key);
+    expect(stored).toContain(after[7]!.idempotency_key);
+    const lists = overlay.set.shapes.flatMap((shape) => shape.values ?? []).map(([, values]) => values.length);
+    expect(Math.max(...lists)).toBeLessThanOrEqual(2);
+    // Records written out: the shared list's one, report 7's two and its channel entry's one.
+    expect(stored.match(/"request_time"/g)).toHaveLength(4);
     const read = (await store.readWindow(tenant, meterId, w(6).start))!;
     expectSame(read.reports, after);
     // Restored records are copies: changing one report's channel records leaves its provider_requests alone.
     (read.reports[0]!.channel_requests![0]!.provider_requests[0] as { success: boolean }).success = false;
     expect(read.reports[0]!.provider_requests[0]!.success).toBe(true);
+  });
+
+  it('reads shards and an overlay written in the v2 format', async () => {
+    const reports = [pending(8, 'a', 4), pending(8, 'b', 9)];
+    const at = new Date(base).toISOString();
+    const deliveredA = delivered(reports[0]!, at);
+    const pk = reportsPartition(tenant);
+    const prefix = `W#${w(8).start.toISOString()}#${encodeURIComponent(meterId)}#`;
+    const common = { meter_id: meterId, window_start: w(8).start.toISOString() };
+    // v2 as its writer made it: row tables without repeated columns, job ids written out.
+    const set = Object.fromEntries(Object.entries(deliveredA).filter(([k, v]) => (reports[0] as Record<string, unknown>)[k] !== v));
+    const shardV2 = Buffer.concat([Buffer.from('{"v":2,"reports":'), encodeRowTable(reports), Buffer.from('}')]);
+    const overlayV2 = Buffer.concat([Buffer.from('{"v":2,"keys":["S:a"],"other":[],"set":'), encodeRowTable([set]), Buffer.from('}')]);
+    await rt.clients.documents.send(new BatchWriteCommand({
+      RequestItems: {
+        [table]: [
+          { PutRequest: { Item: { pk, sk: `${prefix}S#v2gen#0000`, ...common, generation: 'v2gen', reports_gz: gzipSync(shardV2) } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(8).end.toISOString(), generation: 'v2gen', shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at, outcomes_gz: gzipSync(overlayV2) } } },
+        ],
+      },
+    }));
+    const old = (await store.readWindow(tenant, meterId, w(8).start))!;
+    expectSame(old.reports, [deliveredA, reports[1]!]);
+    const after = [old.reports[0]!, delivered(old.reports[1]!, new Date().toISOString())];
+    const outcome = await store.commitOutcomes({ tenant, previous: old, reports: after, now: new Date() });
+    if (outcome === 'conflict') throw new Error('conflict');
+    expectSame((await store.readWindow(tenant, meterId, w(8).start))!.reports, after);
   });
 
   it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {

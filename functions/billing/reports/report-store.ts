@@ -30,13 +30,17 @@ import { companyReportKey, parseReportId, subscriptionReportKey } from './report
  * stored. The next full commit (a correction) writes merged reports to new shards and drops the overlay.
  * Headers written before the overlay existed have no `outcomes_gz` and are read as they are.
  *
- * Format of shards and overlays (readers take both):
+ * Format of shards and overlays (readers take all three):
  *   v1  shard: a JSON array of reports; overlay: a JSON array of [report key, entry].
- *   v2  (written now) shard: {"v":2,"reports":<row table>}; overlay: {"v":2,"keys":[…],"set":<row table>,
+ *   v2  shard: {"v":2,"reports":<row table>}; overlay: {"v":2,"keys":[…],"set":<row table>,
  *       "other":[[key, entry], …]} where the i-th row of `set` is the `s` of keys[i]. A row table
  *       (shared/row-table.ts) stores the values a window's reports share once; and a channel's
  *       provider_requests equal to its report's own (webhook meters keep each record in both) are
  *       left out and copied back when read. About a third of the bytes, and faster to write.
+ *   v3  (written now) as v2, and: a request record of the report's current version stores `job_id`
+ *       as 0 (it is the report's idempotency_key), and request records, statuses and timestamps are
+ *       row-table `repeated` columns. A delivery's records then differ only by batch, so a window's
+ *       outcome overlay is a few bytes per report instead of a few hundred.
  */
 
 export interface ReportTenant {
@@ -440,6 +444,8 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
   // Entries that only set fields go in a row table (keys[i] ↔ sets[i]); others as v1 entries.
   const keys: string[] = [];
   const sets: Record<string, unknown>[] = [];
+  /** The idempotency_key of each set's report (its request records name it). */
+  const ownKeys: string[] = [];
   const others: string[] = [];
   for (const report of reports) {
     const key = reportKeyOf(report);
@@ -466,6 +472,7 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
       if (quick) {
         keys.push(key);
         sets.push(quick);
+        ownKeys.push(shard.idempotency_key);
       }
       continue;
     }
@@ -492,11 +499,16 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     if (sameOrder && unset.length === 0) {
       keys.push(key);
       sets.push(set);
+      ownKeys.push(shard.idempotency_key);
     } else {
       others.push(JSON.stringify([key, sameOrder ? { s: set, u: unset } : { r: report }]));
     }
   }
-  const json = encodeRowTable(sets, { wrap: { prefix: `{"v":2,"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' }, encodeValue: storedValue });
+  const json = encodeRowTable(sets, {
+    wrap: { prefix: `{"v":3,"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' },
+    encodeValue: (field, value, set, i) => storedValue(field, value, set, ownKeys[i]!),
+    repeated: REPEATED_FIELDS,
+  });
   return gzipSync(json, { level: 1 });
 }
 
@@ -505,23 +517,29 @@ function applyOutcome(shard: BillingReport | undefined, entry: OutcomeEntry): Bi
   if (!shard) throw new Error('an outcome overlay names a report missing from its shards');
   const merged: Record<string, unknown> = { ...shard, ...entry.s };
   for (const field of entry.u ?? []) delete merged[field];
+  // Records of a v3 set name the report's current key as 0 (earlier formats never hold a number there).
+  restoreOwnKeys(merged, shard.idempotency_key);
   return merged as BillingReport;
 }
 
 function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
   const parsed = unzipJson(value);
   if (Array.isArray(parsed)) return parsed as [string, OutcomeEntry][];
-  const v2 = parsed as { v?: unknown; keys?: unknown; set?: unknown; other?: unknown };
-  if (v2.v !== 2 || !Array.isArray(v2.keys) || !Array.isArray(v2.other)) throw new Error('an outcome overlay has an unknown format');
-  const sets = decodeRowTable(v2.set, restoreChannelRecords);
-  if (sets.length !== v2.keys.length) throw new Error(`an outcome overlay has ${v2.keys.length} keys for ${sets.length} entries`);
-  const keys = v2.keys as string[];
-  return [...sets.map((set, i): [string, OutcomeEntry] => [keys[i]!, { s: set }]), ...(v2.other as [string, OutcomeEntry][])];
+  const table = parsed as { v?: unknown; keys?: unknown; set?: unknown; other?: unknown };
+  if ((table.v !== 2 && table.v !== 3) || !Array.isArray(table.keys) || !Array.isArray(table.other)) throw new Error('an outcome overlay has an unknown format');
+  const sets = decodeRowTable(table.set, restoreChannelRecords);
+  if (sets.length !== table.keys.length) throw new Error(`an outcome overlay has ${table.keys.length} keys for ${sets.length} entries`);
+  const keys = table.keys as string[];
+  return [...sets.map((set, i): [string, OutcomeEntry] => [keys[i]!, { s: set }]), ...(table.other as [string, OutcomeEntry][])];
 }
 
-/** Reports packed into gzip JSON shards (v2), each under the item limit whatever the reports hold. */
+/** Reports packed into gzip JSON shards (v3), each under the item limit whatever the reports hold. */
 function packShards(reports: readonly BillingReport[]): Uint8Array[] {
-  const encode = (slice: readonly BillingReport[]) => encodeRowTable(slice, { wrap: { prefix: '{"v":2,"reports":', suffix: '}' }, encodeValue: storedValue });
+  const encode = (slice: readonly BillingReport[]) => encodeRowTable(slice, {
+    wrap: { prefix: '{"v":3,"reports":', suffix: '}' },
+    encodeValue: (field, value, report) => storedValue(field, value, report, report['idempotency_key']),
+    repeated: REPEATED_FIELDS,
+  });
   const shards: Uint8Array[] = [];
   const pack = (slice: readonly BillingReport[], json = encode(slice)) => {
     const gz = gzipSync(json, { level: 1 });
@@ -547,9 +565,12 @@ function packShards(reports: readonly BillingReport[]): Uint8Array[] {
 function unpackShard(value: unknown): BillingReport[] {
   const parsed = unzipJson(value);
   if (Array.isArray(parsed)) return parsed as BillingReport[];
-  const v2 = parsed as { v?: unknown; reports?: unknown };
-  if (v2.v !== 2) throw new Error('a report shard has an unknown format');
-  return decodeRowTable(v2.reports, restoreChannelRecords) as unknown as BillingReport[];
+  const table = parsed as { v?: unknown; reports?: unknown };
+  if (table.v !== 2 && table.v !== 3) throw new Error('a report shard has an unknown format');
+  return decodeRowTable(table.reports, (report) => {
+    restoreChannelRecords(report);
+    restoreOwnKeys(report, report['idempotency_key']);
+  }) as unknown as BillingReport[];
 }
 
 function unzipJson(value: unknown): unknown {
@@ -562,7 +583,8 @@ function unzipJson(value: unknown): unknown {
  * channel holds exactly the report's provider_requests, as its last key, leave them out (webhook
  * meters record each request in both); restoreChannelRecords puts copies back.
  */
-function storedValue(key: string, value: unknown, object: Record<string, unknown>): unknown {
+function storedValue(key: string, value: unknown, object: Record<string, unknown>, ownKey: unknown): unknown {
+  if (key === 'provider_requests') return withOwnKeyMarked(value, ownKey);
   if (key !== 'channel_requests' || !Array.isArray(value)) return value;
   const records = object['provider_requests'];
   if (!Array.isArray(records)) return value;
@@ -597,6 +619,33 @@ function sameFlatObject(a: unknown, b: unknown): boolean {
     if (aKeys[i] !== bKeys[i] || value !== (b as Record<string, unknown>)[bKeys[i]!] || (typeof value === 'object' && value !== null)) return false;
   }
   return true;
+}
+
+/** Values that take a few distinct forms across a window's reports (a delivery's records differ by batch only). */
+const REPEATED_FIELDS: ReadonlySet<string> = new Set(['status', 'provider_requests', 'channel_requests', 'last_success_time', 'error_code', 'error_message', 'updated_at']);
+
+/** Request records whose job_id is `ownKey` (the report's current idempotency key), stored with job_id 0. */
+function withOwnKeyMarked(records: unknown, ownKey: unknown): unknown {
+  if (!Array.isArray(records) || typeof ownKey !== 'string' || !records.some((record) => isRecordOf(record, ownKey))) return records;
+  return records.map((record: unknown) => (isRecordOf(record, ownKey) ? { ...(record as Record<string, unknown>), job_id: 0 } : record));
+}
+
+const isRecordOf = (record: unknown, key: string) => typeof record === 'object' && record !== null && (record as Record<string, unknown>)['job_id'] === key;
+
+/** Puts the report's idempotency key back into records stored with job_id 0 (its own and its channels'). */
+function restoreOwnKeys(report: Record<string, unknown>, ownKey: unknown): void {
+  const restore = (records: unknown) => {
+    if (!Array.isArray(records)) return;
+    for (const record of records) {
+      if (typeof record === 'object' && record !== null && (record as Record<string, unknown>)['job_id'] === 0) {
+        if (typeof ownKey !== 'string') throw new Error('a stored request record refers to the idempotency_key of a report that has none');
+        (record as Record<string, unknown>)['job_id'] = ownKey;
+      }
+    }
+  };
+  restore(report['provider_requests']);
+  const channels = report['channel_requests'];
+  if (Array.isArray(channels)) for (const entry of channels) if (typeof entry === 'object' && entry !== null) restore((entry as Record<string, unknown>)['provider_requests']);
 }
 
 function restoreChannelRecords(object: Record<string, unknown>): void {

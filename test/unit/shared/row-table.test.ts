@@ -52,7 +52,29 @@ describe('row table: a compact JSON encoding of similar objects', () => {
     expect(decodeRowTable(outer.t, (o) => { o['long'] = '#'.repeat(o['long'] as number); })).toEqual([{ id: 'a', long: '#'.repeat(20) }, { id: 'b', long: '#'.repeat(20) }]);
   });
 
+  it('repeated columns: each distinct value stored once per shape, rows hold its index, each object gets its own copy', () => {
+    const records = [[{ at: 't1', ok: true }], [{ at: 't2', ok: false }]];
+    const objects = Array.from({ length: 40 }, (_, i) => ({ id: `r-${i}`, requests: records[i % 2], state: i % 3 === 0 ? 'a' : i % 3 === 1 ? 1 : '1', note: i % 5 === 0 ? null : 'n' }));
+    const bytes = encodeRowTable(objects, { repeated: new Set(['requests', 'state', 'note']) });
+    const table = JSON.parse(bytes.toString('utf8')) as { shapes: { keys: string[]; values: [number, unknown[]][] }[]; rows: unknown[][] };
+    expect(table.shapes[0]!.values).toEqual([[1, records], [2, ['a', 1, '1']], [3, [null, 'n']]]);
+    expect(table.rows[0]).toEqual([0, 'r-0', 0, 0, 0]);
+    expect(bytes.byteLength).toBeLessThan(JSON.stringify(objects).length / 3);
+    const decoded = decodeRowTable(table);
+    expect(JSON.stringify(decoded)).toBe(JSON.stringify(objects));
+    // Equal values by JSON text, not by reference: copies of a record still share one entry.
+    const copies = objects.map((o) => ({ ...o, requests: o.requests!.map((r) => ({ ...r })) }));
+    expect(encodeRowTable(copies, { repeated: new Set(['requests', 'state', 'note']) }).equals(bytes)).toBe(true);
+    (decoded[0]!['requests'] as { ok: boolean }[])[0]!.ok = false;
+    expect((decoded[2]!['requests'] as { ok: boolean }[])[0]!.ok).toBe(true);
+    // The value hook sees each object's position.
+    const seen: number[] = [];
+    encodeRowTable(objects.slice(0, 3), { encodeValue: (key, value, _object, i) => (key === 'id' && seen.push(i), value) });
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
   it('refuses what is not a row table, or rows that do not fit their shape', () => {
+    expect(() => decodeRowTable({ shapes: [{ keys: ['a'], shared: [], values: [[0, ['x']]] }], rows: [[0, 1]] })).toThrow('names value 1 of "a", which has 1');
     expect(() => decodeRowTable([1, 2])).toThrow('not a row table');
     expect(() => decodeRowTable({ shapes: [{ keys: ['a'], shared: [] }], rows: [[1, 'x']] })).toThrow('unknown shape 1');
     expect(() => decodeRowTable({ shapes: [{ keys: ['a'], shared: [] }], rows: [[0, 'x', 'extra']] })).toThrow('has 2 values, its shape takes 1');
