@@ -28,12 +28,20 @@ const dropped = (value: unknown) => value === undefined || typeof value === 'fun
 const isPrimitive = (value: unknown) => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 const NOT_SHARED = Symbol('not shared');
 
+interface RepeatedColumn {
+  readonly values: unknown[];
+  readonly primitives: Map<unknown, number>;
+  readonly objects: Map<string, number>;
+  /** The last value indexed: neighbours usually repeat it (a delivery batch's reports are adjacent). */
+  last?: { value: unknown; index: number };
+}
+
 interface Shape {
   readonly keys: string[];
   /** Per key: the value every object of the shape has so far, or NOT_SHARED. */
   readonly candidates: unknown[];
   /** Per repeated key (by index): its distinct values in order, and their indexes (primitives by value, objects by JSON text). */
-  repeated?: Map<number, { values: unknown[]; primitives: Map<unknown, number>; objects: Map<string, number> }>;
+  repeated?: Map<number, RepeatedColumn>;
 }
 
 /**
@@ -141,6 +149,7 @@ function repeatedIndex(shape: Shape, k: number, value: unknown): number {
     columns.set(k, column);
   }
   const isObject = typeof value === 'object' && value !== null;
+  if (isObject && column.last && sameJson(column.last.value, value)) return column.last.index;
   const identity = isObject ? JSON.stringify(value) : value;
   const indexes = isObject ? column.objects : column.primitives;
   let index = indexes.get(identity as string);
@@ -149,8 +158,39 @@ function repeatedIndex(shape: Shape, k: number, value: unknown): number {
     column.values.push(value);
     indexes.set(identity as string, index);
   }
+  if (isObject) column.last = { value, index };
   return index;
 }
+
+/**
+ * True when `a` and `b` are plain arrays/objects (any depth) with the same keys in the same order and
+ * the same primitive values, so their JSON is the same; false may still mean equal JSON (the caller
+ * then compares texts). Cheaper than writing both out.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
+  const aKeys = Object.keys(a);
+  const bKeys = Object.keys(b);
+  if (aKeys.length !== bKeys.length) return false;
+  for (let i = 0; i < aKeys.length; i += 1) {
+    const key = aKeys[i]!;
+    if (key !== bKeys[i] || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** No toJSON or class of its own: JSON writes its own enumerable keys. */
+const isPlainObject = (value: object) => {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+};
 
 /** A deep copy of a parsed JSON value ("__proto__" kept as an own property, as JSON.parse makes it). */
 function copyJson(value: unknown): unknown {

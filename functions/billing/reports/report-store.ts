@@ -82,12 +82,23 @@ export interface CommitWindowRequest {
   readonly now: Date;
 }
 
+/**
+ * What a delivery did to one report: the report it started from, and the fields it assigned, in the
+ * order it assigned them (the delivered report is `from` with these set, new keys last).
+ */
+export interface OutcomeChange {
+  readonly from: BillingReport;
+  readonly set: Readonly<Record<string, unknown>>;
+}
+
 export interface CommitOutcomesRequest {
   readonly tenant: ReportTenant;
   /** The group as read or committed by this store (its revision is the condition). */
   readonly previous: WindowReports;
   /** The group's reports after delivery (the same report objects where nothing changed). */
   readonly reports: readonly BillingReport[];
+  /** Delivered reports → what the delivery changed (spares comparing every field with the shard's copy). */
+  readonly changes?: ReadonlyMap<BillingReport, OutcomeChange>;
   /** Old generations replaced by a fallback full rewrite are deleted here (see CommitWindowRequest). */
   readonly background?: (work: Promise<unknown>) => void;
   readonly now: Date;
@@ -283,7 +294,7 @@ export class ReportStore {
       const { previous } = request;
       const reports = sortedByKey(request.reports);
       const base = shardBase.get(previous);
-      const overlay = base ? outcomeOverlay(base, reports) : undefined;
+      const overlay = base ? outcomeOverlay(base, reports, request.changes) : undefined;
       if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) {
         fallbacks.push(this.commitWindow({ tenant: request.tenant, meterId: previous.meterId, window: previous.window, reports, previous, evaluatedAt: previous.evaluatedAt, now: request.now, ...(request.background ? { background: request.background } : {}) })
           .then((result) => { results[at] = result; }));
@@ -439,7 +450,7 @@ function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {
  * holding only the fields that changed. undefined when a report is not in the shards (the set of
  * reports changed: only a full commit can record that).
  */
-function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: readonly BillingReport[]): Uint8Array | undefined {
+function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: readonly BillingReport[], changes: ReadonlyMap<BillingReport, OutcomeChange> | undefined): Uint8Array | undefined {
   if (reports.length !== base.size) return undefined;
   // Entries that only set fields go in a row table (keys[i] ↔ sets[i]); others as v1 entries.
   const keys: string[] = [];
@@ -452,6 +463,22 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     const shard = base.get(key);
     if (!shard) return undefined;
     if (shard === report) continue;
+    const change = changes?.get(report);
+    if (change !== undefined && change.from === shard) {
+      // The delivery names what it set on this very shard copy: only those fields can differ, and
+      // new ones come last in the order set, as the merge puts them.
+      let quick: Record<string, unknown> | undefined;
+      for (const field in change.set) {
+        const value = change.set[field];
+        if (value !== undefined && (shard as Record<string, unknown>)[field] !== value) (quick ??= {})[field] = value;
+      }
+      if (quick) {
+        keys.push(key);
+        sets.push(quick);
+        ownKeys.push(shard.idempotency_key);
+      }
+      continue;
+    }
     // A delivery spreads the report, so unchanged fields are the shard's own values: compared by
     // reference (an equal copy is merely stored again, which is harmless).
     const record = report as Record<string, unknown>;

@@ -496,7 +496,7 @@ class MeterRun {
     this.counters.retrying += result.retrying;
     this.deps.faults?.afterDelivery?.(this.meter.id, group.window);
     // Outcomes are an overlay on the group's header (no shard rewrite), committed with other windows' outcomes.
-    const committed = await this.commitOutcome({ tenant: this.tenant, previous: group, reports: result.reports, now: this.clock(), background: this.background });
+    const committed = await this.commitOutcome({ tenant: this.tenant, previous: group, reports: result.reports, changes: result.changes, now: this.clock(), background: this.background });
     // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
     if (committed === 'conflict') this.progress({ phase: 'redelivery', window: group.window, detail: 'outcome write lost a race; the next run records it' });
   }

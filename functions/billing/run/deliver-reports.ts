@@ -10,7 +10,7 @@ import { Decimal } from '../money/decimal';
 import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient, ProviderOutcome, ProviderRequestRecord, ProviderSubscription, UsageReportRequest } from '../providers/provider-port';
-import type { ReportTenant } from '../reports/report-store';
+import type { OutcomeChange, ReportTenant } from '../reports/report-store';
 import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
 import { sendWebhookBatch } from './webhook-batch';
@@ -97,7 +97,7 @@ export async function drawBalances(deps: DeliveryDeps, reports: readonly Billing
 }
 
 /** Delivers the open reports (balances already drawn); returns the group's reports with outcomes recorded. */
-export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<{ reports: BillingReport[]; delivered: number; failed: number; retrying: number }> {
+export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<{ reports: BillingReport[]; changes: Map<BillingReport, OutcomeChange>; delivered: number; failed: number; retrying: number }> {
   const open = reports.filter(isOpen);
   const deliveries = open.map((report) => prepare(deps, report));
   if (deps.meter.provider === 'webhook') await deliverToChannels(deps, deliveries);
@@ -113,16 +113,20 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
       return d.verdicts.push(classify(destination, outcome, d.providerRequests, request.idempotencyKey));
     });
   }
-  const finished = new Map(deliveries.map((d) => [d.report._id, finish(deps, d)]));
+  const finished = new Map<string, BillingReport>();
+  const changes = new Map<BillingReport, OutcomeChange>();
   let delivered = 0;
   let failed = 0;
   let retrying = 0;
-  for (const report of finished.values()) {
+  for (const d of deliveries) {
+    const { report, change } = finish(deps, d);
+    finished.set(d.report._id, report);
+    if (change) changes.set(report, change);
     if (report.status === 'success') delivered += 1;
     else if (report.status === 'failed') failed += 1;
     else retrying += 1;
   }
-  return { reports: reports.map((report) => finished.get(report._id) ?? report), delivered, failed, retrying };
+  return { reports: reports.map((report) => finished.get(report._id) ?? report), changes, delivered, failed, retrying };
 }
 
 /**
@@ -302,7 +306,7 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
  * `delivery_unconfirmed`. A delivered correction on top of an earlier unconfirmed version keeps the
  * report failed/delivery_unconfirmed: the window's billing is still not known to be whole.
  */
-function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
+function finish(deps: DeliveryDeps, d: Delivery): { report: BillingReport; change: OutcomeChange | undefined } {
   const { report, verdicts } = d;
   // Object rest copies slowly; most reports carry no error to drop.
   const rest = 'error_code' in report || 'error_message' in report ? withoutError(report) : report;
@@ -334,16 +338,20 @@ function finish(deps: DeliveryDeps, d: Delivery): BillingReport {
   const status: BillingReport['status'] = error ? 'failed' : allSucceeded ? 'success' : 'retrying';
   const now = finishedIso.of(deps.now());
   // Assigned one by one rather than spread in: the same keys in the same order (a key the report has
-  // keeps its place, a new one goes last) without a temporary object per optional part.
-  const finished: BillingReport = { ...rest, status, success: status === 'success', delivery_runs: runs, provider_requests: d.providerRequests };
-  if (d.channelRequests) finished.channel_requests = d.channelRequests;
-  if (allSucceeded) finished.last_success_time = now;
+  // keeps its place, a new one goes last) without a temporary object per optional part. `set` names
+  // the same fields in the same order, for the outcome overlay (report-store.ts).
+  const success = status === 'success';
+  const finished: BillingReport = { ...rest, status, success, delivery_runs: runs, provider_requests: d.providerRequests };
+  const set: Record<string, unknown> = { status, success, delivery_runs: runs, provider_requests: d.providerRequests };
+  if (d.channelRequests) finished.channel_requests = set['channel_requests'] = d.channelRequests;
+  if (allSucceeded) finished.last_success_time = set['last_success_time'] = now;
   if (error) {
-    finished.error_code = error.code;
-    finished.error_message = error.message;
+    finished.error_code = set['error_code'] = error.code;
+    finished.error_message = set['error_message'] = error.message;
   }
-  finished.updated_at = now;
-  return finished;
+  finished.updated_at = set['updated_at'] = now;
+  // A report that had an error had it removed (rest): not a plain "fields set" change.
+  return { report: finished, change: rest === report ? { from: report, set } : undefined };
 }
 
 const finishedIso = new LastIso();

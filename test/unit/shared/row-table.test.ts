@@ -67,6 +67,12 @@ describe('row table: a compact JSON encoding of similar objects', () => {
     expect(encodeRowTable(copies, { repeated: new Set(['requests', 'state', 'note']) }).equals(bytes)).toBe(true);
     (decoded[0]!['requests'] as { ok: boolean }[])[0]!.ok = false;
     expect((decoded[2]!['requests'] as { ok: boolean }[])[0]!.ok).toBe(true);
+    // Neighbours compared by content: different dates (no keys of their own) stay apart, NaN is null as in JSON.
+    const dated = [{ at: [new Date(0)] }, { at: [new Date(1000)] }, { at: [new Date(1000)] }, { at: [{ n: Number.NaN }] }, { at: [{ n: null }] }];
+    const datedTable = JSON.parse(encodeRowTable(dated, { repeated: new Set(['at']) }).toString('utf8')) as { shapes: { values: [number, unknown[]][] }[]; rows: unknown[][] };
+    expect(datedTable.shapes[0]!.values[0]![1]).toEqual([[new Date(0).toISOString()], [new Date(1000).toISOString()], [{ n: null }]]);
+    expect(datedTable.rows.map((row) => row[1])).toEqual([0, 1, 1, 2, 2]);
+    expect(JSON.stringify(decodeRowTable(datedTable))).toBe(JSON.stringify(dated));
     // The value hook sees each object's position.
     const seen: number[] = [];
     encodeRowTable(objects.slice(0, 3), { encodeValue: (key, value, _object, i) => (key === 'id' && seen.push(i), value) });
