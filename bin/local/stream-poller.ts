@@ -34,8 +34,9 @@ export interface StreamPollerOptions {
   readonly retryAttempts?: number;
   /**
    * Wait after an empty read (default 100 ms), doubled after each further empty read up to
-   * maxIdlePollMs (default 1 s): an idle local service barely polls (a fixed 100 ms cost kinesis-local
-   * about a tenth of a core). nudge() reads at once, e.g. right after records were put.
+   * maxIdlePollMs (default 5 s): an idle local service barely polls (a fixed 100 ms cost kinesis-local
+   * about a tenth of a core, 1 s still 3% of one). The local collector and upload watcher nudge() after
+   * putting records, which reads at once, so the long idle wait adds no latency to local ingestion.
    */
   readonly idlePollMs?: number;
   readonly maxIdlePollMs?: number;
@@ -129,7 +130,7 @@ export class StreamPoller {
         this.caughtUp.set(shardId, true);
         if (this.draining) return;
         const woken = await this.idle(idleMs);
-        idleMs = woken ? this.options.idlePollMs ?? 100 : Math.min(idleMs * 2, this.options.maxIdlePollMs ?? 1_000);
+        idleMs = woken ? this.options.idlePollMs ?? 100 : Math.min(idleMs * 2, this.options.maxIdlePollMs ?? 5_000);
       } else {
         this.caughtUp.set(shardId, false);
         idleMs = this.options.idlePollMs ?? 100;
