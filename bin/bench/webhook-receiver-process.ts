@@ -36,14 +36,15 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    const check = verifyWebhook(body, String(req.headers[SIGNATURE_HEADER.toLowerCase()] ?? ''), secret, Math.floor(Date.now() / 1000));
+    // Verified over the raw bytes (as received; no second UTF-8 encoding of a decoded string).
+    const raw = Buffer.concat(chunks);
+    const check = verifyWebhook(raw, String(req.headers[SIGNATURE_HEADER.toLowerCase()] ?? ''), secret, Math.floor(Date.now() / 1000));
     if (!check.valid) {
       refused += 1;
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'invalid_signature', message: check.reason } }));
       return;
     }
-    const event = JSON.parse(body) as { type?: string; data?: { events?: UsageEvent[] } } & Partial<UsageEvent>;
+    const event = JSON.parse(raw.toString('utf8')) as { type?: string; data?: { events?: UsageEvent[] } } & Partial<UsageEvent>;
     const events = event.type === 'billing.usage_report.batch' ? event.data?.events ?? [] : [event as UsageEvent];
     for (const inner of events) {
       if (seen.has(inner.id)) {
