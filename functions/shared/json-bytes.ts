@@ -4,8 +4,13 @@
  * (measured: ~2 ms vs ~14 ms for 1,389 billing reports), and writing them in place avoids a buffer
  * per element; the billing run does this for every report shard, outcome overlay and webhook batch.
  */
-export function jsonArrayBytes(elements: readonly string[], wrap?: { readonly prefix: string; readonly suffix: string }): Buffer {
-  // `wrap`: text written before and after the array in the same buffer (an envelope around it).
+/** Text written before and after a JSON array in the same buffer (an envelope around it). */
+export interface JsonWrap {
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+export function jsonArrayBytes(elements: readonly string[], wrap?: JsonWrap): Buffer {
   let size = 2 + Math.max(0, elements.length - 1) + (wrap ? Buffer.byteLength(wrap.prefix, 'utf8') + Buffer.byteLength(wrap.suffix, 'utf8') : 0);
   for (const element of elements) size += Buffer.byteLength(element, 'utf8');
   const bytes = Buffer.allocUnsafe(size);

@@ -178,33 +178,48 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(await openMarkers()).not.toContain(w(2).start.getTime());
   });
 
-  it('reads shards and an overlay written in the v1 format (JSON arrays) and records outcomes on them', async () => {
-    const reports = [pending(5, 'a', 4), pending(5, 'b', 9)];
+  /** Formats earlier writers left in tables (report-store.ts): a shard of the reports, an overlay of one entry. */
+  const olderFormats = [
+    {
+      version: 'v1', window: 5,
+      // JSON arrays: the reports; [report key, {s: fields set}] entries.
+      shard: (reports: BillingReport[]) => Buffer.from(JSON.stringify(reports)),
+      overlay: (key: string, set: Record<string, unknown>) => Buffer.from(JSON.stringify([[key, { s: set }]])),
+    },
+    {
+      version: 'v2', window: 8,
+      // Row tables without repeated columns, job ids written out.
+      shard: (reports: BillingReport[]) => Buffer.concat([Buffer.from('{"v":2,"reports":'), encodeRowTable(reports), Buffer.from('}')]),
+      overlay: (key: string, set: Record<string, unknown>) => Buffer.concat([Buffer.from(`{"v":2,"keys":${JSON.stringify([key])},"other":[],"set":`), encodeRowTable([set]), Buffer.from('}')]),
+    },
+  ];
+
+  it.each(olderFormats)('reads shards and an overlay written in the $version format and records outcomes on them', async ({ version, window, shard, overlay }) => {
+    const reports = [pending(window, 'a', 4), pending(window, 'b', 9)];
     const at = new Date(base).toISOString();
     const deliveredA = delivered(reports[0]!, at);
     const pk = reportsPartition(tenant);
-    const prefix = `W#${w(5).start.toISOString()}#${encodeURIComponent(meterId)}#`;
-    const common = { meter_id: meterId, window_start: w(5).start.toISOString() };
-    // v1 overlay: [report key, {s: fields set}] entries.
+    const prefix = `W#${w(window).start.toISOString()}#${encodeURIComponent(meterId)}#`;
+    const common = { meter_id: meterId, window_start: w(window).start.toISOString() };
+    const generation = `${version}gen`;
     const set = Object.fromEntries(Object.entries(deliveredA).filter(([k, v]) => (reports[0] as Record<string, unknown>)[k] !== v));
-    const overlay = gzipSync(Buffer.from(JSON.stringify([['S:a', { s: set }]])));
     await rt.clients.documents.send(new BatchWriteCommand({
       RequestItems: {
         [table]: [
-          { PutRequest: { Item: { pk, sk: `${prefix}S#v1gen#0000`, ...common, generation: 'v1gen', reports_gz: gzipSync(Buffer.from(JSON.stringify(reports))) } } },
-          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(5).end.toISOString(), generation: 'v1gen', shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at, outcomes_gz: overlay } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}S#${generation}#0000`, ...common, generation, reports_gz: gzipSync(shard(reports)) } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(window).end.toISOString(), generation, shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at, outcomes_gz: gzipSync(overlay('S:a', set)) } } },
         ],
       },
     }));
-    const old = (await store.readWindow(tenant, meterId, w(5).start))!;
+    const old = (await store.readWindow(tenant, meterId, w(window).start))!;
     expectSame(old.reports, [deliveredA, reports[1]!]);
 
     const later = new Date().toISOString();
     const after = [old.reports[0]!, delivered(old.reports[1]!, later)];
     const outcome = await store.commitOutcomes({ tenant, previous: old, reports: after, now: new Date() });
     if (outcome === 'conflict') throw new Error('conflict');
-    expect(outcome.generation).toBe('v1gen');
-    expectSame((await store.readWindow(tenant, meterId, w(5).start))!.reports, after);
+    expect(outcome.generation).toBe(generation);
+    expectSame((await store.readWindow(tenant, meterId, w(window).start))!.reports, after);
   });
 
   it('writes v3: shared values once, records of a delivery stored once with their report\'s own key left out, channel copies restored', async () => {
@@ -268,33 +283,6 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     if (outcome === 'conflict') throw new Error('conflict');
     expect(outcome.generation).toBe(committed.generation);
     expectSame((await store.readWindow(tenant, meterId, w(9).start))!.reports, after);
-  });
-
-  it('reads shards and an overlay written in the v2 format', async () => {
-    const reports = [pending(8, 'a', 4), pending(8, 'b', 9)];
-    const at = new Date(base).toISOString();
-    const deliveredA = delivered(reports[0]!, at);
-    const pk = reportsPartition(tenant);
-    const prefix = `W#${w(8).start.toISOString()}#${encodeURIComponent(meterId)}#`;
-    const common = { meter_id: meterId, window_start: w(8).start.toISOString() };
-    // v2 as its writer made it: row tables without repeated columns, job ids written out.
-    const set = Object.fromEntries(Object.entries(deliveredA).filter(([k, v]) => (reports[0] as Record<string, unknown>)[k] !== v));
-    const shardV2 = Buffer.concat([Buffer.from('{"v":2,"reports":'), encodeRowTable(reports), Buffer.from('}')]);
-    const overlayV2 = Buffer.concat([Buffer.from('{"v":2,"keys":["S:a"],"other":[],"set":'), encodeRowTable([set]), Buffer.from('}')]);
-    await rt.clients.documents.send(new BatchWriteCommand({
-      RequestItems: {
-        [table]: [
-          { PutRequest: { Item: { pk, sk: `${prefix}S#v2gen#0000`, ...common, generation: 'v2gen', reports_gz: gzipSync(shardV2) } } },
-          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(8).end.toISOString(), generation: 'v2gen', shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at, outcomes_gz: gzipSync(overlayV2) } } },
-        ],
-      },
-    }));
-    const old = (await store.readWindow(tenant, meterId, w(8).start))!;
-    expectSame(old.reports, [deliveredA, reports[1]!]);
-    const after = [old.reports[0]!, delivered(old.reports[1]!, new Date().toISOString())];
-    const outcome = await store.commitOutcomes({ tenant, previous: old, reports: after, now: new Date() });
-    if (outcome === 'conflict') throw new Error('conflict');
-    expectSame((await store.readWindow(tenant, meterId, w(8).start))!.reports, after);
   });
 
   it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {

@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { copyJson, sameJson } from '../../shared/json-values';
 import { decodeRowTable, encodeRowTable } from '../../shared/row-table';
 import { ValidationError } from '../../shared/errors';
 import { BillingReport } from '../../../schemas/billing/report';
@@ -458,6 +459,11 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
   /** The idempotency_key of each set's report (its request records name it). */
   const ownKeys: string[] = [];
   const others: string[] = [];
+  const addSet = (key: string, set: Record<string, unknown>, shard: BillingReport) => {
+    keys.push(key);
+    sets.push(set);
+    ownKeys.push(shard.idempotency_key);
+  };
   for (const report of reports) {
     const key = reportKeyOf(report);
     const shard = base.get(key);
@@ -472,11 +478,7 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
         const value = change.set[field];
         if (value !== undefined && (shard as Record<string, unknown>)[field] !== value) (quick ??= {})[field] = value;
       }
-      if (quick) {
-        keys.push(key);
-        sets.push(quick);
-        ownKeys.push(shard.idempotency_key);
-      }
+      if (quick) addSet(key, quick, shard);
       continue;
     }
     // A delivery spreads the report, so unchanged fields are the shard's own values: compared by
@@ -496,11 +498,7 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
       else if (shardRecord[field] !== value) (quick ??= {})[field] = value;
     }
     if (prefix) {
-      if (quick) {
-        keys.push(key);
-        sets.push(quick);
-        ownKeys.push(shard.idempotency_key);
-      }
+      if (quick) addSet(key, quick, shard);
       continue;
     }
     const set: Record<string, unknown> = {};
@@ -523,13 +521,8 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     let sameOrder = kept.length <= reportKeys.length;
     for (let i = 0; i < kept.length && sameOrder; i += 1) sameOrder = kept[i] === reportKeys[i];
     for (let i = kept.length; i < reportKeys.length && sameOrder; i += 1) sameOrder = !(reportKeys[i]! in shard);
-    if (sameOrder && unset.length === 0) {
-      keys.push(key);
-      sets.push(set);
-      ownKeys.push(shard.idempotency_key);
-    } else {
-      others.push(JSON.stringify([key, sameOrder ? { s: set, u: unset } : { r: report }]));
-    }
+    if (sameOrder && unset.length === 0) addSet(key, set, shard);
+    else others.push(JSON.stringify([key, sameOrder ? { s: set, u: unset } : { r: report }]));
   }
   const json = encodeRowTable(sets, {
     wrap: { prefix: `{"v":3,"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' },
@@ -553,7 +546,7 @@ function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
   const parsed = unzipJson(value);
   if (Array.isArray(parsed)) return parsed as [string, OutcomeEntry][];
   const table = parsed as { v?: unknown; keys?: unknown; set?: unknown; other?: unknown };
-  if ((table.v !== 2 && table.v !== 3) || !Array.isArray(table.keys) || !Array.isArray(table.other)) throw new Error('an outcome overlay has an unknown format');
+  if (!isRowTableVersion(table.v) || !Array.isArray(table.keys) || !Array.isArray(table.other)) throw new Error('an outcome overlay has an unknown format');
   const sets = decodeRowTable(table.set, restoreChannelRecords);
   if (sets.length !== table.keys.length) throw new Error(`an outcome overlay has ${table.keys.length} keys for ${sets.length} entries`);
   const keys = table.keys as string[];
@@ -593,12 +586,15 @@ function unpackShard(value: unknown): BillingReport[] {
   const parsed = unzipJson(value);
   if (Array.isArray(parsed)) return parsed as BillingReport[];
   const table = parsed as { v?: unknown; reports?: unknown };
-  if (table.v !== 2 && table.v !== 3) throw new Error('a report shard has an unknown format');
+  if (!isRowTableVersion(table.v)) throw new Error('a report shard has an unknown format');
   return decodeRowTable(table.reports, (report) => {
     restoreChannelRecords(report);
     restoreOwnKeys(report, report['idempotency_key']);
   }) as unknown as BillingReport[];
 }
+
+/** v2 and v3 are row tables (v3 with repeated columns and own-key records, which v2 readers refuse by its number). */
+const isRowTableVersion = (version: unknown) => version === 2 || version === 3;
 
 function unzipJson(value: unknown): unknown {
   const bytes = value instanceof Uint8Array ? value : Buffer.from(String(value), 'base64');
@@ -606,9 +602,10 @@ function unzipJson(value: unknown): unknown {
 }
 
 /**
- * How a value is stored in a v2 row: a report's (or overlay entry's) channel_requests whose every
+ * How a value is stored in a row: a report's (or overlay entry's) channel_requests whose every
  * channel holds exactly the report's provider_requests, as its last key, leave them out (webhook
- * meters record each request in both); restoreChannelRecords puts copies back.
+ * meters record each request in both; restoreChannelRecords puts copies back); and (v3) request
+ * records of the report's own current key carry job_id 0 (restoreOwnKeys puts the key back).
  */
 function storedValue(key: string, value: unknown, object: Record<string, unknown>, ownKey: unknown): unknown {
   if (key === 'provider_requests') return withOwnKeyMarked(value, ownKey);
@@ -629,23 +626,7 @@ function holdsRecords(entry: unknown, records: readonly unknown[]): boolean {
   const fields = Object.keys(entry);
   if (fields[fields.length - 1] !== 'provider_requests') return false;
   const own = (entry as Record<string, unknown>)['provider_requests'];
-  if (!Array.isArray(own) || own.length !== records.length) return false;
-  for (let i = 0; i < own.length; i += 1) if (!sameFlatObject(own[i], records[i])) return false;
-  return true;
-}
-
-/** Same keys in the same order with the same primitive values (records are flat). */
-function sameFlatObject(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null || Array.isArray(a) || Array.isArray(b)) return false;
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  if (aKeys.length !== bKeys.length) return false;
-  for (let i = 0; i < aKeys.length; i += 1) {
-    const value = (a as Record<string, unknown>)[aKeys[i]!];
-    if (aKeys[i] !== bKeys[i] || value !== (b as Record<string, unknown>)[bKeys[i]!] || (typeof value === 'object' && value !== null)) return false;
-  }
-  return true;
+  return sameJson(own, records);
 }
 
 /** Values that take a few distinct forms across a window's reports (a delivery's records differ by batch only). */
@@ -682,7 +663,7 @@ function restoreChannelRecords(object: Record<string, unknown>): void {
     if (typeof entry !== 'object' || entry === null || 'provider_requests' in entry) continue;
     const records = object['provider_requests'];
     if (!Array.isArray(records)) throw new Error('a stored channel entry refers to provider_requests its report does not have');
-    entry['provider_requests'] = records.map((record: Record<string, unknown>) => ({ ...record }));
+    entry['provider_requests'] = copyJson(records);
   }
 }
 

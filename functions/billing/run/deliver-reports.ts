@@ -337,21 +337,18 @@ function finish(deps: DeliveryDeps, d: Delivery): { report: BillingReport; chang
   }
   const status: BillingReport['status'] = error ? 'failed' : allSucceeded ? 'success' : 'retrying';
   const now = finishedIso.of(deps.now());
-  // Assigned one by one rather than spread in: the same keys in the same order (a key the report has
-  // keeps its place, a new one goes last) without a temporary object per optional part. `set` names
-  // the same fields in the same order, for the outcome overlay (report-store.ts).
-  const success = status === 'success';
-  const finished: BillingReport = { ...rest, status, success, delivery_runs: runs, provider_requests: d.providerRequests };
-  const set: Record<string, unknown> = { status, success, delivery_runs: runs, provider_requests: d.providerRequests };
-  if (d.channelRequests) finished.channel_requests = set['channel_requests'] = d.channelRequests;
-  if (allSucceeded) finished.last_success_time = set['last_success_time'] = now;
+  // The fields delivery sets, in order: spread over the report, a key it has keeps its place and a new
+  // one goes last. The outcome overlay (report-store.ts) stores `set` as it is.
+  const set: Record<string, unknown> = { status, success: status === 'success', delivery_runs: runs, provider_requests: d.providerRequests };
+  if (d.channelRequests) set['channel_requests'] = d.channelRequests;
+  if (allSucceeded) set['last_success_time'] = now;
   if (error) {
-    finished.error_code = set['error_code'] = error.code;
-    finished.error_message = set['error_message'] = error.message;
+    set['error_code'] = error.code;
+    set['error_message'] = error.message;
   }
-  finished.updated_at = set['updated_at'] = now;
+  set['updated_at'] = now;
   // A report that had an error had it removed (rest): not a plain "fields set" change.
-  return { report: finished, change: rest === report ? { from: report, set } : undefined };
+  return { report: { ...rest, ...set } as BillingReport, change: rest === report ? { from: report, set } : undefined };
 }
 
 const finishedIso = new LastIso();
