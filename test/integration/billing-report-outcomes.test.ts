@@ -285,6 +285,27 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expectSame((await store.readWindow(tenant, meterId, w(9).start))!.reports, after);
   });
 
+  it('commits outcomes prepared ahead without keeping the groups, in one batch, a lost race failing only its own group', async () => {
+    const first = await store.commitWindow({ tenant, meterId, window: w(12), reports: [pending(12, 'a', 1), pending(12, 'b', 2)], previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    const second = await store.commitWindow({ tenant, meterId, window: w(13), reports: [pending(13, 'a', 3)], previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    if (first === 'conflict' || second === 'conflict') throw new Error('conflict');
+    const at = new Date().toISOString();
+    const firstAfter = first.reports.map((r) => delivered(r, at));
+    const secondAfter = second.reports.map((r) => delivered(r, at));
+    const prepared = [
+      store.prepareOutcomes({ tenant, previous: first, reports: firstAfter, now: new Date() }, { keepGroup: false }),
+      store.prepareOutcomes({ tenant, previous: second, reports: secondAfter, now: new Date() }, { keepGroup: false }),
+    ];
+    // Encoded when prepared: an overlay on the header, holding no reports.
+    expect(prepared.map((p) => p.kind)).toEqual(['overlay', 'overlay']);
+    expect(prepared.every((p) => p.kind === 'overlay' && p.group === undefined)).toBe(true);
+    // Another writer commits the second window first: only that group conflicts.
+    await store.commitWindow({ tenant, meterId, window: w(13), reports: secondAfter, previous: second, evaluatedAt: new Date(), now: new Date() });
+    expect(await store.commitPreparedOutcomes(prepared)).toEqual(['committed', 'conflict']);
+    expectSame((await store.readWindow(tenant, meterId, w(12).start))!.reports, firstAfter);
+    expect((await store.readWindow(tenant, meterId, w(12).start))!.revision).toBe(first.revision + 1);
+  });
+
   it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {
     const committed = await store.commitWindow({ tenant, meterId, window: w(3), reports: [pending(3, 'a', 1), pending(3, 'b', 2)], previous: undefined, evaluatedAt: new Date(), now: new Date() });
     if (committed === 'conflict') throw new Error('conflict');

@@ -105,6 +105,13 @@ export interface CommitOutcomesRequest {
   readonly now: Date;
 }
 
+/** A group's outcome commit, encoded (ReportStore.prepareOutcomes). */
+export type PreparedOutcomes =
+  /** The header put with the overlay, and the open marker; the group after the commit when it was kept. */
+  | { readonly kind: 'overlay'; readonly items: TransactItem[]; readonly bytes: number; readonly group?: WindowReports; readonly base?: ReadonlyMap<string, BillingReport> }
+  /** No overlay (a group this store did not hand out, or one too big for the header): new shards. */
+  | { readonly kind: 'rewrite'; readonly request: CommitOutcomesRequest; readonly reports: BillingReport[] };
+
 export interface ListWindowsRequest {
   /** Windows overlapping [from, to). */
   readonly from: Date;
@@ -288,57 +295,80 @@ export class ReportStore {
    * case); each group still commits or conflicts on its own revision. Results are in request order.
    */
   async commitOutcomesMany(requests: readonly CommitOutcomesRequest[]): Promise<(WindowReports | 'conflict')[]> {
-    const results: (WindowReports | 'conflict')[] = new Array(requests.length);
-    const overlays: { at: number; items: TransactItem[]; bytes: number; group: WindowReports; base: ReadonlyMap<string, BillingReport> }[] = [];
-    const fallbacks: Promise<void>[] = [];
-    requests.forEach((request, at) => {
-      const { previous } = request;
-      const reports = sortedByKey(request.reports);
-      const base = shardBase.get(previous);
-      const overlay = base ? outcomeOverlay(base, reports, request.changes) : undefined;
-      if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) {
-        fallbacks.push(this.commitWindow({ tenant: request.tenant, meterId: previous.meterId, window: previous.window, reports, previous, evaluatedAt: previous.evaluatedAt, now: request.now, ...(request.background ? { background: request.background } : {}) })
-          .then((result) => { results[at] = result; }));
+    // Every group is kept, so no result is the bare 'committed'.
+    return (await this.commitPreparedOutcomes(requests.map((request) => this.prepareOutcomes(request)))) as (WindowReports | 'conflict')[];
+  }
+
+  /**
+   * A group's outcome commit, encoded now (the overlay and the header items, or the decision to
+   * rewrite the group when there is no overlay to write): a caller that queues commits then holds a
+   * few KB per group instead of every delivered report. With `keepGroup: false` the prepared commit
+   * does not hold the delivered reports either, and its result is 'committed' instead of the group.
+   */
+  prepareOutcomes(request: CommitOutcomesRequest, options: { keepGroup?: boolean } = {}): PreparedOutcomes {
+    const { previous } = request;
+    const reports = sortedByKey(request.reports);
+    const base = shardBase.get(previous);
+    const overlay = base ? outcomeOverlay(base, reports, request.changes) : undefined;
+    if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) return { kind: 'rewrite', request, reports };
+    const items = this.headerItems({
+      tenant: request.tenant, meterId: previous.meterId, window: previous.window, previous, evaluatedAt: previous.evaluatedAt, now: request.now,
+      generation: previous.generation, shards: previous.shards, reports, overlay,
+    });
+    const kept = options.keepGroup ?? true;
+    return { kind: 'overlay', items, bytes: overlay.byteLength, ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports }, base } : {}) };
+  }
+
+  /**
+   * Commits prepared outcomes: overlays in as few transactions as fit, rewrites each on its own.
+   * Results in order: the committed group ('committed' when it was not kept), or 'conflict'.
+   */
+  async commitPreparedOutcomes(prepared: readonly PreparedOutcomes[]): Promise<(WindowReports | 'committed' | 'conflict')[]> {
+    const results: (WindowReports | 'committed' | 'conflict')[] = new Array(prepared.length);
+    const overlays: { at: number; entry: Extract<PreparedOutcomes, { kind: 'overlay' }> }[] = [];
+    const rewrites: Promise<void>[] = [];
+    prepared.forEach((entry, at) => {
+      if (entry.kind === 'overlay') {
+        overlays.push({ at, entry });
         return;
       }
-      const items = this.headerItems({
-        tenant: request.tenant, meterId: previous.meterId, window: previous.window, previous, evaluatedAt: previous.evaluatedAt, now: request.now,
-        generation: previous.generation, shards: previous.shards, reports, overlay,
-      });
-      overlays.push({ at, items, bytes: overlay.byteLength, group: { ...previous, revision: previous.revision + 1, reports }, base });
+      const { request, reports } = entry;
+      const { previous } = request;
+      rewrites.push(this.commitWindow({ tenant: request.tenant, meterId: previous.meterId, window: previous.window, reports, previous, evaluatedAt: previous.evaluatedAt, now: request.now, ...(request.background ? { background: request.background } : {}) })
+        .then((result) => { results[at] = result; }));
     });
     // Transactions hold at most 100 items and 4 MB.
     const batches: (typeof overlays)[] = [];
     let bytes = 0;
-    for (const entry of overlays) {
+    for (const overlay of overlays) {
       const last = batches[batches.length - 1];
-      if (!last || last.length >= 45 || bytes + entry.bytes > 3_000_000) {
-        batches.push([entry]);
-        bytes = entry.bytes;
+      if (!last || last.length >= 45 || bytes + overlay.entry.bytes > 3_000_000) {
+        batches.push([overlay]);
+        bytes = overlay.entry.bytes;
       } else {
-        last.push(entry);
-        bytes += entry.bytes;
+        last.push(overlay);
+        bytes += overlay.entry.bytes;
       }
     }
     const commit = async (batch: typeof overlays): Promise<void> => {
       try {
-        await this.documents.send(new TransactWriteCommand({ TransactItems: batch.flatMap((entry) => entry.items) }));
+        await this.documents.send(new TransactWriteCommand({ TransactItems: batch.flatMap(({ entry }) => entry.items) }));
       } catch (error) {
         if (!(error instanceof TransactionCanceledException || (error as { name?: string }).name === 'TransactionCanceledException')) throw error;
         // One group lost its race and cancelled the others: each on its own finds out which.
         if (batch.length > 1) {
-          await Promise.all(batch.map((entry) => commit([entry])));
+          await Promise.all(batch.map((overlay) => commit([overlay])));
           return;
         }
         results[batch[0]!.at] = 'conflict';
         return;
       }
-      for (const entry of batch) {
-        shardBase.set(entry.group, entry.base);
-        results[entry.at] = entry.group;
+      for (const { at, entry } of batch) {
+        if (entry.group && entry.base) shardBase.set(entry.group, entry.base);
+        results[at] = entry.group ?? 'committed';
       }
     };
-    await Promise.all([...fallbacks, ...batches.map(commit)]);
+    await Promise.all([...rewrites, ...batches.map(commit)]);
     return results;
   }
 

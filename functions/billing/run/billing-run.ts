@@ -12,7 +12,7 @@ import type { DeliveryChannel } from '../channels/channel-delivery';
 import { LATE_AFTER_MS, LateWindowStore } from '../late-events/late-window-store';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
-import { reportKeyOf, ReportStore, type CommitOutcomesRequest, type ReportTenant, type WindowReports } from '../reports/report-store';
+import { reportKeyOf, ReportStore, type PreparedOutcomes, type ReportTenant, type WindowReports } from '../reports/report-store';
 import { closedWindows, windowContaining, type UsageWindow } from '../schedule/reporting-period';
 import { BalanceProbe, deliverReports, drawBalances, isOpen, MAX_DELIVERY_RUNS, type DeliveryDeps } from './deliver-reports';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
@@ -196,7 +196,7 @@ class MeterRun {
     this.cleanups.push(work);
   };
   private drawChain: Promise<unknown> = Promise.resolve();
-  private readonly outcomeQueue: { request: CommitOutcomesRequest; resolve: (result: WindowReports | 'conflict') => void; reject: (error: unknown) => void }[] = [];
+  private readonly outcomeQueue: { prepared: PreparedOutcomes; resolve: (result: WindowReports | 'committed' | 'conflict') => void; reject: (error: unknown) => void }[] = [];
   private outcomeInFlight = false;
   /** When this run last took or renewed the meter's lease. */
   private leaseTakenAt = 0;
@@ -484,8 +484,21 @@ class MeterRun {
 
   /** Delivers the group's open reports and records the outcomes (a second, header-only commit of the group). */
   private async deliver(group: WindowReports): Promise<void> {
-    this.handled.add(group.window.start.getTime());
+    const { window } = group;
+    this.handled.add(window.start.getTime());
     if (!group.reports.some(isOpen)) return;
+    const prepared = await this.deliverAndPrepare(group);
+    const committed = await this.commitOutcome(prepared);
+    // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
+    if (committed === 'conflict') this.progress({ phase: 'redelivery', window, detail: 'outcome write lost a race; the next run records it' });
+  }
+
+  /**
+   * Sends the group's open reports and encodes the outcome commit at once: what then waits for its
+   * turn in the outcome queue is a header item of a few KB, while the delivered reports (a copy of
+   * each) die young instead of being copied into the old generation.
+   */
+  private async deliverAndPrepare(group: WindowReports): Promise<PreparedOutcomes> {
     const delivery = await this.deliveryDeps();
     // Balance draws one window after the other (balances move in window order); sending runs concurrently.
     const drawn = this.drawChain.then(() => drawBalances(delivery, group.reports));
@@ -496,18 +509,16 @@ class MeterRun {
     this.counters.retrying += result.retrying;
     this.deps.faults?.afterDelivery?.(this.meter.id, group.window);
     // Outcomes are an overlay on the group's header (no shard rewrite), committed with other windows' outcomes.
-    const committed = await this.commitOutcome({ tenant: this.tenant, previous: group, reports: result.reports, changes: result.changes, now: this.clock(), background: this.background });
-    // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
-    if (committed === 'conflict') this.progress({ phase: 'redelivery', window: group.window, detail: 'outcome write lost a race; the next run records it' });
+    return this.reports.prepareOutcomes({ tenant: this.tenant, previous: group, reports: result.reports, changes: result.changes, now: this.clock(), background: this.background }, { keepGroup: false });
   }
 
   /**
    * Outcome commits queue while one is in flight and the queue goes in as ONE transaction (each group
    * still conditioned on its own revision): deliveries finish close together, so this saves writes.
    */
-  private commitOutcome(request: CommitOutcomesRequest): Promise<WindowReports | 'conflict'> {
+  private commitOutcome(prepared: PreparedOutcomes): Promise<WindowReports | 'committed' | 'conflict'> {
     return new Promise((resolve, reject) => {
-      this.outcomeQueue.push({ request, resolve, reject });
+      this.outcomeQueue.push({ prepared, resolve, reject });
       this.pumpOutcomes();
     });
   }
@@ -516,7 +527,7 @@ class MeterRun {
     if (this.outcomeInFlight || this.outcomeQueue.length === 0) return;
     const batch = this.outcomeQueue.splice(0, OUTCOMES_PER_COMMIT);
     this.outcomeInFlight = true;
-    this.reports.commitOutcomesMany(batch.map((entry) => entry.request)).then(
+    this.reports.commitPreparedOutcomes(batch.map((entry) => entry.prepared)).then(
       (results) => batch.forEach((entry, i) => entry.resolve(results[i]!)),
       (error: unknown) => batch.forEach((entry) => entry.reject(error)),
     ).finally(() => {
