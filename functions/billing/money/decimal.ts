@@ -10,21 +10,47 @@ export type RoundingMode = 'up' | 'down' | 'nearest';
 const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** Scales beyond this are refused: no price or quantity needs them, and they would let inputs blow up BigInt sizes. */
 const MAX_SCALE = 40;
+/**
+ * Integers below this are shared instances (values are immutable): a billing run turns millions of
+ * small usage counts into decimals, and each would otherwise be a Decimal and a BigInt of its own.
+ */
+const SHARED_INTEGERS = 1024;
+const SHARED_INTEGERS_BIG = BigInt(SHARED_INTEGERS);
+/** Parsed texts kept (prices and amounts repeat across a run's reports); cleared when full. */
+const PARSED_TEXTS = 4096;
 
 export class Decimal {
-  static readonly ZERO = new Decimal(0n, 0);
-  static readonly ONE = new Decimal(1n, 0);
+  private static readonly integers: readonly Decimal[] = Array.from({ length: SHARED_INTEGERS }, (_, n) => new Decimal(BigInt(n), 0));
+  private static readonly parsed = new Map<string, Decimal>();
+  static readonly ZERO = Decimal.integers[0]!;
+  static readonly ONE = Decimal.integers[1]!;
 
   private constructor(readonly coefficient: bigint, readonly scale: number) {}
 
   /** Parses `"12"`, `"-0.0025"`, `"1e-7"`, a bigint, or a finite number (through its shortest decimal text). */
   static from(value: string | number | bigint | Decimal): Decimal {
     if (value instanceof Decimal) return value;
-    if (typeof value === 'bigint') return new Decimal(value, 0);
+    if (typeof value === 'bigint') return Decimal.of(value, 0);
     if (typeof value === 'number') {
+      if (Number.isSafeInteger(value)) return value >= 0 && value < SHARED_INTEGERS ? Decimal.integers[value]! : new Decimal(BigInt(value), 0);
       if (!Number.isFinite(value)) throw new RangeError(`${value} is not a finite number`);
       return Decimal.from(String(value));
     }
+    let known = Decimal.parsed.get(value);
+    if (known === undefined) {
+      known = Decimal.parse(value);
+      if (Decimal.parsed.size >= PARSED_TEXTS) Decimal.parsed.clear();
+      Decimal.parsed.set(value, known);
+    }
+    return known;
+  }
+
+  /** A coefficient and scale as a decimal, small integers shared. */
+  private static of(coefficient: bigint, scale: number): Decimal {
+    return scale === 0 && coefficient >= 0n && coefficient < SHARED_INTEGERS_BIG ? Decimal.integers[Number(coefficient)]! : new Decimal(coefficient, scale);
+  }
+
+  private static parse(value: string): Decimal {
     const match = DECIMAL_TEXT.exec(value.trim());
     if (!match) throw new RangeError(`"${value}" is not a decimal number`);
     const [, sign, whole, fraction = '', exponentText = '0'] = match;
@@ -37,7 +63,7 @@ export class Decimal {
       scale = 0;
     }
     if (scale > MAX_SCALE) throw new RangeError(`"${value}" has more than ${MAX_SCALE} decimal places`);
-    return new Decimal(sign === '-' ? -coefficient : coefficient, scale).normalised();
+    return Decimal.of(sign === '-' ? -coefficient : coefficient, scale).normalised();
   }
 
   /** True when `text` parses as a decimal (for schema refinements). */
@@ -57,7 +83,7 @@ export class Decimal {
   plus(other: Decimal | string | number | bigint): Decimal {
     const o = Decimal.from(other);
     const scale = Math.max(this.scale, o.scale);
-    return new Decimal(this.at(scale) + o.at(scale), scale).normalised();
+    return Decimal.of(this.at(scale) + o.at(scale), scale).normalised();
   }
 
   minus(other: Decimal | string | number | bigint): Decimal {
@@ -66,7 +92,7 @@ export class Decimal {
 
   times(other: Decimal | string | number | bigint): Decimal {
     const o = Decimal.from(other);
-    return new Decimal(this.coefficient * o.coefficient, this.scale + o.scale).normalised();
+    return Decimal.of(this.coefficient * o.coefficient, this.scale + o.scale).normalised();
   }
 
   /** Division rounded to `scale` decimal places with `mode` (division is the one inexact operation). */
@@ -79,17 +105,17 @@ export class Decimal {
     let denominator = o.coefficient;
     if (shift >= 0) numerator *= 10n ** BigInt(shift);
     else denominator *= 10n ** BigInt(-shift);
-    return new Decimal(divideRounded(numerator, denominator, mode), scale).normalised();
+    return Decimal.of(divideRounded(numerator, denominator, mode), scale).normalised();
   }
 
   negated(): Decimal {
-    return new Decimal(-this.coefficient, this.scale);
+    return Decimal.of(-this.coefficient, this.scale);
   }
 
   /** Rounds to `scale` decimal places (0 gives an integer). */
   round(scale: number, mode: RoundingMode): Decimal {
     if (this.scale <= scale) return this;
-    return new Decimal(divideRounded(this.coefficient, 10n ** BigInt(this.scale - scale), mode), scale).normalised();
+    return Decimal.of(divideRounded(this.coefficient, 10n ** BigInt(this.scale - scale), mode), scale).normalised();
   }
 
   compare(other: Decimal | string | number | bigint): -1 | 0 | 1 {
@@ -137,6 +163,7 @@ export class Decimal {
 
   /** Plain decimal text, no exponent, no trailing zeros: `"0.0025"`, `"-12"`. */
   toString(): string {
+    if (this.scale === 0) return this.coefficient.toString();
     const negative = this.coefficient < 0n;
     const digits = (negative ? -this.coefficient : this.coefficient).toString().padStart(this.scale + 1, '0');
     const whole = digits.slice(0, digits.length - this.scale);
@@ -160,7 +187,7 @@ export class Decimal {
   }
 
   private at(scale: number): bigint {
-    return this.coefficient * 10n ** BigInt(scale - this.scale);
+    return scale === this.scale ? this.coefficient : this.coefficient * 10n ** BigInt(scale - this.scale);
   }
 
   private normalised(): Decimal {
@@ -169,7 +196,7 @@ export class Decimal {
       coefficient /= 10n;
       scale -= 1;
     }
-    return scale === this.scale ? this : new Decimal(coefficient, scale);
+    return scale === this.scale ? this : Decimal.of(coefficient, scale);
   }
 }
 

@@ -297,7 +297,7 @@ class MeterRun {
       for (const group of committed) {
         this.counters.windowsEvaluated += 1;
         this.progress({ phase: 'window', window: group.window, reports: group.reports.length });
-        inflight.push(this.deliver(group));
+        inflight.push(this.deliver(group, 'built'));
         if (inflight.length >= MAX_INFLIGHT_DELIVERIES) await inflight.shift();
       }
     };
@@ -370,7 +370,7 @@ class MeterRun {
       if (committed === 'conflict') throw new Error(`window ${window.start.toISOString()} changed during its re-evaluation`);
       this.counters.corrections += 1;
       this.progress({ phase: 'correction', window, reports: committed.reports.length });
-      await this.deliver(committed);
+      await this.deliver(committed, 'built');
     }
     return true;
   }
@@ -383,7 +383,7 @@ class MeterRun {
       const group = await this.reports.readWindow(this.tenant, this.meter.id, start);
       if (!group) continue;
       this.progress({ phase: 'redelivery', window: group.window, reports: group.reports.filter(isOpen).length });
-      await this.deliver(group);
+      await this.deliver(group, 'stored');
     }
     return true;
   }
@@ -483,11 +483,12 @@ class MeterRun {
   }
 
   /** Delivers the group's open reports and records the outcomes (a second, header-only commit of the group). */
-  private async deliver(group: WindowReports): Promise<void> {
+  /** `built`: the group's reports were built by this run (their idempotency keys are current); `stored`: read back. */
+  private async deliver(group: WindowReports, origin: 'built' | 'stored'): Promise<void> {
     const { window } = group;
     this.handled.add(window.start.getTime());
     if (!group.reports.some(isOpen)) return;
-    const prepared = await this.deliverAndPrepare(group);
+    const prepared = await this.deliverAndPrepare(group, origin);
     const committed = await this.commitOutcome(prepared);
     // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
     if (committed === 'conflict') this.progress({ phase: 'redelivery', window, detail: 'outcome write lost a race; the next run records it' });
@@ -498,12 +499,12 @@ class MeterRun {
    * turn in the outcome queue is a header item of a few KB, while the delivered reports (a copy of
    * each) die young instead of being copied into the old generation.
    */
-  private async deliverAndPrepare(group: WindowReports): Promise<PreparedOutcomes> {
+  private async deliverAndPrepare(group: WindowReports, origin: 'built' | 'stored'): Promise<PreparedOutcomes> {
     const delivery = await this.deliveryDeps();
     // Balance draws one window after the other (balances move in window order); sending runs concurrently.
     const drawn = this.drawChain.then(() => drawBalances(delivery, group.reports));
     this.drawChain = drawn.catch(() => undefined);
-    const result = await deliverReports(delivery, await drawn);
+    const result = await deliverReports(delivery, await drawn, { keysBuiltThisRun: origin === 'built' });
     this.counters.delivered += result.delivered;
     this.counters.failed += result.failed;
     this.counters.retrying += result.retrying;

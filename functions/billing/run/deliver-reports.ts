@@ -14,6 +14,7 @@ import type { OutcomeChange, ReportTenant } from '../reports/report-store';
 import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
 import { sendWebhookBatch } from './webhook-batch';
+import { primaryDestination } from './window-reports';
 import { LastIso } from '../../shared/last-iso';
 
 /**
@@ -96,10 +97,20 @@ export async function drawBalances(deps: DeliveryDeps, reports: readonly Billing
   return reports.map((report) => drawn.get(report) ?? report);
 }
 
+export interface DeliverOptions {
+  /**
+   * The reports were built by this run for `deps.meter`: their idempotency_key is the key of their
+   * version at the meter's primary destination (window-reports.ts), used as it is instead of hashed
+   * again. Not for reports read back from storage: the meter's channels may have changed since.
+   */
+  readonly keysBuiltThisRun?: boolean;
+}
+
 /** Delivers the open reports (balances already drawn); returns the group's reports with outcomes recorded. */
-export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<{ reports: BillingReport[]; changes: Map<BillingReport, OutcomeChange>; delivered: number; failed: number; retrying: number }> {
+export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[], options: DeliverOptions = {}): Promise<{ reports: BillingReport[]; changes: Map<BillingReport, OutcomeChange>; delivered: number; failed: number; retrying: number }> {
   const open = reports.filter(isOpen);
-  const deliveries = open.map((report) => prepare(deps, report));
+  const primary = options.keysBuiltThisRun ? primaryDestination(deps.meter) : undefined;
+  const deliveries = open.map((report) => prepare(deps, report, primary));
   if (deps.meter.provider === 'webhook') await deliverToChannels(deps, deliveries);
   else {
     await mapWithConcurrency(deliveries, deps.concurrency, async (d) => {
@@ -144,7 +155,8 @@ function beforeSending(deps: DeliveryDeps, d: Delivery, destination: string, rec
   return undefined;
 }
 
-function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
+/** `primary`: the destination the report's own idempotency_key is known to be for (see DeliverOptions). */
+function prepare(deps: DeliveryDeps, report: BillingReport, primary: string | undefined): Delivery {
   const { meter, tenant } = deps;
   const version = report.versions[report.versions.length - 1]!;
   const subscriptionId = report.subscription_id!;
@@ -171,7 +183,7 @@ function prepare(deps: DeliveryDeps, report: BillingReport): Delivery {
       const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
       return {
         identity,
-        idempotencyKey: idempotencyKey(identity),
+        idempotencyKey: destination === primary ? report.idempotency_key : idempotencyKey(identity),
         meter: { id: meter.id, name: meter.name },
         subscription,
         window,

@@ -24,6 +24,8 @@ const PAGE = 1000;
 
 export class SubscriptionDirectory {
   private readonly byCompany = new Map<string, KnownSubscription[]>();
+  /** forCompany's answers per meter id set (the run asks again for every window of every meter). */
+  private readonly companyAnswers = new Map<ReadonlySet<string>, Map<string, KnownSubscription | null>>();
 
   constructor(readonly subscriptions: ReadonlyMap<string, KnownSubscription>) {
     for (const subscription of subscriptions.values()) {
@@ -73,6 +75,20 @@ export class SubscriptionDirectory {
    * id). Several → the earliest created, then the smallest subscription_id (deterministic).
    */
   forCompany(companyId: string, billedIds: ReadonlySet<string>): KnownSubscription | undefined {
+    let answers = this.companyAnswers.get(billedIds);
+    if (!answers) {
+      answers = new Map();
+      this.companyAnswers.set(billedIds, answers);
+    }
+    let answer = answers.get(companyId);
+    if (answer === undefined) {
+      answer = this.chooseForCompany(companyId, billedIds) ?? null;
+      answers.set(companyId, answer);
+    }
+    return answer ?? undefined;
+  }
+
+  private chooseForCompany(companyId: string, billedIds: ReadonlySet<string>): KnownSubscription | undefined {
     const candidates = (this.byCompany.get(companyId) ?? []).filter((s) => BILLABLE_STATUSES.has(s.status) && (billedIds.size === 0 || matchingItem(s, billedIds) !== undefined));
     candidates.sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.subscriptionId.localeCompare(b.subscriptionId));
     return candidates[0];

@@ -81,14 +81,16 @@ export function attribute(usage: WindowUsage, directory: SubscriptionDirectory, 
     if (union === undefined) throw new DistinctUnionMissingError(meter.id, target);
     return union;
   };
+  // Ids of known subscriptions are the directory's strings, not the query's: reports keep them for
+  // long, and a window's answer (thousands of fresh strings) can then be let go at once.
   for (const [subscriptionId, raw] of usage.bySubscription) {
     const subscription = directory.explicit(subscriptionId);
     const known = directory.subscriptions.get(subscriptionId);
-    add(subscriptionReportKey(subscriptionId), { raw, ...(subscription ? { subscription } : {}), companyId: known?.companyId ?? null, subscriptionId, fromSubscriptionId: true, fromCompany: false });
+    add(subscriptionReportKey(subscriptionId), { raw, ...(subscription ? { subscription } : {}), companyId: known?.companyId ?? null, subscriptionId: known?.subscriptionId ?? subscriptionId, fromSubscriptionId: true, fromCompany: false });
   }
   for (const [companyId, raw] of usage.byCompany) {
     const subscription = directory.forCompany(companyId, meter.billedIds);
-    if (subscription) add(subscriptionReportKey(subscription.subscriptionId), { raw, subscription, companyId, subscriptionId: subscription.subscriptionId, fromSubscriptionId: false, fromCompany: true });
+    if (subscription) add(subscriptionReportKey(subscription.subscriptionId), { raw, subscription, companyId: subscription.companyId, subscriptionId: subscription.subscriptionId, fromSubscriptionId: false, fromCompany: true });
     else add(companyReportKey(companyId), { raw, companyId, subscriptionId: null, fromSubscriptionId: false, fromCompany: true });
   }
   return result;
@@ -202,7 +204,9 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       }
     }
     // A correction stays on the invoice its first version was billed on.
-    const invoice = prev?.usage.invoice ?? (period && subscriptionId !== null ? invoiceOf(subscription, subscriptionId, period, isoOf) : undefined);
+    const usage = prev?.usage.invoice === undefined && subscription !== undefined && period && subscriptionId === subscription.subscriptionId
+      ? sharedUsage(meter.aggregator, subscription, period, isoOf)
+      : usageOf(meter.aggregator, prev?.usage.invoice ?? (period && subscriptionId !== null ? invoiceOf(subscription, subscriptionId, period, isoOf) : undefined));
     const price = attributed && input.pricing ? input.pricing.priceFor(subscription) : undefined;
     let versionAmount: Decimal | undefined;
     if (price) {
@@ -241,7 +245,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       ...(prev?.beginning_balance ? { beginning_balance: prev.beginning_balance } : {}),
       ...(prev?.ending_balance ? { ending_balance: prev.ending_balance } : {}),
       ...(prev?.balance_changes ? { balance_changes: prev.balance_changes } : {}),
-      usage: { aggregator: meter.aggregator, ...(invoice ? { invoice } : {}) },
+      usage,
       attribution: entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id'),
       ...(price ? { price_id: price.id } : {}),
       versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
@@ -251,6 +255,25 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     reports.push(report);
   }
   return { reports, changed };
+}
+
+type ReportUsage = BillingReport['usage'];
+type Invoice = NonNullable<ReportUsage['invoice']>;
+
+const usageOf = (aggregator: ReportUsage['aggregator'], invoice: Invoice | undefined): ReportUsage => ({ aggregator, ...(invoice ? { invoice } : {}) });
+
+/**
+ * The `usage` of a known subscription's reports in a period is the same for every window of it: one
+ * object per subscription (its directory entry is fixed for the run) instead of one per report, which
+ * the run keeps until the window is delivered. Reports are never changed in place.
+ */
+const usageMemo = new WeakMap<KnownSubscription, { aggregator: string; start: number; end: number; usage: ReportUsage }>();
+function sharedUsage(aggregator: ReportUsage['aggregator'], subscription: KnownSubscription, period: { start: Date; end: Date }, isoOf: (date: Date) => string): ReportUsage {
+  const memo = usageMemo.get(subscription);
+  if (memo && memo.aggregator === aggregator && memo.start === period.start.getTime() && memo.end === period.end.getTime()) return memo.usage;
+  const usage = usageOf(aggregator, invoiceOf(subscription, subscription.subscriptionId, period, isoOf));
+  usageMemo.set(subscription, { aggregator, start: period.start.getTime(), end: period.end.getTime(), usage });
+  return usage;
 }
 
 /**
@@ -276,7 +299,7 @@ function roundedPriceAt(price: NonNullable<ReturnType<MeterPricing['priceFor']>>
 }
 
 /** The destination named by a report's idempotency_key: the provider, or the meter's first webhook channel. */
-function primaryDestination(meter: RunMeter): string {
+export function primaryDestination(meter: RunMeter): string {
   const channels = meter.params['channel_ids'];
   return meter.provider === 'webhook' && Array.isArray(channels) && typeof channels[0] === 'string' ? `webhook:${channels[0]}` : meter.provider;
 }

@@ -83,3 +83,24 @@ describe('currency minor units', () => {
     expect(toMinorUnits(d('1.2345'), 'kwd')).toBe(1235n);
   });
 });
+
+describe('Decimal: shared small integers and parsed texts', () => {
+  it('gives one instance per small integer, however it was made, with the same value as a fresh one', () => {
+    expect(d(5)).toBe(d('5'));
+    expect(d(5)).toBe(Decimal.from(5n));
+    expect(d(2).plus(3)).toBe(d(5));
+    expect(d('0.5').plus('4.5')).toBe(d(5));
+    expect(d(-0)).toBe(Decimal.ZERO);
+    expect(d(1023).plus(1).toString()).toBe('1024');
+    expect(d(-3).toString()).toBe('-3');
+    expect(d(9007199254740991).plus(1).toString()).toBe('9007199254740992');
+  });
+
+  it('answers parsed texts from its memo with the same values, also after the memo fills and is cleared', () => {
+    const values = Array.from({ length: 10_000 }, (_, i) => `${i}.${String(i % 97).padStart(2, '0')}`);
+    for (const text of values) expect(d(text).toString()).toBe(text.replace(/\.?0+$/, '') || '0');
+    for (const text of values.slice(0, 100)) expect(d(text).toString()).toBe(text.replace(/\.?0+$/, '') || '0');
+    expect(() => d('1.2.3')).toThrow(RangeError);
+    expect(() => d('1.2.3')).toThrow(RangeError);
+  });
+});
