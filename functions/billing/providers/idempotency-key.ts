@@ -27,8 +27,16 @@ export function idempotencyKey(identity: ReportIdentity): string {
   ].join('\u001f');
   // One-shot hash (Node ≥ 20.12): the run computes millions of keys, a Hash object each costs ~3×.
   const digest = typeof hash === 'function' ? hash('sha256', material, 'hex') : createHash('sha256').update(material).digest('hex');
-  return `uab_${digest.slice(0, 44)}`;
+  // `uab_${digest.slice(0, 44)}` as one flat string: the concatenation would keep a cons string, a
+  // slice and the whole digest (three objects) alive with every report that holds its key.
+  keyBytes.write(digest, KEY_PREFIX.length, KEY_HEX_CHARS, 'latin1');
+  return keyBytes.toString('latin1', 0, KEY_PREFIX.length + KEY_HEX_CHARS);
 }
+
+const KEY_PREFIX = 'uab_';
+const KEY_HEX_CHARS = 44;
+const keyBytes = Buffer.alloc(KEY_PREFIX.length + KEY_HEX_CHARS);
+keyBytes.write(KEY_PREFIX, 0, 'latin1');
 
 // A run asks for the keys of thousands of reports of one window in a row.
 const isoStart = new LastIso();

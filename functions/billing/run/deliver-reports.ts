@@ -16,6 +16,7 @@ import type { SubscriptionDirectory } from './subscription-directory';
 import { sendWebhookBatch } from './webhook-batch';
 import { primaryDestination } from './window-reports';
 import { LastIso } from '../../shared/last-iso';
+import { withFields } from '../../shared/object-copy';
 
 /**
  * Delivery of a window's open reports (pending, retrying) to the meter's destinations, after the
@@ -360,7 +361,7 @@ function finish(deps: DeliveryDeps, d: Delivery): { report: BillingReport; chang
   }
   set['updated_at'] = now;
   // A report that had an error had it removed (rest): not a plain "fields set" change.
-  return { report: { ...rest, ...set } as BillingReport, change: rest === report ? { from: report, set } : undefined };
+  return { report: withFields(rest as BillingReport, set), change: rest === report ? { from: report, set } : undefined };
 }
 
 const finishedIso = new LastIso();
