@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -252,7 +253,7 @@ export class ReportStore {
       // Packing a chunk of windows takes a tenth of a second: between windows, the event loop runs
       // what waits on it (the next windows' queries start, deliveries go on) instead of leaving the
       // search backend and the receivers idle meanwhile.
-      if (prepared.length > 0) await yieldToEventLoop();
+      if (prepared.length > 0) await setImmediate();
       const reports = sortedByKey(request.reports);
       prepared.push({ request, reports, generation: randomBytes(6).toString('hex'), shards: packShards(reports), pk: reportsPartition(request.tenant) });
     }
@@ -471,8 +472,6 @@ function groupFrom(header: Record<string, unknown>, items: readonly Record<strin
   shardBase.set(group, base);
   return group;
 }
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reports in report-key order (keys computed once; the run hands them over sorted already, so usually a plain copy). */
 function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {

@@ -482,8 +482,10 @@ class MeterRun {
     this.cursor = { ...(this.cursor ?? { totalsGeneration: null, totalsShards: 0, totals: new Map() }), nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1 };
   }
 
-  /** Delivers the group's open reports and records the outcomes (a second, header-only commit of the group). */
-  /** `built`: the group's reports were built by this run (their idempotency keys are current); `stored`: read back. */
+  /**
+   * Delivers the group's open reports and records the outcomes (a second, header-only commit of the
+   * group). `built`: the reports were built by this run (their idempotency keys are current); `stored`: read back.
+   */
   private async deliver(group: WindowReports, origin: 'built' | 'stored'): Promise<void> {
     const { window } = group;
     this.handled.add(window.start.getTime());

@@ -203,10 +203,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
         input.totals.set(key, { ps, pe: isoOf(period.end), u: totalAfter });
       }
     }
-    // A correction stays on the invoice its first version was billed on.
-    const usage = prev?.usage.invoice === undefined && subscription !== undefined && period && subscriptionId === subscription.subscriptionId
-      ? sharedUsage(meter.aggregator, subscription, period, isoOf)
-      : usageOf(meter.aggregator, prev?.usage.invoice ?? (period && subscriptionId !== null ? invoiceOf(subscription, subscriptionId, period, isoOf) : undefined));
+    const usage = reportUsage(meter.aggregator, prev?.usage.invoice, subscription, subscriptionId, period, isoOf);
     const price = attributed && input.pricing ? input.pricing.priceFor(subscription) : undefined;
     let versionAmount: Decimal | undefined;
     if (price) {
@@ -260,21 +257,23 @@ export function buildWindowReports(input: BuildInput): BuildResult {
 type ReportUsage = BillingReport['usage'];
 type Invoice = NonNullable<ReportUsage['invoice']>;
 
-const usageOf = (aggregator: ReportUsage['aggregator'], invoice: Invoice | undefined): ReportUsage => ({ aggregator, ...(invoice ? { invoice } : {}) });
-
 /**
- * The `usage` of a known subscription's reports in a period is the same for every window of it: one
- * object per subscription (its directory entry is fixed for the run) instead of one per report, which
- * the run keeps until the window is delivered. Reports are never changed in place.
+ * A report's `usage`: the aggregator and the invoice its usage lands on. A correction stays on the
+ * invoice its first version was billed on. A known subscription's reports share one object per
+ * period (its directory entry is fixed for the run; reports are never changed in place), instead of
+ * one per report, which the run keeps until the window is delivered.
  */
-const usageMemo = new WeakMap<KnownSubscription, { aggregator: string; start: number; end: number; usage: ReportUsage }>();
-function sharedUsage(aggregator: ReportUsage['aggregator'], subscription: KnownSubscription, period: { start: Date; end: Date }, isoOf: (date: Date) => string): ReportUsage {
+function reportUsage(aggregator: ReportUsage['aggregator'], previousInvoice: Invoice | undefined, subscription: KnownSubscription | undefined, subscriptionId: string | null, period: { start: Date; end: Date } | undefined, isoOf: (date: Date) => string): ReportUsage {
+  if (previousInvoice !== undefined || period === undefined || subscriptionId === null) return { aggregator, ...(previousInvoice ? { invoice: previousInvoice } : {}) };
+  if (subscription?.subscriptionId !== subscriptionId) return { aggregator, invoice: invoiceOf(subscription, subscriptionId, period, isoOf) };
   const memo = usageMemo.get(subscription);
   if (memo && memo.aggregator === aggregator && memo.start === period.start.getTime() && memo.end === period.end.getTime()) return memo.usage;
-  const usage = usageOf(aggregator, invoiceOf(subscription, subscription.subscriptionId, period, isoOf));
+  const usage = { aggregator, invoice: invoiceOf(subscription, subscriptionId, period, isoOf) };
   usageMemo.set(subscription, { aggregator, start: period.start.getTime(), end: period.end.getTime(), usage });
   return usage;
 }
+
+const usageMemo = new WeakMap<KnownSubscription, { aggregator: string; start: number; end: number; usage: ReportUsage }>();
 
 /**
  * A price's amount for a period-to-date total, rounded to the currency: memoised per price object
