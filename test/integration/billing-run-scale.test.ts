@@ -71,8 +71,13 @@ describe('billing run at scale', () => {
     expect(summary.errors).toEqual([]);
     expect(summary.windowsEvaluated).toBe(2);
     expect(receiver.totals()).toEqual(expected);
-    // 2 windows × 3000 reports at 500 per POST.
-    expect(receiver.requests().filter((r) => r.method === 'POST')).toHaveLength(12);
+    // 2 windows × 3000 reports in POSTs of at most 500 events and 100,000 bytes, each of them full but the last of a window.
+    const posts = receiver.requests().filter((r) => r.method === 'POST');
+    const sizes = posts.map((r) => ({ bytes: Buffer.byteLength(r.body, 'utf8'), events: (JSON.parse(r.body) as { data: { events: unknown[] } }).data.events.length }));
+    expect(sizes.reduce((sum, s) => sum + s.events, 0)).toBe(2 * COMPANIES);
+    expect(sizes.every((s) => s.bytes <= 100_000 && s.events <= 500)).toBe(true);
+    const eventBytes = Math.max(...sizes.map((s) => s.bytes / s.events));
+    expect(posts.length).toBeLessThanOrEqual(2 * Math.ceil(COMPANIES / Math.floor(100_000 / eventBytes - 1)));
     const group = await new ReportStore(rt.clients.documents, rt.names.tables.billing).readWindow({ orgId: scope.org_id, appId: scope.app_id }, meter.body._id, w1);
     expect(group!.reports).toHaveLength(COMPANIES);
     expect(group!.reports.every((r) => r.status === 'success')).toBe(true);

@@ -58,6 +58,8 @@ export interface BillingRunDeps {
   readonly deliveryConcurrency?: number;
   /** Reports per webhook POST (default 500, see webhook-batch.ts); 1 sends one POST per report. */
   readonly webhookBatchSize?: number;
+  /** Body bytes per webhook POST (default 100,000, see webhook-batch.ts). */
+  readonly webhookBatchBytes?: number;
   /** A chunk of new windows committed together ends once its reports reach this many (default 20,000). */
   readonly reportsPerCommit?: number;
   /** Lease of a meter per run (default 15 min: longer than a Lambda run). */
@@ -562,6 +564,7 @@ class MeterRun {
       balances: this.balances,
       concurrency: deps.deliveryConcurrency ?? 16,
       webhookBatchSize: deps.webhookBatchSize ?? DEFAULT_WEBHOOK_BATCH_SIZE,
+      ...(deps.webhookBatchBytes !== undefined ? { webhookBatchBytes: deps.webhookBatchBytes } : {}),
       webhookOptions: deps.webhookOptions,
       maxDeliveryRuns: deps.maxDeliveryRuns ?? MAX_DELIVERY_RUNS,
       now: this.clock,

@@ -13,7 +13,7 @@ import type { ProviderClient, ProviderOutcome, ProviderRequestRecord, ProviderSu
 import type { OutcomeChange, ReportTenant } from '../reports/report-store';
 import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
-import { sendWebhookBatch } from './webhook-batch';
+import { DEFAULT_WEBHOOK_BATCH_BYTES, sendWebhookBatch, webhookBatches } from './webhook-batch';
 import { primaryDestination } from './window-reports';
 import { LastIso } from '../../shared/last-iso';
 import { withFields } from '../../shared/object-copy';
@@ -53,6 +53,8 @@ export interface DeliveryDeps {
   readonly concurrency: number;
   /** Reports per webhook POST (1: one POST per report through the channel's ProviderClient). */
   readonly webhookBatchSize: number;
+  /** Body bytes per webhook POST (default DEFAULT_WEBHOOK_BATCH_BYTES). */
+  readonly webhookBatchBytes?: number;
   readonly webhookOptions: ClientOptions | undefined;
   readonly maxDeliveryRuns: number;
   readonly now: () => Date;
@@ -303,11 +305,11 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
       await mapWithConcurrency(toSend, deps.concurrency, async (item) => record(item, await target.client.report(item.request as UsageReportRequest<WebhookParams>)));
       return;
     }
-    const batches: (typeof toSend)[] = [];
-    for (let i = 0; i < toSend.length; i += deps.webhookBatchSize) batches.push(toSend.slice(i, i + deps.webhookBatchSize));
+    const limits = { maxEvents: deps.webhookBatchSize, maxBytes: deps.webhookBatchBytes ?? DEFAULT_WEBHOOK_BATCH_BYTES };
+    const batches = webhookBatches(toSend, (item) => item.request as UsageReportRequest<WebhookParams>, deps.now(), limits);
     await mapWithConcurrency(batches, 4, async (batch) => {
-      const outcome = await sendWebhookBatch(target.channel, batch.map((item) => item.request as UsageReportRequest<WebhookParams>), deps.webhookOptions);
-      for (const item of batch) record(item, outcome);
+      const outcome = await sendWebhookBatch(target.channel, batch, deps.webhookOptions);
+      for (const item of batch.items) record(item, outcome);
     });
   }));
 }

@@ -1,7 +1,7 @@
 import { WebhookParams } from '../../../schemas/billing/provider-params';
 import { verifyWebhook } from '../../../functions/billing/providers/webhook-signature';
 import { webhookEvent } from '../../../functions/billing/providers/webhook-client';
-import { sendWebhookBatch, WEBHOOK_BATCH_TYPE } from '../../../functions/billing/run/webhook-batch';
+import { sendWebhookBatch, WEBHOOK_BATCH_TYPE, webhookBatches } from '../../../functions/billing/run/webhook-batch';
 import { jsonArrayBytes } from '../../../functions/shared/json-bytes';
 import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
 
@@ -15,7 +15,9 @@ describe('webhook batch body', () => {
       reportRequest(params, { destination: 'webhook:ch', subscriptionId: 'sub_é', quantity: 2n ** 64n }),
     ];
     const sent: { body: Buffer; signature: string }[] = [];
-    const outcome = await sendWebhookBatch(channel, requests, {
+    const [batch, ...more] = webhookBatches(requests, (r) => r, new Date(), { maxEvents: 500, maxBytes: 100_000 });
+    expect(more).toHaveLength(0);
+    const outcome = await sendWebhookBatch(channel, batch!, {
       runtime: instantRuntime(),
       fetch: async (_url, init) => {
         sent.push({ body: init.body as Buffer, signature: new Headers(init.headers).get('x-usage-signature') ?? '' });
@@ -35,6 +37,38 @@ describe('webhook batch body', () => {
     expect(text).toContain('"quantity":18446744073709551616,');
     expect(text).toContain('"sub_é"');
     expect(verifyWebhook(sent[0]!.body, sent[0]!.signature, channel.secrets[0]!, Math.floor(Date.now() / 1000)).valid).toBe(true);
+  });
+
+  it('splits events into POSTs of at most maxEvents events and maxBytes bytes, in order', () => {
+    const requests = Array.from({ length: 50 }, (_, i) => reportRequest(params, { destination: 'webhook:ch', subscriptionId: `sub_${i}`, quantity: BigInt(i) }));
+    const createdAt = new Date('2026-01-01T00:00:00Z');
+    const whole = webhookBatches(requests, (r) => r, createdAt, { maxEvents: 500, maxBytes: 10_000_000 });
+    expect(whole).toHaveLength(1);
+    const eventBytes = Buffer.byteLength(JSON.stringify(webhookEvent(requests[0]!, createdAt)));
+    for (const limits of [{ maxEvents: 7, maxBytes: 10_000_000 }, { maxEvents: 500, maxBytes: 4 * eventBytes + 400 }, { maxEvents: 3, maxBytes: 5 * eventBytes }]) {
+      const batches = webhookBatches(requests, (r) => r, createdAt, limits);
+      expect(batches.flatMap((b) => b.items)).toEqual(requests);
+      for (const batch of batches) {
+        expect(batch.items.length).toBeLessThanOrEqual(limits.maxEvents);
+        expect(batch.body.byteLength).toBeLessThanOrEqual(limits.maxBytes);
+        const parsed = JSON.parse(batch.body.toString('utf8')) as { id: string; data: { events: { id: string }[] } };
+        expect(parsed.id).toBe(batch.id);
+        expect(parsed.data.events.map((e) => e.id)).toEqual(batch.items.map((r) => r.idempotencyKey));
+      }
+      // Full batches: the next event would not have fitted.
+      let next = 0;
+      for (const batch of batches.slice(0, -1)) {
+        next += batch.items.length;
+        const nextBytes = Buffer.byteLength(JSON.stringify(webhookEvent(requests[next]!, createdAt)));
+        expect(batch.items.length === limits.maxEvents || batch.body.byteLength + nextBytes + 1 > limits.maxBytes).toBe(true);
+      }
+    }
+    // An event larger than maxBytes goes alone, never dropped.
+    const alone = webhookBatches(requests.slice(0, 3), (r) => r, createdAt, { maxEvents: 500, maxBytes: 10 });
+    expect(alone.map((b) => b.items.length)).toEqual([1, 1, 1]);
+    // The batch id depends on the events it holds, not on their order.
+    const reversed = webhookBatches([...requests].reverse(), (r) => r, createdAt, { maxEvents: 500, maxBytes: 10_000_000 });
+    expect(reversed[0]!.id).toBe(whole[0]!.id);
   });
 
   it('jsonArrayBytes joins serialised elements into one JSON array', () => {
