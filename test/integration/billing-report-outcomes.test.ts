@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { reportId, subscriptionReportKey } from '../../functions/billing/reports/report-id';
-import { openReportsPartition, ReportStore, reportsPartition, type ReportTenant, type WindowReports } from '../../functions/billing/reports/report-store';
+import { deliveredReport, openReportsPartition, ReportStore, reportsPartition, type ReportOutcome, type ReportTenant, type WindowReports } from '../../functions/billing/reports/report-store';
 import type { BillingReport } from '../../schemas/billing/report';
 import { encodeRowTable } from '../../functions/shared/row-table';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
@@ -304,6 +304,48 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(await store.commitPreparedOutcomes(prepared)).toEqual(['committed', 'conflict']);
     expectSame((await store.readWindow(tenant, meterId, w(12).start))!.reports, firstAfter);
     expect((await store.readWindow(tenant, meterId, w(12).start))!.revision).toBe(first.revision + 1);
+  });
+
+  it('records a delivery told as outcomes (fields set, a replacement, untouched and balance-drawn reports) as the reports deliveredReport gives', async () => {
+    const failedBefore = { ...pending(15, 'd', 4), status: 'retrying' as const, error_code: 'http_503', error_message: 'down' };
+    const committed = await store.commitWindow({ tenant, meterId, window: w(15), reports: [pending(15, 'a', 1), pending(15, 'b', 2), { ...pending(15, 'c', 0), status: 'success' as const, success: true }, failedBefore], previous: undefined, evaluatedAt: new Date(), now: new Date() });
+    if (committed === 'conflict') throw new Error('conflict');
+    const at = new Date().toISOString();
+    const record = (r: BillingReport, success: boolean) => ({ job_id: r.idempotency_key, request_time: at, success, status_code: success ? 200 : 503, error_code: success ? null : 'http_503', error_message: success ? null : 'down' });
+    const [a, b, c, d] = committed.reports as [BillingReport, BillingReport, BillingReport, BillingReport];
+    // b had its balance drawn: delivery got a copy of it, not the stored report.
+    const drawnB = { ...b, beginning_balance: { sequence_id: 1, current_balance: 10, pending_activity: 0, available_balance: 10 }, ending_balance: { sequence_id: 2, current_balance: 8, pending_activity: 0, available_balance: 8 }, balance_changes: [{ amount: -2 }] };
+    const { error_code: _code, error_message: _message, ...dWithoutError } = d;
+    const outcomes = new Map<BillingReport, ReportOutcome>([
+      [a, { set: { status: 'success', success: true, delivery_runs: 1, provider_requests: [record(a, true)], channel_requests: [{ channel_id: 'ch', provider_requests: [record(a, true)] }], last_success_time: at, updated_at: at } }],
+      [drawnB, { set: { status: 'retrying', success: false, delivery_runs: 1, provider_requests: [record(b, false)], updated_at: at } }],
+      [d, { replacement: { ...dWithoutError, status: 'success', success: true, delivery_runs: 1, provider_requests: [record(d, true)], last_success_time: at, updated_at: at } }],
+    ]);
+    const given = [a, drawnB, c, d];
+    const expected = given.map((r) => deliveredReport(r, outcomes.get(r)));
+    expect(expected[0]).toMatchObject({ status: 'success', last_success_time: at });
+    expect(expected[1]!.ending_balance?.current_balance).toBe(8);
+    expect(expected[2]).toBe(c);
+    expect(expected[3]!.error_code).toBeUndefined();
+
+    const prepared = store.prepareOutcomes({ tenant, previous: committed, delivered: { reports: given, outcomes }, now: new Date() });
+    expect(prepared.kind).toBe('overlay');
+    const [result] = await store.commitPreparedOutcomes([prepared]);
+    if (result === 'conflict' || result === 'committed' || result === undefined) throw new Error(`unexpected ${String(result)}`);
+    expectSame(result.reports, expected);
+    expectSame((await store.readWindow(tenant, meterId, w(15).start))!.reports, expected);
+    expect((await header(15))['open_count']).toBe(1);
+    expect(await shardCount(15)).toBe(committed.shards);
+
+    // A group this store did not hand out: the delivered reports are made and written as new shards.
+    const read = (await store.readWindow(tenant, meterId, w(15).start))!;
+    const copy: WindowReports = { ...read };
+    const again = new Map<BillingReport, ReportOutcome>([[read.reports[1]!, { set: { status: 'success', success: true, delivery_runs: 2, last_success_time: at, updated_at: at } }]]);
+    const rewritten = await store.commitOutcomes({ tenant, previous: copy, delivered: { reports: read.reports, outcomes: again }, now: new Date() });
+    if (rewritten === 'conflict') throw new Error('conflict');
+    expect(rewritten.generation).not.toBe(read.generation);
+    expectSame((await store.readWindow(tenant, meterId, w(15).start))!.reports, read.reports.map((r) => deliveredReport(r, again.get(r))));
+    expect((await header(15))['open_count']).toBe(0);
   });
 
   it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {

@@ -7,6 +7,7 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import { copyJson, sameJson } from '../../shared/json-values';
 import { decodeRowTable, encodeRowTable } from '../../shared/row-table';
 import { ValidationError } from '../../shared/errors';
+import { withFields } from '../../shared/object-copy';
 import { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../schedule/reporting-period';
 import { companyReportKey, parseReportId, subscriptionReportKey } from './report-id';
@@ -93,25 +94,54 @@ export interface OutcomeChange {
   readonly set: Readonly<Record<string, unknown>>;
 }
 
-export interface CommitOutcomesRequest {
+/**
+ * What a delivery did to one report it was given: it set fields on it (in order: the delivered
+ * report is the report with these set, new keys last), or it replaced it whole.
+ */
+export type ReportOutcome = { readonly set: Readonly<Record<string, unknown>> } | { readonly replacement: BillingReport };
+
+/**
+ * A delivery over a group's reports, told without a delivered copy of each report: the run records
+ * outcomes from this, so the copies (a kilobyte each, alive while a window delivers) are never made.
+ */
+export interface DeliveredReports {
+  /** The reports the delivery was given: the group's own, or copies of them with balances drawn. */
+  readonly reports: readonly BillingReport[];
+  /** What it did to each one it changed. */
+  readonly outcomes: ReadonlyMap<BillingReport, ReportOutcome>;
+}
+
+/** A report after delivery: itself, with the fields delivery set, or its replacement. */
+export function deliveredReport(report: BillingReport, outcome: ReportOutcome | undefined): BillingReport {
+  if (outcome === undefined) return report;
+  return 'replacement' in outcome ? outcome.replacement : withFields(report, outcome.set);
+}
+
+interface OutcomesRequestBase {
   readonly tenant: ReportTenant;
   /** The group as read or committed by this store (its revision is the condition). */
   readonly previous: WindowReports;
-  /** The group's reports after delivery (the same report objects where nothing changed). */
-  readonly reports: readonly BillingReport[];
-  /** Delivered reports → what the delivery changed (spares comparing every field with the shard's copy). */
-  readonly changes?: ReadonlyMap<BillingReport, OutcomeChange>;
   /** Old generations replaced by a fallback full rewrite are deleted here (see CommitWindowRequest). */
   readonly background?: (work: Promise<unknown>) => void;
   readonly now: Date;
 }
+
+export type CommitOutcomesRequest = OutcomesRequestBase & (
+  | {
+      /** The group's reports after delivery (the same report objects where nothing changed). */
+      readonly reports: readonly BillingReport[];
+      /** Delivered reports → what the delivery changed (spares comparing every field with the shard's copy). */
+      readonly changes?: ReadonlyMap<BillingReport, OutcomeChange>;
+    }
+  | { readonly delivered: DeliveredReports }
+);
 
 /** A group's outcome commit, encoded (ReportStore.prepareOutcomes). */
 export type PreparedOutcomes =
   /** The header put with the overlay, and the open marker; the group after the commit when it was kept. */
   | { readonly kind: 'overlay'; readonly items: TransactItem[]; readonly bytes: number; readonly group?: WindowReports; readonly base?: ReadonlyMap<string, BillingReport> }
   /** No overlay (a group this store did not hand out, or one too big for the header): new shards. */
-  | { readonly kind: 'rewrite'; readonly request: CommitOutcomesRequest; readonly reports: BillingReport[] };
+  | { readonly kind: 'rewrite'; readonly request: OutcomesRequestBase; readonly reports: BillingReport[] };
 
 export interface ListWindowsRequest {
   /** Windows overlapping [from, to). */
@@ -264,7 +294,7 @@ export class ReportStore {
       typeof options.extraItems === 'function' ? options.extraItems() : Promise.resolve(options.extraItems ?? []),
     ]);
     const transactItems: TransactItem[] = prepared.flatMap(({ request, reports, generation, shards }) =>
-      this.headerItems({ ...request, generation, shards: shards.length, reports }));
+      this.headerItems({ ...request, generation, shards: shards.length, counts: { reports: reports.length, open: reports.filter((report) => OPEN_STATUSES.has(report.status)).length } }));
     try {
       await this.documents.send(new TransactWriteCommand({ TransactItems: [...transactItems, ...extraItems] }));
     } catch (error) {
@@ -313,16 +343,16 @@ export class ReportStore {
    */
   prepareOutcomes(request: CommitOutcomesRequest, options: { keepGroup?: boolean } = {}): PreparedOutcomes {
     const { previous } = request;
-    const reports = sortedByKey(request.reports);
+    const entries = sortedEntries(outcomeEntries(request));
     const base = shardBase.get(previous);
-    const overlay = base ? outcomeOverlay(base, reports, request.changes) : undefined;
-    if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) return { kind: 'rewrite', request, reports };
+    const overlay = base ? outcomeOverlay(base, entries) : undefined;
+    if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) return { kind: 'rewrite', request, reports: entries.map(reportAfter) };
     const items = this.headerItems({
       tenant: request.tenant, meterId: previous.meterId, window: previous.window, previous, evaluatedAt: previous.evaluatedAt, now: request.now,
-      generation: previous.generation, shards: previous.shards, reports, overlay,
+      generation: previous.generation, shards: previous.shards, counts: { reports: entries.length, open: entries.filter((entry) => OPEN_STATUSES.has(statusAfter(entry))).length }, overlay,
     });
     const kept = options.keepGroup ?? true;
-    return { kind: 'overlay', items, bytes: overlay.byteLength, ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports }, base } : {}) };
+    return { kind: 'overlay', items, bytes: overlay.byteLength, ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports: entries.map(reportAfter) }, base } : {}) };
   }
 
   /**
@@ -381,14 +411,14 @@ export class ReportStore {
   /** The header put (conditioned on the revision it replaces) and the open marker's put or delete. */
   private headerItems(input: {
     tenant: ReportTenant; meterId: string; window: UsageWindow; previous: WindowReports | undefined; evaluatedAt: Date; now: Date;
-    generation: string; shards: number; reports: readonly BillingReport[]; overlay?: Uint8Array;
+    generation: string; shards: number; counts: { reports: number; open: number }; overlay?: Uint8Array;
   }): TransactItem[] {
-    const { tenant, meterId, window, previous, reports } = input;
+    const { tenant, meterId, window, previous, counts } = input;
     const base = { meter_id: meterId, window_start: window.start.toISOString() };
-    const openCount = reports.filter((report) => OPEN_STATUSES.has(report.status)).length;
+    const openCount = counts.open;
     const header = {
       pk: reportsPartition(tenant), sk: headerSortKey(window.start, meterId), ...base, window_end: window.end.toISOString(), generation: input.generation, shards: input.shards,
-      revision: (previous?.revision ?? 0) + 1, report_count: reports.length, open_count: openCount,
+      revision: (previous?.revision ?? 0) + 1, report_count: counts.reports, open_count: openCount,
       evaluated_at: input.evaluatedAt.toISOString(), updated_at: input.now.toISOString(),
       ...(input.overlay ? { outcomes_gz: input.overlay } : {}),
     };
@@ -483,12 +513,52 @@ function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {
 }
 
 /**
+ * A report of an outcome commit: `report` after delivery, or `report` with the fields `set` (the
+ * delivered copy is made only if needed); `after`, when given, is that copy, made by the caller.
+ */
+interface OutcomeEntryOfReport {
+  readonly key: string;
+  readonly report: BillingReport;
+  readonly set?: Readonly<Record<string, unknown>>;
+  readonly after?: BillingReport;
+}
+
+function outcomeEntries(request: CommitOutcomesRequest): OutcomeEntryOfReport[] {
+  if ('delivered' in request) {
+    const { reports, outcomes } = request.delivered;
+    return reports.map((report) => {
+      const outcome = outcomes.get(report);
+      if (outcome === undefined) return { key: reportKeyOf(report), report };
+      return 'set' in outcome ? { key: reportKeyOf(report), report, set: outcome.set } : { key: reportKeyOf(outcome.replacement), report: outcome.replacement };
+    });
+  }
+  return request.reports.map((after) => {
+    const change = request.changes?.get(after);
+    return change ? { key: reportKeyOf(after), report: change.from, set: change.set, after } : { key: reportKeyOf(after), report: after };
+  });
+}
+
+function sortedEntries(entries: OutcomeEntryOfReport[]): OutcomeEntryOfReport[] {
+  let sorted = true;
+  for (let i = 1; i < entries.length && sorted; i += 1) sorted = entries[i - 1]!.key <= entries[i]!.key;
+  return sorted ? entries : entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+const reportAfter = (entry: OutcomeEntryOfReport): BillingReport => entry.after ?? (entry.set ? withFields(entry.report, entry.set) : entry.report);
+
+/** A delivery sets `status`: read from what it set, without the delivered copy. */
+function statusAfter(entry: OutcomeEntryOfReport): string {
+  const status = entry.after === undefined ? entry.set?.['status'] : undefined;
+  return typeof status === 'string' ? status : reportAfter(entry).status;
+}
+
+/**
  * The overlay of `reports` over their shard copies: an entry per report that is not its shard copy,
  * holding only the fields that changed. undefined when a report is not in the shards (the set of
  * reports changed: only a full commit can record that).
  */
-function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: readonly BillingReport[], changes: ReadonlyMap<BillingReport, OutcomeChange> | undefined): Uint8Array | undefined {
-  if (reports.length !== base.size) return undefined;
+function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries: readonly OutcomeEntryOfReport[]): Uint8Array | undefined {
+  if (entries.length !== base.size) return undefined;
   // Entries that only set fields go in a row table (keys[i] ↔ sets[i]); others as v1 entries.
   const keys: string[] = [];
   const sets: Record<string, unknown>[] = [];
@@ -500,23 +570,23 @@ function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, reports: reado
     sets.push(set);
     ownKeys.push(shard.idempotency_key);
   };
-  for (const report of reports) {
-    const key = reportKeyOf(report);
+  for (const entry of entries) {
+    const { key } = entry;
     const shard = base.get(key);
     if (!shard) return undefined;
-    if (shard === report) continue;
-    const change = changes?.get(report);
-    if (change !== undefined && change.from === shard) {
+    if (entry.set !== undefined && entry.report === shard) {
       // The delivery names what it set on this very shard copy: only those fields can differ, and
       // new ones come last in the order set, as the merge puts them.
       let quick: Record<string, unknown> | undefined;
-      for (const field in change.set) {
-        const value = change.set[field];
+      for (const field in entry.set) {
+        const value = entry.set[field];
         if (value !== undefined && (shard as Record<string, unknown>)[field] !== value) (quick ??= {})[field] = value;
       }
       if (quick) addSet(key, quick, shard);
       continue;
     }
+    const report = reportAfter(entry);
+    if (shard === report) continue;
     // A delivery spreads the report, so unchanged fields are the shard's own values: compared by
     // reference (an equal copy is merely stored again, which is harmless).
     const record = report as Record<string, unknown>;

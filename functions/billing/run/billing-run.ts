@@ -500,8 +500,8 @@ class MeterRun {
 
   /**
    * Sends the group's open reports and encodes the outcome commit at once: what then waits for its
-   * turn in the outcome queue is a header item of a few KB, while the delivered reports (a copy of
-   * each) die young instead of being copied into the old generation.
+   * turn in the outcome queue is a header item of a few KB. Delivered copies of the reports are never
+   * made: the overlay is written from what delivery set on each report.
    */
   private async deliverAndPrepare(group: WindowReports, origin: 'built' | 'stored'): Promise<PreparedOutcomes> {
     const delivery = await this.deliveryDeps();
@@ -514,7 +514,7 @@ class MeterRun {
     this.counters.retrying += result.retrying;
     this.deps.faults?.afterDelivery?.(this.meter.id, group.window);
     // Outcomes are an overlay on the group's header (no shard rewrite), committed with other windows' outcomes.
-    return this.reports.prepareOutcomes({ tenant: this.tenant, previous: group, reports: result.reports, changes: result.changes, now: this.clock(), background: this.background }, { keepGroup: false });
+    return this.reports.prepareOutcomes({ tenant: this.tenant, previous: group, delivered: result.outcomes, now: this.clock(), background: this.background }, { keepGroup: false });
   }
 
   /**

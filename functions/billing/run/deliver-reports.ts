@@ -10,13 +10,12 @@ import { Decimal } from '../money/decimal';
 import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient, ProviderOutcome, ProviderRequestRecord, ProviderSubscription, UsageReportRequest } from '../providers/provider-port';
-import type { OutcomeChange, ReportTenant } from '../reports/report-store';
+import { deliveredReport, type DeliveredReports, type ReportOutcome, type ReportTenant } from '../reports/report-store';
 import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
 import { DEFAULT_WEBHOOK_BATCH_BYTES, sendWebhookBatch, webhookBatches } from './webhook-batch';
 import { primaryDestination } from './window-reports';
 import { LastIso } from '../../shared/last-iso';
-import { withFields } from '../../shared/object-copy';
 
 /**
  * Delivery of a window's open reports (pending, retrying) to the meter's destinations, after the
@@ -109,8 +108,18 @@ export interface DeliverOptions {
   readonly keysBuiltThisRun?: boolean;
 }
 
-/** Delivers the open reports (balances already drawn); returns the group's reports with outcomes recorded. */
-export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[], options: DeliverOptions = {}): Promise<{ reports: BillingReport[]; changes: Map<BillingReport, OutcomeChange>; delivered: number; failed: number; retrying: number }> {
+export interface DeliveryResult {
+  /** What delivery did to each open report (ReportStore.prepareOutcomes records it as it is). */
+  readonly outcomes: DeliveredReports;
+  /** The reports after delivery, in the order given: copies made when first read. */
+  readonly reports: BillingReport[];
+  readonly delivered: number;
+  readonly failed: number;
+  readonly retrying: number;
+}
+
+/** Delivers the open reports (balances already drawn); returns what it did to each. */
+export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[], options: DeliverOptions = {}): Promise<DeliveryResult> {
   const open = reports.filter(isOpen);
   const primary = options.keysBuiltThisRun ? primaryDestination(deps.meter) : undefined;
   const deliveries = open.map((report) => prepare(deps, report, primary));
@@ -127,20 +136,26 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
       return d.verdicts.push(classify(destination, outcome, d.providerRequests, request.idempotencyKey));
     });
   }
-  const finished = new Map<string, BillingReport>();
-  const changes = new Map<BillingReport, OutcomeChange>();
+  const outcomes = new Map<BillingReport, ReportOutcome>();
   let delivered = 0;
   let failed = 0;
   let retrying = 0;
   for (const d of deliveries) {
-    const { report, change } = finish(deps, d);
-    finished.set(d.report._id, report);
-    if (change) changes.set(report, change);
-    if (report.status === 'success') delivered += 1;
-    else if (report.status === 'failed') failed += 1;
+    const { status, outcome } = finish(deps, d);
+    outcomes.set(d.report, outcome);
+    if (status === 'success') delivered += 1;
+    else if (status === 'failed') failed += 1;
     else retrying += 1;
   }
-  return { reports: reports.map((report) => finished.get(report._id) ?? report), changes, delivered, failed, retrying };
+  let after: BillingReport[] | undefined;
+  return {
+    outcomes: { reports, outcomes },
+    get reports() {
+      after ??= reports.map((report) => deliveredReport(report, outcomes.get(report)));
+      return after;
+    },
+    delivered, failed, retrying,
+  };
 }
 
 /**
@@ -321,10 +336,8 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
  * `delivery_unconfirmed`. A delivered correction on top of an earlier unconfirmed version keeps the
  * report failed/delivery_unconfirmed: the window's billing is still not known to be whole.
  */
-function finish(deps: DeliveryDeps, d: Delivery): { report: BillingReport; change: OutcomeChange | undefined } {
+function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['status']; outcome: ReportOutcome } {
   const { report, verdicts } = d;
-  // Object rest copies slowly; most reports carry no error to drop.
-  const rest = 'error_code' in report || 'error_message' in report ? withoutError(report) : report;
   const runs = report.delivery_runs + 1;
   const allSucceeded = verdicts.length > 0 && verdicts.every((v) => v.state === 'success');
   const refusal = verdicts.find((v) => v.state === 'refused');
@@ -352,8 +365,8 @@ function finish(deps: DeliveryDeps, d: Delivery): { report: BillingReport; chang
   }
   const status: BillingReport['status'] = error ? 'failed' : allSucceeded ? 'success' : 'retrying';
   const now = finishedIso.of(deps.now());
-  // The fields delivery sets, in order: spread over the report, a key it has keeps its place and a new
-  // one goes last. The outcome overlay (report-store.ts) stores `set` as it is.
+  // The fields delivery sets, in order: set on the report, a key it has keeps its place and a new one
+  // goes last (deliveredReport). The outcome overlay (report-store.ts) stores `set` as it is.
   const set: Record<string, unknown> = { status, success: status === 'success', delivery_runs: runs, provider_requests: d.providerRequests };
   if (d.channelRequests) set['channel_requests'] = d.channelRequests;
   if (allSucceeded) set['last_success_time'] = now;
@@ -362,8 +375,10 @@ function finish(deps: DeliveryDeps, d: Delivery): { report: BillingReport; chang
     set['error_message'] = error.message;
   }
   set['updated_at'] = now;
-  // A report that had an error had it removed (rest): not a plain "fields set" change.
-  return { report: withFields(rest as BillingReport, set), change: rest === report ? { from: report, set } : undefined };
+  // A report that had an error has it removed first: not a plain "fields set" change. (Object rest
+  // copies slowly; most reports carry no error to drop.)
+  if ('error_code' in report || 'error_message' in report) return { status, outcome: { replacement: deliveredReport(withoutError(report) as BillingReport, { set }) } };
+  return { status, outcome: { set } };
 }
 
 const finishedIso = new LastIso();
