@@ -76,17 +76,6 @@ interface Verdict {
   readonly failure?: ProviderRequestRecord;
 }
 
-/** One open report on its way: its requests per destination and what each destination answered. */
-interface Delivery {
-  report: BillingReport;
-  requestFor(destination: string): UsageReportRequest<never>;
-  /** The idempotency key of one of the report's versions at a destination. */
-  keyFor(destination: string, reportVersion: number): string;
-  verdicts: Verdict[];
-  providerRequests: ProviderRequestRecord[];
-  channelRequests: ChannelRequests[] | undefined;
-}
-
 /**
  * Draws the open reports' amounts from balances (once per report version); call before delivering,
  * one window after the other, so balances move in window order.
@@ -122,7 +111,7 @@ export interface DeliveryResult {
 export async function deliverReports(deps: DeliveryDeps, reports: readonly BillingReport[], options: DeliverOptions = {}): Promise<DeliveryResult> {
   const open = reports.filter(isOpen);
   const primary = options.keysBuiltThisRun ? primaryDestination(deps.meter) : undefined;
-  const deliveries = open.map((report) => prepare(deps, report, primary));
+  const deliveries = open.map((report) => new Delivery(deps, report, primary));
   if (deps.meter.provider === 'webhook') await deliverToChannels(deps, deliveries);
   else {
     await mapWithConcurrency(deliveries, deps.concurrency, async (d) => {
@@ -173,46 +162,65 @@ function beforeSending(deps: DeliveryDeps, d: Delivery, destination: string, rec
   return undefined;
 }
 
-/** `primary`: the destination the report's own idempotency_key is known to be for (see DeliverOptions). */
-function prepare(deps: DeliveryDeps, report: BillingReport, primary: string | undefined): Delivery {
-  const { meter, tenant } = deps;
-  const version = report.versions[report.versions.length - 1]!;
-  const subscriptionId = report.subscription_id!;
-  const known = deps.directory.subscriptions.get(subscriptionId);
-  const itemPrice = known?.items.find((item) => item.price_id && meter.billedIds.has(item.price_id))?.price_id ?? known?.items.find((item) => item.price_id)?.price_id ?? undefined;
-  const customer = known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'];
-  const subscription: ProviderSubscription = {
-    subscriptionId, companyId: report.company_id ?? known?.companyId ?? '',
-    ...(typeof customer === 'string' ? { customerId: customer } : {}),
-    ...(itemPrice ? { itemPriceId: itemPrice } : {}),
-  };
-  const window = windowOf(report);
-  return {
-    report,
-    verdicts: [],
-    providerRequests: [...report.provider_requests],
-    channelRequests: report.channel_requests?.map((c) => ({ ...c, provider_requests: [...c.provider_requests] })),
-    keyFor(destination, reportVersion) {
-      return idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion, destination });
-    },
-    requestFor(destination) {
-      const identity: ReportIdentity = { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId, windowStart: window.start, windowEnd: window.end, reportVersion: report.report_version, destination };
-      const carried = report.report_version === 1 ? NOTHING_CARRIED : unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
-      const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
-      return {
-        identity,
-        idempotencyKey: destination === primary ? report.idempotency_key : idempotencyKey(identity),
-        meter: { id: meter.id, name: meter.name },
-        subscription,
-        window,
-        quantity: BigInt(report.meter_usage),
-        previousQuantity: BigInt(carried.acknowledgedQuantity ?? report.meter_usage - version.delta),
-        reportTotalUsage: BigInt(report.report_total_usage),
-        ...(amount !== undefined && report.currency ? { amount: { value: amount, currency: report.currency } } : {}),
-        params: meter.params as never,
-      };
-    },
-  };
+/**
+ * One open report on its way: its requests per destination and what each destination answered.
+ * (A class, not an object of closures: a window's thousands of deliveries live until its last batch
+ * is answered.)
+ */
+class Delivery {
+  readonly verdicts: Verdict[] = [];
+  /** Its request records so far (replaced, never changed in place: the report's own array until one is added). */
+  providerRequests: readonly ProviderRequestRecord[];
+  channelRequests: ChannelRequests[] | undefined;
+  private readonly subscription: ProviderSubscription;
+  private readonly window: { start: Date; end: Date };
+
+  /** `primary`: the destination the report's own idempotency_key is known to be for (see DeliverOptions). */
+  constructor(private readonly deps: DeliveryDeps, readonly report: BillingReport, private readonly primary: string | undefined) {
+    const { meter } = deps;
+    const subscriptionId = report.subscription_id!;
+    const known = deps.directory.subscriptions.get(subscriptionId);
+    const itemPrice = known?.items.find((item) => item.price_id && meter.billedIds.has(item.price_id))?.price_id ?? known?.items.find((item) => item.price_id)?.price_id ?? undefined;
+    const customer = known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'];
+    this.subscription = {
+      subscriptionId, companyId: report.company_id ?? known?.companyId ?? '',
+      ...(typeof customer === 'string' ? { customerId: customer } : {}),
+      ...(itemPrice ? { itemPriceId: itemPrice } : {}),
+    };
+    this.window = windowOf(report);
+    this.providerRequests = report.provider_requests;
+    this.channelRequests = report.channel_requests?.map((c) => ({ ...c, provider_requests: [...c.provider_requests] }));
+  }
+
+  /** The idempotency key of one of the report's versions at a destination. */
+  keyFor(destination: string, reportVersion: number): string {
+    return idempotencyKey(this.identity(destination, reportVersion));
+  }
+
+  requestFor(destination: string): UsageReportRequest<never> {
+    const { report, deps: { meter } } = this;
+    const version = report.versions[report.versions.length - 1]!;
+    const identity = this.identity(destination, report.report_version);
+    const carried = report.report_version === 1 ? NOTHING_CARRIED : unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
+    const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
+    return {
+      identity,
+      idempotencyKey: destination === this.primary ? report.idempotency_key : idempotencyKey(identity),
+      meter: { id: meter.id, name: meter.name },
+      subscription: this.subscription,
+      window: this.window,
+      quantity: BigInt(report.meter_usage),
+      previousQuantity: BigInt(carried.acknowledgedQuantity ?? report.meter_usage - version.delta),
+      reportTotalUsage: BigInt(report.report_total_usage),
+      ...(amount !== undefined && report.currency ? { amount: { value: amount, currency: report.currency } } : {}),
+      params: meter.params as never,
+    };
+  }
+
+  private identity(destination: string, reportVersion: number): ReportIdentity {
+    const { tenant, meter } = this.deps;
+    return { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: this.subscription.subscriptionId, windowStart: this.window.start, windowEnd: this.window.end, reportVersion, destination };
+  }
 }
 
 /** Version 1 has no earlier version to carry. */
@@ -308,8 +316,10 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
     const record = (item: (typeof toSend)[number], outcome: ProviderOutcome) => {
       // A batch's records are each report's own: job_id is the report version's key on this channel.
       const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
-      item.entry.provider_requests = appendRecords(item.entry.provider_requests, records);
-      item.d.providerRequests = appendRecords(item.d.providerRequests, records);
+      // A first delivery (nothing recorded yet, the usual case): the channel and the report share the array.
+      const first = records.length <= MAX_RECORDS;
+      item.entry.provider_requests = first && item.entry.provider_requests.length === 0 ? records : appendRecords(item.entry.provider_requests, records);
+      item.d.providerRequests = first && item.d.providerRequests.length === 0 ? records : appendRecords(item.d.providerRequests, records);
       item.d.verdicts.push(classify(channelDestination(channelId), outcome, item.entry.provider_requests, item.request.idempotencyKey));
     };
     if (!target) {
