@@ -106,10 +106,11 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 /**
  * Usage queries of a meter's next windows running at once while earlier windows are built, committed
  * and delivered. A query waits on the event loop several times (DuckDB: extract, prepare, run, one
- * per result chunk), which the run keeps busy; three in flight (the local index has three readers)
- * kept the windows' queries from being the run's bottleneck.
+ * per result chunk), which the run keeps busy, so in the run a query takes ~150 ms where alone it
+ * takes ~25 ms. With three in flight the queries were the run's bottleneck (the bench's run used
+ * 1.4 of 2 cores, 185 s); with six (the local index has six readers) it used 1.6 cores and took 150 s.
  */
-const QUERIES_AHEAD = 3;
+const QUERIES_AHEAD = 6;
 /**
  * Committed windows of one meter queued for delivery while later windows are evaluated (each waits on
  * its receiver and its outcome commit; eight keep the run from waiting on them, at a few windows' memory).

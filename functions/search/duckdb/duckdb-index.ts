@@ -51,11 +51,11 @@ import {
 export interface DuckDbSearchIndexOptions {
   /** A database file (created with its folder if missing), or ':memory:'. */
   readonly path: string;
-  /** Read connections: searches running at once (default 3). */
+  /** Read connections: searches running at once (default 6, the billing run's look-ahead queries). */
   readonly readers?: number;
 }
 
-const DEFAULT_READERS = 3;
+const DEFAULT_READERS = 6;
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
   VARCHAR,
