@@ -10,6 +10,7 @@ import { RunStateStore } from '../../functions/billing/run/run-state-store';
 import { busyWindows, windowUsage } from '../../functions/billing/run/usage-query';
 import { profileDocument } from '../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, TenantScope } from '../../functions/search/port';
+import { startEmulators } from '../local/emulators';
 import { startLocalRuntime } from '../local/runtime';
 import { timeMs } from './timing';
 import type { ReceiverTotals } from './webhook-receiver-process';
@@ -72,7 +73,14 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
   const companies = Math.max(1, Math.round(FULL_BILLING_BENCH.companies * scale));
   const events = Math.max(1, Math.round(FULL_BILLING_BENCH.events * scale));
   const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-billing-'));
-  const rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0 });
+  // The bench's data is generated for it and deleted after, so the AWS emulators keep it in memory (as
+  // the integration tests run them) instead of writing DynamoDB Local's SQLite file and kinesis-local's
+  // snapshots; the search index stays a DuckDB file, as in local mode.
+  const emulators = await startEmulators({});
+  const rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0, endpoints: emulators.endpoints }).catch(async (error: unknown) => {
+    await emulators.stop();
+    throw error;
+  });
   const receiver = await startReceiver();
   try {
     const c = rt.credentials;
@@ -196,6 +204,7 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
   } finally {
     await receiver.stop();
     await rt.stop();
+    await emulators.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
