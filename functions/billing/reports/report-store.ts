@@ -415,10 +415,9 @@ export class ReportStore {
   }): TransactItem[] {
     const { tenant, meterId, window, previous, counts } = input;
     const base = { meter_id: meterId, window_start: window.start.toISOString() };
-    const openCount = counts.open;
     const header = {
       pk: reportsPartition(tenant), sk: headerSortKey(window.start, meterId), ...base, window_end: window.end.toISOString(), generation: input.generation, shards: input.shards,
-      revision: (previous?.revision ?? 0) + 1, report_count: counts.reports, open_count: openCount,
+      revision: (previous?.revision ?? 0) + 1, report_count: counts.reports, open_count: counts.open,
       evaluated_at: input.evaluatedAt.toISOString(), updated_at: input.now.toISOString(),
       ...(input.overlay ? { outcomes_gz: input.overlay } : {}),
     };
@@ -431,7 +430,7 @@ export class ReportStore {
           ...(previous ? { ExpressionAttributeValues: { ':revision': previous.revision } } : {}),
         },
       },
-      openCount > 0 ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } } : { Delete: { TableName: this.tableName, Key: openKey } },
+      counts.open > 0 ? { Put: { TableName: this.tableName, Item: { ...openKey, ...base } } } : { Delete: { TableName: this.tableName, Key: openKey } },
     ];
   }
 
