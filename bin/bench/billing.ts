@@ -77,12 +77,11 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
   // the integration tests run them) instead of writing DynamoDB Local's SQLite file and kinesis-local's
   // snapshots; the search index stays a DuckDB file, as in local mode.
   const emulators = await startEmulators({});
-  const rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0, endpoints: emulators.endpoints }).catch(async (error: unknown) => {
-    await emulators.stop();
-    throw error;
-  });
-  const receiver = await startReceiver();
+  // What has started, stopped in `finally` whichever step failed.
+  const started: { rt?: Awaited<ReturnType<typeof startLocalRuntime>>; receiver?: Awaited<ReturnType<typeof startReceiver>> } = {};
   try {
+    const rt = (started.rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0, endpoints: emulators.endpoints }));
+    const receiver = (started.receiver = await startReceiver());
     const c = rt.credentials;
     const scope: TenantScope = { org_id: c.org_id, app_id: c.app_id };
     const management = async (method: string, path: string, body: unknown) => {
@@ -202,8 +201,8 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
     const queryMs = (queryMsBefore + queryMsAfter) / 2;
     return { scale, companies, meters: meters.length, events, windows, reports: s.reportsWritten, delivered: s.delivered, runMs, queryMs, queryMsBefore, queryMsAfter, ratio: runMs / queryMs, generatedSeconds };
   } finally {
-    await receiver.stop();
-    await rt.stop();
+    await started.receiver?.stop();
+    await started.rt?.stop();
     await emulators.stop();
     await rm(dataDir, { recursive: true, force: true });
   }

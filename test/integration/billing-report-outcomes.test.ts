@@ -262,12 +262,12 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(read.reports[0]!.provider_requests[0]!.success).toBe(true);
   });
 
-  it('takes what a delivery says it set (changes) and reads back exactly the delivered reports', async () => {
+  it('takes what a delivery says it set and reads back exactly the delivered reports', async () => {
     const reports = Array.from({ length: 50 }, (_, i) => pending(9, `c${String(i).padStart(2, '0')}`, i + 1));
     const committed = await store.commitWindow({ tenant, meterId, window: w(9), reports, previous: undefined, evaluatedAt: new Date(), now: new Date() });
     if (committed === 'conflict') throw new Error('conflict');
     const at = new Date().toISOString();
-    const changes = new Map<BillingReport, { from: BillingReport; set: Record<string, unknown> }>();
+    const outcomes = new Map<BillingReport, ReportOutcome>();
     const after = committed.reports.map((from, i) => {
       if (i % 10 === 0) return from;
       const record = { job_id: from.idempotency_key, request_time: at, success: i % 7 !== 0, status_code: i % 7 !== 0 ? 200 : 503, error_code: null, error_message: null };
@@ -276,10 +276,10 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
       if (i % 7 !== 0) set['last_success_time'] = at;
       set['updated_at'] = at;
       const report = { ...from, ...set } as BillingReport;
-      changes.set(report, { from, set });
+      outcomes.set(from, { set });
       return report;
     });
-    const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: after, changes, now: new Date() });
+    const outcome = await store.commitOutcomes({ tenant, previous: committed, delivered: { reports: committed.reports, outcomes }, now: new Date() });
     if (outcome === 'conflict') throw new Error('conflict');
     expect(outcome.generation).toBe(committed.generation);
     expectSame((await store.readWindow(tenant, meterId, w(9).start))!.reports, after);

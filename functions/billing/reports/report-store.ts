@@ -86,15 +86,6 @@ export interface CommitWindowRequest {
 }
 
 /**
- * What a delivery did to one report: the report it started from, and the fields it assigned, in the
- * order it assigned them (the delivered report is `from` with these set, new keys last).
- */
-export interface OutcomeChange {
-  readonly from: BillingReport;
-  readonly set: Readonly<Record<string, unknown>>;
-}
-
-/**
  * What a delivery did to one report it was given: it set fields on it (in order: the delivered
  * report is the report with these set, new keys last), or it replaced it whole.
  */
@@ -127,12 +118,9 @@ interface OutcomesRequestBase {
 }
 
 export type CommitOutcomesRequest = OutcomesRequestBase & (
-  | {
-      /** The group's reports after delivery (the same report objects where nothing changed). */
-      readonly reports: readonly BillingReport[];
-      /** Delivered reports → what the delivery changed (spares comparing every field with the shard's copy). */
-      readonly changes?: ReadonlyMap<BillingReport, OutcomeChange>;
-    }
+  /** The group's reports after delivery (the same report objects where nothing changed). */
+  | { readonly reports: readonly BillingReport[] }
+  /** What delivery set on the reports (spares a copy of each, and comparing every field with the shard's). */
   | { readonly delivered: DeliveredReports }
 );
 
@@ -511,15 +499,11 @@ function sortedByKey(reports: readonly BillingReport[]): BillingReport[] {
   return keyed.map((entry) => entry.report);
 }
 
-/**
- * A report of an outcome commit: `report` after delivery, or `report` with the fields `set` (the
- * delivered copy is made only if needed); `after`, when given, is that copy, made by the caller.
- */
+/** A report of an outcome commit: `report` after delivery, or `report` with the fields `set` (that copy made only if needed). */
 interface OutcomeEntryOfReport {
   readonly key: string;
   readonly report: BillingReport;
   readonly set?: Readonly<Record<string, unknown>>;
-  readonly after?: BillingReport;
 }
 
 function outcomeEntries(request: CommitOutcomesRequest): OutcomeEntryOfReport[] {
@@ -531,10 +515,7 @@ function outcomeEntries(request: CommitOutcomesRequest): OutcomeEntryOfReport[] 
       return 'set' in outcome ? { key: reportKeyOf(report), report, set: outcome.set } : { key: reportKeyOf(outcome.replacement), report: outcome.replacement };
     });
   }
-  return request.reports.map((after) => {
-    const change = request.changes?.get(after);
-    return change ? { key: reportKeyOf(after), report: change.from, set: change.set, after } : { key: reportKeyOf(after), report: after };
-  });
+  return request.reports.map((report) => ({ key: reportKeyOf(report), report }));
 }
 
 function sortedEntries(entries: OutcomeEntryOfReport[]): OutcomeEntryOfReport[] {
@@ -543,12 +524,12 @@ function sortedEntries(entries: OutcomeEntryOfReport[]): OutcomeEntryOfReport[] 
   return sorted ? entries : entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-const reportAfter = (entry: OutcomeEntryOfReport): BillingReport => entry.after ?? (entry.set ? withFields(entry.report, entry.set) : entry.report);
+const reportAfter = (entry: OutcomeEntryOfReport): BillingReport => (entry.set ? withFields(entry.report, entry.set) : entry.report);
 
 /** A delivery sets `status`: read from what it set, without the delivered copy. */
 function statusAfter(entry: OutcomeEntryOfReport): string {
-  const status = entry.after === undefined ? entry.set?.['status'] : undefined;
-  return typeof status === 'string' ? status : reportAfter(entry).status;
+  const status = entry.set?.['status'];
+  return typeof status === 'string' ? status : entry.report.status;
 }
 
 /**
