@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -45,12 +45,12 @@ export interface RunningEmulators {
 }
 
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
-/** kinesis-local snapshots its whole state this often when persisting. */
-const KINESIS_PERSIST_INTERVAL_MS = 1_000;
-/** Longer than kinesis-local's own graceful-shutdown limit (30 s), so it can always finish its final write. */
-const KINESIS_PERSISTENT_STOP_GRACE_MS = 35_000;
-/** In memory it has nothing to save, so there is no point waiting for clients' idle connections. */
-const KINESIS_IN_MEMORY_STOP_GRACE_MS = 1_000;
+/**
+ * kinesis-local keeps the stream in memory: its snapshots lag by a second, so the local runtime's
+ * journal (ingest-journal.ts) is what keeps acknowledged records, and it refills the stream on start.
+ * With nothing to save, there is no point waiting for clients' idle connections on stop.
+ */
+const KINESIS_STOP_GRACE_MS = 1_000;
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_LINES = 40;
 
@@ -73,8 +73,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
   const s3Dir = dataDir === undefined ? await mkdtemp(join(tmpdir(), 's3rver-')) : join(dataDir, 's3');
   if (dataDir === undefined) temporaryDirs.add(s3Dir);
   const dynamodbDir = dataDir === undefined ? undefined : join(dataDir, 'dynamodb');
-  const kinesisDir = dataDir === undefined ? undefined : join(dataDir, 'kinesis');
-  await Promise.all([s3Dir, dynamodbDir, kinesisDir].map((dir) => (dir === undefined ? undefined : mkdir(dir, { recursive: true }))));
+  await Promise.all([s3Dir, dynamodbDir].map((dir) => (dir === undefined ? undefined : mkdir(dir, { recursive: true }))));
 
   const watchdog = Watchdog.start();
   const track = (name: EmulatorName, child: ChildProcess): EmulatorProcess => new EmulatorProcess(name, child, log, watchdog);
@@ -98,9 +97,8 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
       // Every test file provisions its own stream; the default limit (50 shards) would run out.
       SHARD_LIMIT: '10000',
       ...streamTransitionDurations('10ms'),
-      ...(kinesisDir === undefined
-        ? { SHOULD_PERSIST_DATA: 'false', LOAD_DATA_IF_EXISTS: 'false' }
-        : { SHOULD_PERSIST_DATA: 'true', LOAD_DATA_IF_EXISTS: 'true', PERSIST_PATH: kinesisDir, PERSIST_INTERVAL: `${KINESIS_PERSIST_INTERVAL_MS}ms` }),
+      SHOULD_PERSIST_DATA: 'false',
+      LOAD_DATA_IF_EXISTS: 'false',
     }),
   );
   // s3rver as a child too, so its file I/O does not compete with the runtime's event loop.
@@ -111,9 +109,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
   const stopAll = async (): Promise<void> => {
     await Promise.all([
       dynamodb.stop(STOP_GRACE_MS),
-      kinesisDir === undefined
-        ? kinesis.stop(KINESIS_IN_MEMORY_STOP_GRACE_MS)
-        : kinesis.stop(KINESIS_PERSISTENT_STOP_GRACE_MS, () => waitForFreshSnapshot(join(kinesisDir, 'kinesis-data.json'))),
+      kinesis.stop(KINESIS_STOP_GRACE_MS),
       s3.stop(STOP_GRACE_MS),
     ]);
     watchdog.close();
@@ -156,21 +152,6 @@ function streamTransitionDurations(duration: string): Record<string, string> {
     'UPDATE_STREAM_MODE_DURATION',
   ];
   return Object.fromEntries(names.map((name) => [name, duration]));
-}
-
-/**
- * Resolves once kinesis-local has rewritten its snapshot after this call (it does so every
- * interval). Its final snapshot on SIGTERM comes only after its open connections close; this one
- * keeps what was acknowledged before stop() even if that exit has to be forced.
- */
-async function waitForFreshSnapshot(file: string): Promise<void> {
-  const since = Date.now();
-  const deadline = since + 5 * KINESIS_PERSIST_INTERVAL_MS;
-  while (Date.now() < deadline) {
-    const mtime = await stat(file).then((s) => s.mtimeMs, () => 0);
-    if (mtime > since) return;
-    await delay(50);
-  }
 }
 
 /** Ports the OS hands out (kept open until all are chosen, so none is handed out twice), or the given ones. */
@@ -257,9 +238,8 @@ class EmulatorProcess {
   }
 
   /** SIGTERM to the whole process group, SIGKILL after the grace period. */
-  async stop(graceMs: number, beforeTerminate?: () => Promise<void>): Promise<void> {
+  async stop(graceMs: number): Promise<void> {
     if (!this.running) return;
-    if (beforeTerminate) await beforeTerminate();
     this.signal('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([

@@ -35,6 +35,7 @@ import { bootstrapLocal, loadOrCreateSigningKey, type LocalCredentials } from '.
 import { startEmulators, type RunningEmulators } from './emulators';
 import { startHttpServer, type LocalHttpServer } from './http-server';
 import { provision, type ProvisionedNames } from './provision';
+import { IngestJournal } from './ingest-journal';
 import { StreamPoller } from './stream-poller';
 import { UploadWatcher } from './upload-watcher';
 
@@ -108,7 +109,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     const apps = new AppStore(clients.documents, names.tables.resources);
     const uploadStore = new UploadStore(clients.s3, names.buckets.uploads);
-    const publisher = new KinesisPublisher(clients.kinesis, names.stream);
+    // Every record is journaled (synced to disk) before the stream gets it and the collector answers;
+    // what an earlier run journaled and never finished goes back on the stream before anything new.
+    const stream = new KinesisPublisher(clients.kinesis, names.stream);
+    const { journal, unfinished } = await IngestJournal.open(join(options.dataDir, 'journal'));
+    if (unfinished.length > 0) {
+      log(`journal: putting ${unfinished.length} acknowledged record(s) that were not consumed before the last stop back on the stream`);
+      await stream.publish(unfinished);
+    }
+    const publisher = journal.publisherOver(stream);
     const quarantine = new Quarantine(clients.s3, names.buckets.failedRecords);
 
     // One snapshot store for the collector and the refresher: a refresh is visible to GET /v1/config at once.
@@ -145,7 +154,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       streamName: names.stream,
       handler: consumerHandler,
       onFailure: quarantine,
-      checkpointFile: join(options.dataDir, `checkpoints-${names.stream}.json`),
+      onFinished: (records) => journal.markDone(records),
+      // Emulators of our own keep the stream in memory: each start reads a fresh stream from its start.
+      // Shared emulators (tests) keep it across runtimes, so the position is kept too.
+      checkpointFile: options.endpoints ? join(options.dataDir, `checkpoints-${names.stream}.json`) : undefined,
       retryDelayMs: options.pollerRetryDelayMs,
       log,
     });
@@ -221,6 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await governanceTimer?.stop();
           await billing.stop();
           await poller.stop({ drain: true });
+          await journal.close();
           await duckdb.close();
           // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.
           destroyAwsClients(clients);

@@ -41,6 +41,8 @@ export interface StreamPollerOptions {
   readonly idlePollMs?: number;
   readonly maxIdlePollMs?: number;
   readonly retryDelayMs?: number;
+  /** Called with each batch once it is finished (consumed, or kept in the failed-records bucket), before its checkpoint moves. */
+  readonly onFinished?: (records: readonly Uint8Array[]) => Promise<void>;
   readonly log?: (line: string) => void;
 }
 
@@ -122,6 +124,10 @@ export class StreamPoller {
       const records = response.Records ?? [];
       if (records.length > 0) {
         await this.deliver(shardId, records);
+        await this.options.onFinished?.(records.map((r) => r.Data ?? new Uint8Array())).catch((error: unknown) => {
+          // Unmarked records are only replayed after a restart, and replays are idempotent.
+          this.options.log?.(`poller: could not mark ${records.length} record(s) finished: ${(error as Error).message}`);
+        });
         this.checkpoints[shardId] = records[records.length - 1]!.SequenceNumber!;
         this.persistCheckpoints();
       }

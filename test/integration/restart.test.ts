@@ -1,55 +1,8 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { apiCall, send, uuid } from './support/runtime';
-
-/** `npm start` as a user runs it: a real process with its own emulators and data directory. */
-const root = resolve(__dirname, '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
-
-function startService(dataDir: string, collectorPort: number, managementPort: number): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  let output = '';
-  // As `npm start` runs it: tsx as an in-process loader, so signals reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/local.ts')], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, COLLECTOR_PORT: String(collectorPort), MANAGEMENT_PORT: String(managementPort), QUIET: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitForProbe(url: string, service: { output: () => string }, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const probe = await send(`${url}/health/probe`, { method: 'GET' });
-      if (probe.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`service did not become ready:\n${service.output()}`);
-}
-
-function processesMentioning(text: string): string[] {
-  const lines = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n');
-  return lines.filter((l) => l.includes(text) && !l.includes('ps -eo'));
-}
+import { freePort, processesMentioning, startService, waitForProbe } from './support/service-process';
 
 describe('npm start: restart keeps data, shutdown drains and leaves no process behind', () => {
   let dataDir: string;

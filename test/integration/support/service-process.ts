@@ -1,0 +1,66 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { send } from './runtime';
+
+/** `npm start` as a user runs it: a real process with its own emulators and data directory. */
+const root = resolve(__dirname, '../../..');
+
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  /** Resolves with the exit code (null when a signal ended it). */
+  readonly exited: Promise<number | null>;
+  output(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+    server.on('error', fail);
+  });
+}
+
+export function startService(dataDir: string, collectorPort: number, managementPort: number, env: Record<string, string> = {}): ServiceProcess {
+  let output = '';
+  // As `npm start` runs it: tsx as an in-process loader, so signals reach the service itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/local.ts')], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, COLLECTOR_PORT: String(collectorPort), MANAGEMENT_PORT: String(managementPort), QUIET: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return { child, exited, output: () => output };
+}
+
+export async function waitForProbe(url: string, service: { output: () => string }, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const probe = await send(`${url}/health/probe`, { method: 'GET' });
+      if (probe.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`service did not become ready:\n${service.output()}`);
+}
+
+export function processesMentioning(text: string): string[] {
+  const lines = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n');
+  return lines.filter((l) => l.includes(text) && !l.includes('ps -eo'));
+}
+
+/** Waits until no process mentions `text` (the watchdog reaps the emulators of a killed service). */
+export async function waitUntilNoProcessMentions(text: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (processesMentioning(text).length > 0) {
+    if (Date.now() > deadline) throw new Error(`still running:\n${processesMentioning(text).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
