@@ -20,6 +20,8 @@ const LocalEnv = z.object({
   GOVERNANCE_REFRESH_MS: z.coerce.number().int().min(0).default(15_000),
   /** Webhook channels on localhost/private addresses (local receivers); `false` behaves like AWS (schemas/env.ts). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('true'),
+  /** On SIGTERM/Ctrl-C, how long the backlog on the stream is consumed before stopping; the rest stays journaled for the next start. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 async function main(): Promise<void> {
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
   };
   const dataDir = resolve(env.DATA_DIR);
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' });
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS });
   const c = runtime.credentials;
   console.log(
     [

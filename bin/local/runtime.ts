@@ -67,6 +67,11 @@ export interface LocalRuntimeOptions {
    * Default true here (local receivers); the Lambdas default to false.
    */
   readonly webhookAllowPrivateTargets?: boolean;
+  /**
+   * How long stop() consumes what is still on the stream before it stops anyway (default: until empty).
+   * What is left stays in the journal and is consumed after the next start.
+   */
+  readonly shutdownDrainMs?: number;
 }
 
 export interface LocalRuntime {
@@ -232,7 +237,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await uploads.stop();
           await governanceTimer?.stop();
           await billing.stop();
-          await poller.stop({ drain: true });
+          await poller.stop({ drain: true, drainTimeoutMs: options.shutdownDrainMs });
+          if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();
           await duckdb.close();
           // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.

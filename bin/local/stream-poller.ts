@@ -91,16 +91,28 @@ export class StreamPoller {
     throw new Error('stream poller did not become idle in time');
   }
 
-  /** Stops polling. With `drain`, first consumes everything already on the stream. */
-  async stop(options: { drain: boolean }): Promise<void> {
+  /**
+   * Stops polling. With `drain`, first consumes everything already on the stream, for at most
+   * `drainTimeoutMs` when given: then each shard stops after the batch it is on.
+   */
+  async stop(options: { drain: boolean; drainTimeoutMs?: number }): Promise<void> {
     if (!this.running) return;
+    let deadline: NodeJS.Timeout | undefined;
     if (options.drain) {
       this.draining = true;
+      if (options.drainTimeoutMs !== undefined) {
+        deadline = setTimeout(() => {
+          this.options.log?.(`poller: stopped draining after ${options.drainTimeoutMs} ms`);
+          this.running = false;
+          this.nudge();
+        }, options.drainTimeoutMs);
+      }
     } else {
       this.running = false;
     }
     this.nudge();
     await Promise.all(this.loops);
+    clearTimeout(deadline);
     this.running = false;
     await this.checkpointWrite;
   }

@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { send } from './runtime';
 
@@ -23,10 +23,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function startService(dataDir: string, collectorPort: number, managementPort: number, env: Record<string, string> = {}): ServiceProcess {
+/** The service as `npm start` runs it, or with `viaNpm`, `npm start` itself (npm is then the process signalled). */
+export function startService(dataDir: string, collectorPort: number, managementPort: number, env: Record<string, string> = {}, viaNpm = false): ServiceProcess {
   let output = '';
-  // As `npm start` runs it: tsx as an in-process loader, so signals reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/local.ts')], {
+  // tsx as an in-process loader, as `npm start` runs it, so signals reach the service itself.
+  const [command, args] = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', join(root, 'bin/local.ts')]];
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, COLLECTOR_PORT: String(collectorPort), MANAGEMENT_PORT: String(managementPort), QUIET: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,6 +51,18 @@ export async function waitForProbe(url: string, service: { output: () => string 
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`service did not become ready:\n${service.output()}`);
+}
+
+/** True when something accepts connections on the port. */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
 }
 
 export function processesMentioning(text: string): string[] {
