@@ -4,9 +4,10 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { tables } from '../functions/definitions/resources';
+import { buckets, tables } from '../functions/definitions/resources';
 import { MANAGEMENT_DEFAULT_LAMBDA, MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type ManagementLambdaName, type RouteDefinition } from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
+import { grantObjectAccess } from './object-access';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
@@ -106,6 +107,7 @@ export class ManagementApi extends Construct {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
         [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
+        [buckets.profileDocuments.envVar]: props.storage.buckets.profileDocuments.bucketName,
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
       },
@@ -115,6 +117,8 @@ export class ManagementApi extends Construct {
     props.storage.tables.resources.grant(search.function, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
     // Deleting a user or company deletes its stored profile (DeleteItem), or the next update would revive it.
     props.storage.tables.profiles.grant(search.function, 'dynamodb:DeleteItem');
+    // Deleting a user or company also deletes its overflow document, if it has one.
+    grantObjectAccess(search.role, props.storage.buckets.profileDocuments, ['s3:DeleteObject'], 'profiles/*', 'Overflow documents are keyed by tenant, kind and a hash of the profile id.');
     props.search.grantHttpAccess(search.role);
 
     const management = new ServiceFunction(this, 'Management', {

@@ -2,7 +2,7 @@ import { Stack, Validations, type CfnResource } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 
-export type ObjectAction = 's3:GetObject' | 's3:PutObject';
+export type ObjectAction = 's3:GetObject' | 's3:PutObject' | 's3:DeleteObject';
 
 /**
  * Grants exactly the named object actions under one key pattern of a bucket (CDK's grantRead /

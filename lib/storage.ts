@@ -71,6 +71,10 @@ export class Storage extends Construct {
           },
         ],
       }),
+      // Read and rewritten on every merge of a large profile; the previous version is deleted after each.
+      profileDocuments: this.bucket(buckets.profileDocuments.logicalName, props.removalPolicy, {
+        lifecycleRules: [{ id: 'profile-documents-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      }),
       uploads: this.bucket(buckets.uploads.logicalName, props.removalPolicy, {
         // Uploaded batches are processed within minutes; their results are polled shortly after.
         lifecycleRules: [

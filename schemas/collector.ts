@@ -179,6 +179,19 @@ const NonEmptyString = z.string().min(1, 'must not be empty');
 const OptionalString = z.string().nullish();
 const OptionalNonEmptyString = NonEmptyString.nullish();
 
+/**
+ * user_id, company_id and subscription_id are keys of stored profiles and of index documents (the
+ * index's document id is `<app_id>:<id>`, at most 512 bytes; the profile's sort key `<kind>#<id>`):
+ * 256 UTF-8 bytes leaves room for both.
+ */
+export const MAX_ID_BYTES = 256;
+export function fitsIdLimit(text: string): boolean {
+  // Fast path: no string of at most 64 UTF-16 units passes 256 UTF-8 bytes.
+  return text.length <= MAX_ID_BYTES / 4 || Buffer.byteLength(text, 'utf8') <= MAX_ID_BYTES;
+}
+const Identifier = NonEmptyString.refine(fitsIdLimit, `must be at most ${MAX_ID_BYTES} bytes (UTF-8)`);
+const OptionalIdentifier = Identifier.nullish();
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -345,9 +358,9 @@ export const ApiCallEvent = z.looseObject({
   trace_id: OptionalString,
   transaction_id: TransactionId.nullish(),
   session_token: OptionalString,
-  user_id: OptionalNonEmptyString,
-  company_id: OptionalNonEmptyString,
-  subscription_id: OptionalNonEmptyString,
+  user_id: OptionalIdentifier,
+  company_id: OptionalIdentifier,
+  subscription_id: OptionalIdentifier,
   direction: Direction.nullish(),
   /** 1 / sampling rate: how many calls this one stands for. */
   weight: z
@@ -370,8 +383,8 @@ export const ActionRequest = z.looseObject({
 export const ActionEvent = z.looseObject({
   action_name: NonEmptyString,
   session_token: OptionalString,
-  user_id: OptionalNonEmptyString,
-  company_id: OptionalNonEmptyString,
+  user_id: OptionalIdentifier,
+  company_id: OptionalIdentifier,
   transaction_id: TransactionId.nullish(),
   metadata: Metadata,
   request: ActionRequest,
@@ -387,8 +400,8 @@ export const Campaign = z.looseObject({
 });
 
 export const UserProfile = z.looseObject({
-  user_id: NonEmptyString,
-  company_id: OptionalNonEmptyString,
+  user_id: Identifier,
+  company_id: OptionalIdentifier,
   session_token: OptionalString,
   campaign: Campaign.nullish(),
   metadata: Metadata,
@@ -398,7 +411,7 @@ export const UserProfile = z.looseObject({
 export type UserProfile = z.infer<typeof UserProfile>;
 
 export const CompanyProfile = z.looseObject({
-  company_id: NonEmptyString,
+  company_id: Identifier,
   company_domain: OptionalString,
   session_token: OptionalString,
   campaign: Campaign.nullish(),
@@ -420,8 +433,8 @@ export const SubscriptionItem = z.looseObject({
 });
 
 export const Subscription = z.looseObject({
-  subscription_id: NonEmptyString,
-  company_id: NonEmptyString,
+  subscription_id: Identifier,
+  company_id: Identifier,
   status: SubscriptionStatus,
   current_period_start: DateTime.nullish(),
   current_period_end: DateTime.nullish(),

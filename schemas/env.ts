@@ -30,6 +30,7 @@ export const ConsumerEnv = z.object({
   ...search,
   [tables.dedup.envVar]: name,
   [tables.profiles.envVar]: name,
+  [buckets.profileDocuments.envVar]: name,
   [tables.billing.envVar]: name,
   [buckets.archive.envVar]: name,
   [buckets.failedRecords.envVar]: name,
@@ -68,6 +69,7 @@ export const SearchApiEnv = z.object({
   ...search,
   ...managementAuth,
   [tables.profiles.envVar]: name,
+  [buckets.profileDocuments.envVar]: name,
 });
 
 export const ManagementApiEnv = z.object({

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppStore } from '../../functions/auth/app-store';
 import type { ManagementAuthDeps } from '../../functions/auth/management-auth';
@@ -18,6 +18,7 @@ import { Quarantine } from '../../functions/ingest/consumer/quarantine';
 import { KinesisPublisher } from '../../functions/ingest/stream/publisher';
 import { processUpload } from '../../functions/ingest/uploads/process-upload';
 import { UploadStore } from '../../functions/ingest/uploads/upload-store';
+import { S3ProfileDocumentOverflow } from '../../functions/profiles/profile-overflow';
 import { ProfileStore } from '../../functions/profiles/profile-store';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../functions/search/port';
@@ -36,6 +37,7 @@ import { startEmulators, type RunningEmulators } from './emulators';
 import { startHttpServer, type LocalHttpServer } from './http-server';
 import { provision, type ProvisionedNames } from './provision';
 import { IngestJournal } from './ingest-journal';
+import { RUNTIME_FILE, type RuntimeFile } from './runtime-file';
 import { StreamPoller } from './stream-poller';
 import { UploadWatcher } from './upload-watcher';
 
@@ -107,6 +109,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const region = 'local';
     const clients = createLocalAwsClients(endpoints);
     const names = await provision(clients, options.prefix ?? 'local-');
+    // Where command-line tools (npm run quarantine) find this runtime's emulators and resources; removed on stop.
+    const runtimeFile = join(options.dataDir, RUNTIME_FILE);
+    await writeFile(runtimeFile, JSON.stringify({ pid: process.pid, endpoints, names } satisfies RuntimeFile, null, 2));
     const duckdb = await createDuckDbSearchIndex({ path: join(options.dataDir, 'search.duckdb') });
     await duckdb.ensureReady();
     const index = options.wrapSearchIndex ? options.wrapSearchIndex(duckdb) : duckdb;
@@ -136,7 +141,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       uploads: uploadStore,
       region,
     });
-    const profiles = new ProfileStore(clients.documents, names.tables.profiles);
+    const profiles = new ProfileStore(clients.documents, names.tables.profiles, new S3ProfileDocumentOverflow(clients.s3, names.buckets.profileDocuments));
     const signingKey = async () => signingKeyBytes;
     const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey, ...options.managementAuth };
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
@@ -240,6 +245,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await poller.stop({ drain: true, drainTimeoutMs: options.shutdownDrainMs });
           if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();
+          await rm(runtimeFile, { force: true });
           await duckdb.close();
           // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.
           destroyAwsClients(clients);

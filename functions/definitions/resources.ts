@@ -97,6 +97,11 @@ export const buckets = {
     envVar: 'FAILED_RECORDS_BUCKET',
     purpose: 'stream records the consumer gave up on, with their payload, for replay',
   },
+  profileDocuments: {
+    logicalName: 'ProfileDocumentsBucket',
+    envVar: 'PROFILE_DOCUMENTS_BUCKET',
+    purpose: 'merged user/company/subscription documents too large for their DynamoDB item (over 350 KB of JSON)',
+  },
   uploads: {
     logicalName: 'UploadsBucket',
     envVar: 'UPLOADS_BUCKET',

@@ -2,8 +2,9 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parseEnv, SearchApiEnv } from '../../schemas/env';
 import { secretsManagerSigningKey } from '../auth/signing-key';
+import { S3ProfileDocumentOverflow } from '../profiles/profile-overflow';
 import { ProfileStore } from '../profiles/profile-store';
-import { createDocumentClient, createDynamoDbClient } from '../shared/aws/clients';
+import { createDocumentClient, createDynamoDbClient, createS3Client } from '../shared/aws/clients';
 import { retryableOnce } from '../shared/retryable-once';
 import { createSearchApiHandler } from './search-api-handler';
 import { searchIndexFromEnv } from './search-backend';
@@ -14,7 +15,7 @@ const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_RE
 
 export const handler = createSearchApiHandler({
   index,
-  profiles: new ProfileStore(documents, env.PROFILES_TABLE),
+  profiles: new ProfileStore(documents, env.PROFILES_TABLE, new S3ProfileDocumentOverflow(createS3Client({ region: env.AWS_REGION }), env.PROFILE_DOCUMENTS_BUCKET)),
   documents,
   resourcesTable: env.RESOURCES_TABLE,
   rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,

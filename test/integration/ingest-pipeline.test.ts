@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { ProfileStore } from '../../functions/profiles/profile-store';
+import { S3ProfileDocumentOverflow } from '../../functions/profiles/profile-overflow';
 import type { IndexDocument, SearchableIndex } from '../../functions/search/port';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
@@ -199,7 +200,7 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     });
 
     it('the profile store never loses a field when writers race on one profile', async () => {
-      const store = new ProfileStore(rt.clients.documents, rt.names.tables.profiles, { maxAttempts: 50 });
+      const store = new ProfileStore(rt.clients.documents, rt.names.tables.profiles, new S3ProfileDocumentOverflow(rt.clients.s3, rt.names.buckets.profileDocuments), { maxAttempts: 50 });
       const at = new Date().toISOString();
       await Promise.all(Array.from({ length: 20 }, (_, i) => store.merge(rt.credentials.org_id, rt.credentials.app_id, 'user', 'raced', { metadata: { [`k${i}`]: i } }, at)));
       const stored = await store.get(rt.credentials.org_id, rt.credentials.app_id, 'user', 'raced');

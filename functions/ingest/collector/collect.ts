@@ -1,8 +1,12 @@
 import type { App } from '../../../schemas/app';
+import type { ReservedMemberRules } from '../../shared/http/reserved-members';
 import type { RecordKind } from '../../../schemas/stream-record';
 import { packStreamEntries } from '../stream/pack-records';
 import type { RecordPublisher } from '../stream/publisher';
 import { normaliseItems } from './normalise';
+
+/** Collector items are stored as JSON text: `__proto__` is data inside the free-form members, which are kept as sent. */
+export const COLLECTOR_BODY_RULES: ReservedMemberRules = { keptUnder: new Set(['metadata', 'body']), storedAsMaps: false };
 
 export interface CollectInput {
   readonly app: App;

@@ -1,4 +1,5 @@
 import {
+  fitsIdLimit,
   isBase64,
   isPlainObject,
   normaliseDateTime,
@@ -44,9 +45,9 @@ export function fastApiCallEvent(record: unknown): ApiCallEvent | undefined {
     !isOptionalString(record['trace_id']) ||
     !isOptionalString(record['session_token']) ||
     !isOptionalTransactionId(record['transaction_id']) ||
-    !isOptionalNonEmptyString(record['user_id']) ||
-    !isOptionalNonEmptyString(record['company_id']) ||
-    !isOptionalNonEmptyString(record['subscription_id']) ||
+    !isOptionalIdentifier(record['user_id']) ||
+    !isOptionalIdentifier(record['company_id']) ||
+    !isOptionalIdentifier(record['subscription_id']) ||
     !isOptionalDirection(record['direction']) ||
     !isOptionalWeight(record['weight']) ||
     !isOptionalObject(record['metadata'])
@@ -76,8 +77,8 @@ export function fastActionEvent(record: unknown): ActionEvent | undefined {
     !isOptionalString(request['user_agent_string']) ||
     !isNonEmptyString(record['action_name']) ||
     !isOptionalString(record['session_token']) ||
-    !isOptionalNonEmptyString(record['user_id']) ||
-    !isOptionalNonEmptyString(record['company_id']) ||
+    !isOptionalIdentifier(record['user_id']) ||
+    !isOptionalIdentifier(record['company_id']) ||
     !isOptionalTransactionId(record['transaction_id']) ||
     !isOptionalObject(record['metadata'])
   ) {
@@ -118,16 +119,17 @@ function applyMessage(message: Record<string, unknown>, update: MessageUpdate): 
   message['transfer_encoding'] = update.transferEncoding;
 }
 
+/** Ids are also capped in length (schemas/collector.ts, MAX_ID_BYTES); a longer one takes the schema's path, which names the field. */
+function isOptionalIdentifier(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.length > 0 && fitsIdLimit(value));
+}
+
 function isNonEmptyString(value: unknown): boolean {
   return typeof value === 'string' && value.length > 0;
 }
 
 function isOptionalString(value: unknown): boolean {
   return value === undefined || value === null || typeof value === 'string';
-}
-
-function isOptionalNonEmptyString(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.length > 0);
 }
 
 function isOptionalTransactionId(value: unknown): boolean {

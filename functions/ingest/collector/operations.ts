@@ -8,7 +8,7 @@ import type { Operation } from '../../shared/http/handler';
 import type { HttpRequest } from '../../shared/http/types';
 import type { RecordPublisher } from '../stream/publisher';
 import { UploadKind, type UploadStore } from '../uploads/upload-store';
-import { collect } from './collect';
+import { collect, COLLECTOR_BODY_RULES } from './collect';
 import { MAX_BATCH_BYTES } from './request-limits';
 import { configETag, etagHeaders, sdkConfigFor } from './sdk-config';
 
@@ -24,7 +24,7 @@ export interface CollectorDeps {
 
 export function collectorOperations(deps: CollectorDeps): Record<string, Operation<CollectorAuth>> {
   const ingest = (kind: RecordKind, batch: boolean): Operation<CollectorAuth> => async (request, app) => {
-    const body = readJsonBody(request, MAX_BATCH_BYTES);
+    const body = readJsonBody(request, MAX_BATCH_BYTES, COLLECTOR_BODY_RULES);
     const { accepted } = await collect(deps.publisher, {
       app: requireApp(app),
       kind,

@@ -8,7 +8,8 @@ import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
 import type { LateWindowStore } from '../../billing/late-events/late-window-store';
 import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
-import type { Quarantine } from './quarantine';
+import { isPermanentFailure } from './permanent-failure';
+import type { Quarantine, QuarantinedRecord } from './quarantine';
 
 /** One stream record as the consumer receives it (from the Lambda event or the local poller). */
 export interface ConsumerRecord {
@@ -45,6 +46,7 @@ interface EventWork {
 
 interface ProfileWork {
   readonly record: ConsumerRecord;
+  readonly recordId: string;
   readonly scope: { org_id: string; app_id: string };
   readonly kind: ProfileKind;
   readonly item: StreamItem;
@@ -104,7 +106,7 @@ async function parse(records: readonly ConsumerRecord[]) {
     const scope = { org_id: parsed.org_id, app_id: parsed.app_id };
     for (const item of parsed.items) {
       if (isEventKind(parsed.kind)) events.push({ record, recordId: parsed.record_id, scope, kind: parsed.kind, item });
-      else profiles.push({ record, scope, kind: parsed.kind, item });
+      else profiles.push({ record, recordId: parsed.record_id, scope, kind: parsed.kind, item });
     }
   }
   return { events, profiles, poison };
@@ -143,6 +145,7 @@ async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[
     else byProfile.set(key, [work]);
   }
   const merged: { work: ProfileWork; document: IndexDocument }[] = [];
+  const refused: { work: ProfileWork; reason: string }[] = [];
   await mapWithConcurrency([...byProfile.values()], 16, async (updates) => {
     for (const work of updates) {
       if (failed.has(work.record)) continue;
@@ -150,13 +153,22 @@ async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[
         const stored = await deps.profiles.merge(work.scope.org_id, work.scope.app_id, work.kind, work.item.id, work.item.data, work.item.received_at);
         const source = { ...stored.document, created_at: stored.created_at, updated_at: stored.updated_at };
         merged.push({ work, document: profileDocument(work.scope, PROFILE_INDEX[work.kind], work.item.id, source, stored.version, stored.updated_at) });
-      } catch {
+      } catch (error) {
+        if (isPermanentFailure(error)) {
+          // It would fail the same way on every retry: kept for replay, and the updates after it go on.
+          refused.push({ work, reason: `${(error as Error).name}: ${(error as Error).message}`.slice(0, 1000) });
+          continue;
+        }
         // A later update of this profile must not overtake a failed one: fail the rest in order too.
         updates.forEach((u) => failed.add(u.record));
         return;
       }
     }
   });
+  if (refused.length > 0) {
+    await deps.quarantine.put('refused by the profile store', refused.map((r) => quarantinedItem(r.work)), refused.map((r) => r.reason));
+    deps.metrics({ FailedItems: refused.length });
+  }
   // Profile indexing is versioned: a stale or repeated version is ignored by the index.
   await indexAndSettle(deps, merged.map((m) => m.document), merged.map((m) => m.work), failed);
   return merged;
@@ -193,9 +205,18 @@ async function indexAndSettle(deps: ConsumerDeps, documents: readonly IndexDocum
     }
   }
   if (permanent.length > 0) {
-    await deps.quarantine.put('refused by the search index', permanent.map((p) => ({ sequenceNumber: p.work.record.sequenceNumber, partitionKey: p.work.record.partitionKey, data: Buffer.from(JSON.stringify({ ...p.work.scope, kind: p.work.kind, item: p.work.item })).toString('base64') })), permanent.map((p) => p.reason));
+    await deps.quarantine.put('refused by the search index', permanent.map((p) => quarantinedItem(p.work)), permanent.map((p) => p.reason));
     deps.metrics({ FailedItems: permanent.length });
   }
+}
+
+/**
+ * One item of a record, kept as a stream record of its own with the original record id: replayed
+ * onto the stream as it is, an event then finishes its own dedup claim instead of counting as a duplicate.
+ */
+function quarantinedItem(work: EventWork | ProfileWork): QuarantinedRecord {
+  const record: StreamRecord = { v: 1, record_id: work.recordId, ...work.scope, kind: work.kind, items: [work.item] };
+  return { sequenceNumber: work.record.sequenceNumber, partitionKey: work.record.partitionKey, data: Buffer.from(JSON.stringify(record)).toString('base64') };
 }
 
 function isEventKind(kind: RecordKind): kind is 'event' | 'action' {

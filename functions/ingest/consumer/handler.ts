@@ -1,5 +1,6 @@
 /** Lambda entry: the ingest consumer behind the Kinesis event source mapping. */
 import { ConsumerEnv, parseEnv } from '../../../schemas/env';
+import { S3ProfileDocumentOverflow } from '../../profiles/profile-overflow';
 import { ProfileStore } from '../../profiles/profile-store';
 import { searchIndexFromEnv } from '../../search/search-backend';
 import { createAwsClients } from '../../shared/aws/clients';
@@ -17,7 +18,7 @@ const index = searchIndexFromEnv(env);
 const ready = retryableOnce(() => index.ensureReady());
 const consume = createConsumerHandler({
   dedup: new DedupStore(clients.documents, env.DEDUP_TABLE),
-  profiles: new ProfileStore(clients.documents, env.PROFILES_TABLE),
+  profiles: new ProfileStore(clients.documents, env.PROFILES_TABLE, new S3ProfileDocumentOverflow(clients.s3, env.PROFILE_DOCUMENTS_BUCKET)),
   index,
   archive: new Archive(clients.s3, env.ARCHIVE_BUCKET),
   quarantine: new Quarantine(clients.s3, env.FAILED_RECORDS_BUCKET),

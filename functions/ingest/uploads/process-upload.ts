@@ -2,7 +2,9 @@ import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { AppStore } from '../../auth/app-store';
 import { errorBody } from '../../shared/http/error-response';
 import { isServiceError, PayloadTooLargeError, ServiceUnavailableError } from '../../shared/errors';
-import { decodeBody, parseJson } from '../../shared/http/body';
+import { decodeBody, parseJsonText } from '../../shared/http/body';
+import { assertNoReservedMembers, mayHoldReservedMembers } from '../../shared/http/reserved-members';
+import { COLLECTOR_BODY_RULES } from '../collector/collect';
 import { collect } from '../collector/collect';
 import { MAX_BATCH_BYTES } from '../collector/request-limits';
 import type { RecordPublisher } from '../stream/publisher';
@@ -34,7 +36,9 @@ export async function processUpload(deps: UploadProcessorDeps, key: string): Pro
     if ((object.ContentLength ?? 0) > MAX_BATCH_BYTES) throw new PayloadTooLargeError(`The uploaded batch is larger than ${MAX_BATCH_BYTES} bytes; split it`);
     const raw = Buffer.from(await object.Body!.transformToByteArray());
     const gzip = raw[0] === 0x1f && raw[1] === 0x8b;
-    const body = parseJson(gzip ? decodeBody(raw, 'gzip', MAX_BATCH_BYTES) : decodeBody(raw, undefined, MAX_BATCH_BYTES));
+    const text = (gzip ? decodeBody(raw, 'gzip', MAX_BATCH_BYTES) : decodeBody(raw, undefined, MAX_BATCH_BYTES)).toString('utf8');
+    const body = parseJsonText(text);
+    if (mayHoldReservedMembers(text)) assertNoReservedMembers(body, COLLECTOR_BODY_RULES);
     const { accepted } = await collect(deps.publisher, { app, kind: target.kind, batch: true, body, receivedAt: deps.now(), sourceIp: '' });
     result = { ...base, status: 'accepted', accepted, processed_at: deps.now().toISOString() };
   } catch (error) {

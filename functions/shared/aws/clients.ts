@@ -78,10 +78,15 @@ export function createDynamoDbClient(options: AwsClientOptions = {}): DynamoDBCl
   return new DynamoDBClient(baseConfig(options, options.endpoints?.dynamodb, 'dynamodb'));
 }
 
-/** Plain JavaScript values in and out; `undefined` members are dropped instead of failing the write. */
+/**
+ * Plain JavaScript values in and out; `undefined` members are dropped instead of failing the write.
+ * convertClassInstanceToMap: an object with an own `constructor` member (customer data such as
+ * `{"constructor": 5}`) is a map, not a class instance the marshaller refuses; the one shape it
+ * still misreads is refused at the door (shared/http/reserved-members.ts).
+ */
 export function createDocumentClient(dynamodb: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(dynamodb, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
     unmarshallOptions: { wrapNumbers: false },
   });
 }

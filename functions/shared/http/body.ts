@@ -1,5 +1,6 @@
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { assertNoReservedMembers, mayHoldReservedMembers, type ReservedMemberRules } from './reserved-members';
 import type { HttpRequest } from './types';
 
 /**
@@ -40,22 +41,32 @@ export function decodeBody(raw: Buffer, contentEncoding: string | undefined, max
  * The JSON body of a request: decompressed and size-checked. A plain-text body is parsed straight
  * from the event's string (no bytes round trip: the collector's hot path).
  */
-export function readJsonBody(request: Pick<HttpRequest, 'rawBody' | 'bodyText' | 'headers'>, maxBytes: number): unknown {
+export function readJsonBody(
+  request: Pick<HttpRequest, 'rawBody' | 'bodyText' | 'headers'>,
+  maxBytes: number,
+  reservedMembers: ReservedMemberRules = MANAGEMENT_BODY_RULES,
+): unknown {
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-  const text = request.bodyText;
+  let text = request.bodyText;
   if (text !== undefined && (!encoding || encoding === 'identity')) {
     // Characters bound UTF-8 bytes from below, and three times the characters from above.
     if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text, 'utf8') > maxBytes)) throw tooLarge(maxBytes);
-    return parseJsonText(text);
+  } else {
+    text = decodeBody(request.rawBody, encoding, maxBytes).toString('utf8');
   }
-  return parseJson(decodeBody(request.rawBody, encoding, maxBytes));
+  const body = parseJsonText(text);
+  if (mayHoldReservedMembers(text)) assertNoReservedMembers(body, reservedMembers);
+  return body;
 }
+
+/** Management bodies are stored as DynamoDB maps (resources) or are queries: no reserved member anywhere. */
+export const MANAGEMENT_BODY_RULES: ReservedMemberRules = { storedAsMaps: true };
 
 export function parseJson(body: Buffer): unknown {
   return parseJsonText(body.toString('utf8'));
 }
 
-function parseJsonText(body: string): unknown {
+export function parseJsonText(body: string): unknown {
   if (body.length === 0) throw new ValidationError('The request body is empty; a JSON body is required', [{ field: 'body', reason: 'empty body' }]);
   try {
     return JSON.parse(body);

@@ -21,7 +21,7 @@ describe('AWS client factory', () => {
         expect(await client.config.maxAttempts()).toBe(4);
       }
       expect(clients.s3.config.forcePathStyle).toBe(true);
-      expect(clients.documents.config.translateConfig?.marshallOptions).toEqual({ removeUndefinedValues: true, convertClassInstanceToMap: false });
+      expect(clients.documents.config.translateConfig?.marshallOptions).toEqual({ removeUndefinedValues: true, convertClassInstanceToMap: true });
     } finally {
       destroyAwsClients(clients);
     }

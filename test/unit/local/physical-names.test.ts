@@ -9,6 +9,7 @@ describe('physical names', () => {
     expect(names.buckets).toEqual({
       archive: 'local-archive-bucket',
       failedRecords: 'local-failed-records-bucket',
+      profileDocuments: 'local-profile-documents-bucket',
       uploads: 'local-uploads-bucket',
     });
   });
@@ -23,6 +24,7 @@ describe('physical names', () => {
       [ingestStream.envVar]: 'p-IngestStream',
       [buckets.archive.envVar]: 'p-archive-bucket',
       [buckets.failedRecords.envVar]: 'p-failed-records-bucket',
+      [buckets.profileDocuments.envVar]: 'p-profile-documents-bucket',
       [buckets.uploads.envVar]: 'p-uploads-bucket',
     });
   });

@@ -1,0 +1,67 @@
+import { ValidationError, type FieldIssue } from '../errors';
+
+/**
+ * Member names that JavaScript and the DynamoDB marshaller treat as object machinery rather than data.
+ *
+ * - `__proto__`: assigning it sets an object's prototype, so every copy made by assignment (zod's
+ *   records and loose objects, the marshaller, the SDK's serialiser) drops it without a word. It is
+ *   kept where the service stores the object as sent (`keptUnder`: the collector's metadata and
+ *   bodies, stored as JSON text) and refused with a 400 naming it everywhere else, never dropped.
+ * - `constructor` holding an object with a `name` of a built-in type: the marshaller decides a
+ *   value's DynamoDB type from `value.constructor.name`, so such a value would be stored as a set,
+ *   a number or a boolean. Any other `constructor` member is ordinary data.
+ */
+const MISREAD_CONSTRUCTOR_NAMES = new Set(['Set', 'Map', 'Boolean', 'Number', 'String']);
+const MAX_LISTED = 20;
+
+export interface ReservedMemberRules {
+  /** Top-level-relative member names under which `__proto__` is data (any depth below them). */
+  readonly keptUnder?: ReadonlySet<string>;
+  /** Whether the body is stored in DynamoDB maps (management resources): then `constructor` objects are checked too. */
+  readonly storedAsMaps: boolean;
+}
+
+/** Cheap pre-check on the body text: only a body that could hold such a name (or escapes one) is walked. */
+export function mayHoldReservedMembers(text: string): boolean {
+  return text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
+}
+
+/** Throws a 400 listing each reserved member the body holds outside the places that keep it. */
+export function assertNoReservedMembers(body: unknown, rules: ReservedMemberRules): void {
+  const issues: FieldIssue[] = [];
+  const visit = (value: unknown, path: string, kept: boolean) => {
+    if (issues.length >= MAX_LISTED || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, `${path}[${i}]`, kept));
+      return;
+    }
+    for (const key of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[key];
+      const field = path === '' ? key : `${path}.${key}`;
+      if (key === '__proto__' && !kept) {
+        issues.push({ field, reason: 'the member name __proto__ cannot be stored here (it is kept only inside metadata and request/response bodies); rename it' });
+        continue;
+      }
+      if (rules.storedAsMaps && key === 'constructor' && isNamedObject(member)) {
+        issues.push({ field, reason: `an object member named constructor cannot have name "${member.name}" (it would be stored as a ${member.name}); rename one of them` });
+        continue;
+      }
+      visit(member, field, kept || (rules.keptUnder?.has(key) ?? false));
+    }
+  };
+  if (Array.isArray(body)) body.forEach((item, index) => visitItem(item, index));
+  else visit(body, '', false);
+  if (issues.length > 0) throw new ValidationError(`The body uses a reserved member name: ${issues[0]!.field}: ${issues[0]!.reason}`, issues);
+
+  function visitItem(item: unknown, index: number) {
+    const before = issues.length;
+    visit(item, '', false);
+    for (let i = before; i < issues.length; i++) issues[i] = { ...issues[i]!, index };
+  }
+}
+
+function isNamedObject(value: unknown): value is { name: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const name = (value as Record<string, unknown>)['name'];
+  return typeof name === 'string' && MISREAD_CONSTRUCTOR_NAMES.has(name);
+}
