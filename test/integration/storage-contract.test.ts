@@ -90,19 +90,26 @@ describe('what the collector acknowledges is what storage keeps', () => {
     expect((await get(`/search/~/companies/${exact}`)).status).toBe(200);
   });
 
-  it('keeps every field of a profile merged past DynamoDB\'s item limit, and deletes its overflow document with it', async () => {
+  it.each([
+    ['users', '/v1/users', (id: string) => ({ user_id: id })],
+    ['companies', '/v1/companies', (id: string) => ({ company_id: id })],
+    ['subscriptions', '/v1/subscriptions', (id: string) => ({ subscription_id: id, company_id: 'c', status: 'active' })],
+  ])("keeps every field of %s merged past DynamoDB's item limit", async (kind, path, profile) => {
     const field = 'y'.repeat(100_000);
-    for (let i = 1; i <= 6; i++) expect((await rt.collect('/v1/users', { user_id: 'big', metadata: { [`f${i}`]: field } })).status).toBe(201);
+    for (let i = 1; i <= 6; i++) expect((await rt.collect(path, { ...profile('big'), metadata: { [`f${i}`]: field } })).status).toBe(201);
     await rt.waitUntilConsumed();
-    const user = await get('/search/~/users/big');
-    expect(Object.keys(user.body._source.metadata)).toEqual(['f1', 'f2', 'f3', 'f4', 'f5', 'f6']);
-    expect(Object.values(user.body._source.metadata).every((value) => value === field)).toBe(true);
-    const overflow = () => rt.clients.s3.send(new ListObjectsV2Command({ Bucket: rt.names.buckets.profileDocuments })).then((page) => (page.Contents ?? []).map((o) => o.Key!));
-    // One version kept: each merge deletes the document of the version before it.
+    const stored = kind === 'subscriptions' ? await subscriptionOfCompanyC('big') : await get(`/search/~/${kind}/big`);
+    expect(Object.keys(stored.body._source.metadata)).toEqual(['f1', 'f2', 'f3', 'f4', 'f5', 'f6']);
+    expect(Object.values(stored.body._source.metadata).every((value) => value === field)).toBe(true);
+    expect(await quarantined()).toEqual([]);
+  });
+
+  it('keeps one overflow document per large profile, and deletes it with the profile', async () => {
+    const overflow = () => rt.clients.s3.send(new ListObjectsV2Command({ Bucket: rt.names.buckets.profileDocuments, Prefix: `profiles/${rt.credentials.org_id}/${rt.credentials.app_id}/user/` })).then((page) => (page.Contents ?? []).map((o) => o.Key!));
+    // Six merges of the big user above: each deletes the document of the version before it.
     expect(await overflow()).toHaveLength(1);
     expect((await rt.management('DELETE', '/search/~/users/big')).status).toBeLessThan(300);
     expect(await overflow()).toEqual([]);
-    expect(await quarantined()).toEqual([]);
   });
 
   it('stores sample-rate maps keyed by prototype names, and refuses __proto__ naming it instead of dropping it', async () => {
@@ -159,6 +166,13 @@ describe('what the collector acknowledges is what storage keeps', () => {
     expect(nowhere.status).toBe(2);
     expect(nowhere.stderr).toContain('no running local service');
   });
+
+  /** Subscriptions are read through their company. */
+  async function subscriptionOfCompanyC(id: string) {
+    const answer = await get('/search/~/companies/c/subscriptions');
+    const hits = (answer.body.hits?.hits ?? answer.body) as { _id: string; _source: Record<string, unknown> }[];
+    return { body: hits.find((hit) => hit._id === id || hit._source['subscription_id'] === id)! };
+  }
 
   async function quarantined(): Promise<string[]> {
     const page = await rt.clients.s3.send(new ListObjectsV2Command({ Bucket: rt.names.buckets.failedRecords, Prefix: 'quarantine/' }));

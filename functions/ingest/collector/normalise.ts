@@ -6,12 +6,14 @@ import { PayloadTooLargeError, ValidationError, type FieldIssue } from '../../sh
 import { callerIp, sessionTokenFromHeaders } from './caller-context';
 import { fastActionEvent, fastApiCallEvent } from './fast-path';
 import { IssueList, PARSE_OPTIONS, fieldIssue, fromZodIssues } from './field-issues';
+import { indexShapeProblem } from './index-shape';
 import { fitItemSize } from './size-limit';
 
 /**
  * Turns a decoded collector body into stream items: validates every item, fills in what the
  * collector owns (ids, times, caller IP, session token, defaults) and enforces the per-event rules
- * of the spec (age window, late marking, 1 MB with body truncation). All or nothing: one bad item
+ * of the spec (age window, late marking, 1 MB with body truncation) and what the index can map
+ * (nesting depth, field count). All or nothing: one bad item
  * rejects the whole body with one error listing every problem found.
  *
  * Ids are generated here, before the stream, so a stream retry of the same record keeps them.
@@ -148,7 +150,7 @@ export function normaliseItems(kind: RecordKind, body: unknown, options: { batch
     }
     // Size only while the body can still be accepted: a 400 would throw the work away.
     if (invalid.badItems === 0) {
-      const problem = fitItemSize(item, rule.truncateBodies);
+      const problem = indexShapeProblem(item.data) ?? fitItemSize(item, rule.truncateBodies);
       if (problem?.status === 400) invalid.add([fieldIssue(index, problem.field, problem.reason)]);
       else if (problem) tooLarge.add([fieldIssue(index, problem.field, problem.reason)]);
     }

@@ -156,3 +156,27 @@ describe('the 1 MB limit per event', () => {
     expect(error.details).toEqual([{ field: 'request.body', reason: 'is nested too deeply to be stored' }]);
   });
 });
+
+describe('what the search index can map', () => {
+  const { indexShapeProblem, MAX_FIELDS_PER_ITEM, MAX_OBJECT_DEPTH } = jest.requireActual('../../../functions/ingest/collector/index-shape') as typeof import('../../../functions/ingest/collector/index-shape');
+  const nestedObject = (levels: number) => {
+    let value: Record<string, unknown> = { leaf: 1 };
+    for (let i = 1; i < levels; i++) value = { n: value };
+    return value;
+  };
+
+  it('accepts objects nested 20 deep and refuses 21, naming the field', () => {
+    // metadata is the item's first level, so its value may nest 19 more.
+    expect(indexShapeProblem({ metadata: nestedObject(MAX_OBJECT_DEPTH - 1) })).toBeUndefined();
+    const problem = indexShapeProblem({ metadata: nestedObject(MAX_OBJECT_DEPTH) });
+    expect(problem).toMatchObject({ status: 400, field: `metadata${'.n'.repeat(MAX_OBJECT_DEPTH - 1)}`, reason: expect.stringContaining('20 objects deep') });
+  });
+
+  it('counts distinct fields outside bodies, arrays of objects sharing their paths', () => {
+    const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    expect(indexShapeProblem({ metadata: wide(MAX_FIELDS_PER_ITEM - 1) })).toBeUndefined();
+    expect(indexShapeProblem({ metadata: wide(MAX_FIELDS_PER_ITEM) })).toMatchObject({ status: 400, reason: expect.stringContaining('at most 1000 distinct fields') });
+    expect(indexShapeProblem({ list: Array.from({ length: 5000 }, () => ({ a: 1, b: 2 })) })).toBeUndefined();
+    expect(indexShapeProblem({ request: { body: wide(5000) }, response: { body: wide(5000) } })).toBeUndefined();
+  });
+});
