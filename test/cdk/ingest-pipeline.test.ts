@@ -71,6 +71,12 @@ describe('consumer event source mapping', () => {
     const archiveStatements = policy.filter((statement) => JSON.stringify(statement.Resource).includes(archiveId));
     expect(archiveStatements).toEqual([{ Effect: 'Allow', Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [archiveId, 'Arn'] }, '/*']] } }]);
   });
+
+  it('lets the consumer read, write and delete overflow profile documents under profiles/ only', () => {
+    const bucketId = logicalIdOf(stack.storage.buckets.profileDocuments);
+    const statements = consumerPolicyStatements().filter((statement) => JSON.stringify(statement.Resource).includes(bucketId));
+    expect(statements).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/profiles/*']] } }]);
+  });
 });
 
 describe('collector and upload processor', () => {
