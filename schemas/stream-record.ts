@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { fitsIdLimit, MAX_ID_BYTES } from './collector';
 
 /**
  * What the collector puts on the ingest stream and the consumer reads: one Kinesis record.
@@ -9,8 +10,8 @@ export const RecordKind = z.enum(['event', 'action', 'user', 'company', 'subscri
 export type RecordKind = z.infer<typeof RecordKind>;
 
 export const StreamItem = z.object({
-  /** Event id (the transaction_id, or one the collector generated) or the profile's id. */
-  id: z.string().min(1),
+  /** Event id (the transaction_id, or one the collector generated) or the profile's id: the collector's id limit, checked again where records are read. */
+  id: z.string().min(1).refine(fitsIdLimit, `must be at most ${MAX_ID_BYTES} bytes (UTF-8)`),
   /** Event time (request.time) or, for profiles, the time the collector received it; ISO 8601 UTC. */
   time: z.string(),
   received_at: z.string(),
