@@ -15,6 +15,32 @@ const BODY_HOLDERS = new Set(['request', 'response']);
 const MAX_WALK_NESTING = 64;
 
 export function indexShapeProblem(data: Record<string, unknown>): OversizeProblem | undefined {
+  // Nearly every item is far inside both limits: a count without field paths shows it cheaply.
+  const shape = { members: 0, tooDeep: false };
+  measure(data, 1, true, 0, false, shape);
+  return shape.tooDeep || shape.members > MAX_FIELDS_PER_ITEM ? locateProblem(data) : undefined;
+}
+
+/** Counts members outside bodies (an upper bound of distinct fields) and notes any object nested too deep. */
+function measure(value: unknown, depth: number, counted: boolean, nesting: number, holdsBody: boolean, shape: { members: number; tooDeep: boolean }): void {
+  if (shape.tooDeep || typeof value !== 'object' || value === null || nesting > MAX_WALK_NESTING) return;
+  if (Array.isArray(value)) {
+    for (const element of value) measure(element, depth, counted, nesting + 1, false, shape);
+    return;
+  }
+  if (depth > MAX_OBJECT_DEPTH) {
+    shape.tooDeep = true;
+    return;
+  }
+  for (const key in value) {
+    const countMember = counted && !(holdsBody && key === 'body');
+    if (countMember) shape.members++;
+    measure((value as Record<string, unknown>)[key], depth + 1, countMember, nesting + 1, depth === 1 && BODY_HOLDERS.has(key), shape);
+  }
+}
+
+/** The first field past a limit, with its path: walked only for items that may be past one. */
+function locateProblem(data: Record<string, unknown>): OversizeProblem | undefined {
   const fields = new Set<string>();
   let problem: OversizeProblem | undefined;
   const visit = (value: unknown, path: string, depth: number, counted: boolean, nesting = 0): void => {

@@ -38,7 +38,7 @@ export async function processUpload(deps: UploadProcessorDeps, key: string): Pro
     const gzip = raw[0] === 0x1f && raw[1] === 0x8b;
     const text = (gzip ? decodeBody(raw, 'gzip', MAX_BATCH_BYTES) : decodeBody(raw, undefined, MAX_BATCH_BYTES)).toString('utf8');
     const body = parseJsonText(text);
-    if (mayHoldReservedMembers(text)) assertNoReservedMembers(body, COLLECTOR_BODY_RULES);
+    if (mayHoldReservedMembers(text, COLLECTOR_BODY_RULES)) assertNoReservedMembers(body, COLLECTOR_BODY_RULES);
     const { accepted } = await collect(deps.publisher, { app, kind: target.kind, batch: true, body, receivedAt: deps.now(), sourceIp: '' });
     result = { ...base, status: 'accepted', accepted, processed_at: deps.now().toISOString() };
   } catch (error) {

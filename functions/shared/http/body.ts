@@ -55,7 +55,7 @@ export function readJsonBody(
     text = decodeBody(request.rawBody, encoding, maxBytes).toString('utf8');
   }
   const body = parseJsonText(text);
-  if (mayHoldReservedMembers(text)) assertNoReservedMembers(body, reservedMembers);
+  if (mayHoldReservedMembers(text, reservedMembers)) assertNoReservedMembers(body, reservedMembers);
   return body;
 }
 

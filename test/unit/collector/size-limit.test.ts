@@ -180,3 +180,12 @@ describe('what the search index can map', () => {
     expect(indexShapeProblem({ request: { body: wide(5000) }, response: { body: wide(5000) } })).toBeUndefined();
   });
 });
+
+describe('what the search index can map: only request and response hold uncounted bodies', () => {
+  const { indexShapeProblem } = jest.requireActual('../../../functions/ingest/collector/index-shape') as typeof import('../../../functions/ingest/collector/index-shape');
+  it('counts a member named body anywhere else', () => {
+    const wide = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, i]));
+    expect(indexShapeProblem({ metadata: { body: wide } })).toMatchObject({ status: 400, field: expect.stringMatching(/^metadata\.body\.k/) });
+    expect(indexShapeProblem({ request: { body: wide } })).toBeUndefined();
+  });
+});
