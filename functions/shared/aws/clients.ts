@@ -99,10 +99,13 @@ export function createS3Client(options: AwsClientOptions = {}): S3Client {
   const endpoint = options.endpoints?.s3;
   return new S3Client({
     ...baseConfig(options, endpoint, 's3'),
-    // s3rver serves buckets by path only, and knows nothing of the SDK's flexible checksums.
-    ...(endpoint === undefined
-      ? {}
-      : { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }),
+    // Checksums only where S3 requires them, on AWS too: by default the SDK signs a CRC32 into
+    // pre-signed upload URLs, computed over the empty body it presigns, so the client's real PUT
+    // would be refused (and s3rver and other S3-compatible stores know nothing of flexible checksums).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // s3rver serves buckets by path only.
+    ...(endpoint === undefined ? {} : { forcePathStyle: true }),
   });
 }
 
