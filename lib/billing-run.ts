@@ -29,6 +29,13 @@ export interface BillingRunProps {
    * than the schedule, so a run normally ends before the next tick instead of making it wait.
    */
   readonly runBudget?: Duration;
+  /**
+   * Reserved concurrency of the run (context `billingReservedConcurrency`). Off by default: new and
+   * sandbox accounts have a concurrency quota too low to reserve from, and `cdk deploy` would fail.
+   * Runs never need it to be correct: each meter is billed under a lease, so two overlapping runs
+   * split the meters instead of billing one twice.
+   */
+  readonly reservedConcurrency?: number;
 }
 
 /**
@@ -80,6 +87,7 @@ export class BillingRun extends Construct {
       environment: {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        OPENSEARCH_REPLICAS: String(props.search.replicas),
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
         [tables.billing.envVar]: props.storage.tables.billing.tableName,
         BILLING_PROVIDERS_SECRET_ARN: this.providersSecret.secretArn,
@@ -90,9 +98,8 @@ export class BillingRun extends Construct {
       },
     });
     const fn = this.function.function;
-    // One run at a time, so runs do not pile up on the same meters (the meter lease would make a second one wait anyway).
     // ServiceFunction does not expose the setting, hence the CloudFormation property.
-    (fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = 1;
+    if (props.reservedConcurrency !== undefined) (fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = props.reservedConcurrency;
     // No retries: the next tick resumes from the stored cursor, and a retry would only be throttled behind it.
     // What fails (errors, ticks dropped after an hour of waiting) goes to the DLQ and alarms.
     fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1), onFailure: new SqsDestination(this.deadLetterQueue) });

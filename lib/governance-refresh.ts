@@ -41,6 +41,7 @@ export class GovernanceRefresh extends Construct {
       environment: {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        OPENSEARCH_REPLICAS: String(props.search.replicas),
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
       },
     });

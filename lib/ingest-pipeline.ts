@@ -59,6 +59,7 @@ export class IngestPipeline extends Construct {
         [buckets.failedRecords.envVar]: storage.buckets.failedRecords.bucketName,
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        OPENSEARCH_REPLICAS: String(props.search.replicas),
       },
     });
     const consumer = this.consumer.function;

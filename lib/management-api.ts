@@ -106,6 +106,7 @@ export class ManagementApi extends Construct {
       environment: {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        OPENSEARCH_REPLICAS: String(props.search.replicas),
         [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
         [buckets.profileDocuments.envVar]: props.storage.buckets.profileDocuments.bucketName,
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
@@ -131,6 +132,7 @@ export class ManagementApi extends Construct {
       environment: {
         SEARCH_BACKEND: 'opensearch',
         OPENSEARCH_ENDPOINT: props.search.endpointUrl,
+        OPENSEARCH_REPLICAS: String(props.search.replicas),
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
         [tables.billing.envVar]: props.storage.tables.billing.tableName,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,

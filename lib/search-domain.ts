@@ -1,4 +1,4 @@
-import { Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Lazy, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -6,7 +6,10 @@ import * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import { Construct } from 'constructs';
 
 export interface SearchDomainProps {
-  /** Fixed name (3-28 characters, lower case): the access policy names the domain's ARN through it. */
+  /**
+   * The domain's name (3-28 characters, lower case), fixed or a deploy-time token: the access policy
+   * names the domain's ARN through it.
+   */
   readonly domainName: string;
   readonly instanceType: string;
   readonly instanceCount: number;
@@ -23,11 +26,13 @@ export class SearchDomain extends Construct {
   readonly domain: opensearch.Domain;
   /** `https://<domain endpoint>`: what the Lambdas receive as OPENSEARCH_ENDPOINT. */
   readonly endpointUrl: string;
+  /** Replicas per index the node count can hold (OPENSEARCH_REPLICAS): 0 for one node, else 1. */
+  readonly replicas: number;
   private readonly principals: iam.IRole[] = [];
 
   constructor(scope: Construct, id: string, props: SearchDomainProps) {
     super(scope, id);
-    if (!/^[a-z][a-z0-9-]{2,27}$/.test(props.domainName)) {
+    if (!Token.isUnresolved(props.domainName) && !/^[a-z][a-z0-9-]{2,27}$/.test(props.domainName)) {
       throw new Error(`search domain name "${props.domainName}" must be 3-28 characters: a lower-case letter, then lower-case letters, digits or hyphens`);
     }
     const availabilityZones = zoneCount(props.instanceCount);
@@ -82,6 +87,7 @@ export class SearchDomain extends Construct {
     });
     this.domain.node.addDependency(logDelivery);
     this.endpointUrl = `https://${this.domain.domainEndpoint}`;
+    this.replicas = props.instanceCount > 1 ? 1 : 0;
 
     // Set on the domain resource itself (CDK's addAccessPolicies would add a custom resource);
     // the ARN comes from the fixed name, so the policy does not refer to the domain it is part of.

@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -43,7 +43,7 @@ export class UsageAnalyticsStack extends Stack {
 
     this.storage = new Storage(this, 'Storage', { removalPolicy });
     this.search = new SearchDomain(this, 'Search', {
-      domainName: context.string('searchDomainName', defaultDomainName(this.stackName)),
+      domainName: context.optionalString('searchDomainName') ?? defaultDomainName(this),
       instanceType: context.string('searchInstanceType', 't3.small.search'),
       instanceCount: context.number('searchInstanceCount', 1),
       volumeGiB: context.number('searchVolumeGiB', 10),
@@ -70,7 +70,15 @@ export class UsageAnalyticsStack extends Stack {
       burstLimit: context.number('managementBurstLimit', 100),
     });
     new GovernanceRefresh(this, 'GovernanceRefresh', { storage: this.storage, search: this.search, logLevel, logRetention });
-    this.billingRun = new BillingRun(this, 'BillingRun', { storage: this.storage, search: this.search, logLevel, logRetention, removalPolicy });
+    const billingReservedConcurrency = context.optionalString('billingReservedConcurrency');
+    this.billingRun = new BillingRun(this, 'BillingRun', {
+      storage: this.storage,
+      search: this.search,
+      logLevel,
+      logRetention,
+      removalPolicy,
+      ...(billingReservedConcurrency === undefined ? {} : { reservedConcurrency: context.number('billingReservedConcurrency', 1) }),
+    });
     const alarmTopicArn = context.optionalString('alarmTopicArn');
     this.monitoring = new Monitoring(this, 'Monitoring', {
       consumer: this.pipeline.consumer.function,
@@ -131,9 +139,16 @@ class ContextSettings {
 }
 
 /** OpenSearch domain names: 3-28 characters, lower case, starting with a letter. */
-function defaultDomainName(stackName: string): string {
-  const base = stackName.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^[^a-z]+/, '');
-  return `${base.slice(0, 21) || 'usage'}-search`.replace(/-+/g, '-');
+/**
+ * `<stack name, legal and cut to 19>-<8 hex digits of the stack's id>`. The domain is retained when
+ * the stack is deleted (it holds the data), so a name fixed by the stack name alone would collide
+ * with the retained domain when a stack of the same name is deployed again; the stack id is new
+ * for every stack, and stable for the life of one.
+ */
+function defaultDomainName(stack: Stack): string {
+  const base = `${stack.stackName.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^[^a-z]+/, '').replace(/-+/g, '-').slice(0, 19).replace(/-$/, '') || 'usage'}`;
+  const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
+  return Fn.join('-', [base, Fn.select(0, Fn.split('-', stackUuid))]);
 }
 
 function retentionDays(days: number): logs.RetentionDays {

@@ -15,6 +15,8 @@ const common = {
 const search = {
   SEARCH_BACKEND: z.enum(['opensearch', 'duckdb']).default('opensearch'),
   OPENSEARCH_ENDPOINT: z.string().url().optional(),
+  /** Replicas per index: 0 on a one-node domain (a replica there can never be placed), 1 otherwise. */
+  OPENSEARCH_REPLICAS: z.coerce.number().int().min(0).max(3).default(1),
   DUCKDB_PATH: z.string().optional(),
 };
 

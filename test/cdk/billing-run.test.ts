@@ -31,15 +31,18 @@ const actionsOn = (statements: { Action: string | string[]; Resource: unknown }[
   new Set(statements.filter((s) => JSON.stringify(s.Resource).includes(`"${logicalId}"`)).flatMap((s) => [s.Action].flat()));
 
 describe('billing Lambda', () => {
-  it('runs the billing entry for up to 15 minutes, one invocation at a time', () => {
-    expect(functionProps()).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 900, ReservedConcurrentExecutions: 1 });
+  it('runs the billing entry for up to 15 minutes, reserving no concurrency unless asked (low-quota accounts could not deploy)', () => {
+    expect(functionProps()).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 900 });
+    expect(functionProps()['ReservedConcurrentExecutions']).toBeUndefined();
+    const reserved = synthesize({ billingReservedConcurrency: '1' });
+    expect(reserved.resources[logicalIdOf(reserved.stack.billingRun.function.function)]!.Properties['ReservedConcurrentExecutions']).toBe(1);
     expect(fs.existsSync(path.join(REPO_ROOT, 'functions/billing/run/handler.ts'))).toBe(true);
   });
 
   it('receives exactly the settings BillingRunEnv reads, and the schema accepts them', () => {
     const variables = functionProps()['Environment'].Variables as Record<string, unknown>;
     expect(Object.keys(variables).sort()).toEqual(
-      ['BILLING_PROVIDERS_SECRET_ARN', 'BILLING_TABLE', 'BILLING_TIME_BUDGET_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'OPENSEARCH_ENDPOINT', 'RESOURCES_TABLE', 'SEARCH_BACKEND'].sort(),
+      ['BILLING_PROVIDERS_SECRET_ARN', 'BILLING_TABLE', 'BILLING_TIME_BUDGET_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'RESOURCES_TABLE', 'SEARCH_BACKEND'].sort(),
     );
     // Every application setting is one the schema declares (NODE_OPTIONS is the runtime's).
     const declared = Object.keys(BillingRunEnv.shape);

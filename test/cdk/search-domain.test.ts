@@ -1,6 +1,11 @@
 import type { GovernanceRefresh } from '../../lib/governance-refresh';
 import { logicalIdOf, synthesize } from './synth';
 
+/** The default name: the stack name, then the first 8 hex digits of the stack's own id (new for every stack). */
+const derivedName = (base: string) => ({
+  'Fn::Join': ['-', [base, { 'Fn::Select': [0, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] }]],
+});
+
 describe('OpenSearch domain with the default context', () => {
   const { stack, template, resources } = synthesize();
   const domain = resources[logicalIdOf(stack.search.domain)]!;
@@ -8,7 +13,7 @@ describe('OpenSearch domain with the default context', () => {
   it('is a small OpenSearch 2.19 domain outside a VPC', () => {
     template.resourceCountIs('AWS::OpenSearchService::Domain', 1);
     expect(domain.Properties).toMatchObject({
-      DomainName: 'usageanalytics-search',
+      DomainName: derivedName('usageanalytics'),
       EngineVersion: 'OpenSearch_2.19',
       ClusterConfig: { InstanceType: 't3.small.search', InstanceCount: 1, DedicatedMasterEnabled: false, ZoneAwarenessEnabled: false },
       EBSOptions: { EBSEnabled: true, VolumeSize: 10, VolumeType: 'gp3' },
@@ -42,7 +47,7 @@ describe('OpenSearch domain with the default context', () => {
             { 'Fn::GetAtt': [logicalIdOf(stack.billingRun.function.role), 'Arn'] },
           ],
         },
-        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':es:us-east-1:123456789012:domain/usageanalytics-search/*']] },
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':es:us-east-1:123456789012:domain/', derivedName('usageanalytics'), '/*']] },
       },
     ]);
   });
@@ -67,15 +72,25 @@ describe('OpenSearch domain sized through context', () => {
     });
   });
 
+  it('tells every search Lambda to ask for no replica on one node and one replica on more (a one-node domain would stay yellow)', () => {
+    for (const [nodes, replicas] of [[1, '0'], [2, '1'], [3, '1']] as const) {
+      const { stack, resources } = synthesize({ searchInstanceCount: nodes });
+      for (const fn of [stack.pipeline.consumer.function, stack.managementApi.functions.search.function, stack.managementApi.functions.management.function, stack.billingRun.function.function]) {
+        expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.OPENSEARCH_REPLICAS).toBe(replicas);
+      }
+    }
+  });
+
   it('refuses a node count that cannot be spread evenly', () => {
     expect(() => synthesize({ searchInstanceCount: 5 })).toThrow(/cannot be spread evenly/);
   });
 
-  it('derives a legal domain name from any stack name, or takes one from context', () => {
+  it('derives a legal domain name from any stack name and its stack id (a redeploy after delete does not meet the retained domain), or takes one from context', () => {
     const { stack, resources } = synthesize({}, 'Usage-Analytics-Staging-Stack-2');
-    const name: string = resources[logicalIdOf(stack.search.domain)]!.Properties.DomainName;
-    expect(name).toMatch(/^[a-z][a-z0-9-]{2,27}$/);
-    expect(name).toBe('usage-analytics-stagi-search');
+    const name = resources[logicalIdOf(stack.search.domain)]!.Properties.DomainName;
+    expect(name).toEqual(derivedName('usage-analytics-sta'));
+    // 19 characters, a hyphen and 8 hex digits: at most 28, a letter first.
+    expect(`usage-analytics-sta-${'0'.repeat(8)}`).toMatch(/^[a-z][a-z0-9-]{2,27}$/);
     expect(() => synthesize({ searchDomainName: 'Bad_Name' })).toThrow(/search domain name/);
   });
 });

@@ -33,12 +33,14 @@ export interface OpenSearchIndexOptions {
   /** Prepended to every index and template name, so several deployments can share a domain. */
   readonly indexPrefix?: string;
   readonly bulkLimits?: BulkLimits;
+  /** Replicas of every index (default 1); 0 on a one-node domain, where a replica cannot be placed. */
+  readonly replicas?: number;
 }
 
 export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchableIndex {
   const prefix = options.indexPrefix ?? '';
   assertValidIndexPrefix(prefix);
-  return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS);
+  return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS, options.replicas ?? 1);
 }
 
 /** Filter clauses matching only the caller's own documents and, when given, those whose time is in [from, to). */
@@ -63,12 +65,13 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly client: Client,
     private readonly prefix: string,
     private readonly limits: BulkLimits,
+    private readonly replicas: number,
   ) {
     this.target = { client, prefix, wrap: (scope, context) => tenantClauses(scope, context?.range) };
   }
 
   async ensureReady(): Promise<void> {
-    const common = commonComponentTemplate(this.prefix);
+    const common = commonComponentTemplate(this.prefix, this.replicas);
     await this.client.cluster.putComponentTemplate({ name: common.name, body: common.body });
     for (const template of indexTemplates(this.prefix)) {
       await this.client.indices.putIndexTemplate({ name: template.name, body: template.body });

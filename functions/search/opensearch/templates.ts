@@ -27,12 +27,17 @@ const date = { type: 'date' } as const;
 
 export const commonTemplateName = (prefix: string): string => `${prefix}search-common`;
 
-export function commonComponentTemplate(prefix: string): ComponentTemplate {
+/**
+ * `replicas`: copies of each shard. A domain of one data node cannot place any (its indices would
+ * stay yellow), so the stack passes 0 for one node and 1 for more (OPENSEARCH_REPLICAS).
+ */
+export function commonComponentTemplate(prefix: string, replicas = 1): ComponentTemplate {
   return {
     name: commonTemplateName(prefix),
     body: {
       template: {
         settings: {
+          'index.number_of_replicas': replicas,
           // A value that does not fit its field's type (a word in a date field) is skipped, not the document.
           'index.mapping.ignore_malformed': true,
           // Free-form metadata and bodies of every tenant share these indices.

@@ -191,6 +191,11 @@ describe('templates', () => {
     expect(mappings.properties?.session_token).toEqual({ type: 'keyword', fields: raw });
   });
 
+  it('asks for the replicas it is given: none on a one-node domain, where a replica could never be placed', () => {
+    expect(common.settings).toMatchObject({ 'index.number_of_replicas': 1 });
+    expect(commonComponentTemplate('p-', 0).body.template!.settings).toMatchObject({ 'index.number_of_replicas': 0 });
+  });
+
   it('stores non-JSON bodies unparsed and maps the document time as a date', () => {
     expect(mappings.properties?.index_meta).toEqual({
       properties: { time: { type: 'date' }, doc_id: { type: 'keyword' }, bodies: { type: 'object', enabled: false } },
