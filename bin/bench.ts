@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BILLING_TARGET_RATIO, benchBilling, billingScaleOption } from './bench/billing';
-import { benchCollectorBundle } from './bench/bundle-size';
+import { benchLambdaBundles } from './bench/lambda-bundles';
 import { benchCollectorThroughput } from './bench/collector-throughput';
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
@@ -34,11 +34,14 @@ async function main(): Promise<void> {
     log(`  throughput ratio vs JSON.parse: ${fmt(r.ratio)} (target ≥ 0.5)`);
   }
   if (run('bundle')) {
-    log('\n## Collector bundle');
-    const r = await benchCollectorBundle();
+    log('\n## Lambda bundles: size and module init (median of 7 fresh processes), SDK from the runtime vs bundled, with and without source maps');
+    const r = await benchLambdaBundles();
     results.bundle = r;
-    log(`  minified, AWS SDK from the runtime: ${(r.bytes / 1024).toFixed(1)} KB (target ≤ 250 KB); with the SDK bundled: ${(r.bytesWithSdk / 1024).toFixed(1)} KB`);
-    log(`  module init: ${fmt(r.initMs)} ms; loading the AWS SDK clients alone: ${fmt(r.sdkOnlyInitMs)} ms; ratio ${fmt(r.initRatio)}`);
+    const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+    for (const [name, b] of Object.entries(r)) {
+      log(`  ${name.padEnd(11)} runtime SDK ${kb(b.runtimeSdk.bytes).padStart(7)} ${fmt(b.runtimeSdk.initMs).padStart(6)} ms | bundled ${kb(b.bundledSdk.bytes).padStart(7)} ${fmt(b.bundledSdk.initMs).padStart(6)} ms | + source map (${kb(b.bundledSdkWithSourceMap.sourceMapBytes)}) ${fmt(b.bundledSdkWithSourceMap.initMs).padStart(6)} ms`);
+    }
+    log('  deployed: bundled, no source map (lambdaSourceMaps=true adds them)');
   }
   if (run('e2e')) {
     log('\n## Local end to end: POST → countable in the index (DynamoDB Local, kinesis-local, s3rver, DuckDB)');

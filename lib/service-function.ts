@@ -47,6 +47,9 @@ export class ServiceFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
+    // Source maps cost every cold start 20-30 ms of module init (npm run bench -- bundle): off unless
+    // the context asks for them (-c lambdaSourceMaps=true), for stack traces into the TypeScript.
+    const sourceMaps = ['true', true].includes(this.node.tryGetContext('lambdaSourceMaps'));
     this.function = new NodejsFunction(this, 'Function', {
       entry: path.join(REPO_ROOT, props.entry),
       handler: 'handler',
@@ -63,9 +66,9 @@ export class ServiceFunction extends Construct {
       environment: {
         ...props.environment,
         LOG_LEVEL: props.logLevel,
-        // Stack traces point into the TypeScript sources through the bundled source map; a function's
-        // own NODE_OPTIONS (V8 settings) are added to it.
-        NODE_OPTIONS: ['--enable-source-maps', props.environment?.['NODE_OPTIONS']].filter(Boolean).join(' '),
+        // With source maps, stack traces point into the TypeScript sources; a function's own
+        // NODE_OPTIONS (V8 settings) are added.
+        ...nodeOptions(sourceMaps, props.environment?.['NODE_OPTIONS']),
       },
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       projectRoot: REPO_ROOT,
@@ -73,11 +76,13 @@ export class ServiceFunction extends Construct {
         format: OutputFormat.CJS,
         target: 'node22',
         minify: true,
-        sourceMap: true,
-        // The runtime ships the @aws-sdk/* clients (not every @smithy/* package: those are bundled).
+        sourceMap: sourceMaps,
+        // The AWS SDK is bundled at the lock file's versions: the SDK that runs is the one the tests
+        // ran, not whatever the Lambda runtime ships. Module init measured the same or faster than
+        // loading the runtime's copy (npm run bench -- bundle).
         // DuckDB is the local search backend only: a native module that must never be bundled
         // (and is never loaded on AWS, where SEARCH_BACKEND=opensearch).
-        externalModules: ['@aws-sdk/*', '@duckdb/node-api'],
+        externalModules: ['@duckdb/node-api'],
       },
     });
 
@@ -90,4 +95,9 @@ export class ServiceFunction extends Construct {
       reason: 'The service targets nodejs22.x on purpose (ARCHITECTURE.md: code runs on Node 20 locally and 22 on Lambda); move with the project, not per function.',
     });
   }
+}
+
+function nodeOptions(sourceMaps: boolean, own: string | undefined): Record<string, string> {
+  const options = [sourceMaps ? '--enable-source-maps' : undefined, own].filter(Boolean).join(' ');
+  return options ? { NODE_OPTIONS: options } : {};
 }

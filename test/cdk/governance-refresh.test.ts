@@ -29,7 +29,7 @@ test('an EventBridge rule invokes the refresh Lambda every minute, without retri
 test('the Lambda runs the refresh entry against the resources table and the search domain, finishing within the minute', () => {
   const props = synth.resources[logicalIdOf(refresh())]!.Properties;
   expect(props['Timeout']).toBe(55);
-  expect(Object.keys(props['Environment'].Variables).sort()).toEqual(['LOG_LEVEL', 'NODE_OPTIONS', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'RESOURCES_TABLE', 'SEARCH_BACKEND']);
+  expect(Object.keys(props['Environment'].Variables).sort()).toEqual(['LOG_LEVEL', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'RESOURCES_TABLE', 'SEARCH_BACKEND']);
   expect(props['Environment'].Variables.SEARCH_BACKEND).toBe('opensearch');
   // Deploy-time values are CloudFormation tokens here; the entry's env schema must accept the rest.
   const variables = props['Environment'].Variables as Record<string, unknown>;
