@@ -245,5 +245,30 @@ describe('OAuth and access tokens API', () => {
       await admin('set-org-status', org.org_id, 'cancelled');
       expect((await as(login.body.access_token, 'GET', '/~/oauth/access_tokens?target=collector')).status).toBe(402);
     });
+
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: process.cwd(), env: { ...process.env, ...env } }).then(
+        (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+      );
+
+    it('prints its usage on --help, and names an unknown option before the usage', async () => {
+      const help = await run(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('set-org-status  <org_id> active|inactive|cancelled');
+      const unknown = await run(['bootstrap', '--tabel', 'x']);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain("Unknown option '--tabel'");
+      expect(unknown.stderr).toContain('usage: npm run admin');
+    });
+
+    it('finds the running local service by DATA_DIR when no --table is given', async () => {
+      const created = await run(['create-user', rt.credentials.org_id, 'from-data-dir', '--scopes', 'read:events', '--json'], { DATA_DIR: rt.dataDir });
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({ org_id: rt.credentials.org_id, username: 'from-data-dir' });
+      const nowhere = await run(['bootstrap'], { DATA_DIR: '/nonexistent' });
+      expect(nowhere.code).toBe(2);
+      expect(nowhere.stderr).toContain('no running local service in /nonexistent');
+    });
   });
 });
