@@ -29,6 +29,7 @@ import {
   CompanyDeleted,
   Count,
   Document,
+  EventsDeletion,
   FieldList,
   OAuthErrorBody,
   OAuthToken,
@@ -238,6 +239,13 @@ const searchSchemas: Record<string, RouteSchema> = {
   countCompanies: count('company profiles', ProfileQuery),
   getCompany: byId('company profile'),
   deleteCompany: remove('company', CompanyDeleted),
+  deletionStatus: {
+    description: "Where a deletion of a user's or company's events stands (the deletion_id comes from DELETE …?delete_events=true). Only the app that started it can read it.",
+    params: { id: 'The deletion_id.' },
+    responseStatus: 200,
+    response: EventsDeletion,
+    errors: [404],
+  },
   companyProperties: properties('company', ProfileQuery),
   companySubscriptions: {
     description: 'The subscriptions of a company (up to 1000), as search hits.',

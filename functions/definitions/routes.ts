@@ -91,6 +91,7 @@ export const routes: readonly RouteDefinition[] = [
   search('POST', '/search/~/count/companies', 'countCompanies', 'read:companies', 'Count company profiles matching a query'),
   search('GET', '/search/~/companies/{id}', 'getCompany', 'read:companies', 'One company profile by id'),
   search('DELETE', '/search/~/companies/{id}', 'deleteCompany', 'delete:companies', 'Delete a company (and, with delete_events=true, its events)'),
+  search('GET', '/search/~/deletions/{id}', 'deletionStatus', 'read:events', "Progress of a user's or company's events being deleted in the background"),
   search('GET', '/search/~/companies/{id}/subscriptions', 'companySubscriptions', 'read:companies', 'The subscriptions of a company'),
   search('GET', '/search/~/mappings/companies/properties', 'companyProperties', 'read:companies', 'Fields a company query can use'),
 

@@ -93,12 +93,23 @@ export const FieldList = z.object({
   ),
 });
 
+/** A deletion of events that may run in the background (OpenSearch), or be done at once (DuckDB). */
+export const EventsDeletion = z.object({
+  status: z.enum(['running', 'completed', 'failed']),
+  deleted: z.int().meta({ description: 'Events deleted so far.' }),
+  total: z.int().optional().meta({ description: 'Events found to delete, once counted.' }),
+  error: z.string().optional().meta({ description: 'Why a failed deletion stopped; run it again to finish.' }),
+  deletion_id: z.string().optional().meta({ description: 'Present while it can be followed: GET url.' }),
+  url: z.string().optional().meta({ description: '/search/~/deletions/{deletion_id}' }),
+});
+
 const deletion = <K extends string>(owner: K) =>
   z.object({
     [owner]: z.string(),
     deleted: z.literal(true),
-    events_deleted: z.int().meta({ description: 'Events deleted with it (delete_events=true), else 0.' }),
-  } as { [P in K]: z.ZodString } & { deleted: z.ZodLiteral<true>; events_deleted: z.ZodInt });
+    events_deleted: z.int().meta({ description: 'Events deleted by the time of the answer (delete_events=true), else 0.' }),
+    events_deletion: EventsDeletion.optional().meta({ description: 'With delete_events=true: the deletion of its events, which on OpenSearch runs in the background.' }),
+  } as { [P in K]: z.ZodString } & { deleted: z.ZodLiteral<true>; events_deleted: z.ZodInt; events_deletion: z.ZodOptional<typeof EventsDeletion> });
 export const UserDeleted = deletion('user_id');
 export const CompanyDeleted = deletion('company_id');
 

@@ -103,6 +103,25 @@ export interface SearchableIndex extends SearchIndex {
   countMatching(context: SearchContext, query: QueryNode): Promise<number>;
   /** Deletes one document; false when there was none. */
   delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean>;
-  /** Deletes every document of the kind matching the query (e.g. a deleted user's events); returns how many. */
-  deleteMatching(context: SearchContext, query: QueryNode): Promise<number>;
+  /**
+   * Deletes every document of the kind matching the query (e.g. a deleted user's events). A backend
+   * that can take longer than a request may answer while it runs (OpenSearch: a task), with a
+   * `task` to follow through deletionProgress; otherwise the answer is complete.
+   */
+  deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress>;
+  /** Where a running deletion stands; undefined when the backend knows no such task. */
+  deletionProgress(task: string): Promise<DeletionProgress | undefined>;
+}
+
+/** A deletion of matching documents, done or under way. */
+export interface DeletionProgress {
+  /** The backend's handle while the deletion runs in the background. */
+  readonly task?: string;
+  readonly completed: boolean;
+  /** Documents deleted so far. */
+  readonly deleted: number;
+  /** Documents found to delete, once the backend has counted them. */
+  readonly total?: number;
+  /** Why a completed deletion did not delete everything. */
+  readonly error?: string;
 }

@@ -8,7 +8,9 @@ import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
 import { parseRequestRange } from './dates/request-range';
 import { fieldCatalogue } from './field-catalogue';
-import type { IndexKind, SearchableIndex, SearchContext } from './port';
+import type { SigningKeyProvider } from '../auth/signing-key';
+import { signDeletionId, taskOfDeletionId } from './deletion-id';
+import type { DeletionProgress, IndexKind, SearchableIndex, SearchContext } from './port';
 
 /** Search bodies are queries, not data: 1 MB is far beyond any real one. */
 export const MAX_SEARCH_BODY_BYTES = 1_000_000;
@@ -17,6 +19,8 @@ export interface SearchOperationDeps {
   readonly index: SearchableIndex;
   readonly profiles: ProfileStore;
   readonly ready: () => Promise<void>;
+  /** The management token key: it also signs the deletion ids handed to clients. */
+  readonly signingKey: SigningKeyProvider;
   readonly now?: () => Date;
 }
 
@@ -79,12 +83,22 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     const hadProfile = await deps.profiles.delete(claims.org_id, claims.app_id, PROFILE_KIND[kind], id);
     const hadDocument = await deps.index.delete(scope, kind, id);
     if (!hadProfile && !hadDocument) throw new NotFoundError(`No ${kind === 'users' ? 'user' : 'company'} with id ${id}`);
-    let eventsDeleted = 0;
-    if (deleteEvents) {
-      const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: now() };
-      eventsDeleted = await deps.index.deleteMatching(ctx, { type: 'term', field: OWNER_FIELD[kind], value: id, case_insensitive: false });
-    }
-    return { status: 200, body: { [OWNER_FIELD[kind]]: id, deleted: true, events_deleted: eventsDeleted } };
+    const answer = { [OWNER_FIELD[kind]]: id, deleted: true };
+    if (!deleteEvents) return { status: 200, body: { ...answer, events_deleted: 0 } };
+    const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: now() };
+    const progress = await deps.index.deleteMatching(ctx, { type: 'term', field: OWNER_FIELD[kind], value: id, case_insensitive: false });
+    const deletionId = progress.task === undefined ? undefined : signDeletionId(await deps.signingKey(), scope, progress.task);
+    // The profile is gone; its events may still be going in the background: events_deletion.url follows them.
+    return { status: 200, body: { ...answer, events_deleted: progress.deleted, events_deletion: deletionBody(progress, deletionId) } };
+  };
+
+  const deletionStatus: SearchOperation = async (request, claims) => {
+    await deps.ready();
+    const deletionId = request.pathParams['id']!;
+    const task = taskOfDeletionId(await deps.signingKey(), { org_id: claims.org_id, app_id: claims.app_id }, deletionId);
+    const progress = task === undefined ? undefined : await deps.index.deletionProgress(task);
+    if (!progress) throw new NotFoundError(`No deletion ${deletionId} of this app`);
+    return { status: 200, body: deletionBody(progress, deletionId) };
   };
 
   const properties = (kind: IndexKind): SearchOperation => async (request, claims) => {
@@ -106,6 +120,7 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     countCompanies: count('companies'),
     getCompany: getById('companies', 'company'),
     deleteCompany: remove('companies'),
+    deletionStatus,
     companyProperties: properties('companies'),
     companySubscriptions: async (request, claims) => {
       await deps.ready();
@@ -114,6 +129,18 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
       const result = await deps.index.search(ctx, { query, size: 1000, from: 0, sort: [], _source: { includes: [], excludes: [] }, track_total_hits: true, aggs: {} });
       return { status: 200, body: result };
     },
+  };
+}
+
+/** A deletion as the API answers it: status running/completed/failed, counts, and where to follow it. */
+function deletionBody(progress: DeletionProgress, deletionId: string | undefined) {
+  const status = !progress.completed ? 'running' : progress.error ? 'failed' : 'completed';
+  return {
+    status,
+    deleted: progress.deleted,
+    ...(progress.total === undefined ? {} : { total: progress.total }),
+    ...(progress.error ? { error: progress.error } : {}),
+    ...(deletionId === undefined ? {} : { deletion_id: deletionId, url: `/search/~/deletions/${deletionId}` }),
   };
 }
 

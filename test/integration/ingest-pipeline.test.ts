@@ -85,6 +85,7 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
       countMatching: (...a) => inner.countMatching(...a),
       delete: (...a) => inner.delete(...a),
       deleteMatching: (...a) => inner.deleteMatching(...a),
+      deletionProgress: (...a) => inner.deletionProgress(...a),
       async index(documents: readonly IndexDocument[]) {
         if (throwsLeft > 0) {
           throwsLeft--;

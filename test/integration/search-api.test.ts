@@ -158,7 +158,8 @@ describe('search API', () => {
   it('deletes a user and, with delete_events=true, its events', async () => {
     const res = await rt.management('DELETE', '/search/~/users/alice?delete_events=true');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user_id: 'alice', deleted: true, events_deleted: 2 });
+    // DuckDB deletes at once: completed, with no deletion to follow.
+    expect(res.body).toEqual({ user_id: 'alice', deleted: true, events_deleted: 2, events_deletion: { status: 'completed', deleted: 2, total: 2 } });
     expect((await rt.management('GET', '/search/~/users/alice')).status).toBe(404);
     expect((await search('/search/~/count/events?from=-2d&to=now', {})).body).toEqual({ count: 2 });
     // The other tenant's alice and her event are untouched.
@@ -182,7 +183,7 @@ describe('search API', () => {
 
     const res = await rt.management('DELETE', '/search/~/companies/initech?delete_events=true');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ company_id: 'initech', deleted: true, events_deleted: 2 });
+    expect(res.body).toEqual({ company_id: 'initech', deleted: true, events_deleted: 2, events_deletion: { status: 'completed', deleted: 2, total: 2 } });
     expect((await rt.management('GET', '/search/~/companies/initech')).status).toBe(404);
     expect(await countOf('initech')).toBe(0);
     // Another company's events and profile, and the other tenant's acme, are untouched.
@@ -194,5 +195,13 @@ describe('search API', () => {
     expect(kept.body).toEqual({ company_id: 'globex', deleted: true, events_deleted: 0 });
     expect(await countOf('globex')).toBe(2);
     expect((await rt.management('DELETE', '/search/~/companies/initech?delete_events=true')).status).toBe(404);
+  });
+
+  it('answers 404 for a deletion id that is forged, altered or another app\'s', async () => {
+    for (const id of ['nothing', 'eyJ0IjoibjoxIn0.abc', 'a.b.c']) {
+      const res = await rt.management('GET', `/search/~/deletions/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
   });
 });

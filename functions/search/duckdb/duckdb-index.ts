@@ -17,6 +17,7 @@ import {
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import { documentProblem } from '../index-documents';
 import type {
+  DeletionProgress,
   IndexDocument,
   IndexFailure,
   IndexKind,
@@ -241,13 +242,20 @@ class DuckDbSearchIndex implements SearchableIndex {
     });
   }
 
-  async deleteMatching(context: SearchContext, query: QueryNode): Promise<number> {
+  /** Embedded and fast: done before it answers. */
+  async deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
     this.assertOpen();
     const base = baseRelation(context, query);
-    return this.writes.run(async () => {
+    const deleted = await this.writes.run(async () => {
       const result = await this.writer.runAndReadAll(`DELETE ${base.fromWhereSql}`, [...base.params.values]);
       return Number(result.getRows()[0]?.[0] ?? 0);
     });
+    return { completed: true, deleted, total: deleted };
+  }
+
+  /** Deletions finish before deleteMatching answers: there is never a task to follow. */
+  async deletionProgress(): Promise<DeletionProgress | undefined> {
+    return undefined;
   }
 
   /** Search statements on a free read connection, rows as plain JS values. */

@@ -2,6 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import { documentProblem } from '../index-documents';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type {
+  DeletionProgress,
   IndexDocument,
   IndexFailure,
   IndexKind,
@@ -23,7 +24,7 @@ import {
   profileIndexName,
   readTarget,
 } from './naming';
-import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
+import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, deletionProgressOpenSearch, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
 import { fromStoredSource, TIME_FIELD } from './stored-source';
 import { commonComponentTemplate, indexTemplates } from './templates';
 
@@ -156,8 +157,12 @@ class OpenSearchIndex implements SearchableIndex {
     return deleteOpenSearchDocument(this.target, scope, kind, id);
   }
 
-  deleteMatching(context: SearchContext, query: QueryNode): Promise<number> {
+  deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
     return deleteMatchingOpenSearch(this.target, context, query);
+  }
+
+  deletionProgress(task: string): Promise<DeletionProgress | undefined> {
+    return deletionProgressOpenSearch(this.target, task);
   }
 
   async refresh(): Promise<void> {

@@ -4,7 +4,7 @@ import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';
 import { trackedTotal, untrackedTotal } from '../total-hits';
-import type { IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
+import type { DeletionProgress, IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
 import { toOpenSearchQuery, toOpenSearchSearchBody } from './query-body';
@@ -90,8 +90,46 @@ export async function deleteOpenSearchDocument(target: OpenSearchTarget, scope: 
 }
 
 /** Deletes every document of the kind matching the query, inside the tenant wrap; returns how many. */
-export async function deleteMatchingOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode): Promise<number> {
-  return deleteByQuery(target, context.kind, wrapped(target, context, query));
+/**
+ * Starts a delete-by-query as a background task: on a large tenant it can outlast API Gateway's
+ * 29 s. OpenSearch keeps the task's result in its .tasks index, so its progress can be read later.
+ */
+export async function deleteMatchingOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
+  const response = (await send(() =>
+    target.client.deleteByQuery({
+      index: readTarget(target.prefix, context.kind),
+      ...LENIENT_TARGET,
+      refresh: true,
+      conflicts: 'proceed',
+      slices: 'auto',
+      wait_for_completion: false,
+      body: { query: wrapped(target, context, query) },
+    }),
+  )) as { task?: string };
+  if (!response.task) throw new ServiceUnavailableError('OpenSearch did not start the deletion task; retry');
+  return { task: response.task, completed: false, deleted: 0 };
+}
+
+interface TaskAnswer {
+  completed?: boolean;
+  task?: { status?: { total?: number; deleted?: number } };
+  response?: { total?: number; deleted?: number; failures?: unknown[] };
+  error?: { type?: string; reason?: string };
+}
+
+/** A delete-by-query task's progress; undefined when OpenSearch knows no such task. */
+export async function deletionProgressOpenSearch(target: OpenSearchTarget, task: string): Promise<DeletionProgress | undefined> {
+  let answer: TaskAnswer;
+  try {
+    answer = (await target.client.tasks.get({ task_id: task })).body as TaskAnswer;
+  } catch (error) {
+    if (statusOf(error) === 404) return undefined;
+    throw error;
+  }
+  const counts = answer.response ?? answer.task?.status ?? {};
+  const failures = answer.response?.failures ?? [];
+  const error = answer.error ? `${answer.error.type ?? 'error'}: ${answer.error.reason ?? ''}` : failures.length > 0 ? `${failures.length} failure(s), first: ${JSON.stringify(failures[0]).slice(0, 300)}` : undefined;
+  return { task, completed: answer.completed === true, deleted: Number(counts.deleted ?? 0), ...(counts.total === undefined ? {} : { total: Number(counts.total) }), ...(error ? { error } : {}) };
 }
 
 async function deleteByQuery(target: OpenSearchTarget, kind: IndexKind, query: Json): Promise<number> {

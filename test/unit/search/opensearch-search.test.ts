@@ -359,17 +359,30 @@ describe('OpenSearch search (scripted cluster)', () => {
     expect(bodyOf(requests[0])).toEqual({ query: { bool: { filter: [{ ids: { values: ['app-1:u-1'] } }, ...tenantClauses(scope)] } } });
   });
 
-  it('deletes what matches inside the tenant wrap, and fails loudly when OpenSearch could not delete everything', async () => {
+  it('deletes what matches inside the tenant wrap as a background task, and reports its progress, its end and its failures', async () => {
     const answers: FakeAnswer[] = [
-      { status: 200, body: { deleted: 4, failures: [] } },
-      { status: 200, body: { deleted: 1, failures: [{ cause: { type: 'es_rejected_execution_exception' } }] } },
+      { status: 200, body: { task: 'node-1:42' } },
+      { status: 200, body: { completed: false, task: { status: { total: 10, deleted: 4 } } } },
+      { status: 200, body: { completed: true, task: { status: { total: 10, deleted: 10 } }, response: { total: 10, deleted: 10, failures: [] } } },
+      { status: 200, body: { completed: true, response: { total: 10, deleted: 9, failures: [{ cause: { type: 'es_rejected_execution_exception' } }] } } },
+      { status: 404, body: { error: { type: 'resource_not_found_exception' } } },
+      { status: 200, body: {} },
     ];
     const { client, requests } = fakeOpenSearch(() => answers.shift()!);
     const index = createOpenSearchIndex({ client });
     const query = parseQuery({ term: { user_id: 'u-1' } });
     const ctx = unbounded('events');
-    expect(await index.deleteMatching(ctx, query)).toBe(4);
+    expect(await index.deleteMatching(ctx, query)).toEqual({ task: 'node-1:42', completed: false, deleted: 0 });
+    expect(call(requests[0]!)).toMatch(/_delete_by_query$/);
+    expect(requests[0]!.query.get('wait_for_completion')).toBe('false');
+    expect(requests[0]!.query.get('slices')).toBe('auto');
     expect(bodyOf(requests[0])).toEqual({ query: { bool: { filter: [...tenantClauses(scope), toOpenSearchQuery(query, ctx)] } } });
+    expect(await index.deletionProgress('node-1:42')).toEqual({ task: 'node-1:42', completed: false, deleted: 4, total: 10 });
+    expect(call(requests[1]!)).toBe('GET /_tasks/node-1:42');
+    expect(await index.deletionProgress('node-1:42')).toEqual({ task: 'node-1:42', completed: true, deleted: 10, total: 10 });
+    expect(await index.deletionProgress('node-1:42')).toMatchObject({ completed: true, deleted: 9, error: expect.stringContaining('es_rejected_execution_exception') });
+    expect(await index.deletionProgress('node-9:1')).toBeUndefined();
+    // A cluster that does not start the task is a 503 for the caller to retry.
     await expect(index.deleteMatching(ctx, query)).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 

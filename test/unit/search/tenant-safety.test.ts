@@ -225,7 +225,13 @@ describe.each(conformanceBackends())('tenant safety: $name', (backend) => {
     expect(await index.delete(scope, 'users', 'u1')).toBe(true);
     expect(await index.delete(scope, 'users', 'u1')).toBe(false);
     const hostile = parseSearchRequest({ query: { bool: { should: [{ match_all: {} }, { term: { app_id: victim.app_id } }] } } }, 'events').query;
-    expect(await index.deleteMatching(contextOf(scope), hostile)).toBe(A_EVENTS);
+    // OpenSearch deletes in a background task: follow it to its end.
+    let progress = await index.deleteMatching(contextOf(scope), hostile);
+    while (!progress.completed) {
+      await new Promise((done) => setTimeout(done, 100));
+      progress = (await index.deletionProgress(progress.task!))!;
+    }
+    expect(progress.deleted).toBe(A_EVENTS);
     await index.refresh();
 
     expect(await index.countMatching(contextOf(scope), { type: 'match_all' })).toBe(0);

@@ -44,7 +44,9 @@ test('delete removes one document of the tenant', async () => {
 });
 
 test('deleteMatching removes the tenant’s matching documents only', async () => {
-  expect(await index.deleteMatching(context(), parseQuery({ term: { user_id: 'u1' } }))).toBe(2);
+  // Embedded: done before it answers, with no task to follow.
+  expect(await index.deleteMatching(context(), parseQuery({ term: { user_id: 'u1' } }))).toEqual({ completed: true, deleted: 2, total: 2 });
+  expect(await index.deletionProgress('any')).toBeUndefined();
   expect(await index.countMatching(context(), { type: 'match_all' })).toBe(1);
   expect(await index.countMatching({ ...context(), scope: OTHER_APP }, { type: 'match_all' })).toBe(3);
 });
