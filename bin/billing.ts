@@ -2,7 +2,8 @@
  * `npm run billing -- --now`: one billing run against the local service's data (DATA_DIR, default
  * .data), the same data `npm start` uses. It starts the local runtime the way `npm start` does
  * (emulators, DuckDB), runs billing once, prints progress and a summary, and stops.
- * Stop `npm start` first: DuckDB allows one process per data directory (while `npm start` runs,
+ * Stop `npm start` first: DuckDB allows one process per data directory; this command sees a running
+ * one through DATA_DIR/runtime.json and says so before starting anything (while `npm start` runs,
  * its own timer runs billing every BILLING_INTERVAL_MS, default 60 s).
  *
  *   --now            required: run now (the clock decides which windows have closed)
@@ -14,6 +15,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { summaryLine } from '../functions/billing/run/periodic-billing';
 import { startLocalRuntime } from './local/runtime';
+import { readRuntimeFile } from './local/runtime-file';
 
 const USAGE = 'usage: npm run billing -- --now [--at <ISO time>] [--budget <ms>] [--quiet]';
 
@@ -30,6 +32,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const dataDir = resolve(process.env['DATA_DIR'] ?? '.data');
+  // Checked before anything starts: npm start holds DuckDB's lock on this data directory.
+  const running = await readRuntimeFile(dataDir);
+  if (running) {
+    console.error(`[billing] npm start (pid ${running.pid}) is running on ${dataDir} and holds its DuckDB file; it runs billing itself every BILLING_INTERVAL_MS (default 60 s). Stop it first to run billing from here.`);
+    return 1;
+  }
   console.error(`[billing] starting the local runtime (data in ${dataDir}) ...`);
   let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
   try {
