@@ -73,7 +73,7 @@ interface Manifest {
 }
 
 /** The cached data set for `spec` under `dir`, generated first when missing or stale. */
-export async function prepareSearchDataset(options: { dir: string; spec?: SearchDatasetSpec; log?: (line: string) => void }): Promise<SearchDataset> {
+export async function prepareSearchDataset(options: { dir: string; spec?: SearchDatasetSpec; log?: (line: string) => void; anchor?: Date }): Promise<SearchDataset> {
   const spec = options.spec ?? DEFAULT_SEARCH_DATASET;
   const log = options.log ?? (() => {});
   const name = `search-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12)}`;
@@ -91,7 +91,8 @@ export async function prepareSearchDataset(options: { dir: string; spec?: Search
   await rm(manifestPath, { force: true });
   await rm(path, { force: true });
   await rm(`${path}.wal`, { force: true });
-  const anchor = new Date(Math.floor(Date.now() / 1000) * 1000);
+  // Tests pass a fixed anchor: where the hours fall then does not depend on when they run.
+  const anchor = options.anchor ?? new Date(Math.floor(Date.now() / 1000) * 1000);
   const start = process.hrtime.bigint();
   const index = await createDuckDbSearchIndex({ path });
   let sampleEmail: string;

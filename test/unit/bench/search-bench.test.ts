@@ -33,7 +33,8 @@ let queries: Map<string, DashboardQuery>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'search-bench-'));
-  dataset = await prepareSearchDataset({ dir, spec: SMALL });
+  // A fixed "now": the generated hours (and so which of them are empty) do not depend on the time the test runs.
+  dataset = await prepareSearchDataset({ dir, spec: SMALL, anchor: new Date('2026-11-25T05:30:00.000Z') });
   instance = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
   connection = await instance.connect();
   runSql = async (sql, values) => (await connection.runAndReadAll(sql, values)).getRowsJS();
