@@ -15,6 +15,7 @@ import { KinesisPublisher } from '../functions/ingest/stream/publisher';
 import { createAwsClients, destroyAwsClients, type AwsClients } from '../functions/shared/aws/clients';
 import { createLocalAwsClients } from './local/local-aws-clients';
 import { readRuntimeFile } from './local/runtime-file';
+import { runCommandLine, UsageError } from './command-line';
 
 const USAGE = `usage: npm run quarantine -- list | show <key> | replay <key>... | replay --all
   [--data-dir dir]                               the local runtime (default: DATA_DIR or .data; npm start must be running)
@@ -95,12 +96,4 @@ async function resolveTarget(values: { 'data-dir'?: string; bucket?: string; str
   return { bucket: runtime.names.buckets.failedRecords, stream: runtime.names.stream, clients: createLocalAwsClients(runtime.endpoints) };
 }
 
-class UsageError extends Error {}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof UsageError ? error.message : error);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+runCommandLine(main);

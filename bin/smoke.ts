@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCommandLine, UsageError } from './command-line';
 
 const USAGE = `usage: npm run smoke -- [--data-dir dir] | --collector-url url --management-url url --application-id id --token token [--timeout seconds] [--json]`;
 
@@ -105,12 +106,4 @@ function fail(json: boolean | undefined, reason: string): number {
   return 1;
 }
 
-class UsageError extends Error {}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof UsageError ? error.message : error);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+runCommandLine(main);
