@@ -1,10 +1,12 @@
 import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { buckets, tables } from '../functions/definitions/resources';
+import { buckets, ingestStream, tables } from '../functions/definitions/resources';
 import { MANAGEMENT_DEFAULT_LAMBDA, MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type ManagementLambdaName, type RouteDefinition } from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
 import { grantObjectAccess } from './object-access';
@@ -65,6 +67,8 @@ function gatewayRouteFor(definition: RouteDefinition, path: string): GatewayRout
 
 export interface ManagementApiProps {
   readonly storage: Storage;
+  /** Profile writes with a management token (POST /search/~/users …) go onto the ingest stream. */
+  readonly stream: kinesis.IStream;
   readonly search: SearchDomain;
   readonly logLevel: string;
   readonly logRetention: logs.RetentionDays;
@@ -110,9 +114,12 @@ export class ManagementApi extends Construct {
         [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
         [buckets.profileDocuments.envVar]: props.storage.buckets.profileDocuments.bucketName,
         [tables.resources.envVar]: props.storage.tables.resources.tableName,
+        [ingestStream.envVar]: props.stream.streamName,
         TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
       },
     });
+    // Profile writes publish to the ingest stream like the collector: PutRecords only.
+    search.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [props.stream.streamArn] }));
     this.tokenSigningSecret.grantRead(search.function);
     // Token revocations, org status and the per-org rate counter live in the resources table.
     props.storage.tables.resources.grant(search.function, 'dynamodb:GetItem', 'dynamodb:UpdateItem');

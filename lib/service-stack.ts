@@ -62,6 +62,7 @@ export class UsageAnalyticsStack extends Stack {
     this.uploads = new BatchUploads(this, 'Uploads', { storage: this.storage, stream: this.pipeline.stream, logLevel, logRetention });
     this.managementApi = new ManagementApi(this, 'ManagementApi', {
       storage: this.storage,
+      stream: this.pipeline.stream,
       search: this.search,
       logLevel,
       logRetention,

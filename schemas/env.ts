@@ -72,6 +72,8 @@ export const SearchApiEnv = z.object({
   ...managementAuth,
   [tables.profiles.envVar]: name,
   [buckets.profileDocuments.envVar]: name,
+  // Profile writes with a management token go onto the ingest stream, as the collector's do.
+  [ingestStream.envVar]: name,
 });
 
 export const ManagementApiEnv = z.object({

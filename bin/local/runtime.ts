@@ -15,7 +15,7 @@ import { Archive } from '../../functions/ingest/consumer/archive';
 import { createConsumerHandler } from '../../functions/ingest/consumer/consumer-handler';
 import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
 import { Quarantine } from '../../functions/ingest/consumer/quarantine';
-import { KinesisPublisher } from '../../functions/ingest/stream/publisher';
+import { KinesisPublisher, type RecordPublisher } from '../../functions/ingest/stream/publisher';
 import { processUpload } from '../../functions/ingest/uploads/process-upload';
 import { UploadStore } from '../../functions/ingest/uploads/upload-store';
 import { S3ProfileDocumentOverflow } from '../../functions/profiles/profile-overflow';
@@ -128,6 +128,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await stream.publish(unfinished);
     }
     const publisher = journal.publisherOver(stream);
+    // Records put by the management API's profile writes are read at once too (the poller is built below).
+    let nudgePoller = () => {};
+    const nudgingPublisher: RecordPublisher = {
+      publish: async (entries) => {
+        await publisher.publish(entries);
+        nudgePoller();
+      },
+    };
     const quarantine = new Quarantine(clients.s3, names.buckets.failedRecords);
 
     // One snapshot store for the collector and the refresher: a refresh is visible to GET /v1/config at once.
@@ -146,7 +154,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey, ...options.managementAuth };
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
     const managementHandler = managementDispatcher({
-      search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()) }),
+      search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()), apps, publisher: nudgingPublisher }),
       management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets }),
     });
     const consumerHandler = createConsumerHandler({
@@ -172,6 +180,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       log,
     });
     await poller.start();
+    nudgePoller = () => poller.nudge();
     const uploads = new UploadWatcher({
       s3: clients.s3,
       bucket: names.buckets.uploads,

@@ -239,6 +239,12 @@ const searchSchemas: Record<string, RouteSchema> = {
   countCompanies: count('company profiles', ProfileQuery),
   getCompany: byId('company profile'),
   deleteCompany: remove('company', CompanyDeleted),
+  writeUser: ingest('user profile (created, or merged into the stored one), through the same stream and merge as POST /v1/users', UserProfileSchema, false),
+  writeUsers: ingest('user profiles, as POST /v1/users/batch takes them', UserProfileSchema, true),
+  writeCompany: ingest('company profile (created, or merged into the stored one), as POST /v1/companies takes it', CompanyProfileSchema, false),
+  writeCompanies: ingest('company profiles, as POST /v1/companies/batch takes them', CompanyProfileSchema, true),
+  writeSubscription: ingest('subscription (created, or merged into the stored one), as POST /v1/subscriptions takes it', SubscriptionSchema, false),
+  writeSubscriptions: ingest('subscriptions, as POST /v1/subscriptions/batch takes them', SubscriptionSchema, true),
   deletionStatus: {
     description: "Where a deletion of a user's or company's events stands (the deletion_id comes from DELETE …?delete_events=true). Only the app that started it can read it.",
     params: { id: 'The deletion_id.' },

@@ -85,6 +85,8 @@ export const routes: readonly RouteDefinition[] = [
   search('POST', '/search/~/count/users', 'countUsers', 'read:users', 'Count user profiles matching a query'),
   search('GET', '/search/~/users/{id}', 'getUser', 'read:users', 'One user profile by id'),
   search('DELETE', '/search/~/users/{id}', 'deleteUser', 'delete:users', 'Delete a user (and, with delete_events=true, its events)'),
+  search('POST', '/search/~/users', 'writeUser', 'create:users', 'Create or merge one user profile (as the collector does)'),
+  search('POST', '/search/~/users/batch', 'writeUsers', 'create:users', 'Create or merge user profiles (as the collector does)'),
   search('GET', '/search/~/mappings/users/properties', 'userProperties', 'read:users', 'Fields a user query can use'),
 
   search('POST', '/search/~/search/companies', 'searchCompanies', 'read:companies', 'Search company profiles'),
@@ -93,6 +95,10 @@ export const routes: readonly RouteDefinition[] = [
   search('DELETE', '/search/~/companies/{id}', 'deleteCompany', 'delete:companies', 'Delete a company (and, with delete_events=true, its events)'),
   search('GET', '/search/~/deletions/{id}', 'deletionStatus', 'read:events', "Progress of a user's or company's events being deleted in the background"),
   search('GET', '/search/~/companies/{id}/subscriptions', 'companySubscriptions', 'read:companies', 'The subscriptions of a company'),
+  search('POST', '/search/~/companies', 'writeCompany', 'create:companies', 'Create or merge one company profile (as the collector does)'),
+  search('POST', '/search/~/companies/batch', 'writeCompanies', 'create:companies', 'Create or merge company profiles (as the collector does)'),
+  search('POST', '/search/~/subscriptions', 'writeSubscription', 'create:companies', 'Create or merge one subscription of a company (as the collector does)'),
+  search('POST', '/search/~/subscriptions/batch', 'writeSubscriptions', 'create:companies', 'Create or merge subscriptions (as the collector does)'),
   search('GET', '/search/~/mappings/companies/properties', 'companyProperties', 'read:companies', 'Fields a company query can use'),
 
   // ── OpenAPI documents (generated from the zod schemas and this table) ──

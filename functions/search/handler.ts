@@ -4,7 +4,9 @@ import { parseEnv, SearchApiEnv } from '../../schemas/env';
 import { secretsManagerSigningKey } from '../auth/signing-key';
 import { S3ProfileDocumentOverflow } from '../profiles/profile-overflow';
 import { ProfileStore } from '../profiles/profile-store';
-import { createDocumentClient, createDynamoDbClient, createS3Client } from '../shared/aws/clients';
+import { AppStore } from '../auth/app-store';
+import { KinesisPublisher } from '../ingest/stream/publisher';
+import { createDocumentClient, createDynamoDbClient, createKinesisClient, createS3Client } from '../shared/aws/clients';
 import { retryableOnce } from '../shared/retryable-once';
 import { createSearchApiHandler } from './search-api-handler';
 import { searchIndexFromEnv } from './search-backend';
@@ -21,4 +23,6 @@ export const handler = createSearchApiHandler({
   rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   ready: retryableOnce(() => index.ensureReady()),
+  apps: new AppStore(documents, env.RESOURCES_TABLE),
+  publisher: new KinesisPublisher(createKinesisClient({ region: env.AWS_REGION }), env.INGEST_STREAM_NAME),
 });

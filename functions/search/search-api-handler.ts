@@ -1,9 +1,10 @@
 import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
+import { profileWriteOperations, type ProfileWriteDeps } from './profile-writes';
 import { searchOperations, type SearchOperationDeps } from './search-operations';
 
-export interface SearchApiDeps extends SearchOperationDeps, ManagementAuthDeps {}
+export interface SearchApiDeps extends SearchOperationDeps, ManagementAuthDeps, ProfileWriteDeps {}
 
 /** The management search Lambda: the search DSL over events, users and companies, per tenant. */
 export function createSearchApiHandler(deps: SearchApiDeps): HttpHandler {
@@ -16,7 +17,7 @@ export function createSearchApiHandler(deps: SearchApiDeps): HttpHandler {
       if (!caller) throw new Error(`search route ${route.method} ${route.path} has no token requirement`);
       return caller;
     },
-    operations: searchOperations(deps),
+    operations: { ...searchOperations(deps), ...profileWriteOperations(deps) },
     extraHeaders: managementRateLimitHeaders,
   });
 }

@@ -83,6 +83,7 @@ describe('collector and upload processor', () => {
   it.each([
     ['collector', () => stack.collectorApi.collector.role],
     ['upload processor', () => stack.uploads.processor.role],
+    ['search Lambda (profile writes with a management token)', () => stack.managementApi.functions.search.role],
   ])('the %s may only PutRecords on the stream', (_name, role) => {
     const statements = policyStatementsOf(logicalIdOf(role().node.findChild('DefaultPolicy')));
     const streamStatements = statements.filter((statement) => JSON.stringify(statement.Resource).includes(streamId));
