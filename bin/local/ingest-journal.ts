@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { StreamEntry } from '../../functions/ingest/stream/pack-records';
 import type { RecordPublisher } from '../../functions/ingest/stream/publisher';
+import { ServiceUnavailableError } from '../../functions/shared/errors';
 import { DurableAppendFile } from './durable-append-file';
 
 /**
@@ -87,7 +88,12 @@ export class IngestJournal {
   publisherOver(stream: RecordPublisher): RecordPublisher {
     return {
       publish: async (entries) => {
-        await this.append(entries);
+        try {
+          await this.append(entries);
+        } catch (error) {
+          // A full or failing disk: nothing is acknowledged, and the client is told to retry (503, not 500).
+          throw new ServiceUnavailableError(`The local ingest journal could not be written (${(error as Error).message}); nothing was acknowledged: retry`);
+        }
         try {
           await stream.publish(entries);
         } catch (error) {

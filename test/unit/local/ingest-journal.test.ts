@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { IngestJournal, SEGMENT_ROLL_BYTES } from '../../../bin/local/ingest-journal';
 import type { StreamEntry } from '../../../functions/ingest/stream/pack-records';
+import { ServiceUnavailableError } from '../../../functions/shared/errors';
 
 const entry = (n: number, size = 40): StreamEntry => ({ partitionKey: `app:${n}`, data: Buffer.from(`{"record_id":"${n}"}`.padEnd(size, ' ')) });
 
@@ -75,6 +76,16 @@ describe('the local ingest journal', () => {
     expect(unfinished.map((e) => e.partitionKey)).toEqual(['app:99']);
     expect((await readdir(dir)).sort()).toEqual(['segment-000003.done', 'segment-000003.log']);
     await reopened.close();
+  });
+
+  it('answers 503 (retry) when the journal cannot be written, and puts nothing on the stream', async () => {
+    const { journal } = await IngestJournal.open(dir);
+    await journal.close();
+    const published: StreamEntry[] = [];
+    // Closed files: every append fails, as on a failing disk.
+    const publish = journal.publisherOver({ publish: async (entries) => void published.push(...entries) }).publish([entry(1)]);
+    await expect(publish).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(published).toEqual([]);
   });
 
   it('marks entries done when the stream refuses them, so a request that was answered with an error is not replayed', async () => {
