@@ -2,11 +2,11 @@ import {
   fitsIdLimit,
   isBase64,
   isPlainObject,
-  normaliseDateTime,
   normaliseHeaders,
   type ActionEvent,
   type ApiCallEvent,
 } from '../../../schemas/collector';
+import { normaliseDateTime } from '../../../schemas/collector-date-time';
 
 /**
  * Fast acceptance of API calls and actions in the shapes SDKs send, validated and normalised in place.

@@ -9,7 +9,8 @@
  *   as OpenSearch's strict_date_optional_time||epoch_millis does).
  */
 import { ValidationError } from '../../shared/errors';
-import { DEFAULT_DATE_FORMAT, parseDate } from './date-format';
+import { DEFAULT_DATE_FORMAT } from './date-format';
+import { parseDate } from './date-parse';
 import { DAY_MS, addCalendar, assertTimeZone, partsOfLocalMs, utcMs, withLocal } from './time-zone';
 
 export interface DateMathOptions {

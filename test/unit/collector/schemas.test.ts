@@ -8,9 +8,8 @@ import {
   Subscription,
   UserProfile,
   isBase64,
-  normaliseDateTime,
-  parseDateTime,
 } from '../../../schemas/collector';
+import { normaliseDateTime, parseDateTime } from '../../../schemas/collector-date-time';
 import { PARSE_OPTIONS } from '../../../functions/ingest/collector/field-issues';
 import { docsExampleEvent, nodeSdkEvent, sdkAction, sdkCompany, sdkSubscription, sdkUser } from './fixtures';
 

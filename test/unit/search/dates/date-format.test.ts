@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../../functions/shared/errors';
-import { assertDateFormat, formatDate, parseDate } from '../../../../functions/search/dates/date-format';
+import { assertDateFormat, formatDate } from '../../../../functions/search/dates/date-format';
+import { parseDate } from '../../../../functions/search/dates/date-parse';
 
 const at = (iso: string): number => Date.parse(iso);
 

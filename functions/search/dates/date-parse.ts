@@ -1,0 +1,241 @@
+/**
+ * Parsing dates with OpenSearch formats (see date-format.ts for the formats and printing): fields a
+ * value leaves out default to the start of the period, or, when rounding up (lte, gt), to month 1,
+ * day 1, 23:59:59.999 (DateFormatters' round-up parser). A value without an offset is wall-clock
+ * time in the request's time zone.
+ */
+import { DEFAULT_DATE_FORMAT, invalidFormat, MONTHS, namedPattern, tokenize, WEEKDAYS } from './date-format';
+import { assertTimeZone, daysInMonth, fromLocalMs, partsOfLocalMs, utcMs } from './time-zone';
+
+/** What a parser read from a value; absent fields take defaults when resolved. */
+interface ParsedFields {
+  year?: number;
+  month?: number;
+  day?: number;
+  hour?: number;
+  minute?: number;
+  second?: number;
+  millisecond?: number;
+  pm?: boolean;
+  dayOfYear?: number;
+  /** Offset written in the value (ms). */
+  offset?: number;
+  /** Zone id written in the value. */
+  zone?: string;
+  /** Epoch formats produce the instant directly. */
+  instant?: number;
+}
+
+const ISO_STRICT =
+  /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T(?:(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?|[A-Za-z][A-Za-z0-9_/+-]*)?)?$/;
+const ISO_LENIENT =
+  /^(\d{1,9})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:T(?:(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?|[A-Za-z][A-Za-z0-9_/+-]*)?)?$/;
+const EPOCH = /^[+-]?\d+(?:\.\d+)?$/;
+
+function parseZoneText(text: string): Pick<ParsedFields, 'offset' | 'zone'> | undefined {
+  if (text === 'Z') return { offset: 0 };
+  const offset = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(text);
+  if (offset) {
+    const hours = Number(offset[2]);
+    const minutes = Number(offset[3] ?? '0');
+    if (hours > 18 || minutes > 59) return undefined;
+    return { offset: (offset[1] === '-' ? -1 : 1) * (hours * 3_600_000 + minutes * 60_000) };
+  }
+  try {
+    return { zone: assertTimeZone(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+function fractionMs(digits: string | undefined): number | undefined {
+  return digits === undefined ? undefined : Math.floor(Number(`0.${digits}`) * 1000 + 1e-6);
+}
+
+function parseIso(text: string, lenient: boolean): ParsedFields | undefined {
+  const match = (lenient ? ISO_LENIENT : ISO_STRICT).exec(text);
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second, fraction, zone] = match;
+  const num = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
+  const fields: ParsedFields = {
+    year: Number(year),
+    month: num(month),
+    day: num(day),
+    hour: num(hour),
+    minute: num(minute),
+    second: num(second),
+    millisecond: fractionMs(fraction),
+  };
+  if (zone !== undefined) {
+    const parsedZone = parseZoneText(zone);
+    if (!parsedZone) return undefined;
+    Object.assign(fields, parsedZone);
+  }
+  return fields;
+}
+
+function parseEpoch(text: string, unitMs: number, roundUp: boolean): ParsedFields | undefined {
+  if (!EPOCH.test(text)) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return undefined;
+  // epoch_second rounding up fills the missing fraction with .999, like the other round-up parsers.
+  const instant = Math.floor(value * unitMs);
+  return { instant: roundUp && unitMs === 1000 && !text.includes('.') ? instant + 999 : instant };
+}
+
+/** Builds a regular expression from a pattern's tokens; returns the field setter for each group. */
+function parsePattern(pattern: string, text: string): ParsedFields | undefined {
+  const tokens = tokenize(pattern);
+  let source = '^';
+  const setters: ((fields: ParsedFields, value: string) => boolean)[] = [];
+  const numeric = (count: number, max = 2): string => (count === 1 ? `(\\d{1,${max}})` : `(\\d{${count}})`);
+  for (const token of tokens) {
+    if ('literal' in token) {
+      source += token.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      continue;
+    }
+    const { letter, count } = token;
+    const set = (key: keyof ParsedFields) => (fields: ParsedFields, value: string) => {
+      (fields[key] as number) = Number(value);
+      return true;
+    };
+    switch (letter) {
+      case 'y':
+      case 'u':
+        if (count === 2) {
+          source += '(\\d{2})';
+          setters.push((fields, value) => ((fields.year = 2000 + Number(value)), true));
+        } else {
+          source += `([+-]?\\d{${count},9})`;
+          setters.push(set('year'));
+        }
+        break;
+      case 'M':
+      case 'L':
+        if (count >= 3) {
+          const names = MONTHS.map((month) => (count === 3 ? month.slice(0, 3) : month));
+          source += `(${names.join('|')})`;
+          setters.push((fields, value) => ((fields.month = names.indexOf(value) + 1), true));
+        } else {
+          source += numeric(count);
+          setters.push(set('month'));
+        }
+        break;
+      case 'd':
+        source += numeric(count);
+        setters.push(set('day'));
+        break;
+      case 'D':
+        source += numeric(count, 3);
+        setters.push(set('dayOfYear'));
+        break;
+      case 'H':
+      case 'k':
+        source += numeric(count);
+        setters.push((fields, value) => ((fields.hour = Number(value) % 24), true));
+        break;
+      case 'h':
+      case 'K':
+        source += numeric(count);
+        setters.push((fields, value) => ((fields.hour = Number(value) % 12), true));
+        break;
+      case 'm':
+        source += numeric(count);
+        setters.push(set('minute'));
+        break;
+      case 's':
+        source += numeric(count);
+        setters.push(set('second'));
+        break;
+      case 'S':
+        source += `(\\d{${count}})`;
+        setters.push((fields, value) => ((fields.millisecond = fractionMs(value)), true));
+        break;
+      case 'a':
+        source += '(AM|PM|am|pm)';
+        setters.push((fields, value) => ((fields.pm = value.toUpperCase() === 'PM'), true));
+        break;
+      case 'E': {
+        const names = WEEKDAYS.map((day) => (count >= 4 ? day : day.slice(0, 3)));
+        source += `(${names.join('|')})`;
+        setters.push(() => true);
+        break;
+      }
+      case 'X':
+      case 'x':
+      case 'Z':
+        source += '(Z|[+-]\\d{2}(?::?\\d{2})?)';
+        setters.push((fields, value) => {
+          const zone = parseZoneText(value);
+          if (!zone) return false;
+          Object.assign(fields, zone);
+          return true;
+        });
+        break;
+      case 'V':
+        source += '([A-Za-z][A-Za-z0-9_/+-]*)';
+        setters.push((fields, value) => {
+          const zone = parseZoneText(value);
+          if (!zone) return false;
+          Object.assign(fields, zone);
+          return true;
+        });
+        break;
+      default:
+        throw invalidFormat(pattern, `pattern letter '${letter}' is not supported`);
+    }
+  }
+  const match = new RegExp(`${source}$`).exec(text);
+  if (!match) return undefined;
+  const fields: ParsedFields = {};
+  for (let i = 0; i < setters.length; i++) {
+    if (!(setters[i] as (f: ParsedFields, v: string) => boolean)(fields, match[i + 1] as string)) return undefined;
+  }
+  if (fields.pm !== undefined && fields.hour !== undefined && fields.pm) fields.hour += 12;
+  return fields;
+}
+
+/** Fields → instant: OpenSearch's defaults for absent fields, then the value's own zone or the request's. */
+function resolve(fields: ParsedFields, timeZone: string, roundUp: boolean): number | undefined {
+  if (fields.instant !== undefined) return fields.instant;
+  const year = fields.year ?? 1970;
+  let month = fields.month ?? 1;
+  let day = fields.day ?? 1;
+  if (fields.dayOfYear !== undefined) {
+    const date = partsOfLocalMs(utcMs(year, 1, fields.dayOfYear));
+    if (date.year !== year || fields.dayOfYear < 1) return undefined;
+    month = date.month;
+    day = date.day;
+  }
+  const hour = fields.hour ?? (roundUp ? 23 : 0);
+  const minute = fields.minute ?? (roundUp ? 59 : 0);
+  const second = fields.second ?? (roundUp ? 59 : 0);
+  const millisecond = fields.millisecond ?? (roundUp ? 999 : 0);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (day < 1 || day > daysInMonth(year, month)) return undefined;
+  const local = utcMs(year, month, day, hour, minute, second, millisecond);
+  if (fields.offset !== undefined) return local - fields.offset;
+  // A value without an offset is wall-clock time: java.time's withZoneSameLocal from UTC prefers offset 0.
+  return fromLocalMs(local, fields.zone ?? timeZone, fields.zone === undefined ? 0 : undefined);
+}
+
+/**
+ * Parses a date with an OpenSearch format list (`a||b`, each tried in turn; default: the mapping's). Returns epoch
+ * ms, or undefined when no format matches. `roundUp` selects the round-up parser (lte/gt semantics).
+ */
+export function parseDate(text: string, timeZone: string, roundUp: boolean, format: string = DEFAULT_DATE_FORMAT): number | undefined {
+  for (const part of format.split('||')) {
+    const name = part.trim();
+    let fields: ParsedFields | undefined;
+    if (name === 'epoch_millis') fields = parseEpoch(text, 1, roundUp);
+    else if (name === 'epoch_second') fields = parseEpoch(text, 1000, roundUp);
+    else if (name === 'strict_date_optional_time' || name === 'iso8601') fields = parseIso(text, false);
+    else if (name === 'date_optional_time') fields = parseIso(text, true);
+    else fields = parsePattern(namedPattern(name) ?? name, text);
+    if (fields) {
+      const instant = resolve(fields, timeZone, roundUp);
+      if (instant !== undefined && Number.isFinite(instant)) return instant;
+    }
+  }
+  return undefined;
+}
