@@ -10,6 +10,8 @@ import { FieldName, INVALID, IntLike, ParseOptions, ScalarValue, checkAt, issue 
 import { Query } from './query';
 import { SourceSpec, sortList } from './sort';
 
+/** The schema of each supported aggregation type. */
+
 export const Missing = ScalarValue.optional();
 
 /** The schemas of every aggregation type (built once per index kind and request time zone). */

@@ -4,6 +4,8 @@ import type { IndexKind } from '../../functions/search/port';
 import type { AggregationNode, BucketOrder } from '../search-tree';
 import { Ctx, INVALID, Order, Parsed, Path, issue } from './parse-support';
 
+/** Which aggregations exist, which fields they may read, and how their buckets may be ordered. */
+
 // ---------------------------------------------------------------------------------------------
 // Aggregations.
 

@@ -6,6 +6,8 @@ import { BUCKET_TYPES, DEFAULT_ORDERS, OrderRequest, bucketOrder, refusedAggrega
 import { MAX_AGGREGATION_DEPTH } from './limits';
 import { Ctx, INVALID, ParseOptions, Parsed, Path, isPlainObject, issue, memoized, parseAt } from './parse-support';
 
+/** Aggregation maps: names, nesting depth, one type per aggregation and its sub-aggregations. */
+
 export const AGGREGATION_NAME = /^[^[\]>]+$/;
 
 /** The aggregations of one level; `depth` is 1 for the request's own. */

@@ -1,3 +1,4 @@
+/** The caps a search request must stay within (each refusal names the member). */
 
 export const MAX_SIZE = 1000;
 export const MAX_RESULT_WINDOW = 10_000;

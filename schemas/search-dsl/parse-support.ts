@@ -4,6 +4,8 @@ import { fieldNameProblem, isDateName } from '../../functions/search/fields';
 import { ValidationError } from '../../functions/shared/errors';
 import type { Scalar } from '../search-tree';
 
+/** What every part of the search DSL parser shares: issues with paths, leaf schemas, single-field query forms. */
+
 export type Ctx = z.core.$RefinementCtx;
 export type Path = (string | number)[];
 

@@ -7,6 +7,8 @@ import type { QueryNode, Scalar } from '../search-tree';
 import { MAX_BOOL_CLAUSES, MAX_TERMS_VALUES } from './limits';
 import { Boost, FieldName, INVALID, Operator, Parsed, QueryName, ScalarValue, checkAt, checkDateValue, fieldKeys, isPlainObject, issue, parseAt, singleField, valueOrParams } from './parse-support';
 
+/** Queries: the leaf queries, bool and constant_score, and the Query union that refuses everything else by name. */
+
 export const TermParams = z.strictObject({ value: ScalarValue, case_insensitive: z.boolean().optional(), boost: Boost, _name: QueryName });
 export const term = singleField('term', (field, spec, ctx): Parsed<QueryNode> => {
   const params = valueOrParams(spec, ctx, [field], ScalarValue, TermParams, 'value');

@@ -10,6 +10,8 @@ import { IntLike, ParseOptions, Path, ScalarValue, isPlainObject, issue, memoize
 import { Query } from './query';
 import { SourceSpec, sortList } from './sort';
 
+/** The whole search request, its entry points, and the depth check before parsing. */
+
 // ---------------------------------------------------------------------------------------------
 // The request.
 

@@ -4,6 +4,8 @@ import type { IndexKind } from '../../functions/search/port';
 import type { SortEntry, SourceFilter } from '../search-tree';
 import { FieldName, INVALID, Order, Path, ScalarValue, isPlainObject, issue, parseAt } from './parse-support';
 
+/** Sort entries and _source filters. */
+
 // ---------------------------------------------------------------------------------------------
 // Sort, _source.
 
