@@ -8,7 +8,8 @@ import { SEARCH_TABLES } from '../tables';
 import { filterSource } from '../../source-filter';
 import { trackedTotal, untrackedTotal } from '../../total-hits';
 import { column, quoteIdentifier, SqlParams, type QueryRunner } from './sql';
-import { compileQuery, fieldValueSql, fieldValuesSql } from './where';
+import { fieldValueSql, fieldValuesSql } from './field-sql';
+import { compileQuery } from './query-compiler';
 
 /**
  * A search on DuckDB, answered in OpenSearch's response shape. Everything reads one base relation,

@@ -1,5 +1,6 @@
 import { SqlParams, jsonPath } from '../../../../functions/search/duckdb/query/sql';
-import { compileQuery, fieldValueSql, fieldValuesSql, minimumShouldMatch } from '../../../../functions/search/duckdb/query/where';
+import { fieldValueSql, fieldValuesSql, minimumShouldMatch } from '../../../../functions/search/duckdb/query/field-sql';
+import { compileQuery } from '../../../../functions/search/duckdb/query/query-compiler';
 import { resolveField } from '../../../../functions/search/fields';
 import { parseQuery } from '../../../../schemas/search-dsl';
 import type { QueryNode } from '../../../../schemas/search-tree';

@@ -4,7 +4,7 @@ import { RAW_IGNORE_ABOVE } from '../../../fields';
 import type { SearchContext } from '../../../port';
 import { SEARCH_TABLES } from '../../tables';
 import { column, quoteIdentifier, type SqlParams } from '../sql';
-import { compileQuery } from '../where';
+import { compileQuery } from '../query-compiler';
 import { dateBucketKeySql, type InstantSpan } from './date-buckets';
 import { conditionColumn, emptyMetricSortSql, inputColumn, metricAggregatesSql, metricInputSql, metricSortSql, type MetricInput } from './metrics';
 import { chainOf, type Level, type OrderTerm, type Scope, type TopHitsPlan } from './plan';

@@ -4,7 +4,7 @@ import { resolveDateMath } from '../../../dates/date-math';
 import type { FieldRef } from '../../../fields';
 import type { SearchContext } from '../../../port';
 import { column, type SqlParams } from '../sql';
-import { fieldValueSql, fieldValuesSql } from '../where';
+import { fieldValueSql, fieldValuesSql } from '../field-sql';
 import type { FieldValue, ValueKind } from './plan';
 
 /**
