@@ -1,8 +1,6 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BillingReport, ChannelRequests } from '../../../schemas/billing/report';
 import type { ProviderName, WebhookParams } from '../../../schemas/billing/provider-params';
 import { mapWithConcurrency } from '../../shared/concurrency';
-import { companyIndexPartition } from '../balances/balance-keys';
 import { creditBalanceJson } from '../balances/balance-json';
 import type { BalanceLedger } from '../balances/balance-ledger';
 import type { DeliveryChannel } from '../channels/channel-delivery';
@@ -16,6 +14,10 @@ import type { SubscriptionDirectory } from './subscription-directory';
 import { DEFAULT_WEBHOOK_BATCH_BYTES, sendWebhookBatch, webhookBatches } from './webhook-batch';
 import { primaryDestination } from './window-reports';
 import { LastIso } from '../../shared/last-iso';
+import { BalanceProbe } from './balance-probe';
+import { MAX_RECORDS, NOTHING_CARRIED, appendRecords, isRefusal, keyState, unacknowledgedSince, windowOf } from './delivery-records';
+export { BalanceProbe } from './balance-probe';
+export { unacknowledgedSince, keyState } from './delivery-records';
 
 /**
  * Delivery of a window's open reports (pending, retrying) to the meter's destinations, after the
@@ -36,8 +38,6 @@ export const MAX_DELIVERY_RUNS = 5;
 export const UNCONFIRMED_RESEND_MAX_AGE_MS = 23 * 3_600_000;
 /** error_code of a report whose delivery outcome stayed unknown: an operator must check the provider. */
 export const DELIVERY_UNCONFIRMED = 'delivery_unconfirmed';
-/** provider_requests kept per report (the newest). */
-const MAX_RECORDS = 50;
 
 export interface DeliveryDeps {
   readonly tenant: ReportTenant;
@@ -223,76 +223,6 @@ class Delivery {
   }
 }
 
-/** Version 1 has no earlier version to carry. */
-const NOTHING_CARRIED: ReturnType<typeof unacknowledgedSince> = { acknowledgedQuantity: undefined, amounts: [] };
-
-/** The report's window as dates: parsed once per window, not per report (reports of a group share it). */
-let lastWindow: { start: string; end: string; window: { start: Date; end: Date } } | undefined;
-function windowOf(report: BillingReport): { start: Date; end: Date } {
-  if (lastWindow?.start !== report.usage_start_time || lastWindow.end !== report.usage_end_time) {
-    lastWindow = { start: report.usage_start_time, end: report.usage_end_time, window: { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) } };
-  }
-  return lastWindow.window;
-}
-
-/**
- * What a destination never acknowledged before the current version: earlier versions it did not
- * get (refused with a 4xx, not configured, or answered with errors only) are carried by the current
- * one, so its previous quantity is the last version the destination has and its amount includes the
- * carried versions' amounts. An UNCONFIRMED version (an attempt timed out or lost its connection and
- * nothing answered since) is not carried: the provider may have it, and carrying it could
- * double-bill; such a report ends `failed` / `delivery_unconfirmed` for an operator instead (see finish).
- * acknowledgedQuantity is undefined when nothing is carried (the previous version was acknowledged).
- */
-export function unacknowledgedSince(report: BillingReport, keyOf: (version: number) => string): { acknowledgedQuantity: number | undefined; amounts: (string | undefined)[] } {
-  const amounts: (string | undefined)[] = [];
-  const earlier = report.versions.filter((v) => v.report_version < report.report_version);
-  for (let i = earlier.length - 1; i >= 0; i -= 1) {
-    const entry = earlier[i]!;
-    if (keyState(report.provider_requests, keyOf(entry.report_version)) !== 'not_delivered') {
-      return { acknowledgedQuantity: amounts.length === 0 ? undefined : entry.meter_usage, amounts };
-    }
-    amounts.push(entry.amount_exact);
-  }
-  return { acknowledgedQuantity: amounts.length === 0 ? undefined : 0, amounts };
-}
-
-/** A request that may have reached the provider without an answer: timeout or connection error. */
-const isUnknownOutcome = (r: ProviderRequestRecord) => !r.success && r.status_code === 0 && (r.error_code === 'timeout' || r.error_code === 'network_error');
-
-/** Codes of requests refused before anything was sent (status_code 0, yet a definite "not delivered"). */
-const NOT_SENT_CODES = new Set(['not_configured', 'forbidden_target']);
-
-/** A final "no" to a request: a 4xx other than 408/429, or a request that was never sent. */
-const isRefusal = (r: ProviderRequestRecord) => !r.success && ((r.status_code >= 400 && r.status_code < 500 && r.status_code !== 408 && r.status_code !== 429) || (r.status_code === 0 && NOT_SENT_CODES.has(r.error_code ?? '')));
-
-/**
- * What the records say about one key: `delivered` (some request succeeded), `not_delivered` (every
- * request was answered with an error or never sent, or the last one was a final refusal — a
- * deduplicating provider answers a repeat of something it has with success), `unconfirmed` (some
- * request may have arrived and nothing answered since), `none` (never sent).
- */
-export function keyState(records: readonly ProviderRequestRecord[], key: string): 'delivered' | 'not_delivered' | 'unconfirmed' | 'none' {
-  // One pass without copying: this runs for every report and destination of every run.
-  let last: ProviderRequestRecord | undefined;
-  let unknown = false;
-  for (const record of records) {
-    if (record.job_id !== key) continue;
-    if (record.success) return 'delivered';
-    last = record;
-    unknown ||= isUnknownOutcome(record);
-  }
-  if (!last) return 'none';
-  if (isRefusal(last)) return 'not_delivered';
-  return unknown ? 'unconfirmed' : 'not_delivered';
-}
-
-/** The records with `added` after them, the newest MAX_RECORDS kept. */
-function appendRecords(records: readonly ProviderRequestRecord[], added: readonly ProviderRequestRecord[]): ProviderRequestRecord[] {
-  const all = records.length === 0 ? [...added] : [...records, ...added];
-  return all.length > MAX_RECORDS ? all.slice(-MAX_RECORDS) : all;
-}
-
 /** Destination of a channel in idempotency keys (as the providers' docs name it). */
 export const channelDestination = (channelId: string) => `webhook:${channelId}`;
 
@@ -435,45 +365,4 @@ async function drawBalance(deps: DeliveryDeps, report: BillingReport, amountExac
     ending_balance: creditBalanceJson(result.ending),
     balance_changes: [...(report.balance_changes ?? []), ...result.balanceChanges.map((change) => ({ amount: change.amount.toNumber() }))],
   };
-}
-
-/** Which subscriptions have a balance (one query per company per run, cached): only those are drawn from. */
-export class BalanceProbe {
-  private readonly companies = new Map<string, Promise<Set<string>>>();
-  /** The companies whose probe has answered. */
-  private readonly settled = new Map<string, Set<string>>();
-
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly billingTable: string, private readonly tenant: ReportTenant) {}
-
-  /** False only when the company was probed and the subscription has no balance (no wait, no query). */
-  mayHave(companyId: string, subscriptionId: string): boolean {
-    const known = this.settled.get(companyId);
-    return known === undefined || known.has(subscriptionId);
-  }
-
-  async has(companyId: string, subscriptionId: string): Promise<boolean> {
-    let subscriptions = this.companies.get(companyId);
-    if (!subscriptions) {
-      subscriptions = this.load(companyId);
-      this.companies.set(companyId, subscriptions);
-    }
-    return (await subscriptions).has(subscriptionId);
-  }
-
-  private async load(companyId: string): Promise<Set<string>> {
-    const found = new Set<string>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.billingTable,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': companyIndexPartition(this.tenant, companyId) },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) found.add(String(item['subscription_id']));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    this.settled.set(companyId, found);
-    return found;
-  }
 }
