@@ -1,11 +1,9 @@
 import type { App } from '../../schemas/app';
 import type { ManagementTokenClaims } from '../../schemas/management-token';
 import type { RecordKind } from '../../schemas/stream-record';
-import { collect, COLLECTOR_BODY_RULES } from '../ingest/collector/collect';
-import { MAX_BATCH_BYTES } from '../ingest/collector/request-limits';
+import { collectRequest } from '../ingest/collector/collect';
 import type { RecordPublisher } from '../ingest/stream/publisher';
 import { NotFoundError } from '../shared/errors';
-import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 
 export interface ProfileWriteDeps {
@@ -21,20 +19,10 @@ export interface ProfileWriteDeps {
  */
 export function profileWriteOperations(deps: ProfileWriteDeps): Record<string, Operation<ManagementTokenClaims>> {
   const write = (kind: RecordKind, batch: boolean): Operation<ManagementTokenClaims> => async (request, claims) => {
-    const body = readJsonBody(request, MAX_BATCH_BYTES, COLLECTOR_BODY_RULES);
     const app = await deps.apps.getApp(claims.org_id, claims.app_id);
     // The token outlived its app (deleted since): nothing to write into.
     if (!app) throw new NotFoundError(`The token's app ${claims.app_id} no longer exists`);
-    const { accepted } = await collect(deps.publisher, {
-      app,
-      kind,
-      batch,
-      body,
-      receivedAt: request.receivedAt,
-      sourceIp: request.sourceIp,
-      forwardedFor: request.headers['x-forwarded-for'],
-    });
-    return { status: 201, body: { accepted } };
+    return collectRequest(deps.publisher, app, kind, batch, request);
   };
   return {
     writeUser: write('user', false),

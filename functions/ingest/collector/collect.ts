@@ -1,5 +1,8 @@
 import type { App } from '../../../schemas/app';
+import { readJsonBody } from '../../shared/http/body';
 import type { ReservedMemberRules } from '../../shared/http/reserved-members';
+import type { HttpRequest } from '../../shared/http/types';
+import { MAX_BATCH_BYTES } from './request-limits';
 import type { RecordKind } from '../../../schemas/stream-record';
 import { packStreamEntries } from '../stream/pack-records';
 import type { RecordPublisher } from '../stream/publisher';
@@ -21,6 +24,16 @@ export interface CollectInput {
 
 export interface CollectResult {
   readonly accepted: number;
+}
+
+/**
+ * An ingest request as both APIs take it (the collector's routes, and profile writes with a
+ * management token): its JSON body collected for `app`, answered 201 {"accepted": N}.
+ */
+export async function collectRequest(publisher: RecordPublisher, app: App, kind: RecordKind, batch: boolean, request: HttpRequest): Promise<{ status: 201; body: CollectResult }> {
+  const body = readJsonBody(request, MAX_BATCH_BYTES, COLLECTOR_BODY_RULES);
+  const result = await collect(publisher, { app, kind, batch, body, receivedAt: request.receivedAt, sourceIp: request.sourceIp, forwardedFor: request.headers['x-forwarded-for'] });
+  return { status: 201, body: result };
 }
 
 /**

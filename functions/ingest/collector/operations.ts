@@ -3,13 +3,11 @@ import type { RecordKind } from '../../../schemas/stream-record';
 import type { GovernanceRuleStore } from '../../governance/rule-store';
 import { collectorOpenApiOperations } from '../../openapi/collector-openapi-operations';
 import { ValidationError } from '../../shared/errors';
-import { readJsonBody } from '../../shared/http/body';
 import type { Operation } from '../../shared/http/handler';
 import type { HttpRequest } from '../../shared/http/types';
 import type { RecordPublisher } from '../stream/publisher';
 import { UploadKind, type UploadStore } from '../uploads/upload-store';
-import { collect, COLLECTOR_BODY_RULES } from './collect';
-import { MAX_BATCH_BYTES } from './request-limits';
+import { collectRequest } from './collect';
 import { configETag, etagHeaders, sdkConfigFor } from './sdk-config';
 
 /** Who calls the collector: the app its application id resolved to (none for the probe). */
@@ -23,19 +21,7 @@ export interface CollectorDeps {
 }
 
 export function collectorOperations(deps: CollectorDeps): Record<string, Operation<CollectorAuth>> {
-  const ingest = (kind: RecordKind, batch: boolean): Operation<CollectorAuth> => async (request, app) => {
-    const body = readJsonBody(request, MAX_BATCH_BYTES, COLLECTOR_BODY_RULES);
-    const { accepted } = await collect(deps.publisher, {
-      app: requireApp(app),
-      kind,
-      batch,
-      body,
-      receivedAt: request.receivedAt,
-      sourceIp: request.sourceIp,
-      forwardedFor: request.headers['x-forwarded-for'],
-    });
-    return { status: 201, body: { accepted } };
-  };
+  const ingest = (kind: RecordKind, batch: boolean): Operation<CollectorAuth> => (request, app) => collectRequest(deps.publisher, requireApp(app), kind, batch, request);
 
   return {
     events: ingest('event', false),
