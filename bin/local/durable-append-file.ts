@@ -7,7 +7,8 @@ import { open, type FileHandle } from 'node:fs/promises';
  */
 export class DurableAppendFile {
   private waiting: { buffers: Buffer[]; done: () => void; failed: (error: Error) => void }[] = [];
-  private flushing = false;
+  /** The flush in progress, if any: appends that arrive meanwhile wait for the next one. */
+  private flushing: Promise<void> | undefined;
   private bytesWritten: number;
 
   private constructor(private readonly handle: FileHandle, size: number) {
@@ -29,17 +30,16 @@ export class DurableAppendFile {
   append(buffers: Buffer[]): Promise<void> {
     return new Promise((done, failed) => {
       this.waiting.push({ buffers, done, failed });
-      if (!this.flushing) void this.flush();
+      this.flushing ??= this.flush();
     });
   }
 
   async close(): Promise<void> {
-    while (this.flushing || this.waiting.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    await this.flushing;
     await this.handle.close();
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     while (this.waiting.length > 0) {
       const group = this.waiting;
       this.waiting = [];
@@ -58,6 +58,6 @@ export class DurableAppendFile {
         group.forEach((append) => append.failed(error as Error));
       }
     }
-    this.flushing = false;
+    this.flushing = undefined;
   }
 }

@@ -120,7 +120,9 @@ export class IngestJournal {
       const id = entryId(data);
       const segment = this.segmentOf.get(id);
       if (!segment) continue;
-      bySegment.set(segment, [...(bySegment.get(segment) ?? []), Buffer.from(id, 'base64')]);
+      const ids = bySegment.get(segment);
+      if (ids) ids.push(Buffer.from(id, 'base64'));
+      else bySegment.set(segment, [Buffer.from(id, 'base64')]);
     }
     await Promise.all([...bySegment].map(async ([segment, ids]) => {
       await segment.done.append(ids);

@@ -86,6 +86,8 @@ export class ProfileStore {
         if (current?.document_key !== undefined && current.document_key !== documentKey) await this.overflow.delete(current.document_key).catch(() => {});
         return next;
       } catch (error) {
+        // The item never pointed at this version's document: remove it (a retry writes its own).
+        if (documentKey) await this.overflow.delete(documentKey).catch(() => {});
         if (!(error instanceof ConditionalCheckFailedException) || attempt >= maxAttempts) throw error;
         await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
       }
