@@ -306,7 +306,7 @@ function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['statu
   const status: BillingReport['status'] = error ? 'failed' : allSucceeded ? 'success' : 'retrying';
   const now = finishedIso.of(deps.now());
   // The fields delivery sets, in order: set on the report, a key it has keeps its place and a new one
-  // goes last (deliveredReport). The outcome overlay (report-store.ts) stores `set` as it is.
+  // goes last (deliveredReport). The outcome overlay (report-codec.ts) stores `set` as it is.
   const set: Record<string, unknown> = { status, success: status === 'success', delivery_runs: runs, provider_requests: d.providerRequests };
   if (d.channelRequests) set['channel_requests'] = d.channelRequests;
   if (allSucceeded) set['last_success_time'] = now;

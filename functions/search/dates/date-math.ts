@@ -4,7 +4,7 @@
  * - Operations apply left to right on a date-time in the time zone: +N/-N unit (y M w d on the wall clock, DST-aware;
  *   h H m s as elapsed time), /unit rounds down to the start of the unit on the wall clock. A missing number means 1.
  * - roundUp (lte and gt): a rounding goes to the end of its unit instead (start of the next unit minus 1 ms), and a
- *   date without math fills the fields it leaves out upwards (`2026-01-01` → 23:59:59.999; see date-format.ts).
+ *   date without math fills the fields it leaves out upwards (`2026-01-01` → 23:59:59.999; see date-parse.ts).
  * - A value before `||` is parsed without rounding up; numbers are read as text (epoch millis; 4 digits = a year,
  *   as OpenSearch's strict_date_optional_time||epoch_millis does).
  */

@@ -25,7 +25,7 @@ export interface ValueSql {
 
 export type ValueView = 'key' | 'numeric' | 'millis';
 
-/** The lambda parameter of list conversions (distinct from where.ts's own names). */
+/** The lambda parameter of list conversions (distinct from query-compiler.ts's own names). */
 const ELEMENT = 'agg_element';
 
 function convert(kind: ValueKind, view: ValueView, value: string): string {
