@@ -13,7 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { summaryLine } from '../functions/billing/run/periodic-billing';
+import { summaryLine } from './local/periodic-billing';
 import { startLocalRuntime } from './local/runtime';
 import { readRuntimeFile } from './local/runtime-file';
 

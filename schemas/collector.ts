@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { normaliseDateTime } from './collector-date-time';
+import { normaliseDateTime } from '../values/iso-date-time';
 
 /**
  * What the Collector API accepts: API calls, actions, user and company profiles, subscriptions.

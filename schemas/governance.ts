@@ -9,7 +9,7 @@ import * as z from 'zod';
  * `values[name]`.
  */
 
-/** A stored rule, read leniently: the management API validated it on write (functions/resources). */
+/** A stored rule, read leniently: the management API validated it on write (functions/management). */
 export const StoredRule = z.object({
   _id: z.string(),
   name: z.string().optional(),

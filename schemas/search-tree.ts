@@ -1,5 +1,5 @@
 /**
- * The parsed search request: what `schemas/search-dsl.ts` turns a request body into, and what both
+ * The parsed search request: what `functions/search/dsl` turns a request body into, and what both
  * backends consume (the DuckDB compiler and the OpenSearch serializer). Declared as types because
  * the tree is recursive (zod needs the type spelled out for recursive schemas); the zod schema in
  * search-dsl.ts is typed against these, so the two cannot drift.

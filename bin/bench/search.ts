@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseSearchRequest } from '../../schemas/search-dsl';
+import { parseSearchRequest } from '../../functions/search/dsl';
 import { parseRequestRange } from '../../functions/search/dates/request-range';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';

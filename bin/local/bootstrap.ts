@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { AppStore, newId } from '../../functions/auth/app-store';
-import { verifyManagementToken } from '../../functions/auth/management-token';
-import type { OrgUserStore } from '../../functions/auth/org-user-store';
-import { issueManagementToken } from '../../functions/auth/token-issuer';
-import type { TokenStore } from '../../functions/auth/token-store';
+import { AppStore, newId } from '../../functions/organisations/app-store';
+import { verifyManagementToken } from '../../functions/management-tokens/management-token';
+import type { OrgUserStore } from '../../functions/organisations/org-user-store';
+import { issueManagementToken } from '../../functions/management-tokens/token-issuer';
+import type { TokenStore } from '../../functions/management-tokens/token-store';
 import { BOOTSTRAP_SUBJECT } from '../../schemas/org';
 import { managementScopes } from '../../schemas/scopes';
 

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ManagementCaller } from '../auth/management-auth';
-import { contextOf, listOptions, parseBody, readObjectBody } from '../resources/crud-operations';
+import type { ManagementCaller } from '../management-tokens/management-auth';
+import { contextOf, listOptions, parseBody, readObjectBody } from '../management/crud-operations';
 import { ValidationError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH } from '../../schemas/billing/balance';

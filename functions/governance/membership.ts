@@ -1,5 +1,5 @@
 import type { RuleAssignment, RuleAssignments, StoredCohort, StoredRule } from '../../schemas/governance';
-import { MAX_SIZE, parseQuery } from '../../schemas/search-dsl';
+import { MAX_SIZE, parseQuery } from '../search/dsl';
 import type { QueryNode, SortValue } from '../../schemas/search-tree';
 import type { IndexKind, SearchableIndex, TenantScope } from '../search/port';
 

@@ -1,6 +1,6 @@
 /** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules, after continuing unfinished purges of deleted apps. */
-import { GovernanceRefreshEnv, parseEnv } from '../../schemas/env';
-import { AppStore } from '../auth/app-store';
+import { GovernanceRefreshEnv, parseEnv } from '../definitions/environment';
+import { AppStore } from '../organisations/app-store';
 import { searchIndexFromEnv } from '../search/search-backend';
 import { createDocumentClient, createDynamoDbClient } from '../shared/aws/clients';
 import { GovernanceRefresher } from './refresher';

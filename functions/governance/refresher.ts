@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appKey, type AppStore } from '../auth/app-store';
+import { appKey, type AppStore } from '../organisations/app-store';
 import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
-import { AppPurger, INLINE_PURGE_ITEMS, type PurgeResult } from '../resources/app-purge';
+import { AppPurger, INLINE_PURGE_ITEMS, type PurgeResult } from '../management/app-purge';
 import { GOVERNED_APPS_PARTITION } from './keys';
 import { computeMembership, computeSampleRates, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';

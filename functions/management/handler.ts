@@ -1,8 +1,8 @@
 /** Lambda entry: the management API's OAuth, access-token and resource routes. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ManagementApiEnv, parseEnv } from '../../schemas/env';
-import { AppStore } from '../auth/app-store';
-import { secretsManagerSigningKey } from '../auth/signing-key';
+import { ManagementApiEnv, parseEnv } from '../definitions/environment';
+import { AppStore } from '../organisations/app-store';
+import { secretsManagerSigningKey } from '../management-tokens/signing-key';
 import { searchIndexFromEnv } from '../search/search-backend';
 import { createDocumentClient, createDynamoDbClient } from '../shared/aws/clients';
 import { governanceChangeHook, GovernanceRefresher } from '../governance/refresher';

@@ -1,15 +1,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { routesOf } from '../definitions/routes';
-import type { AppStore } from '../auth/app-store';
-import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
-import type { SigningKeyProvider } from '../auth/signing-key';
+import type { AppStore } from '../organisations/app-store';
+import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
+import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { balanceOperations } from '../billing/balance-operations';
 import { catalogOperations } from '../billing/catalog/catalog-operations';
 import { channelOperations } from '../billing/channels/channel-operations';
 import { reportOperations } from '../billing/reports/report-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
-import { resourceOperations } from '../resources/resource-operations';
+import { resourceOperations } from './resource-operations';
 import type { SearchableIndex } from '../search/port';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 

@@ -1,10 +1,10 @@
 import type { MintTokenQuery, SignedToken } from '../../schemas/oauth';
 import type { ManagementScope } from '../../schemas/scopes';
-import type { AppStore } from '../auth/app-store';
-import type { ManagementCaller } from '../auth/management-auth';
-import { isManagementScope, splitScopeList } from '../auth/scope-list';
-import { issueManagementToken } from '../auth/token-issuer';
-import type { TokenStore } from '../auth/token-store';
+import type { AppStore } from '../organisations/app-store';
+import type { ManagementCaller } from '../management-tokens/management-auth';
+import { isManagementScope, splitScopeList } from '../management-tokens/scope-list';
+import { issueManagementToken } from '../management-tokens/token-issuer';
+import type { TokenStore } from '../management-tokens/token-store';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors';
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;

@@ -1,9 +1,9 @@
 import type { CreateOrgUser, OrgUser } from '../../schemas/org';
-import type { ManagementCaller } from '../auth/management-auth';
-import { removeOrgUser } from '../auth/org-user-removal';
-import type { OrgUserStore } from '../auth/org-user-store';
-import { effectiveScopes } from '../auth/scope-list';
-import type { TokenStore } from '../auth/token-store';
+import type { ManagementCaller } from '../management-tokens/management-auth';
+import { removeOrgUser } from '../organisations/org-user-removal';
+import type { OrgUserStore } from '../organisations/org-user-store';
+import { effectiveScopes } from '../management-tokens/scope-list';
+import type { TokenStore } from '../management-tokens/token-store';
 import { NotFoundError, UnauthorizedError } from '../shared/errors';
 
 /**

@@ -1,11 +1,11 @@
 import type { App } from '../../schemas/app';
 import type { OAuthTokenResponse } from '../../schemas/oauth';
-import type { AppStore } from '../auth/app-store';
-import type { OrgUserStore } from '../auth/org-user-store';
-import { verifyAgainstDummy, verifyPassword } from '../auth/password-hash';
-import { effectiveScopes, isManagementScope } from '../auth/scope-list';
-import { issueManagementToken } from '../auth/token-issuer';
-import type { TokenStore } from '../auth/token-store';
+import type { AppStore } from '../organisations/app-store';
+import type { OrgUserStore } from '../organisations/org-user-store';
+import { verifyAgainstDummy, verifyPassword } from '../organisations/password-hash';
+import { effectiveScopes, isManagementScope } from '../management-tokens/scope-list';
+import { issueManagementToken } from '../management-tokens/token-issuer';
+import type { TokenStore } from '../management-tokens/token-store';
 import { UnauthorizedError } from '../shared/errors';
 import { OAuthError } from './oauth-error';
 

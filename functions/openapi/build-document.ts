@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MANAGEMENT_PATH_PREFIXES, type ApiName, type RouteDefinition } from '../definitions/routes';
-import type { ErrorStatus, RouteSchema } from '../definitions/route-schemas';
+import type { ErrorStatus, RouteSchema } from './route-schemas';
 import { managementScopes } from '../../schemas/scopes';
 import { ErrorResponse } from './response-schemas';
 

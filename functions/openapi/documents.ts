@@ -1,6 +1,6 @@
 import type { ApiName } from '../definitions/routes';
 import { routes } from '../definitions/routes';
-import { routeSchemas } from '../definitions/route-schemas';
+import { routeSchemas } from './route-schemas';
 import { buildOpenApiDocument, undocumentedOperations } from './build-document';
 
 /** Where each API's generated document is committed (relative to the repository root). */

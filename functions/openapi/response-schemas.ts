@@ -131,7 +131,7 @@ export const SignedTokenResponse = z.object({
 
 export const OrgUserResponse = StoredOrgUser.omit({ password_hash: true });
 
-/** An app as `appDocument` (functions/resources/apps.ts) shows it; a unit test checks that function's output against it. */
+/** An app as `appDocument` (functions/management/apps.ts) shows it; a unit test checks that function's output against it. */
 export const AppResponse = z.object({
   id: z.string(),
   name: z.string(),

@@ -1,4 +1,4 @@
-import { MAX_BUCKETS } from '../../schemas/search-dsl';
+import { MAX_BUCKETS } from './dsl';
 import type { AggregationNode } from '../../schemas/search-tree';
 import { ValidationError } from '../shared/errors';
 import { resolveDateMath } from './dates/date-math';

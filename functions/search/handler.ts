@@ -1,10 +1,10 @@
 /** Lambda entry: the management API's search routes. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { parseEnv, SearchApiEnv } from '../../schemas/env';
-import { secretsManagerSigningKey } from '../auth/signing-key';
+import { parseEnv, SearchApiEnv } from '../definitions/environment';
+import { secretsManagerSigningKey } from '../management-tokens/signing-key';
 import { S3ProfileDocumentOverflow } from '../profiles/profile-overflow';
 import { ProfileStore } from '../profiles/profile-store';
-import { AppStore } from '../auth/app-store';
+import { AppStore } from '../organisations/app-store';
 import { KinesisPublisher } from '../ingest/stream/publisher';
 import { createDocumentClient, createDynamoDbClient, createKinesisClient, createS3Client } from '../shared/aws/clients';
 import { retryableOnce } from '../shared/retryable-once';

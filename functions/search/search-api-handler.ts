@@ -1,5 +1,5 @@
 import { routesOf } from '../definitions/routes';
-import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../auth/management-auth';
+import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 import { profileWriteOperations, type ProfileWriteDeps } from './profile-writes';
 import { searchOperations, type SearchOperationDeps } from './search-operations';

@@ -1,5 +1,5 @@
 import type { ManagementTokenClaims } from '../../schemas/management-token';
-import { parseQuery, parseSearchRequest } from '../../schemas/search-dsl';
+import { parseQuery, parseSearchRequest } from './dsl';
 import type { QueryNode } from '../../schemas/search-tree';
 import type { ProfileKind, ProfileStore } from '../profiles/profile-store';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../shared/errors';
@@ -8,7 +8,7 @@ import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
 import { parseRequestRange } from './dates/request-range';
 import { fieldCatalogue } from './field-catalogue';
-import type { SigningKeyProvider } from '../auth/signing-key';
+import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { signDeletionId, taskOfDeletionId } from './deletion-id';
 import type { DeletionProgress, IndexKind, SearchableIndex, SearchContext } from './port';
 

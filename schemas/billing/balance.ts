@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Decimal } from '../../functions/billing/money/decimal';
+import { Decimal } from '../../values/decimal';
 import { DateTime } from '../collector';
 
 /**

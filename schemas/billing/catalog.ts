@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Decimal } from '../../functions/billing/money/decimal';
+import { Decimal } from '../../values/decimal';
 
 /**
  * The service's own product catalog (spec "Price and plan objects"): plans and their prices, used for

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { literalTargetProblem } from '../../functions/billing/providers/target-address';
+import { literalTargetProblem } from '../../values/network-address';
 
 /**
  * Webhook channels (`/~/billing/channels`): where the webhook provider delivers signed usage reports.

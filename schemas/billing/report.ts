@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ProviderRequestRecord } from '../../functions/billing/providers/provider-port';
+import { ProviderRequestRecord } from './provider-request';
 import { CreditBalance } from './balance';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { reportingPeriodMs } from '../../functions/billing/schedule/reporting-period';
+import { reportingPeriodMs } from '../../values/reporting-period';
 
 /** Meter states: active meters are billed by the billing run; inactive ones are kept but skipped. */
 export const BillingMeterStatus = z.enum(['active', 'inactive']);

@@ -6,7 +6,7 @@ import { ProviderConnectionsDocument } from '../../functions/billing/run/provide
 import { FAILED_REPORTS_METRIC } from '../../lib/monitoring';
 import { BILLING_NODE_OPTIONS } from '../../lib/billing-run';
 import { REPO_ROOT } from '../../lib/service-function';
-import { BillingRunEnv, parseEnv } from '../../schemas/env';
+import { BillingRunEnv, parseEnv } from '../../functions/definitions/environment';
 import { logicalIdOf, synthesize, type Synthesized } from './synth';
 
 /** The scheduled billing run: Lambda, schedule, DLQ, provider secret, least-privilege role, alarms. */

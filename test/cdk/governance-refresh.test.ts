@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { GovernanceRefreshEnv, parseEnv } from '../../schemas/env';
+import { GovernanceRefreshEnv, parseEnv } from '../../functions/definitions/environment';
 import { logicalIdOf, synthesize, type Synthesized } from './synth';
 
 /** The scheduled governance refresh: a Lambda on a one-minute EventBridge schedule, least privilege. */

@@ -1,6 +1,6 @@
 import { buckets, ingestStream, tables } from '../../functions/definitions/resources';
 import type { ServiceFunction } from '../../lib/service-function';
-import { ManagementApiEnv, parseEnv, SearchApiEnv } from '../../schemas/env';
+import { ManagementApiEnv, parseEnv, SearchApiEnv } from '../../functions/definitions/environment';
 import { logicalIdOf, synthesize } from './synth';
 
 const { stack, resources } = synthesize();

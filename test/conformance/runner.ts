@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseSearchRequest } from '../../schemas/search-dsl';
+import { parseSearchRequest } from '../../functions/search/dsl';
 import { eventDocument, profileDocument } from '../../functions/search/index-documents';
 import type { IndexDocument, IndexKind, SearchableIndex, SearchContext, SearchHit, TenantScope } from '../../functions/search/port';
 import {

@@ -1,5 +1,5 @@
 import { BalanceLedger } from '../../functions/billing/balances/balance-ledger';
-import { Decimal } from '../../functions/billing/money/decimal';
+import { Decimal } from '../../values/decimal';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /** Credits and balances over HTTP and through the ledger API, on DynamoDB Local. */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { setOrgStatus } from '../../functions/auth/org-status';
+import { setOrgStatus } from '../../functions/organisations/org-status';
 import { managementScopes } from '../../schemas/scopes';
 import { emulatorEndpoints } from './support/emulators';
 import { send, startTestRuntime, type TestRuntime, type TestResponse } from './support/runtime';
@@ -192,7 +192,7 @@ describe('OAuth and access tokens API', () => {
       expect(answer.status).toBe(401);
       expect(answer.body.error.details).toEqual([{ field: 'authorization', reason: 'has expired' }]);
 
-      const { signManagementToken } = await import('../../functions/auth/management-token');
+      const { signManagementToken } = await import('../../functions/management-tokens/management-token');
       const { loadOrCreateSigningKey } = await import('../../bin/local/bootstrap');
       const unrecorded = signManagementToken({ sub: 'x', org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, scopes: [...managementScopes] }, await loadOrCreateSigningKey(rt.dataDir));
       const unknown = await as(unrecorded, 'GET', '/~/organizations/users');

@@ -1,6 +1,6 @@
 import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
-import { issueManagementToken } from '../../functions/auth/token-issuer';
-import { TokenStore } from '../../functions/auth/token-store';
+import { issueManagementToken } from '../../functions/management-tokens/token-issuer';
+import { TokenStore } from '../../functions/management-tokens/token-store';
 import { managementScopes, type ManagementScope } from '../../schemas/scopes';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { OrgUserStore } from '../../functions/auth/org-user-store';
+import { OrgUserStore } from '../../functions/organisations/org-user-store';
 import { emulatorEndpoints } from './support/emulators';
 import { send, startTestRuntime, type TestRuntime } from './support/runtime';
 

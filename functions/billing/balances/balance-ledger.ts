@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Decimal } from '../money/decimal';
+import { Decimal } from '../../../values/decimal';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import type { BalanceTransactionCreate } from '../../../schemas/billing/balance';
 import { drawMarkerKey, transactionMarkerKey, type BalanceTenant, type Key } from './balance-keys';

@@ -1,4 +1,4 @@
-import { Decimal } from '../money/decimal';
+import { Decimal } from '../../../values/decimal';
 import type { BalanceEntryType, BalanceTransactionType } from '../../../schemas/billing/balance';
 
 /**

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Decimal } from '../money/decimal';
+import { Decimal } from '../../../values/decimal';
 import type { BalanceEntryType, BalanceTransactionType } from '../../../schemas/billing/balance';
 import { balanceKey, balancePartition, companyIndexKey, companyIndexPartition, ENTRY_PREFIX, entrySortKey, type BalanceTenant, type Key } from './balance-keys';
 import type { BalanceFigures, BalanceState, LedgerEntry } from './balance-state';

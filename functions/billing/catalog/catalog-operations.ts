@@ -1,8 +1,8 @@
 import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { appRulesPartition } from '../../governance/rule-store';
-import { contextOf, crudOperations, parseBody, type CrudKind, type ResourceContext } from '../../resources/crud-operations';
-import { namedOperations, type ResourceOperationTable } from '../../resources/resource-deps';
-import { ResourceStore, type StoredDocument } from '../../resources/resource-store';
+import { contextOf, crudOperations, parseBody, type CrudKind, type ResourceContext } from '../../management/crud-operations';
+import { namedOperations, type ResourceOperationTable } from '../../management/resource-deps';
+import { ResourceStore, type StoredDocument } from '../../management/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 

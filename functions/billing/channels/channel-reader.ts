@@ -2,7 +2,7 @@ import { BatchGetCommand, type BatchGetCommandOutput, type DynamoDBDocumentClien
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { StoredChannel } from '../../../schemas/billing/channel';
 import { appRulesPartition } from '../../governance/keys';
-import { isPlausibleId } from '../../resources/resource-store';
+import { isPlausibleId } from '../../management/resource-store';
 import { webhookTransport, type ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
 import { createWebhookClient } from '../providers/webhook-client';

@@ -1,6 +1,6 @@
 import type { PriceTerms } from '../../../schemas/billing/catalog';
-import { roundToMinorUnit } from '../money/currency';
-import { Decimal } from '../money/decimal';
+import { roundToMinorUnit } from '../../../values/currency';
+import { Decimal } from '../../../values/decimal';
 
 /** One line of a price computation: what was charged for which units, so every amount can be explained. */
 export interface PriceLine {

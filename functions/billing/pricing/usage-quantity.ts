@@ -1,4 +1,4 @@
-import { Decimal, type RoundingMode } from '../money/decimal';
+import { Decimal, type RoundingMode } from '../../../values/decimal';
 
 /** A meter's usage adjustments from `billing_plan.params`. */
 export interface UsageAdjustment {

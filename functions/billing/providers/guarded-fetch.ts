@@ -3,12 +3,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { FetchLike } from './attempts';
-import { classifyAddress, literalTargetProblem } from './target-address';
+import { classifyAddress, literalTargetProblem } from '../../../values/network-address';
 
 /**
  * The transport of webhook deliveries (billing run, channel test): plain node http(s) whose
  * connection goes to the address that was checked. The host name is resolved once per connection by
- * a custom `lookup`; every resolved address must be public (target-address.ts) unless the deployment
+ * a custom `lookup`; every resolved address must be public (values/network-address.ts) unless the deployment
  * allows private targets, and the socket connects to those same addresses — no second resolution, so
  * no DNS-rebinding window. IP literals (which skip `lookup`) are checked before connecting.
  * Redirects are not followed (a 3xx is an answer like any other). A refused target throws

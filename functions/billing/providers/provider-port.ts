@@ -1,8 +1,10 @@
-import * as z from 'zod';
-import type { Decimal } from '../money/decimal';
-import type { UsageWindow } from '../schedule/reporting-period';
+import type { Decimal } from '../../../values/decimal';
+import type { UsageWindow } from '../../../values/reporting-period';
 import type { ProviderName } from '../../../schemas/billing/provider-params';
 import type { ReportIdentity } from './idempotency-key';
+import { ProviderRequestRecord } from '../../../schemas/billing/provider-request';
+
+export { ProviderRequestRecord };
 
 /**
  * The port the billing run reports usage through: one `report` call per report version and
@@ -10,18 +12,6 @@ import type { ReportIdentity } from './idempotency-key';
  * ProviderRequest record and the outcome says whether the usage is now recorded at the provider.
  */
 
-/** One HTTP attempt, as billing reports list them (`provider_requests[]`). */
-export const ProviderRequestRecord = z.object({
-  /** The report's idempotency key (with a `:lookup` / `:oauth` suffix for helper calls). */
-  job_id: z.string(),
-  request_time: z.string(),
-  success: z.boolean(),
-  /** The provider's HTTP status; 0 when no response came (timeout, connection error). */
-  status_code: z.number().int(),
-  error_code: z.string().nullable(),
-  error_message: z.string().nullable(),
-});
-export type ProviderRequestRecord = z.infer<typeof ProviderRequestRecord>;
 
 /** The subscription as the provider knows it. */
 export interface ProviderSubscription {

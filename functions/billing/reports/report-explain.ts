@@ -1,12 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BillingReport } from '../../../schemas/billing/report';
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../search/dsl';
 import { appRulesPartition } from '../../governance/keys';
-import { METER_PREFIX } from '../../resources/billing-meters';
-import { ResourceStore } from '../../resources/resource-store';
+import { METER_PREFIX } from '../../management/billing-meters';
+import { ResourceStore } from '../../management/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { NotFoundError, ValidationError } from '../../shared/errors';
-import { Decimal } from '../money/decimal';
+import { Decimal } from '../../../values/decimal';
 import { reportedQuantity } from '../pricing/usage-quantity';
 import { runMeterOf, substitutePlaceholders, type RunMeter } from '../run/run-meter';
 import { SubscriptionDirectory } from '../run/subscription-directory';

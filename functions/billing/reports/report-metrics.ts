@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { BillingReport } from '../../../schemas/billing/report';
 import { bucketStart, formatKeyAsString, nextBucket, parseCalendarInterval, parseFixedInterval, type BucketInterval } from '../../search/dates/intervals';
 import { ValidationError } from '../../shared/errors';
-import { Decimal } from '../money/decimal';
+import { Decimal } from '../../../values/decimal';
 import { ReportFilterParams, reportSelection } from './report-query';
 import { reportKeyOf, type ReportStore, type ReportTenant } from './report-store';
 

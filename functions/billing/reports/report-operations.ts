@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { contextOf } from '../../resources/crud-operations';
-import type { ResourceOperationTable } from '../../resources/resource-deps';
+import { contextOf } from '../../management/crud-operations';
+import type { ResourceOperationTable } from '../../management/resource-deps';
 import type { SearchableIndex } from '../../search/port';
 import { NotFoundError } from '../../shared/errors';
 import { explainReport } from './report-explain';

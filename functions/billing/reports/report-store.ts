@@ -4,7 +4,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { BillingReport } from '../../../schemas/billing/report';
-import type { UsageWindow } from '../schedule/reporting-period';
+import type { UsageWindow } from '../../../values/reporting-period';
 import { parseReportId } from './report-id';
 import { decodeCursor, encodeCursor, groupFrom, outcomeEntries, outcomeOverlay, packShards, reportAfter, sortedByKey, sortedEntries, statusAfter } from './report-codec';
 import { MAX_WINDOW_MS, OPEN_STATUSES, OVERLAY_GZIP_BYTES, groupPrefix, headerSortKey, openReportsPartition, openSortKey, reportKeyOf, reportsPartition, shardBase, shardSortKey } from './report-keys';

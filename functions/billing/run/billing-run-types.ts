@@ -5,7 +5,7 @@ import type { DeliveryChannel } from '../channels/channel-delivery';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
 import { type ReportTenant } from '../reports/report-store';
-import { type UsageWindow } from '../schedule/reporting-period';
+import { type UsageWindow } from '../../../values/reporting-period';
 
 /** What a billing run takes (dependencies, settings, test hooks) and reports, and its tuning constants. */
 

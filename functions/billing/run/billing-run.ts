@@ -1,7 +1,7 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { appRulesPartition } from '../../governance/keys';
-import { METER_PREFIX } from '../../resources/billing-meters';
-import { ResourceStore } from '../../resources/resource-store';
+import { METER_PREFIX } from '../../management/billing-meters';
+import { ResourceStore } from '../../management/resource-store';
 import { type ReportTenant } from '../reports/report-store';
 import { BalanceProbe } from './deliver-reports';
 import { runMeterOf, type RunMeter } from './run-meter';

@@ -4,7 +4,7 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import { creditBalanceJson } from '../balances/balance-json';
 import type { BalanceLedger } from '../balances/balance-ledger';
 import type { DeliveryChannel } from '../channels/channel-delivery';
-import { Decimal } from '../money/decimal';
+import { Decimal } from '../../../values/decimal';
 import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient, ProviderOutcome, ProviderRequestRecord, ProviderSubscription, UsageReportRequest } from '../providers/provider-port';

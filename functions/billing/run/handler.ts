@@ -1,6 +1,6 @@
 /** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes) over every app with meters. */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { BillingRunEnv, parseEnv } from '../../../schemas/env';
+import { BillingRunEnv, parseEnv } from '../../definitions/environment';
 import { searchIndexFromEnv } from '../../search/search-backend';
 import { createDocumentClient, createDynamoDbClient } from '../../shared/aws/clients';
 import { embeddedMetrics } from '../../shared/metrics';

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PriceTerms } from '../../../schemas/billing/catalog';
 import { appRulesPartition } from '../../governance/keys';
-import { ResourceStore } from '../../resources/resource-store';
+import { ResourceStore } from '../../management/resource-store';
 import { PRICE_PREFIX } from '../catalog/catalog-operations';
 import type { ReportTenant } from '../reports/report-store';
 import { matchingItem, type KnownSubscription } from './subscription-directory';

@@ -3,7 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { BillingReport } from '../../../schemas/billing/report';
 import { LATE_AFTER_MS, LateWindowStore } from '../late-events/late-window-store';
 import { reportKeyOf, ReportStore, type PreparedOutcomes, type ReportTenant, type WindowReports } from '../reports/report-store';
-import { closedWindows, windowContaining, type UsageWindow } from '../schedule/reporting-period';
+import { closedWindows, windowContaining, type UsageWindow } from '../../../values/reporting-period';
 import { BalanceProbe, deliverReports, drawBalances, isOpen, type DeliveryDeps } from './deliver-reports';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
 import { type RunMeter } from './run-meter';
@@ -11,7 +11,8 @@ import { RunStateStore, type MeterCursor, type PeriodTotal } from './run-state-s
 import { deliveryDepsFor } from './meter-delivery-deps';
 import { OutcomeCommitQueue } from './outcome-commit-queue';
 import { SubscriptionDirectory } from './subscription-directory';
-import { busyWindows, placeholderUsage, windowUsage, type WindowUsage } from './usage-query';
+import { busyWindows, placeholderUsage, windowUsage } from './usage-query';
+import type { WindowUsage } from './window-usage';
 import { attribute, buildWindowReports } from './window-reports';
 import { BillingProgress, BillingRunDeps, BillingRunInput, DEFAULT_LEASE_MS, LATE_LOOKBACK_MS, MAX_INFLIGHT_DELIVERIES, MAX_REPORTS_PER_COMMIT, OUTCOMES_PER_COMMIT, QUERIES_AHEAD, WINDOWS_PER_COMMIT } from './billing-run-types';
 
@@ -317,7 +318,7 @@ export class MeterRun {
     const { meter, directory, deps, input } = this;
     if (!meter.perSubscription) return windowUsage(deps.index, this.scope(), meter, window, input.now, directory);
     // Placeholder meters: one query per billable subscription per window (cost grows with subscriptions).
-    const bySubscription = new Map<string, import('../money/decimal').Decimal>();
+    const bySubscription = new Map<string, import('../../../values/decimal').Decimal>();
     for (const subscription of directory.billableFor(meter.billedIds)) {
       const value = await placeholderUsage(deps.index, this.scope(), meter, window, { companyId: subscription.companyId, subscriptionId: subscription.subscriptionId }, input.now);
       if (!value.isZero()) bySubscription.set(subscription.subscriptionId, value);

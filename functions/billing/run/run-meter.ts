@@ -1,6 +1,6 @@
 import { PROVIDER_PARAMS_FIELD, PROVIDER_PARAMS_SCHEMAS, type ProviderName } from '../../../schemas/billing/provider-params';
-import type { RoundingMode } from '../money/decimal';
-import { reportingPeriodMs } from '../schedule/reporting-period';
+import type { RoundingMode } from '../../../values/decimal';
+import { reportingPeriodMs } from '../../../values/reporting-period';
 
 /**
  * A stored billing meter as the billing run uses it: its query, its metric, its reporting period,

@@ -1,5 +1,5 @@
 import { Subscription } from '../../../schemas/collector';
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../search/dsl';
 import type { SearchableIndex, TenantScope } from '../../search/port';
 
 /**

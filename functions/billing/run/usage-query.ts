@@ -1,11 +1,11 @@
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../search/dsl';
 import type { SearchableIndex, TenantScope } from '../../search/port';
 import { ValidationError } from '../../shared/errors';
-import { Decimal } from '../money/decimal';
-import type { UsageWindow } from '../schedule/reporting-period';
+import { Decimal } from '../../../values/decimal';
+import type { UsageWindow } from '../../../values/reporting-period';
 import { substitutePlaceholders, type MeterMetric, type RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
-import { distinctOverlaps, type UsageTarget } from './window-reports';
+import { distinctOverlaps, type UsageTarget, type WindowUsage } from './window-usage';
 
 /**
  * The usage of a meter in a window, from grouped aggregation queries (one query per window, not one
@@ -17,17 +17,6 @@ import { distinctOverlaps, type UsageTarget } from './window-reports';
  * groups' usage gets its count from one more query over the union of its events (distinctUnionUsage).
  */
 
-export interface WindowUsage {
-  /** subscription_id → raw usage of events naming it. */
-  readonly bySubscription: Map<string, Decimal>;
-  /** company_id → raw usage of events naming no subscription. */
-  readonly byCompany: Map<string, Decimal>;
-  /**
-   * Distinct meters only: subscription_id → the distinct count over the union of its events and its
-   * company's events without subscription_id, for the subscriptions that receive both (see distinctOverlaps).
-   */
-  readonly distinctUnions?: Map<string, Decimal>;
-}
 
 /** Terms buckets per query (the DSL's cap); more groups split the window in time (additive metrics only). */
 const MAX_GROUPS = 10_000;

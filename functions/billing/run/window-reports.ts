@@ -1,17 +1,17 @@
 import type { BillingReport } from '../../../schemas/billing/report';
-import { roundToMinorUnit } from '../money/currency';
-import { Decimal } from '../money/decimal';
+import { roundToMinorUnit } from '../../../values/currency';
+import { Decimal } from '../../../values/decimal';
 import { priceAmount } from '../pricing/price-amount';
 import { reportedQuantity } from '../pricing/usage-quantity';
 import { idempotencyKey } from '../providers/idempotency-key';
 import { companyReportKey, reportId, subscriptionReportKey } from '../reports/report-id';
 import type { ReportTenant } from '../reports/report-store';
-import type { UsageWindow } from '../schedule/reporting-period';
+import type { UsageWindow } from '../../../values/reporting-period';
 import type { MeterPricing } from './meter-pricing';
 import type { RunMeter } from './run-meter';
 import type { PeriodTotal } from './run-state-store';
 import type { KnownSubscription, SubscriptionDirectory } from './subscription-directory';
-import type { WindowUsage } from './usage-query';
+import { type UsageTarget, type WindowUsage } from './window-usage';
 
 /**
  * Turns a window's usage into reports: attribution, quantity, versions, period-to-date totals and
@@ -29,11 +29,6 @@ export interface AttributedUsage {
   readonly fromCompany: boolean;
 }
 
-/** A subscription and the company whose events without subscription_id are attributed to it. */
-export interface UsageTarget {
-  readonly subscriptionId: string;
-  readonly companyId: string;
-}
 
 /**
  * A distinct meter's window has a subscription receiving usage from both groups, but no union count
@@ -46,19 +41,6 @@ export class DistinctUnionMissingError extends Error {
   }
 }
 
-/**
- * Distinct meters: the subscriptions receiving usage both from events naming them and from their
- * company's events without subscription_id (the pairing attribute() makes). Their two distinct counts
- * do not add, so their union is counted by one more query (usage-query.ts distinctUnionUsage).
- */
-export function distinctOverlaps(usage: WindowUsage, directory: SubscriptionDirectory, meter: RunMeter): UsageTarget[] {
-  const overlaps: UsageTarget[] = [];
-  for (const companyId of usage.byCompany.keys()) {
-    const subscription = directory.forCompany(companyId, meter.billedIds);
-    if (subscription && usage.bySubscription.has(subscription.subscriptionId)) overlaps.push({ subscriptionId: subscription.subscriptionId, companyId });
-  }
-  return overlaps;
-}
 
 /**
  * Attribution: events naming a subscription_id go to it if it is known and billable, else to an

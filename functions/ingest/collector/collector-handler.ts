@@ -1,5 +1,5 @@
 import { routesOf, type RouteDefinition } from '../../definitions/routes';
-import type { AppDirectory } from '../../auth/app-store';
+import type { AppDirectory } from '../../organisations/app-store';
 import { UnauthorizedError } from '../../shared/errors';
 import { createHttpHandler, type HttpHandler } from '../../shared/http/handler';
 import type { HttpRequest } from '../../shared/http/types';

@@ -6,7 +6,7 @@ import {
   type ActionEvent,
   type ApiCallEvent,
 } from '../../../schemas/collector';
-import { normaliseDateTime } from '../../../schemas/collector-date-time';
+import { normaliseDateTime } from '../../../values/iso-date-time';
 
 /**
  * Fast acceptance of API calls and actions in the shapes SDKs send, validated and normalised in place.

@@ -1,6 +1,6 @@
 /** Lambda entry: the collector API. Environment and clients are set up once per instance. */
-import { CollectorEnv, parseEnv } from '../../../schemas/env';
-import { AppStore } from '../../auth/app-store';
+import { CollectorEnv, parseEnv } from '../../definitions/environment';
+import { AppStore } from '../../organisations/app-store';
 import { GovernanceRuleStore } from '../../governance/rule-store';
 import { createAwsClients } from '../../shared/aws/clients';
 import { KinesisPublisher } from '../stream/publisher';

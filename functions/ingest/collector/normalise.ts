@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import { ActionEvent, ApiCallEvent, CompanyProfile, Subscription, UserProfile } from '../../../schemas/collector';
-import { parseDateTime } from '../../../schemas/collector-date-time';
+import { parseDateTime } from '../../../values/iso-date-time';
 import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
 import { PayloadTooLargeError, ValidationError, type FieldIssue } from '../../shared/errors';
 import { callerIp, sessionTokenFromHeaders } from './caller-context';

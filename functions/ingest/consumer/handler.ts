@@ -1,5 +1,5 @@
 /** Lambda entry: the ingest consumer behind the Kinesis event source mapping. */
-import { ConsumerEnv, parseEnv } from '../../../schemas/env';
+import { ConsumerEnv, parseEnv } from '../../definitions/environment';
 import { S3ProfileDocumentOverflow } from '../../profiles/profile-overflow';
 import { ProfileStore } from '../../profiles/profile-store';
 import { searchIndexFromEnv } from '../../search/search-backend';

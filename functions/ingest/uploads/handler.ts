@@ -1,6 +1,6 @@
 /** Lambda entry: processes batches uploaded through pre-signed URLs (S3 ObjectCreated on incoming/). */
-import { parseEnv, UploadProcessorEnv } from '../../../schemas/env';
-import { AppStore } from '../../auth/app-store';
+import { parseEnv, UploadProcessorEnv } from '../../definitions/environment';
+import { AppStore } from '../../organisations/app-store';
 import { createAwsClients } from '../../shared/aws/clients';
 import { KinesisPublisher } from '../stream/publisher';
 import { createUploadHandler } from './upload-handler';

@@ -1,5 +1,5 @@
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { AppStore } from '../../auth/app-store';
+import type { AppStore } from '../../organisations/app-store';
 import { errorBody } from '../../shared/http/error-response';
 import { isServiceError, PayloadTooLargeError, ServiceUnavailableError } from '../../shared/errors';
 import { decodeBody, parseJsonText } from '../../shared/http/body';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadOrCreateSigningKey } from '../../../bin/local/bootstrap';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../../bin/local/runtime';
-import { issueManagementToken, type IssueTokenInput } from '../../../functions/auth/token-issuer';
-import { TokenStore } from '../../../functions/auth/token-store';
+import { issueManagementToken, type IssueTokenInput } from '../../../functions/management-tokens/token-issuer';
+import { TokenStore } from '../../../functions/management-tokens/token-store';
 import { managementScopes } from '../../../schemas/scopes';
 import { emulatorEndpoints, uniquePrefix } from './emulators';
 

@@ -1,7 +1,7 @@
 import { idempotencyKey } from '../../../functions/billing/providers/idempotency-key';
 import type { UsageReportRequest } from '../../../functions/billing/providers/provider-port';
 import type { RetryRuntime } from '../../../functions/billing/providers/retry-policy';
-import { Decimal } from '../../../functions/billing/money/decimal';
+import { Decimal } from '../../../values/decimal';
 
 /** A report request as the billing run would build it, for provider tests. */
 export function reportRequest<P>(params: P, options: {

@@ -1,4 +1,4 @@
-import { parseBody } from '../../../functions/resources/crud-operations';
+import { parseBody } from '../../../functions/management/crud-operations';
 import { transactionFingerprint } from '../../../functions/billing/balances/balance-ledger';
 import { ValidationError } from '../../../functions/shared/errors';
 import { BalanceTransactionCreate } from '../../../schemas/billing/balance';

@@ -1,4 +1,4 @@
-import { Decimal } from '../../../functions/billing/money/decimal';
+import { Decimal } from '../../../values/decimal';
 import {
   acceptTransaction, advance, drawUsage, EMPTY_BALANCE, figuresOf, signedAmount,
   type BalanceState, type SignedTransaction,

@@ -1,5 +1,5 @@
-import { Decimal } from '../../../functions/billing/money/decimal';
-import { minorUnitExponent, roundToMinorUnit, toMinorUnits } from '../../../functions/billing/money/currency';
+import { Decimal } from '../../../values/decimal';
+import { minorUnitExponent, roundToMinorUnit, toMinorUnits } from '../../../values/currency';
 
 const d = (v: string | number) => Decimal.from(v);
 

@@ -1,4 +1,4 @@
-import { Decimal } from '../../../functions/billing/money/decimal';
+import { Decimal } from '../../../values/decimal';
 import { idempotencyKey } from '../../../functions/billing/providers/idempotency-key';
 import type { ProviderClient, UsageReportRequest } from '../../../functions/billing/providers/provider-port';
 import { deliverReports, MAX_DELIVERY_RUNS, type DeliveryDeps } from '../../../functions/billing/run/deliver-reports';

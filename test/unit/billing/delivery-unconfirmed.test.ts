@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { Decimal } from '../../../functions/billing/money/decimal';
+import { Decimal } from '../../../values/decimal';
 import type { ProviderClient } from '../../../functions/billing/providers/provider-port';
 import { createStripeClient } from '../../../functions/billing/providers/stripe-client';
 import { DELIVERY_UNCONFIRMED, deliverReports, keyState, MAX_DELIVERY_RUNS, UNCONFIRMED_RESEND_MAX_AGE_MS, type DeliveryDeps } from '../../../functions/billing/run/deliver-reports';

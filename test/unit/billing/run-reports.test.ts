@@ -1,9 +1,10 @@
-import { Decimal } from '../../../functions/billing/money/decimal';
+import { Decimal } from '../../../values/decimal';
 import { parseReportId, reportId } from '../../../functions/billing/reports/report-id';
 import { attributionIds, runMeterOf, type RunMeter } from '../../../functions/billing/run/run-meter';
 import type { PeriodTotal } from '../../../functions/billing/run/run-state-store';
 import { SubscriptionDirectory, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
-import { attribute, billingPeriod, buildWindowReports, DistinctUnionMissingError, distinctOverlaps } from '../../../functions/billing/run/window-reports';
+import { attribute, billingPeriod, buildWindowReports, DistinctUnionMissingError } from '../../../functions/billing/run/window-reports';
+import { distinctOverlaps } from '../../../functions/billing/run/window-usage';
 import type { BillingReport } from '../../../schemas/billing/report';
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import { closedWindows, reportingPeriodMs, windowContaining } from '../../../functions/billing/schedule/reporting-period';
+import { closedWindows, reportingPeriodMs, windowContaining } from '../../../values/reporting-period';
 import { signWebhook, verifyWebhook } from '../../../functions/billing/providers/webhook-signature';
 import { idempotencyKey } from '../../../functions/billing/providers/idempotency-key';
 

@@ -9,7 +9,7 @@ import {
   UserProfile,
   isBase64,
 } from '../../../schemas/collector';
-import { normaliseDateTime, parseDateTime } from '../../../schemas/collector-date-time';
+import { normaliseDateTime, parseDateTime } from '../../../values/iso-date-time';
 import { PARSE_OPTIONS } from '../../../functions/ingest/collector/field-issues';
 import { docsExampleEvent, nodeSdkEvent, sdkAction, sdkCompany, sdkSubscription, sdkUser } from './fixtures';
 

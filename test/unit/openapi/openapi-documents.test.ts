@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { MANAGEMENT_PATH_PREFIXES, routes, type ApiName } from '../../../functions/definitions/routes';
-import { routeSchemas } from '../../../functions/definitions/route-schemas';
+import { routeSchemas } from '../../../functions/openapi/route-schemas';
 import { OPENAPI_FILES, renderOpenApiDocuments, undocumentedRouteOperations } from '../../../functions/openapi/documents';
 import { managementScopes } from '../../../schemas/scopes';
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../functions/search/dsl';
 import { ValidationError } from '../../../functions/shared/errors';
 
 type Json = Record<string, any>;

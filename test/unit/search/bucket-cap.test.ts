@@ -1,6 +1,6 @@
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketExplosionMember } from '../../../functions/search/bucket-cap';
 import type { SearchContext } from '../../../functions/search/port';
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../functions/search/dsl';
 import { aggregate, call, failureOf, indexOf } from './duckdb-aggs/harness';
 
 /**

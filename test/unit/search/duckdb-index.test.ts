@@ -6,7 +6,7 @@ import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
 import { SEARCH_TABLES, columnsOf, createTableSql, quoteIdentifier, rowOf } from '../../../functions/search/duckdb/tables';
 import type { IndexDocument, SearchContext } from '../../../functions/search/port';
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../functions/search/dsl';
 
 const scope = { org_id: 'org-1', app_id: 'app-1' };
 

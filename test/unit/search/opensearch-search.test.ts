@@ -1,4 +1,4 @@
-import { parseQuery, parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseQuery, parseSearchRequest } from '../../../functions/search/dsl';
 import { ServiceUnavailableError, ValidationError } from '../../../functions/shared/errors';
 import { eventDocument } from '../../../functions/search/index-documents';
 import { createOpenSearchIndex, tenantClauses } from '../../../functions/search/opensearch/opensearch-index';

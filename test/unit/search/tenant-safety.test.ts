@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseSearchRequest } from '../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../functions/search/dsl';
 import { conformanceBackends } from '../../conformance/backends';
 import { toIndexDocument } from '../../conformance/runner';
 import { apiCall } from '../../conformance/fixtures';

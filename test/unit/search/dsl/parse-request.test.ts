@@ -1,4 +1,4 @@
-import { memberPath, parseQuery, parseSearchRequest } from '../../../../schemas/search-dsl';
+import { memberPath, parseQuery, parseSearchRequest } from '../../../../functions/search/dsl';
 import type { QueryNode } from '../../../../schemas/search-tree';
 import { ValidationError } from '../../../../functions/shared/errors';
 

@@ -1,7 +1,7 @@
 import { toOpenSearchQuery, toOpenSearchSearchBody } from '../../../../functions/search/opensearch/query-body';
 import { serialiseBody } from '../../../../functions/search/opensearch/sort';
 import type { SearchContext } from '../../../../functions/search/port';
-import { parseQuery, parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseQuery, parseSearchRequest } from '../../../../functions/search/dsl';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
 const ctx: SearchContext = { scope: { org_id: 'org-1', app_id: 'app-1' }, kind: 'events', timeZone: 'UTC', now: NOW };

@@ -1,7 +1,7 @@
 import { createDuckDbSearchIndex } from '../../../../functions/search/duckdb/duckdb-index';
 import { eventDocument } from '../../../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, SearchContext, TenantScope, TimeRange } from '../../../../functions/search/port';
-import { parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../../functions/search/dsl';
 
 /**
  * A real in-memory DuckDB search index with API calls indexed the way the consumer indexes them, and

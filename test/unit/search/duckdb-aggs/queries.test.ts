@@ -4,7 +4,7 @@ import { baseRelation } from '../../../../functions/search/duckdb/query/search';
 import type { QueryRunner } from '../../../../functions/search/duckdb/query/sql';
 import { createTableSql, rowOf, SEARCH_TABLES } from '../../../../functions/search/duckdb/tables';
 import type { IndexDocument, SearchContext } from '../../../../functions/search/port';
-import { parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../../functions/search/dsl';
 import { call, NOW, TENANT, type Json } from './harness';
 
 /** The statements the aggregations send: a fixed number per request, never one per bucket. */

@@ -1,6 +1,6 @@
 import { createDuckDbSearchIndex } from '../../../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../../../functions/search/port';
-import { parseQuery, parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseQuery, parseSearchRequest } from '../../../../functions/search/dsl';
 import { context, event, OTHER_APP, profile, TENANT } from './fixture';
 
 /** The DuckDB adapter's search side: search, countMatching, delete and deleteMatching. */

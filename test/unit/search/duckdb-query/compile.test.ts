@@ -2,7 +2,7 @@ import { SqlParams, jsonPath } from '../../../../functions/search/duckdb/query/s
 import { fieldValueSql, fieldValuesSql, minimumShouldMatch } from '../../../../functions/search/duckdb/query/field-sql';
 import { compileQuery } from '../../../../functions/search/duckdb/query/query-compiler';
 import { resolveField } from '../../../../functions/search/fields';
-import { parseQuery } from '../../../../schemas/search-dsl';
+import { parseQuery } from '../../../../functions/search/dsl';
 import type { QueryNode } from '../../../../schemas/search-tree';
 import { context, event, openDatabase, TENANT, type TestDatabase } from './fixture';
 

@@ -4,7 +4,7 @@ import type { IndexDocument, IndexKind, SearchContext, TenantScope } from '../..
 import { runSearch } from '../../../../functions/search/duckdb/query/search';
 import type { QueryRunner } from '../../../../functions/search/duckdb/query/sql';
 import { SEARCH_TABLES, columnsOf, createTableSql, quoteIdentifier, rowOf } from '../../../../functions/search/duckdb/tables';
-import { parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../../functions/search/dsl';
 import type { SearchResponse } from '../../../../functions/search/port';
 
 /**

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../../functions/shared/errors';
 import { runSearch } from '../../../../functions/search/duckdb/query/search';
-import { parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../../functions/search/dsl';
 import type { SortValue } from '../../../../schemas/search-tree';
 import { context, event, openDatabase, profile, search, type TestDatabase } from './fixture';
 

@@ -1,5 +1,5 @@
 import { baseRelation, countMatching } from '../../../../functions/search/duckdb/query/search';
-import { parseQuery } from '../../../../schemas/search-dsl';
+import { parseQuery } from '../../../../functions/search/dsl';
 import { context, event, OTHER_APP, OTHER_ORG, openDatabase, search, TENANT, type TestDatabase } from './fixture';
 
 /**

@@ -1,6 +1,6 @@
 import { runSearch, type AggregateFn } from '../../../../functions/search/duckdb/query/search';
 import type { QueryRunner } from '../../../../functions/search/duckdb/query/sql';
-import { parseSearchRequest } from '../../../../schemas/search-dsl';
+import { parseSearchRequest } from '../../../../functions/search/dsl';
 import { context, event, openDatabase, type TestDatabase } from './fixture';
 
 /** hits.total without a count statement where the answer is already known. */

@@ -1,0 +1,62 @@
+// The project's layers, checked in `npm test` (test/unit/layers.test.ts runs this with depcruise).
+// From the bottom: values/ → schemas/ → functions/ (shared/ under every feature) → lib/ (CDK) and bin/ (commands).
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'An import cycle makes load order matter and a module impossible to read alone.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'values-are-the-bottom',
+      comment: 'values/ holds pure value types (exact decimals, ISO date-times, periods, addresses): it imports nothing of the project outside itself.',
+      severity: 'error',
+      from: { path: '^values/' },
+      to: { path: '^(schemas|functions|lib|bin|test|console)/' },
+    },
+    {
+      name: 'schemas-hold-data-shapes-only',
+      comment: 'schemas/ declares data shapes with zod: it may use values/ and itself, never the code that acts on the data.',
+      severity: 'error',
+      from: { path: '^schemas/' },
+      to: { path: '^(functions|lib|bin|test|console)/' },
+    },
+    {
+      name: 'shared-serves-every-feature',
+      comment: 'functions/shared/ is the toolbox under the features (it may read the definitions): it never reaches up into one of them.',
+      severity: 'error',
+      from: { path: '^functions/shared/' },
+      to: { path: '^functions/(?!shared/|definitions/)' },
+    },
+    {
+      name: 'definitions-are-declarations',
+      comment: 'functions/definitions/ declares routes, tables, buckets and environment: plain data the CDK app, the local runtime and every Lambda read; it imports no feature.',
+      severity: 'error',
+      from: { path: '^functions/definitions/' },
+      to: { path: '^functions/(?!definitions/)' },
+    },
+    {
+      name: 'domain-never-imports-deployment-or-commands',
+      comment: 'functions/ runs in Lambda and locally alike: it never imports the CDK app (lib/) or the commands and local runtime (bin/).',
+      severity: 'error',
+      from: { path: '^functions/' },
+      to: { path: '^(lib|bin|test|console)/' },
+    },
+    {
+      name: 'cdk-never-imports-commands',
+      comment: 'lib/ is the CDK app: it may read functions/ definitions, never bin/.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(bin|test|console)/' },
+    },
+    {
+      name: 'lambda-entries-are-leaves',
+      comment: 'A Lambda entry (handler.ts) is only ever bundled, never imported: wiring lives in the composition root.',
+      severity: 'error',
+      from: { path: '^(functions|lib|bin|schemas|values)/' },
+      to: { path: '^functions/(?!shared/).+/(handler|refresh-handler)\\.ts$' },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|cdk\\.out)' },
+  },
+};

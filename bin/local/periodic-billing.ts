@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { runBilling, type BillingProgress, type BillingRunDeps, type BillingRunSummary } from '../../functions/billing/run/billing-run';
+import { providerClients, type ProviderClientLookup } from '../../functions/billing/run/provider-registry';
+
+/**
+ * The local runtime's stand-in for the EventBridge schedule of the billing run: one run every
+ * `intervalMs` (a slow run delays the next instead of overlapping it), plus `runOnce` on demand
+ * (`npm run billing -- --now`). Runs never overlap within the process; across processes the
+ * per-meter lease keeps them apart.
+ */
+export interface LocalBilling {
+  runOnce(options?: { now?: Date; timeBudgetMs?: number; onProgress?: (progress: BillingProgress) => void }): Promise<BillingRunSummary>;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+export function startLocalBilling(deps: BillingRunDeps, intervalMs: number, log: (line: string) => void): LocalBilling {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+  const runOnce: LocalBilling['runOnce'] = (options = {}) => {
+    const next = chain.then(() => runBilling({ now: options.now ?? new Date(), deps, ...(options.timeBudgetMs ? { timeBudgetMs: options.timeBudgetMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }));
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  const schedule = () => {
+    if (stopped || intervalMs <= 0) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .then((summary) => {
+          if (summary.windowsEvaluated + summary.corrections + summary.delivered + summary.failed > 0) log(`billing run: ${summaryLine(summary)}`);
+          summary.errors.forEach((e) => log(`billing of meter ${e.meterId} (${e.tenant.orgId}/${e.tenant.appId}) failed: ${e.message}`));
+        })
+        .catch((error: unknown) => log(`billing run failed: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(schedule);
+    }, intervalMs);
+    // The timer alone must not keep the process alive.
+    timer.unref();
+  };
+  schedule();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await chain;
+    },
+  };
+}
+
+export function summaryLine(s: BillingRunSummary): string {
+  return `${s.meters} meters, ${s.windowsEvaluated} windows, ${s.corrections} corrections, ${s.reportsWritten} reports written, ${s.delivered} delivered, ${s.retrying} retrying, ${s.failed} failed, ${s.unattributed} unattributed, ${s.errors.length} errors in ${s.durationMs} ms (queries ${s.queryMs} ms)${s.complete ? '' : ' — time budget reached, continues next run'}`;
+}
+
+/** Local provider connections: `<data dir>/billing-providers.json` (same document as the AWS secret); none when absent. */
+export async function localProviderClients(path: string): Promise<ProviderClientLookup> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return providerClients({});
+    throw error;
+  }
+  return providerClients(JSON.parse(text));
+}

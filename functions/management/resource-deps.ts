@@ -1,0 +1,34 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AppStore } from '../organisations/app-store';
+import type { SearchableIndex } from '../search/port';
+import type { Operation } from '../shared/http/handler';
+import type { ManagementCaller } from '../management-tokens/management-auth';
+import type { CrudOperations } from './crud-operations';
+import type { ResourceStore } from './resource-store';
+
+/** What the managed-resource operations need (a subset of the management Lambda's deps, plus the store). */
+export interface ResourceDeps {
+  readonly documents: DynamoDBDocumentClient;
+  readonly resourcesTable: string;
+  readonly apps: AppStore;
+  readonly index: SearchableIndex;
+  readonly store: ResourceStore;
+  readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
+  readonly now?: () => Date;
+}
+
+export type ResourceOperationTable = Record<string, Operation<ManagementCaller | undefined>>;
+
+/**
+ * Route-table operation names of a kind's CRUD operations: `cohorts.list`, `cohorts.get`,
+ * `cohorts.create`, `cohorts.update`, `cohorts.delete`.
+ */
+export function namedOperations(name: string, operations: CrudOperations): ResourceOperationTable {
+  return {
+    [`${name}.list`]: operations.list,
+    [`${name}.get`]: operations.get,
+    [`${name}.create`]: operations.create,
+    [`${name}.update`]: operations.update,
+    [`${name}.delete`]: operations.delete,
+  };
+}

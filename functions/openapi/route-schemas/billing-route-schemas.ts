@@ -1,0 +1,162 @@
+import * as z from 'zod';
+import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../../schemas/billing/balance';
+import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
+import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
+import { BillingReport } from '../../../schemas/billing/report';
+import { ReportMetricsParams } from '../../billing/reports/report-metrics';
+import { ReportListParams } from '../../billing/reports/report-query';
+import { ReportExplain, ReportMetrics } from '../report-answers';
+import {
+  ChannelTestOutcome,
+} from '../response-schemas';
+import { crud, named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-schema';
+
+/** The billing catalog, channels, reports and balances. */
+// ── Management: billing catalog ──
+
+export const CatalogItem = named(
+  'CatalogItem',
+  z.looseObject({ id: z.string(), created_at: z.string(), updated_at: z.string() })
+    .meta({ description: 'A catalog plan or price: the fields of its create body plus id, created_at and updated_at.' }),
+);
+
+export const catalogSchemas: Record<string, RouteSchema> = {
+  ...crud('catalogPlans', {
+    noun: 'catalog plan',
+    plural: 'catalog plans',
+    idParam: 'id',
+    create: named('PlanInput', PlanInput),
+    update: named('PlanUpdate', PlanUpdate),
+    document: CatalogItem,
+    filters: z.object({
+      provider: z.string().optional().meta({ description: 'Only plans of this provider (`all`: every provider).' }),
+      includes: z.string().optional().meta({ description: '`prices` embeds each plan\'s prices.' }),
+    }),
+    updateNote: 'provider must be unchanged.',
+  }),
+  ...crud('catalogPrices', {
+    noun: 'catalog price',
+    plural: 'catalog prices',
+    idParam: 'id',
+    create: named('PriceInput', PriceInput),
+    update: named('PriceUpdate', PriceUpdate),
+    document: CatalogItem,
+    filters: z.object({
+      provider: z.string().optional().meta({ description: 'Only prices of this provider (`all`: every provider).' }),
+      plan_id: z.string().optional().meta({ description: 'Only prices of this plan.' }),
+    }),
+    updateNote: 'plan_id and provider must be unchanged; the merged price is validated as a whole.',
+  }),
+};
+// The catalog's get embeds the plan's prices.
+catalogSchemas['catalogPlans.get'] = {
+  ...catalogSchemas['catalogPlans.get']!,
+  description: 'One catalog plan with its prices.',
+  response: z.looseObject({ id: z.string(), prices: z.array(CatalogItem) }),
+};
+catalogSchemas['catalogPlans.delete'] = {
+  ...catalogSchemas['catalogPlans.delete']!,
+  description: 'Deletes a catalog plan that has no prices (a 400 names the plan otherwise); afterwards its id answers 410.',
+};
+
+// ── Management: billing webhook channels (helper P) ──
+
+/** A channel as the API shows it: never its secret, only a hint (the create or rotate answer adds the new secret once). */
+export const ChannelSchema = named(
+  'Channel',
+  StoredChannel.omit({ secret: true, previous_secret: true }).extend({
+    secret_hint: z.string().meta({ description: 'The secret\'s last four characters.' }),
+    secret: z.string().optional().meta({ description: 'Only in the answer that created the channel or set / rotated its secret.' }),
+  }),
+);
+
+export const channelSchemas: Record<string, RouteSchema> = {
+  ...crud('billingChannels', {
+    noun: 'webhook channel',
+    plural: 'webhook channels',
+    idParam: 'channelId',
+    create: named('ChannelCreate', ChannelCreate),
+    update: named('ChannelUpdate', ChannelUpdate),
+    document: ChannelSchema,
+    filters: z.object({ status: ChannelStatus.optional() }),
+    updateNote: 'A new secret (or rotate_secret: true) keeps the previous one signing for 24 h.',
+  }),
+  'billingChannels.test': {
+    description: "Sends a signed billing.test event to each channel of the meter's webhook_params.channel_ids (or the body's channel_id), as usage deliveries are sent, and answers each channel's request record.",
+    params: { meterId: "The billing meter's id." },
+    body: ChannelTestRequest,
+    bodyOptional: true,
+    responseStatus: 200,
+    response: z.object({
+      billing_meter_id: z.string(),
+      event_id: z.string(),
+      success: z.boolean().meta({ description: 'Every channel answered 2xx.' }),
+      channel_requests: z.array(ChannelTestOutcome),
+    }),
+    errors: [404, 410],
+  },
+};
+
+// ── Management: billing reports (helper P) ──
+
+export const BillingReportSchema = named('BillingReport', BillingReport);
+
+export const reportSchemas: Record<string, RouteSchema> = {
+  'billingReports.list': {
+    description: 'Billing reports whose window overlaps [from, to) (relative and zoned dates as in search; default: everything up to now), newest window first, filtered by the other parameters (status: comma-separated).',
+    query: ReportListParams,
+    responseStatus: 200,
+    response: z.array(BillingReportSchema),
+    responseHeaders: NEXT_PAGE,
+  },
+  'billingReports.get': {
+    description: 'One billing report.',
+    params: { reportId: "The report's _id." },
+    responseStatus: 200,
+    response: BillingReportSchema,
+    errors: [404],
+  },
+  'billingReports.metrics': {
+    description: 'Buckets of the reports in [from, to) (default the last month): the aggregator over meter_usage, amounts per currency and the ending credit balance; with group_by, one series per value.',
+    query: ReportMetricsParams,
+    responseStatus: 200,
+    response: named('BillingMetrics', ReportMetrics),
+  },
+  'billingReports.explain': {
+    description: "Re-runs a report's usage query for its window and subscription through the search index: the recomputed usage, whether it matches, the exact query, and sample events.",
+    params: { reportId: "The report's _id." },
+    responseStatus: 200,
+    response: named('ReportExplanation', ReportExplain),
+    errors: [404],
+  },
+};
+
+// ── Management: credit balances ──
+
+export const balanceSchemas: Record<string, RouteSchema> = {
+  createBalanceTransaction: {
+    description: "Records a credit, debit, promotion or adjustment on a subscription's balance. Idempotent per transaction_id: repeating an identical one answers 204 again.",
+    body: named('BalanceTransactionCreate', BalanceTransactionCreate),
+    responseStatus: 204,
+  },
+  listBalanceTransactions: {
+    description: "A subscription's balance ledger, newest first.",
+    query: z.object({
+      subscription_id: z.string().meta({ description: 'The subscription whose ledger to list.' }),
+      take: ListQuery.shape.take,
+      before_id: z.string().optional().meta({ description: 'The x-next-before-id (a sequence_id) of the previous page.' }),
+    }),
+    responseStatus: 200,
+    response: z.array(named('BalanceEntry', BalanceEntry)),
+    responseHeaders: NEXT_PAGE,
+  },
+  listBalances: {
+    description: 'Credit balances of one subscription or of every subscription of a company (give subscription_id or company_id).',
+    query: z.object({
+      subscription_id: z.string().optional(),
+      company_id: z.string().optional(),
+    }),
+    responseStatus: 200,
+    response: z.array(named('SubscriptionBalance', SubscriptionBalance)),
+  },
+};

@@ -1,0 +1,126 @@
+import * as z from 'zod';
+import { MintTokenQuery, PasswordGrantFields } from '../../../schemas/oauth';
+import { CreateOrgUser } from '../../../schemas/org';
+import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
+import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resources/billing-meter';
+import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
+import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
+import {
+  AppResponse,
+  OAuthErrorBody,
+  OAuthToken,
+  OrgUserResponse,
+  SignedTokenResponse,
+} from '../response-schemas';
+import { crud, named, SystemFields, type RouteSchema } from './route-schema';
+
+/** OAuth, tokens, org users and the managed resources of the management API. */
+// ── Management: OAuth, access tokens, org users ──
+
+export const OrgUserSchema = named('OrgUser', OrgUserResponse);
+
+export const oauthSchemas: Record<string, RouteSchema> = {
+  issueAccessToken: {
+    description: 'RFC 6749 password grant: an org user\'s username and password for a management token valid one hour. Form-encoded (RFC 6749) or JSON. Errors use the RFC 6749 shape, not the service\'s. Rate-limited per org.',
+    params: { orgId: 'The organisation the user belongs to.' },
+    body: named('PasswordGrant', PasswordGrantFields.meta({ description: 'grant_type=password, username and password are required; scope (space- or comma-separated) narrows the token; app_id picks the app `~` means (default: the org\'s first app).' })),
+    bodyMediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    responseStatus: 200,
+    response: named('OAuthToken', OAuthToken),
+    ownErrors: { statuses: [400, 401, 429], schema: named('OAuthError', OAuthErrorBody), description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, too_many_requests).' },
+  },
+  mintAccessToken: {
+    description: 'target=management (default): a new management token with the given scopes (a subset of the caller\'s) and expiration. target=collector: the app\'s collector application id.',
+    query: MintTokenQuery,
+    responseStatus: 200,
+    response: named('SignedToken', SignedTokenResponse),
+  },
+  revokeAccessToken: {
+    description: 'Revokes a management token of the caller\'s organisation by its id (the `_id` minting returned, the token\'s jti).',
+    params: { tokenId: 'The token id (jti).' },
+    responseStatus: 204,
+    errors: [404],
+  },
+  createOrgUser: {
+    description: 'Creates a user of the caller\'s organisation who can sign in at the token URL; scopes bound what their tokens may hold (`admin` = every scope).',
+    body: CreateOrgUser,
+    responseStatus: 201,
+    response: OrgUserSchema,
+  },
+  listOrgUsers: {
+    description: 'The users of the caller\'s organisation (never their password hashes).',
+    responseStatus: 200,
+    response: z.object({ users: z.array(OrgUserSchema) }),
+  },
+  deleteOrgUser: {
+    description: 'Deletes a user of the caller\'s organisation and revokes every token issued to them (refused from the next request on).',
+    params: { username: 'The user\'s username.' },
+    responseStatus: 204,
+    errors: [404],
+  },
+};
+
+
+/** A cohort as stored and shown: its create fields, criteria as a JSON string (spec), the system fields. */
+export const CohortSchema = named(
+  'Cohort',
+  z.looseObject({
+    ...CohortCreate.shape,
+    criteria: z.string().meta({ description: 'The criteria query, as a JSON string.' }),
+    sample_rate: z.int().optional(),
+    ...SystemFields,
+  }),
+);
+
+/** A governance rule as stored and shown: its create fields and the system fields. */
+export const GovernanceRuleSchema = named('GovernanceRule', z.looseObject({ ...GovernanceRuleCreate.shape, ...SystemFields }));
+
+/** A billing meter as stored and shown: es_query normalised to its JSON text (spec: es_query is a string). */
+export const BillingMeterSchema = named(
+  'BillingMeter',
+  z.looseObject({ ...BillingMeterCreate.shape, es_query: z.string().meta({ description: 'The events search body, as JSON text.' }), ...SystemFields }),
+);
+
+export const resourceSchemas: Record<string, RouteSchema> = {
+  ...crud('apps', {
+    noun: 'app',
+    plural: 'apps (of the organisation)',
+    idParam: 'id',
+    create: named('AppCreate', AppCreate),
+    update: named('AppUpdate', AppUpdate),
+    document: named('App', AppResponse),
+  }),
+  ...crud('cohorts', {
+    noun: 'cohort',
+    plural: 'cohorts',
+    idParam: 'cohortId',
+    create: named('CohortCreate', CohortCreate),
+    update: named('CohortUpdate', CohortUpdate),
+    document: CohortSchema,
+    filters: z.object({ cohort_type: CohortType.optional() }),
+    updateNote: 'cohort_type is required and must be unchanged.',
+  }),
+  'cohorts.deleteSampleRate': {
+    description: "Removes a cohort's sample rate.",
+    params: { cohortId: "The cohort's id." },
+    responseStatus: 200,
+    response: CohortSchema,
+    errors: [404, 410, 503],
+  },
+  ...crud('governanceRules', {
+    noun: 'governance rule',
+    plural: 'governance rules',
+    idParam: 'id',
+    create: named('GovernanceRuleCreate', GovernanceRuleCreate),
+    update: named('GovernanceRuleUpdate', GovernanceRuleUpdate),
+    document: GovernanceRuleSchema,
+  }),
+  ...crud('billingMeters', {
+    noun: 'billing meter',
+    plural: 'billing meters',
+    idParam: 'meterId',
+    create: named('BillingMeterCreate', BillingMeterCreate),
+    update: named('BillingMeterUpdate', BillingMeterUpdate),
+    document: BillingMeterSchema,
+  }),
+};
