@@ -46,6 +46,13 @@ module.exports = {
       to: { path: '^(bin|test|console)/' },
     },
     {
+      name: 'composition-root-wires-entries-only',
+      comment: 'functions/composition-root/ builds every store and service from clients, names and settings; only Lambda entries (and bin/) call it, domain code receives what it builds.',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: ['^functions/composition-root/', '^functions/.+/(handler|refresh-handler)\\.ts$'] },
+      to: { path: '^functions/composition-root/' },
+    },
+    {
       name: 'lambda-entries-are-leaves',
       comment: 'A Lambda entry (handler.ts) is only ever bundled, never imported: wiring lives in the composition root.',
       severity: 'error',

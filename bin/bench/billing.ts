@@ -167,7 +167,7 @@ export async function benchBilling(options: { scale?: number; log?: (line: strin
       summary = await runBilling({
         now,
         deps: {
-          documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
+          ...rt.billingDeps,
           tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
           channels: async () => new Map([[CHANNEL, { id: CHANNEL, name: CHANNEL, url: `${receiver.url}/channels/${CHANNEL}`, status: 'active' as const, headers: {}, secrets: [SECRET] }]]),
           // The receiver is on localhost: the setting of local mode (WEBHOOK_ALLOW_PRIVATE_TARGETS).

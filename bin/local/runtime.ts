@@ -1,36 +1,26 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppStore } from '../../functions/organisations/app-store';
-import type { ManagementAuthDeps } from '../../functions/management-tokens/management-auth';
-import { OrgUserStore } from '../../functions/organisations/org-user-store';
-import { TokenStore } from '../../functions/management-tokens/token-store';
-import { startPeriodicRefresh } from './periodic-refresh';
-import { governanceChangeHook, GovernanceRefresher } from '../../functions/governance/refresher';
-import { RuleConfigStore } from '../../functions/governance/rule-config-store';
-import { GovernanceRuleStore } from '../../functions/governance/rule-store';
-import { createCollectorHandler } from '../../functions/ingest/collector/collector-handler';
-import { LateWindowStore } from '../../functions/billing/late-events/late-window-store';
-import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
-import { Archive } from '../../functions/ingest/consumer/archive';
-import { createConsumerHandler } from '../../functions/ingest/consumer/consumer-handler';
-import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
-import { Quarantine } from '../../functions/ingest/consumer/quarantine';
+import { billingRunDeps } from '../../functions/composition-root/billing-services';
+import { collectorHandler, consumerHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
+import { governanceRefresher, managementApiHandler } from '../../functions/composition-root/management-services';
+import { searchApiHandler } from '../../functions/composition-root/search-services';
+import { ServiceStores } from '../../functions/composition-root/service-stores';
+import type { BillingRunDeps } from '../../functions/billing/run/billing-run';
+import { governanceChangeHook, type GovernanceRefresher } from '../../functions/governance/refresher';
 import { KinesisPublisher, type RecordPublisher } from '../../functions/ingest/stream/publisher';
 import { processUpload } from '../../functions/ingest/uploads/process-upload';
-import { UploadStore } from '../../functions/ingest/uploads/upload-store';
-import { S3ProfileDocumentOverflow } from '../../functions/profiles/profile-overflow';
-import { ProfileStore } from '../../functions/profiles/profile-store';
+import type { AppStore } from '../../functions/organisations/app-store';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../functions/search/port';
-import { createManagementApiHandler } from '../../functions/management/management-api-handler';
-import { createSearchApiHandler } from '../../functions/search/search-api-handler';
 import { destroyAwsClients, type AwsClients, type AwsEndpoints } from '../../functions/shared/aws/clients';
-import { createLocalAwsClients } from './local-aws-clients';
 import { ServiceUnavailableError } from '../../functions/shared/errors';
 import { errorResult } from '../../functions/shared/http/error-response';
 import type { HttpHandler } from '../../functions/shared/http/handler';
 import { noMetrics } from '../../functions/shared/metrics';
 import { retryableOnce } from '../../functions/shared/retryable-once';
+import { startPeriodicRefresh } from './periodic-refresh';
+import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
+import { createLocalAwsClients } from './local-aws-clients';
 import { managementDispatcher } from './management-dispatch';
 import { bootstrapLocal, loadOrCreateSigningKey, type LocalCredentials } from './bootstrap';
 import { startEmulators, type RunningEmulators } from './emulators';
@@ -58,7 +48,7 @@ export interface LocalRuntimeOptions {
   /** How often the governance membership of every app with rules is recomputed (the AWS schedule is 1 min). Default 15 s; 0 turns it off. */
   readonly governanceRefreshMs?: number;
   /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
-  readonly managementAuth?: Pick<ManagementAuthDeps, 'rateLimitPerMinute' | 'orgStatusTtlMs' | 'now'> & { tokenUrlRateLimitPerMinute?: number };
+  readonly managementAuth?: { rateLimitPerMinute?: number; orgStatusTtlMs?: number; tokenUrlRateLimitPerMinute?: number; now?: () => Date };
   /**
    * How often the billing run runs (the AWS schedule is 5 min). Default: 60 s (npm start reads BILLING_INTERVAL_MS)
    * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
@@ -86,6 +76,10 @@ export interface LocalRuntime {
   readonly governance: GovernanceRefresher;
   readonly uploads: UploadWatcher;
   readonly apps: AppStore;
+  /** Every store, as the composition root built them (tests read and write through them). */
+  readonly stores: ServiceStores;
+  /** What the billing run reads and writes (tests run it with their own settings and hooks). */
+  readonly billingDeps: BillingRunDeps;
   /** The billing run: on its timer, and `runOnce` on demand (npm run billing -- --now). */
   readonly billing: LocalBilling;
   /** True when this start created the local admin user's password (printed once by npm start). */
@@ -117,8 +111,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const index = options.wrapSearchIndex ? options.wrapSearchIndex(duckdb) : duckdb;
     const signingKeyBytes = await loadOrCreateSigningKey(options.dataDir);
 
-    const apps = new AppStore(clients.documents, names.tables.resources);
-    const uploadStore = new UploadStore(clients.s3, names.buckets.uploads);
     // Every record is journaled (synced to disk) before the stream gets it and the collector answers;
     // what an earlier run journaled and never finished goes back on the stream before anything new.
     const stream = new KinesisPublisher(clients.kinesis, names.stream);
@@ -128,49 +120,44 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await stream.publish(unfinished);
     }
     const publisher = journal.publisherOver(stream);
+    // One process, one set of stores (the same composition as the Lambdas'): the collector and the
+    // refresher share one rule snapshot store, so a refresh is visible to GET /v1/config at once.
+    const { managementAuth = {} } = options;
+    const stores = new ServiceStores({
+      clients,
+      names,
+      publisher,
+      settings: {
+        ...(managementAuth.rateLimitPerMinute === undefined ? {} : { managementRateLimitPerMinute: managementAuth.rateLimitPerMinute }),
+        ...(managementAuth.tokenUrlRateLimitPerMinute === undefined ? {} : { tokenUrlRateLimitPerMinute: managementAuth.tokenUrlRateLimitPerMinute }),
+        ...(managementAuth.orgStatusTtlMs === undefined ? {} : { orgStatusTtlMs: managementAuth.orgStatusTtlMs }),
+        ...(managementAuth.now ? { now: managementAuth.now } : {}),
+      },
+    });
+    const apps = stores.apps;
     // Records put by the management API's profile writes are read at once too (the poller is built below).
     let nudgePoller = () => {};
-    const nudgingPublisher: RecordPublisher = {
+    const publishAndNudge: RecordPublisher = {
       publish: async (entries) => {
         await publisher.publish(entries);
         nudgePoller();
       },
     };
-    const quarantine = new Quarantine(clients.s3, names.buckets.failedRecords);
-
-    // One snapshot store for the collector and the refresher: a refresh is visible to GET /v1/config at once.
-    const ruleConfigs = new RuleConfigStore(clients.documents, names.tables.resources);
-    const ruleStore = new GovernanceRuleStore(clients.documents, names.tables.resources, ruleConfigs);
-    const governance = new GovernanceRefresher({ documents: clients.documents, resourcesTable: names.tables.resources, apps, rules: ruleStore, configs: ruleConfigs, index });
-    const collectorHandler = createCollectorHandler({
-      apps,
-      rules: ruleStore,
-      publisher,
-      uploads: uploadStore,
-      region,
-    });
-    const profiles = new ProfileStore(clients.documents, names.tables.profiles, new S3ProfileDocumentOverflow(clients.s3, names.buckets.profileDocuments));
+    const governance = governanceRefresher(stores, index);
+    const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
-    const managementAuth = { documents: clients.documents, resourcesTable: names.tables.resources, signingKey, ...options.managementAuth };
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
     const managementHandler = managementDispatcher({
-      search: createSearchApiHandler({ index, profiles, ...managementAuth, ready: retryableOnce(() => index.ensureReady()), apps, publisher: nudgingPublisher }),
-      management: createManagementApiHandler({ ...managementAuth, billingTable: names.tables.billing, apps, index, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets }),
+      search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
+      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets }),
     });
-    const consumerHandler = createConsumerHandler({
-      dedup: new DedupStore(clients.documents, names.tables.dedup),
-      profiles,
-      index,
-      archive: new Archive(clients.s3, names.buckets.archive),
-      quarantine,
-      lateWindows: new LateWindowStore(clients.documents, names.tables.billing),
-      metrics: noMetrics,
-    });
+    const consumer = consumerHandler(stores, index, noMetrics);
+    const quarantine = stores.quarantine;
 
     const poller = new StreamPoller({
       kinesis: clients.kinesis,
       streamName: names.stream,
-      handler: consumerHandler,
+      handler: consumer,
       onFailure: quarantine,
       onFinished: (records) => journal.markDone(records),
       // Emulators of our own keep the stream in memory: each start reads a fresh stream from its start.
@@ -185,7 +172,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       s3: clients.s3,
       bucket: names.buckets.uploads,
       process: async (key) => {
-        await processUpload({ s3: clients.s3, bucket: names.buckets.uploads, apps, uploads: uploadStore, publisher, now: () => new Date() }, key);
+        await processUpload(uploadProcessorDeps(stores), key);
         poller.nudge();
       },
       log,
@@ -201,7 +188,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const servers: LocalHttpServer[] = [];
     // Accepted records are read at once, whatever back-off the idle poller is in.
     const collectAndNudge: HttpHandler = async (event) => {
-      const result = await collectorHandler(event);
+      const result = await collectorApi(event);
       poller.nudge();
       return result;
     };
@@ -213,8 +200,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { credentials, adminPasswordCreated } = await bootstrapLocal({
       dataDir: options.dataDir,
       apps,
-      tokens: new TokenStore(clients.documents, names.tables.resources),
-      users: new OrgUserStore(clients.documents, names.tables.resources),
+      tokens: stores.tokens,
+      users: stores.users,
       signingKey: signingKeyBytes,
       collectorUrl: collector.url,
       managementUrl: management.url,
@@ -223,14 +210,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
     const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;
     const billingIntervalMs = options.billingIntervalMs ?? (options.endpoints ? 0 : 60_000);
-    const billing = startLocalBilling({
-      documents: clients.documents,
-      billingTable: names.tables.billing,
-      resourcesTable: names.tables.resources,
+    const billingDeps = billingRunDeps(stores, {
       index,
       providerClient: await localProviderClients(join(options.dataDir, 'billing-providers.json')),
       webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
-    }, billingIntervalMs, log);
+    });
+    const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
 
     let stopping: Promise<void> | undefined;
     return {
@@ -242,6 +227,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       uploads,
       governance,
       apps,
+      stores,
+      billingDeps,
       billing,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),

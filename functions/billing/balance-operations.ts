@@ -1,16 +1,13 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { contextOf, listOptions, parseBody, readObjectBody } from '../management/crud-operations';
 import { ValidationError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH } from '../../schemas/billing/balance';
 import { balanceEntryJson, subscriptionBalanceJson } from './balances/balance-json';
-import { BalanceLedger } from './balances/balance-ledger';
+import type { BalanceLedger } from './balances/balance-ledger';
 
 export interface BalanceOperationDeps {
-  readonly documents: DynamoDBDocumentClient;
-  /** Physical name of the billing table. */
-  readonly billingTable: string;
+  readonly balances: BalanceLedger;
   readonly now?: () => Date;
 }
 
@@ -24,7 +21,7 @@ type BalanceOperation = Operation<ManagementCaller | undefined>;
  */
 export function balanceOperations(deps: BalanceOperationDeps): Record<'createBalanceTransaction' | 'listBalances' | 'listBalanceTransactions', BalanceOperation> {
   const now = deps.now ?? (() => new Date());
-  const ledger = new BalanceLedger(deps.documents, deps.billingTable, { now });
+  const ledger = deps.balances;
 
   return {
     async createBalanceTransaction(request, caller) {

@@ -1,23 +1,13 @@
 /** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules, after continuing unfinished purges of deleted apps. */
+import { lambdaStoresInput } from '../composition-root/lambda-stores';
+import { ServiceStores } from '../composition-root/service-stores';
+import { governanceRefresher } from '../composition-root/management-services';
 import { GovernanceRefreshEnv, parseEnv } from '../definitions/environment';
-import { AppStore } from '../organisations/app-store';
 import { searchIndexFromEnv } from '../search/search-backend';
-import { createDocumentClient, createDynamoDbClient } from '../shared/aws/clients';
-import { GovernanceRefresher } from './refresher';
-import { RuleConfigStore } from './rule-config-store';
-import { GovernanceRuleStore } from './rule-store';
 
 const env = parseEnv(GovernanceRefreshEnv);
-const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION }));
-const configs = new RuleConfigStore(documents, env.RESOURCES_TABLE, { cacheTtlMs: 0 });
-const refresher = new GovernanceRefresher({
-  documents,
-  resourcesTable: env.RESOURCES_TABLE,
-  apps: new AppStore(documents, env.RESOURCES_TABLE),
-  rules: new GovernanceRuleStore(documents, env.RESOURCES_TABLE, configs),
-  configs,
-  index: searchIndexFromEnv(env),
-});
+// The refresher writes the snapshots it compares against: it reads them fresh (no cache).
+const refresher = governanceRefresher(new ServiceStores(lambdaStoresInput(env, { ruleConfigCacheTtlMs: 0 })), searchIndexFromEnv(env));
 
 export async function handler(): Promise<{ apps: number; changed: number; failed: number; purged: number }> {
   const { results, failures, purges, purgeError } = await refresher.refreshAll();

@@ -1,9 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appKey, type AppStore } from '../organisations/app-store';
+import type { AppStore } from '../organisations/app-store';
 import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
-import { AppPurger, INLINE_PURGE_ITEMS, type PurgeResult } from '../management/app-purge';
+import { INLINE_PURGE_ITEMS, type AppPurger, type PurgeResult } from '../management/app-purge';
+import type { GovernedApps } from './governed-apps';
 import { GOVERNED_APPS_PARTITION } from './keys';
 import { computeMembership, computeSampleRates, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';
@@ -34,9 +33,11 @@ export interface RefreshResult {
 }
 
 export interface GovernanceRefresherDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
   readonly apps: AppStore;
+  /** The apps the schedule visits. */
+  readonly governedApps: GovernedApps;
+  /** Finishes purges of deleted apps (and removes what a refresh wrote for an app deleted meanwhile). */
+  readonly purger: AppPurger;
   readonly rules: GovernanceRuleStore;
   readonly configs: RuleConfigStore;
   readonly index: SearchableIndex;
@@ -48,11 +49,8 @@ export class GovernanceRefresher {
   /** One refresh per app at a time in this instance; a change during a run queues exactly one more. */
   private readonly running = new Map<string, { run: Promise<RefreshResult>; again?: Promise<RefreshResult> }>();
 
-  private readonly purger: AppPurger;
-
   constructor(private readonly deps: GovernanceRefresherDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.purger = new AppPurger(deps.documents, deps.resourcesTable);
   }
 
   refreshApp(orgId: string, appId: string): Promise<RefreshResult> {
@@ -79,11 +77,11 @@ export class GovernanceRefresher {
     let purges: PurgeResult[] = [];
     let purgeError: string | undefined;
     try {
-      purges = await this.purger.resumePending();
+      purges = await this.deps.purger.resumePending();
     } catch (error) {
       purgeError = error instanceof Error ? error.message : String(error);
     }
-    const apps = await this.governedApps();
+    const apps = await this.deps.governedApps.list();
     const results: RefreshResult[] = [];
     const failures: { org_id: string; app_id: string; error: string }[] = [];
     await mapWithConcurrency(apps, APPS_IN_FLIGHT, async ({ org_id, app_id }) => {
@@ -99,7 +97,7 @@ export class GovernanceRefresher {
   private async compute(orgId: string, appId: string): Promise<RefreshResult> {
     const app = await this.deps.apps.getApp(orgId, appId);
     if (!app) {
-      await this.forget(orgId, appId);
+      await this.deps.governedApps.forget(orgId, appId);
       return { org_id: orgId, app_id: appId, changed: false, problems: [] };
     }
     const rules = await this.deps.rules.enabledRules(orgId, appId);
@@ -110,56 +108,15 @@ export class GovernanceRefresher {
     const sampling = await computeSampleRates({ ...search, cohorts: sampled });
     const problems = [...membership.problems, ...sampling.problems];
     const { snapshot, changed } = await this.deps.configs.write(orgId, appId, { ...membership.assignments, ...sampling.rates });
-    if ((changed || app.rules_config_hash !== snapshot.hash) && !(await this.setAppHash(orgId, appId, snapshot.hash))) {
+    if ((changed || app.rules_config_hash !== snapshot.hash) && !(await this.deps.apps.setRulesConfigHash(orgId, appId, snapshot.hash))) {
       // The app was deleted while this ran, and its purge may be over: remove the snapshot just written.
-      await this.purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
+      await this.deps.purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
       return { org_id: orgId, app_id: appId, changed: false, problems };
     }
     // An app stays registered while it has rules or sampled cohorts; without them its (empty) snapshot needs no refresh.
-    if (rules.length > 0 || sampled.size > 0) await this.remember(orgId, appId);
-    else await this.forget(orgId, appId);
+    if (rules.length > 0 || sampled.size > 0) await this.deps.governedApps.remember(orgId, appId);
+    else await this.deps.governedApps.forget(orgId, appId);
     return { org_id: orgId, app_id: appId, hash: snapshot.hash, changed, problems };
-  }
-
-  /** Only the hash attribute: app writers condition on modified_at, which this must not disturb. False when the app is gone. */
-  private async setAppHash(orgId: string, appId: string, hash: string): Promise<boolean> {
-    try {
-      await this.deps.documents.send(new UpdateCommand({
-        TableName: this.deps.resourcesTable,
-        Key: appKey(orgId, appId),
-        UpdateExpression: 'SET rules_config_hash = :hash',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': hash },
-      }));
-      return true;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      return false;
-    }
-  }
-
-  private async remember(orgId: string, appId: string): Promise<void> {
-    await this.deps.documents.send(new PutCommand({ TableName: this.deps.resourcesTable, Item: { pk: GOVERNED_APPS_PARTITION, sk: `${orgId}#${appId}`, org_id: orgId, app_id: appId } }));
-  }
-
-  private async forget(orgId: string, appId: string): Promise<void> {
-    await this.deps.documents.send(new DeleteCommand({ TableName: this.deps.resourcesTable, Key: { pk: GOVERNED_APPS_PARTITION, sk: `${orgId}#${appId}` } }));
-  }
-
-  private async governedApps(): Promise<{ org_id: string; app_id: string }[]> {
-    const apps: { org_id: string; app_id: string }[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.deps.documents.send(new QueryCommand({
-        TableName: this.deps.resourcesTable,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': GOVERNED_APPS_PARTITION },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) apps.push({ org_id: String(item['org_id']), app_id: String(item['app_id']) });
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return apps;
   }
 }
 

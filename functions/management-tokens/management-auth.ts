@@ -1,26 +1,25 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RouteDefinition } from '../definitions/routes';
 import type { ManagementTokenClaims } from '../../schemas/management-token';
 import type { HttpRequest } from '../shared/http/types';
 import { bearerToken, requireScope, verifyManagementToken } from './management-token';
-import { OrgStatusCache } from '../organisations/org-status';
-import { DEFAULT_MANAGEMENT_RATE_LIMIT, rateLimitHeaders, type RateLimitStatus } from '../rate-limit/rate-limit-policy';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import type { OrgStatusCache } from '../organisations/org-status';
+import { rateLimitHeaders, type RateLimitStatus } from '../rate-limit/rate-limit-policy';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { SigningKeyProvider } from './signing-key';
-import { TokenStore } from './token-store';
+import type { TokenStore } from './token-store';
 
 /** Who is calling a management route: the verified claims of the caller's token, and its rate-limit state. */
 export type ManagementCaller = ManagementTokenClaims & { readonly rateLimit?: RateLimitStatus };
 
 export interface ManagementAuthDeps {
   readonly signingKey: SigningKeyProvider;
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
+  /** Token records: revoked or expired tokens are refused. */
+  readonly tokens: TokenStore;
+  /** Whether the org is paid up (402 when not). */
+  readonly orgStatus: OrgStatusCache;
+  /** The org's query budget per minute (MANAGEMENT_RATE_LIMIT_PER_MINUTE). */
+  readonly rateLimiter: RateLimiter;
   readonly now?: () => Date;
-  /** Queries per org per calendar minute (Lambda env MANAGEMENT_RATE_LIMIT_PER_MINUTE); default 500. */
-  readonly rateLimitPerMinute?: number;
-  /** How long an instance caches an org's subscription status; at most (and by default) 30 s. */
-  readonly orgStatusTtlMs?: number;
 }
 
 /**
@@ -31,9 +30,7 @@ export interface ManagementAuthDeps {
  */
 export function managementAuthenticator(deps: ManagementAuthDeps) {
   const nowMs = () => (deps.now ? deps.now().getTime() : Date.now());
-  const tokens = new TokenStore(deps.documents, deps.resourcesTable);
-  const orgs = new OrgStatusCache(deps.documents, deps.resourcesTable, { ttlMs: deps.orgStatusTtlMs, now: nowMs });
-  const limiter = new RateLimiter(deps.documents, deps.resourcesTable, { limitPerMinute: deps.rateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT, now: nowMs });
+  const { tokens, orgStatus: orgs, rateLimiter: limiter } = deps;
 
   return async (route: RouteDefinition, request: HttpRequest): Promise<ManagementCaller | undefined> => {
     if (route.auth.kind === 'none') return undefined;

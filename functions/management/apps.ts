@@ -3,7 +3,7 @@ import { AppCreate, AppUpdate, APP_SETTING_FIELDS } from '../../schemas/resource
 import { collectorKeyKey, newCollectorApplicationId, orgKey } from '../organisations/app-store';
 import { assertTimeZone } from '../search/dates/time-zone';
 import type { HttpRequest } from '../shared/http/types';
-import { AppPurger, INLINE_PURGE_ITEMS } from './app-purge';
+import { INLINE_PURGE_ITEMS, type AppPurger } from './app-purge';
 import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
 import type { StoredDocument } from './resource-store';
@@ -58,7 +58,7 @@ export function appDocument(stored: StoredDocument, ctx: ResourceContext): Recor
  * the collector's cache TTL elsewhere), and purges the app's partition (app-purge.ts).
  */
 export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
-  const purger = new AppPurger(deps.documents, deps.resourcesTable);
+  const { purger } = deps;
   return {
     noun: 'app',
     prefix: APP_PREFIX,
@@ -93,16 +93,12 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
       return { ...current, ...App.parse(next) };
     },
     present: appDocument,
-    createExtra: (stored, ctx) => [{
-      Put: {
-        TableName: deps.resourcesTable,
-        Item: { ...collectorKeyKey(String(stored.collector_application_id)), org_id: ctx.orgId, app_id: stored.app_id },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    }],
+    createExtra: (stored, ctx) => [
+      deps.store.putIfAbsentItem({ ...collectorKeyKey(String(stored.collector_application_id)), org_id: ctx.orgId, app_id: stored.app_id }),
+    ],
     // The marker makes the purge of the app's partition (app-purge.ts) survive a crash right after this.
     deleteExtra: (current, ctx) => [
-      { Delete: { TableName: deps.resourcesTable, Key: collectorKeyKey(String(current.collector_application_id)) } },
+      deps.store.deleteItem(collectorKeyKey(String(current.collector_application_id))),
       ...purger.markerItems(ctx.orgId, String(current.app_id), new Date(ctx.now)),
     ],
     onChange: async (ctx, stored, change) => {

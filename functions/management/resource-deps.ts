@@ -1,5 +1,5 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AppStore } from '../organisations/app-store';
+import type { AppPurger } from './app-purge';
 import type { SearchableIndex } from '../search/port';
 import type { Operation } from '../shared/http/handler';
 import type { ManagementCaller } from '../management-tokens/management-auth';
@@ -8,9 +8,9 @@ import type { ResourceStore } from './resource-store';
 
 /** What the managed-resource operations need (a subset of the management Lambda's deps, plus the store). */
 export interface ResourceDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
   readonly apps: AppStore;
+  /** Purges a deleted app's partition (app-purge.ts). */
+  readonly purger: AppPurger;
   readonly index: SearchableIndex;
   readonly store: ResourceStore;
   readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;

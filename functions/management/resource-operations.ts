@@ -1,4 +1,3 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AppStore } from '../organisations/app-store';
 import type { SearchableIndex } from '../search/port';
 import { appOperations } from './apps';
@@ -7,12 +6,13 @@ import { cohortOperations } from './cohorts';
 import { governanceRuleOperations } from './governance-rules';
 import { boardOperations } from './kinds/boards';
 import type { ResourceDeps, ResourceOperationTable } from './resource-deps';
-import { ResourceStore } from './resource-store';
+import type { ResourceStore } from './resource-store';
+import type { AppPurger } from './app-purge';
 
 export interface ResourceOperationsDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
   readonly apps: AppStore;
+  readonly resources: ResourceStore;
+  readonly purger: AppPurger;
   readonly index: SearchableIndex;
   readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
   readonly now?: () => Date;
@@ -20,7 +20,7 @@ export interface ResourceOperationsDeps {
 
 /** Every managed-resource kind's operations, named as the route table's "Management resources" section names them. */
 export function resourceOperations(deps: ResourceOperationsDeps): ResourceOperationTable {
-  const shared: ResourceDeps = { ...deps, store: new ResourceStore(deps.documents, deps.resourcesTable, deps.now) };
+  const shared: ResourceDeps = { ...deps, store: deps.resources };
   return {
     ...kindOperations(shared),
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchDelete } from '../shared/aws/batch-write';
 import { appKey, orgKey } from '../organisations/app-store';
 import { appOfPartition } from '../governance/keys';
 import { GoneError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
@@ -26,6 +27,8 @@ const UPDATE_ATTEMPTS = 8;
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
 /** Ids outside this shape cannot exist: answered 404 without touching the table (keeps keys well under DynamoDB's limits). */
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+/** BatchGetItem's per-call key limit. */
+const BATCH_GET_KEYS = 100;
 
 export type StoredDocument = Record<string, unknown>;
 export type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
@@ -91,6 +94,56 @@ export class ResourceStore {
     private readonly tableName: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** A transaction item that puts `item` in this store's table unless its key is taken (for `extra` of create/delete). */
+  putIfAbsentItem(item: Record<string, unknown>): TransactItems[number] {
+    return { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+  }
+
+  /** A transaction item that deletes the item at `key` in this store's table. */
+  deleteItem(key: Record<string, unknown>): TransactItems[number] {
+    return { Delete: { TableName: this.tableName, Key: key } };
+  }
+
+  /** The raw items at these keys (consistent reads; absent keys are left out), in no particular order. */
+  async getItems(keys: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
+      let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_KEYS);
+      while (pending && pending.length > 0) {
+        const result: BatchGetCommandOutput = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }));
+        items.push(...(result.Responses?.[this.tableName] ?? []));
+        pending = result.UnprocessedKeys?.[this.tableName]?.Keys;
+      }
+    }
+    return items;
+  }
+
+  /**
+   * The partitions holding at least one item of a kind (sort keys `<prefix>#…`): a scan of the whole
+   * table, keys only, for the rare jobs that visit every app (the billing run finding metered apps).
+   */
+  async partitionsHolding(prefix: string): Promise<string[]> {
+    const partitions = new Set<string>();
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.documents.send(new ScanCommand({
+        TableName: this.tableName,
+        FilterExpression: 'begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': `${prefix}#` },
+        ProjectionExpression: 'pk',
+        ExclusiveStartKey: startKey,
+      }));
+      for (const item of page.Items ?? []) partitions.add(String(item['pk']));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return [...partitions];
+  }
+
+  /** Deletes the items at these keys (batched; used to undo a partly written multi-transaction create). */
+  async deleteKeys(keys: readonly Record<string, unknown>[]): Promise<void> {
+    await batchDelete(this.documents, this.tableName, keys);
+  }
 
   /**
    * Writes a new resource; false when the id is already taken. Extra transaction items (e.g. an app's

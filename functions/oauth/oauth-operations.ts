@@ -1,13 +1,12 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MintTokenQuery } from '../../schemas/oauth';
 import { CreateOrgUser } from '../../schemas/org';
 import type { AppStore } from '../organisations/app-store';
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import { OrgUserStore } from '../organisations/org-user-store';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import type { OrgUserStore } from '../organisations/org-user-store';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { splitScopeList } from '../management-tokens/scope-list';
-import { TokenStore } from '../management-tokens/token-store';
+import type { TokenStore } from '../management-tokens/token-store';
 import { fromZodIssues } from '../ingest/collector/field-issues';
 import { TooManyRequestsError, ValidationError } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
@@ -20,28 +19,20 @@ import { grantPasswordToken } from './password-grant';
 import { parsePasswordGrantRequest } from './token-request';
 
 export interface OAuthDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
   readonly apps: AppStore;
+  readonly users: OrgUserStore;
+  readonly tokens: TokenStore;
+  /** Password attempts per org per minute at the token URL (its own counter, not the org's query budget). */
+  readonly tokenUrlRateLimiter: RateLimiter;
   readonly signingKey: SigningKeyProvider;
   readonly now?: () => Date;
-  /** Password attempts per org per minute at the token URL (its own counter); default 30. */
-  readonly tokenUrlRateLimitPerMinute?: number;
 }
-
-export const DEFAULT_TOKEN_URL_RATE_LIMIT = 30;
 const MAX_USER_BODY_BYTES = 16 * 1024;
 
 /** The token URL, access-token minting and revocation, and org users. */
 export function oauthOperations(deps: OAuthDeps): Record<string, Operation<ManagementCaller | undefined>> {
   const now = () => deps.now?.() ?? new Date();
-  const tokens = new TokenStore(deps.documents, deps.resourcesTable);
-  const users = new OrgUserStore(deps.documents, deps.resourcesTable);
-  const tokenUrlLimiter = new RateLimiter(deps.documents, deps.resourcesTable, {
-    limitPerMinute: deps.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT,
-    bucket: 'TOKEN_URL_MINUTE',
-    now: () => now().getTime(),
-  });
+  const { tokens, users, tokenUrlRateLimiter: tokenUrlLimiter } = deps;
 
   return {
     async issueAccessToken(request) {

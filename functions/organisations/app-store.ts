@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, AppSettings } from '../../schemas/app';
 
 /**
@@ -126,5 +127,25 @@ export class AppStore implements AppDirectory {
     }));
     this.cache.delete(updated.collector_application_id);
     return updated;
+  }
+
+  /**
+   * Copies the rule snapshot's hash onto the app (the collector's config ETag): only that attribute,
+   * since app writers condition on modified_at, which this must not disturb. False when the app is gone.
+   */
+  async setRulesConfigHash(orgId: string, appId: string, hash: string): Promise<boolean> {
+    try {
+      await this.documents.send(new UpdateCommand({
+        TableName: this.tableName,
+        Key: appKey(orgId, appId),
+        UpdateExpression: 'SET rules_config_hash = :hash',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': hash },
+      }));
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return false;
+    }
   }
 }

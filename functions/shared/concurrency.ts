@@ -13,3 +13,29 @@ export async function mapWithConcurrency<T, R>(items: readonly T[], limit: numbe
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs tasks in the order they are handed in, at most `limit` at a time: a later task starts only
+ * when an earlier one has finished and freed its place. With a limit of 1 it is a serial queue.
+ */
+export class TaskLane {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a task lane needs a limit of at least 1, not ${limit}`);
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running < this.limit) this.running += 1;
+    // The finishing task hands its place over directly, so `running` stays at the limit.
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}

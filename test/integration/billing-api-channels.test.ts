@@ -165,7 +165,7 @@ describe('billing webhook channels (/~/billing/channels) and the meter test deli
     expect(verifyWebhook(delivery!.body, header, 'the-original-secret-value', nowSeconds())).toMatchObject({ valid: true });
 
     // The billing run's reader: after 24 h only the new secret signs; other apps' channels are invisible.
-    const deps = { documents: rt.clients.documents, resourcesTable: rt.names.tables.resources };
+    const deps = { resources: rt.stores.resources };
     const { org_id: org, app_id: app } = rt.credentials;
     const today = await readDeliveryChannels(deps, org, app, [created.body._id, 'missing'], new Date());
     expect(today.get(created.body._id)?.secrets).toEqual([rotated.body.secret, 'the-original-secret-value']);

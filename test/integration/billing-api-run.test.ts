@@ -54,11 +54,11 @@ describe('billing read API over a real billing run', () => {
     const summary = await runBilling({
       now: new Date(),
       deps: {
-        documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
+        ...rt.billingDeps,
         tenants: async () => [{ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }],
         webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 2_000 }, allowPrivateTargets: true },
-        backfillMs: 6 * HOUR,
       },
+      settings: { backfillMs: 6 * HOUR },
     });
     expect(summary.errors).toEqual([]);
   }, 120_000);

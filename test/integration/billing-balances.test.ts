@@ -1,4 +1,5 @@
 import { BalanceLedger } from '../../functions/billing/balances/balance-ledger';
+import { BalanceStore } from '../../functions/billing/balances/balance-store';
 import { Decimal } from '../../values/decimal';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
@@ -100,7 +101,7 @@ describe('billing balances', () => {
 
   it('keeps future credits pending until active_at and expires unused remainders at expire_at', async () => {
     let now = new Date('2026-03-01T00:00:00.000Z');
-    const ledger = new BalanceLedger(rt.clients.documents, rt.names.tables.billing, { now: () => now });
+    const ledger = new BalanceLedger(new BalanceStore(rt.clients.documents, rt.names.tables.billing), { now: () => now });
     const day = (n: number) => new Date(Date.parse('2026-03-01T00:00:00.000Z') + n * 86_400_000).toISOString();
     const t = tenant();
     const tx = (id: string, type: 'credit' | 'promotion' | 'debit', amount: string, extra: { active_at?: string; expire_at?: string } = {}) =>
@@ -148,7 +149,7 @@ describe('billing balances', () => {
   });
 
   it('loses no update under 50 concurrent transactions plus concurrent usage draws and duplicates', async () => {
-    const ledger = new BalanceLedger(rt.clients.documents, rt.names.tables.billing);
+    const ledger = new BalanceLedger(new BalanceStore(rt.clients.documents, rt.names.tables.billing));
     const bodies = Array.from({ length: 50 }, (_, i) => {
       const type = (['credit', 'promotion', 'debit', 'adjustment'] as const)[i % 4]!;
       const amount = type === 'adjustment' ? `-0.0${(i % 9) + 1}` : `${i + 1}.${String(i * 7 % 100).padStart(2, '0')}`;

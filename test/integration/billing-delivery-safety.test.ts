@@ -68,11 +68,7 @@ describe('billing delivery safety', () => {
   }
 
   function deps(extra: Partial<BillingRunDeps>): BillingRunDeps {
-    return {
-      documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
-      tenants: async () => [tenant()],
-      ...extra,
-    };
+    return { ...rt.billingDeps, tenants: async () => [tenant()], ...extra };
   }
 
   const failedReports = async (meterId: string): Promise<BillingReport[]> => {
@@ -117,7 +113,7 @@ describe('billing delivery safety', () => {
     // A deployment that allows local targets, delivering to a port nothing listens on.
     const channelId = await storedChannel(`http://127.0.0.1:${await closedPort()}/hooks`, 'whsec_unreachable_secret_1');
     const meterId = await webhookMeter('calls-unreachable', channelId);
-    const run = () => runBilling({ now: new Date(), deps: deps({ webhookOptions: { allowPrivateTargets: true, retry: { maxAttempts: 1, timeoutMs: 500 } }, maxDeliveryRuns: 2 }) });
+    const run = () => runBilling({ now: new Date(), deps: deps({ webhookOptions: { allowPrivateTargets: true, retry: { maxAttempts: 1, timeoutMs: 500 } } }), settings: { maxDeliveryRuns: 2 } });
     const first = await run();
     expect(first.retrying).toBeGreaterThanOrEqual(1);
     const retrying = await rt.management('GET', `/~/billing/reports?status=retrying&billing_meter_id=${meterId}&from=-31d`);

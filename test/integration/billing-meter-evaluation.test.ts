@@ -1,10 +1,10 @@
 import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
 import { ReportStore } from '../../functions/billing/reports/report-store';
-import { runBilling, type BillingRunDeps } from '../../functions/billing/run/billing-run';
+import { runBilling } from '../../functions/billing/run/billing-run';
 import { providerClients } from '../../functions/billing/run/provider-registry';
 import type { BillingReport } from '../../schemas/billing/report';
 import { FakeChargebee, FakeRecurly, FakeWebhookReceiver, FakeZuora, type FakeProviderServer } from '../support/fake-providers';
-import { billingDeps, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { billingDeps, HOUR, numberedCalls, settledWindows, type RunSetup } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -25,11 +25,11 @@ describe('billing run: meter evaluation and providers', () => {
   const providers: { chargebee?: FakeChargebee; recurly?: FakeRecurly; zuora?: FakeZuora; meterIds: Record<'chargebee' | 'recurly' | 'zuora', string>; client?: ReturnType<typeof providerClients> } = { meterIds: { chargebee: '', recurly: '', zuora: '' } };
   const call = numberedCalls();
 
-  function deps(extra: Partial<BillingRunDeps> = {}): BillingRunDeps {
+  function deps(extra: Parameters<typeof billingDeps>[2] = {}): RunSetup {
     return billingDeps(rt, (ids) => new Map(ids.flatMap((id) => (channels.has(id) ? [[id, channels.get(id)!] as const] : []))), extra);
   }
 
-  const run = (d: BillingRunDeps = deps()) => runBilling({ now: new Date(), deps: d });
+  const run = (setup: RunSetup = deps()) => runBilling({ now: new Date(), ...setup });
 
   /** A webhook meter with its own channel and receiver. */
   async function webhookMeter(name: string, esQuery: unknown, params: Record<string, unknown> = {}): Promise<{ meterId: string; fake: FakeWebhookReceiver }> {
@@ -196,12 +196,12 @@ describe('billing run: meter evaluation and providers', () => {
     }, { retry: { maxAttempts: 1, timeoutMs: 1_000 } }));
     // Each provider: the first usage request gets a 500, the second is recorded but its answer is lost.
     for (const fake of fakes) fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true });
-    const first = await run(deps({ providerClient, deliveryConcurrency: 1 }));
+    const first = await run(deps({ deps: { providerClient }, settings: { deliveryConcurrency: 1 } }));
     expect(first.errors).toEqual([]);
     for (const provider of ['chargebee', 'recurly', 'zuora'] as const) {
       expect((await reportsOf(meterIds[provider])).filter((r) => r.status === 'retrying')).toHaveLength(2);
     }
-    const second = await run(deps({ providerClient }));
+    const second = await run(deps({ deps: { providerClient } }));
     expect(second.errors).toEqual([]);
 
     // sub-a: 5 + 2 calls, sub-b: 3 + 1 — once each, although one request per provider got through twice.
@@ -249,7 +249,7 @@ describe('billing run: meter evaluation and providers', () => {
 
     // A third run sends nothing to any of them.
     const before = fakes.map((f) => f.requests().length);
-    await run(deps({ providerClient }));
+    await run(deps({ deps: { providerClient } }));
     expect(fakes.map((f) => f.requests().length)).toEqual(before);
   }, 90_000);
 
@@ -259,7 +259,7 @@ describe('billing run: meter evaluation and providers', () => {
     // u1 again, through acme without subscription_id, in w1 (hours old when indexed: marked late).
     expect((await rt.collect('/v1/events/batch', [call({ company_id: 'acme', user_id: 'u1', metadata: { tokens: 2 } }, at(w1, 50))])).status).toBe(201);
     await rt.waitUntilConsumed();
-    const result = await run(deps({ providerClient: client }));
+    const result = await run(deps({ deps: { providerClient: client } }));
     expect(result.errors).toEqual([]);
     expect(result.corrections).toBeGreaterThan(0);
 

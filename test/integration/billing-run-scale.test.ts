@@ -57,13 +57,13 @@ describe('billing run at scale', () => {
     const run = (options: { reportsPerCommit?: number } = {}) => runBilling({
       now: new Date(),
       deps: {
-        documents: rt.clients.documents, billingTable: rt.names.tables.billing, resourcesTable: rt.names.tables.resources, index: rt.index,
+        ...rt.billingDeps,
         tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
         channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
         // The receiver is on localhost: the setting of local mode and tests (WEBHOOK_ALLOW_PRIVATE_TARGETS).
         webhookOptions: { allowPrivateTargets: true },
-        ...options,
       },
+      settings: options,
     });
     const summary = await run();
     const elapsed = Date.now() - started;

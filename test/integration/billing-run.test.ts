@@ -1,10 +1,10 @@
 import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
 import { ReportStore } from '../../functions/billing/reports/report-store';
-import { runBilling, type BillingRunDeps } from '../../functions/billing/run/billing-run';
+import { runBilling } from '../../functions/billing/run/billing-run';
 import type { BillingReport } from '../../schemas/billing/report';
 import { providerClients } from '../../functions/billing/run/provider-registry';
 import { FakeStripe, FakeWebhookReceiver } from '../support/fake-providers';
-import { billingDeps, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { billingDeps, HOUR, numberedCalls, settledWindows, type RunSetup } from './support/billing-scenario';
 import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -28,7 +28,7 @@ describe('billing run', () => {
     return { fake, channel: { id: channelId, name: `channel ${channelId}`, url: fake.channelUrl(channelId), status: 'active', headers: {}, secrets: [`whsec_${channelId}`] } };
   }
 
-  function deps(channel: DeliveryChannel, extra: Partial<BillingRunDeps> = {}): BillingRunDeps {
+  function deps(channel: DeliveryChannel, extra: Parameters<typeof billingDeps>[2] = {}): RunSetup {
     return billingDeps(rt, (ids) => new Map(ids.filter((id) => id === channel.id).map((id) => [id, channel])), extra);
   }
 
@@ -42,7 +42,7 @@ describe('billing run', () => {
     return created.body._id;
   }
 
-  const run = (d: BillingRunDeps, options: { meterIds?: string[] } = {}) => runBilling({ now: new Date(), deps: d, ...(options.meterIds ? {} : {}) });
+  const run = (setup: RunSetup) => runBilling({ now: new Date(), ...setup });
 
   async function reportsOf(meterId: string): Promise<BillingReport[]> {
     const { windows } = await new ReportStore(rt.clients.documents, rt.names.tables.billing).listWindows(tenant(), { from: new Date(base.getTime() - 31 * 86_400_000), to: new Date(Date.now() + HOUR), meterId, maxWindows: 1000 });
@@ -125,7 +125,7 @@ describe('billing run', () => {
     const { fake, channel } = await receiver('flaky');
     const meterId = await createMeter('calls-flaky', 'flaky');
     // One POST per report here (batch size 1), so each injected failure hits one report.
-    const d = deps(channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 }, allowPrivateTargets: true }, deliveryConcurrency: 1, webhookBatchSize: 1 });
+    const d = deps(channel, { deps: { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 }, allowPrivateTargets: true } }, settings: { deliveryConcurrency: 1, webhookBatchSize: 1 } });
     fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true }).failNext(1, { kind: 'status', status: 429, retryAfterSeconds: 0 });
     const first = await run(d);
     expect(first.errors).toEqual([]);
@@ -145,7 +145,7 @@ describe('billing run', () => {
     const batched = await receiver('flaky-batch');
     const batchedMeter = await createMeter('calls-flaky-batch', 'flaky-batch');
     batched.fake.failNext(1, { kind: 'timeout', processFirst: true });
-    await run(deps(batched.channel, { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 }, allowPrivateTargets: true } }));
+    await run(deps(batched.channel, { deps: { webhookOptions: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 500 }, allowPrivateTargets: true } } }));
     expect((await reportsOf(batchedMeter)).filter((r) => r.status === 'retrying').length).toBeGreaterThan(0);
     await run(deps(batched.channel));
     expect(batched.fake.totals()).toEqual({ 'sub-a': 14n, 'sub-b': 5n });
@@ -171,7 +171,7 @@ describe('billing run', () => {
       const { fake, channel } = await receiver(`crash-${point}`);
       await createMeter(`calls-crash-${point.toLowerCase()}`, `crash-${point}`);
       let crashed = false;
-      const crashing = deps(channel, { faults: { [point]: () => { if (!crashed) { crashed = true; throw new Error(`injected crash ${point}`); } } } });
+      const crashing = deps(channel, { hooks: { faults: { [point]: () => { if (!crashed) { crashed = true; throw new Error(`injected crash ${point}`); } } } } });
       const first = await run(crashing);
       expect(first.errors.map((e) => e.message)).toEqual([`injected crash ${point}`]);
       await run(deps(channel));
@@ -201,9 +201,9 @@ describe('billing run', () => {
       const providerClient = providerClients({ connections: [{ provider: 'stripe', api_key: 'sk_test_billing', base_url: stripe.url }] }, { retry: { maxAttempts: 1, timeoutMs: 2_000 } });
       const { channel } = await receiver('unused');
       stripe.failNext(1, 500);
-      const first = await run(deps(channel, { providerClient, deliveryConcurrency: 1 }));
+      const first = await run(deps(channel, { deps: { providerClient }, settings: { deliveryConcurrency: 1 } }));
       expect(first.retrying).toBe(1);
-      await run(deps(channel, { providerClient }));
+      await run(deps(channel, { deps: { providerClient } }));
       // Customers are the companies (no stripe_customer_id in the subscriptions' metadata).
       expect(stripe.totals()).toEqual({ acme: 14n, globex: 5n });
       const reports = (await reportsOf(created.body._id)).filter((r) => r.status !== 'unattributed');

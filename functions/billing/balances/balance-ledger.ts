@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Decimal } from '../../../values/decimal';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import type { BalanceTransactionCreate } from '../../../schemas/billing/balance';
 import { drawMarkerKey, transactionMarkerKey, type BalanceTenant, type Key } from './balance-keys';
 import { acceptTransaction, advance, drawUsage, EMPTY_BALANCE, figuresOf, signedAmount, type BalanceFigures, type BalanceState, type LedgerEntry, type Transition } from './balance-state';
-import { BalanceStore, type StoredBalance, type StoredEntry } from './balance-store';
+import type { BalanceStore, StoredBalance, StoredEntry } from './balance-store';
 
 /**
  * Credits and balances of subscriptions: the operations the HTTP API and the billing run call.
@@ -64,12 +63,10 @@ export interface BalanceLedgerOptions {
 type Attempt<T> = { done: T } | { retry: 'now' | 'later' };
 
 export class BalanceLedger {
-  private readonly store: BalanceStore;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(documents: DynamoDBDocumentClient, tableName: string, options: BalanceLedgerOptions = {}) {
-    this.store = new BalanceStore(documents, tableName);
+  constructor(private readonly store: BalanceStore, options: BalanceLedgerOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }

@@ -2,9 +2,8 @@ import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas
 import { appRulesPartition } from '../../governance/rule-store';
 import { contextOf, crudOperations, parseBody, type CrudKind, type ResourceContext } from '../../management/crud-operations';
 import { namedOperations, type ResourceOperationTable } from '../../management/resource-deps';
-import { ResourceStore, type StoredDocument } from '../../management/resource-store';
+import type { ResourceStore, StoredDocument } from '../../management/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export const PLAN_PREFIX = 'PLAN';
 export const PRICE_PREFIX = 'PRICE';
@@ -12,8 +11,7 @@ export const PRICE_PREFIX = 'PRICE';
 const MAX_PRICES_PER_PLAN = 1000;
 
 export interface CatalogDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
+  readonly resources: ResourceStore;
   readonly now?: () => Date;
 }
 
@@ -35,7 +33,7 @@ const providerFilter = (query: Readonly<Record<string, string>>) =>
  * Updates use PUT as the original service does (POST is accepted as an alias).
  */
 export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
-  const store = new ResourceStore(deps.documents, deps.resourcesTable, deps.now);
+  const store = deps.resources;
   const at = (ctx: ResourceContext, prefix: string) => ({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix });
 
   const pricesOf = async (ctx: ResourceContext, planId: string): Promise<StoredDocument[]> => {

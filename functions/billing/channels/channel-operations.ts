@@ -1,7 +1,7 @@
 import { ChannelCreate, ChannelStatus, ChannelUpdate, withTargetPolicy, type StoredChannel } from '../../../schemas/billing/channel';
 import { crudOperations, SYSTEM_FIELDS, type CrudKind } from '../../management/crud-operations';
 import { namedOperations, type ResourceOperationTable } from '../../management/resource-deps';
-import { ResourceStore, type StoredDocument } from '../../management/resource-store';
+import type { StoredDocument } from '../../management/resource-store';
 import { ValidationError } from '../../shared/errors';
 import type { HttpRequest } from '../../shared/http/types';
 import { CHANNEL_PREFIX } from './channel-reader';
@@ -27,7 +27,7 @@ function channelDocument(stored: StoredDocument): Record<string, unknown> {
  * meter's test delivery (`billingChannels.test`).
  */
 export function channelOperations(deps: ChannelDeps): ResourceOperationTable {
-  const store = new ResourceStore(deps.documents, deps.resourcesTable, deps.now);
+  const store = deps.resources;
   // The secret chosen while handling a request, to show it in that request's answer only.
   const revealed = new WeakMap<HttpRequest, string>();
   const secretFor = (request: HttpRequest, given: string | undefined) => {

@@ -1,8 +1,7 @@
-import { BatchGetCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { StoredChannel } from '../../../schemas/billing/channel';
 import { appRulesPartition } from '../../governance/keys';
-import { isPlausibleId } from '../../management/resource-store';
+import { isPlausibleId, type ResourceStore } from '../../management/resource-store';
 import { webhookTransport, type ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
 import { createWebhookClient } from '../providers/webhook-client';
@@ -10,12 +9,8 @@ import { channelFetch, type DeliveryChannel } from './channel-delivery';
 import { signingSecrets } from './channel-secrets';
 
 export const CHANNEL_PREFIX = 'CHANNEL';
-/** BatchGetItem's per-call key limit. */
-const BATCH_GET_KEYS = 100;
-
 export interface ChannelReaderDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
+  readonly resources: ResourceStore;
 }
 
 export function channelKey(orgId: string, appId: string, id: string): { pk: string; sk: string } {
@@ -35,16 +30,9 @@ export function deliveryChannel(stored: StoredChannel, now: Date): DeliveryChann
 export async function readDeliveryChannels(deps: ChannelReaderDeps, orgId: string, appId: string, ids: readonly string[], now: Date): Promise<Map<string, DeliveryChannel>> {
   const found = new Map<string, DeliveryChannel>();
   const unique = [...new Set(ids)].filter(isPlausibleId);
-  for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
-    let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_KEYS).map((id) => channelKey(orgId, appId, id));
-    while (keys && keys.length > 0) {
-      const result: BatchGetCommandOutput = await deps.documents.send(new BatchGetCommand({ RequestItems: { [deps.resourcesTable]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of result.Responses?.[deps.resourcesTable] ?? []) {
-        const parsed = StoredChannel.safeParse(item);
-        if (parsed.success) found.set(parsed.data._id, deliveryChannel(parsed.data, now));
-      }
-      keys = result.UnprocessedKeys?.[deps.resourcesTable]?.Keys;
-    }
+  for (const item of await deps.resources.getItems(unique.map((id) => channelKey(orgId, appId, id)))) {
+    const parsed = StoredChannel.safeParse(item);
+    if (parsed.success) found.set(parsed.data._id, deliveryChannel(parsed.data, now));
   }
   return found;
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ChannelTestRequest } from '../../../schemas/billing/channel';
 import { WebhookParams } from '../../../schemas/resources/billing-meter';
 import { appRulesPartition } from '../../governance/keys';
@@ -7,7 +6,7 @@ import { METER_PREFIX } from '../../management/billing-meters';
 import { contextOf, parseBody } from '../../management/crud-operations';
 import { optionalObjectBody } from '../../management/kinds/optional-body';
 import type { ResourceOperationTable } from '../../management/resource-deps';
-import { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../management/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { recordedHttp, RequestLog, type AttemptResult, type FetchLike, type HttpResponse } from '../providers/attempts';
 import type { ProviderRequestRecord } from '../providers/provider-port';
@@ -23,8 +22,7 @@ export const TEST_EVENT_TYPE = 'billing.test';
 const TEST_TIMEOUT_MS = 10_000;
 
 export interface ChannelTestDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
+  readonly resources: ResourceStore;
   readonly now?: () => Date;
   /** Transport of test deliveries (tests of this module may pass their own). */
   readonly fetch?: FetchLike;
@@ -50,7 +48,7 @@ export interface ChannelTestResult {
  * channel is checked before it is switched on); ids naming no channel answer `channel_not_found`.
  */
 export function channelTestOperations(deps: ChannelTestDeps): ResourceOperationTable {
-  const store = new ResourceStore(deps.documents, deps.resourcesTable, deps.now);
+  const store = deps.resources;
   const now = deps.now ?? (() => new Date());
 
   return {

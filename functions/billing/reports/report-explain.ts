@@ -1,9 +1,8 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BillingReport } from '../../../schemas/billing/report';
 import { parseSearchRequest } from '../../search/dsl';
 import { appRulesPartition } from '../../governance/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
-import { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../management/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { Decimal } from '../../../values/decimal';
@@ -14,8 +13,7 @@ import { metricAggregation, metricValue, reportUsageBody } from '../run/usage-qu
 import type { ReportStore, ReportTenant } from './report-store';
 
 export interface ExplainDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly resourcesTable: string;
+  readonly resources: ResourceStore;
   readonly index: SearchableIndex;
   readonly store: ReportStore;
 }
@@ -49,7 +47,7 @@ export interface ReportExplanation {
 export async function explainReport(deps: ExplainDeps, tenant: ReportTenant, id: string, now: Date): Promise<ReportExplanation> {
   const report = await deps.store.getReport(tenant, id);
   if (!report) throw new NotFoundError('No such billing report');
-  const stored = await new ResourceStore(deps.documents, deps.resourcesTable).get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, report.billing_meter_id, 'billing meter');
+  const stored = await deps.resources.get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, report.billing_meter_id, 'billing meter');
   const meter = runMeterOf(stored);
   if ('error' in meter) throw new ValidationError(`The report's meter cannot be evaluated: ${meter.error}`, [{ field: 'billing_meter_id', reason: meter.error }]);
 

@@ -1,4 +1,3 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { contextOf } from '../../management/crud-operations';
 import type { ResourceOperationTable } from '../../management/resource-deps';
 import type { SearchableIndex } from '../../search/port';
@@ -6,12 +5,13 @@ import { NotFoundError } from '../../shared/errors';
 import { explainReport } from './report-explain';
 import { ReportMetricsParams, reportMetrics } from './report-metrics';
 import { listReports, parseQueryParams, ReportListParams, reportSelection } from './report-query';
-import { ReportStore } from './report-store';
+import type { ReportStore } from './report-store';
+import type { ResourceStore } from '../../management/resource-store';
 
 export interface ReportOperationDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly billingTable: string;
-  readonly resourcesTable: string;
+  readonly reports: ReportStore;
+  /** Where the meters are (an explanation re-runs its meter's query). */
+  readonly resources: ResourceStore;
   readonly index: SearchableIndex;
   readonly now?: () => Date;
 }
@@ -24,7 +24,7 @@ const DEFAULT_TAKE = 50;
  * the billing run; this API never changes them.
  */
 export function reportOperations(deps: ReportOperationDeps): ResourceOperationTable {
-  const store = new ReportStore(deps.documents, deps.billingTable);
+  const store = deps.reports;
   const now = deps.now ?? (() => new Date());
 
   return {

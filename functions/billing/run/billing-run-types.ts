@@ -1,35 +1,50 @@
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ProviderName } from '../../../schemas/billing/provider-params';
 import type { SearchableIndex } from '../../search/port';
 import type { DeliveryChannel } from '../channels/channel-delivery';
 import type { ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
-import { type ReportTenant } from '../reports/report-store';
+import type { ReportStore, ReportTenant } from '../reports/report-store';
+import type { BalanceLedger } from '../balances/balance-ledger';
+import type { LateWindowStore } from '../late-events/late-window-store';
+import type { ResourceStore } from '../../management/resource-store';
+import type { BalanceProbe } from './balance-probe';
+import type { RunStateStore } from './run-state-store';
 import { type UsageWindow } from '../../../values/reporting-period';
 
 /** What a billing run takes (dependencies, settings, test hooks) and reports, and its tuning constants. */
 
+/** What a run reads and writes: the stores the composition root builds, the search index, provider clients. */
 export interface BillingRunDeps {
-  readonly documents: DynamoDBDocumentClient;
-  readonly billingTable: string;
-  readonly resourcesTable: string;
+  /** Report groups per (meter, window). */
+  readonly reports: ReportStore;
+  /** Meter cursors, leases and period totals. */
+  readonly runState: RunStateStore;
+  /** Windows that received late events (re-evaluated). */
+  readonly lateWindows: LateWindowStore;
+  /** Balances drawn by delivered usage. */
+  readonly balances: BalanceLedger;
+  /** Which subscriptions of an app have a balance (one probe per app and run). */
+  readonly balanceProbe: (tenant: ReportTenant) => BalanceProbe;
+  /** Meters, the price catalog and webhook channels (managed resources). */
+  readonly resources: ResourceStore;
   readonly index: SearchableIndex;
   /** Apps to bill; default: every app that has a meter (a scan of the resources table for meters). */
   readonly tenants?: () => Promise<ReportTenant[]>;
   /** The client of an account's provider connection (Stripe, Chargebee, Recurly, Zuora), if configured. */
   readonly providerClient?: (tenant: ReportTenant, provider: Exclude<ProviderName, 'webhook'>) => ProviderClient<never> | undefined;
-  /** Options of the webhook clients (retry policy, runtime, fetch). */
+  /** Options of the webhook clients (retry policy, runtime, fetch, private targets). */
   readonly webhookOptions?: ClientOptions;
   /** Channels by id (default: the channel resources of the app). */
   readonly channels?: (tenant: ReportTenant, ids: readonly string[], now: Date) => Promise<Map<string, DeliveryChannel>>;
-  /** Wall clock, for evaluated_at (compared with late-event marks) and report timestamps. */
-  readonly clock?: () => Date;
-  /** Test hooks that throw to simulate a crash at a point of the run. */
-  readonly faults?: { afterWindowCommit?: (meterId: string, window: UsageWindow) => void; afterDelivery?: (meterId: string, window: UsageWindow) => void };
+}
+
+/** How a run paces itself; every field has a default (below and in the modules named). */
+export interface BillingRunSettings {
   /** How far back a new meter's first run starts (default 31 days before the meter was created). */
   readonly backfillMs?: number;
   /** Wait after a window closes before its first evaluation (default LATE_AFTER_MS + 1 min). */
   readonly settleMs?: number;
+  /** Runs a report is sent in before it is marked failed (default MAX_DELIVERY_RUNS). */
   readonly maxDeliveryRuns?: number;
   /** Reports delivered at once per window (default 16). */
   readonly deliveryConcurrency?: number;
@@ -41,6 +56,13 @@ export interface BillingRunDeps {
   readonly reportsPerCommit?: number;
   /** Lease of a meter per run (default 15 min: longer than a Lambda run). */
   readonly leaseMs?: number;
+}
+
+/** Test hooks: a clock to fix, and faults that throw to simulate a crash at a point of the run. */
+export interface BillingRunHooks {
+  /** Wall clock, for evaluated_at (compared with late-event marks) and report timestamps. */
+  readonly clock?: () => Date;
+  readonly faults?: { afterWindowCommit?: (meterId: string, window: UsageWindow) => void; afterDelivery?: (meterId: string, window: UsageWindow) => void };
 }
 
 export interface BillingProgress {
@@ -73,6 +95,8 @@ export interface BillingRunSummary {
 export interface BillingRunInput {
   readonly now: Date;
   readonly deps: BillingRunDeps;
+  readonly settings?: BillingRunSettings;
+  readonly hooks?: BillingRunHooks;
   readonly timeBudgetMs?: number;
   readonly onProgress?: (progress: BillingProgress) => void;
 }

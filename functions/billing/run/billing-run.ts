@@ -1,14 +1,12 @@
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { appRulesPartition } from '../../governance/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
-import { ResourceStore } from '../../management/resource-store';
 import { type ReportTenant } from '../reports/report-store';
-import { BalanceProbe } from './deliver-reports';
 import { runMeterOf, type RunMeter } from './run-meter';
 import { SubscriptionDirectory } from './subscription-directory';
 import { BillingRunDeps, BillingRunInput, BillingRunSummary } from './billing-run-types';
+import type { RunCounters } from './meter-run-types';
 import { MeterRun } from './meter-run';
-export type { BillingRunDeps, BillingProgress, BillingRunSummary, BillingRunInput } from './billing-run-types';
+export type { BillingRunDeps, BillingRunSettings, BillingRunHooks, BillingProgress, BillingRunSummary, BillingRunInput } from './billing-run-types';
 
 /**
  * The billing run: for every app with active meters, for every meter, evaluate each closed window
@@ -21,13 +19,15 @@ export type { BillingRunDeps, BillingProgress, BillingRunSummary, BillingRunInpu
 
 export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
   const { deps, now } = input;
-  const clock = deps.clock ?? (() => new Date());
+  const hooks = input.hooks ?? {};
+  const settings = input.settings ?? {};
+  const clock = hooks.clock ?? (() => new Date());
   const started = clock();
   const deadline = started.getTime() + (input.timeBudgetMs ?? Number.POSITIVE_INFINITY);
-  const counters = { meters: 0, windowsEvaluated: 0, corrections: 0, reportsWritten: 0, delivered: 0, retrying: 0, failed: 0, unattributed: 0, queryMs: 0 };
+  const counters: RunCounters = { meters: 0, windowsEvaluated: 0, corrections: 0, reportsWritten: 0, delivered: 0, retrying: 0, failed: 0, unattributed: 0, queryMs: 0 };
   const errors: BillingRunSummary['errors'] = [];
   let complete = true;
-  const tenants = await (deps.tenants ?? (() => tenantsWithMeters(deps.documents, deps.resourcesTable)))();
+  const tenants = await (deps.tenants ?? (() => tenantsWithMeters(deps)))();
   for (const tenant of tenants) {
     let meters: Awaited<ReturnType<typeof activeMeters>>;
     let directory: SubscriptionDirectory;
@@ -40,7 +40,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
       errors.push({ tenant, meterId: '*', message: error instanceof Error ? error.message : String(error) });
       continue;
     }
-    const balances = new BalanceProbe(deps.documents, deps.billingTable, tenant);
+    const balances = deps.balanceProbe(tenant);
     for (const meter of meters) {
       if ('error' in meter) {
         errors.push({ tenant, meterId: meter.id, message: meter.error });
@@ -48,7 +48,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
       }
       counters.meters += 1;
       try {
-        const finished = await new MeterRun(deps, input, tenant, meter, directory, balances, counters, deadline, clock).run();
+        const finished = await new MeterRun({ deps, settings, hooks, input, tenant, meter, directory, balances, counters, deadline, clock }).run();
         if (!finished) complete = false;
       } catch (error) {
         errors.push({ tenant, meterId: meter.id, message: error instanceof Error ? error.message : String(error) });
@@ -65,7 +65,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
 
 
 async function activeMeters(deps: BillingRunDeps, tenant: ReportTenant): Promise<(RunMeter | { id: string; error: string })[]> {
-  const store = new ResourceStore(deps.documents, deps.resourcesTable);
+  const store = deps.resources;
   const meters: (RunMeter | { id: string; error: string })[] = [];
   let beforeId: string | undefined;
   do {
@@ -80,25 +80,12 @@ async function activeMeters(deps: BillingRunDeps, tenant: ReportTenant): Promise
   return meters.reverse();
 }
 
-/** Apps that have a meter: a scan of the resources table for meter items (keys only). */
-export async function tenantsWithMeters(documents: DynamoDBDocumentClient, resourcesTable: string): Promise<ReportTenant[]> {
+/** Apps that have a meter (a scan of the resources table for meter items, keys only). */
+async function tenantsWithMeters(deps: Pick<BillingRunDeps, 'resources'>): Promise<ReportTenant[]> {
   const found = new Map<string, ReportTenant>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(new ScanCommand({
-      TableName: resourcesTable,
-      FilterExpression: 'begins_with(sk, :meter)',
-      ExpressionAttributeValues: { ':meter': `${METER_PREFIX}#` },
-      ProjectionExpression: 'pk',
-      ExclusiveStartKey: startKey,
-    }));
-    for (const item of page.Items ?? []) {
-      const match = /^ORG#([^#]+)#APP#([^#]+)$/.exec(String(item['pk']));
-      if (match) found.set(String(item['pk']), { orgId: match[1]!, appId: match[2]! });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for (const partition of await deps.resources.partitionsHolding(METER_PREFIX)) {
+    const match = /^ORG#([^#]+)#APP#([^#]+)$/.exec(partition);
+    if (match) found.set(partition, { orgId: match[1]!, appId: match[2]! });
+  }
   return [...found.values()];
 }
-
-

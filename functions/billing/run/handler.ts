@@ -1,14 +1,16 @@
 /** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes) over every app with meters. */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { BillingRunEnv, parseEnv } from '../../definitions/environment';
+import { billingRunDeps } from '../../composition-root/billing-services';
+import { lambdaStoresInput } from '../../composition-root/lambda-stores';
+import { ServiceStores } from '../../composition-root/service-stores';
 import { searchIndexFromEnv } from '../../search/search-backend';
-import { createDocumentClient, createDynamoDbClient } from '../../shared/aws/clients';
 import { embeddedMetrics } from '../../shared/metrics';
 import { runBilling, type BillingRunSummary } from './billing-run';
 import { providerClients, type ProviderClientLookup } from './provider-registry';
 
 const env = parseEnv(BillingRunEnv);
-const documents = createDocumentClient(createDynamoDbClient({ region: env.AWS_REGION }));
+const stores = new ServiceStores(lambdaStoresInput(env));
 const index = searchIndexFromEnv(env);
 const secrets = new SecretsManagerClient({ region: env.AWS_REGION });
 let lookup: Promise<ProviderClientLookup> | undefined;
@@ -32,7 +34,7 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
   const summary = await runBilling({
     now: new Date(),
     timeBudgetMs: Math.max(10_000, Math.min(env.BILLING_TIME_BUDGET_MS, remaining - 60_000)),
-    deps: { documents, billingTable: env.BILLING_TABLE, resourcesTable: env.RESOURCES_TABLE, index, providerClient, webhookOptions: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS } },
+    deps: billingRunDeps(stores, { index, providerClient, webhookOptions: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS } }),
   });
   for (const error of summary.errors) console.error(JSON.stringify({ message: 'billing meter failed', tenant: error.tenant, meter_id: error.meterId, error: error.message }));
   console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length }));

@@ -1,7 +1,6 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PriceTerms } from '../../../schemas/billing/catalog';
 import { appRulesPartition } from '../../governance/keys';
-import { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../management/resource-store';
 import { PRICE_PREFIX } from '../catalog/catalog-operations';
 import type { ReportTenant } from '../reports/report-store';
 import { matchingItem, type KnownSubscription } from './subscription-directory';
@@ -21,9 +20,8 @@ export interface MeterPricing {
 
 const MAX_PRICES = 1000;
 
-export async function loadMeterPricing(documents: DynamoDBDocumentClient, resourcesTable: string, tenant: ReportTenant, planId: string | undefined): Promise<MeterPricing | undefined> {
+export async function loadMeterPricing(store: ResourceStore, tenant: ReportTenant, planId: string | undefined): Promise<MeterPricing | undefined> {
   if (planId === undefined) return undefined;
-  const store = new ResourceStore(documents, resourcesTable);
   const page = await store.list({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX }, { take: MAX_PRICES, where: { attribute: 'plan_id', value: planId } });
   const prices = page.items
     .filter((item) => (item.document['status'] ?? 'active') === 'active')

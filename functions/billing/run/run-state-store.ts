@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mapWithConcurrency } from '../../shared/concurrency';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import type { ReportTenant, TransactItem } from '../reports/report-store';
 
 /**
@@ -124,16 +124,12 @@ export class RunStateStore {
     };
   }
 
-  private async batch(requests: Record<string, unknown>[]): Promise<void> {
-    const batches: Record<string, unknown>[][] = [];
-    for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
-    await mapWithConcurrency(batches, 4, async (batch) => {
-      let pending: Record<string, unknown>[] | undefined = batch;
-      for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await this.documents.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
-        pending = result.UnprocessedItems?.[this.tableName] as Record<string, unknown>[] | undefined;
-      }
-    });
+  /** Moves the cursor alone (trailing windows without usage), conditioned as cursorPut is. */
+  async moveCursor(tenant: ReportTenant, meterId: string, next: { nextWindowStart: Date; totalsGeneration: string | null; totalsShards: number }, previous: MeterCursor | undefined, now: Date): Promise<void> {
+    await this.documents.send(new TransactWriteCommand({ TransactItems: [this.cursorPut(tenant, meterId, next, previous, now)] }));
+  }
+
+  private async batch(requests: readonly WriteRequest[]): Promise<void> {
+    await batchWrite(this.documents, this.tableName, requests, { batchesInFlight: 4 });
   }
 }

@@ -1,19 +1,10 @@
 /** Lambda entry: the collector API. Environment and clients are set up once per instance. */
+import { collectorHandler } from '../../composition-root/ingest-services';
+import { lambdaStoresInput } from '../../composition-root/lambda-stores';
+import { IngestStores } from '../../composition-root/ingest-stores';
 import { CollectorEnv, parseEnv } from '../../definitions/environment';
-import { AppStore } from '../../organisations/app-store';
-import { GovernanceRuleStore } from '../../governance/rule-store';
-import { createAwsClients } from '../../shared/aws/clients';
-import { KinesisPublisher } from '../stream/publisher';
-import { UploadStore } from '../uploads/upload-store';
-import { createCollectorHandler } from './collector-handler';
 
 const env = parseEnv(CollectorEnv);
-const clients = createAwsClients({ region: env.AWS_REGION });
 
-export const handler = createCollectorHandler({
-  apps: new AppStore(clients.documents, env.RESOURCES_TABLE),
-  rules: new GovernanceRuleStore(clients.documents, env.RESOURCES_TABLE),
-  publisher: new KinesisPublisher(clients.kinesis, env.INGEST_STREAM_NAME),
-  uploads: new UploadStore(clients.s3, env.UPLOADS_BUCKET),
-  region: env.AWS_REGION,
-});
+// Rule snapshots (GET /v1/config) are cached per instance for the default 5 s; the refresher writes them elsewhere.
+export const handler = collectorHandler(new IngestStores(lambdaStoresInput(env)), env.AWS_REGION);

@@ -1,7 +1,6 @@
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { AppStore } from '../../organisations/app-store';
 import { errorBody } from '../../shared/http/error-response';
-import { isServiceError, PayloadTooLargeError, ServiceUnavailableError } from '../../shared/errors';
+import { isServiceError, ServiceUnavailableError } from '../../shared/errors';
 import { decodeBody, parseJsonText } from '../../shared/http/body';
 import { assertNoReservedMembers, mayHoldReservedMembers } from '../../shared/http/reserved-members';
 import { COLLECTOR_BODY_RULES } from '../collector/collect';
@@ -11,8 +10,6 @@ import type { RecordPublisher } from '../stream/publisher';
 import { parseIncomingKey, type UploadResult, type UploadStore } from './upload-store';
 
 export interface UploadProcessorDeps {
-  readonly s3: S3Client;
-  readonly bucket: string;
   readonly apps: AppStore;
   readonly uploads: UploadStore;
   readonly publisher: RecordPublisher;
@@ -32,9 +29,7 @@ export async function processUpload(deps: UploadProcessorDeps, key: string): Pro
 
   let result: UploadResult;
   try {
-    const object = await deps.s3.send(new GetObjectCommand({ Bucket: deps.bucket, Key: key }));
-    if ((object.ContentLength ?? 0) > MAX_BATCH_BYTES) throw new PayloadTooLargeError(`The uploaded batch is larger than ${MAX_BATCH_BYTES} bytes; split it`);
-    const raw = Buffer.from(await object.Body!.transformToByteArray());
+    const raw = await deps.uploads.readUpload(key, MAX_BATCH_BYTES);
     const gzip = raw[0] === 0x1f && raw[1] === 0x8b;
     const text = (gzip ? decodeBody(raw, 'gzip', MAX_BATCH_BYTES) : decodeBody(raw, undefined, MAX_BATCH_BYTES)).toString('utf8');
     const body = parseJsonText(text);

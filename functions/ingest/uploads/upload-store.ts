@@ -4,7 +4,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as z from 'zod';
 import type { App } from '../../../schemas/app';
 import { RecordKind } from '../../../schemas/stream-record';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError, PayloadTooLargeError } from '../../shared/errors';
 
 /**
  * Large batches (beyond API Gateway's 10 MB / Lambda's 6 MB body limits, up to the 50 MB batch
@@ -60,6 +60,15 @@ export class UploadStore {
       if (await this.exists(incomingKey(app, kind, uploadId))) return { upload_id: uploadId, status: 'pending', kind };
     }
     throw new NotFoundError(`No upload ${uploadId}: it was never uploaded, or its URL expired unused`);
+  }
+
+  /** The bytes of an uploaded batch; a 413 error when it is over `maxBytes` (then it is not read). */
+  async readUpload(key: string, maxBytes: number): Promise<Buffer> {
+    const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    if ((object.ContentLength ?? 0) > maxBytes) {
+      throw new PayloadTooLargeError(`The uploaded batch is larger than ${maxBytes} bytes; split it`);
+    }
+    return Buffer.from(await object.Body!.transformToByteArray());
   }
 
   async writeResult(orgId: string, appId: string, result: UploadResult): Promise<void> {

@@ -11,7 +11,6 @@ import { ValidationError, type FieldIssue } from '../../shared/errors';
 import { readJsonBody } from '../../shared/http/body';
 import { contextOf, crudOperations, listOptions, MAX_RESOURCE_BODY_BYTES, parseBody, type CrudKind, type ResourceContext, type SystemFields } from '../crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
-import { batchDelete } from '../../shared/aws/batch-write';
 import { newResourceId, resourceKey, type StoredDocument } from '../resource-store';
 import { filteredList } from './filtered-list';
 import { inApp, nextPageHeader } from './references';
@@ -53,7 +52,7 @@ export function keystoreOperations(deps: ResourceDeps): ResourceOperationTable {
     immutable: ['month', 'type'],
     present: summary,
     // The slot is freed with the key (a key created before slot items existed has none: deleting nothing is fine).
-    deleteExtra: (current, ctx) => [{ Delete: { TableName: deps.resourcesTable, Key: slotKey(ctx, String(current.type), String(current.month)) } }],
+    deleteExtra: (current, ctx) => [deps.store.deleteItem(slotKey(ctx, String(current.type), String(current.month)))],
   };
   const crud = crudOperations(kind, deps);
 
@@ -131,19 +130,14 @@ async function writeWithSlots(deps: ResourceDeps, ctx: ResourceContext, keys: re
   const written: StoredDocument[] = [];
   for (let start = 0; start < keys.length; start += KEYS_PER_TRANSACTION) {
     const chunk = keys.slice(start, start + KEYS_PER_TRANSACTION);
-    const slots = chunk.map((key) => ({
-      Put: {
-        TableName: deps.resourcesTable,
-        Item: { ...slotKey(ctx, String(key.type), String(key.month)), key_id: key._id, type: key.type, month: key.month, org_id: ctx.orgId, app_id: ctx.appId },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    }));
+    const slots = chunk.map((key) =>
+      deps.store.putIfAbsentItem({ ...slotKey(ctx, String(key.type), String(key.month)), key_id: key._id, type: key.type, month: key.month, org_id: ctx.orgId, app_id: ctx.appId }));
     const failed = await deps.store.createAll(chunk.map((document) => ({ at, id: String(document._id), document })), slots);
     if (failed.length === 0) {
       written.push(...chunk);
       continue;
     }
-    await batchDelete(deps.documents, deps.resourcesTable, written.flatMap((key) => [resourceKey(at, String(key._id)), slotKey(ctx, String(key.type), String(key.month))]));
+    await deps.store.deleteKeys(written.flatMap((key) => [resourceKey(at, String(key._id)), slotKey(ctx, String(key.type), String(key.month))]));
     if (failed.some((index) => index < chunk.length)) throw new Error('an encrypted key id was already taken');
     const issues: FieldIssue[] = failed.map((index) => {
       const i = start + index - chunk.length;

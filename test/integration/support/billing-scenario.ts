@@ -1,5 +1,5 @@
 import type { DeliveryChannel } from '../../../functions/billing/channels/channel-delivery';
-import type { BillingRunDeps } from '../../../functions/billing/run/billing-run';
+import type { BillingRunDeps, BillingRunHooks, BillingRunInput, BillingRunSettings } from '../../../functions/billing/run/billing-run';
 import { apiCall, uuid, type TestRuntime } from './runtime';
 
 /** Shared set-up of the billing run's integration tests. */
@@ -21,19 +21,27 @@ export function numberedCalls(): (overrides: Record<string, unknown>, time: Date
   };
 }
 
+/** A run's dependencies, settings and hooks, as runBilling takes them (without `now`). */
+export type RunSetup = Pick<BillingRunInput, 'deps' | 'settings' | 'hooks'>;
+
 /**
- * The run's dependencies on a test runtime: its tables and index, this app only, the channels the
- * lookup knows, quick webhook retries, and receivers on localhost allowed.
+ * A run on a test runtime: its stores and index, this app only, the channels the lookup knows, quick
+ * webhook retries, and receivers on localhost allowed; `extra` adds or replaces dependencies, settings and hooks.
  */
-export function billingDeps(rt: TestRuntime, channels: (ids: readonly string[]) => Map<string, DeliveryChannel>, extra: Partial<BillingRunDeps> = {}): BillingRunDeps {
+export function billingDeps(
+  rt: TestRuntime,
+  channels: (ids: readonly string[]) => Map<string, DeliveryChannel>,
+  extra: { deps?: Partial<BillingRunDeps>; settings?: BillingRunSettings; hooks?: BillingRunHooks } = {},
+): RunSetup {
   return {
-    documents: rt.clients.documents,
-    billingTable: rt.names.tables.billing,
-    resourcesTable: rt.names.tables.resources,
-    index: rt.index,
-    tenants: async () => [{ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }],
-    channels: async (_tenant, ids) => channels(ids),
-    webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 }, allowPrivateTargets: true },
-    ...extra,
+    deps: {
+      ...rt.billingDeps,
+      tenants: async () => [{ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }],
+      channels: async (_tenant, ids) => channels(ids),
+      webhookOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1_000 }, allowPrivateTargets: true },
+      ...extra.deps,
+    },
+    ...(extra.settings ? { settings: extra.settings } : {}),
+    ...(extra.hooks ? { hooks: extra.hooks } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import { managementAuthenticator, managementRateLimitHeaders } from '../../../functions/management-tokens/management-auth';
 import { signManagementToken } from '../../../functions/management-tokens/management-token';
-import { tokenKey } from '../../../functions/management-tokens/token-store';
+import { tokenKey, TokenStore } from '../../../functions/management-tokens/token-store';
+import { OrgStatusCache } from '../../../functions/organisations/org-status';
+import { RateLimiter } from '../../../functions/rate-limit/rate-limiter';
 import type { RouteDefinition } from '../../../functions/definitions/routes';
 import { PaymentRequiredError, TooManyRequestsError, UnauthorizedError } from '../../../functions/shared/errors';
 import type { HttpRequest } from '../../../functions/shared/http/types';
@@ -17,8 +19,13 @@ function setup(options: { status?: string; revoked?: boolean; limit?: number } =
   table.put({ pk: 'ORG#o1', sk: 'ORG', ...(options.status ? { subscription_status: options.status } : {}) });
   table.put({ ...tokenKey('t1'), jti: 't1', org_id: 'o1', app_id: 'a1', sub: 'alice', scopes: ['read:events'], issued_at: 1, ...(options.revoked ? { revoked_at: '2026-01-01T00:00:00Z' } : {}) });
   const token = signManagementToken({ sub: 'alice', org_id: 'o1', app_id: 'a1', scopes: ['read:events'], jti: 't1', iat: 1 }, key);
+  const clock = () => nowMs;
   const authenticate = managementAuthenticator({
-    signingKey: async () => key, documents: table.client, resourcesTable: 'resources', now: () => new Date(nowMs), rateLimitPerMinute: options.limit ?? 10, orgStatusTtlMs: 5_000,
+    signingKey: async () => key,
+    tokens: new TokenStore(table.client, 'resources'),
+    orgStatus: new OrgStatusCache(table.client, 'resources', { ttlMs: 5_000, now: clock }),
+    rateLimiter: new RateLimiter(table.client, 'resources', { limitPerMinute: options.limit ?? 10, now: clock }),
+    now: () => new Date(nowMs),
   });
   return { table, token, authenticate, advance: (ms: number) => (nowMs += ms) };
 }

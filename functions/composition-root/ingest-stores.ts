@@ -1,0 +1,121 @@
+import type { BucketKey, TableKey } from '../definitions/resources';
+import { LateWindowStore } from '../billing/late-events/late-window-store';
+import { RuleConfigStore } from '../governance/rule-config-store';
+import { GovernanceRuleStore } from '../governance/rule-store';
+import { Archive } from '../ingest/consumer/archive';
+import { DedupStore } from '../ingest/consumer/dedup-store';
+import { Quarantine } from '../ingest/consumer/quarantine';
+import { KinesisPublisher, type RecordPublisher } from '../ingest/stream/publisher';
+import { UploadStore } from '../ingest/uploads/upload-store';
+import { AppStore } from '../organisations/app-store';
+import { S3ProfileDocumentOverflow } from '../profiles/profile-overflow';
+import { ProfileStore } from '../profiles/profile-store';
+import type { AwsClients } from '../shared/aws/clients';
+
+/** Physical names of the tables, buckets and stream (definitions/resources.ts declares them). */
+export interface StorageNames {
+  readonly tables: Readonly<Record<TableKey, string>>;
+  readonly buckets: Readonly<Record<BucketKey, string>>;
+  readonly stream: string;
+}
+
+/** What differs between deployments (one Lambda, another, the local runtime, a test). */
+export interface StoreSettings {
+  /**
+   * How long a read rule snapshot (GET /v1/config) is reused. The collector Lambda caches (default
+   * 5 s); a Lambda that recomputes snapshots reads them fresh (0); the local runtime shares one store.
+   */
+  readonly ruleConfigCacheTtlMs?: number;
+  /** Management API queries per org per calendar minute (MANAGEMENT_RATE_LIMIT_PER_MINUTE); default 500. */
+  readonly managementRateLimitPerMinute?: number;
+  /** Password attempts per org per minute at the OAuth token URL; default 30. */
+  readonly tokenUrlRateLimitPerMinute?: number;
+  /** How long an org's subscription status is cached; at most (and by default) 30 s. */
+  readonly orgStatusTtlMs?: number;
+  /** Wall clock (tests fix it). */
+  readonly now?: () => Date;
+}
+
+export const DEFAULT_TOKEN_URL_RATE_LIMIT = 30;
+
+export interface ServiceStoresInput {
+  readonly clients: AwsClients;
+  readonly names: StorageNames;
+  readonly settings?: StoreSettings;
+  /** Where accepted records go; default: the ingest stream itself (the local runtime journals first). */
+  readonly publisher?: RecordPublisher;
+}
+
+/**
+ * The stores the ingest path uses (collector, upload processor, consumer) and the ones they share with
+ * everything else, built from clients, resource names and settings. Built on first use, so a Lambda
+ * constructs (and needs the names of) only the stores it reads; each is built once and shared.
+ * ServiceStores adds the rest; the ingest Lambdas build only this, to keep their bundles small.
+ */
+export class IngestStores {
+  private readonly built = new Map<string, unknown>();
+  readonly settings: StoreSettings;
+
+  constructor(protected readonly input: ServiceStoresInput) {
+    this.settings = input.settings ?? {};
+  }
+
+  get clients(): AwsClients {
+    return this.input.clients;
+  }
+
+  /** The wall clock every store and operation shares. */
+  readonly now = (): Date => this.settings.now?.() ?? new Date();
+
+  protected once<T>(name: string, build: () => T): T {
+    if (!this.built.has(name)) this.built.set(name, build());
+    return this.built.get(name) as T;
+  }
+
+  protected get documents() {
+    return this.input.clients.documents;
+  }
+
+  protected get resourcesTable(): string {
+    return this.input.names.tables.resources;
+  }
+
+  protected get billingTable(): string {
+    return this.input.names.tables.billing;
+  }
+
+  /** Orgs, apps and collector application ids (resources table). */
+  get apps(): AppStore {
+    return this.once('apps', () => new AppStore(this.documents, this.resourcesTable));
+  }
+  get ruleConfigs(): RuleConfigStore {
+    return this.once('ruleConfigs', () => new RuleConfigStore(this.documents, this.resourcesTable, this.settings.ruleConfigCacheTtlMs === undefined ? {} : { cacheTtlMs: this.settings.ruleConfigCacheTtlMs }));
+  }
+  get rules(): GovernanceRuleStore {
+    return this.once('rules', () => new GovernanceRuleStore(this.documents, this.resourcesTable, this.ruleConfigs));
+  }
+  get publisher(): RecordPublisher {
+    return this.once('publisher', () => this.input.publisher ?? new KinesisPublisher(this.input.clients.kinesis, this.input.names.stream));
+  }
+  get uploads(): UploadStore {
+    return this.once('uploads', () => new UploadStore(this.input.clients.s3, this.input.names.buckets.uploads));
+  }
+  get dedup(): DedupStore {
+    return this.once('dedup', () => new DedupStore(this.documents, this.input.names.tables.dedup));
+  }
+  get profiles(): ProfileStore {
+    return this.once('profiles', () =>
+      new ProfileStore(this.documents, this.input.names.tables.profiles, new S3ProfileDocumentOverflow(this.input.clients.s3, this.input.names.buckets.profileDocuments)));
+  }
+  get archive(): Archive {
+    return this.once('archive', () => new Archive(this.input.clients.s3, this.input.names.buckets.archive));
+  }
+  get quarantine(): Quarantine {
+    return this.once('quarantine', () => new Quarantine(this.input.clients.s3, this.input.names.buckets.failedRecords));
+  }
+  /** Hours that received late events, for billing corrections (billing table). */
+  get lateWindows(): LateWindowStore {
+    return this.once('lateWindows', () => new LateWindowStore(this.documents, this.billingTable));
+  }
+}
+

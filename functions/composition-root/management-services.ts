@@ -1,0 +1,53 @@
+import { GovernanceRefresher } from '../governance/refresher';
+import { createManagementApiHandler } from '../management/management-api-handler';
+import type { SigningKeyProvider } from '../management-tokens/signing-key';
+import type { SearchableIndex } from '../search/port';
+import type { HttpHandler } from '../shared/http/handler';
+import type { ServiceStores } from './service-stores';
+
+/** The management API and the governance refresher, wired from the stores. */
+
+export interface ManagementServiceOptions {
+  readonly index: SearchableIndex;
+  readonly signingKey: SigningKeyProvider;
+}
+
+export function managementApiHandler(
+  stores: ServiceStores,
+  options: ManagementServiceOptions & {
+    /** Recomputes an app's rule membership after a cohort, rule or app-setting change. */
+    onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
+    /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook channels may name loopback/private addresses. */
+    webhookAllowPrivateTargets: boolean;
+  },
+): HttpHandler {
+  return createManagementApiHandler({
+    index: options.index,
+    signingKey: options.signingKey,
+    ...(options.onGovernanceChange ? { onGovernanceChange: options.onGovernanceChange } : {}),
+    webhookAllowPrivateTargets: options.webhookAllowPrivateTargets,
+    apps: stores.apps,
+    users: stores.users,
+    tokens: stores.tokens,
+    orgStatus: stores.orgStatus,
+    rateLimiter: stores.managementRateLimiter,
+    tokenUrlRateLimiter: stores.tokenUrlRateLimiter,
+    resources: stores.resources,
+    purger: stores.appPurger,
+    balances: stores.balances,
+    reports: stores.reports,
+    now: stores.now,
+  });
+}
+
+export function governanceRefresher(stores: ServiceStores, index: SearchableIndex): GovernanceRefresher {
+  return new GovernanceRefresher({
+    apps: stores.apps,
+    governedApps: stores.governedApps,
+    purger: stores.appPurger,
+    rules: stores.rules,
+    configs: stores.ruleConfigs,
+    index,
+    now: stores.now,
+  });
+}

@@ -1,0 +1,66 @@
+import { BalanceLedger } from '../billing/balances/balance-ledger';
+import { BalanceStore } from '../billing/balances/balance-store';
+import { ReportStore } from '../billing/reports/report-store';
+import type { ReportTenant } from '../billing/reports/report-types';
+import { BalanceProbe } from '../billing/run/balance-probe';
+import { RunStateStore } from '../billing/run/run-state-store';
+import { GovernedApps } from '../governance/governed-apps';
+import { AppPurger } from '../management/app-purge';
+import { ResourceStore } from '../management/resource-store';
+import { TokenStore } from '../management-tokens/token-store';
+import { OrgStatusCache } from '../organisations/org-status';
+import { OrgUserStore } from '../organisations/org-user-store';
+import { DEFAULT_MANAGEMENT_RATE_LIMIT } from '../rate-limit/rate-limit-policy';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { DEFAULT_TOKEN_URL_RATE_LIMIT, IngestStores } from './ingest-stores';
+
+export { IngestStores, type ServiceStoresInput, type StorageNames, type StoreSettings } from './ingest-stores';
+
+/** Every store of the service: the ingest ones, and those of the management API, governance and billing. */
+export class ServiceStores extends IngestStores {
+  // Org users, tokens and rate limits (resources table).
+  get users(): OrgUserStore {
+    return this.once('users', () => new OrgUserStore(this.documents, this.resourcesTable));
+  }
+  get tokens(): TokenStore {
+    return this.once('tokens', () => new TokenStore(this.documents, this.resourcesTable));
+  }
+  get orgStatus(): OrgStatusCache {
+    return this.once('orgStatus', () => new OrgStatusCache(this.documents, this.resourcesTable, { ttlMs: this.settings.orgStatusTtlMs, now: () => this.now().getTime() }));
+  }
+  get managementRateLimiter(): RateLimiter {
+    return this.once('managementRateLimiter', () =>
+      new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute: this.settings.managementRateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT, now: () => this.now().getTime() }));
+  }
+  /** The token URL's own counter, so password guessing cannot spend the org's query budget (nor the reverse). */
+  get tokenUrlRateLimiter(): RateLimiter {
+    return this.once('tokenUrlRateLimiter', () =>
+      new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute: this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT, bucket: 'TOKEN_URL_MINUTE', now: () => this.now().getTime() }));
+  }
+
+  // Managed resources and governance (resources table).
+  get resources(): ResourceStore {
+    return this.once('resources', () => new ResourceStore(this.documents, this.resourcesTable, this.now));
+  }
+  get appPurger(): AppPurger {
+    return this.once('appPurger', () => new AppPurger(this.documents, this.resourcesTable));
+  }
+  get governedApps(): GovernedApps {
+    return this.once('governedApps', () => new GovernedApps(this.documents, this.resourcesTable));
+  }
+
+  // Billing (billing table).
+  get reports(): ReportStore {
+    return this.once('reports', () => new ReportStore(this.documents, this.billingTable));
+  }
+  get runState(): RunStateStore {
+    return this.once('runState', () => new RunStateStore(this.documents, this.billingTable));
+  }
+  get balances(): BalanceLedger {
+    return this.once('balances', () => new BalanceLedger(new BalanceStore(this.documents, this.billingTable), { now: this.now }));
+  }
+  /** Which subscriptions of an app have a balance (one per app and billing run: it caches). */
+  balanceProbe(tenant: ReportTenant): BalanceProbe {
+    return new BalanceProbe(this.documents, this.billingTable, tenant);
+  }
+}
