@@ -1,5 +1,6 @@
-// Three suites: unit (no network), integration (real emulators, started once in globalSetup),
-// cdk (synthesis assertions and cdk-nag). `npm test` runs all three.
+// Four suites: unit (no network, under a minute), bench (the benchmarks' own oracles and options, on
+// small data), integration (real emulators, started once in globalSetup), cdk (synthesis assertions
+// and cdk-nag). `npm test` runs all four.
 const shared = {
   transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/esbuild-transform.cjs' },
   // middy is ESM-only: let the transform turn it into CommonJS for jest.
@@ -18,6 +19,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
     },
+    { ...shared, displayName: 'bench', testMatch: ['<rootDir>/test/bench/**/*.test.ts'] },
     { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
   ],
   // Jest reads testTimeout only at the top level; emulator-backed and synth tests need minutes, not 5 s.

@@ -60,9 +60,10 @@ async function main(): Promise<void> {
     log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request`);
   }
   if (run('billing')) {
-    log(`\n## Billing run: one full run of a month's hourly windows vs the bare aggregation queries it needs (scale ${scale})`);
-    const r = await benchBilling({ scale, log });
-    results.billing = r;
+    const fileBacked = args.includes('--file-backed');
+    log(`\n## Billing run: one full run of a month's hourly windows vs the bare aggregation queries it needs (scale ${scale}; emulators ${fileBacked ? 'on disk, as npm start runs them' : 'in memory'})`);
+    const r = await benchBilling({ scale, log, fileBacked });
+    results.billing = { ...r, emulators: fileBacked ? 'file-backed' : 'in-memory' };
     log(`  ${r.companies.toLocaleString('en')} subscriptions × ${r.meters} meters, ${r.events.toLocaleString('en')} events, ${r.windows} windows, ${r.reports.toLocaleString('en')} reports`);
     log(`  full run ${fmt(r.runMs / 1000)} s, bare queries ${fmt(r.queryMs / 1000)} s (mean of ${fmt(r.queryMsBefore / 1000)} s before and ${fmt(r.queryMsAfter / 1000)} s after the run), ratio ${fmt(r.ratio)} (target ≤ ${BILLING_TARGET_RATIO})`);
   }

@@ -9,6 +9,7 @@ import { buckets, ingestStream, tables } from '../functions/definitions/resource
 import { grantObjectAccess } from './object-access';
 import { ServiceFunction } from './service-function';
 import { UPLOADS_INCOMING_PREFIX, UPLOADS_RESULTS_PREFIX, type Storage } from './storage';
+import { lambdaEnvironment, UploadProcessorEnv } from '../functions/definitions/environment';
 
 export interface BatchUploadsProps {
   readonly storage: Storage;
@@ -40,9 +41,11 @@ export class BatchUploads extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        [ingestStream.envVar]: props.stream.streamName,
-        [tables.resources.envVar]: storage.tables.resources.tableName,
-        [buckets.uploads.envVar]: uploads.bucketName,
+        ...lambdaEnvironment(UploadProcessorEnv, {
+          [ingestStream.envVar]: props.stream.streamName,
+          [tables.resources.envVar]: storage.tables.resources.tableName,
+          [buckets.uploads.envVar]: uploads.bucketName,
+        }),
       },
     });
     const processor = this.processor.function;

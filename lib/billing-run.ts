@@ -11,6 +11,7 @@ import { tables } from '../functions/definitions/resources';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
+import { lambdaEnvironment, openSearchEnvironment, settingVariables, BillingRunEnv } from '../functions/definitions/environment';
 
 /** V8 settings of the billing run wherever it runs (Lambda, `npm run billing`, the local runtime, the bench). */
 export const BILLING_NODE_OPTIONS = '--max-semi-space-size=64';
@@ -85,13 +86,13 @@ export class BillingRun extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        SEARCH_BACKEND: 'opensearch',
-        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
-        OPENSEARCH_REPLICAS: String(props.search.replicas),
-        [tables.resources.envVar]: props.storage.tables.resources.tableName,
-        [tables.billing.envVar]: props.storage.tables.billing.tableName,
-        BILLING_PROVIDERS_SECRET_ARN: this.providersSecret.secretArn,
-        BILLING_TIME_BUDGET_MS: String(runBudget.toMilliseconds()),
+        ...lambdaEnvironment(BillingRunEnv, {
+          ...openSearchEnvironment(props.search),
+          [tables.resources.envVar]: props.storage.tables.resources.tableName,
+          [tables.billing.envVar]: props.storage.tables.billing.tableName,
+          [settingVariables.billingProvidersSecretArn]: this.providersSecret.secretArn,
+          [settingVariables.billingTimeBudgetMs]: String(runBudget.toMilliseconds()),
+        }),
         // The run keeps thousands of reports alive between evaluation and delivery; a larger young
         // generation means fewer scavenges copying them (measured: ~7% more reports per second).
         NODE_OPTIONS: BILLING_NODE_OPTIONS,

@@ -10,6 +10,7 @@ import { ServiceHttpApi } from './http-api';
 import { grantListBucket, grantObjectAccess } from './object-access';
 import { ServiceFunction } from './service-function';
 import { UPLOADS_INCOMING_PREFIX, UPLOADS_RESULTS_PREFIX, type Storage } from './storage';
+import { lambdaEnvironment, CollectorEnv } from '../functions/definitions/environment';
 
 export interface CollectorApiProps {
   readonly storage: Storage;
@@ -45,9 +46,11 @@ export class CollectorApi extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        [ingestStream.envVar]: props.stream.streamName,
-        [tables.resources.envVar]: storage.tables.resources.tableName,
-        [buckets.uploads.envVar]: storage.buckets.uploads.bucketName,
+        ...lambdaEnvironment(CollectorEnv, {
+          [ingestStream.envVar]: props.stream.streamName,
+          [tables.resources.envVar]: storage.tables.resources.tableName,
+          [buckets.uploads.envVar]: storage.buckets.uploads.bucketName,
+        }),
       },
     });
     const collector = this.collector.function;

@@ -7,6 +7,7 @@ import { tables } from '../functions/definitions/resources';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
+import { lambdaEnvironment, openSearchEnvironment, GovernanceRefreshEnv } from '../functions/definitions/environment';
 
 export interface GovernanceRefreshProps {
   readonly storage: Storage;
@@ -39,10 +40,10 @@ export class GovernanceRefresh extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        SEARCH_BACKEND: 'opensearch',
-        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
-        OPENSEARCH_REPLICAS: String(props.search.replicas),
-        [tables.resources.envVar]: props.storage.tables.resources.tableName,
+        ...lambdaEnvironment(GovernanceRefreshEnv, {
+          ...openSearchEnvironment(props.search),
+          [tables.resources.envVar]: props.storage.tables.resources.tableName,
+        }),
       },
     });
     // Reads rules, cohorts, apps and the registry; writes the snapshot, its chunks, the app's hash and the registry.

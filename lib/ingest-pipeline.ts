@@ -11,6 +11,7 @@ import type { SearchDomain } from './search-domain';
 import { grantListBucket, grantObjectAccess } from './object-access';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
+import { lambdaEnvironment, openSearchEnvironment, ConsumerEnv } from '../functions/definitions/environment';
 
 export interface IngestPipelineProps {
   readonly storage: Storage;
@@ -49,17 +50,18 @@ export class IngestPipeline extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        [tables.dedup.envVar]: storage.tables.dedup.tableName,
-        [tables.profiles.envVar]: storage.tables.profiles.tableName,
-        [buckets.profileDocuments.envVar]: storage.buckets.profileDocuments.bucketName,
-        [tables.billing.envVar]: storage.tables.billing.tableName,
-        [buckets.archive.envVar]: storage.buckets.archive.bucketName,
-        // The consumer itself quarantines records that can never succeed (unparseable, refused for
-        // good) there; its PutObject comes with the on-failure destination below.
-        [buckets.failedRecords.envVar]: storage.buckets.failedRecords.bucketName,
-        SEARCH_BACKEND: 'opensearch',
-        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
-        OPENSEARCH_REPLICAS: String(props.search.replicas),
+        ...lambdaEnvironment(ConsumerEnv, {
+          ...openSearchEnvironment(props.search),
+          [tables.dedup.envVar]: storage.tables.dedup.tableName,
+          [tables.profiles.envVar]: storage.tables.profiles.tableName,
+          [buckets.profileDocuments.envVar]: storage.buckets.profileDocuments.bucketName,
+          [tables.billing.envVar]: storage.tables.billing.tableName,
+          [buckets.archive.envVar]: storage.buckets.archive.bucketName,
+          // The consumer itself quarantines records that can never succeed (unparseable, refused for
+          // good) there; its PutObject comes with the on-failure destination below.
+          [buckets.failedRecords.envVar]: storage.buckets.failedRecords.bucketName,
+          OPENSEARCH_REPLICAS: String(props.search.replicas),
+        }),
       },
     });
     const consumer = this.consumer.function;

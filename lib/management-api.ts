@@ -13,6 +13,7 @@ import { grantObjectAccess } from './object-access';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
+import { lambdaEnvironment, openSearchEnvironment, settingVariables, ManagementApiEnv, SearchApiEnv } from '../functions/definitions/environment';
 
 /** One API Gateway route of the management API and the Lambda behind it. */
 export interface GatewayRoute {
@@ -108,14 +109,14 @@ export class ManagementApi extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        SEARCH_BACKEND: 'opensearch',
-        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
-        OPENSEARCH_REPLICAS: String(props.search.replicas),
-        [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
-        [buckets.profileDocuments.envVar]: props.storage.buckets.profileDocuments.bucketName,
-        [tables.resources.envVar]: props.storage.tables.resources.tableName,
-        [ingestStream.envVar]: props.stream.streamName,
-        TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
+        ...lambdaEnvironment(SearchApiEnv, {
+          ...openSearchEnvironment(props.search),
+          [tables.profiles.envVar]: props.storage.tables.profiles.tableName,
+          [buckets.profileDocuments.envVar]: props.storage.buckets.profileDocuments.bucketName,
+          [tables.resources.envVar]: props.storage.tables.resources.tableName,
+          [ingestStream.envVar]: props.stream.streamName,
+          [settingVariables.tokenSigningSecretArn]: this.tokenSigningSecret.secretArn,
+        }),
       },
     });
     // Profile writes publish to the ingest stream like the collector: PutRecords only.
@@ -137,12 +138,12 @@ export class ManagementApi extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       environment: {
-        SEARCH_BACKEND: 'opensearch',
-        OPENSEARCH_ENDPOINT: props.search.endpointUrl,
-        OPENSEARCH_REPLICAS: String(props.search.replicas),
-        [tables.resources.envVar]: props.storage.tables.resources.tableName,
-        [tables.billing.envVar]: props.storage.tables.billing.tableName,
-        TOKEN_SIGNING_SECRET_ARN: this.tokenSigningSecret.secretArn,
+        ...lambdaEnvironment(ManagementApiEnv, {
+          ...openSearchEnvironment(props.search),
+          [tables.resources.envVar]: props.storage.tables.resources.tableName,
+          [tables.billing.envVar]: props.storage.tables.billing.tableName,
+          [settingVariables.tokenSigningSecretArn]: this.tokenSigningSecret.secretArn,
+        }),
       },
     });
     this.tokenSigningSecret.grantRead(management.function);

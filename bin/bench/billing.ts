@@ -67,16 +67,21 @@ const SECRET = 'whsec_bench';
  * equal the run's period totals (committed with the reports), so the figure is for an exact run.
  * Data is generated into a fresh runtime every time (indexing is not part of either timing).
  */
-export async function benchBilling(options: { scale?: number; log?: (line: string) => void } = {}): Promise<BillingBenchResult> {
+export async function benchBilling(options: {
+  scale?: number;
+  log?: (line: string) => void;
+  /** Run DynamoDB Local on its SQLite file (and kinesis-local, s3rver on disk) as `npm start` does, instead of in memory. */
+  fileBacked?: boolean;
+} = {}): Promise<BillingBenchResult> {
   const scale = options.scale ?? 1;
   const log = options.log ?? (() => {});
   const companies = Math.max(1, Math.round(FULL_BILLING_BENCH.companies * scale));
   const events = Math.max(1, Math.round(FULL_BILLING_BENCH.events * scale));
   const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-billing-'));
-  // The bench's data is generated for it and deleted after, so the AWS emulators keep it in memory (as
-  // the integration tests run them) instead of writing DynamoDB Local's SQLite file and kinesis-local's
-  // snapshots; the search index stays a DuckDB file, as in local mode.
-  const emulators = await startEmulators({});
+  // The bench's data is generated for it and deleted after, so by default the AWS emulators keep it in
+  // memory (as the integration tests run them); --file-backed runs them on disk as `npm start` does.
+  // The search index is a DuckDB file either way, as in local mode.
+  const emulators = await startEmulators(options.fileBacked ? { dataDir: join(dataDir, 'emulators') } : {});
   // What has started, stopped in `finally` whichever step failed.
   const started: { rt?: Awaited<ReturnType<typeof startLocalRuntime>>; receiver?: Awaited<ReturnType<typeof startReceiver>> } = {};
   try {

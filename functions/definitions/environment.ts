@@ -7,17 +7,36 @@ import { buckets, ingestStream, tables } from './resources';
  */
 const name = z.string().min(1);
 
+/**
+ * The names of the settings variables, declared once: the schemas below read them and lib/ sets them
+ * (the names of tables, buckets and the stream are each definition's `envVar` in resources.ts).
+ */
+export const settingVariables = {
+  region: 'AWS_REGION',
+  logLevel: 'LOG_LEVEL',
+  searchBackend: 'SEARCH_BACKEND',
+  opensearchEndpoint: 'OPENSEARCH_ENDPOINT',
+  opensearchReplicas: 'OPENSEARCH_REPLICAS',
+  duckdbPath: 'DUCKDB_PATH',
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  tokenSigningSecretArn: 'TOKEN_SIGNING_SECRET_ARN',
+  managementRateLimitPerMinute: 'MANAGEMENT_RATE_LIMIT_PER_MINUTE',
+  billingProvidersSecretArn: 'BILLING_PROVIDERS_SECRET_ARN',
+  billingTimeBudgetMs: 'BILLING_TIME_BUDGET_MS',
+} as const;
+const v = settingVariables;
+
 const common = {
-  AWS_REGION: z.string().default('us-east-1'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  [v.region]: z.string().default('us-east-1'),
+  [v.logLevel]: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 };
 
 const search = {
-  SEARCH_BACKEND: z.enum(['opensearch', 'duckdb']).default('opensearch'),
-  OPENSEARCH_ENDPOINT: z.string().url().optional(),
+  [v.searchBackend]: z.enum(['opensearch', 'duckdb']).default('opensearch'),
+  [v.opensearchEndpoint]: z.string().url().optional(),
   /** Replicas per index: 0 on a one-node domain (a replica there can never be placed), 1 otherwise. */
-  OPENSEARCH_REPLICAS: z.coerce.number().int().min(0).max(3).default(1),
-  DUCKDB_PATH: z.string().optional(),
+  [v.opensearchReplicas]: z.coerce.number().int().min(0).max(3).default(1),
+  [v.duckdbPath]: z.string().optional(),
 };
 
 export const CollectorEnv = z.object({
@@ -55,15 +74,15 @@ const flag = (fallback: boolean) => z.enum(['true', 'false', '1', '0']).default(
  * mode and tests set this true (receivers on localhost); CDK leaves it unset.
  */
 const webhookTargets = {
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(false),
+  [v.webhookAllowPrivateTargets]: flag(false),
 };
 
 /** Every management Lambda authenticates tokens (signing key) and counts the org's rate (resources table). */
 const managementAuth = {
   [tables.resources.envVar]: name,
-  TOKEN_SIGNING_SECRET_ARN: name,
+  [v.tokenSigningSecretArn]: name,
   /** Management API queries per org per calendar minute (plus bounded burst credit). */
-  MANAGEMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  [v.managementRateLimitPerMinute]: z.coerce.number().int().positive().default(500),
 };
 
 export const SearchApiEnv = z.object({
@@ -99,10 +118,25 @@ export const BillingRunEnv = z.object({
   [tables.resources.envVar]: name,
   [tables.billing.envVar]: name,
   /** Secrets Manager secret holding {"connections": [...], "apps": {...}} (functions/billing/run/provider-registry.ts); absent: webhook channels only. */
-  BILLING_PROVIDERS_SECRET_ARN: z.string().min(1).optional(),
+  [v.billingProvidersSecretArn]: z.string().min(1).optional(),
   /** Upper bound of one run's work; the Lambda's remaining time minus a minute is used when smaller. */
-  BILLING_TIME_BUDGET_MS: z.coerce.number().int().positive().default(780_000),
+  [v.billingTimeBudgetMs]: z.coerce.number().int().positive().default(780_000),
 });
+
+/**
+ * A Lambda's environment as lib/ sets it, checked against the schema the Lambda validates at cold
+ * start: a variable the Lambda does not read fails type-checking instead of being silently ignored.
+ */
+export function lambdaEnvironment<S extends z.ZodObject>(_schema: S, values: { readonly [K in keyof z.input<S>]?: string }): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) environment[key] = value as string;
+  return environment;
+}
+
+/** The search settings of a Lambda that reads the OpenSearch domain. */
+export function openSearchEnvironment(search: { endpointUrl: string; replicas: number }) {
+  return { [v.searchBackend]: 'opensearch', [v.opensearchEndpoint]: search.endpointUrl, [v.opensearchReplicas]: String(search.replicas) } as const;
+}
 
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);

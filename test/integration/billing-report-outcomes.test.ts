@@ -5,6 +5,7 @@ import { reportId, subscriptionReportKey } from '../../functions/billing/reports
 import { deliveredReport, openReportsPartition, ReportStore, reportsPartition, type ReportOutcome, type ReportTenant, type WindowReports } from '../../functions/billing/reports/report-store';
 import type { BillingReport } from '../../schemas/billing/report';
 import { encodeRowTable } from '../../functions/shared/row-table';
+import { FORMAT_VERSION, packShards } from '../../functions/billing/reports/report-codec';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 const HOUR = 3_600_000;
@@ -150,8 +151,8 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(read.reports[0]!.status).toBe('success');
   });
 
-  it('reads a group written in the old shape (no overlay) and records outcomes on it', async () => {
-    // Exactly what the store wrote before the overlay: a shard generation and a header without outcomes_gz.
+  it('reads a group with no overlay yet (a header without outcomes_gz) and records outcomes on it', async () => {
+    // A shard generation and a header without outcomes_gz, as a commit of new windows leaves them.
     const reports = [pending(2, 'a', 4), pending(2, 'b', 9)];
     const pk = reportsPartition(tenant);
     const prefix = `W#${w(2).start.toISOString()}#${encodeURIComponent(meterId)}#`;
@@ -159,7 +160,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     await rt.clients.documents.send(new BatchWriteCommand({
       RequestItems: {
         [table]: [
-          { PutRequest: { Item: { pk, sk: `${prefix}S#oldgen#0000`, ...common, generation: 'oldgen', reports_gz: gzipSync(Buffer.from(JSON.stringify(reports))) } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}S#oldgen#0000`, ...common, generation: 'oldgen', reports_gz: packShards(reports)[0]! } } },
           { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(2).end.toISOString(), generation: 'oldgen', shards: 1, revision: 3, report_count: 2, open_count: 2, evaluated_at: new Date(base).toISOString(), updated_at: new Date(base).toISOString() } } },
           { PutRequest: { Item: { pk: openReportsPartition(tenant), sk: `${encodeURIComponent(meterId)}#${w(2).start.toISOString()}`, ...common } } },
         ],
@@ -178,51 +179,31 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     expect(await openMarkers()).not.toContain(w(2).start.getTime());
   });
 
-  /** Formats earlier writers left in tables (report-store.ts): a shard of the reports, an overlay of one entry. */
-  const olderFormats = [
-    {
-      version: 'v1', window: 5,
-      // JSON arrays: the reports; [report key, {s: fields set}] entries.
-      shard: (reports: BillingReport[]) => Buffer.from(JSON.stringify(reports)),
-      overlay: (key: string, set: Record<string, unknown>) => Buffer.from(JSON.stringify([[key, { s: set }]])),
-    },
-    {
-      version: 'v2', window: 8,
-      // Row tables without repeated columns, job ids written out.
-      shard: (reports: BillingReport[]) => Buffer.concat([Buffer.from('{"v":2,"reports":'), encodeRowTable(reports), Buffer.from('}')]),
-      overlay: (key: string, set: Record<string, unknown>) => Buffer.concat([Buffer.from(`{"v":2,"keys":${JSON.stringify([key])},"other":[],"set":`), encodeRowTable([set]), Buffer.from('}')]),
-    },
+  /** Stored data of any format but the current one (report-codec.ts FORMAT_VERSION): nothing older was ever released. */
+  const otherFormats = [
+    { name: 'a bare JSON array', window: 5, shard: (reports: BillingReport[]) => Buffer.from(JSON.stringify(reports)) },
+    { name: 'a row table of another version', window: 8, shard: (reports: BillingReport[]) => Buffer.concat([Buffer.from('{"v":2,"reports":'), encodeRowTable(reports), Buffer.from('}')]) },
   ];
 
-  it.each(olderFormats)('reads shards and an overlay written in the $version format and records outcomes on them', async ({ version, window, shard, overlay }) => {
+  it.each(otherFormats)('refuses a shard stored as $name, loudly, instead of guessing at it', async ({ window, shard }) => {
     const reports = [pending(window, 'a', 4), pending(window, 'b', 9)];
     const at = new Date(base).toISOString();
-    const deliveredA = delivered(reports[0]!, at);
     const pk = reportsPartition(tenant);
     const prefix = `W#${w(window).start.toISOString()}#${encodeURIComponent(meterId)}#`;
     const common = { meter_id: meterId, window_start: w(window).start.toISOString() };
-    const generation = `${version}gen`;
-    const set = Object.fromEntries(Object.entries(deliveredA).filter(([k, v]) => (reports[0] as Record<string, unknown>)[k] !== v));
+    const generation = `other${window}`;
     await rt.clients.documents.send(new BatchWriteCommand({
       RequestItems: {
         [table]: [
           { PutRequest: { Item: { pk, sk: `${prefix}S#${generation}#0000`, ...common, generation, reports_gz: gzipSync(shard(reports)) } } },
-          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(window).end.toISOString(), generation, shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at, outcomes_gz: gzipSync(overlay('S:a', set)) } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(window).end.toISOString(), generation, shards: 1, revision: 2, report_count: 2, open_count: 1, evaluated_at: at, updated_at: at } } },
         ],
       },
     }));
-    const old = (await store.readWindow(tenant, meterId, w(window).start))!;
-    expectSame(old.reports, [deliveredA, reports[1]!]);
-
-    const later = new Date().toISOString();
-    const after = [old.reports[0]!, delivered(old.reports[1]!, later)];
-    const outcome = await store.commitOutcomes({ tenant, previous: old, reports: after, now: new Date() });
-    if (outcome === 'conflict') throw new Error('conflict');
-    expect(outcome.generation).toBe(generation);
-    expectSame((await store.readWindow(tenant, meterId, w(window).start))!.reports, after);
+    await expect(store.readWindow(tenant, meterId, w(window).start)).rejects.toThrow(/a report shard has an unknown format/);
   });
 
-  it('writes v3: shared values once, records of a delivery stored once with their report\'s own key left out, channel copies restored', async () => {
+  it('writes the current format: shared values once, records of a delivery stored once with their report\'s own key left out, channel copies restored', async () => {
     const reports = Array.from({ length: 300 }, (_, i) => pending(6, `s${String(i).padStart(3, '0')}`, i + 1));
     const committed = await store.commitWindow({ tenant, meterId, window: w(6), reports, previous: undefined, evaluatedAt: new Date(), now: new Date() });
     if (committed === 'conflict') throw new Error('conflict');
@@ -231,7 +212,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
       ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':p': `W#${w(6).start.toISOString()}#${encodeURIComponent(meterId)}#S#` },
     }))).Items![0]!;
     const shardJson = JSON.parse(gunzipSync(shard['reports_gz'] as Uint8Array).toString('utf8')) as { v: number; reports: { rows: unknown[][] } };
-    expect(shardJson.v).toBe(3);
+    expect(shardJson.v).toBe(FORMAT_VERSION);
     expect(shardJson.reports.rows).toHaveLength(300);
     expect(JSON.stringify(shardJson).length).toBeLessThan(JSON.stringify(reports).length * 0.6);
 
@@ -242,7 +223,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     const outcome = await store.commitOutcomes({ tenant, previous: committed, reports: after, now: new Date() });
     if (outcome === 'conflict') throw new Error('conflict');
     const overlay = JSON.parse(gunzipSync((await header(6))['outcomes_gz'] as Uint8Array).toString('utf8')) as { v: number; keys: string[]; set: { shapes: { values?: [number, unknown[]][] }[]; rows: unknown[][] }; other: unknown[] };
-    expect(overlay.v).toBe(3);
+    expect(overlay.v).toBe(FORMAT_VERSION);
     expect(overlay.keys).toHaveLength(300);
     const stored = JSON.stringify(overlay.set);
     // One channel entry kept whole (report 7's); the others are the same stripped entry, stored once.
@@ -339,7 +320,8 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
 
     // A group this store did not hand out: the delivered reports are made and written as new shards.
     const read = (await store.readWindow(tenant, meterId, w(15).start))!;
-    const copy: WindowReports = { ...read };
+    // A group this store did not hand out: no stored copies to compute an overlay against.
+    const { storedCopies: _readCopies, ...copy }: WindowReports = read;
     const again = new Map<BillingReport, ReportOutcome>([[read.reports[1]!, { set: { status: 'success', success: true, delivery_runs: 2, last_success_time: at, updated_at: at } }]]);
     const rewritten = await store.commitOutcomes({ tenant, previous: copy, delivered: { reports: read.reports, outcomes: again }, now: new Date() });
     if (rewritten === 'conflict') throw new Error('conflict');
@@ -351,7 +333,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
   it('falls back to a full rewrite for a group it did not hand out, and for an overlay too big for the header', async () => {
     const committed = await store.commitWindow({ tenant, meterId, window: w(3), reports: [pending(3, 'a', 1), pending(3, 'b', 2)], previous: undefined, evaluatedAt: new Date(), now: new Date() });
     if (committed === 'conflict') throw new Error('conflict');
-    const copy: WindowReports = { ...committed };
+    const { storedCopies: _committedCopies, ...copy }: WindowReports = committed;
     const at = new Date().toISOString();
     const after = copy.reports.map((r) => delivered(r, at));
     const rewritten = await store.commitOutcomes({ tenant, previous: copy, reports: after, now: new Date() });

@@ -4,10 +4,29 @@ import { decodeRowTable, encodeRowTable } from '../../shared/row-table';
 import { ValidationError } from '../../shared/errors';
 import { withFields } from '../../shared/object-copy';
 import { BillingReport } from '../../../schemas/billing/report';
-import { OutcomeEntry, SHARD_GZIP_BYTES, SHARD_JSON_BYTES, reportKeyOf, shardBase } from './report-keys';
+import { OutcomeEntry, SHARD_GZIP_BYTES, SHARD_JSON_BYTES, reportKeyOf } from './report-keys';
 import { CommitOutcomesRequest, WindowReports } from './report-types';
 
-/** The stored form of a window's reports and outcomes (shards, overlays, cursors; formats in report-store.ts), without I/O. */
+/**
+ * The stored form of a window's reports and their delivery outcomes, without I/O (report-store.ts
+ * does the DynamoDB side). Both are gzip JSON in one format (FORMAT_VERSION):
+ *
+ *   shard    {"v":1,"reports":<row table>}
+ *   overlay  {"v":1,"keys":[…],"set":<row table>,"other":[[key, entry], …]}
+ *            the i-th row of `set` holds the fields set on keys[i]; `other` holds the rest as
+ *            OutcomeEntry objects ({set, unset} or {replacement}).
+ *
+ * A row table (shared/row-table.ts) stores the values a window's reports share once, and columns
+ * that take a few forms (REPEATED_FIELDS) as references to them. Two more savings, undone when read:
+ * a channel's provider_requests equal to its report's own (webhook meters keep each record in both)
+ * are left out; and a request record of the report's current version stores its job_id (the
+ * report's idempotency_key) as 0. A delivery's records then differ only by batch, so a window's
+ * outcome overlay is a few bytes per report. docs/billing.md has the measurements.
+ */
+
+/** The version of the one stored format; a reader refuses any other (nothing older was ever released). */
+export const FORMAT_VERSION = 1;
+
 
 export function groupFrom(header: Record<string, unknown>, items: readonly Record<string, unknown>[]): WindowReports {
   const generation = String(header['generation']);
@@ -29,10 +48,10 @@ export function groupFrom(header: Record<string, unknown>, items: readonly Recor
     shards: expected,
     evaluatedAt: new Date(String(header['evaluated_at'])),
     reports: changed.size === 0 ? shardReports : shardReports.map((report) => changed.get(reportKeyOf(report)) ?? report),
+    storedCopies: base,
   };
   // An overlay names reports of its own shards only; anything else is a bug or a lost write: fail loudly.
   for (const key of changed.keys()) if (!base.has(key)) throw new Error(`report group ${String(header['sk'])} has an outcome for ${key}, which is not in its shards`);
-  shardBase.set(group, base);
   return group;
 }
 
@@ -85,7 +104,7 @@ export function statusAfter(entry: OutcomeEntryOfReport): string {
  */
 export function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries: readonly OutcomeEntryOfReport[]): Uint8Array | undefined {
   if (entries.length !== base.size) return undefined;
-  // Entries that only set fields go in a row table (keys[i] ↔ sets[i]); others as v1 entries.
+  // Entries that only set fields go in a row table (keys[i] ↔ sets[i]); the others as OutcomeEntry objects.
   const keys: string[] = [];
   const sets: Record<string, unknown>[] = [];
   /** The idempotency_key of each set's report (its request records name it). */
@@ -154,10 +173,10 @@ export function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries
     for (let i = 0; i < kept.length && sameOrder; i += 1) sameOrder = kept[i] === reportKeys[i];
     for (let i = kept.length; i < reportKeys.length && sameOrder; i += 1) sameOrder = !(reportKeys[i]! in shard);
     if (sameOrder && unset.length === 0) addSet(key, set, shard);
-    else others.push(JSON.stringify([key, sameOrder ? { s: set, u: unset } : { r: report }]));
+    else others.push(JSON.stringify([key, sameOrder ? { set, unset } : { replacement: report }]));
   }
   const json = encodeRowTable(sets, {
-    wrap: { prefix: `{"v":3,"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' },
+    wrap: { prefix: `{"v":${FORMAT_VERSION},"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' },
     encodeValue: (field, value, set, i) => storedValue(field, value, set, ownKeys[i]!),
     repeated: REPEATED_FIELDS,
   });
@@ -165,30 +184,28 @@ export function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries
 }
 
 export function applyOutcome(shard: BillingReport | undefined, entry: OutcomeEntry): BillingReport {
-  if ('r' in entry) return entry.r;
+  if ('replacement' in entry) return entry.replacement;
   if (!shard) throw new Error('an outcome overlay names a report missing from its shards');
-  const merged: Record<string, unknown> = { ...shard, ...entry.s };
-  for (const field of entry.u ?? []) delete merged[field];
-  // Records of a v3 set name the report's current key as 0 (earlier formats never hold a number there).
+  const merged: Record<string, unknown> = { ...shard, ...entry.set };
+  for (const field of entry.unset ?? []) delete merged[field];
+  // Request records of the report's current version are stored with job_id 0.
   restoreOwnKeys(merged, shard.idempotency_key);
   return merged as BillingReport;
 }
 
 export function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
-  const parsed = unzipJson(value);
-  if (Array.isArray(parsed)) return parsed as [string, OutcomeEntry][];
-  const table = parsed as { v?: unknown; keys?: unknown; set?: unknown; other?: unknown };
-  if (!isRowTableVersion(table.v) || !Array.isArray(table.keys) || !Array.isArray(table.other)) throw new Error('an outcome overlay has an unknown format');
+  const table = unzipJson(value) as { v?: unknown; keys?: unknown; set?: unknown; other?: unknown };
+  if (table.v !== FORMAT_VERSION || !Array.isArray(table.keys) || !Array.isArray(table.other)) throw new Error('an outcome overlay has an unknown format');
   const sets = decodeRowTable(table.set, restoreChannelRecords);
   if (sets.length !== table.keys.length) throw new Error(`an outcome overlay has ${table.keys.length} keys for ${sets.length} entries`);
   const keys = table.keys as string[];
-  return [...sets.map((set, i): [string, OutcomeEntry] => [keys[i]!, { s: set }]), ...(table.other as [string, OutcomeEntry][])];
+  return [...sets.map((set, i): [string, OutcomeEntry] => [keys[i]!, { set }]), ...(table.other as [string, OutcomeEntry][])];
 }
 
-/** Reports packed into gzip JSON shards (v3), each under the item limit whatever the reports hold. */
+/** Reports packed into gzip JSON shards, each under the item limit whatever the reports hold. */
 export function packShards(reports: readonly BillingReport[]): Uint8Array[] {
   const encode = (slice: readonly BillingReport[]) => encodeRowTable(slice, {
-    wrap: { prefix: '{"v":3,"reports":', suffix: '}' },
+    wrap: { prefix: `{"v":${FORMAT_VERSION},"reports":`, suffix: '}' },
     encodeValue: (field, value, report) => storedValue(field, value, report, report['idempotency_key']),
     repeated: REPEATED_FIELDS,
   });
@@ -215,18 +232,13 @@ export function packShards(reports: readonly BillingReport[]): Uint8Array[] {
 }
 
 export function unpackShard(value: unknown): BillingReport[] {
-  const parsed = unzipJson(value);
-  if (Array.isArray(parsed)) return parsed as BillingReport[];
-  const table = parsed as { v?: unknown; reports?: unknown };
-  if (!isRowTableVersion(table.v)) throw new Error('a report shard has an unknown format');
+  const table = unzipJson(value) as { v?: unknown; reports?: unknown };
+  if (table.v !== FORMAT_VERSION) throw new Error('a report shard has an unknown format');
   return decodeRowTable(table.reports, (report) => {
     restoreChannelRecords(report);
     restoreOwnKeys(report, report['idempotency_key']);
   }) as unknown as BillingReport[];
 }
-
-/** v2 and v3 are row tables (v3 with repeated columns and own-key records, which v2 readers refuse by its number). */
-export const isRowTableVersion = (version: unknown) => version === 2 || version === 3;
 
 export function unzipJson(value: unknown): unknown {
   const bytes = value instanceof Uint8Array ? value : Buffer.from(String(value), 'base64');
@@ -236,7 +248,7 @@ export function unzipJson(value: unknown): unknown {
 /**
  * How a value is stored in a row: a report's (or overlay entry's) channel_requests whose every
  * channel holds exactly the report's provider_requests, as its last key, leave them out (webhook
- * meters record each request in both; restoreChannelRecords puts copies back); and (v3) request
+ * meters record each request in both; restoreChannelRecords puts copies back); and request
  * records of the report's own current key carry job_id 0 (restoreOwnKeys puts the key back).
  */
 export function storedValue(key: string, value: unknown, object: Record<string, unknown>, ownKey: unknown): unknown {

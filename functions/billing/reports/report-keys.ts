@@ -1,6 +1,6 @@
 import { BillingReport } from '../../../schemas/billing/report';
 import { companyReportKey, subscriptionReportKey } from './report-id';
-import { ReportTenant, WindowReports } from './report-types';
+import type { ReportTenant } from './report-types';
 
 /** Where reports live in the billing table (partitions, sort keys) and the size limits of what is stored there. */
 
@@ -14,14 +14,11 @@ export const OPEN_STATUSES = new Set(['pending', 'retrying']);
 export const OVERLAY_GZIP_BYTES = 300_000;
 
 /**
- * One report's change against its shard copy: `s` = top-level fields set (new or changed), `u` =
- * fields removed; `r` = the whole report instead (when a merge could not reproduce it exactly, e.g.
- * a different key order).
+ * One report's change against its shard copy: the top-level fields `set` (new or changed) and
+ * `unset` (removed); or the whole report as its `replacement` (when a merge could not reproduce it
+ * exactly, e.g. a different key order).
  */
-export type OutcomeEntry = { s: Record<string, unknown>; u?: string[] } | { r: BillingReport };
-
-/** The shard copies behind each group this store handed out, by report key (the base of its overlay). */
-export const shardBase = new WeakMap<WindowReports, ReadonlyMap<string, BillingReport>>();
+export type OutcomeEntry = { set: Record<string, unknown>; unset?: string[] } | { replacement: BillingReport };
 
 export const reportsPartition = (t: ReportTenant) => `REPORTS#${t.orgId}#${t.appId}`;
 export const openReportsPartition = (t: ReportTenant) => `REPORTS_OPEN#${t.orgId}#${t.appId}`;

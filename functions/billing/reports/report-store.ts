@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mapWithConcurrency } from '../../shared/concurrency';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
 import { parseReportId } from './report-id';
 import { decodeCursor, encodeCursor, groupFrom, outcomeEntries, outcomeOverlay, packShards, reportAfter, sortedByKey, sortedEntries, statusAfter } from './report-codec';
-import { MAX_WINDOW_MS, OPEN_STATUSES, OVERLAY_GZIP_BYTES, groupPrefix, headerSortKey, openReportsPartition, openSortKey, reportKeyOf, reportsPartition, shardBase, shardSortKey } from './report-keys';
+import { MAX_WINDOW_MS, OPEN_STATUSES, OVERLAY_GZIP_BYTES, groupPrefix, headerSortKey, openReportsPartition, openSortKey, reportKeyOf, reportsPartition, shardSortKey } from './report-keys';
 import { CommitOutcomesRequest, CommitWindowRequest, ListWindowsRequest, PreparedOutcomes, ReportTenant, TransactItem, WindowReports } from './report-types';
 export { parseStoredReport } from './report-codec';
 export { reportsPartition, openReportsPartition, reportKeyOf } from './report-keys';
@@ -33,19 +33,8 @@ export type { ReportTenant, WindowReports, TransactItem, CommitWindowRequest, Re
  * of, per changed report, the top-level fields that differ from the shard's copy), committed by ONE
  * conditioned header put. Readers merge it, so they see exactly the reports a full rewrite would have
  * stored. The next full commit (a correction) writes merged reports to new shards and drops the overlay.
- * Headers written before the overlay existed have no `outcomes_gz` and are read as they are.
  *
- * Format of shards and overlays (readers take all three):
- *   v1  shard: a JSON array of reports; overlay: a JSON array of [report key, entry].
- *   v2  shard: {"v":2,"reports":<row table>}; overlay: {"v":2,"keys":[…],"set":<row table>,
- *       "other":[[key, entry], …]} where the i-th row of `set` is the `s` of keys[i]. A row table
- *       (shared/row-table.ts) stores the values a window's reports share once; and a channel's
- *       provider_requests equal to its report's own (webhook meters keep each record in both) are
- *       left out and copied back when read. About a third of the bytes, and faster to write.
- *   v3  (written now) as v2, and: a request record of the report's current version stores `job_id`
- *       as 0 (it is the report's idempotency_key), and request records, statuses and timestamps are
- *       row-table `repeated` columns. A delivery's records then differ only by batch, so a window's
- *       outcome overlay is a few bytes per report instead of a few hundred.
+ * The stored format of shards and overlays is in report-codec.ts.
  */
 
 export class ReportStore {
@@ -171,9 +160,10 @@ export class ReportStore {
         if (options.background) options.background(cleanup);
         else await cleanup;
       }
-      const group: WindowReports = { meterId: request.meterId, window: request.window, revision: (request.previous?.revision ?? 0) + 1, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports };
-      shardBase.set(group, new Map(reports.map((report) => [reportKeyOf(report), report])));
-      committed.push(group);
+      committed.push({
+        meterId: request.meterId, window: request.window, revision: (request.previous?.revision ?? 0) + 1, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports,
+        storedCopies: new Map(reports.map((report) => [reportKeyOf(report), report])),
+      });
     }
     return committed;
   }
@@ -206,7 +196,7 @@ export class ReportStore {
   prepareOutcomes(request: CommitOutcomesRequest, options: { keepGroup?: boolean } = {}): PreparedOutcomes {
     const { previous } = request;
     const entries = sortedEntries(outcomeEntries(request));
-    const base = shardBase.get(previous);
+    const base = previous.storedCopies;
     const overlay = base ? outcomeOverlay(base, entries) : undefined;
     if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) return { kind: 'rewrite', request, reports: entries.map(reportAfter) };
     const items = this.headerItems({
@@ -214,7 +204,8 @@ export class ReportStore {
       generation: previous.generation, shards: previous.shards, counts: { reports: entries.length, open: entries.filter((entry) => OPEN_STATUSES.has(statusAfter(entry))).length }, overlay,
     });
     const kept = options.keepGroup ?? true;
-    return { kind: 'overlay', items, bytes: overlay.byteLength, ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports: entries.map(reportAfter) }, base } : {}) };
+    // The shards stay as they are, so the committed group keeps the same stored copies.
+    return { kind: 'overlay', items, bytes: overlay.byteLength, ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports: entries.map(reportAfter) } } : {}) };
   }
 
   /**
@@ -261,10 +252,7 @@ export class ReportStore {
         results[batch[0]!.at] = 'conflict';
         return;
       }
-      for (const { at, entry } of batch) {
-        if (entry.group && entry.base) shardBase.set(entry.group, entry.base);
-        results[at] = entry.group ?? 'committed';
-      }
+      for (const { at, entry } of batch) results[at] = entry.group ?? 'committed';
     };
     await Promise.all([...rewrites, ...batches.map(commit)]);
     return results;
@@ -305,18 +293,9 @@ export class ReportStore {
     await this.batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
   }
 
-  private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-    // Up to 25 per batch, and few batches at once: shards are large and DynamoDB caps a batch at 16 MB.
-    const batches: Record<string, unknown>[][] = [];
-    for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
-    await mapWithConcurrency(batches, 4, async (batch) => {
-      let pending: Record<string, unknown>[] | undefined = batch;
-      for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await this.documents.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
-        pending = result.UnprocessedItems?.[this.tableName] as Record<string, unknown>[] | undefined;
-      }
-    });
+  private async batchWrite(requests: readonly WriteRequest[]): Promise<void> {
+    // Shards are large: a few batches at once (DynamoDB caps a batch at 16 MB).
+    await batchWrite(this.documents, this.tableName, requests, { batchesInFlight: 4 });
   }
 
   private async queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>): Promise<Record<string, unknown>[]> {

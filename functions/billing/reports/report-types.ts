@@ -22,6 +22,12 @@ export interface WindowReports {
   readonly evaluatedAt: Date;
   /** Sorted by report key. */
   readonly reports: readonly BillingReport[];
+  /**
+   * The shard copies these reports were read from or committed as, by report key: an outcome commit
+   * stores only how its reports differ from them. Absent on a group this store did not hand out
+   * (its outcomes are then committed as new shards).
+   */
+  readonly storedCopies?: ReadonlyMap<string, BillingReport>;
 }
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -86,7 +92,7 @@ export type CommitOutcomesRequest = OutcomesRequestBase & (
 /** A group's outcome commit, encoded (ReportStore.prepareOutcomes). */
 export type PreparedOutcomes =
   /** The header put with the overlay, and the open marker; the group after the commit when it was kept. */
-  | { readonly kind: 'overlay'; readonly items: TransactItem[]; readonly bytes: number; readonly group?: WindowReports; readonly base?: ReadonlyMap<string, BillingReport> }
+  | { readonly kind: 'overlay'; readonly items: TransactItem[]; readonly bytes: number; readonly group?: WindowReports }
   /** No overlay (a group this store did not hand out, or one too big for the header): new shards. */
   | { readonly kind: 'rewrite'; readonly request: OutcomesRequestBase; readonly reports: BillingReport[] };
 

@@ -105,11 +105,9 @@ export const LATE_LOOKBACK_MS = 31 * 86_400_000;
 /** A meter's lease: longer than one Lambda run, renewed every chunk of windows. */
 export const DEFAULT_LEASE_MS = 15 * 60_000;
 /**
- * Usage queries of a meter's next windows running at once while earlier windows are built, committed
- * and delivered. A query waits on the event loop several times (DuckDB: extract, prepare, run, one
- * per result chunk), which the run keeps busy, so in the run a query takes ~150 ms where alone it
- * takes ~25 ms. With three in flight the queries were the run's bottleneck (the bench's run used
- * 1.4 of 2 cores, 185 s); with six (the local index has six readers) it used 1.6 cores and took 150 s.
+ * Usage queries of a meter's next windows in flight while earlier windows are built, committed and
+ * delivered. A query waits on the busy event loop several times, so a few at once keep the search
+ * backend working; six matches the local index's readers (docs/billing.md, Speed, has the measurements).
  */
 export const QUERIES_AHEAD = 6;
 /**

@@ -14,9 +14,8 @@ import type { SubscriptionDirectory } from './subscription-directory';
 import { DEFAULT_WEBHOOK_BATCH_BYTES, sendWebhookBatch, webhookBatches } from './webhook-batch';
 import { primaryDestination } from './window-reports';
 import { LastIso } from '../../shared/last-iso';
-import { BalanceProbe } from './balance-probe';
+import type { BalanceProbe } from './balance-probe';
 import { MAX_RECORDS, NOTHING_CARRIED, appendRecords, isRefusal, keyState, unacknowledgedSince, windowOf } from './delivery-records';
-export { BalanceProbe } from './balance-probe';
 export { unacknowledgedSince, keyState } from './delivery-records';
 
 /**

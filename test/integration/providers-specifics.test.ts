@@ -1,12 +1,12 @@
-import { createChargebeeClient } from '../../../functions/billing/providers/chargebee-client';
-import { createProviderClient, ProviderConnection } from '../../../functions/billing/providers/provider-connections';
-import { createRecurlyClient } from '../../../functions/billing/providers/recurly-client';
-import { createStripeClient } from '../../../functions/billing/providers/stripe-client';
-import { createWebhookClient } from '../../../functions/billing/providers/webhook-client';
-import { createZuoraClient } from '../../../functions/billing/providers/zuora-client';
-import { ChargebeeParams, RecurlyParams, StripeParams, WebhookParams, ZuoraParams } from '../../../schemas/billing/provider-params';
-import { FakeChargebee, FakeRecurly, FakeStripe, FakeWebhookReceiver, FakeZuora } from '../../support/fake-providers';
-import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
+import { createChargebeeClient } from '../../functions/billing/providers/chargebee-client';
+import { createProviderClient, ProviderConnection } from '../../functions/billing/providers/provider-connections';
+import { createRecurlyClient } from '../../functions/billing/providers/recurly-client';
+import { createStripeClient } from '../../functions/billing/providers/stripe-client';
+import { createWebhookClient } from '../../functions/billing/providers/webhook-client';
+import { createZuoraClient } from '../../functions/billing/providers/zuora-client';
+import { ChargebeeParams, RecurlyParams, StripeParams, WebhookParams, ZuoraParams } from '../../schemas/billing/provider-params';
+import { FakeChargebee, FakeRecurly, FakeStripe, FakeWebhookReceiver, FakeZuora } from '../support/fake-providers';
+import { instantRuntime, reportRequest } from '../support/fake-providers/report-request';
 
 /** Behaviour particular to one provider, each against its fake on 127.0.0.1. */
 

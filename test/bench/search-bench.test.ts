@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { benchSearch } from '../../../bin/bench/search';
-import { firstDifference } from '../../../bin/bench/search-compare';
-import { BENCH_TENANT, OTHER_TENANT, prepareSearchDataset, type SearchDataset, type SearchDatasetSpec } from '../../../bin/bench/search-dataset';
-import { dashboardQueries, type DashboardQuery, type RunSql } from '../../../bin/bench/search-queries';
+import { benchSearch } from '../../bin/bench/search';
+import { firstDifference } from '../../bin/bench/search-compare';
+import { BENCH_TENANT, OTHER_TENANT, prepareSearchDataset, type SearchDataset, type SearchDatasetSpec } from '../../bin/bench/search-dataset';
+import { dashboardQueries, type DashboardQuery, type RunSql } from '../../bin/bench/search-queries';
 
 /**
  * The search benchmark's oracle is its hand-written SQL: here each baseline is checked against the

@@ -1,13 +1,13 @@
-import { createChargebeeClient } from '../../../functions/billing/providers/chargebee-client';
-import type { ProviderClient, ProviderOutcome } from '../../../functions/billing/providers/provider-port';
-import { createRecurlyClient } from '../../../functions/billing/providers/recurly-client';
-import type { RetryPolicy } from '../../../functions/billing/providers/retry-policy';
-import { createStripeClient } from '../../../functions/billing/providers/stripe-client';
-import { createWebhookClient } from '../../../functions/billing/providers/webhook-client';
-import { createZuoraClient } from '../../../functions/billing/providers/zuora-client';
-import { ChargebeeParams, RecurlyParams, StripeParams, WebhookParams, ZuoraParams } from '../../../schemas/billing/provider-params';
-import { FakeChargebee, FakeRecurly, FakeStripe, FakeWebhookReceiver, FakeZuora, type FakeProviderServer } from '../../support/fake-providers';
-import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
+import { createChargebeeClient } from '../../functions/billing/providers/chargebee-client';
+import type { ProviderClient, ProviderOutcome } from '../../functions/billing/providers/provider-port';
+import { createRecurlyClient } from '../../functions/billing/providers/recurly-client';
+import type { RetryPolicy } from '../../functions/billing/providers/retry-policy';
+import { createStripeClient } from '../../functions/billing/providers/stripe-client';
+import { createWebhookClient } from '../../functions/billing/providers/webhook-client';
+import { createZuoraClient } from '../../functions/billing/providers/zuora-client';
+import { ChargebeeParams, RecurlyParams, StripeParams, WebhookParams, ZuoraParams } from '../../schemas/billing/provider-params';
+import { FakeChargebee, FakeRecurly, FakeStripe, FakeWebhookReceiver, FakeZuora, type FakeProviderServer } from '../support/fake-providers';
+import { instantRuntime, reportRequest } from '../support/fake-providers/report-request';
 
 /**
  * Every provider client against its fake server on 127.0.0.1: the same scenarios for each, and each

@@ -1,14 +1,14 @@
 import { createServer } from 'node:net';
-import { Decimal } from '../../../values/decimal';
-import type { ProviderClient } from '../../../functions/billing/providers/provider-port';
-import { createStripeClient } from '../../../functions/billing/providers/stripe-client';
-import { DELIVERY_UNCONFIRMED, deliverReports, keyState, MAX_DELIVERY_RUNS, UNCONFIRMED_RESEND_MAX_AGE_MS, type DeliveryDeps } from '../../../functions/billing/run/deliver-reports';
-import { runMeterOf, type RunMeter } from '../../../functions/billing/run/run-meter';
-import { SubscriptionDirectory, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
-import { attribute, buildWindowReports } from '../../../functions/billing/run/window-reports';
-import type { BillingReport } from '../../../schemas/billing/report';
-import { FakeStripe } from '../../support/fake-providers';
-import { instantRuntime } from '../../support/fake-providers/report-request';
+import { Decimal } from '../../values/decimal';
+import type { ProviderClient } from '../../functions/billing/providers/provider-port';
+import { createStripeClient } from '../../functions/billing/providers/stripe-client';
+import { DELIVERY_UNCONFIRMED, deliverReports, keyState, MAX_DELIVERY_RUNS, UNCONFIRMED_RESEND_MAX_AGE_MS, type DeliveryDeps } from '../../functions/billing/run/deliver-reports';
+import { runMeterOf, type RunMeter } from '../../functions/billing/run/run-meter';
+import { SubscriptionDirectory, type KnownSubscription } from '../../functions/billing/run/subscription-directory';
+import { attribute, buildWindowReports } from '../../functions/billing/run/window-reports';
+import type { BillingReport } from '../../schemas/billing/report';
+import { FakeStripe } from '../support/fake-providers';
+import { instantRuntime } from '../support/fake-providers/report-request';
 
 /**
  * Delivery outcomes that are not known (timeouts, connection errors): never taken as delivered,

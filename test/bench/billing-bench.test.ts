@@ -1,4 +1,4 @@
-import { FULL_BILLING_BENCH, billingScaleOption } from '../../../bin/bench/billing';
+import { FULL_BILLING_BENCH, billingScaleOption } from '../../bin/bench/billing';
 
 describe('billing bench options', () => {
   it('runs the issue size unless --scale names a fraction', () => {

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChannelCreate, ChannelUpdate, withTargetPolicy } from '../../../schemas/billing/channel';
-import { BillingRunEnv, ManagementApiEnv, parseEnv } from '../../../functions/definitions/environment';
-import { ForbiddenTargetError, guardedFetch } from '../../../functions/billing/providers/guarded-fetch';
-import { classifyAddress, literalTargetProblem } from '../../../values/network-address';
-import { createWebhookClient } from '../../../functions/billing/providers/webhook-client';
-import { keyState } from '../../../functions/billing/run/deliver-reports';
-import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
+import { ChannelCreate, ChannelUpdate, withTargetPolicy } from '../../schemas/billing/channel';
+import { BillingRunEnv, ManagementApiEnv, parseEnv } from '../../functions/definitions/environment';
+import { ForbiddenTargetError, guardedFetch } from '../../functions/billing/providers/guarded-fetch';
+import { classifyAddress, literalTargetProblem } from '../../values/network-address';
+import { createWebhookClient } from '../../functions/billing/providers/webhook-client';
+import { keyState } from '../../functions/billing/run/deliver-reports';
+import { instantRuntime, reportRequest } from '../support/fake-providers/report-request';
 
 describe('webhook targets: address classes', () => {
   it.each([
