@@ -1,3 +1,5 @@
+import { daysInMonth } from './calendar';
+
 /**
  * The collector's ISO 8601 date-time reading (see schemas/collector.ts for the accepted forms):
  * `Z`, a numeric offset or no offset (UTC); a fraction of up to 9 digits cut to milliseconds; a bare
@@ -129,11 +131,6 @@ function digits(text: string, start: number, count: number): number {
 
 function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** The layout of `YYYY-MM-DDTHH:mm:ss.sssZ` (what JavaScript SDKs send); valid only once read. */

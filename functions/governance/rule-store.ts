@@ -1,7 +1,7 @@
 import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DISABLED_RULE_STATE, SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
 import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from './keys';
-import { RuleConfigStore, type RuleConfigReader, type RuleConfigSnapshot } from './rule-config-store';
+import type { RuleConfigReader, RuleConfigSnapshot } from './rule-config-store';
 
 /**
  * Governance rules of an app, in the resources table under ORG#<org>#APP#<app> / RULE#<id>, and the
@@ -16,16 +16,12 @@ export type GovernanceRule = Record<string, unknown> & { _id: string };
 const BATCH_GET_KEYS = 100;
 
 export class GovernanceRuleStore {
-  /** The stored membership the refresher computed; the collector's GET /v1/config reads it. */
-  private readonly config: RuleConfigReader;
-
   constructor(
     private readonly documents: DynamoDBDocumentClient,
     private readonly tableName: string,
-    config?: RuleConfigReader,
-  ) {
-    this.config = config ?? new RuleConfigStore(documents, tableName);
-  }
+    /** The stored membership the refresher computed; the collector's GET /v1/config reads it. */
+    private readonly config: RuleConfigReader,
+  ) {}
 
   async listForApp(orgId: string, appId: string): Promise<GovernanceRule[]> {
     const rules: GovernanceRule[] = [];

@@ -4,8 +4,9 @@
  * day 1, 23:59:59.999 (DateFormatters' round-up parser). A value without an offset is wall-clock
  * time in the request's time zone.
  */
+import { daysInMonth } from '../../../values/calendar';
 import { DEFAULT_DATE_FORMAT, invalidFormat, MONTHS, namedPattern, tokenize, WEEKDAYS } from './date-format';
-import { assertTimeZone, daysInMonth, fromLocalMs, partsOfLocalMs, utcMs } from './time-zone';
+import { assertTimeZone, fromLocalMs, partsOfLocalMs, utcMs } from './time-zone';
 
 /** What a parser read from a value; absent fields take defaults when resolved. */
 interface ParsedFields {

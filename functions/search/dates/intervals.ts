@@ -10,9 +10,10 @@
  * - `offset` shifts buckets: round(t - offset) + offset.
  * - nextBucket is OpenSearch's nextRoundingValue, used to fill empty buckets.
  */
+import { daysInMonth } from '../../../values/calendar';
 import { ValidationError } from '../../shared/errors';
 import { formatDate } from './date-format';
-import { DAY_MS, HOUR_MS, daysInMonth, partsOfLocalMs, utcMs, zoneRules, type ZoneRules, type ZoneTransition } from './time-zone';
+import { DAY_MS, HOUR_MS, partsOfLocalMs, utcMs, zoneRules, type ZoneRules, type ZoneTransition } from './time-zone';
 
 export type CalendarUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 export type BucketInterval = { calendar: CalendarUnit } | { fixedMs: number };

@@ -9,8 +9,9 @@
  * - A '+' that a form encoder turned into a space (' 1M', '...T10:00 01:00') is read as '+'.
  * - from after to → 400 naming `from`.
  */
+import { daysInMonth } from '../../../values/calendar';
 import { ValidationError } from '../../shared/errors';
-import { addCalendar, assertTimeZone, daysInMonth, fromLocalMs, utcMs } from './time-zone';
+import { addCalendar, assertTimeZone, fromLocalMs, utcMs } from './time-zone';
 
 export interface RequestRangeQuery {
   from?: string;

@@ -1,3 +1,5 @@
+import { daysInMonth } from '../../../values/calendar';
+
 /**
  * Time-zone arithmetic without a date library. Node's Intl supplies a zone's UTC offset at an instant; everything
  * else (wall-clock parts, wall clock → instant with java.time's DST rules, offset transitions) is computed here.
@@ -336,12 +338,6 @@ export function utcMs(year: number, month: number, day: number, hour = 0, minute
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millisecond);
   return date.getTime();
-}
-
-/** Days in a month of the proleptic Gregorian calendar (month 1–12). */
-export function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /**

@@ -2,6 +2,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, AppSettings } from '../../../schemas/app';
+import { RuleConfigStore } from '../../../functions/governance/rule-config-store';
 import { GovernanceRuleStore } from '../../../functions/governance/rule-store';
 import { createCollectorHandler } from '../../../functions/ingest/collector/collector-handler';
 import type { StreamEntry } from '../../../functions/ingest/stream/pack-records';
@@ -19,7 +20,7 @@ let published: StreamEntry[] = [];
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const handler = createCollectorHandler({
   apps: { findByCollectorApplicationId: async (id) => (id === app.collector_application_id ? app : undefined) },
-  rules: new GovernanceRuleStore(documents, 'unused'),
+  rules: new GovernanceRuleStore(documents, 'unused', new RuleConfigStore(documents, 'unused')),
   uploads: new UploadStore(new S3Client({ region: 'us-east-1' }), 'unused'),
   publisher: { publish: async (entries) => void published.push(...entries) },
   region: 'test',
