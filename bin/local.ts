@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { startLocalRuntime } from './local/runtime';
+import { ensureConsoleBuilt } from './local/console-build';
 
 const LocalEnv = z.object({
   COLLECTOR_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     if (!quiet) console.error(`[local] ${line}`);
   };
   const dataDir = resolve(env.DATA_DIR);
+  await ensureConsoleBuilt({ log });
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
   const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS });
   const c = runtime.credentials;
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
       'Usage analytics service is running locally.',
       `  Collector API:      ${c.collector_url}`,
       `  Management API:     ${c.management_url}`,
+      `  Console:            ${c.management_url}/console/  (sign in as admin)`,
       `  Org / app:          ${c.org_id} / ${c.app_id}`,
       `  Collector app id:   ${c.collector_application_id}`,
       `  Management token:   ${c.management_token}`,

@@ -19,6 +19,7 @@ import type { HttpHandler } from '../../functions/shared/http/handler';
 import { noMetrics } from '../../functions/shared/metrics';
 import { retryableOnce } from '../../functions/shared/retryable-once';
 import { startPeriodicRefresh } from './periodic-refresh';
+import { withConsole } from './console-assets';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { createLocalAwsClients } from './local-aws-clients';
 import { managementDispatcher } from './management-dispatch';
@@ -64,6 +65,8 @@ export interface LocalRuntimeOptions {
    * What is left stays in the journal and is consumed after the next start.
    */
   readonly shutdownDrainMs?: number;
+  /** The built console served at /console/ (default console/dist). */
+  readonly consoleDist?: string;
 }
 
 export interface LocalRuntime {
@@ -194,7 +197,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     };
     const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectAndNudge), log });
     servers.push(collector);
-    const management = await startHttpServer({ port: options.managementPort ?? 0, host, handler: gate(managementHandler), log });
+    // The console is served beside the API (/console/) and calls it on the origin it was loaded from.
+    let consoleOrgId: string | undefined;
+    const management = await startHttpServer({
+      port: options.managementPort ?? 0,
+      host,
+      handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, ...(options.consoleDist ? { distDir: options.consoleDist } : {}) }),
+      log,
+    });
     servers.push(management);
 
     const { credentials, adminPasswordCreated } = await bootstrapLocal({
@@ -206,6 +216,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       collectorUrl: collector.url,
       managementUrl: management.url,
     });
+    consoleOrgId = credentials.org_id;
     ready = true;
     const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
     const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;

@@ -1,0 +1,89 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import type { HttpHandler } from '../../functions/shared/http/handler';
+import type { HttpResult } from '../../functions/shared/http/types';
+
+/** Where the console is served on the management API, and where its built assets are. */
+export const CONSOLE_PATH = '/console';
+export const CONSOLE_DIST = resolve(__dirname, '../../console/dist');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+export interface ConsoleSettings {
+  /** The management API the console calls; absent: the origin the console was loaded from (as locally). */
+  readonly managementUrl?: () => string;
+  /** Pre-fills the sign-in form. */
+  readonly orgId?: () => string | undefined;
+  readonly distDir?: string;
+}
+
+/**
+ * The management server's /console/ paths: the built console (hashed assets cached for good,
+ * index.html never), `config.json` saying where the API is, and index.html for every other path
+ * under /console/ so deep links reload. Everything else goes to the API.
+ */
+export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHandler {
+  const distDir = settings.distDir ?? CONSOLE_DIST;
+  return async (event, context) => {
+    const path = event.rawPath;
+    if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return api(event, context);
+    const method = event.requestContext?.http?.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') return plain(405, 'The console is read with GET');
+    if (path === CONSOLE_PATH) return { statusCode: 308, headers: { location: `${CONSOLE_PATH}/` }, body: '' };
+    const relative = decodeURIComponent(path.slice(CONSOLE_PATH.length + 1));
+    if (relative === 'config.json') {
+      const orgId = settings.orgId?.();
+      const managementUrl = settings.managementUrl?.();
+      return json({ ...(managementUrl ? { management_url: managementUrl } : {}), ...(orgId ? { org_id: orgId } : {}) });
+    }
+    const file = resolve(distDir, relative);
+    if (file !== distDir && !file.startsWith(distDir + sep)) return plain(404, 'No such file');
+    if (relative !== '' && (await isFile(file))) return asset(file, relative.startsWith('assets/'));
+    // A path of the console's own router (no file extension): the app decides what it shows.
+    if (extname(relative) !== '') return plain(404, 'No such file');
+    const index = join(distDir, 'index.html');
+    if (!(await isFile(index))) return plain(503, 'The console is not built: npm start builds it (npm run console:build does it alone)');
+    return asset(index, false);
+  };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function asset(file: string, immutable: boolean): Promise<HttpResult> {
+  const bytes = await readFile(file);
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      // Vite names assets by content hash: a changed file is a new URL.
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+    },
+    body: bytes.toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
+function json(body: unknown): HttpResult {
+  return { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' }, body: JSON.stringify(body) };
+}
+
+function plain(statusCode: number, message: string): HttpResult {
+  return { statusCode, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: message };
+}

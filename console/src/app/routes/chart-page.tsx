@@ -1,0 +1,21 @@
+import { useNavigate, useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/page-header';
+import { ChartPanel } from '../../features/charts/components/chart-panel';
+import { ChartSettings } from '../../features/charts/components/chart-settings';
+import { SaveWorkspaceForm } from '../../features/charts/components/save-workspace-form';
+import { specFromParams, specToParams } from '../../features/charts/utils/chart-spec';
+
+/** Builds a chart (its settings live in the URL) and saves it as a workspace. */
+export function ChartPage() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const spec = specFromParams(params);
+  return (
+    <>
+      <PageHeader title="New chart" />
+      <ChartSettings key={params.toString()} spec={spec} onChange={(next) => setParams(specToParams(next))} />
+      <ChartPanel spec={spec} />
+      <SaveWorkspaceForm spec={spec} onSaved={(workspace) => void navigate(`/workspaces/${encodeURIComponent(workspace._id)}`)} />
+    </>
+  );
+}

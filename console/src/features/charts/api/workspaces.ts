@@ -1,0 +1,37 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+import { workspaceChart, type ChartSpec } from '../utils/chart-spec';
+
+export interface Drawing {
+  readonly id: string;
+  readonly name: string;
+  readonly type: string;
+  readonly direction: string;
+  readonly value: number;
+}
+
+export interface Workspace {
+  readonly _id: string;
+  readonly name: string;
+  readonly chart: { view: string; url_query?: string; from?: string; to?: string; time_zone?: string; es_query?: Record<string, unknown> };
+  readonly drawings?: readonly Drawing[];
+}
+
+/** Saves a chart as a workspace (its `chart` says how to draw it again). */
+export function useSaveWorkspace() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (input: { name: string; spec: ChartSpec }) => dataOf(await api.POST('/~/workspaces', {
+      body: { name: input.name, policy: { acl: [], resource: {} }, chart: workspaceChart(input.spec), drawings: [] } as never,
+    })) as Workspace,
+  });
+}
+
+export function useWorkspace(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['workspaces', id],
+    queryFn: async () => dataOf(await api.GET('/~/workspaces/{id}', { params: { path: { id } } })) as Workspace,
+  });
+}

@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from 'react';
+import { RELATIVE_RANGES } from '../../../lib/time';
+import { INTERVALS, METRICS, type ChartInterval, type ChartMetric, type ChartSpec } from '../utils/chart-spec';
+
+/** What a chart shows: metric, interval, range, grouping and filter. */
+export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (spec: ChartSpec) => void }) {
+  const [draft, setDraft] = useState(spec);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onChange(draft);
+  };
+  return (
+    <form className="filter-bar" onSubmit={submit} aria-label="Chart settings">
+      <label>
+        Metric
+        <select name="metric" value={draft.metric} onChange={(e) => setDraft({ ...draft, metric: e.target.value as ChartMetric })}>
+          {Object.entries(METRICS).map(([value, metric]) => <option key={value} value={value}>{metric.label}</option>)}
+        </select>
+      </label>
+      <label>
+        Interval
+        <select name="interval" value={draft.interval} onChange={(e) => setDraft({ ...draft, interval: e.target.value as ChartInterval })}>
+          {Object.entries(INTERVALS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        </select>
+      </label>
+      <label>
+        Time range
+        <select name="range" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value, to: 'now' })}>
+          {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+          {!RELATIVE_RANGES.some((range) => range.from === draft.from) && <option value={draft.from}>{draft.from}</option>}
+        </select>
+      </label>
+      <label>
+        Group by
+        <select name="group_by" value={draft.groupBy ?? ''} onChange={(e) => setDraft({ ...draft, groupBy: e.target.value || undefined })}>
+          <option value="">Nothing</option>
+          <option value="request.route.raw">Route</option>
+          <option value="request.verb.raw">Verb</option>
+          <option value="response.status">Status</option>
+          <option value="company_id.raw">Company</option>
+          <option value="user_id.raw">User</option>
+        </select>
+      </label>
+      <label className="query-bar">Filter <input name="q" value={draft.filter ?? ''} onChange={(e) => setDraft({ ...draft, filter: e.target.value || undefined })} placeholder="response.status:500" /></label>
+      <label>Time zone <input name="time_zone" value={draft.timeZone} onChange={(e) => setDraft({ ...draft, timeZone: e.target.value })} size={14} /></label>
+      <button type="submit">Draw</button>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { DEFAULT_SPEC, INTERVALS, METRICS, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, timeSeriesBody, workspaceChart, type ChartSpec } from './chart-spec';
+
+const specArbitrary: fc.Arbitrary<ChartSpec> = fc.record({
+  metric: fc.constantFrom(...(Object.keys(METRICS) as (keyof typeof METRICS)[])),
+  interval: fc.constantFrom(...(Object.keys(INTERVALS) as (keyof typeof INTERVALS)[])),
+  from: fc.constantFrom('-1h', '-24h', '-7d', '2026-01-01T00:00:00Z'),
+  to: fc.constantFrom('now', '2026-02-01T00:00:00Z'),
+  timeZone: fc.constantFrom('UTC', 'America/New_York', 'Europe/Paris'),
+}).chain((base) => fc.record({
+  groupBy: fc.option(fc.constantFrom('request.route.raw', 'response.status'), { nil: undefined }),
+  filter: fc.option(fc.stringMatching(/^[a-z.]{1,12}:[a-z0-9&= ]{1,12}$/), { nil: undefined }),
+}).map((extra) => ({ ...base, ...(extra.groupBy ? { groupBy: extra.groupBy } : {}), ...(extra.filter ? { filter: extra.filter } : {}) })));
+
+describe('chart specs', () => {
+  it('survive the round trip through a URL and through a stored workspace chart, exactly', () => {
+    fc.assert(fc.property(specArbitrary, (spec) => {
+      expect(specFromParams(specToParams(spec))).toEqual(spec);
+      const stored = JSON.parse(JSON.stringify(workspaceChart(spec)));
+      expect(specOfWorkspaceChart(stored)).toEqual(spec);
+      expect(stored.view).toBe('time_series');
+      expect(stored.es_query).toEqual(timeSeriesBody(spec));
+    }));
+  });
+
+  it('fall back to the defaults for settings a URL does not give or gets wrong', () => {
+    expect(specFromParams(new URLSearchParams('metric=nonsense&interval=7y'))).toEqual(DEFAULT_SPEC);
+  });
+
+  it('ask for a date histogram with the metric, grouped by the top values when asked', () => {
+    expect(timeSeriesBody({ ...DEFAULT_SPEC, metric: 'p99_latency', groupBy: 'request.route.raw' })).toEqual({
+      size: 0,
+      query: { match_all: {} },
+      aggs: { over_time: { date_histogram: { field: 'request.time', fixed_interval: '1h', time_zone: 'UTC', min_doc_count: 0, extended_bounds: { min: 'now-24h', max: 'now' } }, aggs: { groups: { terms: { field: 'request.route.raw', size: 5 }, aggs: { value: { percentiles: { field: 'duration_ms', percents: [99] } } } } } } },
+    });
+  });
+
+  it('read the series of an answer: counts, metric values, and one series per group with zeros where a group is absent', () => {
+    const plain = seriesOf({ ...DEFAULT_SPEC, metric: 'avg_latency' }, { over_time: { buckets: [{ key: 1, doc_count: 3, value: { value: 12.5 } }, { key: 2, doc_count: 0, value: { value: null } }] } });
+    expect(plain).toEqual([{ name: 'Average latency (ms)', points: [[1, 12.5], [2, null]] }]);
+    const grouped = seriesOf({ ...DEFAULT_SPEC, groupBy: 'response.status' }, {
+      over_time: { buckets: [{ key: 1, doc_count: 3, groups: { buckets: [{ key: 200, doc_count: 2 }, { key: 500, doc_count: 1 }] } }, { key: 2, doc_count: 1, groups: { buckets: [{ key: 200, doc_count: 1 }] } }] },
+    });
+    expect(grouped).toEqual([{ name: '200', points: [[1, 2], [2, 1]] }, { name: '500', points: [[1, 1], [2, 0]] }]);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * A chart as the console builds it, the search request that draws it, and the workspace `chart`
+ * (the spec's ChartItem) that stores it:
+ *   view        `time_series` (a line per series over time; with `group_by`, one line per top value)
+ *   url_query   the chart's settings as URL parameters (metric, interval, group_by, q): what reopens it exactly
+ *   es_query    the search body it runs, from/to/time_zone its window
+ */
+export const METRICS = {
+  count: { label: 'Event count' },
+  sum_weight: { label: 'Sum of weight' },
+  avg_latency: { label: 'Average latency (ms)' },
+  p50_latency: { label: 'p50 latency (ms)' },
+  p90_latency: { label: 'p90 latency (ms)' },
+  p99_latency: { label: 'p99 latency (ms)' },
+  unique_users: { label: 'Unique users' },
+} as const;
+export type ChartMetric = keyof typeof METRICS;
+
+export const INTERVALS = { '1m': 'Minute', '5m': '5 minutes', '1h': 'Hour', '1d': 'Day' } as const;
+export type ChartInterval = keyof typeof INTERVALS;
+
+export const TIME_SERIES_VIEW = 'time_series';
+
+export interface ChartSpec {
+  readonly metric: ChartMetric;
+  readonly interval: ChartInterval;
+  readonly from: string;
+  readonly to: string;
+  readonly timeZone: string;
+  /** A field whose top values each get their own series (e.g. `request.route.raw`). */
+  readonly groupBy?: string;
+  /** A query-string filter (`field:value` forms). */
+  readonly filter?: string;
+}
+
+/** Series per chart when grouped: the top values by event count. */
+export const TOP_GROUPS = 5;
+
+export const DEFAULT_SPEC: ChartSpec = { metric: 'count', interval: '1h', from: '-24h', to: 'now', timeZone: 'UTC' };
+
+function metricAggregation(metric: ChartMetric): Record<string, unknown> {
+  switch (metric) {
+    case 'count': return {};
+    case 'sum_weight': return { value: { sum: { field: 'weight' } } };
+    case 'avg_latency': return { value: { avg: { field: 'duration_ms' } } };
+    case 'p50_latency': return { value: { percentiles: { field: 'duration_ms', percents: [50] } } };
+    case 'p90_latency': return { value: { percentiles: { field: 'duration_ms', percents: [90] } } };
+    case 'p99_latency': return { value: { percentiles: { field: 'duration_ms', percents: [99] } } };
+    case 'unique_users': return { value: { cardinality: { field: 'user_id.raw' } } };
+  }
+}
+
+/** A window bound as the search DSL's date math: `-24h` (the API's query-parameter form) is `now-24h`. */
+export function dateMath(bound: string): string {
+  return bound.startsWith('-') ? `now${bound}` : bound;
+}
+
+/** The search body of a time series: a date histogram, each bucket holding the metric (and the top groups). */
+export function timeSeriesBody(spec: ChartSpec): Record<string, unknown> {
+  const metric = metricAggregation(spec.metric);
+  // Every interval of the window gets a bucket, events or not, so the line spans the whole range.
+  const histogram = { field: 'request.time', fixed_interval: spec.interval, time_zone: spec.timeZone, min_doc_count: 0, extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) } };
+  const aggs = spec.groupBy
+    ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: spec.groupBy, size: TOP_GROUPS }, aggs: metric } } } }
+    : { over_time: { date_histogram: histogram, aggs: metric } };
+  return { size: 0, query: spec.filter?.trim() ? { query_string: { query: spec.filter.trim() } } : { match_all: {} }, aggs };
+}
+
+interface MetricBucket {
+  readonly doc_count: number;
+  readonly value?: { value?: number | null; values?: Record<string, number | null> };
+}
+
+/** A bucket's value of the metric (null where the metric has none, e.g. no latency in an empty hour). */
+export function metricValue(metric: ChartMetric, bucket: MetricBucket): number | null {
+  if (metric === 'count') return bucket.doc_count;
+  const value = bucket.value;
+  if (!value) return null;
+  if (value.values) return Object.values(value.values)[0] ?? null;
+  return value.value ?? null;
+}
+
+export interface Series {
+  readonly name: string;
+  readonly points: [number, number | null][];
+}
+
+/** The series a time-series answer draws: one for the metric, or one per top group. */
+export function seriesOf(spec: ChartSpec, aggregations: unknown): Series[] {
+  const buckets = ((aggregations as { over_time?: { buckets?: unknown[] } } | undefined)?.over_time?.buckets ?? []) as (MetricBucket & { key: number; groups?: { buckets: (MetricBucket & { key: string })[] } })[];
+  if (!spec.groupBy) return [{ name: METRICS[spec.metric].label, points: buckets.map((b) => [b.key, metricValue(spec.metric, b)]) }];
+  const names = new Set<string>();
+  for (const bucket of buckets) for (const group of bucket.groups?.buckets ?? []) names.add(String(group.key));
+  return [...names].map((name) => ({
+    name,
+    points: buckets.map((b) => {
+      const group = b.groups?.buckets.find((g) => String(g.key) === name);
+      return [b.key, group ? metricValue(spec.metric, group) : 0];
+    }),
+  }));
+}
+
+/** The chart's settings as URL parameters (the chart page's URL, and the workspace's `url_query`). */
+export function specToParams(spec: ChartSpec): URLSearchParams {
+  const params = new URLSearchParams({ metric: spec.metric, interval: spec.interval, from: spec.from, to: spec.to, time_zone: spec.timeZone });
+  if (spec.groupBy) params.set('group_by', spec.groupBy);
+  if (spec.filter) params.set('q', spec.filter);
+  return params;
+}
+
+export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DEFAULT_SPEC): ChartSpec {
+  const metric = params.get('metric');
+  const interval = params.get('interval');
+  const groupBy = params.get('group_by');
+  const filter = params.get('q');
+  return {
+    metric: metric && metric in METRICS ? (metric as ChartMetric) : fallback.metric,
+    interval: interval && interval in INTERVALS ? (interval as ChartInterval) : fallback.interval,
+    from: params.get('from') ?? fallback.from,
+    to: params.get('to') ?? fallback.to,
+    timeZone: params.get('time_zone') ?? fallback.timeZone,
+    ...(groupBy ? { groupBy } : {}),
+    ...(filter ? { filter } : {}),
+  };
+}
+
+/** The workspace `chart` (ChartItem) that stores this chart. */
+export function workspaceChart(spec: ChartSpec): Record<string, unknown> {
+  return { view: TIME_SERIES_VIEW, url_query: specToParams(spec).toString(), from: spec.from, to: spec.to, time_zone: spec.timeZone, es_query: timeSeriesBody(spec) };
+}
+
+/** The chart a stored workspace draws, from its `url_query` (what the console wrote), its window and time zone. */
+export function specOfWorkspaceChart(chart: { url_query?: string; from?: string; to?: string; time_zone?: string }): ChartSpec {
+  const spec = specFromParams(new URLSearchParams(chart.url_query ?? ''));
+  return { ...spec, ...(chart.from ? { from: chart.from } : {}), ...(chart.to ? { to: chart.to } : {}), ...(chart.time_zone ? { timeZone: chart.time_zone } : {}) };
+}

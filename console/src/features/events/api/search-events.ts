@@ -1,0 +1,38 @@
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { dataOf, type ManagementClient } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+import { PAGE_SIZE, streamBody, type EventFilters } from '../utils/stream-query';
+import type { EventHit } from './event-types';
+
+/** How often the newest page of the stream is read again while it is live. */
+export const LIVE_REFRESH_MS = 2_000;
+
+interface EventPage {
+  readonly hits: EventHit[];
+  readonly total: number;
+}
+
+export async function searchEvents(api: ManagementClient, filters: EventFilters, after?: readonly unknown[]): Promise<EventPage> {
+  const answer = dataOf(await api.POST('/search/~/search/events', {
+    params: { query: { from: filters.from, to: filters.to } },
+    body: streamBody(filters, after) as never,
+  }));
+  // The document's _source is the event as stored: the console reads the fields it shows (EventSource).
+  return { hits: answer.hits.hits as unknown as EventHit[], total: answer.hits.total };
+}
+
+/**
+ * The event stream: newest first, pages of 50 reached with search_after (keyset paging), and the
+ * pages shown read again every LIVE_REFRESH_MS while `live`, so new events appear without a reload.
+ */
+export function useEventStream(filters: EventFilters, live: boolean) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: ['events', 'stream', filters],
+    queryFn: ({ pageParam }) => searchEvents(api, filters, pageParam),
+    initialPageParam: undefined as readonly unknown[] | undefined,
+    getNextPageParam: (last) => (last.hits.length < PAGE_SIZE ? undefined : last.hits[last.hits.length - 1]?.sort),
+    refetchInterval: live ? LIVE_REFRESH_MS : false,
+    placeholderData: keepPreviousData,
+  });
+}

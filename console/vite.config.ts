@@ -1,0 +1,18 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/**
+ * The console is served by the management API under /console/ (bin/local/console-assets.ts
+ * locally); every asset URL is built under that base so deep links reload.
+ */
+export default defineConfig({
+  root: __dirname,
+  base: '/console/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // ECharts is large: it is its own chunk, loaded with the first chart, not with sign-in.
+    chunkSizeWarningLimit: 1100,
+  },
+});
