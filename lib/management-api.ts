@@ -14,6 +14,7 @@ import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
 import { lambdaEnvironment, openSearchEnvironment, settingVariables, ManagementApiEnv, SearchApiEnv } from '../functions/definitions/environment';
+import { consoleBundlingCommands } from './console-bundling';
 
 /** One API Gateway route of the management API and the Lambda behind it. */
 export interface GatewayRoute {
@@ -132,7 +133,8 @@ export class ManagementApi extends Construct {
 
     const management = new ServiceFunction(this, 'Management', {
       entry: 'functions/management/handler.ts',
-      description: 'management API: OAuth, access tokens, apps and managed resources',
+      description: 'management API: OAuth, access tokens, apps and managed resources; the web console',
+      afterBundling: consoleBundlingCommands,
       memorySize: 512,
       timeout: Duration.seconds(29),
       logLevel: props.logLevel,

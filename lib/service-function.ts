@@ -19,6 +19,8 @@ export interface ServiceFunctionProps {
   readonly memorySize: number;
   readonly timeout: Duration;
   readonly logRetention: logs.RetentionDays;
+  /** Commands run after esbuild, to put more files beside the bundle (the management Lambda's console). */
+  readonly afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 /**
@@ -83,6 +85,9 @@ export class ServiceFunction extends Construct {
         // DuckDB is the local search backend only: a native module that must never be bundled
         // (and is never loaded on AWS, where SEARCH_BACKEND=opensearch).
         externalModules: ['@duckdb/node-api'],
+        ...(props.afterBundling
+          ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }
+          : {}),
       },
     });
 

@@ -1,8 +1,15 @@
+import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 /** The console's sources and its build (console/dist), relative to the project. */
 export const CONSOLE_ROOT = resolve(__dirname, '../../console');
+export const CONSOLE_DIST = join(CONSOLE_ROOT, 'dist');
+/** Vite's command (its package does not export the file, so it is found where npm installs it). */
+const VITE_COMMAND = resolve(__dirname, '../../node_modules/vite/bin/vite.js');
 
 /** The newest modification time under a path (a file or a folder), 0 when it does not exist. */
 async function newestChange(path: string): Promise<number> {
@@ -35,8 +42,9 @@ export async function ensureConsoleBuilt(options: { root?: string; log?: (line: 
   if (!options.force && !(await consoleBuildIsStale(root))) return false;
   options.log?.('console: building with Vite (console/dist)…');
   const started = Date.now();
-  const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), root, logLevel: 'warn' });
+  // Vite's own command in a child process: Vite is an ES module, which the callers (jest among them)
+  // cannot always load in process.
+  await run(process.execPath, [VITE_COMMAND, 'build', root, '--logLevel', 'warn'], { maxBuffer: 16 * 1024 * 1024 });
   options.log?.(`console: built in ${Date.now() - started} ms`);
   return true;
 }

@@ -19,7 +19,8 @@ import type { HttpHandler } from '../../functions/shared/http/handler';
 import { noMetrics } from '../../functions/shared/metrics';
 import { retryableOnce } from '../../functions/shared/retryable-once';
 import { startPeriodicRefresh } from './periodic-refresh';
-import { withConsole } from './console-assets';
+import { withConsole } from '../../functions/web-console/console-assets';
+import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { createLocalAwsClients } from './local-aws-clients';
 import { managementDispatcher } from './management-dispatch';
@@ -202,7 +203,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const management = await startHttpServer({
       port: options.managementPort ?? 0,
       host,
-      handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, ...(options.consoleDist ? { distDir: options.consoleDist } : {}) }),
+      handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, distDir: options.consoleDist ?? CONSOLE_DIST }),
       log,
     });
     servers.push(management);

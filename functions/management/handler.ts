@@ -1,4 +1,5 @@
-/** Lambda entry: the management API's OAuth, access-token and resource routes. */
+/** Lambda entry: the management API's OAuth, access-token and resource routes, and the web console at /console/. */
+import { join } from 'node:path';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
@@ -7,16 +8,21 @@ import { ManagementApiEnv, parseEnv } from '../definitions/environment';
 import { governanceChangeHook } from '../governance/refresher';
 import { secretsManagerSigningKey } from '../management-tokens/signing-key';
 import { searchIndexFromEnv } from '../search/search-backend';
+import { withConsole } from '../web-console/console-assets';
 
 const env = parseEnv(ManagementApiEnv);
 // This Lambda recomputes rule snapshots after governance changes: it reads them fresh (no cache).
 const stores = new ServiceStores(lambdaStoresInput(env, { ruleConfigCacheTtlMs: 0, managementRateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }));
 const index = searchIndexFromEnv(env);
 
-export const handler = managementApiHandler(stores, {
+const api = managementApiHandler(stores, {
   index,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   // Governance changes recompute the app's rule membership before the answer (the schedule catches the rest).
   onGovernanceChange: governanceChangeHook(governanceRefresher(stores, index)),
   webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
 });
+
+// The console's built files travel in the bundle (lib/management-api.ts builds them into console/); it
+// calls the API on the origin it is served from, so it needs no URL of its own.
+export const handler = withConsole(api, { distDir: join(__dirname, 'console') });

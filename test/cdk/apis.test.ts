@@ -1,5 +1,6 @@
 import { MANAGEMENT_PATH_PREFIXES, routesOf, type RouteDefinition } from '../../functions/definitions/routes';
 import { MANAGEMENT_DEFAULT_LAMBDA, managementGatewayRoutes, type ManagementLambdaName } from '../../lib/management-api';
+import { consoleBundlingCommands } from '../../lib/console-bundling';
 import { logicalIdOf, synthesize, type SynthesizedResource } from './synth';
 
 const { stack, template, resources } = synthesize();
@@ -90,6 +91,15 @@ describe('management API', () => {
     const fallback = routes.find((route) => route.Properties.RouteKey === '$default')!;
     expect(targetFunctionOf(fallback)).toBe(functionIdOf(MANAGEMENT_DEFAULT_LAMBDA));
     expect(MANAGEMENT_DEFAULT_LAMBDA).toBe('management');
+  });
+
+  it('serves the web console: /console/ paths reach the management Lambda, whose bundle Vite fills with the built console', () => {
+    const reaching = routes.filter((route) => route.Properties.RouteKey !== '$default' && routeKeyMatches(route.Properties.RouteKey, 'GET', '/console/events'));
+    expect(reaching).toEqual([]);
+    const fallback = routes.find((route) => route.Properties.RouteKey === '$default')!;
+    expect(targetFunctionOf(fallback)).toBe(functionIdOf('management'));
+    const [command] = consoleBundlingCommands('/in', '/asset-output');
+    expect(command).toMatch(/node ".*node_modules\/vite\/bin\/vite\.js" build ".*\/console" --outDir "\/asset-output\/console" --emptyOutDir/);
   });
 
   it('allows bearer tokens cross-origin', () => {

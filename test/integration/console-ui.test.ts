@@ -19,6 +19,8 @@ describe('web console', () => {
   let page: Page;
   const pageErrors: string[] = [];
   let consoleUrl: string;
+  /** The time-series workspace the chart test saves; the dashboard test lays it out. */
+  let timeSeriesWorkspaceUrl = '';
 
   beforeAll(async () => {
     await ensureConsoleBuilt();
@@ -80,6 +82,7 @@ describe('web console', () => {
     await page.click('button:has-text("Save as workspace")');
     await page.waitForURL(/\/console\/workspaces\/[^/]+$/);
     const workspaceUrl = page.url();
+    timeSeriesWorkspaceUrl = workspaceUrl;
     await page.goto(workspaceUrl);
     await page.getByRole('heading', { name: 'Calls per hour' }).waitFor();
     await page.getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
@@ -89,6 +92,97 @@ describe('web console', () => {
     expect(stored.body.chart).toMatchObject({ view: 'time_series', from: '-24h', to: 'now', time_zone: 'UTC' });
     expect(stored.body.chart.es_query.aggs.over_time.date_histogram).toMatchObject({ field: 'request.time', fixed_interval: '1h', extended_bounds: { min: 'now-24h', max: 'now' } });
   }, 60_000);
+
+  it('finds a customer and shows the profile with its usage and recent events', async () => {
+    expect((await rt.collect('/v1/users', { user_id: 'console-user', company_id: 'console-co', metadata: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'pro' } })).status).toBe(201);
+    expect((await rt.collect('/v1/companies', { company_id: 'console-co', metadata: { name: 'Console Co' } })).status).toBe(201);
+    await rt.waitUntilConsumed();
+    await page.goto(`${consoleUrl}/customers?kind=users&q=${encodeURIComponent('ada@example.com')}`);
+    await page.getByRole('link', { name: 'Open user console-user' }).click();
+    await page.waitForURL(/\/console\/users\/console-user$/);
+    await expect(page.getByLabel('Profile metadata').textContent()).resolves.toContain('Ada Lovelace');
+    await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: /POST \/console-test\// }).waitFor();
+    await page.getByRole('img', { name: /Event count per 1d/ }).waitFor({ timeout: 30_000 });
+    await shot('user');
+    await page.getByRole('link', { name: 'console-co' }).first().click();
+    await page.waitForURL(/\/console\/companies\/console-co$/);
+    await expect(page.getByLabel('Profile metadata').textContent()).resolves.toContain('Console Co');
+  }, 60_000);
+
+  it('lists a meter\'s billing reports, opens one and explains it down to the events behind it', async () => {
+    const hoursAgo = new Date(Date.now() - 3 * 3_600_000);
+    const billed = await rt.collect('/v1/events', apiCall({ transaction_id: uuid(91), company_id: 'console-co', user_id: 'console-user' }, hoursAgo));
+    expect(billed.status).toBe(201);
+    await rt.waitUntilConsumed();
+    const channel = await rt.management('POST', '/~/billing/channels', {}, { name: 'console hook', url: 'http://127.0.0.1:9/hook' });
+    expect(channel.status).toBe(201);
+    const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'Console plan' });
+    expect(plan.status).toBe(201);
+    const meter = await rt.management('POST', '/~/billing/meters', {}, {
+      name: 'Console calls', slug: 'console-calls', es_query: { query: { match_all: {} } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channel.body._id], custom_plan: { plan_id: plan.body.id } } } },
+    });
+    if (meter.status !== 201) throw new Error(`meter: ${JSON.stringify(meter.body)}`);
+    const summary = await rt.billing.runOnce({ now: new Date() });
+    expect(summary.errors).toEqual([]);
+    await page.goto(`${consoleUrl}/billing/meters`);
+    await page.getByRole('link', { name: 'Reports of Console calls' }).click();
+    await page.waitForURL(/\/console\/billing\/reports\?meter=/);
+    const firstReport = page.getByRole('region', { name: 'Billing reports' }).getByRole('link').first();
+    await firstReport.click();
+    await page.waitForURL(/\/console\/billing\/reports\/[^/?]+$/);
+    await page.getByRole('region', { name: 'Provider requests' }).waitFor();
+    await page.click('button:has-text("Explain this report")');
+    const sample = page.getByRole('link', { name: '00000000-0000-4000-8000-000000000091' });
+    await sample.waitFor({ timeout: 30_000 });
+    await shot('billing-report');
+    await sample.click();
+    await page.waitForURL(/\/console\/events\/00000000-0000-4000-8000-000000000091$/);
+    await page.getByRole('region', { name: 'Request' }).waitFor();
+  }, 120_000);
+
+  it('shows a single number, and lays saved workspaces out on a dashboard', async () => {
+    await page.goto(`${consoleUrl}/charts/new?view=metric&metric=count&from=-30d`);
+    const number = page.getByRole('figure', { name: 'Event count' });
+    await number.waitFor({ timeout: 30_000 });
+    expect(Number((await number.locator('output').textContent())!.replace(/[^0-9]/g, ''))).toBeGreaterThanOrEqual(2);
+    await page.fill('input[name="workspace_name"]', 'Calls this month');
+    await page.click('button:has-text("Save as workspace")');
+    await page.waitForURL(/\/console\/workspaces\/[^/]+$/);
+    const workspaceUrl = page.url();
+    await page.goto(`${consoleUrl}/dashboards`);
+    await page.fill('input[name="dashboard_name"]', 'Operations');
+    await page.click('button:has-text("Create dashboard")');
+    await page.getByRole('link', { name: 'Operations' }).waitFor();
+    await page.goto(workspaceUrl);
+    await page.selectOption('select[name="dashboard"]', { label: 'Operations' });
+    await page.click('button:has-text("Add to dashboard")');
+    await page.waitForURL(/\/console\/dashboards\/[^/]+$/);
+    await page.getByRole('heading', { name: 'Operations' }).waitFor();
+    await page.getByRole('region', { name: 'Calls this month' }).getByRole('figure', { name: 'Event count' }).waitFor({ timeout: 30_000 });
+    // A second row: the time series saved earlier, drawn from its own stored query.
+    await page.goto(timeSeriesWorkspaceUrl);
+    await page.selectOption('select[name="dashboard"]', { label: 'Operations' });
+    await page.click('button:has-text("Add to dashboard")');
+    await page.waitForURL(/\/console\/dashboards\/[^/]+$/);
+    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await expect(page.locator('.dashboard-row').count()).resolves.toBe(2);
+    await shot('dashboard');
+  }, 60_000);
+
+  it('has no serious accessibility violations on its main pages (axe-core)', async () => {
+    const pages = ['/events', '/customers', '/billing/reports', '/dashboards', '/charts/new?metric=count&interval=1h&from=-24h'];
+    for (const path of pages) {
+      await page.goto(`${consoleUrl}${path}`);
+      await page.getByRole('main').waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      const violations = await page.evaluate<{ id: string; impact: string; nodes: unknown[] }[]>(
+        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target) })))",
+      );
+      expect({ path, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ path, serious: [] });
+    }
+  }, 120_000);
 
   it('answers an unknown console path with its own not-found page, and fits a phone screen', async () => {
     await page.goto(`${consoleUrl}/no/such/page`);

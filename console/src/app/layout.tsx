@@ -1,7 +1,17 @@
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { signOut } from '../features/auth/api/sign-out';
 import { useApi } from '../lib/api-context';
+import { hasScope } from '../lib/session';
 import { useSession } from '../lib/session-context';
+
+/** The sections, each shown only to a token with the scope its first page reads. */
+const SECTIONS = [
+  { to: '/events', label: 'Events', scope: 'read:events' },
+  { to: '/charts/new', label: 'Charts', scope: 'read:events' },
+  { to: '/dashboards', label: 'Dashboards', scope: 'read:dashboards' },
+  { to: '/customers', label: 'Customers', scope: 'read:users' },
+  { to: '/billing/reports', label: 'Billing', scope: 'read:reports' },
+] as const;
 
 /** The frame of every signed-in page: navigation, who is signed in, sign-out. */
 export function ConsoleLayout() {
@@ -21,8 +31,7 @@ export function ConsoleLayout() {
       <header className="top-bar">
         <span className="brand">API analytics</span>
         <nav aria-label="Main">
-          <NavLink to="/events">Events</NavLink>
-          <NavLink to="/charts/new">Charts</NavLink>
+          {SECTIONS.filter((section) => hasScope(session, section.scope)).map((section) => <NavLink key={section.to} to={section.to}>{section.label}</NavLink>)}
         </nav>
         <span className="who">
           {session.username} · app <code>{session.appId}</code>

@@ -1,10 +1,14 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
+import { BillingMetersPage, BillingReportPage, BillingReportsPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
+import { CustomersPage } from './routes/customers-page';
+import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
 import { EventsPage } from './routes/events-page';
 import { NotFoundPage } from './routes/not-found-page';
+import { ProfilePage } from './routes/profile-page';
 import { SignInPage } from './routes/sign-in-page';
 import { WorkspacePage } from './routes/workspace-page';
 
@@ -21,6 +25,14 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/events/:eventId', element: <EventPage /> },
           { path: '/charts/new', element: <ChartPage /> },
           { path: '/workspaces/:workspaceId', element: <WorkspacePage /> },
+          { path: '/dashboards', element: <DashboardsPage /> },
+          { path: '/dashboards/:dashboardId', element: <DashboardPage /> },
+          { path: '/customers', element: <CustomersPage /> },
+          { path: '/users/:id', element: <ProfilePage kind="users" /> },
+          { path: '/companies/:id', element: <ProfilePage kind="companies" /> },
+          { path: '/billing/meters', element: <BillingMetersPage /> },
+          { path: '/billing/reports', element: <BillingReportsPage /> },
+          { path: '/billing/reports/:reportId', element: <BillingReportPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

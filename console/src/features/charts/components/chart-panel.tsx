@@ -2,30 +2,40 @@ import { lazy, Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { useTimeSeries } from '../api/time-series';
+import { useChartData } from '../api/chart-data';
 import type { Drawing } from '../api/workspaces';
-import { METRICS, type ChartSpec } from '../utils/chart-spec';
+import { groupField, METRICS, type ChartSpec } from '../utils/chart-spec';
+import { ChartTable } from './chart-table';
+import { SingleNumber } from './single-number';
 
 // ECharts is most of the console's weight: it loads with the first chart, not with sign-in.
 const TimeSeriesChart = lazy(() => import('./time-series-chart'));
 
-/** A chart drawn from its own query, with its loading, error and empty states. */
+export function chartLabel(spec: ChartSpec): string {
+  const by = groupField(spec);
+  return spec.view === 'metric' ? METRICS[spec.metric].label : `${METRICS[spec.metric].label} per ${spec.interval}${by ? ` by ${by}` : ''}`;
+}
+
+/** A chart drawn from its own query, in its view, with its loading, error and empty states. */
 export function ChartPanel({ spec, drawings }: { spec: ChartSpec; drawings?: readonly Drawing[] }) {
-  const query = useTimeSeries(spec);
-  const label = `${METRICS[spec.metric].label} per ${spec.interval}${spec.groupBy ? ` by ${spec.groupBy}` : ''}`;
+  const query = useChartData(spec);
+  const label = chartLabel(spec);
   if (query.isPending) return <Loading label="Loading the chart…" />;
   if (query.error) return <ErrorMessage error={query.error} />;
-  const empty = query.data.every((series) => series.points.every(([, value]) => !value));
-  if (query.data.length === 0 || empty) {
+  const data = query.data;
+  if (data.kind === 'value') return <SingleNumber value={data.value} label={label} />;
+  const empty = data.series.length === 0 || data.series.every((series) => series.points.every(([, value]) => !value));
+  if (empty) {
     return (
       <EmptyState title="Nothing to chart in this range">
         <p>No events match: send some through the collector or widen the range.</p>
       </EmptyState>
     );
   }
+  if (spec.view === 'table') return <ChartTable series={data.series} label={label} />;
   return (
     <Suspense fallback={<Loading label="Drawing the chart…" />}>
-      <TimeSeriesChart series={query.data} drawings={drawings ?? []} label={label} />
+      <TimeSeriesChart series={data.series} drawings={drawings ?? []} label={label} stacked={spec.view === 'segmentation'} />
     </Suspense>
   );
 }

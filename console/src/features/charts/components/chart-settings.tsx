@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { RELATIVE_RANGES } from '../../../lib/time';
-import { INTERVALS, METRICS, type ChartInterval, type ChartMetric, type ChartSpec } from '../utils/chart-spec';
+import { INTERVALS, METRICS, VIEWS, type ChartInterval, type ChartMetric, type ChartSpec, type ChartView } from '../utils/chart-spec';
 
-/** What a chart shows: metric, interval, range, grouping and filter. */
+/** What a chart shows: view, metric, interval, range, grouping and filter. */
 export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (spec: ChartSpec) => void }) {
   const [draft, setDraft] = useState(spec);
   const submit = (event: FormEvent) => {
@@ -11,6 +11,12 @@ export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (
   };
   return (
     <form className="filter-bar" onSubmit={submit} aria-label="Chart settings">
+      <label>
+        View
+        <select name="view" value={draft.view} onChange={(e) => setDraft({ ...draft, view: e.target.value as ChartView })}>
+          {Object.entries(VIEWS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        </select>
+      </label>
       <label>
         Metric
         <select name="metric" value={draft.metric} onChange={(e) => setDraft({ ...draft, metric: e.target.value as ChartMetric })}>
@@ -33,7 +39,7 @@ export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (
       <label>
         Group by
         <select name="group_by" value={draft.groupBy ?? ''} onChange={(e) => setDraft({ ...draft, groupBy: e.target.value || undefined })}>
-          <option value="">Nothing</option>
+          <option value="">{draft.view === 'segmentation' ? 'Route (default)' : 'Nothing'}</option>
           <option value="request.route.raw">Route</option>
           <option value="request.verb.raw">Verb</option>
           <option value="response.status">Status</option>

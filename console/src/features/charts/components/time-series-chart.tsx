@@ -1,4 +1,4 @@
-import { LineChart } from 'echarts/charts';
+import { BarChart, LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
@@ -6,13 +6,13 @@ import { useEffect, useRef } from 'react';
 import type { Drawing } from '../api/workspaces';
 import type { Series } from '../utils/chart-spec';
 
-echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent, CanvasRenderer]);
+echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent, CanvasRenderer]);
 
 /**
- * Series over time, drawn by Apache ECharts; drawings (annotations) are lines across the chart:
- * `horizontal` at a value, `vertical` at a time (epoch ms).
+ * Series over time, drawn by Apache ECharts: lines, or bars stacked per interval (segmentation).
+ * Drawings (annotations) are lines across the chart: `horizontal` at a value, `vertical` at a time (epoch ms).
  */
-export default function TimeSeriesChart({ series, drawings = [], label }: { series: readonly Series[]; drawings?: readonly Drawing[]; label: string }) {
+export default function TimeSeriesChart({ series, drawings = [], label, stacked = false }: { series: readonly Series[]; drawings?: readonly Drawing[]; label: string; stacked?: boolean }) {
   const element = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!element.current) return undefined;
@@ -27,7 +27,8 @@ export default function TimeSeriesChart({ series, drawings = [], label }: { seri
       yAxis: { type: 'value' },
       series: series.map((s, i) => ({
         name: s.name,
-        type: 'line',
+        type: stacked ? 'bar' : 'line',
+        ...(stacked ? { stack: 'total' } : {}),
         // Markers only where a line has few points (a lone bucket would otherwise draw nothing).
         showSymbol: s.points.filter(([, value]) => value !== null && value !== 0).length < 40,
         connectNulls: false,
@@ -41,6 +42,6 @@ export default function TimeSeriesChart({ series, drawings = [], label }: { seri
       window.removeEventListener('resize', resize);
       chart.dispose();
     };
-  }, [series, drawings]);
+  }, [series, drawings, stacked]);
   return <div ref={element} className="chart" role="img" aria-label={label} data-series={series.length} />;
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { DEFAULT_SPEC, INTERVALS, METRICS, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, timeSeriesBody, workspaceChart, type ChartSpec } from './chart-spec';
+import { DEFAULT_SPEC, INTERVALS, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
 
 const specArbitrary: fc.Arbitrary<ChartSpec> = fc.record({
+  view: fc.constantFrom(...(Object.keys(VIEWS) as (keyof typeof VIEWS)[])),
   metric: fc.constantFrom(...(Object.keys(METRICS) as (keyof typeof METRICS)[])),
   interval: fc.constantFrom(...(Object.keys(INTERVALS) as (keyof typeof INTERVALS)[])),
   from: fc.constantFrom('-1h', '-24h', '-7d', '2026-01-01T00:00:00Z'),
@@ -18,8 +19,8 @@ describe('chart specs', () => {
       expect(specFromParams(specToParams(spec))).toEqual(spec);
       const stored = JSON.parse(JSON.stringify(workspaceChart(spec)));
       expect(specOfWorkspaceChart(stored)).toEqual(spec);
-      expect(stored.view).toBe('time_series');
-      expect(stored.es_query).toEqual(timeSeriesBody(spec));
+      expect(stored.view).toBe(spec.view);
+      expect(stored.es_query).toEqual(chartBody(spec));
     }));
   });
 
@@ -28,7 +29,7 @@ describe('chart specs', () => {
   });
 
   it('ask for a date histogram with the metric, grouped by the top values when asked', () => {
-    expect(timeSeriesBody({ ...DEFAULT_SPEC, metric: 'p99_latency', groupBy: 'request.route.raw' })).toEqual({
+    expect(chartBody({ ...DEFAULT_SPEC, metric: 'p99_latency', groupBy: 'request.route.raw' })).toEqual({
       size: 0,
       query: { match_all: {} },
       aggs: { over_time: { date_histogram: { field: 'request.time', fixed_interval: '1h', time_zone: 'UTC', min_doc_count: 0, extended_bounds: { min: 'now-24h', max: 'now' } }, aggs: { groups: { terms: { field: 'request.route.raw', size: 5 }, aggs: { value: { percentiles: { field: 'duration_ms', percents: [99] } } } } } } },
@@ -42,5 +43,18 @@ describe('chart specs', () => {
       over_time: { buckets: [{ key: 1, doc_count: 3, groups: { buckets: [{ key: 200, doc_count: 2 }, { key: 500, doc_count: 1 }] } }, { key: 2, doc_count: 1, groups: { buckets: [{ key: 200, doc_count: 1 }] } }] },
     });
     expect(grouped).toEqual([{ name: '200', points: [[1, 2], [2, 1]] }, { name: '500', points: [[1, 1], [2, 0]] }]);
+  });
+
+  it('draw a single number from the whole window: the hit count for counts, the metric otherwise', () => {
+    const count = { ...DEFAULT_SPEC, view: 'metric' as const };
+    expect(chartBody(count)).toEqual({ size: 0, track_total_hits: true, query: { match_all: {} }, aggs: {} });
+    expect(singleValue(count, { hits: { total: 42 } })).toBe(42);
+    const p90 = { ...DEFAULT_SPEC, view: 'metric' as const, metric: 'p90_latency' as const };
+    expect(singleValue(p90, { hits: { total: 42 }, aggregations: { value: { values: { '90.0': 120 } } } })).toBe(120);
+  });
+
+  it('split segmentation by the route unless another field is named', () => {
+    const body = chartBody({ ...DEFAULT_SPEC, view: 'segmentation' }) as { aggs: { over_time: { aggs: { groups: { terms: { field: string } } } } } };
+    expect(body.aggs.over_time.aggs.groups.terms.field).toBe('request.route.raw');
   });
 });

@@ -1,8 +1,10 @@
 /**
  * A chart as the console builds it, the search request that draws it, and the workspace `chart`
  * (the spec's ChartItem) that stores it:
- *   view        `time_series` (a line per series over time; with `group_by`, one line per top value)
- *   url_query   the chart's settings as URL parameters (metric, interval, group_by, q): what reopens it exactly
+ *   view        what it draws (VIEWS): `time_series` (a line per series over time; with `group_by`,
+ *               one line per top value), `segmentation` (the top values of a field, stacked bars over
+ *               time), `metric` (one number for the whole window), `table` (the time series as rows)
+ *   url_query   the chart's settings as URL parameters (view, metric, interval, group_by, q): what reopens it exactly
  *   es_query    the search body it runs, from/to/time_zone its window
  */
 export const METRICS = {
@@ -19,9 +21,14 @@ export type ChartMetric = keyof typeof METRICS;
 export const INTERVALS = { '1m': 'Minute', '5m': '5 minutes', '1h': 'Hour', '1d': 'Day' } as const;
 export type ChartInterval = keyof typeof INTERVALS;
 
-export const TIME_SERIES_VIEW = 'time_series';
+export const VIEWS = { time_series: 'Time series', segmentation: 'Segmentation (stacked)', metric: 'Single number', table: 'Table' } as const;
+export type ChartView = keyof typeof VIEWS;
+export const TIME_SERIES_VIEW: ChartView = 'time_series';
+/** What segmentation splits by when the chart names no field. */
+export const DEFAULT_SEGMENT_FIELD = 'request.route.raw';
 
 export interface ChartSpec {
+  readonly view: ChartView;
   readonly metric: ChartMetric;
   readonly interval: ChartInterval;
   readonly from: string;
@@ -36,7 +43,7 @@ export interface ChartSpec {
 /** Series per chart when grouped: the top values by event count. */
 export const TOP_GROUPS = 5;
 
-export const DEFAULT_SPEC: ChartSpec = { metric: 'count', interval: '1h', from: '-24h', to: 'now', timeZone: 'UTC' };
+export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: '1h', from: '-24h', to: 'now', timeZone: 'UTC' };
 
 function metricAggregation(metric: ChartMetric): Record<string, unknown> {
   switch (metric) {
@@ -55,15 +62,35 @@ export function dateMath(bound: string): string {
   return bound.startsWith('-') ? `now${bound}` : bound;
 }
 
-/** The search body of a time series: a date histogram, each bucket holding the metric (and the top groups). */
-export function timeSeriesBody(spec: ChartSpec): Record<string, unknown> {
+/** The field a chart splits by: its own, or the default one for segmentation. */
+export function groupField(spec: ChartSpec): string | undefined {
+  return spec.groupBy ?? (spec.view === 'segmentation' ? DEFAULT_SEGMENT_FIELD : undefined);
+}
+
+function filterQuery(spec: ChartSpec): Record<string, unknown> {
+  return spec.filter?.trim() ? { query_string: { query: spec.filter.trim() } } : { match_all: {} };
+}
+
+/**
+ * The search body of a chart: for `metric`, the metric over the whole window (the count is the
+ * total of hits); otherwise a date histogram, each bucket holding the metric (and the top groups).
+ */
+export function chartBody(spec: ChartSpec): Record<string, unknown> {
   const metric = metricAggregation(spec.metric);
+  if (spec.view === 'metric') return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: metric };
+  const groupBy = groupField(spec);
   // Every interval of the window gets a bucket, events or not, so the line spans the whole range.
   const histogram = { field: 'request.time', fixed_interval: spec.interval, time_zone: spec.timeZone, min_doc_count: 0, extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) } };
-  const aggs = spec.groupBy
-    ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: spec.groupBy, size: TOP_GROUPS }, aggs: metric } } } }
+  const aggs = groupBy
+    ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: groupBy, size: TOP_GROUPS }, aggs: metric } } } }
     : { over_time: { date_histogram: histogram, aggs: metric } };
-  return { size: 0, query: spec.filter?.trim() ? { query_string: { query: spec.filter.trim() } } : { match_all: {} }, aggs };
+  return { size: 0, query: filterQuery(spec), aggs };
+}
+
+/** The one number of a `metric` chart, from its answer. */
+export function singleValue(spec: ChartSpec, answer: { hits?: { total?: number }; aggregations?: unknown }): number | null {
+  if (spec.metric === 'count') return answer.hits?.total ?? 0;
+  return metricValue(spec.metric, { doc_count: 0, ...(answer.aggregations as Pick<MetricBucket, 'value'>) });
 }
 
 interface MetricBucket {
@@ -88,7 +115,7 @@ export interface Series {
 /** The series a time-series answer draws: one for the metric, or one per top group. */
 export function seriesOf(spec: ChartSpec, aggregations: unknown): Series[] {
   const buckets = ((aggregations as { over_time?: { buckets?: unknown[] } } | undefined)?.over_time?.buckets ?? []) as (MetricBucket & { key: number; groups?: { buckets: (MetricBucket & { key: string })[] } })[];
-  if (!spec.groupBy) return [{ name: METRICS[spec.metric].label, points: buckets.map((b) => [b.key, metricValue(spec.metric, b)]) }];
+  if (!groupField(spec)) return [{ name: METRICS[spec.metric].label, points: buckets.map((b) => [b.key, metricValue(spec.metric, b)]) }];
   const names = new Set<string>();
   for (const bucket of buckets) for (const group of bucket.groups?.buckets ?? []) names.add(String(group.key));
   return [...names].map((name) => ({
@@ -102,18 +129,20 @@ export function seriesOf(spec: ChartSpec, aggregations: unknown): Series[] {
 
 /** The chart's settings as URL parameters (the chart page's URL, and the workspace's `url_query`). */
 export function specToParams(spec: ChartSpec): URLSearchParams {
-  const params = new URLSearchParams({ metric: spec.metric, interval: spec.interval, from: spec.from, to: spec.to, time_zone: spec.timeZone });
+  const params = new URLSearchParams({ view: spec.view, metric: spec.metric, interval: spec.interval, from: spec.from, to: spec.to, time_zone: spec.timeZone });
   if (spec.groupBy) params.set('group_by', spec.groupBy);
   if (spec.filter) params.set('q', spec.filter);
   return params;
 }
 
 export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DEFAULT_SPEC): ChartSpec {
+  const view = params.get('view');
   const metric = params.get('metric');
   const interval = params.get('interval');
   const groupBy = params.get('group_by');
   const filter = params.get('q');
   return {
+    view: view && view in VIEWS ? (view as ChartView) : fallback.view,
     metric: metric && metric in METRICS ? (metric as ChartMetric) : fallback.metric,
     interval: interval && interval in INTERVALS ? (interval as ChartInterval) : fallback.interval,
     from: params.get('from') ?? fallback.from,
@@ -126,11 +155,11 @@ export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DE
 
 /** The workspace `chart` (ChartItem) that stores this chart. */
 export function workspaceChart(spec: ChartSpec): Record<string, unknown> {
-  return { view: TIME_SERIES_VIEW, url_query: specToParams(spec).toString(), from: spec.from, to: spec.to, time_zone: spec.timeZone, es_query: timeSeriesBody(spec) };
+  return { view: spec.view, url_query: specToParams(spec).toString(), from: spec.from, to: spec.to, time_zone: spec.timeZone, es_query: chartBody(spec) };
 }
 
 /** The chart a stored workspace draws, from its `url_query` (what the console wrote), its window and time zone. */
-export function specOfWorkspaceChart(chart: { url_query?: string; from?: string; to?: string; time_zone?: string }): ChartSpec {
+export function specOfWorkspaceChart(chart: { view?: string; url_query?: string; from?: string; to?: string; time_zone?: string }): ChartSpec {
   const spec = specFromParams(new URLSearchParams(chart.url_query ?? ''));
-  return { ...spec, ...(chart.from ? { from: chart.from } : {}), ...(chart.to ? { to: chart.to } : {}), ...(chart.time_zone ? { timeZone: chart.time_zone } : {}) };
+  return { ...spec, ...(chart.view && chart.view in VIEWS ? { view: chart.view as ChartView } : {}), ...(chart.from ? { from: chart.from } : {}), ...(chart.to ? { to: chart.to } : {}), ...(chart.time_zone ? { timeZone: chart.time_zone } : {}) };
 }

@@ -1,11 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import type { HttpHandler } from '../../functions/shared/http/handler';
-import type { HttpResult } from '../../functions/shared/http/types';
+import type { HttpHandler } from '../shared/http/handler';
+import type { HttpResult } from '../shared/http/types';
 
-/** Where the console is served on the management API, and where its built assets are. */
+/** Where the console is served on the management API. */
 export const CONSOLE_PATH = '/console';
-export const CONSOLE_DIST = resolve(__dirname, '../../console/dist');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,16 +23,17 @@ export interface ConsoleSettings {
   readonly managementUrl?: () => string;
   /** Pre-fills the sign-in form. */
   readonly orgId?: () => string | undefined;
-  readonly distDir?: string;
+  /** The built console: console/dist locally, `console/` beside the bundle in the management Lambda. */
+  readonly distDir: string;
 }
 
 /**
- * The management server's /console/ paths: the built console (hashed assets cached for good,
+ * The management API's /console/ paths (the local server's and the management Lambda's alike): the built console (hashed assets cached for good,
  * index.html never), `config.json` saying where the API is, and index.html for every other path
  * under /console/ so deep links reload. Everything else goes to the API.
  */
 export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHandler {
-  const distDir = settings.distDir ?? CONSOLE_DIST;
+  const distDir = resolve(settings.distDir);
   return async (event, context) => {
     const path = event.rawPath;
     if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return api(event, context);
@@ -52,7 +52,7 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     // A path of the console's own router (no file extension): the app decides what it shows.
     if (extname(relative) !== '') return plain(404, 'No such file');
     const index = join(distDir, 'index.html');
-    if (!(await isFile(index))) return plain(503, 'The console is not built: npm start builds it (npm run console:build does it alone)');
+    if (!(await isFile(index))) return plain(503, 'The console is not built: npm start builds it locally (npm run console:build does it alone); cdk deploy builds it into the management Lambda');
     return asset(index, false);
   };
 }

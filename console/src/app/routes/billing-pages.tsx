@@ -1,0 +1,63 @@
+import { Link, useParams, useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/page-header';
+import { MetersList } from '../../features/billing/components/meters-list';
+import { ReportDetail } from '../../features/billing/components/report-detail';
+import { ReportsTable } from '../../features/billing/components/reports-table';
+import { RELATIVE_RANGES } from '../../lib/time';
+
+export function BillingMetersPage() {
+  return (
+    <>
+      <PageHeader title="Billing meters"><Link to="/billing/reports">All reports</Link></PageHeader>
+      <MetersList />
+    </>
+  );
+}
+
+const STATUSES = ['pending', 'success', 'retrying', 'failed', 'unattributed'];
+
+/** Reports, filtered by meter, status and range (all in the URL). */
+export function BillingReportsPage() {
+  const [params, setParams] = useSearchParams();
+  const from = params.get('from') ?? '-7d';
+  const meterId = params.get('meter') ?? undefined;
+  const status = params.get('status') ?? undefined;
+  const set = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next);
+  };
+  return (
+    <>
+      <PageHeader title="Billing reports"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <form className="filter-bar" aria-label="Report filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Time range
+          <select name="from" value={from} onChange={(e) => set('from', e.target.value)}>
+            {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status" value={status ?? ''} onChange={(e) => set('status', e.target.value)}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        </label>
+        {meterId && <p>Meter <code>{meterId}</code> <button type="button" onClick={() => set('meter', '')}>All meters</button></p>}
+      </form>
+      <ReportsTable filters={{ from, ...(meterId ? { meterId } : {}), ...(status ? { status } : {}) }} />
+    </>
+  );
+}
+
+export function BillingReportPage() {
+  const { reportId = '' } = useParams();
+  return (
+    <>
+      <PageHeader title="Billing report"><Link to="/billing/reports">All reports</Link></PageHeader>
+      <ReportDetail reportId={reportId} />
+    </>
+  );
+}

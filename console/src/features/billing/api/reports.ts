@@ -1,0 +1,117 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+
+export interface ProviderRequest {
+  readonly job_id: string;
+  readonly request_time: string;
+  readonly success: boolean;
+  readonly status_code: number;
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+}
+
+/** A billing report: one meter × subscription × window, with what was sent where. */
+export interface BillingReport {
+  readonly _id: string;
+  readonly billing_meter_id: string;
+  readonly subscription_id: string | null;
+  readonly company_id: string | null;
+  readonly status: string;
+  readonly success: boolean;
+  readonly provider: string;
+  readonly usage_start_time: string;
+  readonly usage_end_time: string;
+  readonly meter_usage: number;
+  readonly meter_metric_exact?: string;
+  readonly report_version: number;
+  readonly amount?: number | null;
+  readonly amount_exact?: string | null;
+  readonly currency?: string | null;
+  readonly error_code?: string | null;
+  readonly error_message?: string | null;
+  readonly delivery_runs?: number;
+  readonly provider_requests: readonly ProviderRequest[];
+  readonly versions?: readonly { report_version: number; meter_metric: string; meter_usage: number; delta: number; amount_exact?: string; created_at: string }[];
+}
+
+export interface ReportFilters {
+  readonly from: string;
+  readonly meterId?: string;
+  readonly status?: string;
+  readonly subscriptionId?: string;
+}
+
+const PAGE_SIZE = 50;
+
+/** Reports newest window first; the API says where the next page starts (X-Next-Before-Id). */
+export function useReports(filters: ReportFilters) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: ['billing', 'reports', filters],
+    queryFn: async ({ pageParam }) => {
+      const result = await api.GET('/~/billing/reports', {
+        params: {
+          query: {
+            from: filters.from, to: 'now', take: String(PAGE_SIZE),
+            ...(filters.meterId ? { billing_meter_id: filters.meterId } : {}),
+            ...(filters.status ? { status: filters.status } : {}),
+            ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
+            ...(pageParam ? { before_id: pageParam } : {}),
+          } as never,
+        },
+      });
+      const reports = dataOf(result) as unknown as BillingReport[];
+      return { reports, next: result.response.headers.get('x-next-before-id') ?? undefined };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useReport(reportId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'report', reportId],
+    queryFn: async () => dataOf(await api.GET('/~/billing/reports/{reportId}', { params: { path: { reportId } } })) as unknown as BillingReport,
+  });
+}
+
+export interface ReportExplanation {
+  readonly recomputed_metric: string;
+  readonly recomputed_usage: number;
+  readonly matches: boolean;
+  readonly query: Record<string, unknown>;
+  readonly range: { from: string; to: string; time_zone: string };
+  readonly company_usage_included: boolean;
+  readonly sample_event_ids: readonly string[];
+  readonly event_count: number;
+}
+
+/** Re-runs the report's usage query (only when asked: it is a search over the window). */
+export function useReportExplanation(reportId: string, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'report', reportId, 'explain'],
+    queryFn: async () => dataOf(await api.GET('/~/billing/reports/{reportId}/explain', { params: { path: { reportId } } })) as unknown as ReportExplanation,
+    enabled,
+  });
+}
+
+export interface BillingMeter {
+  readonly _id: string;
+  readonly name: string;
+  readonly slug?: string;
+  readonly status?: string;
+  readonly reporting_period?: string;
+  readonly billing_plan?: { provider_slug?: string };
+}
+
+export function useMeters() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'meters'],
+    queryFn: async () => dataOf(await api.GET('/~/billing/meters', { params: { query: { take: '100' } as never } })) as unknown as BillingMeter[],
+  });
+}

@@ -1,0 +1,31 @@
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorMessage } from '../../../components/error-message';
+import { Loading } from '../../../components/loading';
+import { useMeters } from '../api/reports';
+
+/** The app's billing meters, each leading to its reports. */
+export function MetersList() {
+  const meters = useMeters();
+  if (meters.isPending) return <Loading label="Loading meters…" />;
+  if (meters.error) return <ErrorMessage error={meters.error} />;
+  if (meters.data.length === 0) {
+    return <EmptyState title="No billing meters"><p>Create one with <code>POST /~/billing/meters</code>: a query over events and the plan it bills.</p></EmptyState>;
+  }
+  return (
+    <table className="event-table" aria-label="Billing meters">
+      <thead><tr><th scope="col">Meter</th><th scope="col">Provider</th><th scope="col">Period</th><th scope="col">Status</th><th scope="col">Reports</th></tr></thead>
+      <tbody>
+        {meters.data.map((meter) => (
+          <tr key={meter._id}>
+            <td>{meter.name}</td>
+            <td>{meter.billing_plan?.provider_slug ?? ''}</td>
+            <td>{meter.reporting_period ?? '1h'}</td>
+            <td>{meter.status ?? 'active'}</td>
+            <td><Link to={`/billing/reports?meter=${encodeURIComponent(meter._id)}`} aria-label={`Reports of ${meter.name}`}>Reports</Link></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

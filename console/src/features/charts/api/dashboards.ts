@@ -1,0 +1,49 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+
+/** A dashboard: its workspaces laid out in rows, in order. */
+export interface Dashboard {
+  readonly _id: string;
+  readonly name: string;
+  readonly workspace_ids: readonly (readonly string[])[];
+}
+
+export function useDashboards() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['dashboards'],
+    queryFn: async () => dataOf(await api.GET('/~/dashboards', { params: { query: { take: '100' } as never } })) as unknown as Dashboard[],
+  });
+}
+
+export function useDashboard(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['dashboards', id],
+    queryFn: async () => dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: id } } })) as unknown as Dashboard,
+  });
+}
+
+export function useCreateDashboard() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } as never })) as unknown as Dashboard,
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['dashboards'] }),
+  });
+}
+
+/** Adds a workspace to a dashboard, as a row of its own at the end. */
+export function useAddToDashboard() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { dashboardId: string; workspaceId: string }) => {
+      const current = dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } } })) as unknown as Dashboard;
+      const rows = [...current.workspace_ids.map((row) => [...row]), [input.workspaceId]];
+      return dataOf(await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } as never })) as unknown as Dashboard;
+    },
+    onSuccess: (_, input) => cache.invalidateQueries({ queryKey: ['dashboards', input.dashboardId] }),
+  });
+}

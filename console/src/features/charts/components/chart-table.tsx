@@ -1,0 +1,20 @@
+import { formatTime } from '../../../lib/time';
+import type { Series } from '../utils/chart-spec';
+
+/** A `table` chart: one row per interval, one column per series. */
+export function ChartTable({ series, label }: { series: readonly Series[]; label: string }) {
+  const times = series[0]?.points.map(([time]) => time) ?? [];
+  return (
+    <table className="event-table" aria-label={label}>
+      <thead><tr><th scope="col">Time</th>{series.map((s) => <th scope="col" key={s.name}>{s.name}</th>)}</tr></thead>
+      <tbody>
+        {times.map((time, i) => (
+          <tr key={time}>
+            <td>{formatTime(new Date(time).toISOString())}</td>
+            {series.map((s) => <td key={s.name}>{s.points[i]?.[1] ?? ''}</td>)}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

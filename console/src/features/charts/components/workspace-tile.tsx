@@ -1,0 +1,20 @@
+import { Link } from 'react-router';
+import { ErrorMessage } from '../../../components/error-message';
+import { Loading } from '../../../components/loading';
+import { useWorkspace } from '../api/workspaces';
+import { specOfWorkspaceChart, VIEWS } from '../utils/chart-spec';
+import { ChartPanel } from './chart-panel';
+
+/** One workspace on a dashboard: its name (opening it) and its chart, drawn from its own stored query. */
+export function WorkspaceTile({ workspaceId }: { workspaceId: string }) {
+  const workspace = useWorkspace(workspaceId);
+  if (workspace.isPending) return <div className="tile"><Loading label="Loading a workspace…" /></div>;
+  if (workspace.error) return <div className="tile"><ErrorMessage error={workspace.error} /></div>;
+  const { chart, name, drawings } = workspace.data;
+  return (
+    <section className="tile" aria-label={name}>
+      <h2><Link to={`/workspaces/${encodeURIComponent(workspaceId)}`}>{name}</Link></h2>
+      {chart.view in VIEWS ? <ChartPanel spec={specOfWorkspaceChart(chart)} drawings={drawings} /> : <p className="muted">Its view (<code>{chart.view}</code>) is not drawn by the console.</p>}
+    </section>
+  );
+}

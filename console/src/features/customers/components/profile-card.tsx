@@ -1,0 +1,35 @@
+import { Link } from 'react-router';
+import { ErrorMessage } from '../../../components/error-message';
+import { JsonView } from '../../../components/json-view';
+import { Loading } from '../../../components/loading';
+import { formatTime } from '../../../lib/time';
+import { useProfile } from '../api/profiles';
+import type { ProfileKind } from '../utils/profile-query';
+
+/** A user's or company's merged profile: ids, dates, campaign and metadata. */
+export function ProfileCard({ kind, id }: { kind: ProfileKind; id: string }) {
+  const profile = useProfile(kind, id);
+  if (profile.isPending) return <Loading label="Loading the profile…" />;
+  if (profile.error) return <ErrorMessage error={profile.error} />;
+  const source = profile.data._source;
+  return (
+    <article className="profile" aria-label="Profile">
+      <dl className="facts">
+        <dt>{kind === 'users' ? 'User id' : 'Company id'}</dt><dd><code>{id}</code></dd>
+        {kind === 'users' && source.company_id && (<><dt>Company</dt><dd><Link to={`/companies/${encodeURIComponent(source.company_id)}`}>{source.company_id}</Link></dd></>)}
+        {source.created_at && (<><dt>First seen</dt><dd>{formatTime(source.created_at)}</dd></>)}
+        {source.updated_at && (<><dt>Last updated</dt><dd>{formatTime(source.updated_at)}</dd></>)}
+      </dl>
+      {source.campaign && (
+        <section aria-label="Campaign">
+          <h2>Campaign</h2>
+          <JsonView value={source.campaign} label="Campaign" />
+        </section>
+      )}
+      <section aria-label="Metadata">
+        <h2>Metadata</h2>
+        <JsonView value={source.metadata ?? {}} label="Profile metadata" />
+      </section>
+    </article>
+  );
+}
