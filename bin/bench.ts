@@ -8,11 +8,12 @@ import { resolve } from 'node:path';
 import { BILLING_TARGET_RATIO, benchBilling, billingScaleOption } from './bench/billing';
 import { benchLambdaBundles } from './bench/lambda-bundles';
 import { benchCollectorThroughput } from './bench/collector-throughput';
+import { CONSOLE_TARGETS, benchConsole } from './bench/console';
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e', 'search', 'billing'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'search', 'billing', 'console'] as const;
 
 
 async function main(): Promise<void> {
@@ -66,6 +67,14 @@ async function main(): Promise<void> {
     results.billing = { ...r, emulators: fileBacked ? 'file-backed' : 'in-memory' };
     log(`  ${r.companies.toLocaleString('en')} subscriptions × ${r.meters} meters, ${r.events.toLocaleString('en')} events, ${r.windows} windows, ${r.reports.toLocaleString('en')} reports`);
     log(`  full run ${fmt(r.runMs / 1000)} s, bare queries ${fmt(r.queryMs / 1000)} s (mean of ${fmt(r.queryMsBefore / 1000)} s before and ${fmt(r.queryMsAfter / 1000)} s after the run), ratio ${fmt(r.ratio)} (target ≤ ${BILLING_TARGET_RATIO})`);
+  }
+
+  if (run('console')) {
+    log('\n## Console: first page weight; sign-in → a drawn hourly chart of 30 days over 1,000,000 events vs the API\'s own time for the same requests (Chromium)');
+    const r = await benchConsole({ log });
+    results.console = r;
+    log(`  first page: ${r.firstPage.files.join(', ')}: ${Math.round(r.firstPage.bytes / 1024)} KB, ${Math.round(r.firstPage.gzipBytes / 1024)} KB gzipped (target ≤ ${CONSOLE_TARGETS.firstPageGzipBytes / 1024} KB)`);
+    log(`  sign-in → chart: console ${fmt(r.consoleMs)} ms (first run, loading ECharts: ${fmt(r.consoleFirstRunMs)} ms), API ${fmt(r.apiMs)} ms, ratio ${fmt(r.ratio)} (target ≤ ${CONSOLE_TARGETS.signInToChartRatio}), median of ${r.runs} runs`);
   }
 
   const out = resolve(__dirname, '../.bench/results.json');

@@ -203,7 +203,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const management = await startHttpServer({
       port: options.managementPort ?? 0,
       host,
-      handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, distDir: options.consoleDist ?? CONSOLE_DIST }),
+      handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, collectorUrl: () => collector.url, distDir: options.consoleDist ?? CONSOLE_DIST }),
       log,
     });
     servers.push(management);

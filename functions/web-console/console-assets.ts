@@ -23,6 +23,8 @@ export interface ConsoleSettings {
   readonly managementUrl?: () => string;
   /** Pre-fills the sign-in form. */
   readonly orgId?: () => string | undefined;
+  /** The collector's URL, shown in the SDK snippets. */
+  readonly collectorUrl?: () => string | undefined;
   /** The built console: console/dist locally, `console/` beside the bundle in the management Lambda. */
   readonly distDir: string;
 }
@@ -44,7 +46,8 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     if (relative === 'config.json') {
       const orgId = settings.orgId?.();
       const managementUrl = settings.managementUrl?.();
-      return json({ ...(managementUrl ? { management_url: managementUrl } : {}), ...(orgId ? { org_id: orgId } : {}) });
+      const collectorUrl = settings.collectorUrl?.();
+      return json({ ...(managementUrl ? { management_url: managementUrl } : {}), ...(orgId ? { org_id: orgId } : {}), ...(collectorUrl ? { collector_url: collectorUrl } : {}) });
     }
     const file = resolve(distDir, relative);
     if (file !== distDir && !file.startsWith(distDir + sep)) return plain(404, 'No such file');

@@ -100,13 +100,13 @@ describe('web console', () => {
     await page.goto(`${consoleUrl}/customers?kind=users&q=${encodeURIComponent('ada@example.com')}`);
     await page.getByRole('link', { name: 'Open user console-user' }).click();
     await page.waitForURL(/\/console\/users\/console-user$/);
-    await expect(page.getByLabel('Profile metadata').textContent()).resolves.toContain('Ada Lovelace');
+    await page.getByLabel('Profile metadata').filter({ hasText: 'Ada Lovelace' }).waitFor();
     await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: /POST \/console-test\// }).waitFor();
     await page.getByRole('img', { name: /Event count per 1d/ }).waitFor({ timeout: 30_000 });
     await shot('user');
     await page.getByRole('link', { name: 'console-co' }).first().click();
     await page.waitForURL(/\/console\/companies\/console-co$/);
-    await expect(page.getByLabel('Profile metadata').textContent()).resolves.toContain('Console Co');
+    await page.getByLabel('Profile metadata').filter({ hasText: 'Console Co' }).waitFor();
   }, 60_000);
 
   it('lists a meter\'s billing reports, opens one and explains it down to the events behind it', async () => {
@@ -139,7 +139,39 @@ describe('web console', () => {
     await sample.click();
     await page.waitForURL(/\/console\/events\/00000000-0000-4000-8000-000000000091$/);
     await page.getByRole('region', { name: 'Request' }).waitFor();
+    // The billing metrics chart of the reports page draws the billed usage.
+    await page.goto(`${consoleUrl}/billing/reports`);
+    await page.getByRole('region', { name: 'Billing metrics' }).getByRole('img', { name: /Billed usage and amounts per 1d/ }).waitFor({ timeout: 30_000 });
   }, 120_000);
+
+  it('shows a company\'s credit balances and a subscription\'s ledger', async () => {
+    const credit = await rt.management('POST', '/~/billing/reports/balance_transactions', {}, { company_id: 'console-co', subscription_id: 'sub-console', transaction_id: 'console-credit-1', amount: '50.00', type: 'credit', description: 'Welcome credit' });
+    expect(credit.status).toBe(204);
+    await page.goto(`${consoleUrl}/companies/console-co`);
+    const balances = page.getByRole('table', { name: 'Balances' });
+    await balances.getByRole('link', { name: 'sub-console' }).click();
+    await page.waitForURL(/\/console\/billing\/subscriptions\/sub-console$/);
+    const ledger = page.getByRole('table', { name: 'Ledger' });
+    await ledger.getByRole('cell', { name: 'Welcome credit' }).waitFor();
+    await shot('ledger');
+  }, 60_000);
+
+  it('shows the collector application id with SDK snippets, and mints and revokes a management token', async () => {
+    await page.goto(`${consoleUrl}/apps`);
+    await expect(page.getByLabel('Collector application id', { exact: true }).textContent()).resolves.toBe(rt.credentials.collector_application_id);
+    await expect(page.getByLabel('moesif-nodejs snippet', { exact: true }).textContent()).resolves.toContain(`baseUri: '${rt.credentials.collector_url}'`);
+    await page.getByRole('table', { name: 'Apps' }).getByText('Current app').waitFor();
+    await shot('apps');
+    await page.click('button:has-text("Mint token")');
+    const minted = (await page.getByLabel('Minted token', { exact: true }).textContent())!.trim();
+    const count = () => fetch(`${rt.credentials.management_url}/search/~/count/events`, { method: 'POST', headers: { authorization: `Bearer ${minted}`, 'content-type': 'application/json' }, body: '{}' });
+    expect((await count()).status).toBe(200);
+    const id = (await page.locator('.minted code').textContent())!;
+    await page.fill('input[name="token_id"]', id);
+    await page.click('button:has-text("Revoke")');
+    await page.getByText(`Token ${id} revoked.`).waitFor();
+    expect((await count()).status).toBe(401);
+  }, 60_000);
 
   it('shows a single number, and lays saved workspaces out on a dashboard', async () => {
     await page.goto(`${consoleUrl}/charts/new?view=metric&metric=count&from=-30d`);
@@ -171,7 +203,7 @@ describe('web console', () => {
   }, 60_000);
 
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/dashboards', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/dashboards', '/apps', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

@@ -11,6 +11,7 @@ const SECTIONS = [
   { to: '/dashboards', label: 'Dashboards', scope: 'read:dashboards' },
   { to: '/customers', label: 'Customers', scope: 'read:users' },
   { to: '/billing/reports', label: 'Billing', scope: 'read:reports' },
+  { to: '/apps', label: 'Apps and keys', scope: 'read:apps' },
 ] as const;
 
 /** The frame of every signed-in page: navigation, who is signed in, sign-out. */

@@ -1,7 +1,8 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
-import { BillingMetersPage, BillingReportPage, BillingReportsPage } from './routes/billing-pages';
+import { AppsPage } from './routes/apps-page';
+import { BillingMetersPage, BillingReportPage, BillingReportsPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
 import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
@@ -33,6 +34,8 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/billing/meters', element: <BillingMetersPage /> },
           { path: '/billing/reports', element: <BillingReportsPage /> },
           { path: '/billing/reports/:reportId', element: <BillingReportPage /> },
+          { path: '/billing/subscriptions/:subscriptionId', element: <SubscriptionLedgerPage /> },
+          { path: '/apps', element: <AppsPage collectorUrl={config.collectorUrl} /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

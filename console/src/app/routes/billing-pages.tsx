@@ -1,5 +1,7 @@
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
+import { BillingMetricsChart } from '../../features/billing/components/billing-metrics-chart';
+import { LedgerTable } from '../../features/billing/components/ledger-table';
 import { MetersList } from '../../features/billing/components/meters-list';
 import { ReportDetail } from '../../features/billing/components/report-detail';
 import { ReportsTable } from '../../features/billing/components/reports-table';
@@ -22,6 +24,7 @@ export function BillingReportsPage() {
   const from = params.get('from') ?? '-7d';
   const meterId = params.get('meter') ?? undefined;
   const status = params.get('status') ?? undefined;
+  const subscriptionId = params.get('subscription') ?? undefined;
   const set = (name: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
@@ -46,8 +49,13 @@ export function BillingReportsPage() {
           </select>
         </label>
         {meterId && <p>Meter <code>{meterId}</code> <button type="button" onClick={() => set('meter', '')}>All meters</button></p>}
+        {subscriptionId && <p>Subscription <code>{subscriptionId}</code> <button type="button" onClick={() => set('subscription', '')}>All subscriptions</button></p>}
       </form>
-      <ReportsTable filters={{ from, ...(meterId ? { meterId } : {}), ...(status ? { status } : {}) }} />
+      <section aria-label="Billing metrics">
+        <h2>Billed usage and amounts per day</h2>
+        <BillingMetricsChart from={from} interval="1d" {...(meterId ? { meterId } : {})} />
+      </section>
+      <ReportsTable filters={{ from, ...(meterId ? { meterId } : {}), ...(status ? { status } : {}), ...(subscriptionId ? { subscriptionId } : {}) }} />
     </>
   );
 }
@@ -58,6 +66,17 @@ export function BillingReportPage() {
     <>
       <PageHeader title="Billing report"><Link to="/billing/reports">All reports</Link></PageHeader>
       <ReportDetail reportId={reportId} />
+    </>
+  );
+}
+
+/** A subscription's credit balance ledger. */
+export function SubscriptionLedgerPage() {
+  const { subscriptionId = '' } = useParams();
+  return (
+    <>
+      <PageHeader title={`Balance ledger of ${subscriptionId}`}><Link to={`/billing/reports?subscription=${encodeURIComponent(subscriptionId)}`}>Its reports</Link></PageHeader>
+      <LedgerTable subscriptionId={subscriptionId} />
     </>
   );
 }

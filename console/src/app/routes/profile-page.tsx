@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
+import { BalancesTable } from '../../features/billing/components/balances-table';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { DEFAULT_SPEC } from '../../features/charts/utils/chart-spec';
 import { ProfileCard } from '../../features/customers/components/profile-card';
@@ -24,6 +25,8 @@ export function ProfilePage({ kind }: { kind: ProfileKind }) {
         <section aria-label="Subscriptions">
           <h2>Subscriptions</h2>
           <SubscriptionsTable companyId={id} />
+          <h2>Credit balances</h2>
+          <BalancesTable companyId={id} />
         </section>
       )}
       <section aria-label="Usage">

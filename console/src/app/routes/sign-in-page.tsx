@@ -1,4 +1,4 @@
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
 import { useSession } from '../../lib/session-context';
 
@@ -7,6 +7,8 @@ export function SignInPage({ defaultOrgId }: { defaultOrgId?: string }) {
   const navigate = useNavigate();
   const location = useLocation();
   const state = location.state as { from?: string; expired?: boolean } | null;
+  const [params] = useSearchParams();
+  const appId = params.get('app_id') ?? undefined;
   if (session) return <Navigate to={state?.from ?? '/events'} replace />;
   return (
     <main className="sign-in-page" id="main">
@@ -14,6 +16,7 @@ export function SignInPage({ defaultOrgId }: { defaultOrgId?: string }) {
       {state?.expired && <p role="status">Your session ended; sign in again.</p>}
       <SignInForm
         defaultOrgId={defaultOrgId}
+        appId={appId}
         onSignedIn={(next) => {
           setSession(next);
           void navigate(state?.from ?? '/events', { replace: true });

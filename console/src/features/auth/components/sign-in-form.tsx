@@ -6,12 +6,12 @@ import type { Session } from '../../../lib/session';
 import { signIn } from '../api/sign-in';
 
 /** The sign-in form: organisation id, username and password (the OAuth password flow). */
-export function SignInForm({ defaultOrgId, onSignedIn }: { defaultOrgId?: string; onSignedIn: (session: Session) => void }) {
+export function SignInForm({ defaultOrgId, appId, onSignedIn }: { defaultOrgId?: string; appId?: string; onSignedIn: (session: Session) => void }) {
   const api = useApi();
   const [orgId, setOrgId] = useState(defaultOrgId ?? '');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const mutation = useMutation({ mutationFn: () => signIn(api, { orgId: orgId.trim(), username: username.trim(), password }), onSuccess: onSignedIn });
+  const mutation = useMutation({ mutationFn: () => signIn(api, { orgId: orgId.trim(), username: username.trim(), password, ...(appId ? { appId } : {}) }), onSuccess: onSignedIn });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -32,6 +32,7 @@ export function SignInForm({ defaultOrgId, onSignedIn }: { defaultOrgId?: string
         Password
         <input name="password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
       </label>
+      {appId && <p>Signing in to app <code>{appId}</code>.</p>}
       <ErrorMessage error={mutation.error} />
       <button type="submit" disabled={mutation.isPending}>{mutation.isPending ? 'Signing in…' : 'Sign in'}</button>
     </form>

@@ -1,15 +1,13 @@
-import { lazy, Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
+import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useChartData } from '../api/chart-data';
 import type { Drawing } from '../api/workspaces';
 import { groupField, METRICS, type ChartSpec } from '../utils/chart-spec';
 import { ChartTable } from './chart-table';
 import { SingleNumber } from './single-number';
 
-// ECharts is most of the console's weight: it loads with the first chart, not with sign-in.
-const TimeSeriesChart = lazy(() => import('./time-series-chart'));
 
 export function chartLabel(spec: ChartSpec): string {
   const by = groupField(spec);
@@ -18,6 +16,8 @@ export function chartLabel(spec: ChartSpec): string {
 
 /** A chart drawn from its own query, in its view, with its loading, error and empty states. */
 export function ChartPanel({ spec, drawings }: { spec: ChartSpec; drawings?: readonly Drawing[] }) {
+  // ECharts (most of the console's weight) loads with the first chart, while its search runs.
+  const TimeSeriesChart = useTimeSeriesChart();
   const query = useChartData(spec);
   const label = chartLabel(spec);
   if (query.isPending) return <Loading label="Loading the chart…" />;
@@ -33,9 +33,6 @@ export function ChartPanel({ spec, drawings }: { spec: ChartSpec; drawings?: rea
     );
   }
   if (spec.view === 'table') return <ChartTable series={data.series} label={label} />;
-  return (
-    <Suspense fallback={<Loading label="Drawing the chart…" />}>
-      <TimeSeriesChart series={data.series} drawings={drawings ?? []} label={label} stacked={spec.view === 'segmentation'} />
-    </Suspense>
-  );
+  if (!TimeSeriesChart) return <Loading label="Drawing the chart…" />;
+  return <TimeSeriesChart series={data.series} annotations={drawings ?? []} label={label} stacked={spec.view === 'segmentation'} />;
 }

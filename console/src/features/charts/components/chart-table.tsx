@@ -1,5 +1,5 @@
 import { formatTime } from '../../../lib/time';
-import type { Series } from '../utils/chart-spec';
+import type { Series } from '../../../components/chart-types';
 
 /** A `table` chart: one row per interval, one column per series. */
 export function ChartTable({ series, label }: { series: readonly Series[]; label: string }) {

@@ -1,3 +1,7 @@
+import type { Series } from '../../../components/chart-types';
+
+export type { Series };
+
 /**
  * A chart as the console builds it, the search request that draws it, and the workspace `chart`
  * (the spec's ChartItem) that stores it:
@@ -107,10 +111,6 @@ export function metricValue(metric: ChartMetric, bucket: MetricBucket): number |
   return value.value ?? null;
 }
 
-export interface Series {
-  readonly name: string;
-  readonly points: [number, number | null][];
-}
 
 /** The series a time-series answer draws: one for the metric, or one per top group. */
 export function seriesOf(spec: ChartSpec, aggregations: unknown): Series[] {

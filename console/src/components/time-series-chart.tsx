@@ -3,21 +3,22 @@ import { GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } f
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import type { Drawing } from '../api/workspaces';
-import type { Series } from '../utils/chart-spec';
+import type { Annotation, Series } from './chart-types';
+
+export type { Annotation, Series };
 
 echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent, CanvasRenderer]);
 
 /**
- * Series over time, drawn by Apache ECharts: lines, or bars stacked per interval (segmentation).
- * Drawings (annotations) are lines across the chart: `horizontal` at a value, `vertical` at a time (epoch ms).
+ * Series over time, drawn by Apache ECharts: lines, or bars stacked per interval. Loaded lazily
+ * (React.lazy) by whoever draws one, so ECharts stays out of the first page's JavaScript.
  */
-export default function TimeSeriesChart({ series, drawings = [], label, stacked = false }: { series: readonly Series[]; drawings?: readonly Drawing[]; label: string; stacked?: boolean }) {
+export default function TimeSeriesChart({ series, annotations = [], label, stacked = false }: { series: readonly Series[]; annotations?: readonly Annotation[]; label: string; stacked?: boolean }) {
   const element = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!element.current) return undefined;
     const chart = echarts.init(element.current, undefined, { renderer: 'canvas' });
-    const markLines = drawings.map((d) => (d.direction === 'vertical' ? { name: d.name, xAxis: d.value } : { name: d.name, yAxis: d.value }));
+    const markLines = annotations.map((a) => (a.direction === 'vertical' ? { name: a.name, xAxis: a.value } : { name: a.name, yAxis: a.value }));
     chart.setOption({
       animation: false,
       tooltip: { trigger: 'axis' },
@@ -42,6 +43,6 @@ export default function TimeSeriesChart({ series, drawings = [], label, stacked 
       window.removeEventListener('resize', resize);
       chart.dispose();
     };
-  }, [series, drawings, stacked]);
+  }, [series, annotations, stacked]);
   return <div ref={element} className="chart" role="img" aria-label={label} data-series={series.length} />;
 }

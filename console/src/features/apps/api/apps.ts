@@ -1,0 +1,55 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+
+/** An app as `GET /~/apps` shows it (its id is `id`). */
+export interface App {
+  readonly id: string;
+  readonly name: string;
+  readonly time_zone?: string;
+}
+
+/** The organisation's apps. */
+export function useApps() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['apps'],
+    queryFn: async () => dataOf(await api.GET('/~/apps', { params: { query: { take: '100' } as never } })) as unknown as App[],
+  });
+}
+
+/** The collector application id of the token's app: what SDKs send as their application id. */
+export function useCollectorApplicationId() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['apps', 'collector-application-id'],
+    queryFn: async () => (dataOf(await api.GET('/~/oauth/access_tokens', { params: { query: { target: 'collector' } } })) as { token: string }).token,
+  });
+}
+
+export interface MintedToken {
+  readonly _id: string;
+  readonly token: string;
+}
+
+/** Mints a management token for scripts: the scopes asked for (within the caller's), until the expiration. */
+export function useMintToken() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (input: { scopes: readonly string[]; expiration?: string }) =>
+      dataOf(await api.GET('/~/oauth/access_tokens', {
+        params: { query: { target: 'management', scope: input.scopes.join(' '), ...(input.expiration ? { expiration: input.expiration } : {}) } },
+      })) as MintedToken,
+  });
+}
+
+/** Revokes a token by its id: it is refused from the next request on. */
+export function useRevokeToken() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (tokenId: string) => {
+      dataOf(await api.DELETE('/~/oauth/access_tokens/{tokenId}', { params: { path: { tokenId } } }));
+      return tokenId;
+    },
+  });
+}

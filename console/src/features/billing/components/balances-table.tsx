@@ -1,0 +1,30 @@
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorMessage } from '../../../components/error-message';
+import { Loading } from '../../../components/loading';
+import { useCompanyBalances } from '../api/balances';
+
+/** The credit balances of a company's subscriptions, each leading to its ledger. */
+export function BalancesTable({ companyId }: { companyId: string }) {
+  const balances = useCompanyBalances(companyId);
+  if (balances.isPending) return <Loading label="Loading balances…" />;
+  if (balances.error) return <ErrorMessage error={balances.error} />;
+  if (balances.data.length === 0) {
+    return <EmptyState title="No credit balances"><p>Credits arrive through <code>POST /~/billing/reports/balance_transactions</code>.</p></EmptyState>;
+  }
+  return (
+    <table className="event-table" aria-label="Balances">
+      <thead><tr><th scope="col">Subscription</th><th scope="col">Current</th><th scope="col">Pending</th><th scope="col">Available</th></tr></thead>
+      <tbody>
+        {balances.data.map((balance) => (
+          <tr key={balance.subscription_id}>
+            <td><Link to={`/billing/subscriptions/${encodeURIComponent(balance.subscription_id)}`}>{balance.subscription_id}</Link></td>
+            <td>{balance.current_balance}</td>
+            <td>{balance.pending_activity}</td>
+            <td>{balance.available_balance}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

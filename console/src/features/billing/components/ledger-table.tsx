@@ -1,0 +1,29 @@
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorMessage } from '../../../components/error-message';
+import { Loading } from '../../../components/loading';
+import { formatTime } from '../../../lib/time';
+import { useLedger } from '../api/balances';
+
+/** A subscription's balance ledger: credits, debits, promotions, adjustments and usage draws, newest first. */
+export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
+  const ledger = useLedger(subscriptionId);
+  if (ledger.isPending) return <Loading label="Loading the ledger…" />;
+  if (ledger.error) return <ErrorMessage error={ledger.error} />;
+  if (ledger.data.length === 0) return <EmptyState title="No balance transactions"><p>This subscription has no credits or draws yet.</p></EmptyState>;
+  return (
+    <table className="event-table" aria-label="Ledger">
+      <thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Amount</th><th scope="col">Transaction</th><th scope="col">Description</th></tr></thead>
+      <tbody>
+        {ledger.data.map((entry, i) => (
+          <tr key={String(entry._id ?? entry.transaction_id ?? i)}>
+            <td>{formatTime(entry.created_at)}</td>
+            <td>{entry.type}</td>
+            <td>{String(entry.amount)}</td>
+            <td><code>{entry.transaction_id ?? ''}</code></td>
+            <td>{entry.description ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
