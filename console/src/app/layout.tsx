@@ -10,6 +10,8 @@ const SECTIONS = [
   { to: '/charts/new', label: 'Charts', scope: 'read:events' },
   { to: '/dashboards', label: 'Dashboards', scope: 'read:dashboards' },
   { to: '/customers', label: 'Customers', scope: 'read:users' },
+  { to: '/cohorts', label: 'Cohorts', scope: 'read:cohorts' },
+  { to: '/governance', label: 'Governance', scope: 'read:apps' },
   { to: '/billing/reports', label: 'Billing', scope: 'read:reports' },
   { to: '/apps', label: 'Apps and keys', scope: 'read:apps' },
 ] as const;

@@ -4,6 +4,7 @@ import { ConsoleLayout } from './layout';
 import { AppsPage } from './routes/apps-page';
 import { BillingMetersPage, BillingReportPage, BillingReportsPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
+import { CohortPage, CohortsPage, GovernancePage } from './routes/cohort-pages';
 import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
@@ -35,6 +36,9 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/billing/reports', element: <BillingReportsPage /> },
           { path: '/billing/reports/:reportId', element: <BillingReportPage /> },
           { path: '/billing/subscriptions/:subscriptionId', element: <SubscriptionLedgerPage /> },
+          { path: '/cohorts', element: <CohortsPage /> },
+          { path: '/cohorts/:cohortId', element: <CohortPage /> },
+          { path: '/governance', element: <GovernancePage /> },
           { path: '/apps', element: <AppsPage collectorUrl={config.collectorUrl} /> },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -1,0 +1,97 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
+
+export interface Cohort {
+  readonly _id: string;
+  readonly cohort_name: string;
+  readonly cohort_type: CohortType;
+  readonly criteria: Record<string, unknown>;
+  readonly sample_rate?: number;
+}
+
+/** The API stores and answers `criteria` as JSON text (the spec's shape); the console works with the object. */
+function withCriteria(stored: Cohort & { criteria: Record<string, unknown> | string }): Cohort {
+  return { ...stored, criteria: typeof stored.criteria === 'string' ? (JSON.parse(stored.criteria) as Record<string, unknown>) : stored.criteria };
+}
+
+export function useCohorts() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['cohorts'],
+    queryFn: async () => (dataOf(await api.GET('/~/cohorts', { params: { query: { take: '100' } as never } })) as unknown as Cohort[]).map(withCriteria),
+  });
+}
+
+export function useCohort(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['cohorts', id],
+    queryFn: async () => withCriteria(dataOf(await api.GET('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } } })) as unknown as Cohort),
+  });
+}
+
+/** Creates a cohort, or updates one when `id` is given. */
+export function useSaveCohort() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id?: string; cohort_name: string; cohort_type: CohortType; criteria: Record<string, unknown> }) => {
+      const { id, ...body } = input;
+      const result = id
+        ? await api.POST('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } }, body: body as never })
+        : await api.POST('/~/cohorts', { body: body as never });
+      return withCriteria(dataOf(result) as unknown as Cohort);
+    },
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['cohorts'] }),
+  });
+}
+
+export function useDeleteCohort() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      dataOf(await api.DELETE('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } } }));
+    },
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['cohorts'] }),
+  });
+}
+
+export interface Member {
+  readonly _id: string;
+  readonly _source: { readonly user_id?: string; readonly company_id?: string; readonly metadata?: Record<string, unknown> };
+}
+
+/** How many profiles the criteria select, and the first 25 of them (one search). */
+export function useCohortMembers(type: CohortType, criteria: Record<string, unknown> | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['cohorts', 'members', type, criteria],
+    enabled: criteria !== undefined,
+    queryFn: async () => {
+      const body = { ...membersBody(criteria!), size: 25, track_total_hits: true } as never;
+      const result = PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
+      const answer = dataOf(result);
+      return { total: answer.hits.total, members: answer.hits.hits as unknown as Member[] };
+    },
+  });
+}
+
+export interface GovernanceRule {
+  readonly _id: string;
+  readonly name: string;
+  readonly type: 'user' | 'company' | 'regex';
+  readonly state: number;
+  readonly block: boolean;
+  readonly cohorts?: readonly { id: string }[];
+}
+
+export function useGovernanceRules() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['governance', 'rules'],
+    queryFn: async () => dataOf(await api.GET('/~/governance/rules', { params: { query: { take: '100' } as never } })) as unknown as GovernanceRule[],
+  });
+}

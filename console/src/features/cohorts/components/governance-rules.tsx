@@ -1,0 +1,42 @@
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorMessage } from '../../../components/error-message';
+import { Loading } from '../../../components/loading';
+import { useCohort, useGovernanceRules } from '../api/cohorts';
+import { CohortMembers } from './cohort-members';
+
+/** Governance rules, and for user and company rules the cohorts they hit with how many members each has now. */
+export function GovernanceRules() {
+  const rules = useGovernanceRules();
+  if (rules.isPending) return <Loading label="Loading governance rules…" />;
+  if (rules.error) return <ErrorMessage error={rules.error} />;
+  if (rules.data.length === 0) return <EmptyState title="No governance rules"><p>Rules block or tag API calls in the SDKs; create them with <code>POST /~/governance/rules</code>.</p></EmptyState>;
+  return (
+    <table className="event-table" aria-label="Governance rules">
+      <thead><tr><th scope="col">Rule</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Blocks</th><th scope="col">Hits</th></tr></thead>
+      <tbody>
+        {rules.data.map((rule) => (
+          <tr key={rule._id}>
+            <td>{rule.name}</td>
+            <td>{rule.type}</td>
+            <td>{rule.state === 1 ? 'enabled' : 'disabled'}</td>
+            <td>{rule.block ? 'yes' : 'no'}</td>
+            <td>{rule.type === 'regex' ? <span className="muted">requests whose fields match</span> : (rule.cohorts ?? []).map((ref) => <RuleCohort key={ref.id} id={ref.id} />)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RuleCohort({ id }: { id: string }) {
+  const cohort = useCohort(id);
+  if (cohort.isPending) return <Loading label="Loading a cohort…" />;
+  if (cohort.error) return <ErrorMessage error={cohort.error} />;
+  return (
+    <div className="rule-cohort">
+      <Link to={`/cohorts/${encodeURIComponent(id)}`}>{cohort.data.cohort_name}</Link>
+      <CohortMembers type={cohort.data.cohort_type} criteria={cohort.data.criteria} list={false} />
+    </div>
+  );
+}
