@@ -198,6 +198,9 @@ describe('web console', () => {
     const row = page.getByRole('row', { name: /Pro users get a header/ });
     await row.getByRole('link', { name: 'Pro users' }).waitFor();
     await row.getByText('1 user profile(s) match now.').waitFor({ timeout: 30_000 });
+    // The user's profile names the cohorts it belongs to.
+    await page.goto(`${consoleUrl}/users/console-user`);
+    await page.getByRole('region', { name: 'Cohorts' }).getByRole('link', { name: 'Pro users' }).waitFor({ timeout: 30_000 });
   }, 60_000);
 
   it('shows a single number, and lays saved workspaces out on a dashboard', async () => {

@@ -3,6 +3,7 @@ import { PageHeader } from '../../components/page-header';
 import { BalancesTable } from '../../features/billing/components/balances-table';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { DEFAULT_SPEC } from '../../features/charts/utils/chart-spec';
+import { ProfileCohorts } from '../../features/cohorts/components/profile-cohorts';
 import { ProfileCard } from '../../features/customers/components/profile-card';
 import { SubscriptionsTable } from '../../features/customers/components/subscriptions-table';
 import type { ProfileKind } from '../../features/customers/utils/profile-query';
@@ -21,6 +22,10 @@ export function ProfilePage({ kind }: { kind: ProfileKind }) {
         <Link to={`/events?${idField}=${encodeURIComponent(id)}&from=-30d`}>All their events</Link>
       </PageHeader>
       <ProfileCard kind={kind} id={id} />
+      <section aria-label="Cohorts">
+        <h2>Cohorts</h2>
+        <ProfileCohorts type={kind === 'users' ? 'user' : 'company'} profileId={id} />
+      </section>
       {kind === 'companies' && (
         <section aria-label="Subscriptions">
           <h2>Subscriptions</h2>

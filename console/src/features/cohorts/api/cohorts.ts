@@ -95,3 +95,26 @@ export function useGovernanceRules() {
     queryFn: async () => dataOf(await api.GET('/~/governance/rules', { params: { query: { take: '100' } as never } })) as unknown as GovernanceRule[],
   });
 }
+
+/** Cohorts checked per profile: one count each, so a profile page asks about this many at most. */
+export const MAX_COHORTS_CHECKED = 50;
+
+/** The cohorts (of the profile's kind) whose criteria select this user or company now. */
+export function useProfileCohorts(type: CohortType, profileId: string) {
+  const api = useApi();
+  const cohorts = useCohorts();
+  return useQuery({
+    queryKey: ['cohorts', 'of-profile', type, profileId, cohorts.data?.map((c) => c._id)],
+    enabled: cohorts.data !== undefined,
+    queryFn: async () => {
+      const candidates = (cohorts.data ?? []).filter((cohort) => cohort.cohort_type === type).slice(0, MAX_COHORTS_CHECKED);
+      const idField = type === 'user' ? 'user_id.raw' : 'company_id.raw';
+      const matches = await Promise.all(candidates.map(async (cohort) => {
+        const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } } as never;
+        const result = type === 'user' ? await api.POST('/search/~/count/users', { body }) : await api.POST('/search/~/count/companies', { body });
+        return (dataOf(result) as { count: number }).count > 0 ? cohort : undefined;
+      }));
+      return matches.filter((cohort): cohort is Cohort => cohort !== undefined);
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import { Link } from 'react-router';
+import { ErrorMessage } from '../../../components/error-message';
+import { Loading } from '../../../components/loading';
+import { MAX_COHORTS_CHECKED, useProfileCohorts } from '../api/cohorts';
+import type { CohortType } from '../utils/criteria';
+
+/** The cohorts a user or company belongs to now. */
+export function ProfileCohorts({ type, profileId }: { type: CohortType; profileId: string }) {
+  const cohorts = useProfileCohorts(type, profileId);
+  if (cohorts.isPending) return <Loading label="Checking cohorts…" />;
+  if (cohorts.error) return <ErrorMessage error={cohorts.error} />;
+  if (cohorts.data.length === 0) return <p className="muted">In none of the app's cohorts (the first {MAX_COHORTS_CHECKED} are checked).</p>;
+  return (
+    <ul className="link-list" aria-label="Cohorts of this profile">
+      {cohorts.data.map((cohort) => <li key={cohort._id}><Link to={`/cohorts/${encodeURIComponent(cohort._id)}`}>{cohort.cohort_name}</Link></li>)}
+    </ul>
+  );
+}
