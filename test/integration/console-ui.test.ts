@@ -144,6 +144,32 @@ describe('web console', () => {
     await page.getByRole('region', { name: 'Billing metrics' }).getByRole('img', { name: /Billed usage and amounts per 1d/ }).waitFor({ timeout: 30_000 });
   }, 120_000);
 
+  it('creates and edits a billing meter, showing what the API refuses beside the field it names', async () => {
+    await page.goto(`${consoleUrl}/billing/meters/new`);
+    const form = page.getByRole('form', { name: 'New meter' });
+    await form.locator('input[name="name"]').fill('UI meter');
+    await form.locator('input[name="slug"]').fill('Not A Slug');
+    await form.locator('textarea[name="es_query"]').fill('{"query": ');
+    await form.getByRole('button', { name: 'Create meter' }).click();
+    await form.locator('.field.invalid').filter({ hasText: 'not valid JSON' }).waitFor();
+    await form.locator('textarea[name="es_query"]').fill('{"query":{"term":{"request.verb.raw":"POST"}}}');
+    await form.locator('input[type="checkbox"][name="channel_ids"]').first().check();
+    await form.locator('select[name="plan_id"]').selectOption({ label: 'Console plan' });
+    await form.getByRole('button', { name: 'Create meter' }).click();
+    await form.locator('.field.invalid').filter({ hasText: 'must be lower-case letters' }).waitFor();
+    await shot('meter-refused');
+    await form.locator('input[name="slug"]').fill('ui-meter');
+    await form.getByRole('button', { name: 'Create meter' }).click();
+    await page.waitForURL(/\/console\/billing\/meters$/);
+    await page.getByRole('link', { name: 'Edit UI meter' }).click();
+    const edit = page.getByRole('form', { name: 'Edit meter' });
+    await edit.locator('select[name="status"]').selectOption('inactive');
+    await edit.getByRole('button', { name: 'Save meter' }).click();
+    await page.waitForURL(/\/console\/billing\/meters$/);
+    const meters = (await rt.management('GET', '/~/billing/meters')).body as { name: string; status: string; slug: string; billing_plan: { params: { webhook_params: { channel_ids: string[] } } } }[];
+    expect(meters.find((m) => m.name === 'UI meter')).toMatchObject({ slug: 'ui-meter', status: 'inactive', billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [expect.any(String)], custom_plan: { plan_id: expect.any(String) } } } } });
+  }, 60_000);
+
   it('shows a company\'s credit balances and a subscription\'s ledger', async () => {
     const credit = await rt.management('POST', '/~/billing/reports/balance_transactions', {}, { company_id: 'console-co', subscription_id: 'sub-console', transaction_id: 'console-credit-1', amount: '50.00', type: 'credit', description: 'Welcome credit' });
     expect(credit.status).toBe(204);
@@ -233,7 +259,7 @@ describe('web console', () => {
   }, 60_000);
 
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

@@ -25,3 +25,10 @@ export function apiErrorOf(status: number, body: unknown): ApiError {
   }
   return new ApiError(status, 'error', `The API answered ${status}`);
 }
+
+/** Why the API refused a field (or anything under it), for showing beside that field; undefined when it did not. */
+export function fieldProblem(error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const detail = error.details.find((d) => d.field === field || d.field.startsWith(`${field}.`) || d.field.startsWith(`${field}[`));
+  return detail && (detail.field === field ? detail.reason : `${detail.field.slice(field.length + 1)}: ${detail.reason}`);
+}

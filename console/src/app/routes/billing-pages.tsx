@@ -1,8 +1,12 @@
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { BillingMetricsChart } from '../../features/billing/components/billing-metrics-chart';
 import { LedgerTable } from '../../features/billing/components/ledger-table';
+import { MeterEditor } from '../../features/billing/components/meter-editor';
 import { MetersList } from '../../features/billing/components/meters-list';
+import { useMeter } from '../../features/billing/api/meters';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
 import { ReportDetail } from '../../features/billing/components/report-detail';
 import { ReportsTable } from '../../features/billing/components/reports-table';
 import { RELATIVE_RANGES } from '../../lib/time';
@@ -10,7 +14,7 @@ import { RELATIVE_RANGES } from '../../lib/time';
 export function BillingMetersPage() {
   return (
     <>
-      <PageHeader title="Billing meters"><Link to="/billing/reports">All reports</Link></PageHeader>
+      <PageHeader title="Billing meters"><Link to="/billing/meters/new">New meter</Link> <Link to="/billing/reports">All reports</Link></PageHeader>
       <MetersList />
     </>
   );
@@ -77,6 +81,30 @@ export function SubscriptionLedgerPage() {
     <>
       <PageHeader title={`Balance ledger of ${subscriptionId}`}><Link to={`/billing/reports?subscription=${encodeURIComponent(subscriptionId)}`}>Its reports</Link></PageHeader>
       <LedgerTable subscriptionId={subscriptionId} />
+    </>
+  );
+}
+
+export function NewMeterPage() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeader title="New billing meter"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <MeterEditor onSaved={() => void navigate('/billing/meters')} />
+    </>
+  );
+}
+
+export function MeterPage() {
+  const { meterId = '' } = useParams();
+  const meter = useMeter(meterId);
+  const navigate = useNavigate();
+  if (meter.isPending) return <Loading label="Loading the meter…" />;
+  if (meter.error) return <ErrorMessage error={meter.error} />;
+  return (
+    <>
+      <PageHeader title={meter.data.name}><Link to={`/billing/reports?meter=${encodeURIComponent(meterId)}`}>Its reports</Link></PageHeader>
+      <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
     </>
   );
 }

@@ -18,7 +18,7 @@ export function MetersList() {
       <tbody>
         {meters.data.map((meter) => (
           <tr key={meter._id}>
-            <td>{meter.name}</td>
+            <td><Link to={`/billing/meters/${encodeURIComponent(meter._id)}`} aria-label={`Edit ${meter.name}`}>{meter.name}</Link></td>
             <td>{meter.billing_plan?.provider_slug ?? ''}</td>
             <td>{meter.reporting_period ?? '1h'}</td>
             <td>{meter.status ?? 'active'}</td>

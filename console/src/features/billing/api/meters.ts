@@ -1,0 +1,67 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+
+export type Provider = 'webhook' | 'stripe' | 'chargebee' | 'recurly' | 'zuora';
+
+/** A meter as the editor holds it; `billing_plan.params` as the API takes it. */
+export interface MeterInput {
+  readonly name: string;
+  readonly slug: string;
+  readonly status: 'active' | 'inactive';
+  readonly es_query: Record<string, unknown>;
+  readonly billing_plan: { provider_slug: Provider; params: Record<string, unknown> };
+}
+
+export interface StoredMeter extends MeterInput {
+  readonly _id: string;
+}
+
+/** The meter's query as an object (the API may answer it as JSON text). */
+function withQueryObject(meter: StoredMeter & { es_query: Record<string, unknown> | string }): StoredMeter {
+  return { ...meter, es_query: typeof meter.es_query === 'string' ? (JSON.parse(meter.es_query) as Record<string, unknown>) : meter.es_query };
+}
+
+export function useMeter(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'meters', id],
+    queryFn: async () => withQueryObject(dataOf(await api.GET('/~/billing/meters/{meterId}', { params: { path: { meterId: id } } })) as unknown as StoredMeter),
+  });
+}
+
+/** Creates a meter, or updates one when `id` is given; the API checks the query and the plan and names what it refuses. */
+export function useSaveMeter() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id?: string; meter: MeterInput }) => {
+      const result = input.id
+        ? await api.POST('/~/billing/meters/{meterId}', { params: { path: { meterId: input.id } }, body: input.meter as never })
+        : await api.POST('/~/billing/meters', { body: input.meter as never });
+      return dataOf(result) as unknown as StoredMeter;
+    },
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing', 'meters'] }),
+  });
+}
+
+export interface NamedItem {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Webhook channels and catalog plans a webhook meter can name. */
+export function useMeterChoices() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'meter-choices'],
+    queryFn: async () => {
+      const [channels, plans] = await Promise.all([
+        api.GET('/~/billing/channels', { params: { query: { take: '100' } as never } }),
+        api.GET('/~/billing/catalog/plans', { params: { query: {} as never } }),
+      ]);
+      const named = (items: unknown) => (items as { _id?: string; id?: string; name: string }[]).map((item) => ({ id: String(item.id ?? item._id), name: item.name }));
+      return { channels: named(dataOf(channels)), plans: named(dataOf(plans)) };
+    },
+  });
+}
