@@ -9,6 +9,7 @@ import { BILLING_TARGET_RATIO, benchBilling, billingScaleOption } from './bench/
 import { benchLambdaBundles } from './bench/lambda-bundles';
 import { benchCollectorThroughput } from './bench/collector-throughput';
 import { CONSOLE_TARGETS, benchConsole } from './bench/console';
+import { LIVE_STREAM_RATE, LIVE_STREAM_TARGETS } from './bench/console-live-stream';
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { fmt } from './bench/timing';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     const r = await benchConsole({ log });
     results.console = r;
     log(`  first page: ${r.firstPage.files.join(', ')}: ${Math.round(r.firstPage.bytes / 1024)} KB, ${Math.round(r.firstPage.gzipBytes / 1024)} KB gzipped (target ≤ ${CONSOLE_TARGETS.firstPageGzipBytes / 1024} KB)`);
+    const live = r.liveStream;
+    log(`  live stream at ${LIVE_STREAM_RATE} events/s: ${fmt(live.framesPerSecond, 0)} frames/s (target ≥ ${LIVE_STREAM_TARGETS.minFramesPerSecond}), longest task ${fmt(live.longestTaskMs, 0)} ms (target ≤ ${LIVE_STREAM_TARGETS.maxLongTaskMs}); the last event shown ${fmt(live.streamLagMs, 0)} ms after its 201, found by the API after ${fmt(live.apiLagMs, 0)} ms`);
     log(`  sign-in → chart: console ${fmt(r.consoleMs)} ms (first run, loading ECharts: ${fmt(r.consoleFirstRunMs)} ms), API ${fmt(r.apiMs)} ms, ratio ${fmt(r.ratio)} (target ≤ ${CONSOLE_TARGETS.signInToChartRatio}), median of ${r.runs} runs`);
   }
 

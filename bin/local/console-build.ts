@@ -44,7 +44,9 @@ export async function ensureConsoleBuilt(options: { root?: string; log?: (line: 
   const started = Date.now();
   // Vite's own command in a child process: Vite is an ES module, which the callers (jest among them)
   // cannot always load in process.
-  await run(process.execPath, [VITE_COMMAND, 'build', root, '--logLevel', 'warn'], { maxBuffer: 16 * 1024 * 1024 });
+  // NODE_ENV=production whatever the caller runs under (jest sets it to `test`, which would make
+  // Vite bundle React's development build, three times the size).
+  await run(process.execPath, [VITE_COMMAND, 'build', root, '--logLevel', 'warn'], { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } });
   options.log?.(`console: built in ${Date.now() - started} ms`);
   return true;
 }

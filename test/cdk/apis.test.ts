@@ -99,7 +99,7 @@ describe('management API', () => {
     const fallback = routes.find((route) => route.Properties.RouteKey === '$default')!;
     expect(targetFunctionOf(fallback)).toBe(functionIdOf('management'));
     const [command] = consoleBundlingCommands('/in', '/asset-output');
-    expect(command).toMatch(/node ".*node_modules\/vite\/bin\/vite\.js" build ".*\/console" --outDir "\/asset-output\/console" --emptyOutDir/);
+    expect(command).toMatch(/^NODE_ENV=production node ".*node_modules\/vite\/bin\/vite\.js" build ".*\/console" --outDir "\/asset-output\/console" --emptyOutDir/);
   });
 
   it('allows bearer tokens cross-origin', () => {
