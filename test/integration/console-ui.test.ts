@@ -107,6 +107,7 @@ describe('web console', () => {
     await page.getByRole('link', { name: 'console-co' }).first().click();
     await page.waitForURL(/\/console\/companies\/console-co$/);
     await page.getByLabel('Profile metadata').filter({ hasText: 'Console Co' }).waitFor();
+    await page.getByRole('list', { name: 'Users of this company' }).getByRole('link', { name: 'console-user' }).waitFor();
   }, 60_000);
 
   it('lists a meter\'s billing reports, opens one and explains it down to the events behind it', async () => {

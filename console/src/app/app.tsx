@@ -5,6 +5,7 @@ import type { ConsoleConfig } from '../config/console-config';
 import { createManagementClient } from '../lib/api-client';
 import { ApiProvider } from '../lib/api-context';
 import { ApiError } from '../lib/api-error';
+import { AppTimeZoneProvider } from '../lib/app-time-zone';
 import { loadSession, saveSession } from '../lib/session';
 import { SessionProvider } from '../lib/session-context';
 import { createConsoleRouter } from './router';
@@ -40,7 +41,9 @@ export function App({ config }: { config: ConsoleConfig }) {
     <ApiProvider client={client}>
       <QueryClientProvider client={queries}>
         <SessionProvider onChange={(session) => { if (!session) queries.clear(); }}>
-          <RouterProvider router={router} />
+          <AppTimeZoneProvider>
+            <RouterProvider router={router} />
+          </AppTimeZoneProvider>
         </SessionProvider>
       </QueryClientProvider>
     </ApiProvider>

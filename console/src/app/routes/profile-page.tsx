@@ -4,6 +4,7 @@ import { BalancesTable } from '../../features/billing/components/balances-table'
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { DEFAULT_SPEC } from '../../features/charts/utils/chart-spec';
 import { ProfileCohorts } from '../../features/cohorts/components/profile-cohorts';
+import { CompanyUsers } from '../../features/customers/components/company-users';
 import { ProfileCard } from '../../features/customers/components/profile-card';
 import { SubscriptionsTable } from '../../features/customers/components/subscriptions-table';
 import type { ProfileKind } from '../../features/customers/utils/profile-query';
@@ -26,6 +27,12 @@ export function ProfilePage({ kind }: { kind: ProfileKind }) {
         <h2>Cohorts</h2>
         <ProfileCohorts type={kind === 'users' ? 'user' : 'company'} profileId={id} />
       </section>
+      {kind === 'companies' && (
+        <section aria-label="Users">
+          <h2>Users</h2>
+          <CompanyUsers companyId={id} />
+        </section>
+      )}
       {kind === 'companies' && (
         <section aria-label="Subscriptions">
           <h2>Subscriptions</h2>

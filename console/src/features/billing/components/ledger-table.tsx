@@ -1,11 +1,12 @@
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useLedger } from '../api/balances';
 
 /** A subscription's balance ledger: credits, debits, promotions, adjustments and usage draws, newest first. */
 export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
+  const format = useFormatTime();
   const ledger = useLedger(subscriptionId);
   if (ledger.isPending) return <Loading label="Loading the ledger…" />;
   if (ledger.error) return <ErrorMessage error={ledger.error} />;
@@ -16,7 +17,7 @@ export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
       <tbody>
         {ledger.data.map((entry, i) => (
           <tr key={String(entry._id ?? entry.transaction_id ?? i)}>
-            <td>{formatTime(entry.created_at)}</td>
+            <td>{format(entry.created_at)}</td>
             <td>{entry.type}</td>
             <td>{String(entry.amount)}</td>
             <td><code>{entry.transaction_id ?? ''}</code></td>

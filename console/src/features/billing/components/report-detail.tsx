@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useReport } from '../api/reports';
 import { ReportExplanationView } from './report-explanation';
 import { formatAmount } from './reports-table';
 
 /** One billing report: what was billed for which window, its versions, and every request sent for it. */
 export function ReportDetail({ reportId }: { reportId: string }) {
+  const format = useFormatTime();
   const report = useReport(reportId);
   const [explaining, setExplaining] = useState(false);
   if (report.isPending) return <Loading label="Loading the report…" />;
@@ -17,7 +18,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
   return (
     <article aria-label="Billing report">
       <dl className="facts">
-        <dt>Window</dt><dd>{formatTime(r.usage_start_time)} – {formatTime(r.usage_end_time)}</dd>
+        <dt>Window</dt><dd>{format(r.usage_start_time)} – {format(r.usage_end_time)}</dd>
         <dt>Meter</dt><dd><Link to={`/billing/reports?meter=${encodeURIComponent(r.billing_meter_id)}`}>{r.billing_meter_id}</Link></dd>
         <dt>Subscription</dt><dd>{r.subscription_id ?? 'none'}</dd>
         <dt>Company</dt><dd>{r.company_id ? <Link to={`/companies/${encodeURIComponent(r.company_id)}`}>{r.company_id}</Link> : 'none'}</dd>
@@ -32,7 +33,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
           <h2>Versions</h2>
           <table className="event-table">
             <thead><tr><th scope="col">Version</th><th scope="col">Usage</th><th scope="col">Change</th><th scope="col">Created</th></tr></thead>
-            <tbody>{(r.versions ?? []).map((v) => <tr key={v.report_version}><td>{v.report_version}</td><td>{v.meter_usage}</td><td>{v.delta > 0 ? `+${v.delta}` : v.delta}</td><td>{formatTime(v.created_at)}</td></tr>)}</tbody>
+            <tbody>{(r.versions ?? []).map((v) => <tr key={v.report_version}><td>{v.report_version}</td><td>{v.meter_usage}</td><td>{v.delta > 0 ? `+${v.delta}` : v.delta}</td><td>{format(v.created_at)}</td></tr>)}</tbody>
           </table>
         </section>
       )}
@@ -44,7 +45,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
             <tbody>
               {r.provider_requests.map((request, i) => (
                 <tr key={`${request.request_time}-${i}`}>
-                  <td>{formatTime(request.request_time)}</td>
+                  <td>{format(request.request_time)}</td>
                   <td className={request.success ? 'status-ok' : 'status-5xx'}>{request.success ? 'accepted' : 'refused or failed'}</td>
                   <td>{request.status_code === 0 ? 'no answer' : request.status_code}</td>
                   <td>{request.error_code ? `${request.error_code}: ${request.error_message ?? ''}` : ''}</td>

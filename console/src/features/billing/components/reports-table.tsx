@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useReports, type ReportFilters } from '../api/reports';
 
 export function formatAmount(amountExact: string | null | undefined, currency: string | null | undefined): string {
@@ -12,6 +12,7 @@ export function formatAmount(amountExact: string | null | undefined, currency: s
 
 /** Billing reports: window, subscription, usage, amount, status; each opens its report. */
 export function ReportsTable({ filters }: { filters: ReportFilters }) {
+  const format = useFormatTime();
   const reports = useReports(filters);
   const rows = reports.data?.pages.flatMap((page) => page.reports) ?? [];
   if (reports.isPending) return <Loading label="Loading billing reports…" />;
@@ -28,7 +29,7 @@ export function ReportsTable({ filters }: { filters: ReportFilters }) {
           <tbody>
             {rows.map((report) => (
               <tr key={report._id}>
-                <td><Link to={`/billing/reports/${encodeURIComponent(report._id)}`}>{formatTime(report.usage_start_time)}</Link></td>
+                <td><Link to={`/billing/reports/${encodeURIComponent(report._id)}`}>{format(report.usage_start_time)}</Link></td>
                 <td>{report.subscription_id ?? <span className="muted">none ({report.company_id})</span>}</td>
                 <td>{report.meter_usage.toLocaleString()}</td>
                 <td>{formatAmount(report.amount_exact, report.currency)}</td>

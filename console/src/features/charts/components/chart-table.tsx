@@ -1,8 +1,9 @@
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import type { Series } from '../../../components/chart-types';
 
 /** A `table` chart: one row per interval, one column per series. */
 export function ChartTable({ series, label }: { series: readonly Series[]; label: string }) {
+  const format = useFormatTime();
   const times = series[0]?.points.map(([time]) => time) ?? [];
   return (
     <table className="event-table" aria-label={label}>
@@ -10,7 +11,7 @@ export function ChartTable({ series, label }: { series: readonly Series[]; label
       <tbody>
         {times.map((time, i) => (
           <tr key={time}>
-            <td>{formatTime(new Date(time).toISOString())}</td>
+            <td>{format(new Date(time).toISOString())}</td>
             {series.map((s) => <td key={s.name}>{s.points[i]?.[1] ?? ''}</td>)}
           </tr>
         ))}

@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { JsonView } from '../../../components/json-view';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useProfile } from '../api/profiles';
 import type { ProfileKind } from '../utils/profile-query';
 
 /** A user's or company's merged profile: ids, dates, campaign and metadata. */
 export function ProfileCard({ kind, id }: { kind: ProfileKind; id: string }) {
+  const format = useFormatTime();
   const profile = useProfile(kind, id);
   if (profile.isPending) return <Loading label="Loading the profile…" />;
   if (profile.error) return <ErrorMessage error={profile.error} />;
@@ -17,8 +18,8 @@ export function ProfileCard({ kind, id }: { kind: ProfileKind; id: string }) {
       <dl className="facts">
         <dt>{kind === 'users' ? 'User id' : 'Company id'}</dt><dd><code>{id}</code></dd>
         {kind === 'users' && source.company_id && (<><dt>Company</dt><dd><Link to={`/companies/${encodeURIComponent(source.company_id)}`}>{source.company_id}</Link></dd></>)}
-        {source.created_at && (<><dt>First seen</dt><dd>{formatTime(source.created_at)}</dd></>)}
-        {source.updated_at && (<><dt>Last updated</dt><dd>{formatTime(source.updated_at)}</dd></>)}
+        {source.created_at && (<><dt>First seen</dt><dd>{format(source.created_at)}</dd></>)}
+        {source.updated_at && (<><dt>Last updated</dt><dd>{format(source.updated_at)}</dd></>)}
       </dl>
       {source.campaign && (
         <section aria-label="Campaign">

@@ -3,12 +3,13 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useProfileSearch } from '../api/profiles';
 import { ID_FIELD, type ProfileKind } from '../utils/profile-query';
 
 /** Finds users or companies by id, email, name or any `field:value`, and lists them. */
 export function ProfileSearch({ kind, text, onSearch }: { kind: ProfileKind; text: string; onSearch: (kind: ProfileKind, text: string) => void }) {
+  const format = useFormatTime();
   const [draft, setDraft] = useState(text);
   const [draftKind, setDraftKind] = useState(kind);
   const search = useProfileSearch(kind, text);
@@ -50,7 +51,7 @@ export function ProfileSearch({ kind, text, onSearch }: { kind: ProfileKind; tex
                   <td><Link to={`/${kind}/${encodeURIComponent(id)}`} aria-label={`Open ${noun} ${id}`}>{id}</Link></td>
                   <td>{String(metadata['email'] ?? metadata['name'] ?? '')}</td>
                   {kind === 'users' && <td>{hit._source.company_id ? <Link to={`/companies/${encodeURIComponent(hit._source.company_id)}`}>{hit._source.company_id}</Link> : ''}</td>}
-                  <td>{formatTime(hit._source.updated_at)}</td>
+                  <td>{format(hit._source.updated_at)}</td>
                 </tr>
               );
             })}

@@ -1,11 +1,12 @@
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useCompanySubscriptions } from '../api/profiles';
 
 /** A company's subscriptions: status, period and plan items. */
 export function SubscriptionsTable({ companyId }: { companyId: string }) {
+  const format = useFormatTime();
   const subscriptions = useCompanySubscriptions(companyId);
   if (subscriptions.isPending) return <Loading label="Loading subscriptions…" />;
   if (subscriptions.error) return <ErrorMessage error={subscriptions.error} />;
@@ -20,7 +21,7 @@ export function SubscriptionsTable({ companyId }: { companyId: string }) {
           <tr key={subscription.subscription_id}>
             <td><code>{subscription.subscription_id}</code></td>
             <td>{subscription.status ?? ''}</td>
-            <td>{formatTime(subscription.current_period_start)} – {formatTime(subscription.current_period_end)}</td>
+            <td>{format(subscription.current_period_start)} – {format(subscription.current_period_end)}</td>
             <td>{(subscription.items ?? []).map((item) => item.price_id ?? item.plan_id).filter(Boolean).join(', ')}</td>
           </tr>
         ))}

@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { dataOf, type ManagementClient } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { useAppTimeZone } from '../../../lib/app-time-zone';
 import { PAGE_SIZE, streamBody, type EventFilters } from '../utils/stream-query';
 import type { EventHit } from './event-types';
 
@@ -12,9 +13,10 @@ interface EventPage {
   readonly total: number;
 }
 
-export async function searchEvents(api: ManagementClient, filters: EventFilters, after?: readonly unknown[]): Promise<EventPage> {
+export async function searchEvents(api: ManagementClient, filters: EventFilters, timeZone: string, after?: readonly unknown[]): Promise<EventPage> {
   const answer = dataOf(await api.POST('/search/~/search/events', {
-    params: { query: { from: filters.from, to: filters.to } },
+    // Dates typed without an offset mean the app's time zone.
+    params: { query: { from: filters.from, to: filters.to, time_zone: timeZone } },
     body: streamBody(filters, after) as never,
   }));
   // The document's _source is the event as stored: the console reads the fields it shows (EventSource).
@@ -27,9 +29,10 @@ export async function searchEvents(api: ManagementClient, filters: EventFilters,
  */
 export function useEventStream(filters: EventFilters, live: boolean) {
   const api = useApi();
+  const timeZone = useAppTimeZone();
   return useInfiniteQuery({
-    queryKey: ['events', 'stream', filters],
-    queryFn: ({ pageParam }) => searchEvents(api, filters, pageParam),
+    queryKey: ['events', 'stream', filters, timeZone],
+    queryFn: ({ pageParam }) => searchEvents(api, filters, timeZone, pageParam),
     initialPageParam: undefined as readonly unknown[] | undefined,
     getNextPageParam: (last) => (last.hits.length < PAGE_SIZE ? undefined : last.hits[last.hits.length - 1]?.sort),
     refetchInterval: live ? LIVE_REFRESH_MS : false,

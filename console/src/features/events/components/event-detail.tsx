@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { JsonView } from '../../../components/json-view';
 import { Loading } from '../../../components/loading';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import { useEvent } from '../api/get-event';
 import { BodyView } from './body-view';
 
 /** One event: what was called, timing, who called, the request and response with headers and bodies, metadata. */
 export function EventDetail({ eventId, eventTime }: { eventId: string; eventTime?: string }) {
+  const format = useFormatTime();
   const query = useEvent(eventId, eventTime);
   if (query.isPending) return <Loading label="Loading the event…" />;
   if (query.error) return <ErrorMessage error={query.error} />;
@@ -19,7 +20,7 @@ export function EventDetail({ eventId, eventTime }: { eventId: string; eventTime
       <dl className="facts">
         <dt>Event</dt><dd>{event.event_type === 'action' ? `Action ${event.action_name ?? ''}` : `${request.verb ?? ''} ${request.uri ?? ''}`}</dd>
         {request.route && (<><dt>Route</dt><dd>{request.route}</dd></>)}
-        <dt>Time</dt><dd><time dateTime={request.time}>{formatTime(request.time)}</time></dd>
+        <dt>Time</dt><dd><time dateTime={request.time}>{format(request.time)}</time></dd>
         {response.status !== undefined && (<><dt>Status</dt><dd>{response.status}</dd></>)}
         {event.duration_ms !== undefined && (<><dt>Duration</dt><dd>{event.duration_ms} ms</dd></>)}
         {event.user_id && (<><dt>User</dt><dd><Link to={`/users/${encodeURIComponent(event.user_id)}`}>{event.user_id}</Link></dd></>)}

@@ -1,18 +1,19 @@
 import { Link } from 'react-router';
-import { formatTime } from '../../../lib/time';
+import { useFormatTime } from '../../../lib/app-time-zone';
 import type { EventHit } from '../api/event-types';
 
 const statusClass = (status: number | undefined) => (status === undefined ? '' : status >= 500 ? 'status-5xx' : status >= 400 ? 'status-4xx' : 'status-ok');
 
 /** One line of the stream: time, what happened, status, user and company; opens the event. */
 export function EventRow({ hit }: { hit: EventHit }) {
+  const format = useFormatTime();
   const event = hit._source;
   const time = event.request?.time;
   const href = `/events/${encodeURIComponent(hit._id)}${time ? `?time=${encodeURIComponent(time)}` : ''}`;
   const what = event.event_type === 'action' ? event.action_name ?? 'action' : `${event.request?.verb ?? ''} ${event.request?.route ?? event.request?.uri ?? ''}`;
   return (
     <tr>
-      <td><time dateTime={time}>{formatTime(time)}</time></td>
+      <td><time dateTime={time}>{format(time)}</time></td>
       <td><Link to={href}>{what}</Link></td>
       <td className={statusClass(event.response?.status)}>{event.response?.status ?? ''}</td>
       <td>{event.duration_ms === undefined ? '' : `${event.duration_ms} ms`}</td>
