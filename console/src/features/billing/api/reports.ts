@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
 export interface ProviderRequest {
   readonly job_id: string;
@@ -108,10 +109,10 @@ export interface BillingMeter {
   readonly billing_plan?: { provider_slug?: string };
 }
 
-export function useMeters() {
+
+/** The meters, a page at a time. */
+export function useMeterPages() {
   const api = useApi();
-  return useQuery({
-    queryKey: ['billing', 'meters'],
-    queryFn: async () => dataOf(await api.GET('/~/billing/meters', { params: { query: { take: '100' } as never } })) as unknown as BillingMeter[],
-  });
+  return useKeysetPages<BillingMeter>(['billing', 'meters', 'pages'], async (beforeId) =>
+    keysetPage(await api.GET('/~/billing/meters', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
 }

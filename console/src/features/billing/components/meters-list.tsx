@@ -2,21 +2,23 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { useMeters } from '../api/reports';
+import { useMeterPages } from '../api/reports';
 
 /** The app's billing meters, each leading to its reports. */
 export function MetersList() {
-  const meters = useMeters();
+  const meters = useMeterPages();
+  const items = meters.data?.pages.flatMap((page) => page.items) ?? [];
   if (meters.isPending) return <Loading label="Loading meters…" />;
   if (meters.error) return <ErrorMessage error={meters.error} />;
-  if (meters.data.length === 0) {
+  if (items.length === 0) {
     return <EmptyState title="No billing meters"><p>Create one with <code>POST /~/billing/meters</code>: a query over events and the plan it bills.</p></EmptyState>;
   }
   return (
+    <>
     <table className="event-table" aria-label="Billing meters">
       <thead><tr><th scope="col">Meter</th><th scope="col">Provider</th><th scope="col">Period</th><th scope="col">Status</th><th scope="col">Reports</th></tr></thead>
       <tbody>
-        {meters.data.map((meter) => (
+        {items.map((meter) => (
           <tr key={meter._id}>
             <td><Link to={`/billing/meters/${encodeURIComponent(meter._id)}`} aria-label={`Edit ${meter.name}`}>{meter.name}</Link></td>
             <td>{meter.billing_plan?.provider_slug ?? ''}</td>
@@ -27,5 +29,7 @@ export function MetersList() {
         ))}
       </tbody>
     </table>
+    {meters.hasNextPage && <button type="button" onClick={() => void meters.fetchNextPage()} disabled={meters.isFetchingNextPage}>More meters</button>}
+    </>
   );
 }

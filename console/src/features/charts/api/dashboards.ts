@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
 /** A dashboard: its workspaces laid out in rows, in order. */
 export interface Dashboard {
@@ -15,6 +16,13 @@ export function useDashboards() {
     queryKey: ['dashboards'],
     queryFn: async () => dataOf(await api.GET('/~/dashboards', { params: { query: { take: '100' } as never } })) as unknown as Dashboard[],
   });
+}
+
+/** The dashboards, a page at a time. */
+export function useDashboardPages() {
+  const api = useApi();
+  return useKeysetPages<Dashboard>(['dashboards', 'pages'], async (beforeId) =>
+    keysetPage(await api.GET('/~/dashboards', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
 }
 
 export function useDashboard(id: string) {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
 
 export interface Cohort {
@@ -21,6 +22,15 @@ export function useCohorts() {
   return useQuery({
     queryKey: ['cohorts'],
     queryFn: async () => (dataOf(await api.GET('/~/cohorts', { params: { query: { take: '100' } as never } })) as unknown as Cohort[]).map(withCriteria),
+  });
+}
+
+/** The cohorts, a page at a time. */
+export function useCohortPages() {
+  const api = useApi();
+  return useKeysetPages<Cohort>(['cohorts', 'pages'], async (beforeId) => {
+    const page = keysetPage<Cohort>(await api.GET('/~/cohorts', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }));
+    return { ...page, items: page.items.map(withCriteria) };
   });
 }
 

@@ -2,19 +2,21 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { useCohorts } from '../api/cohorts';
+import { useCohortPages } from '../api/cohorts';
 
 /** The app's cohorts, each opening its editor and members. */
 export function CohortsList() {
-  const cohorts = useCohorts();
+  const cohorts = useCohortPages();
+  const items = cohorts.data?.pages.flatMap((page) => page.items) ?? [];
   if (cohorts.isPending) return <Loading label="Loading cohorts…" />;
   if (cohorts.error) return <ErrorMessage error={cohorts.error} />;
-  if (cohorts.data.length === 0) return <EmptyState title="No cohorts yet"><p>A cohort is a saved query over users or companies; governance rules and sampling use them.</p></EmptyState>;
+  if (items.length === 0) return <EmptyState title="No cohorts yet"><p>A cohort is a saved query over users or companies; governance rules and sampling use them.</p></EmptyState>;
   return (
+    <>
     <table className="event-table" aria-label="Cohorts">
       <thead><tr><th scope="col">Cohort</th><th scope="col">Of</th><th scope="col">Sample rate</th></tr></thead>
       <tbody>
-        {cohorts.data.map((cohort) => (
+        {items.map((cohort) => (
           <tr key={cohort._id}>
             <td><Link to={`/cohorts/${encodeURIComponent(cohort._id)}`}>{cohort.cohort_name}</Link></td>
             <td>{cohort.cohort_type === 'user' ? 'Users' : 'Companies'}</td>
@@ -23,5 +25,7 @@ export function CohortsList() {
         ))}
       </tbody>
     </table>
+    {cohorts.hasNextPage && <button type="button" onClick={() => void cohorts.fetchNextPage()} disabled={cohorts.isFetchingNextPage}>More cohorts</button>}
+    </>
   );
 }
