@@ -171,6 +171,22 @@ describe('web console', () => {
     expect(meters.find((m) => m.name === 'UI meter')).toMatchObject({ slug: 'ui-meter', status: 'inactive', billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [expect.any(String)], custom_plan: { plan_id: expect.any(String) } } } } });
   }, 60_000);
 
+  it('adds a price with graduated tiers to a catalog plan, showing a refusal beside the tiers first', async () => {
+    await page.goto(`${consoleUrl}/billing/catalog`);
+    await page.getByRole('button', { name: 'Add a price to Console plan' }).click();
+    const form = page.getByRole('form', { name: 'New price' });
+    await form.locator('input[name="price_name"]').fill('Tiered calls');
+    await form.getByLabel('Tier 2 up to').fill('500');
+    await form.getByRole('button', { name: 'Add price' }).click();
+    await form.locator('.field-problem').first().waitFor();
+    await shot('price-refused');
+    await form.getByLabel('Tier 2 up to').fill('inf');
+    await form.getByRole('button', { name: 'Add price' }).click();
+    await page.getByRole('list', { name: 'Prices of Console plan' }).getByText('graduated tiers in USD: up to 1000: 0.01/unit; up to inf: 0.005/unit').waitFor();
+    const prices = (await rt.management('GET', '/~/billing/catalog/prices')).body as { name: string; tiers?: unknown[] }[];
+    expect(prices.find((p) => p.name === 'Tiered calls')).toMatchObject({ pricing_model: 'graduated', currency: 'usd', tiers: [{ up_to: 1000, unit_price_in_decimal: '0.01' }, { up_to: 'inf', unit_price_in_decimal: '0.005' }] });
+  }, 60_000);
+
   it('shows a company\'s credit balances and a subscription\'s ledger', async () => {
     const credit = await rt.management('POST', '/~/billing/reports/balance_transactions', {}, { company_id: 'console-co', subscription_id: 'sub-console', transaction_id: 'console-credit-1', amount: '50.00', type: 'credit', description: 'Welcome credit' });
     expect(credit.status).toBe(204);
@@ -260,7 +276,7 @@ describe('web console', () => {
   }, 60_000);
 
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

@@ -2,7 +2,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
 import { AppsPage } from './routes/apps-page';
-import { BillingMetersPage, BillingReportPage, BillingReportsPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
+import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
 import { CohortPage, CohortsPage, GovernancePage } from './routes/cohort-pages';
 import { CustomersPage } from './routes/customers-page';
@@ -34,6 +34,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/companies/:id', element: <ProfilePage kind="companies" /> },
           { path: '/billing/meters', element: <BillingMetersPage /> },
           { path: '/billing/meters/new', element: <NewMeterPage /> },
+          { path: '/billing/catalog', element: <CatalogPage /> },
           { path: '/billing/meters/:meterId', element: <MeterPage /> },
           { path: '/billing/reports', element: <BillingReportsPage /> },
           { path: '/billing/reports/:reportId', element: <BillingReportPage /> },

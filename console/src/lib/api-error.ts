@@ -30,5 +30,5 @@ export function apiErrorOf(status: number, body: unknown): ApiError {
 export function fieldProblem(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const detail = error.details.find((d) => d.field === field || d.field.startsWith(`${field}.`) || d.field.startsWith(`${field}[`));
-  return detail && (detail.field === field ? detail.reason : `${detail.field.slice(field.length + 1)}: ${detail.reason}`);
+  return detail && (detail.field === field ? detail.reason : `${detail.field.slice(field.length).replace(/^\./, '')}: ${detail.reason}`);
 }

@@ -3,6 +3,7 @@ import { PageHeader } from '../../components/page-header';
 import { BillingMetricsChart } from '../../features/billing/components/billing-metrics-chart';
 import { LedgerTable } from '../../features/billing/components/ledger-table';
 import { MeterEditor } from '../../features/billing/components/meter-editor';
+import { PlansCatalog } from '../../features/billing/components/plans-catalog';
 import { MetersList } from '../../features/billing/components/meters-list';
 import { useMeter } from '../../features/billing/api/meters';
 import { ErrorMessage } from '../../components/error-message';
@@ -14,7 +15,7 @@ import { RELATIVE_RANGES } from '../../lib/time';
 export function BillingMetersPage() {
   return (
     <>
-      <PageHeader title="Billing meters"><Link to="/billing/meters/new">New meter</Link> <Link to="/billing/reports">All reports</Link></PageHeader>
+      <PageHeader title="Billing meters"><Link to="/billing/meters/new">New meter</Link> <Link to="/billing/catalog">Plans and prices</Link> <Link to="/billing/reports">All reports</Link></PageHeader>
       <MetersList />
     </>
   );
@@ -105,6 +106,15 @@ export function MeterPage() {
     <>
       <PageHeader title={meter.data.name}><Link to={`/billing/reports?meter=${encodeURIComponent(meterId)}`}>Its reports</Link></PageHeader>
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
+    </>
+  );
+}
+
+export function CatalogPage() {
+  return (
+    <>
+      <PageHeader title="Plans and prices"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <PlansCatalog />
     </>
   );
 }

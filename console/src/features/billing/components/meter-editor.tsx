@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { fieldProblem } from '../../../lib/api-error';
 import { useMeterChoices, useSaveMeter, type MeterInput, type Provider, type StoredMeter } from '../api/meters';
@@ -118,6 +119,7 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
                 {(choices.data?.plans ?? []).map((plan) => <option key={plan.id} value={plan.id}>{plan.name}</option>)}
               </select>
             </Field>
+            <Link to="/billing/catalog" className="field">Plans and prices</Link>
             <Field label="Reporting period" problem={problem('billing_plan.params.webhook_params.reporting')}><input name="reporting_period" value={period} onChange={(e) => setPeriod(e.target.value)} size={6} /></Field>
           </div>
         </fieldset>

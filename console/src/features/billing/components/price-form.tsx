@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { ErrorMessage } from '../../../components/error-message';
+import { fieldProblem } from '../../../lib/api-error';
+import { useCreatePrice, type CatalogPrice, type PriceTier } from '../api/catalog';
+
+type Model = CatalogPrice['pricing_model'];
+const MODELS: Record<Model, string> = { per_unit: 'Per unit', package: 'Package', volume: 'Volume tiers', graduated: 'Graduated tiers' };
+const tiered = (model: Model) => model === 'volume' || model === 'graduated';
+
+interface TierRow {
+  upTo: string;
+  unit: string;
+  flat: string;
+}
+
+/** Adds a price to a plan: per unit, per package, or in volume or graduated tiers, with the API's refusals beside their fields. */
+export function PriceForm({ planId }: { planId: string }) {
+  const create = useCreatePrice();
+  const [name, setName] = useState('');
+  const [currency, setCurrency] = useState('USD');
+  const [model, setModel] = useState<Model>('graduated');
+  const [unitPrice, setUnitPrice] = useState('');
+  const [divideBy, setDivideBy] = useState('1000');
+  const [tiers, setTiers] = useState<TierRow[]>([{ upTo: '1000', unit: '0.01', flat: '' }, { upTo: 'inf', unit: '0.005', flat: '' }]);
+  const setTier = (i: number, change: Partial<TierRow>) => setTiers((rows) => rows.map((row, j) => (j === i ? { ...row, ...change } : row)));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const tierValues: PriceTier[] = tiers.map((row) => ({
+      up_to: row.upTo.trim() === 'inf' ? 'inf' : Number(row.upTo),
+      ...(row.unit.trim() ? { unit_price_in_decimal: row.unit.trim() } : {}),
+      ...(row.flat.trim() ? { flat_price_in_decimal: row.flat.trim() } : {}),
+    }));
+    create.mutate({
+      name: name.trim(), plan_id: planId, currency: currency.trim(), pricing_model: model,
+      ...(tiered(model) ? { tiers: tierValues } : { price_in_decimal: unitPrice.trim() }),
+      ...(model === 'package' ? { transform_quantity: { divide_by: Number(divideBy), round: 'up' as const } } : {}),
+    }, { onSuccess: () => setName('') });
+  };
+  const problem = (field: string) => fieldProblem(create.error, field);
+  return (
+    <form className="meter-editor" onSubmit={submit} aria-label="New price" noValidate>
+      <div className="inline-form">
+        <label className={problem('name') ? 'field invalid' : 'field'}>Price name <input name="price_name" value={name} onChange={(e) => setName(e.target.value)} />{problem('name') && <span className="field-problem" role="alert">{problem('name')}</span>}</label>
+        <label className={problem('currency') ? 'field invalid' : 'field'}>Currency <input name="currency" value={currency} onChange={(e) => setCurrency(e.target.value)} size={4} />{problem('currency') && <span className="field-problem" role="alert">{problem('currency')}</span>}</label>
+        <label className="field">
+          Pricing model
+          <select name="pricing_model" value={model} onChange={(e) => setModel(e.target.value as Model)}>
+            {Object.entries(MODELS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+          </select>
+        </label>
+      </div>
+      {tiered(model) ? (
+        <fieldset className="webhook-params">
+          <legend>Tiers (the last one up to <code>inf</code>)</legend>
+          <table className="event-table" aria-label="Tiers">
+            <thead><tr><th scope="col">Up to (units)</th><th scope="col">Unit price</th><th scope="col">Flat price</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
+            <tbody>
+              {tiers.map((row, i) => (
+                <tr key={i}>
+                  <td><input aria-label={`Tier ${i + 1} up to`} name="up_to" value={row.upTo} onChange={(e) => setTier(i, { upTo: e.target.value })} size={8} /></td>
+                  <td><input aria-label={`Tier ${i + 1} unit price`} name="unit_price" value={row.unit} onChange={(e) => setTier(i, { unit: e.target.value })} size={8} /></td>
+                  <td><input aria-label={`Tier ${i + 1} flat price`} name="flat_price" value={row.flat} onChange={(e) => setTier(i, { flat: e.target.value })} size={8} /></td>
+                  <td><button type="button" className="secondary" onClick={() => setTiers((rows) => rows.filter((_, j) => j !== i))} disabled={tiers.length === 1}>Remove</button></td>
+                  {problem(`tiers[${i}]`) && <td className="field-problem" role="alert">Tier {i + 1}, {problem(`tiers[${i}]`)}</td>}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" className="secondary" onClick={() => setTiers((rows) => [...rows, { upTo: '', unit: '', flat: '' }])}>Add a tier</button>
+          {fieldProblem(create.error, 'tiers') && !tiers.some((_, i) => problem(`tiers[${i}]`)) && <p className="field-problem" role="alert">{problem('tiers')}</p>}
+        </fieldset>
+      ) : (
+        <div className="inline-form">
+          <label className={problem('price_in_decimal') ? 'field invalid' : 'field'}>{model === 'package' ? 'Price per package' : 'Price per unit'} <input name="price_in_decimal" value={unitPrice} onChange={(e) => setUnitPrice(e.target.value)} placeholder="0.0025" />{problem('price_in_decimal') && <span className="field-problem" role="alert">{problem('price_in_decimal')}</span>}</label>
+          {model === 'package' && <label className="field">Units per package <input name="divide_by" value={divideBy} onChange={(e) => setDivideBy(e.target.value)} size={8} /></label>}
+        </div>
+      )}
+      <ErrorMessage error={create.error} />
+      <button type="submit" disabled={create.isPending}>Add price</button>
+    </form>
+  );
+}
