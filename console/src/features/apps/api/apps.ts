@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
 /** An app as `GET /~/apps` shows it (its id is `id`). */
 export interface App {
@@ -9,13 +10,11 @@ export interface App {
   readonly time_zone?: string;
 }
 
-/** The organisation's apps. */
-export function useApps() {
+/** The organisation's apps, a page at a time. */
+export function useAppPages() {
   const api = useApi();
-  return useQuery({
-    queryKey: ['apps'],
-    queryFn: async () => dataOf(await api.GET('/~/apps', { params: { query: { take: '100' } as never } })) as unknown as App[],
-  });
+  return useKeysetPages<App>(['apps', 'pages'], async (beforeId) =>
+    keysetPage(await api.GET('/~/apps', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
 }
 
 /** The collector application id of the token's app: what SDKs send as their application id. */

@@ -1,19 +1,21 @@
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { useApps } from '../api/apps';
+import { useAppPages } from '../api/apps';
 
 /** The organisation's apps; the current one is marked, another can be switched to (signing in again for it). */
 export function AppsList({ currentAppId, onSwitch }: { currentAppId: string; onSwitch: (appId: string) => void }) {
-  const apps = useApps();
+  const apps = useAppPages();
+  const items = apps.data?.pages.flatMap((page) => page.items) ?? [];
   if (apps.isPending) return <Loading label="Loading apps…" />;
   if (apps.error) return <ErrorMessage error={apps.error} />;
-  if (apps.data.length === 0) return <EmptyState title="No apps"><p>Create one with <code>POST /~/apps</code>.</p></EmptyState>;
+  if (items.length === 0) return <EmptyState title="No apps"><p>Create one with <code>POST /~/apps</code>.</p></EmptyState>;
   return (
+    <>
     <table className="event-table" aria-label="Apps">
       <thead><tr><th scope="col">App</th><th scope="col">App id</th><th scope="col">Time zone</th><th scope="col"><span className="visually-hidden">Action</span></th></tr></thead>
       <tbody>
-        {apps.data.map((app) => (
+        {items.map((app) => (
           <tr key={app.id}>
             <td>{app.name}</td>
             <td><code>{app.id}</code></td>
@@ -23,5 +25,7 @@ export function AppsList({ currentAppId, onSwitch }: { currentAppId: string; onS
         ))}
       </tbody>
     </table>
+    {apps.hasNextPage && <button type="button" onClick={() => void apps.fetchNextPage()} disabled={apps.isFetchingNextPage}>More apps</button>}
+    </>
   );
 }

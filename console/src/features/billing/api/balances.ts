@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
 export interface SubscriptionBalance {
   readonly subscription_id: string;
@@ -32,13 +33,13 @@ export function useCompanyBalances(companyId: string) {
   });
 }
 
-/** A subscription's ledger, newest first. */
+/** A subscription's ledger, newest first, a page at a time. */
 export function useLedger(subscriptionId: string) {
   const api = useApi();
-  return useQuery({
-    queryKey: ['billing', 'ledger', subscriptionId],
-    queryFn: async () => dataOf(await api.GET('/~/billing/reports/balance_transactions', { params: { query: { subscription_id: subscriptionId, take: '100' } as never } })) as unknown as LedgerEntry[],
-  });
+  return useKeysetPages<LedgerEntry>(['billing', 'ledger', subscriptionId], async (beforeId) =>
+    keysetPage(await api.GET('/~/billing/reports/balance_transactions', {
+      params: { query: { subscription_id: subscriptionId, take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never },
+    })));
 }
 
 export interface MetricsBucket {

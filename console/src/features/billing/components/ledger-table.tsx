@@ -8,14 +8,16 @@ import { useLedger } from '../api/balances';
 export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
   const format = useFormatTime();
   const ledger = useLedger(subscriptionId);
+  const entries = ledger.data?.pages.flatMap((page) => page.items) ?? [];
   if (ledger.isPending) return <Loading label="Loading the ledger…" />;
   if (ledger.error) return <ErrorMessage error={ledger.error} />;
-  if (ledger.data.length === 0) return <EmptyState title="No balance transactions"><p>This subscription has no credits or draws yet.</p></EmptyState>;
+  if (entries.length === 0) return <EmptyState title="No balance transactions"><p>This subscription has no credits or draws yet.</p></EmptyState>;
   return (
+    <>
     <table className="event-table" aria-label="Ledger">
       <thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Amount</th><th scope="col">Transaction</th><th scope="col">Description</th></tr></thead>
       <tbody>
-        {ledger.data.map((entry, i) => (
+        {entries.map((entry, i) => (
           <tr key={String(entry._id ?? entry.transaction_id ?? i)}>
             <td>{format(entry.created_at)}</td>
             <td>{entry.type}</td>
@@ -26,5 +28,7 @@ export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
         ))}
       </tbody>
     </table>
+    {ledger.hasNextPage && <button type="button" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>Older transactions</button>}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
@@ -71,21 +71,26 @@ export function useDeleteCohort() {
 
 export interface Member {
   readonly _id: string;
+  readonly sort?: readonly unknown[];
   readonly _source: { readonly user_id?: string; readonly company_id?: string; readonly metadata?: Record<string, unknown> };
 }
 
-/** How many profiles the criteria select, and the first 25 of them (one search). */
+const MEMBERS_PAGE = 25;
+
+/** How many profiles the criteria select, and the members a page of 25 at a time (newest change first, search_after). */
 export function useCohortMembers(type: CohortType, criteria: Record<string, unknown> | undefined) {
   const api = useApi();
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: ['cohorts', 'members', type, criteria],
     enabled: criteria !== undefined,
-    queryFn: async () => {
-      const body = { ...membersBody(criteria!), size: 25, track_total_hits: true } as never;
+    queryFn: async ({ pageParam }) => {
+      const body = { ...membersBody(criteria!), size: MEMBERS_PAGE, track_total_hits: true, sort: [{ updated_at: { order: 'desc' } }], ...(pageParam ? { search_after: pageParam } : {}) } as never;
       const result = PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
       return { total: answer.hits.total, members: answer.hits.hits as unknown as Member[] };
     },
+    initialPageParam: undefined as readonly unknown[] | undefined,
+    getNextPageParam: (last) => (last.members.length < MEMBERS_PAGE ? undefined : last.members[last.members.length - 1]?.sort),
   });
 }
 
@@ -98,12 +103,11 @@ export interface GovernanceRule {
   readonly cohorts?: readonly { id: string }[];
 }
 
-export function useGovernanceRules() {
+/** The governance rules, a page at a time. */
+export function useGovernanceRulePages() {
   const api = useApi();
-  return useQuery({
-    queryKey: ['governance', 'rules'],
-    queryFn: async () => dataOf(await api.GET('/~/governance/rules', { params: { query: { take: '100' } as never } })) as unknown as GovernanceRule[],
-  });
+  return useKeysetPages<GovernanceRule>(['governance', 'rules'], async (beforeId) =>
+    keysetPage(await api.GET('/~/governance/rules', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
 }
 
 /** Cohorts checked per profile: one count each, so a profile page asks about this many at most. */

@@ -11,17 +11,20 @@ export function CohortMembers({ type, criteria, list = true }: { type: CohortTyp
   if (members.isPending) return <Loading label="Counting members…" />;
   if (members.error) return <ErrorMessage error={members.error} />;
   const kind = PROFILE_INDEX[type];
+  const total = members.data.pages[0]?.total ?? 0;
+  const shown = members.data.pages.flatMap((page) => page.members);
   return (
     <div className="cohort-members">
-      <p role="status" aria-live="polite"><strong>{members.data.total.toLocaleString()}</strong> {type === 'user' ? 'user' : 'company'} profile(s) match now.</p>
-      {list && members.data.members.length > 0 && (
+      <p role="status" aria-live="polite"><strong>{total.toLocaleString()}</strong> {type === 'user' ? 'user' : 'company'} profile(s) match now.</p>
+      {list && shown.length > 0 && (
         <ul className="link-list">
-          {members.data.members.map((member) => {
+          {shown.map((member) => {
             const id = String((type === 'user' ? member._source.user_id : member._source.company_id) ?? member._id);
             return <li key={member._id}><Link to={`/${kind}/${encodeURIComponent(id)}`}>{id}</Link></li>;
           })}
         </ul>
       )}
+      {list && members.hasNextPage && <button type="button" onClick={() => void members.fetchNextPage()} disabled={members.isFetchingNextPage}>More members</button>}
     </div>
   );
 }

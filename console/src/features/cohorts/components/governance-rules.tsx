@@ -2,20 +2,22 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
-import { useCohort, useGovernanceRules } from '../api/cohorts';
+import { useCohort, useGovernanceRulePages } from '../api/cohorts';
 import { CohortMembers } from './cohort-members';
 
 /** Governance rules, and for user and company rules the cohorts they hit with how many members each has now. */
 export function GovernanceRules() {
-  const rules = useGovernanceRules();
+  const rules = useGovernanceRulePages();
+  const items = rules.data?.pages.flatMap((page) => page.items) ?? [];
   if (rules.isPending) return <Loading label="Loading governance rules…" />;
   if (rules.error) return <ErrorMessage error={rules.error} />;
-  if (rules.data.length === 0) return <EmptyState title="No governance rules"><p>Rules block or tag API calls in the SDKs; create them with <code>POST /~/governance/rules</code>.</p></EmptyState>;
+  if (items.length === 0) return <EmptyState title="No governance rules"><p>Rules block or tag API calls in the SDKs; create them with <code>POST /~/governance/rules</code>.</p></EmptyState>;
   return (
+    <>
     <table className="event-table" aria-label="Governance rules">
       <thead><tr><th scope="col">Rule</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Blocks</th><th scope="col">Hits</th></tr></thead>
       <tbody>
-        {rules.data.map((rule) => (
+        {items.map((rule) => (
           <tr key={rule._id}>
             <td>{rule.name}</td>
             <td>{rule.type}</td>
@@ -26,6 +28,8 @@ export function GovernanceRules() {
         ))}
       </tbody>
     </table>
+    {rules.hasNextPage && <button type="button" onClick={() => void rules.fetchNextPage()} disabled={rules.isFetchingNextPage}>More rules</button>}
+    </>
   );
 }
 
