@@ -42,7 +42,13 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     const method = event.requestContext?.http?.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') return plain(405, 'The console is read with GET');
     if (path === CONSOLE_PATH) return { statusCode: 308, headers: { location: `${CONSOLE_PATH}/` }, body: '' };
-    const relative = decodeURIComponent(path.slice(CONSOLE_PATH.length + 1));
+    let relative: string;
+    try {
+      relative = decodeURIComponent(path.slice(CONSOLE_PATH.length + 1));
+    } catch {
+      // A malformed %-escape names no file (and must not become a 500).
+      return plain(404, 'No such file');
+    }
     if (relative === 'config.json') {
       const orgId = settings.orgId?.();
       const managementUrl = settings.managementUrl?.();

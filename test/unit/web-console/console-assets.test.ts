@@ -39,6 +39,7 @@ describe('the console on the management API', () => {
     expect((await serve('/console/../secret.txt')).statusCode).toBe(404);
     expect((await serve('/console/%2e%2e/secret.txt')).statusCode).toBe(404);
     expect((await serve('/console/assets/missing.js')).statusCode).toBe(404);
+    expect((await serve('/console/%E0%A4%A')).statusCode).toBe(404);
     expect((await serve('/console/events', 'POST')).statusCode).toBe(405);
     expect(await serve('/console')).toMatchObject({ statusCode: 308, headers: { location: '/console/' } });
   });
