@@ -1,5 +1,3 @@
-import type { AppStore } from '../organisations/app-store';
-import type { SearchableIndex } from '../search/port';
 import { appOperations } from './apps';
 import { billingMeterOperations } from './billing-meters';
 import { cohortOperations } from './cohorts';
@@ -7,16 +5,9 @@ import { governanceRuleOperations } from './governance-rules';
 import { boardOperations } from './kinds/boards';
 import type { ResourceDeps, ResourceOperationTable } from './resource-deps';
 import type { ResourceStore } from './resource-store';
-import type { AppPurger } from './app-purge';
 
-export interface ResourceOperationsDeps {
-  readonly apps: AppStore;
-  readonly resources: ResourceStore;
-  readonly purger: AppPurger;
-  readonly index: SearchableIndex;
-  readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
-  readonly now?: () => Date;
-}
+/** What the resource operations are given: ResourceDeps, with the store under its composition-root name. */
+export type ResourceOperationsDeps = Omit<ResourceDeps, 'store'> & { readonly resources: ResourceStore };
 
 /** Every managed-resource kind's operations, named as the route table's "Management resources" section names them. */
 export function resourceOperations(deps: ResourceOperationsDeps): ResourceOperationTable {

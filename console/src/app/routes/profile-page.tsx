@@ -9,9 +9,8 @@ import { ProfileCard } from '../../features/customers/components/profile-card';
 import { SubscriptionsTable } from '../../features/customers/components/subscriptions-table';
 import type { ProfileKind } from '../../features/customers/utils/profile-query';
 import { EventStream } from '../../features/events/components/event-stream';
+import { exactPhrase } from '../../lib/query-text';
 
-/** A query-string phrase matching exactly this value. */
-const phrase = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
 /** A user's or company's page: the profile, subscriptions (companies), daily usage and recent events. */
 export function ProfilePage({ kind }: { kind: ProfileKind }) {
@@ -43,7 +42,7 @@ export function ProfilePage({ kind }: { kind: ProfileKind }) {
       )}
       <section aria-label="Usage">
         <h2>Usage, last 30 days</h2>
-        <ChartPanel spec={{ ...DEFAULT_SPEC, from: '-30d', interval: '1d', filter: `${idField}.raw:${phrase(id)}` }} />
+        <ChartPanel spec={{ ...DEFAULT_SPEC, from: '-30d', interval: '1d', filter: `${idField}.raw:${exactPhrase(id)}` }} />
       </section>
       <section aria-label="Recent events">
         <h2>Recent events</h2>

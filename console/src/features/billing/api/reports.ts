@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
@@ -43,32 +43,22 @@ export interface ReportFilters {
   readonly subscriptionId?: string;
 }
 
-const PAGE_SIZE = 50;
 
-/** Reports newest window first; the API says where the next page starts (X-Next-Before-Id). */
+/** Reports newest window first, a page at a time (the API says where the next starts: X-Next-Before-Id). */
 export function useReports(filters: ReportFilters) {
   const api = useApi();
-  return useInfiniteQuery({
-    queryKey: ['billing', 'reports', filters],
-    queryFn: async ({ pageParam }) => {
-      const result = await api.GET('/~/billing/reports', {
-        params: {
-          query: {
-            from: filters.from, to: 'now', take: String(PAGE_SIZE),
-            ...(filters.meterId ? { billing_meter_id: filters.meterId } : {}),
-            ...(filters.status ? { status: filters.status } : {}),
-            ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
-            ...(pageParam ? { before_id: pageParam } : {}),
-          } as never,
-        },
-      });
-      const reports = dataOf(result) as unknown as BillingReport[];
-      return { reports, next: result.response.headers.get('x-next-before-id') ?? undefined };
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.next,
-    placeholderData: keepPreviousData,
-  });
+  return useKeysetPages<BillingReport>(['billing', 'reports', filters], async (beforeId) =>
+    keysetPage(await api.GET('/~/billing/reports', {
+      params: {
+        query: {
+          from: filters.from, to: 'now', take: String(LIST_PAGE_SIZE),
+          ...(filters.meterId ? { billing_meter_id: filters.meterId } : {}),
+          ...(filters.status ? { status: filters.status } : {}),
+          ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
+          ...(beforeId ? { before_id: beforeId } : {}),
+        } as never,
+      },
+    })));
 }
 
 export function useReport(reportId: string) {

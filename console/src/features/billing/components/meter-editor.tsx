@@ -1,6 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
+import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
 import { useMeterChoices, useSaveMeter, type MeterInput, type Provider, type StoredMeter } from '../api/meters';
 
@@ -13,17 +14,6 @@ const PARAMS_EXAMPLE: Record<Exclude<Provider, 'webhook'>, string> = {
   recurly: '{ "add_on_id": "api_calls" }',
   zuora: '{ "unit_of_measure": "API Calls", "charge_number": "C-00000001" }',
 };
-
-/** A field with the API's reason for refusing it, shown beside it. */
-function Field({ label, problem, children }: { label: string; problem?: string; children: ReactNode }) {
-  return (
-    <label className={problem ? 'field invalid' : 'field'}>
-      {label}
-      {children}
-      {problem && <span className="field-problem" role="alert">{problem}</span>}
-    </label>
-  );
-}
 
 /** Creates or edits a billing meter: which events count, and the plan and destination it bills. */
 export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: (meter: StoredMeter) => void }) {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
+import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
 import { useCreatePrice, type CatalogPrice, type PriceTier } from '../api/catalog';
 
@@ -40,14 +41,13 @@ export function PriceForm({ planId }: { planId: string }) {
   return (
     <form className="meter-editor" onSubmit={submit} aria-label="New price" noValidate>
       <div className="inline-form">
-        <label className={problem('name') ? 'field invalid' : 'field'}>Price name <input name="price_name" value={name} onChange={(e) => setName(e.target.value)} />{problem('name') && <span className="field-problem" role="alert">{problem('name')}</span>}</label>
-        <label className={problem('currency') ? 'field invalid' : 'field'}>Currency <input name="currency" value={currency} onChange={(e) => setCurrency(e.target.value)} size={4} />{problem('currency') && <span className="field-problem" role="alert">{problem('currency')}</span>}</label>
-        <label className="field">
-          Pricing model
+        <Field label="Price name" problem={problem('name')}><input name="price_name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
+        <Field label="Currency" problem={problem('currency')}><input name="currency" value={currency} onChange={(e) => setCurrency(e.target.value)} size={4} /></Field>
+        <Field label="Pricing model" problem={problem('pricing_model')}>
           <select name="pricing_model" value={model} onChange={(e) => setModel(e.target.value as Model)}>
             {Object.entries(MODELS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
           </select>
-        </label>
+        </Field>
       </div>
       {tiered(model) ? (
         <fieldset className="webhook-params">
@@ -71,8 +71,8 @@ export function PriceForm({ planId }: { planId: string }) {
         </fieldset>
       ) : (
         <div className="inline-form">
-          <label className={problem('price_in_decimal') ? 'field invalid' : 'field'}>{model === 'package' ? 'Price per package' : 'Price per unit'} <input name="price_in_decimal" value={unitPrice} onChange={(e) => setUnitPrice(e.target.value)} placeholder="0.0025" />{problem('price_in_decimal') && <span className="field-problem" role="alert">{problem('price_in_decimal')}</span>}</label>
-          {model === 'package' && <label className="field">Units per package <input name="divide_by" value={divideBy} onChange={(e) => setDivideBy(e.target.value)} size={8} /></label>}
+          <Field label={model === 'package' ? 'Price per package' : 'Price per unit'} problem={problem('price_in_decimal')}><input name="price_in_decimal" value={unitPrice} onChange={(e) => setUnitPrice(e.target.value)} placeholder="0.0025" /></Field>
+          {model === 'package' && <Field label="Units per package" problem={problem('transform_quantity')}><input name="divide_by" value={divideBy} onChange={(e) => setDivideBy(e.target.value)} size={8} /></Field>}
         </div>
       )}
       <ErrorMessage error={create.error} />

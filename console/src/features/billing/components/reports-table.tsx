@@ -14,7 +14,7 @@ export function formatAmount(amountExact: string | null | undefined, currency: s
 export function ReportsTable({ filters }: { filters: ReportFilters }) {
   const format = useFormatTime();
   const reports = useReports(filters);
-  const rows = reports.data?.pages.flatMap((page) => page.reports) ?? [];
+  const rows = reports.data?.pages.flatMap((page) => page.items) ?? [];
   if (reports.isPending) return <Loading label="Loading billing reports…" />;
   return (
     <section aria-label="Billing reports">
