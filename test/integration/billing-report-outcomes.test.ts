@@ -160,7 +160,7 @@ describe('billing report store: delivery outcomes as a header overlay', () => {
     await rt.clients.documents.send(new BatchWriteCommand({
       RequestItems: {
         [table]: [
-          { PutRequest: { Item: { pk, sk: `${prefix}S#oldgen#0000`, ...common, generation: 'oldgen', reports_gz: packShards(reports)[0]! } } },
+          { PutRequest: { Item: { pk, sk: `${prefix}S#oldgen#0000`, ...common, generation: 'oldgen', reports_gz: (await packShards(reports))[0]! } } },
           { PutRequest: { Item: { pk, sk: `${prefix}H`, ...common, window_end: w(2).end.toISOString(), generation: 'oldgen', shards: 1, revision: 3, report_count: 2, open_count: 2, evaluated_at: new Date(base).toISOString(), updated_at: new Date(base).toISOString() } } },
           { PutRequest: { Item: { pk: openReportsPartition(tenant), sk: `${encodeURIComponent(meterId)}#${w(2).start.toISOString()}`, ...common } } },
         ],

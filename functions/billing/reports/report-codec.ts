@@ -1,4 +1,5 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { copyJson, sameJson } from '../../shared/json-values';
 import { decodeRowTable, encodeRowTable } from '../../shared/row-table';
 import { ValidationError } from '../../shared/errors';
@@ -202,34 +203,33 @@ export function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
   return [...sets.map((set, i): [string, OutcomeEntry] => [keys[i]!, { set }]), ...(table.other as [string, OutcomeEntry][])];
 }
 
-/** Reports packed into gzip JSON shards, each under the item limit whatever the reports hold. */
-export function packShards(reports: readonly BillingReport[]): Uint8Array[] {
+/**
+ * Reports packed into gzip JSON shards, each under the item limit whatever the reports hold.
+ * Compressed on libuv's thread pool rather than the event loop: a run packs millions of reports,
+ * and its event loop is the busiest part of the run (docs/billing.md, Speed).
+ */
+export async function packShards(reports: readonly BillingReport[]): Promise<Uint8Array[]> {
   const encode = (slice: readonly BillingReport[]) => encodeRowTable(slice, {
     wrap: { prefix: `{"v":${FORMAT_VERSION},"reports":`, suffix: '}' },
     encodeValue: (field, value, report) => storedValue(field, value, report, report['idempotency_key']),
     repeated: REPEATED_FIELDS,
   });
-  const shards: Uint8Array[] = [];
-  const pack = (slice: readonly BillingReport[], json = encode(slice)) => {
-    const gz = gzipSync(json, { level: 1 });
-    if (gz.byteLength <= SHARD_GZIP_BYTES || slice.length <= 1) {
-      shards.push(gz);
-      return;
-    }
+  const pack = async (slice: readonly BillingReport[], json = encode(slice)): Promise<Uint8Array[]> => {
+    const gz = await gzipOffLoop(json, { level: 1 });
+    if (gz.byteLength <= SHARD_GZIP_BYTES || slice.length <= 1) return [gz];
     const middle = Math.ceil(slice.length / 2);
-    pack(slice.slice(0, middle));
-    pack(slice.slice(middle));
+    return [...(await pack(slice.slice(0, middle))), ...(await pack(slice.slice(middle)))];
   };
   const whole = encode(reports);
   const parts = Math.ceil(whole.byteLength / SHARD_JSON_BYTES);
-  if (parts <= 1) {
-    pack(reports, whole);
-    return shards;
-  }
+  if (parts <= 1) return pack(reports, whole);
   const size = Math.ceil(reports.length / parts);
-  for (let i = 0; i < reports.length; i += size) pack(reports.slice(i, i + size));
+  const shards: Uint8Array[] = [];
+  for (let i = 0; i < reports.length; i += size) shards.push(...(await pack(reports.slice(i, i + size))));
   return shards;
 }
+
+const gzipOffLoop = promisify(gzip);
 
 export function unpackShard(value: unknown): BillingReport[] {
   const table = unzipJson(value) as { v?: unknown; reports?: unknown };

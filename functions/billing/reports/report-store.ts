@@ -129,15 +129,15 @@ export class ReportStore {
    */
   async commitWindows(requests: readonly Omit<CommitWindowRequest, 'extraItems' | 'background'>[], options: Pick<CommitWindowRequest, 'extraItems' | 'background'> = {}): Promise<WindowReports[] | 'conflict'> {
     if (requests.length === 0 || requests.length > 45) throw new RangeError(`commitWindows takes 1 to 45 groups, not ${requests.length}`);
-    const prepared: { request: (typeof requests)[number]; reports: BillingReport[]; generation: string; shards: Uint8Array[]; pk: string }[] = [];
+    const packing: { request: (typeof requests)[number]; reports: BillingReport[]; generation: string; shards: Promise<Uint8Array[]>; pk: string }[] = [];
     for (const request of requests) {
-      // Packing a chunk of windows takes a tenth of a second: between windows, the event loop runs
-      // what waits on it (the next windows' queries start, deliveries go on) instead of leaving the
-      // search backend and the receivers idle meanwhile.
-      if (prepared.length > 0) await setImmediate();
+      // A window is encoded on the event loop and compressed on the thread pool while the next one is
+      // encoded; between windows the loop runs what waits on it (the next queries, deliveries).
+      if (packing.length > 0) await setImmediate();
       const reports = sortedByKey(request.reports);
-      prepared.push({ request, reports, generation: randomBytes(6).toString('hex'), shards: packShards(reports), pk: reportsPartition(request.tenant) });
+      packing.push({ request, reports, generation: randomBytes(6).toString('hex'), shards: packShards(reports), pk: reportsPartition(request.tenant) });
     }
+    const prepared = await Promise.all(packing.map(async (item) => ({ ...item, shards: await item.shards })));
     const shardItems = prepared.flatMap(({ request, generation, shards, pk }) =>
       shards.map((gz, n) => ({ pk, sk: shardSortKey(request.window.start, request.meterId, generation, n), meter_id: request.meterId, window_start: request.window.start.toISOString(), generation, reports_gz: gz })));
     const [, extraItems] = await Promise.all([

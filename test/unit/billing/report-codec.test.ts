@@ -44,15 +44,15 @@ const reportsArbitrary = fc
   }));
 
 describe('report shards', () => {
-  it('read back exactly what was packed, key order, channel copies and own keys included', () => {
-    fc.assert(fc.property(reportsArbitrary, (reports) => {
-      same(packShards(reports).flatMap(unpackShard), reports);
+  it('read back exactly what was packed, key order, channel copies and own keys included', async () => {
+    await fc.assert(fc.asyncProperty(reportsArbitrary, async (reports) => {
+      same((await packShards(reports)).flatMap(unpackShard), reports);
     }), { numRuns: 60 });
   });
 
-  it('leave out a channel\'s copy of its report\'s records and the report\'s own key, and put both back', () => {
+  it('leave out a channel\'s copy of its report\'s records and the report\'s own key, and put both back', async () => {
     const delivered = { ...report('a', 5), ...deliveredFields(report('a', 5), '2026-05-01T11:05:00.000Z', true) } as BillingReport;
-    const [shard] = packShards([delivered]);
+    const [shard] = await packShards([delivered]);
     const stored = JSON.stringify(JSON.parse(gunzipSync(shard!).toString('utf8')));
     expect(JSON.parse(gunzipSync(shard!).toString('utf8')).v).toBe(FORMAT_VERSION);
     // The idempotency key appears once (the report's own field), not again in each record.
@@ -60,10 +60,10 @@ describe('report shards', () => {
     same(unpackShard(shard), [delivered]);
   });
 
-  it('split so each shard stays under the item limit, whatever the reports hold', () => {
+  it('split so each shard stays under the item limit, whatever the reports hold', async () => {
         // Incompressible text: each report's message alone is a good part of a shard's limit.
     const noisy = Array.from({ length: 6 }, (_, i) => report(`s${i}`, i, { error_message: randomBytes(150_000).toString('base64') }));
-    const shards = packShards(noisy);
+    const shards = await packShards(noisy);
     expect(shards.length).toBeGreaterThan(1);
     for (const shard of shards) expect(shard.byteLength).toBeLessThanOrEqual(SHARD_GZIP_BYTES);
     same(shards.flatMap(unpackShard), noisy);
@@ -78,9 +78,9 @@ describe('report shards', () => {
 describe('outcome overlays', () => {
   const asBase = (reports: readonly BillingReport[]) => new Map(reports.map((r) => [reportKeyOf(r), r]));
 
-  it('rebuild, per report, the very object delivery produced, whatever was set on which report', () => {
-    fc.assert(fc.property(reportsArbitrary, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom('set', 'spread', 'untouched')), { maxLength: 40 }), (reports, changes) => {
-      const stored = unpackShard(packShards(reports)[0]!);
+  it('rebuild, per report, the very object delivery produced, whatever was set on which report', async () => {
+    await fc.assert(fc.asyncProperty(reportsArbitrary, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom('set', 'spread', 'untouched')), { maxLength: 40 }), async (reports, changes) => {
+      const stored = unpackShard((await packShards(reports))[0]!);
       const entries: OutcomeEntryOfReport[] = stored.map((subject) => ({ key: reportKeyOf(subject), report: subject }));
       for (const [at, success, how] of changes) {
         const i = at % entries.length;
