@@ -4,6 +4,7 @@ import type { ClientOptions } from '../billing/providers/client-options';
 import type { ProviderClient } from '../billing/providers/provider-port';
 import type { ReportTenant } from '../billing/reports/report-store';
 import type { SearchableIndex } from '../search/port';
+import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 
 /** What the billing run reads and writes, wired from the stores. */
@@ -23,7 +24,7 @@ export function billingRunDeps(
     balances: stores.balances,
     balanceProbe: (tenant) => stores.balanceProbe(tenant),
     resources: stores.resources,
-    index: options.index,
+    index: queryTimeIndex(stores, options.index),
     ...(options.providerClient ? { providerClient: options.providerClient } : {}),
     ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),
   };

@@ -3,6 +3,7 @@ import { createManagementApiHandler } from '../management/management-api-handler
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import type { HttpHandler } from '../shared/http/handler';
+import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 
 /** The management API and the governance refresher, wired from the stores. */
@@ -22,7 +23,7 @@ export function managementApiHandler(
   },
 ): HttpHandler {
   return createManagementApiHandler({
-    index: options.index,
+    index: queryTimeIndex(stores, options.index),
     signingKey: options.signingKey,
     ...(options.onGovernanceChange ? { onGovernanceChange: options.onGovernanceChange } : {}),
     webhookAllowPrivateTargets: options.webhookAllowPrivateTargets,

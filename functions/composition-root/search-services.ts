@@ -2,6 +2,7 @@ import { createSearchApiHandler } from '../search/search-api-handler';
 import type { RecordPublisher } from '../ingest/stream/publisher';
 import type { HttpHandler } from '../shared/http/handler';
 import type { ManagementServiceOptions } from './management-services';
+import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 
 /** The management API's search Lambda, wired from the stores. */
@@ -15,7 +16,7 @@ export function searchApiHandler(
   },
 ): HttpHandler {
   return createSearchApiHandler({
-    index: options.index,
+    index: queryTimeIndex(stores, options.index),
     ready: options.ready,
     signingKey: options.signingKey,
     profiles: stores.profiles,

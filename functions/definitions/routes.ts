@@ -202,6 +202,13 @@ export const routes: readonly RouteDefinition[] = [
   manage('PUT', '/~/cohorts/{cohortId}', 'cohorts.update', 'update:cohorts', 'Update a cohort (alias of POST)'),
   manage('DELETE', '/~/cohorts/{cohortId}', 'cohorts.delete', 'delete:cohorts', 'Delete a cohort'),
   manage('DELETE', '/~/cohorts/{cohortId}/sample_rate', 'cohorts.deleteSampleRate', 'update:cohorts', 'Remove a cohort\'s sample rate'),
+  // Virtual event types (tags): a name for the events a query selects, searchable as virtual_event_types
+  manage('GET', '/~/virtual_eventtypes', 'virtualEventTypes.list', 'read:virtual_eventtypes', 'List virtual event types (newest first; take, before_id)'),
+  manage('POST', '/~/virtual_eventtypes', 'virtualEventTypes.create', 'create:virtual_eventtypes', 'Create a virtual event type'),
+  manage('GET', '/~/virtual_eventtypes/{id}', 'virtualEventTypes.get', 'read:virtual_eventtypes', 'One virtual event type'),
+  manage('POST', '/~/virtual_eventtypes/{id}', 'virtualEventTypes.update', 'update:virtual_eventtypes', 'Update a virtual event type'),
+  manage('PUT', '/~/virtual_eventtypes/{id}', 'virtualEventTypes.update', 'update:virtual_eventtypes', 'Update a virtual event type (alias of POST)'),
+  manage('DELETE', '/~/virtual_eventtypes/{id}', 'virtualEventTypes.delete', 'delete:virtual_eventtypes', 'Delete a virtual event type'),
   // Governance rules (the original's *:governance_rules scopes map to read:apps / update:apps)
   manage('GET', '/~/governance/rules', 'governanceRules.list', 'read:apps', 'List governance rules (newest first; take, before_id)'),
   manage('POST', '/~/governance/rules', 'governanceRules.create', 'update:apps', 'Create a governance rule'),

@@ -3,6 +3,7 @@ import { billingMeterOperations } from './billing-meters';
 import { cohortOperations } from './cohorts';
 import { governanceRuleOperations } from './governance-rules';
 import { boardOperations } from './kinds/boards';
+import { virtualEventTypeOperations } from './virtual-event-types';
 import type { ResourceDeps, ResourceOperationTable } from './resource-deps';
 import type { ResourceStore } from './resource-store';
 
@@ -24,5 +25,6 @@ function kindOperations(deps: ResourceDeps): ResourceOperationTable {
     ...governanceRuleOperations(deps),
     ...billingMeterOperations(deps),
     ...boardOperations(deps),
+    ...virtualEventTypeOperations(deps),
   };
 }

@@ -36,7 +36,7 @@ const KEY_COLUMNS: Readonly<Record<string, { column: HotColumn; type: FieldType 
 };
 
 /** Enums and tokens matched exactly (full paths). */
-const KEYWORD_PATHS = new Set(['event_type', 'request.verb', 'direction', 'session_token']);
+const KEYWORD_PATHS = new Set(['event_type', 'request.verb', 'direction', 'session_token', 'virtual_event_types']);
 /** Timestamps by full path; any last segment ending in `_time` or `_at` is one too. */
 const DATE_PATHS = new Set(['time', 'request.time', 'response.time', 'current_period_start', 'current_period_end']);
 

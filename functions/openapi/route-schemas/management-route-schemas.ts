@@ -5,6 +5,7 @@ import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
 import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resources/billing-meter';
 import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
+import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../../schemas/resources/virtual-event-type';
 import {
   AppResponse,
   OAuthErrorBody,
@@ -81,6 +82,16 @@ export const BillingMeterSchema = named(
   z.looseObject({ ...BillingMeterCreate.shape, es_query: z.string().meta({ description: 'The events search body, as JSON text.' }), ...SystemFields }),
 );
 
+/** A virtual event type as stored and shown: its fields and the system fields. */
+export const VirtualEventTypeSchema = named(
+  'VirtualEventType',
+  z.looseObject({
+    ...VirtualEventTypeCreate.shape,
+    criteria: z.record(z.string(), z.unknown()).meta({ description: 'The events query (or a search body holding one) whose events have this type; it may not use virtual_event_types itself.' }),
+    ...SystemFields,
+  }),
+);
+
 export const resourceSchemas: Record<string, RouteSchema> = {
   ...crud('apps', {
     noun: 'app',
@@ -107,6 +118,14 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     response: CohortSchema,
     errors: [404, 410, 503],
   },
+  ...crud('virtualEventTypes', {
+    noun: 'virtual event type',
+    plural: 'virtual event types',
+    idParam: 'id',
+    create: named('VirtualEventTypeCreate', VirtualEventTypeCreate),
+    update: named('VirtualEventTypeUpdate', VirtualEventTypeUpdate),
+    document: VirtualEventTypeSchema,
+  }),
   ...crud('governanceRules', {
     noun: 'governance rule',
     plural: 'governance rules',
