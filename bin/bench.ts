@@ -12,9 +12,10 @@ import { CONSOLE_TARGETS, benchConsole } from './bench/console';
 import { LIVE_STREAM_RATE, LIVE_STREAM_TARGETS } from './bench/console-live-stream';
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
+import { ANALYSES_TARGET_MS, benchEventAnalyses } from './bench/event-analyses';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e', 'search', 'billing', 'console'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'search', 'analyses', 'billing', 'console'] as const;
 
 
 async function main(): Promise<void> {
@@ -60,6 +61,12 @@ async function main(): Promise<void> {
     log(`  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`);
     for (const line of searchTable(r)) log(line);
     log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request`);
+  }
+  if (run('analyses')) {
+    log('\n## Funnels and retention: a 4-step funnel and a 12-week retention table over 1,000,000 events on DuckDB');
+    const r = await benchEventAnalyses({ log });
+    results.analyses = r;
+    log(`  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'})`);
   }
   if (run('billing')) {
     const fileBacked = args.includes('--file-backed');

@@ -77,6 +77,8 @@ export const routes: readonly RouteDefinition[] = [
 
   search('POST', '/search/~/search/events', 'searchEvents', 'read:events', 'Search events (API calls and actions) with the search DSL'),
   search('POST', '/search/~/count/events', 'countEvents', 'read:events', 'Count events matching a query'),
+  search('POST', '/search/~/funnels/events', 'funnelEvents', 'read:events', 'A funnel: of the actors that did step 1, how many did each next step within the conversion window'),
+  search('POST', '/search/~/retention/events', 'retentionEvents', 'read:events', 'A retention table: cohorts by the period of their first event, and how many came back in each later period'),
   search('POST', '/search/~/search/count', 'countEvents', 'read:events', 'Count events matching a query (the spec\'s other form)'),
   search('GET', '/search/~/events/{id}', 'getEvent', 'read:events', 'One event by id'),
   search('GET', '/search/~/mappings/events/properties', 'eventProperties', 'read:events', 'Fields an event query can use'),

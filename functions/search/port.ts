@@ -1,4 +1,6 @@
+import type { FunnelAnswer, RetentionAnswer } from '../../schemas/event-analyses';
 import type { QueryNode, SearchRequest, SortValue } from '../../schemas/search-tree';
+import type { FunnelQuery, RetentionQuery } from './analyses/analysis-queries';
 
 /**
  * The search port: what ingestion and the management API need from a search backend. Two adapters
@@ -111,6 +113,10 @@ export interface SearchableIndex extends SearchIndex {
   deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress>;
   /** Where a running deletion stands; undefined when the backend knows no such task. */
   deletionProgress(task: string): Promise<DeletionProgress | undefined>;
+  /** A funnel over the context's events (kind events; rules in analyses/actor-journeys.ts). */
+  funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer>;
+  /** A retention table over the context's events; the context's range must have a `from` (400 otherwise). */
+  retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer>;
 }
 
 /** A deletion of matching documents, done or under way. */

@@ -6,6 +6,7 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '../shared/
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
+import { parseFunnelBody, parseRetentionBody } from './analyses/parse-analyses';
 import { parseRequestRange } from './dates/request-range';
 import { fieldCatalogue } from './field-catalogue';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
@@ -106,8 +107,23 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     return { status: 200, body: await fieldCatalogue(deps.index, context(request, claims, kind)) };
   };
 
+  /** Funnels and retention read the events of the window (from/to/time_zone), like event searches. */
+  const funnel: SearchOperation = async (request, claims) => {
+    await deps.ready();
+    const query = parseFunnelBody(requiredBody(request));
+    return { status: 200, body: await deps.index.funnel(context(request, claims, 'events'), query) };
+  };
+
+  const retention: SearchOperation = async (request, claims) => {
+    await deps.ready();
+    const query = parseRetentionBody(requiredBody(request));
+    return { status: 200, body: await deps.index.retention(context(request, claims, 'events'), query) };
+  };
+
   return {
     searchEvents: search('events'),
+    funnelEvents: funnel,
+    retentionEvents: retention,
     countEvents: count('events'),
     getEvent: getById('events', 'event'),
     eventProperties: properties('events'),
@@ -152,6 +168,12 @@ function optionalBody(request: HttpRequest): unknown {
     if (error instanceof PayloadTooLargeError) throw new ValidationError('A search body may be at most 1 MB', [{ field: 'body', reason: 'over 1 MB' }]);
     throw error;
   }
+}
+
+function requiredBody(request: HttpRequest): unknown {
+  const body = optionalBody(request);
+  if (body === undefined) throw new ValidationError('A JSON body is required', [{ field: 'body', reason: 'missing' }]);
+  return body;
 }
 
 function parseEventTime(value: string | undefined): Date | undefined {

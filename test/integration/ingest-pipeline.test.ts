@@ -86,6 +86,8 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
       delete: (...a) => inner.delete(...a),
       deleteMatching: (...a) => inner.deleteMatching(...a),
       deletionProgress: (...a) => inner.deletionProgress(...a),
+      funnel: (...a) => inner.funnel(...a),
+      retention: (...a) => inner.retention(...a),
       async index(documents: readonly IndexDocument[]) {
         if (throwsLeft > 0) {
           throwsLeft--;

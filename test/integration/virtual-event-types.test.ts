@@ -81,7 +81,7 @@ describe('virtual event types', () => {
     expect(range.body.error.details[0].field).toBe('query.range.virtual_event_types');
     const sorted = await post('/search/~/search/events', { sort: [{ virtual_event_types: 'asc' }] });
     expect(sorted.status).toBe(400);
-    expect(sorted.body.error.details[0].field).toBe('sort.0');
+    expect(sorted.body.error.details[0].field).toBe('sort[0]');
     const metric = await post('/search/~/search/events', { aggs: { n: { cardinality: { field: 'virtual_event_types' } } } });
     expect(metric.status).toBe(400);
     expect(metric.body.error.details[0].field).toBe('aggs.n.cardinality');

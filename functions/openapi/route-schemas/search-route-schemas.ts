@@ -10,6 +10,7 @@ import {
   SearchHits,
   UserDeleted,
 } from '../response-schemas';
+import { FunnelAnswer, FunnelBody, RetentionAnswer, RetentionBody } from '../../../schemas/event-analyses';
 import { named, type RouteSchema } from './route-schema';
 import { CompanyProfileSchema, ingest, SubscriptionSchema, UserProfileSchema } from './collector-route-schemas';
 
@@ -96,6 +97,20 @@ export const properties = (what: string, query: z.ZodObject): RouteSchema => ({
 export const searchSchemas: Record<string, RouteSchema> = {
   searchEvents: search('events (API calls and actions) in the from/to window', EventRangeQuery),
   countEvents: count('events in the from/to window', EventRangeQuery),
+  funnelEvents: {
+    description: 'A funnel over the events of the from/to window: each actor (user or company) enters at its first step-1 event; each later step is its first event of that step after the previous step\'s, within conversion_window of entering. Per step: entered, converted, rates and the median time to convert. Exact on DuckDB; on OpenSearch up to the caps in the README (then exact: false).',
+    query: EventRangeQuery,
+    body: named('FunnelBody', FunnelBody),
+    responseStatus: 200,
+    response: named('Funnel', FunnelAnswer),
+  },
+  retentionEvents: {
+    description: 'A retention table over the events of the from/to window (from is required): actors grouped by the calendar period (in time_zone) of their first first_event, and for each later period how many had a return_event in it.',
+    query: EventRangeQuery,
+    body: named('RetentionBody', RetentionBody),
+    responseStatus: 200,
+    response: named('Retention', RetentionAnswer),
+  },
   getEvent: byId('event', z.object({ event_time: z.string().optional().meta({ description: "The event's time (ISO 8601): where to look, for a faster answer." }) })),
   eventProperties: properties('event', EventRangeQuery),
   searchUsers: search('user profiles', ProfileQuery),

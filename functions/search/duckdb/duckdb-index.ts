@@ -14,7 +14,10 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
+import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
+import { windowPeriods } from '../analyses/retention-periods';
 import { documentProblem } from '../index-documents';
 import type {
   DeletionProgress,
@@ -30,6 +33,7 @@ import type {
   TimeRange,
 } from '../port';
 import { aggregateAndCount } from './query/aggregations';
+import { runFunnel, runRetention } from './query/event-analyses';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
@@ -231,6 +235,16 @@ class DuckDbSearchIndex implements SearchableIndex {
   async countMatching(context: SearchContext, query: QueryNode): Promise<number> {
     this.assertOpen();
     return countMatching(this.read, context, query);
+  }
+
+  async funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
+    this.assertOpen();
+    return runFunnel(this.read, context, query);
+  }
+
+  async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
+    this.assertOpen();
+    return runRetention(this.read, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
   }
 
   async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {

@@ -1,6 +1,9 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { documentProblem } from '../index-documents';
+import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
+import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
+import { windowPeriods } from '../analyses/retention-periods';
 import type {
   DeletionProgress,
   IndexDocument,
@@ -24,6 +27,7 @@ import {
   profileIndexName,
   readTarget,
 } from './naming';
+import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, deletionProgressOpenSearch, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
 import { fromStoredSource, TIME_FIELD } from './stored-source';
 import { commonComponentTemplate, indexTemplates } from './templates';
@@ -163,6 +167,14 @@ class OpenSearchIndex implements SearchableIndex {
 
   deletionProgress(task: string): Promise<DeletionProgress | undefined> {
     return deletionProgressOpenSearch(this.target, task);
+  }
+
+  funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
+    return funnelOnOpenSearch(this.target, context, query);
+  }
+
+  async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
+    return retentionOnOpenSearch(this.target, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
   }
 
   async refresh(): Promise<void> {

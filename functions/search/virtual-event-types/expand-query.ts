@@ -65,7 +65,7 @@ export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNod
   const matching = (accept: (name: string) => boolean): QueryNode => anyOf([...types].filter(([name]) => accept(name)).map(([, query]) => query));
   switch (node.type) {
     case 'bool': {
-      const list = (clauses: QueryNode[], member: string) => clauses.map((clause, i) => expandQuery(clause, types, `${path}.bool.${member}.${i}`));
+      const list = (clauses: QueryNode[], member: string) => clauses.map((clause, i) => expandQuery(clause, types, `${path}.bool.${member}[${i}]`));
       return { ...node, must: list(node.must, 'must'), filter: list(node.filter, 'filter'), should: list(node.should, 'should'), must_not: list(node.must_not, 'must_not') };
     }
     case 'term':

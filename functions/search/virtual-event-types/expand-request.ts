@@ -49,7 +49,7 @@ export function expandRequest(request: SearchRequest, types: ReadonlyMap<string,
   const sorted = request.sort.findIndex((entry) => isVirtualEventTypesField(entry.field));
   if (sorted >= 0) {
     const reason = `${VIRTUAL_EVENT_TYPES_FIELD} is evaluated at query time and cannot be sorted on`;
-    throw new ValidationError(`Invalid sort.${sorted}: ${reason}`, [{ field: `sort.${sorted}`, reason }]);
+    throw new ValidationError(`Invalid sort[${sorted}]: ${reason}`, [{ field: `sort[${sorted}]`, reason }]);
   }
   const plans = new Map<string, AggregationPlan>();
   const aggs = expandAggregations(request.aggs, types, 'aggs', plans);

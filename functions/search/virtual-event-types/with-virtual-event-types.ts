@@ -7,7 +7,8 @@ import { expandRequest, requestMentions } from './expand-request';
 export type VirtualEventTypeSource = (scope: TenantScope) => Promise<readonly VirtualEventTypeDefinition[]>;
 
 /**
- * A search index whose event searches, counts and deletions understand `virtual_event_types`. The
+ * A search index whose event searches, counts, deletions, funnels and retention tables understand
+ * `virtual_event_types`. The
  * app's types are read only when a request names the field, so every other search costs what it
  * did; everything else passes through.
  */
@@ -31,6 +32,16 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
       return plan.reshape(await index.search(context, plan.request));
     },
     countMatching: async (context, query) => index.countMatching(context, await expanded(context, query)),
+    async funnel(context, query) {
+      if (!query.steps.some((step) => queryMentions(step.query))) return index.funnel(context, query);
+      const types = await typesOf(context);
+      return index.funnel(context, { ...query, steps: query.steps.map((step, k) => ({ ...step, query: expandQuery(step.query, types, `steps[${k}].query`) })) });
+    },
+    async retention(context, query) {
+      if (!queryMentions(query.first) && !queryMentions(query.returning)) return index.retention(context, query);
+      const types = await typesOf(context);
+      return index.retention(context, { ...query, first: expandQuery(query.first, types, 'first_event'), returning: expandQuery(query.returning, types, 'return_event') });
+    },
     deleteMatching: async (context, query) => index.deleteMatching(context, await expanded(context, query)),
   };
 }

@@ -46,7 +46,7 @@ describe('virtual event types in queries', () => {
     try {
       expandQuery(parseQuery({ bool: { filter: [{ range: { virtual_event_types: { gte: 'a' } } }] } }), types);
     } catch (error) {
-      expect((error as ValidationError).details[0]!.field).toBe('query.bool.filter.0.range.virtual_event_types');
+      expect((error as ValidationError).details[0]!.field).toBe('query.bool.filter[0].range.virtual_event_types');
     }
   });
 });
@@ -82,6 +82,6 @@ describe('virtual event types in aggregations', () => {
     };
     expect(problem({ aggs: { n: { cardinality: { field: 'virtual_event_types' } } } })).toBe('aggs.n.cardinality');
     expect(problem({ aggs: { d: { date_histogram: { field: 'time', calendar_interval: 'day' }, aggs: { n: { value_count: { field: 'virtual_event_types' } } } } } })).toBe('aggs.d.aggs.n.value_count');
-    expect(problem({ sort: [{ time: 'desc' }, { virtual_event_types: 'asc' }] })).toBe('sort.1');
+    expect(problem({ sort: [{ time: 'desc' }, { virtual_event_types: 'asc' }] })).toBe('sort[1]');
   });
 });
