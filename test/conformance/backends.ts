@@ -43,3 +43,23 @@ export function conformanceBackends(env: NodeJS.ProcessEnv = process.env): Confo
   if (env.OPENSEARCH_URL) backends.push(openSearch(env.OPENSEARCH_URL));
   return backends;
 }
+
+/**
+ * Opens the backend's index before the describe block's tests and closes and disposes of it after;
+ * the returned function gives the open index.
+ */
+export function indexForTests(backend: ConformanceBackend): () => SearchableIndex {
+  let index: SearchableIndex | undefined;
+  beforeAll(async () => {
+    index = await backend.open();
+    await index.ensureReady();
+  });
+  afterAll(async () => {
+    await index?.close();
+    await backend.dispose();
+  });
+  return () => {
+    if (!index) throw new Error('the conformance index is not open yet');
+    return index;
+  };
+}

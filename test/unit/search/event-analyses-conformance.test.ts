@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { BASE, callsOver, DAY, expectedFunnel, MINUTE, step, type Call } from '../../conformance/event-analyses-reference';
 import { parseFunnelBody, parseRetentionBody } from '../../../functions/search/analyses/parse-analyses';
 import { eventDocument } from '../../../functions/search/index-documents';
-import type { SearchableIndex, SearchContext, TenantScope } from '../../../functions/search/port';
-import { conformanceBackends } from '../../conformance/backends';
+import type { SearchContext, TenantScope } from '../../../functions/search/port';
+import { conformanceBackends, indexForTests } from '../../conformance/backends';
 
 /**
  * Funnels and retention on every search backend, against answers computed by hand in plain code
@@ -12,23 +12,15 @@ import { conformanceBackends } from '../../conformance/backends';
  */
 
 describe.each(conformanceBackends())('funnels and retention: $name', (backend) => {
-  let index: SearchableIndex;
-  beforeAll(async () => {
-    index = await backend.open();
-    await index.ensureReady();
-  });
-  afterAll(async () => {
-    await index.close();
-    await backend.dispose();
-  });
+  const opened = indexForTests(backend);
 
   const load = async (events: readonly Call[]): Promise<TenantScope> => {
     const scope = { org_id: 'org-analyses', app_id: `app-${randomUUID()}` };
-    await index.index(events.map((call) => {
+    await opened().index(events.map((call) => {
       const time = new Date(call.at).toISOString();
       return eventDocument(scope, 'event', { id: call.id, time, received_at: time, data: { request: { time, uri: 'https://api.example.com/x', verb: call.verb }, response: { time, status: call.status }, ...(call.user ? { user_id: call.user } : {}) } });
     }));
-    await index.refresh();
+    await opened().refresh();
     return scope;
   };
   const context = (scope: TenantScope, from: number, to: number, timeZone = 'UTC'): SearchContext => ({ scope, kind: 'events', range: { from: new Date(from), to: new Date(to) }, timeZone, now: new Date(to) });
@@ -36,7 +28,7 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
   it('a funnel counts each step as the rule written out does, ties and repeats included', async () => {
     await fc.assert(fc.asyncProperty(callsOver(300), fc.array(step, { minLength: 2, maxLength: 4 }), fc.integer({ min: 1, max: 200 }), async (events, steps, windowMinutes) => {
       const scope = await load(events);
-      const answer = await index.funnel(context(scope, BASE, BASE + DAY), parseFunnelBody({ steps: steps.map((spec) => ({ query: spec.query })), conversion_window: `${windowMinutes}m` }));
+      const answer = await opened().funnel(context(scope, BASE, BASE + DAY), parseFunnelBody({ steps: steps.map((spec) => ({ query: spec.query })), conversion_window: `${windowMinutes}m` }));
       expect(answer.exact).toBe(true);
       expect(answer.steps.map(({ entered, converted, median_time_to_convert_ms }) => ({ entered, converted, median_time_to_convert_ms })))
         .toEqual(expectedFunnel(events, steps, windowMinutes * MINUTE));
@@ -51,7 +43,7 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
       { id: 'd', user: 'u2', verb: 'POST', status: 200, at: BASE + 10 * MINUTE },
     ];
     const scope = await load(events);
-    const answer = await index.funnel(context(scope, BASE, BASE + 10 * MINUTE), parseFunnelBody({
+    const answer = await opened().funnel(context(scope, BASE, BASE + 10 * MINUTE), parseFunnelBody({
       steps: [{ name: 'Read', query: { term: { 'request.verb': 'GET' } } }, { name: 'Write', query: { term: { 'request.verb': 'POST' } } }],
     }));
     expect(answer.steps).toEqual([
@@ -64,7 +56,7 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
     await fc.assert(fc.asyncProperty(callsOver(6 * 24 * 60), fc.integer({ min: 1, max: 5 }), async (events, periods) => {
       const scope = await load(events);
       const to = BASE + 5 * DAY + 12 * 3_600_000;
-      const answer = await index.retention(context(scope, BASE, to), parseRetentionBody({
+      const answer = await opened().retention(context(scope, BASE, to), parseRetentionBody({
         first_event: { term: { 'request.verb': 'POST' } }, return_event: { range: { 'response.status': { gte: 500 } } }, interval: 'day', periods,
       }));
       // By hand: day n of the window is [BASE + n days, BASE + n + 1 days); the window holds days 0–5.
@@ -96,19 +88,19 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
     ];
     const scope = await load(events);
     const body = { first_event: { term: { 'request.verb': 'POST' } }, return_event: { range: { 'response.status': { gte: 500 } } }, periods: 2 };
-    const days = await index.retention(context(scope, Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 4, 23), 'Europe/Berlin'), parseRetentionBody({ ...body, interval: 'day' }));
+    const days = await opened().retention(context(scope, Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 4, 23), 'Europe/Berlin'), parseRetentionBody({ ...body, interval: 'day' }));
     expect(days.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual([
       { start: '2025-03-01T23:00:00.000Z', size: 1, returned: [0, 0] },
       { start: '2025-03-02T23:00:00.000Z', size: 1, returned: [1, null] },
       { start: '2025-03-03T23:00:00.000Z', size: 0, returned: [null, null] },
     ]);
-    const weeks = await index.retention(context(scope, Date.UTC(2025, 1, 23, 23), Date.UTC(2025, 2, 16, 23), 'Europe/Berlin'), parseRetentionBody({ ...body, interval: 'week' }));
+    const weeks = await opened().retention(context(scope, Date.UTC(2025, 1, 23, 23), Date.UTC(2025, 2, 16, 23), 'Europe/Berlin'), parseRetentionBody({ ...body, interval: 'week' }));
     expect(weeks.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual([
       { start: '2025-02-23T23:00:00.000Z', size: 1, returned: [0, 1] },
       { start: '2025-03-02T23:00:00.000Z', size: 1, returned: [0, null] },
       { start: '2025-03-09T23:00:00.000Z', size: 0, returned: [null, null] },
     ]);
-    const months = await index.retention(context(scope, Date.UTC(2025, 1, 1), Date.UTC(2025, 3, 1), 'UTC'), parseRetentionBody({ ...body, interval: 'month' }));
+    const months = await opened().retention(context(scope, Date.UTC(2025, 1, 1), Date.UTC(2025, 3, 1), 'UTC'), parseRetentionBody({ ...body, interval: 'month' }));
     expect(months.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual([
       { start: '2025-02-01T00:00:00.000Z', size: 0, returned: [0, null] },
       { start: '2025-03-01T00:00:00.000Z', size: 2, returned: [null, null] },

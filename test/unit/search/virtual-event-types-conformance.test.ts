@@ -5,7 +5,7 @@ import type { SearchableIndex, SearchContext, TenantScope } from '../../../funct
 import { parseQuery, parseSearchRequest } from '../../../functions/search/dsl';
 import type { VirtualEventTypeDefinition } from '../../../functions/search/virtual-event-types/expand-query';
 import { withVirtualEventTypes } from '../../../functions/search/virtual-event-types/with-virtual-event-types';
-import { conformanceBackends } from '../../conformance/backends';
+import { conformanceBackends, indexForTests } from '../../conformance/backends';
 
 /**
  * Virtual event types on every search backend: random events and random types, each search naming
@@ -46,27 +46,19 @@ const calls: fc.Arbitrary<Call[]> = fc.array(
 const namedTypes: fc.Arbitrary<{ name: string; spec: TypeSpec }[]> = fc.array(typeSpec, { minLength: 1, maxLength: 5 }).map((specs) => specs.map((spec, i) => ({ name: `t${i}`, spec })));
 
 describe.each(conformanceBackends())('virtual event types: $name', (backend) => {
-  let index: SearchableIndex;
-  beforeAll(async () => {
-    index = await backend.open();
-    await index.ensureReady();
-  });
-  afterAll(async () => {
-    await index.close();
-    await backend.dispose();
-  });
+  const opened = indexForTests(backend);
 
   const load = async (scope: TenantScope, events: readonly Call[]) => {
-    await index.index(events.map((call) => {
+    await opened().index(events.map((call) => {
       const time = new Date(call.at).toISOString();
       return eventDocument(scope, 'event', { id: call.id, time, received_at: time, data: { request: { time, uri: `https://api.example.com/items/${call.id}`, verb: call.verb }, response: { time, status: call.status }, weight: call.weight } });
     }));
-    await index.refresh();
+    await opened().refresh();
   };
   const contextOf = (scope: TenantScope): SearchContext => ({ scope, kind: 'events', timeZone: 'UTC', now: new Date(BASE + 86_400_000) });
   const typed = (types: { name: string; spec: TypeSpec }[]) => {
     const definitions: VirtualEventTypeDefinition[] = types.map(({ name, spec }) => ({ name, query: parseQuery((spec.criteria['query'] ?? spec.criteria) as Record<string, unknown>) }));
-    return withVirtualEventTypes(index, async () => definitions);
+    return withVirtualEventTypes(opened(), async () => definitions);
   };
   const idsOf = async (searchable: SearchableIndex, scope: TenantScope, body: Record<string, unknown>) => {
     const response = await searchable.search(contextOf(scope), parseSearchRequest({ size: 1000, sort: [{ _id: 'asc' }], ...body }, 'events'));
