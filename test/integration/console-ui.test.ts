@@ -93,6 +93,41 @@ describe('web console', () => {
     expect(stored.body.chart.es_query.aggs.over_time.date_histogram).toMatchObject({ field: 'request.time', fixed_interval: '1h', extended_bounds: { min: 'now-24h', max: 'now' } });
   }, 60_000);
 
+  it('draws a funnel and a retention table, from the URL and from the settings form', async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const events = [
+      apiCall({ transaction_id: uuid(81), user_id: 'funnel-a', metadata: { stage: 'signup' } }, daysAgo(2)),
+      apiCall({ transaction_id: uuid(82), user_id: 'funnel-a', metadata: { stage: 'use' } }, daysAgo(1)),
+      apiCall({ transaction_id: uuid(83), user_id: 'funnel-b', metadata: { stage: 'signup' } }, daysAgo(2)),
+    ];
+    expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
+    await rt.waitUntilConsumed();
+    await page.goto(`${consoleUrl}/charts/new?view=funnel&from=-7d&to=now&time_zone=UTC&by=user_id&window=7d&step=${encodeURIComponent('metadata.stage:signup')}&step=${encodeURIComponent('metadata.stage:use')}`);
+    const funnel = page.getByRole('table', { name: /Funnel of users/ });
+    await funnel.waitFor({ timeout: 30_000 });
+    await expect(funnel.getByRole('row', { name: /1\. metadata\.stage:signup/ }).textContent()).resolves.toMatch(/2.*100%.*1 \(50%\)/);
+    await expect(funnel.getByRole('row', { name: /2\. metadata\.stage:use/ }).textContent()).resolves.toMatch(/1.*50%/);
+    await shot('funnel');
+
+    await page.selectOption('select[name="view"]', 'retention');
+    await page.fill('input[name="first"]', 'metadata.stage:signup');
+    await page.fill('input[name="return"]', 'metadata.stage:use');
+    await page.selectOption('select[name="every"]', 'day');
+    await page.fill('input[name="periods"]', '3');
+    await page.click('button:has-text("Draw")');
+    const retention = page.getByRole('table', { name: /Retention of users by day/ });
+    await retention.waitFor({ timeout: 30_000 });
+    // The cohort of two days ago: two users, one back the next day.
+    await expect(retention.locator('tbody tr').filter({ hasText: '50%' }).first().textContent()).resolves.toMatch(/2\s*50%/);
+    await shot('retention');
+    await page.fill('input[name="workspace_name"]', 'Sign-up retention');
+    await page.click('button:has-text("Save as workspace")');
+    await page.waitForURL(/\/console\/workspaces\/[^/]+$/);
+    await page.getByRole('table', { name: /Retention of users by day/ }).waitFor({ timeout: 30_000 });
+    const stored = await rt.management('GET', `/~/workspaces/${decodeURIComponent(page.url().split('/').pop()!)}`);
+    expect(stored.body.chart).toMatchObject({ view: 'retention', view_elements: { retention_query: { interval: 'day', periods: 3, first_event: { query_string: { query: 'metadata.stage:signup' } } } } });
+  }, 90_000);
+
   it('finds a customer and shows the profile with its usage and recent events', async () => {
     expect((await rt.collect('/v1/users', { user_id: 'console-user', company_id: 'console-co', metadata: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'pro' } })).status).toBe(201);
     expect((await rt.collect('/v1/companies', { company_id: 'console-co', metadata: { name: 'Console Co' } })).status).toBe(201);

@@ -10,6 +10,8 @@ export const RELATIVE_RANGES: readonly { label: string; from: string }[] = [
   { label: 'Last 24 hours', from: '-24h' },
   { label: 'Last 7 days', from: '-7d' },
   { label: 'Last 30 days', from: '-30d' },
+  { label: 'Last 12 weeks', from: '-12w' },
+  { label: 'Last 6 months', from: '-6M' },
 ];
 
 export function formatTime(iso: string | undefined, timeZone?: string): string {

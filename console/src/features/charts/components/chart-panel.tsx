@@ -5,17 +5,29 @@ import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useChartData } from '../api/chart-data';
 import type { Drawing } from '../api/workspaces';
 import { groupField, METRICS, type ChartSpec } from '../utils/chart-spec';
+import { funnelSteps } from '../utils/analysis-spec';
 import { ChartTable } from './chart-table';
+import { FunnelView } from './funnel-view';
+import { RetentionView } from './retention-view';
 import { SingleNumber } from './single-number';
 
 
 export function chartLabel(spec: ChartSpec): string {
+  if (spec.view === 'funnel') return `Funnel of ${funnelSteps(spec.analysis).length} steps`;
+  if (spec.view === 'retention') return `Retention by ${spec.analysis.every}`;
   const by = groupField(spec);
   return spec.view === 'metric' ? METRICS[spec.metric].label : `${METRICS[spec.metric].label} per ${spec.interval}${by ? ` by ${by}` : ''}`;
 }
 
 /** A chart drawn from its own query, in its view, with its loading, error and empty states. */
 export function ChartPanel({ spec, drawings }: { spec: ChartSpec; drawings?: readonly Drawing[] }) {
+  if (spec.view === 'funnel') return <FunnelView spec={spec} />;
+  if (spec.view === 'retention') return <RetentionView spec={spec} />;
+  return <SearchChart spec={spec} drawings={drawings} />;
+}
+
+/** The views drawn from one search of the events. */
+function SearchChart({ spec, drawings }: { spec: ChartSpec; drawings?: readonly Drawing[] }) {
   // ECharts (most of the console's weight) loads with the first chart, while its search runs.
   const TimeSeriesChart = useTimeSeriesChart();
   const query = useChartData(spec);

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { RELATIVE_RANGES } from '../../../lib/time';
-import { INTERVALS, METRICS, VIEWS, type ChartInterval, type ChartMetric, type ChartSpec, type ChartView } from '../utils/chart-spec';
+import { INTERVALS, isAnalysisView, METRICS, VIEWS, type ChartInterval, type ChartMetric, type ChartSpec, type ChartView } from '../utils/chart-spec';
+import { AnalysisFields } from './analysis-fields';
 
-/** What a chart shows: view, metric, interval, range, grouping and filter. */
+/** What a chart shows: its view, range and time zone, and the view's own settings. */
 export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (spec: ChartSpec) => void }) {
   const [draft, setDraft] = useState(spec);
   const submit = (event: FormEvent) => {
@@ -17,6 +18,26 @@ export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (
           {Object.entries(VIEWS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
         </select>
       </label>
+      {isAnalysisView(draft.view)
+        ? <AnalysisFields view={draft.view} settings={draft.analysis} onChange={(analysis) => setDraft({ ...draft, analysis })} />
+        : <SearchChartFields draft={draft} setDraft={setDraft} />}
+      <label>
+        Time range
+        <select name="range" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value, to: 'now' })}>
+          {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+          {!RELATIVE_RANGES.some((range) => range.from === draft.from) && <option value={draft.from}>{draft.from}</option>}
+        </select>
+      </label>
+      <label>Time zone <input name="time_zone" value={draft.timeZone} onChange={(e) => setDraft({ ...draft, timeZone: e.target.value })} size={14} /></label>
+      <button type="submit">Draw</button>
+    </form>
+  );
+}
+
+/** The settings of the views drawn from a search: metric, interval, grouping and filter. */
+function SearchChartFields({ draft, setDraft }: { draft: ChartSpec; setDraft: (spec: ChartSpec) => void }) {
+  return (
+    <>
       <label>
         Metric
         <select name="metric" value={draft.metric} onChange={(e) => setDraft({ ...draft, metric: e.target.value as ChartMetric })}>
@@ -27,13 +48,6 @@ export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (
         Interval
         <select name="interval" value={draft.interval} onChange={(e) => setDraft({ ...draft, interval: e.target.value as ChartInterval })}>
           {Object.entries(INTERVALS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-        </select>
-      </label>
-      <label>
-        Time range
-        <select name="range" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value, to: 'now' })}>
-          {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
-          {!RELATIVE_RANGES.some((range) => range.from === draft.from) && <option value={draft.from}>{draft.from}</option>}
         </select>
       </label>
       <label>
@@ -48,8 +62,6 @@ export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (
         </select>
       </label>
       <label className="query-bar">Filter <input name="q" value={draft.filter ?? ''} onChange={(e) => setDraft({ ...draft, filter: e.target.value || undefined })} placeholder="response.status:500" /></label>
-      <label>Time zone <input name="time_zone" value={draft.timeZone} onChange={(e) => setDraft({ ...draft, timeZone: e.target.value })} size={14} /></label>
-      <button type="submit">Draw</button>
-    </form>
+    </>
   );
 }

@@ -1,5 +1,17 @@
 import fc from 'fast-check';
-import { DEFAULT_SPEC, INTERVALS, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
+import { ACTORS, CONVERSION_WINDOWS, DEFAULT_ANALYSIS, funnelBody, RETENTION_INTERVALS, retentionBody, type AnalysisSettings } from './analysis-spec';
+import { DEFAULT_SPEC, INTERVALS, isAnalysisView, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
+
+const filterText = fc.stringMatching(/^[a-z.]{1,12}:[a-z0-9&= ]{1,12}$/);
+const analysisArbitrary: fc.Arbitrary<AnalysisSettings> = fc.record({
+  by: fc.constantFrom(...(Object.keys(ACTORS) as (keyof typeof ACTORS)[])),
+  steps: fc.array(fc.oneof(filterText, fc.constant('')), { minLength: 2, maxLength: 5 }),
+  conversionWindow: fc.constantFrom(...(Object.keys(CONVERSION_WINDOWS) as (keyof typeof CONVERSION_WINDOWS)[])),
+  firstEvent: fc.oneof(filterText, fc.constant('')),
+  returnEvent: fc.oneof(filterText, fc.constant('')),
+  every: fc.constantFrom(...(Object.keys(RETENTION_INTERVALS) as (keyof typeof RETENTION_INTERVALS)[])),
+  periods: fc.integer({ min: 1, max: 104 }),
+});
 
 const specArbitrary: fc.Arbitrary<ChartSpec> = fc.record({
   view: fc.constantFrom(...(Object.keys(VIEWS) as (keyof typeof VIEWS)[])),
@@ -10,8 +22,10 @@ const specArbitrary: fc.Arbitrary<ChartSpec> = fc.record({
   timeZone: fc.constantFrom('UTC', 'America/New_York', 'Europe/Paris'),
 }).chain((base) => fc.record({
   groupBy: fc.option(fc.constantFrom('request.route.raw', 'response.status'), { nil: undefined }),
-  filter: fc.option(fc.stringMatching(/^[a-z.]{1,12}:[a-z0-9&= ]{1,12}$/), { nil: undefined }),
-}).map((extra) => ({ ...base, ...(extra.groupBy ? { groupBy: extra.groupBy } : {}), ...(extra.filter ? { filter: extra.filter } : {}) })));
+  filter: fc.option(filterText, { nil: undefined }),
+  // A search view's URL holds no analysis settings: they are the defaults when it is read back.
+  analysis: isAnalysisView(base.view) ? analysisArbitrary : fc.constant(DEFAULT_ANALYSIS),
+}).map((extra) => ({ ...base, analysis: extra.analysis, ...(extra.groupBy ? { groupBy: extra.groupBy } : {}), ...(extra.filter ? { filter: extra.filter } : {}) })));
 
 describe('chart specs', () => {
   it('survive the round trip through a URL and through a stored workspace chart, exactly', () => {
@@ -20,7 +34,9 @@ describe('chart specs', () => {
       const stored = JSON.parse(JSON.stringify(workspaceChart(spec)));
       expect(specOfWorkspaceChart(stored)).toEqual(spec);
       expect(stored.view).toBe(spec.view);
-      expect(stored.es_query).toEqual(chartBody(spec));
+      if (spec.view === 'funnel') expect(stored.funnel_query).toEqual(funnelBody(spec.analysis));
+      else if (spec.view === 'retention') expect(stored.view_elements).toEqual({ retention_query: retentionBody(spec.analysis) });
+      else expect(stored.es_query).toEqual(chartBody(spec));
     }));
   });
 

@@ -1,4 +1,5 @@
 import type { Series } from '../../../components/chart-types';
+import { analysisFromParams, analysisToParams, DEFAULT_ANALYSIS, funnelBody, retentionBody, type AnalysisSettings } from './analysis-spec';
 
 export type { Series };
 
@@ -7,7 +8,9 @@ export type { Series };
  * (the spec's ChartItem) that stores it:
  *   view        what it draws (VIEWS): `time_series` (a line per series over time; with `group_by`,
  *               one line per top value), `segmentation` (the top values of a field, stacked bars over
- *               time), `metric` (one number for the whole window), `table` (the time series as rows)
+ *               time), `metric` (one number for the whole window), `table` (the time series as rows),
+ *               `funnel` (steps and their conversion; the body goes in `funnel_query`) and `retention`
+ *               (cohorts by first period; the body goes in `view_elements.retention_query`), see analysis-spec.ts
  *   url_query   the chart's settings as URL parameters (view, metric, interval, group_by, q): what reopens it exactly
  *   es_query    the search body it runs, from/to/time_zone its window
  */
@@ -25,7 +28,7 @@ export type ChartMetric = keyof typeof METRICS;
 export const INTERVALS = { '1m': 'Minute', '5m': '5 minutes', '1h': 'Hour', '1d': 'Day' } as const;
 export type ChartInterval = keyof typeof INTERVALS;
 
-export const VIEWS = { time_series: 'Time series', segmentation: 'Segmentation (stacked)', metric: 'Single number', table: 'Table' } as const;
+export const VIEWS = { time_series: 'Time series', segmentation: 'Segmentation (stacked)', metric: 'Single number', table: 'Table', funnel: 'Funnel', retention: 'Retention' } as const;
 export type ChartView = keyof typeof VIEWS;
 export const TIME_SERIES_VIEW: ChartView = 'time_series';
 /** What segmentation splits by when the chart names no field. */
@@ -42,12 +45,17 @@ export interface ChartSpec {
   readonly groupBy?: string;
   /** A query-string filter (`field:value` forms). */
   readonly filter?: string;
+  /** The funnel and retention views' settings. */
+  readonly analysis: AnalysisSettings;
 }
+
+/** Views drawn from a funnel or retention answer rather than a search. */
+export const isAnalysisView = (view: ChartView): view is 'funnel' | 'retention' => view === 'funnel' || view === 'retention';
 
 /** Series per chart when grouped: the top values by event count. */
 export const TOP_GROUPS = 5;
 
-export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: '1h', from: '-24h', to: 'now', timeZone: 'UTC' };
+export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: '1h', from: '-24h', to: 'now', timeZone: 'UTC', analysis: DEFAULT_ANALYSIS };
 
 function metricAggregation(metric: ChartMetric): Record<string, unknown> {
   switch (metric) {
@@ -132,6 +140,7 @@ export function specToParams(spec: ChartSpec): URLSearchParams {
   const params = new URLSearchParams({ view: spec.view, metric: spec.metric, interval: spec.interval, from: spec.from, to: spec.to, time_zone: spec.timeZone });
   if (spec.groupBy) params.set('group_by', spec.groupBy);
   if (spec.filter) params.set('q', spec.filter);
+  if (isAnalysisView(spec.view)) analysisToParams(spec.analysis, params);
   return params;
 }
 
@@ -150,12 +159,16 @@ export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DE
     timeZone: params.get('time_zone') ?? fallback.timeZone,
     ...(groupBy ? { groupBy } : {}),
     ...(filter ? { filter } : {}),
+    analysis: params.has('step') || params.has('first') ? analysisFromParams(params) : fallback.analysis,
   };
 }
 
 /** The workspace `chart` (ChartItem) that stores this chart. */
 export function workspaceChart(spec: ChartSpec): Record<string, unknown> {
-  return { view: spec.view, url_query: specToParams(spec).toString(), from: spec.from, to: spec.to, time_zone: spec.timeZone, es_query: chartBody(spec) };
+  const chart = { view: spec.view, url_query: specToParams(spec).toString(), from: spec.from, to: spec.to, time_zone: spec.timeZone };
+  if (spec.view === 'funnel') return { ...chart, funnel_query: funnelBody(spec.analysis) };
+  if (spec.view === 'retention') return { ...chart, view_elements: { retention_query: retentionBody(spec.analysis) } };
+  return { ...chart, es_query: chartBody(spec) };
 }
 
 /** The chart a stored workspace draws, from its `url_query` (what the console wrote), its window and time zone. */
