@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import { buckets, ingestStream, tables } from '../functions/definitions/resources';
 import { MANAGEMENT_DEFAULT_LAMBDA, MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type ManagementLambdaName, type RouteDefinition } from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
-import { grantObjectAccess } from './object-access';
+import { grantListBucket, grantObjectAccess } from './object-access';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
@@ -144,11 +144,15 @@ export class ManagementApi extends Construct {
           ...openSearchEnvironment(props.search),
           [tables.resources.envVar]: props.storage.tables.resources.tableName,
           [tables.billing.envVar]: props.storage.tables.billing.tableName,
+          [buckets.exports.envVar]: props.storage.buckets.exports.bucketName,
           [settingVariables.tokenSigningSecretArn]: this.tokenSigningSecret.secretArn,
         }),
       },
     });
     this.tokenSigningSecret.grantRead(management.function);
+    // Export parts: download URLs are signed with this role (GetObject), and a cancel deletes the parts (list, delete).
+    grantObjectAccess(management.role, props.storage.buckets.exports, ['s3:GetObject', 's3:DeleteObject'], 'exports/*', 'Export parts are keyed by tenant, job id and part number.');
+    grantListBucket(management.role, props.storage.buckets.exports);
     props.storage.tables.resources.grantReadWriteData(management.function);
     props.storage.tables.billing.grantReadWriteData(management.function);
     // Cohort membership of governance rules is a search over the profile indexes.

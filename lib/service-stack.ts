@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { BatchUploads } from './batch-uploads';
 import { BillingRun } from './billing-run';
 import { CollectorApi } from './collector-api';
+import { ExportWorker } from './export-worker';
 import { GovernanceRefresh } from './governance-refresh';
 import { IngestPipeline } from './ingest-pipeline';
 import { ManagementApi } from './management-api';
@@ -71,6 +72,7 @@ export class UsageAnalyticsStack extends Stack {
       burstLimit: context.number('managementBurstLimit', 100),
     });
     new GovernanceRefresh(this, 'GovernanceRefresh', { storage: this.storage, search: this.search, logLevel, logRetention });
+    new ExportWorker(this, 'Exports', { storage: this.storage, search: this.search, logLevel, logRetention });
     const billingReservedConcurrency = context.optionalString('billingReservedConcurrency');
     this.billingRun = new BillingRun(this, 'BillingRun', {
       storage: this.storage,

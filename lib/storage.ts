@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { EXPORT_RETENTION_DAYS } from '../functions/exports/export-jobs';
 import { buckets, tables, type BucketKey, type KeyAttribute, type TableDefinition, type TableKey } from '../functions/definitions/resources';
 
 /** Uploaded large batches land under this prefix; the S3 notification that processes them filters on it. */
@@ -80,6 +81,10 @@ export class Storage extends Construct {
         lifecycleRules: [
           { id: 'expire-uploads', expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) },
         ],
+      }),
+      exports: this.bucket(buckets.exports.logicalName, props.removalPolicy, {
+        // The export worker deletes a job's parts when its retention ends; this catches any it missed.
+        lifecycleRules: [{ id: 'expire-exports', expiration: Duration.days(EXPORT_RETENTION_DAYS + 1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       }),
     };
   }

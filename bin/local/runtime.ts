@@ -22,6 +22,9 @@ import { startPeriodicRefresh } from './periodic-refresh';
 import { withConsole } from '../../functions/web-console/console-assets';
 import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
+import { startLocalExports, type LocalExports } from './periodic-exports';
+import type { ExportRunLimits } from '../../functions/exports/export-runner';
+import { exportRunDeps } from '../../functions/composition-root/export-services';
 import { createLocalAwsClients } from './local-aws-clients';
 import { managementDispatcher } from './management-dispatch';
 import { bootstrapLocal, loadOrCreateSigningKey, type LocalCredentials } from './bootstrap';
@@ -56,6 +59,10 @@ export interface LocalRuntimeOptions {
    * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
    */
   readonly billingIntervalMs?: number;
+  /** Passes of the export worker over its queue (default 5 s; a new job starts at once); 0 turns the timer off. */
+  readonly exportIntervalMs?: number;
+  /** Part and page sizes of the export worker (tests use small ones); default the service's. */
+  readonly exportLimits?: Pick<ExportRunLimits, 'pageSize' | 'partRows' | 'partBytes'>;
   /**
    * WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook channels and deliveries may target loopback/private addresses.
    * Default true here (local receivers); the Lambdas default to false.
@@ -86,6 +93,7 @@ export interface LocalRuntime {
   readonly billingDeps: BillingRunDeps;
   /** The billing run: on its timer, and `runOnce` on demand (npm run billing -- --now). */
   readonly billing: LocalBilling;
+  readonly exports: LocalExports;
   /** True when this start created the local admin user's password (printed once by npm start). */
   readonly adminPasswordCreated: boolean;
   /** Resolves once everything on the stream has been consumed. */
@@ -148,12 +156,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     };
     const governance = governanceRefresher(stores, index);
+    // Started below, once everything it reads is; a job created before that waits for its first pass.
+    let exports: LocalExports = { kick: () => {}, runOnce: async () => ({ ran: 0, cleared: 0, errors: [] }), stop: async () => {} };
     const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
     const managementHandler = managementDispatcher({
       search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
-      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets }),
+      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick() }),
     });
     const consumer = consumerHandler(stores, index, noMetrics);
     const quarantine = stores.quarantine;
@@ -228,6 +238,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
     });
     const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
+    exports = startLocalExports(exportRunDeps(stores, index), options.exportIntervalMs ?? 5_000, log, options.exportLimits);
 
     let stopping: Promise<void> | undefined;
     return {
@@ -242,6 +253,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       stores,
       billingDeps,
       billing,
+      exports,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
       stop: () =>
@@ -250,6 +262,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await uploads.stop();
           await governanceTimer?.stop();
           await billing.stop();
+          await exports.stop();
           await poller.stop({ drain: true, drainTimeoutMs: options.shutdownDrainMs });
           if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();

@@ -1,3 +1,4 @@
+import type { ExportRef } from '../exports/export-jobs';
 import { GovernanceRefresher } from '../governance/refresher';
 import { createManagementApiHandler } from '../management/management-api-handler';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
@@ -20,6 +21,8 @@ export function managementApiHandler(
     onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
     /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook channels may name loopback/private addresses. */
     webhookAllowPrivateTargets: boolean;
+    /** Starts a new export at once (locally); on AWS the scheduled export worker takes it within a minute. */
+    onExportCreated?: (ref: ExportRef) => void;
   },
 ): HttpHandler {
   return createManagementApiHandler({
@@ -37,6 +40,9 @@ export function managementApiHandler(
     purger: stores.appPurger,
     balances: stores.balances,
     reports: stores.reports,
+    exportJobs: stores.exportJobs,
+    exportFiles: stores.exportFiles,
+    ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),
     now: stores.now,
   });
 }

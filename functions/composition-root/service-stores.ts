@@ -5,6 +5,8 @@ import type { ReportTenant } from '../billing/reports/report-types';
 import { BalanceProbe } from '../billing/run/balance-probe';
 import { RunStateStore } from '../billing/run/run-state-store';
 import { GovernedApps } from '../governance/governed-apps';
+import { ExportFiles } from '../exports/export-files';
+import { ExportJobs } from '../exports/export-jobs';
 import { AppPurger } from '../management/app-purge';
 import { ResourceStore } from '../management/resource-store';
 import { TokenStore } from '../management-tokens/token-store';
@@ -41,6 +43,13 @@ export class ServiceStores extends IngestStores {
   // Managed resources and governance (resources table).
   get resources(): ResourceStore {
     return this.once('resources', () => new ResourceStore(this.documents, this.resourcesTable, this.now));
+  }
+  // Bulk exports: jobs beside the app's resources, parts in the exports bucket.
+  get exportJobs(): ExportJobs {
+    return this.once('exportJobs', () => new ExportJobs(this.resources));
+  }
+  get exportFiles(): ExportFiles {
+    return this.once('exportFiles', () => new ExportFiles(this.input.clients.s3, this.input.names.buckets.exports));
   }
   get appPurger(): AppPurger {
     return this.once('appPurger', () => new AppPurger(this.documents, this.resourcesTable));

@@ -101,6 +101,15 @@ export const ManagementApiEnv = z.object({
   ...managementAuth,
   ...webhookTargets,
   [tables.billing.envVar]: name,
+  // Export jobs: their parts' download URLs are signed here, and a cancel deletes them.
+  [buckets.exports.envVar]: name,
+});
+/** The scheduled export worker: jobs and their queue (resources table), the search index, the parts (exports bucket). */
+export const ExportWorkerEnv = z.object({
+  ...common,
+  ...search,
+  [tables.resources.envVar]: name,
+  [buckets.exports.envVar]: name,
 });
 
 /** The scheduled governance refresh: reads rules and cohorts, searches profiles, writes the membership snapshot. */

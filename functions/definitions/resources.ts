@@ -107,6 +107,11 @@ export const buckets = {
     envVar: 'UPLOADS_BUCKET',
     purpose: 'large batches uploaded through pre-signed URLs, and their processing results',
   },
+  exports: {
+    logicalName: 'ExportsBucket',
+    envVar: 'EXPORTS_BUCKET',
+    purpose: 'the parts of bulk exports (gzip NDJSON or CSV), downloaded through pre-signed URLs, deleted after their retention',
+  },
 } as const satisfies Record<string, BucketDefinition>;
 
 export type BucketKey = keyof typeof buckets;

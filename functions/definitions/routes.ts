@@ -204,6 +204,11 @@ export const routes: readonly RouteDefinition[] = [
   manage('PUT', '/~/cohorts/{cohortId}', 'cohorts.update', 'update:cohorts', 'Update a cohort (alias of POST)'),
   manage('DELETE', '/~/cohorts/{cohortId}', 'cohorts.delete', 'delete:cohorts', 'Delete a cohort'),
   manage('DELETE', '/~/cohorts/{cohortId}/sample_rate', 'cohorts.deleteSampleRate', 'update:cohorts', 'Remove a cohort\'s sample rate'),
+  // Bulk exports (events, users, companies) to gzip files; users and companies also need read:users / read:companies
+  manage('GET', '/~/exports', 'exports.list', 'read:events', 'List export jobs (newest first; take, before_id)'),
+  manage('POST', '/~/exports', 'exports.create', 'read:events', 'Start an export job'),
+  manage('GET', '/~/exports/{id}', 'exports.get', 'read:events', 'An export job: status, progress and parts with download URLs'),
+  manage('POST', '/~/exports/{id}/cancel', 'exports.cancel', 'read:events', 'Cancel an export job and delete its parts'),
   // Virtual event types (tags): a name for the events a query selects, searchable as virtual_event_types
   manage('GET', '/~/virtual_eventtypes', 'virtualEventTypes.list', 'read:virtual_eventtypes', 'List virtual event types (newest first; take, before_id)'),
   manage('POST', '/~/virtual_eventtypes', 'virtualEventTypes.create', 'create:virtual_eventtypes', 'Create a virtual event type'),

@@ -4,18 +4,19 @@ import { balanceOperations, type BalanceOperationDeps } from '../billing/balance
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
 import { channelOperations, type ChannelDeps } from '../billing/channels/channel-operations';
 import { reportOperations, type ReportOperationDeps } from '../billing/reports/report-operations';
+import { exportOperations, type ExportOperationDeps } from '../exports/export-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations, type ResourceOperationsDeps } from './resource-operations';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
-export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps {}
+export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps {}
 
 /**
  * The management Lambda: every management route outside `/search/~/...` — OAuth tokens, access
  * tokens and the managed resources (apps, cohorts, dashboards, workspaces, rules, templates, keys,
- * meters) — per org and app, behind the shared management authenticator (scopes, revocation, rate
+ * meters, exports) — per org and app, behind the shared management authenticator (scopes, revocation, rate
  * limit, org status).
  */
 export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler {
@@ -31,6 +32,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),
+      ...exportOperations(deps),
     },
   });
 }

@@ -119,6 +119,23 @@ export class ResourceStore {
     return items;
   }
 
+  /** Every item of one partition whose sort key starts with `skPrefix`, as stored (small partitions: queues, not resource lists). */
+  async queryPartition(partition: string, skPrefix: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.documents.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': skPrefix },
+        ExclusiveStartKey: startKey,
+      }));
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
   /**
    * The partitions holding at least one item of a kind (sort keys `<prefix>#…`): a scan of the whole
    * table, keys only, for the rare jobs that visit every app (the billing run finding metered apps).

@@ -10,7 +10,7 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.profileDocuments.envVar, tables.billing.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS']],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
   ['search', stack.managementApi.functions.search, [tables.profiles.envVar, buckets.profileDocuments.envVar, tables.resources.envVar, ingestStream.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
-  ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
+  ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, buckets.exports.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
 ];
 
 it('loads source maps only when the context asks for them (they cost each cold start 20-30 ms of module init)', () => {
@@ -85,6 +85,12 @@ describe('management Lambda permissions', () => {
       const actions = statements.filter((s) => tableIdsIn(s.Resource).includes(key)).flatMap((s) => [s.Action].flat());
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem']));
     }
+  });
+
+  it('signs download URLs of export parts and deletes them, and nothing else in the exports bucket', () => {
+    const bucketId = logicalIdOf(stack.storage.buckets.exports);
+    const onExports = statements.filter((s) => JSON.stringify(s.Resource).includes(`"${bucketId}"`));
+    expect(onExports.flatMap((s) => [s.Action].flat()).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket']);
   });
 
   it('reads the token signing secret and calls the search domain over HTTP', () => {

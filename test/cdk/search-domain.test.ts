@@ -1,3 +1,4 @@
+import type { ExportWorker } from '../../lib/export-worker';
 import type { GovernanceRefresh } from '../../lib/governance-refresh';
 import { logicalIdOf, synthesize } from './synth';
 
@@ -31,7 +32,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer, search, management, governance refresh and billing run Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search, management, governance refresh, export worker and billing run Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -43,6 +44,8 @@ describe('OpenSearch domain with the default context', () => {
             // Governance rules' cohort membership is a search over the profile indexes.
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] },
             { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('GovernanceRefresh') as GovernanceRefresh).function.role), 'Arn'] },
+            // Exports read through the search port.
+            { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('Exports') as ExportWorker).function.role), 'Arn'] },
             // Meters are aggregations over the event index.
             { 'Fn::GetAtt': [logicalIdOf(stack.billingRun.function.role), 'Arn'] },
           ],

@@ -1,7 +1,7 @@
 import { boardSchemas } from './board-route-schemas';
 import { balanceSchemas, catalogSchemas, channelSchemas, reportSchemas } from './billing-route-schemas';
 import { collectorSchemas } from './collector-route-schemas';
-import { oauthSchemas, resourceSchemas } from './management-route-schemas';
+import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route-schemas';
 import type { RouteSchema } from './route-schema';
 import { documentSchemas, searchSchemas } from './search-route-schemas';
 
@@ -23,6 +23,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...documentSchemas,
   ...oauthSchemas,
   ...resourceSchemas,
+  ...exportSchemas,
   ...boardSchemas,
   ...catalogSchemas,
   ...channelSchemas,

@@ -6,6 +6,7 @@ import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resourc
 import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
 import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../../schemas/resources/virtual-event-type';
+import { ExportCreate, ExportJobAnswer } from '../../../schemas/resources/export-job';
 import {
   AppResponse,
   OAuthErrorBody,
@@ -13,7 +14,7 @@ import {
   OrgUserResponse,
   SignedTokenResponse,
 } from '../response-schemas';
-import { crud, named, SystemFields, type RouteSchema } from './route-schema';
+import { crud, ListQuery, named, NEXT_PAGE, SystemFields, type RouteSchema } from './route-schema';
 
 /** OAuth, tokens, org users and the managed resources of the management API. */
 // ── Management: OAuth, access tokens, org users ──
@@ -91,6 +92,21 @@ export const VirtualEventTypeSchema = named(
     ...SystemFields,
   }),
 );
+
+const ExportJobSchema = named('ExportJob', ExportJobAnswer);
+
+/** Bulk exports: jobs, not managed resources (no update; cancel instead of delete). */
+export const exportSchemas: Record<string, RouteSchema> = {
+  'exports.create': {
+    description: 'Starts an export of events (in the from/to window), users or companies, optionally narrowed by a search-DSL query, as gzip NDJSON or CSV parts. Answers 201 with the job (status queued); it runs in the background. Users and companies also need read:users / read:companies.',
+    body: named('ExportCreate', ExportCreate),
+    responseStatus: 201,
+    response: ExportJobSchema,
+  },
+  'exports.list': { description: "The app's export jobs, newest first, a page at a time.", query: ListQuery, responseStatus: 200, response: z.array(ExportJobSchema), responseHeaders: NEXT_PAGE },
+  'exports.get': { description: 'An export job: status, progress (exported / estimated_total) and its parts, each with a download URL signed for this answer.', params: { id: "The export's id." }, responseStatus: 200, response: ExportJobSchema, errors: [404] },
+  'exports.cancel': { description: 'Cancels a queued or running export and deletes its parts; a finished one is answered as it is.', params: { id: "The export's id." }, responseStatus: 200, response: ExportJobSchema, errors: [404, 503] },
+};
 
 export const resourceSchemas: Record<string, RouteSchema> = {
   ...crud('apps', {

@@ -11,6 +11,7 @@ describe('physical names', () => {
       failedRecords: 'local-failed-records-bucket',
       profileDocuments: 'local-profile-documents-bucket',
       uploads: 'local-uploads-bucket',
+      exports: 'local-exports-bucket',
     });
   });
 
@@ -26,6 +27,7 @@ describe('physical names', () => {
       [buckets.failedRecords.envVar]: 'p-failed-records-bucket',
       [buckets.profileDocuments.envVar]: 'p-profile-documents-bucket',
       [buckets.uploads.envVar]: 'p-uploads-bucket',
+      [buckets.exports.envVar]: 'p-exports-bucket',
     });
   });
 
