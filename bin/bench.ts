@@ -13,9 +13,10 @@ import { LIVE_STREAM_RATE, LIVE_STREAM_TARGETS } from './bench/console-live-stre
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { ANALYSES_TARGET_MS, benchEventAnalyses } from './bench/event-analyses';
+import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e', 'search', 'analyses', 'billing', 'console'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'search', 'analyses', 'exports', 'billing', 'console'] as const;
 
 
 async function main(): Promise<void> {
@@ -67,6 +68,12 @@ async function main(): Promise<void> {
     const r = await benchEventAnalyses({ log });
     results.analyses = r;
     log(`  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'})`);
+  }
+  if (run('exports')) {
+    log('\n## Bulk export: the search bench\'s 1,000,000 events as gzip NDJSON parts in S3 vs bare keyset paging of the same rows');
+    const r = await benchExports({ log });
+    results.exports = r;
+    log(`  export ${fmt(r.exportMs / 1000)} s, paging ${fmt(r.pagingMs / 1000)} s (mean of ${fmt(r.pagingMsBefore / 1000)} s before and ${fmt(r.pagingMsAfter / 1000)} s after), ratio ${fmt(r.ratio)} (target ≤ ${EXPORT_TARGET_RATIO})`);
   }
   if (run('billing')) {
     const fileBacked = args.includes('--file-backed');

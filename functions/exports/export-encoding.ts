@@ -1,45 +1,81 @@
+import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { createGzip, gzip, type Gzip } from 'node:zlib';
 import type { ExportFormat } from '../../schemas/resources/export-job';
 import type { SearchHit } from '../search/port';
 
 /**
  * A part's file: the documents as gzip NDJSON (`{"_id": …, "_source": …}` per line) or gzip CSV
  * (RFC 4180: a header row, then a row per document; nested objects flattened to dotted columns,
- * arrays as JSON text). Compressed on the thread pool, so the next page can be read meanwhile.
+ * arrays as JSON text). Each page's text goes to a gzip stream as it is added, which compresses it
+ * on the thread pool while the next page is read; a CSV part without `fields` waits for its last
+ * row to know its columns.
  */
 
 const gzipOffLoop = promisify(gzip);
 
 /** A part being filled page by page: its size so far (uncompressed), then its file. */
 export class PartBuilder {
-  private readonly lines: string[] = [];
   private readonly rows: Record<string, unknown>[] = [];
+  private compressor: { stream: Gzip; chunks: Buffer[]; ended: Promise<unknown> } | undefined;
+  /** The CSV columns when `fields` fixes them (then rows are written as they come). */
+  private readonly columns: readonly string[] | undefined;
   rowCount = 0;
   textBytes = 0;
 
-  constructor(private readonly format: ExportFormat, private readonly fields: readonly string[] | null) {}
+  constructor(private readonly format: ExportFormat, private readonly fields: readonly string[] | null) {
+    this.columns = format === 'csv' && fields ? csvColumns([], fields) : undefined;
+  }
 
   add(hits: readonly SearchHit[]): void {
+    if (hits.length === 0) return;
+    let text = '';
     for (const hit of hits) {
       if (this.format === 'ndjson') {
-        const line = JSON.stringify({ _id: hit._id, _source: hit._source ?? {} });
-        this.lines.push(line);
-        this.textBytes += line.length + 1;
+        text += `${JSON.stringify({ _id: hit._id, _source: hit._source ?? {} })}\n`;
       } else {
         // Rows without a prototype: a column named `constructor` or `__proto__` is data like any other.
         const row = Object.assign(Object.create(null) as Record<string, unknown>, flatten(hit._source ?? {}), { _id: hit._id });
-        this.rows.push(row);
-        for (const value of Object.values(row)) this.textBytes += csvCell(value).length + 1;
+        if (this.columns) text += csvLine(row, this.columns);
+        else {
+          this.rows.push(row);
+          for (const value of Object.values(row)) this.textBytes += csvCell(value).length + 1;
+        }
       }
-      this.rowCount += 1;
     }
+    if (this.format === 'ndjson' || this.columns) {
+      if (this.rowCount === 0 && this.columns) text = csvLine(null, this.columns) + text;
+      this.write(text);
+    }
+    this.rowCount += hits.length;
   }
 
   async file(): Promise<Buffer> {
-    const text = this.format === 'ndjson' ? (this.lines.length === 0 ? '' : `${this.lines.join('\n')}\n`) : csvText(this.rows, this.fields);
-    return gzipOffLoop(Buffer.from(text, 'utf8'), { level: 1 });
+    if (this.format === 'csv' && !this.columns) return gzipOffLoop(Buffer.from(csvText(this.rows, null), 'utf8'), { level: 1 });
+    if (!this.compressor) return gzipOffLoop(Buffer.alloc(0), { level: 1 });
+    this.compressor.stream.end();
+    await this.compressor.ended;
+    return Buffer.concat(this.compressor.chunks);
   }
+
+  private write(text: string): void {
+    if (!this.compressor) {
+      const stream = createGzip({ level: 1 });
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // Rejects on the stream's error; handled here so it surfaces where file() awaits it.
+      const ended = once(stream, 'end');
+      ended.catch(() => undefined);
+      this.compressor = { stream, chunks, ended };
+    }
+    this.textBytes += Buffer.byteLength(text);
+    this.compressor.stream.write(text);
+  }
+}
+
+/** One CSV line of `row` in `columns` (the header line when `row` is null). */
+function csvLine(row: Record<string, unknown> | null, columns: readonly string[]): string {
+  return `${columns.map((column) => csvCell(row === null ? column : row[column])).join(',')}\r\n`;
 }
 
 /** The columns of a CSV part: those asked for, or every leaf path of its documents, `_id` first, the rest sorted. */
@@ -53,9 +89,7 @@ export function csvColumns(rows: readonly Record<string, unknown>[], fields: rea
 
 function csvText(rows: readonly Record<string, unknown>[], fields: readonly string[] | null): string {
   const columns = csvColumns(rows, fields);
-  const lines = [columns.map(csvCell).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvCell(row[column])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return csvLine(null, columns) + rows.map((row) => csvLine(row, columns)).join('');
 }
 
 /** Leaf values by dotted path; arrays stay whole (a column holds their JSON). */

@@ -62,11 +62,19 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
       const total = await deps.index.countMatching(context, base.query);
       job = await deps.jobs.update(ref, (current) => ({ ...current, estimated_total: total }));
     }
+    // One part in flight: its file is written and recorded while the next part's pages are read.
+    // Parts are still recorded one after the other, each only after its file is written.
+    let inFlight: Promise<Recorded> | undefined;
+    const settle = async (): Promise<ExportRunOutcome | undefined> => {
+      const recorded = inFlight === undefined ? undefined : await inFlight;
+      inFlight = undefined;
+      return recorded === undefined || recorded.ok ? undefined : recorded.outcome;
+    };
+    let number = job.parts.length + 1;
+    let cursor = job.cursor;
     for (;;) {
-      if (limits.deadline !== undefined && Date.now() >= limits.deadline) return 'paused';
-      const number = job.parts.length + 1;
+      if (limits.deadline !== undefined && Date.now() >= limits.deadline) return (await settle()) ?? 'paused';
       const part = new PartBuilder(job.format, job.fields);
-      let cursor = job.cursor;
       let finished = false;
       while (part.rowCount < partRows && part.textBytes < partBytes) {
         const size = Math.min(pageSize, partRows - part.rowCount);
@@ -79,36 +87,12 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
           break;
         }
       }
-      const written = part.rowCount === 0 ? undefined : { number, key: deps.files.partKey(ref, number, job.format), rows: part.rowCount };
-      if (written) {
-        const file = await part.file();
-        await deps.files.put(written.key, file);
-        await limits.afterPartWritten?.(number);
-        Object.assign(written, { bytes: file.byteLength });
-      }
-      const before = job;
-      let recorded = false;
-      job = await deps.jobs.update(ref, (current) => {
-        recorded = false;
-        // Cancelled meanwhile, or recorded by another runner: this one stops without writing.
-        if (current.status !== 'running' || current.parts.length !== before.parts.length) return current;
-        recorded = true;
-        const now = deps.now();
-        return {
-          ...current,
-          parts: written ? [...current.parts, written as ExportJob['parts'][number]] : current.parts,
-          exported: current.exported + part.rowCount,
-          cursor,
-          lease_until: new Date(now.getTime() + EXPORT_LEASE_MS).toISOString(),
-          ...(finished ? { status: 'completed' as const, completed_at: now.toISOString(), expires_at: new Date(now.getTime() + EXPORT_RETENTION_DAYS * 86_400_000).toISOString(), lease_until: null } : {}),
-        };
-      });
-      if (!recorded) {
-        // A cancelled job's files are deleted: the part this runner wrote after that goes too.
-        if (written && job.status === 'cancelled') await deps.files.deleteAll(ref);
-        return job.status === 'running' ? 'taken' : job.status;
-      }
-      if (finished) return 'completed';
+      const stopped = await settle();
+      if (stopped) return stopped;
+      inFlight = writeAndRecord(deps, ref, limits, { number: number++, part, cursor, finished, format: job.format });
+      // Awaited by settle(); until then a failure must not count as unhandled.
+      inFlight.catch(() => undefined);
+      if (finished) return (await settle()) ?? 'completed';
     }
   } catch (error) {
     // A refusal (the stored query no longer valid, say) will not pass on a retry: the job fails.
@@ -118,6 +102,46 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
     }
     throw error;
   }
+}
+
+type Recorded = { ok: true } | { ok: false; outcome: ExportRunOutcome };
+
+/** Writes a part's file, then records it with the cursor after its last row (and the job's end when it is the last). */
+async function writeAndRecord(
+  deps: ExportRunDeps,
+  ref: ExportRef,
+  limits: ExportRunLimits,
+  next: { number: number; part: PartBuilder; cursor: ExportJob['cursor']; finished: boolean; format: ExportJob['format'] },
+): Promise<Recorded> {
+  const { number, part, cursor, finished } = next;
+  let written: ExportJob['parts'][number] | undefined;
+  if (part.rowCount > 0) {
+    const key = deps.files.partKey(ref, number, next.format);
+    const file = await part.file();
+    await deps.files.put(key, file);
+    await limits.afterPartWritten?.(number);
+    written = { number, key, rows: part.rowCount, bytes: file.byteLength };
+  }
+  let recorded = false;
+  const job = await deps.jobs.update(ref, (current) => {
+    recorded = false;
+    // Cancelled meanwhile, or recorded by another runner: this one stops without writing.
+    if (current.status !== 'running' || current.parts.length !== number - 1) return current;
+    recorded = true;
+    const now = deps.now();
+    return {
+      ...current,
+      parts: written ? [...current.parts, written] : current.parts,
+      exported: current.exported + part.rowCount,
+      cursor,
+      lease_until: new Date(now.getTime() + EXPORT_LEASE_MS).toISOString(),
+      ...(finished ? { status: 'completed' as const, completed_at: now.toISOString(), expires_at: new Date(now.getTime() + EXPORT_RETENTION_DAYS * 86_400_000).toISOString(), lease_until: null } : {}),
+    };
+  });
+  if (recorded) return { ok: true };
+  // A cancelled job's files are deleted: the part this runner wrote after that goes too.
+  if (written && job.status === 'cancelled') await deps.files.deleteAll(ref);
+  return { ok: false, outcome: job.status === 'running' ? 'taken' : job.status };
 }
 
 /** Marks the job running under this runner's lease, unless another runner's lease is live. */
