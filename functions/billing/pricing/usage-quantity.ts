@@ -16,6 +16,16 @@ export interface UsageAdjustment {
  * weigh 1 / sample rate). The multiplier is applied exactly, then rounded once.
  */
 export function reportedQuantity(rawUsage: Decimal | string | number, adjustment: UsageAdjustment = {}): bigint {
-  const multiplied = Decimal.from(rawUsage).times(Decimal.from(adjustment.usage_multiplier ?? 1));
-  return multiplied.round(0, adjustment.usage_rounding_mode ?? 'nearest').toScaledBigInt(0);
+  return quantityRule(adjustment)(Decimal.from(rawUsage));
+}
+
+/**
+ * reportedQuantity for one meter's many usages: the multiplier is read once (and skipped when it is
+ * 1, as it is for most meters), not once per report.
+ */
+export function quantityRule(adjustment: UsageAdjustment = {}): (rawUsage: Decimal) => bigint {
+  const multiplier = Decimal.from(adjustment.usage_multiplier ?? 1);
+  const mode = adjustment.usage_rounding_mode ?? 'nearest';
+  if (multiplier.compare(Decimal.ONE) === 0) return (rawUsage) => rawUsage.round(0, mode).toScaledBigInt(0);
+  return (rawUsage) => rawUsage.times(multiplier).round(0, mode).toScaledBigInt(0);
 }

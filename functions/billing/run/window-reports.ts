@@ -2,7 +2,7 @@ import type { BillingReport } from '../../../schemas/billing/report';
 import { roundToMinorUnit } from '../../../values/currency';
 import { Decimal } from '../../../values/decimal';
 import { priceAmount } from '../pricing/price-amount';
-import { reportedQuantity } from '../pricing/usage-quantity';
+import { quantityRule } from '../pricing/usage-quantity';
 import { idempotencyKey } from '../providers/idempotency-key';
 import { companyReportKey, reportId, subscriptionReportKey } from '../reports/report-id';
 import type { ReportTenant } from '../reports/report-store';
@@ -68,7 +68,8 @@ export function attribute(usage: WindowUsage, directory: SubscriptionDirectory, 
   for (const [subscriptionId, raw] of usage.bySubscription) {
     const subscription = directory.explicit(subscriptionId);
     const known = directory.subscriptions.get(subscriptionId);
-    add(subscriptionReportKey(subscriptionId), { raw, ...(subscription ? { subscription } : {}), companyId: known?.companyId ?? null, subscriptionId: known?.subscriptionId ?? subscriptionId, fromSubscriptionId: true, fromCompany: false });
+    const fields = { raw, companyId: known?.companyId ?? null, subscriptionId: known?.subscriptionId ?? subscriptionId, fromSubscriptionId: true, fromCompany: false };
+    add(subscriptionReportKey(subscriptionId), subscription ? { ...fields, subscription } : fields);
   }
   for (const [companyId, raw] of usage.byCompany) {
     const subscription = directory.forCompany(companyId, meter.billedIds);
@@ -139,6 +140,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     }
     return text;
   };
+  const quantityOf = quantityRule({ usage_multiplier: meter.multiplier, usage_rounding_mode: meter.rounding });
   const keys = new Set([...input.usage.keys(), ...input.previous.keys()]);
   const reports: BillingReport[] = [];
   let changed = 0;
@@ -147,7 +149,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     const entry = input.usage.get(key);
     const raw = entry?.raw ?? Decimal.ZERO;
     const rawText = raw.toString();
-    const quantity = Number(reportedQuantity(raw, { usage_multiplier: meter.multiplier, usage_rounding_mode: meter.rounding }));
+    const quantity = Number(quantityOf(raw));
     if (!prev && quantity === 0 && raw.isZero()) continue;
     const delta = quantity - (prev?.meter_usage ?? 0);
     if (prev && delta === 0) {
@@ -195,7 +197,9 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     }
     const windowAmount = versionAmount ? Decimal.from(prev?.amount_exact ?? '0').plus(versionAmount) : undefined;
     const identityKey = subscriptionId ?? `company:${companyId ?? ''}`;
-    const report: BillingReport = {
+    // Built field by field in the stored key order (the codec keeps key order): optional fields are
+    // assigned where they belong instead of spread from temporary objects, once per report.
+    const report = {
       _id: reportId({ windowStart: window.start, meterId: meter.id, reportKey: key }),
       org_id: tenant.orgId,
       app_id: tenant.appId,
@@ -217,20 +221,24 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination }),
       delivery_runs: 0,
       provider_requests: prev?.provider_requests ?? [],
-      ...(prev?.channel_requests ? { channel_requests: prev.channel_requests } : {}),
-      ...(windowAmount && price ? { amount: Number(windowAmount.toString()), amount_exact: windowAmount.toString(), currency: price.currency } : {}),
-      subscription_period_start: period ? isoOf(period.start) : null,
-      subscription_period_end: period ? isoOf(period.end) : null,
-      ...(prev?.beginning_balance ? { beginning_balance: prev.beginning_balance } : {}),
-      ...(prev?.ending_balance ? { ending_balance: prev.ending_balance } : {}),
-      ...(prev?.balance_changes ? { balance_changes: prev.balance_changes } : {}),
-      usage,
-      attribution: entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id'),
-      ...(price ? { price_id: price.id } : {}),
-      versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
-      created_at: prev?.created_at ?? stamp,
-      updated_at: stamp,
-    };
+    } as BillingReport & Record<string, unknown>;
+    if (prev?.channel_requests) report.channel_requests = prev.channel_requests;
+    if (windowAmount && price) {
+      report.amount = Number(windowAmount.toString());
+      report.amount_exact = windowAmount.toString();
+      report.currency = price.currency;
+    }
+    report.subscription_period_start = period ? isoOf(period.start) : null;
+    report.subscription_period_end = period ? isoOf(period.end) : null;
+    if (prev?.beginning_balance) report.beginning_balance = prev.beginning_balance;
+    if (prev?.ending_balance) report.ending_balance = prev.ending_balance;
+    if (prev?.balance_changes) report.balance_changes = prev.balance_changes;
+    report.usage = usage;
+    report.attribution = entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id');
+    if (price) report.price_id = price.id;
+    report.versions = [...(prev?.versions ?? []), { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }];
+    report.created_at = prev?.created_at ?? stamp;
+    report.updated_at = stamp;
     reports.push(report);
   }
   return { reports, changed };

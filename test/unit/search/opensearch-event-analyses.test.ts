@@ -4,7 +4,8 @@ import { funnelAnswer } from '../../../functions/search/analyses/analysis-answer
 import { parseFunnelBody, parseRetentionBody } from '../../../functions/search/analyses/parse-analyses';
 import { retentionPeriods } from '../../../functions/search/analyses/retention-periods';
 import { analysisPageBody, funnelPerActor, retentionPerActor, stepEvents, actorReturns, EVENTS_PER_STEP } from '../../../functions/search/opensearch/event-analyses';
-import { tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
+import { createOpenSearchIndex, tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
+import { fakeOpenSearch } from './support/fake-opensearch';
 import type { SearchContext } from '../../../functions/search/port';
 import { BASE, callsOver, DAY, expectedFunnel, step } from '../../conformance/event-analyses-reference';
 
@@ -60,5 +61,39 @@ describe('funnels and retention on OpenSearch', () => {
     const counts = tally.counts();
     expect([...counts.sizes]).toEqual([[0, 1], [1, 1]]);
     expect([...counts.returned].map(([cohort, row]) => [cohort, [...row]])).toEqual([[0, [[1, 1]]]]);
+  });
+});
+
+describe('funnels and retention on a scripted OpenSearch cluster', () => {
+  const hits = (times: number[], id: string) => ({ hits: { total: { value: times.length }, hits: times.map((time, i) => ({ sort: [time, `${id}${i}`] })) } });
+
+  it('page through the actors with the composite after_key and count each actor once', async () => {
+    const pages = [
+      { after_key: { actor: 'u2' }, buckets: [
+        { key: { actor: 'u1' }, step_0: { first: hits([BASE], 'a') }, step_1: { first: hits([BASE + 60_000], 'b') } },
+        { key: { actor: 'u2' }, step_0: { first: hits([BASE], 'c') }, step_1: { first: hits([], 'd') } },
+      ] },
+      { after_key: { actor: 'u3' }, buckets: [{ key: { actor: 'u3' }, step_0: { first: hits([BASE], 'e') }, step_1: { first: hits([BASE + 3 * 60_000], 'f') } }] },
+      { buckets: [] },
+    ];
+    const { client, requests } = fakeOpenSearch(() => ({ status: 200, body: { took: 1, timed_out: false, hits: { total: { value: 0 }, hits: [] }, aggregations: { actors: pages[requests.length - 1] } } }));
+    const index = createOpenSearchIndex({ client, indexPrefix: 'p-' });
+    const answer = await index.funnel(context, parseFunnelBody({ steps: [{ query: { term: { 'request.verb': 'GET' } } }, { query: { term: { 'request.verb': 'POST' } } }] }));
+    expect(answer.exact).toBe(true);
+    expect(answer.steps.map((step) => [step.entered, step.converted, step.median_time_to_convert_ms])).toEqual([[3, 2, 120_000], [2, null, null]]);
+    const afterKeys = requests.map((request) => JSON.parse(request.body!).aggs.actors.composite.after);
+    expect(afterKeys).toEqual([undefined, { actor: 'u2' }, { actor: 'u3' }]);
+    expect(requests.every((request) => decodeURIComponent(request.path) === '/p-events-*/_search')).toBe(true);
+  });
+
+  it('build the retention table from each actor\'s first event and its return periods', async () => {
+    const page = { buckets: [
+      { key: { actor: 'u1' }, first: { at: { value: BASE + 1000 } }, returns: { periods: { buckets: [{ key: BASE, doc_count: 1 }, { key: BASE + DAY, doc_count: 4 }] } } },
+      { key: { actor: 'u2' }, first: { at: { value: null } }, returns: { periods: { buckets: [{ key: BASE + DAY, doc_count: 1 }] } } },
+    ] };
+    const { client } = fakeOpenSearch(() => ({ status: 200, body: { took: 1, timed_out: false, hits: { total: { value: 0 }, hits: [] }, aggregations: { actors: page } } }));
+    const utc = { ...context, timeZone: 'UTC', range: { from: new Date(BASE), to: new Date(BASE + 3 * DAY) } };
+    const answer = await createOpenSearchIndex({ client, indexPrefix: 'p-' }).retention(utc, parseRetentionBody({ first_event: { match_all: {} }, return_event: { match_all: {} }, interval: 'day', periods: 2 }));
+    expect(answer.cohorts.map(({ size, returned }) => ({ size, returned }))).toEqual([{ size: 1, returned: [1, 0] }, { size: 0, returned: [0, null] }, { size: 0, returned: [null, null] }]);
   });
 });
