@@ -254,13 +254,15 @@ export class ResourceStore {
   /**
    * Read, change, write back if nobody wrote in between (condition on `modified_at`, which every write
    * moves strictly forward); on a race the change is recomputed from the fresh copy, up to 8 times with jittered pauses,
-   * then 503 (retryable). `change` may throw (e.g. ValidationError): nothing is written then.
+   * then 503 (retryable). `change` may throw (e.g. ValidationError): nothing is written then. A
+   * change that returns `current` itself (nothing to do) writes nothing either.
    */
   async update(at: ResourceLocation, id: string, noun: string, change: (current: StoredDocument, modifiedAt: string) => StoredDocument | Promise<StoredDocument>): Promise<StoredDocument> {
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
       const current = await this.get(at, id, noun);
       const modifiedAt = this.nextModifiedAt(current.modified_at);
       const next = await change(current, modifiedAt);
+      if (next === current) return current;
       assertStorable(next);
       try {
         await this.documents.send(new PutCommand({

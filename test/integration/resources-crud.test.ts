@@ -136,6 +136,17 @@ describe('managed resources', () => {
       await expect(store.get(at, '0000000000010000aaaa', 'meter')).rejects.toMatchObject({ status: 404 });
       expect((await store.list(at)).items).toEqual([]);
     });
+
+    it('an update whose change returns the current document writes nothing', async () => {
+      const store = new ResourceStore(rt.clients.documents, rt.names.tables.resources);
+      const at = { partition: 'ORG#org_clock#APP#app_clock', prefix: 'METER' };
+      expect(await store.create(at, '0000000000010000bbbb', { _id: '0000000000010000bbbb', name: 'a', modified_at: '2030-01-01T00:00:00.000Z' })).toBe(true);
+      const unchanged = await store.update(at, '0000000000010000bbbb', 'meter', (current) => current);
+      expect(unchanged.modified_at).toBe('2030-01-01T00:00:00.000Z');
+      expect((await store.get(at, '0000000000010000bbbb', 'meter')).modified_at).toBe('2030-01-01T00:00:00.000Z');
+      const changed = await store.update(at, '0000000000010000bbbb', 'meter', (current) => ({ ...current, name: 'b' }));
+      expect(changed.modified_at).not.toBe('2030-01-01T00:00:00.000Z');
+    });
   });
 
   describe('paging', () => {
