@@ -117,10 +117,16 @@ export function bucketOrder(ctx: Ctx, path: Path, raw: OrderRequest | undefined,
   return orders;
 }
 
-export function metricPathProblem(path: string, subAggs: Record<string, AggregationNode>): string | undefined {
+/** An order key naming a metric: the sub-aggregation and, if any, its property (`stats.max`, `pct[99]` → `99`). */
+export function parseMetricPath(path: string): { name: string; property: string | undefined } | undefined {
   const match = /^([^.[\]>]+)(?:\.([^.[\]]+)|\[([^\]]+)\])?$/.exec(path);
-  const name = match?.[1];
-  const property = match?.[2] ?? match?.[3];
+  return match ? { name: match[1]!, property: match[2] ?? match[3] } : undefined;
+}
+
+export function metricPathProblem(path: string, subAggs: Record<string, AggregationNode>): string | undefined {
+  const parsed = parseMetricPath(path);
+  const name = parsed?.name;
+  const property = parsed?.property;
   const target = name === undefined ? undefined : subAggs[name];
   if (target === undefined) return `order names "${path}", which is not a sub-aggregation`;
   if (SINGLE_VALUE_METRICS.has(target.type) && (property === undefined || property === 'value')) return undefined;

@@ -1,5 +1,6 @@
 import type { AggregationNode, BucketOrder, QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
+import { parseMetricPath } from '../dsl/aggregation-rules';
 import type { SearchResponse } from '../port';
 import { expandQuery, isVirtualEventTypesField, queryMentions, VIRTUAL_EVENT_TYPES_FIELD } from './expand-query';
 
@@ -157,9 +158,9 @@ function compareBuckets(a: Bucket, b: Bucket, orders: readonly BucketOrder[]): n
 function orderValue(bucket: Bucket, key: string): unknown {
   if (key === '_count') return bucket.doc_count;
   if (key === '_key') return bucket.key;
-  const match = /^([^.[\]>]+)(?:\.([^.[\]]+)|\[([^\]]+)\])?$/.exec(key);
-  const metric = bucket[match?.[1] ?? key] as Record<string, unknown> | undefined;
-  const property = match?.[2] ?? match?.[3];
+  const path = parseMetricPath(key);
+  const metric = bucket[path?.name ?? key] as Record<string, unknown> | undefined;
+  const property = path?.property;
   if (metric === undefined || metric === null) return null;
   if (property === undefined || property === 'value') return metric['value'];
   const values = metric['values'] as Record<string, unknown> | undefined;
