@@ -4,6 +4,7 @@ import { contextOf, listOptions, parseBody, readObjectBody, type ResourceContext
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { newResourceId } from '../management/resource-store';
 import { parseRequestRange } from '../search/dates/request-range';
+import { expandRequest } from '../search/virtual-event-types/expand-request';
 import { UnauthorizedError, ValidationError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
@@ -68,8 +69,9 @@ export function exportOperations(deps: ExportOperationDeps): Record<string, Expo
         completed_at: null,
         expires_at: null,
       };
-      // The query is checked now, with the time zone it will run in, so a bad one is a 400 here.
-      baseRequest(job, EXPORT_PAGE_SIZE);
+      // The query is checked now, with the time zone it will run in, and for uses of
+      // virtual_event_types no expansion can serve (a range on it), so a bad one is a 400 here.
+      expandRequest(baseRequest(job, EXPORT_PAGE_SIZE), new Map());
       if (!(await deps.exportJobs.create(job))) throw new Error('could not allocate a unique export id');
       deps.onExportCreated?.({ orgId: job.org_id, appId: job.app_id, id: job._id });
       return { status: 201, body: await present(job) };

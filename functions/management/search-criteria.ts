@@ -1,4 +1,6 @@
 import { parseQuery, parseSearchRequest } from '../search/dsl';
+import { expandQuery } from '../search/virtual-event-types/expand-query';
+import { expandRequest } from '../search/virtual-event-types/expand-request';
 import type { QueryNode, SearchRequest } from '../../schemas/search-tree';
 import type { IndexKind } from '../search/port';
 import { ValidationError, isServiceError } from '../shared/errors';
@@ -17,7 +19,14 @@ export function parseCriteria(value: Record<string, unknown>, kind: IndexKind, f
   const keys = Object.keys(value);
   const isBody = accept === 'body' || keys.length === 0 || keys.every((key) => SEARCH_BODY_MEMBERS.has(key));
   try {
-    return isBody ? { form: 'body', request: parseSearchRequest(value, kind) } : { form: 'query', query: parseQuery(value) };
+    const parsed: CriteriaForm = isBody ? { form: 'body', request: parseSearchRequest(value, kind) } : { form: 'query', query: parseQuery(value) };
+    // Event criteria run through the virtual-type expansion: a use of virtual_event_types it cannot
+    // serve (a range on it) is refused now, not at every search the criteria later drives.
+    if (kind === 'events') {
+      if (parsed.form === 'body') expandRequest(parsed.request, new Map());
+      else expandQuery(parsed.query, new Map(), '');
+    }
+    return parsed;
   } catch (error) {
     if (!isServiceError(error) || !(error instanceof ValidationError)) throw error;
     const details = error.details.map((issue) => ({ ...issue, field: issue.field === 'body' ? field : `${field}.${issue.field}` }));

@@ -104,6 +104,7 @@ describe('bulk exports', () => {
       [{ kind: 'events', fields: ['a'] }, 'fields'],
       [{ kind: 'users', from: '-1d' }, 'from'],
       [{ kind: 'events', query: { script: { source: '1' } } }, 'query.script'],
+      [{ kind: 'events', query: { range: { virtual_event_types: { gte: 'a' } } } }, 'query.range.virtual_event_types'],
       [{ kind: 'events', from: 'yesterday-ish' }, 'from'],
       [{ kind: 'events', colour: 'red' }, 'colour'],
     ];

@@ -82,6 +82,9 @@ describe('virtual event types', () => {
     const sorted = await post('/search/~/search/events', { sort: [{ virtual_event_types: 'asc' }] });
     expect(sorted.status).toBe(400);
     expect(sorted.body.error.details[0].field).toBe('sort[0]');
+    const meter = await post('/~/billing/meters', { name: 'm', slug: 'm', es_query: { query: { range: { virtual_event_types: { gte: 'a' } } } }, billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c'], custom_plan: { plan_id: 'p' } } } } });
+    expect(meter.status).toBe(400);
+    expect(meter.body.error.details[0].field).toBe('es_query.query.range.virtual_event_types');
     const metric = await post('/search/~/search/events', { aggs: { n: { cardinality: { field: 'virtual_event_types' } } } });
     expect(metric.status).toBe(400);
     expect(metric.body.error.details[0].field).toBe('aggs.n.cardinality');

@@ -59,13 +59,13 @@ export function queryMentions(node: QueryNode): boolean {
  * The query with every clause on `virtual_event_types` replaced by the criteria of the types it
  * selects: term/match (a name; `case_insensitive` honoured), terms (any of the names), prefix and
  * wildcard (names matching the pattern), exists (any type). Other clauses on the field are a 400
- * naming `path`: a range over names means nothing.
+ * naming the member under `path` ('' when the query is the body itself): a range over names means nothing.
  */
 export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNode>, path = 'query'): QueryNode {
   const matching = (accept: (name: string) => boolean): QueryNode => anyOf([...types].filter(([name]) => accept(name)).map(([, query]) => query));
   switch (node.type) {
     case 'bool': {
-      const list = (clauses: QueryNode[], member: string) => clauses.map((clause, i) => expandQuery(clause, types, `${path}.bool.${member}[${i}]`));
+      const list = (clauses: QueryNode[], member: string) => clauses.map((clause, i) => expandQuery(clause, types, memberOf(path, `bool.${member}[${i}]`)));
       return { ...node, must: list(node.must, 'must'), filter: list(node.filter, 'filter'), should: list(node.should, 'should'), must_not: list(node.must_not, 'must_not') };
     }
     case 'term':
@@ -93,15 +93,18 @@ export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNod
     case 'exists':
       return isVirtualEventTypesField(node.field) ? matching(() => true) : node;
     case 'range':
-      if (isVirtualEventTypesField(node.field)) throw refused(`${path}.range.${node.field}`, 'range');
+      if (isVirtualEventTypesField(node.field)) throw refused(memberOf(path, `range.${node.field}`), 'range');
       return node;
     case 'query_string':
-      if (node.default_field !== undefined && isVirtualEventTypesField(node.default_field)) throw refused(`${path}.query_string.default_field`, 'query_string');
+      if (node.default_field !== undefined && isVirtualEventTypesField(node.default_field)) throw refused(memberOf(path, 'query_string.default_field'), 'query_string');
       return node;
     default:
       return node;
   }
 }
+
+/** A member path under `path` ('' for the body itself). */
+const memberOf = (path: string, member: string) => (path === '' ? member : `${path}.${member}`);
 
 function refused(field: string, kind: string): ValidationError {
   const reason = `${VIRTUAL_EVENT_TYPES_FIELD} takes term, terms, match, prefix, wildcard and exists queries, not ${kind}`;
