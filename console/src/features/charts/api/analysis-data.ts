@@ -2,17 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
 import { funnelBody, retentionBody } from '../utils/analysis-spec';
-import type { ChartSpec } from '../utils/chart-spec';
+import { windowOf, type ChartSpec } from '../utils/chart-spec';
 
 /** A funnel view's answer: per step, who entered and converted. */
 export function useFunnel(spec: ChartSpec) {
   const api = useApi();
   return useQuery({
     queryKey: ['charts', 'funnel', spec],
-    queryFn: async () => dataOf(await api.POST('/search/~/funnels/events', {
-      params: { query: { from: spec.from, to: spec.to, time_zone: spec.timeZone } },
-      body: funnelBody(spec.analysis) as never,
-    })),
+    queryFn: async () => dataOf(await api.POST('/search/~/funnels/events', { params: windowOf(spec), body: funnelBody(spec.analysis) as never })),
   });
 }
 
@@ -21,9 +18,6 @@ export function useRetention(spec: ChartSpec) {
   const api = useApi();
   return useQuery({
     queryKey: ['charts', 'retention', spec],
-    queryFn: async () => dataOf(await api.POST('/search/~/retention/events', {
-      params: { query: { from: spec.from, to: spec.to, time_zone: spec.timeZone } },
-      body: retentionBody(spec.analysis) as never,
-    })),
+    queryFn: async () => dataOf(await api.POST('/search/~/retention/events', { params: windowOf(spec), body: retentionBody(spec.analysis) as never })),
   });
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
-import { chartBody, seriesOf, singleValue, type ChartSpec, type Series } from '../utils/chart-spec';
+import { chartBody, seriesOf, singleValue, windowOf, type ChartSpec, type Series } from '../utils/chart-spec';
 
 export type ChartData = { readonly kind: 'series'; readonly series: Series[] } | { readonly kind: 'value'; readonly value: number | null };
 
@@ -12,7 +12,7 @@ export function useChartData(spec: ChartSpec) {
     queryKey: ['charts', 'data', spec],
     queryFn: async (): Promise<ChartData> => {
       const answer = dataOf(await api.POST('/search/~/search/events', {
-        params: { query: { from: spec.from, to: spec.to, time_zone: spec.timeZone } },
+        params: windowOf(spec),
         body: chartBody(spec) as never,
       }));
       if (spec.view === 'metric') return { kind: 'value', value: singleValue(spec, answer) };

@@ -69,6 +69,9 @@ function metricAggregation(metric: ChartMetric): Record<string, unknown> {
   }
 }
 
+/** The window a chart reads: its range and time zone, as the API's query parameters. */
+export const windowOf = (spec: ChartSpec) => ({ query: { from: spec.from, to: spec.to, time_zone: spec.timeZone } });
+
 /** A window bound as the search DSL's date math: `-24h` (the API's query-parameter form) is `now-24h`. */
 export function dateMath(bound: string): string {
   return bound.startsWith('-') ? `now${bound}` : bound;
