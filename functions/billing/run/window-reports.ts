@@ -197,9 +197,7 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     }
     const windowAmount = versionAmount ? Decimal.from(prev?.amount_exact ?? '0').plus(versionAmount) : undefined;
     const identityKey = subscriptionId ?? `company:${companyId ?? ''}`;
-    // Built field by field in the stored key order (the codec keeps key order): optional fields are
-    // assigned where they belong instead of spread from temporary objects, once per report.
-    const report = {
+    const report: BillingReport = {
       _id: reportId({ windowStart: window.start, meterId: meter.id, reportKey: key }),
       org_id: tenant.orgId,
       app_id: tenant.appId,
@@ -221,24 +219,20 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination }),
       delivery_runs: 0,
       provider_requests: prev?.provider_requests ?? [],
-    } as BillingReport & Record<string, unknown>;
-    if (prev?.channel_requests) report.channel_requests = prev.channel_requests;
-    if (windowAmount && price) {
-      report.amount = Number(windowAmount.toString());
-      report.amount_exact = windowAmount.toString();
-      report.currency = price.currency;
-    }
-    report.subscription_period_start = period ? isoOf(period.start) : null;
-    report.subscription_period_end = period ? isoOf(period.end) : null;
-    if (prev?.beginning_balance) report.beginning_balance = prev.beginning_balance;
-    if (prev?.ending_balance) report.ending_balance = prev.ending_balance;
-    if (prev?.balance_changes) report.balance_changes = prev.balance_changes;
-    report.usage = usage;
-    report.attribution = entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id');
-    if (price) report.price_id = price.id;
-    report.versions = [...(prev?.versions ?? []), { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }];
-    report.created_at = prev?.created_at ?? stamp;
-    report.updated_at = stamp;
+      ...(prev?.channel_requests ? { channel_requests: prev.channel_requests } : {}),
+      ...(windowAmount && price ? { amount: Number(windowAmount.toString()), amount_exact: windowAmount.toString(), currency: price.currency } : {}),
+      subscription_period_start: period ? isoOf(period.start) : null,
+      subscription_period_end: period ? isoOf(period.end) : null,
+      ...(prev?.beginning_balance ? { beginning_balance: prev.beginning_balance } : {}),
+      ...(prev?.ending_balance ? { ending_balance: prev.ending_balance } : {}),
+      ...(prev?.balance_changes ? { balance_changes: prev.balance_changes } : {}),
+      usage,
+      attribution: entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id'),
+      ...(price ? { price_id: price.id } : {}),
+      versions: [...(prev?.versions ?? []), { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, ...(versionAmount ? { amount_exact: versionAmount.toString() } : {}), created_at: stamp }],
+      created_at: prev?.created_at ?? stamp,
+      updated_at: stamp,
+    };
     reports.push(report);
   }
   return { reports, changed };
