@@ -8,6 +8,6 @@ import type { ServiceStores } from './service-stores';
  * virtual event types (stored as managed resources). Every reader (the search API, the management
  * API, the billing run) is given this one, so a type means the same thing everywhere.
  */
-export function queryTimeIndex(stores: ServiceStores, index: SearchableIndex): SearchableIndex {
-  return withVirtualEventTypes(index, (scope) => virtualEventTypesOf(stores.resources, scope));
+export function queryTimeIndex(stores: ServiceStores, index: SearchableIndex, options: { reuseTypesForMs?: number } = {}): SearchableIndex {
+  return withVirtualEventTypes(index, (scope) => virtualEventTypesOf(stores.resources, scope), options);
 }

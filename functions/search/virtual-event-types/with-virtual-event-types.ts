@@ -8,12 +8,27 @@ export type VirtualEventTypeSource = (scope: TenantScope) => Promise<readonly Vi
 
 /**
  * A search index whose event searches, counts, deletions, funnels and retention tables understand
- * `virtual_event_types`. The
- * app's types are read only when a request names the field, so every other search costs what it
- * did; everything else passes through.
+ * `virtual_event_types`. The app's types are read only when a request names the field, so every
+ * other search costs what it did; everything else passes through.
+ *
+ * `reuseTypesForMs` keeps an app's types that long (default 0: read for every request, so an edit
+ * applies to the very next search). The billing run reuses them: one read per app and minute
+ * instead of one per window query.
  */
-export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEventTypeSource): SearchableIndex {
-  const typesOf = async (context: SearchContext) => typesByName(await source(context.scope));
+export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEventTypeSource, options: { reuseTypesForMs?: number } = {}): SearchableIndex {
+  const reuseMs = options.reuseTypesForMs ?? 0;
+  const recent = new Map<string, { readAt: number; types: Promise<ReadonlyMap<string, QueryNode>> }>();
+  const typesOf = (context: SearchContext): Promise<ReadonlyMap<string, QueryNode>> => {
+    if (reuseMs <= 0) return source(context.scope).then(typesByName);
+    const key = `${context.scope.org_id}\u0000${context.scope.app_id}`;
+    const held = recent.get(key);
+    if (held && Date.now() - held.readAt < reuseMs) return held.types;
+    const types = source(context.scope).then(typesByName);
+    recent.set(key, { readAt: Date.now(), types });
+    // A failed read is not kept: the next request reads again.
+    types.catch(() => recent.delete(key));
+    return types;
+  };
   const expanded = async (context: SearchContext, query: QueryNode) =>
     context.kind === 'events' && queryMentions(query) ? expandQuery(query, await typesOf(context)) : query;
 

@@ -109,6 +109,25 @@ describe.each(conformanceBackends())('virtual event types: $name', (backend) => 
     }), { numRuns: 15 });
   });
 
+  it('reads the app\'s types for every request, or once per reuse window when asked to', async () => {
+    const scope = { org_id: 'org-virtual', app_id: `app-${randomUUID()}` };
+    await load(scope, [{ id: 'r', verb: 'GET', status: 200, weight: 1, at: BASE }]);
+    let reads = 0;
+    const source = async () => {
+      reads += 1;
+      return [{ name: 'reads', query: parseQuery({ term: { 'request.verb': 'GET' } }) }];
+    };
+    const query = parseQuery({ term: { virtual_event_types: 'reads' } });
+    const fresh = withVirtualEventTypes(opened(), source);
+    expect(await fresh.countMatching(contextOf(scope), query)).toBe(1);
+    expect(await fresh.countMatching(contextOf(scope), query)).toBe(1);
+    expect(reads).toBe(2);
+    const reusing = withVirtualEventTypes(opened(), source, { reuseTypesForMs: 60_000 });
+    await reusing.countMatching(contextOf(scope), query);
+    expect(await reusing.countMatching(contextOf(scope), query)).toBe(1);
+    expect(reads).toBe(3);
+  });
+
   it('a terms aggregation under a date histogram is reshaped in every bucket, and min_doc_count 0 shows empty types', async () => {
     const scope = { org_id: 'org-virtual', app_id: `app-${randomUUID()}` };
     const events: Call[] = [
