@@ -1,5 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import type { FunnelAnswer, RetentionAnswer } from '../../../../schemas/event-analyses';
+import type { QueryNode } from '../../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../../analyses/analysis-queries';
 import { funnelAnswer, retentionAnswer } from '../../analyses/analysis-answers';
 import type { RetentionPeriods } from '../../analyses/retention-periods';
@@ -16,7 +17,7 @@ import { SqlParams, type QueryRunner } from './sql';
  */
 
 /** The actor's value, and each query as a 0/1 flag (NULL counts as no match). */
-function flaggedEvents(ctx: SearchContext, by: FunnelQuery['by'], flags: Record<string, FunnelQuery['steps'][number]['query']>, params: SqlParams): string {
+function flaggedEvents(ctx: SearchContext, by: FunnelQuery['by'], flags: Record<string, QueryNode>, params: SqlParams): string {
   const base = baseRelation(ctx, { type: 'match_all' }, params);
   const actor = fieldValueSql(resolveField('events', by), 'keyword');
   const columns = Object.entries(flags).map(([name, query]) => `coalesce((${compileQuery(query, 'events', ctx, params)}), false) AS ${name}`);
