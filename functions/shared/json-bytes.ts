@@ -10,9 +10,14 @@ export interface JsonWrap {
   readonly suffix: string;
 }
 
-export function jsonArrayBytes(elements: readonly string[], wrap?: JsonWrap): Buffer {
+/**
+ * `elementBytes`: the elements' UTF-8 lengths added up, when the caller has measured them already
+ * (measuring is a pass over every character).
+ */
+export function jsonArrayBytes(elements: readonly string[], wrap?: JsonWrap, elementBytes?: number): Buffer {
   let size = 2 + Math.max(0, elements.length - 1) + (wrap ? Buffer.byteLength(wrap.prefix, 'utf8') + Buffer.byteLength(wrap.suffix, 'utf8') : 0);
-  for (const element of elements) size += Buffer.byteLength(element, 'utf8');
+  if (elementBytes !== undefined) size += elementBytes;
+  else for (const element of elements) size += Buffer.byteLength(element, 'utf8');
   const bytes = Buffer.allocUnsafe(size);
   let at = wrap ? bytes.write(wrap.prefix, 0, 'utf8') : 0;
   bytes[at++] = OPEN_BRACKET;

@@ -49,10 +49,11 @@ export function webhookBatches<T>(items: readonly T[], requestOf: (item: T) => U
   const batches: WebhookBatch<T>[] = [];
   let members: T[] = [];
   let events: string[] = [];
+  /** The events' bytes, each with its comma. */
   let bytes = 0;
   const flush = () => {
     if (members.length === 0) return;
-    batches.push(encodeBatch(members, events.map((_, i) => requestOf(members[i]!).idempotencyKey), events, createdAt));
+    batches.push(encodeBatch(members, events.map((_, i) => requestOf(members[i]!).idempotencyKey), events, bytes - events.length, createdAt));
     members = [];
     events = [];
     bytes = 0;
@@ -73,12 +74,12 @@ export function webhookBatches<T>(items: readonly T[], requestOf: (item: T) => U
 /** Bytes of the envelope around a batch's events (its id and created time have fixed lengths). */
 const ENVELOPE_BYTES = JSON.stringify({ id: `uab_batch_${'0'.repeat(38)}`, type: WEBHOOK_BATCH_TYPE, created: new Date(0).toISOString(), data: { events: [] } }).length;
 
-function encodeBatch<T>(items: readonly T[], keys: readonly string[], events: readonly string[], createdAt: Date): WebhookBatch<T> {
+function encodeBatch<T>(items: readonly T[], keys: readonly string[], events: readonly string[], eventBytes: number, createdAt: Date): WebhookBatch<T> {
   const id = `uab_batch_${createHash('sha256').update([...keys].sort().join('\u001f')).digest('hex').slice(0, 38)}`;
   // The envelope around the events, then each event as encoded (jsonArrayBytes): the bytes that are
   // signed and sent are exactly JSON of {id, type, created, data: {events}}.
   const envelope = JSON.stringify({ id, type: WEBHOOK_BATCH_TYPE, created: createdAt.toISOString(), data: { events: [] } });
-  return { items, id, body: jsonArrayBytes(events, { prefix: envelope.slice(0, -'[]}}'.length), suffix: '}}' }) };
+  return { items, id, body: jsonArrayBytes(events, { prefix: envelope.slice(0, -'[]}}'.length), suffix: '}}' }, eventBytes) };
 }
 
 /** Sends one batch as a signed POST (signed per attempt), with the channel's retry policy. */

@@ -101,7 +101,9 @@ export interface BuildResult {
 
 /** The period a window's usage counts towards: the subscription's current period if it holds the window, else the UTC month. */
 export function billingPeriod(subscription: KnownSubscription | undefined, window: UsageWindow): { start: Date; end: Date } {
-  if (subscription?.periodStart && subscription.periodEnd && subscription.periodStart <= window.start && window.start < subscription.periodEnd) {
+  // Compared as numbers: a Date in a comparison is converted through valueOf each time, for every report.
+  const windowStart = window.start.getTime();
+  if (subscription?.periodStart && subscription.periodEnd && subscription.periodStart.getTime() <= windowStart && windowStart < subscription.periodEnd.getTime()) {
     return { start: subscription.periodStart, end: subscription.periodEnd };
   }
   const start = new Date(Date.UTC(window.start.getUTCFullYear(), window.start.getUTCMonth(), 1));
