@@ -13,7 +13,7 @@ import { grantListBucket, grantObjectAccess } from './object-access';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
-import { lambdaEnvironment, openSearchEnvironment, settingVariables, ManagementApiEnv, SearchApiEnv } from '../functions/definitions/environment';
+import { lambdaEnvironment, openSearchEnvironment, settingVariables, ManagementApiEnv, SearchApiEnv, SharedViewApiEnv } from '../functions/definitions/environment';
 import { consoleBundlingCommands } from './console-bundling';
 
 /** One API Gateway route of the management API and the Lambda behind it. */
@@ -131,6 +131,27 @@ export class ManagementApi extends Construct {
     grantObjectAccess(search.role, props.storage.buckets.profileDocuments, ['s3:DeleteObject'], 'profiles/*', 'Overflow documents are keyed by tenant, kind and a hash of the profile id.');
     props.search.grantHttpAccess(search.role);
 
+    // Shared views answer people without an account: the role reads token records, workspaces and
+    // dashboards (GetItem, BatchGetItem) and counts the org's rate (UpdateItem), and searches. Nothing else.
+    const sharedViews = new ServiceFunction(this, 'SharedViews', {
+      entry: 'functions/shared-views/handler.ts',
+      description: 'management API: public and embedded workspaces and dashboards (shared-view tokens)',
+      memorySize: 512,
+      timeout: Duration.seconds(29),
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      environment: {
+        ...lambdaEnvironment(SharedViewApiEnv, {
+          ...openSearchEnvironment(props.search),
+          [tables.resources.envVar]: props.storage.tables.resources.tableName,
+          [settingVariables.tokenSigningSecretArn]: this.tokenSigningSecret.secretArn,
+        }),
+      },
+    });
+    this.tokenSigningSecret.grantRead(sharedViews.function);
+    props.storage.tables.resources.grant(sharedViews.function, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem');
+    props.search.grantHttpAccess(sharedViews.role);
+
     const management = new ServiceFunction(this, 'Management', {
       entry: 'functions/management/handler.ts',
       description: 'management API: OAuth, access tokens, apps and managed resources; the web console',
@@ -157,10 +178,11 @@ export class ManagementApi extends Construct {
     props.storage.tables.billing.grantReadWriteData(management.function);
     // Cohort membership of governance rules is a search over the profile indexes.
     props.search.grantHttpAccess(management.role);
-    this.functions = { search, management };
+    this.functions = { search, 'shared-views': sharedViews, management };
 
     const integrations: Record<ManagementLambdaName, HttpLambdaIntegration> = {
       search: new HttpLambdaIntegration('SearchIntegration', search.function),
+      'shared-views': new HttpLambdaIntegration('SharedViewsIntegration', sharedViews.function),
       management: new HttpLambdaIntegration('ManagementIntegration', management.function),
     };
     this.http = new ServiceHttpApi(this, 'Http', {

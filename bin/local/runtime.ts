@@ -4,6 +4,7 @@ import { billingRunDeps } from '../../functions/composition-root/billing-service
 import { collectorHandler, consumerHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
 import { governanceRefresher, managementApiHandler } from '../../functions/composition-root/management-services';
 import { searchApiHandler } from '../../functions/composition-root/search-services';
+import { sharedViewApiHandler } from '../../functions/composition-root/shared-view-services';
 import { ServiceStores } from '../../functions/composition-root/service-stores';
 import type { BillingRunDeps } from '../../functions/billing/run/billing-run';
 import { governanceChangeHook, type GovernanceRefresher } from '../../functions/governance/refresher';
@@ -163,6 +164,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
     const managementHandler = managementDispatcher({
       search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
+      'shared-views': sharedViewApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()) }),
       management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick() }),
     });
     const consumer = consumerHandler(stores, index, noMetrics);

@@ -95,6 +95,13 @@ export const SearchApiEnv = z.object({
   [ingestStream.envVar]: name,
 });
 
+/** Shared views: token records, org status and the rate counter (resources table), the search index. */
+export const SharedViewApiEnv = z.object({
+  ...common,
+  ...search,
+  ...managementAuth,
+});
+
 export const ManagementApiEnv = z.object({
   ...common,
   ...search,

@@ -11,11 +11,14 @@ export type ApiName = 'collector' | 'management';
  * The Lambdas that serve HTTP. Each has one entry file: functions/<dir>/handler.ts.
  * - collector: the Collector API.
  * - search: the management API's `/search/~/...` routes (the search backend, heavy queries).
+ * - shared-views: the public routes a shared-view token opens (`/public/views/...`): one workspace or
+ *   dashboard and its stored queries, for people without an account. Its own Lambda, so what a
+ *   leaked link can reach is bounded by that Lambda's role (read the resources table, search).
  * - management: every other management route (OAuth, access tokens, resources). Paths that start
  *   with `~` have no prefix API Gateway can route on, so they all reach the `$default` Lambda;
  *   grouping them in one Lambda is what the gateway allows (see lib/management-api.ts).
  */
-export type HttpLambdaName = 'collector' | 'search' | 'management';
+export type HttpLambdaName = 'collector' | 'search' | 'shared-views' | 'management';
 /** The HTTP Lambdas that serve the management API (every one but the collector). */
 export type ManagementLambdaName = Exclude<HttpLambdaName, 'collector'>;
 
@@ -27,7 +30,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteAuth =
   | { kind: 'none' }
   | { kind: 'collector-app' }
-  | { kind: 'management-token'; scope: ManagementScope };
+  | { kind: 'management-token'; scope: ManagementScope }
+  /** The `{token}` path parameter is a shared-view token (functions/shared-views). */
+  | { kind: 'shared-view-token' };
 
 export interface RouteDefinition {
   readonly api: ApiName;
@@ -57,6 +62,9 @@ const search = (method: HttpMethod, path: string, operation: string, scope: Mana
 
 const manage = (method: HttpMethod, path: string, operation: string, scope: ManagementScope, summary: string): RouteDefinition =>
   ({ api: 'management', method, path, lambda: 'management', operation, auth: { kind: 'management-token', scope }, summary });
+
+const sharedView = (method: HttpMethod, path: string, operation: string, summary: string): RouteDefinition =>
+  ({ api: 'management', method, path, lambda: 'shared-views', operation, auth: { kind: 'shared-view-token' }, summary });
 
 export const routes: readonly RouteDefinition[] = [
   collector('POST', '/v1/events', 'events', 'Log one API call'),
@@ -165,6 +173,7 @@ export const routes: readonly RouteDefinition[] = [
   manage('GET', '/~/workspaces', 'workspaces.list', 'read:workspaces', 'List workspaces (newest first; take, before_id, type)'),
   manage('POST', '/~/workspaces', 'workspaces.create', 'create:workspaces', 'Create a workspace'),
   manage('GET', '/~/workspaces/templates', 'workspaces.templates', 'read:workspaces', 'List template workspaces'),
+  manage('GET', '/~/workspaces/public', 'sharedViews.list', 'read:public_workspaces', 'The app\'s live shared-view tokens (public and embedded workspaces and dashboards), newest first'),
   manage('GET', '/~/workspaces/{id}', 'workspaces.get', 'read:workspaces', 'One workspace'),
   manage('POST', '/~/workspaces/{id}', 'workspaces.update', 'update:workspaces', 'Update a workspace'),
   manage('PUT', '/~/workspaces/{id}', 'workspaces.update', 'update:workspaces', 'Update a workspace (PUT alias)'),
@@ -173,6 +182,14 @@ export const routes: readonly RouteDefinition[] = [
   manage('GET', '/~/workspaces/{id}/comments', 'workspaces.comments.list', 'read:workspaces', 'A workspace\'s comments (newest first)'),
   manage('POST', '/~/workspaces/{id}/comments/{commentId}', 'workspaces.comments.update', 'update:workspaces', 'Edit one\'s own comment'),
   manage('DELETE', '/~/workspaces/{id}/comments/{commentId}', 'workspaces.comments.delete', 'update:workspaces', 'Delete one\'s own comment'),
+  manage('POST', '/~/workspaces/{id}/signed_tokens', 'workspaces.signedTokens.create', 'update:workspaces', 'Mint a signed token that shows this workspace to anyone holding it (a public or embeddable link)'),
+  manage('GET', '/~/workspaces/{id}/signed_tokens', 'workspaces.signedTokens.list', 'read:workspaces', 'The workspace\'s live signed tokens'),
+  manage('DELETE', '/~/workspaces/{id}/signed_tokens/{tokenId}', 'workspaces.signedTokens.delete', 'update:workspaces', 'Revoke a signed token of the workspace'),
+  manage('POST', '/~/dashboards/{dashId}/signed_tokens', 'dashboards.signedTokens.create', 'update:dashboards', 'Mint a signed token that shows this dashboard and its workspaces to anyone holding it'),
+  manage('GET', '/~/dashboards/{dashId}/signed_tokens', 'dashboards.signedTokens.list', 'read:dashboards', 'The dashboard\'s live signed tokens'),
+  manage('DELETE', '/~/dashboards/{dashId}/signed_tokens/{tokenId}', 'dashboards.signedTokens.delete', 'update:dashboards', 'Revoke a signed token of the dashboard'),
+  sharedView('GET', '/public/views/{token}', 'sharedView', 'What a shared-view token shows: the workspace (or dashboard and its workspaces) and the time ranges it allows'),
+  sharedView('GET', '/public/views/{token}/workspaces/{workspaceId}/data', 'sharedViewData', 'Run a shared workspace\'s stored query over one of the allowed time ranges'),
   manage('POST', '/~/workspaces/{id}/policy/acl', 'workspaces.aclAdd', 'create:workspaces', 'Grant a permission on a workspace'),
   manage('DELETE', '/~/workspaces/{id}/policy/acl', 'workspaces.aclRemove', 'delete:workspaces', 'Remove a grantee from a workspace\'s ACL'),
   // Email templates (helper B2); the original's *:email_templates scopes map to *:cohorts (templates are sent to cohorts)

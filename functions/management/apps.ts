@@ -2,7 +2,7 @@ import { App, AppSettings } from '../../schemas/app';
 import { AppCreate, AppUpdate, APP_SETTING_FIELDS } from '../../schemas/resources/app-input';
 import { collectorKeyKey, newCollectorApplicationId, orgKey } from '../organisations/app-store';
 import { assertTimeZone } from '../search/dates/time-zone';
-import type { HttpRequest } from '../shared/http/types';
+import { originOf } from '../shared/http/origin';
 import { INLINE_PURGE_ITEMS, type AppPurger } from './app-purge';
 import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
@@ -15,14 +15,6 @@ const COLLECTOR_ID_SCOPE = 'create:access_tokens';
 
 /** What the API shows for an app; the rest of the item (org_id, cache hashes) stays internal. */
 const READ_ONLY = ['id', 'org_id', 'app_id', 'collector_application_id', 'search_api_base_url', 'portal_api_base_url', 'secure_proxy', 'created_at', 'modified_at'];
-
-/** The management API's own origin, as the caller reached it (API Gateway sets host and x-forwarded-proto). */
-function originOf(request: HttpRequest): string {
-  const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? 'localhost';
-  const local = /^(localhost|127\.|\[::1\])/.test(host);
-  const proto = request.headers['x-forwarded-proto'] ?? (local ? 'http' : 'https');
-  return `${proto}://${host}`;
-}
 
 const isCreate = (ctx: ResourceContext) => ctx.request.method === 'POST' && ctx.request.pathParams.id === undefined;
 

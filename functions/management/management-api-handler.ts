@@ -8,6 +8,7 @@ import { exportOperations, type ExportOperationDeps } from '../exports/export-op
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations, type ResourceOperationsDeps } from './resource-operations';
+import { signedTokenOperations } from '../shared-views/signed-token-operations';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
@@ -33,6 +34,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...channelOperations(deps),
       ...reportOperations(deps),
       ...exportOperations(deps),
+      ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });
 }

@@ -250,7 +250,7 @@ function errorStatuses(route: RouteDefinition, entry: RouteSchema | undefined): 
   if (entry?.query) statuses.add(400);
   if (route.auth.kind === 'collector-app') statuses.add(401);
   // The management authenticator: token and scope (401), organisation status (402), rate limit (429).
-  if (route.auth.kind === 'management-token') [401, 402, 429].forEach((s) => statuses.add(s as ErrorStatus));
+  if (route.auth.kind === 'management-token' || route.auth.kind === 'shared-view-token') [401, 402, 429].forEach((s) => statuses.add(s as ErrorStatus));
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -320,6 +320,9 @@ function security(api: ApiName, route: RouteDefinition): Json[] {
       return [{ applicationId: [] }];
     case 'management-token':
       return [{ oauth2: [route.auth.scope] }];
+    case 'shared-view-token':
+      // The credential is the `{token}` path parameter (a link anyone may open): no header scheme.
+      return [];
     default:
       throw new Error(`${api} route ${route.path} has an unknown auth kind`);
   }

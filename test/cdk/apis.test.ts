@@ -173,5 +173,5 @@ it('generates a 64-character signing key that only the management API\'s Lambdas
   const readers = Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.PolicyDocument).includes(secretId))
     .flatMap((resource) => resource.Properties.Roles.map((role: { Ref: string }) => role.Ref));
-  expect(readers.sort()).toEqual([logicalIdOf(stack.managementApi.functions.management.role), logicalIdOf(stack.managementApi.functions.search.role)].sort());
+  expect(readers.sort()).toEqual([logicalIdOf(stack.managementApi.functions.management.role), logicalIdOf(stack.managementApi.functions.search.role), logicalIdOf(stack.managementApi.functions['shared-views'].role)].sort());
 });

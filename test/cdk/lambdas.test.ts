@@ -1,6 +1,6 @@
 import { buckets, ingestStream, tables } from '../../functions/definitions/resources';
 import type { ServiceFunction } from '../../lib/service-function';
-import { ManagementApiEnv, parseEnv, SearchApiEnv } from '../../functions/definitions/environment';
+import { ManagementApiEnv, parseEnv, SearchApiEnv, SharedViewApiEnv } from '../../functions/definitions/environment';
 import { logicalIdOf, synthesize } from './synth';
 
 const { stack, resources } = synthesize();
@@ -11,6 +11,7 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
   ['search', stack.managementApi.functions.search, [tables.profiles.envVar, buckets.profileDocuments.envVar, tables.resources.envVar, ingestStream.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
   ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, buckets.exports.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
+  ['shared-views', stack.managementApi.functions['shared-views'], [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
 ];
 
 it('loads source maps only when the context asks for them (they cost each cold start 20-30 ms of module init)', () => {
@@ -48,7 +49,7 @@ describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {
 
 it('points the search backends at the OpenSearch domain over HTTPS', () => {
   const endpoint = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.search.domain), 'DomainEndpoint'] }]] };
-  for (const service of [stack.pipeline.consumer, stack.managementApi.functions.search, stack.managementApi.functions.management]) {
+  for (const service of [stack.pipeline.consumer, stack.managementApi.functions.search, stack.managementApi.functions['shared-views'], stack.managementApi.functions.management]) {
     const variables = resources[logicalIdOf(service.function)]!.Properties.Environment.Variables;
     expect(variables.SEARCH_BACKEND).toBe('opensearch');
     expect(variables.OPENSEARCH_ENDPOINT).toEqual(endpoint);
@@ -63,6 +64,7 @@ it('takes the log level from context', () => {
 describe.each([
   ['search', () => stack.managementApi.functions.search, SearchApiEnv],
   ['management', () => stack.managementApi.functions.management, ManagementApiEnv],
+  ['shared-views', () => stack.managementApi.functions['shared-views'], SharedViewApiEnv],
 ] as const)('%s Lambda environment', (_name, service, schema) => {
   it('is one its entry accepts at cold start (the env schema parses it)', () => {
     const variables = resources[logicalIdOf(service().function)]!.Properties.Environment.Variables as Record<string, unknown>;
@@ -99,5 +101,24 @@ describe('management Lambda permissions', () => {
     // The domain's resource policy names the roles that may call it.
     const domain = resources[logicalIdOf(stack.search.domain)]!;
     expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] }));
+  });
+});
+
+describe('shared-views Lambda permissions (it answers anyone holding a link)', () => {
+  const statements: Array<{ Action: string | string[]; Resource: unknown }> =
+    resources[logicalIdOf(stack.managementApi.functions['shared-views'].role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement;
+  const actions = statements.flatMap((s) => [s.Action].flat());
+
+  it('reads items of the resources table and counts the rate, and writes nothing else anywhere', () => {
+    const onTables = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+    expect(onTables.every((s) => JSON.stringify(s.Resource).includes(`"${logicalIdOf(stack.storage.tables.resources)}"`))).toBe(true);
+    expect(onTables.flatMap((s) => [s.Action].flat()).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(actions.filter((a) => /^(s3|kinesis|sqs|lambda):/.test(a))).toEqual([]);
+  });
+
+  it('reads the token signing secret and may call the search domain', () => {
+    expect(statements).toContainEqual(expect.objectContaining({ Action: expect.arrayContaining(['secretsmanager:GetSecretValue']), Resource: { Ref: logicalIdOf(stack.managementApi.tokenSigningSecret) } }));
+    const domain = resources[logicalIdOf(stack.search.domain)]!;
+    expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions['shared-views'].role), 'Arn'] }));
   });
 });

@@ -32,7 +32,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer, search, management, governance refresh, export worker and billing run Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search, shared-views, management, governance refresh, export worker and billing run Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -41,6 +41,8 @@ describe('OpenSearch domain with the default context', () => {
           AWS: [
             { 'Fn::GetAtt': [logicalIdOf(stack.pipeline.consumer.role), 'Arn'] },
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.search.role), 'Arn'] },
+            // Shared views run a shared workspace's stored query.
+            { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions['shared-views'].role), 'Arn'] },
             // Governance rules' cohort membership is a search over the profile indexes.
             { 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] },
             { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('GovernanceRefresh') as GovernanceRefresh).function.role), 'Arn'] },

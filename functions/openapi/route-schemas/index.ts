@@ -4,6 +4,7 @@ import { collectorSchemas } from './collector-route-schemas';
 import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route-schemas';
 import type { RouteSchema } from './route-schema';
 import { documentSchemas, searchSchemas } from './search-route-schemas';
+import { sharedViewSchemas } from './shared-view-route-schemas';
 
 export type { ErrorStatus, RouteSchema } from './route-schema';
 
@@ -29,4 +30,5 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...channelSchemas,
   ...reportSchemas,
   ...balanceSchemas,
+  ...sharedViewSchemas,
 };

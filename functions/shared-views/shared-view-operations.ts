@@ -1,0 +1,105 @@
+import type { SharedTimeRange, SharedView, SharedViewClaims, SharedWorkspace, SharedViewTokenRecord } from '../../schemas/resources/shared-view';
+import { rowsOf } from '../management/kinds/dashboard-tree';
+import { resourceKey, type ResourceStore, type StoredDocument } from '../management/resource-store';
+import { parseFunnelBody, parseRetentionBody } from '../search/analyses/parse-analyses';
+import { parseRequestRange } from '../search/dates/request-range';
+import { parseSearchRequest } from '../search/dsl';
+import type { SearchableIndex, SearchContext } from '../search/port';
+import { GoneError, NotFoundError, UnauthorizedError } from '../shared/errors';
+import type { Operation } from '../shared/http/handler';
+import { targetLocation } from './signed-token-records';
+
+/** Who is reading a shared view: the verified token and its live record. */
+export interface SharedViewCaller {
+  readonly claims: SharedViewClaims;
+  readonly record: SharedViewTokenRecord;
+}
+
+export interface SharedViewOperationDeps {
+  readonly store: ResourceStore;
+  readonly index: SearchableIndex;
+  readonly ready: () => Promise<void>;
+  readonly now?: () => Date;
+}
+
+/** Workspaces one dashboard may show to a viewer (a dashboard is a grid, not a list of thousands). */
+export const MAX_SHARED_DASHBOARD_WORKSPACES = 100;
+
+/** Fields of a workspace a viewer sees: what draws the chart, never its policy, owner or comments. */
+const SHOWN_CHART_FIELDS = ['view', 'url_query', 'from', 'to', 'time_zone', 'es_query', 'funnel_query', 'view_elements'] as const;
+
+/**
+ * The public side of shared views: the workspace (or dashboard and its workspaces) a token shares,
+ * and each shared workspace's stored query run over one of the time ranges the owner allowed. A
+ * viewer sends no query: what runs is what is stored, so a token reads nothing else.
+ */
+export function sharedViewOperations(deps: SharedViewOperationDeps): Record<string, Operation<SharedViewCaller>> {
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    sharedView: async (_request, { claims, record }) => {
+      const { name, workspaces } = await sharedContent(deps.store, claims);
+      const view: SharedView = { kind: claims.kind, name, workspaces: workspaces.map(shownWorkspace), time_ranges: record.time_ranges, time_zone: record.time_zone, expires_at: record.expires_at };
+      return { status: 200, body: view };
+    },
+
+    sharedViewData: async (request, { claims, record }) => {
+      const workspaceId = request.pathParams['workspaceId'] ?? '';
+      const { workspaces } = await sharedContent(deps.store, claims);
+      const workspace = workspaces.find((candidate) => candidate['_id'] === workspaceId);
+      if (!workspace) throw new UnauthorizedError(`The shared-view token does not share workspace ${workspaceId}`, [{ field: 'workspaceId', reason: 'not shared by this token' }]);
+      const range = allowedRange(record.time_ranges, request.query['range']);
+      const at = now();
+      const window = parseRequestRange({ from: range.from, to: range.to, time_zone: record.time_zone }, at);
+      const context: SearchContext = { scope: { org_id: claims.org_id, app_id: claims.app_id }, kind: 'events', range: { from: window.from, to: window.to }, timeZone: record.time_zone, now: at };
+      await deps.ready();
+      const chart = (workspace['chart'] ?? {}) as Record<string, unknown>;
+      const retention = (chart['view_elements'] as Record<string, unknown> | undefined)?.['retention_query'];
+      const base = { range, time_zone: record.time_zone };
+      if (chart['funnel_query'] !== undefined) return { status: 200, body: { query: 'funnel', ...base, answer: await deps.index.funnel(context, parseFunnelBody(chart['funnel_query'])) } };
+      if (retention !== undefined) return { status: 200, body: { query: 'retention', ...base, answer: await deps.index.retention(context, parseRetentionBody(retention)) } };
+      const search = parseSearchRequest(chart['es_query'] ?? { size: 0, query: { match_all: {} } }, 'events', { timeZone: record.time_zone });
+      return { status: 200, body: { query: 'search', ...base, answer: await deps.index.search(context, search) } };
+    },
+  };
+}
+
+/** The `range` query parameter: an index into the token's ranges (default the first); any other is refused as not allowed. */
+function allowedRange(ranges: readonly SharedTimeRange[], given: string | undefined): SharedTimeRange {
+  const index = given === undefined ? 0 : /^\d{1,2}$/.test(given) ? Number(given) : -1;
+  const range = ranges[index];
+  if (!range) throw new UnauthorizedError(`The shared-view token allows ${ranges.length} time range${ranges.length === 1 ? '' : 's'} (range 0 to ${ranges.length - 1}), not ${JSON.stringify(given)}`, [{ field: 'range', reason: 'not a time range this token allows' }]);
+  return range;
+}
+
+/** What the token shares, read now: a workspace, or a dashboard and the workspaces on it. */
+async function sharedContent(store: ResourceStore, claims: SharedViewClaims): Promise<{ name: string; workspaces: StoredDocument[] }> {
+  const location = targetLocation(claims.org_id, claims.app_id, claims.kind);
+  let target: StoredDocument;
+  try {
+    target = await store.get(location, claims.id, claims.kind);
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof GoneError) throw new NotFoundError(`The shared ${claims.kind} no longer exists`);
+    throw error;
+  }
+  const name = typeof target['name'] === 'string' ? target['name'] : '';
+  if (claims.kind === 'workspace') return { name, workspaces: [target] };
+  const ids = [...new Set(rowsOf(target).flat())].slice(0, MAX_SHARED_DASHBOARD_WORKSPACES);
+  const at = targetLocation(claims.org_id, claims.app_id, 'workspace');
+  const found = new Map((await store.getItems(ids.map((id) => resourceKey(at, id)))).map((item) => [String(item['_id']), item]));
+  // In the dashboard's order; workspaces deleted since are left out.
+  return { name, workspaces: ids.map((id) => found.get(id)).filter((item): item is StoredDocument => item !== undefined) };
+}
+
+function shownWorkspace(stored: StoredDocument): SharedWorkspace {
+  const chart = (stored['chart'] ?? {}) as Record<string, unknown>;
+  const shownChart = Object.fromEntries(SHOWN_CHART_FIELDS.filter((field) => chart[field] !== undefined).map((field) => [field, chart[field]]));
+  return {
+    _id: String(stored['_id']),
+    ...(typeof stored['name'] === 'string' ? { name: stored['name'] } : {}),
+    chart: shownChart,
+    ...(stored['colors'] !== undefined ? { colors: stored['colors'] as Record<string, unknown> } : {}),
+    ...(Array.isArray(stored['drawings']) ? { drawings: stored['drawings'] as Record<string, unknown>[] } : {}),
+    ...(typeof stored['width'] === 'number' ? { width: stored['width'] } : {}),
+  };
+}
