@@ -59,12 +59,27 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     if (file !== distDir && !file.startsWith(distDir + sep)) return plain(404, 'No such file');
     if (relative !== '' && (await isFile(file))) return asset(file, relative.startsWith('assets/'));
     // A path of the console's own router (no file extension): the app decides what it shows.
-    if (extname(relative) !== '') return plain(404, 'No such file');
+    // Shared-view pages end in a token, whose dots are not a file extension.
+    if (extname(relative) !== '' && !SHARED_VIEW_PAGE.test(relative)) return plain(404, 'No such file');
     const index = join(distDir, 'index.html');
     if (!(await isFile(index))) return plain(503, 'The console is not built: npm start builds it locally (npm run console:build does it alone); cdk deploy builds it into the management Lambda');
-    return asset(index, false);
+    const page = await asset(index, false);
+    return { ...page, headers: { ...page.headers, ...framingHeaders(relative) } };
   };
 }
+
+/**
+ * The console's pages may not be framed by other sites (a signed-in page in a hostile frame invites
+ * clickjacking); the embeddable shared view (`/console/embed/<token>`) is made to be, anywhere.
+ */
+export function framingHeaders(relative: string): Record<string, string> {
+  if (relative.startsWith(`${EMBED_SEGMENT}/`)) return { 'content-security-policy': 'frame-ancestors *' };
+  return { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' };
+}
+
+/** The console routes of shared views, plain and embeddable (console/src/app/router.tsx). */
+export const EMBED_SEGMENT = 'embed';
+const SHARED_VIEW_PAGE = new RegExp(`^(shared|${EMBED_SEGMENT})/[^/]+$`);
 
 async function isFile(path: string): Promise<boolean> {
   try {

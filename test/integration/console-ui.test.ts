@@ -310,6 +310,45 @@ describe('web console', () => {
     await shot('dashboard');
   }, 60_000);
 
+  it('shares the dashboard through a link and an iframe that need no account, and revokes the link', async () => {
+    // The owner, on the dashboard the test before laid out.
+    await page.getByText('Share publicly or embed').click();
+    await page.click('button:has-text("Create link")');
+    const made = page.getByRole('status').filter({ hasText: 'shown once' });
+    await made.waitFor();
+    const link = await made.getByLabel('Link').inputValue();
+    const embed = await made.getByLabel('Embed').inputValue();
+    expect(link).toMatch(/\/console\/shared\/sv1\./);
+    expect(embed).toMatch(/^<iframe src="[^"]*\/console\/embed\/sv1\./);
+    await page.getByRole('table', { name: 'Live shared links' }).getByRole('row').nth(1).waitFor();
+    await shot('share-links');
+
+    // A viewer without a session: the link draws both charts from their stored queries.
+    const viewer = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const outsider = await viewer.newPage();
+    outsider.on('pageerror', (error) => pageErrors.push(error.message));
+    await outsider.goto(link);
+    await outsider.getByRole('heading', { name: 'Operations' }).waitFor();
+    await outsider.getByRole('region', { name: 'Calls this month' }).getByRole('figure', { name: 'Event count' }).waitFor({ timeout: 30_000 });
+    await outsider.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await outsider.selectOption('select', { label: 'Last 7 days' });
+    await outsider.getByRole('region', { name: 'Calls this month' }).getByRole('figure', { name: 'Event count' }).waitFor({ timeout: 30_000 });
+    expect(outsider.url()).toBe(link);
+    await outsider.screenshot({ path: join(SCREENSHOTS, 'shared-dashboard.png'), fullPage: true });
+
+    // Another site's page with the iframe snippet (about:blank is another origin; the embed page allows any framer).
+    await outsider.setContent(`<!doctype html><title>Partner portal</title><h1>Our usage</h1>${embed}`);
+    await outsider.frameLocator('iframe').getByRole('figure', { name: 'Event count' }).waitFor({ timeout: 30_000 });
+    await outsider.screenshot({ path: join(SCREENSHOTS, 'shared-embed.png'), fullPage: true });
+
+    // Revoked by the owner: the link stops working.
+    await page.getByRole('table', { name: 'Live shared links' }).getByRole('button', { name: 'Revoke' }).first().click();
+    await page.getByText('None: this dashboard is not shared.').waitFor();
+    await outsider.goto(link);
+    await expect(outsider.getByRole('alert').textContent()).resolves.toMatch(/no longer works/);
+    await viewer.close();
+  }, 90_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
     const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {

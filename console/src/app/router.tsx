@@ -11,6 +11,7 @@ import { EventPage } from './routes/event-page';
 import { EventsPage } from './routes/events-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { ProfilePage } from './routes/profile-page';
+import { SharedViewPage } from './routes/shared-view-page';
 import { SignInPage } from './routes/sign-in-page';
 import { WorkspacePage } from './routes/workspace-page';
 
@@ -19,6 +20,9 @@ export function createConsoleRouter(config: ConsoleConfig) {
   return createBrowserRouter(
     [
       { path: '/sign-in', element: <SignInPage defaultOrgId={config.orgId} /> },
+      // Shared links need no session: outside the signed-in layout (the server lets only /embed/ be framed).
+      { path: '/shared/:token', element: <SharedViewPage embedded={false} /> },
+      { path: '/embed/:token', element: <SharedViewPage embedded /> },
       {
         element: <ConsoleLayout />,
         children: [

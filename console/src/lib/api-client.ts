@@ -13,17 +13,20 @@ export function createManagementClient(options: { baseUrl: string; token: () => 
   client.use({
     onRequest({ request }) {
       const token = options.token();
-      if (token) request.headers.set('authorization', `Bearer ${token}`);
+      // A shared view's link is its own credential: the viewer's session (if any) is not sent with it.
+      if (token && !isSharedViewRequest(request)) request.headers.set('authorization', `Bearer ${token}`);
       return request;
     },
-    onResponse({ response }) {
-      // An expired or revoked token: back to sign-in.
-      if (response.status === 401) options.onUnauthorized();
+    onResponse({ request, response }) {
+      // An expired or revoked token: back to sign-in (a revoked shared link is the page's own error).
+      if (response.status === 401 && !isSharedViewRequest(request)) options.onUnauthorized();
       return response;
     },
   });
   return client;
 }
+
+const isSharedViewRequest = (request: Request) => new URL(request.url).pathname.includes('/public/views/');
 
 /** The data of an answer, or its error thrown as an ApiError (the message and the fields it names). */
 export function dataOf<T>(result: { data?: T; error?: unknown; response: Response }): T {

@@ -31,6 +31,16 @@ describe('the console on the management API', () => {
     }
   });
 
+  it('forbids framing every console page but the embeddable shared view, which any site may frame', async () => {
+    for (const page of ['/console/', '/console/events', '/console/shared/sv1.abc.def']) {
+      expect((await serve(page)).headers).toMatchObject({ 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+    }
+    const embed = await serve('/console/embed/sv1.abc.def');
+    expect(embed.headers?.['content-security-policy']).toBe('frame-ancestors *');
+    expect(embed.headers?.['x-frame-options']).toBeUndefined();
+    expect(text(embed)).toContain('<title>console</title>');
+  });
+
   it('answers config.json with the organisation to pre-fill, and no API URL when the console shares the API\'s origin', async () => {
     expect(JSON.parse(text(await serve('/console/config.json')))).toEqual({ org_id: 'org_1' });
   });

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { DashboardGrid } from '../../features/charts/components/dashboard-grid';
 import { DashboardsList } from '../../features/charts/components/dashboards-list';
+import { ShareLinks } from '../../features/charts/components/share-links';
 
 export function DashboardsPage() {
   return (
@@ -14,5 +15,10 @@ export function DashboardsPage() {
 
 export function DashboardPage() {
   const { dashboardId = '' } = useParams();
-  return <DashboardGrid dashboardId={dashboardId} />;
+  return (
+    <>
+      <DashboardGrid dashboardId={dashboardId} />
+      <ShareLinks target={{ kind: 'dashboard', id: dashboardId }} />
+    </>
+  );
 }

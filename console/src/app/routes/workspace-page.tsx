@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/page-header';
 import { useWorkspace } from '../../features/charts/api/workspaces';
 import { AddToDashboardForm } from '../../features/charts/components/add-to-dashboard-form';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
+import { ShareLinks } from '../../features/charts/components/share-links';
 import { specOfWorkspaceChart, specToParams, VIEWS } from '../../features/charts/utils/chart-spec';
 
 /** A saved workspace, drawn again exactly from its stored chart. */
@@ -28,6 +29,7 @@ export function WorkspacePage() {
         <p>This workspace's chart view (<code>{chart.view}</code>) is not drawn by the console; the API serves it as stored.</p>
       )}
       <AddToDashboardForm workspaceId={workspaceId} onAdded={(dashboardId) => void navigate(`/dashboards/${encodeURIComponent(dashboardId)}`)} />
+      <ShareLinks target={{ kind: 'workspace', id: workspaceId }} />
     </>
   );
 }

@@ -1,23 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { dataOf } from '../../../lib/api-client';
-import { useApi } from '../../../lib/api-context';
-import { funnelBody, retentionBody } from '../utils/analysis-spec';
-import { windowOf, type ChartSpec } from '../utils/chart-spec';
+import type { ChartSpec } from '../utils/chart-spec';
+import { useChartSource } from './chart-source';
 
 /** A funnel view's answer: per step, who entered and converted. */
 export function useFunnel(spec: ChartSpec) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['charts', 'funnel', spec],
-    queryFn: async () => dataOf(await api.POST('/search/~/funnels/events', { params: windowOf(spec), body: funnelBody(spec.analysis) as never })),
-  });
+  const source = useChartSource();
+  return useQuery({ queryKey: ['charts', 'funnel', ...source.key, spec], queryFn: () => source.funnel(spec) });
 }
 
 /** A retention view's answer: cohorts by first period and their returns. */
 export function useRetention(spec: ChartSpec) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['charts', 'retention', spec],
-    queryFn: async () => dataOf(await api.POST('/search/~/retention/events', { params: windowOf(spec), body: retentionBody(spec.analysis) as never })),
-  });
+  const source = useChartSource();
+  return useQuery({ queryKey: ['charts', 'retention', ...source.key, spec], queryFn: () => source.retention(spec) });
 }

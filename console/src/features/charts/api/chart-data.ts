@@ -1,20 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { dataOf } from '../../../lib/api-client';
-import { useApi } from '../../../lib/api-context';
-import { chartBody, seriesOf, singleValue, windowOf, type ChartSpec, type Series } from '../utils/chart-spec';
+import { seriesOf, singleValue, type ChartSpec, type Series } from '../utils/chart-spec';
+import { useChartSource } from './chart-source';
 
 export type ChartData = { readonly kind: 'series'; readonly series: Series[] } | { readonly kind: 'value'; readonly value: number | null };
 
 /** What a chart draws, from one search of the events. */
 export function useChartData(spec: ChartSpec) {
-  const api = useApi();
+  const source = useChartSource();
   return useQuery({
-    queryKey: ['charts', 'data', spec],
+    queryKey: ['charts', 'data', ...source.key, spec],
     queryFn: async (): Promise<ChartData> => {
-      const answer = dataOf(await api.POST('/search/~/search/events', {
-        params: windowOf(spec),
-        body: chartBody(spec) as never,
-      }));
+      const answer = await source.search(spec);
       if (spec.view === 'metric') return { kind: 'value', value: singleValue(spec, answer) };
       return { kind: 'series', series: seriesOf(spec, answer.aggregations) };
     },
