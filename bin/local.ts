@@ -23,6 +23,10 @@ const LocalEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('true'),
   /** On SIGTERM/Ctrl-C, how long the backlog on the stream is consumed before stopping; the rest stays journaled for the next start. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Behavioural emails go to this SMTP server (smtp://user:pass@host:port, smtps://…); unset: .eml files in DATA_DIR/outbox. */
+  SMTP_URL: z.string().url().optional(),
+  /** How often the email sender runs; 0 turns it off (AWS: every 15 minutes). */
+  EMAIL_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 async function main(): Promise<void> {
@@ -34,7 +38,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(env.DATA_DIR);
   await ensureConsoleBuilt({ log });
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS });
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS, email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS } });
   const c = runtime.credentials;
   console.log(
     [
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
         ? `  Admin user:         ${c.admin_username} / ${c.admin_password}   (shown once; also in local.json)`
         : `  Admin user:         ${c.admin_username} (password in local.json)`,
       `  Saved to:           ${resolve(dataDir, 'local.json')}`,
+      `  Emails:             ${runtime.emailTransport.name === 'smtp' ? 'to SMTP_URL' : `as .eml files in ${resolve(dataDir, 'outbox')} (set SMTP_URL to send them)`}`,
       '',
       `Try: curl -X POST ${c.collector_url}/v1/events -H 'Content-Type: application/json' \\`,
       `       -H 'X-Service-Application-Id: ${c.collector_application_id}' \\`,

@@ -24,6 +24,10 @@ import { withConsole } from '../../functions/web-console/console-assets';
 import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { startLocalExports, type LocalExports } from './periodic-exports';
+import { startScheduledTask, type ScheduledTask } from './scheduled-task';
+import { emailSender, emailTransport } from '../../functions/composition-root/email-services';
+import type { EmailRunSummary, EmailSenderHooks, EmailSenderSettings } from '../../functions/emails/email-sender';
+import type { EmailTransport } from '../../functions/emails/email-transport';
 import type { ExportRunLimits } from '../../functions/exports/export-runner';
 import { exportRunDeps } from '../../functions/composition-root/export-services';
 import { createLocalAwsClients } from './local-aws-clients';
@@ -76,6 +80,12 @@ export interface LocalRuntimeOptions {
   readonly shutdownDrainMs?: number;
   /** The built console served at /console/ (default console/dist). */
   readonly consoleDist?: string;
+  /**
+   * Behavioural emails: to the SMTP server at `smtpUrl` (SMTP_URL), else as .eml files in `outboxDir`
+   * (default DATA_DIR/outbox), sent every `intervalMs` (EMAIL_INTERVAL_MS; default 60 s under npm start,
+   * off on shared emulators, i.e. tests, which call emails.runOnce()).
+   */
+  readonly email?: { smtpUrl?: string; outboxDir?: string; intervalMs?: number; settings?: EmailSenderSettings; hooks?: EmailSenderHooks; now?: () => Date };
 }
 
 export interface LocalRuntime {
@@ -95,6 +105,10 @@ export interface LocalRuntime {
   /** The billing run: on its timer, and `runOnce` on demand (npm run billing -- --now). */
   readonly billing: LocalBilling;
   readonly exports: LocalExports;
+  /** The email sender: on its timer, and `runOnce` on demand (npm run emails -- --now). */
+  readonly emails: ScheduledTask<EmailRunSummary>;
+  /** Where emails go: `outbox` (files under outboxDir) or `smtp`. */
+  readonly emailTransport: EmailTransport;
   /** True when this start created the local admin user's password (printed once by npm start). */
   readonly adminPasswordCreated: boolean;
   /** Resolves once everything on the stream has been consumed. */
@@ -162,10 +176,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
+    const mailTransport = emailTransport(options.email?.smtpUrl ? { kind: 'smtp', smtpUrl: options.email.smtpUrl } : { kind: 'outbox', outboxDir: options.email?.outboxDir ?? join(options.dataDir, 'outbox') });
     const managementHandler = managementDispatcher({
       search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
       'shared-views': sharedViewApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()) }),
-      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick() }),
+      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick(), emailTransport: mailTransport }),
     });
     const consumer = consumerHandler(stores, index, noMetrics);
     const quarantine = stores.quarantine;
@@ -241,6 +256,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
     exports = startLocalExports(exportRunDeps(stores, index), options.exportIntervalMs ?? 5_000, log, options.exportLimits);
+    const sendEmails = emailSender(stores, { index, signingKey, transport: mailTransport, publicBaseUrl: management.url, ...(options.email?.settings ? { settings: options.email.settings } : {}), ...(options.email?.hooks ? { hooks: options.email.hooks } : {}), ...(options.email?.now ? { now: options.email.now } : {}) });
+    const emails = startScheduledTask(sendEmails, options.email?.intervalMs ?? (options.endpoints ? 0 : 60_000), {
+      onResult: (summary) => {
+        if (summary.sent + summary.failed + summary.unconfirmed + summary.retrying > 0) log(`emails: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed (${mailTransport.name})`);
+        summary.problems.forEach((p) => log(`email template ${p.template_id} (${p.org_id}/${p.app_id}): ${p.message}`));
+      },
+      onError: (error) => log(`email run failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
 
     let stopping: Promise<void> | undefined;
     return {
@@ -256,6 +279,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       billingDeps,
       billing,
       exports,
+      emails,
+      emailTransport: mailTransport,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
       stop: () =>
@@ -265,6 +290,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await governanceTimer?.stop();
           await billing.stop();
           await exports.stop();
+          await emails.stop();
           await poller.stop({ drain: true, drainTimeoutMs: options.shutdownDrainMs });
           if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();

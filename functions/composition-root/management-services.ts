@@ -1,3 +1,4 @@
+import type { EmailTransport } from '../emails/email-transport';
 import type { ExportRef } from '../exports/export-jobs';
 import { GovernanceRefresher } from '../governance/refresher';
 import { createManagementApiHandler } from '../management/management-api-handler';
@@ -23,6 +24,8 @@ export function managementApiHandler(
     webhookAllowPrivateTargets: boolean;
     /** Starts a new export at once (locally); on AWS the scheduled export worker takes it within a minute. */
     onExportCreated?: (ref: ExportRef) => void;
+    /** Where a template's test message goes (the email sender's transport). */
+    emailTransport: EmailTransport;
   },
 ): HttpHandler {
   return createManagementApiHandler({
@@ -43,6 +46,8 @@ export function managementApiHandler(
     exportJobs: stores.exportJobs,
     exportFiles: stores.exportFiles,
     ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),
+    emailSends: stores.emailSends,
+    emailTransport: options.emailTransport,
     now: stores.now,
   });
 }

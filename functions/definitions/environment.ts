@@ -23,6 +23,8 @@ export const settingVariables = {
   managementRateLimitPerMinute: 'MANAGEMENT_RATE_LIMIT_PER_MINUTE',
   billingProvidersSecretArn: 'BILLING_PROVIDERS_SECRET_ARN',
   billingTimeBudgetMs: 'BILLING_TIME_BUDGET_MS',
+  sesConfigurationSet: 'SES_CONFIGURATION_SET',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;
 const v = settingVariables;
 
@@ -102,15 +104,34 @@ export const SharedViewApiEnv = z.object({
   ...managementAuth,
 });
 
+/** Behavioural emails go through SES on AWS; its configuration set records bounces and complaints. */
+const emailDelivery = {
+  [v.sesConfigurationSet]: z.string().min(1).optional(),
+};
+
 export const ManagementApiEnv = z.object({
   ...common,
   ...search,
   ...managementAuth,
   ...webhookTargets,
+  ...emailDelivery,
   [tables.billing.envVar]: name,
   // Export jobs: their parts' download URLs are signed here, and a cancel deletes them.
   [buckets.exports.envVar]: name,
 });
+/**
+ * The scheduled email sender: templates, cohorts and send records (resources table), the search
+ * index, the signing key (unsubscribe links), and the management API's URL the links point to.
+ */
+export const EmailSenderEnv = z.object({
+  ...common,
+  ...search,
+  ...emailDelivery,
+  [tables.resources.envVar]: name,
+  [v.tokenSigningSecretArn]: name,
+  [v.publicBaseUrl]: z.string().url(),
+});
+
 /** The scheduled export worker: jobs and their queue (resources table), the search index, the parts (exports bucket). */
 export const ExportWorkerEnv = z.object({
   ...common,

@@ -199,6 +199,11 @@ export const routes: readonly RouteDefinition[] = [
   manage('POST', '/~/emails/templates/{id}', 'emailTemplates.update', 'update:cohorts', 'Update an email template'),
   manage('PUT', '/~/emails/templates/{id}', 'emailTemplates.update', 'update:cohorts', 'Update an email template (PUT alias)'),
   manage('DELETE', '/~/emails/templates/{id}', 'emailTemplates.delete', 'delete:cohorts', 'Delete an email template'),
+  manage('POST', '/~/emails/templates/{id}/test', 'emailTemplates.test', 'create:cohorts', 'Send the template now to one address, rendered for a user or with sample values (not recorded as a send)'),
+  manage('GET', '/~/emails/templates/{id}/sends', 'emailTemplates.sends', 'read:cohorts', 'The template\'s sends log: one record per period and recipient, newest period first (status, take, before_id)'),
+  // Unsubscribe links are opened by recipients, who hold no token: the link's signed token is the credential.
+  { api: 'management', method: 'GET', path: '/public/emails/unsubscribe/{token}', lambda: 'management', operation: 'emails.unsubscribe.read', auth: open, summary: 'Who and what an unsubscribe link unsubscribes' },
+  { api: 'management', method: 'POST', path: '/public/emails/unsubscribe/{token}', lambda: 'management', operation: 'emails.unsubscribe', auth: open, summary: 'Unsubscribe from the template (or from every email of the app, `all: true`); RFC 8058 one-click' },
   // Keystore: the secure proxy's encrypted keys (helper B2)
   manage('GET', '/~/keystore', 'keystore.list', 'read:encrypted_keys', 'List encrypted keys, without key material (from, to, type)'),
   manage('POST', '/~/keystore', 'keystore.create', 'create:encrypted_keys', 'Store one or more wrapped keys'),

@@ -161,10 +161,10 @@ function anyOf(queries: QueryNode[]): QueryNode {
   return queries.length === 1 ? queries[0]! : { type: 'bool', must: [], filter: [], should: queries, must_not: [], minimum_should_match: 1 };
 }
 
-type SearchInput = Pick<MembershipInput, 'index' | 'scope' | 'timeZone' | 'now' | 'pageSize' | 'maxMembersPerRule'>;
+export type SearchInput = Pick<MembershipInput, 'index' | 'scope' | 'timeZone' | 'now' | 'pageSize' | 'maxMembersPerRule'>;
 
 /** Pages through every matching profile in `_id` order, reading only `includes`; 'cut' when the cap stopped it. */
-async function forEachMember(input: SearchInput, kind: IndexKind, query: QueryNode, includes: string[], visit: (id: string, source: Record<string, unknown>) => void): Promise<'all' | 'cut'> {
+export async function forEachMember(input: SearchInput, kind: IndexKind, query: QueryNode, includes: string[], visit: (id: string, source: Record<string, unknown>) => void): Promise<'all' | 'cut'> {
   const pageSize = Math.min(input.pageSize ?? MAX_SIZE, MAX_SIZE);
   const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
   let searchAfter: SortValue[] | undefined;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
+import { emailTransport } from '../composition-root/email-services';
 import { governanceRefresher, managementApiHandler } from '../composition-root/management-services';
 import { ManagementApiEnv, parseEnv } from '../definitions/environment';
 import { governanceChangeHook } from '../governance/refresher';
@@ -21,6 +22,8 @@ const api = managementApiHandler(stores, {
   // Governance changes recompute the app's rule membership before the answer (the schedule catches the rest).
   onGovernanceChange: governanceChangeHook(governanceRefresher(stores, index)),
   webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+  // A template's test message goes out as the scheduled sender's do: through SES.
+  emailTransport: emailTransport({ kind: 'ses', region: env.AWS_REGION, ...(env.SES_CONFIGURATION_SET ? { sesConfigurationSet: env.SES_CONFIGURATION_SET } : {}) }),
 });
 
 // The console's built files travel in the bundle (lib/management-api.ts builds them into console/); it

@@ -9,10 +9,11 @@ import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations, type ResourceOperationsDeps } from './resource-operations';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
+import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
-export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps {}
+export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps, EmailOperationDeps {}
 
 /**
  * The management Lambda: every management route outside `/search/~/...` — OAuth tokens, access
@@ -34,6 +35,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...channelOperations(deps),
       ...reportOperations(deps),
       ...exportOperations(deps),
+      ...emailOperations(deps),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });

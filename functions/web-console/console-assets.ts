@@ -59,7 +59,7 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     if (file !== distDir && !file.startsWith(distDir + sep)) return plain(404, 'No such file');
     if (relative !== '' && (await isFile(file))) return asset(file, relative.startsWith('assets/'));
     // A path of the console's own router (no file extension): the app decides what it shows.
-    // Shared-view pages end in a token, whose dots are not a file extension.
+    // Shared-view and unsubscribe pages end in a token, whose dots are not a file extension.
     if (extname(relative) !== '' && !SHARED_VIEW_PAGE.test(relative)) return plain(404, 'No such file');
     const index = join(distDir, 'index.html');
     if (!(await isFile(index))) return plain(503, 'The console is not built: npm start builds it locally (npm run console:build does it alone); cdk deploy builds it into the management Lambda');
@@ -77,9 +77,9 @@ export function framingHeaders(relative: string): Record<string, string> {
   return { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' };
 }
 
-/** The console routes of shared views, plain and embeddable (console/src/app/router.tsx). */
+/** The console routes that end in a token: shared views, plain and embeddable, and email unsubscribe pages (console/src/app/router.tsx). */
 export const EMBED_SEGMENT = 'embed';
-const SHARED_VIEW_PAGE = new RegExp(`^(shared|${EMBED_SEGMENT})/[^/]+$`);
+const SHARED_VIEW_PAGE = new RegExp(`^(shared|${EMBED_SEGMENT}|unsubscribe)/[^/]+$`);
 
 async function isFile(path: string): Promise<boolean> {
   try {

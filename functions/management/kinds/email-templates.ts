@@ -6,6 +6,7 @@ import { namedOperations, type ResourceDeps, type ResourceOperationTable } from 
 import { filteredList } from './filtered-list';
 import { inApp, nextPageHeader, resolveReferences } from './references';
 import { storable } from '../storable';
+import { assertRenderable } from '../../emails/email-render';
 
 export const EMAIL_TEMPLATE_PREFIX = 'EMAIL_TEMPLATE';
 
@@ -23,10 +24,12 @@ export function emailTemplateOperations(deps: ResourceDeps): ResourceOperationTa
     createSchema: EmailTemplateCreate,
     updateSchema: EmailTemplateUpdate,
     async toStored(input, ctx, system) {
+      assertRenderable({ subject: input.template.subject, html: input.content.html });
       await checkCohorts(deps, ctx, input.cohorts);
       return storable({ ...system, auth_user_id: ctx.caller.sub, ...input });
     },
     async applyUpdate(current, input, ctx) {
+      assertRenderable({ ...(input.template ? { subject: input.template.subject } : {}), ...(input.content ? { html: input.content.html } : {}) });
       if (input.cohorts !== undefined) await checkCohorts(deps, ctx, input.cohorts);
       return storable({ ...current, ...input });
     },

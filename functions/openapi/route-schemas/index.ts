@@ -5,6 +5,7 @@ import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route
 import type { RouteSchema } from './route-schema';
 import { documentSchemas, searchSchemas } from './search-route-schemas';
 import { sharedViewSchemas } from './shared-view-route-schemas';
+import { emailSchemas } from './email-route-schemas';
 
 export type { ErrorStatus, RouteSchema } from './route-schema';
 
@@ -31,4 +32,5 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...reportSchemas,
   ...balanceSchemas,
   ...sharedViewSchemas,
+  ...emailSchemas,
 };
