@@ -5,7 +5,9 @@ import type { Construct } from 'constructs';
 import { BatchUploads } from './batch-uploads';
 import { BillingRun } from './billing-run';
 import { CollectorApi } from './collector-api';
+import { EmailSender } from './email-sender';
 import { ExportWorker } from './export-worker';
+import { settingVariables } from '../functions/definitions/environment';
 import { GovernanceRefresh } from './governance-refresh';
 import { IngestPipeline } from './ingest-pipeline';
 import { ManagementApi } from './management-api';
@@ -23,7 +25,8 @@ export interface UsageAnalyticsStackProps extends StackProps {
  *   searchInstanceType (t3.small.search), searchInstanceCount (1), searchVolumeGiB (10),
  *   searchDomainName (derived from the stack name), logLevel (info), logRetentionDays (30),
  *   collectorRateLimit (2000/s), collectorBurstLimit (4000), managementRateLimit (50/s),
- *   managementBurstLimit (100), alarmTopicArn (none: alarms do not notify).
+ *   managementBurstLimit (100), alarmTopicArn (none: alarms do not notify), emailIdentity (none: behavioural
+ *   emails may send from any SES identity of the account).
  */
 export class UsageAnalyticsStack extends Stack {
   readonly storage: Storage;
@@ -33,6 +36,7 @@ export class UsageAnalyticsStack extends Stack {
   readonly uploads: BatchUploads;
   readonly managementApi: ManagementApi;
   readonly billingRun: BillingRun;
+  readonly emails: EmailSender;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: UsageAnalyticsStackProps = {}) {
@@ -73,6 +77,20 @@ export class UsageAnalyticsStack extends Stack {
     });
     new GovernanceRefresh(this, 'GovernanceRefresh', { storage: this.storage, search: this.search, logLevel, logRetention });
     new ExportWorker(this, 'Exports', { storage: this.storage, search: this.search, logLevel, logRetention });
+    const emailIdentity = context.optionalString('emailIdentity');
+    this.emails = new EmailSender(this, 'Emails', {
+      storage: this.storage,
+      search: this.search,
+      logLevel,
+      logRetention,
+      tokenSigningSecret: this.managementApi.tokenSigningSecret,
+      publicBaseUrl: this.managementApi.http.stage.url,
+      ...(emailIdentity ? { emailIdentity } : {}),
+    });
+    // A template's test message is sent by the management Lambda, through the same identity and configuration set.
+    const management = this.managementApi.functions.management;
+    this.emails.grantSend(management.role);
+    management.function.addEnvironment(settingVariables.sesConfigurationSet, this.emails.configurationSet.configurationSetName);
     const billingReservedConcurrency = context.optionalString('billingReservedConcurrency');
     this.billingRun = new BillingRun(this, 'BillingRun', {
       storage: this.storage,
@@ -93,6 +111,8 @@ export class UsageAnalyticsStack extends Stack {
     new CfnOutput(this, 'CollectorUrl', { value: this.collectorApi.http.stage.url, description: 'Base URL for SDKs (their baseUri)' });
     new CfnOutput(this, 'ManagementUrl', { value: this.managementApi.http.stage.url, description: 'Management API base URL' });
     new CfnOutput(this, 'ArchiveBucketName', { value: this.storage.buckets.archive.bucketName, description: 'Raw accepted batches, gzip NDJSON by app and date' });
+    this.emails.identity?.dkimRecords.forEach((record, i) => new CfnOutput(this, `EmailDkimRecord${i + 1}`, { value: Fn.join(' ', ['CNAME', record.name, record.value]), description: 'Add to DNS so SES can send from the email identity' }));
+    new CfnOutput(this, 'EmailConfigurationSet', { value: this.emails.configurationSet.configurationSetName, description: 'SES configuration set of behavioural emails (bounces and complaints go to EventBridge)' });
     new CfnOutput(this, 'TokenSigningSecretArn', { value: this.managementApi.tokenSigningSecret.secretArn, description: 'Secret holding the management token signing key' });
     // The admin command (npm run admin -- bootstrap --table …) works on this table; the name is generated.
     new CfnOutput(this, 'ResourcesTableName', { value: this.storage.tables.resources.tableName, description: 'Resources table: the --table of npm run admin (bootstrap, users, org status)' });

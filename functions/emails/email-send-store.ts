@@ -98,6 +98,24 @@ export class EmailSendStore {
     }
   }
 
+  /** A provider's later report on a message it had accepted (a bounce, a complaint). */
+  async markBounced(tenant: EmailTenant, key: SendKey, code: string, message: string, now: Date): Promise<boolean> {
+    try {
+      await this.documents.send(new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: partitionOf(tenant), sk: sendSk(key) },
+        UpdateExpression: 'SET #status = :bounced, error_code = :code, error_message = :message, updated_at = :at',
+        ConditionExpression: '#status IN (:sent, :unconfirmed, :bounced)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':bounced': 'bounced', ':sent': 'sent', ':unconfirmed': 'unconfirmed', ':code': code, ':message': message.slice(0, 500), ':at': now.toISOString() },
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   /** A template's sends, newest period first (`before`: the `next` cursor of the previous page). */
   async list(tenant: EmailTenant, templateId: string, options: { take: number; before?: string; status?: EmailSendStatus }): Promise<{ items: EmailSendRecord[]; next?: string }> {
     const items: EmailSendRecord[] = [];

@@ -14,6 +14,7 @@ import { templateRecipients, type Recipient } from './email-recipients';
 import { renderEmail } from './email-render';
 import type { EmailSendStore, EmailTenant } from './email-send-store';
 import type { EmailTransport, SendOutcome } from './email-transport';
+import { SEND_TAG, sendTagValue } from './ses-events';
 import { unsubscribeLinks } from './unsubscribe-links';
 
 /**
@@ -142,6 +143,7 @@ async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, ho
     subject: rendered.subject,
     html: rendered.html,
     headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    tags: { [SEND_TAG]: sendTagValue(tenant, key) },
   });
   hooks.afterSend?.(record);
   const settled = outcome.status === 'sent'

@@ -19,6 +19,8 @@ export interface OutgoingEmail {
   readonly subject: string;
   readonly html: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Provider message tags (SES reports them back with bounces and complaints). */
+  readonly tags?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -119,6 +121,7 @@ export function sesTransport(client: SESv2Client, configurationSet?: string): Em
           Destination: { ToAddresses: [email.to], CcAddresses: [...email.cc], BccAddresses: [...email.bcc] },
           Content: { Raw: { Data: raw } },
           ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
+          ...(email.tags ? { EmailTags: Object.entries(email.tags).map(([Name, Value]) => ({ Name, Value })) } : {}),
         }));
         return { status: 'sent', messageId: answer.MessageId ?? messageIdOf(email.id) };
       } catch (error) {

@@ -1,4 +1,4 @@
-/** Lambda entry: the scheduled behavioural email sender (EventBridge, every 15 minutes). */
+/** Lambda entry: the behavioural email sender (EventBridge schedule, every 15 minutes) and the recorder of SES bounces and complaints. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { emailSender, emailTransport } from '../composition-root/email-services';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
@@ -6,17 +6,25 @@ import { ServiceStores } from '../composition-root/service-stores';
 import { EmailSenderEnv, parseEnv } from '../definitions/environment';
 import { secretsManagerSigningKey } from '../management-tokens/signing-key';
 import { searchIndexFromEnv } from '../search/search-backend';
+import { recordSesEvent, type SesEvent } from './ses-events';
 
 const env = parseEnv(EmailSenderEnv);
 const index = searchIndexFromEnv(env);
-const send = emailSender(new ServiceStores(lambdaStoresInput(env)), {
+const stores = new ServiceStores(lambdaStoresInput(env));
+const send = emailSender(stores, {
   index,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
   transport: emailTransport({ kind: 'ses', region: env.AWS_REGION, ...(env.SES_CONFIGURATION_SET ? { sesConfigurationSet: env.SES_CONFIGURATION_SET } : {}) }),
   publicBaseUrl: env.PUBLIC_BASE_URL,
 });
 
-export const handler = async () => {
+/** Two sources: the schedule (send) and SES's bounce and complaint events (record them). */
+export const handler = async (event: SesEvent = {}) => {
+  if (event.source === 'aws.ses') {
+    const outcome = await recordSesEvent(stores.emailSends, event, new Date());
+    console.log(JSON.stringify({ level: outcome === 'not-ours' ? 'warn' : 'info', message: 'ses event', detailType: event['detail-type'], outcome }));
+    return { outcome };
+  }
   await index.ensureReady();
   const summary = await send();
   // One structured line per run: CloudWatch metric filters and alarms read it.

@@ -157,9 +157,9 @@ describe.each([
   });
 });
 
-it('outputs the URLs, the archive bucket, the signing secret and the resources table the admin command needs', () => {
+it('outputs the URLs, the archive bucket, the signing secret, the resources table the admin command needs and the email configuration set', () => {
   const outputs = template.toJSON().Outputs;
-  expect(Object.keys(outputs).sort()).toEqual(['ArchiveBucketName', 'CollectorUrl', 'ManagementUrl', 'ResourcesTableName', 'TokenSigningSecretArn']);
+  expect(Object.keys(outputs).sort()).toEqual(['ArchiveBucketName', 'CollectorUrl', 'EmailConfigurationSet', 'ManagementUrl', 'ResourcesTableName', 'TokenSigningSecretArn']);
   expect(outputs.ResourcesTableName.Value).toEqual({ Ref: logicalIdOf(stack.storage.tables.resources) });
   expect(JSON.stringify(outputs.CollectorUrl.Value)).toContain(collectorApiId);
   expect(JSON.stringify(outputs.ManagementUrl.Value)).toContain(managementApiId);
@@ -167,11 +167,11 @@ it('outputs the URLs, the archive bucket, the signing secret and the resources t
   expect(outputs.TokenSigningSecretArn.Value).toEqual({ Ref: logicalIdOf(stack.managementApi.tokenSigningSecret) });
 });
 
-it('generates a 64-character signing key that only the management API\'s Lambdas may read', () => {
+it('generates a 64-character signing key that only the management API\'s Lambdas and the email sender (unsubscribe links) may read', () => {
   const secretId = logicalIdOf(stack.managementApi.tokenSigningSecret);
   expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
   const readers = Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.PolicyDocument).includes(secretId))
     .flatMap((resource) => resource.Properties.Roles.map((role: { Ref: string }) => role.Ref));
-  expect(readers.sort()).toEqual([logicalIdOf(stack.managementApi.functions.management.role), logicalIdOf(stack.managementApi.functions.search.role), logicalIdOf(stack.managementApi.functions['shared-views'].role)].sort());
+  expect(readers.sort()).toEqual([logicalIdOf(stack.managementApi.functions.management.role), logicalIdOf(stack.managementApi.functions.search.role), logicalIdOf(stack.managementApi.functions['shared-views'].role), logicalIdOf(stack.emails.function.role)].sort());
 });

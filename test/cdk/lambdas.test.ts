@@ -1,6 +1,6 @@
 import { buckets, ingestStream, tables } from '../../functions/definitions/resources';
 import type { ServiceFunction } from '../../lib/service-function';
-import { ManagementApiEnv, parseEnv, SearchApiEnv, SharedViewApiEnv } from '../../functions/definitions/environment';
+import { EmailSenderEnv, ManagementApiEnv, parseEnv, SearchApiEnv, SharedViewApiEnv } from '../../functions/definitions/environment';
 import { logicalIdOf, synthesize } from './synth';
 
 const { stack, resources } = synthesize();
@@ -10,7 +10,8 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.profileDocuments.envVar, tables.billing.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS']],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
   ['search', stack.managementApi.functions.search, [tables.profiles.envVar, buckets.profileDocuments.envVar, tables.resources.envVar, ingestStream.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
-  ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, buckets.exports.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
+  ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, buckets.exports.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN', 'SES_CONFIGURATION_SET']],
+  ['email sender', stack.emails.function, [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN', 'PUBLIC_BASE_URL', 'SES_CONFIGURATION_SET']],
   ['shared-views', stack.managementApi.functions['shared-views'], [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
 ];
 
@@ -65,6 +66,7 @@ describe.each([
   ['search', () => stack.managementApi.functions.search, SearchApiEnv],
   ['management', () => stack.managementApi.functions.management, ManagementApiEnv],
   ['shared-views', () => stack.managementApi.functions['shared-views'], SharedViewApiEnv],
+  ['email sender', () => stack.emails.function, EmailSenderEnv],
 ] as const)('%s Lambda environment', (_name, service, schema) => {
   it('is one its entry accepts at cold start (the env schema parses it)', () => {
     const variables = resources[logicalIdOf(service().function)]!.Properties.Environment.Variables as Record<string, unknown>;

@@ -32,7 +32,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer, search, shared-views, management, governance refresh, export worker and billing run Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search, shared-views, management, governance refresh, export worker, billing run and email sender Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -48,6 +48,8 @@ describe('OpenSearch domain with the default context', () => {
             { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('GovernanceRefresh') as GovernanceRefresh).function.role), 'Arn'] },
             // Exports read through the search port.
             { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('Exports') as ExportWorker).function.role), 'Arn'] },
+            // Behavioural emails: cohort members and dynamic fields.
+            { 'Fn::GetAtt': [logicalIdOf(stack.emails.function.role), 'Arn'] },
             // Meters are aggregations over the event index.
             { 'Fn::GetAtt': [logicalIdOf(stack.billingRun.function.role), 'Arn'] },
           ],
