@@ -41,10 +41,14 @@ export interface EmailTransport {
 /** A stable Message-ID per send: receivers and operators can match a resend to the first attempt. */
 export const messageIdOf = (id: string) => `<${createHash('sha256').update(id).digest('hex').slice(0, 40)}@usage-analytics.local>`;
 
-/** The message as RFC 5322 bytes (nodemailer's composer, no network). */
-export async function composeMessage(email: OutgoingEmail): Promise<Buffer> {
+/**
+ * The message as RFC 5322 bytes (nodemailer's composer, no network). `withBcc`: keep the Bcc header
+ * (an outbox copy shows who was blind-copied; a message handed to SES must not carry it, SES takes
+ * the blind copies from its Destination).
+ */
+export async function composeMessage(email: OutgoingEmail, options: { withBcc: boolean }): Promise<Buffer> {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const info = await composer.sendMail(mailOptions(email));
+  const info = await composer.sendMail(options.withBcc ? mailOptions(email) : mailOptions({ ...email, bcc: [] }));
   return info.message as Buffer;
 }
 
@@ -69,7 +73,7 @@ export function outboxTransport(dir: string): EmailTransport {
     async send(email) {
       await mkdir(dir, { recursive: true });
       const file = fileOf(email.id);
-      await writeFile(`${file}.partial`, await composeMessage(email));
+      await writeFile(`${file}.partial`, await composeMessage(email, { withBcc: true }));
       await rename(`${file}.partial`, file);
       return { status: 'sent', messageId: file };
     },
@@ -114,7 +118,7 @@ export function sesTransport(client: SESv2Client, configurationSet?: string): Em
   return {
     name: 'ses',
     async send(email) {
-      const raw = await composeMessage(email);
+      const raw = await composeMessage(email, { withBcc: false });
       try {
         const answer = await client.send(new SendEmailCommand({
           FromEmailAddress: email.from,

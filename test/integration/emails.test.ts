@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { recordSesEvent, sendTagValue } from '../../functions/emails/ses-events';
 import type { EmailSendRecord } from '../../schemas/resources/email-send';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
@@ -189,6 +190,21 @@ describe('behavioural emails over SMTP', () => {
     expect((await post(`/~/emails/templates/${usage._id}/test`, { to: 'not an address' })).body.error.details[0].field).toBe('to');
     expect((await post(`/~/emails/templates/${usage._id}/test`, { to: 'ops@service.test', user_id: 'nobody' })).body.error.details[0].field).toBe('user_id');
   }, 30_000);
+
+  it('records a bounce or complaint SES reports later, and mails the address no more', async () => {
+    const tenant = { orgId: rt.credentials.org_id, appId: rt.credentials.app_id };
+    const bob = (await sends(usage._id)).find((r) => r.user_id === 'u2' && r.status === 'sent')!;
+    const key = { templateId: bob.template_id, periodKey: bob.period_key, userId: bob.user_id };
+    const event = {
+      source: 'aws.ses', 'detail-type': 'Email Bounced',
+      detail: { eventType: 'Bounce', bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'bob@x.test', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] }, mail: { tags: { send: [sendTagValue(tenant, key)] } } },
+    };
+    expect(await recordSesEvent(rt.stores.emailSends, event, new Date())).toBe('recorded');
+    expect(await recordSesEvent(rt.stores.emailSends, { source: 'aws.ses', detail: { eventType: 'Bounce', mail: { tags: { send: ['not ours'] } } } }, new Date())).toBe('not-ours');
+    const after = (await sends(usage._id)).find((r) => r._id === bob._id)!;
+    expect(after).toMatchObject({ status: 'bounced', error_code: 'bounce_permanent', error_message: 'smtp; 550 5.1.1 user unknown' });
+    expect(await rt.stores.emailSends.isSuppressed(tenant, 'any-template', 'BOB@x.test')).toBe(true);
+  });
 
   it('refuses a template that does not compile, naming the member', async () => {
     const answer = await post('/~/emails/templates', {
