@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../bin/local/console-build';
@@ -348,6 +348,32 @@ describe('web console', () => {
     await expect(outsider.getByRole('alert').textContent()).resolves.toMatch(/no longer works/);
     await viewer.close();
   }, 90_000);
+
+  it('opens an email\'s unsubscribe link without an account and unsubscribes from that email', async () => {
+    const cohort = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Ada', cohort_type: 'user', criteria: { term: { 'user_id.raw': 'console-user' } } });
+    const template = await rt.management('POST', '/~/emails/templates', {}, {
+      name: 'Welcome aboard', state: 1, addresses: { from: 'hello@service.test', cc: [], bcc: [] }, cohorts: [{ id: cohort.body._id, type: 'user' }],
+      template: { subject: 'Welcome, {{user.metadata.name}}', editor: 'html', design: {} }, content: { html: '<p>Glad you are here.</p>', chunks: {} },
+    });
+    expect(template.status).toBe(201);
+    // The local runtime's default transport: .eml files in DATA_DIR/outbox.
+    const run = await rt.emails.runOnce();
+    expect(run.sent).toBe(1);
+    const outbox = join(rt.dataDir, 'outbox');
+    const [file] = (await readdir(outbox)).filter((name) => name.endsWith('.eml'));
+    const message = await readFile(join(outbox, file!), 'utf8');
+    expect(message).toMatch(/^To: ada@example\.com$/m);
+    const link = /href="([^"]+\/console\/unsubscribe\/[^"]+)"/.exec(message.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!;
+    const viewer = await browser.newContext();
+    const outsider = await viewer.newPage();
+    await outsider.goto(link);
+    await outsider.getByText('Stop sending “Welcome aboard” to ada@example.com?').waitFor();
+    await outsider.screenshot({ path: join(SCREENSHOTS, 'unsubscribe.png'), fullPage: true });
+    await outsider.click('button:has-text("Unsubscribe from this email")');
+    await outsider.getByRole('status').getByText('ada@example.com will no longer receive “Welcome aboard”.').waitFor();
+    await viewer.close();
+    expect(await rt.stores.emailSends.isSuppressed({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }, template.body._id, 'ada@example.com')).toBe(true);
+  }, 60_000);
 
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
     const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];

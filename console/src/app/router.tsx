@@ -13,6 +13,7 @@ import { NotFoundPage } from './routes/not-found-page';
 import { ProfilePage } from './routes/profile-page';
 import { SharedViewPage } from './routes/shared-view-page';
 import { SignInPage } from './routes/sign-in-page';
+import { UnsubscribePage } from './routes/unsubscribe-page';
 import { WorkspacePage } from './routes/workspace-page';
 
 /** Every page of the console is a real URL under /console/ that can be shared and reloaded. */
@@ -23,6 +24,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
       // Shared links need no session: outside the signed-in layout (the server lets only /embed/ be framed).
       { path: '/shared/:token', element: <SharedViewPage embedded={false} /> },
       { path: '/embed/:token', element: <SharedViewPage embedded /> },
+      { path: '/unsubscribe/:token', element: <UnsubscribePage /> },
       {
         element: <ConsoleLayout />,
         children: [

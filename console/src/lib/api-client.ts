@@ -13,20 +13,21 @@ export function createManagementClient(options: { baseUrl: string; token: () => 
   client.use({
     onRequest({ request }) {
       const token = options.token();
-      // A shared view's link is its own credential: the viewer's session (if any) is not sent with it.
-      if (token && !isSharedViewRequest(request)) request.headers.set('authorization', `Bearer ${token}`);
+      // A public link is its own credential: the viewer's session (if any) is not sent with it.
+      if (token && !isPublicLinkRequest(request)) request.headers.set('authorization', `Bearer ${token}`);
       return request;
     },
     onResponse({ request, response }) {
       // An expired or revoked token: back to sign-in (a revoked shared link is the page's own error).
-      if (response.status === 401 && !isSharedViewRequest(request)) options.onUnauthorized();
+      if (response.status === 401 && !isPublicLinkRequest(request)) options.onUnauthorized();
       return response;
     },
   });
   return client;
 }
 
-const isSharedViewRequest = (request: Request) => new URL(request.url).pathname.includes('/public/views/');
+/** Requests whose link is their own credential (shared views, unsubscribe links): no session goes with them. */
+const isPublicLinkRequest = (request: Request) => new URL(request.url).pathname.includes('/public/');
 
 /** The data of an answer, or its error thrown as an ApiError (the message and the fields it names). */
 export function dataOf<T>(result: { data?: T; error?: unknown; response: Response }): T {
