@@ -56,6 +56,7 @@ export class IngestPipeline extends Construct {
           [tables.profiles.envVar]: storage.tables.profiles.tableName,
           [buckets.profileDocuments.envVar]: storage.buckets.profileDocuments.bucketName,
           [tables.billing.envVar]: storage.tables.billing.tableName,
+          [tables.resources.envVar]: storage.tables.resources.tableName,
           [buckets.archive.envVar]: storage.buckets.archive.bucketName,
           // The consumer itself quarantines records that can never succeed (unparseable, refused for
           // good) there; its PutObject comes with the on-failure destination below.
@@ -69,6 +70,8 @@ export class IngestPipeline extends Construct {
     storage.tables.profiles.grantReadWriteData(consumer);
     // Late-event marks for billing corrections: UpdateItem on LATE#… items only.
     storage.tables.billing.grant(consumer, 'dynamodb:UpdateItem');
+    // Contract ABIs (ETH_ABI#… items of an app's partition), read to decode Ethereum JSON-RPC calls.
+    storage.tables.resources.grant(consumer, 'dynamodb:Query');
     grantObjectAccess(this.consumer.role, storage.buckets.profileDocuments, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], 'profiles/*', 'Overflow documents are keyed by tenant, kind and a hash of the profile id, known only per record.');
     grantObjectAccess(this.consumer.role, storage.buckets.archive, ['s3:PutObject'], '*', 'Archive objects are keyed by app and date, both known only per batch; the consumer only adds objects.');
     props.search.grantHttpAccess(this.consumer.role);

@@ -29,6 +29,7 @@ export function consumerHandler(stores: IngestStores, index: SearchIndex, metric
     archive: stores.archive,
     quarantine: stores.quarantine,
     lateWindows: stores.lateWindows,
+    ethAbis: stores.ethAbis,
     metrics,
   });
 }

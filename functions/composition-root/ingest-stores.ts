@@ -1,3 +1,4 @@
+import { EthAbiCatalog } from '../ethereum/eth-abi-catalog';
 import type { BucketKey, TableKey } from '../definitions/resources';
 import { LateWindowStore } from '../billing/late-events/late-window-store';
 import { RuleConfigStore } from '../governance/rule-config-store';
@@ -99,6 +100,10 @@ export class IngestStores {
   }
   get uploads(): UploadStore {
     return this.once('uploads', () => new UploadStore(this.input.clients.s3, this.input.names.buckets.uploads));
+  }
+  /** Contract ABIs of each app (resources table), read by the consumer once a minute per app. */
+  get ethAbis(): EthAbiCatalog {
+    return this.once('ethAbis', () => new EthAbiCatalog(this.documents, this.resourcesTable));
   }
   get dedup(): DedupStore {
     return this.once('dedup', () => new DedupStore(this.documents, this.input.names.tables.dedup));

@@ -52,6 +52,8 @@ export const ConsumerEnv = z.object({
   ...common,
   ...search,
   [tables.dedup.envVar]: name,
+  // Contract ABIs, to decode Ethereum JSON-RPC calls in API calls.
+  [tables.resources.envVar]: name,
   [tables.profiles.envVar]: name,
   [buckets.profileDocuments.envVar]: name,
   [tables.billing.envVar]: name,

@@ -199,6 +199,10 @@ export const routes: readonly RouteDefinition[] = [
   manage('POST', '/~/emails/templates/{id}', 'emailTemplates.update', 'update:cohorts', 'Update an email template'),
   manage('PUT', '/~/emails/templates/{id}', 'emailTemplates.update', 'update:cohorts', 'Update an email template (PUT alias)'),
   manage('DELETE', '/~/emails/templates/{id}', 'emailTemplates.delete', 'delete:cohorts', 'Delete an email template'),
+  // Ethereum ABIs: the interface gives them one scope, create:eth_abi, which reads and deletes them too.
+  manage('POST', '/~/eth_abi', 'ethAbi.create', 'create:eth_abi', 'Store a contract\'s ABI (per address, or for any contract): Ethereum JSON-RPC calls in API calls are decoded with it'),
+  manage('GET', '/~/eth_abi', 'ethAbi.list', 'create:eth_abi', 'The app\'s stored ABIs'),
+  manage('DELETE', '/~/eth_abi/{id}', 'ethAbi.delete', 'create:eth_abi', 'Delete a stored ABI'),
   manage('POST', '/~/emails/templates/{id}/test', 'emailTemplates.test', 'create:cohorts', 'Send the template now to one address, rendered for a user or with sample values (not recorded as a send)'),
   manage('GET', '/~/emails/templates/{id}/sends', 'emailTemplates.sends', 'read:cohorts', 'The template\'s sends log: one record per period and recipient, newest period first (status, take, before_id)'),
   // Unsubscribe links are opened by recipients, who hold no token: the link's signed token is the credential.

@@ -10,6 +10,7 @@ import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations, type ResourceOperationsDeps } from './resource-operations';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
 import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
+import { ethAbiOperations } from '../ethereum/eth-abi-operations';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
@@ -36,6 +37,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...reportOperations(deps),
       ...exportOperations(deps),
       ...emailOperations(deps),
+      ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });

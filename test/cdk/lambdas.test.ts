@@ -7,7 +7,7 @@ const { stack, resources } = synthesize();
 
 const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['collector', stack.collectorApi.collector, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
-  ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.profileDocuments.envVar, tables.billing.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS']],
+  ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.profileDocuments.envVar, tables.billing.envVar, tables.resources.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS']],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
   ['search', stack.managementApi.functions.search, [tables.profiles.envVar, buckets.profileDocuments.envVar, tables.resources.envVar, ingestStream.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
   ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, buckets.exports.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN', 'SES_CONFIGURATION_SET']],

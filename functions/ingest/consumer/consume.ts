@@ -6,6 +6,8 @@ import { eventDocument, profileDocument } from '../../search/index-documents';
 import { decodeRecord } from '../stream/record-encoding';
 import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
 import type { LateWindowStore } from '../../billing/late-events/late-window-store';
+import type { EthAbiCatalog } from '../../ethereum/eth-abi-catalog';
+import { withEthFields } from '../../ethereum/eth-fields';
 import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
 import { isPermanentFailure } from './permanent-failure';
@@ -32,6 +34,8 @@ export interface ConsumerDeps {
   /** Marks the hours that received late events, for billing corrections (after indexing, before acknowledging). */
   readonly lateWindows: Pick<LateWindowStore, 'markLate'>;
   readonly metrics: MetricsSink;
+  /** The apps' contract ABIs: Ethereum JSON-RPC calls in API calls are indexed decoded (`eth`). */
+  readonly ethAbis?: Pick<EthAbiCatalog, 'lookupFor'>;
   readonly now?: () => Date;
 }
 
@@ -130,7 +134,8 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
   const toStore = candidates.filter((w) => !duplicates.has(w));
   if (toStore.length === 0) return [];
 
-  const documents = toStore.map((w) => eventDocument(w.scope, w.kind, w.item));
+  const built = toStore.map((w) => eventDocument(w.scope, w.kind, w.item));
+  const documents = deps.ethAbis ? await withEthFields(deps.ethAbis, built) : built;
   await indexAndSettle(deps, documents, toStore, failed);
   return toStore;
 }

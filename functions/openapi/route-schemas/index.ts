@@ -6,6 +6,7 @@ import type { RouteSchema } from './route-schema';
 import { documentSchemas, searchSchemas } from './search-route-schemas';
 import { sharedViewSchemas } from './shared-view-route-schemas';
 import { emailSchemas } from './email-route-schemas';
+import { ethAbiSchemas } from './eth-abi-route-schemas';
 
 export type { ErrorStatus, RouteSchema } from './route-schema';
 
@@ -33,4 +34,5 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...balanceSchemas,
   ...sharedViewSchemas,
   ...emailSchemas,
+  ...ethAbiSchemas,
 };

@@ -25,6 +25,9 @@ import { ELEMENT, JSON_NUMBER_TYPES, NOT_TOKEN, PLAIN_JSON_STRING, TOKEN_CHAR, V
  * counting wrap it in coalesce, so NOT never turns an unknown into a match.
  */
 
+
+/** A number as OpenSearch reads it from a string: decimal, with an optional fraction and exponent. */
+const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function compileQuery(node: QueryNode, kind: IndexKind, ctx: SearchContext, params: SqlParams, alias = 'd'): string {
   return new QueryCompiler(kind, ctx, params, alias).compile(node);
 }
@@ -125,7 +128,7 @@ export class QueryCompiler {
     const token = caseInsensitive ? text.toLowerCase() : text;
     if (isToken(token)) tests.text = (s) => this.tokensMatch(s, [token]);
     const number = this.numberOf(field, value);
-    if (number !== undefined) tests.number = (n) => `${n} = ${this.params.add(number)}`;
+    if (number !== undefined) tests.number = (n) => `${n} = ${this.numberParam(number)}`;
     const boolean = this.booleanOf(field, value);
     if (boolean !== undefined) tests.boolean = (b) => `${b} = ${this.params.add(boolean)}`;
     if (field.type === 'date' && typeof value !== 'boolean') {
@@ -151,7 +154,7 @@ export class QueryCompiler {
     if (tokens.length > 0) tests.text = (s) => this.tokensMatch(s, tokens);
     const exactShortValues = strings.every((text) => text.length <= RAW_IGNORE_ABOVE);
     const withNeedles = (exact: string) => this.withNeedles(field, tests, values, exact);
-    if (numbers.length > 0) tests.number = (n) => `${n} IN (${numbers.map((number) => this.params.add(number)).join(', ')})`;
+    if (numbers.length > 0) tests.number = (n) => `${n} IN (${numbers.map((number) => this.numberParam(number)).join(', ')})`;
     if (booleans.length > 0) tests.boolean = (b) => `${b} IN (${booleans.map((boolean) => this.params.add(boolean)).join(', ')})`;
     const dated = field.type === 'date' ? values.filter((value) => typeof value !== 'boolean') : [];
     if (dated.length > 0) {
@@ -178,7 +181,7 @@ export class QueryCompiler {
     tests.keyword = (s) => compare(s, (bound) => this.params.add(String(node[bound])));
     const numbers = bounds.map((bound) => this.numberOf(field, node[bound] as Scalar));
     if (numbers.every((n) => n !== undefined)) {
-      tests.number = (n) => compare(n, (bound) => this.params.add(numbers[bounds.indexOf(bound)] as number));
+      tests.number = (n) => compare(n, (bound) => this.numberParam(numbers[bounds.indexOf(bound)] as number));
     }
     if (field.type === 'date' && values.every((value) => typeof value !== 'boolean')) {
       const timeZone = node.time_zone ?? this.ctx.timeZone;
@@ -321,12 +324,23 @@ export class QueryCompiler {
   // -------------------------------------------------------------------------------------------
   // Values of the query
 
-  /** A number for numeric fields: numbers, and numeric strings (OpenSearch coerces "200" to 200). */
+  /**
+   * A number for numeric fields: numbers, and decimal numeric strings (OpenSearch coerces "200" to
+   * 200, but not "0x10": JavaScript's Number() would read hex, binary and octal strings too).
+   */
   private numberOf(field: FieldRef, value: Scalar): number | undefined {
-    const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+    const number = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL_NUMBER.test(value.trim()) ? Number(value) : Number.NaN;
     if (Number.isFinite(number)) return number;
     if (field.hot !== undefined && field.type === 'number') throw invalid(field.path, `${JSON.stringify(value)} is not a number`);
     return undefined;
+  }
+
+  /**
+   * A number compared with the DOUBLE values of numeric fields. An integer beyond 2^53 is bound as
+   * text and cast: bound as a number, the driver takes an integer for a BIGINT and refuses one past int64.
+   */
+  private numberParam(number: number): string {
+    return Number.isSafeInteger(number) || !Number.isInteger(number) ? this.params.add(number) : `CAST(${this.params.add(String(number))} AS DOUBLE)`;
   }
 
   private booleanOf(field: FieldRef, value: Scalar): boolean | undefined {

@@ -89,8 +89,16 @@ describe('term and terms', () => {
     ['terms: keywords', { terms: { company_id: ['c2', 'c9'] } }, ['e3']],
     ['terms: text tokens', { terms: { 'request.route': ['orders', 'health'] } }, ['e2', 'e3']],
     ['terms: none', { terms: { user_id: [] } }, []],
+    // JavaScript's Number() reads "0x…" as hex; OpenSearch reads only decimal strings as numbers.
+    ['untyped: a hex string (an Ethereum address) is text, not a number', { term: { 'metadata.count': '0x2222222222222222222222222222222222222222' } }, []],
+    ['untyped: a number past 2^64', { term: { 'metadata.count': 1e30 } }, []],
+    ['terms: numbers past 2^64', { terms: { 'metadata.count': [1e30, 5] } }, ['e1']],
   ])('%s', async (_name, query, expected) => {
     expect(await matches(query)).toEqual(expected);
+  });
+
+  test('a hex string on a number column is a 400, not a number', async () => {
+    expect((await refusal({ term: { 'response.status': '0xc8' } })).details).toEqual([{ field: 'response.status', reason: '"0xc8" is not a number' }]);
   });
 
   test('a value that is not a number on a number column is a 400', async () => {
@@ -133,6 +141,7 @@ describe('range', () => {
     ['numbers', { range: { 'response.status': { gte: 400 } } }, ['e2', 'e4']],
     ['numbers given as strings', { range: { 'response.status': { gt: '204', lt: '500' } } }, ['e4']],
     ['untyped numbers only (the string "7" is text)', { range: { 'metadata.count': { gte: 5 } } }, ['e1', 'e3']],
+    ['a bound past 2^64', { range: { 'metadata.count': { lt: 1e30 } } }, ['e1', 'e3']],
     ['keywords lexicographically', { range: { user_id: { gte: 'u', lt: 'u3' } } }, ['e1', 'e2']],
     ['date math rounded down for gte', { range: { time: { gte: 'now-1d/d' } } }, ['e1', 'e2']],
     ['date math rounded down for lt', { range: { time: { lt: 'now-1d/d' } } }, ['e3', 'e4']],
