@@ -62,7 +62,7 @@ export class EmailSender extends Construct {
 
     this.function = new ServiceFunction(this, 'Sender', {
       entry: 'functions/emails/handler.ts',
-      description: 'behavioural emails: each active template to its cohorts, per period, through SES; records bounces and complaints',
+      description: 'behavioural emails per period through SES, cohort notifications (webhooks, emails); records bounces and complaints',
       memorySize: 512,
       timeout: Duration.minutes(10),
       logLevel: props.logLevel,
@@ -74,11 +74,13 @@ export class EmailSender extends Construct {
           [settingVariables.tokenSigningSecretArn]: props.tokenSigningSecret.secretArn,
           [settingVariables.publicBaseUrl]: props.publicBaseUrl,
           [settingVariables.sesConfigurationSet]: this.configurationSet.configurationSetName,
+          ...(props.emailIdentity ? { [settingVariables.notificationsFrom]: props.emailIdentity.includes('@') ? props.emailIdentity : `notifications@${props.emailIdentity}` } : {}),
         }),
       },
     });
-    // Templates, cohorts (read), send records (claimed with a conditional put, settled with updates), unsubscribes (read, put on bounces), apps to send for (scan of keys).
-    props.storage.tables.resources.grant(this.function.function, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    // Templates, cohorts (read), send records (claimed with a conditional put, settled with updates), unsubscribes (read, put on bounces), apps to send for (scan of keys);
+    // cohort notifications: members as last seen (written, and deleted when they leave), changes and notifications, webhook channels (read).
+    props.storage.tables.resources.grant(this.function.function, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem');
     props.tokenSigningSecret.grantRead(this.function.function);
     // Cohort members and dynamic fields are searches.
     props.search.grantHttpAccess(this.function.role);

@@ -25,7 +25,8 @@ import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { startLocalExports, type LocalExports } from './periodic-exports';
 import { startScheduledTask, type ScheduledTask } from './scheduled-task';
-import { emailSender, emailTransport } from '../../functions/composition-root/email-services';
+import { cohortNotifier, emailSender, emailTransport } from '../../functions/composition-root/email-services';
+import type { NotificationRunSummary } from '../../functions/cohort-notifications/cohort-notifier';
 import type { EmailRunSummary, EmailSenderHooks, EmailSenderSettings } from '../../functions/emails/email-sender';
 import type { EmailTransport } from '../../functions/emails/email-transport';
 import type { ExportRunLimits } from '../../functions/exports/export-runner';
@@ -86,6 +87,12 @@ export interface LocalRuntimeOptions {
    * off on shared emulators, i.e. tests, which call emails.runOnce()).
    */
   readonly email?: { smtpUrl?: string; outboxDir?: string; intervalMs?: number; settings?: EmailSenderSettings; hooks?: EmailSenderHooks; now?: () => Date };
+  /**
+   * Cohort notifications: how often entries and departures are looked for and sent (default the
+   * governance refresh's interval under npm start, off on shared emulators: tests call runOnce()),
+   * and the sender of their emails (default notifications@localhost).
+   */
+  readonly cohortNotifications?: { intervalMs?: number; emailFrom?: string; now?: () => Date };
 }
 
 export interface LocalRuntime {
@@ -107,6 +114,8 @@ export interface LocalRuntime {
   readonly exports: LocalExports;
   /** The email sender: on its timer, and `runOnce` on demand (npm run emails -- --now). */
   readonly emails: ScheduledTask<EmailRunSummary>;
+  /** Cohort notifications: on their timer, and `runOnce` on demand. */
+  readonly cohortNotifications: ScheduledTask<NotificationRunSummary>;
   /** Where emails go: `outbox` (files under outboxDir) or `smtp`. */
   readonly emailTransport: EmailTransport;
   /** True when this start created the local admin user's password (printed once by npm start). */
@@ -264,6 +273,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
       onError: (error) => log(`email run failed: ${error instanceof Error ? error.message : String(error)}`),
     });
+    const notify = cohortNotifier(stores, {
+      index, transport: mailTransport, emailFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
+      webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
+      ...(options.cohortNotifications?.now ? { now: options.cohortNotifications.now } : {}),
+    });
+    const cohortNotifications = startScheduledTask(notify, options.cohortNotifications?.intervalMs ?? (options.endpoints ? 0 : governanceRefreshMs), {
+      onResult: (summary) => {
+        if (summary.notifications + summary.added + summary.removed > 0) log(`cohort notifications: ${summary.added} joined, ${summary.removed} left, ${summary.notifications} notifications, ${summary.delivered} delivered, ${summary.failed} failed`);
+        summary.problems.forEach((p) => log(`cohort ${p.cohort_id} (${p.org_id}/${p.app_id}): ${p.message}`));
+      },
+      onError: (error) => log(`cohort notifications failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
 
     let stopping: Promise<void> | undefined;
     return {
@@ -280,6 +301,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       billing,
       exports,
       emails,
+      cohortNotifications,
       emailTransport: mailTransport,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
@@ -291,6 +313,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await billing.stop();
           await exports.stop();
           await emails.stop();
+          await cohortNotifications.stop();
           await poller.stop({ drain: true, drainTimeoutMs: options.shutdownDrainMs });
           if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();

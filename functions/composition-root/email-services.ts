@@ -1,4 +1,6 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { ClientOptions } from '../billing/providers/client-options';
+import { runCohortNotifications, type NotificationRunSummary } from '../cohort-notifications/cohort-notifier';
 import { runEmailSender, type EmailRunSummary, type EmailSenderHooks, type EmailSenderSettings } from '../emails/email-sender';
 import { outboxTransport, sesTransport, smtpTransport, type EmailTransport } from '../emails/email-transport';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
@@ -44,4 +46,21 @@ export function emailSender(
     now: options.now ?? stores.now,
   };
   return () => runEmailSender(deps, options.settings, options.hooks);
+}
+
+/** Cohort notifications wired from the stores: changes recorded in the resources table, sent by webhook and email. */
+export function cohortNotifier(
+  stores: ServiceStores,
+  options: { index: SearchableIndex; transport: EmailTransport; emailFrom?: string; webhookOptions?: ClientOptions; now?: () => Date },
+): () => Promise<NotificationRunSummary> {
+  const deps = {
+    resources: stores.resources,
+    watch: stores.cohortWatch,
+    index: queryTimeIndex(stores, options.index),
+    emailTransport: options.transport,
+    ...(options.emailFrom ? { emailFrom: options.emailFrom } : {}),
+    ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),
+    now: options.now ?? stores.now,
+  };
+  return () => runCohortNotifications(deps);
 }

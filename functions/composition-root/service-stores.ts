@@ -4,6 +4,7 @@ import { ReportStore } from '../billing/reports/report-store';
 import type { ReportTenant } from '../billing/reports/report-types';
 import { BalanceProbe } from '../billing/run/balance-probe';
 import { RunStateStore } from '../billing/run/run-state-store';
+import { CohortWatchStore } from '../cohort-notifications/cohort-watch-store';
 import { EmailSendStore } from '../emails/email-send-store';
 import { GovernedApps } from '../governance/governed-apps';
 import { ExportFiles } from '../exports/export-files';
@@ -58,6 +59,10 @@ export class ServiceStores extends IngestStores {
   /** Behavioural emails' send records and unsubscribes (beside the templates). */
   get emailSends(): EmailSendStore {
     return this.once('emailSends', () => new EmailSendStore(this.documents, this.resourcesTable));
+  }
+  /** Cohort notifications: members as last seen, changes, notifications (beside the cohorts). */
+  get cohortWatch(): CohortWatchStore {
+    return this.once('cohortWatch', () => new CohortWatchStore(this.documents, this.resourcesTable));
   }
   get governedApps(): GovernedApps {
     return this.once('governedApps', () => new GovernedApps(this.documents, this.resourcesTable));

@@ -25,6 +25,7 @@ export const settingVariables = {
   billingTimeBudgetMs: 'BILLING_TIME_BUDGET_MS',
   sesConfigurationSet: 'SES_CONFIGURATION_SET',
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  notificationsFrom: 'NOTIFICATIONS_FROM',
 } as const;
 const v = settingVariables;
 
@@ -132,6 +133,8 @@ export const EmailSenderEnv = z.object({
   [tables.resources.envVar]: name,
   [v.tokenSigningSecretArn]: name,
   [v.publicBaseUrl]: z.string().url(),
+  /** The sender of cohort notification emails (unset: email channels of cohorts fail as not configured). */
+  [v.notificationsFrom]: z.email().optional(),
 });
 
 /** The scheduled export worker: jobs and their queue (resources table), the search index, the parts (exports bucket). */

@@ -1,6 +1,6 @@
-/** Lambda entry: the behavioural email sender (EventBridge schedule, every 15 minutes) and the recorder of SES bounces and complaints. */
+/** Lambda entry: the behavioural email sender and cohort notifications (EventBridge schedule, every 15 minutes), and the recorder of SES bounces and complaints. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { emailSender, emailTransport } from '../composition-root/email-services';
+import { cohortNotifier, emailSender, emailTransport } from '../composition-root/email-services';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { EmailSenderEnv, parseEnv } from '../definitions/environment';
@@ -11,12 +11,15 @@ import { recordSesEvent, type SesEvent } from './ses-events';
 const env = parseEnv(EmailSenderEnv);
 const index = searchIndexFromEnv(env);
 const stores = new ServiceStores(lambdaStoresInput(env));
+const transport = emailTransport({ kind: 'ses', region: env.AWS_REGION, ...(env.SES_CONFIGURATION_SET ? { sesConfigurationSet: env.SES_CONFIGURATION_SET } : {}) });
 const send = emailSender(stores, {
   index,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
-  transport: emailTransport({ kind: 'ses', region: env.AWS_REGION, ...(env.SES_CONFIGURATION_SET ? { sesConfigurationSet: env.SES_CONFIGURATION_SET } : {}) }),
+  transport,
   publicBaseUrl: env.PUBLIC_BASE_URL,
 });
+// Cohort notifications go out on the same schedule, through the same transport (webhooks to public URLs only).
+const notify = cohortNotifier(stores, { index, transport, ...(env.NOTIFICATIONS_FROM ? { emailFrom: env.NOTIFICATIONS_FROM } : {}) });
 
 /** Two sources: the schedule (send) and SES's bounce and complaint events (record them). */
 export const handler = async (event: SesEvent = {}) => {
@@ -29,5 +32,7 @@ export const handler = async (event: SesEvent = {}) => {
   const summary = await send();
   // One structured line per run: CloudWatch metric filters and alarms read it.
   console.log(JSON.stringify({ level: summary.problems.length > 0 ? 'warn' : 'info', message: 'email run', ...summary }));
-  return summary;
+  const notifications = await notify();
+  console.log(JSON.stringify({ level: notifications.problems.length > 0 ? 'warn' : 'info', message: 'cohort notifications', ...notifications }));
+  return { emails: summary, notifications };
 };

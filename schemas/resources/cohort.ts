@@ -1,12 +1,18 @@
 import * as z from 'zod';
+import { EmailPeriod } from './email-template';
 
-/** Spec: NotificationRule. */
+/**
+ * Spec: NotificationRule. When members enter (`send_on_addition`) or leave (`send_on_removal`) the
+ * cohort, the cohort's `channels` are told, at most once per `period` (a count and a unit, `1h`;
+ * none: at every membership refresh), with each member's `fields` (profile paths).
+ */
 export const NotificationRule = z.strictObject({
   send_on_addition: z.boolean(),
   send_on_removal: z.boolean(),
-  period: z.string().max(64).optional(),
-  fields: z.array(z.string().max(256)).max(100).optional(),
+  period: EmailPeriod.optional(),
+  fields: z.array(z.string().min(1).max(256)).max(100).optional(),
 });
+export type NotificationRule = z.infer<typeof NotificationRule>;
 
 export const CohortType = z.enum(['user', 'company']);
 export type CohortType = z.infer<typeof CohortType>;
@@ -15,6 +21,7 @@ const int32 = z.number().int().min(-2_147_483_648).max(2_147_483_647);
 
 /** Optional fields shared by create and update. `time_zone` is also checked against the TZ database. */
 const optionalFields = {
+  /** Where notifications go: webhook channel ids (`/~/billing/channels`) and email addresses. */
   channels: z.array(z.string().min(1).max(256)).max(100).optional(),
   priority: int32.optional(),
   url_query: z.string().max(16_384).optional(),

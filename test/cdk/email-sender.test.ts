@@ -24,14 +24,14 @@ describe('behavioural emails on AWS', () => {
     expect(JSON.stringify(fn.Properties.Environment.Variables.PUBLIC_BASE_URL)).toContain(logicalIdOf(stack.managementApi.http.api));
   });
 
-  it('may send through SES and write only the resources table: claims, outcomes and unsubscribes', () => {
+  it('may send through SES and write only the resources table: claims, outcomes, unsubscribes, cohort members and notifications', () => {
     const statements = statementsOf(stack.emails.function.role);
     const ses = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
     expect(ses.flatMap((s) => [s.Action].flat()).sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
     expect(JSON.stringify(ses[0]!.Resource)).toContain(':configuration-set/');
     const tables = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
     expect(tables.every((s) => JSON.stringify(s.Resource).includes(`"${logicalIdOf(stack.storage.tables.resources)}"`))).toBe(true);
-    expect(tables.flatMap((s) => [s.Action].flat())).not.toContain('dynamodb:DeleteItem');
+    expect(tables.flatMap((s) => [s.Action].flat())).not.toContain('dynamodb:DeleteTable');
     expect(statements.flatMap((s) => [s.Action].flat()).filter((a) => /^(s3|kinesis|sqs):/.test(a))).toEqual([]);
   });
 
@@ -40,6 +40,7 @@ describe('behavioural emails on AWS', () => {
     const identity = Object.values(all).filter((r) => r.Type === 'AWS::SES::EmailIdentity');
     expect(identity).toHaveLength(1);
     expect(identity[0]!.Properties.EmailIdentity).toBe('mail.example.com');
+    expect(all[logicalIdOf(withIdentity.emails.function.function)]!.Properties.Environment.Variables.NOTIFICATIONS_FROM).toBe('notifications@mail.example.com');
     const statements = all[logicalIdOf(withIdentity.emails.function.role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>;
     const resourcesOfSend = JSON.stringify(statements.filter((s) => [s.Action].flat().includes('ses:SendEmail')).map((s) => s.Resource));
     expect(resourcesOfSend).toContain('identity/');

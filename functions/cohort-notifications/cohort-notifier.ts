@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { readDeliveryChannels } from '../billing/channels/channel-reader';
+import type { ClientOptions } from '../billing/providers/client-options';
+import { sendWebhookBatch } from '../billing/run/webhook-batch';
+import { lastClosedPeriod } from '../emails/email-periods';
+import type { EmailTransport } from '../emails/email-transport';
+import { criteriaQuery, forEachMember } from '../governance/membership';
+import type { ResourceStore } from '../management/resource-store';
+import type { SearchableIndex } from '../search/port';
+import type { ChannelOutcome, CohortTenant, CohortWatchStore, NotificationBatch, PendingChange } from './cohort-watch-store';
+import { notificationEmail, notificationEvent } from './notification-payload';
+import { notificationCohorts, tenantsWithCohorts, type CohortNotificationTarget } from './notification-cohorts';
+
+/**
+ * Cohort notifications: each run looks at every cohort whose notification rule asks for additions or
+ * removals, records who entered and left since the last look (each change once, in DynamoDB), and —
+ * at most once per the rule's period — tells the cohort's channels in one notification: signed
+ * webhooks (the billing channels' scheme, the batch id as event id, so a resend is recognised) and
+ * emails (claimed before sending, never sent twice).
+ */
+
+export interface CohortNotifierDeps {
+  readonly resources: ResourceStore;
+  readonly watch: CohortWatchStore;
+  readonly index: SearchableIndex;
+  readonly emailTransport: EmailTransport;
+  /** The sender of notification emails; none: email channels fail as not configured. */
+  readonly emailFrom?: string;
+  readonly webhookOptions?: ClientOptions;
+  readonly now?: () => Date;
+  readonly tenants?: () => Promise<CohortTenant[]>;
+}
+
+export interface NotificationRunSummary {
+  cohorts: number;
+  added: number;
+  removed: number;
+  notifications: number;
+  delivered: number;
+  failed: number;
+  problems: { org_id: string; app_id: string; cohort_id: string; message: string }[];
+}
+
+/** Changes per notification (the rest go in the next one). */
+export const MAX_CHANGES_PER_NOTIFICATION = 500;
+/** Members a watched cohort may have; past it the cohort is not watched (the run says so). */
+export const MAX_WATCHED_MEMBERS = 100_000;
+/** Runs that try a channel refused for now before it is `failed`. */
+export const MAX_CHANNEL_ATTEMPTS = 5;
+
+export async function runCohortNotifications(deps: CohortNotifierDeps): Promise<NotificationRunSummary> {
+  const summary: NotificationRunSummary = { cohorts: 0, added: 0, removed: 0, notifications: 0, delivered: 0, failed: 0, problems: [] };
+  for (const tenant of await (deps.tenants ?? (() => tenantsWithCohorts(deps.resources)))()) {
+    for (const cohort of await notificationCohorts(deps.resources, tenant)) {
+      summary.cohorts += 1;
+      try {
+        await watchCohort(deps, tenant, cohort, summary);
+        await notify(deps, tenant, cohort, summary);
+      } catch (error) {
+        summary.problems.push({ org_id: tenant.orgId, app_id: tenant.appId, cohort_id: cohort.id, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  return summary;
+}
+
+/** Who is in the cohort now against who was: each difference recorded once (the first look only records who is in). */
+async function watchCohort(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: CohortNotificationTarget, summary: NotificationRunSummary): Promise<void> {
+  const now = deps.now?.() ?? new Date();
+  const query = criteriaQuery(cohort.criteria);
+  if (typeof query === 'string') throw new Error(query);
+  const current = new Map<string, Record<string, unknown>>();
+  const listed = await forEachMember({ index: deps.index, scope: { org_id: tenant.orgId, app_id: tenant.appId }, timeZone: 'UTC', now, maxMembersPerRule: MAX_WATCHED_MEMBERS }, cohort.type === 'user' ? 'users' : 'companies', query, cohort.fields.map(sourcePath), (id, source) => {
+    current.set(id, Object.fromEntries(cohort.fields.map((field) => [field, valueAt(source, sourcePath(field))])));
+  });
+  // A cut membership would read as departures of everyone past the cut: better not to look at all.
+  if (listed === 'cut') throw new Error(`more than ${MAX_WATCHED_MEMBERS} members: not watched`);
+  if (!(await deps.watch.watch(tenant, cohort.id))) {
+    await deps.watch.writeBaseline(tenant, cohort.id, current, now);
+    return;
+  }
+  const before = await deps.watch.members(tenant, cohort.id);
+  for (const [id, fields] of current) {
+    if (!before.has(id) && (await deps.watch.recordChange(tenant, cohort.id, id, 'added', fields, now, cohort.rule.send_on_addition))) summary.added += 1;
+  }
+  for (const [id, fields] of before) {
+    if (!current.has(id) && (await deps.watch.recordChange(tenant, cohort.id, id, 'removed', fields, now, cohort.rule.send_on_removal))) summary.removed += 1;
+  }
+}
+
+/** Finishes open notifications, then sends the pending changes when the period allows. */
+async function notify(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: CohortNotificationTarget, summary: NotificationRunSummary): Promise<void> {
+  const open = await deps.watch.openBatches(tenant, cohort.id);
+  for (const batch of open) await deliver(deps, tenant, cohort, batch, summary);
+  if (open.length > 0) return;
+  const pending = (await deps.watch.pendingChanges(tenant, cohort.id)).slice(0, MAX_CHANGES_PER_NOTIFICATION);
+  if (pending.length === 0) return;
+  const now = deps.now?.() ?? new Date();
+  const watch = await deps.watch.watch(tenant, cohort.id);
+  if (cohort.rule.period && watch?.last_batch_at) {
+    // At most one notification per period: the changes wait until a period has passed since the last.
+    const { start, end } = lastClosedPeriod(cohort.rule.period, now);
+    if (now.getTime() - Date.parse(watch.last_batch_at) < end.getTime() - start.getTime()) return;
+  }
+  const sks = pending.map((change) => change.sk);
+  const batchId = `cohort_${createHash('sha256').update(sks.join('\u001f')).digest('hex').slice(0, 32)}`;
+  const batch = await deps.watch.claimBatch(tenant, cohort.id, batchId, sks, cohort.channels, now);
+  summary.notifications += 1;
+  await deliver(deps, tenant, cohort, batch, summary);
+}
+
+async function deliver(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: CohortNotificationTarget, batch: NotificationBatch, summary: NotificationRunSummary): Promise<void> {
+  const now = () => deps.now?.() ?? new Date();
+  await deps.watch.assignChanges(tenant, batch.changes, batch.batch_id, now());
+  const changes: PendingChange[] = await deps.watch.changesOf(tenant, batch.changes);
+  const event = notificationEvent(tenant, cohort, batch, changes);
+  const webhookIds = Object.keys(batch.channels).filter((channel) => !channel.includes('@'));
+  const webhooks = webhookIds.length > 0 ? await readDeliveryChannels({ resources: deps.resources }, tenant.orgId, tenant.appId, webhookIds, now()) : new Map();
+  const outcomes: Record<string, ChannelOutcome> = { ...batch.channels };
+  for (const [channel, outcome] of Object.entries(batch.channels)) {
+    if (outcome.status === 'sent' || outcome.status === 'failed' || outcome.status === 'unconfirmed') continue;
+    const at = now().toISOString();
+    const settle = async (next: Omit<ChannelOutcome, 'updated_at'>, from: ChannelOutcome['status']) => {
+      const full = { ...next, updated_at: at };
+      if (await deps.watch.setChannel(tenant, batch, channel, from, full)) outcomes[channel] = full;
+      if (full.status === 'sent') summary.delivered += 1;
+      if (full.status === 'failed' || full.status === 'unconfirmed') summary.failed += 1;
+    };
+    if (channel.includes('@')) {
+      // An email left `sending` by a sender that stopped may have gone out: never sent again.
+      if (outcome.status === 'sending') {
+        await settle({ status: 'unconfirmed', attempts: outcome.attempts, error: 'the sender stopped while sending; it may or may not have gone out' }, 'sending');
+        continue;
+      }
+      if (!deps.emailFrom) {
+        await settle({ status: 'failed', attempts: outcome.attempts, error: 'no sender address is configured for notification emails' }, outcome.status);
+        continue;
+      }
+      if (!(await deps.watch.setChannel(tenant, batch, channel, outcome.status, { status: 'sending', attempts: outcome.attempts + 1, updated_at: at }))) continue;
+      const message = notificationEmail(cohort, changes);
+      const sent = await deps.emailTransport.send({ id: `${batch.batch_id}-${channel}`, from: deps.emailFrom, to: channel, cc: [], bcc: [], subject: message.subject, html: message.html, headers: {} });
+      const attempts = outcome.attempts + 1;
+      await settle(sent.status === 'sent' ? { status: 'sent', attempts } : { status: sent.status === 'retrying' && attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : sent.status, attempts, error: `${sent.code}: ${sent.message}` }, 'sending');
+      continue;
+    }
+    const target = webhooks.get(channel);
+    if (!target || target.status !== 'active') {
+      await settle({ status: 'failed', attempts: outcome.attempts, error: `webhook channel ${channel} does not exist or is inactive` }, outcome.status);
+      continue;
+    }
+    // Resending a webhook is safe: receivers deduplicate by the event id, the batch's.
+    const result = await sendWebhookBatch(target, { items: [], id: batch.batch_id, body: Buffer.from(JSON.stringify(event), 'utf8') }, deps.webhookOptions);
+    const attempts = outcome.attempts + 1;
+    const last = result.requests[result.requests.length - 1];
+    await settle(result.success ? { status: 'sent', attempts } : { status: attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : 'retrying', attempts, error: `${last?.error_code ?? 'error'}: ${last?.error_message ?? ''}`.trim() }, outcome.status);
+  }
+  if (Object.values(outcomes).every((o) => o.status === 'sent' || o.status === 'failed' || o.status === 'unconfirmed')) await deps.watch.closeBatch(tenant, batch, now());
+}
+
+/** Fields may name the profile kind first (`user.metadata.plan`), as governance variables do. */
+const sourcePath = (field: string) => field.replace(/^(user|company)\./, '');
+
+function valueAt(source: Record<string, unknown>, path: string): unknown {
+  let value: unknown = source;
+  for (const part of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  return value ?? null;
+}
+
