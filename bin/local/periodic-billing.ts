@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { runBilling, type BillingProgress, type BillingRunDeps, type BillingRunSummary } from '../../functions/billing/run/billing-run';
 import { providerClients, type ProviderClientLookup } from '../../functions/billing/run/provider-registry';
+import { startScheduledTask } from './scheduled-task';
 
 /**
  * The local runtime's stand-in for the EventBridge schedule of the billing run: one run every
@@ -15,37 +16,15 @@ export interface LocalBilling {
 }
 
 export function startLocalBilling(deps: BillingRunDeps, intervalMs: number, log: (line: string) => void): LocalBilling {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let chain: Promise<unknown> = Promise.resolve();
-  const runOnce: LocalBilling['runOnce'] = (options = {}) => {
-    const next = chain.then(() => runBilling({ now: options.now ?? new Date(), deps, ...(options.timeBudgetMs ? { timeBudgetMs: options.timeBudgetMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }));
-    chain = next.catch(() => undefined);
-    return next;
-  };
-  const schedule = () => {
-    if (stopped || intervalMs <= 0) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .then((summary) => {
-          if (summary.windowsEvaluated + summary.corrections + summary.delivered + summary.failed > 0) log(`billing run: ${summaryLine(summary)}`);
-          summary.errors.forEach((e) => log(`billing of meter ${e.meterId} (${e.tenant.orgId}/${e.tenant.appId}) failed: ${e.message}`));
-        })
-        .catch((error: unknown) => log(`billing run failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(schedule);
-    }, intervalMs);
-    // The timer alone must not keep the process alive.
-    timer.unref();
-  };
-  schedule();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await chain;
+  const run: LocalBilling['runOnce'] = (options = {}) => runBilling({ now: options.now ?? new Date(), deps, ...(options.timeBudgetMs ? { timeBudgetMs: options.timeBudgetMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const task = startScheduledTask(() => run(), intervalMs, {
+    onResult: (summary) => {
+      if (summary.windowsEvaluated + summary.corrections + summary.delivered + summary.failed > 0) log(`billing run: ${summaryLine(summary)}`);
+      summary.errors.forEach((e) => log(`billing of meter ${e.meterId} (${e.tenant.orgId}/${e.tenant.appId}) failed: ${e.message}`));
     },
-  };
+    onError: (error) => log(`billing run failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  return { runOnce: (options = {}) => task.runExclusive(() => run(options)), stop: () => task.stop() };
 }
 
 export function summaryLine(s: BillingRunSummary): string {

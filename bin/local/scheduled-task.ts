@@ -5,6 +5,8 @@
  */
 export interface ScheduledTask<T> {
   runOnce(): Promise<T>;
+  /** Runs `work` in the task's turn (never beside a run), e.g. a run with other options. */
+  runExclusive<R>(work: () => Promise<R>): Promise<R>;
   /** Stops the timer and waits for a run in progress. */
   stop(): Promise<void>;
 }
@@ -13,11 +15,12 @@ export function startScheduledTask<T>(run: () => Promise<T>, intervalMs: number,
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
-  const runOnce = () => {
-    const next = chain.then(run);
+  const runExclusive = <R>(work: () => Promise<R>): Promise<R> => {
+    const next = chain.then(work);
     chain = next.catch(() => undefined);
     return next;
   };
+  const runOnce = () => runExclusive(run);
   const schedule = () => {
     if (stopped || intervalMs <= 0) return;
     timer = setTimeout(() => void runOnce().then(report.onResult, report.onError).finally(schedule), intervalMs);
@@ -26,6 +29,7 @@ export function startScheduledTask<T>(run: () => Promise<T>, intervalMs: number,
   schedule();
   return {
     runOnce,
+    runExclusive,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
