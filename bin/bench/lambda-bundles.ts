@@ -15,6 +15,9 @@ export const LAMBDA_ENTRIES = {
   management: 'functions/management/handler.ts',
   governance: 'functions/governance/refresh-handler.ts',
   billing: 'functions/billing/run/handler.ts',
+  exports: 'functions/exports/handler.ts',
+  'shared-views': 'functions/shared-views/handler.ts',
+  emails: 'functions/emails/handler.ts',
 } as const;
 
 export interface BundleVariant {
@@ -41,6 +44,7 @@ const LAMBDA_ENV: Record<string, string> = {
   SEARCH_BACKEND: 'opensearch', OPENSEARCH_ENDPOINT: 'https://search.example.com', OPENSEARCH_REPLICAS: '0',
   TOKEN_SIGNING_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:k',
   BILLING_PROVIDERS_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:p',
+  EXPORTS_BUCKET: 'b', PUBLIC_BASE_URL: 'https://management.example.com',
 };
 
 /**

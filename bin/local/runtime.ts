@@ -25,7 +25,8 @@ import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { startLocalExports, type LocalExports } from './periodic-exports';
 import { startScheduledTask, type ScheduledTask } from './scheduled-task';
-import { cohortNotifier, emailSender, emailTransport } from '../../functions/composition-root/email-services';
+import { cohortNotifier, emailSender } from '../../functions/composition-root/email-services';
+import { localEmailTransport } from '../../functions/composition-root/local-email-transport';
 import type { NotificationRunSummary } from '../../functions/cohort-notifications/cohort-notifier';
 import type { EmailRunSummary, EmailSenderHooks, EmailSenderSettings } from '../../functions/emails/email-sender';
 import type { EmailTransport } from '../../functions/emails/email-transport';
@@ -185,7 +186,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
-    const mailTransport = emailTransport(options.email?.smtpUrl ? { kind: 'smtp', smtpUrl: options.email.smtpUrl } : { kind: 'outbox', outboxDir: options.email?.outboxDir ?? join(options.dataDir, 'outbox') });
+    const mailTransport = localEmailTransport({ ...(options.email?.smtpUrl ? { smtpUrl: options.email.smtpUrl } : {}), outboxDir: options.email?.outboxDir ?? join(options.dataDir, 'outbox') });
     const managementHandler = managementDispatcher({
       search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
       'shared-views': sharedViewApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()) }),

@@ -2,7 +2,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { ClientOptions } from '../billing/providers/client-options';
 import { runCohortNotifications, type NotificationRunSummary } from '../cohort-notifications/cohort-notifier';
 import { runEmailSender, type EmailRunSummary, type EmailSenderHooks, type EmailSenderSettings } from '../emails/email-sender';
-import { outboxTransport, sesTransport, smtpTransport, type EmailTransport } from '../emails/email-transport';
+import { sesTransport, type EmailTransport } from '../emails/email-transport';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import { queryTimeIndex } from './query-time-index';
@@ -10,24 +10,15 @@ import type { ServiceStores } from './service-stores';
 
 /** Behavioural emails wired from the stores: the transport the settings name, and the sender. */
 
-export interface EmailTransportSettings {
-  /** `ses` on AWS; locally `smtp` when SMTP_URL is set, else `outbox`. */
-  readonly kind: 'ses' | 'smtp' | 'outbox';
-  readonly smtpUrl?: string;
-  readonly outboxDir?: string;
-  readonly region?: string;
-  /** SES configuration set (bounce and complaint events), when the stack made one. */
-  readonly sesConfigurationSet?: string;
-}
-
-export function emailTransport(settings: EmailTransportSettings): EmailTransport {
-  if (settings.kind === 'ses') return sesTransport(new SESv2Client({ region: settings.region }), settings.sesConfigurationSet);
-  if (settings.kind === 'smtp') {
-    if (!settings.smtpUrl) throw new Error('the smtp email transport needs SMTP_URL');
-    return smtpTransport(settings.smtpUrl);
-  }
-  if (!settings.outboxDir) throw new Error('the outbox email transport needs a folder');
-  return outboxTransport(settings.outboxDir);
+/**
+ * The Lambdas' transport: SES v2, through the stack's configuration set (bounces and complaints).
+ * The client is made at the first send: the management Lambda sends only test messages, and making
+ * an SDK client would otherwise cost every one of its cold starts.
+ */
+export function sesEmailTransport(region: string, configurationSet?: string): EmailTransport {
+  let transport: EmailTransport | undefined;
+  const made = () => (transport ??= sesTransport(new SESv2Client({ region }), configurationSet));
+  return { name: 'ses', send: (email) => made().send(email) };
 }
 
 export function emailSender(

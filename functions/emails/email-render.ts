@@ -1,4 +1,4 @@
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
 import { ValidationError } from '../shared/errors';
 
 /**
@@ -7,7 +7,12 @@ import { ValidationError } from '../shared/errors';
  * `{{{token}}}` is not; the subject is a header and is not HTML-escaped (the transport encodes it).
  * Only Handlebars' built-in helpers exist, and prototype members are never reachable (its default).
  */
-const engine = Handlebars.create();
+let loaded: typeof HandlebarsModule | undefined;
+/**
+ * Loaded on first use, not with the module: the management Lambda renders only when a template is
+ * stored or tested, and loading Handlebars would otherwise cost every one of its cold starts.
+ */
+const engine = () => (loaded ??= (require('handlebars') as typeof HandlebarsModule).create());
 const OPTIONS = { knownHelpersOnly: true, strict: false } as const;
 
 export interface RenderedEmail {
@@ -19,8 +24,8 @@ export interface RenderedEmail {
 export type RenderContext = Record<string, unknown>;
 
 export function renderEmail(template: { subject: string; html: string }, context: RenderContext): RenderedEmail {
-  const subject = engine.compile(template.subject, { ...OPTIONS, noEscape: true })(context).replace(/[\r\n]+/g, ' ').trim();
-  const html = engine.compile(template.html, OPTIONS)(context);
+  const subject = engine().compile(template.subject, { ...OPTIONS, noEscape: true })(context).replace(/[\r\n]+/g, ' ').trim();
+  const html = engine().compile(template.html, OPTIONS)(context);
   return { subject, html };
 }
 
@@ -30,7 +35,7 @@ export function assertRenderable(template: { subject?: string; html?: string }):
   for (const [field, text] of parts) {
     if (text === undefined) continue;
     try {
-      engine.precompile(text, OPTIONS);
+      engine().precompile(text, OPTIONS);
     } catch (error) {
       const reason = `is not a valid template: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
       throw new ValidationError(`Invalid ${field}: ${reason}`, [{ field, reason }]);

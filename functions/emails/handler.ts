@@ -1,6 +1,6 @@
 /** Lambda entry: the behavioural email sender and cohort notifications (EventBridge schedule, every 15 minutes), and the recorder of SES bounces and complaints. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { cohortNotifier, emailSender, emailTransport } from '../composition-root/email-services';
+import { cohortNotifier, emailSender, sesEmailTransport } from '../composition-root/email-services';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { EmailSenderEnv, parseEnv } from '../definitions/environment';
@@ -11,7 +11,7 @@ import { recordSesEvent, type SesEvent } from './ses-events';
 const env = parseEnv(EmailSenderEnv);
 const index = searchIndexFromEnv(env);
 const stores = new ServiceStores(lambdaStoresInput(env));
-const transport = emailTransport({ kind: 'ses', region: env.AWS_REGION, ...(env.SES_CONFIGURATION_SET ? { sesConfigurationSet: env.SES_CONFIGURATION_SET } : {}) });
+const transport = sesEmailTransport(env.AWS_REGION, env.SES_CONFIGURATION_SET);
 const send = emailSender(stores, {
   index,
   signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
-import { emailTransport } from '../composition-root/email-services';
+import { sesEmailTransport } from '../composition-root/email-services';
 import { governanceRefresher, managementApiHandler } from '../composition-root/management-services';
 import { ManagementApiEnv, parseEnv } from '../definitions/environment';
 import { governanceChangeHook } from '../governance/refresher';
@@ -23,7 +23,7 @@ const api = managementApiHandler(stores, {
   onGovernanceChange: governanceChangeHook(governanceRefresher(stores, index)),
   webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   // A template's test message goes out as the scheduled sender's do: through SES.
-  emailTransport: emailTransport({ kind: 'ses', region: env.AWS_REGION, ...(env.SES_CONFIGURATION_SET ? { sesConfigurationSet: env.SES_CONFIGURATION_SET } : {}) }),
+  emailTransport: sesEmailTransport(env.AWS_REGION, env.SES_CONFIGURATION_SET),
 });
 
 // The console's built files travel in the bundle (lib/management-api.ts builds them into console/); it

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeMessage, messageIdOf, outboxTransport, sesFailure, smtpFailure } from '../../../functions/emails/email-transport';
+import { messageIdOf, sesFailure } from '../../../functions/emails/email-transport';
+import { composeMessage, outboxTransport, smtpFailure } from '../../../functions/emails/mime-transports';
 import { sendOfTag, sendTagValue } from '../../../functions/emails/ses-events';
 
 const email = { id: 't1/2026-11-24T00:00:00.000Z/1d/u1', from: 'reports@service.test', to: 'ann@x.test', cc: [], bcc: ['audit@service.test'], subject: 'Ünïcode usage', html: '<p>3 calls</p>', headers: { 'List-Unsubscribe': '<https://x.test/u>' } };
