@@ -25,15 +25,23 @@ const PROFILE_FIELDS = ['user_id', 'company_id', 'name', 'first_name', 'last_nam
 
 export interface RecipientsResult {
   readonly recipients: Recipient[];
+  /** Members with an address that `done` said were already handled for the period. */
+  readonly done: number;
   readonly problems: string[];
 }
 
-export async function templateRecipients(input: SearchInput, cohorts: readonly { id: string; cohort: StoredCohort | undefined }[]): Promise<RecipientsResult> {
+/**
+ * The template's recipients, less those `done` names (handled for the period already): they do not
+ * count towards the cap, so a cohort larger than it is worked through run after run.
+ */
+export async function templateRecipients(input: SearchInput, cohorts: readonly { id: string; cohort: StoredCohort | undefined }[], done: (userId: string) => boolean = () => false): Promise<RecipientsResult> {
   const byUser = new Map<string, Recipient>();
+  const skipped = new Set<string>();
   const problems: string[] = [];
   const cap = input.maxMembersPerRule ?? MAX_RECIPIENTS_PER_TEMPLATE;
   const add = (recipient: Recipient) => {
-    if (!byUser.has(recipient.userId) && byUser.size < cap) byUser.set(recipient.userId, recipient);
+    if (done(recipient.userId)) skipped.add(recipient.userId);
+    else if (!byUser.has(recipient.userId) && byUser.size < cap) byUser.set(recipient.userId, recipient);
   };
   for (const { id, cohort } of cohorts) {
     if (!cohort) {
@@ -66,7 +74,7 @@ export async function templateRecipients(input: SearchInput, cohorts: readonly {
     }
   }
   if (byUser.size >= cap) problems.push(`more than ${cap} recipients; the rest are sent to by a later run`);
-  return { recipients: [...byUser.values()], problems };
+  return { recipients: [...byUser.values()], done: skipped.size, problems };
 }
 
 /** Ids per `terms` query (the search port's bound on a terms list). */

@@ -116,6 +116,27 @@ export class EmailSendStore {
     }
   }
 
+  /** The records of one template's period, by user id: one query, so a run skips who is done without a write each. */
+  async periodRecords(tenant: EmailTenant, templateId: string, periodKey: string): Promise<Map<string, EmailSendRecord>> {
+    const records = new Map<string, EmailSendRecord>();
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.documents.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': partitionOf(tenant), ':prefix': `${SEND_PREFIX}#${templateId}#${periodKey}#` },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }));
+      for (const item of page.Items ?? []) {
+        const parsed = EmailSendRecord.safeParse(item);
+        if (parsed.success) records.set(parsed.data.user_id, parsed.data);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
   /** A template's sends, newest period first (`before`: the `next` cursor of the previous page). */
   async list(tenant: EmailTenant, templateId: string, options: { take: number; before?: string; status?: EmailSendStatus }): Promise<{ items: EmailSendRecord[]; next?: string }> {
     const items: EmailSendRecord[] = [];

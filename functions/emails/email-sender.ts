@@ -90,9 +90,18 @@ async function sendTemplate(deps: EmailSenderDeps, settings: EmailSenderSettings
   if (period.key !== 'once' && period.end.getTime() <= Date.parse(template.created_at)) return;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const cohorts = await cohortsOf(deps.resources, tenant, template);
-  const { recipients, problems } = await templateRecipients({ index: deps.index, scope, timeZone: 'UTC', now }, cohorts);
+  // Who is settled for this period is read once: they are neither claimed again nor given dynamic fields.
+  const earlier = await deps.sends.periodRecords(tenant, template._id, period.key);
+  const staleMs = settings.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS;
+  const done = (userId: string) => {
+    const record = earlier.get(userId);
+    return record !== undefined && record.status !== 'retrying' && !(record.status === 'sending' && now.getTime() - Date.parse(record.claimed_at) >= staleMs);
+  };
+  const { recipients, done: alreadyDone, problems } = await templateRecipients({ index: deps.index, scope, timeZone: 'UTC', now }, cohorts, done);
   for (const message of problems) summary.problems.push({ org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, message });
-  summary.recipients += recipients.length;
+  summary.recipients += recipients.length + alreadyDone;
+  summary.alreadyDone += alreadyDone;
+  if (recipients.length === 0) return;
   const values = await valuesByMember(deps.index, scope, template, recipients, period);
   await mapWithConcurrency(recipients, settings.concurrency ?? 8, async (recipient) => {
     const outcome = await sendOnce(deps, settings, hooks, tenant, template, period, recipient, values.get(`${recipient.member.kind}:${recipient.member.id}`) ?? {});
@@ -106,6 +115,16 @@ type Tally = 'sent' | 'retrying' | 'failed' | 'unconfirmed' | 'suppressed' | 'al
 async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, hooks: EmailSenderHooks, tenant: EmailTenant, template: EmailTemplateDocument, period: EmailPeriod, recipient: Recipient, values: DynamicValues): Promise<Tally> {
   const now = deps.now?.() ?? new Date();
   const key = { templateId: template._id, periodKey: period.key, userId: recipient.userId };
+  // Rendered before the claim: a template that fails to render leaves no claim behind to read as "unconfirmed".
+  const links = unsubscribeLinks(deps.publicBaseUrl, { typ: 'email_unsubscribe', org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, email: recipient.email }, await deps.signingKey());
+  const rendered = renderEmail({ subject: template.template.subject, html: withUnsubscribeFooter(template.content.html) }, {
+    ...values,
+    user: { ...recipient.profile, email: recipient.email },
+    company: recipient.companyId ? { company_id: recipient.companyId } : undefined,
+    period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString() },
+    template: { name: template.name },
+    unsubscribe_url: links.page,
+  });
   const claim = await deps.sends.claim(tenant, key, { period_start: period.key === 'once' ? null : period.start.toISOString(), period_end: period.key === 'once' ? null : period.end.toISOString(), company_id: recipient.companyId, to: recipient.email }, now);
   let record = claim.record;
   if (!claim.claimed) {
@@ -124,15 +143,6 @@ async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, ho
     await deps.sends.settle(tenant, record, { status: 'suppressed' }, now);
     return 'suppressed';
   }
-  const links = unsubscribeLinks(deps.publicBaseUrl, { typ: 'email_unsubscribe', org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, email: recipient.email }, await deps.signingKey());
-  const rendered = renderEmail({ subject: template.template.subject, html: withUnsubscribeFooter(template.content.html) }, {
-    ...values,
-    user: { ...recipient.profile, email: recipient.email },
-    company: recipient.companyId ? { company_id: recipient.companyId } : undefined,
-    period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString() },
-    template: { name: template.name },
-    unsubscribe_url: links.page,
-  });
   hooks.beforeSend?.(record);
   const outcome: SendOutcome = await deps.transport.send({
     id: record._id,
