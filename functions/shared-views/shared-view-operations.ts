@@ -44,10 +44,7 @@ export function sharedViewOperations(deps: SharedViewOperationDeps): Record<stri
     },
 
     sharedViewData: async (request, { claims, record }) => {
-      const workspaceId = request.pathParams['workspaceId'] ?? '';
-      const { workspaces } = await sharedContent(deps.store, claims);
-      const workspace = workspaces.find((candidate) => candidate['_id'] === workspaceId);
-      if (!workspace) throw new UnauthorizedError(`The shared-view token does not share workspace ${workspaceId}`, [{ field: 'workspaceId', reason: 'not shared by this token' }]);
+      const workspace = await sharedWorkspace(deps.store, claims, request.pathParams['workspaceId'] ?? '');
       const range = allowedRange(record.time_ranges, request.query['range']);
       const at = now();
       const window = parseRequestRange({ from: range.from, to: range.to, time_zone: record.time_zone }, at);
@@ -72,24 +69,50 @@ function allowedRange(ranges: readonly SharedTimeRange[], given: string | undefi
   return range;
 }
 
-/** What the token shares, read now: a workspace, or a dashboard and the workspaces on it. */
-async function sharedContent(store: ResourceStore, claims: SharedViewClaims): Promise<{ name: string; workspaces: StoredDocument[] }> {
-  const location = targetLocation(claims.org_id, claims.app_id, claims.kind);
-  let target: StoredDocument;
+/** The token's workspace or dashboard, as stored now; a 404 once it is deleted. */
+async function sharedTarget(store: ResourceStore, claims: SharedViewClaims): Promise<StoredDocument> {
   try {
-    target = await store.get(location, claims.id, claims.kind);
+    return await store.get(targetLocation(claims.org_id, claims.app_id, claims.kind), claims.id, claims.kind);
   } catch (error) {
     if (error instanceof NotFoundError || error instanceof GoneError) throw new NotFoundError(`The shared ${claims.kind} no longer exists`);
     throw error;
   }
+}
+
+/**
+ * One workspace whose data a viewer asks for: the token's own, or one on the token's dashboard
+ * (read alone, not with the whole dashboard: each tile asks for its own). 401 for any other.
+ */
+async function sharedWorkspace(store: ResourceStore, claims: SharedViewClaims, workspaceId: string): Promise<StoredDocument> {
+  const refused = () => new UnauthorizedError(`The shared-view token does not share workspace ${workspaceId}`, [{ field: 'workspaceId', reason: 'not shared by this token' }]);
+  if (claims.kind === 'workspace') {
+    if (workspaceId !== claims.id) throw refused();
+    return sharedTarget(store, claims);
+  }
+  if (!dashboardWorkspaceIds(await sharedTarget(store, claims)).includes(workspaceId)) throw refused();
+  try {
+    return await store.get(targetLocation(claims.org_id, claims.app_id, 'workspace'), workspaceId, 'workspace');
+  } catch (error) {
+    // Deleted since it was put on the dashboard: the dashboard no longer shows it.
+    if (error instanceof NotFoundError || error instanceof GoneError) throw refused();
+    throw error;
+  }
+}
+
+/** What the token shares, read now: a workspace, or a dashboard and the workspaces on it. */
+async function sharedContent(store: ResourceStore, claims: SharedViewClaims): Promise<{ name: string; workspaces: StoredDocument[] }> {
+  const target = await sharedTarget(store, claims);
   const name = typeof target['name'] === 'string' ? target['name'] : '';
   if (claims.kind === 'workspace') return { name, workspaces: [target] };
-  const ids = [...new Set(rowsOf(target).flat())].slice(0, MAX_SHARED_DASHBOARD_WORKSPACES);
+  const ids = dashboardWorkspaceIds(target);
   const at = targetLocation(claims.org_id, claims.app_id, 'workspace');
   const found = new Map((await store.getItems(ids.map((id) => resourceKey(at, id)))).map((item) => [String(item['_id']), item]));
   // In the dashboard's order; workspaces deleted since are left out.
   return { name, workspaces: ids.map((id) => found.get(id)).filter((item): item is StoredDocument => item !== undefined) };
 }
+
+/** The workspaces a shared dashboard shows, in its order (each once, at most MAX_SHARED_DASHBOARD_WORKSPACES). */
+const dashboardWorkspaceIds = (dashboard: StoredDocument): string[] => [...new Set(rowsOf(dashboard).flat())].slice(0, MAX_SHARED_DASHBOARD_WORKSPACES);
 
 function shownWorkspace(stored: StoredDocument): SharedWorkspace {
   const chart = (stored['chart'] ?? {}) as Record<string, unknown>;
