@@ -4,10 +4,10 @@ import { appRulesPartition } from '../governance/keys';
 import { contextOf, listOptions, parseBody, type ResourceContext } from '../management/crud-operations';
 import { nextPageHeader } from '../management/kinds/references';
 import type { ResourceOperationTable } from '../management/resource-deps';
-import { newResourceId, type ResourceStore } from '../management/resource-store';
-import { ServiceUnavailableError, ValidationError, type FieldIssue } from '../shared/errors';
+import type { ResourceStore } from '../management/resource-store';
+import { ValidationError, type FieldIssue } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
-import { ETH_ABI_PREFIX } from './eth-abi-catalog';
+import { ANY_CONTRACT, ETH_ABI_PREFIX } from './eth-abi-catalog';
 
 const MAX_ABI_BODY_BYTES = 1_000_000;
 
@@ -27,21 +27,16 @@ export function ethAbiOperations(deps: { resources: ResourceStore; now?: () => D
       const input = parseBody(EthAbiCreate, Array.isArray(body) ? { abi: body } : body);
       const functions = checkedFunctions(input.abi);
       const address = input.address?.toLowerCase() ?? null;
-      const existing = (await deps.resources.list(at(ctx), { take: 1, where: address === null ? { attribute: 'is_any', value: true } : { attribute: 'address', value: address } })).items[0];
-      const document: EthAbiDocument & { is_any: boolean } = {
-        _id: existing?.id ?? newResourceId(Date.parse(ctx.now)),
-        org_id: ctx.orgId, app_id: ctx.appId, address, is_any: address === null,
+      // One ABI per address: the address (or `any`) is its id, so a second post, even a concurrent one, replaces the first.
+      const id = address ?? ANY_CONTRACT;
+      const document = (createdAt: string): EthAbiDocument => ({
+        _id: id, org_id: ctx.orgId, app_id: ctx.appId, address,
         ...(input.name ? { name: input.name } : {}),
-        abi: input.abi, functions,
-        created_at: typeof existing?.document['created_at'] === 'string' ? existing.document['created_at'] : ctx.now,
-        modified_at: ctx.now,
-      };
-      if (existing) {
-        await deps.resources.update(at(ctx), existing.id, 'ABI', () => document);
-        return { status: 200, body: document };
-      }
-      if (!(await deps.resources.create(at(ctx), document._id, document))) throw new ServiceUnavailableError('An ABI id was taken twice; try again');
-      return { status: 201, body: document };
+        abi: input.abi, functions, created_at: createdAt, modified_at: ctx.now,
+      });
+      if (await deps.resources.create(at(ctx), id, document(ctx.now))) return { status: 201, body: document(ctx.now) };
+      const replaced = await deps.resources.update(at(ctx), id, 'ABI', (current, modifiedAt) => ({ ...document(typeof current['created_at'] === 'string' ? current['created_at'] : ctx.now), modified_at: modifiedAt }));
+      return { status: 200, body: replaced };
     },
     'ethAbi.list': async (request, caller) => {
       const ctx = contextOf(request, caller, now());

@@ -15,7 +15,7 @@ export const ethAbiSchemas: Record<string, RouteSchema> = {
     errors: [503],
   },
   'ethAbi.list': {
-    description: 'The app\'s stored ABIs, newest first.',
+    description: 'The app\'s stored ABIs, by address (`_id` is the address, or `any`).',
     query: ListQuery,
     responseStatus: 200,
     response: z.array(EthAbiSchema),
