@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite } from '../shared/aws/batch-write';
 import { appRulesPartition } from '../governance/keys';
 
@@ -169,13 +169,18 @@ export class CohortWatchStore {
     return answer.Item as NotificationBatch | undefined;
   }
 
+  /** The changes of a notification, in its order (read in batches of 100; expired ones are left out). */
   async changesOf(tenant: CohortTenant, sks: readonly string[]): Promise<PendingChange[]> {
-    const found: PendingChange[] = [];
-    for (const sk of sks) {
-      const answer = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: { pk: pk(tenant), sk }, ConsistentRead: true }));
-      if (answer.Item) found.push(answer.Item as PendingChange);
+    const bySk = new Map<string, PendingChange>();
+    for (let i = 0; i < sks.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = sks.slice(i, i + 100).map((sk) => ({ pk: pk(tenant), sk }));
+      while (keys && keys.length > 0) {
+        const answer: BatchGetCommandOutput = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
+        for (const item of answer.Responses?.[this.tableName] ?? []) bySk.set(String(item['sk']), item as PendingChange);
+        keys = answer.UnprocessedKeys?.[this.tableName]?.Keys;
+      }
     }
-    return found;
+    return sks.map((sk) => bySk.get(sk)).filter((change): change is PendingChange => change !== undefined);
   }
 
   private async query(tenant: CohortTenant, prefix: string, filter?: string, names?: Record<string, string>, values: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {

@@ -29,10 +29,14 @@ export const handler = async (event: SesEvent = {}) => {
     return { outcome };
   }
   await index.ensureReady();
-  const summary = await send();
-  // One structured line per run: CloudWatch metric filters and alarms read it.
-  console.log(JSON.stringify({ level: summary.problems.length > 0 ? 'warn' : 'info', message: 'email run', ...summary }));
-  const notifications = await notify();
-  console.log(JSON.stringify({ level: notifications.problems.length > 0 ? 'warn' : 'info', message: 'cohort notifications', ...notifications }));
-  return { emails: summary, notifications };
+  // Two independent jobs on one schedule: one failing must not keep the other from running.
+  const [emails, notifications] = await Promise.allSettled([send(), notify()]);
+  for (const [message, outcome] of [['email run', emails], ['cohort notifications', notifications]] as const) {
+    // One structured line per job and run: CloudWatch metric filters and alarms read it.
+    if (outcome.status === 'rejected') console.error(JSON.stringify({ level: 'error', message: `${message} failed`, error: String(outcome.reason) }));
+    else console.log(JSON.stringify({ level: outcome.value.problems.length > 0 ? 'warn' : 'info', message, ...outcome.value }));
+  }
+  if (emails.status === 'rejected') throw emails.reason;
+  if (notifications.status === 'rejected') throw notifications.reason;
+  return { emails: emails.value, notifications: notifications.value };
 };
