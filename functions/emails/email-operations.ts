@@ -15,7 +15,7 @@ import { originOf } from '../shared/http/origin';
 import type { HttpRequest } from '../shared/http/types';
 import { dynamicValues } from './dynamic-fields';
 import { lastClosedPeriod } from './email-periods';
-import { renderEmail } from './email-render';
+import { templateMessage } from './template-message';
 import { ALL_TEMPLATES, type EmailSendStore } from './email-send-store';
 import type { EmailTransport } from './email-transport';
 import { unsubscribeLinks } from './unsubscribe-links';
@@ -57,20 +57,14 @@ export function emailOperations(deps: EmailOperationDeps): ResourceOperationTabl
       if (input.user_id !== undefined) {
         const profile = await deps.index.get(scope, 'users', input.user_id);
         if (!profile) throw new ValidationError(`No user ${input.user_id} to render the template for`, [{ field: 'user_id', reason: 'no such user' }]);
-        user = { ...profile._source, user_id: input.user_id, email: input.to };
+        user = { ...profile._source, user_id: input.user_id };
         values = (await dynamicValues(deps.index, scope, 'user', [input.user_id], template.dynamic_fields ?? [], period, 'UTC')).get(input.user_id) ?? {};
       }
       const links = unsubscribeLinks(originOf(request), { typ: 'email_unsubscribe', org_id: ctx.orgId, app_id: ctx.appId, template_id: template._id, email: input.to }, await deps.signingKey());
-      const rendered = renderEmail({ subject: template.template.subject, html: template.content.html }, {
-        ...values, user, period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString() }, template: { name: template.name }, unsubscribe_url: links.page,
-      });
-      const outcome = await deps.emailTransport.send({
-        id: `test-${template._id}-${at.getTime()}`,
-        from: template.addresses.from, to: input.to, cc: [], bcc: [],
-        subject: `[Test] ${rendered.subject}`, html: rendered.html,
-        headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-      });
-      return { status: 200, body: { to: input.to, subject: `[Test] ${rendered.subject}`, transport: deps.emailTransport.name, ...(outcome.status === 'sent' ? { status: 'sent', message_id: outcome.messageId } : { status: outcome.status, error_code: outcome.code, error_message: outcome.message }) } };
+      const message = templateMessage({ template, to: input.to, user, values, period, links });
+      // Test messages go to the address given alone, marked as tests.
+      const outcome = await deps.emailTransport.send({ ...message, id: `test-${template._id}-${at.getTime()}`, cc: [], bcc: [], subject: `[Test] ${message.subject}` });
+      return { status: 200, body: { to: input.to, subject: `[Test] ${message.subject}`, transport: deps.emailTransport.name, ...(outcome.status === 'sent' ? { status: 'sent', message_id: outcome.messageId } : { status: outcome.status, error_code: outcome.code, error_message: outcome.message }) } };
     },
 
     'emailTemplates.sends': async (request, caller) => {

@@ -11,10 +11,10 @@ import { mapWithConcurrency } from '../shared/concurrency';
 import { dynamicValues, type DynamicValues } from './dynamic-fields';
 import { lastClosedPeriod, type EmailPeriod } from './email-periods';
 import { templateRecipients, type Recipient } from './email-recipients';
-import { renderEmail } from './email-render';
 import type { EmailSendStore, EmailTenant } from './email-send-store';
 import type { EmailTransport, SendOutcome } from './email-transport';
 import { SEND_TAG, sendTagValue } from './ses-events';
+import { templateMessage } from './template-message';
 import { unsubscribeLinks } from './unsubscribe-links';
 
 /**
@@ -117,14 +117,7 @@ async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, ho
   const key = { templateId: template._id, periodKey: period.key, userId: recipient.userId };
   // Rendered before the claim: a template that fails to render leaves no claim behind to read as "unconfirmed".
   const links = unsubscribeLinks(deps.publicBaseUrl, { typ: 'email_unsubscribe', org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, email: recipient.email }, await deps.signingKey());
-  const rendered = renderEmail({ subject: template.template.subject, html: withUnsubscribeFooter(template.content.html) }, {
-    ...values,
-    user: { ...recipient.profile, email: recipient.email },
-    company: recipient.companyId ? { company_id: recipient.companyId } : undefined,
-    period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString() },
-    template: { name: template.name },
-    unsubscribe_url: links.page,
-  });
+  const message = templateMessage({ template, to: recipient.email, user: recipient.profile, companyId: recipient.companyId, values, period, links });
   const claim = await deps.sends.claim(tenant, key, { period_start: period.key === 'once' ? null : period.start.toISOString(), period_end: period.key === 'once' ? null : period.end.toISOString(), company_id: recipient.companyId, to: recipient.email }, now);
   let record = claim.record;
   if (!claim.claimed) {
@@ -144,31 +137,15 @@ async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, ho
     return 'suppressed';
   }
   hooks.beforeSend?.(record);
-  const outcome: SendOutcome = await deps.transport.send({
-    id: record._id,
-    from: template.addresses.from,
-    to: recipient.email,
-    cc: template.addresses.cc,
-    bcc: template.addresses.bcc,
-    subject: rendered.subject,
-    html: rendered.html,
-    headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    tags: { [SEND_TAG]: sendTagValue(tenant, key) },
-  });
+  const outcome: SendOutcome = await deps.transport.send({ ...message, id: record._id, tags: { [SEND_TAG]: sendTagValue(tenant, key) } });
   hooks.afterSend?.(record);
   const settled = outcome.status === 'sent'
-    ? { status: 'sent' as const, message_id: outcome.messageId, subject: rendered.subject }
-    : { status: outcome.status === 'retrying' && record.attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' as const : outcome.status, error_code: outcome.code, error_message: outcome.message, subject: rendered.subject };
+    ? { status: 'sent' as const, message_id: outcome.messageId, subject: message.subject }
+    : { status: outcome.status === 'retrying' && record.attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' as const : outcome.status, error_code: outcome.code, error_message: outcome.message, subject: message.subject };
   await deps.sends.settle(tenant, record, settled, deps.now?.() ?? new Date());
   return settled.status;
 }
 
-/** Every template's html gets an unsubscribe link: its own `{{unsubscribe_url}}`, or a footer added here. */
-function withUnsubscribeFooter(html: string): string {
-  if (/\{\{\{?\s*unsubscribe_url\s*\}?\}\}/.test(html)) return html;
-  const footer = '<p style="font-size:12px;color:#667085;margin-top:24px">You receive this because of your use of our API. <a href="{{unsubscribe_url}}">Unsubscribe</a></p>';
-  return /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${footer}</body>`) : `${html}${footer}`;
-}
 
 async function valuesByMember(index: SearchableIndex, scope: { org_id: string; app_id: string }, template: EmailTemplateDocument, recipients: readonly Recipient[], period: EmailPeriod): Promise<Map<string, DynamicValues>> {
   const fields = template.dynamic_fields ?? [];
