@@ -45,6 +45,8 @@ export interface NotificationRunSummary {
 export const MAX_CHANGES_PER_NOTIFICATION = 500;
 /** Members a watched cohort may have; past it the cohort is not watched (the run says so). */
 export const MAX_WATCHED_MEMBERS = 100_000;
+/** An email channel `sending` for longer than this was left by a sender that stopped (a run lasts at most 10 minutes on AWS). */
+export const STALE_SENDING_MS = 10 * 60_000;
 /** Runs that try a channel refused for now before it is `failed`. */
 export const MAX_CHANNEL_ATTEMPTS = 5;
 
@@ -127,8 +129,10 @@ async function deliver(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: C
       if (full.status === 'failed' || full.status === 'unconfirmed') summary.failed += 1;
     };
     if (channel.includes('@')) {
-      // An email left `sending` by a sender that stopped may have gone out: never sent again.
+      // An email left `sending` by a sender that stopped may have gone out: never sent again. One
+      // still `sending` lately may be under way in another run: left to it.
       if (outcome.status === 'sending') {
+        if (Date.parse(at) - Date.parse(outcome.updated_at) < STALE_SENDING_MS) continue;
         await settle({ status: 'unconfirmed', attempts: outcome.attempts, error: 'the sender stopped while sending; it may or may not have gone out' }, 'sending');
         continue;
       }

@@ -120,6 +120,9 @@ describe('cohort notifications', () => {
     const before = { hooks: hooks.length, mails: mails.length };
     const stopped = await rt.stores.cohortWatch.claimBatch(tenant, cohortId, 'cohort_stopped_sender', [], ['sales@x.test', (await rt.management('GET', '/~/billing/channels')).body[0]._id], new Date());
     expect(await rt.stores.cohortWatch.setChannel(tenant, stopped, 'sales@x.test', 'pending', { status: 'sending', attempts: 1, updated_at: new Date().toISOString() })).toBe(true);
+    // And one whose email another run is sending right now: left to that run.
+    const busy = await rt.stores.cohortWatch.claimBatch(tenant, cohortId, 'cohort_busy_sender', [], ['sales@x.test'], new Date());
+    expect(await rt.stores.cohortWatch.setChannel(tenant, busy, 'sales@x.test', 'pending', { status: 'sending', attempts: 1, updated_at: clock().toISOString() })).toBe(true);
     const recovery = await rt.cohortNotifications.runOnce();
     expect(recovery).toMatchObject({ delivered: 1, failed: 1 });
     expect(mails.length).toBe(before.mails);
@@ -127,6 +130,7 @@ describe('cohort notifications', () => {
     expect(events().at(-1)!.id).toBe('cohort_stopped_sender');
     const closed = await rt.stores.cohortWatch.batch(tenant, stopped.sk);
     expect(closed).toMatchObject({ status: 'done', channels: { 'sales@x.test': { status: 'unconfirmed' } } });
+    expect(await rt.stores.cohortWatch.batch(tenant, busy.sk)).toMatchObject({ status: 'open', channels: { 'sales@x.test': { status: 'sending' } } });
   });
 
   it('refuses a rule whose period is not a count and a unit', async () => {
