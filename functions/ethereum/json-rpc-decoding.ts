@@ -26,7 +26,9 @@ interface JsonRpcCall {
 /** The request objects of a body: an object, an array batch, or either as JSON text; none for anything else. */
 function jsonRpcRequests(body: unknown): unknown[] {
   let value = body;
-  if (typeof value === 'string' && /^\s*[[{]/.test(value)) {
+  // Bodies kept as text are parsed only when they name a method this decodes: the consumer checks
+  // every API call, and most text bodies are not JSON-RPC.
+  if (typeof value === 'string' && /^\s*[[{]/.test(value) && value.includes('"eth_')) {
     try {
       value = JSON.parse(value);
     } catch {
