@@ -156,17 +156,23 @@ export async function benchBilling(options: {
     let windows = 0;
     const bareQueries = () => timeMs(async () => {
       windows = 0;
+      const perMeter: number[] = [];
       for (const meter of meters) {
+        const meterStarted = Date.now();
         const busy = await busyWindows(rt.index, scope, meter, range, now);
         windows += busy.length;
         for (const windowStart of busy) await windowUsage(rt.index, scope, meter, { start: windowStart, end: new Date(windowStart.getTime() + meter.periodMs) }, now);
+        perMeter.push(Date.now() - meterStarted);
       }
+      log(`  bare queries per meter: ${perMeter.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
     });
     const queryMsBefore = await bareQueries();
     log(`  bare aggregation queries (before the run): ${windows} windows in ${Math.round(queryMsBefore)} ms`);
 
     let done = 0;
     let lastLog = Date.now();
+    let meterStarted = Date.now();
+    const runPerMeter: number[] = [];
     let summary: BillingRunSummary | undefined;
     const runMs = await timeMs(async () => {
       summary = await runBilling({
@@ -179,6 +185,10 @@ export async function benchBilling(options: {
           webhookOptions: { allowPrivateTargets: true },
         },
         onProgress: (p) => {
+          if (p.phase === 'meter-done') {
+            runPerMeter.push(Date.now() - meterStarted);
+            meterStarted = Date.now();
+          }
           if (p.phase !== 'window') return;
           done += 1;
           if (Date.now() - lastLog >= 5_000) {
@@ -188,6 +198,7 @@ export async function benchBilling(options: {
         },
       });
     });
+    log(`  run per meter: ${runPerMeter.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
     const s = summary!;
     if (s.errors.length > 0 || !s.complete) throw new Error(`billing bench: the run did not finish cleanly: ${JSON.stringify(s.errors.slice(0, 3))}`);
     if (s.windowsEvaluated !== windows) throw new Error(`billing bench: the run evaluated ${s.windowsEvaluated} windows, the bare queries found ${windows}`);

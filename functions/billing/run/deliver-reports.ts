@@ -161,6 +161,9 @@ function beforeSending(deps: DeliveryDeps, d: Delivery, destination: string, rec
   return undefined;
 }
 
+/** An object being filled in key by key before it is handed on as `T`. */
+type Assembled<T> = { -readonly [K in keyof T]: T[K] };
+
 /**
  * One open report on its way: its requests per destination and what each destination answered.
  * (A class, not an object of closures: a window's thousands of deliveries live until its last batch
@@ -181,11 +184,11 @@ class Delivery {
     const known = deps.directory.subscriptions.get(subscriptionId);
     const itemPrice = known?.items.find((item) => item.price_id && meter.billedIds.has(item.price_id))?.price_id ?? known?.items.find((item) => item.price_id)?.price_id ?? undefined;
     const customer = known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'];
-    this.subscription = {
-      subscriptionId, companyId: report.company_id ?? known?.companyId ?? '',
-      ...(typeof customer === 'string' ? { customerId: customer } : {}),
-      ...(itemPrice ? { itemPriceId: itemPrice } : {}),
-    };
+    // Optional keys assigned, not spread: a literal with spreads takes V8's slow path (once per report).
+    const subscription: Assembled<ProviderSubscription> = { subscriptionId, companyId: report.company_id ?? known?.companyId ?? '' };
+    if (typeof customer === 'string') subscription.customerId = customer;
+    if (itemPrice) subscription.itemPriceId = itemPrice;
+    this.subscription = subscription;
     this.window = windowOf(report);
     this.providerRequests = report.provider_requests;
     this.channelRequests = report.channel_requests?.map((c) => ({ ...c, provider_requests: [...c.provider_requests] }));
@@ -202,7 +205,7 @@ class Delivery {
     const identity = this.identity(destination, report.report_version);
     const carried = report.report_version === 1 ? NOTHING_CARRIED : unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
     const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
-    return {
+    const request: Assembled<UsageReportRequest<never>> = {
       identity,
       idempotencyKey: destination === this.primary ? report.idempotency_key : idempotencyKey(identity),
       meter: { id: meter.id, name: meter.name },
@@ -211,9 +214,10 @@ class Delivery {
       quantity: BigInt(report.meter_usage),
       previousQuantity: BigInt(carried.acknowledgedQuantity ?? report.meter_usage - version.delta),
       reportTotalUsage: BigInt(report.report_total_usage),
-      ...(amount !== undefined && report.currency ? { amount: { value: amount, currency: report.currency } } : {}),
-      params: meter.params as never,
-    };
+    } as Assembled<UsageReportRequest<never>>;
+    if (amount !== undefined && report.currency) request.amount = { value: amount, currency: report.currency };
+    request.params = meter.params as never;
+    return request;
   }
 
   private identity(destination: string, reportVersion: number): ReportIdentity {
@@ -234,7 +238,7 @@ async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Pr
       d.channelRequests ??= [];
       let entry = d.channelRequests.find((c) => c.channel_id === channelId);
       if (!entry) {
-        entry = { channel_id: channelId, ...(target?.channel.name ? { channel_name: target.channel.name } : {}), provider_requests: [] };
+        entry = target?.channel.name ? { channel_id: channelId, channel_name: target.channel.name, provider_requests: [] } : { channel_id: channelId, provider_requests: [] };
         d.channelRequests.push(entry);
       }
       const request = d.requestFor(channelDestination(channelId));
