@@ -52,16 +52,25 @@ interface Shape {
 export interface EncodeRowTableOptions {
   readonly wrap?: JsonWrap;
   /**
-   * What a row stores for a value that is not shared (e.g. a shorter form its decoder's `restore`
-   * undoes); `index` is the object's position in the list.
+   * Per key, what a row stores for a value that is not shared (e.g. a shorter form its decoder's
+   * `restore` undoes); `index` is the object's position in the list. Other keys are stored as they are.
    */
-  readonly encodeValue?: (key: string, value: unknown, object: Record<string, unknown>, index: number) => unknown;
+  readonly encodeValues?: Readonly<Record<string, (value: unknown, object: Record<string, unknown>, index: number) => unknown>>;
   /** Keys whose stored values are kept once per distinct value (see above): for values with few distinct forms. */
   readonly repeated?: ReadonlySet<string>;
 }
 
+/** A column a shape's rows hold (its value is not shared by every object of the shape). */
+interface RowColumn {
+  readonly key: string;
+  /** The key's position in the shape. */
+  readonly k: number;
+  readonly encode: ((value: unknown, object: Record<string, unknown>, index: number) => unknown) | undefined;
+  readonly repeated: boolean;
+}
+
 export function encodeRowTable(objects: readonly object[], options: EncodeRowTableOptions = {}): Buffer {
-  const { wrap = { prefix: '', suffix: '' }, encodeValue, repeated } = options;
+  const { wrap = { prefix: '', suffix: '' }, encodeValues, repeated } = options;
   const shapes: Shape[] = [];
   const shapeIds = new Map<string, number>();
   const shapeOf = new Array<number>(objects.length);
@@ -85,19 +94,24 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
     shapeOf[i] = at;
     last = at;
   });
-  const rows = objects.map((object, i) => {
-    const record = object as Record<string, unknown>;
-    const shape = shapes[shapeOf[i]!]!;
-    const { keys, candidates } = shape;
-    const row: unknown[] = [shapeOf[i]];
-    for (let k = 0; k < keys.length; k += 1) {
-      if (candidates[k] !== NOT_SHARED) continue;
-      const key = keys[k]!;
-      const value = encodeValue ? encodeValue(key, record[key], record, i) : record[key];
-      row.push(repeated?.has(key) ? repeatedIndex(shape, k, value) : value);
+  // Each shape's row columns, listed once: a row then visits only the values it stores.
+  const columnsOf = shapes.map(({ keys, candidates }) => keys.flatMap((key, k): RowColumn[] => (candidates[k] === NOT_SHARED
+    ? [{ key, k, encode: encodeValues && Object.prototype.hasOwnProperty.call(encodeValues, key) ? encodeValues[key] : undefined, repeated: repeated?.has(key) ?? false }]
+    : [])));
+  const rows = new Array<string>(objects.length);
+  for (let i = 0; i < objects.length; i += 1) {
+    const record = objects[i] as Record<string, unknown>;
+    const at = shapeOf[i]!;
+    const columns = columnsOf[at]!;
+    const row = new Array<unknown>(columns.length + 1);
+    row[0] = at;
+    for (let c = 0; c < columns.length; c += 1) {
+      const column = columns[c]!;
+      const value = column.encode ? column.encode(record[column.key], record, i) : record[column.key];
+      row[c + 1] = column.repeated ? repeatedIndex(shapes[at]!, column.k, value) : value;
     }
-    return JSON.stringify(row);
-  });
+    rows[i] = JSON.stringify(row);
+  }
   const header = shapes.map(({ keys, candidates, repeated: columns }) => ({
     keys,
     shared: candidates.flatMap((value, k) => (value === NOT_SHARED ? [] : [[k, value] as const])),

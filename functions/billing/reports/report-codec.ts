@@ -178,7 +178,7 @@ export function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries
   }
   const json = encodeRowTable(sets, {
     wrap: { prefix: `{"v":${FORMAT_VERSION},"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' },
-    encodeValue: (field, value, set, i) => storedValue(field, value, set, ownKeys[i]!),
+    encodeValues: storedValues((set, i) => ownKeys[i]!),
     repeated: REPEATED_FIELDS,
   });
   return gzipSync(json, { level: 1 });
@@ -211,7 +211,7 @@ export function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
 export async function packShards(reports: readonly BillingReport[]): Promise<Uint8Array[]> {
   const encode = (slice: readonly BillingReport[]) => encodeRowTable(slice, {
     wrap: { prefix: `{"v":${FORMAT_VERSION},"reports":`, suffix: '}' },
-    encodeValue: (field, value, report) => storedValue(field, value, report, report['idempotency_key']),
+    encodeValues: storedValues((report) => report['idempotency_key']),
     repeated: REPEATED_FIELDS,
   });
   const pack = async (slice: readonly BillingReport[], json = encode(slice)): Promise<Uint8Array[]> => {
@@ -262,6 +262,14 @@ export function storedValue(key: string, value: unknown, object: Record<string, 
     for (const field of Object.keys(entry)) if (field !== 'provider_requests') stored[field] = entry[field];
     return stored;
   });
+}
+
+/** The row-table encoders of the two fields storedValue shortens; `ownKeyOf` names an object's own idempotency key. */
+function storedValues(ownKeyOf: (object: Record<string, unknown>, index: number) => unknown): Record<string, (value: unknown, object: Record<string, unknown>, index: number) => unknown> {
+  return {
+    provider_requests: (value, object, index) => storedValue('provider_requests', value, object, ownKeyOf(object, index)),
+    channel_requests: (value, object, index) => storedValue('channel_requests', value, object, ownKeyOf(object, index)),
+  };
 }
 
 /** A channel entry whose provider_requests (its last key) are equal, record by record, to `records`. */

@@ -45,7 +45,7 @@ describe('row table: a compact JSON encoding of similar objects', () => {
   it('an empty list, and a value hook with its restore', () => {
     expect(roundTrip([])).toEqual([]);
     const objects = [{ id: 'a', long: 'x'.repeat(20) }, { id: 'b', long: 'y'.repeat(20) }];
-    const bytes = encodeRowTable(objects, { encodeValue: (key, value) => (key === 'long' ? (value as string).length : value), wrap: { prefix: '{"v":9,"t":', suffix: '}' } });
+    const bytes = encodeRowTable(objects, { encodeValues: { long: (value) => (value as string).length }, wrap: { prefix: '{"v":9,"t":', suffix: '}' } });
     const outer = JSON.parse(bytes.toString('utf8')) as { v: number; t: unknown };
     expect(outer.v).toBe(9);
     expect(isRowTable(outer.t)).toBe(true);
@@ -75,7 +75,7 @@ describe('row table: a compact JSON encoding of similar objects', () => {
     expect(JSON.stringify(decodeRowTable(datedTable))).toBe(JSON.stringify(dated));
     // The value hook sees each object's position.
     const seen: number[] = [];
-    encodeRowTable(objects.slice(0, 3), { encodeValue: (key, value, _object, i) => (key === 'id' && seen.push(i), value) });
+    encodeRowTable(objects.slice(0, 3), { encodeValues: { id: (value, _object, i) => (seen.push(i), value) } });
     expect(seen).toEqual([0, 1, 2]);
   });
 
