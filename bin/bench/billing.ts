@@ -169,6 +169,19 @@ export async function benchBilling(options: {
     const queryMsBefore = await bareQueries();
     log(`  bare aggregation queries (before the run): ${windows} windows in ${Math.round(queryMsBefore)} ms`);
 
+    // What the run asks of DynamoDB (requests and request bytes per operation): its share of the machine.
+    const dynamoRequests = new Map<string, { requests: number; bytes: number }>();
+    let counting = true;
+    rt.clients.dynamodb.middlewareStack.add((next, context) => async (args) => {
+      const body = (args.request as { body?: unknown }).body;
+      if (counting) {
+        const entry = dynamoRequests.get(String(context.commandName)) ?? { requests: 0, bytes: 0 };
+        entry.requests += 1;
+        entry.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
+        dynamoRequests.set(String(context.commandName), entry);
+      }
+      return next(args);
+    }, { step: 'finalizeRequest', name: 'billingBenchCounter' });
     let done = 0;
     let lastLog = Date.now();
     let meterStarted = Date.now();
@@ -198,7 +211,9 @@ export async function benchBilling(options: {
         },
       });
     });
+    counting = false;
     log(`  run per meter: ${runPerMeter.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+    log(`  DynamoDB requests of the run: ${[...dynamoRequests].map(([name, { requests, bytes }]) => `${name} ${requests.toLocaleString('en')} (${(bytes / 1e6).toFixed(1)} MB)`).join(', ')}`);
     const s = summary!;
     if (s.errors.length > 0 || !s.complete) throw new Error(`billing bench: the run did not finish cleanly: ${JSON.stringify(s.errors.slice(0, 3))}`);
     if (s.windowsEvaluated !== windows) throw new Error(`billing bench: the run evaluated ${s.windowsEvaluated} windows, the bare queries found ${windows}`);

@@ -35,6 +35,9 @@ export class MeterRun implements WindowPipelineSteps {
   /** Balance draws, one window after the other (balances move in window order); sending runs concurrently. */
   private readonly draws = new TaskLane(1);
   private readonly outcomes: OutcomeCommitQueue;
+  /** Each delivered window's outcome commit, settled (recordOutcomes awaits them); the first failure. */
+  private readonly outcomeCommits: Promise<void>[] = [];
+  private outcomeFailure: { error: unknown } | undefined;
   /** When this run last took or renewed the meter's lease. */
   private leaseTakenAt = 0;
   /** Windows delivered in this run (not retried again by the same run). */
@@ -71,11 +74,16 @@ export class MeterRun implements WindowPipelineSteps {
       this.cursor = await deps.runState.readCursor(tenant, meter.id);
       this.pricing = await loadMeterPricing(deps.resources, tenant, meter.catalogPlanId);
       if (!(await this.newWindows())) return false;
+      // Corrections read stored headers: the outcomes of the windows just delivered are recorded first.
+      await this.recordOutcomes();
       if (!(await this.lateCorrections())) return false;
       if (!(await this.redeliveries())) return false;
+      await this.recordOutcomes();
       this.progress({ phase: 'meter-done' });
       return true;
     } finally {
+      // A run stopped early (time, lease, an error) still records what it delivered, or the next run would resend it.
+      await this.outcomes.flush().catch(() => undefined);
       const settled = await Promise.allSettled(this.cleanups);
       await deps.runState.releaseLease(tenant, meter.id, this.holder);
       // A failed clean-up leaves an unreferenced generation behind (never read); report it, it is not a billing error.
@@ -271,17 +279,28 @@ export class MeterRun implements WindowPipelineSteps {
   }
 
   /**
-   * Delivers the group's open reports and records the outcomes (a second, header-only commit of the
-   * group). `built`: the reports were built by this run (their idempotency keys are current); `stored`: read back.
+   * Delivers the group's open reports and queues their outcomes (a second, header-only commit of the
+   * group, made with other windows' by recordOutcomes). `built`: the reports were built by this run (their idempotency keys are current); `stored`: read back.
    */
   async deliver(group: WindowReports, origin: 'built' | 'stored' = 'built'): Promise<void> {
     const { window } = group;
     this.handled.add(window.start.getTime());
     if (!group.reports.some(isOpen)) return;
     const prepared = await this.deliverAndPrepare(group, origin);
-    const committed = await this.outcomes.add(prepared);
-    // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
-    if (committed === 'conflict') this.progress({ phase: 'redelivery', window, detail: 'outcome write lost a race; the next run records it' });
+    // Recorded with other windows' outcomes (recordOutcomes); a failed commit is kept for it to throw.
+    this.outcomeCommits.push(this.outcomes.add(prepared).then((committed) => {
+      // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
+      if (committed === 'conflict') this.progress({ phase: 'redelivery', window, detail: 'outcome write lost a race; the next run records it' });
+    }, (error: unknown) => {
+      this.outcomeFailure ??= { error };
+    }));
+  }
+
+  /** Commits the outcomes of every window delivered so far; throws if one of their commits failed. */
+  private async recordOutcomes(): Promise<void> {
+    await this.outcomes.flush();
+    await Promise.all(this.outcomeCommits.splice(0));
+    if (this.outcomeFailure) throw this.outcomeFailure.error;
   }
 
   /**

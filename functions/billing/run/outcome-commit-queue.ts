@@ -10,15 +10,15 @@ interface Waiting {
 }
 
 /**
- * Delivery outcomes of windows, committed one batch at a time: while a commit is in flight the
- * next outcomes wait, and what waits goes in as ONE transaction (each group still conditioned on
- * its own revision). Deliveries finish close together, so this saves writes.
+ * Delivery outcomes of windows, committed `maxPerCommit` windows to a transaction (each group still
+ * conditioned on its own revision), one transaction at a time; `flush` commits what is left. A
+ * transaction costs the database about as much for one window as for many, and a run delivers
+ * windows by the thousand. Outcomes not yet committed when a run stops are harmless: those reports
+ * are still pending in storage, and the next run resends them with the same idempotency keys.
  */
 export class OutcomeCommitQueue {
   private readonly waiting: Waiting[] = [];
   private readonly lane = new TaskLane(1);
-  /** A commit is queued on the lane and has not yet taken its batch. */
-  private queued = false;
 
   constructor(
     private readonly commit: (batch: readonly PreparedOutcomes[]) => Promise<OutcomeCommitResult[]>,
@@ -29,22 +29,20 @@ export class OutcomeCommitQueue {
   add(prepared: PreparedOutcomes): Promise<OutcomeCommitResult> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ prepared, resolve, reject });
-      this.queueCommit();
+      if (this.waiting.length >= this.maxPerCommit) void this.lane.run(() => this.commitBatch());
     });
   }
 
-  private queueCommit(): void {
-    if (this.queued) return;
-    this.queued = true;
-    void this.lane.run(() => this.commitWaiting());
+  /** Commits every outcome added so far; resolves once those commits (and any before them) have finished. */
+  flush(): Promise<void> {
+    return this.lane.run(async () => {
+      while (this.waiting.length > 0) await this.commitBatch();
+    });
   }
 
-  private async commitWaiting(): Promise<void> {
-    this.queued = false;
+  private async commitBatch(): Promise<void> {
     const batch = this.waiting.splice(0, this.maxPerCommit);
     if (batch.length === 0) return;
-    // More than one transaction's worth waited: the rest goes in the next commit.
-    if (this.waiting.length > 0) this.queueCommit();
     try {
       const results = await this.commit(batch.map((entry) => entry.prepared));
       batch.forEach((entry, i) => entry.resolve(results[i]!));

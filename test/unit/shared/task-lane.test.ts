@@ -43,7 +43,7 @@ describe('TaskLane', () => {
 describe('OutcomeCommitQueue', () => {
   const prepared = (n: number) => ({ kind: 'overlay', items: [], bytes: n }) as unknown as PreparedOutcomes;
 
-  it('commits one batch at a time: what arrives during a commit goes in the next one, at most maxPerCommit each', async () => {
+  it('commits full batches of maxPerCommit, one transaction at a time, and the rest on flush', async () => {
     const batches: number[][] = [];
     let release: () => void = () => {};
     const queue = new OutcomeCommitQueue(async (batch) => {
@@ -51,20 +51,29 @@ describe('OutcomeCommitQueue', () => {
       await new Promise<void>((resolve) => (release = resolve));
       return batch.map(() => 'committed' as const);
     }, 3);
-    const first = queue.add(prepared(1));
+    const firstTwo = [1, 2].map((n) => queue.add(prepared(n)));
     await tick();
-    const rest = [2, 3, 4, 5, 6].map((n) => queue.add(prepared(n)));
-    expect(batches).toEqual([[1]]);
+    // Fewer than a batch: nothing is committed until a third arrives or the queue is flushed.
+    expect(batches).toEqual([]);
+    const rest = [3, 4, 5, 6, 7].map((n) => queue.add(prepared(n)));
+    await tick();
+    expect(batches).toEqual([[1, 2, 3]]);
+    // The second full batch waits for the first transaction to finish.
     release();
-    await first;
+    await Promise.all(firstTwo);
     await tick();
-    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(batches).toEqual([[1, 2, 3], [4, 5, 6]]);
+    const flushed = queue.flush();
     release();
     await tick();
     await tick();
-    expect(batches).toEqual([[1], [2, 3, 4], [5, 6]]);
+    expect(batches).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
     release();
+    await flushed;
     await expect(Promise.all(rest)).resolves.toEqual(['committed', 'committed', 'committed', 'committed', 'committed']);
+    // Nothing waiting: a flush commits nothing.
+    await queue.flush();
+    expect(batches).toHaveLength(3);
   });
 
   it('rejects every window of a batch whose commit failed, and goes on with the next', async () => {
@@ -75,7 +84,10 @@ describe('OutcomeCommitQueue', () => {
       return batch.map(() => 'conflict' as const);
     }, 10);
     const failed = queue.add(prepared(1));
+    await queue.flush();
     await expect(failed).rejects.toThrow('throttled');
-    await expect(queue.add(prepared(2))).resolves.toBe('conflict');
+    const next = queue.add(prepared(2));
+    await queue.flush();
+    await expect(next).resolves.toBe('conflict');
   });
 });
