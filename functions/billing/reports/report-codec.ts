@@ -123,6 +123,21 @@ export function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries
     if (entry.set !== undefined && entry.report === shard) {
       // The delivery names what it set on this very shard copy: only those fields can differ, and
       // new ones come last in the order set, as the merge puts them.
+      // Usually every field it set changed (a first delivery): then `set` itself is the entry.
+      let allChanged = true;
+      let fields = 0;
+      for (const field in entry.set) {
+        const value = entry.set[field];
+        fields += 1;
+        if (value === undefined || (shard as Record<string, unknown>)[field] === value) {
+          allChanged = false;
+          break;
+        }
+      }
+      if (allChanged) {
+        if (fields > 0) addSet(key, entry.set as Record<string, unknown>, shard);
+        continue;
+      }
       let quick: Record<string, unknown> | undefined;
       for (const field in entry.set) {
         const value = entry.set[field];
