@@ -13,13 +13,25 @@ export interface ServiceProcess {
   output(): string;
 }
 
+/** A port the services can listen on, for as long as a test restarts them. */
 export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
+  // Below the OS's ephemeral range (Linux: 32768–60999): a service keeps its port across restarts,
+  // and between them the OS could otherwise hand that port to an outgoing connection or an emulator.
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = STABLE_PORTS_FROM + Math.floor(Math.random() * STABLE_PORTS);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port below the ephemeral range after 100 tries');
+}
+
+const STABLE_PORTS_FROM = 20_000;
+const STABLE_PORTS = 12_000;
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
   });
 }
 
