@@ -375,8 +375,41 @@ describe('web console', () => {
     expect(await rt.stores.emailSends.isSuppressed({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }, template.body._id, 'ada@example.com')).toBe(true);
   }, 60_000);
 
+  it('lists email templates and opens one with its body, sends log and a test send, then pauses it', async () => {
+    // The template the unsubscribe test created and sent once.
+    await page.goto(`${consoleUrl}/emails`);
+    const list = page.getByRole('table', { name: 'Email templates' });
+    const row = list.getByRole('row').filter({ hasText: 'Welcome aboard' });
+    await row.getByText('Active').waitFor();
+    await row.getByText('once per recipient').waitFor();
+    await row.getByRole('link', { name: 'Welcome aboard' }).click();
+    await page.waitForURL(/\/console\/emails\/[^/]+$/);
+    const templateId = decodeURIComponent(page.url().split('/').pop()!);
+    // The body in a sandboxed frame, as written.
+    const body = page.frameLocator('iframe[title="Email body"]');
+    await body.getByText('Glad you are here.').waitFor();
+    expect(await page.locator('iframe[title="Email body"]').getAttribute('sandbox')).toBe('');
+    const sends = page.getByRole('table', { name: 'Sends log' });
+    await sends.getByRole('row').filter({ hasText: 'ada@example.com' }).getByText('sent').waitFor();
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('Nothing sent yet').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    // A test send, rendered for the user, through the local outbox.
+    const form = page.getByRole('form', { name: 'Send a test' });
+    await form.getByLabel('To').fill('qa@example.com');
+    await form.getByLabel(/As user/).fill('console-user');
+    await form.getByRole('button', { name: 'Send test' }).click();
+    await form.getByRole('status').getByText(/^Sent “\[Test\] Welcome, .*” to qa@example\.com \(outbox\)\.$/).waitFor();
+    await shot('emails');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Activate' }).waitFor();
+    expect((await rt.management('GET', `/~/emails/templates/${templateId}`)).body).toMatchObject({ state: 2 });
+    // A test is not a send: the log still holds the one real send.
+    expect((await rt.management('GET', `/~/emails/templates/${templateId}/sends`)).body).toHaveLength(1);
+  }, 60_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/emails', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

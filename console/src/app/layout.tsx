@@ -11,6 +11,7 @@ const SECTIONS = [
   { to: '/dashboards', label: 'Dashboards', scope: 'read:dashboards' },
   { to: '/customers', label: 'Customers', scope: 'read:users' },
   { to: '/cohorts', label: 'Cohorts', scope: 'read:cohorts' },
+  { to: '/emails', label: 'Emails', scope: 'read:cohorts' },
   { to: '/governance', label: 'Governance', scope: 'read:apps' },
   { to: '/billing/reports', label: 'Billing', scope: 'read:reports' },
   { to: '/apps', label: 'Apps and keys', scope: 'read:apps' },

@@ -5,6 +5,7 @@ import { AppsPage } from './routes/apps-page';
 import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
 import { CohortPage, CohortsPage, GovernancePage } from './routes/cohort-pages';
+import { EmailTemplatePage, EmailTemplatesPage } from './routes/email-pages';
 import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
@@ -47,6 +48,8 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/billing/subscriptions/:subscriptionId', element: <SubscriptionLedgerPage /> },
           { path: '/cohorts', element: <CohortsPage /> },
           { path: '/cohorts/:cohortId', element: <CohortPage /> },
+          { path: '/emails', element: <EmailTemplatesPage /> },
+          { path: '/emails/:templateId', element: <EmailTemplatePage /> },
           { path: '/governance', element: <GovernancePage /> },
           { path: '/apps', element: <AppsPage collectorUrl={config.collectorUrl} /> },
           { path: '*', element: <NotFoundPage /> },

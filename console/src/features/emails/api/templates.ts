@@ -1,0 +1,88 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
+
+/** 0 draft (never sent), 1 active (sent to its cohorts), 2 paused. */
+export type EmailTemplateState = 0 | 1 | 2;
+
+export interface EmailTemplate {
+  readonly _id: string;
+  readonly name: string;
+  readonly state: EmailTemplateState;
+  readonly period?: string;
+  readonly addresses: { readonly from: string; readonly cc: readonly string[]; readonly bcc: readonly string[] };
+  readonly cohorts: readonly { readonly id: string; readonly type: 'user' | 'company' }[];
+  readonly template: { readonly subject: string };
+  readonly content: { readonly html: string };
+  readonly modified_at: string;
+}
+
+export type EmailSendStatus = 'sending' | 'sent' | 'retrying' | 'failed' | 'unconfirmed' | 'suppressed' | 'bounced';
+
+/** One record of a template's sends log: a (period, recipient) and what became of it. */
+export interface EmailSend {
+  readonly _id: string;
+  readonly period_key: string;
+  readonly period_start: string | null;
+  readonly user_id: string;
+  readonly to: string;
+  readonly status: EmailSendStatus;
+  readonly attempts: number;
+  readonly error_code?: string;
+  readonly error_message?: string;
+  readonly updated_at: string;
+}
+
+/** The app's email templates, newest first, a page at a time. */
+export function useEmailTemplatePages() {
+  const api = useApi();
+  return useKeysetPages<EmailTemplate>(['email-templates', 'pages'], async (beforeId) =>
+    keysetPage<EmailTemplate>(await api.GET('/~/emails/templates', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+}
+
+export function useEmailTemplate(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['email-templates', id],
+    queryFn: async () => dataOf(await api.GET('/~/emails/templates/{id}', { params: { path: { id } } })) as unknown as EmailTemplate,
+  });
+}
+
+/** A template's sends log, newest period first, a page at a time; `status` narrows it. */
+export function useEmailSendPages(id: string, status: EmailSendStatus | undefined) {
+  const api = useApi();
+  return useKeysetPages<EmailSend>(['email-templates', id, 'sends', status ?? 'all'], async (beforeId) =>
+    keysetPage<EmailSend>(await api.GET('/~/emails/templates/{id}/sends', {
+      params: { path: { id }, query: { take: String(LIST_PAGE_SIZE), ...(status ? { status } : {}), ...(beforeId ? { before_id: beforeId } : {}) } as never },
+    })));
+}
+
+/** Activates, pauses or returns a template to draft. */
+export function useSetTemplateState(id: string) {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (state: EmailTemplateState) => dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } as never })) as unknown as EmailTemplate,
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['email-templates'] }),
+  });
+}
+
+/** What a test send did: the transport's answer for the one message. */
+export interface TestSendResult {
+  readonly status: 'sent' | 'retrying' | 'failed' | 'unconfirmed';
+  readonly subject: string;
+  readonly to: string;
+  readonly transport: 'ses' | 'smtp' | 'outbox';
+  readonly message_id?: string;
+  readonly error_code?: string;
+  readonly error_message?: string;
+}
+
+/** Sends the template now to one address, for a user or with sample values (not recorded as a send). */
+export function useSendTestEmail(id: string) {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (input: { to: string; user_id?: string }) => dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input as never })) as unknown as TestSendResult,
+  });
+}
