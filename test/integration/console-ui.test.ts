@@ -402,14 +402,49 @@ describe('web console', () => {
     await form.getByRole('status').getByText(/^Sent “\[Test\] Welcome, .*” to qa@example\.com \(outbox\)\.$/).waitFor();
     await shot('emails');
     await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Activate' }).or(page.getByRole('alert')).first().waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     await page.getByRole('button', { name: 'Activate' }).waitFor();
     expect((await rt.management('GET', `/~/emails/templates/${templateId}`)).body).toMatchObject({ state: 2 });
     // A test is not a send: the log still holds the one real send.
     expect((await rt.management('GET', `/~/emails/templates/${templateId}/sends`)).body).toHaveLength(1);
   }, 60_000);
 
+  it('stores a contract ABI, showing what the API refuses beside the field it names, and deletes it', async () => {
+    await page.goto(`${consoleUrl}/contracts`);
+    await page.getByText('No contract ABIs yet').waitFor();
+    const form = page.getByRole('form', { name: 'Add an ABI' });
+    const transfer = [{ type: 'function', name: 'transfer', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }], stateMutability: 'nonpayable' }];
+    // Not JSON: named before anything is sent.
+    await form.getByLabel('ABI (JSON)').fill('[{"type": "function",');
+    await form.getByRole('button', { name: 'Store ABI' }).click();
+    await form.getByText(/^is not JSON/).waitFor();
+    // An address the API refuses, then an ABI item it refuses: each beside its field.
+    await form.getByLabel(/Contract address/).fill('0x1234');
+    await form.getByLabel('ABI (JSON)').fill(JSON.stringify(transfer));
+    await form.getByRole('button', { name: 'Store ABI' }).click();
+    await form.getByText('is not a 0x address of 40 hex digits').waitFor();
+    const address = '0x00000000000000000000000000000000000000aa';
+    await form.getByLabel(/Contract address/).fill(address);
+    await form.getByLabel('ABI (JSON)').fill(JSON.stringify([{ ...transfer[0], inputs: [{ name: 'to', type: 'uint999' }] }]));
+    await form.getByRole('button', { name: 'Store ABI' }).click();
+    await form.getByText(/^\[0\]\.inputs: is not a valid ABI parameter list/).waitFor();
+    // The compiler's output file (the ABI under "abi") is taken as it is.
+    await form.getByLabel('Name (optional)').fill('Token');
+    await form.getByLabel('ABI (JSON)').fill(JSON.stringify({ contractName: 'Token', abi: transfer }));
+    await form.getByRole('button', { name: 'Store ABI' }).click();
+    const row = page.getByRole('table', { name: 'Contract ABIs' }).getByRole('row').filter({ hasText: address });
+    await row.getByText('Token').waitFor();
+    await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+    expect((await rt.management('GET', '/~/eth_abi')).body).toMatchObject([{ _id: address, name: 'Token', functions: 1 }]);
+    await shot('contracts');
+    await row.getByRole('button', { name: `Delete the ABI of ${address}` }).click();
+    await page.getByText('No contract ABIs yet').waitFor();
+    expect((await rt.management('GET', '/~/eth_abi')).body).toEqual([]);
+  }, 60_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/emails', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

@@ -6,6 +6,7 @@ import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, 
 import { ChartPage } from './routes/chart-page';
 import { CohortPage, CohortsPage, GovernancePage } from './routes/cohort-pages';
 import { EmailTemplatePage, EmailTemplatesPage } from './routes/email-pages';
+import { ContractsPage } from './routes/contracts-page';
 import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
@@ -51,6 +52,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/emails', element: <EmailTemplatesPage /> },
           { path: '/emails/:templateId', element: <EmailTemplatePage /> },
           { path: '/governance', element: <GovernancePage /> },
+          { path: '/contracts', element: <ContractsPage /> },
           { path: '/apps', element: <AppsPage collectorUrl={config.collectorUrl} /> },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -15,7 +15,7 @@ export function TestEmailForm({ templateId }: { templateId: string }) {
   };
   const result = send.data;
   return (
-    <form onSubmit={submit} aria-label="Send a test">
+    <form className="inline-form" onSubmit={submit} aria-label="Send a test">
       <Field label="To" problem={fieldProblem(send.error, 'to')}>
         <input type="email" value={to} onChange={(event) => setTo(event.target.value)} required />
       </Field>

@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
+
+/** A stored contract ABI: `_id` is the contract's address (lower case), or `any` for every contract. */
+export interface ContractAbi {
+  readonly _id: string;
+  readonly address: string | null;
+  readonly name?: string;
+  /** Functions the ABI declares: what JSON-RPC calls are decoded with. */
+  readonly functions: number;
+  readonly modified_at: string;
+}
+
+/** The app's stored ABIs, a page at a time. */
+export function useAbiPages() {
+  const api = useApi();
+  return useKeysetPages<ContractAbi>(['eth-abis'], async (beforeId) =>
+    keysetPage<ContractAbi>(await api.GET('/~/eth_abi', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+}
+
+/** Stores an ABI for an address (or for any contract); a second one for the same address replaces the first. */
+export function useSaveAbi() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { address?: string; name?: string; abi: unknown }) => dataOf(await api.POST('/~/eth_abi', { body: input as never })) as unknown as ContractAbi,
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['eth-abis'] }),
+  });
+}
+
+export function useDeleteAbi() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/eth_abi/{id}', { params: { path: { id } } })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['eth-abis'] }),
+  });
+}
