@@ -1,5 +1,6 @@
+import { batchGet } from '../shared/aws/batch-get';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite } from '../shared/aws/batch-write';
 import { appRulesPartition } from '../governance/keys';
 
@@ -171,15 +172,8 @@ export class CohortWatchStore {
 
   /** The changes of a notification, in its order (read in batches of 100; expired ones are left out). */
   async changesOf(tenant: CohortTenant, sks: readonly string[]): Promise<PendingChange[]> {
-    const bySk = new Map<string, PendingChange>();
-    for (let i = 0; i < sks.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = sks.slice(i, i + 100).map((sk) => ({ pk: pk(tenant), sk }));
-      while (keys && keys.length > 0) {
-        const answer: BatchGetCommandOutput = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
-        for (const item of answer.Responses?.[this.tableName] ?? []) bySk.set(String(item['sk']), item as PendingChange);
-        keys = answer.UnprocessedKeys?.[this.tableName]?.Keys;
-      }
-    }
+    const items = await batchGet(this.documents, this.tableName, sks.map((sk) => ({ pk: pk(tenant), sk })));
+    const bySk = new Map(items.map((item) => [String(item['sk']), item as unknown as PendingChange]));
     return sks.map((sk) => bySk.get(sk)).filter((change): change is PendingChange => change !== undefined);
   }
 

@@ -1,5 +1,6 @@
+import { batchGet } from '../shared/aws/batch-get';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EmailSendRecord, type EmailSendStatus } from '../../schemas/resources/email-send';
 import { appRulesPartition } from '../governance/keys';
 
@@ -171,12 +172,8 @@ export class EmailSendStore {
   /** Whether the address unsubscribed from this template or from all of the app's emails. */
   async isSuppressed(tenant: EmailTenant, templateId: string, email: string): Promise<boolean> {
     const keys = [templateId, ALL_TEMPLATES].map((id) => ({ pk: partitionOf(tenant), sk: unsubscribeSk(id, email) }));
-    const answer = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
-    const found = answer.Responses?.[this.tableName] ?? [];
-    // Unprocessed keys are read one at a time: an unsubscribe must never be missed.
-    if (found.length === 0 && (answer.UnprocessedKeys?.[this.tableName]?.Keys?.length ?? 0) > 0) {
-      for (const key of keys) if ((await this.documents.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }))).Item) return true;
-    }
+    // batchGet retries what DynamoDB leaves unprocessed, and throws rather than answer for keys it did not read: an unsubscribe is never missed.
+    const found = await batchGet(this.documents, this.tableName, keys);
     return found.length > 0;
   }
 

@@ -1,4 +1,5 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../shared/aws/batch-get';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DISABLED_RULE_STATE, SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
 import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from './keys';
 import type { RuleConfigReader, RuleConfigSnapshot } from './rule-config-store';
@@ -13,7 +14,6 @@ export { appRulesPartition, RULE_SORT_PREFIX, COHORT_SORT_PREFIX };
 export type GovernanceRule = Record<string, unknown> & { _id: string };
 
 /** BatchGetItem's per-call key limit. */
-const BATCH_GET_KEYS = 100;
 
 export class GovernanceRuleStore {
   constructor(
@@ -62,16 +62,10 @@ export class GovernanceRuleStore {
   async cohorts(orgId: string, appId: string, ids: readonly string[]): Promise<Map<string, StoredCohort>> {
     const found = new Map<string, StoredCohort>();
     const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
-      let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_KEYS).map((id) => ({ pk: appRulesPartition(orgId, appId), sk: `${COHORT_SORT_PREFIX}${id}` }));
-      while (keys && keys.length > 0) {
-        const result: BatchGetCommandOutput = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
-        for (const item of result.Responses?.[this.tableName] ?? []) {
-          const parsed = StoredCohort.safeParse(item);
-          if (parsed.success) found.set(String(item['sk']).slice(COHORT_SORT_PREFIX.length), parsed.data);
-        }
-        keys = result.UnprocessedKeys?.[this.tableName]?.Keys;
-      }
+    const keys = unique.map((id) => ({ pk: appRulesPartition(orgId, appId), sk: `${COHORT_SORT_PREFIX}${id}` }));
+    for (const item of await batchGet(this.documents, this.tableName, keys)) {
+      const parsed = StoredCohort.safeParse(item);
+      if (parsed.success) found.set(String(item['sk']).slice(COHORT_SORT_PREFIX.length), parsed.data);
     }
     return found;
   }

@@ -1,6 +1,7 @@
+import { batchGet } from '../shared/aws/batch-get';
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchDelete } from '../shared/aws/batch-write';
 import { appKey, orgKey } from '../organisations/app-store';
 import { appOfPartition } from '../governance/keys';
@@ -28,7 +29,6 @@ const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve
 /** Ids outside this shape cannot exist: answered 404 without touching the table (keeps keys well under DynamoDB's limits). */
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 /** BatchGetItem's per-call key limit. */
-const BATCH_GET_KEYS = 100;
 
 export type StoredDocument = Record<string, unknown>;
 export type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
@@ -107,16 +107,7 @@ export class ResourceStore {
 
   /** The raw items at these keys (consistent reads; absent keys are left out), in no particular order. */
   async getItems(keys: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
-      let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_KEYS);
-      while (pending && pending.length > 0) {
-        const result: BatchGetCommandOutput = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }));
-        items.push(...(result.Responses?.[this.tableName] ?? []));
-        pending = result.UnprocessedKeys?.[this.tableName]?.Keys;
-      }
-    }
-    return items;
+    return batchGet(this.documents, this.tableName, keys);
   }
 
   /** Every item of one partition whose sort key starts with `skPrefix`, as stored (small partitions: queues, not resource lists). */
