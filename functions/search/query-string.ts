@@ -1,4 +1,5 @@
 import type { QueryNode } from '../../schemas/search-tree';
+import { patternProblem } from './wildcard-patterns';
 
 /**
  * The `query_string` subset both backends support, turned into an ordinary query tree so it has
@@ -324,6 +325,8 @@ class Parser {
     if (hasWildcard(raw)) {
       // Keep escaped wildcard characters literal in the wildcard pattern.
       const pattern = raw.replace(/\\(.)/g, (_match, escaped: string) => (escaped === '*' || escaped === '?' || escaped === '\\' ? `\\${escaped}` : escaped));
+      const problem = patternProblem('wildcard', pattern);
+      if (problem !== undefined) throw new QueryStringError(`${field}: ${problem}`);
       return { type: 'wildcard', field, value: pattern, case_insensitive: false };
     }
     return { type: 'match', field, query: text, operator: this.options.default_operator };

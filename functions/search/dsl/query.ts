@@ -5,6 +5,7 @@ import { fieldNameProblem, resolveField, textRangeProblem } from '../fields';
 import { parseQueryString, QueryStringError } from '../query-string';
 import type { QueryNode, Scalar } from '../../../schemas/search-tree';
 import { MAX_BOOL_CLAUSES, MAX_TERMS_VALUES } from './limits';
+import { patternProblem } from '../wildcard-patterns';
 import { Boost, FieldName, INVALID, Operator, Parsed, QueryName, ScalarValue, checkAt, checkDateValue, fieldKeys, isPlainObject, issue, parseAt, singleField, valueOrParams } from './parse-support';
 
 /** Queries: the leaf queries, bool and constant_score, and the Query union that refuses everything else by name. */
@@ -131,6 +132,11 @@ export const PrefixParams = z.strictObject({ value: PatternValue, case_insensiti
 export const prefix = singleField('prefix', (field, spec, ctx): Parsed<QueryNode> => {
   const params = valueOrParams(spec, ctx, [field], PatternValue, PrefixParams, 'value');
   if (params === INVALID) return INVALID;
+  const problem = patternProblem('prefix', params.value);
+  if (problem !== undefined) {
+    issue(ctx, [field], problem);
+    return INVALID;
+  }
   return { type: 'prefix', field, value: params.value, case_insensitive: params.case_insensitive ?? false };
 });
 
@@ -147,6 +153,11 @@ export const wildcard = singleField('wildcard', (field, spec, ctx): Parsed<Query
   const value = params.value ?? params.wildcard;
   if (value === undefined || (params.value !== undefined && params.wildcard !== undefined)) {
     issue(ctx, [field], 'wildcard takes one of value or wildcard');
+    return INVALID;
+  }
+  const problem = patternProblem('wildcard', value);
+  if (problem !== undefined) {
+    issue(ctx, [field], problem);
     return INVALID;
   }
   return { type: 'wildcard', field, value, case_insensitive: params.case_insensitive ?? false };

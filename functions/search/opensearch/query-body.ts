@@ -5,6 +5,7 @@ import { effectiveSort } from '../effective-sort';
 import { resolveField, textRangeProblem, type FieldRef } from '../fields';
 import type { SearchContext } from '../port';
 import { parseQueryString } from '../query-string';
+import { normalizeWildcard } from '../wildcard-patterns';
 import { documentId } from './naming';
 import { searchAfterValues, sortClause } from './sort';
 import { mappedField } from './stored-source';
@@ -104,7 +105,8 @@ class Serializer {
         if (field.type === 'date') throw invalid(node.field, `${node.type} queries work on keyword and text fields; ${node.field} holds dates`);
         const text = field.type === 'text' || field.type === 'unknown';
         // Text compares lower-cased tokens.
-        const value = text ? node.value.toLowerCase() : node.value;
+        const pattern = node.type === 'wildcard' ? normalizeWildcard(node.value) : node.value;
+        const value = text ? pattern.toLowerCase() : pattern;
         return { [node.type]: { [this.name(field)]: { value, ...(node.case_insensitive ? { case_insensitive: true } : {}) } } };
       }
       case 'ids':

@@ -3,6 +3,7 @@ import { resolveDateMath } from '../../dates/date-math';
 import { analyzeText, fieldNameProblem, isToken, RAW_IGNORE_ABOVE, resolveField, textRangeProblem, type FieldRef } from '../../fields';
 import type { IndexKind, SearchContext } from '../../port';
 import { parseQueryString } from '../../query-string';
+import { normalizeWildcard } from '../../wildcard-patterns';
 import { column, type SqlParams } from './sql';
 import { ELEMENT, JSON_NUMBER_TYPES, NOT_TOKEN, PLAIN_JSON_STRING, TOKEN_CHAR, ValueTests, anyJsonValue, hotKind, invalid, jsonSource, minimumShouldMatch, wildcardRegex } from './field-sql';
 
@@ -244,11 +245,13 @@ export class QueryCompiler {
     return this.anyValue(field, tests);
   }
 
-  private wildcard(name: string, value: string, caseInsensitive: boolean): string {
+  private wildcard(name: string, given: string, caseInsensitive: boolean): string {
     const field = this.field(name);
     this.assertStringQuery(field, name, 'wildcard');
+    const value = normalizeWildcard(given);
     const tests: ValueTests = {
-      keyword: (s) => this.regex(s, `${caseInsensitive ? '(?is)' : '(?s)'}^${wildcardRegex(value, '.', false) as string}$`),
+      // regexp_full_match, not an anchored regexp_matches: DuckDB rewrites the latter into a LIKE that backtracks.
+      keyword: (s) => `regexp_full_match(${s}, ${this.params.add(`${caseInsensitive ? '(?is)' : '(?s)'}${wildcardRegex(value, '.', false) as string}`)})`,
     };
     // Text: some whole token matches the lower-cased pattern; its literal characters must be token characters.
     const pattern = wildcardRegex(value.toLowerCase(), TOKEN_CHAR, true);

@@ -1,0 +1,97 @@
+/**
+ * Wildcard and prefix patterns: the caps that keep their matching cheap on both backends, and one
+ * normal form of a wildcard pattern.
+ *
+ * Why: DuckDB rewrites a regular expression such as `^.*..*.z$` into `LIKE '%_%_z'`, and its LIKE
+ * backtracks (time exponential in the number of `%`), and OpenSearch determinizes a wildcard into
+ * an automaton whose size grows with every `?` after a `*`. The normal form collapses every run of
+ * wildcards into its `?`s followed by at most one `*` (the same set of strings), and the caps bound
+ * what is left.
+ */
+
+/** OpenSearch's own index.max_regex_length; far beyond any URI or name pattern in practice. */
+export const MAX_PATTERN_LENGTH = 1000;
+/** `*` and `?` in a wildcard pattern after its runs are collapsed: 2^10 automaton states at worst. */
+export const MAX_PATTERN_WILDCARDS = 10;
+
+type PatternPart = { readonly kind: 'literal'; readonly ch: string } | { readonly kind: 'any-one' } | { readonly kind: 'any-run' };
+
+/** The pattern's characters: literals (backslash escapes undone; a trailing backslash is literal), `?` and `*`. */
+export function wildcardParts(pattern: string): PatternPart[] {
+  const parts: PatternPart[] = [];
+  const characters = [...pattern];
+  for (let i = 0; i < characters.length; i += 1) {
+    const ch = characters[i] as string;
+    if (ch === '*') parts.push({ kind: 'any-run' });
+    else if (ch === '?') parts.push({ kind: 'any-one' });
+    else if (ch === '\\' && i + 1 < characters.length) {
+      i += 1;
+      parts.push({ kind: 'literal', ch: characters[i] as string });
+    } else parts.push({ kind: 'literal', ch });
+  }
+  return parts;
+}
+
+/**
+ * The same pattern with every run of wildcards written as its `?`s then at most one `*`
+ * (`*?*?z` → `??*z`, `a**b` → `a*b`); literals that are wildcard or escape characters stay escaped.
+ */
+export function normalizeWildcard(pattern: string): string {
+  let out = '';
+  let anyOne = 0;
+  let anyRun = false;
+  const flush = () => {
+    out += '?'.repeat(anyOne) + (anyRun ? '*' : '');
+    anyOne = 0;
+    anyRun = false;
+  };
+  for (const part of wildcardParts(pattern)) {
+    if (part.kind === 'any-one') anyOne += 1;
+    else if (part.kind === 'any-run') anyRun = true;
+    else {
+      flush();
+      out += part.ch === '*' || part.ch === '?' || part.ch === '\\' ? `\\${part.ch}` : part.ch;
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Why a pattern is refused, or undefined when it is within the caps. */
+export function patternProblem(kind: 'prefix' | 'wildcard', pattern: string): string | undefined {
+  const length = [...pattern].length;
+  if (length > MAX_PATTERN_LENGTH) return `a ${kind} pattern may be at most ${MAX_PATTERN_LENGTH} characters; this one has ${length}`;
+  if (kind === 'prefix') return undefined;
+  const wildcards = wildcardParts(normalizeWildcard(pattern)).filter((part) => part.kind !== 'literal').length;
+  if (wildcards > MAX_PATTERN_WILDCARDS) {
+    return `a wildcard pattern may hold at most ${MAX_PATTERN_WILDCARDS} wildcards (* and ?, a run of * counted once); this one has ${wildcards}`;
+  }
+  return undefined;
+}
+
+/** The reference semantics of a wildcard pattern over a whole string (tests compare both backends with it). */
+export function wildcardMatches(pattern: string, text: string): boolean {
+  const parts = wildcardParts(pattern);
+  const chars = [...text];
+  // Positions of the pattern reachable after each character: a set-of-states walk, linear in the text.
+  let states = new Set<number>([0]);
+  const close = (set: Set<number>) => {
+    for (const state of [...set]) {
+      for (let at = state; parts[at]?.kind === 'any-run'; at += 1) set.add(at + 1);
+    }
+    return set;
+  };
+  states = close(states);
+  for (const ch of chars) {
+    const next = new Set<number>();
+    for (const state of states) {
+      const part = parts[state];
+      if (part === undefined) continue;
+      if (part.kind === 'any-run') next.add(state);
+      else if (part.kind === 'any-one' || part.ch === ch) next.add(state + 1);
+    }
+    states = close(next);
+    if (states.size === 0) return false;
+  }
+  return states.has(parts.length);
+}
