@@ -37,6 +37,31 @@ async function checkCohorts(store: ResourceStore, ctx: ResourceContext, rule: St
   }
 }
 
+/** Rules an app may have: every enabled one is served to each SDK in `/v1/rules` and checked on each request. */
+export const MAX_GOVERNANCE_RULES_PER_APP = 100;
+/** Regex conditions of one rule, all of its regex_config entries together. */
+export const MAX_RULE_CONDITIONS = 50;
+/** All of an app's rules as JSON: what `/v1/rules` can grow to (every SDK fetches it). */
+export const MAX_APP_RULES_BYTES = 1_000_000;
+
+/** The rule's conditions, the app's rule count and their total size, each a 400 naming what is over. */
+async function checkLimits(store: ResourceStore, ctx: ResourceContext, rule: StoredDocument): Promise<void> {
+  const configs = Array.isArray(rule.regex_config) ? (rule.regex_config as { conditions?: unknown[] }[]) : [];
+  const conditions = configs.reduce((sum, config) => sum + (config.conditions?.length ?? 0), 0);
+  if (conditions > MAX_RULE_CONDITIONS) {
+    throw new ValidationError(`A governance rule may have at most ${MAX_RULE_CONDITIONS} regex conditions in all; this one has ${conditions}`, [{ field: 'regex_config', reason: `over ${MAX_RULE_CONDITIONS} conditions` }]);
+  }
+  const page = await store.list({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: RULE_PREFIX }, { take: MAX_GOVERNANCE_RULES_PER_APP + 1 });
+  const others = page.items.map((item) => item.document).filter((document) => document['_id'] !== rule['_id']);
+  if (others.length >= MAX_GOVERNANCE_RULES_PER_APP) {
+    throw new ValidationError(`An app may have at most ${MAX_GOVERNANCE_RULES_PER_APP} governance rules`, [{ field: 'body', reason: `the app has ${MAX_GOVERNANCE_RULES_PER_APP} governance rules already` }]);
+  }
+  const bytes = [...others, rule].reduce((sum, document) => sum + Buffer.byteLength(JSON.stringify(document)), 0);
+  if (bytes > MAX_APP_RULES_BYTES) {
+    throw new ValidationError(`An app's governance rules may be at most ${MAX_APP_RULES_BYTES} bytes as JSON together (SDKs fetch them all); with this rule they would be ${bytes}`, [{ field: 'body', reason: `the app's rules would be over ${MAX_APP_RULES_BYTES} bytes` }]);
+  }
+}
+
 /**
  * Governance rules (`/~/governance/rules`): block or shape traffic of users, companies or requests
  * matching a regex. SDKs fetch the enabled ones (state 1) from the collector, so every change
@@ -51,11 +76,13 @@ export function governanceRuleKind(deps: ResourceDeps): CrudKind<GovernanceRuleC
     updateSchema: GovernanceRuleUpdate,
     toStored: async (input, ctx, system) => {
       const rule = { ...system, ...input };
+      await checkLimits(deps.store, ctx, rule);
       await checkCohorts(deps.store, ctx, rule);
       return rule;
     },
     applyUpdate: async (current, input, ctx) => {
       const rule = { ...current, ...input };
+      await checkLimits(deps.store, ctx, rule);
       await checkCohorts(deps.store, ctx, rule);
       return rule;
     },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
+import { regexBacktrackingProblem } from '../../values/regex-safety';
 
-/** A regex condition's `value` must compile as a JavaScript RegExp: SDKs run it against requests. */
+/** A regex condition's `value` must compile as a JavaScript RegExp and run in bounded time: SDKs run it against requests. */
 function compiles(pattern: string): boolean {
   try {
     new RegExp(pattern);
@@ -13,7 +14,18 @@ function compiles(pattern: string): boolean {
 /** Spec: RegexCondition. `path` names a request field (e.g. `request.route`, `request.verb`). */
 export const RegexCondition = z.strictObject({
   path: z.string().min(1).max(256),
-  value: z.string().max(4096).refine(compiles, { message: 'is not a valid regular expression' }),
+  value: z
+    .string()
+    .max(4096)
+    .superRefine((pattern, ctx) => {
+      if (!compiles(pattern)) {
+        ctx.addIssue({ code: 'custom', message: 'is not a valid regular expression' });
+        return;
+      }
+      // SDKs run it with backtracking engines in the customer's API server: it must not hang it.
+      const problem = regexBacktrackingProblem(pattern);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    }),
 });
 
 /** Spec: RegexRule (governance rules and app sampling). */

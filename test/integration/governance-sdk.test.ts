@@ -159,6 +159,22 @@ describe('governance rules applied by the moesif-nodejs middleware', () => {
     expect(config.body.user_rules['late-user']).toEqual([{ rules: userRuleId, values: { '0': 'late@example.com' } }]);
   });
 
+  it('refuses a rule whose regex backtracks catastrophically, or with too many conditions, with a 400 naming the member', async () => {
+    const slow = await rt.management('POST', v1('/~/governance/rules'), {}, {
+      name: 'Hangs the SDK', type: 'regex', state: 1, block: true,
+      regex_config: [{ conditions: [{ path: 'request.route', value: '^(a|b|c)*0-0-0(x+x+)+y$' }] }],
+    });
+    expect(slow.status).toBe(400);
+    expect(slow.body.error.details).toEqual([expect.objectContaining({ field: 'regex_config[0].conditions[0].value', reason: expect.stringMatching(/nests a variable repetition/) })]);
+
+    const many = await rt.management('POST', v1('/~/governance/rules'), {}, {
+      name: 'Too many conditions', type: 'regex', state: 1, block: true,
+      regex_config: Array.from({ length: 3 }, () => ({ conditions: Array.from({ length: 20 }, (_, i) => ({ path: 'request.route', value: `^/r${i}$` })) })),
+    });
+    expect(many.status).toBe(400);
+    expect(many.body.error.details).toEqual([{ field: 'regex_config', reason: 'over 50 conditions' }]);
+  });
+
   it('deleting the rule empties the membership at once (the change hook refreshes)', async () => {
     expect((await rt.management('DELETE', v1(`/~/governance/rules/${userRuleId}`))).status).toBeLessThan(300);
     const config = await rt.collectorGet('/v1/config');

@@ -15,7 +15,8 @@ import { managementScopes } from '../../../schemas/scopes';
  */
 
 // The kinds' toStored/present touch no dependency; the store and clients are never called here.
-const deps = {} as ResourceDeps;
+// A store with no other resources: the kinds' checks that list siblings (rule limits) find none.
+const deps = { store: { list: async () => ({ items: [] }) } } as unknown as ResourceDeps;
 const at = '2026-11-22T05:00:00.000Z';
 const system: SystemFields = { _id: '0000000001-abc', org_id: 'org-1', app_id: 'app-1', created_at: at, modified_at: at };
 
