@@ -15,6 +15,10 @@ const LocalEnv = z.object({
   HOST: z.string().default('127.0.0.1'),
   QUIET: z.enum(['0', '1', 'true', 'false']).default('0'),
   MANAGEMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  /** How long one query of the API may run before it is stopped with 504 (AWS: the same default). */
+  QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).default(25_000),
+  /** Queries one org may run at once; more are answered 429 (AWS: the same default). */
+  CONCURRENT_QUERIES_PER_ORG: z.coerce.number().int().min(1).default(10),
   /** How often the local billing run runs; 0 turns it off (AWS: every 5 minutes). */
   BILLING_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** How often governance-rule membership is recomputed; 0 turns it off (AWS: every minute). */
@@ -38,7 +42,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(env.DATA_DIR);
   await ensureConsoleBuilt({ log });
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS, email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS } });
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS, email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS } });
   const c = runtime.credentials;
   console.log(
     [

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { isUtf8 } from 'node:buffer';
 import { errorBody, errorResult } from '../../functions/shared/http/error-response';
 import { jsonResult } from '../../functions/shared/http/json-result';
-import type { HttpEvent, HttpResult } from '../../functions/shared/http/types';
+import type { HandlerContext, HttpEvent, HttpResult } from '../../functions/shared/http/types';
 
 export interface LocalHttpServer {
   url: string;
@@ -23,7 +23,7 @@ export interface HttpServerOptions {
   port: number;
   /** Defaults to 127.0.0.1. */
   host?: string;
-  handler: (event: HttpEvent) => Promise<HttpResult>;
+  handler: (event: HttpEvent, context: HandlerContext) => Promise<HttpResult>;
   /** Raw (still compressed) request body limit; larger requests get a 413. Default 60 MB. */
   maxBodyBytes?: number;
   log?: (line: string) => void;
@@ -88,7 +88,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Local
 async function serve(
   request: IncomingMessage,
   response: ServerResponse,
-  handler: (event: HttpEvent) => Promise<HttpResult>,
+  handler: (event: HttpEvent, context: HandlerContext) => Promise<HttpResult>,
   maxBodyBytes: number,
   log: (line: string) => void,
   closing: () => boolean,
@@ -103,7 +103,12 @@ async function serve(
         errorBody(413, 'payload_too_large', `The request body is larger than ${maxBodyBytes} bytes`, [{ field: 'body', reason: `exceeds ${maxBodyBytes} bytes` }]),
       );
     } else {
-      result = await handler(toEvent(request, body, receivedAt));
+      // The response closes before it is written only when the caller hung up: their query stops.
+      const hungUp = new AbortController();
+      response.once('close', () => {
+        if (!response.writableFinished) hungUp.abort();
+      });
+      result = await handler(toEvent(request, body, receivedAt), { disconnected: hungUp.signal });
     }
   } catch (error) {
     // A client that hung up mid-body has no one to answer.

@@ -61,6 +61,8 @@ export interface LocalRuntimeOptions {
   readonly governanceRefreshMs?: number;
   /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
   readonly managementAuth?: { rateLimitPerMinute?: number; orgStatusTtlMs?: number; tokenUrlRateLimitPerMinute?: number; now?: () => Date };
+  /** Each query of the API: its time budget and the queries one org may run at once (defaults as on AWS). */
+  readonly queryBudget?: { timeMs?: number; concurrentPerOrg?: number };
   /**
    * How often the billing run runs (the AWS schedule is 5 min). Default: 60 s (npm start reads BILLING_INTERVAL_MS)
    * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
@@ -168,6 +170,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         ...(managementAuth.rateLimitPerMinute === undefined ? {} : { managementRateLimitPerMinute: managementAuth.rateLimitPerMinute }),
         ...(managementAuth.tokenUrlRateLimitPerMinute === undefined ? {} : { tokenUrlRateLimitPerMinute: managementAuth.tokenUrlRateLimitPerMinute }),
         ...(managementAuth.orgStatusTtlMs === undefined ? {} : { orgStatusTtlMs: managementAuth.orgStatusTtlMs }),
+        ...(options.queryBudget?.timeMs === undefined ? {} : { queryTimeBudgetMs: options.queryBudget.timeMs }),
+        ...(options.queryBudget?.concurrentPerOrg === undefined ? {} : { concurrentQueriesPerOrg: options.queryBudget.concurrentPerOrg }),
         ...(managementAuth.now ? { now: managementAuth.now } : {}),
       },
     });
@@ -223,13 +227,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // The servers listen first (their URLs go into local.json) but answer 503 until bootstrap is done,
     // so a 200 from /health/probe means the service and its credentials are ready.
     let ready = false;
-    const gate = (handler: HttpHandler): HttpHandler => async (event) =>
-      ready ? handler(event) : errorResult(new ServiceUnavailableError('The local service is still starting; retry shortly'));
+    const gate = (handler: HttpHandler): HttpHandler => async (event, context) =>
+      ready ? handler(event, context) : errorResult(new ServiceUnavailableError('The local service is still starting; retry shortly'));
     const host = options.host ?? '127.0.0.1';
     const servers: LocalHttpServer[] = [];
     // Accepted records are read at once, whatever back-off the idle poller is in.
-    const collectAndNudge: HttpHandler = async (event) => {
-      const result = await collectorApi(event);
+    const collectAndNudge: HttpHandler = async (event, context) => {
+      const result = await collectorApi(event, context);
       poller.nudge();
       return result;
     };

@@ -29,6 +29,10 @@ export interface StoreSettings {
   readonly ruleConfigCacheTtlMs?: number;
   /** Management API queries per org per calendar minute (MANAGEMENT_RATE_LIMIT_PER_MINUTE); default 500. */
   readonly managementRateLimitPerMinute?: number;
+  /** How long one query of the API may run (QUERY_TIME_BUDGET_MS); default 25 s. */
+  readonly queryTimeBudgetMs?: number;
+  /** Queries one org may run at once (CONCURRENT_QUERIES_PER_ORG); default 10. */
+  readonly concurrentQueriesPerOrg?: number;
   /** Password attempts per org per minute at the OAuth token URL; default 30. */
   readonly tokenUrlRateLimitPerMinute?: number;
   /** How long an org's subscription status is cached; at most (and by default) 30 s. */
@@ -38,6 +42,8 @@ export interface StoreSettings {
 }
 
 export const DEFAULT_TOKEN_URL_RATE_LIMIT = 30;
+export const DEFAULT_QUERY_TIME_BUDGET_MS = 25_000;
+export const DEFAULT_CONCURRENT_QUERIES_PER_ORG = 10;
 
 export interface ServiceStoresInput {
   readonly clients: AwsClients;

@@ -25,6 +25,7 @@ export function searchApiHandler(
     tokens: stores.tokens,
     orgStatus: stores.orgStatus,
     rateLimiter: stores.managementRateLimiter,
+    ...stores.queryBudget,
     now: stores.now,
   });
 }

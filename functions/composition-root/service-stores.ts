@@ -16,7 +16,9 @@ import { OrgStatusCache } from '../organisations/org-status';
 import { OrgUserStore } from '../organisations/org-user-store';
 import { DEFAULT_MANAGEMENT_RATE_LIMIT } from '../rate-limit/rate-limit-policy';
 import { RateLimiter } from '../rate-limit/rate-limiter';
-import { DEFAULT_TOKEN_URL_RATE_LIMIT, IngestStores } from './ingest-stores';
+import { QuerySlots } from '../rate-limit/query-slots';
+import type { QueryBudgetDeps } from '../search/query-budget';
+import { DEFAULT_CONCURRENT_QUERIES_PER_ORG, DEFAULT_QUERY_TIME_BUDGET_MS, DEFAULT_TOKEN_URL_RATE_LIMIT, IngestStores } from './ingest-stores';
 
 export { IngestStores, type ServiceStoresInput, type StorageNames, type StoreSettings } from './ingest-stores';
 
@@ -40,6 +42,16 @@ export class ServiceStores extends IngestStores {
   get tokenUrlRateLimiter(): RateLimiter {
     return this.once('tokenUrlRateLimiter', () =>
       new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute: this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT, bucket: 'TOKEN_URL_MINUTE', now: () => this.now().getTime() }));
+  }
+
+  /** Each query of the API: its org's concurrent-query slots and its time budget. */
+  get queryBudget(): QueryBudgetDeps {
+    return this.once('queryBudget', () => {
+      const queryTimeMs = this.settings.queryTimeBudgetMs ?? DEFAULT_QUERY_TIME_BUDGET_MS;
+      // A slot outlives its query's budget by a margin, so only a holder that died leaves it to expire.
+      const slots = new QuerySlots(this.documents, this.resourcesTable, { slots: this.settings.concurrentQueriesPerOrg ?? DEFAULT_CONCURRENT_QUERIES_PER_ORG, leaseMs: queryTimeMs + 5_000, now: () => this.now().getTime() });
+      return { querySlots: slots, queryTimeMs };
+    });
   }
 
   // Managed resources and governance (resources table).

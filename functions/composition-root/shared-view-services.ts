@@ -15,6 +15,7 @@ export function sharedViewApiHandler(stores: ServiceStores, options: { index: Se
     signingKey: options.signingKey,
     orgStatus: stores.orgStatus,
     rateLimiter: stores.managementRateLimiter,
+    ...stores.queryBudget,
     now: stores.now,
   });
 }

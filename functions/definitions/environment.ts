@@ -21,6 +21,8 @@ export const settingVariables = {
   webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   tokenSigningSecretArn: 'TOKEN_SIGNING_SECRET_ARN',
   managementRateLimitPerMinute: 'MANAGEMENT_RATE_LIMIT_PER_MINUTE',
+  queryTimeBudgetMs: 'QUERY_TIME_BUDGET_MS',
+  concurrentQueriesPerOrg: 'CONCURRENT_QUERIES_PER_ORG',
   billingProvidersSecretArn: 'BILLING_PROVIDERS_SECRET_ARN',
   billingTimeBudgetMs: 'BILLING_TIME_BUDGET_MS',
   sesConfigurationSet: 'SES_CONFIGURATION_SET',
@@ -90,10 +92,20 @@ const managementAuth = {
   [v.managementRateLimitPerMinute]: z.coerce.number().int().positive().default(500),
 };
 
+/**
+ * The budget of one query of the API (under API Gateway's 30 s integration timeout, so the caller
+ * gets the service's 504, not the gateway's) and the queries an org may run at once.
+ */
+const queryBudget = {
+  [v.queryTimeBudgetMs]: z.coerce.number().int().min(100).max(28_000).default(25_000),
+  [v.concurrentQueriesPerOrg]: z.coerce.number().int().min(1).max(100).default(10),
+};
+
 export const SearchApiEnv = z.object({
   ...common,
   ...search,
   ...managementAuth,
+  ...queryBudget,
   [tables.profiles.envVar]: name,
   [buckets.profileDocuments.envVar]: name,
   // Profile writes with a management token go onto the ingest stream, as the collector's do.
@@ -105,6 +117,7 @@ export const SharedViewApiEnv = z.object({
   ...common,
   ...search,
   ...managementAuth,
+  ...queryBudget,
 });
 
 /** Behavioural emails go through SES on AWS; its configuration set records bounces and complaints. */

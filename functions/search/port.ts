@@ -82,6 +82,11 @@ export interface SearchContext {
   readonly timeZone: string;
   /** The request's "now", so relative dates in one request agree. */
   readonly now: Date;
+  /**
+   * Stops the query when it aborts (time budget spent, caller gone): the backend cancels its work
+   * (DuckDB interrupt, OpenSearch connection closed) and rejects with the signal's reason.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface SearchHit {

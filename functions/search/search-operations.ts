@@ -12,11 +12,12 @@ import { fieldCatalogue } from './field-catalogue';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { signDeletionId, taskOfDeletionId } from './deletion-id';
 import type { DeletionProgress, IndexKind, SearchableIndex, SearchContext } from './port';
+import { withinQueryBudget, type QueryBudgetDeps } from './query-budget';
 
 /** Search bodies are queries, not data: 1 MB is far beyond any real one. */
 export const MAX_SEARCH_BODY_BYTES = 1_000_000;
 
-export interface SearchOperationDeps {
+export interface SearchOperationDeps extends QueryBudgetDeps {
   readonly index: SearchableIndex;
   readonly profiles: ProfileStore;
   readonly ready: () => Promise<void>;
@@ -50,11 +51,15 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     };
   };
 
+  /** A query of the index, within the org's concurrent queries and the time budget (query-budget.ts). */
+  const budgeted = <T>(request: HttpRequest, claims: ManagementTokenClaims, ctx: SearchContext, query: (ctx: SearchContext) => Promise<T>): Promise<T> =>
+    withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...ctx, signal }));
+
   const search = (kind: IndexKind): SearchOperation => async (request, claims) => {
     await deps.ready();
     const ctx = context(request, claims, kind);
-    const body = optionalBody(request) ?? {};
-    return { status: 200, body: await deps.index.search(ctx, parseSearchRequest(body, kind, { timeZone: ctx.timeZone })) };
+    const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
+    return { status: 200, body: await budgeted(request, claims, ctx, (within) => deps.index.search(within, parsed)) };
   };
 
   const count = (kind: IndexKind): SearchOperation => async (request, claims) => {
@@ -63,7 +68,7 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     // The count body is a search body; what counts is its query narrowed by its post_filter.
     const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
     const query: QueryNode = parsed.post_filter ? { type: 'bool', must: [parsed.query], filter: [parsed.post_filter], should: [], must_not: [] } : parsed.query;
-    return { status: 200, body: { count: await deps.index.countMatching(ctx, query) } };
+    return { status: 200, body: { count: await budgeted(request, claims, ctx, (within) => deps.index.countMatching(within, query)) } };
   };
 
   const getById = (kind: IndexKind, what: string): SearchOperation => async (request, claims) => {
@@ -104,20 +109,20 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
 
   const properties = (kind: IndexKind): SearchOperation => async (request, claims) => {
     await deps.ready();
-    return { status: 200, body: await fieldCatalogue(deps.index, context(request, claims, kind)) };
+    return { status: 200, body: await budgeted(request, claims, context(request, claims, kind), (within) => fieldCatalogue(deps.index, within)) };
   };
 
   /** Funnels and retention read the events of the window (from/to/time_zone), like event searches. */
   const funnel: SearchOperation = async (request, claims) => {
     await deps.ready();
     const query = parseFunnelBody(requiredBody(request));
-    return { status: 200, body: await deps.index.funnel(context(request, claims, 'events'), query) };
+    return { status: 200, body: await budgeted(request, claims, context(request, claims, 'events'), (within) => deps.index.funnel(within, query)) };
   };
 
   const retention: SearchOperation = async (request, claims) => {
     await deps.ready();
     const query = parseRetentionBody(requiredBody(request));
-    return { status: 200, body: await deps.index.retention(context(request, claims, 'events'), query) };
+    return { status: 200, body: await budgeted(request, claims, context(request, claims, 'events'), (within) => deps.index.retention(within, query)) };
   };
 
   return {
@@ -142,7 +147,7 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
       await deps.ready();
       const ctx = context(request, claims, 'subscriptions');
       const query = parseQuery({ term: { company_id: request.pathParams['id']! } });
-      const result = await deps.index.search(ctx, { query, size: 1000, from: 0, sort: [], _source: { includes: [], excludes: [] }, track_total_hits: true, aggs: {} });
+      const result = await budgeted(request, claims, ctx, (within) => deps.index.search(within, { query, size: 1000, from: 0, sort: [], _source: { includes: [], excludes: [] }, track_total_hits: true, aggs: {} }));
       return { status: 200, body: result };
     },
   };

@@ -5,6 +5,7 @@ import { parseFunnelBody, parseRetentionBody } from '../search/analyses/parse-an
 import { parseRequestRange } from '../search/dates/request-range';
 import { parseSearchRequest } from '../search/dsl';
 import type { SearchableIndex, SearchContext } from '../search/port';
+import { withinQueryBudget, type QueryBudgetDeps } from '../search/query-budget';
 import { GoneError, NotFoundError, UnauthorizedError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { targetLocation } from './signed-token-records';
@@ -15,7 +16,7 @@ export interface SharedViewCaller {
   readonly record: SharedViewTokenRecord;
 }
 
-export interface SharedViewOperationDeps {
+export interface SharedViewOperationDeps extends QueryBudgetDeps {
   readonly store: ResourceStore;
   readonly index: SearchableIndex;
   readonly ready: () => Promise<void>;
@@ -53,10 +54,18 @@ export function sharedViewOperations(deps: SharedViewOperationDeps): Record<stri
       const chart = (workspace['chart'] ?? {}) as Record<string, unknown>;
       const retention = (chart['view_elements'] as Record<string, unknown> | undefined)?.['retention_query'];
       const base = { range, time_zone: record.time_zone };
-      if (chart['funnel_query'] !== undefined) return { status: 200, body: { query: 'funnel', ...base, answer: await deps.index.funnel(context, parseFunnelBody(chart['funnel_query'])) } };
-      if (retention !== undefined) return { status: 200, body: { query: 'retention', ...base, answer: await deps.index.retention(context, parseRetentionBody(retention)) } };
+      // A viewer's query runs under the owner's budget: one of the org's concurrent queries, the same time limit.
+      const budgeted = <T>(query: (within: SearchContext) => Promise<T>) => withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...context, signal }));
+      if (chart['funnel_query'] !== undefined) {
+        const funnel = parseFunnelBody(chart['funnel_query']);
+        return { status: 200, body: { query: 'funnel', ...base, answer: await budgeted((within) => deps.index.funnel(within, funnel)) } };
+      }
+      if (retention !== undefined) {
+        const parsed = parseRetentionBody(retention);
+        return { status: 200, body: { query: 'retention', ...base, answer: await budgeted((within) => deps.index.retention(within, parsed)) } };
+      }
       const search = parseSearchRequest(chart['es_query'] ?? { size: 0, query: { match_all: {} } }, 'events', { timeZone: record.time_zone });
-      return { status: 200, body: { query: 'search', ...base, answer: await deps.index.search(context, search) } };
+      return { status: 200, body: { query: 'search', ...base, answer: await budgeted((within) => deps.index.search(within, search)) } };
     },
   };
 }

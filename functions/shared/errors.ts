@@ -83,6 +83,18 @@ export class ServiceUnavailableError extends ServiceError {
   readonly code = 'service_unavailable';
 }
 
+/** A query ran past its time budget and was stopped; a narrower query (or time range) may fit. */
+export class QueryTimeoutError extends ServiceError {
+  readonly status = 504;
+  readonly code = 'query_timeout';
+}
+
+/** The caller hung up: its query was stopped. Nobody reads this answer; it only ends the work. */
+export class ClientClosedError extends ServiceError {
+  readonly status = 499;
+  readonly code = 'client_closed_request';
+}
+
 export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof ServiceError;
 }

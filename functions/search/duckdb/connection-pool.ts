@@ -15,8 +15,9 @@ export class ConnectionPool {
     this.free = [...connections];
   }
 
-  async run<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = await this.acquire();
+  /** Runs the task on a free connection; a signal that aborts while it waits gives up its place in line. */
+  async run<T>(task: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const connection = await this.acquire(signal);
     try {
       return await task(connection);
     } finally {
@@ -34,9 +35,23 @@ export class ConnectionPool {
     for (const connection of this.connections) connection.closeSync();
   }
 
-  private acquire(): Promise<DuckDBConnection> {
+  private acquire(signal?: AbortSignal): Promise<DuckDBConnection> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const connection = this.free.pop();
-    return connection ? Promise.resolve(connection) : new Promise((resolve) => this.waiting.push(resolve));
+    if (connection) return Promise.resolve(connection);
+    return new Promise((resolve, reject) => {
+      const waiter = (given: DuckDBConnection) => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve(given);
+      };
+      const giveUp = () => {
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.waiting.push(waiter);
+    });
   }
 
   private release(connection: DuckDBConnection): void {

@@ -229,22 +229,22 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
     this.assertOpen();
-    return runSearch(this.read, context, request, aggregateAndCount);
+    return runSearch(this.reader(context.signal), context, request, aggregateAndCount);
   }
 
   async countMatching(context: SearchContext, query: QueryNode): Promise<number> {
     this.assertOpen();
-    return countMatching(this.read, context, query);
+    return countMatching(this.reader(context.signal), context, query);
   }
 
   async funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
     this.assertOpen();
-    return runFunnel(this.read, context, query);
+    return runFunnel(this.reader(context.signal), context, query);
   }
 
   async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
     this.assertOpen();
-    return runRetention(this.read, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
+    return runRetention(this.reader(context.signal), context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
   }
 
   async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {
@@ -272,12 +272,29 @@ class DuckDbSearchIndex implements SearchableIndex {
     return undefined;
   }
 
-  /** Search statements on a free read connection, rows as plain JS values. */
-  private readonly read: QueryRunner = (sql, params) =>
-    this.reads.run(async (reader) => {
-      const result = await reader.runAndReadAll(sql, params as DuckDBValue[]);
-      return result.getRowObjectsJS() as Record<string, unknown>[];
-    });
+  /**
+   * Search statements on a free read connection, rows as plain JS values. When the signal aborts,
+   * the running statement is interrupted (its connection is free again at once) and the call
+   * rejects with the signal's reason.
+   */
+  private reader(signal: AbortSignal | undefined): QueryRunner {
+    return (sql, params) =>
+      this.reads.run(async (reader) => {
+        signal?.throwIfAborted();
+        const interrupt = () => reader.interrupt();
+        signal?.addEventListener('abort', interrupt, { once: true });
+        try {
+          const result = await reader.runAndReadAll(sql, params as DuckDBValue[]);
+          return result.getRowObjectsJS() as Record<string, unknown>[];
+        } catch (error) {
+          signal?.throwIfAborted();
+          throw error;
+        } finally {
+          // Removed before the connection goes back to the pool, so it can never interrupt another caller's statement.
+          signal?.removeEventListener('abort', interrupt);
+        }
+      }, signal);
+  }
 
   /** Every write is committed when `index` resolves. */
   async refresh(): Promise<void> {}

@@ -1,3 +1,4 @@
+import { abortable } from '../../shared/abortable';
 import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { funnelAnswer, retentionAnswer } from '../analyses/analysis-answers';
@@ -97,7 +98,8 @@ async function eachPage(target: OpenSearchTarget, context: SearchContext, body: 
   let after: Json | undefined;
   let actors = 0;
   for (;;) {
-    const response = await target.client.search({ index: readTarget(target.prefix, 'events'), ignore_unavailable: true, allow_no_indices: true, body: body(after) as never });
+    const pending = target.client.search({ index: readTarget(target.prefix, 'events'), ignore_unavailable: true, allow_no_indices: true, body: body(after) as never });
+    const response = await abortable(context.signal, pending, () => pending.abort());
     const page = ((response.body as { aggregations?: { actors?: CompositePage } }).aggregations?.actors) ?? { buckets: [] };
     for (const bucket of page.buckets) visit(bucket);
     actors += page.buckets.length;

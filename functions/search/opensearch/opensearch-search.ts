@@ -1,5 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { AggregationNode, QueryNode, SearchRequest, SortValue } from '../../../schemas/search-tree';
+import { abortable } from '../../shared/abortable';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';
@@ -43,6 +44,7 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   const response = await send(
     () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: serialiseBody(body) as unknown as Json }),
     request.aggs,
+    context.signal,
   );
   const answer = response as OpenSearchSearchAnswer;
   failOnShardFailures(answer, request.aggs);
@@ -71,14 +73,17 @@ async function withZeroBuckets(target: OpenSearchTarget, context: SearchContext,
   const answer = (await send(
     () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: tenantTermsBody(target.wrap(context.scope), wanted) }),
     nodes,
+    context.signal,
   )) as OpenSearchSearchAnswer;
   failOnShardFailures(answer, nodes);
   applyTenantTerms(wanted, answer.aggregations);
 }
 
 export async function countOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode): Promise<number> {
-  const response = await send(() =>
-    target.client.count({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: { query: wrapped(target, context, query) } }),
+  const response = await send(
+    () => target.client.count({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: { query: wrapped(target, context, query) } }),
+    undefined,
+    context.signal,
   );
   return Number((response as { count?: number }).count ?? 0);
 }
@@ -151,9 +156,15 @@ function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryN
  * Runs a request; a request OpenSearch refuses (400) is the caller's mistake, anything else is ours or the cluster's.
  * A search with aggregations that the cluster refuses for its bucket limit gets the bucket cap's 400.
  */
-async function send(request: () => Promise<{ body: unknown }>, aggs?: Record<string, AggregationNode>): Promise<unknown> {
+/**
+ * One request to the cluster, its errors as the service's: a refused body is a 400 naming why, the
+ * bucket cap a 400 naming the aggregation. A context's signal stops it (the connection is closed, so
+ * OpenSearch cancels the search task).
+ */
+async function send(request: () => Promise<{ body: unknown }> & { abort?: () => void }, aggs?: Record<string, AggregationNode>, signal?: AbortSignal): Promise<unknown> {
   try {
-    return (await request()).body;
+    const pending = request();
+    return (await abortable(signal, pending, () => pending.abort?.())).body;
   } catch (error) {
     if (aggs !== undefined && mentionsTooManyBuckets(errorBody(error))) throw bucketCapError(bucketExplosionMember(aggs));
     if (statusOf(error) === 400) {

@@ -4,7 +4,7 @@ import { NotAcceptableError, NotFoundError } from '../errors';
 import { errorResult } from './error-response';
 import { CORS_HEADERS, jsonResult } from './json-result';
 import { Router } from './router';
-import type { HttpEvent, HttpRequest, HttpResult, OperationResult } from './types';
+import type { HandlerContext, HttpEvent, HttpRequest, HttpResult, OperationResult } from './types';
 
 export type Operation<A> = (request: HttpRequest, auth: A) => Promise<OperationResult>;
 
@@ -17,7 +17,7 @@ export interface HttpHandlerOptions<A> {
   readonly extraHeaders?: (auth: A | undefined) => Record<string, string>;
 }
 
-export type HttpHandler = (event: HttpEvent, context?: unknown) => Promise<HttpResult>;
+export type HttpHandler = (event: HttpEvent, context?: HandlerContext) => Promise<HttpResult>;
 
 /**
  * Builds a Lambda handler for API Gateway HTTP API events: CORS preflight, content negotiation,
@@ -30,8 +30,8 @@ export function createHttpHandler<A>(options: HttpHandlerOptions<A>): HttpHandle
   }
   const router = new Router(options.routes);
 
-  const base = async (event: HttpEvent): Promise<HttpResult> => {
-    const request = toHttpRequest(event);
+  const base = async (event: HttpEvent, context: HandlerContext): Promise<HttpResult> => {
+    const request = toHttpRequest(event, context);
     if (request.method === 'OPTIONS') return preflight(router, request);
     assertAcceptsJson(request.headers['accept']);
     const { route, pathParams } = router.match(request.method, request.path);
@@ -41,13 +41,14 @@ export function createHttpHandler<A>(options: HttpHandlerOptions<A>): HttpHandle
     return jsonResult(result.status, result.body, { ...options.extraHeaders?.(auth), ...result.headers });
   };
 
-  const handler = middy<HttpEvent, HttpResult>(base).onError(async (request) => {
+  // middy types its context as Lambda's; the runtime's own (HandlerContext) travels through it untouched.
+  const handler = middy<HttpEvent, HttpResult>((event: HttpEvent, context: object) => base(event, context as HandlerContext)).onError(async (request) => {
     request.response = errorResult(request.error);
   });
   return (event, context) => handler(event, (context ?? {}) as never);
 }
 
-export function toHttpRequest(event: HttpEvent): HttpRequest {
+export function toHttpRequest(event: HttpEvent, context?: HandlerContext): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = value;
@@ -70,6 +71,7 @@ export function toHttpRequest(event: HttpEvent): HttpRequest {
     bodyText: event.isBase64Encoded ? undefined : body,
     sourceIp: event.requestContext?.http?.sourceIp ?? '',
     receivedAt: event.requestContext?.timeEpoch ? new Date(event.requestContext.timeEpoch) : new Date(),
+    ...(context?.disconnected === undefined ? {} : { disconnected: context.disconnected }),
   };
 }
 

@@ -17,6 +17,13 @@ export interface HttpRequest {
   readonly bodyText?: string;
   readonly sourceIp: string;
   readonly receivedAt: Date;
+  /** Aborts when the caller hangs up before its answer (the local runtime; API Gateway does not tell a Lambda). */
+  readonly disconnected?: AbortSignal;
+}
+
+/** What a runtime hands a handler beside the event: locally, the caller's connection. */
+export interface HandlerContext {
+  readonly disconnected?: AbortSignal;
 }
 
 export interface OperationResult {

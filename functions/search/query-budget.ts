@@ -1,0 +1,49 @@
+import { abortable } from '../shared/abortable';
+import { ClientClosedError, QueryTimeoutError } from '../shared/errors';
+import type { QuerySlots } from '../rate-limit/query-slots';
+
+export interface QueryBudgetDeps {
+  /** The org's concurrent queries (429 when all are taken). */
+  readonly querySlots: QuerySlots;
+  /** How long one query may run before it is stopped (504). */
+  readonly queryTimeMs: number;
+}
+
+/**
+ * Runs one query of the API within its budget: a slot of the org's concurrent queries (429 with
+ * Retry-After when none is free), a time budget (stopped with 504 past it) and the caller's
+ * connection (stopped when the caller hangs up). `work` gets the signal to hand to the backend
+ * in its SearchContext; whatever the backend rejects with after the signal aborted, the signal's
+ * reason is what the caller sees.
+ */
+export async function withinQueryBudget<T>(deps: QueryBudgetDeps, orgId: string, disconnected: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const slot = await deps.querySlots.acquire(orgId);
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    controller.abort(
+      new QueryTimeoutError(`The query ran past its time budget of ${deps.queryTimeMs} ms and was stopped; narrow its time range or filters`, [
+        { field: 'query', reason: `ran over ${deps.queryTimeMs} ms` },
+      ]),
+    );
+  }, deps.queryTimeMs);
+  const hungUp = () => controller.abort(new ClientClosedError('The client closed the connection; its query was stopped'));
+  if (disconnected?.aborted) hungUp();
+  else disconnected?.addEventListener('abort', hungUp, { once: true });
+  const running = work(controller.signal);
+  try {
+    // The caller is answered as soon as the budget is spent, whenever the backend notices.
+    return await abortable(controller.signal, running);
+  } finally {
+    clearTimeout(timer);
+    disconnected?.removeEventListener('abort', hungUp);
+    // The slot is freed once the work has really stopped (DuckDB notices an interrupt between chunks
+    // of rows), so the bound counts what runs. One that cannot be deleted frees itself when its lease ends.
+    const released = running
+      .then(noop, noop)
+      .then(() => slot.release())
+      .catch((error: unknown) => console.error(JSON.stringify({ level: 'warn', message: 'could not release a query slot', error: String(error) })));
+    if (!controller.signal.aborted) await released;
+  }
+}
+
+const noop = (): void => undefined;
