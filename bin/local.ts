@@ -85,6 +85,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // `npm start` leaves npm as this process's parent. If the parent dies (even by kill -9), this
+  // process is handed to init: it then stops as on SIGTERM, so no kill leaves it and its emulators orphaned.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown(`parent process ${parent} exited`);
+  }, 500).unref();
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiCall, send, uuid } from './support/runtime';
-import { freePort, listening, processesMentioning, startService, waitForProbe } from './support/service-process';
+import { freePort, listening, processesMentioning, startService, waitForProbe, waitUntilNoProcessMentions } from './support/service-process';
 
 describe('npm start: restart keeps data, shutdown drains and leaves no process behind', () => {
   let dataDir: string;
@@ -54,6 +54,23 @@ describe('npm start: restart keeps data, shutdown drains and leaves no process b
       expect(await second.exited).toBe(0);
     }
     expect(processesMentioning(dataDir)).toEqual([]);
+  }, 240_000);
+
+  it('a kill -9 of npm leaves no orphan: the service sees its parent gone and stops itself and its emulators', async () => {
+    const orphanDir = await mkdtemp(join(tmpdir(), 'uab-orphan-'));
+    const collectorPort = await freePort();
+    const managementPort = await freePort();
+    try {
+      const npm = startService(orphanDir, collectorPort, managementPort, { SHUTDOWN_DRAIN_MS: '0', BILLING_INTERVAL_MS: '0' }, true);
+      await waitForProbe(`http://127.0.0.1:${collectorPort}`, npm);
+      npm.child.kill('SIGKILL');
+      await npm.exited;
+      await waitUntilNoProcessMentions(orphanDir, 60_000);
+      expect(await listening(collectorPort)).toBe(false);
+      expect(await listening(managementPort)).toBe(false);
+    } finally {
+      await rm(orphanDir, { recursive: true, force: true });
+    }
   }, 240_000);
 
   it('npm start stays the parent until every child has stopped; a SIGTERM with a bounded drain keeps the rest for the next start', async () => {
