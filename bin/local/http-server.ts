@@ -29,6 +29,8 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
   /** close() stops waiting for unfinished requests after this long and cuts their connections. Default 30 s. */
   closeTimeoutMs?: number;
+  /** Sees every answer before it is written (the contract check's recorder, answer-log.ts). */
+  onAnswer?: (method: string, path: string, result: HttpResult) => void;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 60 * 1024 * 1024;
@@ -49,7 +51,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Local
       if (closing) setImmediate(() => server.closeIdleConnections());
       if (inFlight === 0) idle.splice(0).forEach((resolveIdle) => resolveIdle());
     });
-    void serve(request, response, options.handler, maxBodyBytes, log, () => closing);
+    void serve(request, response, options.handler, maxBodyBytes, log, () => closing, options.onAnswer);
   });
 
   await new Promise<void>((resolveListen, reject) => {
@@ -92,6 +94,7 @@ async function serve(
   maxBodyBytes: number,
   log: (line: string) => void,
   closing: () => boolean,
+  onAnswer?: HttpServerOptions['onAnswer'],
 ): Promise<void> {
   const receivedAt = Date.now();
   let result: HttpResult;
@@ -116,6 +119,7 @@ async function serve(
     result = errorResult(error, (entry) => log(JSON.stringify(entry)));
   }
   if (response.destroyed) return;
+  onAnswer?.(request.method ?? 'GET', (request.url ?? '/').split('?')[0] as string, result);
   // While shutting down, tell the client not to reuse this connection.
   if (closing()) response.setHeader('connection', 'close');
   try {

@@ -21,6 +21,7 @@ import { noMetrics } from '../../functions/shared/metrics';
 import { retryableOnce } from '../../functions/shared/retryable-once';
 import { startPeriodicRefresh } from './periodic-refresh';
 import { withConsole } from '../../functions/web-console/console-assets';
+import { answerRecorder } from './answer-log';
 import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { startLocalExports, type LocalExports } from './periodic-exports';
@@ -237,7 +238,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       poller.nudge();
       return result;
     };
-    const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectAndNudge), log });
+    const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectAndNudge), log, onAnswer: answerRecorder('collector') });
     servers.push(collector);
     // The console is served beside the API (/console/) and calls it on the origin it was loaded from.
     let consoleOrgId: string | undefined;
@@ -246,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       host,
       handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, collectorUrl: () => collector.url, distDir: options.consoleDist ?? CONSOLE_DIST }),
       log,
+      onAnswer: answerRecorder('management'),
     });
     servers.push(management);
 

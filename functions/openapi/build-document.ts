@@ -24,8 +24,9 @@ const ERROR_RESPONSES: Record<ErrorStatus | 405, { name: string; description: st
   410: { name: 'Gone', description: 'The resource was deleted.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit after decompression.' },
   415: { name: 'UnsupportedMediaType', description: 'The Content-Encoding is not one of gzip, deflate, br.' },
-  429: { name: 'TooManyRequests', description: 'Rate limit hit (500 queries per calendar minute per organisation); retry after the Retry-After seconds.' },
+  429: { name: 'TooManyRequests', description: 'Rate limit hit (500 queries per calendar minute per organisation), or, for queries, as many running at once as the organisation may (10); retry after the Retry-After seconds.' },
   503: { name: 'ServiceUnavailable', description: 'A dependency did not take the request; nothing was half-done: retry.' },
+  504: { name: 'QueryTimeout', description: 'The query ran past its time budget (25 s by default) and was stopped; narrow its time range or filters.' },
 };
 
 /**
@@ -66,6 +67,7 @@ export function buildOpenApiDocument(options: BuildOptions): Json {
       ? operation(options.api, form, entry, input, output)
       : undocumentedOperation(options.api, form);
   }
+  for (const [path, item] of Object.entries(paths)) item['options'] = preflightOperation(path, item);
 
   return {
     openapi: '3.1.0',
@@ -73,8 +75,8 @@ export function buildOpenApiDocument(options: BuildOptions): Json {
       title: options.api === 'collector' ? 'Collector API' : 'Management API',
       version: '1',
       description: options.api === 'collector'
-        ? 'Write-only ingestion of API calls, actions, user and company profiles and subscriptions. Every error has the shape of components.schemas.Error.'
-        : 'Search, count and manage the data of the token\'s organisation and app (`~` in a path means them). Every path is also served under /v1. Every error has the shape of components.schemas.Error.',
+        ? `Write-only ingestion of API calls, actions, user and company profiles and subscriptions. ${EVERY_PATH}`
+        : `Search, count and manage the data of the token's organisation and app (\`~\` in a path means them). Every path is also served under /v1. ${EVERY_PATH}`,
     },
     servers: [{ url: '/', description: 'The API\'s own base address' }],
     tags: [...new Set(forms.map((form) => tagOf(form.route)))].map((name) => ({ name })),
@@ -86,6 +88,35 @@ export function buildOpenApiDocument(options: BuildOptions): Json {
         { description, content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}Error` } } } },
       ])),
       securitySchemes: securitySchemes(options.api),
+    },
+  };
+}
+
+/** What holds for every path, beside its operations. */
+const EVERY_PATH =
+  'Every error has the shape of components.schemas.Error. A method a path does not list is answered 405 (components.responses.MethodNotAllowed) with an Allow header naming the methods it has. Every path answers the CORS preflight (OPTIONS).';
+
+/** The CORS preflight of a path: 204 naming its methods (the shared HTTP handler answers it before authentication). */
+function preflightOperation(path: string, item: Json): Json {
+  const methods = Object.keys(item).map((method) => method.toUpperCase());
+  const header = (description: string) => ({ description, schema: { type: 'string' } });
+  return {
+    operationId: `preflight${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    summary: 'CORS preflight',
+    description: `Answers a browser's preflight: the methods of this path (${[...methods, 'OPTIONS'].join(', ')}), the request headers it may send, and how long to remember it.`,
+    tags: ['cors'],
+    ...(path.includes('{') ? { parameters: pathParameters(path, undefined) } : {}),
+    security: [],
+    responses: {
+      '204': {
+        description: 'The preflight answer; no body.',
+        headers: {
+          'Access-Control-Allow-Origin': header('Always `*`.'),
+          'Access-Control-Allow-Methods': header('The methods of this path, and OPTIONS.'),
+          'Access-Control-Allow-Headers': header('The headers the request asked for, or the ones the API reads.'),
+          'Access-Control-Max-Age': header('Seconds the browser may reuse this answer (86400).'),
+        },
+      },
     },
   };
 }
@@ -217,6 +248,10 @@ function operation(api: ApiName, form: PathForm, entry: RouteSchema, input: Reco
       ...(response ? { content: { 'application/json': { schema: response } } } : {}),
     },
   };
+  if (entry.alsoStatus) {
+    const success = responses[String(entry.responseStatus)] as Json;
+    responses[String(entry.alsoStatus.status)] = { ...success, description: entry.alsoStatus.description };
+  }
   const own = new Set<number>(entry.ownErrors?.statuses ?? []);
   for (const status of errorStatuses(route, entry)) {
     if (!own.has(status)) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
@@ -251,6 +286,8 @@ function errorStatuses(route: RouteDefinition, entry: RouteSchema | undefined): 
   if (route.auth.kind === 'collector-app') statuses.add(401);
   // The management authenticator: token and scope (401), organisation status (402), rate limit (429).
   if (route.auth.kind === 'management-token' || route.auth.kind === 'shared-view-token') [401, 402, 429].forEach((s) => statuses.add(s as ErrorStatus));
+  // Queries run within a time budget (functions/search/query-budget.ts).
+  if (entry?.runsQuery) statuses.add(504);
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -57,6 +57,9 @@ export const DashboardDocument = z.object({
   org_id: z.string(),
   app_id: z.string(),
   created: z.string(),
+  /** When it was stored and last changed (ISO 8601), as every managed resource. */
+  created_at: z.string().optional(),
+  modified_at: z.string().optional(),
   name: z.string(),
   dashboard_ids: z.array(z.string()),
   workspace_ids: z.array(z.array(z.string())),

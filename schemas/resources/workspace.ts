@@ -123,6 +123,9 @@ export const WorkspaceDocument = z.object({
   org_id: z.string(),
   app_id: z.string(),
   created: z.string(),
+  /** When it was stored and last changed (ISO 8601), as every managed resource. */
+  created_at: z.string().optional(),
+  modified_at: z.string().optional(),
   view_count: z.number().int(),
   name: z.string().optional(),
   is_default: z.boolean().optional(),

@@ -1,9 +1,18 @@
+import { rmSync } from 'node:fs';
 import type { RunningEmulators } from '../../bin/local/emulators';
-import { EMULATORS_KEY } from './global-setup';
+import { ANSWER_LOG, EMULATORS_KEY } from './global-setup';
+import { replayAnswers } from './support/answer-replay';
 
-/** Stops the emulators global-setup.ts started; nothing may outlive the test run. */
+/**
+ * Stops the emulators global-setup.ts started (nothing may outlive the test run), then checks every
+ * answer the run's servers gave against the committed OpenAPI documents: one out of them fails the run.
+ */
 export default async function globalTeardown(): Promise<void> {
   const emulators = (globalThis as Record<string, unknown>)[EMULATORS_KEY] as RunningEmulators | undefined;
   delete (globalThis as Record<string, unknown>)[EMULATORS_KEY];
   await emulators?.stop();
+  const { checked, mismatches } = replayAnswers(ANSWER_LOG);
+  rmSync(ANSWER_LOG, { force: true });
+  process.stderr.write(`OpenAPI replay: ${checked} answers checked against the committed documents, ${mismatches.length} kinds of mismatch\n`);
+  if (mismatches.length > 0) throw new Error(`Answers out of the committed OpenAPI documents:\n${mismatches.join('\n')}`);
 }

@@ -57,6 +57,7 @@ catalogSchemas['catalogPlans.get'] = {
 catalogSchemas['catalogPlans.delete'] = {
   ...catalogSchemas['catalogPlans.delete']!,
   description: 'Deletes a catalog plan that has no prices (a 400 names the plan otherwise); afterwards its id answers 410.',
+  errors: [...(catalogSchemas['catalogPlans.delete']!.errors ?? []), 400],
 };
 
 // ── Management: billing webhook channels (helper P) ──

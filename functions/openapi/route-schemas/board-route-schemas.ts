@@ -129,13 +129,18 @@ export const boardSchemas: Record<string, RouteSchema> = {
   }),
 };
 // The keystore differs from the generic kinds: several keys at once, and lists without the material.
+const EncryptedKeySummarySchema = named('EncryptedKeySummary', EncryptedKeySummary);
 boardSchemas['keystore.create'] = {
   ...boardSchemas['keystore.create']!,
-  description: 'Stores one wrapped key (an object) or up to 100 (an array); answers the stored key, or an array of them.',
-  response: z.union([EncryptedKeySchema, z.array(EncryptedKeySchema)]),
+  description: 'Stores one wrapped key (an object) or up to 100 (an array); answers the stored key, or an array of them, without the key material (GET one key to read it).',
+  response: z.union([EncryptedKeySummarySchema, z.array(EncryptedKeySummarySchema)]),
+};
+boardSchemas['keystore.update'] = {
+  ...boardSchemas['keystore.update']!,
+  response: EncryptedKeySummarySchema,
 };
 boardSchemas['keystore.list'] = {
   ...boardSchemas['keystore.list']!,
   description: 'Encrypted keys whose month lies in [from, to] (months YYYY-MM or date-times), of one type; without their key material.',
-  response: z.array(named('EncryptedKeySummary', EncryptedKeySummary)),
+  response: z.array(EncryptedKeySummarySchema),
 };

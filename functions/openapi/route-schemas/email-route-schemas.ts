@@ -38,6 +38,7 @@ export const emailSchemas: Record<string, RouteSchema> = {
     params: { token: 'The token of the link in the email.' },
     responseStatus: 200,
     response: z.object({ email: z.string(), template_id: z.string(), template_name: z.string().optional(), unsubscribed_from_template: z.boolean() }),
+    errors: [401, 404],
   },
   'emails.unsubscribe': {
     description: 'Unsubscribes the link\'s address from its template, or with `all: true` from every email of the app; mail clients\' RFC 8058 one-click POST (form `List-Unsubscribe=One-Click`) unsubscribes from the template. Later sends to it are recorded as `suppressed`.',
@@ -47,5 +48,6 @@ export const emailSchemas: Record<string, RouteSchema> = {
     bodyMediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
     responseStatus: 200,
     response: UnsubscribeAnswer,
+    errors: [401, 404],
   },
 };

@@ -11,6 +11,7 @@ export const ethAbiSchemas: Record<string, RouteSchema> = {
     description: 'Stores a contract\'s ABI (the compiler\'s JSON; a bare array is accepted as `{abi}`) for `address`, or for any contract when no address is given; posting again for an address replaces its ABI (200). From then on (within a minute), API calls whose request body is an Ethereum JSON-RPC `eth_call`, `eth_sendTransaction` or `eth_sendRawTransaction` to that contract are indexed with `eth.function`, `eth.signature`, `eth.args.<name>` and the call\'s `eth.to`, `eth.from`, `eth.value`, `eth.selector`. Every function item must name its inputs with valid types (400 naming `abi[i]`).',
     body: z.union([EthAbiCreate, z.array(z.record(z.string(), z.unknown()))]),
     responseStatus: 201,
+    alsoStatus: { status: 200, description: 'Replaced: the address had an ABI, and this one took its place' },
     response: EthAbiSchema,
     errors: [503],
   },

@@ -14,10 +14,14 @@ export interface RouteSchema {
   /** Media types the body may come as; default application/json. */
   readonly bodyMediaTypes?: readonly string[];
   readonly responseStatus: number;
+  /** A second success status with the same body (e.g. 200 when a POST replaces what it would create). */
+  readonly alsoStatus?: { readonly status: number; readonly description: string };
   readonly response?: z.ZodType;
   /** Headers of the success answer (name → what it says). */
   readonly responseHeaders?: Readonly<Record<string, string>>;
   readonly errors?: readonly ErrorStatus[];
+  /** Runs a query of the index within its budget: may answer 504 (and 429 when the org runs too many). */
+  readonly runsQuery?: boolean;
   /**
    * Statuses answered with another body than the service's error shape (the token URL answers
    * RFC 6749 errors); they replace the derived ones.
@@ -25,7 +29,7 @@ export interface RouteSchema {
   readonly ownErrors?: { readonly statuses: readonly ErrorStatus[]; readonly schema: z.ZodType; readonly description: string };
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 410 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 410 | 413 | 415 | 429 | 503 | 504;
 
 /** A name for a schema in the documents' `components.schemas` (the generator turns it into a $ref). */
 export const named = <T extends z.ZodType>(name: string, schema: T): T => schema.meta({ id: name }) as T;

@@ -51,6 +51,7 @@ export const sharedViewSchemas: Record<string, RouteSchema> = {
     errors: [404],
   },
   sharedViewData: {
+    runsQuery: true,
     description: 'Runs a shared workspace\'s stored query (chart.es_query, chart.funnel_query or chart.view_elements.retention_query) over one of the token\'s time ranges, and answers as the search, funnel or retention endpoint would. A workspace the token does not share, or a range it does not allow, is a 401.',
     params: { token: 'The signed token.', workspaceId: 'A workspace the token shares.' },
     query: SharedDataQuery,
