@@ -286,6 +286,8 @@ function errorStatuses(route: RouteDefinition, entry: RouteSchema | undefined): 
   if (route.auth.kind === 'collector-app') statuses.add(401);
   // The management authenticator: token and scope (401), organisation status (402), rate limit (429).
   if (route.auth.kind === 'management-token' || route.auth.kind === 'shared-view-token') [401, 402, 429].forEach((s) => statuses.add(s as ErrorStatus));
+  // A deleted app answers 410 on every route of its tokens.
+  if (route.auth.kind === 'management-token') statuses.add(410);
   // Queries run within a time budget (functions/search/query-budget.ts).
   if (entry?.runsQuery) statuses.add(504);
   return [...statuses].sort((a, b) => a - b);

@@ -52,7 +52,8 @@ export const EncryptedKeyDocument = z.object({
   _id: z.string(),
   org_id: z.string(),
   app_id: z.string(),
-  auth_user_id: z.string(),
+  /** Who stored it (a token of a service, with no user, stores none). */
+  auth_user_id: z.string().optional(),
   type: z.string(),
   month: KeyMonth,
   encrypted_key: z.string(),

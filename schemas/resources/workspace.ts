@@ -100,7 +100,7 @@ export type StoredComment = z.infer<typeof StoredComment>;
 
 /** Spec: Comments / Summary. */
 export const CommentsSummary = z.object({
-  summary: z.object({ count: z.number().int(), latest_comment: StoredComment.optional() }),
+  summary: z.object({ count: z.number().int(), latest_comment: StoredComment.extend({ workspace_id: z.string().optional() }).optional() }),
 });
 export type CommentsSummary = z.infer<typeof CommentsSummary>;
 

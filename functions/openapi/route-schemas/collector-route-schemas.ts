@@ -70,8 +70,9 @@ export const collectorSchemas: Record<string, RouteSchema> = {
     response: z.array(named('SdkRule', SdkRule)),
   },
   probe: {
-    description: 'Liveness probe; needs no application id.',
+    description: 'Liveness probe; needs no application id. 503 while the service is still starting (locally, until its emulators and credentials are ready).',
     responseStatus: 200,
     response: Probe,
+    errors: [503],
   },
 };

@@ -33,8 +33,9 @@ export function createHttpHandler<A>(options: HttpHandlerOptions<A>): HttpHandle
   const base = async (event: HttpEvent, context: HandlerContext): Promise<HttpResult> => {
     const request = toHttpRequest(event, context);
     if (request.method === 'OPTIONS') return preflight(router, request);
-    assertAcceptsJson(request.headers['accept']);
+    // A path or method that does not exist is a 404 or 405 whatever the Accept header says.
     const { route, pathParams } = router.match(request.method, request.path);
+    assertAcceptsJson(request.headers['accept']);
     Object.assign(request.pathParams, pathParams);
     const auth = await options.authenticate(route, request);
     const result = await options.operations[route.operation]!(request, auth);

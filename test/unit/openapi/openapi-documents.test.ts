@@ -175,7 +175,7 @@ describe('operations', () => {
     const search = documents.management['paths']['/search/~/search/events']['post'];
     expect(search['parameters'].map((p: Json) => p['name'])).toEqual(['from', 'to', 'time_zone']);
     expect(search['requestBody']['required']).toBe(false);
-    expect(Object.keys(search['responses'])).toEqual(['200', '400', '401', '402', '406', '413', '415', '429', '503', '504']);
+    expect(Object.keys(search['responses'])).toEqual(['200', '400', '401', '402', '406', '410', '413', '415', '429', '503', '504']);
   });
 
   it('gives an operation serving two routes distinct operationIds', () => {
