@@ -35,6 +35,12 @@ export interface ExportRunLimits {
 }
 
 export const EXPORT_PAGE_SIZE = 1000;
+/**
+ * How long past the deadline a page query may still run: then it is stopped and the run pauses
+ * (the half-read part is dropped; the next runner reads it again from the recorded cursor). Within
+ * the Lambda's 90 s kept back for finishing a part.
+ */
+export const PAGE_GRACE_MS = 45_000;
 export const PART_MAX_ROWS = 100_000;
 export const PART_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -55,8 +61,11 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
     throw error;
   }
   if (FINISHED.has(job.status)) return job.status;
-  const context = contextOf(job);
+  // Page queries are stopped a little past the deadline, so one slow page cannot outlive the runner.
+  const stopReading = limits.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, limits.deadline + PAGE_GRACE_MS - Date.now()));
+  const context: SearchContext = { ...contextOf(job), ...(stopReading ? { signal: stopReading } : {}) };
   const base = baseRequest(job, pageSize);
+  let settleInFlight: () => Promise<ExportRunOutcome | undefined> = async () => undefined;
   try {
     if (job.estimated_total === null) {
       const total = await deps.index.countMatching(context, base.query);
@@ -70,6 +79,7 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
       inFlight = undefined;
       return recorded === undefined || recorded.ok ? undefined : recorded.outcome;
     };
+    settleInFlight = settle;
     let number = job.parts.length + 1;
     let cursor = job.cursor;
     for (;;) {
@@ -95,6 +105,8 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
       if (finished) return (await settle()) ?? 'completed';
     }
   } catch (error) {
+    // A page stopped past the deadline: what was recorded stands, and the next runner goes on from there.
+    if (stopReading?.aborted) return (await settleInFlight()) ?? 'paused';
     // A refusal (the stored query no longer valid, say) will not pass on a retry: the job fails.
     if (isServiceError(error) && error.status < 500) {
       await deps.jobs.update(ref, (current) => (FINISHED.has(current.status) ? current : { ...current, status: 'failed', error: error.message, lease_until: null, completed_at: deps.now().toISOString() }));

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { exportRunDeps } from '../../functions/composition-root/export-services';
 import type { ExportJob } from '../../functions/exports/export-jobs';
 import { processExportQueue } from '../../functions/exports/export-queue';
-import { runExport } from '../../functions/exports/export-runner';
+import { PAGE_GRACE_MS, runExport } from '../../functions/exports/export-runner';
+import type { SearchableIndex, SearchContext } from '../../functions/search/port';
+import type { SearchRequest } from '../../schemas/search-tree';
 import { newResourceId } from '../../functions/management/resource-store';
 import { managementScopes } from '../../schemas/scopes';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
@@ -148,6 +150,33 @@ describe('bulk exports', () => {
       expect(new Set(ids).size).toBe(EVENTS);
       expect(answer.body.parts.map((part: { number: number }) => part.number)).toEqual(answer.body.parts.map((_: unknown, i: number) => i + 1));
     }), { numRuns: 8 });
+  });
+
+  it('stops a page query that runs past the deadline and pauses; the next runner goes on from the recorded cursor', async () => {
+    const job = await storedJob();
+    const ref = { orgId: job.org_id, appId: job.app_id, id: job._id };
+    let clock = 0;
+    let pages = 0;
+    // The third page hangs until its signal stops it, as a slow query would.
+    const slowIndex: SearchableIndex = Object.create(rt.index, {
+      search: {
+        value: async (context: SearchContext, request: SearchRequest) => {
+          pages += 1;
+          if (pages !== 3) return rt.index.search(context, request);
+          return new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal?.reason as Error)));
+        },
+      },
+    });
+    const deps = { ...exportRunDeps(rt.stores, slowIndex), now: () => new Date(Date.now() + clock) };
+    const outcome = await runExport(deps, ref, { partRows: 2, pageSize: 2, deadline: Date.now() - PAGE_GRACE_MS + 300 });
+    expect(outcome).toBe('paused');
+    expect((await rt.management('GET', `/~/exports/${job._id}`)).body.parts).toHaveLength(2);
+    clock += 3 * 60_000;
+    expect(await runExport(deps, ref, { partRows: 2, pageSize: 2 })).toBe('completed');
+    const answer = await rt.management('GET', `/~/exports/${job._id}`);
+    const ids = await ndjsonIds(answer.body.parts);
+    expect(ids).toHaveLength(EVENTS);
+    expect(new Set(ids).size).toBe(EVENTS);
   });
 
   it('cancels a running export and deletes its parts, also one written after the cancel', async () => {

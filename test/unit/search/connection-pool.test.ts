@@ -53,4 +53,21 @@ describe('DuckDB read connection pool', () => {
     expect(connections.every((c) => c.closed)).toBe(true);
     expect(() => new ConnectionPool([])).toThrow(RangeError);
   });
+
+  it('lets a waiting task whose signal aborts give up its place, and one already aborted never waits', async () => {
+    const pool = new ConnectionPool(fakeConnections(1) as unknown as DuckDBConnection[]);
+    const gate = deferred();
+    const holder = pool.run(() => gate.promise);
+    const caller = new AbortController();
+    const reason = new Error('budget spent');
+    const waiting = pool.run(async () => 'ran', caller.signal);
+    const next = pool.run(async () => 'next');
+    caller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+    await expect(pool.run(async () => 'never', caller.signal)).rejects.toBe(reason);
+    gate.resolve();
+    await holder;
+    // The connection went to the task after the one that gave up.
+    await expect(next).resolves.toBe('next');
+  });
 });
