@@ -30,6 +30,8 @@ export interface ExportRunLimits {
   readonly partBytes?: number;
   /** Epoch ms after which no new part is started (the job is left running for the next runner). */
   readonly deadline?: number;
+  /** How long past the deadline a page query may run before it is stopped (default PAGE_GRACE_MS). */
+  readonly pageGraceMs?: number;
   /** Test hook: called after a part's file is written, before it is recorded (a crash there must lose nothing). */
   readonly afterPartWritten?: (number: number) => void | Promise<void>;
 }
@@ -62,7 +64,7 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
   }
   if (FINISHED.has(job.status)) return job.status;
   // Page queries are stopped a little past the deadline, so one slow page cannot outlive the runner.
-  const stopReading = limits.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, limits.deadline + PAGE_GRACE_MS - Date.now()));
+  const stopReading = limits.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, limits.deadline + (limits.pageGraceMs ?? PAGE_GRACE_MS) - Date.now()));
   const context: SearchContext = { ...contextOf(job), ...(stopReading ? { signal: stopReading } : {}) };
   const base = baseRequest(job, pageSize);
   let settleInFlight: () => Promise<ExportRunOutcome | undefined> = async () => undefined;

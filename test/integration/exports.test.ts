@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { exportRunDeps } from '../../functions/composition-root/export-services';
 import type { ExportJob } from '../../functions/exports/export-jobs';
 import { processExportQueue } from '../../functions/exports/export-queue';
-import { PAGE_GRACE_MS, runExport } from '../../functions/exports/export-runner';
+import { runExport } from '../../functions/exports/export-runner';
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';
 import type { SearchRequest } from '../../schemas/search-tree';
 import { newResourceId } from '../../functions/management/resource-store';
@@ -168,7 +168,8 @@ describe('bulk exports', () => {
       },
     });
     const deps = { ...exportRunDeps(rt.stores, slowIndex), now: () => new Date(Date.now() + clock) };
-    const outcome = await runExport(deps, ref, { partRows: 2, pageSize: 2, deadline: Date.now() - PAGE_GRACE_MS + 300 });
+    // Two pages fit well before the deadline; the third hangs until its signal stops it, 300 ms after it.
+    const outcome = await runExport(deps, ref, { partRows: 2, pageSize: 2, deadline: Date.now() + 1_500, pageGraceMs: 300 });
     expect(outcome).toBe('paused');
     expect((await rt.management('GET', `/~/exports/${job._id}`)).body.parts).toHaveLength(2);
     clock += 3 * 60_000;

@@ -386,7 +386,9 @@ describe('managed resources', () => {
       expect((await api('GET', '/~/cohorts?take=1000')).body.length).toBe(before);
       // Browsers' usual Accept lists */* last: JSON is then fine.
       expect((await rt.management('GET', '/~/cohorts', { accept: 'text/html, */*;q=0.8' })).status).toBe(200);
-      expectError(await rt.management('GET', '/search/~/search/events', { accept: 'text/csv' }), 406, 'not_acceptable');
+      expectError(await rt.management('POST', '/search/~/search/events', { accept: 'text/csv' }, {}), 406, 'not_acceptable');
+      // A method the path does not have is a 405 whatever the Accept header says (routing comes first).
+      expectError(await rt.management('GET', '/search/~/search/events', { accept: 'text/csv' }), 405, 'method_not_allowed');
 
       for (const path of ['/~/no-such-resource', '/v1/~/cohorts/abc/members', '/search/~/search/nothing']) {
         expectError(await api('GET', path), 404, 'not_found');
