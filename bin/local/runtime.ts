@@ -11,7 +11,6 @@ import { governanceChangeHook, type GovernanceRefresher } from '../../functions/
 import { KinesisPublisher, type RecordPublisher } from '../../functions/ingest/stream/publisher';
 import { processUpload } from '../../functions/ingest/uploads/process-upload';
 import type { AppStore } from '../../functions/organisations/app-store';
-import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../functions/search/port';
 import { destroyAwsClients, type AwsClients, type AwsEndpoints } from '../../functions/shared/aws/clients';
 import { ServiceUnavailableError } from '../../functions/shared/errors';
@@ -22,6 +21,7 @@ import { retryableOnce } from '../../functions/shared/retryable-once';
 import { startPeriodicRefresh } from './periodic-refresh';
 import { withConsole } from '../../functions/web-console/console-assets';
 import { answerRecorder } from './answer-log';
+import { openLocalSearchIndex, type LocalSearchBackend, type LocalSearchIndex } from './local-search-index';
 import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { startLocalExports, type LocalExports } from './periodic-exports';
@@ -55,6 +55,8 @@ export interface LocalRuntimeOptions {
   readonly collectorPort?: number;
   readonly managementPort?: number;
   readonly log?: (line: string) => void;
+  /** Embedded DuckDB (default) or OpenSearch: a cluster, or a node started in DATA_DIR/opensearch. */
+  readonly search?: LocalSearchBackend;
   /** Tests wrap the search index to inject failures. */
   readonly wrapSearchIndex?: (index: SearchableIndex) => SearchableIndex;
   readonly pollerRetryDelayMs?: number;
@@ -139,6 +141,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   await mkdir(options.dataDir, { recursive: true });
   let emulators: RunningEmulators | undefined;
   const endpoints = options.endpoints ?? (emulators = await startEmulators({ dataDir: join(options.dataDir, 'emulators'), log })).endpoints;
+  let search: LocalSearchIndex | undefined;
   try {
     const region = 'local';
     const clients = createLocalAwsClients(endpoints);
@@ -146,9 +149,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // Where command-line tools (npm run quarantine) find this runtime's emulators and resources; removed on stop.
     const runtimeFile = join(options.dataDir, RUNTIME_FILE);
     await writeFile(runtimeFile, JSON.stringify({ pid: process.pid, endpoints, names } satisfies RuntimeFile, null, 2));
-    const duckdb = await createDuckDbSearchIndex({ path: join(options.dataDir, 'search.duckdb') });
-    await duckdb.ensureReady();
-    const index = options.wrapSearchIndex ? options.wrapSearchIndex(duckdb) : duckdb;
+    search = await openLocalSearchIndex(options.dataDir, options.search ?? { backend: 'duckdb' }, log);
+    log(`searching in ${search.description}`);
+    const index = options.wrapSearchIndex ? options.wrapSearchIndex(search.index) : search.index;
     const signingKeyBytes = await loadOrCreateSigningKey(options.dataDir);
 
     // Every record is journaled (synced to disk) before the stream gets it and the collector answers;
@@ -325,13 +328,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();
           await rm(runtimeFile, { force: true });
-          await duckdb.close();
+          await search?.close();
           // Open keep-alive sockets would hold kinesis-local's shutdown (and its final snapshot) for ~30 s.
           destroyAwsClients(clients);
           await emulators?.stop();
         })()),
     };
   } catch (error) {
+    await search?.close();
     await emulators?.stop();
     throw error;
   }

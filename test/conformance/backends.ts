@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import { createOpenSearchClient } from '../../functions/search/opensearch/client';
 import { createOpenSearchIndex } from '../../functions/search/opensearch/opensearch-index';
@@ -37,11 +40,23 @@ function openSearch(endpoint: string): ConformanceBackend {
   };
 }
 
-/** DuckDB always; OpenSearch too when OPENSEARCH_URL points at a cluster. */
-export function conformanceBackends(env: NodeJS.ProcessEnv = process.env): ConformanceBackend[] {
-  const backends = [duckDbInMemory()];
-  if (env.OPENSEARCH_URL) backends.push(openSearch(env.OPENSEARCH_URL));
-  return backends;
+function duckDbOnDisk(): ConformanceBackend {
+  const folder = mkdtempSync(join(tmpdir(), 'search-conformance-'));
+  return {
+    name: 'DuckDB file',
+    open: () => createDuckDbSearchIndex({ path: join(folder, 'nested', 'search.duckdb') }),
+    dispose: async () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Both backends, every run: DuckDB in memory (and on a file, when asked) and the real OpenSearch
+ * 2.19 node the integration setup starts (test/integration/global-setup.ts), or any cluster
+ * OPENSEARCH_URL names. OpenSearch is the reference semantics of the DSL.
+ */
+export function conformanceBackends(options: { duckDbOnDisk?: boolean } = {}, env: NodeJS.ProcessEnv = process.env): ConformanceBackend[] {
+  if (!env.OPENSEARCH_URL) throw new Error('OPENSEARCH_URL is missing: the integration global setup starts an OpenSearch node and sets it (run these suites with the integration project)');
+  return [duckDbInMemory(), ...(options.duckDbOnDisk ? [duckDbOnDisk()] : []), openSearch(env.OPENSEARCH_URL)];
 }
 
 /**

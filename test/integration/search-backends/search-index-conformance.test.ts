@@ -1,55 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
-import { createOpenSearchClient } from '../../../functions/search/opensearch/client';
-import { createOpenSearchIndex } from '../../../functions/search/opensearch/opensearch-index';
-import { commonTemplateName, indexTemplates } from '../../../functions/search/opensearch/templates';
 import type { IndexDocument, SearchIndex, TenantScope } from '../../../functions/search/port';
+import { conformanceBackends } from '../../conformance/backends';
 
 /**
  * The search port's contract, written once and run against every backend: DuckDB in memory and
- * on disk always, OpenSearch when OPENSEARCH_URL points at a cluster.
+ * on disk, and the real OpenSearch node of the integration run.
  */
 
-interface Backend {
-  readonly name: string;
-  open(): Promise<SearchIndex>;
-  dispose(): Promise<void>;
-}
-
-function duckDbInMemory(): Backend {
-  return { name: 'DuckDB :memory:', open: () => createDuckDbSearchIndex({ path: ':memory:' }), dispose: async () => {} };
-}
-
-function duckDbOnDisk(): Backend {
-  const folder = mkdtempSync(join(tmpdir(), 'search-conformance-'));
-  return {
-    name: 'DuckDB file',
-    open: () => createDuckDbSearchIndex({ path: join(folder, 'nested', 'search.duckdb') }),
-    dispose: async () => rmSync(folder, { recursive: true, force: true }),
-  };
-}
-
-function openSearch(endpoint: string): Backend {
-  const client = createOpenSearchClient({ endpoint, signWithIam: false });
-  const prefix = `conformance-${randomUUID().slice(0, 8)}-`;
-  return {
-    name: `OpenSearch ${endpoint}`,
-    open: async () => createOpenSearchIndex({ client, indexPrefix: prefix }),
-    dispose: async () => {
-      await client.indices.delete({ index: `${prefix}*` }, { ignore: [404] });
-      for (const template of indexTemplates(prefix)) await client.indices.deleteIndexTemplate({ name: template.name }, { ignore: [404] });
-      await client.cluster.deleteComponentTemplate({ name: commonTemplateName(prefix) }, { ignore: [404] });
-      await client.close();
-    },
-  };
-}
-
-const backends: Backend[] = [duckDbInMemory(), duckDbOnDisk()];
-if (process.env.OPENSEARCH_URL) backends.push(openSearch(process.env.OPENSEARCH_URL));
+const backends = conformanceBackends({ duckDbOnDisk: true });
 
 /** A fresh app per test, so tests sharing one OpenSearch cluster cannot see each other's documents. */
 const newScope = (org = 'org-conformance'): TenantScope => ({ org_id: org, app_id: `app-${randomUUID()}` });
