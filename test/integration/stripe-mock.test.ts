@@ -1,0 +1,41 @@
+import { createStripeClient } from '../../functions/billing/providers/stripe-client';
+import { StripeParams } from '../../schemas/billing/provider-params';
+import { instantRuntime, reportRequest } from '../support/fake-providers/report-request';
+import { freePort } from './support/service-process';
+import { startStripeMock, STRIPE_MOCK_VERSION, type StripeMock } from './support/stripe-mock';
+
+/**
+ * The Stripe provider client against Stripe's own mock server, which checks every request against
+ * Stripe's OpenAPI document: what the billing run sends is a request Stripe's API takes. (Failure
+ * scenarios, retries and idempotent replays are scripted against test/support/fake-providers.)
+ */
+describe(`Stripe client against stripe-mock ${STRIPE_MOCK_VERSION}`, () => {
+  let mock: StripeMock;
+  beforeAll(async () => {
+    mock = await startStripeMock(await freePort());
+  }, 300_000);
+  afterAll(() => mock?.stop());
+
+  const retry = { maxAttempts: 1, timeoutMs: 10_000 };
+  const params = StripeParams.parse({ event_name: 'api_calls' });
+
+  it('reports a window’s usage as a billing meter event Stripe’s API accepts', async () => {
+    const client = createStripeClient({ apiKey: 'sk_test_123', baseUrl: mock.url }, { retry, runtime: instantRuntime() });
+    const outcome = await client.report(reportRequest(params, { destination: 'stripe', customerId: 'cus_mock', quantity: 42n }));
+    expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 200 })]);
+    expect(outcome.success).toBe(true);
+  });
+
+  it('reports a correction (a negative change) as Stripe’s API accepts it', async () => {
+    const client = createStripeClient({ apiKey: 'sk_test_123', baseUrl: mock.url }, { retry, runtime: instantRuntime() });
+    const outcome = await client.report(reportRequest(params, { destination: 'stripe', customerId: 'cus_mock', quantity: 40n, previousQuantity: 42n, version: 2 }));
+    expect(outcome.success).toBe(true);
+  });
+
+  it('records the refusal of a key that is not a secret test-mode key, with Stripe’s message, and does not retry it', async () => {
+    const client = createStripeClient({ apiKey: 'rk_not_a_secret_key', baseUrl: mock.url }, { retry: { maxAttempts: 3, timeoutMs: 10_000 }, runtime: instantRuntime() });
+    const outcome = await client.report(reportRequest(params, { destination: 'stripe', customerId: 'cus_mock', quantity: 1n }));
+    expect(outcome.success).toBe(false);
+    expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 401, error_message: expect.stringContaining('testmode secret API key') })]);
+  });
+});
