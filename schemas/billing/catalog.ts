@@ -8,7 +8,8 @@ import { Decimal } from '../../values/decimal';
  */
 
 export const DecimalText = z.string().refine(Decimal.isDecimalText, { message: 'must be a decimal number as text, e.g. "0.0025"' });
-const NonNegativeDecimalText = DecimalText.refine((text) => !Decimal.from(text).isNegative(), { message: 'must not be negative' });
+// zod runs every refinement, also after the one before failed: a text that is no decimal is that one's issue only.
+const NonNegativeDecimalText = DecimalText.refine((text) => !Decimal.isDecimalText(text) || !Decimal.from(text).isNegative(), { message: 'must not be negative' });
 
 /** Accepted pricing models; the aliases are the names other billing systems use for the same thing. */
 export const PRICING_MODEL_ALIASES = {

@@ -1,7 +1,11 @@
 import * as z from 'zod';
 
 /** Addresses are plain `local@domain` (no display names): the sender's provider takes them as they are. */
-const EmailAddress = z.email({ message: 'is not an email address' }).max(254);
+// RFC 5321: a local part (before the @) of at most 64 characters; the email format of the documents checks it too.
+const EmailAddress = z
+  .email({ message: 'is not an email address' })
+  .max(254)
+  .refine((address) => address.slice(0, address.lastIndexOf('@')).length <= 64, { message: 'has a local part (before the @) over 64 characters' });
 
 /** Spec: EmailAddresses, every field required (cc and bcc may be empty lists). */
 export const EmailAddresses = z.strictObject({

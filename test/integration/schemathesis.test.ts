@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { pythonWith } from './support/python-env';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * schemathesis (PyPI) generates requests from each committed OpenAPI document, valid and invalid,
+ * sends them to the running service with its credentials, and checks every answer: no server
+ * error, a status the operation declares, the declared content type, a body matching its schema.
+ * A fixed seed keeps runs comparable; the examples per operation are bounded.
+ */
+
+const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
+
+function schemathesis(python: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(join(python, '..', 'schemathesis'), ['run', ...args], { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    child.once('exit', (code) => done({ code, output }));
+  });
+}
+
+/** The report's failures and summary, without the progress lines. */
+const failures = (output: string) => output.slice(Math.max(0, output.indexOf('FAILURES')));
+
+describe('schemathesis against both OpenAPI documents', () => {
+  let rt: TestRuntime;
+  let python: string;
+
+  beforeAll(async () => {
+    python = pythonWith(join(__dirname, 'schemathesis/requirements.txt'));
+    // Generated requests come fast: the rate limit is not what is tested here.
+    rt = await startTestRuntime('schemathesis', { managementAuth: { rateLimitPerMinute: 1_000_000 } });
+  }, 600_000);
+  afterAll(() => rt?.dispose());
+
+  it('finds no server error and no answer out of the collector document', async () => {
+    const { code, output } = await schemathesis(python, [
+      `${rt.credentials.collector_url}/openapi.json`,
+      '-H', `X-Service-Application-Id: ${rt.credentials.collector_application_id}`,
+      '--checks', CHECKS, '--phases', 'examples,coverage,fuzzing', '--max-examples', '5', '--seed', '1',
+    ]);
+    expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
+    expect(output).toMatch(/\d+ generated, \d+ passed/);
+  }, 600_000);
+
+  it('finds no server error and no answer out of the management document', async () => {
+    const { code, output } = await schemathesis(python, [
+      `${rt.credentials.management_url}/openapi.json`,
+      '-H', `Authorization: Bearer ${rt.credentials.management_token}`,
+      // The /v1 twins are the same operations; revoking the run's own token would only end the run early.
+      '--exclude-path-regex', '^/v1/',
+      '--checks', CHECKS, '--phases', 'examples,fuzzing', '--max-examples', '5', '--seed', '1',
+    ]);
+    expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
+    expect(output).toMatch(/\d+ generated, \d+ passed/);
+  }, 900_000);
+});
