@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadOrCreateSigningKey } from '../../../bin/local/bootstrap';
+import type { LocalSearchBackend } from '../../../bin/local/local-search-index';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../../bin/local/runtime';
 import { issueManagementToken, type IssueTokenInput } from '../../../functions/management-tokens/token-issuer';
 import { TokenStore } from '../../../functions/management-tokens/token-store';
@@ -91,3 +93,20 @@ export function apiCall(overrides: Record<string, unknown> = {}, at: Date = new 
 }
 
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/**
+ * Both search backends of the service, for suites that run once on each: embedded DuckDB, and the
+ * real OpenSearch node of the test run (each runtime with indices of its own).
+ */
+export function searchBackends(): { name: string; search: () => LocalSearchBackend }[] {
+  return [
+    { name: 'DuckDB', search: () => ({ backend: 'duckdb' }) },
+    {
+      name: 'OpenSearch',
+      search: () => {
+        if (!process.env.OPENSEARCH_URL) throw new Error('OPENSEARCH_URL is missing: the integration global setup starts an OpenSearch node');
+        return { backend: 'opensearch', endpoint: process.env.OPENSEARCH_URL, indexPrefix: `it-${randomUUID().slice(0, 8)}-` };
+      },
+    },
+  ];
+}
