@@ -5,7 +5,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { appRulesPartition } from '../../functions/governance/keys';
 import { RULE_CONFIG_CHUNK_BYTES, RULE_CONFIG_SORT_KEY, RuleConfigStore } from '../../functions/governance/rule-config-store';
 import type { RuleAssignments } from '../../schemas/governance';
-import { send, searchBackends, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
+import { eventually, send, searchBackends, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
 
 /**
  * Governance rules reach the real SDK: the unmodified moesif-nodejs middleware in an Express app,
@@ -25,15 +25,6 @@ function freshMoesif(): (options: Record<string, unknown>) => unknown {
     loaded = require('moesif-nodejs');
   });
   return loaded!;
-}
-
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe.each(searchBackends())('governance rules applied by the moesif-nodejs middleware on $name', ({ search }) => {

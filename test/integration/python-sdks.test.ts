@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pythonWith } from './support/python-env';
 import { freePort, listening } from './support/service-process';
-import { send, startTestRuntime, type TestRuntime } from './support/runtime';
+import { eventually, send, startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
  * The Moesif SDKs of Python, unmodified from PyPI: moesifwsgi in a Flask app and moesifasgi in a
@@ -15,15 +15,6 @@ const APPS = [
   { name: 'Flask + moesifwsgi', file: 'flask_app.py', sdk: 'moesifwsgi' },
   { name: 'FastAPI + moesifasgi', file: 'fastapi_app.py', sdk: 'moesifasgi' },
 ] as const;
-
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe('the Moesif SDKs of Python', () => {
   let rt: TestRuntime;
@@ -77,6 +68,7 @@ describe('the Moesif SDKs of Python', () => {
       const found = await eventually(
         () => rt.management('POST', '/search/~/search/events?from=-1h&to=now', {}, { size: 10, query: { term: { 'user_id.raw': user } } }),
         (res) => res.body?.hits?.total === 3,
+        30_000,
       );
       expect(found.body.hits.total).toBe(3);
       const source = found.body.hits.hits[0]._source;

@@ -110,3 +110,13 @@ export function searchBackends(): { name: string; search: () => LocalSearchBacke
     },
   ];
 }
+
+/** The probe's value once `accept` takes it, or its last value when the time runs out (polled every 200 ms). */
+export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

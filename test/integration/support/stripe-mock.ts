@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { listening } from './service-process';
 
 /**
  * Stripe's own mock server (github.com/stripe/stripe-mock, a Go module): it answers from Stripe's
@@ -45,7 +45,7 @@ export async function startStripeMock(port: number): Promise<StripeMock> {
   child.stdout!.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));
   child.stderr!.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));
   const deadline = Date.now() + 30_000;
-  while (!(await accepts(port))) {
+  while (!(await listening(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`stripe-mock did not start:\n${output}`);
@@ -61,15 +61,4 @@ export async function startStripeMock(port: number): Promise<StripeMock> {
       await exited;
     },
   };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
 }
