@@ -43,6 +43,7 @@ export function managementApiHandler(
     purger: stores.appPurger,
     balances: stores.balances,
     reports: stores.reports,
+    ...stores.queryBudget,
     exportJobs: stores.exportJobs,
     exportFiles: stores.exportFiles,
     ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),

@@ -129,6 +129,8 @@ export const ManagementApiEnv = z.object({
   ...common,
   ...search,
   ...managementAuth,
+  // A billing report's explanation re-runs its meter's query.
+  ...queryBudget,
   ...webhookTargets,
   ...emailDelivery,
   [tables.billing.envVar]: name,

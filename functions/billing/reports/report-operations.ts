@@ -1,6 +1,8 @@
 import { contextOf } from '../../management/crud-operations';
 import type { ResourceOperationTable } from '../../management/resource-deps';
 import type { SearchableIndex } from '../../search/port';
+import { withinQueryBudget, type QueryBudgetDeps } from '../../search/query-budget';
+import { withQuerySignal } from '../../search/query-signal';
 import { NotFoundError } from '../../shared/errors';
 import { explainReport } from './report-explain';
 import { ReportMetricsParams, reportMetrics } from './report-metrics';
@@ -8,7 +10,7 @@ import { listReports, parseQueryParams, ReportListParams, reportSelection } from
 import type { ReportStore } from './report-store';
 import type { ResourceStore } from '../../management/resource-store';
 
-export interface ReportOperationDeps {
+export interface ReportOperationDeps extends QueryBudgetDeps {
   readonly reports: ReportStore;
   /** Where the meters are (an explanation re-runs its meter's query). */
   readonly resources: ResourceStore;
@@ -51,7 +53,11 @@ export function reportOperations(deps: ReportOperationDeps): ResourceOperationTa
 
     async 'billingReports.explain'(request, caller) {
       const ctx = contextOf(request, caller, now());
-      return { status: 200, body: await explainReport({ ...deps, store }, ctx, request.pathParams.reportId ?? '', new Date(ctx.now)) };
+      // An explanation re-runs its meter's query: it holds one of the org's query slots, within the time budget.
+      const explanation = await withinQueryBudget(deps, ctx.orgId, request.disconnected, (signal) =>
+        explainReport({ ...deps, store, index: withQuerySignal(deps.index, signal) }, ctx, request.pathParams.reportId ?? '', new Date(ctx.now)),
+      );
+      return { status: 200, body: explanation };
     },
   };
 }

@@ -124,6 +124,7 @@ export const reportSchemas: Record<string, RouteSchema> = {
     response: named('BillingMetrics', ReportMetrics),
   },
   'billingReports.explain': {
+    runsQuery: true,
     description: "Re-runs a report's usage query for its window and subscription through the search index: the recomputed usage, whether it matches, the exact query, and sample events.",
     params: { reportId: "The report's _id." },
     responseStatus: 200,

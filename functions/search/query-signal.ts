@@ -1,0 +1,25 @@
+import type { SearchableIndex, SearchContext } from './port';
+
+/**
+ * The index with every read bound to a signal (a run's or a request's budget): when it aborts, the
+ * running query is stopped as the backend stops it (DuckDB interrupt, OpenSearch request closed).
+ * A context that brings a signal of its own keeps it. Writes are left alone.
+ */
+export function withQuerySignal(index: SearchableIndex, signal: AbortSignal): SearchableIndex {
+  const bound = (context: SearchContext): SearchContext => (context.signal ? context : { ...context, signal });
+  return {
+    ensureReady: () => index.ensureReady(),
+    index: (documents) => index.index(documents),
+    count: (scope, kind, range) => index.count(scope, kind, range),
+    get: (scope, kind, id, hint) => index.get(scope, kind, id, hint),
+    refresh: () => index.refresh(),
+    close: () => index.close(),
+    delete: (scope, kind, id) => index.delete(scope, kind, id),
+    deleteMatching: (context, query) => index.deleteMatching(context, query),
+    deletionProgress: (task) => index.deletionProgress(task),
+    search: (context, request) => index.search(bound(context), request),
+    countMatching: (context, query) => index.countMatching(bound(context), query),
+    funnel: (context, query) => index.funnel(bound(context), query),
+    retention: (context, query) => index.retention(bound(context), query),
+  };
+}
