@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import { createOpenSearchClient } from '../../functions/search/opensearch/client';
 import { createOpenSearchIndex } from '../../functions/search/opensearch/opensearch-index';
+import { decorateIndex } from '../../functions/search/index-decorator';
 import type { SearchableIndex } from '../../functions/search/port';
 import { startOpenSearchNode, type OpenSearchNode } from './opensearch-node';
 
@@ -37,13 +38,11 @@ export async function openLocalSearchIndex(dataDir: string, search: LocalSearchB
     await opensearch.ensureReady();
     // Locally every consumed batch is made searchable at once (on AWS the index refreshes each second),
     // so a read right after the pipeline caught up sees what DuckDB would.
-    const index: SearchableIndex = Object.create(opensearch, {
-      index: {
-        value: async (documents: Parameters<SearchableIndex['index']>[0]) => {
-          const outcome = await opensearch.index(documents);
-          if (outcome.written > 0) await opensearch.refresh();
-          return outcome;
-        },
+    const index = decorateIndex(opensearch, {
+      index: async (documents) => {
+        const outcome = await opensearch.index(documents);
+        if (outcome.written > 0) await opensearch.refresh();
+        return outcome;
       },
     });
     return {

@@ -1,3 +1,4 @@
+import { decorateIndex } from './index-decorator';
 import type { SearchableIndex, SearchContext } from './port';
 
 /**
@@ -7,19 +8,10 @@ import type { SearchableIndex, SearchContext } from './port';
  */
 export function withQuerySignal(index: SearchableIndex, signal: AbortSignal): SearchableIndex {
   const bound = (context: SearchContext): SearchContext => (context.signal ? context : { ...context, signal });
-  return {
-    ensureReady: () => index.ensureReady(),
-    index: (documents) => index.index(documents),
-    count: (scope, kind, range) => index.count(scope, kind, range),
-    get: (scope, kind, id, hint) => index.get(scope, kind, id, hint),
-    refresh: () => index.refresh(),
-    close: () => index.close(),
-    delete: (scope, kind, id) => index.delete(scope, kind, id),
-    deleteMatching: (context, query) => index.deleteMatching(context, query),
-    deletionProgress: (task) => index.deletionProgress(task),
+  return decorateIndex(index, {
     search: (context, request) => index.search(bound(context), request),
     countMatching: (context, query) => index.countMatching(bound(context), query),
     funnel: (context, query) => index.funnel(bound(context), query),
     retention: (context, query) => index.retention(bound(context), query),
-  };
+  });
 }

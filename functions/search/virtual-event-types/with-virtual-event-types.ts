@@ -1,4 +1,5 @@
 import type { QueryNode } from '../../../schemas/search-tree';
+import { decorateIndex } from '../index-decorator';
 import type { SearchableIndex, SearchContext, TenantScope } from '../port';
 import { expandQuery, queryMentions, typesByName, type VirtualEventTypeDefinition } from './expand-query';
 import { expandRequest, requestMentions } from './expand-request';
@@ -32,15 +33,7 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
   const expanded = async (context: SearchContext, query: QueryNode) =>
     context.kind === 'events' && queryMentions(query) ? expandQuery(query, await typesOf(context)) : query;
 
-  return {
-    ensureReady: () => index.ensureReady(),
-    index: (documents) => index.index(documents),
-    count: (scope, kind, range) => index.count(scope, kind, range),
-    get: (scope, kind, id, hint) => index.get(scope, kind, id, hint),
-    refresh: () => index.refresh(),
-    close: () => index.close(),
-    delete: (scope, kind, id) => index.delete(scope, kind, id),
-    deletionProgress: (task) => index.deletionProgress(task),
+  return decorateIndex(index, {
     async search(context, request) {
       if (context.kind !== 'events' || !requestMentions(request)) return index.search(context, request);
       const plan = expandRequest(request, await typesOf(context));
@@ -58,5 +51,5 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
       return index.retention(context, { ...query, first: expandQuery(query.first, types, 'first_event'), returning: expandQuery(query.returning, types, 'return_event') });
     },
     deleteMatching: async (context, query) => index.deleteMatching(context, await expanded(context, query)),
-  };
+  });
 }
