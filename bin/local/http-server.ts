@@ -119,7 +119,12 @@ async function serve(
     result = errorResult(error, (entry) => log(JSON.stringify(entry)));
   }
   if (response.destroyed) return;
-  onAnswer?.(request.method ?? 'GET', (request.url ?? '/').split('?')[0] as string, result);
+  try {
+    onAnswer?.(request.method ?? 'GET', (request.url ?? '/').split('?')[0] as string, result);
+  } catch (error) {
+    // Recording an answer (the contract check) must never keep the caller from getting it.
+    log(JSON.stringify({ level: 'warn', message: 'could not record the answer', error: String(error) }));
+  }
   // While shutting down, tell the client not to reuse this connection.
   if (closing()) response.setHeader('connection', 'close');
   try {
