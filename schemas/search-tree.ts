@@ -37,13 +37,17 @@ export type SortOrder = 'asc' | 'desc';
 /** One sort value of a hit, as `hits[].sort` reports it and `search_after` takes it back: null for a document without the field. */
 export type SortValue = Scalar | null;
 
+/** The mapping types a sort may name for indices without the field (OpenSearch's unmapped_type). */
+export const UNMAPPED_TYPES = ['keyword', 'text', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date', 'date_nanos', 'boolean', 'ip'] as const;
+export type UnmappedType = (typeof UNMAPPED_TYPES)[number];
+
 export interface SortEntry {
   /** A source path, `_id`, or `_score` (constant: relevance is not computed). */
   field: string;
   order: SortOrder;
   /** '_last' (default) or '_first', or a value that stands in for a missing one. */
   missing: '_last' | '_first' | Scalar;
-  unmapped_type?: string;
+  unmapped_type?: UnmappedType;
 }
 
 export type BucketOrder = { key: '_count' | '_key' | string; order: SortOrder };

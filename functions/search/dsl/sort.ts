@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { resolveField, sortTypeOf, type SortType } from '../fields';
 import type { IndexKind } from '../port';
-import type { SortEntry, SourceFilter } from '../../../schemas/search-tree';
+import { UNMAPPED_TYPES, type SortEntry, type SourceFilter, type UnmappedType } from '../../../schemas/search-tree';
 import { FieldName, INVALID, Order, Path, ScalarValue, isPlainObject, issue, parseAt } from './parse-support';
 
 /** Sort entries and _source filters. */
@@ -9,8 +9,6 @@ import { FieldName, INVALID, Order, Path, ScalarValue, isPlainObject, issue, par
 // ---------------------------------------------------------------------------------------------
 // Sort, _source.
 
-export const UNMAPPED_TYPES = ['keyword', 'text', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date', 'date_nanos', 'boolean', 'ip'] as const;
-export type UnmappedType = (typeof UNMAPPED_TYPES)[number];
 /**
  * How each unmapped_type sorts. It must be how the field sorts anyway (fields.ts decides that for both
  * backends): OpenSearch would otherwise sort indices without the field one way and the others another,

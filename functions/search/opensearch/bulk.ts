@@ -1,5 +1,6 @@
 import type { IndexDocument, IndexFailure, IndexOutcome } from '../port';
 import { documentId, indexNameFor } from './naming';
+import type { BulkOperation } from './request-types';
 import { toStoredSource } from './stored-source';
 
 /**
@@ -22,7 +23,7 @@ export interface BulkChunk {
   readonly body: string;
 }
 
-export function bulkActionLine(prefix: string, document: IndexDocument): Record<string, unknown> {
+export function bulkActionLine(prefix: string, document: IndexDocument): BulkOperation {
   const target = { _index: indexNameFor(prefix, document), _id: documentId(document.app_id, document.id) };
   if (document.kind === 'events') return { create: target };
   return { index: { ...target, version: document.version, version_type: 'external' } };

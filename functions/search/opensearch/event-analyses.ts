@@ -9,6 +9,8 @@ import { readTarget } from './naming';
 import { toOpenSearchQuery } from './query-body';
 import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
 import type { OpenSearchTarget } from './opensearch-search';
+import type { Aggregations, QueryClause, SearchBody, SortClause } from './request-types';
+import { searchRequest } from './search-request';
 
 /**
  * Funnels and retention on OpenSearch: a composite aggregation pages through the actors of the
@@ -27,17 +29,19 @@ export const MAX_ANALYSIS_ACTORS = 200_000;
 export const EVENTS_PER_STEP = 100;
 
 type Json = Record<string, unknown>;
+/** Where the next composite page starts: the last actor's key. */
+type AfterKey = Record<string, string>;
 
 interface CompositePage {
   readonly buckets: readonly (Json & { key: { actor: string } })[];
-  readonly after_key?: Json;
+  readonly after_key?: AfterKey;
 }
 
 /** The actor field as mapped: `*_id` strings are keywords (templates.ts). */
 const actorField = (by: FunnelQuery['by']) => by;
 
 /** The body of one composite page: the tenant-wrapped window, only events having an actor, the per-actor sub-aggregations. */
-export function analysisPageBody(target: Pick<OpenSearchTarget, 'wrap'>, context: SearchContext, by: FunnelQuery['by'], match: Json, perActor: Json, after?: Json): Json {
+export function analysisPageBody(target: Pick<OpenSearchTarget, 'wrap'>, context: SearchContext, by: FunnelQuery['by'], match: QueryClause, perActor: Aggregations, after?: AfterKey): SearchBody {
   return {
     size: 0,
     track_total_hits: false,
@@ -51,15 +55,18 @@ export function analysisPageBody(target: Pick<OpenSearchTarget, 'wrap'>, context
   };
 }
 
+/** Events in time order, ties by id: the order the DuckDB backend reads a journey in. */
+const FIRST_EVENTS_FIRST: SortClause[] = [{ [TIME_FIELD]: { order: 'asc' } }, { [DOC_ID_FIELD]: { order: 'asc' } }];
+
 /** Per step: the actor's first EVENTS_PER_STEP events of the step, as (time, id). */
-export function funnelPerActor(query: FunnelQuery, context: SearchContext): Json {
+export function funnelPerActor(query: FunnelQuery, context: SearchContext): Aggregations {
   return Object.fromEntries(query.steps.map((step, k) => [`step_${k}`, {
     filter: toOpenSearchQuery(step.query, context),
-    aggs: { first: { top_hits: { size: EVENTS_PER_STEP, _source: false, sort: [{ [TIME_FIELD]: { order: 'asc' } }, { [DOC_ID_FIELD]: { order: 'asc' } }] } } },
+    aggs: { first: { top_hits: { size: EVENTS_PER_STEP, _source: false, sort: FIRST_EVENTS_FIRST } } },
   }]));
 }
 
-export function retentionPerActor(query: RetentionQuery, context: SearchContext): Json {
+export function retentionPerActor(query: RetentionQuery, context: SearchContext): Aggregations {
   return {
     first: { filter: toOpenSearchQuery(query.first, context), aggs: { at: { min: { field: TIME_FIELD } } } },
     returns: {
@@ -94,11 +101,11 @@ export function actorReturns(bucket: Json): { first: number | undefined; returns
 }
 
 /** Every composite page in turn, up to MAX_ANALYSIS_ACTORS actors; false when the cap stopped it. */
-async function eachPage(target: OpenSearchTarget, context: SearchContext, body: (after?: Json) => Json, visit: (bucket: Json) => void): Promise<boolean> {
-  let after: Json | undefined;
+async function eachPage(target: OpenSearchTarget, context: SearchContext, body: (after?: AfterKey) => SearchBody, visit: (bucket: Json) => void): Promise<boolean> {
+  let after: AfterKey | undefined;
   let actors = 0;
   for (;;) {
-    const pending = target.client.search({ index: readTarget(target.prefix, 'events'), ignore_unavailable: true, allow_no_indices: true, body: body(after) as never });
+    const pending = searchRequest(target.client, readTarget(target.prefix, 'events'), body(after));
     const response = await abortable(context.signal, pending, () => pending.abort());
     const page = ((response.body as { aggregations?: { actors?: CompositePage } }).aggregations?.actors) ?? { buckets: [] };
     for (const bucket of page.buckets) visit(bucket);
@@ -111,7 +118,7 @@ async function eachPage(target: OpenSearchTarget, context: SearchContext, body: 
 
 export async function funnelOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
   const tally = new FunnelTally(query.steps.length);
-  const anyStep = { bool: { should: query.steps.map((step) => toOpenSearchQuery(step.query, context)), minimum_should_match: 1 } };
+  const anyStep: QueryClause = { bool: { should: query.steps.map((step) => toOpenSearchQuery(step.query, context)), minimum_should_match: 1 } };
   const perActor = funnelPerActor(query, context);
   const complete = await eachPage(target, context, (after) => analysisPageBody(target, context, query.by, anyStep, perActor, after), (bucket) => {
     const { events, cut } = stepEvents(bucket, query.steps.length);
@@ -124,7 +131,7 @@ export async function funnelOnOpenSearch(target: OpenSearchTarget, context: Sear
 
 export async function retentionOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: RetentionQuery, periods: RetentionPeriods): Promise<RetentionAnswer> {
   const tally = new RetentionTally(periods, query.periods);
-  const either = { bool: { should: [toOpenSearchQuery(query.first, context), toOpenSearchQuery(query.returning, context)], minimum_should_match: 1 } };
+  const either: QueryClause = { bool: { should: [toOpenSearchQuery(query.first, context), toOpenSearchQuery(query.returning, context)], minimum_should_match: 1 } };
   const perActor = retentionPerActor(query, context);
   const complete = await eachPage(target, context, (after) => analysisPageBody(target, context, query.by, either, perActor, after), (bucket) => {
     const { first, returns } = actorReturns(bucket);

@@ -30,6 +30,8 @@ import {
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, deletionProgressOpenSearch, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
 import { fromStoredSource, TIME_FIELD } from './stored-source';
+import type { DateRangeQuery, QueryClause } from './request-types';
+import { LENIENT_TARGET } from './search-request';
 import { commonComponentTemplate, indexTemplates } from './templates';
 
 export interface OpenSearchIndexOptions {
@@ -49,10 +51,10 @@ export function createOpenSearchIndex(options: OpenSearchIndexOptions): Searchab
 }
 
 /** Filter clauses matching only the caller's own documents and, when given, those whose time is in [from, to). */
-export function tenantClauses(scope: TenantScope, range: TimeRange = {}): Record<string, unknown>[] {
-  const clauses: Record<string, unknown>[] = [{ term: { org_id: scope.org_id } }, { term: { app_id: scope.app_id } }];
+export function tenantClauses(scope: TenantScope, range: TimeRange = {}): QueryClause[] {
+  const clauses: QueryClause[] = [{ term: { org_id: scope.org_id } }, { term: { app_id: scope.app_id } }];
   if (range.from !== undefined || range.to !== undefined) {
-    const bounds: Record<string, string> = {};
+    const bounds: DateRangeQuery = {};
     if (range.from !== undefined) bounds.gte = range.from.toISOString();
     if (range.to !== undefined) bounds.lt = range.to.toISOString();
     clauses.push({ range: { [TIME_FIELD]: bounds } });
@@ -60,8 +62,6 @@ export function tenantClauses(scope: TenantScope, range: TimeRange = {}): Record
   return clauses;
 }
 
-/** Reads that may target indices not created yet (no event in that month) find nothing instead of failing. */
-const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as const;
 
 class OpenSearchIndex implements SearchableIndex {
   private readonly target: OpenSearchTarget;

@@ -9,9 +9,11 @@ import type { DeletionProgress, IndexKind, SearchContext, SearchHit, SearchRespo
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
 import { toOpenSearchQuery, toOpenSearchSearchBody } from './query-body';
-import { reportedSortValues, serialiseBody } from './sort';
+import { LENIENT_TARGET, searchRequest } from './search-request';
+import { reportedSortValues } from './sort';
 import { applyTenantTerms, tenantTermsBody, zeroBucketTerms } from './zero-buckets';
 import { fromStoredSource } from './stored-source';
+import type { Aggregations, QueryClause } from './request-types';
 
 /**
  * The search side of the OpenSearch adapter. Every request is wrapped in the tenant filter (org,
@@ -28,21 +30,19 @@ export interface OpenSearchTarget {
   readonly client: Client;
   readonly prefix: string;
   /** The tenant filter clauses (see tenantClauses in opensearch-index.ts). */
-  readonly wrap: (scope: TenantScope, context?: SearchContext) => Json[];
+  readonly wrap: (scope: TenantScope, context?: SearchContext) => QueryClause[];
 }
 
-/** Reads that may target indices not created yet (no event in that month) find nothing instead of failing. */
-const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as const;
 
 export async function searchOpenSearch(target: OpenSearchTarget, context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
   const started = Date.now();
   assertGuaranteedBuckets(request.aggs, context);
   const body = toOpenSearchSearchBody(request, target.wrap(context.scope, context), context);
   body.track_total_hits = trackTotalHits(request.track_total_hits);
-  if (isObject(body.aggs)) await withZeroBuckets(target, context, body.aggs, request.aggs);
+  if (body.aggs !== undefined) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
   const response = await send(
-    () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: serialiseBody(body) as unknown as Json }),
+    () => searchRequest(target.client, readTarget(target.prefix, context.kind), body),
     request.aggs,
     context.signal,
   );
@@ -67,11 +67,11 @@ function trackTotalHits(track: boolean | number): boolean | number {
 }
 
 /** terms with min_doc_count 0 list the caller's own terms only (zero-buckets.ts): one request finds them first. */
-async function withZeroBuckets(target: OpenSearchTarget, context: SearchContext, bodies: Json, nodes: Record<string, AggregationNode>): Promise<void> {
+async function withZeroBuckets(target: OpenSearchTarget, context: SearchContext, bodies: Aggregations, nodes: Record<string, AggregationNode>): Promise<void> {
   const wanted = zeroBucketTerms(bodies, nodes);
   if (wanted.length === 0) return;
   const answer = (await send(
-    () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: tenantTermsBody(target.wrap(context.scope), wanted) }),
+    () => searchRequest(target.client, readTarget(target.prefix, context.kind), tenantTermsBody(target.wrap(context.scope), wanted)),
     nodes,
     context.signal,
   )) as OpenSearchSearchAnswer;
@@ -90,7 +90,7 @@ export async function countOpenSearch(target: OpenSearchTarget, context: SearchC
 
 /** Deletes one document of the tenant; false when it has none with this id. */
 export async function deleteOpenSearchDocument(target: OpenSearchTarget, scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {
-  const query = { bool: { filter: [{ ids: { values: [documentId(scope.app_id, id)] } }, ...target.wrap(scope)] } };
+  const query: QueryClause = { bool: { filter: [{ ids: { values: [documentId(scope.app_id, id)] } }, ...target.wrap(scope)] } };
   return (await deleteByQuery(target, kind, query)) > 0;
 }
 
@@ -137,7 +137,7 @@ export async function deletionProgressOpenSearch(target: OpenSearchTarget, task:
   return { task, completed: answer.completed === true, deleted: Number(counts.deleted ?? 0), ...(counts.total === undefined ? {} : { total: Number(counts.total) }), ...(error ? { error } : {}) };
 }
 
-async function deleteByQuery(target: OpenSearchTarget, kind: IndexKind, query: Json): Promise<number> {
+async function deleteByQuery(target: OpenSearchTarget, kind: IndexKind, query: QueryClause): Promise<number> {
   const response = (await send(() =>
     target.client.deleteByQuery({ index: readTarget(target.prefix, kind), ...LENIENT_TARGET, refresh: true, conflicts: 'proceed', body: { query } }),
   )) as { deleted?: number; failures?: unknown[] };
@@ -147,7 +147,7 @@ async function deleteByQuery(target: OpenSearchTarget, kind: IndexKind, query: J
   return Number(response.deleted ?? 0);
 }
 
-function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryNode): Json {
+function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryNode): QueryClause {
   const clauses = target.wrap(context.scope, context);
   return { bool: { filter: query.type === 'match_all' ? clauses : [...clauses, toOpenSearchQuery(query, context)] } };
 }

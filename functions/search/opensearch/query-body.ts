@@ -1,6 +1,7 @@
 import type { AggregationNode, QueryNode, Scalar, SearchRequest } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
 import { resolveDateMath } from '../dates/date-math';
+import { parseCalendarInterval } from '../dates/intervals';
 import { effectiveSort } from '../effective-sort';
 import { resolveField, textRangeProblem, type FieldRef } from '../fields';
 import type { SearchContext } from '../port';
@@ -8,6 +9,7 @@ import { parseQueryString } from '../query-string';
 import { normalizeWildcard } from '../wildcard-patterns';
 import { documentId } from './naming';
 import { searchAfterValues, sortClause } from './sort';
+import type { AggregationBody, Aggregations, DateRangeQuery, NumberRangeQuery, QueryClause, SearchBody } from './request-types';
 import { mappedField } from './stored-source';
 
 /**
@@ -27,9 +29,7 @@ import { mappedField } from './stored-source';
  *   stored-source.ts): the body asks for the whole source, or none.
  */
 
-type Json = Record<string, unknown>;
-
-export function toOpenSearchQuery(node: QueryNode, ctx: SearchContext): Json {
+export function toOpenSearchQuery(node: QueryNode, ctx: SearchContext): QueryClause {
   return new Serializer(ctx).query(node);
 }
 
@@ -37,13 +37,12 @@ export function toOpenSearchQuery(node: QueryNode, ctx: SearchContext): Json {
  * The body of a search: the query inside the tenant wrap (filter clauses the caller cannot
  * loosen), post_filter also inside it, sort with the `_id` tie-breaker, page, aggregations.
  */
-export function toOpenSearchSearchBody(request: SearchRequest, wrap: Json | readonly Json[], ctx: SearchContext): Json {
+export function toOpenSearchSearchBody(request: SearchRequest, wrap: readonly QueryClause[], ctx: SearchContext): SearchBody {
   const serializer = new Serializer(ctx);
-  const tenant = Array.isArray(wrap) ? [...wrap] : [wrap as Json];
   const query = request.query.type === 'match_all' ? [] : [serializer.query(request.query)];
   const sort = effectiveSort(ctx.kind, request.sort);
-  const body: Json = {
-    query: { bool: { filter: [...tenant, ...query] } },
+  const body: SearchBody = {
+    query: { bool: { filter: [...wrap, ...query] } },
     size: request.size,
     from: request.from,
     sort: sort.map((entry) => sortClause(ctx, entry)),
@@ -60,14 +59,14 @@ export function toOpenSearchSearchBody(request: SearchRequest, wrap: Json | read
 class Serializer {
   constructor(private readonly ctx: SearchContext) {}
 
-  query(node: QueryNode): Json {
+  query(node: QueryNode): QueryClause {
     switch (node.type) {
       case 'match_all':
         return { match_all: {} };
       case 'match_none':
         return { match_none: {} };
       case 'bool': {
-        const bool: Json = {};
+        const bool: NonNullable<QueryClause['bool']> = {};
         for (const occur of ['must', 'filter', 'should', 'must_not'] as const) {
           if (node[occur].length > 0) bool[occur] = node[occur].map((clause) => this.query(clause));
         }
@@ -116,50 +115,63 @@ class Serializer {
     }
   }
 
-  private term(name: string, value: Scalar, caseInsensitive: boolean): Json {
+  private term(name: string, value: Scalar, caseInsensitive: boolean): QueryClause {
     const field = this.field(name);
     if (field.type === 'date') return this.dateEquals(field, value);
     return { term: { [this.name(field)]: { value, ...(caseInsensitive ? { case_insensitive: true } : {}) } } };
   }
 
   /** What a date value names: from its start to its end (rounded up), like OpenSearch's own date term. */
-  private dateEquals(field: FieldRef, value: Scalar): Json {
+  private dateEquals(field: FieldRef, value: Scalar): QueryClause {
     if (typeof value === 'boolean') return { match_none: {} };
     return {
       range: {
-        [this.name(field)]: { gte: this.instant(field, value, false), lte: this.instant(field, value, true), format: 'epoch_millis' },
+        [this.name(field)]: { gte: this.millis(field, value, false), lte: this.millis(field, value, true), format: 'epoch_millis' },
       },
     };
   }
 
-  private range(node: QueryNode & { type: 'range' }): Json {
+  /**
+   * Dates as epoch-millis text (the spec's date bounds are date-math strings), numbers as numbers
+   * when every bound is one, anything else (keywords, booleans) as its text, which is how
+   * OpenSearch reads a bound of those fields anyway.
+   */
+  private range(node: QueryNode & { type: 'range' }): QueryClause {
     const field = this.field(node.field);
     const problem = textRangeProblem(node, field);
     if (problem !== undefined) throw invalid(node.field, problem);
-    const bounds: Json = {};
-    for (const bound of ['gt', 'gte', 'lt', 'lte'] as const) {
-      const value = node[bound];
-      if (value === undefined) continue;
-      bounds[bound] =
-        field.type === 'date' && typeof value !== 'boolean'
-          ? this.instant(field, value, bound === 'gt' || bound === 'lte', node.time_zone ?? this.ctx.timeZone, node.format)
-          : value;
+    const given = RANGE_BOUNDS.filter((bound) => node[bound] !== undefined);
+    if (given.length === 0) return { exists: { field: this.name(field) } };
+    const name = this.name(field);
+    if (field.type === 'date') {
+      const timeZone = node.time_zone ?? this.ctx.timeZone;
+      const bounds: DateRangeQuery = { format: 'epoch_millis' };
+      for (const bound of given) {
+        const value = node[bound] as Scalar;
+        bounds[bound] = typeof value === 'boolean' ? String(value) : this.millis(field, value, bound === 'gt' || bound === 'lte', timeZone, node.format);
+      }
+      return { range: { [name]: bounds } };
     }
-    if (Object.keys(bounds).length === 0) return { exists: { field: this.name(field) } };
-    if (field.type === 'date') bounds.format = 'epoch_millis';
-    return { range: { [this.name(field)]: bounds } };
+    if (given.every((bound) => typeof node[bound] === 'number')) {
+      const bounds: NumberRangeQuery = {};
+      for (const bound of given) bounds[bound] = node[bound] as number;
+      return { range: { [name]: bounds } };
+    }
+    const bounds: DateRangeQuery = {};
+    for (const bound of given) bounds[bound] = String(node[bound]);
+    return { range: { [name]: bounds } };
   }
 
-  aggregations(aggs: Record<string, AggregationNode>): Json {
+  aggregations(aggs: Record<string, AggregationNode>): Aggregations {
     return Object.fromEntries(Object.entries(aggs).map(([name, node]) => [name, this.aggregation(node)]));
   }
 
-  private aggregation(node: AggregationNode): Json {
+  private aggregation(node: AggregationNode): AggregationBody {
     const body = this.aggregationBody(node);
     return Object.keys(node.aggs).length > 0 ? { ...body, aggs: this.aggregations(node.aggs) } : body;
   }
 
-  private aggregationBody(node: AggregationNode): Json {
+  private aggregationBody(node: AggregationNode): AggregationBody {
     switch (node.type) {
       case 'terms':
         return {
@@ -178,7 +190,8 @@ class Serializer {
         return {
           date_histogram: {
             field: this.name(field),
-            ...(node.calendar_interval === undefined ? {} : { calendar_interval: node.calendar_interval }),
+            // The unit's name: OpenSearch takes each spelling the parser does (1y included), its specification lists fewer.
+            ...(node.calendar_interval === undefined ? {} : { calendar_interval: parseCalendarInterval(node.calendar_interval) }),
             ...(node.fixed_interval === undefined ? {} : { fixed_interval: node.fixed_interval }),
             time_zone: node.time_zone,
             min_doc_count: node.min_doc_count,
@@ -241,13 +254,28 @@ class Serializer {
             ...(node.precision_threshold === undefined ? {} : { precision_threshold: node.precision_threshold }),
           },
         };
-      default:
-        return { [node.type]: { field: this.fieldName(node.field), ...(node.missing === undefined ? {} : { missing: node.missing }) } };
+      default: {
+        const metric = { field: this.fieldName(node.field), ...(node.missing === undefined ? {} : { missing: node.missing }) };
+        switch (node.type) {
+          case 'sum':
+            return { sum: metric };
+          case 'avg':
+            return { avg: metric };
+          case 'min':
+            return { min: metric };
+          case 'max':
+            return { max: metric };
+          case 'value_count':
+            return { value_count: metric };
+          case 'stats':
+            return { stats: metric };
+        }
+      }
     }
   }
 
-  private boundInstant(field: FieldRef, value: Scalar, timeZone: string, format?: string): Scalar {
-    return typeof value === 'boolean' ? value : this.instant(field, value, false, timeZone, format);
+  private boundInstant(field: FieldRef, value: Scalar, timeZone: string, format?: string): string | number {
+    return typeof value === 'boolean' ? String(value) : this.instant(field, value, false, timeZone, format);
   }
 
   private field(name: string): FieldRef {
@@ -266,10 +294,17 @@ class Serializer {
     return documentId(this.ctx.scope.app_id, String(value));
   }
 
+  /** A date bound as the epoch-millis text OpenSearch parses with `format: epoch_millis`. */
+  private millis(field: FieldRef, value: string | number, roundUp: boolean, timeZone = this.ctx.timeZone, format?: string): string {
+    return String(this.instant(field, value, roundUp, timeZone, format));
+  }
+
   private instant(field: FieldRef, value: string | number, roundUp: boolean, timeZone = this.ctx.timeZone, format?: string): number {
     return resolveDateMath(value, this.ctx.now, timeZone, roundUp, { field: field.path, ...(format === undefined ? {} : { format }) });
   }
 }
+
+const RANGE_BOUNDS = ['gt', 'gte', 'lt', 'lte'] as const;
 
 function invalid(field: string, reason: string): ValidationError {
   return new ValidationError(`Invalid query: ${reason}`, [{ field, reason }]);

@@ -1,8 +1,9 @@
-import type { Scalar, SortEntry, SortValue } from '../../../schemas/search-tree';
+import type { Scalar, SortEntry, SortValue, UnmappedType } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
 import { resolveDateMath } from '../dates/date-math';
 import { resolveField, sortTypeOf as fieldSortType, type FieldRef, type SortType } from '../fields';
 import type { SearchContext } from '../port';
+import type { FieldSort, SearchAfter, SearchBody, SortClause } from './request-types';
 import { mappedField } from './stored-source';
 
 /**
@@ -14,8 +15,6 @@ import { mappedField } from './stored-source';
  * monthly indices that mapped a field as long in one month and as double in another still sort
  * together.
  */
-
-type Json = Record<string, unknown>;
 
 // Long.MAX_VALUE and MIN_VALUE do not survive a JS number; they are spliced into the JSON text exactly (serialiseBody).
 const LONG_MAX_MARKER = '\u0000long-max\u0000';
@@ -32,16 +31,16 @@ function sortTypeOf(context: SearchContext, entry: SortEntry): { type: SortType 
   return { type: fieldSortType(field), field };
 }
 
-const UNMAPPED_TYPE: Record<SortType, string> = { keyword: 'keyword', date: 'date', number: 'double', boolean: 'boolean' };
+const UNMAPPED_TYPE: Record<SortType, UnmappedType> = { keyword: 'keyword', date: 'date', number: 'double', boolean: 'boolean' };
 
-export function sortClause(context: SearchContext, entry: SortEntry): Json {
+export function sortClause(context: SearchContext, entry: SortEntry): SortClause {
   const { type, field } = sortTypeOf(context, entry);
   if (type === 'score' || field === undefined) return { _score: { order: entry.order } };
-  let missing: unknown = entry.missing;
+  let missing: FieldSort['missing'] = entry.missing;
   if (type === 'date' && missing !== '_last' && missing !== '_first' && typeof missing !== 'boolean') {
     missing = resolveDateMath(missing as string | number, context.now, context.timeZone, false, { field: 'sort' });
   }
-  const spec: Json = { order: entry.order, missing, unmapped_type: entry.unmapped_type ?? UNMAPPED_TYPE[type] };
+  const spec: FieldSort = { order: entry.order, missing, unmapped_type: entry.unmapped_type ?? UNMAPPED_TYPE[type] };
   if (type === 'number') spec.numeric_type = 'double';
   return { [mappedField(field)]: spec };
 }
@@ -50,7 +49,7 @@ export function sortClause(context: SearchContext, entry: SortEntry): Json {
 const missingIsHighest = (entry: SortEntry): boolean => (entry.missing === '_first') === (entry.order === 'desc');
 
 /** Our sort values as OpenSearch expects them back: plain ids (doc_id), dates as millis, null as the extreme it stands for. */
-export function searchAfterValues(context: SearchContext, sort: readonly SortEntry[], values: readonly SortValue[]): unknown[] {
+export function searchAfterValues(context: SearchContext, sort: readonly SortEntry[], values: readonly SortValue[]): SearchAfter {
   if (values.length !== sort.length) {
     throw new ValidationError(`search_after has ${values.length} values but the sort has ${sort.length}`, [
       { field: 'search_after', reason: `give one value per sort key (the sort, with the _id tie-breaker, has ${sort.length})` },
@@ -86,6 +85,6 @@ export function reportedSortValues(values: readonly unknown[] | undefined): Sort
 }
 
 /** A request body as JSON text, with the long extremes of search_after written exactly. */
-export function serialiseBody(body: Json): string {
+export function serialiseBody(body: SearchBody): string {
   return JSON.stringify(body).replaceAll(JSON.stringify(LONG_MAX_MARKER), '9223372036854775807').replaceAll(JSON.stringify(LONG_MIN_MARKER), '-9223372036854775808');
 }

@@ -1,5 +1,6 @@
 import type { AggregationNode, Scalar } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
+import type { AggregationBody, Aggregations, QueryClause, SearchBody, TermsFields } from './request-types';
 
 /**
  * terms with `min_doc_count: 0` on OpenSearch, tenant-safely. OpenSearch lists a zero bucket for
@@ -17,7 +18,7 @@ export const MAX_TENANT_TERMS = 10_000;
 
 export interface ZeroBucketTerms {
   /** The `terms` object of the outgoing body, completed by applyTenantTerms. */
-  readonly terms: Json;
+  readonly terms: TermsFields;
   readonly field: string;
   readonly missing?: Scalar;
   /** Where the aggregation sits in the request, for errors: `aggs.users.aggs.routes`. */
@@ -29,19 +30,19 @@ export interface ZeroBucketTerms {
  * least 1), and those the request wants zero buckets for are returned, to complete once the
  * tenant's terms are known.
  */
-export function zeroBucketTerms(bodies: Json, nodes: Record<string, AggregationNode>, path = 'aggs'): ZeroBucketTerms[] {
+export function zeroBucketTerms(bodies: Aggregations, nodes: Record<string, AggregationNode>, path = 'aggs'): ZeroBucketTerms[] {
   const found: ZeroBucketTerms[] = [];
   for (const [name, node] of Object.entries(nodes)) {
     const body = bodies[name];
-    if (!isObject(body)) continue;
+    if (body === undefined) continue;
     const member = `${path}.${name}`;
-    if (node.type === 'terms' && isObject(body.terms)) {
+    if (node.type === 'terms' && 'terms' in body) {
       body.terms.min_doc_count = Math.max(1, node.min_doc_count);
       if (node.min_doc_count === 0) {
-        found.push({ terms: body.terms, field: String(body.terms.field), ...(node.missing === undefined ? {} : { missing: node.missing }), member });
+        found.push({ terms: body.terms, field: body.terms.field, ...(node.missing === undefined ? {} : { missing: node.missing }), member });
       }
     }
-    if (isObject(body.aggs)) found.push(...zeroBucketTerms(body.aggs, node.aggs, `${member}.aggs`));
+    if (body.aggs !== undefined) found.push(...zeroBucketTerms(body.aggs, node.aggs, `${member}.aggs`));
   }
   return found;
 }
@@ -49,7 +50,7 @@ export function zeroBucketTerms(bodies: Json, nodes: Record<string, AggregationN
 const termsAggName = (position: number): string => `tenant_terms_${position}`;
 
 /** One request for the tenant's terms of every field that wants zero buckets. */
-export function tenantTermsBody(tenant: readonly Json[], wanted: readonly ZeroBucketTerms[]): Json {
+export function tenantTermsBody(tenant: readonly QueryClause[], wanted: readonly ZeroBucketTerms[]): SearchBody {
   return {
     size: 0,
     track_total_hits: false,
@@ -57,7 +58,7 @@ export function tenantTermsBody(tenant: readonly Json[], wanted: readonly ZeroBu
     aggs: Object.fromEntries(
       wanted.map((entry, position) => [
         termsAggName(position),
-        { terms: { field: entry.field, size: MAX_TENANT_TERMS, order: { _key: 'asc' }, ...(entry.missing === undefined ? {} : { missing: entry.missing }) } },
+        { terms: { field: entry.field, size: MAX_TENANT_TERMS, order: { _key: 'asc' }, ...(entry.missing === undefined ? {} : { missing: entry.missing }) } } satisfies AggregationBody,
       ]),
     ),
   };
@@ -77,7 +78,7 @@ export function applyTenantTerms(wanted: readonly ZeroBucketTerms[], aggregation
     }
     if (buckets.length === 0) return;
     // Dates and booleans are listed by their text (what `include` parses), numbers and strings by their key.
-    entry.terms.include = buckets.map((bucket) => bucket.key_as_string ?? bucket.key);
+    entry.terms.include = buckets.map((bucket) => String(bucket.key_as_string ?? bucket.key));
     entry.terms.min_doc_count = 0;
   });
 }

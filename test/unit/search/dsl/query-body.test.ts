@@ -24,26 +24,28 @@ describe('toOpenSearchQuery', () => {
     ['exists on _id is every document', { exists: { field: '_id' } }, { match_all: {} }],
     ['time is index_meta.time', { exists: { field: 'time' } }, { exists: { field: 'index_meta.time' } }],
     [
-      'a date term is the range it names, resolved here',
+      'a date term is the range it names, resolved here (epoch-millis text, as the specification types date bounds)',
       { term: { time: '2026-03-14' } },
-      { range: { 'index_meta.time': { gte: Date.parse('2026-03-14T00:00:00Z'), lte: Date.parse('2026-03-14T23:59:59.999Z'), format: 'epoch_millis' } } },
+      { range: { 'index_meta.time': { gte: String(Date.parse('2026-03-14T00:00:00Z')), lte: String(Date.parse('2026-03-14T23:59:59.999Z')), format: 'epoch_millis' } } },
     ],
     [
       'date math with the request now',
       { range: { received_at: { gte: 'now-1d/d', lt: 'now' } } },
-      { range: { received_at: { gte: Date.parse('2026-03-14T00:00:00Z'), lt: NOW.getTime(), format: 'epoch_millis' } } },
+      { range: { received_at: { gte: String(Date.parse('2026-03-14T00:00:00Z')), lt: String(NOW.getTime()), format: 'epoch_millis' } } },
     ],
     [
       'gt and lte round up',
       { range: { 'request.time': { gt: '2026-03-14', lte: '2026-03-15||/d' } } },
-      { range: { 'request.time': { gt: Date.parse('2026-03-14T23:59:59.999Z'), lte: Date.parse('2026-03-15T23:59:59.999Z'), format: 'epoch_millis' } } },
+      { range: { 'request.time': { gt: String(Date.parse('2026-03-14T23:59:59.999Z')), lte: String(Date.parse('2026-03-15T23:59:59.999Z')), format: 'epoch_millis' } } },
     ],
     [
       'a range time zone',
       { range: { time: { gte: '2026-03-15', time_zone: '+02:00' } } },
-      { range: { 'index_meta.time': { gte: Date.parse('2026-03-14T22:00:00Z'), format: 'epoch_millis' } } },
+      { range: { 'index_meta.time': { gte: String(Date.parse('2026-03-14T22:00:00Z')), format: 'epoch_millis' } } },
     ],
     ['a number range', { range: { 'response.status': { gte: '400' } } }, { range: { 'response.status': { gte: '400' } } }],
+    ['numbers stay numbers', { range: { 'response.status': { gte: 400, lt: 500 } } }, { range: { 'response.status': { gte: 400, lt: 500 } } }],
+    ['a bound of mixed types is sent as text', { range: { 'response.status': { gte: 400, lt: '500' } } }, { range: { 'response.status': { gte: '400', lt: '500' } } }],
     ['match', { match: { 'request.uri': { query: 'a b', operator: 'and' } } }, { match: { 'request.uri': { query: 'a b', operator: 'and' } } }],
     ['match_phrase', { match_phrase: { 'request.uri': 'a b' } }, { match_phrase: { 'request.uri': { query: 'a b' } } }],
     ['prefix on text is lower-cased', { prefix: { 'request.route': 'USE' } }, { prefix: { 'request.route': { value: 'use' } } }],
@@ -80,7 +82,7 @@ describe('toOpenSearchSearchBody', () => {
       },
       'events',
     );
-    expect(toOpenSearchSearchBody(request, WRAP, ctx)).toEqual({
+    expect(toOpenSearchSearchBody(request, [WRAP], ctx)).toEqual({
       query: { bool: { filter: [WRAP, { bool: { should: [{ match_all: {} }, { term: { app_id: { value: 'app-2' } } }] } }] } },
       post_filter: { term: { user_id: { value: 'u1' } } },
       size: 5,
@@ -106,9 +108,9 @@ describe('toOpenSearchSearchBody', () => {
       { sort: ['weight', { time: 'desc' }, { received_at: { order: 'desc', missing: '_first' } }, 'user_id'], search_after: [null, 1700000000000, null, null, 'e9'] },
       'events',
     );
-    expect(serialiseBody(toOpenSearchSearchBody(request, WRAP, ctx))).toContain('"search_after":["Infinity",1700000000000,9223372036854775807,null,"e9"]');
+    expect(serialiseBody(toOpenSearchSearchBody(request, [WRAP], ctx))).toContain('"search_after":["Infinity",1700000000000,9223372036854775807,null,"e9"]');
     const ascendingFirst = parseSearchRequest({ sort: [{ received_at: { missing: '_first' } }], search_after: [null, 'e1'] }, 'events');
-    expect(serialiseBody(toOpenSearchSearchBody(ascendingFirst, WRAP, ctx))).toContain('"search_after":[-9223372036854775808,"e1"]');
+    expect(serialiseBody(toOpenSearchSearchBody(ascendingFirst, [WRAP], ctx))).toContain('"search_after":[-9223372036854775808,"e1"]');
   });
 
   test('_id sorts, aggregates and pages on doc_id', () => {
@@ -116,7 +118,7 @@ describe('toOpenSearchSearchBody', () => {
       { sort: [{ _id: 'desc' }], search_after: ['e5'], aggs: { ids: { terms: { field: '_id' } }, distinct: { cardinality: { field: '_id.raw' } } } },
       'events',
     );
-    const body = toOpenSearchSearchBody(request, WRAP, ctx);
+    const body = toOpenSearchSearchBody(request, [WRAP], ctx);
     expect(body.sort).toEqual([{ 'index_meta.doc_id': { order: 'desc', missing: '_last', unmapped_type: 'keyword' } }]);
     expect(body.search_after).toEqual(['e5']);
     expect(body.aggs).toMatchObject({ ids: { terms: { field: 'index_meta.doc_id' } }, distinct: { cardinality: { field: 'index_meta.doc_id' } } });
@@ -124,7 +126,7 @@ describe('toOpenSearchSearchBody', () => {
 
   test('cardinality passes precision_threshold on (DuckDB counts exactly anyway); past 40,000 is a 400 naming it', () => {
     const request = parseSearchRequest({ size: 0, aggs: { users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } }, plain: { cardinality: { field: 'user_id.raw' } } } }, 'events');
-    expect(toOpenSearchSearchBody(request, WRAP, ctx).aggs).toEqual({
+    expect(toOpenSearchSearchBody(request, [WRAP], ctx).aggs).toEqual({
       users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } },
       plain: { cardinality: { field: 'user_id.raw' } },
     });
@@ -159,7 +161,7 @@ describe('toOpenSearchSearchBody', () => {
       'events',
       { timeZone: 'Europe/Berlin' },
     );
-    expect(toOpenSearchSearchBody(request, WRAP, ctx).aggs).toEqual({
+    expect(toOpenSearchSearchBody(request, [WRAP], ctx).aggs).toEqual({
       per_day: {
         date_histogram: {
           field: 'index_meta.time',
