@@ -3,6 +3,7 @@ import { MANAGEMENT_PATH_PREFIXES, type ApiName, type RouteDefinition } from '..
 import type { ErrorStatus, RouteSchema } from './route-schemas';
 import { managementScopes } from '../../schemas/scopes';
 import { ErrorResponse } from './response-schemas';
+import { addResourceLinks } from './resource-links';
 
 /**
  * Builds an API's OpenAPI 3.1 document from the route table and the registry of route schemas.
@@ -68,6 +69,7 @@ export function buildOpenApiDocument(options: BuildOptions): Json {
       : undocumentedOperation(options.api, form);
   }
   for (const [path, item] of Object.entries(paths)) item['options'] = preflightOperation(path, item);
+  addResourceLinks(paths, components);
 
   return {
     openapi: '3.1.0',

@@ -7,7 +7,9 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  * schemathesis (PyPI) generates requests from each committed OpenAPI document, valid and invalid,
  * sends them to the running service with its credentials, and checks every answer: no server
  * error, a status the operation declares, the declared content type, a body matching its schema.
- * A fixed seed keeps runs comparable; the examples per operation are bounded.
+ * A fixed seed keeps runs comparable; the examples per operation are bounded. The stateful phase
+ * follows the links of the management document (resource-links.ts): it creates resources and then
+ * reads, updates and deletes what it created.
  */
 
 const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
@@ -21,6 +23,8 @@ function schemathesis(python: string, args: string[]): Promise<{ code: number | 
     child.once('exit', (code) => done({ code, output }));
   });
 }
+
+const STATEFUL_RESOURCES = '^/~/(dashboards|workspaces|cohorts|governance/rules|virtual_eventtypes|eth_abi|emails/templates|billing/meters|billing/channels|billing/catalog/plans)(/\\{[^/]+\\})?$';
 
 /** The report's failures and summary, without the progress lines. */
 const failures = (output: string) => output.slice(Math.max(0, output.indexOf('FAILURES')));
@@ -56,5 +60,19 @@ describe('schemathesis against both OpenAPI documents', () => {
     ]);
     expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
     expect(output).toMatch(/\d+ generated, \d+ passed/);
+  }, 900_000);
+
+  it('follows the links the management document declares: create, then read, update and delete what was created', async () => {
+    const { code, output } = await schemathesis(python, [
+      `${rt.credentials.management_url}/openapi.json`,
+      '-H', `Authorization: Bearer ${rt.credentials.management_token}`,
+      '--exclude-path-regex', '^/v1/',
+      // The managed resources, whose creates are linked to their reads, updates and deletes.
+      '--include-path-regex', STATEFUL_RESOURCES,
+      '--checks', CHECKS, '--phases', 'stateful', '--max-examples', '40', '--seed', '1',
+    ]);
+    expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
+    // Scenarios went along links: a create whose answer fed a read, update or delete.
+    expect(output).toMatch(/API Links:\s+[1-9]\d* covered/);
   }, 900_000);
 });
