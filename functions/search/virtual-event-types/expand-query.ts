@@ -1,5 +1,6 @@
 import type { QueryNode } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
+import { parseQueryString } from '../query-string';
 
 /**
  * Virtual event types at query time: a query on the field `virtual_event_types` becomes the stored
@@ -49,7 +50,7 @@ export function queryMentions(node: QueryNode): boolean {
     case 'wildcard':
       return isVirtualEventTypesField(node.field);
     case 'query_string':
-      return node.default_field !== undefined && isVirtualEventTypesField(node.default_field);
+      return (node.default_field !== undefined && isVirtualEventTypesField(node.default_field)) || queryMentions(parseQueryString(node.query, node));
     default:
       return false;
   }
@@ -95,9 +96,13 @@ export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNod
     case 'range':
       if (isVirtualEventTypesField(node.field)) throw refused(memberOf(path, `range.${node.field}`), 'range');
       return node;
-    case 'query_string':
-      if (node.default_field !== undefined && isVirtualEventTypesField(node.default_field)) throw refused(memberOf(path, 'query_string.default_field'), 'query_string');
-      return node;
+    case 'query_string': {
+      if (node.default_field !== undefined && isVirtualEventTypesField(node.default_field)) throw refused(memberOf(path, 'query_string.default_field'), 'a query_string default_field');
+      // The query bar and the console's filters write query_string: it names types as the DSL does
+      // (virtual_event_types:"Signed Up", virtual_event_types:Sign*, _exists_:virtual_event_types).
+      const parsed = parseQueryString(node.query, node);
+      return queryMentions(parsed) ? expandQuery(parsed, types, memberOf(path, 'query_string')) : node;
+    }
     default:
       return node;
   }

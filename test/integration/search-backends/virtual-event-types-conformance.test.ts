@@ -84,6 +84,37 @@ describe.each(conformanceBackends())('virtual event types: $name', (backend) => 
     }), { numRuns: 15 });
   });
 
+  it('query_string names types as the DSL does: each form answers what its DSL equivalent answers', async () => {
+    await fc.assert(fc.asyncProperty(calls, namedTypes, fc.nat(), fc.constantFrom(...VERBS), async (events, types, pick, verb) => {
+      const scope = { org_id: 'org-virtual', app_id: `app-${randomUUID()}` };
+      await load(scope, events);
+      const searchable = typed(types);
+      const chosen = types[pick % types.length]!.name;
+      const pairs: [string, Record<string, unknown>][] = [
+        [`virtual_event_types:"${chosen}"`, { term: { virtual_event_types: chosen } }],
+        [`virtual_event_types:${chosen}`, { match: { virtual_event_types: chosen } }],
+        [`virtual_event_types:${chosen.slice(0, 1)}*`, { wildcard: { virtual_event_types: `${chosen.slice(0, 1)}*` } }],
+        ['_exists_:virtual_event_types', { exists: { field: 'virtual_event_types' } }],
+        [`NOT virtual_event_types:"${chosen}"`, { bool: { must_not: [{ term: { virtual_event_types: chosen } }] } }],
+        [`virtual_event_types:"${chosen}" AND request.verb:${verb}`, { bool: { filter: [{ term: { virtual_event_types: chosen } }, { term: { 'request.verb': verb } }] } }],
+      ];
+      for (const [text, dsl] of pairs) {
+        const expected = await idsOf(searchable, scope, { query: dsl });
+        expect([text, await idsOf(searchable, scope, { query: { query_string: { query: text } } })]).toEqual([text, expected]);
+        const counted = await searchable.countMatching(contextOf(scope), parseQuery({ query_string: { query: text } }));
+        expect([text, counted]).toEqual([text, expected.length]);
+      }
+    }), { numRuns: 10 });
+  });
+
+  it('query_string with a range on types, or types as its default field, is a 400 naming the member', async () => {
+    const scope = { org_id: 'org-virtual', app_id: `app-${randomUUID()}` };
+    await load(scope, [{ id: 'r', verb: 'GET', status: 200, weight: 1, at: BASE }]);
+    const searchable = typed([{ name: 'reads', spec: { criteria: { term: { 'request.verb': 'GET' } }, matches: () => true } }]);
+    await expect(idsOf(searchable, scope, { query: { query_string: { query: 'virtual_event_types:>=a' } } })).rejects.toMatchObject({ details: [{ field: 'query.query_string.range.virtual_event_types' }] });
+    await expect(idsOf(searchable, scope, { query: { query_string: { query: 'reads', default_field: 'virtual_event_types' } } })).rejects.toMatchObject({ details: [{ field: 'query.query_string.default_field' }] });
+  });
+
   it('a terms aggregation counts each event under every type it has, ordered, cut to size, with sub-aggregations', async () => {
     await fc.assert(fc.asyncProperty(calls, namedTypes, fc.integer({ min: 1, max: 6 }), async (events, types, size) => {
       const scope = { org_id: 'org-virtual', app_id: `app-${randomUUID()}` };
