@@ -12,11 +12,12 @@ import { CONSOLE_TARGETS, benchConsole } from './bench/console';
 import { LIVE_STREAM_RATE, LIVE_STREAM_TARGETS } from './bench/console-live-stream';
 import { benchEndToEnd } from './bench/end-to-end';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
+import { OPENSEARCH_SEARCH_TARGET_RATIO, benchSearchOnOpenSearch } from './bench/search-opensearch';
 import { ANALYSES_TARGET_MS, benchEventAnalyses } from './bench/event-analyses';
 import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e', 'search', 'analyses', 'exports', 'billing', 'console'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'search', 'opensearch', 'analyses', 'exports', 'billing', 'console'] as const;
 
 
 async function main(): Promise<void> {
@@ -62,6 +63,14 @@ async function main(): Promise<void> {
     log(`  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`);
     for (const line of searchTable(r)) log(line);
     log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request`);
+  }
+  if (run('opensearch')) {
+    log('\n## Search on OpenSearch 2.19: the same 8 queries over 1,000,000 events through our API on the adapter vs the same queries written by hand in OpenSearch\'s DSL, same index; then funnel and retention on both backends');
+    const r = await benchSearchOnOpenSearch({ log });
+    results.opensearch = r;
+    log(`  index ${r.reusedIndex ? 'reused' : 'built'} (indexing took ${Math.round(r.indexedSeconds)} s; node heap ${r.heapMb} MB)`);
+    for (const line of searchTable(r, 'by hand')) log(line);
+    log(`  target: ratio ≤ ${OPENSEARCH_SEARCH_TARGET_RATIO} (the adapter's overhead)`);
   }
   if (run('analyses')) {
     log('\n## Funnels and retention: a 4-step funnel and a 12-week retention table over 1,000,000 events on DuckDB');

@@ -13,6 +13,21 @@ export const ANALYSES_DATASET: SearchDatasetSpec = { ...DEFAULT_SEARCH_DATASET, 
 
 const ROUNDS = 9;
 
+/** The benchmarks' funnel: four steps of the generated API calls, 7-day window, by user. */
+export const BENCH_FUNNEL = {
+  steps: [
+    { name: 'Created something', query: { term: { 'request.verb': 'POST' } } },
+    { name: 'Searched', query: { wildcard: { 'request.route.raw': '*/search' } } },
+    { name: 'Looked at stats', query: { wildcard: { 'request.route.raw': '*/stats' } } },
+    { name: 'Listed reports', query: { term: { 'request.route.raw': '/v1/reports' } } },
+  ],
+  by: 'user_id',
+  conversion_window: '7d',
+};
+
+/** The benchmarks' retention: users who created something, coming back to search, in weekly cohorts. */
+export const benchRetention = (weeks: number) => ({ first_event: { term: { 'request.verb': 'POST' } }, return_event: { wildcard: { 'request.route.raw': '*/search' } }, interval: 'week', periods: weeks });
+
 export interface AnalysisTiming {
   readonly name: string;
   readonly medianMs: number;
@@ -40,17 +55,8 @@ export async function benchEventAnalyses(options: { log?: (line: string) => void
   const index = await createDuckDbSearchIndex({ path: dataset.path });
   const now = dataset.anchor;
   const context: SearchContext = { scope: BENCH_TENANT, kind: 'events', range: { from: new Date(now.getTime() - 84 * 86_400_000), to: now }, timeZone: 'UTC', now };
-  const funnelBody = {
-    steps: [
-      { name: 'Created something', query: { term: { 'request.verb': 'POST' } } },
-      { name: 'Searched', query: { wildcard: { 'request.route.raw': '*/search' } } },
-      { name: 'Looked at stats', query: { wildcard: { 'request.route.raw': '*/stats' } } },
-      { name: 'Listed reports', query: { term: { 'request.route.raw': '/v1/reports' } } },
-    ],
-    by: 'user_id',
-    conversion_window: '7d',
-  };
-  const retentionBody = { first_event: { term: { 'request.verb': 'POST' } }, return_event: { wildcard: { 'request.route.raw': '*/search' } }, interval: 'week', periods: 12 };
+  const funnelBody = BENCH_FUNNEL;
+  const retentionBody = benchRetention(12);
   const analyses = [
     {
       name: '4-step funnel, 7-day window, by user',

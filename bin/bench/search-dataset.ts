@@ -73,10 +73,13 @@ interface Manifest {
 }
 
 /** The cached data set for `spec` under `dir`, generated first when missing or stale. */
+/** The file name (without extension) of a spec's cached data set. */
+export const datasetName = (spec: SearchDatasetSpec): string => `search-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12)}`;
+
 export async function prepareSearchDataset(options: { dir: string; spec?: SearchDatasetSpec; log?: (line: string) => void; anchor?: Date }): Promise<SearchDataset> {
   const spec = options.spec ?? DEFAULT_SEARCH_DATASET;
   const log = options.log ?? (() => {});
-  const name = `search-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12)}`;
+  const name = datasetName(spec);
   const path = `${options.dir}/${name}.duckdb`;
   const manifestPath = `${options.dir}/${name}.json`;
   const schema = schemaFingerprint();
@@ -97,7 +100,7 @@ export async function prepareSearchDataset(options: { dir: string; spec?: Search
   const index = await createDuckDbSearchIndex({ path });
   let sampleEmail: string;
   try {
-    sampleEmail = await generate(index, spec, anchor, log);
+    sampleEmail = await generateSearchData(index, spec, anchor, log);
   } finally {
     await index.close();
   }
@@ -309,7 +312,8 @@ class EventFactory {
   }
 }
 
-async function generate(index: SearchIndex, spec: SearchDatasetSpec, anchor: Date, log: (line: string) => void): Promise<string> {
+/** Writes the data set of `spec` at `anchor` into any index (DuckDB here, OpenSearch for its bench); returns the sample email. */
+export async function generateSearchData(index: SearchIndex, spec: SearchDatasetSpec, anchor: Date, log: (line: string) => void): Promise<string> {
   const random = seededRandom(spec.seed);
   const population = populationOf(spec, random);
   const routes = routesOf(spec.routes);

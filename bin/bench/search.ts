@@ -112,7 +112,7 @@ export async function benchSearch(options: { log?: (line: string) => void; spec?
 }
 
 /** One request as the management API serves it: the query parameters and the body parsed, then the search. */
-function searchAsTheApiDoes(index: SearchableIndex, query: DashboardQuery, now: Date, body: Record<string, unknown>) {
+export function searchAsTheApiDoes(index: SearchableIndex, query: DashboardQuery, now: Date, body: Record<string, unknown>) {
   const range = parseRequestRange(query.params, now);
   const context: SearchContext = {
     scope: BENCH_TENANT,
@@ -125,7 +125,7 @@ function searchAsTheApiDoes(index: SearchableIndex, query: DashboardQuery, now: 
 }
 
 /** Two empty answers agree trivially: the data must give every query something to find. */
-function assertMeaningful(name: string, answer: unknown): void {
+export function assertMeaningful(name: string, answer: unknown): void {
   const { total, buckets, hits } = answer as { total?: number; buckets?: unknown[]; hits?: unknown[] };
   if (total === 0 || buckets?.length === 0 || hits?.length === 0) {
     throw new Error(`search bench: "${name}" finds nothing in the generated data, so it would prove nothing`);
@@ -133,12 +133,12 @@ function assertMeaningful(name: string, answer: unknown): void {
 }
 
 /** The section's table: one line per query with both medians, the ratio and whether it meets the targets. */
-export function searchTable(result: SearchBenchResult): string[] {
+export function searchTable(result: Pick<SearchBenchResult, 'queries'>, baseline = 'SQL'): string[] {
   const width = Math.max(...result.queries.map((q) => q.name.length), 5);
-  const header = `  ${'query'.padEnd(width)}  ${'ours ms'.padStart(9)}  ${'SQL ms'.padStart(9)}  ${'ratio'.padStart(6)}  ${'rounds'.padStart(6)}  targets`;
+  const header = `  ${'query'.padEnd(width)}  ${'ours ms'.padStart(9)}  ${`${baseline} ms`.padStart(11)}  ${'ratio'.padStart(6)}  ${'rounds'.padStart(6)}  targets`;
   const lines = result.queries.map((q) => {
     const perRequest = q.requests > 1 ? ` (${(q.oursMs / q.requests).toFixed(1)} ms per request)` : '';
-    return `  ${q.name.padEnd(width)}  ${q.oursMs.toFixed(1).padStart(9)}  ${q.sqlMs.toFixed(1).padStart(9)}  ${q.ratio.toFixed(2).padStart(6)}  ${String(q.rounds).padStart(6)}  ${q.meetsTargets ? 'met' : 'MISSED'}${perRequest}`;
+    return `  ${q.name.padEnd(width)}  ${q.oursMs.toFixed(1).padStart(9)}  ${q.sqlMs.toFixed(1).padStart(11)}  ${q.ratio.toFixed(2).padStart(6)}  ${String(q.rounds).padStart(6)}  ${q.meetsTargets ? 'met' : 'MISSED'}${perRequest}`;
   });
   return [header, ...lines];
 }

@@ -45,10 +45,13 @@ export function toOpenSearchSearchBody(request: SearchRequest, wrap: readonly Qu
     query: { bool: { filter: [...wrap, ...query] } },
     size: request.size,
     from: request.from,
-    sort: sort.map((entry) => sortClause(ctx, entry)),
     track_total_hits: request.track_total_hits,
-    _source: request._source !== false,
   };
+  // A request for no hits (a dashboard's aggregations) asks for no sort and no sources; search_after needs its sort.
+  if (request.size > 0 || request.search_after !== undefined) {
+    body.sort = sort.map((entry) => sortClause(ctx, entry));
+    body._source = request._source !== false;
+  }
   // The post_filter narrows hits only; the tenant is already fixed by the query, which it cannot widen.
   if (request.post_filter !== undefined) body.post_filter = serializer.query(request.post_filter);
   if (request.search_after !== undefined) body.search_after = searchAfterValues(ctx, sort, request.search_after);

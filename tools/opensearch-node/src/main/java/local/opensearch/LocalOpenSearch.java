@@ -52,6 +52,10 @@ public final class LocalOpenSearch {
             .put("transport.type", "netty4")
             // A test machine's disk is often fuller than OpenSearch's watermarks like.
             .put("cluster.routing.allocation.disk.threshold_enabled", false)
+            // The node runs the serial collector (small and predictable on 2 cores), whose heap holds
+            // garbage until it fills: the real-memory breaker would count that garbage and refuse bulk
+            // requests (429) with the heap nearly all collectable. Count the requests' own reservations.
+            .put("indices.breaker.total.use_real_memory", false)
             .build();
         LogConfigurator.configureWithoutConfig(settings);
         Node node = new ClasspathNode(settings, List.of(Netty4Plugin.class, ReindexPlugin.class));
