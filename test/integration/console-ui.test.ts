@@ -40,8 +40,17 @@ describe('web console', () => {
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
   it('sends an unsigned visitor to sign-in, with the local org pre-filled, and signs in with the password flow', async () => {
+    const missing: string[] = [];
+    page.on('response', (answer) => {
+      if (answer.status() === 404) missing.push(answer.url());
+    });
     await page.goto(`${consoleUrl}/events`);
     await page.waitForURL(/\/console\/sign-in$/);
+    // The page names its icon, so the browser does not ask the origin for /favicon.ico (a 404).
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    const served = await fetch(new URL(icon!, page.url()));
+    expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(missing).toEqual([]);
     expect(await page.inputValue('input[name="org_id"]')).toBe(rt.credentials.org_id);
     await page.fill('input[name="password"]', 'not the password');
     await page.fill('input[name="username"]', rt.credentials.admin_username!);
@@ -231,6 +240,11 @@ describe('web console', () => {
     await page.waitForURL(/\/console\/billing\/subscriptions\/sub-console$/);
     const ledger = page.getByRole('table', { name: 'Ledger' });
     await ledger.getByRole('cell', { name: 'Welcome credit' }).waitFor();
+    // Every line has its time (the entry's effective_at) and says what it is.
+    const row = ledger.getByRole('row').filter({ hasText: 'Welcome credit' }).first();
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells[0]).toMatch(/\d/);
+    expect(cells.slice(1, 4)).toEqual(['credit', '50', '50']);
     await shot('ledger');
   }, 60_000);
 

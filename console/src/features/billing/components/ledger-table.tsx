@@ -2,7 +2,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
-import { useLedger } from '../api/balances';
+import { useLedger, type LedgerEntry } from '../api/balances';
 
 /** A subscription's balance ledger: credits, debits, promotions, adjustments and usage draws, newest first. */
 export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
@@ -15,14 +15,15 @@ export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
   return (
     <>
     <table className="event-table" aria-label="Ledger">
-      <thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Amount</th><th scope="col">Transaction</th><th scope="col">Description</th></tr></thead>
+      <thead><tr><th scope="col">Time</th><th scope="col">Entry</th><th scope="col">Amount</th><th scope="col">Balance after</th><th scope="col">Transaction</th><th scope="col">Description</th></tr></thead>
       <tbody>
-        {entries.map((entry, i) => (
-          <tr key={String(entry._id ?? entry.transaction_id ?? i)}>
-            <td>{format(entry.created_at)}</td>
-            <td>{entry.type}</td>
+        {entries.map((entry) => (
+          <tr key={entry.sequence_id}>
+            <td>{format(entry.effective_at)}</td>
+            <td>{entryLabel(entry)}</td>
             <td>{String(entry.amount)}</td>
-            <td><code>{entry.transaction_id ?? ''}</code></td>
+            <td>{String(entry.current_balance)}</td>
+            <td><code>{entry.transaction_id ?? entry.report_key ?? ''}</code></td>
             <td>{entry.description ?? ''}</td>
           </tr>
         ))}
@@ -31,4 +32,18 @@ export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
     {ledger.hasNextPage && <button type="button" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>Older transactions</button>}
     </>
   );
+}
+
+/** What a ledger line is, in words: a transaction by its type, or what happened to one (activation, expiry), or a usage draw. */
+function entryLabel(entry: LedgerEntry): string {
+  switch (entry.entry_type) {
+    case 'transaction':
+      return entry.type ?? 'transaction';
+    case 'activation':
+      return `${entry.type ?? 'credit'} became active`;
+    case 'expiry':
+      return `${entry.type ?? 'credit'} expired`;
+    case 'usage':
+      return 'usage draw';
+  }
 }
