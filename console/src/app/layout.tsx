@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { signOut } from '../features/auth/api/sign-out';
 import { useApi } from '../lib/api-context';
@@ -24,6 +25,9 @@ export function ConsoleLayout() {
   const api = useApi();
   const navigate = useNavigate();
   const location = useLocation();
+  // At phone width the sections fold behind a Menu button, so a page starts on the first screen; a choice folds them again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [location.pathname]);
   if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
   const leave = async () => {
     await signOut(api, session);
@@ -35,7 +39,8 @@ export function ConsoleLayout() {
       <a className="skip-link" href="#main">Skip to content</a>
       <header className="top-bar">
         <span className="brand">API analytics</span>
-        <nav aria-label="Main">
+        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        <nav aria-label="Main" id="main-nav" className={menuOpen ? 'open' : undefined}>
           {SECTIONS.filter((section) => hasScope(session, section.scope)).map((section) => <NavLink key={section.to} to={section.to}>{section.label}</NavLink>)}
         </nav>
         <span className="who">
