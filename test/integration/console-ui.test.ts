@@ -173,10 +173,13 @@ describe('web console', () => {
     await page.goto(`${consoleUrl}/billing/meters`);
     await page.getByRole('link', { name: 'Reports of Console calls' }).click();
     await page.waitForURL(/\/console\/billing\/reports\?meter=/);
+    // The filter names the meter, not its id.
+    await page.getByText('Meter Console calls').waitFor();
     const firstReport = page.getByRole('region', { name: 'Billing reports' }).getByRole('link').first();
     await firstReport.click();
     await page.waitForURL(/\/console\/billing\/reports\/[^/?]+$/);
     await page.getByRole('region', { name: 'Provider requests' }).waitFor();
+    await page.getByRole('article', { name: 'Billing report' }).getByRole('link', { name: 'Console calls' }).waitFor();
     await page.click('button:has-text("Explain this report")');
     const sample = page.getByRole('link', { name: '00000000-0000-4000-8000-000000000091' });
     await sample.waitFor({ timeout: 30_000 });
@@ -403,6 +406,8 @@ describe('web console', () => {
     const body = page.frameLocator('iframe[title="Email body"]');
     await body.getByText('Glad you are here.').waitFor();
     expect(await page.locator('iframe[title="Email body"]').getAttribute('sandbox')).toBe('');
+    // Its audience by cohort name, not id.
+    await page.locator('dl.facts dd').filter({ hasText: /^Ada$/ }).waitFor();
     const sends = page.getByRole('table', { name: 'Sends log' });
     await sends.getByRole('row').filter({ hasText: 'ada@example.com' }).getByText('sent').waitFor();
     await page.getByLabel('Status').selectOption('failed');
@@ -479,8 +484,21 @@ describe('web console', () => {
     await page.getByRole('table').waitFor();
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
+    // The sections fold behind Menu: the page's own content starts on the first screen.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.isVisible()).toBe(false);
+    expect((await page.locator('main').boundingBox())!.y).toBeLessThan(150);
     await shot('event-stream-phone');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Customers' }).click();
+    await page.waitForURL(/\/console\/customers$/);
+    // Choosing a section folds the menu again.
+    expect(await nav.isVisible()).toBe(false);
     await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+    expect(await nav.isVisible()).toBe(true);
   }, 60_000);
 
   it('signs out by revoking the token: the API refuses it from then on', async () => {

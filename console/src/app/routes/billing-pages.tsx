@@ -4,6 +4,7 @@ import { BillingMetricsChart } from '../../features/billing/components/billing-m
 import { LedgerTable } from '../../features/billing/components/ledger-table';
 import { MeterEditor } from '../../features/billing/components/meter-editor';
 import { PlansCatalog } from '../../features/billing/components/plans-catalog';
+import { MeterName } from '../../features/billing/components/meter-name';
 import { MetersList } from '../../features/billing/components/meters-list';
 import { useMeter } from '../../features/billing/api/meters';
 import { ErrorMessage } from '../../components/error-message';
@@ -53,7 +54,7 @@ export function BillingReportsPage() {
             {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </label>
-        {meterId && <p>Meter <code>{meterId}</code> <button type="button" onClick={() => set('meter', '')}>All meters</button></p>}
+        {meterId && <p>Meter <MeterName id={meterId} /> <button type="button" onClick={() => set('meter', '')}>All meters</button></p>}
         {subscriptionId && <p>Subscription <code>{subscriptionId}</code> <button type="button" onClick={() => set('subscription', '')}>All subscriptions</button></p>}
       </form>
       <section aria-label="Billing metrics">

@@ -1,40 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
-export interface ProviderRequest {
-  readonly job_id: string;
-  readonly request_time: string;
-  readonly success: boolean;
-  readonly status_code: number;
-  readonly error_code: string | null;
-  readonly error_message: string | null;
-}
-
 /** A billing report: one meter × subscription × window, with what was sent where. */
-export interface BillingReport {
-  readonly _id: string;
-  readonly billing_meter_id: string;
-  readonly subscription_id: string | null;
-  readonly company_id: string | null;
-  readonly status: string;
-  readonly success: boolean;
-  readonly provider: string;
-  readonly usage_start_time: string;
-  readonly usage_end_time: string;
-  readonly meter_usage: number;
-  readonly meter_metric_exact?: string;
-  readonly report_version: number;
-  readonly amount?: number | null;
-  readonly amount_exact?: string | null;
-  readonly currency?: string | null;
-  readonly error_code?: string | null;
-  readonly error_message?: string | null;
-  readonly delivery_runs?: number;
-  readonly provider_requests: readonly ProviderRequest[];
-  readonly versions?: readonly { report_version: number; meter_metric: string; meter_usage: number; delta: number; amount_exact?: string; created_at: string }[];
-}
+export type BillingReport = components['schemas']['BillingReport'];
 
 export interface ReportFilters {
   readonly from: string;
@@ -56,7 +27,7 @@ export function useReports(filters: ReportFilters) {
           ...(filters.status ? { status: filters.status } : {}),
           ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
           ...(beforeId ? { before_id: beforeId } : {}),
-        } as never,
+        },
       },
     })));
 }
@@ -65,7 +36,7 @@ export function useReport(reportId: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['billing', 'report', reportId],
-    queryFn: async () => dataOf(await api.GET('/~/billing/reports/{reportId}', { params: { path: { reportId } } })) as unknown as BillingReport,
+    queryFn: async () => dataOf(await api.GET('/~/billing/reports/{reportId}', { params: { path: { reportId } } })),
   });
 }
 

@@ -4,6 +4,8 @@ import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { useReport } from '../api/reports';
+import { amountExplanation } from '../utils/amount-explanation';
+import { MeterName } from './meter-name';
 import { ReportExplanationView } from './report-explanation';
 import { formatAmount } from './reports-table';
 
@@ -19,11 +21,11 @@ export function ReportDetail({ reportId }: { reportId: string }) {
     <article aria-label="Billing report">
       <dl className="facts">
         <dt>Window</dt><dd>{format(r.usage_start_time)} – {format(r.usage_end_time)}</dd>
-        <dt>Meter</dt><dd><Link to={`/billing/reports?meter=${encodeURIComponent(r.billing_meter_id)}`}>{r.billing_meter_id}</Link></dd>
+        <dt>Meter</dt><dd><Link to={`/billing/reports?meter=${encodeURIComponent(r.billing_meter_id)}`}><MeterName id={r.billing_meter_id} /></Link></dd>
         <dt>Subscription</dt><dd>{r.subscription_id ?? 'none'}</dd>
         <dt>Company</dt><dd>{r.company_id ? <Link to={`/companies/${encodeURIComponent(r.company_id)}`}>{r.company_id}</Link> : 'none'}</dd>
         <dt>Usage</dt><dd>{r.meter_usage.toLocaleString()} {r.meter_metric_exact !== undefined && <span className="muted">(metric {r.meter_metric_exact})</span>}</dd>
-        <dt>Amount</dt><dd>{formatAmount(r.amount_exact, r.currency) || '—'}</dd>
+        <dt>Amount</dt><dd>{formatAmount(r.amount_exact, r.currency) || '—'}{amountExplanation(r) && <p className="muted">{amountExplanation(r)}</p>}</dd>
         <dt>Status</dt><dd>{r.status}{r.error_code ? ` (${r.error_code}: ${r.error_message ?? ''})` : ''}</dd>
         <dt>Provider</dt><dd>{r.provider}</dd>
         <dt>Version</dt><dd>{r.report_version}{r.delivery_runs !== undefined ? `, sent in ${r.delivery_runs} run(s)` : ''}</dd>

@@ -1,3 +1,4 @@
+import { useCohortNames } from '../../../lib/cohort-names';
 import type { EmailTemplate } from '../api/templates';
 
 /**
@@ -5,11 +6,12 @@ import type { EmailTemplate } from '../api/templates';
  * no forms, no access to the console's page.
  */
 export function EmailPreview({ template }: { template: EmailTemplate }) {
+  const names = useCohortNames();
   return (
     <dl className="facts">
       <dt>Subject</dt><dd>{template.template.subject}</dd>
       <dt>From</dt><dd>{template.addresses.from}</dd>
-      <dt>Cohorts</dt><dd>{template.cohorts.map((cohort) => cohort.id).join(', ') || 'none'}</dd>
+      <dt>Cohorts</dt><dd>{template.cohorts.map((cohort) => names.data?.get(cohort.id) ?? cohort.id).join(', ') || 'none'}</dd>
       <dt>Body</dt>
       <dd><iframe title="Email body" sandbox="" srcDoc={template.content.html} className="email-preview" /></dd>
     </dl>
