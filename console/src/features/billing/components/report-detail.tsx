@@ -17,6 +17,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
   if (report.isPending) return <Loading label="Loading the report…" />;
   if (report.error) return <ErrorMessage error={report.error} />;
   const r = report.data;
+  const explanation = amountExplanation(r);
   return (
     <article aria-label="Billing report">
       <dl className="facts">
@@ -25,7 +26,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
         <dt>Subscription</dt><dd>{r.subscription_id ?? 'none'}</dd>
         <dt>Company</dt><dd>{r.company_id ? <Link to={`/companies/${encodeURIComponent(r.company_id)}`}>{r.company_id}</Link> : 'none'}</dd>
         <dt>Usage</dt><dd>{r.meter_usage.toLocaleString()} {r.meter_metric_exact !== undefined && <span className="muted">(metric {r.meter_metric_exact})</span>}</dd>
-        <dt>Amount</dt><dd>{formatAmount(r.amount_exact, r.currency) || '—'}{amountExplanation(r) && <p className="muted">{amountExplanation(r)}</p>}</dd>
+        <dt>Amount</dt><dd>{formatAmount(r.amount_exact, r.currency) || '—'}{explanation && <p className="muted">{explanation}</p>}</dd>
         <dt>Status</dt><dd>{r.status}{r.error_code ? ` (${r.error_code}: ${r.error_message ?? ''})` : ''}</dd>
         <dt>Provider</dt><dd>{r.provider}</dd>
         <dt>Version</dt><dd>{r.report_version}{r.delivery_runs !== undefined ? `, sent in ${r.delivery_runs} run(s)` : ''}</dd>
