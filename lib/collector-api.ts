@@ -21,8 +21,8 @@ export interface CollectorApiProps {
   readonly burstLimit: number;
 }
 
-/** Headers the SDKs and browsers send to the collector. */
-const COLLECTOR_REQUEST_HEADERS = ['content-type', 'content-encoding', 'authorization', 'x-service-application-id', 'x-moesif-application-id'];
+/** Headers the SDKs and browsers send to the collector; moesif-browser-js adds X-Moesif-SDK, which a preflight must allow or the browser sends nothing. */
+const COLLECTOR_REQUEST_HEADERS = ['content-type', 'content-encoding', 'authorization', 'x-service-application-id', 'x-moesif-application-id', 'x-moesif-sdk'];
 
 /**
  * The collector front door: an HTTP API whose only route is `$default`, so every request reaches

@@ -224,6 +224,8 @@ export const ApiCallEvent = z.looseObject({
   user_id: OptionalIdentifier,
   company_id: OptionalIdentifier,
   subscription_id: OptionalIdentifier,
+  /** A visitor not yet identified (moesif-browser-js); attributed to a user once identified. */
+  anonymous_id: OptionalIdentifier,
   direction: Direction.nullish(),
   /** 1 / sampling rate: how many calls this one stands for. */
   weight: z
@@ -248,6 +250,7 @@ export const ActionEvent = z.looseObject({
   session_token: OptionalString,
   user_id: OptionalIdentifier,
   company_id: OptionalIdentifier,
+  anonymous_id: OptionalIdentifier,
   transaction_id: TransactionId.nullish(),
   metadata: Metadata,
   request: ActionRequest,
@@ -262,15 +265,28 @@ export const Campaign = z.looseObject({
   utm_content: OptionalString,
 });
 
-export const UserProfile = z.looseObject({
-  user_id: Identifier,
-  company_id: OptionalIdentifier,
-  session_token: OptionalString,
-  campaign: Campaign.nullish(),
-  metadata: Metadata,
-  ip_address: OptionalString,
-  modified_time: DateTime.nullish(),
-});
+/**
+ * A user, or an anonymous visitor: moesif-browser-js posts `{anonymous_id, campaign}` for a visitor
+ * not yet identified, and `{user_id, anonymous_id, …}` when it identifies one, which attributes the
+ * visitor's activity to the user. One of the two ids is required.
+ */
+export const UserProfile = z
+  .looseObject({
+    user_id: OptionalIdentifier,
+    anonymous_id: OptionalIdentifier,
+    company_id: OptionalIdentifier,
+    session_token: OptionalString,
+    campaign: Campaign.nullish(),
+    metadata: Metadata,
+    ip_address: OptionalString,
+    modified_time: DateTime.nullish(),
+  })
+  .check((ctx) => {
+    // Only when both are unset: a present but invalid id has its own issue already.
+    if (ctx.value.user_id == null && ctx.value.anonymous_id == null) {
+      ctx.issues.push({ code: 'custom', input: ctx.value.user_id, path: ['user_id'], message: 'is required (an anonymous visitor is sent with anonymous_id instead)' });
+    }
+  });
 export type UserProfile = z.infer<typeof UserProfile>;
 
 export const CompanyProfile = z.looseObject({

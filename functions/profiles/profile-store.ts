@@ -6,6 +6,8 @@ import { deepMerge } from './deep-merge';
 import type { ProfileDocumentOverflow } from './profile-overflow';
 
 export type ProfileKind = 'user' | 'company' | 'subscription';
+/** What the table keeps: the indexed profiles, and anonymous visitors (kept here only, not indexed). */
+export type StoredProfileKind = ProfileKind | 'visitor';
 
 export interface StoredProfile {
   readonly document: Record<string, unknown>;
@@ -22,7 +24,7 @@ export interface StoredProfile {
 export const MAX_INLINE_DOCUMENT_BYTES = 350_000;
 
 /**
- * Users, companies and subscriptions, created or merged in the profiles table:
+ * Users, companies, subscriptions and anonymous visitors, created or merged in the profiles table:
  *   pk <org>#<app>, sk <kind>#<id>, version, created_at, updated_at, and the merged document as JSON
  *   text: `document_json`, or `document_key` naming it in the overflow store when it is too large.
  *
@@ -33,7 +35,7 @@ export const MAX_INLINE_DOCUMENT_BYTES = 350_000;
  * Each write is conditional on the version read, and retried on conflict, so concurrent updates of
  * one profile (two consumers, two shards) never lose each other's fields.
  */
-export const profileKey = (orgId: string, appId: string, kind: ProfileKind, id: string) => ({ pk: `${orgId}#${appId}`, sk: `${kind}#${id}` });
+export const profileKey = (orgId: string, appId: string, kind: StoredProfileKind, id: string) => ({ pk: `${orgId}#${appId}`, sk: `${kind}#${id}` });
 
 export class ProfileStore {
   constructor(
@@ -43,20 +45,20 @@ export class ProfileStore {
     private readonly options: { maxAttempts?: number } = {},
   ) {}
 
-  async get(orgId: string, appId: string, kind: ProfileKind, id: string): Promise<StoredProfile | undefined> {
+  async get(orgId: string, appId: string, kind: StoredProfileKind, id: string): Promise<StoredProfile | undefined> {
     const item = await this.read(orgId, appId, kind, id);
     return item && { document: await this.documentOf(item), version: item.version, created_at: item.created_at, updated_at: item.updated_at };
   }
 
   /** Deletes a profile (and its overflow document); false when there was none. */
-  async delete(orgId: string, appId: string, kind: ProfileKind, id: string): Promise<boolean> {
+  async delete(orgId: string, appId: string, kind: StoredProfileKind, id: string): Promise<boolean> {
     const result = await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: profileKey(orgId, appId, kind, id), ReturnValues: 'ALL_OLD' }));
     const key = result.Attributes?.['document_key'];
     if (typeof key === 'string') await this.overflow.delete(key);
     return result.Attributes !== undefined;
   }
 
-  async merge(orgId: string, appId: string, kind: ProfileKind, id: string, patch: Record<string, unknown>, at: string): Promise<StoredProfile> {
+  async merge(orgId: string, appId: string, kind: StoredProfileKind, id: string, patch: Record<string, unknown>, at: string): Promise<StoredProfile> {
     const maxAttempts = this.options.maxAttempts ?? 10;
     for (let attempt = 1; ; attempt++) {
       const current = await this.read(orgId, appId, kind, id);
@@ -94,7 +96,7 @@ export class ProfileStore {
     }
   }
 
-  private async read(orgId: string, appId: string, kind: ProfileKind, id: string): Promise<ProfileItem | undefined> {
+  private async read(orgId: string, appId: string, kind: StoredProfileKind, id: string): Promise<ProfileItem | undefined> {
     const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: profileKey(orgId, appId, kind, id), ConsistentRead: true }));
     const item = result.Item;
     if (!item) return undefined;
@@ -122,7 +124,7 @@ interface ProfileItem {
 }
 
 /** Overflow keys hash the profile's id (any text up to 256 bytes) into a fixed-length, S3-safe name. */
-function overflowKey(orgId: string, appId: string, kind: ProfileKind, id: string, version: number): string {
+function overflowKey(orgId: string, appId: string, kind: StoredProfileKind, id: string, version: number): string {
   const hashed = createHash('sha256').update(id).digest('hex');
   return `profiles/${orgId}/${appId}/${kind}/${hashed}/v${version}.json`;
 }

@@ -11,6 +11,7 @@ export function decorateIndex(index: SearchableIndex, overrides: Partial<Searcha
     count: (scope, kind, range) => index.count(scope, kind, range),
     get: (scope, kind, id, hint) => index.get(scope, kind, id, hint),
     refresh: () => index.refresh(),
+    attributeVisitor: (scope, anonymousId, userId) => index.attributeVisitor(scope, anonymousId, userId),
     close: () => index.close(),
     delete: (scope, kind, id) => index.delete(scope, kind, id),
     deleteMatching: (context, query) => index.deleteMatching(context, query),

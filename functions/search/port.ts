@@ -69,6 +69,12 @@ export interface SearchIndex {
   get(scope: TenantScope, kind: IndexKind, id: string, hint?: { time?: Date }): Promise<StoredDocument | undefined>;
   /** Makes everything written so far visible to reads (OpenSearch refresh; no-op where writes are visible at once). */
   refresh(): Promise<void>;
+  /**
+   * An anonymous visitor was identified (moesif-browser-js sends anonymous_id until then): sets
+   * user_id on the tenant's events with this anonymous_id that carry no user_id; returns how many.
+   * Only user_id: company_id and subscription_id, which billing reads, never change afterwards.
+   */
+  attributeVisitor(scope: TenantScope, anonymousId: string, userId: string): Promise<number>;
   close(): Promise<void>;
 }
 

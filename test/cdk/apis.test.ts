@@ -45,7 +45,7 @@ describe('collector API', () => {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
         AllowOrigins: ['*'],
-        AllowHeaders: ['content-type', 'content-encoding', 'authorization', 'x-service-application-id', 'x-moesif-application-id'],
+        AllowHeaders: ['content-type', 'content-encoding', 'authorization', 'x-service-application-id', 'x-moesif-application-id', 'x-moesif-sdk'],
         AllowMethods: ['GET', 'POST', 'OPTIONS'],
         ExposeHeaders: expect.arrayContaining(['x-moesif-config-etag', 'x-config-etag']),
       },

@@ -55,6 +55,37 @@ describe('collector API', () => {
       expect((await rt.management('GET', '/v1/search/~/users/other')).status).toBe(200);
     });
 
+    it('keeps an anonymous visitor and gives its activity to the user it is identified as', async () => {
+      const count = async (query: unknown) => (await rt.management('POST', '/search/~/count/events?from=-1h&to=now', {}, { query })).body.count;
+      // What moesif-browser-js sends: the visitor's profile, then API calls and actions with anonymous_id only.
+      expect((await rt.collect('/v1/users', { anonymous_id: 'visitor-1', campaign: { utm_source: 'newsletter' } })).status).toBe(201);
+      expect((await rt.collect('/v1/events', apiCall({ transaction_id: uuid(40), user_id: undefined, anonymous_id: 'visitor-1' }))).status).toBe(201);
+      expect((await rt.collect('/v1/actions', { action_name: 'Viewed Pricing', transaction_id: uuid(41), anonymous_id: 'visitor-1', request: { uri: 'https://app.example.com/pricing' } })).status).toBe(201);
+      await rt.waitUntilConsumed();
+      expect(await count({ term: { anonymous_id: 'visitor-1' } })).toBe(2);
+      expect(await count({ term: { user_id: 'ada' } })).toBe(0);
+      const scope = rt.credentials;
+      expect((await rt.stores.profiles.get(scope.org_id, scope.app_id, 'visitor', 'visitor-1'))?.document).toMatchObject({ anonymous_id: 'visitor-1', campaign: { utm_source: 'newsletter' } });
+      // A visitor is not a user: it is not listed among them.
+      expect((await rt.management('GET', '/search/~/users/visitor-1')).status).toBe(404);
+
+      // Identified: both ids on one profile. The visit's activity becomes the user's; so does a late anonymous event.
+      expect((await rt.collect('/v1/users', { user_id: 'ada', anonymous_id: 'visitor-1', company_id: 'acme' })).status).toBe(201);
+      await rt.waitUntilConsumed();
+      expect(await count({ term: { user_id: 'ada' } })).toBe(2);
+      expect((await rt.collect('/v1/actions', { action_name: 'Closed Tab', transaction_id: uuid(42), anonymous_id: 'visitor-1', request: { uri: 'https://app.example.com/' } })).status).toBe(201);
+      await rt.waitUntilConsumed();
+      expect((await getEvent(uuid(42))).body._source).toMatchObject({ user_id: 'ada', anonymous_id: 'visitor-1' });
+      expect((await rt.management('GET', '/search/~/users/ada')).body._source).toMatchObject({ user_id: 'ada', anonymous_id: 'visitor-1' });
+      expect((await rt.stores.profiles.get(scope.org_id, scope.app_id, 'visitor', 'visitor-1'))?.document).toMatchObject({ user_id: 'ada' });
+    });
+
+    it('refuses a user profile without user_id or anonymous_id, naming both', async () => {
+      const answer = await rt.collect('/v1/users', { campaign: {} });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.details).toEqual([{ field: 'user_id', reason: 'is required (an anonymous visitor is sent with anonymous_id instead)' }]);
+    });
+
     it('POST /v1/companies, /v1/companies/batch, /v1/subscriptions, /v1/subscriptions/batch', async () => {
       expect((await rt.collect('/v1/companies', { company_id: 'acme', company_domain: 'acme.com', metadata: { tier: 'gold' } })).status).toBe(201);
       expect((await rt.collect('/v1/companies/batch', [{ company_id: 'globex', modified_time: '2026-11-01T10:00:00+02:00' }])).status).toBe(201);

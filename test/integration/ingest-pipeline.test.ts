@@ -3,6 +3,7 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { ProfileStore } from '../../functions/profiles/profile-store';
 import { S3ProfileDocumentOverflow } from '../../functions/profiles/profile-overflow';
+import { decorateIndex } from '../../functions/search/index-decorator';
 import type { IndexDocument, SearchableIndex } from '../../functions/search/port';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
@@ -75,34 +76,23 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     let failuresLeft = 0;
     let throwsLeft = 0;
     // Every method delegates to the real index; only index() misbehaves on demand.
-    const wrap = (inner: SearchableIndex): SearchableIndex => ({
-      ensureReady: () => inner.ensureReady(),
-      count: (...a) => inner.count(...a),
-      get: (...a) => inner.get(...a),
-      refresh: () => inner.refresh(),
-      close: () => inner.close(),
-      search: (...a) => inner.search(...a),
-      countMatching: (...a) => inner.countMatching(...a),
-      delete: (...a) => inner.delete(...a),
-      deleteMatching: (...a) => inner.deleteMatching(...a),
-      deletionProgress: (...a) => inner.deletionProgress(...a),
-      funnel: (...a) => inner.funnel(...a),
-      retention: (...a) => inner.retention(...a),
-      async index(documents: readonly IndexDocument[]) {
-        if (throwsLeft > 0) {
-          throwsLeft--;
-          throw new Error('injected: index unavailable');
-        }
-        if (failuresLeft > 0) {
-          // Write half, report the other half as a retryable failure (a 429 from the index).
-          failuresLeft--;
-          const half = Math.ceil(documents.length / 2);
-          const outcome = await inner.index(documents.slice(0, half));
-          return { written: outcome.written, failures: documents.slice(half).map((d) => ({ kind: d.kind, id: d.id, reason: 'injected 429', retryable: true })) };
-        }
-        return inner.index(documents);
-      },
-    });
+    const wrap = (inner: SearchableIndex): SearchableIndex =>
+      decorateIndex(inner, {
+        async index(documents: readonly IndexDocument[]) {
+          if (throwsLeft > 0) {
+            throwsLeft--;
+            throw new Error('injected: index unavailable');
+          }
+          if (failuresLeft > 0) {
+            // Write half, report the other half as a retryable failure (a 429 from the index).
+            failuresLeft--;
+            const half = Math.ceil(documents.length / 2);
+            const outcome = await inner.index(documents.slice(0, half));
+            return { written: outcome.written, failures: documents.slice(half).map((d) => ({ kind: d.kind, id: d.id, reason: 'injected 429', retryable: true })) };
+          }
+          return inner.index(documents);
+        },
+      });
 
     beforeAll(async () => {
       rt = await startTestRuntime('failures', { wrapSearchIndex: wrap });

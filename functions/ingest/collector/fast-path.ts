@@ -48,6 +48,7 @@ export function fastApiCallEvent(record: unknown): ApiCallEvent | undefined {
     !isOptionalIdentifier(record['user_id']) ||
     !isOptionalIdentifier(record['company_id']) ||
     !isOptionalIdentifier(record['subscription_id']) ||
+    !isOptionalIdentifier(record['anonymous_id']) ||
     !isOptionalDirection(record['direction']) ||
     !isOptionalWeight(record['weight']) ||
     !isOptionalObject(record['metadata'])
@@ -79,6 +80,7 @@ export function fastActionEvent(record: unknown): ActionEvent | undefined {
     !isOptionalString(record['session_token']) ||
     !isOptionalIdentifier(record['user_id']) ||
     !isOptionalIdentifier(record['company_id']) ||
+    !isOptionalIdentifier(record['anonymous_id']) ||
     !isOptionalTransactionId(record['transaction_id']) ||
     !isOptionalObject(record['metadata'])
   ) {

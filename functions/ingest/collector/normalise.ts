@@ -110,10 +110,13 @@ const actionItem: ItemBuilder<ActionEvent> = (action, reception, index, issues) 
   return { id: action.transaction_id || randomUUID(), time: request.time, received_at: reception.receivedAtIso, late, data: action };
 };
 
-/** Profiles are stamped with the reception time; their id is the profile's own id. */
-function profileItem<T extends Record<string, unknown>>(idField: keyof T & string): ItemBuilder<T> {
+/**
+ * Profiles are stamped with the reception time; their id is the profile's own id (an anonymous
+ * visitor's, without a user_id, is its anonymous_id: the consumer keeps visitors apart from users).
+ */
+function profileItem<T extends Record<string, unknown>>(idField: keyof T & string, fallbackIdField?: keyof T & string): ItemBuilder<T> {
   return (profile, reception) => ({
-    id: profile[idField] as string,
+    id: (profile[idField] ?? profile[fallbackIdField ?? idField]) as string,
     time: reception.receivedAtIso,
     received_at: reception.receivedAtIso,
     data: profile,
@@ -123,7 +126,7 @@ function profileItem<T extends Record<string, unknown>>(idField: keyof T & strin
 const RULES: Readonly<Record<RecordKind, KindRules>> = {
   event: rules('API call', ApiCallEvent, eventItem, { truncateBodies: true, fast: fastApiCallEvent }),
   action: rules('action', ActionEvent, actionItem, { truncateBodies: false, fast: fastActionEvent }),
-  user: rules('user profile', UserProfile, profileItem<UserProfile>('user_id'), { truncateBodies: false }),
+  user: rules('user profile', UserProfile, profileItem<UserProfile>('user_id', 'anonymous_id'), { truncateBodies: false }),
   company: rules('company profile', CompanyProfile, profileItem<CompanyProfile>('company_id'), { truncateBodies: false }),
   subscription: rules('subscription', Subscription, profileItem<Subscription>('subscription_id'), { truncateBodies: false }),
 };

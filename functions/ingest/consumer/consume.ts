@@ -1,5 +1,5 @@
 import { StreamRecord, type RecordKind, type StreamItem } from '../../../schemas/stream-record';
-import type { ProfileKind, ProfileStore } from '../../profiles/profile-store';
+import type { ProfileKind, ProfileStore, StoredProfileKind } from '../../profiles/profile-store';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import type { MetricsSink } from '../../shared/metrics';
 import { eventDocument, profileDocument } from '../../search/index-documents';
@@ -12,6 +12,7 @@ import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
 import { isPermanentFailure } from './permanent-failure';
 import type { Quarantine, QuarantinedRecord } from './quarantine';
+import { anonymousOnly, attributeNewlyIdentified, identifyVisitors, withIdentifiedUsers, type VisitorLink } from './visitors';
 
 /** One stream record as the consumer receives it (from the Lambda event or the local poller). */
 export interface ConsumerRecord {
@@ -73,10 +74,10 @@ export function createConsumer(deps: ConsumerDeps) {
     }
 
     const stored = await storeEvents(deps, events, failed);
-    const merged = await storeProfiles(deps, profiles, failed);
+    const { merged, visitors } = await storeProfiles(deps, profiles, failed);
     await markLateWindows(deps, stored, failed);
 
-    const archived = [...stored, ...merged.map((m) => m.work)].filter((w) => !failed.has(w.record));
+    const archived = [...stored, ...merged.map((m) => m.work), ...visitors].filter((w) => !failed.has(w.record));
     try {
       await deps.archive.write(archived.map((w): ArchiveEntry => ({ ...w.scope, kind: w.kind, item: w.item })));
     } catch {
@@ -87,7 +88,7 @@ export function createConsumer(deps: ConsumerDeps) {
       Records: records.length,
       StoredEvents: stored.filter((w) => !failed.has(w.record)).length,
       DuplicateEvents: events.length - stored.length,
-      MergedProfiles: merged.length,
+      MergedProfiles: merged.length + visitors.length,
       FailedRecords: failed.size,
       FailedItems: poison.length,
     });
@@ -134,9 +135,22 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
   const toStore = candidates.filter((w) => !duplicates.has(w));
   if (toStore.length === 0) return [];
 
-  const built = toStore.map((w) => eventDocument(w.scope, w.kind, w.item));
-  const documents = deps.ethAbis ? await withEthFields(deps.ethAbis, built) : built;
+  let documents: IndexDocument[];
+  try {
+    const built = await withIdentifiedUsers(deps.profiles, toStore.map((w) => eventDocument(w.scope, w.kind, w.item)));
+    documents = deps.ethAbis ? await withEthFields(deps.ethAbis, built) : built;
+  } catch {
+    toStore.forEach((w) => failed.add(w.record));
+    return toStore;
+  }
   await indexAndSettle(deps, documents, toStore, failed);
+  const indexed = documents.filter((_, i) => !failed.has(toStore[i]!.record));
+  try {
+    await attributeNewlyIdentified(deps, indexed);
+  } catch {
+    // The retry finds the events indexed (create-if-absent) and looks again.
+    toStore.forEach((w) => failed.add(w.record));
+  }
   return toStore;
 }
 
@@ -144,18 +158,30 @@ async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[
   // Updates of one profile apply in stream order; different profiles merge in parallel.
   const byProfile = new Map<string, ProfileWork[]>();
   for (const work of profiles) {
-    const key = `${work.scope.org_id}#${work.scope.app_id}#${work.kind}#${work.item.id}`;
+    const key = `${work.scope.org_id}#${work.scope.app_id}#${storedKind(work)}#${work.item.id}`;
     const list = byProfile.get(key);
     if (list) list.push(work);
     else byProfile.set(key, [work]);
   }
   const merged: { work: ProfileWork; document: IndexDocument }[] = [];
+  const visitors: ProfileWork[] = [];
+  const identified: { work: ProfileWork; link: VisitorLink }[] = [];
   const refused: { work: ProfileWork; reason: string }[] = [];
   await mapWithConcurrency([...byProfile.values()], 16, async (updates) => {
     for (const work of updates) {
       if (failed.has(work.record)) continue;
       try {
+        if (storedKind(work) === 'visitor') {
+          // Kept, not indexed: a visitor's activity is searchable by anonymous_id on its events.
+          await deps.profiles.merge(work.scope.org_id, work.scope.app_id, 'visitor', work.item.id, work.item.data, work.item.received_at);
+          visitors.push(work);
+          continue;
+        }
         const stored = await deps.profiles.merge(work.scope.org_id, work.scope.app_id, work.kind, work.item.id, work.item.data, work.item.received_at);
+        const anonymousId = work.kind === 'user' ? work.item.data['anonymous_id'] : undefined;
+        if (typeof anonymousId === 'string' && anonymousId !== '') {
+          identified.push({ work, link: { scope: work.scope, anonymousId, userId: work.item.id, at: work.item.received_at } });
+        }
         const source = { ...stored.document, created_at: stored.created_at, updated_at: stored.updated_at };
         merged.push({ work, document: profileDocument(work.scope, PROFILE_INDEX[work.kind], work.item.id, source, stored.version, stored.updated_at) });
       } catch (error) {
@@ -176,7 +202,19 @@ async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[
   }
   // Profile indexing is versioned: a stale or repeated version is ignored by the index.
   await indexAndSettle(deps, merged.map((m) => m.document), merged.map((m) => m.work), failed);
-  return merged;
+  // After this batch's events are indexed (storeEvents runs first), so they are attributed too.
+  const links = identified.filter((i) => !failed.has(i.work.record));
+  try {
+    await identifyVisitors(deps, links.map((i) => i.link));
+  } catch {
+    links.forEach((i) => failed.add(i.work.record));
+  }
+  return { merged, visitors };
+}
+
+/** Where a profile record is kept: a user record without a user_id is an anonymous visitor. */
+function storedKind(work: ProfileWork): StoredProfileKind {
+  return work.kind === 'user' && anonymousOnly(work.item.data) !== undefined ? 'visitor' : work.kind;
 }
 
 /**

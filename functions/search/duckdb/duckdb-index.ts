@@ -299,6 +299,17 @@ class DuckDbSearchIndex implements SearchableIndex {
   /** Every write is committed when `index` resolves. */
   async refresh(): Promise<void> {}
 
+  async attributeVisitor(scope: TenantScope, anonymousId: string, userId: string): Promise<number> {
+    this.assertOpen();
+    // The hot column and the document change together: reads take user_id from either.
+    const sql = `UPDATE events SET user_id = $4, doc = json_merge_patch(doc, json_object('user_id', $4::VARCHAR))
+      WHERE org_id = $1 AND app_id = $2 AND user_id IS NULL AND json_extract_string(doc, '$.anonymous_id') = $3`;
+    return this.writes.run(async () => {
+      const result = await this.writer.runAndReadAll(sql, [scope.org_id, scope.app_id, anonymousId, userId]);
+      return Number(result.getRows()[0]?.[0] ?? 0);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     // New calls are refused from now on; work already queued finishes before the file is released.

@@ -29,6 +29,7 @@ import {
 } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, deletionProgressOpenSearch, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
+import { attributeVisitorOpenSearch } from './visitor-attribution';
 import { fromStoredSource, TIME_FIELD } from './stored-source';
 import type { DateRangeQuery, QueryClause } from './request-types';
 import { LENIENT_TARGET } from './search-request';
@@ -179,6 +180,10 @@ class OpenSearchIndex implements SearchableIndex {
 
   async refresh(): Promise<void> {
     await this.client.indices.refresh({ index: allIndices(this.prefix), ...LENIENT_TARGET });
+  }
+
+  attributeVisitor(scope: TenantScope, anonymousId: string, userId: string): Promise<number> {
+    return attributeVisitorOpenSearch(this.target, scope, anonymousId, userId);
   }
 
   /** The client is the caller's: it may serve other indices. */

@@ -84,7 +84,7 @@ function preflight(router: Router, request: HttpRequest): HttpResult {
     headers: {
       ...CORS_HEADERS,
       'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
-      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type, content-encoding, authorization, x-service-application-id, x-moesif-application-id',
+      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type, content-encoding, authorization, x-service-application-id, x-moesif-application-id, x-moesif-sdk',
       'access-control-max-age': '86400',
     },
     body: '',

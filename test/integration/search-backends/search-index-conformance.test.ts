@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
-import type { IndexDocument, SearchIndex, TenantScope } from '../../../functions/search/port';
+import type { IndexDocument, SearchableIndex, SearchIndex, TenantScope } from '../../../functions/search/port';
 import { conformanceBackends } from '../../conformance/backends';
 
 /**
@@ -141,6 +141,38 @@ describe.each(backends)('SearchIndex conformance: $name', (backend) => {
     });
     expect((await index.get(scope, 'users', 'u-1'))?._source.metadata).toEqual({ email: 'four@example.com' });
     expect(await index.count(scope, 'users')).toBe(1);
+  });
+
+  it("attributes an identified visitor's events to the user, and only events without a user", async () => {
+    const scope = newScope();
+    const other = newScope(scope.org_id);
+    const anonymous = (tenant: TenantScope, id: string, at: number, data: Record<string, unknown>): IndexDocument => {
+      const document = apiCall(tenant, id, at, data);
+      const { user_id: _unset, ...source } = document.source;
+      return { ...document, source };
+    };
+    const documents = [
+      anonymous(scope, 'visit-1', BASE, { anonymous_id: 'anon-1' }),
+      anonymous(scope, 'visit-2', BASE + 60_000, { anonymous_id: 'anon-1', company_id: 'c-9' }),
+      apiCall(scope, 'signed-in', BASE + 120_000, { anonymous_id: 'anon-1', user_id: 'u-earlier' }),
+      anonymous(scope, 'someone-else', BASE + 180_000, { anonymous_id: 'anon-2' }),
+      anonymous(other, 'visit-1', BASE, { anonymous_id: 'anon-1' }),
+    ];
+    await indexAll(documents);
+
+    expect(await index.attributeVisitor(scope, 'anon-1', 'u-7')).toBe(2);
+    await index.refresh();
+    expect((await index.get(scope, 'events', 'visit-1'))?._source).toEqual({ ...documents[0]!.source, user_id: 'u-7' });
+    expect((await index.get(scope, 'events', 'visit-2'))?._source).toMatchObject({ user_id: 'u-7', company_id: 'c-9' });
+    expect((await index.get(scope, 'events', 'signed-in'))?._source).toMatchObject({ user_id: 'u-earlier' });
+    expect((await index.get(scope, 'events', 'someone-else'))?._source['user_id']).toBeUndefined();
+    expect((await index.get(other, 'events', 'visit-1'))?._source['user_id']).toBeUndefined();
+    // Attributed events now match a user_id filter, as events sent with it do.
+    const searchable = index as SearchableIndex;
+    const context = { scope, kind: 'events' as const, timeZone: 'UTC', now: new Date(BASE + 3_600_000) };
+    expect(await searchable.countMatching(context, { type: 'term', field: 'user_id', value: 'u-7', case_insensitive: false })).toBe(2);
+    // Done once: a second identification finds nothing left to attribute.
+    expect(await index.attributeVisitor(scope, 'anon-1', 'u-8')).toBe(0);
   });
 
   it('stores companies and subscriptions as their own kinds', async () => {

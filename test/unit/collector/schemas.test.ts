@@ -313,9 +313,17 @@ describe('UserProfile', () => {
   });
 
   it('requires a non-empty user_id', () => {
-    expect(problems(UserProfile, { metadata: {} })).toEqual(['user_id: is required']);
+    expect(problems(UserProfile, { metadata: {} })).toEqual(['user_id: is required (an anonymous visitor is sent with anonymous_id instead)']);
+    expect(problems(UserProfile, { user_id: null, anonymous_id: null })).toEqual(['user_id: is required (an anonymous visitor is sent with anonymous_id instead)']);
     expect(problems(UserProfile, { user_id: '' })).toEqual(['user_id: must not be empty']);
     expect(problems(UserProfile, { user_id: 12345 })).toEqual(['user_id: Invalid input: expected string, received number']);
+  });
+
+  it('accepts an anonymous visitor as moesif-browser-js sends it, and checks its id', () => {
+    expect(parsed(UserProfile, { anonymous_id: 'a1b2c3', campaign: {} })).toEqual({ anonymous_id: 'a1b2c3', campaign: {} });
+    expect(parsed(UserProfile, { user_id: 'ada', anonymous_id: 'a1b2c3' })).toMatchObject({ user_id: 'ada', anonymous_id: 'a1b2c3' });
+    expect(problems(UserProfile, { anonymous_id: '' })).toEqual(['anonymous_id: must not be empty']);
+    expect(problems(UserProfile, { anonymous_id: 7 })).toEqual(['anonymous_id: Invalid input: expected string, received number']);
   });
 
   it('normalises modified_time and checks campaign fields', () => {
