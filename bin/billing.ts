@@ -13,7 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { summaryLine } from './local/periodic-billing';
+import { summaryLine, warningLine } from './local/periodic-billing';
 import { startLocalRuntime } from './local/runtime';
 import { readRuntimeFile } from './local/runtime-file';
 
@@ -62,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     });
     console.log(`billing run: ${summaryLine(summary)}`);
     for (const error of summary.errors) console.log(`  meter ${error.meterId} (${error.tenant.orgId}/${error.tenant.appId}): ${error.message}`);
+    for (const warning of summary.warnings) console.log(`  ${warningLine(warning)}`);
     return summary.errors.length > 0 ? 1 : 0;
   } finally {
     await runtime.stop();

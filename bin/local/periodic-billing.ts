@@ -19,7 +19,11 @@ export function startLocalBilling(deps: BillingRunDeps, intervalMs: number, log:
   const run: LocalBilling['runOnce'] = (options = {}) => runBilling({ now: options.now ?? new Date(), deps, ...(options.timeBudgetMs ? { timeBudgetMs: options.timeBudgetMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const task = startScheduledTask(() => run(), intervalMs, {
     onResult: (summary) => {
-      if (summary.windowsEvaluated + summary.corrections + summary.delivered + summary.failed > 0) log(`billing run: ${summaryLine(summary)}`);
+      if (summary.windowsEvaluated + summary.corrections + summary.delivered + summary.failed > 0) {
+        log(`billing run: ${summaryLine(summary)}`);
+        // Said with the runs that evaluated windows, not every minute.
+        summary.warnings.forEach((w) => log(`  ${warningLine(w)}`));
+      }
       summary.errors.forEach((e) => log(`billing of meter ${e.meterId} (${e.tenant.orgId}/${e.tenant.appId}) failed: ${e.message}`));
     },
     onError: (error) => log(`billing run failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -28,7 +32,11 @@ export function startLocalBilling(deps: BillingRunDeps, intervalMs: number, log:
 }
 
 export function summaryLine(s: BillingRunSummary): string {
-  return `${s.meters} meters, ${s.windowsEvaluated} windows, ${s.corrections} corrections, ${s.reportsWritten} reports written, ${s.delivered} delivered, ${s.retrying} retrying, ${s.failed} failed, ${s.unattributed} unattributed, ${s.errors.length} errors in ${s.durationMs} ms (queries ${s.queryMs} ms)${s.complete ? '' : ' — time budget reached, continues next run'}`;
+  return `${s.meters} meters, ${s.windowsEvaluated} windows, ${s.corrections} corrections, ${s.reportsWritten} reports written, ${s.delivered} delivered, ${s.retrying} retrying, ${s.failed} failed, ${s.unattributed} unattributed, ${s.errors.length} errors, ${s.warnings.length} warnings in ${s.durationMs} ms (queries ${s.queryMs} ms)${s.complete ? '' : ' — time budget reached, continues next run'}`;
+}
+
+export function warningLine(w: BillingRunSummary['warnings'][number]): string {
+  return `meter "${w.meterName}" (${w.meterId}): ${w.message}`;
 }
 
 /** Local provider connections: `<data dir>/billing-providers.json` (same document as the AWS secret); none when absent. */

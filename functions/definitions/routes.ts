@@ -252,6 +252,9 @@ export const routes: readonly RouteDefinition[] = [
   // Billing meters (the original's *:billing_meters scopes map to read:reports / create:reports / delete:reports)
   manage('GET', '/~/billing/meters', 'billingMeters.list', 'read:reports', 'List billing meters (newest first; take, before_id)'),
   manage('POST', '/~/billing/meters', 'billingMeters.create', 'create:reports', 'Create a billing meter'),
+  // Before `{meterId}`: the first matching route wins, and `preview` is no meter id.
+  manage('POST', '/~/billing/meters/preview', 'billingMeters.preview', 'read:reports', 'Preview a meter before saving it: matching subscriptions, warnings, usage and amount per subscription of the window in progress'),
+  manage('GET', '/~/billing/meters/{meterId}/preview', 'billingMeters.previewSaved', 'read:reports', 'Preview a saved meter: matching subscriptions, warnings, usage and amount per subscription of the window in progress'),
   manage('GET', '/~/billing/meters/{meterId}', 'billingMeters.get', 'read:reports', 'One billing meter'),
   manage('POST', '/~/billing/meters/{meterId}', 'billingMeters.update', 'create:reports', 'Update a billing meter'),
   manage('PUT', '/~/billing/meters/{meterId}', 'billingMeters.update', 'create:reports', 'Update a billing meter (alias of POST)'),

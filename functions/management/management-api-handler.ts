@@ -3,6 +3,7 @@ import { managementAuthenticator, managementRateLimitHeaders, type ManagementAut
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
 import { channelOperations, type ChannelDeps } from '../billing/channels/channel-operations';
+import { meterCheckOperations } from '../billing/meter-check/meter-check-operations';
 import { reportOperations, type ReportOperationDeps } from '../billing/reports/report-operations';
 import { exportOperations, type ExportOperationDeps } from '../exports/export-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
@@ -35,6 +36,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),
+      ...meterCheckOperations(deps),
       ...exportOperations(deps),
       ...emailOperations(deps),
       ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),

@@ -1,3 +1,4 @@
+import type { MeterWarningCode } from '../../../schemas/billing/meter-preview';
 import type { ProviderName } from '../../../schemas/billing/provider-params';
 import type { SearchableIndex } from '../../search/port';
 import type { DeliveryChannel } from '../channels/channel-delivery';
@@ -88,6 +89,8 @@ export interface BillingRunSummary {
   readonly failed: number;
   readonly unattributed: number;
   readonly errors: { tenant: ReportTenant; meterId: string; message: string }[];
+  /** Meters that bill nothing or leave usage unattributed for a reason of setup (meter-setup-warnings.ts). */
+  readonly warnings: { tenant: ReportTenant; meterId: string; meterName: string; code: MeterWarningCode; message: string }[];
   /** Milliseconds spent in the usage aggregation queries (the run's bare search cost). */
   readonly queryMs: number;
 }

@@ -6,6 +6,7 @@ import { SubscriptionDirectory } from './subscription-directory';
 import { BillingRunDeps, BillingRunInput, BillingRunSummary } from './billing-run-types';
 import type { RunCounters } from './meter-run-types';
 import { MeterRun } from './meter-run';
+import { meterSetupWarnings } from '../meter-check/meter-setup-warnings';
 export type { BillingRunDeps, BillingRunSettings, BillingRunHooks, BillingProgress, BillingRunSummary, BillingRunInput } from './billing-run-types';
 
 /**
@@ -26,6 +27,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
   const deadline = started.getTime() + (input.timeBudgetMs ?? Number.POSITIVE_INFINITY);
   const counters: RunCounters = { meters: 0, windowsEvaluated: 0, corrections: 0, reportsWritten: 0, delivered: 0, retrying: 0, failed: 0, unattributed: 0, queryMs: 0 };
   const errors: BillingRunSummary['errors'] = [];
+  const warnings: BillingRunSummary['warnings'] = [];
   let complete = true;
   const tenants = await (deps.tenants ?? (() => tenantsWithMeters(deps)))();
   for (const tenant of tenants) {
@@ -47,6 +49,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
         continue;
       }
       counters.meters += 1;
+      for (const warning of meterSetupWarnings(meter, directory)) warnings.push({ tenant, meterId: meter.id, meterName: meter.name, ...warning });
       try {
         const finished = await new MeterRun({ deps, settings, hooks, input, tenant, meter, directory, balances, counters, deadline, clock }).run();
         if (!finished) complete = false;
@@ -60,7 +63,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
     }
     if (!complete) break;
   }
-  return { startedAt: started.toISOString(), durationMs: clock().getTime() - started.getTime(), complete, ...counters, errors };
+  return { startedAt: started.toISOString(), durationMs: clock().getTime() - started.getTime(), complete, ...counters, errors, warnings };
 }
 
 

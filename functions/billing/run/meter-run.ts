@@ -12,7 +12,7 @@ import { loadMeterPricing, type MeterPricing } from './meter-pricing';
 import { OutcomeCommitQueue } from './outcome-commit-queue';
 import { type RunMeter } from './run-meter';
 import { type MeterCursor, type PeriodTotal } from './run-state-store';
-import { busyWindows, placeholderUsage, windowUsage } from './usage-query';
+import { busyWindows, meterWindowUsage } from './usage-query';
 import { attribute, buildWindowReports } from './window-reports';
 import { runWindowPipeline, type WindowPipelineSteps } from './window-pipeline';
 import type { BuiltWindows, MeterRunContext, WindowToBuild } from './meter-run-types';
@@ -260,17 +260,8 @@ export class MeterRun implements WindowPipelineSteps {
     return { startedAt, usage: await this.timed(() => this.usageOf(window)) };
   }
 
-  private async usageOf(window: UsageWindow): Promise<WindowUsage> {
-    const { meter, deps } = this;
-    const { directory, input } = this.context;
-    if (!meter.perSubscription) return windowUsage(deps.index, this.scope(), meter, window, input.now, directory);
-    // Placeholder meters: one query per billable subscription per window (cost grows with subscriptions).
-    const bySubscription = new Map<string, Decimal>();
-    for (const subscription of directory.billableFor(meter.billedIds)) {
-      const value = await placeholderUsage(deps.index, this.scope(), meter, window, { companyId: subscription.companyId, subscriptionId: subscription.subscriptionId }, input.now);
-      if (!value.isZero()) bySubscription.set(subscription.subscriptionId, value);
-    }
-    return { bySubscription, byCompany: new Map() };
+  private usageOf(window: UsageWindow): Promise<WindowUsage> {
+    return meterWindowUsage(this.deps.index, this.scope(), this.meter, window, this.context.input.now, this.context.directory);
   }
 
   private async moveCursor(nextWindowStart: Date): Promise<void> {

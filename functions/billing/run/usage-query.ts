@@ -98,6 +98,21 @@ export async function windowUsage(index: SearchableIndex, scope: TenantScope, me
 }
 
 /**
+ * A meter's usage in a window, as the billing run bills it: grouped queries (windowUsage), or for
+ * placeholder meters one query per billable subscription carrying the meter's ids (cost grows with
+ * subscriptions; none carrying them means nothing is queried, see meter-setup-warnings.ts).
+ */
+export async function meterWindowUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, directory: SubscriptionDirectory): Promise<WindowUsage> {
+  if (!meter.perSubscription) return windowUsage(index, scope, meter, window, now, directory);
+  const bySubscription = new Map<string, Decimal>();
+  for (const subscription of directory.billableFor(meter.billedIds)) {
+    const value = await placeholderUsage(index, scope, meter, window, { companyId: subscription.companyId, subscriptionId: subscription.subscriptionId }, now);
+    if (!value.isZero()) bySubscription.set(subscription.subscriptionId, value);
+  }
+  return { bySubscription, byCompany: new Map() };
+}
+
+/**
  * The distinct count of each target's union — its subscription's events, or its company's events
  * without subscription_id — in one query per UNIONS_PER_QUERY targets: a `filters` aggregation with
  * one bucket per target (the same events a report's explanation counts), the meter's metric in each.

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MintTokenQuery, PasswordGrantFields } from '../../../schemas/oauth';
 import { CreateOrgUser } from '../../../schemas/org';
 import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
+import { MeterPreview } from '../../../schemas/billing/meter-preview';
 import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resources/billing-meter';
 import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
@@ -93,6 +94,30 @@ export const VirtualEventTypeSchema = named(
   }),
 );
 
+const BillingMeterCreateSchema = named('BillingMeterCreate', BillingMeterCreate);
+
+// ── Management: meter previews ──
+
+const MeterPreviewSchema = named('MeterPreview', MeterPreview);
+
+const meterPreviewSchemas: Record<string, RouteSchema> = {
+  'billingMeters.preview': {
+    runsQuery: true,
+    description: 'Checks a meter before it is saved (the create body): the plan/price ids its subscriptions must carry, the subscriptions that match, warnings when it would bill nothing, and the usage and amount per subscription of the window in progress, computed as the billing run computes them.',
+    body: BillingMeterCreateSchema,
+    responseStatus: 200,
+    response: MeterPreviewSchema,
+  },
+  'billingMeters.previewSaved': {
+    runsQuery: true,
+    description: 'The preview of a saved meter (see POST /~/billing/meters/preview).',
+    params: { meterId: "The billing meter's id." },
+    responseStatus: 200,
+    response: MeterPreviewSchema,
+    errors: [404],
+  },
+};
+
 const ExportJobSchema = named('ExportJob', ExportJobAnswer);
 
 /** Bulk exports: jobs, not managed resources (no update; cancel instead of delete). */
@@ -154,8 +179,9 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     noun: 'billing meter',
     plural: 'billing meters',
     idParam: 'meterId',
-    create: named('BillingMeterCreate', BillingMeterCreate),
+    create: BillingMeterCreateSchema,
     update: named('BillingMeterUpdate', BillingMeterUpdate),
     document: BillingMeterSchema,
   }),
+  ...meterPreviewSchemas,
 };
