@@ -39,6 +39,15 @@ describe('web console', () => {
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
+  /** axe-core's serious and critical WCAG 2 A/AA violations on the page as it is now. */
+  async function seriousViolations() {
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate<{ id: string; impact: string; nodes: unknown[] }[]>(
+      "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target) })))",
+    );
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
+
   it('sends an unsigned visitor to sign-in, with the local org pre-filled, and signs in with the password flow', async () => {
     const missing: string[] = [];
     page.on('response', (answer) => {
@@ -476,17 +485,36 @@ describe('web console', () => {
     expect((await rt.management('GET', '/~/eth_abi')).body).toEqual([]);
   }, 60_000);
 
+  it('warns on the meter page, before it is saved and after a run, when no subscription carries its plan', async () => {
+    await page.goto(`${consoleUrl}/billing/meters/new`);
+    const form = page.getByRole('form', { name: 'New meter' });
+    await form.locator('input[name="name"]').fill('Warned meter');
+    await form.locator('input[name="slug"]').fill('warned-meter');
+    await form.locator('input[type="checkbox"][name="channel_ids"]').first().check();
+    await form.locator('select[name="plan_id"]').selectOption({ label: 'Console plan' });
+    await form.getByRole('button', { name: 'Preview what it bills' }).click();
+    const preview = page.getByRole('region', { name: 'Meter preview' });
+    const planId = await form.locator('select[name="plan_id"]').inputValue();
+    await preview.getByRole('status').filter({ hasText: `"${planId}"` }).waitFor();
+    await expect(preview.textContent()).resolves.toContain(`Subscriptions must carry ${planId}`);
+    await shot('meter-preview');
+    expect(await seriousViolations()).toEqual([]);
+    await form.getByRole('button', { name: 'Create meter' }).click();
+    await page.waitForURL(/\/console\/billing\/meters$/);
+
+    const summary = await rt.billing.runOnce({ now: new Date() });
+    expect(summary.warnings.map((w) => w.meterName)).toContain('Warned meter');
+    await page.getByRole('link', { name: 'Edit Warned meter' }).click();
+    await page.getByRole('region', { name: 'Meter preview' }).getByRole('status').filter({ hasText: 'Bills nothing as set up' }).waitFor();
+  }, 60_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
     const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();
       await page.waitForLoadState('networkidle');
-      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-      const violations = await page.evaluate<{ id: string; impact: string; nodes: unknown[] }[]>(
-        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target) })))",
-      );
-      expect({ path, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ path, serious: [] });
+      expect({ path, serious: await seriousViolations() }).toEqual({ path, serious: [] });
     }
   }, 120_000);
 

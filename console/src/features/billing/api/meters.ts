@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 
 export type Provider = 'webhook' | 'stripe' | 'chargebee' | 'recurly' | 'zuora';
@@ -63,5 +64,26 @@ export function useMeterChoices() {
       const named = (items: unknown) => (items as { _id?: string; id?: string; name: string }[]).map((item) => ({ id: String(item.id ?? item._id), name: item.name }));
       return { channels: named(dataOf(channels)), plans: named(dataOf(plans)) };
     },
+  });
+}
+
+/** What a meter bills: the ids subscriptions must carry, matching subscriptions, warnings, usage per subscription. */
+export type MeterPreview = components['schemas']['MeterPreview'];
+
+/** The preview of a saved meter (its page shows it before anything is changed). */
+export function useSavedMeterPreview(id: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'meters', id, 'preview'],
+    enabled: id !== undefined,
+    queryFn: async () => dataOf(await api.GET('/~/billing/meters/{meterId}/preview', { params: { path: { meterId: id ?? '' } } })),
+  });
+}
+
+/** Previews the meter as the editor holds it, without saving it. */
+export function usePreviewMeter() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (meter: MeterInput) => dataOf(await api.POST('/~/billing/meters/preview', { body: meter as never })),
   });
 }

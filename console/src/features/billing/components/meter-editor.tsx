@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
-import { useMeterChoices, useSaveMeter, type MeterInput, type Provider, type StoredMeter } from '../api/meters';
+import { useMeterChoices, usePreviewMeter, useSaveMeter, useSavedMeterPreview, type MeterInput, type Provider, type StoredMeter } from '../api/meters';
+import { MeterPreviewPanel } from './meter-preview';
 
 const PROVIDERS: readonly Provider[] = ['webhook', 'stripe', 'chargebee', 'recurly', 'zuora'];
 const DEFAULT_QUERY = '{\n  "query": { "match_all": {} }\n}';
@@ -19,6 +20,8 @@ const PARAMS_EXAMPLE: Record<Exclude<Provider, 'webhook'>, string> = {
 export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: (meter: StoredMeter) => void }) {
   const choices = useMeterChoices();
   const save = useSaveMeter();
+  const saved = useSavedMeterPreview(meter?._id);
+  const preview = usePreviewMeter();
   const params = meter?.billing_plan.params ?? {};
   const webhook = (params['webhook_params'] ?? {}) as { channel_ids?: string[]; custom_plan?: { plan_id?: string }; reporting?: { reporting_period?: string } };
   const [name, setName] = useState(meter?.name ?? '');
@@ -33,8 +36,8 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
   const [multiplier, setMultiplier] = useState(String(params['usage_multiplier'] ?? ''));
   const [jsonProblem, setJsonProblem] = useState<{ field: string; message: string }>();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  /** The meter as the form holds it, or undefined (with the problem shown) when a JSON field does not parse. */
+  const formInput = (): MeterInput | undefined => {
     setJsonProblem(undefined);
     let esQuery: Record<string, unknown>;
     let ownParams: Record<string, unknown> = {};
@@ -42,14 +45,14 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
       esQuery = JSON.parse(query) as Record<string, unknown>;
     } catch (error) {
       setJsonProblem({ field: 'es_query', message: `not valid JSON: ${(error as Error).message}` });
-      return;
+      return undefined;
     }
     if (provider !== 'webhook') {
       try {
         ownParams = JSON.parse(providerParams || '{}') as Record<string, unknown>;
       } catch (error) {
         setJsonProblem({ field: 'provider_params', message: `not valid JSON: ${(error as Error).message}` });
-        return;
+        return undefined;
       }
     }
     const planParams: Record<string, unknown> = {
@@ -58,9 +61,20 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
         ? { webhook_params: { channel_ids: channelIds, custom_plan: { plan_id: planId }, ...(period ? { reporting: { report_when: [], reporting_period: period } } : {}) } }
         : { [`${provider}_params`]: ownParams }),
     };
-    save.mutate({ ...(meter ? { id: meter._id } : {}), meter: { name: name.trim(), slug: slug.trim(), status, es_query: esQuery, billing_plan: { provider_slug: provider, params: planParams } } }, { onSuccess: onSaved });
+    return { name: name.trim(), slug: slug.trim(), status, es_query: esQuery, billing_plan: { provider_slug: provider, params: planParams } };
   };
-  const problem = (field: string) => (jsonProblem?.field === field ? jsonProblem.message : fieldProblem(save.error, field));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = formInput();
+    if (input) save.mutate({ ...(meter ? { id: meter._id } : {}), meter: input }, { onSuccess: onSaved });
+  };
+  const runPreview = () => {
+    const input = formInput();
+    if (input) preview.mutate(input);
+  };
+  const problem = (field: string) => (jsonProblem?.field === field ? jsonProblem.message : fieldProblem(save.error ?? preview.error, field));
+  // The form's own preview once asked for; before that, the saved meter's.
+  const shown = preview.data ?? saved.data;
 
   return (
     <form className="meter-editor" onSubmit={submit} aria-label={meter ? 'Edit meter' : 'New meter'} noValidate>
@@ -118,8 +132,12 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
           <textarea name="provider_params" value={providerParams} onChange={(e) => setProviderParams(e.target.value)} rows={3} />
         </Field>
       )}
-      <ErrorMessage error={save.error} />
-      <button type="submit" disabled={save.isPending}>{meter ? 'Save meter' : 'Create meter'}</button>
+      <ErrorMessage error={save.error ?? preview.error ?? saved.error} />
+      <div className="inline-form">
+        <button type="submit" disabled={save.isPending}>{meter ? 'Save meter' : 'Create meter'}</button>
+        <button type="button" onClick={runPreview} disabled={preview.isPending}>{preview.isPending ? 'Previewing…' : 'Preview what it bills'}</button>
+      </div>
+      {shown && <MeterPreviewPanel preview={shown} />}
     </form>
   );
 }
