@@ -36,6 +36,7 @@ export function managementApiHandler(
     apps: stores.apps,
     users: stores.users,
     tokens: stores.tokens,
+    consoleSessions: stores.consoleSessions,
     orgStatus: stores.orgStatus,
     rateLimiter: stores.managementRateLimiter,
     tokenUrlRateLimiter: stores.tokenUrlRateLimiter,

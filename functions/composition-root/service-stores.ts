@@ -18,6 +18,7 @@ import { DEFAULT_MANAGEMENT_RATE_LIMIT } from '../rate-limit/rate-limit-policy';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { QuerySlots } from '../rate-limit/query-slots';
 import type { QueryBudgetDeps } from '../search/query-budget';
+import { ConsoleSessionStore } from '../console-sessions/session-store';
 import { DEFAULT_CONCURRENT_QUERIES_PER_ORG, DEFAULT_QUERY_TIME_BUDGET_MS, DEFAULT_TOKEN_URL_RATE_LIMIT, IngestStores } from './ingest-stores';
 
 export { IngestStores, type ServiceStoresInput, type StorageNames, type StoreSettings } from './ingest-stores';
@@ -30,6 +31,9 @@ export class ServiceStores extends IngestStores {
   }
   get tokens(): TokenStore {
     return this.once('tokens', () => new TokenStore(this.documents, this.resourcesTable));
+  }
+  get consoleSessions(): ConsoleSessionStore {
+    return this.once('consoleSessions', () => new ConsoleSessionStore(this.documents, this.resourcesTable));
   }
   get orgStatus(): OrgStatusCache {
     return this.once('orgStatus', () => new OrgStatusCache(this.documents, this.resourcesTable, { ttlMs: this.settings.orgStatusTtlMs, now: () => this.now().getTime() }));

@@ -118,6 +118,10 @@ export const routes: readonly RouteDefinition[] = [
   // ── OAuth and access tokens ──
   // The token URL carries its version and the org in the path (spec), and is open: the password is the credential.
   { api: 'management', method: 'POST', path: '/v1/{orgId}/oauth/access_tokens', lambda: 'management', operation: 'issueAccessToken', auth: open, exactPath: true, summary: 'OAuth 2.0 password grant: an org user\'s username and password for a short-lived management token' },
+  // The console's lasting sign-in: a session cookie (HttpOnly, SameSite=Strict) traded for one-hour tokens.
+  { api: 'management', method: 'POST', path: '/oauth/console_session', lambda: 'management', operation: 'startConsoleSession', auth: open, exactPath: true, summary: 'Console sign-in: an org user\'s password for a one-hour token and a session cookie that renews it' },
+  { api: 'management', method: 'POST', path: '/oauth/console_session/refresh', lambda: 'management', operation: 'refreshConsoleSession', auth: open, exactPath: true, summary: 'A new one-hour token for the console session of the cookie (the cookie is rotated)' },
+  { api: 'management', method: 'DELETE', path: '/oauth/console_session', lambda: 'management', operation: 'endConsoleSession', auth: open, exactPath: true, summary: 'Console sign-out: ends the session of the cookie and clears it' },
   manage('GET', '/~/oauth/access_tokens', 'mintAccessToken', 'create:access_tokens', 'Mint a management token (scopes ⊆ the caller\'s) or get the app\'s collector application id'),
   manage('DELETE', '/~/oauth/access_tokens/{tokenId}', 'revokeAccessToken', 'create:access_tokens', 'Revoke a management token of the organisation'),
   manage('POST', '/~/organizations/users', 'createOrgUser', 'update:organizations', 'Create an org user (password flow login)'),

@@ -7,6 +7,7 @@ import { meterCheckOperations } from '../billing/meter-check/meter-check-operati
 import { reportOperations, type ReportOperationDeps } from '../billing/reports/report-operations';
 import { exportOperations, type ExportOperationDeps } from '../exports/export-operations';
 import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
+import { consoleSessionOperations, type ConsoleSessionDeps } from '../console-sessions/console-session-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations, type ResourceOperationsDeps } from './resource-operations';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
@@ -15,7 +16,7 @@ import { ethAbiOperations } from '../ethereum/eth-abi-operations';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
-export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps, EmailOperationDeps {}
+export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ConsoleSessionDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps, EmailOperationDeps {}
 
 /**
  * The management Lambda: every management route outside `/search/~/...` — OAuth tokens, access
@@ -31,6 +32,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
     operations: {
       ...openApiOperations('management'),
       ...oauthOperations(deps),
+      ...consoleSessionOperations(deps),
       ...resourceOperations(deps),
       ...balanceOperations(deps),
       ...catalogOperations(deps),

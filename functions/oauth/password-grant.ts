@@ -1,4 +1,5 @@
 import type { App } from '../../schemas/app';
+import type { ManagementScope } from '../../schemas/scopes';
 import type { OAuthTokenResponse } from '../../schemas/oauth';
 import type { AppStore } from '../organisations/app-store';
 import type { OrgUserStore } from '../organisations/org-user-store';
@@ -29,8 +30,21 @@ export interface PasswordGrantInput {
   appId?: string;
 }
 
+/** Who a granted token is for: what a console session keeps to issue the next ones. */
+export interface GrantedIdentity {
+  readonly sub: string;
+  readonly org_id: string;
+  readonly app_id: string;
+  readonly scopes: readonly ManagementScope[];
+}
+
 /** RFC 6749 §4.3: checks the org user's password and issues a short-lived management token. */
 export async function grantPasswordToken(deps: PasswordGrantDeps, input: PasswordGrantInput): Promise<OAuthTokenResponse> {
+  return (await passwordGrant(deps, input)).answer;
+}
+
+/** The password grant, with the identity the token was issued to. */
+export async function passwordGrant(deps: PasswordGrantDeps, input: PasswordGrantInput): Promise<{ answer: OAuthTokenResponse; identity: GrantedIdentity }> {
   const user = await deps.users.find(input.orgId, input.username);
   // Unknown user and wrong password get the same answer after the same work.
   const valid = user ? await verifyPassword(input.password, user.password_hash) : await verifyAgainstDummy(input.password);
@@ -45,14 +59,19 @@ export async function grantPasswordToken(deps: PasswordGrantDeps, input: Passwor
   if (requested.length === 0) throw new OAuthError(400, 'invalid_scope', `The user ${user.username} holds no scope`);
 
   const app = await resolveApp(deps.apps, input.orgId, input.appId);
+  const identity: GrantedIdentity = { sub: user.username, org_id: input.orgId, app_id: app.app_id, scopes: requested.filter(isManagementScope) };
+  return { answer: await issueShortLivedToken(deps, identity), identity };
+}
+
+/** A one-hour token for an identity already checked (a password, or a console session's refresh). */
+export async function issueShortLivedToken(deps: Pick<PasswordGrantDeps, 'tokens' | 'signingKey' | 'now'>, identity: GrantedIdentity): Promise<OAuthTokenResponse> {
   const exp = Math.floor(deps.now.getTime() / 1000) + PASSWORD_TOKEN_LIFETIME_SECONDS;
-  const scopes = requested.filter(isManagementScope);
-  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { sub: user.username, org_id: input.orgId, app_id: app.app_id, scopes, exp }, deps.now).catch((error: unknown) => {
+  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { ...identity, scopes: [...identity.scopes], exp }, deps.now).catch((error: unknown) => {
     // The user was deleted after their password was checked: as if unknown.
     if (error instanceof UnauthorizedError) throw new OAuthError(401, 'invalid_grant', 'The username or password is wrong');
     throw error;
   });
-  return { access_token: issued.token, token_type: 'Bearer', expires_in: PASSWORD_TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
+  return { access_token: issued.token, token_type: 'Bearer', expires_in: PASSWORD_TOKEN_LIFETIME_SECONDS, scope: identity.scopes.join(' ') };
 }
 
 async function resolveApp(apps: AppStore, orgId: string, appId: string | undefined): Promise<App> {

@@ -28,7 +28,8 @@ describe('web console', () => {
     rt = await startTestRuntime('console-ui', { managementAuth: { rateLimitPerMinute: 100_000 }, governanceRefreshMs: 0 });
     consoleUrl = `${rt.credentials.management_url}/console`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // One context, like one browser profile: its tabs share the session cookie.
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 240_000);
 
@@ -69,9 +70,26 @@ describe('web console', () => {
     await shot('sign-in');
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/events$/);
-    // The token is in sessionStorage, never in the URL.
+    // The token is in the page's memory only: not in the URL, not in storage. The session is an HttpOnly cookie.
     expect(page.url()).not.toMatch(/token|eyJ/);
-    expect(await page.evaluate<string | null>("sessionStorage.getItem('console.session')")).toContain('"token"');
+    expect(await page.evaluate<number>('sessionStorage.length + localStorage.length')).toBe(0);
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
+    const [cookie] = await page.context().cookies();
+    expect(cookie).toMatchObject({ name: 'console_session', path: '/oauth/console_session', httpOnly: true, sameSite: 'Strict' });
+  }, 60_000);
+
+  it('stays signed in in a new tab and after a reload, without the password', async () => {
+    const before = (await page.context().cookies())[0]!.value;
+    const tab = await page.context().newPage();
+    await tab.goto(`${consoleUrl}/customers`);
+    await tab.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(tab.url()).toMatch(/\/console\/customers$/);
+    await tab.reload();
+    await tab.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(tab.url()).toMatch(/\/console\/customers$/);
+    await tab.close();
+    // Each restore rotated the cookie: the one from sign-in is no longer the session's.
+    expect((await page.context().cookies())[0]!.value).not.toBe(before);
   }, 60_000);
 
   it('shows an event sent through the collector in the live stream, without a reload, and opens it', async () => {
@@ -543,12 +561,24 @@ describe('web console', () => {
     expect(await nav.isVisible()).toBe(true);
   }, 60_000);
 
-  it('signs out by revoking the token: the API refuses it from then on', async () => {
-    const stored = JSON.parse((await page.evaluate<string | null>("sessionStorage.getItem('console.session')"))!) as { token: string };
+  it('signs out by revoking the token and ending the session: the API refuses both, in every tab', async () => {
+    const bearer = new Promise<string>((found) => page.on('request', (request) => {
+      const authorization = request.headers()['authorization'];
+      if (authorization?.startsWith('Bearer ')) found(authorization.slice(7));
+    }));
+    await page.goto(`${consoleUrl}/events`);
+    const token = await bearer;
+    const session = (await page.context().cookies())[0]!.value;
     await page.click('button:has-text("Sign out")');
     await page.waitForURL(/\/console\/sign-in$/);
-    const answer = await fetch(`${rt.credentials.management_url}/~/workspaces`, { headers: { authorization: `Bearer ${stored.token}` } });
+    const answer = await fetch(`${rt.credentials.management_url}/~/workspaces`, { headers: { authorization: `Bearer ${token}` } });
     expect(answer.status).toBe(401);
+    const refresh = await fetch(`${rt.credentials.management_url}/oauth/console_session/refresh`, { method: 'POST', headers: { cookie: `console_session=${session}` } });
+    expect(refresh.status).toBe(401);
+    const tab = await page.context().newPage();
+    await tab.goto(`${consoleUrl}/events`);
+    await tab.waitForURL(/\/console\/sign-in$/);
+    await tab.close();
     expect(pageErrors).toEqual([]);
   }, 60_000);
 });

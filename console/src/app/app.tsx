@@ -18,7 +18,8 @@ export function App({ config }: { config: ConsoleConfig }) {
     baseUrl: config.managementUrl,
     token: () => loadSession()?.token,
     onUnauthorized: () => {
-      // The token expired or was revoked: forget it and go back to sign-in (once).
+      // The token was revoked or the session ended: forget it and go back to sign-in (once). A reload
+      // starts again from the session cookie, which signs in at once if the session still lasts.
       if (signedOut.current || !loadSession()) return;
       signedOut.current = true;
       saveSession(undefined);

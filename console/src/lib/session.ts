@@ -1,8 +1,9 @@
 /**
- * The signed-in user's management token, kept in sessionStorage (never in a URL): it survives a
- * reload of the tab and is gone when the tab closes. The token's claims say who and what it may do.
+ * The signed-in user's management token, held in the page's memory only (never in storage or a
+ * URL). What survives reloads and reaches other tabs is the session cookie, HttpOnly, which the
+ * server trades for a fresh token (lib/console-session.ts). The token's claims say who and what it may do.
  */
-const STORAGE_KEY = 'console.session';
+let current: Session | undefined;
 
 export interface Session {
   readonly token: string;
@@ -46,20 +47,13 @@ export function sessionFromToken(token: string): Session {
   };
 }
 
+/** The session of this page, while its token is good. */
 export function loadSession(): Session | undefined {
-  const stored = sessionStorage.getItem(STORAGE_KEY);
-  if (!stored) return undefined;
-  try {
-    const session = JSON.parse(stored) as Session;
-    return session.expiresAt * 1000 > Date.now() ? session : undefined;
-  } catch {
-    return undefined;
-  }
+  return current && current.expiresAt * 1000 > Date.now() ? current : undefined;
 }
 
 export function saveSession(session: Session | undefined): void {
-  if (session) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-  else sessionStorage.removeItem(STORAGE_KEY);
+  current = session;
 }
 
 export function hasScope(session: Session | undefined, scope: string): boolean {

@@ -3,6 +3,7 @@ import { MintTokenQuery, PasswordGrantFields } from '../../../schemas/oauth';
 import { CreateOrgUser } from '../../../schemas/org';
 import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
 import { MeterPreview } from '../../../schemas/billing/meter-preview';
+import { ConsoleSignIn } from '../../../schemas/console-session';
 import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resources/billing-meter';
 import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
@@ -21,6 +22,8 @@ import { crud, ListQuery, named, NEXT_PAGE, SystemFields, type RouteSchema } fro
 // ── Management: OAuth, access tokens, org users ──
 
 export const OrgUserSchema = named('OrgUser', OrgUserResponse);
+const OAuthTokenSchema = named('OAuthToken', OAuthToken);
+const OAuthErrorSchema = named('OAuthError', OAuthErrorBody);
 
 export const oauthSchemas: Record<string, RouteSchema> = {
   issueAccessToken: {
@@ -29,8 +32,25 @@ export const oauthSchemas: Record<string, RouteSchema> = {
     body: named('PasswordGrant', PasswordGrantFields.meta({ description: 'grant_type=password, username and password are required; scope (space- or comma-separated) narrows the token; app_id picks the app `~` means (default: the org\'s first app).' })),
     bodyMediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
     responseStatus: 200,
-    response: named('OAuthToken', OAuthToken),
-    ownErrors: { statuses: [400, 401, 429], schema: named('OAuthError', OAuthErrorBody), description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, too_many_requests).' },
+    response: OAuthTokenSchema,
+    ownErrors: { statuses: [400, 401, 429], schema: OAuthErrorSchema, description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, too_many_requests).' },
+  },
+  startConsoleSession: {
+    description: 'The console\'s sign-in: checks an org user\'s password as the token URL does and answers a one-hour token, plus a session cookie (HttpOnly, SameSite=Strict, Path=/oauth/console_session) that renews it for up to 7 days (12 hours without use). Errors use the RFC 6749 shape. Rate-limited per org with the token URL.',
+    body: named('ConsoleSignIn', ConsoleSignIn),
+    responseStatus: 200,
+    response: OAuthTokenSchema,
+    ownErrors: { statuses: [400, 401, 429], schema: OAuthErrorSchema, description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, invalid_scope, too_many_requests).' },
+  },
+  refreshConsoleSession: {
+    description: 'A new one-hour token for the session of the console_session cookie, holding the session\'s scopes the user still holds. The cookie is rotated; the secret it replaced is honoured for 30 s more (tabs refreshing together), after that its use ends the session.',
+    responseStatus: 200,
+    response: OAuthTokenSchema,
+    ownErrors: { statuses: [401], schema: OAuthErrorSchema, description: 'invalid_grant: no cookie, or its session ended, expired or was replaced; the cookie is cleared.' },
+  },
+  endConsoleSession: {
+    description: 'Ends the session of the console_session cookie (its cookie is refused from then on) and clears the cookie. Answers 204 with or without a session.',
+    responseStatus: 204,
   },
   mintAccessToken: {
     description: 'target=management (default): a new management token with the given scopes (a subset of the caller\'s) and expiration. target=collector: the app\'s collector application id.',

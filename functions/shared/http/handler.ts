@@ -39,7 +39,8 @@ export function createHttpHandler<A>(options: HttpHandlerOptions<A>): HttpHandle
     Object.assign(request.pathParams, pathParams);
     const auth = await options.authenticate(route, request);
     const result = await options.operations[route.operation]!(request, auth);
-    return jsonResult(result.status, result.body, { ...options.extraHeaders?.(auth), ...result.headers });
+    const answer = jsonResult(result.status, result.body, { ...options.extraHeaders?.(auth), ...result.headers });
+    return result.cookies === undefined ? answer : { ...answer, cookies: result.cookies };
   };
 
   // middy types its context as Lambda's; the runtime's own (HandlerContext) travels through it untouched.
@@ -64,6 +65,7 @@ export function toHttpRequest(event: HttpEvent, context?: HandlerContext): HttpR
     method: (event.requestContext?.http?.method ?? 'GET').toUpperCase(),
     path: event.rawPath || event.requestContext?.http?.path || '/',
     headers,
+    cookies: cookiesOf(event.cookies ?? (headers['cookie'] ? headers['cookie'].split(';') : [])),
     query,
     pathParams: {},
     get rawBody() {
@@ -103,4 +105,16 @@ function assertAcceptsJson(accept: string | undefined): void {
   if (!acceptable) {
     throw new NotAcceptableError(`This API answers only application/json; the Accept header asked for ${accept}`, [{ field: 'accept', reason: 'excludes application/json' }]);
   }
+}
+
+/** `name=value` pairs by name; the first of a repeated name wins (the most specific path, as browsers order them). */
+function cookiesOf(pairs: readonly string[]): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    if (!Object.hasOwn(cookies, name)) cookies[name] = pair.slice(at + 1).trim();
+  }
+  return cookies;
 }

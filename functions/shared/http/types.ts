@@ -9,6 +9,8 @@ export interface HttpRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Request cookies by name (API Gateway passes them apart from the headers, in `event.cookies`). */
+  readonly cookies: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string>>;
   readonly pathParams: Readonly<Record<string, string>>;
   /** The raw body bytes (already base64-decoded, still content-encoded); decoded on first use. */
@@ -30,4 +32,6 @@ export interface OperationResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Set-Cookie values (API Gateway sends each as its own header). */
+  cookies?: string[];
 }

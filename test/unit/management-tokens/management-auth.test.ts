@@ -11,7 +11,7 @@ import { fakeTable } from './fake-table';
 const key = Buffer.from('k'.repeat(48));
 const route: RouteDefinition = { api: 'management', method: 'GET', path: '/~/x', lambda: 'management', operation: 'x', auth: { kind: 'management-token', scope: 'read:events' }, summary: '' };
 const openRoute: RouteDefinition = { ...route, auth: { kind: 'none' } };
-const request = (authorization: string): HttpRequest => ({ method: 'GET', path: '/~/x', headers: { authorization }, query: {}, pathParams: {}, rawBody: Buffer.alloc(0), sourceIp: '', receivedAt: new Date() });
+const request = (authorization: string): HttpRequest => ({ method: 'GET', path: '/~/x', headers: { authorization }, cookies: {}, query: {}, pathParams: {}, rawBody: Buffer.alloc(0), sourceIp: '', receivedAt: new Date() });
 
 function setup(options: { status?: string; revoked?: boolean; limit?: number } = {}) {
   let nowMs = Date.parse('2026-05-01T12:00:10Z');

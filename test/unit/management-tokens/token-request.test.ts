@@ -4,7 +4,7 @@ import type { HttpRequest } from '../../../functions/shared/http/types';
 
 function request(body: string, contentType?: string): HttpRequest {
   return {
-    method: 'POST', path: '/v1/o/oauth/access_tokens', headers: contentType ? { 'content-type': contentType } : {}, query: {}, pathParams: { orgId: 'o' },
+    method: 'POST', path: '/v1/o/oauth/access_tokens', headers: contentType ? { 'content-type': contentType } : {}, cookies: {}, query: {}, pathParams: { orgId: 'o' },
     rawBody: Buffer.from(body), bodyText: body, sourceIp: '', receivedAt: new Date(),
   };
 }

@@ -21,7 +21,7 @@ const at = '2026-11-22T05:00:00.000Z';
 const system: SystemFields = { _id: '0000000001-abc', org_id: 'org-1', app_id: 'app-1', created_at: at, modified_at: at };
 
 function context(method: string, pathParams: Record<string, string> = {}): ResourceContext {
-  const request = { method, path: '/~/x', headers: { host: 'api.example.com' }, query: {}, pathParams, rawBody: Buffer.alloc(0), sourceIp: '', receivedAt: new Date(at) } as HttpRequest;
+  const request = { method, path: '/~/x', headers: { host: 'api.example.com' }, cookies: {}, query: {}, pathParams, rawBody: Buffer.alloc(0), sourceIp: '', receivedAt: new Date(at) } as HttpRequest;
   return { caller: { iss: 'usage-analytics', sub: 'u', org_id: 'org-1', app_id: 'app-1', scopes: [...managementScopes], iat: 0, jti: 'j' }, orgId: 'org-1', appId: 'app-1', request, now: at };
 }
 

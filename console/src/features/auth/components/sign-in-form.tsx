@@ -2,16 +2,16 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
 import { useApi } from '../../../lib/api-context';
+import { startSession } from '../../../lib/console-session';
 import type { Session } from '../../../lib/session';
-import { signIn } from '../api/sign-in';
 
-/** The sign-in form: organisation id, username and password (the OAuth password flow). */
+/** The sign-in form: organisation id, username and password; the session it starts lasts across tabs and reloads. */
 export function SignInForm({ defaultOrgId, appId, onSignedIn }: { defaultOrgId?: string; appId?: string; onSignedIn: (session: Session) => void }) {
   const api = useApi();
   const [orgId, setOrgId] = useState(defaultOrgId ?? '');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const mutation = useMutation({ mutationFn: () => signIn(api, { orgId: orgId.trim(), username: username.trim(), password, ...(appId ? { appId } : {}) }), onSuccess: onSignedIn });
+  const mutation = useMutation({ mutationFn: () => startSession(api, { orgId: orgId.trim(), username: username.trim(), password, ...(appId ? { appId } : {}) }), onSuccess: onSignedIn });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,0 +1,91 @@
+import { ConsoleSignIn } from '../../schemas/console-session';
+import type { ManagementCaller } from '../management-tokens/management-auth';
+import type { SigningKeyProvider } from '../management-tokens/signing-key';
+import { effectiveScopes } from '../management-tokens/scope-list';
+import type { TokenStore } from '../management-tokens/token-store';
+import { NO_STORE_HEADERS, OAuthError, oauthErrorResult } from '../oauth/oauth-error';
+import { issueShortLivedToken, passwordGrant } from '../oauth/password-grant';
+import type { AppStore } from '../organisations/app-store';
+import type { OrgUserStore } from '../organisations/org-user-store';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
+import { TooManyRequestsError } from '../shared/errors';
+import { readJsonBody } from '../shared/http/body';
+import type { Operation } from '../shared/http/handler';
+import type { OperationResult } from '../shared/http/types';
+import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './session-cookie';
+import type { ConsoleSessionStore } from './session-store';
+
+export interface ConsoleSessionDeps {
+  readonly apps: AppStore;
+  readonly users: OrgUserStore;
+  readonly tokens: TokenStore;
+  readonly consoleSessions: ConsoleSessionStore;
+  readonly tokenUrlRateLimiter: RateLimiter;
+  readonly signingKey: SigningKeyProvider;
+  readonly now?: () => Date;
+}
+
+const MAX_SIGN_IN_BYTES = 16 * 1024;
+
+/**
+ * The console's sign-in that lasts: `POST /oauth/console_session` checks the password like the
+ * token URL and answers a one-hour token plus a session cookie; `POST …/refresh` trades the cookie
+ * for a fresh token (rotating the cookie), in any tab, until sign-out (`DELETE`) or the session
+ * ends. The token lives in the page's memory only, never in storage or a URL. Errors use the
+ * token URL's RFC 6749 shape.
+ */
+export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<string, Operation<ManagementCaller | undefined>> {
+  const now = () => deps.now?.() ?? new Date();
+  const oauth = async (work: () => Promise<OperationResult>): Promise<OperationResult> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof OAuthError) return oauthErrorResult(error);
+      throw error;
+    }
+  };
+
+  return {
+    startConsoleSession: (request) => oauth(async () => {
+      const input = ConsoleSignIn.safeParse(readJsonBody(request, MAX_SIGN_IN_BYTES));
+      if (!input.success) {
+        const issue = input.error.issues[0]!;
+        throw new OAuthError(400, 'invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
+      }
+      const { org_id, username, password, app_id } = input.data;
+      await deps.tokenUrlRateLimiter.take(org_id).catch((error: unknown) => {
+        if (error instanceof TooManyRequestsError) throw new OAuthError(429, 'too_many_requests', error.message, error.headers);
+        throw error;
+      });
+      const at = now();
+      const { answer, identity } = await passwordGrant({ users: deps.users, tokens: deps.tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: at }, { orgId: org_id, username, password, ...(app_id ? { appId: app_id } : {}) });
+      const started = await deps.consoleSessions.start(identity, at);
+      return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS }, cookies: [setSessionCookie(request, started.cookie, started.session.expires_at - Math.floor(at.getTime() / 1000))] };
+    }),
+
+    refreshConsoleSession: (request) => oauth(async () => {
+      const cookie = sessionCookieOf(request);
+      const refused = (reason: string) => ({ ...oauthErrorResult(new OAuthError(401, 'invalid_grant', reason)), cookies: [clearSessionCookie(request)] });
+      if (!cookie) return refused('no console session: sign in');
+      const at = now();
+      const outcome = await deps.consoleSessions.refresh(cookie, at);
+      if (outcome.kind === 'refused') return refused(outcome.reason);
+      const { session } = outcome;
+      // The user may have lost scopes or been deleted since: the new token holds what they still hold.
+      const user = await deps.users.find(session.org_id, session.sub);
+      if (!user) return refused('the user no longer exists');
+      const held = new Set(effectiveScopes(user.scopes));
+      const scopes = session.scopes.filter((scope) => held.has(scope));
+      if (scopes.length === 0) return refused('the user holds none of the session\'s scopes any more');
+      const answer = await issueShortLivedToken({ tokens: deps.tokens, signingKey: await deps.signingKey(), now: at }, { sub: session.sub, org_id: session.org_id, app_id: session.app_id, scopes });
+      const cookies = outcome.kind === 'rotated' ? [setSessionCookie(request, outcome.cookie, session.expires_at - Math.floor(at.getTime() / 1000))] : [];
+      return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS }, cookies };
+    }),
+
+    async endConsoleSession(request) {
+      const cookie = sessionCookieOf(request);
+      if (cookie) await deps.consoleSessions.end(cookie, now());
+      return { status: 204, cookies: [clearSessionCookie(request)] };
+    },
+  };
+}
