@@ -1,4 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../bin/local/console-build';
@@ -526,8 +528,65 @@ describe('web console', () => {
     await page.getByRole('region', { name: 'Meter preview' }).getByRole('status').filter({ hasText: 'Bills nothing as set up' }).waitFor();
   }, 60_000);
 
+  it('creates, edits and deletes webhook channels, shows a secret once, and test-delivers from a meter', async () => {
+    const received: Record<string, string | string[] | undefined>[] = [];
+    const receiver = createServer((request, response) => {
+      received.push(request.headers);
+      request.resume();
+      response.writeHead(204).end();
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    try {
+      await page.goto(`${consoleUrl}/billing/meters`);
+      await page.getByRole('link', { name: 'Webhook channels' }).click();
+      const create = page.getByRole('form', { name: 'New webhook channel' });
+      await create.locator('input[name="channel_name"]').fill('Finance hook');
+      await create.locator('input[name="channel_url"]').fill('ftp://nowhere');
+      await create.getByRole('button', { name: 'Create channel' }).click();
+      await create.locator('.field.invalid').filter({ hasText: 'URL' }).waitFor();
+      await create.locator('input[name="channel_url"]').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/usage`);
+      await create.getByRole('button', { name: 'Create channel' }).click();
+      await page.getByRole('status').filter({ hasText: 'Signing secret of Finance hook' }).waitFor();
+      const first = await page.locator('.secret-once code').textContent();
+      await page.getByRole('button', { name: 'Edit Finance hook' }).click();
+      const edit = page.getByRole('form', { name: 'Edit channel Finance hook' });
+      await edit.locator('input[name="channel_name"]').fill('Finance');
+      await edit.locator('input[name="rotate_secret"]').check();
+      await edit.getByRole('button', { name: 'Save channel' }).click();
+      await page.getByRole('status').filter({ hasText: 'Signing secret of Finance:' }).waitFor();
+      expect(await page.locator('.secret-once code').textContent()).not.toBe(first);
+      await shot('webhook-channels');
+      expect(await seriousViolations()).toEqual([]);
+
+      await create.locator('input[name="channel_name"]').fill('Spare');
+      await create.locator('input[name="channel_url"]').fill('https://spare.example.com/usage');
+      await create.getByRole('button', { name: 'Create channel' }).click();
+      await page.getByRole('button', { name: 'Delete Spare' }).waitFor();
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete Spare' }).click();
+      await page.getByRole('button', { name: 'Delete Spare' }).waitFor({ state: 'detached' });
+      const channels = (await rt.management('GET', '/~/billing/channels')).body as { _id: string; name: string }[];
+      expect(channels.map((c) => c.name)).toContain('Finance');
+      expect(channels.map((c) => c.name)).not.toContain('Spare');
+
+      const finance = channels.find((c) => c.name === 'Finance')!;
+      const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'Hooked plan' });
+      const meter = await rt.management('POST', '/~/billing/meters', {}, {
+        name: 'Hooked meter', slug: 'hooked-meter', es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [finance._id], custom_plan: { plan_id: plan.body.id } } } },
+      });
+      expect(meter.status).toBe(201);
+      await page.goto(`${consoleUrl}/billing/meters/${meter.body._id}`);
+      await page.getByRole('button', { name: 'Send a test event to its channels' }).click();
+      await page.getByRole('list', { name: 'Test deliveries' }).filter({ hasText: 'Finance: delivered (HTTP 204)' }).waitFor();
+      expect(received.map((headers) => typeof headers['x-usage-signature'])).toEqual(['string']);
+    } finally {
+      await new Promise((done) => receiver.close(done));
+    }
+  }, 60_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

@@ -2,7 +2,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
 import { AppsPage } from './routes/apps-page';
-import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
+import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, ChannelsPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
 import { CohortPage, CohortsPage, GovernancePage } from './routes/cohort-pages';
 import { EmailTemplatePage, EmailTemplatesPage } from './routes/email-pages';
@@ -43,6 +43,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/billing/meters', element: <BillingMetersPage /> },
           { path: '/billing/meters/new', element: <NewMeterPage /> },
           { path: '/billing/catalog', element: <CatalogPage /> },
+          { path: '/billing/channels', element: <ChannelsPage /> },
           { path: '/billing/meters/:meterId', element: <MeterPage /> },
           { path: '/billing/reports', element: <BillingReportsPage /> },
           { path: '/billing/reports/:reportId', element: <BillingReportPage /> },

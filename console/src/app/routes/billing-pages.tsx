@@ -1,5 +1,6 @@
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
+import { ChannelsManager } from '../../features/billing/components/channels-manager';
 import { BillingMetricsChart } from '../../features/billing/components/billing-metrics-chart';
 import { LedgerTable } from '../../features/billing/components/ledger-table';
 import { MeterEditor } from '../../features/billing/components/meter-editor';
@@ -16,7 +17,7 @@ import { RELATIVE_RANGES } from '../../lib/time';
 export function BillingMetersPage() {
   return (
     <>
-      <PageHeader title="Billing meters"><Link to="/billing/meters/new">New meter</Link> <Link to="/billing/catalog">Plans and prices</Link> <Link to="/billing/reports">All reports</Link></PageHeader>
+      <PageHeader title="Billing meters"><Link to="/billing/meters/new">New meter</Link> <Link to="/billing/catalog">Plans and prices</Link> <Link to="/billing/channels">Webhook channels</Link> <Link to="/billing/reports">All reports</Link></PageHeader>
       <MetersList />
     </>
   );
@@ -107,6 +108,15 @@ export function MeterPage() {
     <>
       <PageHeader title={meter.data.name}><Link to={`/billing/reports?meter=${encodeURIComponent(meterId)}`}>Its reports</Link></PageHeader>
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
+    </>
+  );
+}
+
+export function ChannelsPage() {
+  return (
+    <>
+      <PageHeader title="Webhook channels"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <ChannelsManager />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
 import { useMeterChoices, usePreviewMeter, useSaveMeter, useSavedMeterPreview, type MeterInput, type Provider, type StoredMeter } from '../api/meters';
+import { ChannelTest } from './channel-test';
 import { MeterPreviewPanel } from './meter-preview';
 
 const PROVIDERS: readonly Provider[] = ['webhook', 'stripe', 'chargebee', 'recurly', 'zuora'];
@@ -113,7 +114,7 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
                 <input type="checkbox" name="channel_ids" value={channel.id} checked={channelIds.includes(channel.id)} onChange={() => setChannelIds((ids) => (ids.includes(channel.id) ? ids.filter((id) => id !== channel.id) : [...ids, channel.id]))} /> {channel.name}
               </label>
             ))}
-            {choices.data && choices.data.channels.length === 0 && <span className="muted">No webhook channels yet (POST /~/billing/channels).</span>}
+            {choices.data && choices.data.channels.length === 0 && <span className="muted">No webhook channels yet: <Link to="/billing/channels">create one</Link>.</span>}
           </div>
           {problem('billing_plan.params.webhook_params.channel_ids') && <p className="field-problem" role="alert">{problem('billing_plan.params.webhook_params.channel_ids')}</p>}
           <div className="inline-form">
@@ -137,6 +138,7 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
         <button type="submit" disabled={save.isPending}>{meter ? 'Save meter' : 'Create meter'}</button>
         <button type="button" onClick={runPreview} disabled={preview.isPending}>{preview.isPending ? 'Previewing…' : 'Preview what it bills'}</button>
       </div>
+      {meter && meter.billing_plan.provider_slug === 'webhook' && <ChannelTest meterId={meter._id} />}
       {shown && <MeterPreviewPanel preview={shown} />}
     </form>
   );

@@ -11,7 +11,7 @@ export function MetersList() {
   if (meters.isPending) return <Loading label="Loading meters…" />;
   if (meters.error) return <ErrorMessage error={meters.error} />;
   if (items.length === 0) {
-    return <EmptyState title="No billing meters"><p>Create one with <code>POST /~/billing/meters</code>: a query over events and the plan it bills.</p></EmptyState>;
+    return <EmptyState title="No billing meters"><p>Click <strong>New meter</strong>: a query over events and the plan it bills. A webhook meter needs a <Link to="/billing/channels">webhook channel</Link> first.</p></EmptyState>;
   }
   return (
     <>
