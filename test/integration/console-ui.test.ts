@@ -334,7 +334,7 @@ describe('web console', () => {
     expect(rule.status).toBe(201);
     await page.goto(`${consoleUrl}/governance`);
     const row = page.getByRole('row', { name: /Pro users get a header/ });
-    await row.getByRole('link', { name: 'Pro users' }).waitFor();
+    await row.getByRole('link', { name: 'Pro users', exact: true }).waitFor();
     await row.getByText('1 user profile(s) match now.').waitFor({ timeout: 30_000 });
     // The user's profile names the cohorts it belongs to.
     await page.goto(`${consoleUrl}/users/console-user`);
@@ -585,8 +585,49 @@ describe('web console', () => {
     }
   }, 60_000);
 
+  it('creates, edits and deletes a governance rule, with the members its cohort hits and the API\'s refusals beside the fields', async () => {
+    const cohort = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Rule targets', cohort_type: 'user', criteria: { term: { user_id: 'console-user' } } });
+    expect(cohort.status).toBe(201);
+    await page.goto(`${consoleUrl}/governance`);
+    await page.getByRole('link', { name: 'New rule' }).click();
+    const form = page.getByRole('form', { name: 'New governance rule' });
+    await form.locator('input[name="rule_name"]').fill('Block rule targets');
+    await form.locator('input[name="cohort_ids"][value="' + cohort.body._id + '"]').check();
+    await form.getByRole('status').filter({ hasText: '1 user profile(s) match now.' }).waitFor({ timeout: 30_000 });
+    await form.locator('input[name="response_status"]').fill('402');
+    await form.locator('textarea[name="response_body"]').fill('{"error": "Upgrade, {{name}}"}');
+    await form.getByRole('button', { name: 'Add to variables' }).click();
+    await form.getByLabel('Name 1').fill('name');
+    await form.getByLabel('Profile field 1').fill('metadata.name');
+    await shot('governance-rule');
+    expect(await seriousViolations()).toEqual([]);
+    await form.getByRole('button', { name: 'Create rule' }).click();
+    await page.waitForURL(/\/console\/governance$/);
+    const created = ((await rt.management('GET', '/~/governance/rules')).body as { _id: string; name: string }[]).find((r) => r.name === 'Block rule targets')!;
+    expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).body).toMatchObject({
+      type: 'user', state: 1, block: true, cohorts: [{ id: cohort.body._id }], variables: [{ name: 'name', path: 'metadata.name' }], response: { status: 402, body: { error: 'Upgrade, {{name}}' } },
+    });
+
+    await page.getByRole('link', { name: 'Edit Block rule targets' }).click();
+    const edit = page.getByRole('form', { name: 'Edit governance rule' });
+    await edit.locator('select[name="rule_type"]').selectOption('regex');
+    await edit.getByLabel('Pattern 1').fill('(');
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await edit.locator('.field.invalid').filter({ hasText: 'is not a valid regular expression' }).waitFor();
+    await edit.getByLabel('Pattern 1').fill('^/admin');
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await page.waitForURL(/\/console\/governance$/);
+    expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).body).toMatchObject({ type: 'regex', regex_config: [{ conditions: [{ path: 'request.route', value: '^/admin' }] }] });
+
+    await page.getByRole('link', { name: 'Edit Block rule targets' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete rule' }).click();
+    await page.waitForURL(/\/console\/governance$/);
+    expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).status).toBe(410);
+  }, 60_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

@@ -4,7 +4,7 @@ import { ConsoleLayout } from './layout';
 import { AppsPage } from './routes/apps-page';
 import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, ChannelsPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
-import { CohortPage, CohortsPage, GovernancePage } from './routes/cohort-pages';
+import { CohortPage, CohortsPage, GovernancePage, GovernanceRulePage, NewGovernanceRulePage } from './routes/cohort-pages';
 import { EmailTemplatePage, EmailTemplatesPage } from './routes/email-pages';
 import { ContractsPage } from './routes/contracts-page';
 import { CustomersPage } from './routes/customers-page';
@@ -53,6 +53,8 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/emails', element: <EmailTemplatesPage /> },
           { path: '/emails/:templateId', element: <EmailTemplatePage /> },
           { path: '/governance', element: <GovernancePage /> },
+          { path: '/governance/new', element: <NewGovernanceRulePage /> },
+          { path: '/governance/:ruleId', element: <GovernanceRulePage /> },
           { path: '/contracts', element: <ContractsPage /> },
           { path: '/apps', element: <AppsPage collectorUrl={config.collectorUrl} /> },
           { path: '*', element: <NotFoundPage /> },

@@ -1,4 +1,4 @@
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
@@ -7,6 +7,8 @@ import { CohortEditor } from '../../features/cohorts/components/cohort-editor';
 import { CohortMembers } from '../../features/cohorts/components/cohort-members';
 import { CohortsList } from '../../features/cohorts/components/cohorts-list';
 import { GovernanceRules } from '../../features/cohorts/components/governance-rules';
+import { GovernanceRuleEditor } from '../../features/cohorts/components/governance-rule-editor';
+import { useDeleteGovernanceRule, useGovernanceRule } from '../../features/cohorts/api/governance-rules';
 
 export function CohortsPage() {
   const navigate = useNavigate();
@@ -48,8 +50,37 @@ export function CohortPage() {
 export function GovernancePage() {
   return (
     <>
-      <PageHeader title="Governance rules" />
+      <PageHeader title="Governance rules"><Link to="/governance/new">New rule</Link></PageHeader>
       <GovernanceRules />
+    </>
+  );
+}
+
+export function NewGovernanceRulePage() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeader title="New governance rule"><Link to="/governance">All rules</Link></PageHeader>
+      <GovernanceRuleEditor onSaved={() => void navigate('/governance')} />
+    </>
+  );
+}
+
+export function GovernanceRulePage() {
+  const { ruleId = '' } = useParams();
+  const rule = useGovernanceRule(ruleId);
+  const remove = useDeleteGovernanceRule();
+  const navigate = useNavigate();
+  if (rule.isPending) return <Loading label="Loading the rule…" />;
+  if (rule.error) return <ErrorMessage error={rule.error} />;
+  const deleteRule = () => {
+    if (window.confirm(`Delete the rule ${rule.data.name}? The SDKs stop applying it at their next rules fetch.`)) remove.mutate(ruleId, { onSuccess: () => void navigate('/governance') });
+  };
+  return (
+    <>
+      <PageHeader title={rule.data.name}><Link to="/governance">All rules</Link> <button type="button" className="secondary" onClick={deleteRule}>Delete rule</button></PageHeader>
+      <ErrorMessage error={remove.error} />
+      <GovernanceRuleEditor rule={rule.data} onSaved={() => void navigate('/governance')} />
     </>
   );
 }

@@ -11,7 +11,7 @@ export function GovernanceRules() {
   const items = rules.data?.pages.flatMap((page) => page.items) ?? [];
   if (rules.isPending) return <Loading label="Loading governance rules…" />;
   if (rules.error) return <ErrorMessage error={rules.error} />;
-  if (items.length === 0) return <EmptyState title="No governance rules"><p>Rules block or tag API calls in the SDKs; create them with <code>POST /~/governance/rules</code>.</p></EmptyState>;
+  if (items.length === 0) return <EmptyState title="No governance rules"><p>Rules block or tag API calls in the SDKs: click <Link to="/governance/new">New rule</Link>.</p></EmptyState>;
   return (
     <>
     <table className="event-table" aria-label="Governance rules">
@@ -19,7 +19,7 @@ export function GovernanceRules() {
       <tbody>
         {items.map((rule) => (
           <tr key={rule._id}>
-            <td>{rule.name}</td>
+            <td><Link to={`/governance/${encodeURIComponent(rule._id)}`} aria-label={`Edit ${rule.name}`}>{rule.name}</Link></td>
             <td>{rule.type}</td>
             <td>{rule.state === 1 ? 'enabled' : 'disabled'}</td>
             <td>{rule.block ? 'yes' : 'no'}</td>

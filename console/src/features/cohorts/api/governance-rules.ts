@@ -1,0 +1,39 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataOf } from '../../../lib/api-client';
+import type { components } from '../../../lib/api-schema';
+import { useApi } from '../../../lib/api-context';
+
+/** A governance rule as stored, and the body that creates one (both from the OpenAPI document). */
+export type StoredGovernanceRule = components['schemas']['GovernanceRule'];
+export type GovernanceRuleInput = components['schemas']['GovernanceRuleCreate'];
+
+export function useGovernanceRule(id: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['governance', 'rules', id],
+    enabled: id !== undefined,
+    queryFn: async () => dataOf(await api.GET('/~/governance/rules/{id}', { params: { path: { id: id ?? '' } } })),
+  });
+}
+
+/** Creates a rule, or replaces one's fields when `id` is given; the API checks regexes and cohorts and names what it refuses. */
+export function useSaveGovernanceRule() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id?: string; rule: GovernanceRuleInput }) =>
+      input.id
+        ? dataOf(await api.POST('/~/governance/rules/{id}', { params: { path: { id: input.id } }, body: input.rule }))
+        : dataOf(await api.POST('/~/governance/rules', { body: input.rule })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['governance'] }),
+  });
+}
+
+export function useDeleteGovernanceRule() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/governance/rules/{id}', { params: { path: { id } } })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['governance'] }),
+  });
+}
