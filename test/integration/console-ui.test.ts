@@ -113,9 +113,30 @@ describe('web console', () => {
     await page.getByRole('region', { name: 'Request' }).waitFor();
   }, 60_000);
 
-  it('filters the events page by a virtual event type in the query bar and counts what the API counts', async () => {
-    const created = await rt.management('POST', '/~/virtual_eventtypes', {}, { name: 'Console posts', criteria: { bool: { filter: [{ term: { 'request.verb': 'POST' } }] } } });
-    expect(created.status).toBe(201);
+  it('creates, edits and deletes virtual event types, then filters the events page by one and counts what the API counts', async () => {
+    await page.goto(`${consoleUrl}/events`);
+    await page.getByRole('link', { name: 'Virtual event types' }).click();
+    const form = page.getByRole('form', { name: 'New event type' });
+    await form.locator('input[name="type_name"]').fill('Console posts');
+    await form.locator('textarea[name="type_criteria"]').fill('request.verb:POST');
+    await form.getByRole('status').filter({ hasText: /^[1-9][\d,]* events of the last 7 days match\.$/ }).waitFor({ timeout: 30_000 });
+    await form.getByRole('button', { name: 'Create event type' }).click();
+    await page.getByRole('button', { name: 'Edit Console posts' }).waitFor();
+    await page.getByRole('button', { name: 'Edit Console posts' }).click();
+    const edit = page.getByRole('form', { name: 'Edit event type Console posts' });
+    await edit.locator('input[name="type_description"]').fill('Every POST the console test sends');
+    await edit.getByRole('button', { name: 'Save event type' }).click();
+    await page.getByRole('cell', { name: 'Every POST the console test sends' }).waitFor();
+    await form.locator('input[name="type_name"]').fill('Short-lived');
+    await form.locator('textarea[name="type_criteria"]').fill('{"term": {"request.verb": "DELETE"}}');
+    await form.getByRole('button', { name: 'Create event type' }).click();
+    await shot('virtual-event-types');
+    expect(await seriousViolations()).toEqual([]);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Short-lived' }).click();
+    await page.getByRole('button', { name: 'Delete Short-lived' }).waitFor({ state: 'detached' });
+    const stored = (await rt.management('GET', '/~/virtual_eventtypes')).body as { name: string; description?: string; criteria: unknown }[];
+    expect(stored).toEqual([expect.objectContaining({ name: 'Console posts', description: 'Every POST the console test sends', criteria: { query_string: { query: 'request.verb:POST' } } })]);
     const counted = await rt.management('POST', '/search/~/count/events?from=-7d&to=now', {}, { query: { term: { virtual_event_types: 'Console posts' } } });
     expect(counted.body.count).toBeGreaterThan(0);
     await page.goto(`${consoleUrl}/events?from=-7d`);
@@ -627,7 +648,7 @@ describe('web console', () => {
   }, 60_000);
 
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/event-types', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

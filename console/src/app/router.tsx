@@ -10,7 +10,7 @@ import { ContractsPage } from './routes/contracts-page';
 import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
-import { EventsPage } from './routes/events-page';
+import { EventsPage, VirtualEventTypesPage } from './routes/events-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { ProfilePage } from './routes/profile-page';
 import { SharedViewPage } from './routes/shared-view-page';
@@ -33,6 +33,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { index: true, element: <Navigate to="/events" replace /> },
           { path: '/events', element: <EventsPage /> },
           { path: '/events/:eventId', element: <EventPage /> },
+          { path: '/event-types', element: <VirtualEventTypesPage /> },
           { path: '/charts/new', element: <ChartPage /> },
           { path: '/workspaces/:workspaceId', element: <WorkspacePage /> },
           { path: '/dashboards', element: <DashboardsPage /> },
