@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../bin/local/console-build';
-import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
+import { apiCall, eventually, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
 /**
  * The web console in a real browser (Debian's Chromium, driven by playwright-core) against the real
@@ -647,8 +647,47 @@ describe('web console', () => {
     expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).status).toBe(410);
   }, 60_000);
 
+  it('rearranges, renames and deletes a dashboard, with one time range for all tiles, and renames and deletes workspaces', async () => {
+    await page.goto(`${consoleUrl}/dashboards`);
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await page.waitForURL(/\/console\/dashboards\/[^/]+$/);
+    const dashboardId = decodeURIComponent(page.url().split('/').pop()!);
+    const rows = async () => ((await rt.management('GET', `/~/dashboards/${dashboardId}`)).body as { workspace_ids: string[][] }).workspace_ids;
+    const [[monthly], [hourly]] = await rows() as [[string], [string]];
+    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await page.selectOption('select[name="from"]', '-24h');
+    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('button', { name: 'Move up' }).click();
+    await eventually(rows, (now) => JSON.stringify(now) === JSON.stringify([[hourly], [monthly]]));
+    await page.getByRole('region', { name: 'Calls this month' }).getByRole('button', { name: 'Remove from dashboard' }).click();
+    await eventually(rows, (now) => JSON.stringify(now) === JSON.stringify([[hourly]]));
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('form', { name: 'Rename dashboard' }).locator('input[name="dashboard_name"]').fill('Ops');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('heading', { name: 'Ops', exact: true }).waitFor();
+    await shot('dashboard-edit');
+    expect(await seriousViolations()).toEqual([]);
+
+    await page.goto(`${consoleUrl}/workspaces`);
+    await page.getByRole('button', { name: 'Rename Calls this month' }).click();
+    await page.getByRole('form', { name: 'Rename Calls this month' }).locator('input[name="workspace_name"]').fill('Monthly calls');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('link', { name: 'Monthly calls' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Monthly calls' }).click();
+    await page.getByRole('link', { name: 'Monthly calls' }).waitFor({ state: 'detached' });
+    expect((await rt.management('GET', `/~/workspaces/${monthly}`)).status).toBe(410);
+
+    await page.goto(`${consoleUrl}/dashboards/${dashboardId}`);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete dashboard' }).click();
+    await page.waitForURL(/\/console\/dashboards$/);
+    expect((await rt.management('GET', `/~/dashboards/${dashboardId}`)).status).toBe(410);
+    expect((await rt.management('GET', `/~/workspaces/${hourly}`)).status).toBe(200);
+  }, 90_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/event-types', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/event-types', '/workspaces', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

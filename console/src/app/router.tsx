@@ -8,7 +8,7 @@ import { CohortPage, CohortsPage, GovernancePage, GovernanceRulePage, NewGoverna
 import { EmailTemplatePage, EmailTemplatesPage } from './routes/email-pages';
 import { ContractsPage } from './routes/contracts-page';
 import { CustomersPage } from './routes/customers-page';
-import { DashboardPage, DashboardsPage } from './routes/dashboard-pages';
+import { DashboardPage, DashboardsPage, WorkspacesPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
 import { EventsPage, VirtualEventTypesPage } from './routes/events-page';
 import { NotFoundPage } from './routes/not-found-page';
@@ -35,6 +35,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/events/:eventId', element: <EventPage /> },
           { path: '/event-types', element: <VirtualEventTypesPage /> },
           { path: '/charts/new', element: <ChartPage /> },
+          { path: '/workspaces', element: <WorkspacesPage /> },
           { path: '/workspaces/:workspaceId', element: <WorkspacePage /> },
           { path: '/dashboards', element: <DashboardsPage /> },
           { path: '/dashboards/:dashboardId', element: <DashboardPage /> },

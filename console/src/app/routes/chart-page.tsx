@@ -1,4 +1,4 @@
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { ChartSettings } from '../../features/charts/components/chart-settings';
@@ -15,7 +15,7 @@ export function ChartPage() {
   const spec = specFromParams(params, { ...DEFAULT_SPEC, timeZone });
   return (
     <>
-      <PageHeader title="New chart" />
+      <PageHeader title="New chart"><Link to="/workspaces">Saved workspaces</Link></PageHeader>
       <ChartSettings key={params.toString()} spec={spec} onChange={(next) => setParams(specToParams(next))} />
       <ChartPanel spec={spec} />
       <SaveWorkspaceForm spec={spec} onSaved={(workspace) => void navigate(`/workspaces/${encodeURIComponent(workspace._id)}`)} />

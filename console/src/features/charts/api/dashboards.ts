@@ -55,3 +55,26 @@ export function useAddToDashboard() {
     onSuccess: (_, input) => cache.invalidateQueries({ queryKey: ['dashboards', input.dashboardId] }),
   });
 }
+
+/** Renames a dashboard or lays its workspaces out again (rows in order; a removed tile is left out). */
+export function useUpdateDashboard() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id: string; name?: string; rows?: readonly (readonly string[])[] }) =>
+      dataOf(await api.POST('/~/dashboards/{dashId}', {
+        params: { path: { dashId: input.id } },
+        body: { ...(input.name === undefined ? {} : { name: input.name }), ...(input.rows === undefined ? {} : { workspace_ids: input.rows.filter((row) => row.length > 0).map((row) => [...row]) }) },
+      })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['dashboards'] }),
+  });
+}
+
+export function useDeleteDashboard() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/dashboards/{dashId}', { params: { path: { dashId: id } } })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['dashboards'] }),
+  });
+}

@@ -1,6 +1,7 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { workspaceChart, type ChartSpec } from '../utils/chart-spec';
 
 export interface Drawing {
@@ -33,5 +34,31 @@ export function useWorkspace(id: string) {
   return useQuery({
     queryKey: ['workspaces', id],
     queryFn: async () => dataOf(await api.GET('/~/workspaces/{id}', { params: { path: { id } } })) as Workspace,
+  });
+}
+
+/** The saved workspaces, a page at a time. */
+export function useWorkspacePages() {
+  const api = useApi();
+  return useKeysetPages<Workspace>(['workspaces', 'pages'], async (beforeId) =>
+    keysetPage(await api.GET('/~/workspaces', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })));
+}
+
+export function useRenameWorkspace() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id: string; name: string }) => dataOf(await api.POST('/~/workspaces/{id}', { params: { path: { id: input.id } }, body: { name: input.name } })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['workspaces'] }),
+  });
+}
+
+/** Deletes a workspace; a dashboard still listing it shows its tile as gone, with Remove. */
+export function useDeleteWorkspace() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/workspaces/{id}', { params: { path: { id } } })),
+    onSuccess: () => Promise.all([cache.invalidateQueries({ queryKey: ['workspaces'] }), cache.invalidateQueries({ queryKey: ['dashboards'] })]),
   });
 }

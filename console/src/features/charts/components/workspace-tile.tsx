@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
@@ -5,16 +6,21 @@ import { useWorkspace } from '../api/workspaces';
 import { specOfWorkspaceChart, VIEWS } from '../utils/chart-spec';
 import { ChartPanel } from './chart-panel';
 
-/** One workspace on a dashboard: its name (opening it) and its chart, drawn from its own stored query. */
-export function WorkspaceTile({ workspaceId }: { workspaceId: string }) {
+/**
+ * One workspace on a dashboard: its name (opening it) and its chart, drawn from its own stored
+ * query, over the dashboard's time range when it sets one. `actions` are the dashboard's controls.
+ */
+export function WorkspaceTile({ workspaceId, from, actions }: { workspaceId: string; from?: string; actions?: ReactNode }) {
   const workspace = useWorkspace(workspaceId);
   if (workspace.isPending) return <div className="tile"><Loading label="Loading a workspace…" /></div>;
-  if (workspace.error) return <div className="tile"><ErrorMessage error={workspace.error} /></div>;
+  if (workspace.error) return <div className="tile"><ErrorMessage error={workspace.error} />{actions}</div>;
   const { chart, name, drawings } = workspace.data;
+  const spec = specOfWorkspaceChart(chart);
   return (
     <section className="tile" aria-label={name}>
       <h2><Link to={`/workspaces/${encodeURIComponent(workspaceId)}`}>{name}</Link></h2>
-      {chart.view in VIEWS ? <ChartPanel spec={specOfWorkspaceChart(chart)} drawings={drawings} /> : <p className="muted">Its view (<code>{chart.view}</code>) is not drawn by the console.</p>}
+      {chart.view in VIEWS ? <ChartPanel spec={from ? { ...spec, from, to: 'now' } : spec} drawings={drawings} /> : <p className="muted">Its view (<code>{chart.view}</code>) is not drawn by the console.</p>}
+      {actions}
     </section>
   );
 }
