@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { BalancesTable } from '../../features/billing/components/balances-table';
+import { TransactionForm } from '../../features/billing/components/transaction-form';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { DEFAULT_SPEC } from '../../features/charts/utils/chart-spec';
 import { ProfileCohorts } from '../../features/cohorts/components/profile-cohorts';
@@ -38,6 +39,8 @@ export function ProfilePage({ kind }: { kind: ProfileKind }) {
           <SubscriptionsTable companyId={id} />
           <h2>Credit balances</h2>
           <BalancesTable companyId={id} />
+          <h3>Record a credit, debit or adjustment</h3>
+          <TransactionForm companyId={id} />
         </section>
       )}
       <section aria-label="Usage">

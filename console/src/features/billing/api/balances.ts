@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
@@ -35,5 +35,19 @@ export function useBillingMetrics(options: { from: string; interval: string; met
     queryFn: async () => dataOf(await api.GET('/~/billing/reports/metrics', {
       params: { query: { from: options.from, to: 'now', interval: options.interval, aggregator: 'sum', ...(options.meterId ? { billing_meter_id: options.meterId } : {}) } },
     })),
+  });
+}
+
+export type BalanceTransactionInput = components['schemas']['BalanceTransactionCreate'];
+
+/** Records a credit, debit, promotion or adjustment; its transaction_id makes a repeat harmless. */
+export function useRecordTransaction() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: BalanceTransactionInput) => {
+      dataOf(await api.POST('/~/billing/reports/balance_transactions', { body: input }));
+    },
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing'] }),
   });
 }

@@ -10,7 +10,7 @@ export function BalancesTable({ companyId }: { companyId: string }) {
   if (balances.isPending) return <Loading label="Loading balances…" />;
   if (balances.error) return <ErrorMessage error={balances.error} />;
   if (balances.data.length === 0) {
-    return <EmptyState title="No credit balances"><p>Credits arrive through <code>POST /~/billing/reports/balance_transactions</code>.</p></EmptyState>;
+    return <EmptyState title="No credit balances"><p>Record a credit below: the subscription's balance pays its usage first.</p></EmptyState>;
   }
   return (
     <table className="event-table" aria-label="Balances">
