@@ -15,6 +15,7 @@ const SECTIONS = [
   { to: '/emails', label: 'Emails', scope: 'read:cohorts' },
   { to: '/governance', label: 'Governance', scope: 'read:apps' },
   { to: '/billing/reports', label: 'Billing', scope: 'read:reports' },
+  { to: '/exports', label: 'Exports', scope: 'read:events' },
   { to: '/contracts', label: 'Contracts', scope: 'create:eth_abi' },
   { to: '/apps', label: 'Apps and keys', scope: 'read:apps' },
 ] as const;

@@ -11,6 +11,7 @@ import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage, WorkspacesPage } from './routes/dashboard-pages';
 import { EventPage } from './routes/event-page';
 import { EventsPage, VirtualEventTypesPage } from './routes/events-page';
+import { ExportsPage } from './routes/exports-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { ProfilePage } from './routes/profile-page';
 import { SharedViewPage } from './routes/shared-view-page';
@@ -34,6 +35,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/events', element: <EventsPage /> },
           { path: '/events/:eventId', element: <EventPage /> },
           { path: '/event-types', element: <VirtualEventTypesPage /> },
+          { path: '/exports', element: <ExportsPage /> },
           { path: '/charts/new', element: <ChartPage /> },
           { path: '/workspaces', element: <WorkspacesPage /> },
           { path: '/workspaces/:workspaceId', element: <WorkspacePage /> },
