@@ -715,8 +715,42 @@ describe('web console', () => {
     expect(csv.length).toBe(job!.exported + 1);
   }, 60_000);
 
+  it('creates an email template with a live preview, cohorts and a dynamic field, and edits it', async () => {
+    const cohort = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Weekly readers', cohort_type: 'user', criteria: { term: { user_id: 'console-user' } } });
+    expect(cohort.status).toBe(201);
+    await page.goto(`${consoleUrl}/emails`);
+    await page.getByRole('link', { name: 'New template' }).click();
+    const form = page.getByRole('form', { name: 'New email template' });
+    await form.locator('input[name="template_name"]').fill('Weekly usage');
+    await form.locator('input[name="subject"]').fill('Your week, {{name}}');
+    await form.locator('input[name="from"]').fill('not an address');
+    await form.locator('input[name="cohort_ids"][value="' + cohort.body._id + '"]').check();
+    await form.getByRole('button', { name: 'Add a dynamic field' }).click();
+    await form.getByLabel('Token 1').fill('calls');
+    await form.locator('textarea[name="html"]').fill('<p>Hello {{name}}, you made {{calls}} calls.</p>');
+    await page.frameLocator('iframe[title="Live preview"]').getByText('you made {{calls}} calls.').waitFor();
+    await form.getByRole('button', { name: 'Create template' }).click();
+    await form.locator('.field.invalid').filter({ hasText: 'From' }).waitFor();
+    await form.locator('input[name="from"]').fill('usage@example.com');
+    await shot('email-template-editor');
+    expect(await seriousViolations()).toEqual([]);
+    await form.getByRole('button', { name: 'Create template' }).click();
+    await page.waitForURL(/\/console\/emails\/(?!new$)[^/]+$/);
+    const templateId = decodeURIComponent(page.url().split('/').pop()!);
+    expect((await rt.management('GET', `/~/emails/templates/${templateId}`)).body).toMatchObject({
+      name: 'Weekly usage', state: 0, period: '1w', addresses: { from: 'usage@example.com' }, cohorts: [{ id: cohort.body._id, type: 'user' }],
+      template: { subject: 'Your week, {{name}}' }, dynamic_fields: [{ token: 'calls', field: 'weight', aggregator: 'sum' }],
+    });
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Edit email template' });
+    await edit.locator('select[name="period"]').selectOption('1M');
+    await edit.getByRole('button', { name: 'Save template' }).click();
+    await page.frameLocator('iframe[title="Email body"]').getByText('you made {{calls}} calls.').waitFor();
+    expect((await rt.management('GET', `/~/emails/templates/${templateId}`)).body).toMatchObject({ period: '1M', state: 0 });
+  }, 60_000);
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/event-types', '/workspaces', '/exports', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = ['/events', '/event-types', '/workspaces', '/exports', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/emails/new', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();

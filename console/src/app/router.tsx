@@ -5,7 +5,7 @@ import { AppsPage } from './routes/apps-page';
 import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, ChannelsPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
 import { ChartPage } from './routes/chart-page';
 import { CohortPage, CohortsPage, GovernancePage, GovernanceRulePage, NewGovernanceRulePage } from './routes/cohort-pages';
-import { EmailTemplatePage, EmailTemplatesPage } from './routes/email-pages';
+import { EmailTemplatePage, EmailTemplatesPage, NewEmailTemplatePage } from './routes/email-pages';
 import { ContractsPage } from './routes/contracts-page';
 import { CustomersPage } from './routes/customers-page';
 import { DashboardPage, DashboardsPage, WorkspacesPage } from './routes/dashboard-pages';
@@ -55,6 +55,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
           { path: '/cohorts', element: <CohortsPage /> },
           { path: '/cohorts/:cohortId', element: <CohortPage /> },
           { path: '/emails', element: <EmailTemplatesPage /> },
+          { path: '/emails/new', element: <NewEmailTemplatePage /> },
           { path: '/emails/:templateId', element: <EmailTemplatePage /> },
           { path: '/governance', element: <GovernancePage /> },
           { path: '/governance/new', element: <NewGovernanceRulePage /> },

@@ -16,3 +16,12 @@ export function useCohortNames() {
     },
   });
 }
+
+/** The app's cohorts to choose from (an email template's audience): id, name and kind. */
+export function useCohortChoices() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['cohorts', 'choices'],
+    queryFn: async () => dataOf(await api.GET('/~/cohorts', { params: { query: { take: 1000 } } })).map((cohort) => ({ id: cohort._id, name: cohort.cohort_name, type: cohort.cohort_type })),
+  });
+}

@@ -1,9 +1,11 @@
-import { useParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
 import { useEmailTemplate, useSetTemplateState } from '../../features/emails/api/templates';
 import { EmailPreview } from '../../features/emails/components/email-preview';
+import { EmailTemplateEditor } from '../../features/emails/components/email-template-editor';
 import { EmailSendsLog } from '../../features/emails/components/email-sends-log';
 import { EmailTemplatesList, STATE_NAMES } from '../../features/emails/components/email-templates-list';
 import { periodText } from '../../features/emails/utils/period-text';
@@ -12,7 +14,7 @@ import { TestEmailForm } from '../../features/emails/components/test-email-form'
 export function EmailTemplatesPage() {
   return (
     <>
-      <PageHeader title="Emails" />
+      <PageHeader title="Emails"><Link to="/emails/new">New template</Link></PageHeader>
       <EmailTemplatesList />
     </>
   );
@@ -23,6 +25,7 @@ export function EmailTemplatePage() {
   const { templateId = '' } = useParams();
   const template = useEmailTemplate(templateId);
   const setState = useSetTemplateState(templateId);
+  const [editing, setEditing] = useState(false);
   if (template.isPending) return <Loading label="Loading the template…" />;
   if (template.error) return <ErrorMessage error={template.error} />;
   const { state } = template.data;
@@ -32,9 +35,10 @@ export function EmailTemplatePage() {
         <span>{STATE_NAMES[state]}, {periodText(template.data.period)}</span>
         {state !== 1 && <button type="button" onClick={() => setState.mutate(1, { onSuccess: () => void template.refetch() })} disabled={setState.isPending}>Activate</button>}
         {state === 1 && <button type="button" className="secondary" onClick={() => setState.mutate(2, { onSuccess: () => void template.refetch() })} disabled={setState.isPending}>Pause</button>}
+        {!editing && <button type="button" className="secondary" onClick={() => setEditing(true)}>Edit</button>}
       </PageHeader>
       <ErrorMessage error={setState.error} />
-      <EmailPreview template={template.data} />
+      {editing ? <EmailTemplateEditor template={template.data} onSaved={() => setEditing(false)} /> : <EmailPreview template={template.data} />}
       <section aria-label="Test send">
         <h2>Send a test</h2>
         <TestEmailForm templateId={templateId} />
@@ -43,6 +47,16 @@ export function EmailTemplatePage() {
         <h2>Sends log</h2>
         <EmailSendsLog templateId={templateId} />
       </section>
+    </>
+  );
+}
+
+export function NewEmailTemplatePage() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeader title="New email template"><Link to="/emails">All templates</Link></PageHeader>
+      <EmailTemplateEditor onSaved={(id) => void navigate(`/emails/${encodeURIComponent(id)}`)} />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
@@ -15,6 +16,7 @@ export interface EmailTemplate {
   readonly cohorts: readonly { readonly id: string; readonly type: 'user' | 'company' }[];
   readonly template: { readonly subject: string };
   readonly content: { readonly html: string };
+  readonly dynamic_fields?: EmailTemplateInput['dynamic_fields'];
   readonly modified_at: string;
 }
 
@@ -84,5 +86,20 @@ export function useSendTestEmail(id: string) {
   const api = useApi();
   return useMutation({
     mutationFn: async (input: { to: string; user_id?: string }) => dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input as never })) as unknown as TestSendResult,
+  });
+}
+
+export type EmailTemplateInput = components['schemas']['EmailTemplateCreate'];
+
+/** Creates a template (a draft until activated), or updates one when `id` is given. */
+export function useSaveEmailTemplate() {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id?: string; template: EmailTemplateInput }) =>
+      input.id
+        ? dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id: input.id } }, body: input.template }))
+        : dataOf(await api.POST('/~/emails/templates', { body: input.template })),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['email-templates'] }),
   });
 }

@@ -14,7 +14,7 @@ export function EmailTemplatesList() {
   if (templates.isPending) return <Loading label="Loading email templates…" />;
   if (templates.error) return <ErrorMessage error={templates.error} />;
   if (items.length === 0) {
-    return <EmptyState title="No email templates yet"><p>A template is sent to the members of its cohorts, once per period; create one with <code>POST /~/emails/templates</code> (README, Behavioural emails).</p></EmptyState>;
+    return <EmptyState title="No email templates yet"><p>A template is sent to the members of its cohorts, once per period: click <Link to="/emails/new">New template</Link>.</p></EmptyState>;
   }
   return (
     <>
