@@ -40,6 +40,16 @@ export const AccessTokenRecord = z.object({
 });
 export type AccessTokenRecord = z.infer<typeof AccessTokenRecord>;
 
+/** A token as GET /~/oauth/access_tokens/issued lists it (never the token text itself). */
+export const IssuedToken = z.object({
+  _id: z.string().meta({ description: 'The token id (jti), for revocation.' }),
+  app_id: z.string(),
+  scopes: z.array(ManagementScope),
+  issued_at: z.string(),
+  expires_at: z.string().nullable().meta({ description: 'null: never expires.' }),
+});
+export type IssuedToken = z.infer<typeof IssuedToken>;
+
 /** The spec's "Signed token" answer. */
 export interface SignedToken {
   _id: string;

@@ -103,6 +103,30 @@ export class TokenStore {
     }
   }
 
+  /**
+   * The tokens issued to `sub` in the org that are still usable (not revoked, not expired), newest
+   * first, at most `limit`: read from the subject's partition, each checked against its record.
+   */
+  async usableOf(orgId: string, sub: string, nowSeconds: number, limit = 200): Promise<AccessTokenRecord[]> {
+    const found: AccessTokenRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.documents.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': userTokensPartition(orgId, sub) },
+        ProjectionExpression: 'jti',
+        ExclusiveStartKey: start,
+      }));
+      const records = await mapWithConcurrency(page.Items ?? [], REVOKE_CONCURRENCY, (item) => this.get(String(item['jti'])));
+      for (const record of records) {
+        if (record && record.org_id === orgId && !record.revoked_at && (record.expires_at === undefined || record.expires_at > nowSeconds)) found.push(record);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start && found.length < limit * 4);
+    return found.sort((a, b) => b.issued_at - a.issued_at || b.jti.localeCompare(a.jti)).slice(0, limit);
+  }
+
   /** Throws 401 unless the token's record says it is still good. */
   async assertUsable(claims: ManagementTokenClaims, nowSeconds: number): Promise<void> {
     const record = await this.get(claims.jti);

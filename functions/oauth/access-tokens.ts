@@ -1,4 +1,4 @@
-import type { MintTokenQuery, SignedToken } from '../../schemas/oauth';
+import type { IssuedToken, MintTokenQuery, SignedToken } from '../../schemas/oauth';
 import type { ManagementScope } from '../../schemas/scopes';
 import type { AppStore } from '../organisations/app-store';
 import type { ManagementCaller } from '../management-tokens/management-auth';
@@ -41,6 +41,18 @@ export async function revokeAccessToken(deps: Pick<AccessTokenDeps, 'tokens' | '
   if (!(await deps.tokens.revoke(caller.org_id, tokenId, deps.now))) {
     throw new NotFoundError(`No access token ${tokenId} in this organisation`, [{ field: 'tokenId', reason: 'not found' }]);
   }
+}
+
+/** The caller's own tokens still usable, newest first: what a person may revoke (never the token itself). */
+export async function listAccessTokens(deps: Pick<AccessTokenDeps, 'tokens' | 'now'>, caller: ManagementCaller): Promise<IssuedToken[]> {
+  const records = await deps.tokens.usableOf(caller.org_id, caller.sub, Math.floor(deps.now.getTime() / 1000));
+  return records.map((record) => ({
+    _id: record.jti,
+    app_id: record.app_id,
+    scopes: record.scopes,
+    issued_at: new Date(record.issued_at * 1000).toISOString(),
+    expires_at: record.expires_at === undefined ? null : new Date(record.expires_at * 1000).toISOString(),
+  }));
 }
 
 /** A new token can hold only scopes its minter holds (asking for more is the spec's 401). */

@@ -12,7 +12,7 @@ import { TooManyRequestsError, ValidationError } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
-import { mintAccessToken, revokeAccessToken } from './access-tokens';
+import { listAccessTokens, mintAccessToken, revokeAccessToken } from './access-tokens';
 import { NO_STORE_HEADERS, OAuthError, oauthErrorResult } from './oauth-error';
 import { createOrgUser, deleteOrgUser } from './org-users';
 import { grantPasswordToken } from './password-grant';
@@ -59,6 +59,10 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
       if (!query.success) throw invalidQuery(query.error.issues);
       const signed = await mintAccessToken({ tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() }, required(caller), query.data);
       return { status: 200, body: signed, headers: { ...NO_STORE_HEADERS } };
+    },
+
+    async listAccessTokens(_request, caller) {
+      return { status: 200, body: await listAccessTokens({ tokens, now: now() }, required(caller)), headers: { ...NO_STORE_HEADERS } };
     },
 
     async revokeAccessToken(request, caller) {

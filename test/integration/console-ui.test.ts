@@ -335,10 +335,18 @@ describe('web console', () => {
     const count = () => fetch(`${rt.credentials.management_url}/search/~/count/events`, { method: 'POST', headers: { authorization: `Bearer ${minted}`, 'content-type': 'application/json' }, body: '{}' });
     expect((await count()).status).toBe(200);
     const id = (await page.locator('.minted code').textContent())!;
-    await page.fill('input[name="token_id"]', id);
-    await page.click('button:has-text("Revoke")');
+    // The new token is listed with the console's own (which is marked, not revocable here).
+    const tokens = page.getByRole('table', { name: 'Your tokens' });
+    await tokens.getByRole('row').filter({ hasText: 'this console' }).waitFor();
+    await tokens.getByRole('button', { name: `Revoke ${id}` }).click();
     await page.getByText(`Token ${id} revoked.`).waitFor();
+    await tokens.getByRole('button', { name: `Revoke ${id}` }).waitFor({ state: 'detached' });
     expect((await count()).status).toBe(401);
+    // Any token of the organisation can still be revoked by its id.
+    const other = await rt.management('GET', '/~/oauth/access_tokens?target=management&scope=read:events');
+    await page.fill('input[name="token_id"]', other.body._id);
+    await page.getByRole('form', { name: 'Revoke a token' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText(`Token ${other.body._id} revoked.`).waitFor();
   }, 60_000);
 
   it('builds a cohort with a live member count, and shows the members a governance rule hits', async () => {

@@ -129,6 +129,23 @@ describe('OAuth and access tokens API', () => {
   });
 
   describe('minting and revocation', () => {
+    it('lists the caller\'s own tokens still usable, newest first, never their texts', async () => {
+      const minted = await rt.management('GET', '/~/oauth/access_tokens?scope=read:events&expiration=2031-01-01T00:00:00Z');
+      const revoked = await rt.management('GET', '/~/oauth/access_tokens?scope=read:events');
+      expect((await rt.management('DELETE', `/~/oauth/access_tokens/${revoked.body._id}`)).status).toBe(204);
+      const listed = await rt.management('GET', '/~/oauth/access_tokens/issued');
+      expect(listed.status).toBe(200);
+      const ids = (listed.body as { _id: string }[]).map((token) => token._id);
+      expect(ids).toContain(minted.body._id);
+      expect(ids).not.toContain(revoked.body._id);
+      expect(listed.body.find((token: { _id: string }) => token._id === minted.body._id)).toEqual({
+        _id: minted.body._id, app_id: rt.credentials.app_id, scopes: ['read:events'], issued_at: expect.any(String), expires_at: '2031-01-01T00:00:00.000Z',
+      });
+      expect(JSON.stringify(listed.body)).not.toContain(minted.body.token);
+      // Another organisation's caller sees only its own.
+      expect(((await as(otherToken, 'GET', '/~/oauth/access_tokens/issued')).body as { _id: string }[]).map((t) => t._id)).not.toContain(minted.body._id);
+    });
+
     it('mints a token with a subset of the caller\'s scopes', async () => {
       const minted = await rt.management('GET', '/~/oauth/access_tokens?scope=read:events%20create:access_tokens&expiration=2030-01-01T00:00:00Z');
       expect(minted.status).toBe(200);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MintTokenQuery, PasswordGrantFields } from '../../../schemas/oauth';
+import { IssuedToken, MintTokenQuery, PasswordGrantFields } from '../../../schemas/oauth';
 import { CreateOrgUser } from '../../../schemas/org';
 import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
 import { MeterPreview } from '../../../schemas/billing/meter-preview';
@@ -57,6 +57,11 @@ export const oauthSchemas: Record<string, RouteSchema> = {
     query: MintTokenQuery,
     responseStatus: 200,
     response: named('SignedToken', SignedTokenResponse),
+  },
+  listAccessTokens: {
+    description: 'The tokens issued to the caller\'s user that are still usable (not revoked, not expired), newest first, at most 200: ids, apps, scopes, issue and expiry times. The token texts are never shown again.',
+    responseStatus: 200,
+    response: z.array(named('IssuedToken', IssuedToken)),
   },
   revokeAccessToken: {
     description: 'Revokes a management token of the caller\'s organisation by its id (the `_id` minting returned, the token\'s jti).',
@@ -130,11 +135,11 @@ const meterPreviewSchemas: Record<string, RouteSchema> = {
   },
   'billingMeters.previewSaved': {
     runsQuery: true,
-    description: 'The preview of a saved meter (see POST /~/billing/meters/preview).',
+    description: 'The preview of a saved meter (see POST /~/billing/meters/preview). A stored meter the billing run cannot evaluate (its provider params are not usable) is a 400 naming why, as the run reports it.',
     params: { meterId: "The billing meter's id." },
     responseStatus: 200,
     response: MeterPreviewSchema,
-    errors: [404],
+    errors: [400, 404],
   },
 };
 

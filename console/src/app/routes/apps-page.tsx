@@ -37,7 +37,7 @@ export function AppsPage({ collectorUrl }: { collectorUrl?: string }) {
           </section>
           <section aria-label="Management tokens">
             <h2>Management tokens</h2>
-            <TokenManager scopes={session.scopes} />
+            <TokenManager scopes={session.scopes} currentTokenId={session.tokenId} />
           </section>
         </>
       )}

@@ -1,5 +1,6 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
@@ -34,7 +35,9 @@ export interface MintedToken {
 /** Mints a management token for scripts: the scopes asked for (within the caller's), until the expiration. */
 export function useMintToken() {
   const api = useApi();
+  const cache = useQueryClient();
   return useMutation({
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['tokens'] }),
     mutationFn: async (input: { scopes: readonly string[]; expiration?: string }) =>
       dataOf(await api.GET('/~/oauth/access_tokens', {
         params: { query: { target: 'management', scope: input.scopes.join(' '), ...(input.expiration ? { expiration: input.expiration } : {}) } },
@@ -45,10 +48,24 @@ export function useMintToken() {
 /** Revokes a token by its id: it is refused from the next request on. */
 export function useRevokeToken() {
   const api = useApi();
+  const cache = useQueryClient();
   return useMutation({
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['tokens'] }),
     mutationFn: async (tokenId: string) => {
       dataOf(await api.DELETE('/~/oauth/access_tokens/{tokenId}', { params: { path: { tokenId } } }));
       return tokenId;
     },
+  });
+}
+
+/** A token the signed-in user holds, as listed (never its text). */
+export type IssuedToken = components['schemas']['IssuedToken'];
+
+/** The signed-in user's tokens still usable, newest first. */
+export function useIssuedTokens() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['tokens'],
+    queryFn: async () => dataOf(await api.GET('/~/oauth/access_tokens/issued')),
   });
 }

@@ -1,9 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
-import { useMintToken, useRevokeToken } from '../api/apps';
+import { Loading } from '../../../components/loading';
+import { useIssuedTokens, useMintToken, useRevokeToken } from '../api/apps';
 
-/** Mints management tokens for scripts (shown once) and revokes tokens by id. */
-export function TokenManager({ scopes }: { scopes: readonly string[] }) {
+/**
+ * Mints management tokens for scripts (shown once), lists the user's tokens still usable (the
+ * console's own included, marked and not revocable here) and revokes them, or any token by id.
+ */
+export function TokenManager({ scopes, currentTokenId }: { scopes: readonly string[]; currentTokenId: string }) {
+  const issued = useIssuedTokens();
   const mint = useMintToken();
   const revoke = useRevokeToken();
   const [chosen, setChosen] = useState<string[]>(scopes.filter((scope) => scope.startsWith('read:')));
@@ -40,6 +45,23 @@ export function TokenManager({ scopes }: { scopes: readonly string[] }) {
           <p>Token <code>{mint.data._id}</code>, shown this once:</p>
           <pre className="json-view" tabIndex={0} aria-label="Minted token">{mint.data.token}</pre>
         </div>
+      )}
+      {issued.isPending ? <Loading label="Loading your tokens…" /> : issued.error ? <ErrorMessage error={issued.error} /> : (
+        <table className="event-table" aria-label="Your tokens">
+          <caption>Your tokens still usable</caption>
+          <thead><tr><th scope="col">Token id</th><th scope="col">Scopes</th><th scope="col">Issued</th><th scope="col">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+            {issued.data.map((token) => (
+              <tr key={token._id}>
+                <td><code>{token._id}</code></td>
+                <td>{token.scopes.length === scopes.length ? 'all yours' : token.scopes.join(' ')}</td>
+                <td>{new Date(token.issued_at).toLocaleString()}</td>
+                <td>{token.expires_at === null ? 'never' : new Date(token.expires_at).toLocaleString()}</td>
+                <td>{token._id === currentTokenId ? <span className="muted">this console</span> : <button type="button" className="secondary" onClick={() => revoke.mutate(token._id)} aria-label={`Revoke ${token._id}`}>Revoke</button>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
       <form className="inline-form" onSubmit={submitRevoke} aria-label="Revoke a token">
         <label>Token id <input name="token_id" value={revokeId} onChange={(e) => setRevokeId(e.target.value)} required /></label>
