@@ -4,7 +4,7 @@ import { Loading } from '../../../components/loading';
 import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useChartData } from '../api/chart-data';
 import type { Drawing } from '../api/workspaces';
-import { groupField, METRICS, type ChartSpec } from '../utils/chart-spec';
+import { effectiveInterval, groupField, METRICS, type ChartSpec } from '../utils/chart-spec';
 import { funnelSteps } from '../utils/analysis-spec';
 import { ChartTable } from './chart-table';
 import { FunnelView } from './funnel-view';
@@ -16,7 +16,7 @@ export function chartLabel(spec: ChartSpec): string {
   if (spec.view === 'funnel') return `Funnel of ${funnelSteps(spec.analysis).length} steps`;
   if (spec.view === 'retention') return `Retention by ${spec.analysis.every}`;
   const by = groupField(spec);
-  return spec.view === 'metric' ? METRICS[spec.metric].label : `${METRICS[spec.metric].label} per ${spec.interval}${by ? ` by ${by}` : ''}`;
+  return spec.view === 'metric' ? METRICS[spec.metric].label : `${METRICS[spec.metric].label} per ${effectiveInterval(spec)}${by ? ` by ${by}` : ''}`;
 }
 
 /** A chart drawn from its own query, in its view, with its loading, error and empty states. */

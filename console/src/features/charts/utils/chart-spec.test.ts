@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ACTORS, CONVERSION_WINDOWS, DEFAULT_ANALYSIS, funnelBody, RETENTION_INTERVALS, retentionBody, type AnalysisSettings } from './analysis-spec';
-import { DEFAULT_SPEC, INTERVALS, isAnalysisView, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
+import { DEFAULT_SPEC, effectiveInterval, INTERVALS, MAX_AUTO_POINTS, isAnalysisView, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
 
 const filterText = fc.stringMatching(/^[a-z.]{1,12}:[a-z0-9&= ]{1,12}$/);
 const analysisArbitrary: fc.Arbitrary<AnalysisSettings> = fc.record({
@@ -45,10 +45,11 @@ describe('chart specs', () => {
   });
 
   it('ask for a date histogram with the metric, grouped by the top values when asked', () => {
+    // The default interval is automatic: a day at 15 minutes stays under 200 buckets.
     expect(chartBody({ ...DEFAULT_SPEC, metric: 'p99_latency', groupBy: 'request.route.raw' })).toEqual({
       size: 0,
       query: { match_all: {} },
-      aggs: { over_time: { date_histogram: { field: 'request.time', fixed_interval: '1h', time_zone: 'UTC', min_doc_count: 0, extended_bounds: { min: 'now-24h', max: 'now' } }, aggs: { groups: { terms: { field: 'request.route.raw', size: 5 }, aggs: { value: { percentiles: { field: 'duration_ms', percents: [99] } } } } } } },
+      aggs: { over_time: { date_histogram: { field: 'request.time', fixed_interval: '15m', time_zone: 'UTC', min_doc_count: 0, extended_bounds: { min: 'now-24h', max: 'now' } }, aggs: { groups: { terms: { field: 'request.route.raw', size: 5 }, aggs: { value: { percentiles: { field: 'duration_ms', percents: [99] } } } } } } },
     });
   });
 
@@ -72,5 +73,28 @@ describe('chart specs', () => {
   it('split segmentation by the route unless another field is named', () => {
     const body = chartBody({ ...DEFAULT_SPEC, view: 'segmentation' }) as { aggs: { over_time: { aggs: { groups: { terms: { field: string } } } } } };
     expect(body.aggs.over_time.aggs.groups.terms.field).toBe('request.route.raw');
+  });
+});
+
+describe('the automatic interval', () => {
+  const now = Date.UTC(2026, 10, 26, 12);
+  const ms: Record<string, number> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '6h': 21_600_000, '1d': 86_400_000, '7d': 604_800_000 };
+
+  it('follows the range: minutes for an hour, 15 minutes for a day, 6 hours for 30 days', () => {
+    expect(effectiveInterval({ interval: 'auto', from: '-1h', to: 'now' }, now)).toBe('1m');
+    expect(effectiveInterval({ interval: 'auto', from: '-24h', to: 'now' }, now)).toBe('15m');
+    expect(effectiveInterval({ interval: 'auto', from: '-30d', to: 'now' }, now)).toBe('6h');
+    expect(effectiveInterval({ interval: 'auto', from: '2026-01-01T00:00:00Z', to: '2026-12-01T00:00:00Z' }, now)).toBe('7d');
+    expect(effectiveInterval({ interval: '1h', from: '-30d', to: 'now' }, now)).toBe('1h');
+  });
+
+  it('never draws more than MAX_AUTO_POINTS buckets for ranges up to three years, and takes the shortest such interval', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 3 * 365 * 24 * 60 }), (minutes) => {
+      const interval = effectiveInterval({ interval: 'auto', from: `-${minutes}m`, to: 'now' }, now);
+      const span = minutes * 60_000;
+      expect(span / ms[interval]!).toBeLessThanOrEqual(MAX_AUTO_POINTS);
+      const shorter = Object.keys(ms).filter((key) => ms[key]! < ms[interval]!);
+      for (const key of shorter) expect(span / ms[key]!).toBeGreaterThan(MAX_AUTO_POINTS);
+    }));
   });
 });

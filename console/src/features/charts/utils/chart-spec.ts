@@ -25,8 +25,36 @@ export const METRICS = {
 } as const;
 export type ChartMetric = keyof typeof METRICS;
 
-export const INTERVALS = { '1m': 'Minute', '5m': '5 minutes', '1h': 'Hour', '1d': 'Day' } as const;
+export const INTERVALS = { auto: 'Automatic (at most about 200 points)', '1m': 'Minute', '5m': '5 minutes', '15m': '15 minutes', '1h': 'Hour', '6h': '6 hours', '1d': 'Day', '7d': 'Week' } as const;
 export type ChartInterval = keyof typeof INTERVALS;
+type FixedInterval = Exclude<ChartInterval, 'auto'>;
+
+/** Buckets an automatic interval stays under: enough to read a shape, few enough to see each. */
+export const MAX_AUTO_POINTS = 200;
+const INTERVAL_MS: Readonly<Record<FixedInterval, number>> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '6h': 21_600_000, '1d': 86_400_000, '7d': 604_800_000 };
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 2_592_000_000, y: 31_536_000_000 };
+
+/** A bound as epoch ms: `now`, `-<n><unit>` (relative to now) or an ISO date; undefined when unreadable. */
+function boundMs(bound: string, now: number): number | undefined {
+  if (bound === 'now') return now;
+  const relative = /^-(\d+)([smhdwMy])$/.exec(bound);
+  if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2]!]!;
+  const parsed = Date.parse(bound);
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+/**
+ * The interval a chart is drawn at: the one chosen, or for `auto` the shortest that keeps the
+ * window under MAX_AUTO_POINTS buckets (30 days → 6 hours, 24 hours → 15 minutes).
+ */
+export function effectiveInterval(spec: Pick<ChartSpec, 'interval' | 'from' | 'to'>, now = Date.now()): FixedInterval {
+  if (spec.interval !== 'auto') return spec.interval;
+  const from = boundMs(spec.from, now);
+  const to = boundMs(spec.to, now);
+  const span = from === undefined || to === undefined ? 86_400_000 : Math.max(0, to - from);
+  const fits = (Object.keys(INTERVAL_MS) as FixedInterval[]).find((interval) => span / INTERVAL_MS[interval] <= MAX_AUTO_POINTS);
+  return fits ?? '7d';
+}
 
 export const VIEWS = { time_series: 'Time series', segmentation: 'Segmentation (stacked)', metric: 'Single number', table: 'Table', funnel: 'Funnel', retention: 'Retention' } as const;
 export type ChartView = keyof typeof VIEWS;
@@ -55,7 +83,7 @@ export const isAnalysisView = (view: ChartView): view is 'funnel' | 'retention' 
 /** Series per chart when grouped: the top values by event count. */
 export const TOP_GROUPS = 5;
 
-export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: '1h', from: '-24h', to: 'now', timeZone: 'UTC', analysis: DEFAULT_ANALYSIS };
+export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: 'auto', from: '-24h', to: 'now', timeZone: 'UTC', analysis: DEFAULT_ANALYSIS };
 
 function metricAggregation(metric: ChartMetric): Record<string, unknown> {
   switch (metric) {
@@ -95,7 +123,7 @@ export function chartBody(spec: ChartSpec): Record<string, unknown> {
   if (spec.view === 'metric') return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: metric };
   const groupBy = groupField(spec);
   // Every interval of the window gets a bucket, events or not, so the line spans the whole range.
-  const histogram = { field: 'request.time', fixed_interval: spec.interval, time_zone: spec.timeZone, min_doc_count: 0, extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) } };
+  const histogram = { field: 'request.time', fixed_interval: effectiveInterval(spec), time_zone: spec.timeZone, min_doc_count: 0, extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) } };
   const aggs = groupBy
     ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: groupBy, size: TOP_GROUPS }, aggs: metric } } } }
     : { over_time: { date_histogram: histogram, aggs: metric } };
