@@ -181,6 +181,8 @@ describe('web console', () => {
     await funnel.waitFor({ timeout: 30_000 });
     await expect(funnel.getByRole('row', { name: /1\. metadata\.stage:signup/ }).textContent()).resolves.toMatch(/2.*100%.*1 \(50%\)/);
     await expect(funnel.getByRole('row', { name: /2\. metadata\.stage:use/ }).textContent()).resolves.toMatch(/1.*50%/);
+    // Drawn as a funnel too, its steps as the table counts them.
+    await page.getByRole('img', { name: 'Funnel of users: metadata.stage:signup 2, metadata.stage:use 1' }).locator('canvas').waitFor({ timeout: 30_000 });
     await shot('funnel');
 
     await page.selectOption('select[name="view"]', 'retention');
@@ -193,6 +195,9 @@ describe('web console', () => {
     await retention.waitFor({ timeout: 30_000 });
     // The cohort of two days ago: two users, one back the next day.
     await expect(retention.locator('tbody tr').filter({ hasText: '50%' }).first().textContent()).resolves.toMatch(/2\s*50%/);
+    // The average row weighs cohorts by size, and the curve draws it.
+    await expect(retention.locator('tfoot tr').textContent()).resolves.toMatch(/^Average \(weighted by cohort size\)2\s*50%/);
+    await page.getByRole('img', { name: 'Retention curve of users by day' }).locator('canvas').waitFor({ timeout: 30_000 });
     await shot('retention');
     await page.fill('input[name="workspace_name"]', 'Sign-up retention');
     await page.click('button:has-text("Save as workspace")');

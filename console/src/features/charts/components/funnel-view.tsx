@@ -1,11 +1,13 @@
+import { Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useFunnel } from '../api/analysis-data';
 import { ACTORS, percent, readableDuration } from '../utils/analysis-spec';
 import type { ChartSpec } from '../utils/chart-spec';
+import { LazyFunnelChart } from './lazy-analysis-charts';
 
-/** A funnel: a bar per step as wide as its share of those who entered, with conversion and median time to the next step. */
+/** A funnel: drawn as a funnel, and a table with a bar per step as wide as its share of those who entered, with conversion and median time to the next step. */
 export function FunnelView({ spec }: { spec: ChartSpec }) {
   const query = useFunnel(spec);
   if (query.isPending) return <Loading label="Following the steps…" />;
@@ -17,6 +19,9 @@ export function FunnelView({ spec }: { spec: ChartSpec }) {
   }
   return (
     <figure className="analysis">
+      <Suspense fallback={<Loading label="Drawing the funnel…" />}>
+        <LazyFunnelChart label={`Funnel of ${actors}: ${answer.steps.map((step) => `${step.name} ${step.entered}`).join(', ')}`} steps={answer.steps.map((step, k) => ({ name: `${k + 1}. ${step.name}`, value: step.entered }))} />
+      </Suspense>
       <table className="event-table funnel-table" aria-label={`Funnel of ${actors}, conversion window ${spec.analysis.conversionWindow}`}>
         <thead><tr><th scope="col">Step</th><th scope="col">Reached</th><th scope="col">Of all who entered</th><th scope="col">Went on</th><th scope="col">Median time to next step</th></tr></thead>
         <tbody>

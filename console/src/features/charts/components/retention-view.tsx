@@ -1,11 +1,13 @@
+import { Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useRetention } from '../api/analysis-data';
-import { ACTORS, formatPeriod, percent, RETENTION_INTERVALS } from '../utils/analysis-spec';
+import { ACTORS, averageRetention, formatPeriod, percent, RETENTION_INTERVALS } from '../utils/analysis-spec';
 import type { ChartSpec } from '../utils/chart-spec';
+import { LazyRetentionCurve } from './lazy-analysis-charts';
 
-/** A retention table: a row per cohort, a cell per later period, shaded by the share that came back. */
+/** Retention: its average curve, and a table of a row per cohort (a cell per later period, shaded by the share that came back) and an average row. */
 export function RetentionView({ spec }: { spec: ChartSpec }) {
   const query = useRetention(spec);
   if (query.isPending) return <Loading label="Building the cohorts…" />;
@@ -16,8 +18,12 @@ export function RetentionView({ spec }: { spec: ChartSpec }) {
   if (answer.cohorts.every((cohort) => cohort.size === 0)) {
     return <EmptyState title="No cohort in this range"><p>No {actors} had a first event in this range: widen the range or change the first event.</p></EmptyState>;
   }
+  const average = averageRetention(answer.cohorts, answer.periods);
   return (
     <figure className="analysis">
+      <Suspense fallback={<Loading label="Drawing the curve…" />}>
+        <LazyRetentionCurve label={`Retention curve of ${actors} by ${unit}`} periods={average.map((rate, i) => ({ name: `${unit} ${i + 1}`, rate }))} />
+      </Suspense>
       <table className="event-table retention-table" aria-label={`Retention of ${actors} by ${unit}`}>
         <thead>
           <tr>
@@ -43,6 +49,13 @@ export function RetentionView({ spec }: { spec: ChartSpec }) {
             </tr>
           ))}
         </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Average (weighted by cohort size)</th>
+            <td>{answer.cohorts.reduce((sum, cohort) => sum + cohort.size, 0).toLocaleString()}</td>
+            {average.map((rate, i) => <td key={i} className="retention-cell">{rate === null ? '' : percent(rate)}</td>)}
+          </tr>
+        </tfoot>
       </table>
     </figure>
   );

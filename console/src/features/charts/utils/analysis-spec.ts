@@ -100,3 +100,22 @@ export function formatPeriod(iso: string, interval: RetentionInterval, timeZone:
   const options: Intl.DateTimeFormatOptions = interval === 'month' ? { timeZone, year: 'numeric', month: 'long' } : { timeZone, year: 'numeric', month: 'short', day: '2-digit' };
   return `${interval === 'week' ? 'Week of ' : ''}${date.toLocaleDateString(undefined, options)}`;
 }
+
+/**
+ * The average row of a retention table: per period, the share of all cohorts' members who came
+ * back, over the cohorts whose period is over (weighted by size, so a big cohort counts more than
+ * a small one); null where none is over.
+ */
+export function averageRetention(cohorts: readonly { size: number; returned: readonly (number | null)[] }[], periods: number): (number | null)[] {
+  return Array.from({ length: periods }, (_, i) => {
+    let returned = 0;
+    let size = 0;
+    for (const cohort of cohorts) {
+      const count = cohort.returned[i];
+      if (count === null || count === undefined || cohort.size === 0) continue;
+      returned += count;
+      size += cohort.size;
+    }
+    return size === 0 ? null : returned / size;
+  });
+}

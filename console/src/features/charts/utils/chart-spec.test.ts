@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ACTORS, CONVERSION_WINDOWS, DEFAULT_ANALYSIS, funnelBody, RETENTION_INTERVALS, retentionBody, type AnalysisSettings } from './analysis-spec';
+import { ACTORS, averageRetention, CONVERSION_WINDOWS, DEFAULT_ANALYSIS, funnelBody, RETENTION_INTERVALS, retentionBody, type AnalysisSettings } from './analysis-spec';
 import { DEFAULT_SPEC, effectiveInterval, INTERVALS, MAX_AUTO_POINTS, isAnalysisView, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
 
 const filterText = fc.stringMatching(/^[a-z.]{1,12}:[a-z0-9&= ]{1,12}$/);
@@ -95,6 +95,23 @@ describe('the automatic interval', () => {
       expect(span / ms[interval]!).toBeLessThanOrEqual(MAX_AUTO_POINTS);
       const shorter = Object.keys(ms).filter((key) => ms[key]! < ms[interval]!);
       for (const key of shorter) expect(span / ms[key]!).toBeGreaterThan(MAX_AUTO_POINTS);
+    }));
+  });
+});
+
+describe('the average row of retention', () => {
+  it('weighs cohorts by size and leaves out periods not over yet and empty cohorts', () => {
+    const cohorts = [
+      { size: 100, returned: [50, 20, null] },
+      { size: 10, returned: [10, null, null] },
+      { size: 0, returned: [0, 0, 0] },
+    ];
+    expect(averageRetention(cohorts, 3)).toEqual([60 / 110, 20 / 100, null]);
+  });
+
+  it('is always a share between 0 and 1 when counts never exceed their cohort', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 1000 }).chain((size) => fc.record({ size: fc.constant(size), returned: fc.array(fc.option(fc.integer({ min: 0, max: size }), { nil: null }), { minLength: 4, maxLength: 4 }) })), { maxLength: 8 }), (cohorts) => {
+      for (const rate of averageRetention(cohorts, 4)) if (rate !== null) expect(rate >= 0 && rate <= 1).toBe(true);
     }));
   });
 });
