@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Loading } from '../components/loading';
 import { signOut } from '../features/auth/api/sign-out';
 import { useApi } from '../lib/api-context';
 import { hasScope } from '../lib/session';
@@ -50,7 +51,9 @@ export function ConsoleLayout() {
         <button type="button" onClick={() => void leave()}>Sign out</button>
       </header>
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={<Loading label="Loading the page…" />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

@@ -1,23 +1,49 @@
+import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
-import { AppsPage } from './routes/apps-page';
-import { BillingMetersPage, BillingReportPage, BillingReportsPage, CatalogPage, ChannelsPage, MeterPage, NewMeterPage, SubscriptionLedgerPage } from './routes/billing-pages';
-import { ChartPage } from './routes/chart-page';
-import { CohortPage, CohortsPage, GovernancePage, GovernanceRulePage, NewGovernanceRulePage } from './routes/cohort-pages';
-import { EmailTemplatePage, EmailTemplatesPage, NewEmailTemplatePage } from './routes/email-pages';
-import { ContractsPage } from './routes/contracts-page';
-import { CustomersPage } from './routes/customers-page';
-import { DashboardPage, DashboardsPage, WorkspacesPage } from './routes/dashboard-pages';
-import { EventPage } from './routes/event-page';
-import { EventsPage, VirtualEventTypesPage } from './routes/events-page';
-import { ExportsPage } from './routes/exports-page';
 import { NotFoundPage } from './routes/not-found-page';
-import { ProfilePage } from './routes/profile-page';
 import { SharedViewPage } from './routes/shared-view-page';
 import { SignInPage } from './routes/sign-in-page';
 import { UnsubscribePage } from './routes/unsubscribe-page';
-import { WorkspacePage } from './routes/workspace-page';
+
+/**
+ * Pages load on first visit, each module its own chunk: the first page carries the shell (layout,
+ * sign-in, shared views) and the page it shows, not every page of the console.
+ */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const AppsPage = lazyPage(() => import('./routes/apps-page').then((m) => m.AppsPage));
+const BillingMetersPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingMetersPage));
+const BillingReportPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingReportPage));
+const BillingReportsPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingReportsPage));
+const CatalogPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.CatalogPage));
+const ChannelsPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.ChannelsPage));
+const MeterPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.MeterPage));
+const NewMeterPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.NewMeterPage));
+const SubscriptionLedgerPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.SubscriptionLedgerPage));
+const ChartPage = lazyPage(() => import('./routes/chart-page').then((m) => m.ChartPage));
+const CohortPage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.CohortPage));
+const CohortsPage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.CohortsPage));
+const GovernancePage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.GovernancePage));
+const GovernanceRulePage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.GovernanceRulePage));
+const NewGovernanceRulePage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.NewGovernanceRulePage));
+const EmailTemplatePage = lazyPage(() => import('./routes/email-pages').then((m) => m.EmailTemplatePage));
+const EmailTemplatesPage = lazyPage(() => import('./routes/email-pages').then((m) => m.EmailTemplatesPage));
+const NewEmailTemplatePage = lazyPage(() => import('./routes/email-pages').then((m) => m.NewEmailTemplatePage));
+const ContractsPage = lazyPage(() => import('./routes/contracts-page').then((m) => m.ContractsPage));
+const CustomersPage = lazyPage(() => import('./routes/customers-page').then((m) => m.CustomersPage));
+const DashboardPage = lazyPage(() => import('./routes/dashboard-pages').then((m) => m.DashboardPage));
+const DashboardsPage = lazyPage(() => import('./routes/dashboard-pages').then((m) => m.DashboardsPage));
+const WorkspacesPage = lazyPage(() => import('./routes/dashboard-pages').then((m) => m.WorkspacesPage));
+const EventPage = lazyPage(() => import('./routes/event-page').then((m) => m.EventPage));
+const EventsPage = lazyPage(() => import('./routes/events-page').then((m) => m.EventsPage));
+const VirtualEventTypesPage = lazyPage(() => import('./routes/events-page').then((m) => m.VirtualEventTypesPage));
+const ExportsPage = lazyPage(() => import('./routes/exports-page').then((m) => m.ExportsPage));
+const ProfilePage = lazyPage(() => import('./routes/profile-page').then((m) => m.ProfilePage));
+const WorkspacePage = lazyPage(() => import('./routes/workspace-page').then((m) => m.WorkspacePage));
 
 /** Every page of the console is a real URL under /console/ that can be shared and reloaded. */
 export function createConsoleRouter(config: ConsoleConfig) {
