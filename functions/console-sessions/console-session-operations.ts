@@ -1,28 +1,17 @@
 import { ConsoleSignIn } from '../../schemas/console-session';
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { effectiveScopes } from '../management-tokens/scope-list';
-import type { TokenStore } from '../management-tokens/token-store';
-import { NO_STORE_HEADERS, OAuthError, oauthErrorResult } from '../oauth/oauth-error';
+import { answeringOAuthErrors, NO_STORE_HEADERS, OAuthError, oauthErrorResult, takePasswordAttempt } from '../oauth/oauth-error';
+import type { OAuthDeps } from '../oauth/oauth-operations';
 import { issueShortLivedToken, passwordGrant } from '../oauth/password-grant';
-import type { AppStore } from '../organisations/app-store';
-import type { OrgUserStore } from '../organisations/org-user-store';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
-import { TooManyRequestsError } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
-import type { OperationResult } from '../shared/http/types';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './session-cookie';
 import type { ConsoleSessionStore } from './session-store';
 
-export interface ConsoleSessionDeps {
-  readonly apps: AppStore;
-  readonly users: OrgUserStore;
-  readonly tokens: TokenStore;
+/** The token URL's stores, and where console sessions are kept. */
+export interface ConsoleSessionDeps extends OAuthDeps {
   readonly consoleSessions: ConsoleSessionStore;
-  readonly tokenUrlRateLimiter: RateLimiter;
-  readonly signingKey: SigningKeyProvider;
-  readonly now?: () => Date;
 }
 
 const MAX_SIGN_IN_BYTES = 16 * 1024;
@@ -36,34 +25,22 @@ const MAX_SIGN_IN_BYTES = 16 * 1024;
  */
 export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<string, Operation<ManagementCaller | undefined>> {
   const now = () => deps.now?.() ?? new Date();
-  const oauth = async (work: () => Promise<OperationResult>): Promise<OperationResult> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof OAuthError) return oauthErrorResult(error);
-      throw error;
-    }
-  };
-
   return {
-    startConsoleSession: (request) => oauth(async () => {
+    startConsoleSession: (request) => answeringOAuthErrors(async () => {
       const input = ConsoleSignIn.safeParse(readJsonBody(request, MAX_SIGN_IN_BYTES));
       if (!input.success) {
         const issue = input.error.issues[0]!;
         throw new OAuthError(400, 'invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
       }
       const { org_id, username, password, app_id } = input.data;
-      await deps.tokenUrlRateLimiter.take(org_id).catch((error: unknown) => {
-        if (error instanceof TooManyRequestsError) throw new OAuthError(429, 'too_many_requests', error.message, error.headers);
-        throw error;
-      });
+      await takePasswordAttempt(deps.tokenUrlRateLimiter, org_id);
       const at = now();
       const { answer, identity } = await passwordGrant({ users: deps.users, tokens: deps.tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: at }, { orgId: org_id, username, password, ...(app_id ? { appId: app_id } : {}) });
       const started = await deps.consoleSessions.start(identity, at);
       return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS }, cookies: [setSessionCookie(request, started.cookie, started.session.expires_at - Math.floor(at.getTime() / 1000))] };
     }),
 
-    refreshConsoleSession: (request) => oauth(async () => {
+    refreshConsoleSession: (request) => answeringOAuthErrors(async () => {
       const cookie = sessionCookieOf(request);
       const refused = (reason: string) => ({ ...oauthErrorResult(new OAuthError(401, 'invalid_grant', reason)), cookies: [clearSessionCookie(request)] });
       if (!cookie) return refused('no console session: sign in');

@@ -1,4 +1,5 @@
 import type { OAuthErrorCode } from '../../schemas/oauth';
+import { TooManyRequestsError } from '../shared/errors';
 import type { OperationResult } from '../shared/http/types';
 
 /**
@@ -18,4 +19,22 @@ export const NO_STORE_HEADERS = { 'cache-control': 'no-store', pragma: 'no-cache
 
 export function oauthErrorResult(error: OAuthError): OperationResult {
   return { status: error.status, body: { error: error.code, error_description: error.description }, headers: { ...NO_STORE_HEADERS, ...error.headers } };
+}
+
+/** Runs a token-URL-style operation, its OAuthErrors answered in the RFC 6749 shape (others propagate). */
+export async function answeringOAuthErrors(work: () => Promise<OperationResult>): Promise<OperationResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof OAuthError) return oauthErrorResult(error);
+    throw error;
+  }
+}
+
+/** One password attempt against the org's token-URL limit; past it, the RFC's 429. */
+export async function takePasswordAttempt(limiter: { take(key: string): Promise<unknown> }, orgId: string): Promise<void> {
+  await limiter.take(orgId).catch((error: unknown) => {
+    if (error instanceof TooManyRequestsError) throw new OAuthError(429, 'too_many_requests', error.message, error.headers);
+    throw error;
+  });
 }

@@ -8,12 +8,12 @@ import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { splitScopeList } from '../management-tokens/scope-list';
 import type { TokenStore } from '../management-tokens/token-store';
 import { fromZodIssues } from '../ingest/collector/field-issues';
-import { TooManyRequestsError, ValidationError } from '../shared/errors';
+import { ValidationError } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
 import { listAccessTokens, mintAccessToken, revokeAccessToken } from './access-tokens';
-import { NO_STORE_HEADERS, OAuthError, oauthErrorResult } from './oauth-error';
+import { answeringOAuthErrors, NO_STORE_HEADERS, takePasswordAttempt } from './oauth-error';
 import { createOrgUser, deleteOrgUser } from './org-users';
 import { grantPasswordToken } from './password-grant';
 import { parsePasswordGrantRequest } from './token-request';
@@ -35,24 +35,16 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
   const { tokens, users, tokenUrlRateLimiter: tokenUrlLimiter } = deps;
 
   return {
-    async issueAccessToken(request) {
+    issueAccessToken: (request) => answeringOAuthErrors(async () => {
       const orgId = request.pathParams['orgId']!;
-      try {
-        await tokenUrlLimiter.take(orgId).catch((error: unknown) => {
-          if (error instanceof TooManyRequestsError) throw new OAuthError(429, 'too_many_requests', error.message, error.headers);
-          throw error;
-        });
-        const grant = parsePasswordGrantRequest(request);
-        const answer = await grantPasswordToken(
-          { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
-          { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
-        );
-        return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS } };
-      } catch (error) {
-        if (error instanceof OAuthError) return oauthErrorResult(error);
-        throw error;
-      }
-    },
+      await takePasswordAttempt(tokenUrlLimiter, orgId);
+      const grant = parsePasswordGrantRequest(request);
+      const answer = await grantPasswordToken(
+        { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
+        { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
+      );
+      return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS } };
+    }),
 
     async mintAccessToken(request, caller) {
       const query = MintTokenQuery.safeParse(request.query);

@@ -7,7 +7,7 @@ import type { ReportTenant } from '../reports/report-store';
 import { loadMeterPricing } from '../run/meter-pricing';
 import { runMeterOf } from '../run/run-meter';
 import { SubscriptionDirectory } from '../run/subscription-directory';
-import { meterWindowUsage } from '../run/usage-query';
+import { meterWindowUsage, UsageGroupLimitError } from '../run/usage-query';
 import { attribute, buildWindowReports } from '../run/window-reports';
 import { meterSetupWarnings } from './meter-setup-warnings';
 
@@ -32,7 +32,11 @@ export async function previewMeter(deps: MeterPreviewDeps, tenant: ReportTenant,
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const directory = await SubscriptionDirectory.load(deps.index, scope, now);
   const window = windowContaining(now, meter.periodMs);
-  const usage = await meterWindowUsage(deps.index, scope, meter, window, now, directory);
+  const usage = await meterWindowUsage(deps.index, scope, meter, window, now, directory).catch((error: unknown) => {
+    // The run skips such a window and says why in its summary; a preview answers the same reason, not a 500.
+    if (error instanceof UsageGroupLimitError) throw new ValidationError(`The meter cannot be previewed: ${error.message}`, [{ field: 'es_query', reason: error.message }]);
+    throw error;
+  });
   const pricing = await loadMeterPricing(deps.resources, tenant, meter.catalogPlanId);
   const { reports } = buildWindowReports({ tenant, meter, window, usage: attribute(usage, directory, meter), previous: new Map(), totals: new Map(), pricing, directory, now });
   const lines = reports.map((report): PreviewLine => ({
