@@ -11,6 +11,8 @@ export const AppSettings = z.object({
   })).default([]),
   /** Accept events older than the 30-day window (backfill). */
   backfill_enabled: z.boolean().default(false),
+  /** The app's route templates (`/orders/:order_id`), tried in order before ids are found automatically. */
+  route_templates: z.array(z.string()).default([]),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

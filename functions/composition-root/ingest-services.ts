@@ -30,6 +30,7 @@ export function consumerHandler(stores: IngestStores, index: SearchIndex, metric
     quarantine: stores.quarantine,
     lateWindows: stores.lateWindows,
     ethAbis: stores.ethAbis,
+    routeTemplates: stores.apps,
     metrics,
   });
 }

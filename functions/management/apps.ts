@@ -94,8 +94,8 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
       ...purger.markerItems(ctx.orgId, String(current.app_id), new Date(ctx.now)),
     ],
     onChange: async (ctx, stored, change) => {
-      deps.apps.forget(String(stored.collector_application_id));
-      // Sampling, time zone and week start feed the SDK config of that app.
+      deps.apps.forget(String(stored.collector_application_id), { orgId: ctx.orgId, appId: String(stored.app_id) });
+      // Sampling, time zone and week start feed the SDK config of that app; route templates, the consumer.
       if (change === 'update') await deps.onGovernanceChange?.(ctx.orgId, String(stored.app_id));
       if (change === 'delete') await purgeDeletedApp(purger, ctx.orgId, String(stored.app_id));
     },

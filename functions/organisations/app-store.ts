@@ -42,6 +42,7 @@ export interface AppDirectory {
 
 export class AppStore implements AppDirectory {
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly routePatterns = new Map<string, { patterns: Promise<readonly string[]>; expiresAt: number }>();
   private readonly cacheTtlMs: number;
   private readonly negativeCacheTtlMs: number;
   private readonly now: () => number;
@@ -65,9 +66,25 @@ export class AppStore implements AppDirectory {
     return app;
   }
 
-  /** Drops a cached collector id, so a deleted or changed app takes effect in this instance now. */
-  forget(applicationId: string): void {
+  /** Drops a cached app, so a deleted or changed app takes effect in this instance now. */
+  forget(applicationId: string, scope?: { orgId: string; appId: string }): void {
     this.cache.delete(applicationId);
+    if (scope) this.routePatterns.delete(`${scope.orgId}#${scope.appId}`);
+  }
+
+  /**
+   * The app's route templates, as the consumer indexes API calls with them: cached like collector
+   * ids, so a change reaches other instances within the TTL (a gone app has none).
+   */
+  routeTemplatesOf(orgId: string, appId: string): Promise<readonly string[]> {
+    const key = `${orgId}#${appId}`;
+    const cached = this.routePatterns.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.patterns;
+    const patterns = this.getApp(orgId, appId).then((app) => app?.settings.route_templates ?? []);
+    this.routePatterns.set(key, { patterns, expiresAt: this.now() + this.cacheTtlMs });
+    // A failed read is not kept: the next batch tries again.
+    patterns.catch(() => this.routePatterns.delete(key));
+    return patterns;
   }
 
   async getApp(orgId: string, appId: string): Promise<App | undefined> {

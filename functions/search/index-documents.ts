@@ -1,5 +1,6 @@
 import type { StreamItem } from '../../schemas/stream-record';
 import type { IndexDocument, IndexKind, TenantScope } from './port';
+import { routeTemplate } from './route-templates';
 
 /**
  * Builds the documents the search port indexes from what the consumer reads off the stream, and
@@ -24,9 +25,8 @@ export function isoMillis(value: unknown): number | undefined {
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /**
- * The path of a URI without scheme, host, query string or fragment: what API calls are grouped by
- * when the SDK did not name a route. Kept as sent (no decoding or dot-segment resolution), so the
- * same URI always yields the same route.
+ * The path of a URI without scheme, host, query string or fragment, kept as sent (no decoding or
+ * dot-segment resolution), so the same URI always yields the same route template.
  */
 export function routeOfUri(uri: string): string {
   const withoutOrigin = uri.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
@@ -35,8 +35,12 @@ export function routeOfUri(uri: string): string {
   return path === '' ? '/' : path;
 }
 
-/** An API call or action as indexed: the normalised payload plus what search needs to filter on. */
-export function eventDocument(scope: TenantScope, kind: EventItemKind, item: StreamItem): IndexDocument {
+/**
+ * An API call or action as indexed: the normalised payload plus what search needs to filter on. An
+ * API call without a route named by its SDK gets the route template of its path (route-templates.ts),
+ * from the app's own patterns first.
+ */
+export function eventDocument(scope: TenantScope, kind: EventItemKind, item: StreamItem, routePatterns: readonly string[] = []): IndexDocument {
   const data = item.data;
   const source: JsonObject = {
     ...data,
@@ -49,7 +53,7 @@ export function eventDocument(scope: TenantScope, kind: EventItemKind, item: Str
   if (kind === 'event') {
     const request = data.request;
     if (isObject(request) && request.route === undefined && typeof request.uri === 'string') {
-      source.request = { ...request, route: routeOfUri(request.uri) };
+      source.request = { ...request, route: routeTemplate(routeOfUri(request.uri), routePatterns) };
     }
     const duration = durationMillis(request, data.response);
     if (duration !== undefined) source.duration_ms = duration;

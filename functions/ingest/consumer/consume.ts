@@ -7,6 +7,7 @@ import { decodeRecord } from '../stream/record-encoding';
 import type { IndexDocument, IndexKind, SearchIndex } from '../../search/port';
 import type { LateWindowStore } from '../../billing/late-events/late-window-store';
 import type { EthAbiCatalog } from '../../ethereum/eth-abi-catalog';
+import type { AppStore } from '../../organisations/app-store';
 import { withEthFields } from '../../ethereum/eth-fields';
 import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
@@ -37,6 +38,8 @@ export interface ConsumerDeps {
   readonly metrics: MetricsSink;
   /** The apps' contract ABIs: Ethereum JSON-RPC calls in API calls are indexed decoded (`eth`). */
   readonly ethAbis?: Pick<EthAbiCatalog, 'lookupFor'>;
+  /** The apps' route templates (`/orders/:order_id`), tried before ids are found in paths automatically. */
+  readonly routeTemplates?: Pick<AppStore, 'routeTemplatesOf'>;
   readonly now?: () => Date;
 }
 
@@ -137,7 +140,8 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
 
   let documents: IndexDocument[];
   try {
-    const built = await withIdentifiedUsers(deps.profiles, toStore.map((w) => eventDocument(w.scope, w.kind, w.item)));
+    const patterns = await routePatternsOf(deps, toStore);
+    const built = await withIdentifiedUsers(deps.profiles, toStore.map((w) => eventDocument(w.scope, w.kind, w.item, patterns.get(w.scope.app_id))));
     documents = deps.ethAbis ? await withEthFields(deps.ethAbis, built) : built;
   } catch {
     toStore.forEach((w) => failed.add(w.record));
@@ -152,6 +156,15 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
     toStore.forEach((w) => failed.add(w.record));
   }
   return toStore;
+}
+
+/** Each app's route templates, read once per batch for the apps whose API calls it holds. */
+async function routePatternsOf(deps: ConsumerDeps, events: readonly EventWork[]): Promise<Map<string, readonly string[]>> {
+  const patterns = new Map<string, readonly string[]>();
+  if (!deps.routeTemplates) return patterns;
+  const scopes = new Map(events.filter((w) => w.kind === 'event').map((w) => [w.scope.app_id, w.scope]));
+  for (const [appId, scope] of scopes) patterns.set(appId, await deps.routeTemplates.routeTemplatesOf(scope.org_id, appId));
+  return patterns;
 }
 
 async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[], failed: Set<ConsumerRecord>) {

@@ -64,6 +64,14 @@ describe('eventDocument', () => {
     expect(JSON.stringify(data)).toBe(before);
   });
 
+  it('routes a path by its template: the app patterns first, then ids found in it', () => {
+    const on = (uri: string, patterns?: string[]) =>
+      (eventDocument(scope, 'event', item({ ...apiCall, request: { ...apiCall.request, uri } }), patterns).source.request as Record<string, unknown>).route;
+    expect(on('https://api.example.com/v1/items/42?x=1')).toBe('/v1/items/:id');
+    expect(on('https://api.example.com/v1/items/blue', ['/v1/items/:colour'])).toBe('/v1/items/:colour');
+    expect(on('https://api.example.com/v1/items/42', ['/v1/things/:name'])).toBe('/v1/items/:id');
+  });
+
   it('has no duration without a response, and is_late defaults to false', () => {
     const document = eventDocument(scope, 'event', item({ request: apiCall.request }));
     expect(document.source).not.toHaveProperty('duration_ms');
