@@ -207,6 +207,84 @@ describe('web console', () => {
     expect(stored.body.chart).toMatchObject({ view: 'retention', view_elements: { retention_query: { interval: 'day', periods: 3, first_event: { query_string: { query: 'metadata.stage:signup' } } } } });
   }, 90_000);
 
+  it('groups by any field as top values, and builds filters and funnel steps by picking fields and values', async () => {
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const calls = [
+      apiCall({ transaction_id: uuid(91), user_id: 'pick-a', request: { time: minutesAgo(30).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(30)),
+      apiCall({ transaction_id: uuid(92), user_id: 'pick-b', request: { time: minutesAgo(29).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(29)),
+      apiCall({ transaction_id: uuid(93), user_id: 'pick-c', request: { time: minutesAgo(28).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} }, metadata: { plan: 'free' } }, minutesAgo(28)),
+    ];
+    expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
+    const actions = [['pick-a', 'Signed Up', 20], ['pick-b', 'Signed Up', 19], ['pick-c', 'Signed Up', 18], ['pick-a', 'Upgraded Plan', 10]] as const;
+    const sent = await rt.collect('/v1/actions/batch', actions.map(([user, name, ago], i) => ({ transaction_id: uuid(95 + i), user_id: user, action_name: name, request: { uri: 'https://app.example.com/', time: minutesAgo(ago).toISOString() } })));
+    expect(sent.status).toBe(201);
+    await rt.waitUntilConsumed();
+    const count = async (query: string) => (await rt.management('POST', '/search/~/count/events?from=-24h&to=now', {}, { query: { query_string: { query } } })).body.count as number;
+
+    // Top values as totals: the route template groups the three item calls into one row.
+    await page.goto(`${consoleUrl}/charts/new?view=top_values&display=table&from=-24h&to=now`);
+    const routes = page.getByRole('table', { name: /Event count of the top 5 values of request\.route\.raw/ });
+    await routes.waitFor({ timeout: 30_000 });
+    const items = await count('request.route.raw:"/items/:id"');
+    expect(items).toBeGreaterThanOrEqual(3);
+    await expect(routes.getByRole('row', { name: /^\/items\/:id/ }).textContent()).resolves.toMatch(new RegExp(`^/items/:id${items}`));
+    // Any field, here a metadata key picked from the catalogue, drawn as a pie.
+    const settings = page.getByRole('form', { name: 'Chart settings' });
+    await settings.getByLabel('Group by').fill('metadata.plan.raw');
+    await page.locator('datalist option[value="metadata.plan.raw"]').first().waitFor({ state: 'attached', timeout: 30_000 });
+    await settings.locator('select[name="display"]').selectOption('pie');
+    await settings.getByRole('button', { name: 'Draw' }).click();
+    await page.getByRole('img', { name: new RegExp(`top 5 values of metadata\\.plan\\.raw: pro ${await count('metadata.plan.raw:pro')}, free ${await count('metadata.plan.raw:free')}`) }).locator('canvas').waitFor({ timeout: 30_000 });
+    await shot('top-values');
+    expect(await seriousViolations()).toEqual([]);
+
+    // A filter picked from the action names the data holds, with type-ahead.
+    await page.goto(`${consoleUrl}/events?from=-24h`);
+    const picker = page.getByRole('group', { name: 'Build a condition from the data' });
+    await picker.getByLabel('Field').fill('action_name.raw');
+    await picker.getByLabel('Value').fill('Sig');
+    await picker.locator('datalist option[value="Signed Up"]').waitFor({ state: 'attached', timeout: 30_000 });
+    expect(await picker.locator('datalist option[value="Upgraded Plan"]').count()).toBe(0);
+    await picker.getByLabel('Value').fill('Signed Up');
+    await picker.getByRole('button', { name: 'Add filter' }).click();
+    const filters = page.getByRole('form', { name: 'Event filters' });
+    await expect(filters.getByLabel('Query').inputValue()).resolves.toBe('action_name.raw:"Signed Up"');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText(`${await count('action_name.raw:"Signed Up"')} events in range`).waitFor({ timeout: 30_000 });
+
+    // Funnel steps picked the same way, each into the step it names.
+    await page.goto(`${consoleUrl}/charts/new?view=funnel&from=-24h&to=now&by=user_id&window=1d&step=&step=`);
+    const steps = page.getByRole('group', { name: 'Build a step condition from the data' });
+    await steps.getByLabel('Field').fill('action_name.raw');
+    await steps.getByLabel('Value').fill('Signed Up');
+    await steps.getByRole('button', { name: 'Add filter' }).click();
+    await steps.getByLabel('Add to').selectOption('Step 2');
+    await steps.getByLabel('Value').fill('Upgraded Plan');
+    await steps.getByRole('button', { name: 'Add filter' }).click();
+    await expect(page.locator('input[name="step_1"]').inputValue()).resolves.toBe('action_name.raw:"Upgraded Plan"');
+    await page.getByRole('button', { name: 'Draw' }).click();
+    const api = await rt.management('POST', '/search/~/funnels/events?from=-24h&to=now', {}, {
+      conversion_window: '1d', steps: [{ query: { term: { 'action_name.raw': 'Signed Up' } } }, { query: { term: { 'action_name.raw': 'Upgraded Plan' } } }],
+    });
+    const [signedUp, upgraded] = api.body.steps.map((step: { entered: number }) => step.entered) as [number, number];
+    expect([signedUp, upgraded]).toEqual([3, 1]);
+    await page.getByRole('img', { name: `Funnel of users: action_name.raw:"Signed Up" ${signedUp}, action_name.raw:"Upgraded Plan" ${upgraded}` }).locator('canvas').waitFor({ timeout: 30_000 });
+    await shot('funnel-picked-steps');
+  }, 120_000);
+
+  it('names the app\'s own route templates on the Apps page, refusing a bad one beside the field', async () => {
+    await page.goto(`${consoleUrl}/apps`);
+    const form = page.getByRole('form', { name: 'Route templates' });
+    await form.getByLabel('Route templates').fill('/handles/:handle\nhandles/:x');
+    await form.getByRole('button', { name: 'Save route templates' }).click();
+    await form.getByText('route_templates[1]', { exact: true }).waitFor();
+    await form.getByLabel('Route templates').fill('/handles/:handle\n/orders/:order_id/items/:item_id');
+    await form.getByRole('button', { name: 'Save route templates' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved 2 route templates.' }).waitFor();
+    expect((await rt.management('GET', `/~/apps/${rt.credentials.app_id}`)).body.route_templates).toEqual(['/handles/:handle', '/orders/:order_id/items/:item_id']);
+    await shot('route-templates');
+  }, 60_000);
+
   it('finds a customer and shows the profile with its usage and recent events', async () => {
     expect((await rt.collect('/v1/users', { user_id: 'console-user', company_id: 'console-co', metadata: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'pro' } })).status).toBe(201);
     expect((await rt.collect('/v1/companies', { company_id: 'console-co', metadata: { name: 'Console Co' } })).status).toBe(201);

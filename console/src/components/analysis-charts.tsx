@@ -1,14 +1,15 @@
-import { FunnelChart as EchartsFunnel, LineChart } from 'echarts/charts';
+import { BarChart, FunnelChart as EchartsFunnel, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
-echarts.use([EchartsFunnel, LineChart, GridComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([BarChart, EchartsFunnel, LineChart, PieChart, GridComponent, TooltipComponent, CanvasRenderer]);
 
 /**
  * The drawn forms of the analyses, by Apache ECharts (loaded lazily with React.lazy, so ECharts
- * stays out of the first page): a funnel of steps, and a retention curve of shares per period.
+ * stays out of the first page): a funnel of steps, a retention curve of shares per period, and the
+ * totals of a field's top values.
  */
 
 function useEchart(label: string, option: Record<string, unknown>) {
@@ -58,4 +59,21 @@ export function RetentionCurve({ periods, label }: { periods: readonly { name: s
     yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value} %' } },
     series: [{ type: 'line', connectNulls: false, data: periods.map((p) => (p.rate === null ? null : Math.round(p.rate * 1000) / 10)) }],
   });
+}
+
+/** Totals of the top values: horizontal bars, largest on top, or a pie of their shares. */
+export function TotalsChart({ totals, display, label }: { totals: readonly { name: string; value: number | null }[]; display: 'bar' | 'pie'; label: string }) {
+  const data = totals.map((total) => ({ name: total.name, value: total.value ?? 0 }));
+  const pie = {
+    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d} %)' },
+    series: [{ type: 'pie', radius: ['30%', '65%'], label: { formatter: '{b}: {d} %' }, data }],
+  };
+  const bars = {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    grid: { left: 16, right: 32, top: 8, bottom: 16, containLabel: true },
+    xAxis: { type: 'value' },
+    yAxis: { type: 'category', inverse: true, data: data.map((d) => d.name), axisLabel: { width: 220, overflow: 'truncate' } },
+    series: [{ type: 'bar', data: data.map((d) => d.value), label: { show: true, position: 'right' } }],
+  };
+  return useEchart(label, display === 'pie' ? pie : bars);
 }

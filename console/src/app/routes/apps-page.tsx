@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { signOut } from '../../features/auth/api/sign-out';
 import { AppsList } from '../../features/apps/components/apps-list';
+import { RouteTemplatesForm } from '../../features/apps/components/route-templates-form';
 import { SdkSnippet } from '../../features/apps/components/sdk-snippet';
 import { TokenManager } from '../../features/apps/components/token-manager';
 import { useApi } from '../../lib/api-context';
@@ -27,6 +28,12 @@ export function AppsPage({ collectorUrl }: { collectorUrl?: string }) {
         <section aria-label="Apps">
           <h2>Apps</h2>
           <AppsList currentAppId={session.appId} onSwitch={(appId) => void switchTo(appId)} />
+        </section>
+      )}
+      {hasScope(session, 'update:apps') && (
+        <section aria-label="Routes">
+          <h2>Routes</h2>
+          <RouteTemplatesForm appId={session.appId} />
         </section>
       )}
       {hasScope(session, 'create:access_tokens') && (

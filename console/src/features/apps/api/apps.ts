@@ -69,3 +69,21 @@ export function useIssuedTokens() {
     queryFn: async () => dataOf(await api.GET('/~/oauth/access_tokens/issued')),
   });
 }
+
+/** The route templates of an app (`/handles/:handle`), tried before ids are found in paths automatically. */
+export function useRouteTemplates(appId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['apps', appId, 'route-templates'],
+    queryFn: async () => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: appId } } })).route_templates,
+  });
+}
+
+export function useSaveRouteTemplates(appId: string) {
+  const api = useApi();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: async (templates: string[]) => dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { route_templates: templates } })).route_templates,
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['apps', appId, 'route-templates'] }),
+  });
+}

@@ -10,12 +10,14 @@ import { ChartTable } from './chart-table';
 import { FunnelView } from './funnel-view';
 import { RetentionView } from './retention-view';
 import { SingleNumber } from './single-number';
+import { TotalsView } from './totals-view';
 
 
 export function chartLabel(spec: ChartSpec): string {
   if (spec.view === 'funnel') return `Funnel of ${funnelSteps(spec.analysis).length} steps`;
   if (spec.view === 'retention') return `Retention by ${spec.analysis.every}`;
   const by = groupField(spec);
+  if (spec.view === 'top_values') return `${METRICS[spec.metric].label} of the top ${spec.top} values of ${by}`;
   return spec.view === 'metric' ? METRICS[spec.metric].label : `${METRICS[spec.metric].label} per ${effectiveInterval(spec)}${by ? ` by ${by}` : ''}`;
 }
 
@@ -36,6 +38,11 @@ function SearchChart({ spec, drawings }: { spec: ChartSpec; drawings?: readonly 
   if (query.error) return <ErrorMessage error={query.error} />;
   const data = query.data;
   if (data.kind === 'value') return <SingleNumber value={data.value} label={label} />;
+  if (data.kind === 'totals') {
+    return data.totals.length === 0
+      ? <EmptyState title="No values in this range"><p>No events match with this field: pick another field or widen the range.</p></EmptyState>
+      : <TotalsView spec={spec} totals={data.totals} label={label} />;
+  }
   const empty = data.series.length === 0 || data.series.every((series) => series.points.every(([, value]) => !value));
   if (empty) {
     return (

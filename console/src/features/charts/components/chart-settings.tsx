@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { FieldInput, FilterPicker } from '../../../components/filter-picker';
+import { withClause } from '../../../lib/field-clauses';
 import { RELATIVE_RANGES } from '../../../lib/time';
-import { INTERVALS, isAnalysisView, METRICS, VIEWS, type ChartInterval, type ChartMetric, type ChartSpec, type ChartView } from '../utils/chart-spec';
+import { DEFAULT_SEGMENT_FIELD, DISPLAYS, INTERVALS, isAnalysisView, METRICS, TOP_SIZES, VIEWS, type ChartInterval, type ChartMetric, type ChartSpec, type ChartView, type TotalsDisplay } from '../utils/chart-spec';
 import { AnalysisFields } from './analysis-fields';
 
 /** What a chart shows: its view, range and time zone, and the view's own settings. */
@@ -34,7 +36,7 @@ export function ChartSettings({ spec, onChange }: { spec: ChartSpec; onChange: (
   );
 }
 
-/** The settings of the views drawn from a search: metric, interval, grouping and filter. */
+/** The settings of the views drawn from a search: metric, interval, grouping (any field, its top N) and filter. */
 function SearchChartFields({ draft, setDraft }: { draft: ChartSpec; setDraft: (spec: ChartSpec) => void }) {
   return (
     <>
@@ -50,18 +52,24 @@ function SearchChartFields({ draft, setDraft }: { draft: ChartSpec; setDraft: (s
           {Object.entries(INTERVALS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
         </select>
       </label>
+      <FieldInput label="Group by" name="group_by" value={draft.groupBy ?? ''} onChange={(field) => setDraft({ ...draft, groupBy: field.trim() || undefined })}
+        placeholder={draft.view === 'segmentation' || draft.view === 'top_values' ? `${DEFAULT_SEGMENT_FIELD} (default)` : 'nothing'} />
       <label>
-        Group by
-        <select name="group_by" value={draft.groupBy ?? ''} onChange={(e) => setDraft({ ...draft, groupBy: e.target.value || undefined })}>
-          <option value="">{draft.view === 'segmentation' ? 'Route (default)' : 'Nothing'}</option>
-          <option value="request.route.raw">Route</option>
-          <option value="request.verb.raw">Verb</option>
-          <option value="response.status">Status</option>
-          <option value="company_id.raw">Company</option>
-          <option value="user_id.raw">User</option>
+        Top
+        <select name="top" value={draft.top} onChange={(e) => setDraft({ ...draft, top: Number(e.target.value) })}>
+          {TOP_SIZES.map((size) => <option key={size} value={size}>{size} values</option>)}
         </select>
       </label>
+      {draft.view === 'top_values' && (
+        <label>
+          Draw as
+          <select name="display" value={draft.display} onChange={(e) => setDraft({ ...draft, display: e.target.value as TotalsDisplay })}>
+            {Object.entries(DISPLAYS).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+          </select>
+        </label>
+      )}
       <label className="query-bar">Filter <input name="q" value={draft.filter ?? ''} onChange={(e) => setDraft({ ...draft, filter: e.target.value || undefined })} placeholder="response.status:500" /></label>
+      <FilterPicker label="Build a chart condition from the data" onPick={(clause) => setDraft({ ...draft, filter: withClause(draft.filter, clause) })} />
     </>
   );
 }

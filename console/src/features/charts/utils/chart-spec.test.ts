@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ACTORS, averageRetention, CONVERSION_WINDOWS, DEFAULT_ANALYSIS, funnelBody, RETENTION_INTERVALS, retentionBody, type AnalysisSettings } from './analysis-spec';
-import { DEFAULT_SPEC, effectiveInterval, INTERVALS, MAX_AUTO_POINTS, isAnalysisView, METRICS, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, workspaceChart, type ChartSpec } from './chart-spec';
+import { DEFAULT_SPEC, DISPLAYS, effectiveInterval, groupField, INTERVALS, MAX_AUTO_POINTS, isAnalysisView, METRICS, NO_VALUE, OTHER_VALUES, TOP_SIZES, VIEWS, singleValue, seriesOf, specFromParams, specOfWorkspaceChart, specToParams, chartBody, totalsOf, workspaceChart, type ChartSpec } from './chart-spec';
 
 const filterText = fc.stringMatching(/^[a-z.]{1,12}:[a-z0-9&= ]{1,12}$/);
 const analysisArbitrary: fc.Arbitrary<AnalysisSettings> = fc.record({
@@ -21,11 +21,17 @@ const specArbitrary: fc.Arbitrary<ChartSpec> = fc.record({
   to: fc.constantFrom('now', '2026-02-01T00:00:00Z'),
   timeZone: fc.constantFrom('UTC', 'America/New_York', 'Europe/Paris'),
 }).chain((base) => fc.record({
-  groupBy: fc.option(fc.constantFrom('request.route.raw', 'response.status'), { nil: undefined }),
+  groupBy: fc.option(fc.constantFrom('request.route.raw', 'response.status', 'metadata.plan.raw', 'virtual_event_types'), { nil: undefined }),
   filter: fc.option(filterText, { nil: undefined }),
+  top: fc.constantFrom(...TOP_SIZES),
+  display: fc.constantFrom(...(Object.keys(DISPLAYS) as (keyof typeof DISPLAYS)[])),
   // A search view's URL holds no analysis settings: they are the defaults when it is read back.
   analysis: isAnalysisView(base.view) ? analysisArbitrary : fc.constant(DEFAULT_ANALYSIS),
-}).map((extra) => ({ ...base, analysis: extra.analysis, ...(extra.groupBy ? { groupBy: extra.groupBy } : {}), ...(extra.filter ? { filter: extra.filter } : {}) })));
+}).map((extra) => {
+  const spec: ChartSpec = { ...base, analysis: extra.analysis, top: DEFAULT_SPEC.top, display: DEFAULT_SPEC.display, ...(extra.groupBy ? { groupBy: extra.groupBy } : {}), ...(extra.filter ? { filter: extra.filter } : {}) };
+  // The URL holds how many values and how they are drawn only where the view uses them.
+  return { ...spec, ...(groupField(spec) ? { top: extra.top } : {}), ...(spec.view === 'top_values' ? { display: extra.display } : {}) };
+}));
 
 describe('chart specs', () => {
   it('survive the round trip through a URL and through a stored workspace chart, exactly', () => {
@@ -51,6 +57,21 @@ describe('chart specs', () => {
       query: { match_all: {} },
       aggs: { over_time: { date_histogram: { field: 'request.time', fixed_interval: '15m', time_zone: 'UTC', min_doc_count: 0, extended_bounds: { min: 'now-24h', max: 'now' } }, aggs: { groups: { terms: { field: 'request.route.raw', size: 5 }, aggs: { value: { percentiles: { field: 'duration_ms', percents: [99] } } } } } } },
     });
+  });
+
+  it('ask for the top values as totals of the window, and read them with the rest as one row that adds up', () => {
+    const spec: ChartSpec = { ...DEFAULT_SPEC, view: 'top_values', groupBy: 'metadata.plan.raw', top: 10 };
+    expect(chartBody(spec)).toEqual({ size: 0, track_total_hits: true, query: { match_all: {} }, aggs: { groups: { terms: { field: 'metadata.plan.raw', size: 10 }, aggs: {} } } });
+    const answer = { hits: { total: 11 }, aggregations: { groups: { sum_other_doc_count: 2, buckets: [{ key: 'pro', doc_count: 5 }, { key: 'free', doc_count: 3 }] } } };
+    expect(totalsOf(spec, answer)).toEqual([{ name: 'pro', value: 5, share: 5 / 11 }, { name: 'free', value: 3, share: 3 / 11 }, { name: OTHER_VALUES, value: 2, share: 2 / 11 }, { name: NO_VALUE, value: 1, share: 1 / 11 }]);
+    fc.assert(fc.property(fc.array(fc.nat(1000), { maxLength: 8 }), fc.nat(1000), fc.nat(1000), (counts, other, none) => {
+      const total = counts.reduce((a, b) => a + b, 0) + other + none;
+      const rows = totalsOf(spec, { hits: { total }, aggregations: { groups: { sum_other_doc_count: other, buckets: counts.map((doc_count, i) => ({ key: `v${i}`, doc_count })) } } });
+      expect(rows.reduce((sum, row) => sum + (row.value ?? 0), 0)).toBe(total);
+    }));
+    // Another metric has no value for the cut-off rows, so they are not made up.
+    const latency = totalsOf({ ...spec, metric: 'avg_latency' }, { hits: { total: 4 }, aggregations: { groups: { sum_other_doc_count: 1, buckets: [{ key: 'pro', doc_count: 3, value: { value: 40 } }] } } });
+    expect(latency).toEqual([{ name: 'pro', value: 40, share: 0.75 }]);
   });
 
   it('read the series of an answer: counts, metric values, and one series per group with zeros where a group is absent', () => {

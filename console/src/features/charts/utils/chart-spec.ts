@@ -8,10 +8,11 @@ export type { Series };
  * (the spec's ChartItem) that stores it:
  *   view        what it draws (VIEWS): `time_series` (a line per series over time; with `group_by`,
  *               one line per top value), `segmentation` (the top values of a field, stacked bars over
- *               time), `metric` (one number for the whole window), `table` (the time series as rows),
+ *               time), `top_values` (the top N values of a field as totals for the window, drawn as
+ *               `display` bar, pie or table), `metric` (one number for the whole window), `table` (the time series as rows),
  *               `funnel` (steps and their conversion; the body goes in `funnel_query`) and `retention`
  *               (cohorts by first period; the body goes in `view_elements.retention_query`), see analysis-spec.ts
- *   url_query   the chart's settings as URL parameters (view, metric, interval, group_by, q): what reopens it exactly
+ *   url_query   the chart's settings as URL parameters (view, metric, interval, group_by, top, display, q): what reopens it exactly
  *   es_query    the search body it runs, from/to/time_zone its window
  */
 export const METRICS = {
@@ -56,11 +57,24 @@ export function effectiveInterval(spec: Pick<ChartSpec, 'interval' | 'from' | 't
   return fits ?? '7d';
 }
 
-export const VIEWS = { time_series: 'Time series', segmentation: 'Segmentation (stacked)', metric: 'Single number', table: 'Table', funnel: 'Funnel', retention: 'Retention' } as const;
+export const VIEWS = {
+  time_series: 'Time series', top_values: 'Top values (totals)', segmentation: 'Top values over time (stacked)',
+  metric: 'Single number', table: 'Table', funnel: 'Funnel', retention: 'Retention',
+} as const;
 export type ChartView = keyof typeof VIEWS;
 export const TIME_SERIES_VIEW: ChartView = 'time_series';
-/** What segmentation splits by when the chart names no field. */
+/** What the segmentation views split by when the chart names no field. */
 export const DEFAULT_SEGMENT_FIELD = 'request.route.raw';
+
+/** How `top_values` draws its totals. */
+export const DISPLAYS = { bar: 'Bars', pie: 'Pie', table: 'Table' } as const;
+export type TotalsDisplay = keyof typeof DISPLAYS;
+
+/** How many top values a grouped chart shows (the API takes up to its terms limit; these are the offered ones). */
+export const TOP_SIZES = [5, 10, 20, 50] as const;
+
+/** The views that split by a field's top values, and so always have one. */
+const isSegmentation = (view: ChartView) => view === 'segmentation' || view === 'top_values';
 
 export interface ChartSpec {
   readonly view: ChartView;
@@ -71,6 +85,10 @@ export interface ChartSpec {
   readonly timeZone: string;
   /** A field whose top values each get their own series (e.g. `request.route.raw`). */
   readonly groupBy?: string;
+  /** How many top values are shown when grouped. */
+  readonly top: number;
+  /** How `top_values` is drawn. */
+  readonly display: TotalsDisplay;
   /** A query-string filter (`field:value` forms). */
   readonly filter?: string;
   /** The funnel and retention views' settings. */
@@ -80,10 +98,7 @@ export interface ChartSpec {
 /** Views drawn from a funnel or retention answer rather than a search. */
 export const isAnalysisView = (view: ChartView): view is 'funnel' | 'retention' => view === 'funnel' || view === 'retention';
 
-/** Series per chart when grouped: the top values by event count. */
-export const TOP_GROUPS = 5;
-
-export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: 'auto', from: '-24h', to: 'now', timeZone: 'UTC', analysis: DEFAULT_ANALYSIS };
+export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: 'auto', from: '-24h', to: 'now', timeZone: 'UTC', top: 5, display: 'bar', analysis: DEFAULT_ANALYSIS };
 
 function metricAggregation(metric: ChartMetric): Record<string, unknown> {
   switch (metric) {
@@ -107,7 +122,7 @@ export function dateMath(bound: string): string {
 
 /** The field a chart splits by: its own, or the default one for segmentation. */
 export function groupField(spec: ChartSpec): string | undefined {
-  return spec.groupBy ?? (spec.view === 'segmentation' ? DEFAULT_SEGMENT_FIELD : undefined);
+  return spec.groupBy ?? (isSegmentation(spec.view) ? DEFAULT_SEGMENT_FIELD : undefined);
 }
 
 function filterQuery(spec: ChartSpec): Record<string, unknown> {
@@ -122,10 +137,12 @@ export function chartBody(spec: ChartSpec): Record<string, unknown> {
   const metric = metricAggregation(spec.metric);
   if (spec.view === 'metric') return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: metric };
   const groupBy = groupField(spec);
+  // Ordered by count: the values with the most events, whatever the metric, as the time views do.
+  if (spec.view === 'top_values') return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: { groups: { terms: { field: groupBy, size: spec.top }, aggs: metric } } };
   // Every interval of the window gets a bucket, events or not, so the line spans the whole range.
   const histogram = { field: 'request.time', fixed_interval: effectiveInterval(spec), time_zone: spec.timeZone, min_doc_count: 0, extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) } };
   const aggs = groupBy
-    ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: groupBy, size: TOP_GROUPS }, aggs: metric } } } }
+    ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: groupBy, size: spec.top }, aggs: metric } } } }
     : { over_time: { date_histogram: histogram, aggs: metric } };
   return { size: 0, query: filterQuery(spec), aggs };
 }
@@ -166,10 +183,43 @@ export function seriesOf(spec: ChartSpec, aggregations: unknown): Series[] {
   }));
 }
 
+/** One of a `top_values` chart's totals: a value of the field and the metric over its events. */
+export interface Total {
+  readonly name: string;
+  readonly value: number | null;
+  /** Events with this value, of all the window's events. */
+  readonly share: number;
+}
+
+/**
+ * The totals of a `top_values` answer, largest first as the API ordered them; for the event count,
+ * an `Other values` row holds the events of the values cut off and a `No value` row the events
+ * without the field, so the rows add up to the window's events.
+ */
+export function totalsOf(spec: ChartSpec, answer: { hits?: { total?: number }; aggregations?: unknown }): Total[] {
+  const groups = (answer.aggregations as { groups?: { buckets?: (MetricBucket & { key: unknown })[]; sum_other_doc_count?: number } } | undefined)?.groups;
+  const buckets = groups?.buckets ?? [];
+  const all = answer.hits?.total ?? 0;
+  const share = (count: number) => (all > 0 ? count / all : 0);
+  const rows = buckets.map((bucket) => ({ name: String(bucket.key), value: metricValue(spec.metric, bucket), share: share(bucket.doc_count) }));
+  if (spec.metric !== 'count') return rows;
+  const other = groups?.sum_other_doc_count ?? 0;
+  const none = all - other - buckets.reduce((sum, bucket) => sum + bucket.doc_count, 0);
+  return [
+    ...rows,
+    ...(other > 0 ? [{ name: OTHER_VALUES, value: other, share: share(other) }] : []),
+    ...(none > 0 ? [{ name: NO_VALUE, value: none, share: share(none) }] : []),
+  ];
+}
+export const OTHER_VALUES = 'Other values';
+export const NO_VALUE = 'No value';
+
 /** The chart's settings as URL parameters (the chart page's URL, and the workspace's `url_query`). */
 export function specToParams(spec: ChartSpec): URLSearchParams {
   const params = new URLSearchParams({ view: spec.view, metric: spec.metric, interval: spec.interval, from: spec.from, to: spec.to, time_zone: spec.timeZone });
   if (spec.groupBy) params.set('group_by', spec.groupBy);
+  if (groupField(spec)) params.set('top', String(spec.top));
+  if (spec.view === 'top_values') params.set('display', spec.display);
   if (spec.filter) params.set('q', spec.filter);
   if (isAnalysisView(spec.view)) analysisToParams(spec.analysis, params);
   return params;
@@ -181,6 +231,8 @@ export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DE
   const interval = params.get('interval');
   const groupBy = params.get('group_by');
   const filter = params.get('q');
+  const top = Number(params.get('top'));
+  const display = params.get('display');
   return {
     view: view && view in VIEWS ? (view as ChartView) : fallback.view,
     metric: metric && metric in METRICS ? (metric as ChartMetric) : fallback.metric,
@@ -189,6 +241,8 @@ export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DE
     to: params.get('to') ?? fallback.to,
     timeZone: params.get('time_zone') ?? fallback.timeZone,
     ...(groupBy ? { groupBy } : {}),
+    top: (TOP_SIZES as readonly number[]).includes(top) ? top : fallback.top,
+    display: display && display in DISPLAYS ? (display as TotalsDisplay) : fallback.display,
     ...(filter ? { filter } : {}),
     analysis: params.has('step') || params.has('first') ? analysisFromParams(params) : fallback.analysis,
   };

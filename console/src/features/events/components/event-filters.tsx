@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { FilterPicker } from '../../../components/filter-picker';
+import { withClause } from '../../../lib/field-clauses';
 import { RELATIVE_RANGES } from '../../../lib/time';
 import type { EventFilters } from '../utils/stream-query';
 
-/** The stream's filters: time range, status, verb, route, user, company and a free query bar. */
+/** The stream's filters: time range, status, verb, route, user, company, a free query bar and a picker that adds to it. */
 export function EventFilterBar({ filters, onChange }: { filters: EventFilters; onChange: (filters: EventFilters) => void }) {
   const [draft, setDraft] = useState(filters);
   const field = (name: keyof EventFilters) => ({
@@ -36,6 +38,7 @@ export function EventFilterBar({ filters, onChange }: { filters: EventFilters; o
       <label>User <input {...field('userId')} /></label>
       <label>Company <input {...field('companyId')} /></label>
       <label className="query-bar">Query <input {...field('text')} placeholder="request.verb:POST metadata.plan:pro" /></label>
+      <FilterPicker label="Build a condition from the data" onPick={(clause) => setDraft({ ...draft, text: withClause(draft.text, clause) })} />
       <button type="submit">Apply</button>
     </form>
   );
