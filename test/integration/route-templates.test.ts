@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
 /**
@@ -13,7 +14,7 @@ describe('route templates', () => {
   const post = (path: string, body: unknown) => rt.management('POST', path, {}, body);
 
   beforeAll(async () => {
-    rt = await startTestRuntime('route-templates');
+    rt = await startTestRuntime('route-templates', { exportIntervalMs: 0 });
   });
   afterAll(() => rt?.dispose());
 
@@ -58,5 +59,21 @@ describe('route templates', () => {
     });
     expect(funnel.status).toBe(200);
     expect(funnel.body.steps.map((step: { entered: number }) => step.entered)).toEqual([2, 1]);
+
+    // An export narrowed to one route template holds its calls, each once.
+    const started = await post('/~/exports', { kind: 'events', from: '-1d', to: 'now', format: 'ndjson', query: { term: { 'request.route.raw': '/items/:id' } } });
+    expect(started.status).toBe(201);
+    let job = started.body;
+    for (let attempt = 0; attempt < 200 && ['queued', 'running'].includes(job.status); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = (await rt.management('GET', `/~/exports/${started.body._id}`)).body;
+    }
+    expect(job).toMatchObject({ status: 'completed', exported: 3 });
+    const rows: string[] = [];
+    for (const part of job.parts as { url: string }[]) {
+      const text = gunzipSync(Buffer.from(await (await fetch(part.url)).arrayBuffer())).toString('utf8');
+      rows.push(...text.trim().split('\n').map((line) => JSON.parse(line)._source.request.route as string));
+    }
+    expect(rows).toEqual(['/items/:id', '/items/:id', '/items/:id']);
   });
 });
