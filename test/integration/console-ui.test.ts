@@ -238,6 +238,24 @@ describe('web console', () => {
     await shot('top-values');
     expect(await seriousViolations()).toEqual([]);
 
+    // A virtual event type picked as a chart's filter, and as a funnel step: the API's numbers.
+    const week = async (query: string) => (await rt.management('POST', '/search/~/count/events?from=-7d&to=now', {}, { query: { query_string: { query } } })).body.count as number;
+    await page.goto(`${consoleUrl}/charts/new?view=metric&from=-7d&to=now`);
+    const chartPicker = page.getByRole('group', { name: 'Build a chart condition from the data' });
+    await chartPicker.getByLabel('Field').fill('virtual_event_types');
+    await chartPicker.getByLabel('Value').fill('console');
+    await chartPicker.locator('datalist option[value="Console posts"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await chartPicker.getByLabel('Value').fill('Console posts');
+    await chartPicker.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByRole('button', { name: 'Draw' }).click();
+    const posts = await week('virtual_event_types:"Console posts"');
+    expect(posts).toBeGreaterThan(0);
+    await page.locator('figure.single-number output').filter({ hasText: new RegExp(`^${posts.toLocaleString('en-US')}$`) }).waitFor({ timeout: 30_000 });
+    await page.goto(`${consoleUrl}/charts/new?view=funnel&from=-7d&to=now&by=user_id&window=7d&step=${encodeURIComponent('virtual_event_types:"Console posts"')}&step=`);
+    const typed = await rt.management('POST', '/search/~/funnels/events?from=-7d&to=now', {}, { conversion_window: '7d', steps: [{ query: { term: { virtual_event_types: 'Console posts' } } }, { query: { match_all: {} } }] });
+    expect(typed.body.steps[0].entered).toBeGreaterThan(0);
+    await expect(page.getByRole('table', { name: /Funnel of users/ }).getByRole('row', { name: /^1\. virtual_event_types/ }).textContent()).resolves.toMatch(new RegExp(`^1\\. virtual_event_types:"Console posts"${typed.body.steps[0].entered}`));
+
     // A filter picked from the action names the data holds, with type-ahead.
     await page.goto(`${consoleUrl}/events?from=-24h`);
     const picker = page.getByRole('group', { name: 'Build a condition from the data' });
