@@ -67,11 +67,14 @@ export class IngestPipeline extends Construct {
     });
     const consumer = this.consumer.function;
     storage.tables.dedup.grantReadWriteData(consumer);
+    // Dedup claims are PartiQL INSERTs, 25 per BatchExecuteStatement (dedup-store.ts).
+    storage.tables.dedup.grant(consumer, 'dynamodb:PartiQLInsert');
     storage.tables.profiles.grantReadWriteData(consumer);
     // Late-event marks for billing corrections: UpdateItem on LATE#… items only.
     storage.tables.billing.grant(consumer, 'dynamodb:UpdateItem');
-    // Contract ABIs (ETH_ABI#… items of an app's partition), read to decode Ethereum JSON-RPC calls.
-    storage.tables.resources.grant(consumer, 'dynamodb:Query');
+    // Contract ABIs (ETH_ABI#… items of an app's partition), read to decode Ethereum JSON-RPC calls;
+    // the app item, read for its route templates.
+    storage.tables.resources.grant(consumer, 'dynamodb:Query', 'dynamodb:GetItem');
     grantObjectAccess(this.consumer.role, storage.buckets.profileDocuments, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], 'profiles/*', 'Overflow documents are keyed by tenant, kind and a hash of the profile id, known only per record.');
     grantObjectAccess(this.consumer.role, storage.buckets.archive, ['s3:PutObject'], '*', 'Archive objects are keyed by app and date, both known only per batch; the consumer only adds objects.');
     props.search.grantHttpAccess(this.consumer.role);

@@ -4,21 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
 import { mapWithConcurrency, sleep } from '../../functions/shared/concurrency';
 import { startLocalRuntime } from '../local/runtime';
 import { provision } from '../local/provision';
 import { ingestStream } from '../../functions/definitions/resources';
-import { CLAIM_CONCURRENCY } from '../../functions/ingest/consumer/dedup-store';
 import { MAX_EVENTS_PER_RECORD, packStreamEntries } from '../../functions/ingest/stream/pack-records';
 import { realisticEvent } from './fixtures';
 import { timeMs } from './timing';
+
+/** The local pipeline keeps up with this many events/s, end to end. */
+export const E2E_TARGET_EVENTS_PER_SECOND = 2_000;
 
 export interface EndToEndResult {
   events: number;
   seconds: number;
   eventsPerSecond: number;
-  /** DynamoDB Local conditional puts/s at the consumer's concurrency: one per event with a transaction_id (the dedup claim). */
-  dynamoConditionalPutsPerSecond: number;
+  /** Dedup claims/s on DynamoDB Local as the consumer takes them (25 per request, its concurrency): one per event with a transaction_id. */
+  dedupClaimsPerSecond: number;
+  /** DynamoDB write units the claims of a million events cost (one per claim item of at most 1 KB). */
+  dedupWriteUnitsPerMillionEvents: number;
   /** kinesis-local PutRecords records/s, with records as the collector packs and encodes them. */
   kinesisRecordsPerSecond: number;
   eventsPerRecord: number;
@@ -41,24 +46,25 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
     const c = rt.credentials;
     const scope = { org_id: c.org_id, app_id: c.app_id };
 
-    // The ceiling, on scratch resources of the same emulators: DynamoDB Local's conditional-put rate
-    // at the consumer's concurrency (one batch per shard, CLAIM_CONCURRENCY claims each), after a JIT
-    // warm-up, best of a probe before and one after the end-to-end run.
-    const consumerConcurrency = ingestStream.localShardCount * CLAIM_CONCURRENCY;
+    // The ceiling, on scratch resources of the same emulators: the dedup claim rate as the consumer
+    // claims (a batch per shard in parallel, each through DedupStore), after a JIT warm-up, best of a
+    // probe before and one after the end-to-end run.
     const scratch = await provision(rt.clients, 'bench-ceiling-');
+    const claims = new DedupStore(rt.clients.documents, scratch.tables.dedup);
     let probeRound = 0;
-    const probePuts = async (count: number) => {
+    const probeClaims = async (count: number) => {
       const round = probeRound++;
-      const ms = await timeMs(() =>
-        mapWithConcurrency(Array.from({ length: count }, (_, i) => i), consumerConcurrency, (i) =>
-          rt.clients.documents.send(new PutCommand({ TableName: scratch.tables.dedup, Item: { pk: `ceiling#${round}#${i}`, owner: 'bench' }, ConditionExpression: 'attribute_not_exists(pk)' })),
-        ),
-      );
+      const batches = Array.from({ length: Math.ceil(count / 500) }, (_, b) => Array.from({ length: 500 }, (_, i) => ({ appId: 'bench', eventId: `ceiling#${round}#${b}#${i}`, owner: 'bench' })));
+      const ms = await timeMs(() => mapWithConcurrency(batches, ingestStream.localShardCount, (batch) => claims.claim(batch)));
       return (count / ms) * 1000;
     };
-    await probePuts(2000);
-    const putsBefore = await probePuts(4000);
-    log(`  DynamoDB Local: ${putsBefore.toFixed(0)} conditional puts/s`);
+    await probeClaims(2000);
+    const claimsBefore = await probeClaims(10_000);
+    log(`  DynamoDB Local: ${claimsBefore.toFixed(0)} dedup claims/s`);
+    // What a claim costs on AWS: a write unit per started KB of the item, measured on the item as stored.
+    const claimItem = { pk: `${c.app_id}#${randomUUID()}`, owner: randomUUID(), claimed_at: new Date().toISOString(), expires_at: Math.floor(Date.now() / 1000) };
+    const written = await rt.clients.documents.send(new PutCommand({ TableName: scratch.tables.dedup, Item: claimItem, ReturnConsumedCapacity: 'TOTAL' }));
+    const dedupWriteUnitsPerMillionEvents = (written.ConsumedCapacity?.CapacityUnits ?? Math.ceil(JSON.stringify(claimItem).length / 1024)) * 1_000_000;
 
     // Records exactly as the collector writes them: 500 realistic events, packed and encoded.
     const sample = packStreamEntries(scope, 'event', Array.from({ length: MAX_EVENTS_PER_RECORD }, (_, i) => ({ id: randomUUID(), time: new Date().toISOString(), received_at: new Date().toISOString(), data: realisticEvent(i) })));
@@ -93,11 +99,11 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const eventsPerSecond = events / seconds;
-    const putsAfter = await probePuts(4000);
-    log(`  DynamoDB Local after the run: ${putsAfter.toFixed(0)} conditional puts/s`);
-    const dynamoConditionalPutsPerSecond = Math.max(putsBefore, putsAfter);
-    const ceilingEventsPerSecond = Math.min(dynamoConditionalPutsPerSecond, kinesisRecordsPerSecond * eventsPerRecord);
-    return { events, seconds, eventsPerSecond, dynamoConditionalPutsPerSecond, kinesisRecordsPerSecond, eventsPerRecord, ceilingEventsPerSecond, ratio: eventsPerSecond / ceilingEventsPerSecond };
+    const claimsAfter = await probeClaims(10_000);
+    log(`  DynamoDB Local after the run: ${claimsAfter.toFixed(0)} dedup claims/s`);
+    const dedupClaimsPerSecond = Math.max(claimsBefore, claimsAfter);
+    const ceilingEventsPerSecond = Math.min(dedupClaimsPerSecond, kinesisRecordsPerSecond * eventsPerRecord);
+    return { events, seconds, eventsPerSecond, dedupClaimsPerSecond, dedupWriteUnitsPerMillionEvents, kinesisRecordsPerSecond, eventsPerRecord, ceilingEventsPerSecond, ratio: eventsPerSecond / ceilingEventsPerSecond };
   } finally {
     await rt.stop();
     await rm(dataDir, { recursive: true, force: true });

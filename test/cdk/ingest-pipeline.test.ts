@@ -67,6 +67,10 @@ describe('consumer event source mapping', () => {
         Resource: [{ 'Fn::GetAtt': [logicalIdOf(table), 'Arn'] }],
       }));
     }
+    expect(policy).toContainEqual(expect.objectContaining({ Action: 'dynamodb:PartiQLInsert', Resource: [{ 'Fn::GetAtt': [logicalIdOf(stack.storage.tables.dedup), 'Arn'] }] }));
+    // The app item (route templates) and contract ABIs: reads of the resources table, no writes.
+    const onResources = policy.filter((statement) => JSON.stringify(statement.Resource).includes(`"${logicalIdOf(stack.storage.tables.resources)}"`));
+    expect(onResources.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
     const archiveId = logicalIdOf(stack.storage.buckets.archive);
     const archiveStatements = policy.filter((statement) => JSON.stringify(statement.Resource).includes(archiveId));
     expect(archiveStatements).toEqual([{ Effect: 'Allow', Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [archiveId, 'Arn'] }, '/*']] } }]);

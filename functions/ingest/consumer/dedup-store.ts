@@ -1,22 +1,24 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchExecuteStatementCommand, BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEDUP_RETENTION_DAYS } from '../../definitions/resources';
-import { mapWithConcurrency } from '../../shared/concurrency';
+import { mapWithConcurrency, sleep } from '../../shared/concurrency';
 
 /**
  * Exactly-once for events: one claim per `app_id#transaction_id`, owned by the stream record that
- * carried the event (its collector-assigned record_id), taken with one conditional put:
- *
- *   attribute_not_exists(pk) OR owner = :this record
+ * carried the event (its collector-assigned record_id):
  *
  *   claimed    the event is this record's to store: first sight, or a retry / replay of the same
  *              record after a failure anywhere after the claim (so a failed attempt never turns the
  *              event into a "duplicate" of itself — the OpenMeter #5118 trap)
  *   duplicate  another record owns it: the same event sent again (client retry), skipped
  *
+ * A claim is a PartiQL INSERT, which DynamoDB refuses for an existing key (`DuplicateItem`); 25 go
+ * in one BatchExecuteStatement request, so a batch of events costs a request per 25 rather than
+ * one each, at the same one write unit per claim. Only a refused claim is read back (consistently)
+ * to tell this record's own earlier claim from another's; claims never change owner.
+ *
  * Every acknowledged record is eventually processed — by the event source's retries, or by replaying
- * it from the failed-records bucket with its record_id intact — so the owner always finishes. One
- * write per event. Claims outlive the 30-day acceptance window (35 days, DynamoDB TTL).
+ * it from the failed-records bucket with its record_id intact — so the owner always finishes. Claims
+ * outlive the 30-day acceptance window (35 days, DynamoDB TTL).
  */
 export type ClaimStatus = 'claimed' | 'duplicate';
 
@@ -29,8 +31,13 @@ export interface ClaimRequest {
 
 export const dedupKey = (appId: string, eventId: string) => `${appId}#${eventId}`;
 
-/** Claims in flight per consumer batch: DynamoDB takes them in parallel, and claims are most of a batch's work. */
-export const CLAIM_CONCURRENCY = 32;
+/** Statements per BatchExecuteStatement request (DynamoDB's limit). */
+export const CLAIMS_PER_REQUEST = 25;
+/** Claim requests in flight per consumer batch. */
+export const CLAIM_CONCURRENCY = 8;
+
+/** Keys per BatchGetItem request (DynamoDB's limit). */
+const READS_PER_REQUEST = 100;
 
 export class DedupStore {
   constructor(
@@ -40,23 +47,65 @@ export class DedupStore {
   ) {}
 
   async claim(requests: readonly ClaimRequest[]): Promise<ClaimStatus[]> {
-    return mapWithConcurrency(requests, this.options.concurrency ?? CLAIM_CONCURRENCY, (request) => this.claimOne(request));
+    const statuses: ClaimStatus[] = new Array(requests.length);
+    // A key twice in one request is refused by DynamoDB: repeats wait for a later round.
+    let pending = requests.map((request, index) => ({ request, index }));
+    while (pending.length > 0) {
+      const seen = new Set<string>();
+      const round: typeof pending = [];
+      const later: typeof pending = [];
+      for (const entry of pending) {
+        const key = dedupKey(entry.request.appId, entry.request.eventId);
+        (seen.has(key) ? later : round).push(entry);
+        seen.add(key);
+      }
+      pending = later;
+      const chunks = Array.from({ length: Math.ceil(round.length / CLAIMS_PER_REQUEST) }, (_, i) => round.slice(i * CLAIMS_PER_REQUEST, (i + 1) * CLAIMS_PER_REQUEST));
+      const refused = (await mapWithConcurrency(chunks, this.options.concurrency ?? CLAIM_CONCURRENCY, (chunk) => this.insert(chunk))).flat();
+      for (const { index } of round) statuses[index] = 'claimed';
+      const owners = await this.ownersOf(refused.map(({ request }) => request));
+      for (const { request, index } of refused) statuses[index] = owners.get(dedupKey(request.appId, request.eventId)) === request.owner ? 'claimed' : 'duplicate';
+    }
+    return statuses;
   }
 
-  private async claimOne(request: ClaimRequest): Promise<ClaimStatus> {
+  /** Inserts the claims of one request; answers those refused because the key exists. */
+  private async insert<T extends { request: ClaimRequest }>(chunk: readonly T[]): Promise<T[]> {
     const now = (this.options.now ?? Date.now)();
-    try {
-      await this.documents.send(new PutCommand({
-        TableName: this.tableName,
-        Item: { pk: dedupKey(request.appId, request.eventId), owner: request.owner, claimed_at: new Date(now).toISOString(), expires_at: Math.floor(now / 1000) + DEDUP_RETENTION_DAYS * 86_400 },
-        ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': request.owner },
-      }));
-      return 'claimed';
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return 'duplicate';
-      throw error;
+    const claimedAt = new Date(now).toISOString();
+    const expiresAt = Math.floor(now / 1000) + DEDUP_RETENTION_DAYS * 86_400;
+    const answer = await this.documents.send(new BatchExecuteStatementCommand({
+      Statements: chunk.map(({ request }) => ({
+        Statement: `INSERT INTO "${this.tableName}" VALUE {'pk': ?, 'owner': ?, 'claimed_at': ?, 'expires_at': ?}`,
+        Parameters: [dedupKey(request.appId, request.eventId), request.owner, claimedAt, expiresAt],
+      })),
+    }));
+    const responses = answer.Responses ?? [];
+    const refused: T[] = [];
+    chunk.forEach((entry, i) => {
+      const error = responses[i]?.Error;
+      if (!error) return;
+      // Anything but an existing key (throttling, a failed condition of the service) fails the batch, which is retried whole.
+      if (error.Code !== 'DuplicateItem') throw new Error(`dedup claim failed: ${error.Code ?? 'unknown'} ${error.Message ?? ''}`.trim());
+      refused.push(entry);
+    });
+    return refused;
+  }
+
+  /** The owners of existing claims, read consistently. */
+  private async ownersOf(requests: readonly ClaimRequest[]): Promise<Map<string, string>> {
+    const owners = new Map<string, string>();
+    let keys = [...new Set(requests.map((r) => dedupKey(r.appId, r.eventId)))].map((pk) => ({ pk }));
+    while (keys.length > 0) {
+      const batch = keys.slice(0, READS_PER_REQUEST);
+      keys = keys.slice(READS_PER_REQUEST);
+      const answer = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: batch, ConsistentRead: true, ProjectionExpression: 'pk, #owner', ExpressionAttributeNames: { '#owner': 'owner' } } } }));
+      for (const item of answer.Responses?.[this.tableName] ?? []) owners.set(String(item['pk']), String(item['owner']));
+      const unprocessed = (answer.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as { pk: string }[];
+      // Throttled keys come back unprocessed: asked again after a pause.
+      if (unprocessed.length > 0) await sleep(50);
+      keys.push(...unprocessed);
     }
+    return owners;
   }
 }
