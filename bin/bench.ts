@@ -11,20 +11,28 @@ import { benchCollectorThroughput } from './bench/collector-throughput';
 import { CONSOLE_TARGETS, benchConsole } from './bench/console';
 import { LIVE_STREAM_RATE, LIVE_STREAM_TARGETS } from './bench/console-live-stream';
 import { E2E_TARGET_EVENTS_PER_SECOND, benchEndToEnd } from './bench/end-to-end';
+import { INDEX_WRITE_TARGETS, benchIndexWrites } from './bench/index-writes';
 import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { OPENSEARCH_SEARCH_TARGET_RATIO, benchSearchOnOpenSearch } from './bench/search-opensearch';
 import { ANALYSES_TARGET_MS, benchEventAnalyses } from './bench/event-analyses';
 import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
 import { fmt } from './bench/timing';
 
-const sections = ['collector', 'bundle', 'e2e', 'search', 'opensearch', 'analyses', 'exports', 'billing', 'console'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'exports', 'billing', 'console'] as const;
 
+
+/** The value of `--events N`, if given. */
+function eventsOption(args: readonly string[]): number | undefined {
+  const at = args.indexOf('--events');
+  const value = at === -1 ? undefined : Number(args[at + 1]);
+  return value !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const scale = billingScaleOption(args);
   // The value after --scale is not a section name.
-  const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--scale');
+  const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--scale' && args[i - 1] !== '--events');
   const run = (name: (typeof sections)[number]) => wanted.length === 0 || wanted.includes(name);
   const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
   const log = (line: string) => console.log(line);
@@ -56,6 +64,14 @@ async function main(): Promise<void> {
     log(`  emulator ceiling: ${Math.round(r.ceilingEventsPerSecond)} events/s (DynamoDB Local ${Math.round(r.dedupClaimsPerSecond)} dedup claims/s; kinesis-local ${fmt(r.kinesisRecordsPerSecond, 1)} records/s × ${r.eventsPerRecord} events)`);
     log(`  ratio to the ceiling: ${fmt(r.ratio)} (target ≥ 0.8); target ≥ ${E2E_TARGET_EVENTS_PER_SECOND.toLocaleString('en')} events/s (${r.eventsPerSecond >= E2E_TARGET_EVENTS_PER_SECOND ? 'met' : 'MISSED'})`);
     log(`  dedup write units per million events: ${r.dedupWriteUnitsPerMillionEvents.toLocaleString('en')}`);
+  }
+  if (run('writes')) {
+    const events = eventsOption(args) ?? 1_000_000;
+    log(`\n## Embedded index writes: ${events.toLocaleString('en')} events into DuckDB in writes of 20,000, rate as it fills, peak RSS`);
+    const r = await benchIndexWrites({ events, log });
+    results.writes = r;
+    log(`  median write: first tenth ${Math.round(r.firstEventsPerSecond).toLocaleString('en')} events/s, last tenth ${Math.round(r.lastEventsPerSecond).toLocaleString('en')} events/s (ratio ${fmt(r.lastEventsPerSecond / r.firstEventsPerSecond)}); overall ${Math.round(r.overallEventsPerSecond).toLocaleString('en')} events/s with checkpoints; peak RSS ${r.peakRssMb.toLocaleString('en')} MB`);
+    log(`  targets: ≥ ${INDEX_WRITE_TARGETS.eventsPerSecond.toLocaleString('en')} events/s, the last tenth no slower than the first`);
   }
   if (run('search')) {
     log('\n## Search: 8 dashboard queries over 1,000,000 events on DuckDB vs hand-written SQL on the same file');

@@ -120,7 +120,7 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
 
 /** A change of the table layout (hot columns, types) makes the cached file stale. */
 function schemaFingerprint(): string {
-  const ddl = Object.values(SEARCH_TABLES).map(createTableSql).join(';');
+  const ddl = Object.values(SEARCH_TABLES).map((table) => createTableSql(table)).join(';');
   return createHash('sha256').update(ddl).digest('hex').slice(0, 16);
 }
 

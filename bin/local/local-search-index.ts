@@ -8,7 +8,11 @@ import { startOpenSearchNode, type OpenSearchNode } from './opensearch-node';
 
 /** Where the local runtime searches: embedded DuckDB (the default), or OpenSearch as on AWS. */
 export type LocalSearchBackend =
-  | { readonly backend: 'duckdb' }
+  | {
+      readonly backend: 'duckdb';
+      /** DuckDB's memory budget (SEARCH_MEMORY_LIMIT, e.g. `1GB`); default DEFAULT_MEMORY_LIMIT. */
+      readonly memoryLimit?: string;
+    }
   | {
       readonly backend: 'opensearch';
       /** A cluster to use (no IAM signing); without it a local node is started in DATA_DIR/opensearch. */
@@ -26,7 +30,7 @@ export interface LocalSearchIndex {
 
 export async function openLocalSearchIndex(dataDir: string, search: LocalSearchBackend, log: (line: string) => void): Promise<LocalSearchIndex> {
   if (search.backend === 'duckdb') {
-    const index = await createDuckDbSearchIndex({ path: join(dataDir, 'search.duckdb') });
+    const index = await createDuckDbSearchIndex({ path: join(dataDir, 'search.duckdb'), ...(search.memoryLimit ? { memoryLimit: search.memoryLimit } : {}) });
     await index.ensureReady();
     return { index, description: `DuckDB (${join(dataDir, 'search.duckdb')})`, close: () => index.close() };
   }

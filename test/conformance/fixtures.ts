@@ -1,3 +1,4 @@
+import { routeOfUri } from '../../functions/search/index-documents';
 import type { CaseDocument } from './types';
 
 /**
@@ -21,11 +22,16 @@ interface CallSpec {
   readonly late?: boolean;
 }
 
-/** An API call as the collector normalises it; the index derives route, duration_ms, event_type and is_late. */
+/**
+ * An API call as the collector normalises it; the index derives duration_ms, event_type and is_late.
+ * Its route is the URI's path as an SDK names it (`/v1/orders/42`, not the template `/v1/orders/:id`),
+ * so the text cases have ids to search for.
+ */
 export function apiCall(spec: CallSpec): CaseDocument {
   const responseTime = new Date(Date.parse(spec.time) + (spec.duration ?? 0)).toISOString();
+  const uri = spec.uri ?? 'https://api.shop.test/v1/ping';
   const data: Record<string, unknown> = {
-    request: { time: spec.time, uri: spec.uri ?? 'https://api.shop.test/v1/ping', verb: spec.verb ?? 'GET', headers: spec.requestHeaders ?? {} },
+    request: { time: spec.time, uri, route: routeOfUri(uri), verb: spec.verb ?? 'GET', headers: spec.requestHeaders ?? {} },
     response: { time: responseTime, status: spec.status ?? 200, headers: {} },
   };
   if (spec.user !== undefined) data.user_id = spec.user;

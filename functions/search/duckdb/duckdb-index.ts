@@ -45,6 +45,7 @@ import {
   columnsOf,
   createStagingTableSql,
   createTableSql,
+  dropEventKeySql,
   mergeFromStagingSql,
   quoteIdentifier,
   rowOf,
@@ -58,9 +59,18 @@ export interface DuckDbSearchIndexOptions {
   readonly path: string;
   /** Read connections: searches running at once (default 6, the billing run's look-ahead queries). */
   readonly readers?: number;
+  /**
+   * DuckDB's memory budget (`memory_limit`, e.g. `1GB`): larger work spills to temporary files next
+   * to the database. Default 1 GB, whatever the data size; DuckDB's own default is 80 % of RAM.
+   */
+  readonly memoryLimit?: string;
 }
 
 const DEFAULT_READERS = 6;
+export const DEFAULT_MEMORY_LIMIT = '1GB';
+const CHECKPOINT_THRESHOLD = '256MB';
+/** A size DuckDB's memory_limit accepts. */
+export const MEMORY_LIMIT = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
   VARCHAR,
@@ -82,7 +92,11 @@ const ROWS_PER_CHUNK = 2048;
  */
 export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions): Promise<SearchableIndex> {
   if (options.path !== ':memory:') mkdirSync(dirname(resolve(options.path)), { recursive: true });
-  const instance = await DuckDBInstance.create(options.path);
+  const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  if (!MEMORY_LIMIT.test(memoryLimit)) throw new Error(`memory limit ${memoryLimit} is not a size such as 1GB or 512MB`);
+  // Checkpoints every 256 MB of WAL rather than DuckDB's 16 MB: a consumer write of 20 k events is
+  // about that much, and a checkpoint after each one nearly halved the write rate (bench: writes).
+  const instance = await DuckDBInstance.create(options.path, { memory_limit: memoryLimit, checkpoint_threshold: CHECKPOINT_THRESHOLD });
   try {
     const writer = await instance.connect();
     const readers: DuckDBConnection[] = [];
@@ -124,16 +138,25 @@ class DuckDbSearchIndex implements SearchableIndex {
     });
   }
 
-  /** A file from a version without the metadata column gets it, backfilled, before any read or write. */
+  /**
+   * A file from an older version is brought up to date before any read or write: the metadata
+   * column is added and backfilled, and the events table loses its key index (tables.ts).
+   */
   private async migrate(table: SearchTable): Promise<void> {
     const found = await this.writer.runAndReadAll(
       `SELECT count(*) FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 AND column_name = $2`,
       [table.name, METADATA_COLUMN],
     );
-    if (Number(found.getRows()[0]?.[0] ?? 0) > 0) return;
+    if (Number(found.getRows()[0]?.[0] ?? 0) === 0) await this.inTransaction(addMetadataColumnSql(table));
+    if (table.versioned) return;
+    const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [table.name]);
+    if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await this.inTransaction(dropEventKeySql(table));
+  }
+
+  private async inTransaction(statements: readonly string[]): Promise<void> {
     await this.writer.run('BEGIN TRANSACTION');
     try {
-      for (const statement of addMetadataColumnSql(table)) await this.writer.run(statement);
+      for (const statement of statements) await this.writer.run(statement);
       await this.writer.run('COMMIT');
     } catch (error) {
       await this.writer.run('ROLLBACK');
@@ -189,7 +212,9 @@ class DuckDbSearchIndex implements SearchableIndex {
       } finally {
         appender.closeSync();
       }
-      const result = await this.writer.runAndReadAll(mergeFromStagingSql(table));
+      // Events look for their ids only among stored rows of the staged time span (tables.ts).
+      const span = table.versioned ? undefined : timeSpanOf(documents);
+      const result = await this.writer.runAndReadAll(mergeFromStagingSql(table), span);
       return Number(result.getRows()[0]?.[0] ?? 0);
     } finally {
       await this.writer.run(`DELETE FROM ${staging}`);
@@ -215,16 +240,25 @@ class DuckDbSearchIndex implements SearchableIndex {
     });
   }
 
-  /** The primary key finds the row directly, so the time hint is not needed here. */
-  async get(scope: TenantScope, kind: IndexKind, id: string): Promise<StoredDocument | undefined> {
+  /**
+   * Profiles by their key. An event with a time hint is looked for in the day around it first (the
+   * row groups of that span only), then, as one without a hint, in every row.
+   */
+  async get(scope: TenantScope, kind: IndexKind, id: string, hint?: { time?: Date }): Promise<StoredDocument | undefined> {
     this.assertOpen();
     const sql = `SELECT doc FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE org_id = $1 AND app_id = $2 AND id = $3`;
-    return this.reads.run(async (reader) => {
-      const result = await reader.runAndReadAll(sql, [scope.org_id, scope.app_id, id]);
+    const read = (where: string, params: DuckDBValue[]) => this.reads.run(async (reader) => {
+      const result = await reader.runAndReadAll(`${sql}${where}`, [scope.org_id, scope.app_id, id, ...params]);
       const doc = result.getRows()[0]?.[0];
       if (typeof doc !== 'string') return undefined;
       return { _id: id, _source: JSON.parse(doc) as Record<string, unknown> };
     });
+    const at = hint?.time?.getTime();
+    if (kind === 'events' && at !== undefined && Number.isFinite(at)) {
+      const near = await read(' AND "time" >= $4 AND "time" <= $5', [timestampOf(new Date(at - DAY_MS)), timestampOf(new Date(at + DAY_MS))]);
+      if (near) return near;
+    }
+    return read('', []);
   }
 
   async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
@@ -327,6 +361,20 @@ class DuckDbSearchIndex implements SearchableIndex {
 
 function timestampOf(date: Date) {
   return timestampTZValue(BigInt(date.getTime()) * 1000n);
+}
+
+const DAY_MS = 86_400_000;
+
+/** The earliest and latest time of documents (already checked by documentProblem), as merge parameters. */
+function timeSpanOf(documents: readonly IndexDocument[]): Record<string, DuckDBValue> {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const document of documents) {
+    const millis = Date.parse(document.time);
+    from = Math.min(from, millis);
+    to = Math.max(to, millis);
+  }
+  return { from: timestampOf(new Date(from)), to: timestampOf(new Date(to)) };
 }
 
 /**

@@ -30,11 +30,34 @@ export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"'
 
 const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
 
-export function createTableSql(table: SearchTable): string {
+/**
+ * Profiles are keyed by (org_id, app_id, id): a newer version replaces the row. Events have no key
+ * index: an index over every event ever stored grew memory by about 3 GB per million events and
+ * slowed each write as it grew, while an event's id already fixes its time (the collector stamps
+ * both once; retries and replays carry the same item), so a write only needs to look for its ids
+ * among the rows of its own time span, which DuckDB's per-row-group min/max of `time` narrows to
+ * the few row groups that hold that span (mergeFromStagingSql).
+ */
+export function createTableSql(table: SearchTable, name: string = table.name): string {
   const columns = columnsOf(table).map(
-    ({ name, type }) => `${quoteIdentifier(name)} ${type}${KEY_COLUMNS.has(name) || name === 'version' || name === 'doc' ? ' NOT NULL' : ''}`,
+    ({ name: column, type }) => `${quoteIdentifier(column)} ${type}${KEY_COLUMNS.has(column) || column === 'version' || column === 'doc' ? ' NOT NULL' : ''}`,
   );
-  return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table.name)} (${columns.join(', ')}, PRIMARY KEY (org_id, app_id, id))`;
+  return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(name)} (${columns.join(', ')}${table.versioned ? ', PRIMARY KEY (org_id, app_id, id)' : ''})`;
+}
+
+/**
+ * A file written before events lost their key index gets its events table rebuilt without it (in
+ * time order, so the min/max of each row group stays narrow); run in one transaction.
+ */
+export function dropEventKeySql(table: SearchTable): string[] {
+  const rebuilt = `${table.name}_rebuilt`;
+  const names = columnsOf(table).map(({ name }) => quoteIdentifier(name)).join(', ');
+  return [
+    createTableSql(table, rebuilt),
+    `INSERT INTO ${quoteIdentifier(rebuilt)} (${names}) SELECT ${names} FROM ${quoteIdentifier(table.name)} ORDER BY "time"`,
+    `DROP TABLE ${quoteIdentifier(table.name)}`,
+    `ALTER TABLE ${quoteIdentifier(rebuilt)} RENAME TO ${quoteIdentifier(table.name)}`,
+  ];
 }
 
 /**
@@ -58,8 +81,10 @@ export function createStagingTableSql(table: SearchTable): string {
 }
 
 /**
- * Events: create-if-absent, so a replay cannot overwrite or double-count. Profiles: replace only
- * with a strictly newer version. DuckDB reports the rows actually inserted or updated.
+ * Events: create-if-absent, so a replay cannot overwrite or double-count: a staged event is left
+ * out when its id is stored at the same time; `$from`/`$to` (the staged rows' earliest and latest
+ * time) are constants, so DuckDB reads only the row groups whose times overlap them. Profiles:
+ * replace only with a strictly newer version. DuckDB reports the rows actually inserted or updated.
  */
 export function mergeFromStagingSql(table: SearchTable): string {
   const target = quoteIdentifier(table.name);
@@ -69,7 +94,10 @@ export function mergeFromStagingSql(table: SearchTable): string {
     .map(({ name }) => quoteIdentifier(name))
     .join(', ');
   const insert = `INSERT INTO ${target} (${names}) SELECT ${names} FROM ${staging}`;
-  if (!table.versioned) return `${insert} ON CONFLICT DO NOTHING`;
+  if (!table.versioned) {
+    return `${insert} AS staged WHERE NOT EXISTS (SELECT 1 FROM ${target} AS stored WHERE stored."time" >= $from AND stored."time" <= $to ` +
+      'AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id AND stored."time" = staged."time")';
+  }
   const updated = columnsOf(table)
     .filter(({ name }) => !['org_id', 'app_id', 'id'].includes(name))
     .map(({ name }) => `${quoteIdentifier(name)} = excluded.${quoteIdentifier(name)}`);
@@ -127,15 +155,16 @@ export function valueAt(source: Readonly<Record<string, unknown>>, path: readonl
   return current;
 }
 
-// JSON.stringify escapes a lone surrogate (as backslash-u-d8..), which DuckDB's JSON type rejects; a
-// well-formed pair is written as the character itself, so this only matches (rare) lone ones.
-const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
+// JSON.stringify escapes a lone surrogate (as backslash-u-d8.., lower case), which DuckDB's JSON type
+// rejects; a well-formed pair is written as the character itself. A plain substring search finds the
+// (rare) candidates four times faster than a regular expression over every document.
+const ESCAPED_SURROGATE = /\\ud[89a-f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** A JSON value as text DuckDB accepts: lone surrogates (invalid Unicode) become U+FFFD. */
 export function documentJson(source: unknown): string {
   const json = JSON.stringify(source);
-  if (!ESCAPED_SURROGATE.test(json)) return json;
+  if (!json.includes('\\ud') || !ESCAPED_SURROGATE.test(json)) return json;
   return JSON.stringify(source, (_key, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value));
 }
 

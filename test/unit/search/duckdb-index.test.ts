@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import fc from 'fast-check';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
 import { SEARCH_TABLES, columnsOf, createTableSql, quoteIdentifier, rowOf } from '../../../functions/search/duckdb/tables';
@@ -10,8 +11,8 @@ import { parseSearchRequest } from '../../../functions/search/dsl';
 
 const scope = { org_id: 'org-1', app_id: 'app-1' };
 
-function apiCall(id: string, time: string, data: Record<string, unknown> = {}): IndexDocument {
-  return eventDocument(scope, 'event', {
+function apiCall(id: string, time: string, data: Record<string, unknown> = {}, tenant = scope): IndexDocument {
+  return eventDocument(tenant, 'event', {
     id,
     time,
     received_at: time,
@@ -155,6 +156,59 @@ describe('DuckDB search index', () => {
     ]);
     checkConnection.closeSync();
     check.closeSync();
+  });
+
+  it('rebuilds a keyed events table of an older file without its key, and still stores each event once', async () => {
+    const path = join(folder, 'keyed.duckdb');
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    for (const table of Object.values(SEARCH_TABLES)) {
+      const ddl = createTableSql(table);
+      await connection.run(table.versioned ? ddl : ddl.replace(/\)$/, ', PRIMARY KEY (org_id, app_id, id))'));
+    }
+    const stored = [apiCall('a', '2024-02-10T08:00:00.000Z'), apiCall('b', '2024-02-12T08:00:00.000Z')];
+    const placeholders = columnsOf(SEARCH_TABLES.events).map((_, position) => `$${position + 1}`).join(', ');
+    for (const document of stored) await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, document));
+    const keys = async () => Number((await connection.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'events' AND constraint_type = 'PRIMARY KEY'`)).getRows()[0]![0]);
+    expect(await keys()).toBe(1);
+    connection.closeSync();
+    instance.closeSync();
+
+    const index = await createDuckDbSearchIndex({ path });
+    // A replay of both (and one new event) writes only the new one; so does the same batch again.
+    const replay = [...stored, apiCall('c', '2024-02-11T08:00:00.000Z')];
+    expect((await index.index(replay)).written).toBe(1);
+    expect((await index.index(replay)).written).toBe(0);
+    expect(await index.count(scope, 'events')).toBe(3);
+    expect((await index.get(scope, 'events', 'b', { time: new Date('2024-02-12T08:00:00.000Z') }))?._id).toBe('b');
+    expect((await index.get(scope, 'events', 'b', { time: new Date('2023-01-01T00:00:00.000Z') }))?._id).toBe('b');
+    expect(await index.get(scope, 'events', 'nope')).toBeUndefined();
+    await index.close();
+    const check = await DuckDBInstance.create(path);
+    const checkConnection = await check.connect();
+    expect(Number((await checkConnection.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'events' AND constraint_type = 'PRIMARY KEY'`)).getRows()[0]![0])).toBe(0);
+    checkConnection.closeSync();
+    check.closeSync();
+  });
+
+  it('stores every event once, whatever batches of replays and repeats bring it (property)', async () => {
+    const index = await createDuckDbSearchIndex({ path: ':memory:' });
+    let run = 0;
+    const event = fc.record({ id: fc.integer({ min: 0, max: 30 }), hour: fc.integer({ min: 0, max: 72 }) });
+    await fc.assert(fc.asyncProperty(fc.array(fc.array(event, { maxLength: 20 }), { maxLength: 6 }), async (batches) => {
+      const app = { org_id: 'org-p', app_id: `app-${run++}` };
+      // An event's id fixes its time, as the collector stamps both once.
+      const at = new Map<number, number>();
+      for (const batch of batches) {
+        const documents = batch.map(({ id, hour }) => {
+          if (!at.has(id)) at.set(id, hour);
+          return apiCall(`e${id}`, new Date(Date.UTC(2024, 1, 1, at.get(id)!)).toISOString(), {}, app);
+        });
+        await index.index(documents);
+      }
+      expect(await index.count(app, 'events')).toBe(at.size);
+    }), { numRuns: 40 });
+    await index.close();
   });
 
   it('serialises concurrent writers: every id counted once', async () => {
