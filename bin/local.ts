@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { startLocalRuntime } from './local/runtime';
+import { DEFAULT_INGEST_BACKLOG_LIMIT_MS, startLocalRuntime } from './local/runtime';
 import { ensureConsoleBuilt } from './local/console-build';
 import { DEFAULT_MEMORY_LIMIT, MEMORY_LIMIT } from '../functions/search/duckdb/duckdb-index';
 
@@ -35,6 +35,8 @@ const LocalEnv = z.object({
   /** Where searches run: embedded DuckDB, or OpenSearch as on AWS (OPENSEARCH_ENDPOINT, or a node started in DATA_DIR/opensearch). */
   SEARCH_BACKEND: z.enum(['duckdb', 'opensearch']).default('duckdb'),
   OPENSEARCH_ENDPOINT: z.string().url().optional(),
+  /** Past this age of the oldest acknowledged record not yet consumed, the collector answers 503 with Retry-After. */
+  INGEST_BACKLOG_LIMIT_MS: z.coerce.number().int().min(1_000).default(DEFAULT_INGEST_BACKLOG_LIMIT_MS),
   /** The embedded index's memory budget (DuckDB memory_limit); larger work spills to DATA_DIR. */
   SEARCH_MEMORY_LIMIT: z.string().regex(MEMORY_LIMIT, 'a size such as 1GB or 512MB').default(DEFAULT_MEMORY_LIMIT),
 });
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(env.DATA_DIR);
   await ensureConsoleBuilt({ log });
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG }, search: env.SEARCH_BACKEND === 'opensearch' ? { backend: 'opensearch', ...(env.OPENSEARCH_ENDPOINT ? { endpoint: env.OPENSEARCH_ENDPOINT } : {}) } : { backend: 'duckdb', memoryLimit: env.SEARCH_MEMORY_LIMIT }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS, email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS } });
+  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG }, search: env.SEARCH_BACKEND === 'opensearch' ? { backend: 'opensearch', ...(env.OPENSEARCH_ENDPOINT ? { endpoint: env.OPENSEARCH_ENDPOINT } : {}) } : { backend: 'duckdb', memoryLimit: env.SEARCH_MEMORY_LIMIT }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS, ingestBacklogLimitMs: env.INGEST_BACKLOG_LIMIT_MS, email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS } });
   const c = runtime.credentials;
   console.log(
     [

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { StreamEntry } from '../../functions/ingest/stream/pack-records';
 import type { RecordPublisher } from '../../functions/ingest/stream/publisher';
+import { BACKLOG_RETRY_AFTER_SECONDS, pastLimit, type IngestBacklogProbe } from '../../functions/ingest/backlog/ingest-backlog';
 import { ServiceUnavailableError } from '../../functions/shared/errors';
 import { DurableAppendFile } from './durable-append-file';
 
@@ -44,7 +45,9 @@ export interface OpenedJournal {
 }
 
 export class IngestJournal {
+  /** Open entries in the order they were journaled (a Map keeps insertion order): the first is the oldest. */
   private readonly segmentOf = new Map<string, Segment>();
+  private readonly journaledAt = new Map<string, number>();
   private readonly oldSegments = new Set<Segment>();
   private rolling: Promise<void> | undefined;
 
@@ -80,14 +83,35 @@ export class IngestJournal {
     return this.segmentOf.size;
   }
 
+  /** How long ago the oldest open entry was journaled (an entry replayed at start counts from then). */
+  oldestOpenAgeMs(now = Date.now()): number | null {
+    const first = this.journaledAt.values().next();
+    return first.done ? null : Math.max(0, now - first.value);
+  }
+
+  /** The backlog as the management API shows it, bounded by `limitMs`. */
+  backlogProbe(limitMs: number): IngestBacklogProbe {
+    return { backlog: () => ({ records: this.openEntries, oldestAgeMs: this.oldestOpenAgeMs(), limitMs }) };
+  }
+
   /**
    * A publisher that journals first (synced to disk), then publishes through `stream`. Entries the
    * stream refuses are marked done before the error goes back to the client, which was not
    * acknowledged and will send them again.
    */
-  publisherOver(stream: RecordPublisher): RecordPublisher {
+  publisherOver(stream: RecordPublisher, backlogLimitMs = Infinity): RecordPublisher {
+    const probe = this.backlogProbe(backlogLimitMs);
     return {
       publish: async (entries) => {
+        // Past the limit nothing more is taken: SDKs retry after Retry-After, and what was acknowledged drains.
+        const backlog = probe.backlog();
+        if (pastLimit(backlog)) {
+          throw new ServiceUnavailableError(
+            `The ingest backlog's oldest record has waited ${Math.round((backlog.oldestAgeMs ?? 0) / 1000)} s (limit ${Math.round(backlogLimitMs / 1000)} s); nothing was acknowledged: retry after ${BACKLOG_RETRY_AFTER_SECONDS} s`,
+            [{ field: 'ingest_backlog', reason: `${backlog.records} records not yet consumed` }],
+            { 'retry-after': String(BACKLOG_RETRY_AFTER_SECONDS) },
+          );
+        }
         try {
           await this.append(entries);
         } catch (error) {
@@ -130,6 +154,7 @@ export class IngestJournal {
         const key = id.toString('base64');
         segment.pending.delete(key);
         this.segmentOf.delete(key);
+        this.journaledAt.delete(key);
       }
       if (segment.pending.size === 0 && this.oldSegments.has(segment)) await this.remove(segment);
     }));
@@ -144,6 +169,7 @@ export class IngestJournal {
   private track(id: string, segment: Segment): void {
     segment.pending.add(id);
     this.segmentOf.set(id, segment);
+    if (!this.journaledAt.has(id)) this.journaledAt.set(id, Date.now());
   }
 
   private async roll(): Promise<void> {

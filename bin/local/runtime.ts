@@ -44,6 +44,9 @@ import { RUNTIME_FILE, type RuntimeFile } from './runtime-file';
 import { StreamPoller } from './stream-poller';
 import { UploadWatcher } from './upload-watcher';
 
+/** The default INGEST_BACKLOG_LIMIT_MS: a minute of acknowledged records not yet consumed. */
+export const DEFAULT_INGEST_BACKLOG_LIMIT_MS = 60_000;
+
 export interface LocalRuntimeOptions {
   /** DuckDB file, checkpoints, signing key and local.json live here. */
   readonly dataDir: string;
@@ -85,6 +88,11 @@ export interface LocalRuntimeOptions {
    * What is left stays in the journal and is consumed after the next start.
    */
   readonly shutdownDrainMs?: number;
+  /**
+   * INGEST_BACKLOG_LIMIT_MS: past this age of the oldest acknowledged record not yet consumed, the
+   * collector answers 503 with Retry-After rather than take a backlog it cannot drain (default 60 s).
+   */
+  readonly ingestBacklogLimitMs?: number;
   /** The built console served at /console/ (default console/dist). */
   readonly consoleDist?: string;
   /**
@@ -162,7 +170,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       log(`journal: putting ${unfinished.length} acknowledged record(s) that were not consumed before the last stop back on the stream`);
       await stream.publish(unfinished);
     }
-    const publisher = journal.publisherOver(stream);
+    const backlogLimitMs = options.ingestBacklogLimitMs ?? DEFAULT_INGEST_BACKLOG_LIMIT_MS;
+    const publisher = journal.publisherOver(stream, backlogLimitMs);
     // One process, one set of stores (the same composition as the Lambdas'): the collector and the
     // refresher share one rule snapshot store, so a refresh is visible to GET /v1/config at once.
     const { managementAuth = {} } = options;
@@ -198,7 +207,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const managementHandler = managementDispatcher({
       search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
       'shared-views': sharedViewApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()) }),
-      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick(), emailTransport: mailTransport }),
+      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick(), emailTransport: mailTransport, ingestBacklog: journal.backlogProbe(backlogLimitMs) }),
     });
     const consumer = consumerHandler(stores, index, noMetrics);
     const quarantine = stores.quarantine;

@@ -1,6 +1,7 @@
 import type { EmailTransport } from '../emails/email-transport';
 import type { ExportRef } from '../exports/export-jobs';
 import { GovernanceRefresher } from '../governance/refresher';
+import type { IngestBacklogProbe } from '../ingest/backlog/ingest-backlog';
 import { createManagementApiHandler } from '../management/management-api-handler';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
@@ -26,6 +27,8 @@ export function managementApiHandler(
     onExportCreated?: (ref: ExportRef) => void;
     /** Where a template's test message goes (the email sender's transport). */
     emailTransport: EmailTransport;
+    /** The ingest backlog, where the deployment measures it (the local journal). */
+    ingestBacklog?: IngestBacklogProbe;
   },
 ): HttpHandler {
   return createManagementApiHandler({
@@ -50,6 +53,7 @@ export function managementApiHandler(
     ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
+    ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),
     now: stores.now,
   });
 }

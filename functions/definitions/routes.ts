@@ -123,6 +123,7 @@ export const routes: readonly RouteDefinition[] = [
   { api: 'management', method: 'POST', path: '/oauth/console_session/refresh', lambda: 'management', operation: 'refreshConsoleSession', auth: open, exactPath: true, summary: 'A new one-hour token for the console session of the cookie (the cookie is rotated)' },
   { api: 'management', method: 'DELETE', path: '/oauth/console_session', lambda: 'management', operation: 'endConsoleSession', auth: open, exactPath: true, summary: 'Console sign-out: ends the session of the cookie and clears it' },
   manage('GET', '/~/oauth/access_tokens', 'mintAccessToken', 'create:access_tokens', 'Mint a management token (scopes ⊆ the caller\'s) or get the app\'s collector application id'),
+  manage('GET', '/~/ingest/backlog', 'ingestBacklog', 'read:apps', 'Records the collector acknowledged that are not yet searchable: how many, how old the oldest, and the limit past which the collector answers 503'),
   manage('GET', '/~/oauth/access_tokens/issued', 'listAccessTokens', 'create:access_tokens', 'The caller\'s own tokens still usable (not revoked, not expired), newest first: ids, apps, scopes, issue and expiry times'),
   manage('DELETE', '/~/oauth/access_tokens/{tokenId}', 'revokeAccessToken', 'create:access_tokens', 'Revoke a management token of the organisation'),
   manage('POST', '/~/organizations/users', 'createOrgUser', 'update:organizations', 'Create an org user (password flow login)'),

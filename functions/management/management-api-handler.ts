@@ -13,10 +13,14 @@ import { resourceOperations, type ResourceOperationsDeps } from './resource-oper
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
 import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
 import { ethAbiOperations } from '../ethereum/eth-abi-operations';
+import { ingestBacklogOperations, type IngestBacklogProbe } from '../ingest/backlog/ingest-backlog';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
-export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ConsoleSessionDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps, EmailOperationDeps {}
+export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ConsoleSessionDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps, EmailOperationDeps {
+  /** The ingest backlog, where the deployment measures it (the local journal); absent on AWS. */
+  readonly ingestBacklog?: IngestBacklogProbe;
+}
 
 /**
  * The management Lambda: every management route outside `/search/~/...` — OAuth tokens, access
@@ -41,6 +45,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...meterCheckOperations(deps),
       ...exportOperations(deps),
       ...emailOperations(deps),
+      ...ingestBacklogOperations(deps),
       ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },

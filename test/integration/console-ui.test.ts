@@ -292,6 +292,8 @@ describe('web console', () => {
 
   it('names the app\'s own route templates on the Apps page, refusing a bad one beside the field', async () => {
     await page.goto(`${consoleUrl}/apps`);
+    // The ingest backlog, as GET /~/ingest/backlog measures it: nothing waiting between tests.
+    await page.getByRole('status', { name: 'Ingest backlog' }).getByText('Everything the collector acknowledged is searchable.').waitFor();
     const form = page.getByRole('form', { name: 'Route templates' });
     await form.getByLabel('Route templates').fill('/handles/:handle\nhandles/:x');
     await form.getByRole('button', { name: 'Save route templates' }).click();

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { IssuedToken, MintTokenQuery, PasswordGrantFields } from '../../../schemas/oauth';
+import { IngestBacklog } from '../../../schemas/ingest-backlog';
 import { CreateOrgUser } from '../../../schemas/org';
 import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
 import { MeterPreview } from '../../../schemas/billing/meter-preview';
@@ -57,6 +58,11 @@ export const oauthSchemas: Record<string, RouteSchema> = {
     query: MintTokenQuery,
     responseStatus: 200,
     response: named('SignedToken', SignedTokenResponse),
+  },
+  ingestBacklog: {
+    description: 'The ingest backlog: stream records the collector acknowledged and the consumer has not finished, the age of the oldest, and the limit past which the collector answers 503 with Retry-After. Measured by the local runtime (its journal); on AWS `measured` is false and `note` names the Kinesis metric to read.',
+    responseStatus: 200,
+    response: named('IngestBacklog', IngestBacklog),
   },
   listAccessTokens: {
     description: 'The tokens issued to the caller\'s user that are still usable (not revoked, not expired), newest first, at most 200: ids, apps, scopes, issue and expiry times. The token texts are never shown again.',

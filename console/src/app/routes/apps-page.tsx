@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { signOut } from '../../features/auth/api/sign-out';
 import { AppsList } from '../../features/apps/components/apps-list';
+import { IngestBacklog } from '../../features/apps/components/ingest-backlog';
 import { RouteTemplatesForm } from '../../features/apps/components/route-templates-form';
 import { SdkSnippet } from '../../features/apps/components/sdk-snippet';
 import { TokenManager } from '../../features/apps/components/token-manager';
@@ -28,6 +29,12 @@ export function AppsPage({ collectorUrl }: { collectorUrl?: string }) {
         <section aria-label="Apps">
           <h2>Apps</h2>
           <AppsList currentAppId={session.appId} onSwitch={(appId) => void switchTo(appId)} />
+        </section>
+      )}
+      {hasScope(session, 'read:apps') && (
+        <section aria-label="Ingest">
+          <h2>Ingest</h2>
+          <IngestBacklog />
         </section>
       )}
       {hasScope(session, 'update:apps') && (

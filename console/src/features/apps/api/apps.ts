@@ -87,3 +87,13 @@ export function useSaveRouteTemplates(appId: string) {
     onSuccess: () => cache.invalidateQueries({ queryKey: ['apps', appId, 'route-templates'] }),
   });
 }
+
+/** The ingest backlog (records acknowledged and not yet searchable), read again every 5 s. */
+export function useIngestBacklog() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['apps', 'ingest-backlog'],
+    refetchInterval: 5_000,
+    queryFn: async () => dataOf(await api.GET('/~/ingest/backlog')),
+  });
+}
