@@ -16,7 +16,8 @@ import { SEARCH_TARGETS, benchSearch, searchTable } from './bench/search';
 import { OPENSEARCH_SEARCH_TARGET_RATIO, benchSearchOnOpenSearch } from './bench/search-opensearch';
 import { ANALYSES_TARGET_MS, benchEventAnalyses } from './bench/event-analyses';
 import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
-import { fmt } from './bench/timing';
+import { fmt, trackPeakRss } from './bench/timing';
+import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
 
 const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'exports', 'billing', 'console'] as const;
 
@@ -65,21 +66,23 @@ async function main(): Promise<void> {
     log(`  ratio to the ceiling: ${fmt(r.ratio)} (target ≥ 0.8); target ≥ ${E2E_TARGET_EVENTS_PER_SECOND.toLocaleString('en')} events/s (${r.eventsPerSecond >= E2E_TARGET_EVENTS_PER_SECOND ? 'met' : 'MISSED'})`);
     log(`  dedup write units per million events: ${r.dedupWriteUnitsPerMillionEvents.toLocaleString('en')}`);
   }
+  const events = eventsOption(args);
   if (run('writes')) {
-    const events = eventsOption(args) ?? 1_000_000;
-    log(`\n## Embedded index writes: ${events.toLocaleString('en')} events into DuckDB in writes of 20,000, rate as it fills, peak RSS`);
-    const r = await benchIndexWrites({ events, log });
+    log(`\n## Embedded index writes: ${(events ?? 1_000_000).toLocaleString('en')} events into DuckDB in writes of 20,000, rate as it fills, peak RSS`);
+    const r = await benchIndexWrites({ events: events ?? 1_000_000, log });
     results.writes = r;
     log(`  median write: first tenth ${Math.round(r.firstEventsPerSecond).toLocaleString('en')} events/s, last tenth ${Math.round(r.lastEventsPerSecond).toLocaleString('en')} events/s (ratio ${fmt(r.lastEventsPerSecond / r.firstEventsPerSecond)}); overall ${Math.round(r.overallEventsPerSecond).toLocaleString('en')} events/s with checkpoints; peak RSS ${r.peakRssMb.toLocaleString('en')} MB`);
     log(`  targets: ≥ ${INDEX_WRITE_TARGETS.eventsPerSecond.toLocaleString('en')} events/s, the last tenth no slower than the first`);
   }
   if (run('search')) {
-    log('\n## Search: 8 dashboard queries over 1,000,000 events on DuckDB vs hand-written SQL on the same file');
-    const r = await benchSearch({ log });
-    results.search = r;
+    log(`\n## Search: 8 dashboard queries over ${(events ?? DEFAULT_SEARCH_DATASET.events).toLocaleString('en')} events on DuckDB vs hand-written SQL on the same file`);
+    const rss = trackPeakRss();
+    const r = await benchSearch({ log, ...(events ? { spec: { ...DEFAULT_SEARCH_DATASET, events } } : {}) });
+    const peakRssMb = rss.stop();
+    results.search = { ...r, peakRssMb };
     log(`  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`);
     for (const line of searchTable(r)) log(line);
-    log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request`);
+    log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request; peak RSS ${peakRssMb.toLocaleString('en')} MB (generation included)`);
   }
   if (run('opensearch')) {
     log('\n## Search on OpenSearch 2.19: the same 8 queries over 1,000,000 events through our API on the adapter vs the same queries written by hand in OpenSearch\'s DSL, same index; then funnel and retention on both backends');
@@ -91,14 +94,18 @@ async function main(): Promise<void> {
   }
   if (run('analyses')) {
     log('\n## Funnels and retention: a 4-step funnel and a 12-week retention table over 1,000,000 events on DuckDB');
-    const r = await benchEventAnalyses({ log });
-    results.analyses = r;
-    log(`  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'})`);
+    const rss = trackPeakRss();
+    const r = await benchEventAnalyses({ log, ...(events ? { events } : {}) });
+    const peakRssMb = rss.stop();
+    results.analyses = { ...r, peakRssMb };
+    log(`  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'}); peak RSS ${peakRssMb.toLocaleString('en')} MB`);
   }
   if (run('exports')) {
     log('\n## Bulk export: the search bench\'s 1,000,000 events as gzip NDJSON parts in S3 vs bare keyset paging of the same rows');
-    const r = await benchExports({ log });
-    results.exports = r;
+    const rss = trackPeakRss();
+    const r = await benchExports({ log, ...(events ? { events } : {}) });
+    const peakRssMb = rss.stop();
+    results.exports = { ...r, peakRssMb };
     log(`  export ${fmt(r.exportMs / 1000)} s, paging ${fmt(r.pagingMs / 1000)} s (mean of ${fmt(r.pagingMsBefore / 1000)} s before and ${fmt(r.pagingMsAfter / 1000)} s after), ratio ${fmt(r.ratio)} (target ≤ ${EXPORT_TARGET_RATIO})`);
   }
   if (run('billing')) {

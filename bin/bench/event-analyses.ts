@@ -48,9 +48,10 @@ export interface AnalysesBenchResult {
  * retention table over 1,000,000 events on DuckDB, each parsed and run as the API does, timed over
  * ROUNDS runs after a warm-up.
  */
-export async function benchEventAnalyses(options: { log?: (line: string) => void; dir?: string } = {}): Promise<AnalysesBenchResult> {
+export async function benchEventAnalyses(options: { log?: (line: string) => void; dir?: string; events?: number } = {}): Promise<AnalysesBenchResult> {
   const log = options.log ?? (() => {});
-  const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec: ANALYSES_DATASET, log });
+  const spec = options.events === undefined ? ANALYSES_DATASET : { ...ANALYSES_DATASET, events: options.events };
+  const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec, log });
   log(dataset.reused ? `  reusing ${dataset.path}` : `  generated ${dataset.path} in ${Math.round(dataset.generatedSeconds)} s`);
   const index = await createDuckDbSearchIndex({ path: dataset.path });
   const now = dataset.anchor;

@@ -36,9 +36,10 @@ export interface ExportBenchResult {
  * to s3rver, each recorded in DynamoDB Local) against bare keyset paging of the same rows with the
  * same request, timed before and after the export in the same process.
  */
-export async function benchExports(options: { log?: (line: string) => void } = {}): Promise<ExportBenchResult> {
+export async function benchExports(options: { log?: (line: string) => void; events?: number } = {}): Promise<ExportBenchResult> {
   const log = options.log ?? (() => {});
-  const dataset = await prepareSearchDataset({ dir: resolve(__dirname, '../../.bench/search'), spec: DEFAULT_SEARCH_DATASET, log });
+  const spec = options.events === undefined ? DEFAULT_SEARCH_DATASET : { ...DEFAULT_SEARCH_DATASET, events: options.events };
+  const dataset = await prepareSearchDataset({ dir: resolve(__dirname, '../../.bench/search'), spec, log });
   const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-exports-'));
   const emulators = await startEmulators({});
   const clients = createLocalAwsClients(emulators.endpoints);

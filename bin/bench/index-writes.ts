@@ -6,7 +6,7 @@ import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-in
 import { eventDocument } from '../../functions/search/index-documents';
 import type { IndexDocument } from '../../functions/search/port';
 import { realisticEvent } from './fixtures';
-import { median, timeMs } from './timing';
+import { median, timeMs, trackPeakRss } from './timing';
 
 /** A write of this many events is what each rate is measured on. */
 const WRITE_EVENTS = 20_000;
@@ -35,8 +35,7 @@ export async function benchIndexWrites(options: { events?: number; log?: (line: 
   const events = options.events ?? 1_000_000;
   const log = options.log ?? (() => {});
   const dir = await mkdtemp(join(tmpdir(), 'uab-writes-'));
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 100);
+  const rss = trackPeakRss();
   const index = await createDuckDbSearchIndex({ path: join(dir, 'search.duckdb') });
   try {
     const scope = { org_id: 'org_bench', app_id: 'app_writes' };
@@ -73,10 +72,10 @@ export async function benchIndexWrites(options: { events?: number; log?: (line: 
       lastEventsPerSecond: tenth(0.9, 1),
       overallEventsPerSecond: (events / totalMs) * 1000,
       rates,
-      peakRssMb: Math.round(peakRss / 1e6),
+      peakRssMb: rss.stop(),
     };
   } finally {
-    clearInterval(sampler);
+    rss.stop();
     await index.close();
     await rm(dir, { recursive: true, force: true });
   }
