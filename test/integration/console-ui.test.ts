@@ -210,13 +210,13 @@ describe('web console', () => {
   it('groups by any field as top values, and builds filters and funnel steps by picking fields and values', async () => {
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     const calls = [
-      apiCall({ transaction_id: uuid(91), user_id: 'pick-a', request: { time: minutesAgo(30).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(30)),
-      apiCall({ transaction_id: uuid(92), user_id: 'pick-b', request: { time: minutesAgo(29).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(29)),
-      apiCall({ transaction_id: uuid(93), user_id: 'pick-c', request: { time: minutesAgo(28).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} }, metadata: { plan: 'free' } }, minutesAgo(28)),
+      apiCall({ transaction_id: uuid(9101), user_id: 'pick-a', request: { time: minutesAgo(30).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(30)),
+      apiCall({ transaction_id: uuid(9102), user_id: 'pick-b', request: { time: minutesAgo(29).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(29)),
+      apiCall({ transaction_id: uuid(9103), user_id: 'pick-c', request: { time: minutesAgo(28).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} }, metadata: { plan: 'free' } }, minutesAgo(28)),
     ];
     expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
     const actions = [['pick-a', 'Signed Up', 20], ['pick-b', 'Signed Up', 19], ['pick-c', 'Signed Up', 18], ['pick-a', 'Upgraded Plan', 10]] as const;
-    const sent = await rt.collect('/v1/actions/batch', actions.map(([user, name, ago], i) => ({ transaction_id: uuid(95 + i), user_id: user, action_name: name, request: { uri: 'https://app.example.com/', time: minutesAgo(ago).toISOString() } })));
+    const sent = await rt.collect('/v1/actions/batch', actions.map(([user, name, ago], i) => ({ transaction_id: uuid(9105 + i), user_id: user, action_name: name, request: { uri: 'https://app.example.com/', time: minutesAgo(ago).toISOString() } })));
     expect(sent.status).toBe(201);
     await rt.waitUntilConsumed();
     const count = async (query: string) => (await rt.management('POST', '/search/~/count/events?from=-24h&to=now', {}, { query: { query_string: { query } } })).body.count as number;
@@ -888,8 +888,8 @@ describe('web console', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     await nav.getByRole('link', { name: 'Customers' }).click();
     await page.waitForURL(/\/console\/customers$/);
-    // Choosing a section folds the menu again.
-    expect(await nav.isVisible()).toBe(false);
+    // Choosing a section folds the menu again (once the new page has rendered).
+    await nav.waitFor({ state: 'hidden', timeout: 10_000 });
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
     expect(await nav.isVisible()).toBe(true);
