@@ -45,9 +45,8 @@ export interface OpenedJournal {
 }
 
 export class IngestJournal {
-  /** Open entries in the order they were journaled (a Map keeps insertion order): the first is the oldest. */
-  private readonly segmentOf = new Map<string, Segment>();
-  private readonly journaledAt = new Map<string, number>();
+  /** Open entries, their segment and when they were journaled, in that order (a Map keeps it): the first is the oldest. */
+  private readonly open = new Map<string, { readonly segment: Segment; readonly at: number }>();
   private readonly oldSegments = new Set<Segment>();
   private rolling: Promise<void> | undefined;
 
@@ -80,13 +79,13 @@ export class IngestJournal {
 
   /** Entries journaled and not yet done (tests and the shutdown log read it). */
   get openEntries(): number {
-    return this.segmentOf.size;
+    return this.open.size;
   }
 
   /** How long ago the oldest open entry was journaled (an entry replayed at start counts from then). */
   oldestOpenAgeMs(now = Date.now()): number | null {
-    const first = this.journaledAt.values().next();
-    return first.done ? null : Math.max(0, now - first.value);
+    const first = this.open.values().next();
+    return first.done ? null : Math.max(0, now - first.value.at);
   }
 
   /** The backlog as the management API shows it, bounded by `limitMs`. */
@@ -142,7 +141,7 @@ export class IngestJournal {
     const bySegment = new Map<Segment, Buffer[]>();
     for (const data of records) {
       const id = entryId(data);
-      const segment = this.segmentOf.get(id);
+      const segment = this.open.get(id)?.segment;
       if (!segment) continue;
       const ids = bySegment.get(segment);
       if (ids) ids.push(Buffer.from(id, 'base64'));
@@ -153,8 +152,7 @@ export class IngestJournal {
       for (const id of ids) {
         const key = id.toString('base64');
         segment.pending.delete(key);
-        this.segmentOf.delete(key);
-        this.journaledAt.delete(key);
+        this.open.delete(key);
       }
       if (segment.pending.size === 0 && this.oldSegments.has(segment)) await this.remove(segment);
     }));
@@ -168,8 +166,7 @@ export class IngestJournal {
 
   private track(id: string, segment: Segment): void {
     segment.pending.add(id);
-    this.segmentOf.set(id, segment);
-    if (!this.journaledAt.has(id)) this.journaledAt.set(id, Date.now());
+    this.open.set(id, { segment, at: this.open.get(id)?.at ?? Date.now() });
   }
 
   private async roll(): Promise<void> {

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AccessTokenRecord } from '../../schemas/oauth';
 import type { ManagementTokenClaims } from '../../schemas/management-token';
+import { batchGet } from '../shared/aws/batch-get';
 import { batchDelete } from '../shared/aws/batch-write';
 import { mapWithConcurrency } from '../shared/concurrency';
 import { UnauthorizedError } from '../shared/errors';
@@ -105,7 +106,8 @@ export class TokenStore {
 
   /**
    * The tokens issued to `sub` in the org that are still usable (not revoked, not expired), newest
-   * first, at most `limit`: read from the subject's partition, each checked against its record.
+   * first, at most `limit`: read from the subject's partition, each checked against its record (read
+   * consistently, 100 to a request).
    */
   async usableOf(orgId: string, sub: string, nowSeconds: number, limit = 200): Promise<AccessTokenRecord[]> {
     const found: AccessTokenRecord[] = [];
@@ -118,9 +120,9 @@ export class TokenStore {
         ProjectionExpression: 'jti',
         ExclusiveStartKey: start,
       }));
-      const records = await mapWithConcurrency(page.Items ?? [], REVOKE_CONCURRENCY, (item) => this.get(String(item['jti'])));
+      const records = (await batchGet(this.documents, this.tableName, (page.Items ?? []).map((item) => tokenKey(String(item['jti']))))).map((item) => AccessTokenRecord.parse(item));
       for (const record of records) {
-        if (record && record.org_id === orgId && !record.revoked_at && (record.expires_at === undefined || record.expires_at > nowSeconds)) found.push(record);
+        if (record.org_id === orgId && !record.revoked_at && (record.expires_at === undefined || record.expires_at > nowSeconds)) found.push(record);
       }
       start = page.LastEvaluatedKey;
     } while (start && found.length < limit * 4);

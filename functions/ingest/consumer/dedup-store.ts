@@ -1,6 +1,7 @@
-import { BatchExecuteStatementCommand, BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchExecuteStatementCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEDUP_RETENTION_DAYS } from '../../definitions/resources';
-import { mapWithConcurrency, sleep } from '../../shared/concurrency';
+import { batchGet } from '../../shared/aws/batch-get';
+import { mapWithConcurrency } from '../../shared/concurrency';
 
 /**
  * Exactly-once for events: one claim per `app_id#transaction_id`, owned by the stream record that
@@ -35,9 +36,6 @@ export const dedupKey = (appId: string, eventId: string) => `${appId}#${eventId}
 export const CLAIMS_PER_REQUEST = 25;
 /** Claim requests in flight per consumer batch. */
 export const CLAIM_CONCURRENCY = 8;
-
-/** Keys per BatchGetItem request (DynamoDB's limit). */
-const READS_PER_REQUEST = 100;
 
 export class DedupStore {
   constructor(
@@ -94,18 +92,8 @@ export class DedupStore {
 
   /** The owners of existing claims, read consistently. */
   private async ownersOf(requests: readonly ClaimRequest[]): Promise<Map<string, string>> {
-    const owners = new Map<string, string>();
-    let keys = [...new Set(requests.map((r) => dedupKey(r.appId, r.eventId)))].map((pk) => ({ pk }));
-    while (keys.length > 0) {
-      const batch = keys.slice(0, READS_PER_REQUEST);
-      keys = keys.slice(READS_PER_REQUEST);
-      const answer = await this.documents.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: batch, ConsistentRead: true, ProjectionExpression: 'pk, #owner', ExpressionAttributeNames: { '#owner': 'owner' } } } }));
-      for (const item of answer.Responses?.[this.tableName] ?? []) owners.set(String(item['pk']), String(item['owner']));
-      const unprocessed = (answer.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as { pk: string }[];
-      // Throttled keys come back unprocessed: asked again after a pause.
-      if (unprocessed.length > 0) await sleep(50);
-      keys.push(...unprocessed);
-    }
-    return owners;
+    const keys = [...new Set(requests.map((r) => dedupKey(r.appId, r.eventId)))].map((pk) => ({ pk }));
+    const items = await batchGet(this.documents, this.tableName, keys);
+    return new Map(items.map((item) => [String(item['pk']), String(item['owner'])]));
   }
 }
