@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
@@ -34,27 +35,17 @@ export interface MintedToken {
 
 /** Mints a management token for scripts: the scopes asked for (within the caller's), until the expiration. */
 export function useMintToken() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['tokens'] }),
-    mutationFn: async (input: { scopes: readonly string[]; expiration?: string }) =>
-      dataOf(await api.GET('/~/oauth/access_tokens', {
-        params: { query: { target: 'management', scope: input.scopes.join(' '), ...(input.expiration ? { expiration: input.expiration } : {}) } },
-      })) as MintedToken,
-  });
+  return useApiMutation(['tokens'], async (api, input: { scopes: readonly string[]; expiration?: string }) =>
+    dataOf(await api.GET('/~/oauth/access_tokens', {
+      params: { query: { target: 'management', scope: input.scopes.join(' '), ...(input.expiration ? { expiration: input.expiration } : {}) } },
+    })) as MintedToken);
 }
 
 /** Revokes a token by its id: it is refused from the next request on. */
 export function useRevokeToken() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['tokens'] }),
-    mutationFn: async (tokenId: string) => {
-      dataOf(await api.DELETE('/~/oauth/access_tokens/{tokenId}', { params: { path: { tokenId } } }));
-      return tokenId;
-    },
+  return useApiMutation(['tokens'], async (api, tokenId: string) => {
+    dataOf(await api.DELETE('/~/oauth/access_tokens/{tokenId}', { params: { path: { tokenId } } }));
+    return tokenId;
   });
 }
 
@@ -80,12 +71,7 @@ export function useRouteTemplates(appId: string) {
 }
 
 export function useSaveRouteTemplates(appId: string) {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (templates: string[]) => dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { route_templates: templates } })).route_templates,
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['apps', appId, 'route-templates'] }),
-  });
+  return useApiMutation(['apps', appId, 'route-templates'], async (api, templates: string[]) => dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { route_templates: templates } })).route_templates);
 }
 
 /** The ingest backlog (records acknowledged and not yet searchable), read again every 5 s. */

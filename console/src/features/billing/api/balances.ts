@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
@@ -42,12 +43,7 @@ export type BalanceTransactionInput = components['schemas']['BalanceTransactionC
 
 /** Records a credit, debit, promotion or adjustment; its transaction_id makes a repeat harmless. */
 export function useRecordTransaction() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: BalanceTransactionInput) => {
-      dataOf(await api.POST('/~/billing/reports/balance_transactions', { body: input }));
-    },
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing'] }),
+  return useApiMutation(['billing'], async (api, input: BalanceTransactionInput) => {
+    dataOf(await api.POST('/~/billing/reports/balance_transactions', { body: input }));
   });
 }

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 
 export interface PriceTier {
@@ -38,20 +39,10 @@ export function usePlans() {
 }
 
 export function useCreatePlan() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { name: string; unit?: string }) => dataOf(await api.POST('/~/billing/catalog/plans', { body: input as never })) as unknown as CatalogPlan,
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing'] }),
-  });
+  return useApiMutation(['billing'], async (api, input: { name: string; unit?: string }) => dataOf(await api.POST('/~/billing/catalog/plans', { body: input as never })) as unknown as CatalogPlan);
 }
 
 /** Adds a price to a plan; the API checks what each pricing model needs and names what it refuses. */
 export function useCreatePrice() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: Omit<CatalogPrice, 'id'>) => dataOf(await api.POST('/~/billing/catalog/prices', { body: input as never })) as unknown as CatalogPrice,
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing'] }),
-  });
+  return useApiMutation(['billing'], async (api, input: Omit<CatalogPrice, 'id'>) => dataOf(await api.POST('/~/billing/catalog/prices', { body: input as never })) as unknown as CatalogPrice);
 }

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 
@@ -20,24 +21,14 @@ export function useChannels() {
 
 /** Creates a channel, or updates one when `id` is given; the answer carries a new secret once. */
 export function useSaveChannel() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id: string; update: ChannelUpdate } | { create: ChannelCreate }) =>
-      'create' in input
-        ? dataOf(await api.POST('/~/billing/channels', { body: input.create }))
-        : dataOf(await api.POST('/~/billing/channels/{channelId}', { params: { path: { channelId: input.id } }, body: input.update })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing'] }),
-  });
+  return useApiMutation(['billing'], async (api, input: { id: string; update: ChannelUpdate } | { create: ChannelCreate }) =>
+    'create' in input
+      ? dataOf(await api.POST('/~/billing/channels', { body: input.create }))
+      : dataOf(await api.POST('/~/billing/channels/{channelId}', { params: { path: { channelId: input.id } }, body: input.update })));
 }
 
 export function useDeleteChannel() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/billing/channels/{channelId}', { params: { path: { channelId: id } } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing'] }),
-  });
+  return useApiMutation(['billing'], async (api, id: string) => dataOf(await api.DELETE('/~/billing/channels/{channelId}', { params: { path: { channelId: id } } })));
 }
 
 /** Sends a signed test event to a meter's channels, as usage deliveries are sent. */

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 
@@ -33,16 +34,11 @@ export function useMeter(id: string) {
 
 /** Creates a meter, or updates one when `id` is given; the API checks the query and the plan and names what it refuses. */
 export function useSaveMeter() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id?: string; meter: MeterInput }) => {
-      const result = input.id
-        ? await api.POST('/~/billing/meters/{meterId}', { params: { path: { meterId: input.id } }, body: input.meter as never })
-        : await api.POST('/~/billing/meters', { body: input.meter as never });
-      return dataOf(result) as unknown as StoredMeter;
-    },
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['billing', 'meters'] }),
+  return useApiMutation(['billing', 'meters'], async (api, input: { id?: string; meter: MeterInput }) => {
+    const result = input.id
+      ? await api.POST('/~/billing/meters/{meterId}', { params: { path: { meterId: input.id } }, body: input.meter as never })
+      : await api.POST('/~/billing/meters', { body: input.meter as never });
+    return dataOf(result) as unknown as StoredMeter;
   });
 }
 

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
@@ -34,12 +35,7 @@ export function useDashboard(id: string) {
 }
 
 export function useCreateDashboard() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } as never })) as unknown as Dashboard,
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['dashboards'] }),
-  });
+  return useApiMutation(['dashboards'], async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } as never })) as unknown as Dashboard);
 }
 
 /** Adds a workspace to a dashboard, as a row of its own at the end. */
@@ -58,23 +54,13 @@ export function useAddToDashboard() {
 
 /** Renames a dashboard or lays its workspaces out again (rows in order; a removed tile is left out). */
 export function useUpdateDashboard() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id: string; name?: string; rows?: readonly (readonly string[])[] }) =>
-      dataOf(await api.POST('/~/dashboards/{dashId}', {
-        params: { path: { dashId: input.id } },
-        body: { ...(input.name === undefined ? {} : { name: input.name }), ...(input.rows === undefined ? {} : { workspace_ids: input.rows.filter((row) => row.length > 0).map((row) => [...row]) }) },
-      })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['dashboards'] }),
-  });
+  return useApiMutation(['dashboards'], async (api, input: { id: string; name?: string; rows?: readonly (readonly string[])[] }) =>
+    dataOf(await api.POST('/~/dashboards/{dashId}', {
+      params: { path: { dashId: input.id } },
+      body: { ...(input.name === undefined ? {} : { name: input.name }), ...(input.rows === undefined ? {} : { workspace_ids: input.rows.filter((row) => row.length > 0).map((row) => [...row]) }) },
+    })));
 }
 
 export function useDeleteDashboard() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/dashboards/{dashId}', { params: { path: { dashId: id } } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['dashboards'] }),
-  });
+  return useApiMutation(['dashboards'], async (api, id: string) => dataOf(await api.DELETE('/~/dashboards/{dashId}', { params: { path: { dashId: id } } })));
 }

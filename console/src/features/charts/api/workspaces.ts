@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { workspaceChart, type ChartSpec } from '../utils/chart-spec';
@@ -45,12 +46,7 @@ export function useWorkspacePages() {
 }
 
 export function useRenameWorkspace() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id: string; name: string }) => dataOf(await api.POST('/~/workspaces/{id}', { params: { path: { id: input.id } }, body: { name: input.name } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['workspaces'] }),
-  });
+  return useApiMutation(['workspaces'], async (api, input: { id: string; name: string }) => dataOf(await api.POST('/~/workspaces/{id}', { params: { path: { id: input.id } }, body: { name: input.name } })));
 }
 
 /** Deletes a workspace; a dashboard still listing it shows its tile as gone, with Remove. */

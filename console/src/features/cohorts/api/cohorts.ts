@@ -1,5 +1,6 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
@@ -44,28 +45,18 @@ export function useCohort(id: string) {
 
 /** Creates a cohort, or updates one when `id` is given. */
 export function useSaveCohort() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id?: string; cohort_name: string; cohort_type: CohortType; criteria: Record<string, unknown> }) => {
-      const { id, ...body } = input;
-      const result = id
-        ? await api.POST('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } }, body: body as never })
-        : await api.POST('/~/cohorts', { body: body as never });
-      return withCriteria(dataOf(result) as unknown as Cohort);
-    },
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['cohorts'] }),
+  return useApiMutation(['cohorts'], async (api, input: { id?: string; cohort_name: string; cohort_type: CohortType; criteria: Record<string, unknown> }) => {
+    const { id, ...body } = input;
+    const result = id
+      ? await api.POST('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } }, body: body as never })
+      : await api.POST('/~/cohorts', { body: body as never });
+    return withCriteria(dataOf(result) as unknown as Cohort);
   });
 }
 
 export function useDeleteCohort() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      dataOf(await api.DELETE('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } } }));
-    },
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['cohorts'] }),
+  return useApiMutation(['cohorts'], async (api, id: string) => {
+    dataOf(await api.DELETE('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } } }));
   });
 }
 

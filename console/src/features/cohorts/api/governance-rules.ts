@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 
@@ -18,22 +19,12 @@ export function useGovernanceRule(id: string | undefined) {
 
 /** Creates a rule, or replaces one's fields when `id` is given; the API checks regexes and cohorts and names what it refuses. */
 export function useSaveGovernanceRule() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id?: string; rule: GovernanceRuleInput }) =>
-      input.id
-        ? dataOf(await api.POST('/~/governance/rules/{id}', { params: { path: { id: input.id } }, body: input.rule }))
-        : dataOf(await api.POST('/~/governance/rules', { body: input.rule })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['governance'] }),
-  });
+  return useApiMutation(['governance'], async (api, input: { id?: string; rule: GovernanceRuleInput }) =>
+    input.id
+      ? dataOf(await api.POST('/~/governance/rules/{id}', { params: { path: { id: input.id } }, body: input.rule }))
+      : dataOf(await api.POST('/~/governance/rules', { body: input.rule })));
 }
 
 export function useDeleteGovernanceRule() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/governance/rules/{id}', { params: { path: { id } } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['governance'] }),
-  });
+  return useApiMutation(['governance'], async (api, id: string) => dataOf(await api.DELETE('/~/governance/rules/{id}', { params: { path: { id } } })));
 }

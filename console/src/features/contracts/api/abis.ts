@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
@@ -22,19 +22,9 @@ export function useAbiPages() {
 
 /** Stores an ABI for an address (or for any contract); a second one for the same address replaces the first. */
 export function useSaveAbi() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { address?: string; name?: string; abi: unknown }) => dataOf(await api.POST('/~/eth_abi', { body: input as never })) as unknown as ContractAbi,
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['eth-abis'] }),
-  });
+  return useApiMutation(['eth-abis'], async (api, input: { address?: string; name?: string; abi: unknown }) => dataOf(await api.POST('/~/eth_abi', { body: input as never })) as unknown as ContractAbi);
 }
 
 export function useDeleteAbi() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/eth_abi/{id}', { params: { path: { id } } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['eth-abis'] }),
-  });
+  return useApiMutation(['eth-abis'], async (api, id: string) => dataOf(await api.DELETE('/~/eth_abi/{id}', { params: { path: { id } } })));
 }

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
@@ -62,12 +63,7 @@ export function useEmailSendPages(id: string, status: EmailSendStatus | undefine
 
 /** Activates, pauses or returns a template to draft. */
 export function useSetTemplateState(id: string) {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (state: EmailTemplateState) => dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } as never })) as unknown as EmailTemplate,
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['email-templates'] }),
-  });
+  return useApiMutation(['email-templates'], async (api, state: EmailTemplateState) => dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } as never })) as unknown as EmailTemplate);
 }
 
 /** What a test send did: the transport's answer for the one message. */
@@ -93,13 +89,8 @@ export type EmailTemplateInput = components['schemas']['EmailTemplateCreate'];
 
 /** Creates a template (a draft until activated), or updates one when `id` is given. */
 export function useSaveEmailTemplate() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id?: string; template: EmailTemplateInput }) =>
-      input.id
-        ? dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id: input.id } }, body: input.template }))
-        : dataOf(await api.POST('/~/emails/templates', { body: input.template })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['email-templates'] }),
-  });
+  return useApiMutation(['email-templates'], async (api, input: { id?: string; template: EmailTemplateInput }) =>
+    input.id
+      ? dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id: input.id } }, body: input.template }))
+      : dataOf(await api.POST('/~/emails/templates', { body: input.template })));
 }

@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 
@@ -18,24 +19,14 @@ export function useVirtualEventTypes() {
 }
 
 export function useSaveVirtualEventType() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { id?: string; type: VirtualEventTypeInput }) =>
-      input.id
-        ? dataOf(await api.POST('/~/virtual_eventtypes/{id}', { params: { path: { id: input.id } }, body: input.type }))
-        : dataOf(await api.POST('/~/virtual_eventtypes', { body: input.type })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['events'] }),
-  });
+  return useApiMutation(['events'], async (api, input: { id?: string; type: VirtualEventTypeInput }) =>
+    input.id
+      ? dataOf(await api.POST('/~/virtual_eventtypes/{id}', { params: { path: { id: input.id } }, body: input.type }))
+      : dataOf(await api.POST('/~/virtual_eventtypes', { body: input.type })));
 }
 
 export function useDeleteVirtualEventType() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => dataOf(await api.DELETE('/~/virtual_eventtypes/{id}', { params: { path: { id } } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['events'] }),
-  });
+  return useApiMutation(['events'], async (api, id: string) => dataOf(await api.DELETE('/~/virtual_eventtypes/{id}', { params: { path: { id } } })));
 }
 
 /** How many events of the last 7 days a query matches (the count a type would have), while it is typed. */

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
+import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
 
@@ -21,19 +22,9 @@ export function useExports() {
 }
 
 export function useStartExport() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: ExportInput) => dataOf(await api.POST('/~/exports', { body: input })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['exports'] }),
-  });
+  return useApiMutation(['exports'], async (api, input: ExportInput) => dataOf(await api.POST('/~/exports', { body: input })));
 }
 
 export function useCancelExport() {
-  const api = useApi();
-  const cache = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => dataOf(await api.POST('/~/exports/{id}/cancel', { params: { path: { id } } })),
-    onSuccess: () => cache.invalidateQueries({ queryKey: ['exports'] }),
-  });
+  return useApiMutation(['exports'], async (api, id: string) => dataOf(await api.POST('/~/exports/{id}/cancel', { params: { path: { id } } })));
 }
