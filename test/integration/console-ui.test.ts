@@ -208,14 +208,16 @@ describe('web console', () => {
   }, 90_000);
 
   it('groups by any field as top values, and builds filters and funnel steps by picking fields and values', async () => {
+    // Five hours back: inside the last day these checks read, and older than the window the billing
+    // test below bills and opens first (its newest report must stay that window's).
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     const calls = [
-      apiCall({ transaction_id: uuid(9101), user_id: 'pick-a', request: { time: minutesAgo(30).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(30)),
-      apiCall({ transaction_id: uuid(9102), user_id: 'pick-b', request: { time: minutesAgo(29).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(29)),
-      apiCall({ transaction_id: uuid(9103), user_id: 'pick-c', request: { time: minutesAgo(28).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} }, metadata: { plan: 'free' } }, minutesAgo(28)),
+      apiCall({ transaction_id: uuid(9101), user_id: 'pick-a', request: { time: minutesAgo(330).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(330)),
+      apiCall({ transaction_id: uuid(9102), user_id: 'pick-b', request: { time: minutesAgo(329).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(329)),
+      apiCall({ transaction_id: uuid(9103), user_id: 'pick-c', request: { time: minutesAgo(328).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} }, metadata: { plan: 'free' } }, minutesAgo(328)),
     ];
     expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
-    const actions = [['pick-a', 'Signed Up', 20], ['pick-b', 'Signed Up', 19], ['pick-c', 'Signed Up', 18], ['pick-a', 'Upgraded Plan', 10]] as const;
+    const actions = [['pick-a', 'Signed Up', 320], ['pick-b', 'Signed Up', 319], ['pick-c', 'Signed Up', 318], ['pick-a', 'Upgraded Plan', 310]] as const;
     const sent = await rt.collect('/v1/actions/batch', actions.map(([user, name, ago], i) => ({ transaction_id: uuid(9105 + i), user_id: user, action_name: name, request: { uri: 'https://app.example.com/', time: minutesAgo(ago).toISOString() } })));
     expect(sent.status).toBe(201);
     await rt.waitUntilConsumed();
