@@ -1,7 +1,8 @@
 import { batchGet } from '../shared/aws/batch-get';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite } from '../shared/aws/batch-write';
+import { queryAll } from '../shared/aws/query-pages';
 import { appRulesPartition } from '../governance/keys';
 
 /**
@@ -178,21 +179,13 @@ export class CohortWatchStore {
   }
 
   private async query(tenant: CohortTenant, prefix: string, filter?: string, names?: Record<string, string>, values: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ...(filter ? { FilterExpression: filter } : {}),
-        ...(names ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':pk': pk(tenant), ':prefix': prefix, ...values },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+    return queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ...(filter ? { FilterExpression: filter } : {}),
+      ...(names ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: { ':pk': pk(tenant), ':prefix': prefix, ...values },
+      ConsistentRead: true,
+    });
   }
 }

@@ -1,8 +1,9 @@
 import { batchGet } from '../shared/aws/batch-get';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EmailSendRecord, type EmailSendStatus } from '../../schemas/resources/email-send';
 import { appRulesPartition } from '../governance/keys';
+import { queryItems } from '../shared/aws/query-pages';
 
 /**
  * Send records and unsubscribes of behavioural emails, in the app's partition of the resources
@@ -120,21 +121,15 @@ export class EmailSendStore {
   /** The records of one template's period, by user id: one query, so a run skips who is done without a write each. */
   async periodRecords(tenant: EmailTenant, templateId: string, periodKey: string): Promise<Map<string, EmailSendRecord>> {
     const records = new Map<string, EmailSendRecord>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': partitionOf(tenant), ':prefix': `${SEND_PREFIX}#${templateId}#${periodKey}#` },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }));
-      for (const item of page.Items ?? []) {
-        const parsed = EmailSendRecord.safeParse(item);
-        if (parsed.success) records.set(parsed.data.user_id, parsed.data);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partitionOf(tenant), ':prefix': `${SEND_PREFIX}#${templateId}#${periodKey}#` },
+      ConsistentRead: true,
+    })) {
+      const parsed = EmailSendRecord.safeParse(item);
+      if (parsed.success) records.set(parsed.data.user_id, parsed.data);
+    }
     return records;
   }
 
@@ -145,27 +140,21 @@ export class EmailSendStore {
     const upper = options.before === undefined ? undefined : Buffer.from(options.before, 'base64url').toString('utf8');
     if (upper !== undefined && !upper.startsWith(prefix)) return { items };
     let lastSk = '';
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :upper',
-        ...(options.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-        ExpressionAttributeValues: { ':pk': partitionOf(tenant), ':prefix': prefix, ...(upper === undefined ? {} : { ':upper': upper }), ...(options.status ? { ':status': options.status } : {}) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }));
-      for (const item of page.Items ?? []) {
-        if (item['sk'] === upper) continue;
-        const parsed = EmailSendRecord.safeParse(item);
-        if (!parsed.success) continue;
-        if (items.length === options.take) return { items, next: Buffer.from(lastSk, 'utf8').toString('base64url') };
-        items.push(parsed.data);
-        lastSk = String(item['sk']);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :upper',
+      ...(options.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: { ':pk': partitionOf(tenant), ':prefix': prefix, ...(upper === undefined ? {} : { ':upper': upper }), ...(options.status ? { ':status': options.status } : {}) },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    })) {
+      if (item['sk'] === upper) continue;
+      const parsed = EmailSendRecord.safeParse(item);
+      if (!parsed.success) continue;
+      if (items.length === options.take) return { items, next: Buffer.from(lastSk, 'utf8').toString('base64url') };
+      items.push(parsed.data);
+      lastSk = String(item['sk']);
+    }
     return { items };
   }
 

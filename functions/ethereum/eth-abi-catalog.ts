@@ -1,7 +1,8 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Abi } from 'viem';
 import { appRulesPartition } from '../governance/keys';
 import type { AbiLookup } from './json-rpc-decoding';
+import { queryItems } from '../shared/aws/query-pages';
 
 /** Sort-key prefix of stored ABIs in the app's partition of the resources table. */
 export const ETH_ABI_PREFIX = 'ETH_ABI';
@@ -36,21 +37,15 @@ export class EthAbiCatalog {
 
   private async read(orgId: string, appId: string): Promise<AbiLookup> {
     const byAddress = new Map<string, Abi>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':prefix': `${ETH_ABI_PREFIX}#` },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) {
-        if (!Array.isArray(item['abi'])) continue;
-        const address = typeof item['address'] === 'string' ? item['address'].toLowerCase() : ANY_CONTRACT;
-        byAddress.set(address, item['abi'] as Abi);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':prefix': `${ETH_ABI_PREFIX}#` },
+    })) {
+      if (!Array.isArray(item['abi'])) continue;
+      const address = typeof item['address'] === 'string' ? item['address'].toLowerCase() : ANY_CONTRACT;
+      byAddress.set(address, item['abi'] as Abi);
+    }
     return (address) => (address !== undefined ? byAddress.get(address.toLowerCase()) : undefined) ?? byAddress.get(ANY_CONTRACT);
   }
 }

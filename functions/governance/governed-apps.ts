@@ -1,5 +1,6 @@
-import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GOVERNED_APPS_PARTITION } from './keys';
+import { queryAll } from '../shared/aws/query-pages';
 
 export interface GovernedApp {
   readonly org_id: string;
@@ -23,18 +24,7 @@ export class GovernedApps {
   }
 
   async list(): Promise<GovernedApp[]> {
-    const apps: GovernedApp[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': GOVERNED_APPS_PARTITION },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) apps.push({ org_id: String(item['org_id']), app_id: String(item['app_id']) });
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return apps;
+    const items = await queryAll(this.documents, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': GOVERNED_APPS_PARTITION } });
+    return items.map((item) => ({ org_id: String(item['org_id']), app_id: String(item['app_id']) }));
   }
 }

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RuleAssignments } from '../../schemas/governance';
 import { batchWrite } from '../shared/aws/batch-write';
 import { appRulesPartition } from './keys';
+import { queryItems } from '../shared/aws/query-pages';
 
 /**
  * The cohort membership of an app's rules and sampled cohorts (GET /v1/config's user_rules /
@@ -153,18 +154,14 @@ export class RuleConfigStore implements RuleConfigReader {
   /** The generation's chunks joined, or undefined when some are gone (a newer generation replaced it). */
   private async chunks(orgId: string, appId: string, header: Header): Promise<Buffer | undefined> {
     const parts: Uint8Array[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':prefix': `${RULE_CONFIG_SORT_KEY}#${header.generation}#` },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) parts[Number(String(item['sk']).split('#').pop())] = item['data'] as Uint8Array;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':prefix': `${RULE_CONFIG_SORT_KEY}#${header.generation}#` },
+      ConsistentRead: true,
+    })) {
+      parts[Number(String(item['sk']).split('#').pop())] = item['data'] as Uint8Array;
+    }
     if (parts.length !== header.chunks || parts.some((part) => part === undefined)) return undefined;
     return Buffer.concat(parts);
   }

@@ -1,8 +1,9 @@
 import { batchGet } from '../shared/aws/batch-get';
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DISABLED_RULE_STATE, SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
 import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from './keys';
 import type { RuleConfigReader, RuleConfigSnapshot } from './rule-config-store';
+import { queryAll, queryItems } from '../shared/aws/query-pages';
 
 /**
  * Governance rules of an app, in the resources table under ORG#<org>#APP#<app> / RULE#<id>, and the
@@ -24,23 +25,16 @@ export class GovernanceRuleStore {
   ) {}
 
   async listForApp(orgId: string, appId: string): Promise<GovernanceRule[]> {
-    const rules: GovernanceRule[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rule)',
-        ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':rule': RULE_SORT_PREFIX },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) {
-        const { pk: _pk, sk, ...rule } = item;
-        // The id is the sort key's; a document written without `_id` still gets one.
-        rules.push({ ...rule, _id: typeof rule['_id'] === 'string' ? rule['_id'] : String(sk).slice(RULE_SORT_PREFIX.length) });
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return rules;
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rule)',
+      ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':rule': RULE_SORT_PREFIX },
+    });
+    return items.map(({ pk: _pk, sk, ...rule }) => ({
+      ...rule,
+      // The id is the sort key's; a document written without `_id` still gets one.
+      _id: typeof rule['_id'] === 'string' ? rule['_id'] : String(sk).slice(RULE_SORT_PREFIX.length),
+    }));
   }
 
   /** The app's enabled rules, parsed; a stored rule that does not parse is skipped rather than breaking every SDK. */
@@ -73,23 +67,17 @@ export class GovernanceRuleStore {
   /** The app's cohorts that have a `sample_rate` (dynamic sampling), by id; unparsable ones are left out. */
   async sampledCohorts(orgId: string, appId: string): Promise<Map<string, StoredCohort>> {
     const found = new Map<string, StoredCohort>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :cohort)',
-        FilterExpression: 'attribute_exists(sample_rate)',
-        ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':cohort': COHORT_SORT_PREFIX },
-        // Consistent: the refresh right after DELETE …/sample_rate must not see the rate still there.
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) {
-        const parsed = StoredCohort.safeParse(item);
-        if (parsed.success) found.set(String(item['sk']).slice(COHORT_SORT_PREFIX.length), parsed.data);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :cohort)',
+      FilterExpression: 'attribute_exists(sample_rate)',
+      ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':cohort': COHORT_SORT_PREFIX },
+      // Consistent: the refresh right after DELETE …/sample_rate must not see the rate still there.
+      ConsistentRead: true,
+    })) {
+      const parsed = StoredCohort.safeParse(item);
+      if (parsed.success) found.set(String(item['sk']).slice(COHORT_SORT_PREFIX.length), parsed.data);
+    }
     return found;
   }
 

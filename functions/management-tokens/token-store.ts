@@ -7,6 +7,7 @@ import { batchDelete } from '../shared/aws/batch-write';
 import { mapWithConcurrency } from '../shared/concurrency';
 import { UnauthorizedError } from '../shared/errors';
 import { userKey } from '../organisations/org-user-store';
+import { queryPages } from '../shared/aws/query-pages';
 
 /**
  * Records of issued management tokens (TOKEN#<jti> / TOKEN). A token is honoured only while its
@@ -111,21 +112,18 @@ export class TokenStore {
    */
   async usableOf(orgId: string, sub: string, nowSeconds: number, limit = 200): Promise<AccessTokenRecord[]> {
     const found: AccessTokenRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': userTokensPartition(orgId, sub) },
-        ProjectionExpression: 'jti',
-        ExclusiveStartKey: start,
-      }));
-      const records = (await batchGet(this.documents, this.tableName, (page.Items ?? []).map((item) => tokenKey(String(item['jti']))))).map((item) => AccessTokenRecord.parse(item));
+    for await (const page of queryPages(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': userTokensPartition(orgId, sub) },
+      ProjectionExpression: 'jti',
+    })) {
+      const records = (await batchGet(this.documents, this.tableName, page.map((item) => tokenKey(String(item['jti']))))).map((item) => AccessTokenRecord.parse(item));
       for (const record of records) {
         if (record.org_id === orgId && !record.revoked_at && (record.expires_at === undefined || record.expires_at > nowSeconds)) found.push(record);
       }
-      start = page.LastEvaluatedKey;
-    } while (start && found.length < limit * 4);
+      if (found.length >= limit * 4) break;
+    }
     return found.sort((a, b) => b.issued_at - a.issued_at || b.jti.localeCompare(a.jti)).slice(0, limit);
   }
 

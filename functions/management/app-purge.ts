@@ -3,6 +3,7 @@ import { appRulesPartition, GOVERNED_APPS_PARTITION } from '../governance/keys';
 import { RULE_CONFIG_SORT_KEY } from '../governance/rule-config-store';
 import { batchDelete } from '../shared/aws/batch-write';
 import type { TransactItems } from './resource-store';
+import { queryItems } from '../shared/aws/query-pages';
 
 /**
  * Removes what a deleted app leaves in the resources table: its partition `ORG#<org>#APP#<app>`
@@ -74,23 +75,12 @@ export class AppPurger {
   async resumePending(maxItems: number = SCHEDULED_PURGE_ITEMS): Promise<PurgeResult[]> {
     const results: PurgeResult[] = [];
     let budget = maxItems;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': PURGE_PARTITION },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) {
-        if (budget <= 0) return results;
-        const result = await this.purge(String(item['org_id']), String(item['app_id']), budget);
-        budget -= result.deleted;
-        results.push(result);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of queryItems(this.documents, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': PURGE_PARTITION }, ConsistentRead: true })) {
+      if (budget <= 0) break;
+      const result = await this.purge(String(item['org_id']), String(item['app_id']), budget);
+      budget -= result.deleted;
+      results.push(result);
+    }
     return results;
   }
 

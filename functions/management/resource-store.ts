@@ -1,12 +1,13 @@
 import { batchGet } from '../shared/aws/batch-get';
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchDelete } from '../shared/aws/batch-write';
 import { appKey, orgKey } from '../organisations/app-store';
 import { appOfPartition } from '../governance/keys';
 import { GoneError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
 import { assertStorable } from './storable';
+import { queryAll, queryItems } from '../shared/aws/query-pages';
 
 /**
  * Managed resources in the resources table. One item per resource: `pk` = its partition
@@ -112,19 +113,11 @@ export class ResourceStore {
 
   /** Every item of one partition whose sort key starts with `skPrefix`, as stored (small partitions: queues, not resource lists). */
   async queryPartition(partition: string, skPrefix: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': skPrefix },
-        ExclusiveStartKey: startKey,
-      }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+    return queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition, ':prefix': skPrefix },
+    });
   }
 
   /**
@@ -207,36 +200,30 @@ export class ResourceStore {
     const take = options.take ?? DEFAULT_TAKE;
     const upper = options.beforeId === undefined ? undefined : `${at.prefix}#${options.beforeId}`;
     const items: ListedResource[] = [];
-    let startKey: Record<string, unknown> | undefined;
+    const values: Record<string, unknown> = { ':pk': at.partition, ':lo': `${at.prefix}#` };
+    if (upper !== undefined) values[':hi'] = upper;
+    if (options.where) values[':w'] = options.where.value;
     let more = false;
-    do {
-      const values: Record<string, unknown> = { ':pk': at.partition, ':lo': `${at.prefix}#` };
-      if (upper !== undefined) values[':hi'] = upper;
-      if (options.where) values[':w'] = options.where.value;
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        // BETWEEN is inclusive: the before_id item itself is dropped below. Both bounds share the
-        // `<PREFIX>#` prefix, so nothing of another kind falls between them.
-        KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :lo)' : 'pk = :pk AND sk BETWEEN :lo AND :hi',
-        FilterExpression: options.where ? '#w = :w' : undefined,
-        ExpressionAttributeNames: options.where ? { '#w': options.where.attribute } : undefined,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        // +1: room for the excluded before_id item, and a look-ahead that tells whether a next page exists.
-        Limit: take + 1 - items.length + (upper === undefined ? 0 : 1),
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }));
-      for (const item of page.Items ?? []) {
-        if (item.sk === upper) continue;
-        if (items.length === take) {
-          more = true;
-          break;
-        }
-        items.push({ id: String(item.sk).slice(at.prefix.length + 1), document: stripKeys(item) });
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      // BETWEEN is inclusive: the before_id item itself is dropped below. Both bounds share the
+      // `<PREFIX>#` prefix, so nothing of another kind falls between them.
+      KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :lo)' : 'pk = :pk AND sk BETWEEN :lo AND :hi',
+      FilterExpression: options.where ? '#w = :w' : undefined,
+      ExpressionAttributeNames: options.where ? { '#w': options.where.attribute } : undefined,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      // +1: room for the excluded before_id item, and a look-ahead that tells whether a next page exists.
+      Limit: take + 1 + (upper === undefined ? 0 : 1),
+      ConsistentRead: true,
+    })) {
+      if (item.sk === upper) continue;
+      if (items.length === take) {
+        more = true;
+        break;
       }
-      startKey = page.LastEvaluatedKey;
-    } while (!more && startKey && items.length < take + 1);
+      items.push({ id: String(item.sk).slice(at.prefix.length + 1), document: stripKeys(item) });
+    }
     const last = items[items.length - 1];
     const nextBeforeId = more && last ? last.id : undefined;
     return nextBeforeId === undefined ? { items } : { items, nextBeforeId };

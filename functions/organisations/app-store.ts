@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, AppSettings } from '../../schemas/app';
+import { queryAll } from '../shared/aws/query-pages';
 
 /**
  * Orgs, apps and collector application ids in the resources table:
@@ -94,19 +95,13 @@ export class AppStore implements AppDirectory {
 
   /** The org's apps, oldest first (the token URL's default app is the first). */
   async listApps(orgId: string): Promise<App[]> {
-    const apps: App[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
-        ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':app': 'APP#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) apps.push(App.parse(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
+      ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':app': 'APP#' },
+      ConsistentRead: true,
+    });
+    const apps = items.map((item) => App.parse(item));
     return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
   }
 

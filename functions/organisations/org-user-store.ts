@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { StoredOrgUser, type CreateOrgUser, type OrgUser } from '../../schemas/org';
 import { ValidationError } from '../shared/errors';
 import { hashPassword } from './password-hash';
+import { queryAll } from '../shared/aws/query-pages';
 
 /**
  * Org users: ORG#<org> / USER#<username>, with a scrypt hash of the password.
@@ -53,19 +54,12 @@ export class OrgUserStore {
   }
 
   async list(orgId: string): Promise<OrgUser[]> {
-    const users: OrgUser[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-        ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':user': USER_PREFIX },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) if (!isDeleted(item)) users.push(publicUser(StoredOrgUser.parse(item)));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return users;
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+      ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':user': USER_PREFIX },
+    });
+    return items.filter((item) => !isDeleted(item)).map((item) => publicUser(StoredOrgUser.parse(item)));
   }
 
   /**

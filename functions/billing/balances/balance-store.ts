@@ -4,6 +4,7 @@ import { Decimal } from '../../../values/decimal';
 import type { BalanceEntryType, BalanceTransactionType } from '../../../schemas/billing/balance';
 import { balanceKey, balancePartition, companyIndexKey, companyIndexPartition, ENTRY_PREFIX, entrySortKey, type BalanceTenant, type Key } from './balance-keys';
 import type { BalanceFigures, BalanceState, LedgerEntry } from './balance-state';
+import { queryAll } from '../../shared/aws/query-pages';
 
 /**
  * Persistence of balances in the billing table (layout: balance-keys.ts). Amounts are stored as
@@ -113,20 +114,13 @@ export class BalanceStore {
 
   /** Subscriptions of a company that have a balance, in id order. */
   async subscriptionsOfCompany(tenant: BalanceTenant, companyId: string): Promise<string[]> {
-    const ids: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': companyIndexPartition(tenant, companyId) },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }));
-      for (const item of page.Items ?? []) ids.push(String(item.subscription_id));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return ids;
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': companyIndexPartition(tenant, companyId) },
+      ConsistentRead: true,
+    });
+    return items.map((item) => String(item['subscription_id']));
   }
 }
 

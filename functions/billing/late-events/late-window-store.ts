@@ -1,5 +1,6 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { queryAll } from '../../shared/aws/query-pages';
 
 /**
  * Marks of late events, so the billing run re-evaluates only the windows late events touched instead
@@ -69,25 +70,16 @@ export class LateWindowStore {
 
   /** Marks of an app's hours in [from, to), i.e. the hours a billing run may have to re-evaluate. */
   async marksBetween(orgId: string, appId: string, from: Date, to: Date): Promise<LateWindowMark[]> {
-    const marks: LateWindowMark[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': lateMarksPartition(orgId, appId),
-          ':from': `HOUR#${new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS).toISOString()}`,
-          // ISO strings sort by time; the upper bound is the last hour starting before `to`.
-          ':to': `HOUR#${new Date(Math.ceil(to.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS).toISOString()}`,
-        },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) {
-        marks.push({ hourStart: new Date(String(item['sk']).slice('HOUR#'.length)), lastIndexedAt: new Date(String(item['last_indexed_at'])), events: Number(item['events'] ?? 0) });
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return marks;
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': lateMarksPartition(orgId, appId),
+        ':from': `HOUR#${new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS).toISOString()}`,
+        // ISO strings sort by time; the upper bound is the last hour starting before `to`.
+        ':to': `HOUR#${new Date(Math.ceil(to.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS).toISOString()}`,
+      },
+    });
+    return items.map((item) => ({ hourStart: new Date(String(item['sk']).slice('HOUR#'.length)), lastIndexedAt: new Date(String(item['last_indexed_at'])), events: Number(item['events'] ?? 0) }));
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
@@ -9,6 +9,7 @@ import { parseReportId } from './report-id';
 import { decodeCursor, encodeCursor, groupFrom, outcomeEntries, outcomeOverlay, packShards, reportAfter, sortedByKey, sortedEntries, statusAfter } from './report-codec';
 import { MAX_WINDOW_MS, OPEN_STATUSES, OVERLAY_GZIP_BYTES, groupPrefix, headerSortKey, openReportsPartition, openSortKey, reportKeyOf, reportsPartition, shardSortKey } from './report-keys';
 import { CommitOutcomesRequest, CommitWindowRequest, ListWindowsRequest, PreparedOutcomes, ReportTenant, TransactItem, WindowReports } from './report-types';
+import { queryAll, queryItems, type QueryInput } from '../../shared/aws/query-pages';
 export { parseStoredReport } from './report-codec';
 export { reportsPartition, openReportsPartition, reportKeyOf } from './report-keys';
 export { deliveredReport } from './report-types';
@@ -42,7 +43,7 @@ export class ReportStore {
 
   /** One group, or undefined when the window was never committed for the meter. */
   async readWindow(tenant: ReportTenant, meterId: string, windowStart: Date): Promise<WindowReports | undefined> {
-    const items = await this.queryAll({
+    const items = await this.queryTable({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':prefix': groupPrefix(windowStart, meterId) },
       ConsistentRead: true,
@@ -67,7 +68,6 @@ export class ReportStore {
     // Windows starting at `to` do not overlap [from, to); '#' sorts before every ISO digit continuation.
     const upper = `W#${request.to.toISOString()}`;
     const windows: WindowReports[] = [];
-    let startKey: Record<string, unknown> | undefined = request.cursor ? { pk: reportsPartition(tenant), sk: decodeCursor(request.cursor) } : undefined;
     let group: { prefix: string; items: Record<string, unknown>[] } | undefined;
     let lastCompleteSk: string | undefined;
     const flush = () => {
@@ -78,34 +78,30 @@ export class ReportStore {
       lastCompleteSk = String(group.items[group.items.length - 1]!['sk']);
       group = undefined;
     };
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lower AND :upper',
-        ...(request.meterId !== undefined ? { FilterExpression: 'meter_id = :meter' } : {}),
-        ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':lower': lower, ':upper': upper, ...(request.meterId !== undefined ? { ':meter': request.meterId } : {}) },
-        ScanIndexForward: !newestFirst,
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) {
-        const sk = String(item['sk']);
-        const itemPrefix = sk.endsWith('#H') ? sk.slice(0, -1) : sk.slice(0, sk.indexOf('#S#') + 1);
-        if (group && group.prefix !== itemPrefix) {
-          flush();
-          if (windows.length >= maxWindows) return { windows, cursor: encodeCursor(lastCompleteSk!) };
-        }
-        if (!group) group = { prefix: itemPrefix, items: [] };
-        group.items.push(item);
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lower AND :upper',
+      ...(request.meterId !== undefined ? { FilterExpression: 'meter_id = :meter' } : {}),
+      ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':lower': lower, ':upper': upper, ...(request.meterId !== undefined ? { ':meter': request.meterId } : {}) },
+      ScanIndexForward: !newestFirst,
+      ...(request.cursor ? { ExclusiveStartKey: { pk: reportsPartition(tenant), sk: decodeCursor(request.cursor) } } : {}),
+    })) {
+      const sk = String(item['sk']);
+      const itemPrefix = sk.endsWith('#H') ? sk.slice(0, -1) : sk.slice(0, sk.indexOf('#S#') + 1);
+      if (group && group.prefix !== itemPrefix) {
+        flush();
+        if (windows.length >= maxWindows) return { windows, cursor: encodeCursor(lastCompleteSk!) };
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+      if (!group) group = { prefix: itemPrefix, items: [] };
+      group.items.push(item);
+    }
     flush();
     return { windows: windows.slice(0, maxWindows), ...(windows.length > maxWindows && lastCompleteSk ? { cursor: encodeCursor(lastCompleteSk) } : {}) };
   }
 
   /** Groups that still hold pending or retrying reports (a cheap sparse index, not a scan of the reports). */
   async openWindows(tenant: ReportTenant, meterId: string): Promise<Date[]> {
-    const items = await this.queryAll({
+    const items = await this.queryTable({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': openReportsPartition(tenant), ':prefix': `${encodeURIComponent(meterId)}#` },
     });
@@ -298,15 +294,8 @@ export class ReportStore {
     await batchWrite(this.documents, this.tableName, requests, { batchesInFlight: 4 });
   }
 
-  private async queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  private async queryTable(input: Omit<QueryInput, 'TableName'>): Promise<Record<string, unknown>[]> {
+    return queryAll(this.documents, { ...input, TableName: this.tableName });
   }
 
   /** The header alone (cheap: no shards), e.g. to see whether a window was evaluated. */

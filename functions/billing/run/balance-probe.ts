@@ -1,6 +1,7 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { companyIndexPartition } from '../balances/balance-keys';
 import { type ReportTenant } from '../reports/report-store';
+import { queryAll } from '../../shared/aws/query-pages';
 
 /** Which subscriptions have a balance (one query per company per run, cached): only those are drawn from. */
 export class BalanceProbe {
@@ -26,18 +27,12 @@ export class BalanceProbe {
   }
 
   private async load(companyId: string): Promise<Set<string>> {
-    const found = new Set<string>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.billingTable,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': companyIndexPartition(this.tenant, companyId) },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) found.add(String(item['subscription_id']));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await queryAll(this.documents, {
+      TableName: this.billingTable,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': companyIndexPartition(this.tenant, companyId) },
+    });
+    const found = new Set(items.map((item) => String(item['subscription_id'])));
     this.settled.set(companyId, found);
     return found;
   }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import type { ReportTenant, TransactItem } from '../reports/report-store';
+import { queryAll } from '../../shared/aws/query-pages';
 
 /**
  * The billing run's own state per meter, in the billing table:
@@ -72,21 +73,14 @@ export class RunStateStore {
     const shards = Number(Item['totals_shards'] ?? 0);
     const totals = new Map<string, PeriodTotal>();
     if (generation !== null && shards > 0) {
-      const Items: Record<string, unknown>[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.documents.send(new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': `TOTALS#${meterPart(meterId)}#${generation}#` },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }));
-        Items.push(...(page.Items ?? []));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      if ((Items ?? []).length !== shards) throw new Error(`meter ${meterId}: totals generation ${generation} has ${(Items ?? []).length} of ${shards} shards`);
-      for (const item of Items ?? []) {
+      const items = await queryAll(this.documents, {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': `TOTALS#${meterPart(meterId)}#${generation}#` },
+        ConsistentRead: true,
+      });
+      if (items.length !== shards) throw new Error(`meter ${meterId}: totals generation ${generation} has ${items.length} of ${shards} shards`);
+      for (const item of items) {
         const entries = JSON.parse(gunzipSync(item['totals_gz'] as Uint8Array).toString('utf8')) as [string, PeriodTotal][];
         for (const [key, total] of entries) totals.set(key, total);
       }
