@@ -1,10 +1,11 @@
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import { contextOf, listOptions, parseBody, readObjectBody } from '../management/crud-operations';
+import { contextOf, listOptions, readObjectBody } from '../management/crud-operations';
 import { ValidationError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH } from '../../schemas/billing/balance';
 import { balanceEntryJson, subscriptionBalanceJson } from './balances/balance-json';
 import type { BalanceLedger } from './balances/balance-ledger';
+import { parseBody } from '../shared/invalid-input';
 
 export interface BalanceOperationDeps {
   readonly balances: BalanceLedger;

@@ -8,6 +8,7 @@ import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './session-cookie';
 import type { ConsoleSessionStore } from './session-store';
+import { fieldPath } from '../shared/invalid-input';
 
 /** The token URL's stores, and where console sessions are kept. */
 export interface ConsoleSessionDeps extends OAuthDeps {
@@ -30,7 +31,7 @@ export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<strin
       const input = ConsoleSignIn.safeParse(readJsonBody(request, MAX_SIGN_IN_BYTES));
       if (!input.success) {
         const issue = input.error.issues[0]!;
-        throw new OAuthError(400, 'invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
+        throw new OAuthError(400, 'invalid_request', `${fieldPath(issue.path, 'body')}: ${issue.message}`);
       }
       const { org_id, username, password, app_id } = input.data;
       await takePasswordAttempt(deps.tokenUrlRateLimiter, org_id);

@@ -1,6 +1,6 @@
 import { EmailSendStatus, EmailTestRequest, UnsubscribeRequest } from '../../schemas/resources/email-send';
 import { EmailTemplateDocument } from '../../schemas/resources/email-template';
-import { contextOf, parseBody, readObjectBody } from '../management/crud-operations';
+import { contextOf, readObjectBody } from '../management/crud-operations';
 import { EMAIL_TEMPLATE_PREFIX } from '../management/kinds/email-templates';
 import { inApp, nextPageHeader } from '../management/kinds/references';
 import type { ResourceOperationTable } from '../management/resource-deps';
@@ -20,6 +20,7 @@ import { ALL_TEMPLATES, type EmailSendStore } from './email-send-store';
 import type { EmailTransport } from './email-transport';
 import { unsubscribeLinks } from './unsubscribe-links';
 import { verifyUnsubscribeToken } from './unsubscribe-token';
+import { parseBody } from '../shared/invalid-input';
 
 export interface EmailOperationDeps {
   readonly resources: ResourceStore;

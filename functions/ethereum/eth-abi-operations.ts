@@ -1,13 +1,14 @@
 import { parseAbiItem, toFunctionSignature, type AbiFunction } from 'viem';
 import { EthAbiCreate, type EthAbiDocument } from '../../schemas/resources/eth-abi';
 import { appRulesPartition } from '../governance/keys';
-import { contextOf, listOptions, parseBody, type ResourceContext } from '../management/crud-operations';
+import { contextOf, listOptions, type ResourceContext } from '../management/crud-operations';
 import { nextPageHeader } from '../management/kinds/references';
 import type { ResourceOperationTable } from '../management/resource-deps';
 import type { ResourceStore } from '../management/resource-store';
 import { ValidationError, type FieldIssue } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import { ANY_CONTRACT, ETH_ABI_PREFIX } from './eth-abi-catalog';
+import { parseBody } from '../shared/invalid-input';
 
 const MAX_ABI_BODY_BYTES = 1_000_000;
 

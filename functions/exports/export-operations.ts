@@ -1,6 +1,6 @@
 import { ExportCreate } from '../../schemas/resources/export-job';
 import type { ManagementScope } from '../../schemas/scopes';
-import { contextOf, listOptions, parseBody, readObjectBody, type ResourceContext } from '../management/crud-operations';
+import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../management/crud-operations';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { newResourceId } from '../management/resource-store';
 import { parseRequestRange } from '../search/dates/request-range';
@@ -11,6 +11,7 @@ import type { HttpRequest } from '../shared/http/types';
 import { EXPORT_URL_TTL_SECONDS, type ExportFiles } from './export-files';
 import type { ExportJob, ExportJobs, ExportRef } from './export-jobs';
 import { baseRequest, EXPORT_PAGE_SIZE } from './export-runner';
+import { parseBody } from '../shared/invalid-input';
 
 export interface ExportOperationDeps {
   readonly exportJobs: ExportJobs;

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { appRulesPartition } from '../governance/rule-store';
-import { fromZodIssues } from '../ingest/collector/field-issues';
+import { invalidInput, parseBody } from '../shared/invalid-input';
 import { UnauthorizedError, ValidationError, type FieldIssue } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
@@ -169,7 +169,7 @@ export function listOptions(query: Readonly<Record<string, string>>): ListOption
   }
   const beforeId = query.before_id;
   if (beforeId !== undefined && !isPlausibleId(beforeId)) issues.push({ field: 'before_id', reason: 'is not a resource id' });
-  if (issues.length > 0) throw new ValidationError(`Invalid query parameters: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+  if (issues.length > 0) throw invalidInput('query parameters', issues);
   return beforeId === undefined ? { take } : { take, beforeId };
 }
 
@@ -180,17 +180,6 @@ export function readObjectBody(request: HttpRequest): Record<string, unknown> {
     throw new ValidationError('The body must be a JSON object', [{ field: 'body', reason: 'not a JSON object' }]);
   }
   return body as Record<string, unknown>;
-}
-
-/** Parses with a zod schema; failures become a 400 listing each field and reason. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body, { error: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined) });
-  if (result.success) return result.data;
-  // An unknown member is named itself (`body.colour`), not as a problem of its parent object.
-  const expanded = result.error.issues.flatMap((issue): z.core.$ZodIssue[] =>
-    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: 'is not a known field' })) : [issue]);
-  const issues = fromZodIssues(expanded, undefined, 'body').slice(0, 100);
-  throw new ValidationError(`Invalid body: ${issues.map((i) => `${i.field}: ${i.reason}`).slice(0, 3).join('; ')}`, issues);
 }
 
 function assertUnchanged(body: Record<string, unknown>, shown: Record<string, unknown>, fields: readonly string[]): void {

@@ -7,8 +7,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { splitScopeList } from '../management-tokens/scope-list';
 import type { TokenStore } from '../management-tokens/token-store';
-import { fromZodIssues } from '../ingest/collector/field-issues';
-import { ValidationError } from '../shared/errors';
+import { parseOrRefuse } from '../shared/invalid-input';
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
@@ -47,9 +46,8 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
     }),
 
     async mintAccessToken(request, caller) {
-      const query = MintTokenQuery.safeParse(request.query);
-      if (!query.success) throw invalidQuery(query.error.issues);
-      const signed = await mintAccessToken({ tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() }, required(caller), query.data);
+      const query = parseOrRefuse(MintTokenQuery, request.query, 'query parameters', { root: 'query' });
+      const signed = await mintAccessToken({ tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() }, required(caller), query);
       return { status: 200, body: signed, headers: { ...NO_STORE_HEADERS } };
     },
 
@@ -63,12 +61,8 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
     },
 
     async createOrgUser(request, caller) {
-      const input = CreateOrgUser.safeParse(readJsonBody(request, MAX_USER_BODY_BYTES));
-      if (!input.success) {
-        const issues = fromZodIssues(input.error.issues, undefined, 'body');
-        throw new ValidationError(`Invalid user: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
-      }
-      return { status: 201, body: await createOrgUser(users, required(caller), input.data, now()) };
+      const input = parseOrRefuse(CreateOrgUser, readJsonBody(request, MAX_USER_BODY_BYTES), 'user', { root: 'body' });
+      return { status: 201, body: await createOrgUser(users, required(caller), input, now()) };
     },
 
     async listOrgUsers(_request, caller) {
@@ -86,9 +80,4 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
 function required(caller: ManagementCaller | undefined): ManagementCaller {
   if (!caller) throw new Error('a token route ran without a caller');
   return caller;
-}
-
-function invalidQuery(zodIssues: Parameters<typeof fromZodIssues>[0]): ValidationError {
-  const issues = fromZodIssues(zodIssues, undefined, 'query');
-  return new ValidationError(`Invalid query parameters: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
 }

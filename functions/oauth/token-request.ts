@@ -3,6 +3,7 @@ import { isServiceError } from '../shared/errors';
 import { decodeBody, readJsonBody } from '../shared/http/body';
 import type { HttpRequest } from '../shared/http/types';
 import { OAuthError } from './oauth-error';
+import { fieldPath } from '../shared/invalid-input';
 
 /** A token request is a few short fields; anything bigger is not one. */
 const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
@@ -22,7 +23,7 @@ export function parsePasswordGrantRequest(request: HttpRequest): PasswordGrantRe
   const fields = PasswordGrantFields.safeParse(readFields(request));
   if (!fields.success) {
     const issue = fields.error.issues[0]!;
-    throw new OAuthError(400, 'invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    throw new OAuthError(400, 'invalid_request', `${fieldPath(issue.path, 'body')}: ${issue.message}`);
   }
   const { grant_type, username, password, scope, app_id } = fields.data;
   if (!grant_type) throw new OAuthError(400, 'invalid_request', 'grant_type is required (use grant_type=password)');

@@ -1,5 +1,5 @@
 import { DEFAULT_SHARED_TOKEN_SECONDS, MAX_SHARED_TOKEN_SECONDS, SharedViewTokenCreate, type SharedTargetKind, type SharedTimeRange, type SharedViewToken, type SharedViewTokenRecord } from '../../schemas/resources/shared-view';
-import { contextOf, listOptions, parseBody, readObjectBody, type ResourceContext } from '../management/crud-operations';
+import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../management/crud-operations';
 import { nextPageHeader } from '../management/kinds/references';
 import type { ResourceOperationTable } from '../management/resource-deps';
 import { newResourceId, type ResourceStore, type StoredDocument } from '../management/resource-store';
@@ -11,6 +11,7 @@ import { originOf } from '../shared/http/origin';
 import type { HttpRequest } from '../shared/http/types';
 import { signSharedViewToken } from './shared-view-token';
 import { isLive, signedTokenLocation, targetLocation, tokenRecordOf } from './signed-token-records';
+import { parseBody } from '../shared/invalid-input';
 
 export interface SignedTokenDeps {
   readonly store: ResourceStore;

@@ -50,3 +50,18 @@ export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown, wh
   if (result.success) return result.data;
   throw invalidInput(what, fieldIssuesOf(result.error.issues, naming));
 }
+
+/** A missing member reads "is required", not "expected string, received undefined". */
+const REQUIRED_WHEN_MISSING = {
+  error: (issue: z.core.$ZodRawIssue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined),
+};
+
+/** A JSON body through a zod schema: every problem is a 400 naming its member (`body.colour is not a known field`). */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  return parseOrRefuse(schema, body, 'body', { root: 'body', unknownMember: () => 'is not a known field' }, REQUIRED_WHEN_MISSING);
+}
+
+/** Query parameters through a zod schema: every problem is a 400 naming the parameter. */
+export function parseQueryParams<S extends z.ZodType>(schema: S, query: Readonly<Record<string, string>>): z.output<S> {
+  return parseOrRefuse(schema, query, 'query parameters', { root: 'query', unknownMember: () => 'is not a known query parameter' });
+}

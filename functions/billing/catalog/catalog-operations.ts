@@ -1,9 +1,10 @@
 import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { appRulesPartition } from '../../governance/rule-store';
-import { contextOf, crudOperations, parseBody, type CrudKind, type ResourceContext } from '../../management/crud-operations';
+import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../../management/crud-operations';
 import { namedOperations, type ResourceOperationTable } from '../../management/resource-deps';
 import type { ResourceStore, StoredDocument } from '../../management/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
+import { parseBody } from '../../shared/invalid-input';
 
 export const PLAN_PREFIX = 'PLAN';
 export const PRICE_PREFIX = 'PRICE';

@@ -3,7 +3,7 @@ import { ChannelTestRequest } from '../../../schemas/billing/channel';
 import { WebhookParams } from '../../../schemas/resources/billing-meter';
 import { appRulesPartition } from '../../governance/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
-import { contextOf, parseBody } from '../../management/crud-operations';
+import { contextOf } from '../../management/crud-operations';
 import { optionalObjectBody } from '../../management/kinds/optional-body';
 import type { ResourceOperationTable } from '../../management/resource-deps';
 import type { ResourceStore } from '../../management/resource-store';
@@ -16,6 +16,7 @@ import { EVENT_ID_HEADER } from '../providers/webhook-client';
 import { SIGNATURE_HEADER } from '../providers/webhook-signature';
 import { channelFetch, signatureHeader, type DeliveryChannel } from './channel-delivery';
 import { readDeliveryChannels } from './channel-reader';
+import { parseBody } from '../../shared/invalid-input';
 
 export const TEST_EVENT_TYPE = 'billing.test';
 /** A test answers while the caller waits: one attempt, no retries, a short timeout. */

@@ -1,11 +1,12 @@
 import { BillingMeterCreate } from '../../../schemas/resources/billing-meter';
 import { appRulesPartition } from '../../governance/keys';
 import { METER_PREFIX, normaliseEsQuery } from '../../management/billing-meters';
-import { contextOf, parseBody, readObjectBody } from '../../management/crud-operations';
+import { contextOf, readObjectBody } from '../../management/crud-operations';
 import type { ResourceOperationTable } from '../../management/resource-deps';
 import { withinQueryBudget, type QueryBudgetDeps } from '../../search/query-budget';
 import { withQuerySignal } from '../../search/query-signal';
 import { previewMeter, type MeterPreviewDeps } from './meter-preview';
+import { parseBody } from '../../shared/invalid-input';
 
 export interface MeterCheckDeps extends MeterPreviewDeps, QueryBudgetDeps {
   readonly now?: () => Date;

@@ -6,9 +6,10 @@ import { withQuerySignal } from '../../search/query-signal';
 import { NotFoundError } from '../../shared/errors';
 import { explainReport } from './report-explain';
 import { ReportMetricsParams, reportMetrics } from './report-metrics';
-import { listReports, parseQueryParams, ReportListParams, reportSelection } from './report-query';
+import { listReports, ReportListParams, reportSelection } from './report-query';
 import type { ReportStore } from './report-store';
 import type { ResourceStore } from '../../management/resource-store';
+import { parseQueryParams } from '../../shared/invalid-input';
 
 export interface ReportOperationDeps extends QueryBudgetDeps {
   readonly reports: ReportStore;

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { PROVIDERS } from '../../../schemas/billing/provider-params';
 import { ReportStatus, type BillingReport } from '../../../schemas/billing/report';
-import { fromZodIssues } from '../../ingest/collector/field-issues';
 import { parseRequestRange } from '../../search/dates/request-range';
 import { ValidationError } from '../../shared/errors';
 import { parseReportId, reportId, type ReportLocator } from './report-id';
@@ -52,15 +51,6 @@ export interface ReportSelection {
   readonly timeZone: string;
   readonly meterId?: string;
   readonly matches: (report: BillingReport) => boolean;
-}
-
-/** Query parameters through a zod schema; every problem is a 400 naming the parameter. */
-export function parseQueryParams<S extends z.ZodType>(schema: S, query: Readonly<Record<string, string>>): z.output<S> {
-  const result = schema.safeParse(query);
-  if (result.success) return result.data;
-  const issues = fromZodIssues(result.error.issues.flatMap((issue): z.core.$ZodIssue[] =>
-    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ ...issue, path: [key], message: 'is not a known query parameter' })) : [issue]), undefined, 'query');
-  throw new ValidationError(`Invalid query parameters: ${issues.map((i) => `${i.field} ${i.reason}`).slice(0, 3).join('; ')}`, issues);
 }
 
 /**

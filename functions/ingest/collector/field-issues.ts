@@ -1,8 +1,7 @@
 import type * as z from 'zod';
 import type { FieldIssue } from '../../shared/errors';
+import { MAX_LISTED_ISSUES } from '../../shared/invalid-input';
 
-/** A 400 lists at most this many problems, so a batch of garbage cannot produce a huge answer. */
-export const MAX_LISTED_ISSUES = 100;
 
 /** Parse options for collector schemas: a missing value reads "is required", not "expected string, received undefined". */
 export const PARSE_OPTIONS = {
@@ -15,19 +14,6 @@ export function fieldIssue(index: number | undefined, field: string, reason: str
   return index === undefined ? { field, reason } : { index, field, reason };
 }
 
-/** zod's issues as field issues: the path in dotted form (`request.headers.x-id`, `items[2].plan_id`). */
-export function fromZodIssues(issues: readonly z.core.$ZodIssue[], index: number | undefined, rootName: string): FieldIssue[] {
-  return issues.map((issue) => fieldIssue(index, fieldPath(issue.path, rootName), issue.message));
-}
-
-function fieldPath(path: readonly PropertyKey[], rootName: string): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else text += text ? `.${String(segment)}` : String(segment);
-  }
-  return text || rootName;
-}
 
 /** Collects issues up to the listing cap while counting everything that went wrong. */
 export class IssueList {

@@ -6,7 +6,8 @@ import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
 import { PayloadTooLargeError, ValidationError, type FieldIssue } from '../../shared/errors';
 import { callerIp, sessionTokenFromHeaders } from './caller-context';
 import { fastActionEvent, fastApiCallEvent } from './fast-path';
-import { IssueList, PARSE_OPTIONS, fieldIssue, fromZodIssues } from './field-issues';
+import { fieldIssuesOf } from '../../shared/invalid-input';
+import { IssueList, PARSE_OPTIONS, fieldIssue } from './field-issues';
 import { indexShapeProblem } from './index-shape';
 import { fitItemSize } from './size-limit';
 
@@ -77,7 +78,7 @@ function rules<T>(
       if (accepted !== undefined) return build(accepted, reception, index, issues);
       const parsed = schema.safeParse(record, PARSE_OPTIONS);
       if (parsed.success) return build(parsed.data, reception, index, issues);
-      issues.push(...fromZodIssues(parsed.error.issues, index, index === undefined ? 'body' : 'item'));
+      issues.push(...fieldIssuesOf(parsed.error.issues, { index, root: index === undefined ? 'body' : 'item' }));
       return undefined;
     },
   };

@@ -3,10 +3,11 @@ import type { ManagementCaller } from '../../management-tokens/management-auth';
 import { NotFoundError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import type { HttpRequest } from '../../shared/http/types';
-import { contextOf, parseBody, readObjectBody, type CrudDeps, type ResourceContext } from '../crud-operations';
+import { contextOf, readObjectBody, type CrudDeps, type ResourceContext } from '../crud-operations';
 import type { StoredDocument } from '../resource-store';
 import { hasBody } from './optional-body';
 import { inApp } from './references';
+import { parseBody } from '../../shared/invalid-input';
 
 export interface AclTarget {
   readonly noun: string;

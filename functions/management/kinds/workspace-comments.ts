@@ -1,12 +1,13 @@
 import { CommentCreate, CommentUpdate, type CommentDocument, type StoredComment } from '../../../schemas/resources/workspace';
 import { GoneError, NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
-import { contextOf, listOptions, parseBody, readObjectBody, type ResourceContext } from '../crud-operations';
+import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../crud-operations';
 import { newResourceId, MAX_TAKE, type StoredDocument } from '../resource-store';
 import type { ResourceDeps, ResourceOperationTable } from '../resource-deps';
 import type { HttpRequest } from '../../shared/http/types';
 import { WORKSPACE_PREFIX } from './dashboard-tree';
 import { inApp, nextPageHeader } from './references';
 import { commentsOf } from './workspace-removal';
+import { parseBody } from '../../shared/invalid-input';
 
 /** A workspace takes at most this many comments (its summary is recounted on every change). */
 export const MAX_COMMENTS_PER_WORKSPACE = 1000;

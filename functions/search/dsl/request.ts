@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { assertTimeZone } from '../dates/time-zone';
 import { effectiveSort } from '../effective-sort';
 import type { IndexKind } from '../port';
-import { ValidationError, type FieldIssue } from '../../shared/errors';
+import { ValidationError } from '../../shared/errors';
+import { fieldPath, parseOrRefuse } from '../../shared/invalid-input';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import { aggregationMap } from './aggregations';
 import { MAX_BODY_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from './limits';
@@ -63,14 +64,7 @@ export function searchRequest(kind: IndexKind, options: Required<ParseOptions>):
 
 
 /** Dotted member path with array positions in brackets: `query.bool.must[1].script`. */
-export function memberPath(path: readonly PropertyKey[]): string {
-  let text = '';
-  for (const part of path) {
-    if (typeof part === 'number') text += `[${part}]`;
-    else text += text === '' ? String(part) : `.${String(part)}`;
-  }
-  return text === '' ? 'body' : text;
-}
+export const memberPath = (path: readonly PropertyKey[]): string => fieldPath(path, 'body');
 
 export function depthProblem(body: unknown): Path | undefined {
   const stack: { value: unknown; path: Path }[] = [{ value: body, path: [] }];
@@ -89,18 +83,7 @@ export function parseWith<T>(schema: z.ZodType<T>, body: unknown, what: string, 
   if (tooDeep !== undefined) {
     throw new ValidationError(`Invalid ${what}: nested too deeply`, [{ field: memberPath([...prefix, ...tooDeep]), reason: `nested more than ${MAX_BODY_DEPTH} levels deep` }]);
   }
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const details: FieldIssue[] = [];
-  for (const found of result.error.issues) {
-    if (found.code === 'unrecognized_keys') {
-      for (const key of found.keys) details.push({ field: memberPath([...prefix, ...found.path, key]), reason: unknownMemberReason(key) });
-    } else {
-      details.push({ field: memberPath([...prefix, ...found.path]), reason: found.message });
-    }
-  }
-  const first = details[0];
-  throw new ValidationError(first === undefined ? `Invalid ${what}` : `Invalid ${what}: ${first.field}: ${first.reason}`, details);
+  return parseOrRefuse(schema, body, what, { root: 'body', prefix, unknownMember: unknownMemberReason });
 }
 
 /** Parses a search request body (`POST .../search/{kind}`); throws ValidationError naming each refused member. */

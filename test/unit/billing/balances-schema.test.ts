@@ -1,7 +1,8 @@
-import { parseBody } from '../../../functions/management/crud-operations';
+
 import { transactionFingerprint } from '../../../functions/billing/balances/balance-ledger';
 import { ValidationError } from '../../../functions/shared/errors';
 import { BalanceTransactionCreate } from '../../../schemas/billing/balance';
+import { parseBody } from '../../../functions/shared/invalid-input';
 
 const valid = { company_id: 'acme', subscription_id: 'sub-1', transaction_id: 'tx-1', amount: 10, type: 'credit' };
 

@@ -1,8 +1,9 @@
 import { reportId, subscriptionReportKey } from '../../../functions/billing/reports/report-id';
 import { parseMetricsInterval, reportMetrics, ReportMetricsParams } from '../../../functions/billing/reports/report-metrics';
-import { parseQueryParams } from '../../../functions/billing/reports/report-query';
+
 import type { ListWindowsRequest, ReportStore, WindowReports } from '../../../functions/billing/reports/report-store';
 import type { BillingReport } from '../../../schemas/billing/report';
+import { parseQueryParams } from '../../../functions/shared/invalid-input';
 
 const HOUR = 3_600_000;
 const tenant = { orgId: 'org', appId: 'app' };

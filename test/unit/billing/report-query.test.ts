@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { reportId, subscriptionReportKey, companyReportKey } from '../../../functions/billing/reports/report-id';
-import { listReports, parseQueryParams, ReportListParams, reportSelection } from '../../../functions/billing/reports/report-query';
+import { listReports, ReportListParams, reportSelection } from '../../../functions/billing/reports/report-query';
 import type { ListWindowsRequest, ReportStore, WindowReports } from '../../../functions/billing/reports/report-store';
 import { ValidationError } from '../../../functions/shared/errors';
 import type { BillingReport } from '../../../schemas/billing/report';
+import { parseQueryParams } from '../../../functions/shared/invalid-input';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-10-01T00:00:00Z');

@@ -1,5 +1,6 @@
 import { callerIp, sessionTokenFromHeaders } from '../../../functions/ingest/collector/caller-context';
-import { IssueList, MAX_LISTED_ISSUES, fromZodIssues } from '../../../functions/ingest/collector/field-issues';
+import { IssueList } from '../../../functions/ingest/collector/field-issues';
+import { MAX_LISTED_ISSUES, fieldIssuesOf } from '../../../functions/shared/invalid-input';
 
 describe('callerIp', () => {
   it.each<[string, string | undefined, string | undefined]>([
@@ -33,14 +34,13 @@ describe('sessionTokenFromHeaders', () => {
 
 describe('field issues', () => {
   it('writes zod paths in dotted form with array positions', () => {
-    const issues = fromZodIssues(
+    const issues = fieldIssuesOf(
       [
         { code: 'custom', message: 'bad', path: ['items', 2, 'plan_id'], input: 1 },
         { code: 'custom', message: 'bad', path: ['request', 'headers', 'x-id'], input: 1 },
         { code: 'custom', message: 'bad', path: [], input: 1 },
       ],
-      4,
-      'item',
+      { index: 4, root: 'item' },
     );
     expect(issues.map((issue) => issue.field)).toEqual(['items[2].plan_id', 'request.headers.x-id', 'item']);
     expect(issues.every((issue) => issue.index === 4)).toBe(true);

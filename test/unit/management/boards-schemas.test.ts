@@ -1,10 +1,11 @@
-import { parseBody } from '../../../functions/management/crud-operations';
+
 import { ValidationError } from '../../../functions/shared/errors';
 import { DashboardCreate, DashboardUpdate, MAX_DASHBOARD_WORKSPACES } from '../../../schemas/resources/dashboard';
 import { EmailTemplateCreate, EmailTemplateUpdate } from '../../../schemas/resources/email-template';
 import { EncryptedKeyCreate, EncryptedKeyCreateList } from '../../../schemas/resources/keystore';
 import { PolicyItem, withGrant } from '../../../schemas/resources/policy';
 import { CommentCreate, WorkspaceCreate, WorkspaceUpdate } from '../../../schemas/resources/workspace';
+import { parseBody } from '../../../functions/shared/invalid-input';
 
 const fieldsOf = (run: () => unknown): string[] => {
   try {

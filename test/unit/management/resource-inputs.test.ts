@@ -1,10 +1,11 @@
 import * as z from 'zod';
-import { listOptions, parseBody } from '../../../functions/management/crud-operations';
+import { listOptions } from '../../../functions/management/crud-operations';
 import { normaliseEsQuery } from '../../../functions/management/billing-meters';
 import { newResourceId, isPlausibleId } from '../../../functions/management/resource-store';
 import { criteriaQuery, parseCriteria } from '../../../functions/management/search-criteria';
 import { ValidationError } from '../../../functions/shared/errors';
 import { GovernanceRuleCreate } from '../../../schemas/resources/governance-rule';
+import { parseBody } from '../../../functions/shared/invalid-input';
 
 const fieldsOf = (run: () => unknown): string[] => {
   try {
