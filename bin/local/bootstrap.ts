@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { AppStore, newId } from '../../functions/organisations/app-store';
+import { type AppStore, newId } from '../../functions/organisations/app-store';
 import { verifyManagementToken } from '../../functions/management-tokens/management-token';
 import type { OrgUserStore } from '../../functions/organisations/org-user-store';
 import { issueManagementToken } from '../../functions/management-tokens/token-issuer';
@@ -73,7 +73,7 @@ export async function bootstrapLocal(options: { dataDir: string; apps: AppStore;
     adminPasswordCreated = true;
   }
   const full: LocalCredentials = { ...credentials, collector_url: options.collectorUrl, management_url: options.managementUrl };
-  await writeFile(file, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
+  await writeFile(file, `${JSON.stringify(full, null, 2)}\n`, { mode: 0o600 });
   return { credentials: full, adminPasswordCreated };
 }
 
@@ -84,7 +84,7 @@ function newBootstrapToken(options: { tokens: TokenStore; signingKey: Buffer }, 
 
 /** The saved token if it still works; its record is restored if missing (data from before records). */
 async function usableBootstrapToken(options: { tokens: TokenStore; signingKey: Buffer }, saved: LocalCredentials): Promise<string> {
-  let claims;
+  let claims: ReturnType<typeof verifyManagementToken>;
   try {
     claims = verifyManagementToken(saved.management_token, options.signingKey);
   } catch {

@@ -13,7 +13,7 @@ const VITE_COMMAND = resolve(__dirname, '../../node_modules/vite/bin/vite.js');
 
 /** The newest modification time under a path (a file or a folder), 0 when it does not exist. */
 async function newestChange(path: string): Promise<number> {
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch {

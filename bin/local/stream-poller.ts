@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import {
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   ListShardsCommand,
   type KinesisClient,
@@ -121,7 +122,7 @@ export class StreamPoller {
     let iterator = await this.iteratorFor(shardId);
     let idleMs = this.options.idlePollMs ?? 100;
     while (this.running) {
-      let response;
+      let response: GetRecordsCommandOutput;
       try {
         response = await this.options.kinesis.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.batchSize }));
       } catch (error) {

@@ -148,7 +148,7 @@ async function deliver(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: C
       continue;
     }
     const target = webhooks.get(channel);
-    if (!target || target.status !== 'active') {
+    if (target?.status !== 'active') {
       await settle({ status: 'failed', attempts: outcome.attempts, error: `webhook channel ${channel} does not exist or is inactive` }, outcome.status);
       continue;
     }

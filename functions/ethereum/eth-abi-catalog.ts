@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Abi } from 'viem';
 import { appRulesPartition } from '../governance/keys';
 import type { AbiLookup } from './json-rpc-decoding';

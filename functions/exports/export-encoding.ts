@@ -23,7 +23,7 @@ export class PartBuilder {
   rowCount = 0;
   textBytes = 0;
 
-  constructor(private readonly format: ExportFormat, private readonly fields: readonly string[] | null) {
+  constructor(private readonly format: ExportFormat, fields: readonly string[] | null) {
     this.columns = format === 'csv' && fields ? csvColumns([], fields) : undefined;
   }
 

@@ -1,6 +1,6 @@
 import { batchGet } from '../shared/aws/batch-get';
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DISABLED_RULE_STATE, SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DISABLED_RULE_STATE, type SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
 import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from './keys';
 import type { RuleConfigReader, RuleConfigSnapshot } from './rule-config-store';
 import { queryAll, queryItems } from '../shared/aws/query-pages';

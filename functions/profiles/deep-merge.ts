@@ -8,7 +8,7 @@ export function deepMerge(target: Record<string, unknown>, patch: Record<string,
   const merged: Record<string, unknown> = { ...target };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    const current = Object.prototype.hasOwnProperty.call(merged, key) ? merged[key] : undefined;
+    const current = Object.hasOwn(merged, key) ? merged[key] : undefined;
     // defineProperty, not assignment: a "__proto__" key in customer metadata must stay data, never a prototype.
     Object.defineProperty(merged, key, {
       value: isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value,

@@ -6,12 +6,12 @@
 export function withFields<T extends object>(object: T, fields: Readonly<Record<string, unknown>>): T {
   let adds = false;
   for (const key in fields) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) {
+    if (!Object.hasOwn(object, key)) {
       adds = true;
       break;
     }
   }
   // Object.assign would set the prototype for an own "__proto__" key instead of copying it.
-  if (!adds || Object.prototype.hasOwnProperty.call(object, '__proto__') || Object.prototype.hasOwnProperty.call(fields, '__proto__')) return { ...object, ...fields } as T;
+  if (!adds || Object.hasOwn(object, '__proto__') || Object.hasOwn(fields, '__proto__')) return { ...object, ...fields } as T;
   return Object.assign({}, object, fields) as T;
 }

@@ -96,7 +96,7 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
   });
   // Each shape's row columns, listed once: a row then visits only the values it stores.
   const columnsOf = shapes.map(({ keys, candidates }) => keys.flatMap((key, k): RowColumn[] => (candidates[k] === NOT_SHARED
-    ? [{ key, k, encode: encodeValues && Object.prototype.hasOwnProperty.call(encodeValues, key) ? encodeValues[key] : undefined, repeated: repeated?.has(key) ?? false }]
+    ? [{ key, k, encode: encodeValues && Object.hasOwn(encodeValues, key) ? encodeValues[key] : undefined, repeated: repeated?.has(key) ?? false }]
     : [])));
   const rows = new Array<string>(objects.length);
   for (let i = 0; i < objects.length; i += 1) {
@@ -185,7 +185,7 @@ export function isRowTable(value: unknown): value is RowTable {
 function hasShape(record: Record<string, unknown>, keys: readonly string[]): boolean {
   let i = 0;
   for (const key in record) {
-    if (!Object.prototype.hasOwnProperty.call(record, key) || dropped(record[key])) continue;
+    if (!Object.hasOwn(record, key) || dropped(record[key])) continue;
     if (keys[i] !== key) return false;
     i += 1;
   }

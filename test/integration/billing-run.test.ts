@@ -5,7 +5,7 @@ import type { BillingReport } from '../../schemas/billing/report';
 import { providerClients } from '../../functions/billing/run/provider-registry';
 import { FakeStripe, FakeWebhookReceiver } from '../support/fake-providers';
 import { billingDeps, HOUR, numberedCalls, settledWindows, type RunSetup } from './support/billing-scenario';
-import { apiCall, searchBackends, startTestRuntime, type TestRuntime } from './support/runtime';
+import { searchBackends, startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
  * The billing run end to end on the real emulators: events through the collector, subscriptions as

@@ -735,7 +735,7 @@ describe('web console', () => {
     await page.getByRole('link', { name: 'New rule' }).click();
     const form = page.getByRole('form', { name: 'New governance rule' });
     await form.locator('input[name="rule_name"]').fill('Block rule targets');
-    await form.locator('input[name="cohort_ids"][value="' + cohort.body._id + '"]').check();
+    await form.locator(`input[name="cohort_ids"][value="${cohort.body._id}"]`).check();
     await form.getByRole('status').filter({ hasText: '1 user profile(s) match now.' }).waitFor({ timeout: 30_000 });
     await form.locator('input[name="response_status"]').fill('402');
     await form.locator('textarea[name="response_body"]').fill('{"error": "Upgrade, {{name}}"}');
@@ -837,7 +837,7 @@ describe('web console', () => {
     await form.locator('input[name="template_name"]').fill('Weekly usage');
     await form.locator('input[name="subject"]').fill('Your week, {{name}}');
     await form.locator('input[name="from"]').fill('not an address');
-    await form.locator('input[name="cohort_ids"][value="' + cohort.body._id + '"]').check();
+    await form.locator(`input[name="cohort_ids"][value="${cohort.body._id}"]`).check();
     await form.getByRole('button', { name: 'Add a dynamic field' }).click();
     await form.getByLabel('Token 1').fill('calls');
     await form.locator('textarea[name="html"]').fill('<p>Hello {{name}}, you made {{calls}} calls.</p>');

@@ -29,6 +29,7 @@ export function ConsoleLayout() {
   const location = useLocation();
   // At phone width the sections fold behind a Menu button, so a page starts on the first screen; a choice folds them again.
   const [menuOpen, setMenuOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu folds when the page changes, which the path says
   useEffect(() => setMenuOpen(false), [location.pathname]);
   if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
   const leave = async () => {

@@ -16,6 +16,7 @@ function useEchart(label: string, option: Record<string, unknown>) {
   const element = useRef<HTMLDivElement>(null);
   // Drawn again when what it shows changes, not when a render builds an equal option object.
   const shown = JSON.stringify(option);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `shown` stands for `option` by value
   useEffect(() => {
     if (!element.current) return undefined;
     const chart = echarts.init(element.current, undefined, { renderer: 'canvas' });

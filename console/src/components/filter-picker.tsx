@@ -44,6 +44,7 @@ export function FilterPicker({ label, onPick, targets }: { label: string; onPick
     setValue('');
   };
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an inline row of inputs inside a form; a fieldset's border and legend do not fit it
     <div role="group" aria-label={label} className="filter-picker">
       <FieldInput label="Field" name="pick_field" value={fieldName} onChange={(name) => { setFieldName(name); setValue(''); }} placeholder="action_name.raw" />
       <label>

@@ -5,8 +5,8 @@ import { decodeRowTable, encodeRowTable } from '../../shared/row-table';
 import { ValidationError } from '../../shared/errors';
 import { withFields } from '../../shared/object-copy';
 import { BillingReport } from '../../../schemas/billing/report';
-import { OutcomeEntry, SHARD_GZIP_BYTES, SHARD_JSON_BYTES, reportKeyOf } from './report-keys';
-import { CommitOutcomesRequest, WindowReports } from './report-types';
+import { type OutcomeEntry, SHARD_GZIP_BYTES, SHARD_JSON_BYTES, reportKeyOf } from './report-keys';
+import type { CommitOutcomesRequest, WindowReports } from './report-types';
 
 /**
  * The stored form of a window's reports and their delivery outcomes, without I/O (report-store.ts
@@ -193,7 +193,7 @@ export function outcomeOverlay(base: ReadonlyMap<string, BillingReport>, entries
   }
   const json = encodeRowTable(sets, {
     wrap: { prefix: `{"v":${FORMAT_VERSION},"keys":${JSON.stringify(keys)},"other":[${others.join(',')}],"set":`, suffix: '}' },
-    encodeValues: storedValues((set, i) => ownKeys[i]!),
+    encodeValues: storedValues((_set, i) => ownKeys[i]!),
     repeated: REPEATED_FIELDS,
   });
   return gzipSync(json, { level: 1 });

@@ -1,4 +1,4 @@
-import { BillingReport } from '../../../schemas/billing/report';
+import type { BillingReport } from '../../../schemas/billing/report';
 import { companyReportKey, subscriptionReportKey } from './report-id';
 import type { ReportTenant } from './report-types';
 

@@ -1,6 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { withFields } from '../../shared/object-copy';
-import { BillingReport } from '../../../schemas/billing/report';
+import type { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
 
 /** What the report store takes and gives: windows of reports, commit and outcome requests. */

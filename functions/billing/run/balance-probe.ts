@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { companyIndexPartition } from '../balances/balance-keys';
-import { type ReportTenant } from '../reports/report-store';
+import type { ReportTenant } from '../reports/report-store';
 import { queryAll } from '../../shared/aws/query-pages';
 
 /** Which subscriptions have a balance (one query per company per run, cached): only those are drawn from. */

@@ -10,7 +10,7 @@ import type { LateWindowStore } from '../late-events/late-window-store';
 import type { ResourceStore } from '../../management/resource-store';
 import type { BalanceProbe } from './balance-probe';
 import type { RunStateStore } from './run-state-store';
-import { type UsageWindow } from '../../../values/reporting-period';
+import type { UsageWindow } from '../../../values/reporting-period';
 
 /** What a billing run takes (dependencies, settings, test hooks) and reports, and its tuning constants. */
 

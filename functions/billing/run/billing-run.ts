@@ -1,9 +1,9 @@
 import { appRulesPartition } from '../../governance/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
-import { type ReportTenant } from '../reports/report-store';
+import type { ReportTenant } from '../reports/report-store';
 import { runMeterOf, type RunMeter } from './run-meter';
 import { SubscriptionDirectory } from './subscription-directory';
-import { BillingRunDeps, BillingRunInput, BillingRunSummary } from './billing-run-types';
+import type { BillingRunDeps, BillingRunInput, BillingRunSummary } from './billing-run-types';
 import type { RunCounters } from './meter-run-types';
 import { MeterRun } from './meter-run';
 import { meterSetupWarnings } from '../meter-check/meter-setup-warnings';

@@ -300,7 +300,7 @@ function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['statu
     const last = unconfirmed[0]!.failure;
     error = {
       code: DELIVERY_UNCONFIRMED,
-      message: `no answer from ${unconfirmed.map((v) => v.destination).join(', ')} for version ${report.report_version} after ${runs} runs${unconfirmed.some((v) => v.expired) ? ' (past the providers\' deduplication window, so it is not resent)' : ''}; last error: ${last?.error_code ?? 'unknown'} ${last?.error_message ?? ''}`.trim() + '. The provider may or may not have it: check it there.',
+      message: `${`no answer from ${unconfirmed.map((v) => v.destination).join(', ')} for version ${report.report_version} after ${runs} runs${unconfirmed.some((v) => v.expired) ? ' (past the providers\' deduplication window, so it is not resent)' : ''}; last error: ${last?.error_code ?? 'unknown'} ${last?.error_message ?? ''}`.trim()}. The provider may or may not have it: check it there.`,
     };
   } else if (exhausted) {
     const last = verdicts.find((v) => v.state !== 'success' && v.failure)?.failure;

@@ -87,15 +87,14 @@ export async function runWindowPipeline(
     await committing;
   } catch (error) {
     failure = error;
-  } finally {
-    // Queries no window will build are let go (their failures are nobody's to report).
-    for (const pending of usages.values()) pending.catch(() => undefined);
-    // A chunk still committing (the loop failed while building the next one) settles before deliveries are awaited.
-    if (committing) await committing.catch(() => undefined);
-    const settled = await Promise.allSettled(deliveries);
-    const deliveryFailure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failure !== undefined) throw failure;
-    if (deliveryFailure) throw deliveryFailure.reason;
   }
+  // Queries no window will build are let go (their failures are nobody's to report).
+  for (const pending of usages.values()) pending.catch(() => undefined);
+  // A chunk still committing (the loop failed while building the next one) settles before deliveries are awaited.
+  if (committing) await committing.catch(() => undefined);
+  const settled = await Promise.allSettled(deliveries);
+  const deliveryFailure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure !== undefined) throw failure;
+  if (deliveryFailure) throw deliveryFailure.reason;
   return finished;
 }

@@ -11,7 +11,7 @@ import type { MeterPricing } from './meter-pricing';
 import type { RunMeter } from './run-meter';
 import type { PeriodTotal } from './run-state-store';
 import type { KnownSubscription, SubscriptionDirectory } from './subscription-directory';
-import { type UsageTarget, type WindowUsage } from './window-usage';
+import type { UsageTarget, WindowUsage } from './window-usage';
 
 /**
  * Turns a window's usage into reports: attribution, quantity, versions, period-to-date totals and

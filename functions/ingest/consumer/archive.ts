@@ -34,7 +34,7 @@ export class Archive {
     await mapWithConcurrency([...groups], 8, async ([prefix, group]) => {
       const ids = createHash('sha256');
       for (const e of group) ids.update(e.item.id).update('\n');
-      const lines = group.map((e) => JSON.stringify({ kind: e.kind, org_id: e.org_id, app_id: e.app_id, ...e.item })).join('\n') + '\n';
+      const lines = `${group.map((e) => JSON.stringify({ kind: e.kind, org_id: e.org_id, app_id: e.app_id, ...e.item })).join('\n')}\n`;
       await this.s3.send(new PutObjectCommand({
         Bucket: this.bucket,
         Key: `${prefix}/${ids.digest('hex').slice(0, 32)}.ndjson.gz`,

@@ -105,7 +105,10 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'u':
         if (count === 2) {
           source += '(\\d{2})';
-          setters.push((fields, value) => ((fields.year = 2000 + Number(value)), true));
+          setters.push((fields, value) => {
+            fields.year = 2000 + Number(value);
+            return true;
+          });
         } else {
           source += `([+-]?\\d{${count},9})`;
           setters.push(set('year'));
@@ -116,7 +119,10 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
         if (count >= 3) {
           const names = MONTHS.map((month) => (count === 3 ? month.slice(0, 3) : month));
           source += `(${names.join('|')})`;
-          setters.push((fields, value) => ((fields.month = names.indexOf(value) + 1), true));
+          setters.push((fields, value) => {
+            fields.month = names.indexOf(value) + 1;
+            return true;
+          });
         } else {
           source += numeric(count);
           setters.push(set('month'));
@@ -133,12 +139,18 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'H':
       case 'k':
         source += numeric(count);
-        setters.push((fields, value) => ((fields.hour = Number(value) % 24), true));
+        setters.push((fields, value) => {
+            fields.hour = Number(value) % 24;
+            return true;
+          });
         break;
       case 'h':
       case 'K':
         source += numeric(count);
-        setters.push((fields, value) => ((fields.hour = Number(value) % 12), true));
+        setters.push((fields, value) => {
+            fields.hour = Number(value) % 12;
+            return true;
+          });
         break;
       case 'm':
         source += numeric(count);
@@ -150,11 +162,17 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
         break;
       case 'S':
         source += `(\\d{${count}})`;
-        setters.push((fields, value) => ((fields.millisecond = fractionMs(value)), true));
+        setters.push((fields, value) => {
+            fields.millisecond = fractionMs(value);
+            return true;
+          });
         break;
       case 'a':
         source += '(AM|PM|am|pm)';
-        setters.push((fields, value) => ((fields.pm = value.toUpperCase() === 'PM'), true));
+        setters.push((fields, value) => {
+            fields.pm = value.toUpperCase() === 'PM';
+            return true;
+          });
         break;
       case 'E': {
         const names = WEEKDAYS.map((day) => (count >= 4 ? day : day.slice(0, 3)));

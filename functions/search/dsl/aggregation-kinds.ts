@@ -6,7 +6,7 @@ import { assertTimeZone } from '../dates/time-zone';
 import type { IndexKind } from '../port';
 import { OrderSpec, aggregatableField } from './aggregation-rules';
 import { MAX_PRECISION_THRESHOLD, MAX_TERMS_SIZE, MAX_TOP_HITS_WINDOW } from './limits';
-import { FieldName, INVALID, IntLike, ParseOptions, ScalarValue, checkAt, issue } from './parse-support';
+import { FieldName, INVALID, IntLike, type ParseOptions, ScalarValue, checkAt, issue } from './parse-support';
 import { Query } from './query';
 import { SourceSpec, sortList } from './sort';
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { resolveField } from '../fields';
 import type { IndexKind } from '../port';
 import type { AggregationNode, BucketOrder } from '../../../schemas/search-tree';
-import { Ctx, INVALID, Order, Parsed, Path, issue } from './parse-support';
+import { type Ctx, INVALID, Order, type Parsed, type Path, issue } from './parse-support';
 
 /** Which aggregations exist, which fields they may read, and how their buckets may be ordered. */
 

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import type { IndexKind } from '../port';
 import type { AggregationNode } from '../../../schemas/search-tree';
 import { aggregationSchemas } from './aggregation-kinds';
-import { BUCKET_TYPES, DEFAULT_ORDERS, OrderRequest, bucketOrder, refusedAggregation } from './aggregation-rules';
+import { BUCKET_TYPES, DEFAULT_ORDERS, type OrderRequest, bucketOrder, refusedAggregation } from './aggregation-rules';
 import { MAX_AGGREGATION_DEPTH } from './limits';
-import { Ctx, INVALID, ParseOptions, Parsed, Path, isPlainObject, issue, memoized, parseAt } from './parse-support';
+import { type Ctx, INVALID, type ParseOptions, type Parsed, type Path, isPlainObject, issue, memoized, parseAt } from './parse-support';
 
 /** Aggregation maps: names, nesting depth, one type per aggregation and its sub-aggregations. */
 

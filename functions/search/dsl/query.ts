@@ -6,7 +6,7 @@ import { parseQueryString, QueryStringError } from '../query-string';
 import type { QueryNode, Scalar } from '../../../schemas/search-tree';
 import { MAX_BOOL_CLAUSES, MAX_TERMS_VALUES } from './limits';
 import { patternProblem } from '../wildcard-patterns';
-import { Boost, FieldName, INVALID, Operator, Parsed, QueryName, ScalarValue, checkAt, checkDateValue, fieldKeys, isPlainObject, issue, parseAt, singleField, valueOrParams } from './parse-support';
+import { Boost, FieldName, INVALID, Operator, type Parsed, QueryName, ScalarValue, checkAt, checkDateValue, fieldKeys, isPlainObject, issue, parseAt, singleField, valueOrParams } from './parse-support';
 
 /** Queries: the leaf queries, bool and constant_score, and the Query union that refuses everything else by name. */
 

@@ -7,7 +7,7 @@ import { fieldPath, parseOrRefuse } from '../../shared/invalid-input';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import { aggregationMap } from './aggregations';
 import { MAX_BODY_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from './limits';
-import { IntLike, ParseOptions, Path, ScalarValue, isPlainObject, issue, memoized, unknownMemberReason } from './parse-support';
+import { IntLike, type ParseOptions, type Path, ScalarValue, isPlainObject, issue, memoized, unknownMemberReason } from './parse-support';
 import { Query } from './query';
 import { SourceSpec, sortList } from './sort';
 

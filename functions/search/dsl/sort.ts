@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { resolveField, sortTypeOf, type SortType } from '../fields';
 import type { IndexKind } from '../port';
 import { UNMAPPED_TYPES, type SortEntry, type SourceFilter, type UnmappedType } from '../../../schemas/search-tree';
-import { FieldName, INVALID, Order, Path, ScalarValue, isPlainObject, issue, parseAt } from './parse-support';
+import { FieldName, INVALID, Order, type Path, ScalarValue, isPlainObject, issue, parseAt } from './parse-support';
 
 /** Sort entries and _source filters. */
 

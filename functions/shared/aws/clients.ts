@@ -122,8 +122,9 @@ interface BaseConfig {
   endpoint?: string;
   credentials?: { accessKeyId: string; secretAccessKey: string };
   maxAttempts: number;
-  // The SDK takes a handler instance or the options to build its default one.
-  requestHandler?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // The SDK takes a handler instance or the options to build its default one; each client types it its own way.
+  // biome-ignore lint/suspicious/noExplicitAny: one config object serves the DynamoDB, Kinesis and S3 clients
+  requestHandler?: any;
 }
 
 function baseConfig(options: AwsClientOptions, endpoint: string | undefined, service: 'dynamodb' | 'kinesis' | 's3'): BaseConfig {

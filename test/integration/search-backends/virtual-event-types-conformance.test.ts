@@ -174,7 +174,7 @@ describe.each(conformanceBackends())('virtual event types: $name', (backend) => 
       size: 0,
       aggs: { hourly: { date_histogram: { field: 'time', fixed_interval: '1h' }, aggs: { types: { terms: { field: 'virtual_event_types', min_doc_count: 0, order: { _key: 'asc' } } } } } },
     }, 'events'));
-    const buckets = (response.aggregations?.['hourly'] as { buckets: { doc_count: number; types: unknown }[] }).buckets;
+    const buckets = (response.aggregations!['hourly'] as { buckets: { doc_count: number; types: unknown }[] }).buckets;
     expect(buckets.map((bucket) => bucket.types)).toEqual([
       { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'failures', doc_count: 0 }, { key: 'reads', doc_count: 1 }] },
       { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'failures', doc_count: 1 }, { key: 'reads', doc_count: 0 }] },

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { fastActionEvent, fastApiCallEvent } from '../../../functions/ingest/collector/fast-path';
 import { PARSE_OPTIONS } from '../../../functions/ingest/collector/field-issues';
 import { ActionEvent, ApiCallEvent } from '../../../schemas/collector';
-import { before, docsExampleEvent, nodeSdkEvent, sdkAction } from './fixtures';
+import { receivedBefore, docsExampleEvent, nodeSdkEvent, sdkAction } from './fixtures';
 
 /**
  * The fast path must never accept what the schema refuses, and what it accepts must come out as the
@@ -190,7 +190,7 @@ function tracedEvent(): Record<string, unknown> {
 
 function actionWithTime(): Record<string, unknown> {
   const action = sdkAction();
-  (action['request'] as Record<string, unknown>)['time'] = before(1000);
+  (action['request'] as Record<string, unknown>)['time'] = receivedBefore(1000);
   return action;
 }
 

@@ -8,7 +8,7 @@ export function context(overrides: Partial<NormaliseContext> = {}): NormaliseCon
 }
 
 /** `ms` milliseconds before RECEIVED_AT, as the ISO text an SDK sends. */
-export function before(ms: number): string {
+export function receivedBefore(ms: number): string {
   return new Date(RECEIVED_AT.getTime() - ms).toISOString();
 }
 
@@ -24,7 +24,7 @@ export const DAY = 24 * 60 * MINUTE;
 export function nodeSdkEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     request: {
-      time: before(2 * SECOND),
+      time: receivedBefore(2 * SECOND),
       uri: 'https://api.acmeinc.com/items/12345/reviews?sort=new',
       verb: 'POST',
       headers: {
@@ -40,7 +40,7 @@ export function nodeSdkEvent(overrides: Record<string, unknown> = {}): Record<st
       ip_address: '61.48.220.123',
     },
     response: {
-      time: before(1 * SECOND),
+      time: receivedBefore(1 * SECOND),
       status: 201,
       headers: {
         'x-powered-by': 'Express',

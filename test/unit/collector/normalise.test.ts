@@ -5,7 +5,7 @@ import {
   DAY,
   MINUTE,
   RECEIVED_AT,
-  before,
+  receivedBefore,
   context,
   docsExampleEvent,
   nodeSdkEvent,
@@ -122,7 +122,7 @@ describe('normaliseItems: all-or-nothing errors', () => {
   });
 
   it('lists age problems together with schema problems', () => {
-    const error = rejection('action', [sdkAction({ action_name: '' }), { ...sdkAction(), request: { uri: 'https://x', time: before(40 * DAY) } }], { batch: true });
+    const error = rejection('action', [sdkAction({ action_name: '' }), { ...sdkAction(), request: { uri: 'https://x', time: receivedBefore(40 * DAY) } }], { batch: true });
     expect(error.details.map((issue) => `${issue.index} ${issue.field}`)).toEqual(['0 action_name', '1 request.time']);
   });
 
@@ -172,8 +172,8 @@ describe('normaliseItems: times', () => {
 
   it('keeps a given action request.time', () => {
     const action = sdkAction();
-    (action['request'] as Record<string, unknown>)['time'] = before(MINUTE);
-    expect(one('action', action).time).toBe(before(MINUTE));
+    (action['request'] as Record<string, unknown>)['time'] = receivedBefore(MINUTE);
+    expect(one('action', action).time).toBe(receivedBefore(MINUTE));
   });
 
   it('dates profiles at reception and never marks them late', () => {
@@ -188,20 +188,20 @@ describe('normaliseItems: times', () => {
 
 describe('normaliseItems: event age', () => {
   it('marks events older than 5 minutes late', () => {
-    expect(one('event', eventAt(before(5 * MINUTE + 1))).late).toBe(true);
-    expect(one('event', eventAt(before(5 * MINUTE))).late).toBe(false);
-    expect(one('event', eventAt(before(4 * MINUTE))).late).toBe(false);
+    expect(one('event', eventAt(receivedBefore(5 * MINUTE + 1))).late).toBe(true);
+    expect(one('event', eventAt(receivedBefore(5 * MINUTE))).late).toBe(false);
+    expect(one('event', eventAt(receivedBefore(4 * MINUTE))).late).toBe(false);
   });
 
   it('marks late actions too', () => {
     const action = sdkAction();
-    (action['request'] as Record<string, unknown>)['time'] = before(6 * MINUTE);
+    (action['request'] as Record<string, unknown>)['time'] = receivedBefore(6 * MINUTE);
     expect(one('action', action).late).toBe(true);
   });
 
   it('refuses events older than 30 days, naming request.time and backfill', () => {
-    expect(one('event', eventAt(before(30 * DAY))).late).toBe(true);
-    const error = rejection('event', eventAt(before(30 * DAY + 1)), { batch: false });
+    expect(one('event', eventAt(receivedBefore(30 * DAY))).late).toBe(true);
+    const error = rejection('event', eventAt(receivedBefore(30 * DAY + 1)), { batch: false });
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.details).toHaveLength(1);
     expect(error.details[0]!.field).toBe('request.time');
@@ -210,20 +210,20 @@ describe('normaliseItems: event age', () => {
 
   it('refuses old actions the same way', () => {
     const action = sdkAction();
-    (action['request'] as Record<string, unknown>)['time'] = before(31 * DAY);
+    (action['request'] as Record<string, unknown>)['time'] = receivedBefore(31 * DAY);
     expect(rejection('action', [action], { batch: true }).details[0]).toMatchObject({ index: 0, field: 'request.time' });
   });
 
   it('accepts old events when the app has backfill enabled, marked late', () => {
-    const item = one('event', eventAt(before(400 * DAY)), context({ backfillEnabled: true }));
+    const item = one('event', eventAt(receivedBefore(400 * DAY)), context({ backfillEnabled: true }));
     expect(item.late).toBe(true);
   });
 
   it('refuses events dated more than 24 hours ahead, and accepts small clock skew', () => {
-    expect(one('event', eventAt(before(-23 * 60 * MINUTE))).late).toBe(false);
-    const error = rejection('event', eventAt(before(-(DAY + 1))), { batch: false });
+    expect(one('event', eventAt(receivedBefore(-23 * 60 * MINUTE))).late).toBe(false);
+    const error = rejection('event', eventAt(receivedBefore(-(DAY + 1))), { batch: false });
     expect(error.details).toEqual([{ field: 'request.time', reason: expect.stringContaining('more than 24 hours after') }]);
-    expect(rejection('event', eventAt(before(-2 * DAY)), { batch: false }, context({ backfillEnabled: true })).details[0]!.field).toBe('request.time');
+    expect(rejection('event', eventAt(receivedBefore(-2 * DAY)), { batch: false }, context({ backfillEnabled: true })).details[0]!.field).toBe('request.time');
   });
 });
 

@@ -34,7 +34,7 @@ describe('Ethereum JSON-RPC decoding', () => {
     expect(ethFieldsOf({ method: 'eth_call', params: [{ to: '0x2222222222222222222222222222222222222222', data }] }, lookup)).toEqual({ method: 'eth_call', to: '0x2222222222222222222222222222222222222222', decoded: false, selector: '0xa9059cbb' });
     expect(ethFieldsOf({ method: 'eth_call', params: [{ to: token, data: '0xa9059cbb1234' }] }, lookup)).toEqual({ method: 'eth_call', to: token, decoded: false, selector: '0xa9059cbb' });
     expect(ethFieldsOf({ method: 'eth_getBalance', params: [token] }, lookup)).toBeUndefined();
-    expect(ethFieldsOf('{"method":"eth_call","params":[{"to":"' + token + '","data":"' + data + '"}]}', lookup)).toMatchObject({ function: 'transfer' });
+    expect(ethFieldsOf(`{"method":"eth_call","params":[{"to":"${token}","data":"${data}"}]}`, lookup)).toMatchObject({ function: 'transfer' });
     expect(ethFieldsOf([{ method: 'eth_chainId', params: [] }, { method: 'eth_call', params: [{ to: token, data }] }], lookup)).toMatchObject({ function: 'transfer', batch_size: 2 });
   });
 

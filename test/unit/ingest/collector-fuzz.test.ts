@@ -46,7 +46,7 @@ function randomValue(r: () => number, depth = 0): unknown {
     case 2: return [0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 599, 100][Math.floor(r() * 8)];
     case 3: return nasty[Math.floor(r() * nasty.length)];
     case 4: return new Date(Date.now() - r() * 40 * 86_400_000).toISOString();
-    case 5: return 'str' + Math.floor(r() * 1000);
+    case 5: return `str${Math.floor(r() * 1000)}`;
     case 6: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
     default: {
       const keys = ['request', 'response', 'time', 'uri', 'verb', 'headers', 'body', 'status', 'transfer_encoding', 'transaction_id', 'user_id', 'company_id', 'weight', 'metadata', 'action_name', 'subscription_id', 'items', 'status', 'campaign', ...PROTOTYPE_KEYS];

@@ -1,4 +1,4 @@
-import { PutRecordsCommand, type KinesisClient, type PutRecordsCommandOutput } from '@aws-sdk/client-kinesis';
+import type { PutRecordsCommand, KinesisClient, PutRecordsCommandOutput } from '@aws-sdk/client-kinesis';
 import { KinesisPublisher } from '../../../functions/ingest/stream/publisher';
 import { ServiceUnavailableError } from '../../../functions/shared/errors';
 

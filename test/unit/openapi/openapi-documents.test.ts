@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { MANAGEMENT_PATH_PREFIXES, routes, type ApiName } from '../../../functions/definitions/routes';
 import { routeSchemas } from '../../../functions/openapi/route-schemas';
 import { OPENAPI_FILES, renderOpenApiDocuments, undocumentedRouteOperations } from '../../../functions/openapi/documents';

@@ -6,7 +6,7 @@ type Json = Record<string, unknown>;
 
 const created = (schema: string) => ({ responses: { '201': { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } } });
 const linksOf = (document: { paths: Record<string, Json> }, path: string): Json | undefined =>
-  ((document.paths[path]?.['post'] as Json | undefined)?.['responses'] as Record<string, Json>)['201']?.['links'] as Json | undefined;
+  ((document.paths[path]?.['post'] as Json | undefined)?.['responses'] as Record<string, Json> | undefined)?.['201']?.['links'] as Json | undefined;
 
 describe('links from a create to what it created', () => {
   test('each operation of the item path, its parameter from the answer and the parent parameters from the request', () => {

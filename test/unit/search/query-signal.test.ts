@@ -6,11 +6,26 @@ describe('withQuerySignal', () => {
   const seen: (AbortSignal | undefined)[] = [];
   const answer = { took: 0, timed_out: false, hits: { total: 0, max_score: null, hits: [] } };
   const inner = {
-    search: async (context: SearchContext) => (seen.push(context.signal), answer),
-    countMatching: async (context: SearchContext) => (seen.push(context.signal), 0),
-    funnel: async (context: SearchContext) => (seen.push(context.signal), {}),
-    retention: async (context: SearchContext) => (seen.push(context.signal), {}),
-    deleteMatching: async (context: SearchContext) => (seen.push(context.signal), { completed: true, deleted: 0 }),
+    search: async (context: SearchContext) => {
+      seen.push(context.signal);
+      return answer;
+    },
+    countMatching: async (context: SearchContext) => {
+      seen.push(context.signal);
+      return 0;
+    },
+    funnel: async (context: SearchContext) => {
+      seen.push(context.signal);
+      return {};
+    },
+    retention: async (context: SearchContext) => {
+      seen.push(context.signal);
+      return {};
+    },
+    deleteMatching: async (context: SearchContext) => {
+      seen.push(context.signal);
+      return { completed: true, deleted: 0 };
+    },
     index: async () => ({ written: 3, failures: [] }),
   } as unknown as SearchableIndex;
   const context: SearchContext = { scope: { org_id: 'o', app_id: 'a' }, kind: 'events', timeZone: 'UTC', now: new Date() };

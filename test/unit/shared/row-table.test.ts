@@ -75,7 +75,12 @@ describe('row table: a compact JSON encoding of similar objects', () => {
     expect(JSON.stringify(decodeRowTable(datedTable))).toBe(JSON.stringify(dated));
     // The value hook sees each object's position.
     const seen: number[] = [];
-    encodeRowTable(objects.slice(0, 3), { encodeValues: { id: (value, _object, i) => (seen.push(i), value) } });
+    encodeRowTable(objects.slice(0, 3), { encodeValues: {
+        id: (value, _object, i) => {
+          seen.push(i);
+          return value;
+        },
+      } });
     expect(seen).toEqual([0, 1, 2]);
   });
 

@@ -5,7 +5,7 @@ import type { IndexKind, SearchContext } from '../../port';
 import { parseQueryString } from '../../query-string';
 import { normalizeWildcard } from '../../wildcard-patterns';
 import { column, type SqlParams } from './sql';
-import { ELEMENT, JSON_NUMBER_TYPES, NOT_TOKEN, PLAIN_JSON_STRING, TOKEN_CHAR, ValueTests, anyJsonValue, hotKind, invalid, jsonSource, minimumShouldMatch, wildcardRegex } from './field-sql';
+import { ELEMENT, JSON_NUMBER_TYPES, NOT_TOKEN, PLAIN_JSON_STRING, TOKEN_CHAR, type ValueTests, anyJsonValue, hotKind, invalid, jsonSource, minimumShouldMatch, wildcardRegex } from './field-sql';
 
 /**
  * Compiles a query tree into a SQL boolean expression over one row of a search table (alias `d`).

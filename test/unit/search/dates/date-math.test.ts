@@ -1,7 +1,7 @@
 import { ValidationError } from '../../../../functions/shared/errors';
 import { resolveDateMath } from '../../../../functions/search/dates/date-math';
 
-const at = (iso: string): number => Date.parse(iso);
+const _at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString();
 /** Monday 2026-03-30 10:15:30.123 UTC (12:15 in Berlin, the day after its spring transition). */
 const now = new Date('2026-03-30T10:15:30.123Z');

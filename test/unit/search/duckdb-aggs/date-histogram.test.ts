@@ -1,4 +1,4 @@
-import type { SearchableIndex } from '../../../../functions/search/port';
+
 import { aggregate, call, callsAt, failureOf, indexOf, type Json } from './harness';
 
 /** date_histogram on DuckDB: calendar and fixed intervals in time zones with DST, offsets, empty buckets, bounds. */

@@ -1,5 +1,5 @@
 import type { SearchableIndex } from '../../../../functions/search/port';
-import { aggregate, call, failureOf, indexOf, OTHER, TENANT, type Json } from './harness';
+import { aggregate, call, failureOf, indexOf, OTHER, type Json } from './harness';
 
 /**
  * Terms on DuckDB, as OpenSearch answers them. The calls (tenant TENANT; OTHER holds one more):

@@ -25,8 +25,8 @@ function TemplatesEditor({ appId, saved }: { appId: string; saved: readonly stri
     <form onSubmit={submit} aria-label="Route templates">
       <p>
         API calls are grouped by route: <code>/items/195</code> becomes <code>/items/:id</code> by itself (numbers,
-        UUIDs, hashes and other ids). Name the routes it cannot see here, one per line, as <code>/handles/:handle</code>;
-        the first that matches a path wins, for calls received from now on.
+        UUIDs, hashes and other ids). Name the routes it cannot see here, one per line, as <code>/handles/:handle</code>.
+        The first that matches a path wins, for calls received from now on.
       </p>
       <label>
         Route templates
