@@ -2,7 +2,13 @@
 // From the bottom: values/ → schemas/ → functions/ (shared/ under every feature) → lib/ (CDK) and bin/ (commands).
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'An import cycle makes load order matter and a module impossible to read alone.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      comment: 'An import cycle makes load order matter and a module impossible to read alone.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'values-are-the-bottom',
       comment: 'values/ holds pure value types (exact decimals, ISO date-times, periods, addresses): it imports nothing of the project outside itself.',
@@ -26,7 +32,8 @@ module.exports = {
     },
     {
       name: 'definitions-are-declarations',
-      comment: 'functions/definitions/ declares routes, tables, buckets and environment: plain data the CDK app, the local runtime and every Lambda read; it imports no feature.',
+      comment:
+        'functions/definitions/ declares routes, tables, buckets and environment: plain data the CDK app, the local runtime and every Lambda read; it imports no feature.',
       severity: 'error',
       from: { path: '^functions/definitions/' },
       to: { path: '^functions/(?!definitions/)' },
@@ -47,7 +54,8 @@ module.exports = {
     },
     {
       name: 'composition-root-wires-entries-only',
-      comment: 'functions/composition-root/ builds every store and service from clients, names and settings; only Lambda entries (and bin/) call it, domain code receives what it builds.',
+      comment:
+        'functions/composition-root/ builds every store and service from clients, names and settings; only Lambda entries (and bin/) call it, domain code receives what it builds.',
       severity: 'error',
       from: { path: '^functions/', pathNot: ['^functions/composition-root/', '^functions/.+/(handler|refresh-handler)\\.ts$'] },
       to: { path: '^functions/composition-root/' },
@@ -75,14 +83,14 @@ module.exports = {
     },
     {
       name: 'console-shared-below-features',
-      comment: 'The console\'s shared parts (components, lib, config) serve every feature and import none.',
+      comment: "The console's shared parts (components, lib, config) serve every feature and import none.",
       severity: 'error',
       from: { path: '^console/src/(components|lib|config)/' },
       to: { path: '^console/src/features/' },
     },
     {
       name: 'console-talks-over-http',
-      comment: 'The console reaches the service over HTTP only; its client is typed from the OpenAPI document, not from the service\'s code.',
+      comment: "The console reaches the service over HTTP only; its client is typed from the OpenAPI document, not from the service's code.",
       severity: 'error',
       from: { path: '^console/' },
       to: { path: '^(functions|schemas|values|lib|bin)/' },

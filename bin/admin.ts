@@ -53,7 +53,13 @@ async function main(argv: string[]): Promise<void> {
   const apps = new AppStore(documents, table);
   const users = new OrgUserStore(documents, table);
   const print = (result: Record<string, string>) =>
-    console.log(values.json ? JSON.stringify(result) : Object.entries(result).map(([k, v]) => `${k.padEnd(26)}${v}`).join('\n'));
+    console.log(
+      values.json
+        ? JSON.stringify(result)
+        : Object.entries(result)
+            .map(([k, v]) => `${k.padEnd(26)}${v}`)
+            .join('\n'),
+    );
   try {
     await runCommand(command, args, values, { documents, table, apps, users, print });
   } finally {
@@ -64,21 +70,21 @@ async function main(argv: string[]): Promise<void> {
 function parseArguments(argv: string[]) {
   try {
     return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      'org-name': { type: 'string', default: 'My organisation' },
-      'app-name': { type: 'string', default: 'Production' },
-      username: { type: 'string', default: 'admin' },
-      scopes: { type: 'string' },
-      password: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+      args: argv,
+      allowPositionals: true,
+      options: {
+        table: { type: 'string' },
+        region: { type: 'string' },
+        endpoint: { type: 'string' },
+        'org-name': { type: 'string', default: 'My organisation' },
+        'app-name': { type: 'string', default: 'Production' },
+        username: { type: 'string', default: 'admin' },
+        scopes: { type: 'string' },
+        password: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
   } catch (error) {
     // An unknown or malformed option: say which, then how to call.
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);

@@ -21,7 +21,6 @@ import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
 
 const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'exports', 'billing', 'console'] as const;
 
-
 /** The value of `--events N`, if given. */
 function eventsOption(args: readonly string[]): number | undefined {
   const at = args.indexOf('--events');
@@ -53,7 +52,9 @@ async function main(): Promise<void> {
     results.bundle = r;
     const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
     for (const [name, b] of Object.entries(r)) {
-      log(`  ${name.padEnd(11)} runtime SDK ${kb(b.runtimeSdk.bytes).padStart(7)} ${fmt(b.runtimeSdk.initMs).padStart(6)} ms | bundled ${kb(b.bundledSdk.bytes).padStart(7)} ${fmt(b.bundledSdk.initMs).padStart(6)} ms | + source map (${kb(b.bundledSdkWithSourceMap.sourceMapBytes)}) ${fmt(b.bundledSdkWithSourceMap.initMs).padStart(6)} ms`);
+      log(
+        `  ${name.padEnd(11)} runtime SDK ${kb(b.runtimeSdk.bytes).padStart(7)} ${fmt(b.runtimeSdk.initMs).padStart(6)} ms | bundled ${kb(b.bundledSdk.bytes).padStart(7)} ${fmt(b.bundledSdk.initMs).padStart(6)} ms | + source map (${kb(b.bundledSdkWithSourceMap.sourceMapBytes)}) ${fmt(b.bundledSdkWithSourceMap.initMs).padStart(6)} ms`,
+      );
     }
     log('  deployed: bundled, no source map (lambdaSourceMaps=true adds them)');
   }
@@ -62,8 +63,12 @@ async function main(): Promise<void> {
     const r = await benchEndToEnd({ log });
     results.e2e = r;
     log(`  ${r.events.toLocaleString('en')} events in ${fmt(r.seconds)} s = ${Math.round(r.eventsPerSecond)} events/s`);
-    log(`  emulator ceiling: ${Math.round(r.ceilingEventsPerSecond)} events/s (DynamoDB Local ${Math.round(r.dedupClaimsPerSecond)} dedup claims/s; kinesis-local ${fmt(r.kinesisRecordsPerSecond, 1)} records/s × ${r.eventsPerRecord} events)`);
-    log(`  ratio to the ceiling: ${fmt(r.ratio)} (target ≥ 0.8); target ≥ ${E2E_TARGET_EVENTS_PER_SECOND.toLocaleString('en')} events/s (${r.eventsPerSecond >= E2E_TARGET_EVENTS_PER_SECOND ? 'met' : 'MISSED'})`);
+    log(
+      `  emulator ceiling: ${Math.round(r.ceilingEventsPerSecond)} events/s (DynamoDB Local ${Math.round(r.dedupClaimsPerSecond)} dedup claims/s; kinesis-local ${fmt(r.kinesisRecordsPerSecond, 1)} records/s × ${r.eventsPerRecord} events)`,
+    );
+    log(
+      `  ratio to the ceiling: ${fmt(r.ratio)} (target ≥ 0.8); target ≥ ${E2E_TARGET_EVENTS_PER_SECOND.toLocaleString('en')} events/s (${r.eventsPerSecond >= E2E_TARGET_EVENTS_PER_SECOND ? 'met' : 'MISSED'})`,
+    );
     log(`  dedup write units per million events: ${r.dedupWriteUnitsPerMillionEvents.toLocaleString('en')}`);
   }
   const events = eventsOption(args);
@@ -71,21 +76,31 @@ async function main(): Promise<void> {
     log(`\n## Embedded index writes: ${(events ?? 1_000_000).toLocaleString('en')} events into DuckDB in writes of 20,000, rate as it fills, peak RSS`);
     const r = await benchIndexWrites({ events: events ?? 1_000_000, log });
     results.writes = r;
-    log(`  median write: first tenth ${Math.round(r.firstEventsPerSecond).toLocaleString('en')} events/s, last tenth ${Math.round(r.lastEventsPerSecond).toLocaleString('en')} events/s (ratio ${fmt(r.lastEventsPerSecond / r.firstEventsPerSecond)}); overall ${Math.round(r.overallEventsPerSecond).toLocaleString('en')} events/s with checkpoints; peak RSS ${r.peakRssMb.toLocaleString('en')} MB`);
+    log(
+      `  median write: first tenth ${Math.round(r.firstEventsPerSecond).toLocaleString('en')} events/s, last tenth ${Math.round(r.lastEventsPerSecond).toLocaleString('en')} events/s (ratio ${fmt(r.lastEventsPerSecond / r.firstEventsPerSecond)}); overall ${Math.round(r.overallEventsPerSecond).toLocaleString('en')} events/s with checkpoints; peak RSS ${r.peakRssMb.toLocaleString('en')} MB`,
+    );
     log(`  targets: ≥ ${INDEX_WRITE_TARGETS.eventsPerSecond.toLocaleString('en')} events/s, the last tenth no slower than the first`);
   }
   if (run('search')) {
-    log(`\n## Search: 8 dashboard queries over ${(events ?? DEFAULT_SEARCH_DATASET.events).toLocaleString('en')} events on DuckDB vs hand-written SQL on the same file`);
+    log(
+      `\n## Search: 8 dashboard queries over ${(events ?? DEFAULT_SEARCH_DATASET.events).toLocaleString('en')} events on DuckDB vs hand-written SQL on the same file`,
+    );
     const rss = trackPeakRss();
     const r = await benchSearch({ log, ...(events ? { spec: { ...DEFAULT_SEARCH_DATASET, events } } : {}) });
     const peakRssMb = rss.stop();
     results.search = { ...r, peakRssMb };
-    log(`  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`);
+    log(
+      `  ${r.events.toLocaleString('en')} events, ${r.users.toLocaleString('en')} users; data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); timed part ${Math.round(r.seconds)} s`,
+    );
     for (const line of searchTable(r)) log(line);
-    log(`  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request; peak RSS ${peakRssMb.toLocaleString('en')} MB (generation included)`);
+    log(
+      `  targets: ratio ≤ ${SEARCH_TARGETS.ratio}, median ≤ ${SEARCH_TARGETS.medianMs} ms per request; peak RSS ${peakRssMb.toLocaleString('en')} MB (generation included)`,
+    );
   }
   if (run('opensearch')) {
-    log('\n## Search on OpenSearch 2.19: the same 8 queries over 1,000,000 events through our API on the adapter vs the same queries written by hand in OpenSearch\'s DSL, same index; then funnel and retention on both backends');
+    log(
+      "\n## Search on OpenSearch 2.19: the same 8 queries over 1,000,000 events through our API on the adapter vs the same queries written by hand in OpenSearch's DSL, same index; then funnel and retention on both backends",
+    );
     const r = await benchSearchOnOpenSearch({ log });
     results.opensearch = r;
     log(`  index ${r.reusedIndex ? 'reused' : 'built'} (indexing took ${Math.round(r.indexedSeconds)} s; node heap ${r.heapMb} MB)`);
@@ -98,33 +113,51 @@ async function main(): Promise<void> {
     const r = await benchEventAnalyses({ log, ...(events ? { events } : {}) });
     const peakRssMb = rss.stop();
     results.analyses = { ...r, peakRssMb };
-    log(`  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'}); peak RSS ${peakRssMb.toLocaleString('en')} MB`);
+    log(
+      `  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'}); peak RSS ${peakRssMb.toLocaleString('en')} MB`,
+    );
   }
   if (run('exports')) {
-    log('\n## Bulk export: the search bench\'s 1,000,000 events as gzip NDJSON parts in S3 vs bare keyset paging of the same rows');
+    log("\n## Bulk export: the search bench's 1,000,000 events as gzip NDJSON parts in S3 vs bare keyset paging of the same rows");
     const rss = trackPeakRss();
     const r = await benchExports({ log, ...(events ? { events } : {}) });
     const peakRssMb = rss.stop();
     results.exports = { ...r, peakRssMb };
-    log(`  export ${fmt(r.exportMs / 1000)} s, paging ${fmt(r.pagingMs / 1000)} s (mean of ${fmt(r.pagingMsBefore / 1000)} s before and ${fmt(r.pagingMsAfter / 1000)} s after), ratio ${fmt(r.ratio)} (target ≤ ${EXPORT_TARGET_RATIO})`);
+    log(
+      `  export ${fmt(r.exportMs / 1000)} s, paging ${fmt(r.pagingMs / 1000)} s (mean of ${fmt(r.pagingMsBefore / 1000)} s before and ${fmt(r.pagingMsAfter / 1000)} s after), ratio ${fmt(r.ratio)} (target ≤ ${EXPORT_TARGET_RATIO})`,
+    );
   }
   if (run('billing')) {
     const fileBacked = args.includes('--file-backed');
-    log(`\n## Billing run: one full run of a month's hourly windows vs the bare aggregation queries it needs (scale ${scale}; emulators ${fileBacked ? 'on disk, as npm start runs them' : 'in memory'})`);
+    log(
+      `\n## Billing run: one full run of a month's hourly windows vs the bare aggregation queries it needs (scale ${scale}; emulators ${fileBacked ? 'on disk, as npm start runs them' : 'in memory'})`,
+    );
     const r = await benchBilling({ scale, log, fileBacked });
     results.billing = { ...r, emulators: fileBacked ? 'file-backed' : 'in-memory' };
-    log(`  ${r.companies.toLocaleString('en')} subscriptions × ${r.meters} meters, ${r.events.toLocaleString('en')} events, ${r.windows} windows, ${r.reports.toLocaleString('en')} reports`);
-    log(`  full run ${fmt(r.runMs / 1000)} s, bare queries ${fmt(r.queryMs / 1000)} s (mean of ${fmt(r.queryMsBefore / 1000)} s before and ${fmt(r.queryMsAfter / 1000)} s after the run), ratio ${fmt(r.ratio)} (target ≤ ${BILLING_TARGET_RATIO})`);
+    log(
+      `  ${r.companies.toLocaleString('en')} subscriptions × ${r.meters} meters, ${r.events.toLocaleString('en')} events, ${r.windows} windows, ${r.reports.toLocaleString('en')} reports`,
+    );
+    log(
+      `  full run ${fmt(r.runMs / 1000)} s, bare queries ${fmt(r.queryMs / 1000)} s (mean of ${fmt(r.queryMsBefore / 1000)} s before and ${fmt(r.queryMsAfter / 1000)} s after the run), ratio ${fmt(r.ratio)} (target ≤ ${BILLING_TARGET_RATIO})`,
+    );
   }
 
   if (run('console')) {
-    log('\n## Console: first page weight; sign-in → a drawn hourly chart of 30 days over 1,000,000 events vs the API\'s own time for the same requests (Chromium)');
+    log(
+      "\n## Console: first page weight; sign-in → a drawn hourly chart of 30 days over 1,000,000 events vs the API's own time for the same requests (Chromium)",
+    );
     const r = await benchConsole({ log });
     results.console = r;
-    log(`  first page: ${r.firstPage.files.join(', ')}: ${Math.round(r.firstPage.bytes / 1024)} KB, ${Math.round(r.firstPage.gzipBytes / 1024)} KB gzipped (target ≤ ${CONSOLE_TARGETS.firstPageGzipBytes / 1024} KB)`);
+    log(
+      `  first page: ${r.firstPage.files.join(', ')}: ${Math.round(r.firstPage.bytes / 1024)} KB, ${Math.round(r.firstPage.gzipBytes / 1024)} KB gzipped (target ≤ ${CONSOLE_TARGETS.firstPageGzipBytes / 1024} KB)`,
+    );
     const live = r.liveStream;
-    log(`  live stream at ${LIVE_STREAM_RATE} events/s: ${fmt(live.framesPerSecond, 0)} frames/s (target ≥ ${LIVE_STREAM_TARGETS.minFramesPerSecond}), longest task ${fmt(live.longestTaskMs, 0)} ms (target ≤ ${LIVE_STREAM_TARGETS.maxLongTaskMs}); the last event shown ${fmt(live.streamLagMs, 0)} ms after its 201, found by the API after ${fmt(live.apiLagMs, 0)} ms`);
-    log(`  sign-in → chart: console ${fmt(r.consoleMs)} ms (first run, loading ECharts: ${fmt(r.consoleFirstRunMs)} ms), API ${fmt(r.apiMs)} ms, ratio ${fmt(r.ratio)} (target ≤ ${CONSOLE_TARGETS.signInToChartRatio}), median of ${r.runs} runs`);
+    log(
+      `  live stream at ${LIVE_STREAM_RATE} events/s: ${fmt(live.framesPerSecond, 0)} frames/s (target ≥ ${LIVE_STREAM_TARGETS.minFramesPerSecond}), longest task ${fmt(live.longestTaskMs, 0)} ms (target ≤ ${LIVE_STREAM_TARGETS.maxLongTaskMs}); the last event shown ${fmt(live.streamLagMs, 0)} ms after its 201, found by the API after ${fmt(live.apiLagMs, 0)} ms`,
+    );
+    log(
+      `  sign-in → chart: console ${fmt(r.consoleMs)} ms (first run, loading ECharts: ${fmt(r.consoleFirstRunMs)} ms), API ${fmt(r.apiMs)} ms, ratio ${fmt(r.ratio)} (target ≤ ${CONSOLE_TARGETS.signInToChartRatio}), median of ${r.runs} runs`,
+    );
   }
 
   const out = resolve(__dirname, '../.bench/results.json');

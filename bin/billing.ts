@@ -20,7 +20,10 @@ import { readRuntimeFile } from './local/runtime-file';
 const USAGE = 'usage: npm run billing -- --now [--at <ISO time>] [--budget <ms>] [--quiet]';
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { now: { type: 'boolean', default: false }, at: { type: 'string' }, budget: { type: 'string' }, quiet: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { now: { type: 'boolean', default: false }, at: { type: 'string' }, budget: { type: 'string' }, quiet: { type: 'boolean', default: false } },
+  });
   if (!values.now && !values.at) {
     console.error(USAGE);
     return 2;
@@ -35,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
   // Checked before anything starts: npm start holds DuckDB's lock on this data directory.
   const running = await readRuntimeFile(dataDir);
   if (running) {
-    console.error(`[billing] npm start (pid ${running.pid}) is running on ${dataDir} and holds its DuckDB file; it runs billing itself every BILLING_INTERVAL_MS (default 60 s). Stop it first to run billing from here.`);
+    console.error(
+      `[billing] npm start (pid ${running.pid}) is running on ${dataDir} and holds its DuckDB file; it runs billing itself every BILLING_INTERVAL_MS (default 60 s). Stop it first to run billing from here.`,
+    );
     return 1;
   }
   console.error(`[billing] starting the local runtime (data in ${dataDir}) ...`);
@@ -57,7 +62,9 @@ async function main(argv: string[]): Promise<number> {
       onProgress: (p) => {
         if (values.quiet) return;
         const window = p.window ? ` ${p.window.start.toISOString()}` : '';
-        console.error(`[billing] ${((Date.now() - started) / 1000).toFixed(1)}s ${p.tenant.orgId}/${p.tenant.appId} meter ${p.meterId} ${p.phase}${window}${p.reports !== undefined ? ` (${p.reports} reports)` : ''}${p.detail ? ` — ${p.detail}` : ''}`);
+        console.error(
+          `[billing] ${((Date.now() - started) / 1000).toFixed(1)}s ${p.tenant.orgId}/${p.tenant.appId} meter ${p.meterId} ${p.phase}${window}${p.reports !== undefined ? ` (${p.reports} reports)` : ''}${p.detail ? ` — ${p.detail}` : ''}`,
+        );
       },
     });
     console.log(`billing run: ${summaryLine(summary)}`);

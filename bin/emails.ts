@@ -21,18 +21,26 @@ async function main(argv: string[]): Promise<number> {
   const dataDir = resolve(process.env['DATA_DIR'] ?? '.data');
   const running = await readRuntimeFile(dataDir);
   if (running) {
-    console.error(`[emails] npm start (pid ${running.pid}) is running on ${dataDir} and holds its DuckDB file; it sends emails itself every EMAIL_INTERVAL_MS (default 60 s). Stop it first to send from here.`);
+    console.error(
+      `[emails] npm start (pid ${running.pid}) is running on ${dataDir} and holds its DuckDB file; it sends emails itself every EMAIL_INTERVAL_MS (default 60 s). Stop it first to send from here.`,
+    );
     return 1;
   }
   const smtpUrl = process.env['SMTP_URL'];
   const runtime = await startLocalRuntime({
-    dataDir, collectorPort: 0, managementPort: Number(process.env['MANAGEMENT_PORT'] ?? 3001), billingIntervalMs: 0, governanceRefreshMs: 0,
+    dataDir,
+    collectorPort: 0,
+    managementPort: Number(process.env['MANAGEMENT_PORT'] ?? 3001),
+    billingIntervalMs: 0,
+    governanceRefreshMs: 0,
     email: { intervalMs: 0, ...(smtpUrl ? { smtpUrl } : {}) },
   });
   try {
     await runtime.waitUntilConsumed(60_000);
     const summary = await runtime.emails.runOnce();
-    console.log(`emails (${runtime.emailTransport.name}): ${summary.templates} active templates, ${summary.recipients} recipients: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed, ${summary.alreadyDone} already done for their period`);
+    console.log(
+      `emails (${runtime.emailTransport.name}): ${summary.templates} active templates, ${summary.recipients} recipients: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed, ${summary.alreadyDone} already done for their period`,
+    );
     for (const problem of summary.problems) console.log(`  template ${problem.template_id} (${problem.org_id}/${problem.app_id}): ${problem.message}`);
     if (runtime.emailTransport.name === 'outbox') console.log(`  messages are in ${resolve(dataDir, 'outbox')} (set SMTP_URL to send them)`);
     return summary.problems.length > 0 ? 1 : 0;

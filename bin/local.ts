@@ -50,7 +50,25 @@ async function main(): Promise<void> {
   const dataDir = resolve(env.DATA_DIR);
   await ensureConsoleBuilt({ log });
   console.error(`[local] starting emulators (data in ${dataDir}) ...`);
-  const runtime = await startLocalRuntime({ dataDir, collectorPort: env.COLLECTOR_PORT, managementPort: env.MANAGEMENT_PORT, host: env.HOST, log, managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE }, queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG }, search: env.SEARCH_BACKEND === 'opensearch' ? { backend: 'opensearch', ...(env.OPENSEARCH_ENDPOINT ? { endpoint: env.OPENSEARCH_ENDPOINT } : {}) } : { backend: 'duckdb', memoryLimit: env.SEARCH_MEMORY_LIMIT }, billingIntervalMs: env.BILLING_INTERVAL_MS, governanceRefreshMs: env.GOVERNANCE_REFRESH_MS, webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1', shutdownDrainMs: env.SHUTDOWN_DRAIN_MS, ingestBacklogLimitMs: env.INGEST_BACKLOG_LIMIT_MS, email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS } });
+  const runtime = await startLocalRuntime({
+    dataDir,
+    collectorPort: env.COLLECTOR_PORT,
+    managementPort: env.MANAGEMENT_PORT,
+    host: env.HOST,
+    log,
+    managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE },
+    queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG },
+    search:
+      env.SEARCH_BACKEND === 'opensearch'
+        ? { backend: 'opensearch', ...(env.OPENSEARCH_ENDPOINT ? { endpoint: env.OPENSEARCH_ENDPOINT } : {}) }
+        : { backend: 'duckdb', memoryLimit: env.SEARCH_MEMORY_LIMIT },
+    billingIntervalMs: env.BILLING_INTERVAL_MS,
+    governanceRefreshMs: env.GOVERNANCE_REFRESH_MS,
+    webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    ingestBacklogLimitMs: env.INGEST_BACKLOG_LIMIT_MS,
+    email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS },
+  });
   const c = runtime.credentials;
   console.log(
     [

@@ -15,7 +15,12 @@ const Env = z.object({
 
 async function main(): Promise<void> {
   const env = Env.parse(process.env);
-  const node = await startOpenSearchNode({ home: resolve(env.OPENSEARCH_HOME), port: env.OPENSEARCH_PORT, heapMb: env.OPENSEARCH_HEAP_MB, log: (line) => console.error(`[opensearch] ${line}`) });
+  const node = await startOpenSearchNode({
+    home: resolve(env.OPENSEARCH_HOME),
+    port: env.OPENSEARCH_PORT,
+    heapMb: env.OPENSEARCH_HEAP_MB,
+    log: (line) => console.error(`[opensearch] ${line}`),
+  });
   console.log(`OpenSearch 2.19 is running at ${node.url} (Ctrl-C stops it)`);
   const stop = () => void node.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);

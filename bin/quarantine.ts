@@ -55,7 +55,10 @@ async function run(command: string, keys: string[], values: { all: boolean; json
 
   if (command === 'list') {
     const entries = await Promise.all((await quarantine.list()).map(async (key) => ({ key, ...summary(await quarantine.read(key)) })));
-    print(entries, entries.length === 0 ? 'nothing is quarantined' : entries.map((e) => `${e.key}\n  ${e.records} record(s), ${e.quarantined_at}: ${e.reason}`).join('\n'));
+    print(
+      entries,
+      entries.length === 0 ? 'nothing is quarantined' : entries.map((e) => `${e.key}\n  ${e.records} record(s), ${e.quarantined_at}: ${e.reason}`).join('\n'),
+    );
     return 0;
   }
   if (command === 'show') {

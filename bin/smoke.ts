@@ -71,7 +71,11 @@ async function main(argv: string[]): Promise<number> {
       const body = (await read.json()) as { _source?: { transaction_id?: string } };
       if (body._source?.transaction_id !== transactionId) return fail(values.json, `search answered another event: ${JSON.stringify(body).slice(0, 300)}`);
       const result = { ok: true, transaction_id: transactionId, acknowledged_ms: acknowledgedMs, searchable_ms: Date.now() - started };
-      console.log(values.json ? JSON.stringify(result) : `ok: event ${transactionId} acknowledged in ${result.acknowledged_ms} ms, searchable after ${result.searchable_ms} ms`);
+      console.log(
+        values.json
+          ? JSON.stringify(result)
+          : `ok: event ${transactionId} acknowledged in ${result.acknowledged_ms} ms, searchable after ${result.searchable_ms} ms`,
+      );
       return 0;
     }
     if (read.status !== 404) return fail(values.json, `search answered ${read.status}: ${await read.text()}`);
@@ -84,14 +88,20 @@ async function main(argv: string[]): Promise<number> {
 async function resolveTarget(values: Record<string, string | boolean | undefined>): Promise<Target> {
   const given = [values['collector-url'], values['management-url'], values['application-id'], values['token']];
   if (given.some((value) => value !== undefined)) {
-    if (given.some((value) => typeof value !== 'string' || value === '')) throw new UsageError(`--collector-url, --management-url, --application-id and --token go together\n${USAGE}`);
+    if (given.some((value) => typeof value !== 'string' || value === ''))
+      throw new UsageError(`--collector-url, --management-url, --application-id and --token go together\n${USAGE}`);
     const [collectorUrl, managementUrl, applicationId, token] = given as string[];
     return { collectorUrl: collectorUrl!, managementUrl: managementUrl!, applicationId: applicationId!, token: token! };
   }
   const dataDir = resolve((values['data-dir'] as string | undefined) ?? process.env['DATA_DIR'] ?? '.data');
   try {
     const local = JSON.parse(await readFile(join(dataDir, 'local.json'), 'utf8'));
-    return { collectorUrl: local.collector_url, managementUrl: local.management_url, applicationId: local.collector_application_id, token: local.management_token };
+    return {
+      collectorUrl: local.collector_url,
+      managementUrl: local.management_url,
+      applicationId: local.collector_application_id,
+      token: local.management_token,
+    };
   } catch {
     throw new UsageError(`no ${join(dataDir, 'local.json')}: start the local service with npm start, or pass the deployed stack's URLs\n${USAGE}`);
   }

@@ -51,8 +51,20 @@ export class BatchUploads extends Construct {
     const processor = this.processor.function;
     processor.addToRolePolicy(new iam.PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [props.stream.streamArn] }));
     storage.tables.resources.grantReadData(processor);
-    grantObjectAccess(this.processor.role, uploads, ['s3:GetObject'], `${UPLOADS_INCOMING_PREFIX}*`, 'The processor reads whichever upload the notification names; all uploads are under incoming/.');
-    grantObjectAccess(this.processor.role, uploads, ['s3:PutObject'], `${UPLOADS_RESULTS_PREFIX}*`, 'The processor writes the result object of each upload id under results/.');
+    grantObjectAccess(
+      this.processor.role,
+      uploads,
+      ['s3:GetObject'],
+      `${UPLOADS_INCOMING_PREFIX}*`,
+      'The processor reads whichever upload the notification names; all uploads are under incoming/.',
+    );
+    grantObjectAccess(
+      this.processor.role,
+      uploads,
+      ['s3:PutObject'],
+      `${UPLOADS_RESULTS_PREFIX}*`,
+      'The processor writes the result object of each upload id under results/.',
+    );
 
     uploads.addEventNotification(s3.EventType.OBJECT_CREATED, new LambdaDestination(processor), { prefix: UPLOADS_INCOMING_PREFIX });
   }

@@ -64,7 +64,8 @@ export class BillingRun extends Construct {
     });
     Validations.of(this.providersSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'The secret holds third-party provider API keys, which are rotated in the providers\' dashboards and then put here; there is no rotation Lambda that could issue them.',
+      reason:
+        "The secret holds third-party provider API keys, which are rotated in the providers' dashboards and then put here; there is no rotation Lambda that could issue them.",
     });
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {

@@ -60,8 +60,20 @@ export class CollectorApi extends Construct {
     // land; upload status reads the result object, or finds the upload still pending.
     const uploads = storage.buckets.uploads;
     const role = this.collector.role;
-    grantObjectAccess(role, uploads, ['s3:PutObject'], `${UPLOADS_INCOMING_PREFIX}*`, 'Upload ids are generated per request; pre-signed URLs may only target keys under incoming/.');
-    grantObjectAccess(role, uploads, ['s3:GetObject'], `${UPLOADS_INCOMING_PREFIX}*`, 'Upload status checks whether an uploaded batch (key per upload id) exists under incoming/.');
+    grantObjectAccess(
+      role,
+      uploads,
+      ['s3:PutObject'],
+      `${UPLOADS_INCOMING_PREFIX}*`,
+      'Upload ids are generated per request; pre-signed URLs may only target keys under incoming/.',
+    );
+    grantObjectAccess(
+      role,
+      uploads,
+      ['s3:GetObject'],
+      `${UPLOADS_INCOMING_PREFIX}*`,
+      'Upload status checks whether an uploaded batch (key per upload id) exists under incoming/.',
+    );
     grantObjectAccess(role, uploads, ['s3:GetObject'], `${UPLOADS_RESULTS_PREFIX}*`, 'Upload status reads the result object of an upload id under results/.');
     grantListBucket(role, uploads);
 
@@ -74,6 +86,8 @@ export class CollectorApi extends Construct {
       logRetention: props.logRetention,
       defaultIntegration: new HttpLambdaIntegration('CollectorIntegration', collector),
     });
-    this.http.suppressAuthorizerFinding('Collector requests authenticate with X-Service-Application-Id / X-Moesif-Application-Id, checked by the collector Lambda against the resources table (the SDK protocol has no place for an API Gateway authorizer token).');
+    this.http.suppressAuthorizerFinding(
+      'Collector requests authenticate with X-Service-Application-Id / X-Moesif-Application-Id, checked by the collector Lambda against the resources table (the SDK protocol has no place for an API Gateway authorizer token).',
+    );
   }
 }

@@ -11,5 +11,7 @@ import { REPO_ROOT } from './service-function';
 export function consoleBundlingCommands(_inputDir: string, outputDir: string): string[] {
   const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
   // NODE_ENV=production: React's production build, whatever the environment cdk runs in.
-  return [`NODE_ENV=production node "${vite}" build "${path.join(REPO_ROOT, 'console')}" --outDir "${path.join(outputDir, 'console')}" --emptyOutDir --logLevel warn`];
+  return [
+    `NODE_ENV=production node "${vite}" build "${path.join(REPO_ROOT, 'console')}" --outDir "${path.join(outputDir, 'console')}" --emptyOutDir --logLevel warn`,
+  ];
 }

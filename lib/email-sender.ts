@@ -74,13 +74,26 @@ export class EmailSender extends Construct {
           [settingVariables.tokenSigningSecretArn]: props.tokenSigningSecret.secretArn,
           [settingVariables.publicBaseUrl]: props.publicBaseUrl,
           [settingVariables.sesConfigurationSet]: this.configurationSet.configurationSetName,
-          ...(props.emailIdentity ? { [settingVariables.notificationsFrom]: props.emailIdentity.includes('@') ? props.emailIdentity : `notifications@${props.emailIdentity}` } : {}),
+          ...(props.emailIdentity
+            ? { [settingVariables.notificationsFrom]: props.emailIdentity.includes('@') ? props.emailIdentity : `notifications@${props.emailIdentity}` }
+            : {}),
         }),
       },
     });
     // Templates, cohorts (read), send records (claimed with a conditional put, settled with updates), unsubscribes (read, put on bounces), apps to send for (scan of keys);
     // cohort notifications: members as last seen (written, and deleted when they leave), changes and notifications, webhook channels (read).
-    props.storage.tables.resources.grant(this.function.function, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem');
+    props.storage.tables.resources.grant(
+      this.function.function,
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:Scan',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:ConditionCheckItem',
+    );
     props.tokenSigningSecret.grantRead(this.function.function);
     // Cohort members and dynamic fields are searches.
     props.search.grantHttpAccess(this.function.role);
@@ -108,7 +121,8 @@ export class EmailSender extends Construct {
     if (!this.identity) {
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${shown(stack.region, 'AWS::Region')}:${shown(stack.account, 'AWS::AccountId')}:identity/*]`,
-        reason: 'No emailIdentity context was given: templates may send from any identity verified in the account (their `from` decides). Set -c emailIdentity=<domain> to confine sending to one.',
+        reason:
+          'No emailIdentity context was given: templates may send from any identity verified in the account (their `from` decides). Set -c emailIdentity=<domain> to confine sending to one.',
       });
     }
   }

@@ -46,8 +46,21 @@ export class ExportWorker extends Construct {
       },
     });
     // Reads and updates jobs (optimistic puts), reads and clears the queue.
-    props.storage.tables.resources.grant(this.function.function, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem');
-    grantObjectAccess(this.function.role, props.storage.buckets.exports, ['s3:PutObject', 's3:DeleteObject'], 'exports/*', 'Export parts are keyed by tenant, job id and part number.');
+    props.storage.tables.resources.grant(
+      this.function.function,
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:DeleteItem',
+    );
+    grantObjectAccess(
+      this.function.role,
+      props.storage.buckets.exports,
+      ['s3:PutObject', 's3:DeleteObject'],
+      'exports/*',
+      'Export parts are keyed by tenant, job id and part number.',
+    );
     grantListBucket(this.function.role, props.storage.buckets.exports);
     // Exports read through the search port.
     props.search.grantHttpAccess(this.function.role);

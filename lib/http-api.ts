@@ -54,21 +54,23 @@ export class ServiceHttpApi extends Construct {
       throttle: { rateLimit: props.rateLimit, burstLimit: props.burstLimit },
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogs),
-        format: AccessLogFormat.custom(JSON.stringify({
-          requestId: '$context.requestId',
-          ip: '$context.identity.sourceIp',
-          requestTime: '$context.requestTime',
-          method: '$context.httpMethod',
-          path: '$context.path',
-          routeKey: '$context.routeKey',
-          status: '$context.status',
-          protocol: '$context.protocol',
-          responseLength: '$context.responseLength',
-          integrationLatency: '$context.integrationLatency',
-          responseLatency: '$context.responseLatency',
-          integrationError: '$context.integrationErrorMessage',
-          userAgent: '$context.identity.userAgent',
-        })),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            integrationLatency: '$context.integrationLatency',
+            responseLatency: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
       },
     });
   }

@@ -75,8 +75,20 @@ export class IngestPipeline extends Construct {
     // Contract ABIs (ETH_ABI#… items of an app's partition), read to decode Ethereum JSON-RPC calls;
     // the app item, read for its route templates.
     storage.tables.resources.grant(consumer, 'dynamodb:Query', 'dynamodb:GetItem');
-    grantObjectAccess(this.consumer.role, storage.buckets.profileDocuments, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], 'profiles/*', 'Overflow documents are keyed by tenant, kind and a hash of the profile id, known only per record.');
-    grantObjectAccess(this.consumer.role, storage.buckets.archive, ['s3:PutObject'], '*', 'Archive objects are keyed by app and date, both known only per batch; the consumer only adds objects.');
+    grantObjectAccess(
+      this.consumer.role,
+      storage.buckets.profileDocuments,
+      ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+      'profiles/*',
+      'Overflow documents are keyed by tenant, kind and a hash of the profile id, known only per record.',
+    );
+    grantObjectAccess(
+      this.consumer.role,
+      storage.buckets.archive,
+      ['s3:PutObject'],
+      '*',
+      'Archive objects are keyed by app and date, both known only per batch; the consumer only adds objects.',
+    );
     props.search.grantHttpAccess(this.consumer.role);
 
     this.eventSource = new KinesisEventSource(this.stream, {
@@ -102,12 +114,21 @@ export class IngestPipeline extends Construct {
  * (s3:PutObject, s3:ListBucket) instead of the base class's read-write grant on the bucket.
  */
 class PayloadKeepingS3Destination extends S3OnFailureDestination {
-  constructor(private readonly destinationBucket: s3.IBucket, private readonly role: iam.IRole) {
+  constructor(
+    private readonly destinationBucket: s3.IBucket,
+    private readonly role: iam.IRole,
+  ) {
     super(destinationBucket);
   }
 
   override bind(_target: lambda.IEventSourceMapping, _targetHandler: lambda.IFunction): lambda.DlqDestinationConfig {
-    grantObjectAccess(this.role, this.destinationBucket, ['s3:PutObject'], '*', 'Lambda names failed-batch objects itself (aws/lambda/<mapping id>/<shard>/<date>/...); the consumer quarantines under quarantine/<date>/.');
+    grantObjectAccess(
+      this.role,
+      this.destinationBucket,
+      ['s3:PutObject'],
+      '*',
+      'Lambda names failed-batch objects itself (aws/lambda/<mapping id>/<shard>/<date>/...); the consumer quarantines under quarantine/<date>/.',
+    );
     grantListBucket(this.role, this.destinationBucket);
     return { destination: this.destinationBucket.bucketArn };
   }

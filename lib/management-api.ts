@@ -7,13 +7,28 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { buckets, ingestStream, tables } from '../functions/definitions/resources';
-import { MANAGEMENT_DEFAULT_LAMBDA, MANAGEMENT_PATH_PREFIXES, routesOf, type HttpLambdaName, type HttpMethod, type ManagementLambdaName, type RouteDefinition } from '../functions/definitions/routes';
+import {
+  MANAGEMENT_DEFAULT_LAMBDA,
+  MANAGEMENT_PATH_PREFIXES,
+  routesOf,
+  type HttpLambdaName,
+  type HttpMethod,
+  type ManagementLambdaName,
+  type RouteDefinition,
+} from '../functions/definitions/routes';
 import { ServiceHttpApi } from './http-api';
 import { grantListBucket, grantObjectAccess } from './object-access';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
-import { lambdaEnvironment, openSearchEnvironment, settingVariables, ManagementApiEnv, SearchApiEnv, SharedViewApiEnv } from '../functions/definitions/environment';
+import {
+  lambdaEnvironment,
+  openSearchEnvironment,
+  settingVariables,
+  ManagementApiEnv,
+  SearchApiEnv,
+  SharedViewApiEnv,
+} from '../functions/definitions/environment';
 import { consoleBundlingCommands } from './console-bundling';
 
 /** One API Gateway route of the management API and the Lambda behind it. */
@@ -128,7 +143,13 @@ export class ManagementApi extends Construct {
     // Deleting a user or company deletes its stored profile (DeleteItem), or the next update would revive it.
     props.storage.tables.profiles.grant(search.function, 'dynamodb:DeleteItem');
     // Deleting a user or company also deletes its overflow document, if it has one.
-    grantObjectAccess(search.role, props.storage.buckets.profileDocuments, ['s3:DeleteObject'], 'profiles/*', 'Overflow documents are keyed by tenant, kind and a hash of the profile id.');
+    grantObjectAccess(
+      search.role,
+      props.storage.buckets.profileDocuments,
+      ['s3:DeleteObject'],
+      'profiles/*',
+      'Overflow documents are keyed by tenant, kind and a hash of the profile id.',
+    );
     props.search.grantHttpAccess(search.role);
 
     // Shared views answer people without an account: the role reads token records, workspaces and
@@ -172,7 +193,13 @@ export class ManagementApi extends Construct {
     });
     this.tokenSigningSecret.grantRead(management.function);
     // Export parts: download URLs are signed with this role (GetObject), and a cancel deletes the parts (list, delete).
-    grantObjectAccess(management.role, props.storage.buckets.exports, ['s3:GetObject', 's3:DeleteObject'], 'exports/*', 'Export parts are keyed by tenant, job id and part number.');
+    grantObjectAccess(
+      management.role,
+      props.storage.buckets.exports,
+      ['s3:GetObject', 's3:DeleteObject'],
+      'exports/*',
+      'Export parts are keyed by tenant, job id and part number.',
+    );
     grantListBucket(management.role, props.storage.buckets.exports);
     props.storage.tables.resources.grantReadWriteData(management.function);
     props.storage.tables.billing.grantReadWriteData(management.function);
@@ -199,6 +226,8 @@ export class ManagementApi extends Construct {
       const integration = integrations[route.lambda];
       this.http.api.addRoutes({ path: route.path, methods: [apigw.HttpMethod[route.method]], integration });
     }
-    this.http.suppressAuthorizerFinding('Management requests carry a signed bearer token (with scopes) verified by the Lambda with the shared auth module; the same check runs in local mode, where there is no API Gateway.');
+    this.http.suppressAuthorizerFinding(
+      'Management requests carry a signed bearer token (with scopes) verified by the Lambda with the shared auth module; the same check runs in local mode, where there is no API Gateway.',
+    );
   }
 }

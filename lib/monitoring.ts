@@ -56,7 +56,8 @@ export class Monitoring extends Construct {
 
     this.alarms = [
       new cloudwatch.Alarm(this, 'ConsumerIteratorAge', {
-        alarmDescription: 'The ingest consumer is more than a minute behind the stream: events are searchable late, and records near their max age risk the failed-records bucket.',
+        alarmDescription:
+          'The ingest consumer is more than a minute behind the stream: events are searchable late, and records near their max age risk the failed-records bucket.',
         metric: props.consumer.metric('IteratorAge', { statistic: cloudwatch.Stats.MAXIMUM, period, unit: cloudwatch.Unit.MILLISECONDS }),
         threshold: 60_000,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -126,7 +127,8 @@ export class Monitoring extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
       new cloudwatch.Alarm(this, 'BillingFailedReports', {
-        alarmDescription: 'A billing provider refused usage reports (or their retries ran out): those subscriptions are not billed until the report is fixed; see GET /v1/~/billing/reports?status=failed.',
+        alarmDescription:
+          'A billing provider refused usage reports (or their retries ran out): those subscriptions are not billed until the report is fixed; see GET /v1/~/billing/reports?status=failed.',
         metric: new cloudwatch.Metric({ ...FAILED_REPORTS_METRIC, statistic: cloudwatch.Stats.SUM, period }),
         threshold: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

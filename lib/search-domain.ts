@@ -39,8 +39,7 @@ export class SearchDomain extends Construct {
     const stack = Stack.of(this);
     const domainArn = stack.formatArn({ service: 'es', resource: 'domain', resourceName: props.domainName });
 
-    const logGroup = (name: string) =>
-      new logs.LogGroup(this, name, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const logGroup = (name: string) => new logs.LogGroup(this, name, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     const slowSearchLogs = logGroup('SlowSearchLogs');
     const slowIndexLogs = logGroup('SlowIndexLogs');
     const applicationLogs = logGroup('ApplicationLogs');
@@ -108,12 +107,26 @@ export class SearchDomain extends Construct {
     });
 
     Validations.of(this.domain).acknowledge(
-      { id: 'AwsSolutions-OS1', reason: 'The Lambdas run outside a VPC; the domain is reached over HTTPS with SigV4 and its resource policy admits only the service roles.' },
-      { id: 'AwsSolutions-OS3', reason: 'Access is restricted to IAM principals (the service Lambda roles) instead of IP allow-lists; Lambda has no fixed IPs.' },
-      { id: 'AwsSolutions-OS4', reason: 'Dedicated master nodes triple the cost of the small default domain; raise searchInstanceCount and add masters for production scale.' },
+      {
+        id: 'AwsSolutions-OS1',
+        reason: 'The Lambdas run outside a VPC; the domain is reached over HTTPS with SigV4 and its resource policy admits only the service roles.',
+      },
+      {
+        id: 'AwsSolutions-OS3',
+        reason: 'Access is restricted to IAM principals (the service Lambda roles) instead of IP allow-lists; Lambda has no fixed IPs.',
+      },
+      {
+        id: 'AwsSolutions-OS4',
+        reason: 'Dedicated master nodes triple the cost of the small default domain; raise searchInstanceCount and add masters for production scale.',
+      },
       ...(availabilityZones > 1
         ? []
-        : [{ id: 'AwsSolutions-OS7', reason: 'Zone awareness needs two or more data nodes; the default is one node. It is enabled automatically when searchInstanceCount > 1.' }]),
+        : [
+            {
+              id: 'AwsSolutions-OS7',
+              reason: 'Zone awareness needs two or more data nodes; the default is one node. It is enabled automatically when searchInstanceCount > 1.',
+            },
+          ]),
     );
   }
 

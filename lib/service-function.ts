@@ -85,9 +85,7 @@ export class ServiceFunction extends Construct {
         // DuckDB is the local search backend only: a native module that must never be bundled
         // (and is never loaded on AWS, where SEARCH_BACKEND=opensearch).
         externalModules: ['@duckdb/node-api'],
-        ...(props.afterBundling
-          ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }
-          : {}),
+        ...(props.afterBundling ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } } : {}),
       },
     });
 
@@ -97,7 +95,8 @@ export class ServiceFunction extends Construct {
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'The service targets nodejs22.x on purpose (ARCHITECTURE.md: code runs on Node 20 locally and 22 on Lambda); move with the project, not per function.',
+      reason:
+        'The service targets nodejs22.x on purpose (ARCHITECTURE.md: code runs on Node 20 locally and 22 on Lambda); move with the project, not per function.',
     });
   }
 }

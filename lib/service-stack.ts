@@ -110,12 +110,30 @@ export class UsageAnalyticsStack extends Stack {
 
     new CfnOutput(this, 'CollectorUrl', { value: this.collectorApi.http.stage.url, description: 'Base URL for SDKs (their baseUri)' });
     new CfnOutput(this, 'ManagementUrl', { value: this.managementApi.http.stage.url, description: 'Management API base URL' });
-    new CfnOutput(this, 'ArchiveBucketName', { value: this.storage.buckets.archive.bucketName, description: 'Raw accepted batches, gzip NDJSON by app and date' });
-    this.emails.identity?.dkimRecords.forEach((record, i) => new CfnOutput(this, `EmailDkimRecord${i + 1}`, { value: Fn.join(' ', ['CNAME', record.name, record.value]), description: 'Add to DNS so SES can send from the email identity' }));
-    new CfnOutput(this, 'EmailConfigurationSet', { value: this.emails.configurationSet.configurationSetName, description: 'SES configuration set of behavioural emails (bounces and complaints go to EventBridge)' });
-    new CfnOutput(this, 'TokenSigningSecretArn', { value: this.managementApi.tokenSigningSecret.secretArn, description: 'Secret holding the management token signing key' });
+    new CfnOutput(this, 'ArchiveBucketName', {
+      value: this.storage.buckets.archive.bucketName,
+      description: 'Raw accepted batches, gzip NDJSON by app and date',
+    });
+    this.emails.identity?.dkimRecords.forEach(
+      (record, i) =>
+        new CfnOutput(this, `EmailDkimRecord${i + 1}`, {
+          value: Fn.join(' ', ['CNAME', record.name, record.value]),
+          description: 'Add to DNS so SES can send from the email identity',
+        }),
+    );
+    new CfnOutput(this, 'EmailConfigurationSet', {
+      value: this.emails.configurationSet.configurationSetName,
+      description: 'SES configuration set of behavioural emails (bounces and complaints go to EventBridge)',
+    });
+    new CfnOutput(this, 'TokenSigningSecretArn', {
+      value: this.managementApi.tokenSigningSecret.secretArn,
+      description: 'Secret holding the management token signing key',
+    });
     // The admin command (npm run admin -- bootstrap --table …) works on this table; the name is generated.
-    new CfnOutput(this, 'ResourcesTableName', { value: this.storage.tables.resources.tableName, description: 'Resources table: the --table of npm run admin (bootstrap, users, org status)' });
+    new CfnOutput(this, 'ResourcesTableName', {
+      value: this.storage.tables.resources.tableName,
+      description: 'Resources table: the --table of npm run admin (bootstrap, users, org status)',
+    });
 
     this.suppressCdkInternalFindings();
   }
@@ -169,7 +187,15 @@ class ContextSettings {
  * for every stack, and stable for the life of one.
  */
 function defaultDomainName(stack: Stack): string {
-  const base = `${stack.stackName.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^[^a-z]+/, '').replace(/-+/g, '-').slice(0, 19).replace(/-$/, '') || 'usage'}`;
+  const base = `${
+    stack.stackName
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .replace(/^[^a-z]+/, '')
+      .replace(/-+/g, '-')
+      .slice(0, 19)
+      .replace(/-$/, '') || 'usage'
+  }`;
   const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
   return Fn.join('-', [base, Fn.select(0, Fn.split('-', stackUuid))]);
 }

@@ -78,9 +78,7 @@ export class Storage extends Construct {
       }),
       uploads: this.bucket(buckets.uploads.logicalName, props.removalPolicy, {
         // Uploaded batches are processed within minutes; their results are polled shortly after.
-        lifecycleRules: [
-          { id: 'expire-uploads', expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        ],
+        lifecycleRules: [{ id: 'expire-uploads', expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       }),
       exports: this.bucket(buckets.exports.logicalName, props.removalPolicy, {
         // The export worker deletes a job's parts when its retention ends; this catches any it missed.

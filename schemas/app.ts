@@ -5,10 +5,14 @@ export const AppSettings = z.object({
   sample_rate: z.number().int().min(0).max(100).default(100),
   user_sample_rate: z.record(z.string(), z.number().int().min(0).max(100)).default({}),
   company_sample_rate: z.record(z.string(), z.number().int().min(0).max(100)).default({}),
-  regex_config: z.array(z.object({
-    conditions: z.array(z.object({ path: z.string(), value: z.string() })),
-    sample_rate: z.number().int().min(0).max(100),
-  })).default([]),
+  regex_config: z
+    .array(
+      z.object({
+        conditions: z.array(z.object({ path: z.string(), value: z.string() })),
+        sample_rate: z.number().int().min(0).max(100),
+      }),
+    )
+    .default([]),
   /** Accept events older than the 30-day window (backfill). */
   backfill_enabled: z.boolean().default(false),
   /** The app's route templates (`/orders/:order_id`), tried in order before ids are found automatically. */

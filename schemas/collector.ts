@@ -172,7 +172,10 @@ function checkBody(ctx: z.core.ParsePayload<{ body?: unknown; transfer_encoding:
 }
 
 /** HTTP status codes are three digits, 100–599 (moesif-nodejs reports 599 when it saw none). */
-export const HttpStatus = z.int({ error: typeError('must be an integer') }).min(100, 'must be an HTTP status code 100–599').max(599, 'must be an HTTP status code 100–599');
+export const HttpStatus = z
+  .int({ error: typeError('must be an integer') })
+  .min(100, 'must be an HTTP status code 100–599')
+  .max(599, 'must be an HTTP status code 100–599');
 
 export const ApiCallRequest = z
   .looseObject({
@@ -284,7 +287,12 @@ export const UserProfile = z
   .check((ctx) => {
     // Only when both are unset: a present but invalid id has its own issue already.
     if (ctx.value.user_id == null && ctx.value.anonymous_id == null) {
-      ctx.issues.push({ code: 'custom', input: ctx.value.user_id, path: ['user_id'], message: 'is required (an anonymous visitor is sent with anonymous_id instead)' });
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value.user_id,
+        path: ['user_id'],
+        message: 'is required (an anonymous visitor is sent with anonymous_id instead)',
+      });
     }
   });
 export type UserProfile = z.infer<typeof UserProfile>;

@@ -24,7 +24,11 @@ export const FunnelStepBody = z.strictObject({
 export const FunnelBody = z.strictObject({
   steps: z.array(FunnelStepBody).min(2).max(MAX_FUNNEL_STEPS),
   by: AnalysisActor.default('user_id'),
-  conversion_window: z.string().max(16).default('1d').meta({ description: 'How long after entering (the first step) the later steps may happen: 30m, 12h, 7d (ms, s, m, h, d). Default 1d; at most 366d.' }),
+  conversion_window: z
+    .string()
+    .max(16)
+    .default('1d')
+    .meta({ description: 'How long after entering (the first step) the later steps may happen: 30m, 12h, 7d (ms, s, m, h, d). Default 1d; at most 366d.' }),
 });
 export type FunnelBody = z.infer<typeof FunnelBody>;
 
@@ -33,8 +37,11 @@ export const FunnelStepAnswer = z.object({
   entered: z.int().meta({ description: 'Actors that reached this step.' }),
   converted: z.int().nullable().meta({ description: 'Of those, actors that went on to the next step within the window (null for the last step).' }),
   conversion_rate: z.number().nullable().meta({ description: 'converted / entered (null for the last step, 0 when none entered).' }),
-  overall_conversion_rate: z.number().meta({ description: 'entered / the first step\'s entered (0 when nobody entered the funnel).' }),
-  median_time_to_convert_ms: z.number().nullable().meta({ description: 'Median time from this step to the next over the actors that converted (the mean of the middle two for an even count); null when none did or for the last step.' }),
+  overall_conversion_rate: z.number().meta({ description: "entered / the first step's entered (0 when nobody entered the funnel)." }),
+  median_time_to_convert_ms: z.number().nullable().meta({
+    description:
+      'Median time from this step to the next over the actors that converted (the mean of the middle two for an even count); null when none did or for the last step.',
+  }),
 });
 
 export const FunnelAnswer = z.object({
@@ -52,15 +59,18 @@ export const RetentionBody = z.strictObject({
   first_event: EventQuery.meta({ description: 'The events that put an actor in a cohort: the calendar period of its first one in the window.' }),
   return_event: EventQuery.meta({ description: 'The events that count as coming back.' }),
   by: AnalysisActor.default('user_id'),
-  interval: z.enum(['day', 'week', 'month']).default('week').meta({ description: 'Calendar periods in the request\'s time_zone (weeks start on Monday).' }),
-  periods: z.int().min(1).max(MAX_RETENTION_PERIODS).default(12).meta({ description: 'Periods followed after each cohort\'s own.' }),
+  interval: z.enum(['day', 'week', 'month']).default('week').meta({ description: "Calendar periods in the request's time_zone (weeks start on Monday)." }),
+  periods: z.int().min(1).max(MAX_RETENTION_PERIODS).default(12).meta({ description: "Periods followed after each cohort's own." }),
 });
 export type RetentionBody = z.infer<typeof RetentionBody>;
 
 export const RetentionCohort = z.object({
-  start: z.string().meta({ description: 'The cohort\'s period start (ISO 8601 instant).' }),
+  start: z.string().meta({ description: "The cohort's period start (ISO 8601 instant)." }),
   size: z.int().meta({ description: 'Actors whose first first_event fell in this period.' }),
-  returned: z.array(z.int().nullable()).meta({ description: 'returned[i]: cohort actors with a return_event in period i + 1 after the cohort\'s own; null where that period starts at or after the window\'s end.' }),
+  returned: z.array(z.int().nullable()).meta({
+    description:
+      "returned[i]: cohort actors with a return_event in period i + 1 after the cohort's own; null where that period starts at or after the window's end.",
+  }),
   rates: z.array(z.number().nullable()).meta({ description: 'returned[i] / size.' }),
 });
 

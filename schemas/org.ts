@@ -17,11 +17,13 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const BOOTSTRAP_SUBJECT = 'bootstrap';
 
 /** Body of POST /~/organizations/users. */
-export const CreateOrgUser = z.object({
-  username: Username.refine((name) => name !== BOOTSTRAP_SUBJECT, { message: `"${BOOTSTRAP_SUBJECT}" is reserved for the local bootstrap token` }),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024, 'must be at most 1024 characters'),
-  scopes: z.array(UserScope).min(1, 'name at least one scope (or admin)'),
-}).strict();
+export const CreateOrgUser = z
+  .object({
+    username: Username.refine((name) => name !== BOOTSTRAP_SUBJECT, { message: `"${BOOTSTRAP_SUBJECT}" is reserved for the local bootstrap token` }),
+    password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024, 'must be at most 1024 characters'),
+    scopes: z.array(UserScope).min(1, 'name at least one scope (or admin)'),
+  })
+  .strict();
 export type CreateOrgUser = z.infer<typeof CreateOrgUser>;
 
 /** An org user as stored (ORG#<org> / USER#<username>); the hash never leaves the store. */

@@ -38,7 +38,23 @@ export type SortOrder = 'asc' | 'desc';
 export type SortValue = Scalar | null;
 
 /** The mapping types a sort may name for indices without the field (OpenSearch's unmapped_type). */
-export const UNMAPPED_TYPES = ['keyword', 'text', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date', 'date_nanos', 'boolean', 'ip'] as const;
+export const UNMAPPED_TYPES = [
+  'keyword',
+  'text',
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'half_float',
+  'scaled_float',
+  'unsigned_long',
+  'date',
+  'date_nanos',
+  'boolean',
+  'ip',
+] as const;
 export type UnmappedType = (typeof UNMAPPED_TYPES)[number];
 
 export interface SortEntry {
@@ -74,7 +90,15 @@ export type AggregationNode = (
       offset?: string;
       order: BucketOrder[];
     }
-  | { type: 'histogram'; field: string; interval: number; min_doc_count: number; extended_bounds?: { min: number; max: number }; offset: number; order: BucketOrder[] }
+  | {
+      type: 'histogram';
+      field: string;
+      interval: number;
+      min_doc_count: number;
+      extended_bounds?: { min: number; max: number };
+      offset: number;
+      order: BucketOrder[];
+    }
   | { type: 'range'; field: string; ranges: { key?: string; from?: number | string; to?: number | string }[]; keyed: boolean }
   | { type: 'filter'; filter: QueryNode }
   | { type: 'filters'; filters: { key: string; filter: QueryNode }[]; keyed: boolean; other_bucket_key?: string }

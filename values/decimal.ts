@@ -25,7 +25,10 @@ export class Decimal {
   static readonly ZERO = Decimal.integers[0]!;
   static readonly ONE = Decimal.integers[1]!;
 
-  private constructor(readonly coefficient: bigint, readonly scale: number) {}
+  private constructor(
+    readonly coefficient: bigint,
+    readonly scale: number,
+  ) {}
 
   /** Parses `"12"`, `"-0.0025"`, `"1e-7"`, a bigint, or a finite number (through its shortest decimal text). */
   static from(value: string | number | bigint | Decimal): Decimal {

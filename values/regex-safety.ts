@@ -36,14 +36,17 @@ function check(node: Node): void {
   else if (node.kind === 'alternation') node.branches.forEach(check);
   else if (node.kind === 'repeat') {
     if (node.max > 1) {
-      if (hasVariableRepeat(node.body)) throw new Unsafe('nests a variable repetition inside another repetition (such as (a+)+), which backtracks exponentially');
+      if (hasVariableRepeat(node.body))
+        throw new Unsafe('nests a variable repetition inside another repetition (such as (a+)+), which backtracks exponentially');
       const branches = topBranches(node.body);
       if (branches.length > 1) {
-        if (branches.some(canBeEmpty)) throw new Unsafe('repeats an alternation with a branch that can match nothing (such as (a|)*), which backtracks exponentially');
+        if (branches.some(canBeEmpty))
+          throw new Unsafe('repeats an alternation with a branch that can match nothing (such as (a|)*), which backtracks exponentially');
         const firsts = branches.map(firstChars);
         for (let i = 0; i < firsts.length; i += 1) {
           for (let j = i + 1; j < firsts.length; j += 1) {
-            if (overlap(firsts[i] as CharTest[], firsts[j] as CharTest[])) throw new Unsafe('repeats an alternation whose branches can start with the same character (such as (a|ab)*), which backtracks exponentially');
+            if (overlap(firsts[i] as CharTest[], firsts[j] as CharTest[]))
+              throw new Unsafe('repeats an alternation whose branches can start with the same character (such as (a|ab)*), which backtracks exponentially');
           }
         }
       }
@@ -206,7 +209,8 @@ class RegexReader {
     };
     if (simple[next]) return { kind: 'char', test: simple[next] as CharTest };
     if (!inClass && (next === 'b' || next === 'B')) return undefined;
-    if (!inClass && (/[1-9]/.test(next) || (next === 'k' && this.source[this.at] === '<'))) throw new Unsafe('uses a backreference, which SDKs cannot match in linear time');
+    if (!inClass && (/[1-9]/.test(next) || (next === 'k' && this.source[this.at] === '<')))
+      throw new Unsafe('uses a backreference, which SDKs cannot match in linear time');
     if (next === 'p' || next === 'P') {
       const end = this.source.indexOf('}', this.at);
       const property = new RegExp(`\\${next}${this.source.slice(this.at, end + 1)}`, 'u');

@@ -25,7 +25,8 @@ export function reportingPeriodMs(period: string): number {
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
   if (ms < MIN_REPORTING_PERIOD_MS) throw new RangeError(`"${period}" is shorter than the 5m billing run interval`);
   if (ms > MAX_REPORTING_PERIOD_MS) throw new RangeError(`"${period}" is longer than 31d`);
-  if (UNIT_MS.d % ms !== 0 && ms % UNIT_MS.d !== 0) throw new RangeError(`"${period}" does not divide a day evenly, so its windows could not align to UTC days`);
+  if (UNIT_MS.d % ms !== 0 && ms % UNIT_MS.d !== 0)
+    throw new RangeError(`"${period}" does not divide a day evenly, so its windows could not align to UTC days`);
   return ms;
 }
 

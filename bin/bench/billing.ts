@@ -27,7 +27,7 @@ export const FULL_BILLING_BENCH = { companies: 2_000, meters: 5, events: 1_000_0
 export function billingScaleOption(args: readonly string[]): number {
   const at = args.findIndex((a) => a === '--scale' || a.startsWith('--scale='));
   if (at < 0) return 1;
-  const text = args[at]!.includes('=') ? args[at]!.slice('--scale='.length) : args[at + 1] ?? '';
+  const text = args[at]!.includes('=') ? args[at]!.slice('--scale='.length) : (args[at + 1] ?? '');
   const scale = Number(text);
   if (!(scale > 0 && scale <= 1)) throw new Error(`--scale must be a number in (0, 1], got "${text}"`);
   return scale;
@@ -67,12 +67,14 @@ const SECRET = 'whsec_bench';
  * equal the run's period totals (committed with the reports), so the figure is for an exact run.
  * Data is generated into a fresh runtime every time (indexing is not part of either timing).
  */
-export async function benchBilling(options: {
-  scale?: number;
-  log?: (line: string) => void;
-  /** Run DynamoDB Local on its SQLite file (and kinesis-local, s3rver on disk) as `npm start` does, instead of in memory. */
-  fileBacked?: boolean;
-} = {}): Promise<BillingBenchResult> {
+export async function benchBilling(
+  options: {
+    scale?: number;
+    log?: (line: string) => void;
+    /** Run DynamoDB Local on its SQLite file (and kinesis-local, s3rver on disk) as `npm start` does, instead of in memory. */
+    fileBacked?: boolean;
+  } = {},
+): Promise<BillingBenchResult> {
   const scale = options.scale ?? 1;
   const log = options.log ?? (() => {});
   const companies = Math.max(1, Math.round(FULL_BILLING_BENCH.companies * scale));
@@ -90,7 +92,11 @@ export async function benchBilling(options: {
     const c = rt.credentials;
     const scope: TenantScope = { org_id: c.org_id, app_id: c.app_id };
     const management = async (method: string, path: string, body: unknown) => {
-      const response = await fetch(`${c.management_url}${path}`, { method, headers: { authorization: `Bearer ${c.management_token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${c.management_url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${c.management_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = (await response.json()) as Record<string, unknown>;
       if (response.status >= 300) throw new Error(`billing bench: ${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
       return json;
@@ -102,13 +108,35 @@ export async function benchBilling(options: {
     const generatedStarted = process.hrtime.bigint();
     const plan = await management('POST', '/~/billing/catalog/plans', { name: 'bench calls' });
     const planId = String(plan['id'] ?? plan['_id']);
-    await management('POST', '/~/billing/catalog/prices', { name: 'per call', plan_id: planId, pricing_model: 'per_unit', currency: 'USD', price_in_decimal: '0.001' });
+    await management('POST', '/~/billing/catalog/prices', {
+      name: 'per call',
+      plan_id: planId,
+      pricing_model: 'per_unit',
+      currency: 'USD',
+      price_in_decimal: '0.001',
+    });
     const periodStart = new Date(start - 24 * HOUR).toISOString();
     const periodEnd = new Date(end + 31 * 24 * HOUR).toISOString();
     const subscriptions: IndexDocument[] = [];
     for (let i = 0; i < companies; i += 1) {
       const id = `sub-${String(i).padStart(6, '0')}`;
-      subscriptions.push(profileDocument(scope, 'subscriptions', id, { subscription_id: id, company_id: `co-${i}`, status: 'active', items: [{ plan_id: planId }], current_period_start: periodStart, current_period_end: periodEnd }, 1, new Date().toISOString()));
+      subscriptions.push(
+        profileDocument(
+          scope,
+          'subscriptions',
+          id,
+          {
+            subscription_id: id,
+            company_id: `co-${i}`,
+            status: 'active',
+            items: [{ plan_id: planId }],
+            current_period_start: periodStart,
+            current_period_end: periodEnd,
+          },
+          1,
+          new Date().toISOString(),
+        ),
+      );
     }
     await indexAll(rt.index, subscriptions);
     // Deterministic spread: event n at an even step through the month, company by a multiplicative hash.
@@ -119,7 +147,20 @@ export async function benchBilling(options: {
       const time = new Date(start + Math.floor(n * step));
       const company = (n * 2_654_435_761) % companies;
       const status = n % 17 === 0 ? 500 : n % 5 === 0 ? 404 : 200;
-      chunk.push(eventDocument(scope, `e-${n}`, time, { company_id: `co-${company}`, ...(n % 3 === 0 ? { subscription_id: `sub-${String(company).padStart(6, '0')}` } : {}), ...(n % 11 === 0 ? { weight: 2 } : {}) }, verbs[n % 4]!, status));
+      chunk.push(
+        eventDocument(
+          scope,
+          `e-${n}`,
+          time,
+          {
+            company_id: `co-${company}`,
+            ...(n % 3 === 0 ? { subscription_id: `sub-${String(company).padStart(6, '0')}` } : {}),
+            ...(n % 11 === 0 ? { weight: 2 } : {}),
+          },
+          verbs[n % 4]!,
+          status,
+        ),
+      );
       if (chunk.length === 10_000) {
         await indexAll(rt.index, chunk);
         chunk = [];
@@ -138,7 +179,9 @@ export async function benchBilling(options: {
     const meters: RunMeter[] = [];
     for (const [i, es_query] of queries.entries()) {
       const created = await management('POST', '/~/billing/meters', {
-        name: `bench ${i}`, slug: `bench-${i}`, es_query,
+        name: `bench ${i}`,
+        slug: `bench-${i}`,
+        es_query,
         billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [CHANNEL], custom_plan: { plan_id: planId } } } },
       });
       const meter = runMeterOf(created);
@@ -146,7 +189,9 @@ export async function benchBilling(options: {
       meters.push(meter);
     }
     const generatedSeconds = Number(process.hrtime.bigint() - generatedStarted) / 1e9;
-    log(`  ${companies.toLocaleString('en')} subscriptions, ${meters.length} meters, ${events.toLocaleString('en')} events over ${FULL_BILLING_BENCH.days} days (scale ${scale}); generated in ${Math.round(generatedSeconds)} s`);
+    log(
+      `  ${companies.toLocaleString('en')} subscriptions, ${meters.length} meters, ${events.toLocaleString('en')} events over ${FULL_BILLING_BENCH.days} days (scale ${scale}); generated in ${Math.round(generatedSeconds)} s`,
+    );
 
     // The bare queries before the run (they also warm DuckDB's cache for the run, which favours the
     // run) and again after it: this machine's speed drifts by a fifth over minutes (shared hosts), so
@@ -154,34 +199,39 @@ export async function benchBilling(options: {
     const now = new Date();
     const range = { from: new Date(start - 24 * HOUR), to: new Date(end) };
     let windows = 0;
-    const bareQueries = () => timeMs(async () => {
-      windows = 0;
-      const perMeter: number[] = [];
-      for (const meter of meters) {
-        const meterStarted = Date.now();
-        const busy = await busyWindows(rt.index, scope, meter, range, now);
-        windows += busy.length;
-        for (const windowStart of busy) await windowUsage(rt.index, scope, meter, { start: windowStart, end: new Date(windowStart.getTime() + meter.periodMs) }, now);
-        perMeter.push(Date.now() - meterStarted);
-      }
-      log(`  bare queries per meter: ${perMeter.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
-    });
+    const bareQueries = () =>
+      timeMs(async () => {
+        windows = 0;
+        const perMeter: number[] = [];
+        for (const meter of meters) {
+          const meterStarted = Date.now();
+          const busy = await busyWindows(rt.index, scope, meter, range, now);
+          windows += busy.length;
+          for (const windowStart of busy)
+            await windowUsage(rt.index, scope, meter, { start: windowStart, end: new Date(windowStart.getTime() + meter.periodMs) }, now);
+          perMeter.push(Date.now() - meterStarted);
+        }
+        log(`  bare queries per meter: ${perMeter.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+      });
     const queryMsBefore = await bareQueries();
     log(`  bare aggregation queries (before the run): ${windows} windows in ${Math.round(queryMsBefore)} ms`);
 
     // What the run asks of DynamoDB (requests and request bytes per operation): its share of the machine.
     const dynamoRequests = new Map<string, { requests: number; bytes: number }>();
     let counting = true;
-    rt.clients.dynamodb.middlewareStack.add((next, context) => async (args) => {
-      const body = (args.request as { body?: unknown }).body;
-      if (counting) {
-        const entry = dynamoRequests.get(String(context.commandName)) ?? { requests: 0, bytes: 0 };
-        entry.requests += 1;
-        entry.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
-        dynamoRequests.set(String(context.commandName), entry);
-      }
-      return next(args);
-    }, { step: 'finalizeRequest', name: 'billingBenchCounter' });
+    rt.clients.dynamodb.middlewareStack.add(
+      (next, context) => async (args) => {
+        const body = (args.request as { body?: unknown }).body;
+        if (counting) {
+          const entry = dynamoRequests.get(String(context.commandName)) ?? { requests: 0, bytes: 0 };
+          entry.requests += 1;
+          entry.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
+          dynamoRequests.set(String(context.commandName), entry);
+        }
+        return next(args);
+      },
+      { step: 'finalizeRequest', name: 'billingBenchCounter' },
+    );
     let done = 0;
     let lastLog = Date.now();
     let meterStarted = Date.now();
@@ -193,7 +243,10 @@ export async function benchBilling(options: {
         deps: {
           ...rt.billingDeps,
           tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
-          channels: async () => new Map([[CHANNEL, { id: CHANNEL, name: CHANNEL, url: `${receiver.url}/channels/${CHANNEL}`, status: 'active' as const, headers: {}, secrets: [SECRET] }]]),
+          channels: async () =>
+            new Map([
+              [CHANNEL, { id: CHANNEL, name: CHANNEL, url: `${receiver.url}/channels/${CHANNEL}`, status: 'active' as const, headers: {}, secrets: [SECRET] }],
+            ]),
           // The receiver is on localhost: the setting of local mode (WEBHOOK_ALLOW_PRIVATE_TARGETS).
           webhookOptions: { allowPrivateTargets: true },
         },
@@ -213,24 +266,47 @@ export async function benchBilling(options: {
     });
     counting = false;
     log(`  run per meter: ${runPerMeter.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`);
-    log(`  DynamoDB requests of the run: ${[...dynamoRequests].map(([name, { requests, bytes }]) => `${name} ${requests.toLocaleString('en')} (${(bytes / 1e6).toFixed(1)} MB)`).join(', ')}`);
+    log(
+      `  DynamoDB requests of the run: ${[...dynamoRequests].map(([name, { requests, bytes }]) => `${name} ${requests.toLocaleString('en')} (${(bytes / 1e6).toFixed(1)} MB)`).join(', ')}`,
+    );
     const s = summary!;
     if (s.errors.length > 0 || !s.complete) throw new Error(`billing bench: the run did not finish cleanly: ${JSON.stringify(s.errors.slice(0, 3))}`);
     if (s.windowsEvaluated !== windows) throw new Error(`billing bench: the run evaluated ${s.windowsEvaluated} windows, the bare queries found ${windows}`);
     if (s.retrying + s.failed > 0) throw new Error(`billing bench: ${s.retrying + s.failed} reports were not delivered`);
-    log(`  run: ${s.windowsEvaluated} windows, ${s.reportsWritten.toLocaleString('en')} reports, ${s.delivered.toLocaleString('en')} delivered in ${Math.round(runMs)} ms (its own query time ${s.queryMs} ms)`);
+    log(
+      `  run: ${s.windowsEvaluated} windows, ${s.reportsWritten.toLocaleString('en')} reports, ${s.delivered.toLocaleString('en')} delivered in ${Math.round(runMs)} ms (its own query time ${s.queryMs} ms)`,
+    );
     const received = await receiver.totals();
     if (received.events !== s.delivered || received.duplicates > 0 || received.refused > 0) {
-      throw new Error(`billing bench: the receiver took ${received.events} events (${received.duplicates} duplicates, ${received.refused} refused); the run delivered ${s.delivered}`);
+      throw new Error(
+        `billing bench: the receiver took ${received.events} events (${received.duplicates} duplicates, ${received.refused} refused); the run delivered ${s.delivered}`,
+      );
     }
     const expected = await reportedTotals(rt.clients.documents, rt.names.tables.billing, scope, meters);
-    const mismatch = [...new Set([...Object.keys(expected), ...Object.keys(received.totals)])].find((id) => (expected[id] ?? 0n).toString() !== (received.totals[id] ?? '0'));
-    if (mismatch !== undefined) throw new Error(`billing bench: subscription ${mismatch} received ${received.totals[mismatch] ?? 0}, its reports total ${expected[mismatch] ?? 0n}`);
+    const mismatch = [...new Set([...Object.keys(expected), ...Object.keys(received.totals)])].find(
+      (id) => (expected[id] ?? 0n).toString() !== (received.totals[id] ?? '0'),
+    );
+    if (mismatch !== undefined)
+      throw new Error(`billing bench: subscription ${mismatch} received ${received.totals[mismatch] ?? 0}, its reports total ${expected[mismatch] ?? 0n}`);
     log(`  receiver: ${received.events.toLocaleString('en')} events; every subscription's total equals the run's period totals of its reports`);
     const queryMsAfter = await bareQueries();
     log(`  bare aggregation queries (after the run): ${windows} windows in ${Math.round(queryMsAfter)} ms`);
     const queryMs = (queryMsBefore + queryMsAfter) / 2;
-    return { scale, companies, meters: meters.length, events, windows, reports: s.reportsWritten, delivered: s.delivered, runMs, queryMs, queryMsBefore, queryMsAfter, ratio: runMs / queryMs, generatedSeconds };
+    return {
+      scale,
+      companies,
+      meters: meters.length,
+      events,
+      windows,
+      reports: s.reportsWritten,
+      delivered: s.delivered,
+      runMs,
+      queryMs,
+      queryMsBefore,
+      queryMsAfter,
+      ratio: runMs / queryMs,
+      generatedSeconds,
+    };
   } finally {
     await started.receiver?.stop();
     await started.rt?.stop();
@@ -267,7 +343,12 @@ async function startReceiver(): Promise<{ url: string; totals(): Promise<Receive
  * with its cursor and commits with every window) added over the meters: what the receiver must hold.
  * The bench's subscriptions have one period spanning the whole month.
  */
-async function reportedTotals(documents: DynamoDBDocumentClient, table: string, scope: TenantScope, meters: readonly RunMeter[]): Promise<Record<string, bigint>> {
+async function reportedTotals(
+  documents: DynamoDBDocumentClient,
+  table: string,
+  scope: TenantScope,
+  meters: readonly RunMeter[],
+): Promise<Record<string, bigint>> {
   const state = new RunStateStore(documents, table);
   const totals: Record<string, bigint> = {};
   for (const meter of meters) {
@@ -289,7 +370,19 @@ async function indexAll(index: SearchableIndex, docs: IndexDocument[]): Promise<
 function eventDocument(scope: TenantScope, id: string, time: Date, fields: Record<string, unknown>, verb: string, status: number): IndexDocument {
   const iso = time.toISOString();
   return {
-    kind: 'events', id, org_id: scope.org_id, app_id: scope.app_id, time: iso,
-    source: { ...scope, event_type: 'api_call', request: { time: iso, uri: 'https://api.example.com/items', verb, route: '/items' }, response: { time: iso, status }, received_at: iso, is_late: false, ...fields },
+    kind: 'events',
+    id,
+    org_id: scope.org_id,
+    app_id: scope.app_id,
+    time: iso,
+    source: {
+      ...scope,
+      event_type: 'api_call',
+      request: { time: iso, uri: 'https://api.example.com/items', verb, route: '/items' },
+      response: { time: iso, status },
+      received_at: iso,
+      is_late: false,
+      ...fields,
+    },
   };
 }

@@ -41,7 +41,15 @@ export async function benchCollectorThroughput(options: { events?: number; round
   const events = options.events ?? 2000;
   const rounds = options.rounds ?? 25;
   const now = new Date().toISOString();
-  const app = App.parse({ org_id: 'org_bench', app_id: 'app_bench', name: 'bench', collector_application_id: 'b'.repeat(64), settings: AppSettings.parse({}), created_at: now, modified_at: now });
+  const app = App.parse({
+    org_id: 'org_bench',
+    app_id: 'app_bench',
+    name: 'bench',
+    collector_application_id: 'b'.repeat(64),
+    settings: AppSettings.parse({}),
+    created_at: now,
+    modified_at: now,
+  });
   const stream = new InMemoryStream();
   // Clients the handler never calls on this path (rules and uploads are other routes).
   const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -53,16 +61,20 @@ export async function benchCollectorThroughput(options: { events?: number; round
     region: 'bench',
   });
   const body = JSON.stringify(realisticBatch(events));
-  const event = (): HttpEvent => ({
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: '/v1/events/batch',
-    rawQueryString: '',
-    headers: { 'content-type': 'application/json', 'x-service-application-id': app.collector_application_id },
-    body,
-    isBase64Encoded: false,
-    requestContext: { http: { method: 'POST', path: '/v1/events/batch', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'bench' }, timeEpoch: Date.now() },
-  }) as unknown as HttpEvent;
+  const event = (): HttpEvent =>
+    ({
+      version: '2.0',
+      routeKey: '$default',
+      rawPath: '/v1/events/batch',
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json', 'x-service-application-id': app.collector_application_id },
+      body,
+      isBase64Encoded: false,
+      requestContext: {
+        http: { method: 'POST', path: '/v1/events/batch', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'bench' },
+        timeEpoch: Date.now(),
+      },
+    }) as unknown as HttpEvent;
 
   // Warm up both paths (JIT) before measuring.
   for (let i = 0; i < 5; i++) {
@@ -71,7 +83,11 @@ export async function benchCollectorThroughput(options: { events?: number; round
     if (result.statusCode !== 201) throw new Error(`collector answered ${result.statusCode}: ${result.body}`);
   }
   stream.records = 0;
-  const { baselineMs, subjectMs } = await compare(rounds, () => JSON.parse(body), () => handler(event()));
+  const { baselineMs, subjectMs } = await compare(
+    rounds,
+    () => JSON.parse(body),
+    () => handler(event()),
+  );
   return {
     events,
     bodyBytes: Buffer.byteLength(body),

@@ -27,11 +27,21 @@ export interface LiveStreamResult {
  * behind the API and the page are once the last batch is in. Indexing runs at the local pipeline's
  * pace (about 500 events/s here), so both lags are mostly the pipeline's; the stream adds its 2 s refresh.
  */
-export async function benchLiveStream(endpoints: Parameters<typeof startLocalRuntime>[0]['endpoints'], log: (line: string) => void = () => {}): Promise<LiveStreamResult> {
+export async function benchLiveStream(
+  endpoints: Parameters<typeof startLocalRuntime>[0]['endpoints'],
+  log: (line: string) => void = () => {},
+): Promise<LiveStreamResult> {
   const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-live-'));
   const started: { rt?: Awaited<ReturnType<typeof startLocalRuntime>>; browser?: Awaited<ReturnType<typeof chromium.launch>> } = {};
   try {
-    const rt = (started.rt = await startLocalRuntime({ dataDir, ...(endpoints ? { endpoints } : {}), prefix: 'live-', billingIntervalMs: 0, governanceRefreshMs: 0, managementAuth: { rateLimitPerMinute: 1_000_000 } }));
+    const rt = (started.rt = await startLocalRuntime({
+      dataDir,
+      ...(endpoints ? { endpoints } : {}),
+      prefix: 'live-',
+      billingIntervalMs: 0,
+      governanceRefreshMs: 0,
+      managementAuth: { rateLimitPerMinute: 1_000_000 },
+    }));
     const c = rt.credentials;
     const browser = (started.browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] }));
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -66,9 +76,11 @@ export async function benchLiveStream(endpoints: Parameters<typeof startLocalRun
       marker['request'] = { ...(marker['request'] as Record<string, unknown>), uri: lastUri, time: new Date(at.getTime() + 1).toISOString() };
       marker['response'] = { ...(marker['response'] as Record<string, unknown>), time: new Date(at.getTime() + 21).toISOString() };
       sent += perBatch;
-      sends.push(fetch(`${c.collector_url}/v1/events/batch`, { method: 'POST', headers, body: JSON.stringify(batch) }).then(async (res) => {
-        if (res.status !== 201) throw new Error(`live stream bench: the collector answered ${res.status}`);
-      }));
+      sends.push(
+        fetch(`${c.collector_url}/v1/events/batch`, { method: 'POST', headers, body: JSON.stringify(batch) }).then(async (res) => {
+          if (res.status !== 201) throw new Error(`live stream bench: the collector answered ${res.status}`);
+        }),
+      );
     }
     await Promise.all(sends);
     const lastSentAt = Date.now();
@@ -79,17 +91,23 @@ export async function benchLiveStream(endpoints: Parameters<typeof startLocalRun
     const apiSeen = (async () => {
       for (;;) {
         const answer = await fetch(`${c.management_url}/search/~/count/events`, {
-          method: 'POST', headers: { authorization: `Bearer ${c.management_token}`, 'content-type': 'application/json' },
+          method: 'POST',
+          headers: { authorization: `Bearer ${c.management_token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ query: { term: { 'request.route.raw': lastRoute } } }),
         });
         if (((await answer.json()) as { count: number }).count > 0) return Date.now() - lastSentAt;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    const streamSeen = page.getByRole('link', { name: new RegExp(`${lastRoute}$`) }).waitFor({ timeout: 120_000 }).then(() => Date.now() - lastSentAt);
+    const streamSeen = page
+      .getByRole('link', { name: new RegExp(`${lastRoute}$`) })
+      .waitFor({ timeout: 120_000 })
+      .then(() => Date.now() - lastSentAt);
     const [apiLagMs, streamLagMs] = await Promise.all([apiSeen, streamSeen]);
     const longestTaskMs = await page.evaluate<number>('window.__longest');
-    log(`  live stream: ${sent} events in ${elapsedSeconds.toFixed(1)} s; ${framesPerSecond.toFixed(0)} frames/s, longest task ${Math.round(longestTaskMs)} ms; last event found by the API after ${apiLagMs} ms, shown by the stream after ${streamLagMs} ms`);
+    log(
+      `  live stream: ${sent} events in ${elapsedSeconds.toFixed(1)} s; ${framesPerSecond.toFixed(0)} frames/s, longest task ${Math.round(longestTaskMs)} ms; last event found by the API after ${apiLagMs} ms, shown by the stream after ${streamLagMs} ms`,
+    );
     return { sentEvents: sent, seconds: elapsedSeconds, framesPerSecond, longestTaskMs, apiLagMs, streamLagMs };
   } finally {
     await started.browser?.close();

@@ -59,25 +59,40 @@ export async function benchConsole(options: { log?: (line: string) => void } = {
   const emulators = await startEmulators({});
   const started: { rt?: Awaited<ReturnType<typeof startLocalRuntime>> | undefined; browser?: Awaited<ReturnType<typeof chromium.launch>> | undefined } = {};
   try {
-    const rt = (started.rt = await startLocalRuntime({ dataDir, endpoints: emulators.endpoints, billingIntervalMs: 0, governanceRefreshMs: 0, managementAuth: { rateLimitPerMinute: 1_000_000 } }));
+    const rt = (started.rt = await startLocalRuntime({
+      dataDir,
+      endpoints: emulators.endpoints,
+      billingIntervalMs: 0,
+      governanceRefreshMs: 0,
+      managementAuth: { rateLimitPerMinute: 1_000_000 },
+    }));
     // The data set belongs to its own tenant: give it an organisation, an app and a user to sign in as.
     await rt.stores.apps.createOrgWithApp({ orgId: BENCH_TENANT.org_id, orgName: 'Bench', appId: BENCH_TENANT.app_id, appName: 'Dashboard' });
     await rt.stores.users.create(BENCH_TENANT.org_id, { ...USER, scopes: ['admin'] });
     const base = rt.credentials.management_url;
-    const spec: ChartSpec = specFromParams(new URLSearchParams({
-      metric: 'count', interval: '1h', time_zone: 'UTC',
-      from: new Date(dataset.anchor.getTime() - dataset.spec.days * 86_400_000).toISOString(), to: dataset.anchor.toISOString(),
-    }));
+    const spec: ChartSpec = specFromParams(
+      new URLSearchParams({
+        metric: 'count',
+        interval: '1h',
+        time_zone: 'UTC',
+        from: new Date(dataset.anchor.getTime() - dataset.spec.days * 86_400_000).toISOString(),
+        to: dataset.anchor.toISOString(),
+      }),
+    );
 
     const apiOnce = async (): Promise<number> => {
       const at = performance.now();
       const grant = await fetch(`${base}/v1/${BENCH_TENANT.org_id}/oauth/access_tokens`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', ...USER, app_id: BENCH_TENANT.app_id }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'password', ...USER, app_id: BENCH_TENANT.app_id }),
       });
       const { access_token: token } = (await grant.json()) as { access_token: string };
       const query = new URLSearchParams({ from: spec.from, to: spec.to, time_zone: spec.timeZone });
       const answer = await fetch(`${base}/search/~/search/events?${query}`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(chartBody(spec)),
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(chartBody(spec)),
       });
       if (answer.status !== 200) throw new Error(`console bench: the chart's search answered ${answer.status}`);
       await answer.json();
@@ -131,7 +146,14 @@ export async function benchConsole(options: { log?: (line: string) => void } = {
     started.rt = undefined;
     const liveStream = await benchLiveStream(emulators.endpoints, log);
     return {
-      firstPage, events: dataset.spec.events, consoleMs, consoleFirstRunMs: consoleRuns[0]!, apiMs, ratio: consoleMs / apiMs, runs: RUNS - 1, liveStream,
+      firstPage,
+      events: dataset.spec.events,
+      consoleMs,
+      consoleFirstRunMs: consoleRuns[0]!,
+      apiMs,
+      ratio: consoleMs / apiMs,
+      runs: RUNS - 1,
+      liveStream,
     };
   } finally {
     await started.browser?.close();

@@ -36,7 +36,9 @@ export interface EndToEndResult {
  * Local end-to-end rate: POST batches to the collector until every event is countable in the index,
  * against the ceiling of the emulators underneath, measured in the same run on the same emulators.
  */
-export async function benchEndToEnd(options: { events?: number; batchSize?: number; concurrency?: number; log?: (line: string) => void } = {}): Promise<EndToEndResult> {
+export async function benchEndToEnd(
+  options: { events?: number; batchSize?: number; concurrency?: number; log?: (line: string) => void } = {},
+): Promise<EndToEndResult> {
   const events = options.events ?? 10_000;
   const batchSize = options.batchSize ?? 500;
   const log = options.log ?? (() => {});
@@ -54,7 +56,9 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
     let probeRound = 0;
     const probeClaims = async (count: number) => {
       const round = probeRound++;
-      const batches = Array.from({ length: Math.ceil(count / 500) }, (_, b) => Array.from({ length: 500 }, (_, i) => ({ appId: 'bench', eventId: `ceiling#${round}#${b}#${i}`, owner: 'bench' })));
+      const batches = Array.from({ length: Math.ceil(count / 500) }, (_, b) =>
+        Array.from({ length: 500 }, (_, i) => ({ appId: 'bench', eventId: `ceiling#${round}#${b}#${i}`, owner: 'bench' })),
+      );
       const ms = await timeMs(() => mapWithConcurrency(batches, ingestStream.localShardCount, (batch) => claims.claim(batch)));
       return (count / ms) * 1000;
     };
@@ -62,18 +66,37 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
     const claimsBefore = await probeClaims(10_000);
     log(`  DynamoDB Local: ${claimsBefore.toFixed(0)} dedup claims/s`);
     // What a claim costs on AWS: a write unit per started KB of the item, measured on the item as stored.
-    const claimItem = { pk: `${c.app_id}#${randomUUID()}`, owner: randomUUID(), claimed_at: new Date().toISOString(), expires_at: Math.floor(Date.now() / 1000) };
+    const claimItem = {
+      pk: `${c.app_id}#${randomUUID()}`,
+      owner: randomUUID(),
+      claimed_at: new Date().toISOString(),
+      expires_at: Math.floor(Date.now() / 1000),
+    };
     const written = await rt.clients.documents.send(new PutCommand({ TableName: scratch.tables.dedup, Item: claimItem, ReturnConsumedCapacity: 'TOTAL' }));
     const dedupWriteUnitsPerMillionEvents = (written.ConsumedCapacity?.CapacityUnits ?? Math.ceil(JSON.stringify(claimItem).length / 1024)) * 1_000_000;
 
     // Records exactly as the collector writes them: 500 realistic events, packed and encoded.
-    const sample = packStreamEntries(scope, 'event', Array.from({ length: MAX_EVENTS_PER_RECORD }, (_, i) => ({ id: randomUUID(), time: new Date().toISOString(), received_at: new Date().toISOString(), data: realisticEvent(i) })));
+    const sample = packStreamEntries(
+      scope,
+      'event',
+      Array.from({ length: MAX_EVENTS_PER_RECORD }, (_, i) => ({
+        id: randomUUID(),
+        time: new Date().toISOString(),
+        received_at: new Date().toISOString(),
+        data: realisticEvent(i),
+      })),
+    );
     const eventsPerRecord = MAX_EVENTS_PER_RECORD;
     const recordData = sample[0]!.data;
     const kinesisRecords = 40;
     const kinesisMs = await timeMs(() =>
-      mapWithConcurrency(Array.from({ length: kinesisRecords / 4 }, (_, i) => i), 4, () =>
-        rt.clients.kinesis.send(new PutRecordsCommand({ StreamName: scratch.stream, Records: Array.from({ length: 4 }, () => ({ PartitionKey: randomUUID(), Data: recordData })) })),
+      mapWithConcurrency(
+        Array.from({ length: kinesisRecords / 4 }, (_, i) => i),
+        4,
+        () =>
+          rt.clients.kinesis.send(
+            new PutRecordsCommand({ StreamName: scratch.stream, Records: Array.from({ length: 4 }, () => ({ PartitionKey: randomUUID(), Data: recordData })) }),
+          ),
       ),
     );
     const kinesisRecordsPerSecond = (kinesisRecords / kinesisMs) * 1000;
@@ -81,7 +104,9 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
 
     // End to end.
     const at = new Date();
-    const batches = Array.from({ length: Math.ceil(events / batchSize) }, (_, b) => JSON.stringify(Array.from({ length: Math.min(batchSize, events - b * batchSize) }, (_, i) => realisticEvent(b * batchSize + i, at))));
+    const batches = Array.from({ length: Math.ceil(events / batchSize) }, (_, b) =>
+      JSON.stringify(Array.from({ length: Math.min(batchSize, events - b * batchSize) }, (_, i) => realisticEvent(b * batchSize + i, at))),
+    );
     const headers = { 'content-type': 'application/json', 'x-service-application-id': c.collector_application_id };
     const start = process.hrtime.bigint();
     await mapWithConcurrency(batches, options.concurrency ?? 4, async (body) => {
@@ -103,7 +128,17 @@ export async function benchEndToEnd(options: { events?: number; batchSize?: numb
     log(`  DynamoDB Local after the run: ${claimsAfter.toFixed(0)} dedup claims/s`);
     const dedupClaimsPerSecond = Math.max(claimsBefore, claimsAfter);
     const ceilingEventsPerSecond = Math.min(dedupClaimsPerSecond, kinesisRecordsPerSecond * eventsPerRecord);
-    return { events, seconds, eventsPerSecond, dedupClaimsPerSecond, dedupWriteUnitsPerMillionEvents, kinesisRecordsPerSecond, eventsPerRecord, ceilingEventsPerSecond, ratio: eventsPerSecond / ceilingEventsPerSecond };
+    return {
+      events,
+      seconds,
+      eventsPerSecond,
+      dedupClaimsPerSecond,
+      dedupWriteUnitsPerMillionEvents,
+      kinesisRecordsPerSecond,
+      eventsPerRecord,
+      ceilingEventsPerSecond,
+      ratio: eventsPerSecond / ceilingEventsPerSecond,
+    };
   } finally {
     await rt.stop();
     await rm(dataDir, { recursive: true, force: true });

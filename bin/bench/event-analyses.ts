@@ -26,7 +26,12 @@ export const BENCH_FUNNEL = {
 };
 
 /** The benchmarks' retention: users who created something, coming back to search, in weekly cohorts. */
-export const benchRetention = (weeks: number) => ({ first_event: { term: { 'request.verb': 'POST' } }, return_event: { wildcard: { 'request.route.raw': '*/search' } }, interval: 'week', periods: weeks });
+export const benchRetention = (weeks: number) => ({
+  first_event: { term: { 'request.verb': 'POST' } },
+  return_event: { wildcard: { 'request.route.raw': '*/search' } },
+  interval: 'week',
+  periods: weeks,
+});
 
 export interface AnalysisTiming {
   readonly name: string;
@@ -55,7 +60,13 @@ export async function benchEventAnalyses(options: { log?: (line: string) => void
   log(dataset.reused ? `  reusing ${dataset.path}` : `  generated ${dataset.path} in ${Math.round(dataset.generatedSeconds)} s`);
   const index = await createDuckDbSearchIndex({ path: dataset.path });
   const now = dataset.anchor;
-  const context: SearchContext = { scope: BENCH_TENANT, kind: 'events', range: { from: new Date(now.getTime() - 84 * 86_400_000), to: now }, timeZone: 'UTC', now };
+  const context: SearchContext = {
+    scope: BENCH_TENANT,
+    kind: 'events',
+    range: { from: new Date(now.getTime() - 84 * 86_400_000), to: now },
+    timeZone: 'UTC',
+    now,
+  };
   const funnelBody = BENCH_FUNNEL;
   const retentionBody = benchRetention(12);
   const analyses = [

@@ -52,23 +52,41 @@ export async function benchExports(options: { log?: (line: string) => void; even
     const now = dataset.anchor;
     const from = new Date(now.getTime() - dataset.spec.days * 86_400_000);
     const job = (): ExportJob => ({
-      _id: newResourceId(), org_id: BENCH_TENANT.org_id, app_id: BENCH_TENANT.app_id, kind: 'events', format: 'ndjson', status: 'queued',
-      from: from.toISOString(), to: now.toISOString(), time_zone: 'UTC', query: null, fields: null, exported: 0, estimated_total: null,
-      parts: [], cursor: null, lease_until: null, created_at: now.toISOString(), modified_at: now.toISOString(), completed_at: null, expires_at: null,
+      _id: newResourceId(),
+      org_id: BENCH_TENANT.org_id,
+      app_id: BENCH_TENANT.app_id,
+      kind: 'events',
+      format: 'ndjson',
+      status: 'queued',
+      from: from.toISOString(),
+      to: now.toISOString(),
+      time_zone: 'UTC',
+      query: null,
+      fields: null,
+      exported: 0,
+      estimated_total: null,
+      parts: [],
+      cursor: null,
+      lease_until: null,
+      created_at: now.toISOString(),
+      modified_at: now.toISOString(),
+      completed_at: null,
+      expires_at: null,
     });
     const context: SearchContext = { scope: BENCH_TENANT, kind: 'events', range: { from, to: now }, timeZone: 'UTC', now };
     const request = baseRequest(job(), EXPORT_PAGE_SIZE);
     let pagedRows = 0;
-    const paging = () => timeMs(async () => {
-      pagedRows = 0;
-      for (let cursor: unknown[] | undefined; ;) {
-        const page = await index.search(context, { ...request, ...(cursor ? { search_after: cursor as never } : {}) });
-        const hits = page.hits.hits;
-        pagedRows += hits.length;
-        if (hits.length < request.size) break;
-        cursor = hits[hits.length - 1]!.sort;
-      }
-    });
+    const paging = () =>
+      timeMs(async () => {
+        pagedRows = 0;
+        for (let cursor: unknown[] | undefined; ; ) {
+          const page = await index.search(context, { ...request, ...(cursor ? { search_after: cursor as never } : {}) });
+          const hits = page.hits.hits;
+          pagedRows += hits.length;
+          if (hits.length < request.size) break;
+          cursor = hits[hits.length - 1]!.sort;
+        }
+      });
     const pagingMsBefore = await paging();
     log(`  bare keyset paging: ${pagedRows.toLocaleString('en')} rows in ${Math.round(pagingMsBefore)} ms`);
     const exported = job();
@@ -77,9 +95,12 @@ export async function benchExports(options: { log?: (line: string) => void; even
     let outcome = '';
     const exportMs = await timeMs(async () => (outcome = await runExport(deps, ref)));
     const finished = await stores.exportJobs.get(ref);
-    if (outcome !== 'completed' || finished.exported !== pagedRows) throw new Error(`export bench: the export ended ${outcome} with ${finished.exported} rows; paging read ${pagedRows}`);
+    if (outcome !== 'completed' || finished.exported !== pagedRows)
+      throw new Error(`export bench: the export ended ${outcome} with ${finished.exported} rows; paging read ${pagedRows}`);
     const gzipBytes = finished.parts.reduce((sum, part) => sum + part.bytes, 0);
-    log(`  export: ${finished.exported.toLocaleString('en')} rows in ${finished.parts.length} parts (${Math.round(gzipBytes / 1_048_576)} MB gzip) in ${Math.round(exportMs)} ms`);
+    log(
+      `  export: ${finished.exported.toLocaleString('en')} rows in ${finished.parts.length} parts (${Math.round(gzipBytes / 1_048_576)} MB gzip) in ${Math.round(exportMs)} ms`,
+    );
     const pagingMsAfter = await paging();
     log(`  bare keyset paging again: ${Math.round(pagingMsAfter)} ms`);
     await stores.exportFiles.deleteAll(ref);

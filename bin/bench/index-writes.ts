@@ -61,7 +61,9 @@ export async function benchIndexWrites(options: { events?: number; log?: (line: 
       all.push({ stored: written, eventsPerSecond: rate });
       if (write % every === 0 || written + size >= events) {
         rates.push({ stored: written, eventsPerSecond: rate });
-        log(`  ${written.toLocaleString('en')} stored: ${Math.round(rate).toLocaleString('en')} events/s, RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+        log(
+          `  ${written.toLocaleString('en')} stored: ${Math.round(rate).toLocaleString('en')} events/s, RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB`,
+        );
       }
       written += size;
     }

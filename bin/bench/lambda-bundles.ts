@@ -38,13 +38,25 @@ export interface LambdaBundle {
 
 /** Any value each entry's environment schema accepts: entries validate their environment at init. */
 const LAMBDA_ENV: Record<string, string> = {
-  AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIDBENCH', AWS_SECRET_ACCESS_KEY: 'bench',
-  INGEST_STREAM_NAME: 's', RESOURCES_TABLE: 't', DEDUP_TABLE: 't', PROFILES_TABLE: 't', BILLING_TABLE: 't',
-  ARCHIVE_BUCKET: 'b', FAILED_RECORDS_BUCKET: 'b', UPLOADS_BUCKET: 'b', PROFILE_DOCUMENTS_BUCKET: 'b',
-  SEARCH_BACKEND: 'opensearch', OPENSEARCH_ENDPOINT: 'https://search.example.com', OPENSEARCH_REPLICAS: '0',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'AKIDBENCH',
+  AWS_SECRET_ACCESS_KEY: 'bench',
+  INGEST_STREAM_NAME: 's',
+  RESOURCES_TABLE: 't',
+  DEDUP_TABLE: 't',
+  PROFILES_TABLE: 't',
+  BILLING_TABLE: 't',
+  ARCHIVE_BUCKET: 'b',
+  FAILED_RECORDS_BUCKET: 'b',
+  UPLOADS_BUCKET: 'b',
+  PROFILE_DOCUMENTS_BUCKET: 'b',
+  SEARCH_BACKEND: 'opensearch',
+  OPENSEARCH_ENDPOINT: 'https://search.example.com',
+  OPENSEARCH_REPLICAS: '0',
   TOKEN_SIGNING_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:k',
   BILLING_PROVIDERS_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:p',
-  EXPORTS_BUCKET: 'b', PUBLIC_BASE_URL: 'https://management.example.com',
+  EXPORTS_BUCKET: 'b',
+  PUBLIC_BASE_URL: 'https://management.example.com',
 };
 
 /**
@@ -59,8 +71,17 @@ export async function benchLambdaBundles(options: { runs?: number } = {}): Promi
     const variant = async (label: string, external: string[], sourcemap: boolean): Promise<BundleVariant> => {
       const outfile = join(outDir, `${name}-${label}.js`);
       const built = await build({
-        entryPoints: [join(root, entry)], bundle: true, minify: true, platform: 'node', target: 'node22', format: 'cjs',
-        outfile, external, sourcemap, metafile: true, logLevel: 'silent',
+        entryPoints: [join(root, entry)],
+        bundle: true,
+        minify: true,
+        platform: 'node',
+        target: 'node22',
+        format: 'cjs',
+        outfile,
+        external,
+        sourcemap,
+        metafile: true,
+        logLevel: 'silent',
       });
       const outputs = built.metafile!.outputs;
       const relative = outfile.slice(root.length + 1);
@@ -79,5 +100,12 @@ export async function benchLambdaBundles(options: { runs?: number } = {}): Promi
 function timeInit(file: string, sourceMaps: boolean): number {
   const script = `const t=performance.now();require(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t))`;
   // Run from the repository so a bundle that leaves the SDK out finds it in node_modules.
-  return Number(execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', script], { env: { ...process.env, ...LAMBDA_ENV }, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  return Number(
+    execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', script], {
+      env: { ...process.env, ...LAMBDA_ENV },
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
 }

@@ -76,7 +76,12 @@ interface Manifest {
 /** The file name (without extension) of a spec's cached data set. */
 export const datasetName = (spec: SearchDatasetSpec): string => `search-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12)}`;
 
-export async function prepareSearchDataset(options: { dir: string; spec?: SearchDatasetSpec; log?: (line: string) => void; anchor?: Date }): Promise<SearchDataset> {
+export async function prepareSearchDataset(options: {
+  dir: string;
+  spec?: SearchDatasetSpec;
+  log?: (line: string) => void;
+  anchor?: Date;
+}): Promise<SearchDataset> {
   const spec = options.spec ?? DEFAULT_SEARCH_DATASET;
   const log = options.log ?? (() => {});
   const name = datasetName(spec);
@@ -120,7 +125,9 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
 
 /** A change of the table layout (hot columns, types) makes the cached file stale. */
 function schemaFingerprint(): string {
-  const ddl = Object.values(SEARCH_TABLES).map((table) => createTableSql(table)).join(';');
+  const ddl = Object.values(SEARCH_TABLES)
+    .map((table) => createTableSql(table))
+    .join(';');
   return createHash('sha256').update(ddl).digest('hex').slice(0, 16);
 }
 
@@ -161,7 +168,10 @@ function gaussian(random: Random): number {
 }
 
 function uuidOf(random: Random): string {
-  const hex = (bits: number) => Math.floor(random() * 2 ** bits).toString(16).padStart(bits / 4, '0');
+  const hex = (bits: number) =>
+    Math.floor(random() * 2 ** bits)
+      .toString(16)
+      .padStart(bits / 4, '0');
   return `${hex(32)}-${hex(16)}-4${hex(12)}-${(8 + Math.floor(random() * 4)).toString(16)}${hex(12)}-${hex(24)}${hex(24)}`;
 }
 
@@ -172,7 +182,21 @@ interface Route {
   readonly latency: number;
 }
 
-const RESOURCES = ['orders', 'customers', 'invoices', 'payments', 'subscriptions', 'products', 'prices', 'refunds', 'webhooks', 'reports', 'files', 'teams', 'usage'];
+const RESOURCES = [
+  'orders',
+  'customers',
+  'invoices',
+  'payments',
+  'subscriptions',
+  'products',
+  'prices',
+  'refunds',
+  'webhooks',
+  'reports',
+  'files',
+  'teams',
+  'usage',
+];
 /** Listing and creating share a path, as in most REST APIs; the route groups by path. */
 const OPERATIONS: readonly { verb: string; suffix: string; latency: number }[] = [
   { verb: 'GET', suffix: '', latency: 40 },
@@ -334,7 +358,10 @@ export async function generateSearchData(index: SearchIndex, spec: SearchDataset
   for (let h = 0; h < hours; h++) {
     const hourStart = firstHourMs + h * 3_600_000;
     const calls: GeneratedCall[] = [];
-    for (const [scope, count] of [[BENCH_TENANT, mainCounts[h]!], [OTHER_TENANT, otherCounts[h]!]] as const) {
+    for (const [scope, count] of [
+      [BENCH_TENANT, mainCounts[h]!],
+      [OTHER_TENANT, otherCounts[h]!],
+    ] as const) {
       for (let i = 0; i < count; i++) {
         const atMs = hourStart + Math.floor(random() * 3_600_000);
         calls.push({ scope, atMs, record: factory.call(ordinal++, atMs) });
@@ -354,7 +381,9 @@ export async function generateSearchData(index: SearchIndex, spec: SearchDataset
     const found = await index.count(scope, kind);
     if (found !== count) throw new Error(`the generated data has ${found} ${kind} of ${scope.app_id}, expected ${count}`);
   }
-  log(`  generated ${(spec.events + spec.otherTenantEvents).toLocaleString('en')} events and ${(spec.users + spec.otherTenantUsers).toLocaleString('en')} users in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `  generated ${(spec.events + spec.otherTenantEvents).toLocaleString('en')} events and ${(spec.users + spec.otherTenantUsers).toLocaleString('en')} users in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   return population.userEmail[sampleUser]!;
 }
 
@@ -406,7 +435,13 @@ function userDocuments(spec: SearchDatasetSpec, population: Population, anchor: 
         user_id: `user_${u}`,
         company_id: `company_${company}`,
         modified_time: updatedAt,
-        metadata: { email: population.userEmail[u], first_name: first, last_name: last, plan: population.companyPlan[company], country: pickWeighted(random, REGIONS, REGION_WEIGHTS) },
+        metadata: {
+          email: population.userEmail[u],
+          first_name: first,
+          last_name: last,
+          plan: population.companyPlan[company],
+          country: pickWeighted(random, REGIONS, REGION_WEIGHTS),
+        },
         created_at: createdAt,
         updated_at: updatedAt,
       };
@@ -423,7 +458,9 @@ async function indexAll(index: SearchIndex, documents: readonly IndexDocument[])
 async function indexChunk(index: SearchIndex, chunk: readonly IndexDocument[]): Promise<void> {
   const outcome = await index.index(chunk);
   if (outcome.failures.length > 0 || outcome.written !== chunk.length) {
-    throw new Error(`indexing the benchmark data failed: ${outcome.written} of ${chunk.length} written; first failure: ${outcome.failures[0]?.reason ?? 'none (duplicate ids?)'}`);
+    throw new Error(
+      `indexing the benchmark data failed: ${outcome.written} of ${chunk.length} written; first failure: ${outcome.failures[0]?.reason ?? 'none (duplicate ids?)'}`,
+    );
   }
 }
 
@@ -456,7 +493,9 @@ class IndexSink {
     if (done >= this.nextReport || this.written === this.total) {
       const seconds = (Date.now() - this.started) / 1000;
       const eta = done > 0 ? seconds / done - seconds : 0;
-      this.log(`  indexing events: ${this.written.toLocaleString('en')} / ${this.total.toLocaleString('en')} (${Math.round(done * 100)}%), ${Math.round(this.written / seconds).toLocaleString('en')} events/s, ~${Math.round(eta)} s left`);
+      this.log(
+        `  indexing events: ${this.written.toLocaleString('en')} / ${this.total.toLocaleString('en')} (${Math.round(done * 100)}%), ${Math.round(this.written / seconds).toLocaleString('en')} events/s, ~${Math.round(eta)} s left`,
+      );
       while (this.nextReport <= done) this.nextReport += 0.05;
     }
   }

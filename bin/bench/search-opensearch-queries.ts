@@ -38,21 +38,30 @@ export const BENCH_INDEX_PREFIX = 'bench-';
 
 export function handWrittenQueries(options: { sampleEmail: string; plan: string }): Record<string, HandWritten> {
   return {
-    'count by status, last 24h': async (client, scope) => terms(await aggregate(client, scope, { statuses: { terms: { field: 'response.status', size: 20 } } }), 'statuses', () => ({})),
-    'top 10 routes by count, 30 days': async (client, scope) => terms(await aggregate(client, scope, { routes: { terms: { field: 'request.route.raw', size: 10 } } }), 'routes', () => ({})),
+    'count by status, last 24h': async (client, scope) =>
+      terms(await aggregate(client, scope, { statuses: { terms: { field: 'response.status', size: 20 } } }), 'statuses', () => ({})),
+    'top 10 routes by count, 30 days': async (client, scope) =>
+      terms(await aggregate(client, scope, { routes: { terms: { field: 'request.route.raw', size: 10 } } }), 'routes', () => ({})),
     'top 10 companies by sum of weight': async (client, scope) =>
       terms(
-        await aggregate(client, scope, { companies: { terms: { field: 'company_id', size: 10, order: { usage: 'desc' } }, aggs: { usage: { sum: { field: 'weight', missing: 1 } } } } }),
+        await aggregate(client, scope, {
+          companies: { terms: { field: 'company_id', size: 10, order: { usage: 'desc' } }, aggs: { usage: { sum: { field: 'weight', missing: 1 } } } },
+        }),
         'companies',
         (bucket) => ({ usage: (bucket.usage as { value: number }).value }),
       ),
     [`hourly histogram, 30 days, ${HISTOGRAM_ZONE}`]: async (client, scope) => {
       const answer = await aggregate(client, scope, { per_hour: { date_histogram: { field: TIME, calendar_interval: '1h', time_zone: HISTOGRAM_ZONE } } });
-      return { total: totalOf(answer), buckets: buckets(answer, 'per_hour').map((b) => ({ key: b.key, key_as_string: b.key_as_string, doc_count: b.doc_count })) };
+      return {
+        total: totalOf(answer),
+        buckets: buckets(answer, 'per_hour').map((b) => ({ key: b.key, key_as_string: b.key_as_string, doc_count: b.doc_count })),
+      };
     },
     'p50/p99 latency of the top 10 routes': async (client, scope) =>
       terms(
-        await aggregate(client, scope, { routes: { terms: { field: 'request.route.raw', size: 10 }, aggs: { latency: { percentiles: { field: 'duration_ms', percents: [50, 99] } } } } }),
+        await aggregate(client, scope, {
+          routes: { terms: { field: 'request.route.raw', size: 10 }, aggs: { latency: { percentiles: { field: 'duration_ms', percents: [50, 99] } } } },
+        }),
         'routes',
         (bucket) => {
           const values = (bucket.latency as { values: Record<string, unknown> }).values;
@@ -81,7 +90,16 @@ export function handWrittenQueries(options: { sampleEmail: string; plan: string 
       return { hits: found };
     },
     'user search by email': async (client, scope) =>
-      hits(scope, await search(client, USERS, { size: 10, track_total_hits: true, query: { bool: { filter: [...tenant(scope), { term: { 'metadata.email.raw': options.sampleEmail } }] } }, sort: [{ [DOC_ID]: 'asc' }] }), false),
+      hits(
+        scope,
+        await search(client, USERS, {
+          size: 10,
+          track_total_hits: true,
+          query: { bool: { filter: [...tenant(scope), { term: { 'metadata.email.raw': options.sampleEmail } }] } },
+          sort: [{ [DOC_ID]: 'asc' }],
+        }),
+        false,
+      ),
   };
 }
 
@@ -91,7 +109,8 @@ async function search(client: Client, index: string, body: Body): Promise<Answer
 }
 
 /** A dashboard aggregation over the scope's window: no hits, every matching event counted. */
-const aggregate = (client: Client, scope: HandWrittenScope, aggs: Body): Promise<Answer> => search(client, EVENTS, { size: 0, track_total_hits: true, query: window(scope), aggs });
+const aggregate = (client: Client, scope: HandWrittenScope, aggs: Body): Promise<Answer> =>
+  search(client, EVENTS, { size: 0, track_total_hits: true, query: window(scope), aggs });
 
 const tenant = (scope: HandWrittenScope): Body[] => [{ term: { org_id: scope.tenant.org_id } }, { term: { app_id: scope.tenant.app_id } }];
 const timeRange = (scope: HandWrittenScope): Body => ({ range: { [TIME]: { gte: scope.from?.toISOString(), lt: scope.to?.toISOString() } } });

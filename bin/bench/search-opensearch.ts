@@ -77,7 +77,8 @@ export async function benchSearchOnOpenSearch(options: { log?: (line: string) =>
   const manifestPath = `${home}-index.json`;
   const wanted = { dataset: datasetName(spec), anchor: dataset.anchor.toISOString(), templates: templatesFingerprint() };
   const kept = await readManifest(manifestPath);
-  const reusable = kept !== undefined && kept.dataset === wanted.dataset && kept.anchor === wanted.anchor && kept.templates === wanted.templates && existsSync(home);
+  const reusable =
+    kept !== undefined && kept.dataset === wanted.dataset && kept.anchor === wanted.anchor && kept.templates === wanted.templates && existsSync(home);
   if (!reusable) {
     await rm(manifestPath, { force: true });
     await rm(home, { recursive: true, force: true });
@@ -108,7 +109,13 @@ export async function benchSearchOnOpenSearch(options: { log?: (line: string) =>
   }
 }
 
-async function timeDashboardQueries(client: Client, index: SearchableIndex, now: Date, sampleEmail: string, log: (line: string) => void): Promise<SearchQueryResult[]> {
+async function timeDashboardQueries(
+  client: Client,
+  index: SearchableIndex,
+  now: Date,
+  sampleEmail: string,
+  log: (line: string) => void,
+): Promise<SearchQueryResult[]> {
   const options = { sampleEmail, plan: 'enterprise' };
   const byHand = handWrittenQueries(options);
   const results: SearchQueryResult[] = [];
@@ -132,9 +139,21 @@ async function timeDashboardQueries(client: Client, index: SearchableIndex, now:
     if (difference !== undefined) throw new Error(`opensearch bench: "${query.name}" answers differently from the hand-written DSL at ${difference}`);
 
     const rounds = Math.max(MIN_ROUNDS, Math.min(MAX_ROUNDS, Math.floor(QUERY_BUDGET_MS / Math.max(1, firstOursMs + firstHandMs))));
-    const timed = await compare(rounds, () => handWritten(client, scope), () => query.ours(send));
+    const timed = await compare(
+      rounds,
+      () => handWritten(client, scope),
+      () => query.ours(send),
+    );
     const ratio = timed.subjectMs / timed.baselineMs;
-    results.push({ name: query.name, oursMs: timed.subjectMs, sqlMs: timed.baselineMs, ratio, rounds, requests: requestsPerRun, meetsTargets: ratio <= OPENSEARCH_SEARCH_TARGET_RATIO });
+    results.push({
+      name: query.name,
+      oursMs: timed.subjectMs,
+      sqlMs: timed.baselineMs,
+      ratio,
+      rounds,
+      requests: requestsPerRun,
+      meetsTargets: ratio <= OPENSEARCH_SEARCH_TARGET_RATIO,
+    });
     log(`  ${query.name}: ours ${timed.subjectMs.toFixed(1)} ms, by hand ${timed.baselineMs.toFixed(1)} ms, ratio ${ratio.toFixed(2)} (${rounds} rounds)`);
   }
   return results;
@@ -143,7 +162,13 @@ async function timeDashboardQueries(client: Client, index: SearchableIndex, now:
 /** The analyses bench's funnel and a weekly retention table over the 30 days, on both backends: same answers, both timed. */
 async function timeAnalyses(openSearch: SearchableIndex, duckDbPath: string, now: Date, log: (line: string) => void): Promise<AnalysisOnOpenSearch[]> {
   const duckDb = await createDuckDbSearchIndex({ path: duckDbPath });
-  const context: SearchContext = { scope: BENCH_TENANT, kind: 'events', range: { from: new Date(now.getTime() - 30 * 86_400_000), to: now }, timeZone: 'UTC', now };
+  const context: SearchContext = {
+    scope: BENCH_TENANT,
+    kind: 'events',
+    range: { from: new Date(now.getTime() - 30 * 86_400_000), to: now },
+    timeZone: 'UTC',
+    now,
+  };
   const funnel = parseFunnelBody(BENCH_FUNNEL);
   const retention = parseRetentionBody(benchRetention(4));
   /** Each analysis answers with a figure from its answer, so a fast empty answer is seen for what it is. */
@@ -192,7 +217,11 @@ async function timeAnalyses(openSearch: SearchableIndex, duckDbPath: string, now
 function withoutSources(answer: unknown): unknown {
   if (Array.isArray(answer)) return answer.map(withoutSources);
   if (typeof answer !== 'object' || answer === null) return answer;
-  return Object.fromEntries(Object.entries(answer).filter(([key]) => key !== '_source').map(([key, value]) => [key, withoutSources(value)]));
+  return Object.fromEntries(
+    Object.entries(answer)
+      .filter(([key]) => key !== '_source')
+      .map(([key, value]) => [key, withoutSources(value)]),
+  );
 }
 
 /** The index templates decide the mapping: a change re-indexes. */

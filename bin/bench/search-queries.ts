@@ -97,7 +97,9 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
         termsAnswer(
           await send({
             size: 0,
-            aggs: { routes: { terms: { field: 'request.route.raw', size: 10 }, aggs: { latency: { percentiles: { field: 'duration_ms', percents: [50, 99] } } } } },
+            aggs: {
+              routes: { terms: { field: 'request.route.raw', size: 10 }, aggs: { latency: { percentiles: { field: 'duration_ms', percents: [50, 99] } } } },
+            },
           }),
           'routes',
           (bucket) => {
@@ -106,7 +108,14 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
           },
         ),
       // quantile_cont is linear interpolation between the closest ranks: what our percentiles promise.
-      sql: (run, scope) => termsSql(run, scope, { key: 'route', size: 10, order: 'n DESC, k ASC', metrics: { q: 'quantile_cont(duration_ms, [0.5, 0.99])' }, select: { p50: 'q[1]', p99: 'q[2]' } }),
+      sql: (run, scope) =>
+        termsSql(run, scope, {
+          key: 'route',
+          size: 10,
+          order: 'n DESC, k ASC',
+          metrics: { q: 'quantile_cont(duration_ms, [0.5, 0.99])' },
+          select: { p50: 'q[1]', p99: 'q[2]' },
+        }),
     },
     {
       name: `metadata filter (plan = ${options.plan}), 10 hits`,
@@ -118,7 +127,10 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
         // The metadata column holds each document's metadata: the filter a person would write against these tables.
         const filtered = `${where} AND json_extract_string(metadata, '$.plan') = $plan`;
         const [[total]] = (await run(`SELECT count(*) FROM events WHERE ${filtered}`, { ...values, plan: options.plan })) as [[bigint]];
-        const rows = await run(`SELECT id, epoch_ms("time"), doc FROM events WHERE ${filtered} ORDER BY "time" DESC, id ASC LIMIT 10`, { ...values, plan: options.plan });
+        const rows = await run(`SELECT id, epoch_ms("time"), doc FROM events WHERE ${filtered} ORDER BY "time" DESC, id ASC LIMIT 10`, {
+          ...values,
+          plan: options.plan,
+        });
         return { total: Number(total), hits: rows.map(([id, , doc]) => ({ _id: id, _source: JSON.parse(doc as string) as unknown })) };
       },
     },
@@ -151,7 +163,10 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
         for (let page = 0; page < PAGES; page++) {
           const keyset = after ? ` AND ("time" < $after_time OR ("time" = $after_time AND id > $after_id))` : '';
           const pageValues = after ? { ...values, after_time: timestampTZValue(BigInt(after.time) * 1000n), after_id: after.id } : values;
-          const rows = await run(`SELECT id, epoch_ms("time"), doc FROM events WHERE ${where}${keyset} ORDER BY "time" DESC, id ASC LIMIT ${PAGE_SIZE}`, pageValues);
+          const rows = await run(
+            `SELECT id, epoch_ms("time"), doc FROM events WHERE ${where}${keyset} ORDER BY "time" DESC, id ASC LIMIT ${PAGE_SIZE}`,
+            pageValues,
+          );
           for (const [id, time, doc] of rows) hits.push({ _id: id, _source: JSON.parse(doc as string) as unknown, sort: [Number(time), id] });
           const last = rows[rows.length - 1];
           if (!last) break;
@@ -225,7 +240,9 @@ async function termsSql(
   terms: { key: string; size: number; order: string; metrics?: Record<string, string>; select?: Record<string, string> },
 ) {
   const { where, values } = eventScope(scope);
-  const metrics = Object.entries(terms.metrics ?? {}).map(([name, expression]) => `, ${expression} AS ${name}`).join('');
+  const metrics = Object.entries(terms.metrics ?? {})
+    .map(([name, expression]) => `, ${expression} AS ${name}`)
+    .join('');
   const selected = Object.entries(terms.select ?? Object.fromEntries(Object.keys(terms.metrics ?? {}).map((name) => [name, name])));
   const rows = await run(
     `WITH groups AS (SELECT ${terms.key} AS k, count(*) AS n${metrics} FROM events WHERE ${where} GROUP BY ALL)
@@ -264,5 +281,8 @@ async function hourlyHistogramSql(run: RunSql, scope: SqlScope, zone: string) {
      FROM filled ORDER BY k`,
     { ...values, zone },
   );
-  return { total: Number(rows[0]?.[3] ?? 0), buckets: rows.map(([key, keyAsString, n]) => ({ key: Number(key), key_as_string: keyAsString, doc_count: Number(n) })) };
+  return {
+    total: Number(rows[0]?.[3] ?? 0),
+    buckets: rows.map(([key, keyAsString, n]) => ({ key: Number(key), key_as_string: keyAsString, doc_count: Number(n) })),
+  };
 }

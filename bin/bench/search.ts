@@ -90,7 +90,11 @@ export async function benchSearch(options: { log?: (line: string) => void; spec?
       }
 
       const rounds = Math.max(MIN_ROUNDS, Math.min(MAX_ROUNDS, Math.floor(QUERY_BUDGET_MS / Math.max(1, firstOursMs + firstSqlMs))));
-      const timed = await compare(rounds, () => query.sql(runSql, scope), () => query.ours(send));
+      const timed = await compare(
+        rounds,
+        () => query.sql(runSql, scope),
+        () => query.ours(send),
+      );
       const ratio = timed.subjectMs / timed.baselineMs;
       const meetsTargets = ratio <= SEARCH_TARGETS.ratio && timed.subjectMs / requestsPerRun <= SEARCH_TARGETS.medianMs;
       queries.push({ name: query.name, oursMs: timed.subjectMs, sqlMs: timed.baselineMs, ratio, rounds, requests: requestsPerRun, meetsTargets });

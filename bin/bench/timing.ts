@@ -31,6 +31,13 @@ export const fmt = (n: number, digits = 2) => n.toFixed(digits);
 /** Samples the process's resident memory every 100 ms until `stop`, which answers the peak in MB. */
 export function trackPeakRss(): { stop: () => number } {
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 100);
-  return { stop: () => { clearInterval(timer); return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6); } };
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6);
+    },
+  };
 }

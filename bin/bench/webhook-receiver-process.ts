@@ -45,7 +45,7 @@ const server = createServer((req, res) => {
       return;
     }
     const event = JSON.parse(raw.toString('utf8')) as { type?: string; data?: { events?: UsageEvent[] } } & Partial<UsageEvent>;
-    const events = event.type === 'billing.usage_report.batch' ? event.data?.events ?? [] : [event as UsageEvent];
+    const events = event.type === 'billing.usage_report.batch' ? (event.data?.events ?? []) : [event as UsageEvent];
     for (const inner of events) {
       if (seen.has(inner.id)) {
         duplicates += 1;

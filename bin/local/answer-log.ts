@@ -21,7 +21,10 @@ const BODY_LIMIT = 512 * 1024;
  * JSON line, so a run's traffic can be checked against the committed OpenAPI documents (the
  * integration tests do, in their global teardown). Off otherwise: nothing is recorded.
  */
-export function answerRecorder(api: RecordedAnswer['api'], file = process.env.OPENAPI_ANSWER_LOG): ((method: string, path: string, result: HttpResult) => void) | undefined {
+export function answerRecorder(
+  api: RecordedAnswer['api'],
+  file = process.env.OPENAPI_ANSWER_LOG,
+): ((method: string, path: string, result: HttpResult) => void) | undefined {
   if (!file) return undefined;
   return (method, path, result) => {
     const headers = (result.headers ?? {}) as Record<string, string | number | boolean>;

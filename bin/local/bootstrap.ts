@@ -50,9 +50,20 @@ export interface LocalBootstrap {
  * recorded management token with every scope. Later starts reuse them (the app is looked up, so a
  * wiped table is bootstrapped again; a revoked or unreadable bootstrap token is replaced).
  */
-export async function bootstrapLocal(options: { dataDir: string; apps: AppStore; tokens: TokenStore; users: OrgUserStore; signingKey: Buffer; collectorUrl: string; managementUrl: string }): Promise<LocalBootstrap> {
+export async function bootstrapLocal(options: {
+  dataDir: string;
+  apps: AppStore;
+  tokens: TokenStore;
+  users: OrgUserStore;
+  signingKey: Buffer;
+  collectorUrl: string;
+  managementUrl: string;
+}): Promise<LocalBootstrap> {
   const file = join(options.dataDir, 'local.json');
-  const previous = await readFile(file, 'utf8').then((text) => LocalCredentials.safeParse(JSON.parse(text)), () => undefined);
+  const previous = await readFile(file, 'utf8').then(
+    (text) => LocalCredentials.safeParse(JSON.parse(text)),
+    () => undefined,
+  );
   let credentials: Omit<LocalCredentials, 'collector_url' | 'management_url'>;
   let adminPasswordCreated = false;
   if (previous?.success && (await options.apps.getApp(previous.data.org_id, previous.data.app_id))) {
@@ -79,7 +90,9 @@ export async function bootstrapLocal(options: { dataDir: string; apps: AppStore;
 
 function newBootstrapToken(options: { tokens: TokenStore; signingKey: Buffer }, orgId: string, appId: string): Promise<string> {
   // No expiry: it is the local operator's key, kept in local.json; revoke it to get a new one next start.
-  return issueManagementToken(options.tokens, options.signingKey, { sub: BOOTSTRAP_SUBJECT, org_id: orgId, app_id: appId, scopes: managementScopes }).then((t) => t.token);
+  return issueManagementToken(options.tokens, options.signingKey, { sub: BOOTSTRAP_SUBJECT, org_id: orgId, app_id: appId, scopes: managementScopes }).then(
+    (t) => t.token,
+  );
 }
 
 /** The saved token if it still works; its record is restored if missing (data from before records). */
@@ -93,7 +106,15 @@ async function usableBootstrapToken(options: { tokens: TokenStore; signingKey: B
   const record = await options.tokens.get(claims.jti);
   if (record?.revoked_at) return newBootstrapToken(options, saved.org_id, saved.app_id);
   if (!record) {
-    await options.tokens.put({ jti: claims.jti, org_id: claims.org_id, app_id: claims.app_id, sub: claims.sub, scopes: claims.scopes, issued_at: claims.iat, expires_at: claims.exp });
+    await options.tokens.put({
+      jti: claims.jti,
+      org_id: claims.org_id,
+      app_id: claims.app_id,
+      sub: claims.sub,
+      scopes: claims.scopes,
+      issued_at: claims.iat,
+      expires_at: claims.exp,
+    });
   }
   return saved.management_token;
 }

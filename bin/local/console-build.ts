@@ -29,7 +29,11 @@ async function newestChange(path: string): Promise<number> {
 export async function consoleBuildIsStale(root: string = CONSOLE_ROOT): Promise<boolean> {
   const built = await newestChange(join(root, 'dist', 'index.html'));
   if (built === 0) return true;
-  const sources = Math.max(await newestChange(join(root, 'src')), await newestChange(join(root, 'index.html')), await newestChange(join(root, 'vite.config.ts')));
+  const sources = Math.max(
+    await newestChange(join(root, 'src')),
+    await newestChange(join(root, 'index.html')),
+    await newestChange(join(root, 'vite.config.ts')),
+  );
   return sources > built;
 }
 
@@ -46,7 +50,10 @@ export async function ensureConsoleBuilt(options: { root?: string; log?: (line: 
   // cannot always load in process.
   // NODE_ENV=production whatever the caller runs under (jest sets it to `test`, which would make
   // Vite bundle React's development build, three times the size).
-  await run(process.execPath, [VITE_COMMAND, 'build', root, '--logLevel', 'warn'], { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } });
+  await run(process.execPath, [VITE_COMMAND, 'build', root, '--logLevel', 'warn'], {
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   options.log?.(`console: built in ${Date.now() - started} ms`);
   return true;
 }

@@ -11,7 +11,10 @@ export class DurableAppendFile {
   private flushing: Promise<void> | undefined;
   private bytesWritten: number;
 
-  private constructor(private readonly handle: FileHandle, size: number) {
+  private constructor(
+    private readonly handle: FileHandle,
+    size: number,
+  ) {
     this.bytesWritten = size;
   }
 

@@ -58,12 +58,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
   const log = options.log ?? (() => {});
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  const [dynamodbPort, kinesisPort, kinesisTlsPort, s3Port] = await freePorts([
-    options.ports?.dynamodb,
-    options.ports?.kinesis,
-    undefined,
-    options.ports?.s3,
-  ]);
+  const [dynamodbPort, kinesisPort, kinesisTlsPort, s3Port] = await freePorts([options.ports?.dynamodb, options.ports?.kinesis, undefined, options.ports?.s3]);
   const endpoints: Required<AwsEndpoints> = {
     dynamodb: `http://127.0.0.1:${dynamodbPort}`,
     kinesis: `http://127.0.0.1:${kinesisPort}`,
@@ -107,11 +102,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
 
   const probes = createLocalAwsClients(endpoints, { maxAttempts: 1 });
   const stopAll = async (): Promise<void> => {
-    await Promise.all([
-      dynamodb.stop(STOP_GRACE_MS),
-      kinesis.stop(KINESIS_STOP_GRACE_MS),
-      s3.stop(STOP_GRACE_MS),
-    ]);
+    await Promise.all([dynamodb.stop(STOP_GRACE_MS), kinesis.stop(KINESIS_STOP_GRACE_MS), s3.stop(STOP_GRACE_MS)]);
     watchdog.close();
     if (dataDir === undefined) {
       await rm(s3Dir, { recursive: true, force: true });

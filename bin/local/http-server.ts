@@ -103,7 +103,9 @@ async function serve(
     if (body === undefined) {
       result = jsonResult(
         413,
-        errorBody(413, 'payload_too_large', `The request body is larger than ${maxBodyBytes} bytes`, [{ field: 'body', reason: `exceeds ${maxBodyBytes} bytes` }]),
+        errorBody(413, 'payload_too_large', `The request body is larger than ${maxBodyBytes} bytes`, [
+          { field: 'body', reason: `exceeds ${maxBodyBytes} bytes` },
+        ]),
       );
     } else {
       // The response closes before it is written only when the caller hung up: their query stops.
@@ -134,7 +136,11 @@ async function serve(
     log(JSON.stringify({ level: 'error', message: 'could not write the handler result', error: String(error) }));
     if (!response.headersSent) {
       for (const name of response.getHeaderNames()) response.removeHeader(name);
-      writeResult(request, response, errorResult(new Error('unwritable result'), () => {}));
+      writeResult(
+        request,
+        response,
+        errorResult(new Error('unwritable result'), () => {}),
+      );
     } else {
       response.destroy();
     }
@@ -170,7 +176,10 @@ function toEvent(request: IncomingMessage, body: Buffer, receivedAt: number): Ht
   for (const [name, values] of Object.entries(request.headersDistinct)) {
     if (values === undefined) continue;
     if (name === 'cookie') {
-      cookies = values.flatMap((value) => value.split(';')).map((cookie) => cookie.trim()).filter((cookie) => cookie !== '');
+      cookies = values
+        .flatMap((value) => value.split(';'))
+        .map((cookie) => cookie.trim())
+        .filter((cookie) => cookie !== '');
       continue;
     }
     headers[name] = values.join(',');

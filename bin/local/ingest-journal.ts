@@ -50,7 +50,10 @@ export class IngestJournal {
   private readonly oldSegments = new Set<Segment>();
   private rolling: Promise<void> | undefined;
 
-  private constructor(private readonly dir: string, private current: Segment) {}
+  private constructor(
+    private readonly dir: string,
+    private current: Segment,
+  ) {}
 
   /**
    * Opens the journal in `dir`: reads every segment, keeps the entries not done in one fresh segment
@@ -73,7 +76,9 @@ export class IngestJournal {
     if (unfinished.length > 0) await current.log.append(unfinished.map(([, entry]) => frame(entry)));
     for (const [id] of unfinished) journal.track(id, current);
     await syncDirectory(dir);
-    await Promise.all(numbers.flatMap((number) => [rm(segmentPath(dir, number, 'log'), { force: true }), rm(segmentPath(dir, number, 'done'), { force: true })]));
+    await Promise.all(
+      numbers.flatMap((number) => [rm(segmentPath(dir, number, 'log'), { force: true }), rm(segmentPath(dir, number, 'done'), { force: true })]),
+    );
     return { journal, unfinished: unfinished.map(([, entry]) => entry) };
   }
 
@@ -147,15 +152,17 @@ export class IngestJournal {
       if (ids) ids.push(Buffer.from(id, 'base64'));
       else bySegment.set(segment, [Buffer.from(id, 'base64')]);
     }
-    await Promise.all([...bySegment].map(async ([segment, ids]) => {
-      await segment.done.append(ids);
-      for (const id of ids) {
-        const key = id.toString('base64');
-        segment.pending.delete(key);
-        this.open.delete(key);
-      }
-      if (segment.pending.size === 0 && this.oldSegments.has(segment)) await this.remove(segment);
-    }));
+    await Promise.all(
+      [...bySegment].map(async ([segment, ids]) => {
+        await segment.done.append(ids);
+        for (const id of ids) {
+          const key = id.toString('base64');
+          segment.pending.delete(key);
+          this.open.delete(key);
+        }
+        if (segment.pending.size === 0 && this.oldSegments.has(segment)) await this.remove(segment);
+      }),
+    );
   }
 
   async close(): Promise<void> {

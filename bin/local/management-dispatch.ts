@@ -1,4 +1,9 @@
-import { MANAGEMENT_DEFAULT_LAMBDA, MANAGEMENT_PATH_PREFIXES, routesOf, type ManagementLambdaName as ManagementLambda } from '../../functions/definitions/routes';
+import {
+  MANAGEMENT_DEFAULT_LAMBDA,
+  MANAGEMENT_PATH_PREFIXES,
+  routesOf,
+  type ManagementLambdaName as ManagementLambda,
+} from '../../functions/definitions/routes';
 import type { HttpHandler } from '../../functions/shared/http/handler';
 
 /**
@@ -8,7 +13,10 @@ import type { HttpHandler } from '../../functions/shared/http/handler';
  */
 export function managementDispatcher(handlers: Record<ManagementLambda, HttpHandler>): HttpHandler {
   const patterns = routesOf({ api: 'management' }).flatMap((route) =>
-    (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix) => ({ pattern: pathPattern(prefix + route.path), lambda: route.lambda as ManagementLambda })),
+    (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix) => ({
+      pattern: pathPattern(prefix + route.path),
+      lambda: route.lambda as ManagementLambda,
+    })),
   );
   return (event, context) => {
     const path = event.rawPath.length > 1 ? event.rawPath.replace(/\/$/, '') : event.rawPath;
@@ -18,6 +26,9 @@ export function managementDispatcher(handlers: Record<ManagementLambda, HttpHand
 }
 
 function pathPattern(path: string): RegExp {
-  const source = path.split('/').map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  const source = path
+    .split('/')
+    .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
   return new RegExp(`^${source}$`);
 }

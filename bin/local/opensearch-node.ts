@@ -37,11 +37,18 @@ export interface OpenSearchNodeOptions {
 /** Builds the node with Maven unless the build is there and newer than its sources. */
 export function ensureOpenSearchBuilt(log: (line: string) => void = () => {}): void {
   const built = existsSync(join(CLASSES, 'local/opensearch/LocalOpenSearch.class')) && existsSync(LIBRARIES) && readdirSync(LIBRARIES).length > 0;
-  if (built && statSync(join(CLASSES, 'local/opensearch/LocalOpenSearch.class')).mtimeMs >= Math.max(statSync(SOURCE).mtimeMs, statSync(join(PROJECT, 'pom.xml')).mtimeMs)) return;
+  if (
+    built &&
+    statSync(join(CLASSES, 'local/opensearch/LocalOpenSearch.class')).mtimeMs >= Math.max(statSync(SOURCE).mtimeMs, statSync(join(PROJECT, 'pom.xml')).mtimeMs)
+  )
+    return;
   log('building the local OpenSearch node with Maven (the first time downloads about 50 MB from Maven Central) ...');
   mkdirSync(REPOSITORY, { recursive: true });
   const build = spawnSync('mvn', ['-q', '-B', `-Dmaven.repo.local=${REPOSITORY}`, 'package'], { cwd: PROJECT, encoding: 'utf8' });
-  if (build.error) throw new Error(`could not run Maven (mvn) to build the local OpenSearch node: ${build.error.message}. Install Maven and a JDK 17 (Debian: apt-get install maven openjdk-17-jdk-headless).`);
+  if (build.error)
+    throw new Error(
+      `could not run Maven (mvn) to build the local OpenSearch node: ${build.error.message}. Install Maven and a JDK 17 (Debian: apt-get install maven openjdk-17-jdk-headless).`,
+    );
   if (build.status !== 0) throw new Error(`Maven could not build the local OpenSearch node:\n${(build.stdout + build.stderr).slice(-4000)}`);
 }
 
@@ -53,7 +60,17 @@ export async function startOpenSearchNode(options: OpenSearchNodeOptions): Promi
   mkdirSync(options.home, { recursive: true });
   const child = spawn(
     'java',
-    [`-Xms${heap}m`, `-Xmx${heap}m`, '-XX:+UseSerialGC', '-Dlog4j2.disable.jmx=true', '-cp', `${CLASSES}:${LIBRARIES}/*`, 'local.opensearch.LocalOpenSearch', options.home, String(port)],
+    [
+      `-Xms${heap}m`,
+      `-Xmx${heap}m`,
+      '-XX:+UseSerialGC',
+      '-Dlog4j2.disable.jmx=true',
+      '-cp',
+      `${CLASSES}:${LIBRARIES}/*`,
+      'local.opensearch.LocalOpenSearch',
+      options.home,
+      String(port),
+    ],
     // stdin stays a pipe this process holds: the node exits when it closes, even if this process is killed.
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );

@@ -16,7 +16,13 @@ export interface LocalBilling {
 }
 
 export function startLocalBilling(deps: BillingRunDeps, intervalMs: number, log: (line: string) => void): LocalBilling {
-  const run: LocalBilling['runOnce'] = (options = {}) => runBilling({ now: options.now ?? new Date(), deps, ...(options.timeBudgetMs ? { timeBudgetMs: options.timeBudgetMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const run: LocalBilling['runOnce'] = (options = {}) =>
+    runBilling({
+      now: options.now ?? new Date(),
+      deps,
+      ...(options.timeBudgetMs ? { timeBudgetMs: options.timeBudgetMs } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
   const task = startScheduledTask(() => run(), intervalMs, {
     onResult: (summary) => {
       if (summary.windowsEvaluated + summary.corrections + summary.delivered + summary.failed > 0) {

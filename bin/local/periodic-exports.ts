@@ -27,7 +27,13 @@ export function startLocalExports(deps: ExportRunDeps, intervalMs: number, log: 
   };
   const schedule = () => {
     if (stopped || intervalMs <= 0) return;
-    timer = setTimeout(() => void runOnce().catch(() => undefined).finally(schedule), intervalMs);
+    timer = setTimeout(
+      () =>
+        void runOnce()
+          .catch(() => undefined)
+          .finally(schedule),
+      intervalMs,
+    );
     // The timer alone must not keep the process alive.
     timer.unref();
   };

@@ -23,14 +23,7 @@ import {
 } from '@aws-sdk/client-kinesis';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import type { AwsClients } from '../../functions/shared/aws/clients';
-import {
-  buckets,
-  ingestStream,
-  tables,
-  type BucketKey,
-  type TableDefinition,
-  type TableKey,
-} from '../../functions/definitions/resources';
+import { buckets, ingestStream, tables, type BucketKey, type TableDefinition, type TableKey } from '../../functions/definitions/resources';
 
 export interface ProvisionedNames {
   tables: Record<TableKey, string>;
@@ -98,7 +91,9 @@ async function ensureTable(clients: AwsClients, table: TableDefinition, tableNam
   const existing = (description.KeySchema ?? []).map((k) => `${k.AttributeName}:${k.KeyType}`).join(',');
   const wanted = keySchema.map((k) => `${k.AttributeName}:${k.KeyType}`).join(',');
   if (existing !== wanted) {
-    throw new Error(`Table ${tableName} exists with key schema ${existing}, but the definitions want ${wanted}; delete the local data directory to recreate it`);
+    throw new Error(
+      `Table ${tableName} exists with key schema ${existing}, but the definitions want ${wanted}; delete the local data directory to recreate it`,
+    );
   }
   if (table.timeToLiveAttribute !== undefined) await ensureTimeToLive(clients, tableName, table.timeToLiveAttribute);
 }
@@ -107,9 +102,7 @@ async function ensureTimeToLive(clients: AwsClients, tableName: string, attribut
   const { TimeToLiveDescription } = await clients.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   const status = TimeToLiveDescription?.TimeToLiveStatus;
   if ((status === 'ENABLED' || status === 'ENABLING') && TimeToLiveDescription?.AttributeName === attribute) return;
-  await clients.dynamodb.send(
-    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: attribute, Enabled: true } }),
-  );
+  await clients.dynamodb.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: attribute, Enabled: true } }));
 }
 
 async function ensureStream(clients: AwsClients, streamName: string): Promise<string> {

@@ -203,11 +203,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
-    const mailTransport = localEmailTransport({ ...(options.email?.smtpUrl ? { smtpUrl: options.email.smtpUrl } : {}), outboxDir: options.email?.outboxDir ?? join(options.dataDir, 'outbox') });
+    const mailTransport = localEmailTransport({
+      ...(options.email?.smtpUrl ? { smtpUrl: options.email.smtpUrl } : {}),
+      outboxDir: options.email?.outboxDir ?? join(options.dataDir, 'outbox'),
+    });
     const managementHandler = managementDispatcher({
       search: searchApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()), publisher: publishAndNudge }),
       'shared-views': sharedViewApiHandler(stores, { index, signingKey, ready: retryableOnce(() => index.ensureReady()) }),
-      management: managementApiHandler(stores, { index, signingKey, onGovernanceChange: governanceChangeHook(governance, log), webhookAllowPrivateTargets, onExportCreated: () => exports.kick(), emailTransport: mailTransport, ingestBacklog: journal.backlogProbe(backlogLimitMs) }),
+      management: managementApiHandler(stores, {
+        index,
+        signingKey,
+        onGovernanceChange: governanceChangeHook(governance, log),
+        webhookAllowPrivateTargets,
+        onExportCreated: () => exports.kick(),
+        emailTransport: mailTransport,
+        ingestBacklog: journal.backlogProbe(backlogLimitMs),
+      }),
     });
     const consumer = consumerHandler(stores, index, noMetrics);
     const quarantine = stores.quarantine;
@@ -240,8 +251,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // The servers listen first (their URLs go into local.json) but answer 503 until bootstrap is done,
     // so a 200 from /health/probe means the service and its credentials are ready.
     let ready = false;
-    const gate = (handler: HttpHandler): HttpHandler => async (event, context) =>
-      ready ? handler(event, context) : errorResult(new ServiceUnavailableError('The local service is still starting; retry shortly'));
+    const gate =
+      (handler: HttpHandler): HttpHandler =>
+      async (event, context) =>
+        ready ? handler(event, context) : errorResult(new ServiceUnavailableError('The local service is still starting; retry shortly'));
     const host = options.host ?? '127.0.0.1';
     const servers: LocalHttpServer[] = [];
     // Accepted records are read at once, whatever back-off the idle poller is in.
@@ -250,14 +263,24 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       poller.nudge();
       return result;
     };
-    const collector = await startHttpServer({ port: options.collectorPort ?? 0, host, handler: gate(collectAndNudge), log, onAnswer: answerRecorder('collector') });
+    const collector = await startHttpServer({
+      port: options.collectorPort ?? 0,
+      host,
+      handler: gate(collectAndNudge),
+      log,
+      onAnswer: answerRecorder('collector'),
+    });
     servers.push(collector);
     // The console is served beside the API (/console/) and calls it on the origin it was loaded from.
     let consoleOrgId: string | undefined;
     const management = await startHttpServer({
       port: options.managementPort ?? 0,
       host,
-      handler: withConsole(gate(managementHandler), { orgId: () => consoleOrgId, collectorUrl: () => collector.url, distDir: options.consoleDist ?? CONSOLE_DIST }),
+      handler: withConsole(gate(managementHandler), {
+        orgId: () => consoleOrgId,
+        collectorUrl: () => collector.url,
+        distDir: options.consoleDist ?? CONSOLE_DIST,
+      }),
       log,
       onAnswer: answerRecorder('management'),
     });
@@ -284,22 +307,38 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
     exports = startLocalExports(exportRunDeps(stores, index), options.exportIntervalMs ?? 5_000, log, options.exportLimits);
-    const sendEmails = emailSender(stores, { index, signingKey, transport: mailTransport, publicBaseUrl: management.url, ...(options.email?.settings ? { settings: options.email.settings } : {}), ...(options.email?.hooks ? { hooks: options.email.hooks } : {}), ...(options.email?.now ? { now: options.email.now } : {}) });
+    const sendEmails = emailSender(stores, {
+      index,
+      signingKey,
+      transport: mailTransport,
+      publicBaseUrl: management.url,
+      ...(options.email?.settings ? { settings: options.email.settings } : {}),
+      ...(options.email?.hooks ? { hooks: options.email.hooks } : {}),
+      ...(options.email?.now ? { now: options.email.now } : {}),
+    });
     const emails = startScheduledTask(sendEmails, options.email?.intervalMs ?? (options.endpoints ? 0 : 60_000), {
       onResult: (summary) => {
-        if (summary.sent + summary.failed + summary.unconfirmed + summary.retrying > 0) log(`emails: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed (${mailTransport.name})`);
+        if (summary.sent + summary.failed + summary.unconfirmed + summary.retrying > 0)
+          log(
+            `emails: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed (${mailTransport.name})`,
+          );
         summary.problems.forEach((p) => log(`email template ${p.template_id} (${p.org_id}/${p.app_id}): ${p.message}`));
       },
       onError: (error) => log(`email run failed: ${error instanceof Error ? error.message : String(error)}`),
     });
     const notify = cohortNotifier(stores, {
-      index, transport: mailTransport, emailFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
+      index,
+      transport: mailTransport,
+      emailFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
       webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
       ...(options.cohortNotifications?.now ? { now: options.cohortNotifications.now } : {}),
     });
     const cohortNotifications = startScheduledTask(notify, options.cohortNotifications?.intervalMs ?? (options.endpoints ? 0 : governanceRefreshMs), {
       onResult: (summary) => {
-        if (summary.notifications + summary.added + summary.removed > 0) log(`cohort notifications: ${summary.added} joined, ${summary.removed} left, ${summary.notifications} notifications, ${summary.delivered} delivered, ${summary.failed} failed`);
+        if (summary.notifications + summary.added + summary.removed > 0)
+          log(
+            `cohort notifications: ${summary.added} joined, ${summary.removed} left, ${summary.notifications} notifications, ${summary.delivered} delivered, ${summary.failed} failed`,
+          );
         summary.problems.forEach((p) => log(`cohort ${p.cohort_id} (${p.org_id}/${p.app_id}): ${p.message}`));
       },
       onError: (error) => log(`cohort notifications failed: ${error instanceof Error ? error.message : String(error)}`),

@@ -11,7 +11,11 @@ export interface ScheduledTask<T> {
   stop(): Promise<void>;
 }
 
-export function startScheduledTask<T>(run: () => Promise<T>, intervalMs: number, report: { onResult: (result: T) => void; onError: (error: unknown) => void }): ScheduledTask<T> {
+export function startScheduledTask<T>(
+  run: () => Promise<T>,
+  intervalMs: number,
+  report: { onResult: (result: T) => void; onError: (error: unknown) => void },
+): ScheduledTask<T> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();

@@ -149,7 +149,7 @@ export class StreamPoller {
         this.caughtUp.set(shardId, true);
         if (this.draining) return;
         const woken = await this.idle(idleMs);
-        idleMs = woken ? this.options.idlePollMs ?? 100 : Math.min(idleMs * 2, this.options.maxIdlePollMs ?? 5_000);
+        idleMs = woken ? (this.options.idlePollMs ?? 100) : Math.min(idleMs * 2, this.options.maxIdlePollMs ?? 5_000);
       } else {
         this.caughtUp.set(shardId, false);
         idleMs = this.options.idlePollMs ?? 100;
@@ -171,11 +171,13 @@ export class StreamPoller {
 
   private async iteratorFor(shardId: string): Promise<string> {
     const after = this.checkpoints[shardId];
-    const result = await this.options.kinesis.send(new GetShardIteratorCommand({
-      StreamName: this.options.streamName,
-      ShardId: shardId,
-      ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', StartingSequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
-    }));
+    const result = await this.options.kinesis.send(
+      new GetShardIteratorCommand({
+        StreamName: this.options.streamName,
+        ShardId: shardId,
+        ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', StartingSequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
     return result.ShardIterator!;
   }
 
@@ -205,7 +207,11 @@ export class StreamPoller {
         if (attempt >= this.retryAttempts || this.tooOld(batch)) {
           await this.options.onFailure.put(
             `consumer failed after ${attempt + 1} attempt(s)`,
-            batch.map((r) => ({ sequenceNumber: r.SequenceNumber!, partitionKey: r.PartitionKey, data: Buffer.from(r.Data ?? new Uint8Array()).toString('base64') })),
+            batch.map((r) => ({
+              sequenceNumber: r.SequenceNumber!,
+              partitionKey: r.PartitionKey,
+              data: Buffer.from(r.Data ?? new Uint8Array()).toString('base64'),
+            })),
             { shardId, streamName: this.options.streamName },
             'on-failure',
           );

@@ -11,7 +11,9 @@ export class UploadWatcher {
   private loop: Promise<void> | undefined;
   private readonly settled = new Set<string>();
 
-  constructor(private readonly options: { s3: S3Client; bucket: string; process: (key: string) => Promise<unknown>; intervalMs?: number; log?: (line: string) => void }) {}
+  constructor(
+    private readonly options: { s3: S3Client; bucket: string; process: (key: string) => Promise<unknown>; intervalMs?: number; log?: (line: string) => void },
+  ) {}
 
   start(): void {
     this.running = true;

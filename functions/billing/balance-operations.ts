@@ -20,7 +20,9 @@ type BalanceOperation = Operation<ManagementCaller | undefined>;
  * - GET  /~/billing/reports/balances?subscription_id=|company_id= → array of balances
  * - GET  /~/billing/reports/balance_transactions?subscription_id=&take=&before_id= → ledger, newest first
  */
-export function balanceOperations(deps: BalanceOperationDeps): Record<'createBalanceTransaction' | 'listBalances' | 'listBalanceTransactions', BalanceOperation> {
+export function balanceOperations(
+  deps: BalanceOperationDeps,
+): Record<'createBalanceTransaction' | 'listBalances' | 'listBalanceTransactions', BalanceOperation> {
   const now = deps.now ?? (() => new Date());
   const ledger = deps.balances;
 
@@ -37,7 +39,9 @@ export function balanceOperations(deps: BalanceOperationDeps): Record<'createBal
       const subscriptionId = idParameter(request.query, 'subscription_id');
       const companyId = idParameter(request.query, 'company_id');
       if (subscriptionId === undefined && companyId === undefined) {
-        throw new ValidationError('subscription_id or company_id is required', [{ field: 'subscription_id', reason: 'is required unless company_id is given' }]);
+        throw new ValidationError('subscription_id or company_id is required', [
+          { field: 'subscription_id', reason: 'is required unless company_id is given' },
+        ]);
       }
       if (subscriptionId !== undefined) {
         const found = await ledger.balance(ctx, subscriptionId);
@@ -72,6 +76,7 @@ function idParameter(query: Readonly<Record<string, string>>, name: string): str
 /** `before_id` of the ledger is a sequence_id. */
 function sequenceParameter(text: string): number {
   const value = Number(text);
-  if (!/^\d{1,12}$/.test(text) || value < 1) throw new ValidationError('Invalid query parameter before_id', [{ field: 'before_id', reason: 'must be a sequence_id (a positive integer)' }]);
+  if (!/^\d{1,12}$/.test(text) || value < 1)
+    throw new ValidationError('Invalid query parameter before_id', [{ field: 'before_id', reason: 'must be a sequence_id (a positive integer)' }]);
   return value;
 }

@@ -59,7 +59,12 @@ export async function runCohortNotifications(deps: CohortNotifierDeps): Promise<
         await watchCohort(deps, tenant, cohort, summary);
         await notify(deps, tenant, cohort, summary);
       } catch (error) {
-        summary.problems.push({ org_id: tenant.orgId, app_id: tenant.appId, cohort_id: cohort.id, message: error instanceof Error ? error.message : String(error) });
+        summary.problems.push({
+          org_id: tenant.orgId,
+          app_id: tenant.appId,
+          cohort_id: cohort.id,
+          message: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
@@ -72,9 +77,15 @@ async function watchCohort(deps: CohortNotifierDeps, tenant: CohortTenant, cohor
   const query = criteriaQuery(cohort.criteria);
   if (typeof query === 'string') throw new Error(query);
   const current = new Map<string, Record<string, unknown>>();
-  const listed = await forEachMember({ index: deps.index, scope: { org_id: tenant.orgId, app_id: tenant.appId }, timeZone: 'UTC', now, maxMembersPerRule: MAX_WATCHED_MEMBERS }, cohort.type === 'user' ? 'users' : 'companies', query, cohort.fields.map(sourcePath), (id, source) => {
-    current.set(id, Object.fromEntries(cohort.fields.map((field) => [field, valueAt(source, sourcePath(field))])));
-  });
+  const listed = await forEachMember(
+    { index: deps.index, scope: { org_id: tenant.orgId, app_id: tenant.appId }, timeZone: 'UTC', now, maxMembersPerRule: MAX_WATCHED_MEMBERS },
+    cohort.type === 'user' ? 'users' : 'companies',
+    query,
+    cohort.fields.map(sourcePath),
+    (id, source) => {
+      current.set(id, Object.fromEntries(cohort.fields.map((field) => [field, valueAt(source, sourcePath(field))])));
+    },
+  );
   // A cut membership would read as departures of everyone past the cut: better not to look at all.
   if (listed === 'cut') throw new Error(`more than ${MAX_WATCHED_MEMBERS} members: not watched`);
   if (!(await deps.watch.watch(tenant, cohort.id))) {
@@ -111,7 +122,13 @@ async function notify(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: Co
   await deliver(deps, tenant, cohort, batch, summary);
 }
 
-async function deliver(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: CohortNotificationTarget, batch: NotificationBatch, summary: NotificationRunSummary): Promise<void> {
+async function deliver(
+  deps: CohortNotifierDeps,
+  tenant: CohortTenant,
+  cohort: CohortNotificationTarget,
+  batch: NotificationBatch,
+  summary: NotificationRunSummary,
+): Promise<void> {
   const now = () => deps.now?.() ?? new Date();
   await deps.watch.assignChanges(tenant, batch.changes, batch.batch_id, now());
   const changes: PendingChange[] = await deps.watch.changesOf(tenant, batch.changes);
@@ -133,18 +150,40 @@ async function deliver(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: C
       // still `sending` lately may be under way in another run: left to it.
       if (outcome.status === 'sending') {
         if (Date.parse(at) - Date.parse(outcome.updated_at) < STALE_SENDING_MS) continue;
-        await settle({ status: 'unconfirmed', attempts: outcome.attempts, error: 'the sender stopped while sending; it may or may not have gone out' }, 'sending');
+        await settle(
+          { status: 'unconfirmed', attempts: outcome.attempts, error: 'the sender stopped while sending; it may or may not have gone out' },
+          'sending',
+        );
         continue;
       }
       if (!deps.emailFrom) {
         await settle({ status: 'failed', attempts: outcome.attempts, error: 'no sender address is configured for notification emails' }, outcome.status);
         continue;
       }
-      if (!(await deps.watch.setChannel(tenant, batch, channel, outcome.status, { status: 'sending', attempts: outcome.attempts + 1, updated_at: at }))) continue;
+      if (!(await deps.watch.setChannel(tenant, batch, channel, outcome.status, { status: 'sending', attempts: outcome.attempts + 1, updated_at: at })))
+        continue;
       const message = notificationEmail(cohort, changes);
-      const sent = await deps.emailTransport.send({ id: `${batch.batch_id}-${channel}`, from: deps.emailFrom, to: channel, cc: [], bcc: [], subject: message.subject, html: message.html, headers: {} });
+      const sent = await deps.emailTransport.send({
+        id: `${batch.batch_id}-${channel}`,
+        from: deps.emailFrom,
+        to: channel,
+        cc: [],
+        bcc: [],
+        subject: message.subject,
+        html: message.html,
+        headers: {},
+      });
       const attempts = outcome.attempts + 1;
-      await settle(sent.status === 'sent' ? { status: 'sent', attempts } : { status: sent.status === 'retrying' && attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : sent.status, attempts, error: `${sent.code}: ${sent.message}` }, 'sending');
+      await settle(
+        sent.status === 'sent'
+          ? { status: 'sent', attempts }
+          : {
+              status: sent.status === 'retrying' && attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : sent.status,
+              attempts,
+              error: `${sent.code}: ${sent.message}`,
+            },
+        'sending',
+      );
       continue;
     }
     const target = webhooks.get(channel);
@@ -156,9 +195,19 @@ async function deliver(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: C
     const result = await sendWebhookBatch(target, { items: [], id: batch.batch_id, body: Buffer.from(JSON.stringify(event), 'utf8') }, deps.webhookOptions);
     const attempts = outcome.attempts + 1;
     const last = result.requests[result.requests.length - 1];
-    await settle(result.success ? { status: 'sent', attempts } : { status: attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : 'retrying', attempts, error: `${last?.error_code ?? 'error'}: ${last?.error_message ?? ''}`.trim() }, outcome.status);
+    await settle(
+      result.success
+        ? { status: 'sent', attempts }
+        : {
+            status: attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : 'retrying',
+            attempts,
+            error: `${last?.error_code ?? 'error'}: ${last?.error_message ?? ''}`.trim(),
+          },
+      outcome.status,
+    );
   }
-  if (Object.values(outcomes).every((o) => o.status === 'sent' || o.status === 'failed' || o.status === 'unconfirmed')) await deps.watch.closeBatch(tenant, batch, now());
+  if (Object.values(outcomes).every((o) => o.status === 'sent' || o.status === 'failed' || o.status === 'unconfirmed'))
+    await deps.watch.closeBatch(tenant, batch, now());
 }
 
 /** Fields may name the profile kind first (`user.metadata.plan`), as governance variables do. */
@@ -169,4 +218,3 @@ function valueAt(source: Record<string, unknown>, path: string): unknown {
   for (const part of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
   return value ?? null;
 }
-

@@ -22,14 +22,25 @@ export async function notificationCohorts(resources: ResourceStore, tenant: Coho
   const found: CohortNotificationTarget[] = [];
   let beforeId: string | undefined;
   do {
-    const page = await resources.list({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: COHORT_PREFIX }, { take: 1000, ...(beforeId ? { beforeId } : {}) });
+    const page = await resources.list(
+      { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: COHORT_PREFIX },
+      { take: 1000, ...(beforeId ? { beforeId } : {}) },
+    );
     for (const { id, document } of page.items) {
       const rule = NotificationRule.safeParse(document['notification_rule']);
       if (!rule.success || !(rule.data.send_on_addition || rule.data.send_on_removal)) continue;
       const type = document['cohort_type'];
       if ((type !== 'user' && type !== 'company') || typeof document['criteria'] !== 'string') continue;
       const channels = Array.isArray(document['channels']) ? document['channels'].filter((c): c is string => typeof c === 'string') : [];
-      found.push({ id, name: String(document['cohort_name'] ?? id), type, criteria: document['criteria'], rule: rule.data, fields: rule.data.fields ?? [], channels: [...new Set(channels)] });
+      found.push({
+        id,
+        name: String(document['cohort_name'] ?? id),
+        type,
+        criteria: document['criteria'],
+        rule: rule.data,
+        fields: rule.data.fields ?? [],
+        channels: [...new Set(channels)],
+      });
     }
     beforeId = page.nextBeforeId;
   } while (beforeId);

@@ -30,9 +30,10 @@ export function notificationEvent(tenant: CohortTenant, cohort: CohortNotificati
 
 const EMAIL = {
   subject: 'Cohort “{{cohort}}”: {{added.length}} joined, {{removed.length}} left',
-  html: '<p>Changes in the {{type}} cohort <strong>{{cohort}}</strong>:</p>'
-    + '{{#if added.length}}<h3>Joined</h3><table><tr><th>id</th>{{#each fields}}<th>{{this}}</th>{{/each}}</tr>{{#each added}}<tr><td>{{id}}</td>{{#each values}}<td>{{this}}</td>{{/each}}</tr>{{/each}}</table>{{/if}}'
-    + '{{#if removed.length}}<h3>Left</h3><table><tr><th>id</th>{{#each fields}}<th>{{this}}</th>{{/each}}</tr>{{#each removed}}<tr><td>{{id}}</td>{{#each values}}<td>{{this}}</td>{{/each}}</tr>{{/each}}</table>{{/if}}',
+  html:
+    '<p>Changes in the {{type}} cohort <strong>{{cohort}}</strong>:</p>' +
+    '{{#if added.length}}<h3>Joined</h3><table><tr><th>id</th>{{#each fields}}<th>{{this}}</th>{{/each}}</tr>{{#each added}}<tr><td>{{id}}</td>{{#each values}}<td>{{this}}</td>{{/each}}</tr>{{/each}}</table>{{/if}}' +
+    '{{#if removed.length}}<h3>Left</h3><table><tr><th>id</th>{{#each fields}}<th>{{this}}</th>{{/each}}</tr>{{#each removed}}<tr><td>{{id}}</td>{{#each values}}<td>{{this}}</td>{{/each}}</tr>{{/each}}</table>{{/if}}',
 };
 
 /** The notification as an email (values escaped by the template engine). */

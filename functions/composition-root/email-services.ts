@@ -23,7 +23,15 @@ export function sesEmailTransport(region: string, configurationSet?: string): Em
 
 export function emailSender(
   stores: ServiceStores,
-  options: { index: SearchableIndex; signingKey: SigningKeyProvider; transport: EmailTransport; publicBaseUrl: string; settings?: EmailSenderSettings; hooks?: EmailSenderHooks; now?: () => Date },
+  options: {
+    index: SearchableIndex;
+    signingKey: SigningKeyProvider;
+    transport: EmailTransport;
+    publicBaseUrl: string;
+    settings?: EmailSenderSettings;
+    hooks?: EmailSenderHooks;
+    now?: () => Date;
+  },
 ): () => Promise<EmailRunSummary> {
   const deps = {
     resources: stores.resources,

@@ -34,4 +34,3 @@ export function consumerHandler(stores: IngestStores, index: SearchIndex, metric
     metrics,
   });
 }
-

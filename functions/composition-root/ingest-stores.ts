@@ -96,7 +96,15 @@ export class IngestStores {
     return this.once('apps', () => new AppStore(this.documents, this.resourcesTable));
   }
   get ruleConfigs(): RuleConfigStore {
-    return this.once('ruleConfigs', () => new RuleConfigStore(this.documents, this.resourcesTable, this.settings.ruleConfigCacheTtlMs === undefined ? {} : { cacheTtlMs: this.settings.ruleConfigCacheTtlMs }));
+    return this.once(
+      'ruleConfigs',
+      () =>
+        new RuleConfigStore(
+          this.documents,
+          this.resourcesTable,
+          this.settings.ruleConfigCacheTtlMs === undefined ? {} : { cacheTtlMs: this.settings.ruleConfigCacheTtlMs },
+        ),
+    );
   }
   get rules(): GovernanceRuleStore {
     return this.once('rules', () => new GovernanceRuleStore(this.documents, this.resourcesTable, this.ruleConfigs));
@@ -115,8 +123,15 @@ export class IngestStores {
     return this.once('dedup', () => new DedupStore(this.documents, this.input.names.tables.dedup));
   }
   get profiles(): ProfileStore {
-    return this.once('profiles', () =>
-      new ProfileStore(this.documents, this.input.names.tables.profiles, new S3ProfileDocumentOverflow(this.input.clients.s3, this.input.names.buckets.profileDocuments)));
+    return this.once(
+      'profiles',
+      () =>
+        new ProfileStore(
+          this.documents,
+          this.input.names.tables.profiles,
+          new S3ProfileDocumentOverflow(this.input.clients.s3, this.input.names.buckets.profileDocuments),
+        ),
+    );
   }
   get archive(): Archive {
     return this.once('archive', () => new Archive(this.input.clients.s3, this.input.names.buckets.archive));
@@ -129,4 +144,3 @@ export class IngestStores {
     return this.once('lateWindows', () => new LateWindowStore(this.documents, this.billingTable));
   }
 }
-

@@ -36,16 +36,32 @@ export class ServiceStores extends IngestStores {
     return this.once('consoleSessions', () => new ConsoleSessionStore(this.documents, this.resourcesTable));
   }
   get orgStatus(): OrgStatusCache {
-    return this.once('orgStatus', () => new OrgStatusCache(this.documents, this.resourcesTable, { ttlMs: this.settings.orgStatusTtlMs, now: () => this.now().getTime() }));
+    return this.once(
+      'orgStatus',
+      () => new OrgStatusCache(this.documents, this.resourcesTable, { ttlMs: this.settings.orgStatusTtlMs, now: () => this.now().getTime() }),
+    );
   }
   get managementRateLimiter(): RateLimiter {
-    return this.once('managementRateLimiter', () =>
-      new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute: this.settings.managementRateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT, now: () => this.now().getTime() }));
+    return this.once(
+      'managementRateLimiter',
+      () =>
+        new RateLimiter(this.documents, this.resourcesTable, {
+          limitPerMinute: this.settings.managementRateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT,
+          now: () => this.now().getTime(),
+        }),
+    );
   }
   /** The token URL's own counter, so password guessing cannot spend the org's query budget (nor the reverse). */
   get tokenUrlRateLimiter(): RateLimiter {
-    return this.once('tokenUrlRateLimiter', () =>
-      new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute: this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT, bucket: 'TOKEN_URL_MINUTE', now: () => this.now().getTime() }));
+    return this.once(
+      'tokenUrlRateLimiter',
+      () =>
+        new RateLimiter(this.documents, this.resourcesTable, {
+          limitPerMinute: this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT,
+          bucket: 'TOKEN_URL_MINUTE',
+          now: () => this.now().getTime(),
+        }),
+    );
   }
 
   /** Each query of the API: its org's concurrent-query slots and its time budget. */
@@ -53,7 +69,11 @@ export class ServiceStores extends IngestStores {
     return this.once('queryBudget', () => {
       const queryTimeMs = this.settings.queryTimeBudgetMs ?? DEFAULT_QUERY_TIME_BUDGET_MS;
       // A slot outlives its query's budget by a margin, so only a holder that died leaves it to expire.
-      const slots = new QuerySlots(this.documents, this.resourcesTable, { slots: this.settings.concurrentQueriesPerOrg ?? DEFAULT_CONCURRENT_QUERIES_PER_ORG, leaseMs: queryTimeMs + 5_000, now: () => this.now().getTime() });
+      const slots = new QuerySlots(this.documents, this.resourcesTable, {
+        slots: this.settings.concurrentQueriesPerOrg ?? DEFAULT_CONCURRENT_QUERIES_PER_ORG,
+        leaseMs: queryTimeMs + 5_000,
+        now: () => this.now().getTime(),
+      });
       return { querySlots: slots, queryTimeMs };
     });
   }

@@ -6,7 +6,10 @@ import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 
 /** The shared-views Lambda (public and embedded workspaces), wired from the stores. */
-export function sharedViewApiHandler(stores: ServiceStores, options: { index: SearchableIndex; signingKey: SigningKeyProvider; ready: () => Promise<void> }): HttpHandler {
+export function sharedViewApiHandler(
+  stores: ServiceStores,
+  options: { index: SearchableIndex; signingKey: SigningKeyProvider; ready: () => Promise<void> },
+): HttpHandler {
   return createSharedViewApiHandler({
     store: stores.resources,
     // Shared charts may name virtual event types: they mean what they mean everywhere else.

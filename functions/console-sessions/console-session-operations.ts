@@ -27,38 +27,51 @@ const MAX_SIGN_IN_BYTES = 16 * 1024;
 export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<string, Operation<ManagementCaller | undefined>> {
   const now = () => deps.now?.() ?? new Date();
   return {
-    startConsoleSession: (request) => answeringOAuthErrors(async () => {
-      const input = ConsoleSignIn.safeParse(readJsonBody(request, MAX_SIGN_IN_BYTES));
-      if (!input.success) {
-        const issue = input.error.issues[0]!;
-        throw new OAuthError(400, 'invalid_request', `${fieldPath(issue.path, 'body')}: ${issue.message}`);
-      }
-      const { org_id, username, password, app_id } = input.data;
-      await takePasswordAttempt(deps.tokenUrlRateLimiter, org_id);
-      const at = now();
-      const { answer, identity } = await passwordGrant({ users: deps.users, tokens: deps.tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: at }, { orgId: org_id, username, password, ...(app_id ? { appId: app_id } : {}) });
-      const started = await deps.consoleSessions.start(identity, at);
-      return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS }, cookies: [setSessionCookie(request, started.cookie, started.session.expires_at - Math.floor(at.getTime() / 1000))] };
-    }),
+    startConsoleSession: (request) =>
+      answeringOAuthErrors(async () => {
+        const input = ConsoleSignIn.safeParse(readJsonBody(request, MAX_SIGN_IN_BYTES));
+        if (!input.success) {
+          const issue = input.error.issues[0]!;
+          throw new OAuthError(400, 'invalid_request', `${fieldPath(issue.path, 'body')}: ${issue.message}`);
+        }
+        const { org_id, username, password, app_id } = input.data;
+        await takePasswordAttempt(deps.tokenUrlRateLimiter, org_id);
+        const at = now();
+        const { answer, identity } = await passwordGrant(
+          { users: deps.users, tokens: deps.tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: at },
+          { orgId: org_id, username, password, ...(app_id ? { appId: app_id } : {}) },
+        );
+        const started = await deps.consoleSessions.start(identity, at);
+        return {
+          status: 200,
+          body: answer,
+          headers: { ...NO_STORE_HEADERS },
+          cookies: [setSessionCookie(request, started.cookie, started.session.expires_at - Math.floor(at.getTime() / 1000))],
+        };
+      }),
 
-    refreshConsoleSession: (request) => answeringOAuthErrors(async () => {
-      const cookie = sessionCookieOf(request);
-      const refused = (reason: string) => ({ ...oauthErrorResult(new OAuthError(401, 'invalid_grant', reason)), cookies: [clearSessionCookie(request)] });
-      if (!cookie) return refused('no console session: sign in');
-      const at = now();
-      const outcome = await deps.consoleSessions.refresh(cookie, at);
-      if (outcome.kind === 'refused') return refused(outcome.reason);
-      const { session } = outcome;
-      // The user may have lost scopes or been deleted since: the new token holds what they still hold.
-      const user = await deps.users.find(session.org_id, session.sub);
-      if (!user) return refused('the user no longer exists');
-      const held = new Set(effectiveScopes(user.scopes));
-      const scopes = session.scopes.filter((scope) => held.has(scope));
-      if (scopes.length === 0) return refused('the user holds none of the session\'s scopes any more');
-      const answer = await issueShortLivedToken({ tokens: deps.tokens, signingKey: await deps.signingKey(), now: at }, { sub: session.sub, org_id: session.org_id, app_id: session.app_id, scopes });
-      const cookies = outcome.kind === 'rotated' ? [setSessionCookie(request, outcome.cookie, session.expires_at - Math.floor(at.getTime() / 1000))] : [];
-      return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS }, cookies };
-    }),
+    refreshConsoleSession: (request) =>
+      answeringOAuthErrors(async () => {
+        const cookie = sessionCookieOf(request);
+        const refused = (reason: string) => ({ ...oauthErrorResult(new OAuthError(401, 'invalid_grant', reason)), cookies: [clearSessionCookie(request)] });
+        if (!cookie) return refused('no console session: sign in');
+        const at = now();
+        const outcome = await deps.consoleSessions.refresh(cookie, at);
+        if (outcome.kind === 'refused') return refused(outcome.reason);
+        const { session } = outcome;
+        // The user may have lost scopes or been deleted since: the new token holds what they still hold.
+        const user = await deps.users.find(session.org_id, session.sub);
+        if (!user) return refused('the user no longer exists');
+        const held = new Set(effectiveScopes(user.scopes));
+        const scopes = session.scopes.filter((scope) => held.has(scope));
+        if (scopes.length === 0) return refused("the user holds none of the session's scopes any more");
+        const answer = await issueShortLivedToken(
+          { tokens: deps.tokens, signingKey: await deps.signingKey(), now: at },
+          { sub: session.sub, org_id: session.org_id, app_id: session.app_id, scopes },
+        );
+        const cookies = outcome.kind === 'rotated' ? [setSessionCookie(request, outcome.cookie, session.expires_at - Math.floor(at.getTime() / 1000))] : [];
+        return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS }, cookies };
+      }),
 
     async endConsoleSession(request) {
       const cookie = sessionCookieOf(request);

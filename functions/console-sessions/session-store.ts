@@ -35,10 +35,16 @@ export type RefreshOutcome =
   | { readonly kind: 'refused'; readonly reason: string };
 
 export class ConsoleSessionStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /** A new session; answers it and the cookie value that names it. */
-  async start(input: { org_id: string; app_id: string; sub: string; scopes: readonly ManagementScope[] }, now: Date): Promise<{ session: ConsoleSession; cookie: string }> {
+  async start(
+    input: { org_id: string; app_id: string; sub: string; scopes: readonly ManagementScope[] },
+    now: Date,
+  ): Promise<{ session: ConsoleSession; cookie: string }> {
     const id = randomBytes(16).toString('hex');
     const secret = newSecret();
     const seconds = Math.floor(now.getTime() / 1000);
@@ -66,7 +72,8 @@ export class ConsoleSessionStore {
     if (stored.revoked_at) return { kind: 'refused', reason: `the session was ended at ${stored.revoked_at}` };
     if (stored.expires_at <= seconds || stored.idle_expires_at <= seconds) return { kind: 'refused', reason: 'the session has expired' };
     const presented = hash(secret);
-    if (sameHash(presented, stored.previous_hash) && now.getTime() - stored.rotated_at <= ROTATION_GRACE_MS) return { kind: 'current', session: publicView(stored) };
+    if (sameHash(presented, stored.previous_hash) && now.getTime() - stored.rotated_at <= ROTATION_GRACE_MS)
+      return { kind: 'current', session: publicView(stored) };
     if (!sameHash(presented, stored.secret_hash)) {
       // A secret that was rotated away long ago is being replayed: end the session for every holder.
       if (sameHash(presented, stored.previous_hash)) await this.revoke(id, now);
@@ -74,13 +81,20 @@ export class ConsoleSessionStore {
     }
     const next = newSecret();
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: key(id),
-        UpdateExpression: 'SET secret_hash = :next, previous_hash = :current, rotated_at = :now, idle_expires_at = :idle',
-        ConditionExpression: 'secret_hash = :current AND attribute_not_exists(revoked_at)',
-        ExpressionAttributeValues: { ':next': hash(next), ':current': presented, ':now': now.getTime(), ':idle': Math.min(stored.expires_at, seconds + SESSION_IDLE_SECONDS) },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(id),
+          UpdateExpression: 'SET secret_hash = :next, previous_hash = :current, rotated_at = :now, idle_expires_at = :idle',
+          ConditionExpression: 'secret_hash = :current AND attribute_not_exists(revoked_at)',
+          ExpressionAttributeValues: {
+            ':next': hash(next),
+            ':current': presented,
+            ':now': now.getTime(),
+            ':idle': Math.min(stored.expires_at, seconds + SESSION_IDLE_SECONDS),
+          },
+        }),
+      );
     } catch (error) {
       // Another tab rotated it a moment ago with the same secret: that is the grace case.
       if (error instanceof ConditionalCheckFailedException) return this.refresh(cookie, now);
@@ -97,13 +111,15 @@ export class ConsoleSessionStore {
 
   private async revoke(id: string, now: Date): Promise<void> {
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: key(id),
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :at)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': now.toISOString() },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(id),
+          UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :at)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': now.toISOString() },
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }

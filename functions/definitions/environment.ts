@@ -72,7 +72,11 @@ export const UploadProcessorEnv = z.object({
 });
 
 /** A true/false switch: `true`/`1` or `false`/`0` (anything else fails the cold start). */
-const flag = (fallback: boolean) => z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1');
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
 
 /**
  * Webhook channel URLs are chosen by tenants. On AWS loopback inside a Lambda is its runtime API and

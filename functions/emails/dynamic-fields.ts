@@ -23,7 +23,15 @@ export const MEMBERS_PER_SEARCH = 500;
 export type DynamicValues = Record<string, string>;
 
 /** Values per member id; a member without events in the period gets the empty values (0 for sums, '' otherwise). */
-export async function dynamicValues(index: SearchableIndex, scope: TenantScope, kind: 'user' | 'company', memberIds: readonly string[], fields: readonly DynamicFieldSpec[], period: EmailPeriod, timeZone: string): Promise<Map<string, DynamicValues>> {
+export async function dynamicValues(
+  index: SearchableIndex,
+  scope: TenantScope,
+  kind: 'user' | 'company',
+  memberIds: readonly string[],
+  fields: readonly DynamicFieldSpec[],
+  period: EmailPeriod,
+  timeZone: string,
+): Promise<Map<string, DynamicValues>> {
   const values = new Map<string, DynamicValues>();
   const empty = Object.fromEntries(fields.map((field) => [field.token, field.aggregator === 'sum' ? '0' : '']));
   for (const id of memberIds) values.set(id, { ...empty });
@@ -31,18 +39,27 @@ export async function dynamicValues(index: SearchableIndex, scope: TenantScope, 
   const idField = kind === 'user' ? 'user_id.raw' : 'company_id.raw';
   for (let i = 0; i < memberIds.length; i += MEMBERS_PER_SEARCH) {
     const batch = memberIds.slice(i, i + MEMBERS_PER_SEARCH);
-    const request: SearchRequest = parseSearchRequest({
-      size: 0,
-      query: { bool: { filter: [{ terms: { [idField]: batch } }] } },
-      aggs: {
-        members: {
-          terms: { field: idField, size: batch.length },
-          aggs: Object.fromEntries(fields.map((field, k) => [`f${k}`, field.aggregator === 'terms' ? { terms: { field: field.field, size: TERMS_SHOWN } } : { [field.aggregator]: { field: field.field } }])),
+    const request: SearchRequest = parseSearchRequest(
+      {
+        size: 0,
+        query: { bool: { filter: [{ terms: { [idField]: batch } }] } },
+        aggs: {
+          members: {
+            terms: { field: idField, size: batch.length },
+            aggs: Object.fromEntries(
+              fields.map((field, k) => [
+                `f${k}`,
+                field.aggregator === 'terms' ? { terms: { field: field.field, size: TERMS_SHOWN } } : { [field.aggregator]: { field: field.field } },
+              ]),
+            ),
+          },
         },
       },
-    }, 'events', { timeZone });
+      'events',
+      { timeZone },
+    );
     const answer = await index.search({ scope, kind: 'events', range: { from: period.start, to: period.end }, timeZone, now: period.end }, request);
-    const buckets = ((answer.aggregations?.['members'] as { buckets?: Record<string, unknown>[] } | undefined)?.buckets) ?? [];
+    const buckets = (answer.aggregations?.['members'] as { buckets?: Record<string, unknown>[] } | undefined)?.buckets ?? [];
     for (const bucket of buckets) {
       const member = values.get(String(bucket['key']));
       if (!member) continue;

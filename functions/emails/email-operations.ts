@@ -41,7 +41,8 @@ const MAX_UNSUBSCRIBE_BODY_BYTES = 4_096;
  */
 export function emailOperations(deps: EmailOperationDeps): ResourceOperationTable & Record<string, Operation<ManagementCaller | undefined>> {
   const now = deps.now ?? (() => new Date());
-  const templateOf = async (orgId: string, appId: string, id: string) => EmailTemplateDocument.parse(await deps.resources.get(inApp({ orgId, appId }, EMAIL_TEMPLATE_PREFIX), id, 'email template'));
+  const templateOf = async (orgId: string, appId: string, id: string) =>
+    EmailTemplateDocument.parse(await deps.resources.get(inApp({ orgId, appId }, EMAIL_TEMPLATE_PREFIX), id, 'email template'));
 
   return {
     'emailTemplates.test': async (request, caller) => {
@@ -61,25 +62,52 @@ export function emailOperations(deps: EmailOperationDeps): ResourceOperationTabl
         user = { ...profile._source, user_id: input.user_id };
         values = (await dynamicValues(deps.index, scope, 'user', [input.user_id], template.dynamic_fields ?? [], period, 'UTC')).get(input.user_id) ?? {};
       }
-      const links = unsubscribeLinks(originOf(request), { typ: 'email_unsubscribe', org_id: ctx.orgId, app_id: ctx.appId, template_id: template._id, email: input.to }, await deps.signingKey());
+      const links = unsubscribeLinks(
+        originOf(request),
+        { typ: 'email_unsubscribe', org_id: ctx.orgId, app_id: ctx.appId, template_id: template._id, email: input.to },
+        await deps.signingKey(),
+      );
       const message = templateMessage({ template, to: input.to, user, values, period, links });
       // Test messages go to the address given alone, marked as tests.
-      const outcome = await deps.emailTransport.send({ ...message, id: `test-${template._id}-${at.getTime()}`, cc: [], bcc: [], subject: `[Test] ${message.subject}` });
-      return { status: 200, body: { to: input.to, subject: `[Test] ${message.subject}`, transport: deps.emailTransport.name, ...(outcome.status === 'sent' ? { status: 'sent', message_id: outcome.messageId } : { status: outcome.status, error_code: outcome.code, error_message: outcome.message }) } };
+      const outcome = await deps.emailTransport.send({
+        ...message,
+        id: `test-${template._id}-${at.getTime()}`,
+        cc: [],
+        bcc: [],
+        subject: `[Test] ${message.subject}`,
+      });
+      return {
+        status: 200,
+        body: {
+          to: input.to,
+          subject: `[Test] ${message.subject}`,
+          transport: deps.emailTransport.name,
+          ...(outcome.status === 'sent'
+            ? { status: 'sent', message_id: outcome.messageId }
+            : { status: outcome.status, error_code: outcome.code, error_message: outcome.message }),
+        },
+      };
     },
 
     'emailTemplates.sends': async (request, caller) => {
       const ctx = contextOf(request, caller, now());
       const template = await templateOf(ctx.orgId, ctx.appId, request.pathParams['id'] ?? '');
       const { take, before, status } = sendsQuery(request);
-      const page = await deps.emailSends.list({ orgId: ctx.orgId, appId: ctx.appId }, template._id, { take, ...(before ? { before } : {}), ...(status ? { status } : {}) });
+      const page = await deps.emailSends.list({ orgId: ctx.orgId, appId: ctx.appId }, template._id, {
+        take,
+        ...(before ? { before } : {}),
+        ...(status ? { status } : {}),
+      });
       return { status: 200, body: page.items, headers: nextPageHeader(page.next) };
     },
 
     'emails.unsubscribe.read': async (request) => {
       const claims = verifyUnsubscribeToken(request.pathParams['token'] ?? '', await deps.signingKey());
       const tenant = { orgId: claims.org_id, appId: claims.app_id };
-      const name = await templateOf(claims.org_id, claims.app_id, claims.template_id).then((t) => t.name, () => undefined);
+      const name = await templateOf(claims.org_id, claims.app_id, claims.template_id).then(
+        (t) => t.name,
+        () => undefined,
+      );
       return {
         status: 200,
         body: {
@@ -104,9 +132,13 @@ export function emailOperations(deps: EmailOperationDeps): ResourceOperationTabl
 function sendsQuery(request: HttpRequest): { take: number; before?: string; status?: EmailSendStatus } {
   const { take: takeText, before_id: before, status } = request.query;
   const take = takeText === undefined ? DEFAULT_TAKE : Number(takeText);
-  if (takeText !== undefined && (!/^\d+$/.test(takeText) || take < 1 || take > MAX_TAKE)) throw new ValidationError(`take must be an integer from 1 to ${MAX_TAKE}`, [{ field: 'take', reason: `must be an integer from 1 to ${MAX_TAKE}` }]);
+  if (takeText !== undefined && (!/^\d+$/.test(takeText) || take < 1 || take > MAX_TAKE))
+    throw new ValidationError(`take must be an integer from 1 to ${MAX_TAKE}`, [{ field: 'take', reason: `must be an integer from 1 to ${MAX_TAKE}` }]);
   const parsedStatus = status === undefined ? undefined : EmailSendStatus.safeParse(status);
-  if (parsedStatus && !parsedStatus.success) throw new ValidationError(`status must be one of ${EmailSendStatus.options.join(', ')}`, [{ field: 'status', reason: `must be one of ${EmailSendStatus.options.join(', ')}` }]);
+  if (parsedStatus && !parsedStatus.success)
+    throw new ValidationError(`status must be one of ${EmailSendStatus.options.join(', ')}`, [
+      { field: 'status', reason: `must be one of ${EmailSendStatus.options.join(', ')}` },
+    ]);
   return { take, ...(before ? { before } : {}), ...(parsedStatus?.success ? { status: parsedStatus.data } : {}) };
 }
 
@@ -115,7 +147,7 @@ function unsubscribeBody(request: HttpRequest): unknown {
   const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const raw = decodeBody(request.rawBody, request.headers['content-encoding'], MAX_UNSUBSCRIBE_BODY_BYTES);
   if (raw.length === 0) return {};
-  if (contentType === 'application/x-www-form-urlencoded' || contentType === 'multipart/form-data') return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  if (contentType === 'application/x-www-form-urlencoded' || contentType === 'multipart/form-data')
+    return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
   return readObjectBody(request);
 }
-

@@ -34,7 +34,11 @@ export interface RecipientsResult {
  * The template's recipients, less those `done` names (handled for the period already): they do not
  * count towards the cap, so a cohort larger than it is worked through run after run.
  */
-export async function templateRecipients(input: SearchInput, cohorts: readonly { id: string; cohort: StoredCohort | undefined }[], done: (userId: string) => boolean = () => false): Promise<RecipientsResult> {
+export async function templateRecipients(
+  input: SearchInput,
+  cohorts: readonly { id: string; cohort: StoredCohort | undefined }[],
+  done: (userId: string) => boolean = () => false,
+): Promise<RecipientsResult> {
   const byUser = new Map<string, Recipient>();
   const skipped = new Set<string>();
   const problems: string[] = [];
@@ -56,7 +60,8 @@ export async function templateRecipients(input: SearchInput, cohorts: readonly {
     if (cohort.cohort_type === 'user') {
       await forEachMember(input, 'users', query, PROFILE_FIELDS, (userId, source) => {
         const email = emailOf(source);
-        if (email) add({ userId, email, member: { kind: 'user', id: userId }, companyId: stringOr(source['company_id']), profile: { ...source, user_id: userId } });
+        if (email)
+          add({ userId, email, member: { kind: 'user', id: userId }, companyId: stringOr(source['company_id']), profile: { ...source, user_id: userId } });
       });
       continue;
     }

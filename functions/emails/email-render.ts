@@ -24,14 +24,20 @@ export interface RenderedEmail {
 export type RenderContext = Record<string, unknown>;
 
 export function renderEmail(template: { subject: string; html: string }, context: RenderContext): RenderedEmail {
-  const subject = engine().compile(template.subject, { ...OPTIONS, noEscape: true })(context).replace(/[\r\n]+/g, ' ').trim();
+  const subject = engine()
+    .compile(template.subject, { ...OPTIONS, noEscape: true })(context)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const html = engine().compile(template.html, OPTIONS)(context);
   return { subject, html };
 }
 
 /** A template's subject and html must compile: a 400 naming the member when they do not (checked when stored). */
 export function assertRenderable(template: { subject?: string; html?: string }): void {
-  const parts: [string, string | undefined][] = [['template.subject', template.subject], ['content.html', template.html]];
+  const parts: [string, string | undefined][] = [
+    ['template.subject', template.subject],
+    ['content.html', template.html],
+  ];
   for (const [field, text] of parts) {
     if (text === undefined) continue;
     try {

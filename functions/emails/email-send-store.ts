@@ -44,9 +44,25 @@ export class EmailSendStore {
   /** Claims the send (status `sending`): the claimed record, or the one a run before wrote. */
   async claim(tenant: EmailTenant, key: SendKey, fields: NewSend, now: Date): Promise<{ claimed: boolean; record: EmailSendRecord }> {
     const at = now.toISOString();
-    const record: EmailSendRecord = { _id: `${key.templateId}/${key.periodKey}/${key.userId}`, template_id: key.templateId, period_key: key.periodKey, user_id: key.userId, ...fields, status: 'sending', attempts: 1, claimed_at: at, updated_at: at };
+    const record: EmailSendRecord = {
+      _id: `${key.templateId}/${key.periodKey}/${key.userId}`,
+      template_id: key.templateId,
+      period_key: key.periodKey,
+      user_id: key.userId,
+      ...fields,
+      status: 'sending',
+      attempts: 1,
+      claimed_at: at,
+      updated_at: at,
+    };
     try {
-      await this.documents.send(new PutCommand({ TableName: this.tableName, Item: { pk: partitionOf(tenant), sk: sendSk(key), ...record }, ConditionExpression: 'attribute_not_exists(sk)' }));
+      await this.documents.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: partitionOf(tenant), sk: sendSk(key), ...record },
+          ConditionExpression: 'attribute_not_exists(sk)',
+        }),
+      );
       return { claimed: true, record };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -60,14 +76,16 @@ export class EmailSendStore {
   async reclaim(tenant: EmailTenant, record: EmailSendRecord, now: Date): Promise<EmailSendRecord | undefined> {
     const at = now.toISOString();
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: partitionOf(tenant), sk: sendSk(keyOf(record)) },
-        UpdateExpression: 'SET #status = :sending, attempts = :next, claimed_at = :at, updated_at = :at',
-        ConditionExpression: '#status = :retrying AND attempts = :attempts',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':attempts': record.attempts, ':next': record.attempts + 1, ':at': at },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: partitionOf(tenant), sk: sendSk(keyOf(record)) },
+          UpdateExpression: 'SET #status = :sending, attempts = :next, claimed_at = :at, updated_at = :at',
+          ConditionExpression: '#status = :retrying AND attempts = :attempts',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':attempts': record.attempts, ':next': record.attempts + 1, ':at': at },
+        }),
+      );
       return { ...record, status: 'sending', attempts: record.attempts + 1, claimed_at: at, updated_at: at };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
@@ -79,20 +97,29 @@ export class EmailSendStore {
    * Records what became of a claimed send, only if it is still the claim this sender made (a sender
    * that took too long cannot overwrite what a later one decided).
    */
-  async settle(tenant: EmailTenant, record: EmailSendRecord, outcome: { status: Exclude<EmailSendStatus, 'sending'>; message_id?: string; error_code?: string; error_message?: string; subject?: string }, now: Date): Promise<boolean> {
+  async settle(
+    tenant: EmailTenant,
+    record: EmailSendRecord,
+    outcome: { status: Exclude<EmailSendStatus, 'sending'>; message_id?: string; error_code?: string; error_message?: string; subject?: string },
+    now: Date,
+  ): Promise<boolean> {
     const set: Record<string, unknown> = { status: outcome.status, updated_at: now.toISOString() };
     for (const field of ['message_id', 'error_code', 'error_message', 'subject'] as const) if (outcome[field] !== undefined) set[field] = outcome[field];
     const names = Object.fromEntries(Object.keys(set).map((field, i) => [`#f${i}`, field]));
     const values = Object.fromEntries(Object.values(set).map((value, i) => [`:v${i}`, value]));
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: partitionOf(tenant), sk: sendSk(keyOf(record)) },
-        UpdateExpression: `SET ${Object.keys(set).map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: '#claimStatus = :sending AND claimed_at = :claimed',
-        ExpressionAttributeNames: { ...names, '#claimStatus': 'status' },
-        ExpressionAttributeValues: { ...values, ':sending': 'sending', ':claimed': record.claimed_at },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: partitionOf(tenant), sk: sendSk(keyOf(record)) },
+          UpdateExpression: `SET ${Object.keys(set)
+            .map((_, i) => `#f${i} = :v${i}`)
+            .join(', ')}`,
+          ConditionExpression: '#claimStatus = :sending AND claimed_at = :claimed',
+          ExpressionAttributeNames: { ...names, '#claimStatus': 'status' },
+          ExpressionAttributeValues: { ...values, ':sending': 'sending', ':claimed': record.claimed_at },
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -103,14 +130,23 @@ export class EmailSendStore {
   /** A provider's later report on a message it had accepted (a bounce, a complaint). */
   async markBounced(tenant: EmailTenant, key: SendKey, code: string, message: string, now: Date): Promise<boolean> {
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: partitionOf(tenant), sk: sendSk(key) },
-        UpdateExpression: 'SET #status = :bounced, error_code = :code, error_message = :message, updated_at = :at',
-        ConditionExpression: '#status IN (:sent, :unconfirmed, :bounced)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':bounced': 'bounced', ':sent': 'sent', ':unconfirmed': 'unconfirmed', ':code': code, ':message': message.slice(0, 500), ':at': now.toISOString() },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: partitionOf(tenant), sk: sendSk(key) },
+          UpdateExpression: 'SET #status = :bounced, error_code = :code, error_message = :message, updated_at = :at',
+          ConditionExpression: '#status IN (:sent, :unconfirmed, :bounced)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':bounced': 'bounced',
+            ':sent': 'sent',
+            ':unconfirmed': 'unconfirmed',
+            ':code': code,
+            ':message': message.slice(0, 500),
+            ':at': now.toISOString(),
+          },
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -134,7 +170,11 @@ export class EmailSendStore {
   }
 
   /** A template's sends, newest period first (`before`: the `next` cursor of the previous page). */
-  async list(tenant: EmailTenant, templateId: string, options: { take: number; before?: string; status?: EmailSendStatus }): Promise<{ items: EmailSendRecord[]; next?: string }> {
+  async list(
+    tenant: EmailTenant,
+    templateId: string,
+    options: { take: number; before?: string; status?: EmailSendStatus },
+  ): Promise<{ items: EmailSendRecord[]; next?: string }> {
     const items: EmailSendRecord[] = [];
     const prefix = `${SEND_PREFIX}#${templateId}#`;
     const upper = options.before === undefined ? undefined : Buffer.from(options.before, 'base64url').toString('utf8');
@@ -144,7 +184,12 @@ export class EmailSendStore {
       TableName: this.tableName,
       KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :upper',
       ...(options.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-      ExpressionAttributeValues: { ':pk': partitionOf(tenant), ':prefix': prefix, ...(upper === undefined ? {} : { ':upper': upper }), ...(options.status ? { ':status': options.status } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': partitionOf(tenant),
+        ':prefix': prefix,
+        ...(upper === undefined ? {} : { ':upper': upper }),
+        ...(options.status ? { ':status': options.status } : {}),
+      },
       ScanIndexForward: false,
       ConsistentRead: true,
     })) {
@@ -167,11 +212,24 @@ export class EmailSendStore {
   }
 
   async unsubscribe(tenant: EmailTenant, templateId: string, email: string, now: Date): Promise<void> {
-    await this.documents.send(new PutCommand({ TableName: this.tableName, Item: { pk: partitionOf(tenant), sk: unsubscribeSk(templateId, email), template_id: templateId, email: email.toLowerCase(), unsubscribed_at: now.toISOString() } }));
+    await this.documents.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          pk: partitionOf(tenant),
+          sk: unsubscribeSk(templateId, email),
+          template_id: templateId,
+          email: email.toLowerCase(),
+          unsubscribed_at: now.toISOString(),
+        },
+      }),
+    );
   }
 
   private async read(tenant: EmailTenant, key: SendKey): Promise<EmailSendRecord | undefined> {
-    const answer = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: { pk: partitionOf(tenant), sk: sendSk(key) }, ConsistentRead: true }));
+    const answer = await this.documents.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: partitionOf(tenant), sk: sendSk(key) }, ConsistentRead: true }),
+    );
     return answer.Item ? EmailSendRecord.parse(answer.Item) : undefined;
   }
 }

@@ -68,7 +68,17 @@ export const MAX_EMAIL_ATTEMPTS = 5;
 const DEFAULT_STALE_CLAIM_MS = 10 * 60_000;
 
 export async function runEmailSender(deps: EmailSenderDeps, settings: EmailSenderSettings = {}, hooks: EmailSenderHooks = {}): Promise<EmailRunSummary> {
-  const summary: EmailRunSummary = { templates: 0, recipients: 0, sent: 0, retrying: 0, failed: 0, unconfirmed: 0, suppressed: 0, alreadyDone: 0, problems: [] };
+  const summary: EmailRunSummary = {
+    templates: 0,
+    recipients: 0,
+    sent: 0,
+    retrying: 0,
+    failed: 0,
+    unconfirmed: 0,
+    suppressed: 0,
+    alreadyDone: 0,
+    problems: [],
+  };
   for (const tenant of await (deps.tenants ?? (() => tenantsWithTemplates(deps.resources)))()) {
     for (const template of await activeTemplates(deps.resources, tenant)) {
       summary.templates += 1;
@@ -76,14 +86,26 @@ export async function runEmailSender(deps: EmailSenderDeps, settings: EmailSende
         await sendTemplate(deps, settings, hooks, tenant, template, summary);
       } catch (error) {
         // One template's trouble (a cohort's criteria, a dynamic field's aggregation) must not stop the others.
-        summary.problems.push({ org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, message: error instanceof Error ? error.message : String(error) });
+        summary.problems.push({
+          org_id: tenant.orgId,
+          app_id: tenant.appId,
+          template_id: template._id,
+          message: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
   return summary;
 }
 
-async function sendTemplate(deps: EmailSenderDeps, settings: EmailSenderSettings, hooks: EmailSenderHooks, tenant: EmailTenant, template: EmailTemplateDocument, summary: EmailRunSummary): Promise<void> {
+async function sendTemplate(
+  deps: EmailSenderDeps,
+  settings: EmailSenderSettings,
+  hooks: EmailSenderHooks,
+  tenant: EmailTenant,
+  template: EmailTemplateDocument,
+  summary: EmailRunSummary,
+): Promise<void> {
   const now = deps.now?.() ?? new Date();
   const period = lastClosedPeriod(template.period, now);
   // A period that was over before the template existed is not this template's to report on.
@@ -104,7 +126,16 @@ async function sendTemplate(deps: EmailSenderDeps, settings: EmailSenderSettings
   if (recipients.length === 0) return;
   const values = await valuesByMember(deps.index, scope, template, recipients, period);
   await mapWithConcurrency(recipients, settings.concurrency ?? 8, async (recipient) => {
-    const outcome = await sendOnce(deps, settings, hooks, tenant, template, period, recipient, values.get(`${recipient.member.kind}:${recipient.member.id}`) ?? {});
+    const outcome = await sendOnce(
+      deps,
+      settings,
+      hooks,
+      tenant,
+      template,
+      period,
+      recipient,
+      values.get(`${recipient.member.kind}:${recipient.member.id}`) ?? {},
+    );
     summary[outcome] += 1;
   });
 }
@@ -112,19 +143,54 @@ async function sendTemplate(deps: EmailSenderDeps, settings: EmailSenderSettings
 type Tally = 'sent' | 'retrying' | 'failed' | 'unconfirmed' | 'suppressed' | 'alreadyDone';
 
 /** One recipient's message for the period: claimed, sent, recorded; or what an earlier run left, settled. */
-async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, hooks: EmailSenderHooks, tenant: EmailTenant, template: EmailTemplateDocument, period: EmailPeriod, recipient: Recipient, values: DynamicValues): Promise<Tally> {
+async function sendOnce(
+  deps: EmailSenderDeps,
+  settings: EmailSenderSettings,
+  hooks: EmailSenderHooks,
+  tenant: EmailTenant,
+  template: EmailTemplateDocument,
+  period: EmailPeriod,
+  recipient: Recipient,
+  values: DynamicValues,
+): Promise<Tally> {
   const now = deps.now?.() ?? new Date();
   const key = { templateId: template._id, periodKey: period.key, userId: recipient.userId };
   // Rendered before the claim: a template that fails to render leaves no claim behind to read as "unconfirmed".
-  const links = unsubscribeLinks(deps.publicBaseUrl, { typ: 'email_unsubscribe', org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, email: recipient.email }, await deps.signingKey());
+  const links = unsubscribeLinks(
+    deps.publicBaseUrl,
+    { typ: 'email_unsubscribe', org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, email: recipient.email },
+    await deps.signingKey(),
+  );
   const message = templateMessage({ template, to: recipient.email, user: recipient.profile, companyId: recipient.companyId, values, period, links });
-  const claim = await deps.sends.claim(tenant, key, { period_start: period.key === 'once' ? null : period.start.toISOString(), period_end: period.key === 'once' ? null : period.end.toISOString(), company_id: recipient.companyId, to: recipient.email }, now);
+  const claim = await deps.sends.claim(
+    tenant,
+    key,
+    {
+      period_start: period.key === 'once' ? null : period.start.toISOString(),
+      period_end: period.key === 'once' ? null : period.end.toISOString(),
+      company_id: recipient.companyId,
+      to: recipient.email,
+    },
+    now,
+  );
   let record = claim.record;
   if (!claim.claimed) {
     if (record.status === 'sending' && now.getTime() - Date.parse(record.claimed_at) >= (settings.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS)) {
       // Its sender stopped between claiming and recording: sent if the transport can prove it, else never resent.
       const delivered = (await deps.transport.delivered?.(record._id)) ?? false;
-      await deps.sends.settle(tenant, record, delivered ? { status: 'sent', message_id: record._id } : { status: 'unconfirmed', error_code: 'sender_stopped', error_message: 'The sender stopped after claiming this message and before recording its outcome; it may or may not have been sent, so it is not sent again.' }, now);
+      await deps.sends.settle(
+        tenant,
+        record,
+        delivered
+          ? { status: 'sent', message_id: record._id }
+          : {
+              status: 'unconfirmed',
+              error_code: 'sender_stopped',
+              error_message:
+                'The sender stopped after claiming this message and before recording its outcome; it may or may not have been sent, so it is not sent again.',
+            },
+        now,
+      );
       return delivered ? 'sent' : 'unconfirmed';
     }
     if (record.status !== 'retrying') return 'alreadyDone';
@@ -139,15 +205,26 @@ async function sendOnce(deps: EmailSenderDeps, settings: EmailSenderSettings, ho
   hooks.beforeSend?.(record);
   const outcome: SendOutcome = await deps.transport.send({ ...message, id: record._id, tags: { [SEND_TAG]: sendTagValue(tenant, key) } });
   hooks.afterSend?.(record);
-  const settled = outcome.status === 'sent'
-    ? { status: 'sent' as const, message_id: outcome.messageId, subject: message.subject }
-    : { status: outcome.status === 'retrying' && record.attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' as const : outcome.status, error_code: outcome.code, error_message: outcome.message, subject: message.subject };
+  const settled =
+    outcome.status === 'sent'
+      ? { status: 'sent' as const, message_id: outcome.messageId, subject: message.subject }
+      : {
+          status: outcome.status === 'retrying' && record.attempts >= MAX_EMAIL_ATTEMPTS ? ('failed' as const) : outcome.status,
+          error_code: outcome.code,
+          error_message: outcome.message,
+          subject: message.subject,
+        };
   await deps.sends.settle(tenant, record, settled, deps.now?.() ?? new Date());
   return settled.status;
 }
 
-
-async function valuesByMember(index: SearchableIndex, scope: { org_id: string; app_id: string }, template: EmailTemplateDocument, recipients: readonly Recipient[], period: EmailPeriod): Promise<Map<string, DynamicValues>> {
+async function valuesByMember(
+  index: SearchableIndex,
+  scope: { org_id: string; app_id: string },
+  template: EmailTemplateDocument,
+  recipients: readonly Recipient[],
+  period: EmailPeriod,
+): Promise<Map<string, DynamicValues>> {
   const fields = template.dynamic_fields ?? [];
   const result = new Map<string, DynamicValues>();
   for (const kind of ['user', 'company'] as const) {
@@ -157,7 +234,11 @@ async function valuesByMember(index: SearchableIndex, scope: { org_id: string; a
   return result;
 }
 
-async function cohortsOf(resources: ResourceStore, tenant: EmailTenant, template: EmailTemplateDocument): Promise<{ id: string; cohort: StoredCohort | undefined }[]> {
+async function cohortsOf(
+  resources: ResourceStore,
+  tenant: EmailTenant,
+  template: EmailTemplateDocument,
+): Promise<{ id: string; cohort: StoredCohort | undefined }[]> {
   const at = { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: COHORT_PREFIX };
   const items = await resources.getItems(template.cohorts.map((ref) => resourceKey(at, ref.id)));
   const byId = new Map(items.map((item) => [String(item['_id']), item]));
@@ -172,7 +253,10 @@ export async function activeTemplates(resources: ResourceStore, tenant: EmailTen
   const templates: EmailTemplateDocument[] = [];
   let beforeId: string | undefined;
   do {
-    const page = await resources.list({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: EMAIL_TEMPLATE_PREFIX }, { take: 1000, ...(beforeId ? { beforeId } : {}) });
+    const page = await resources.list(
+      { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: EMAIL_TEMPLATE_PREFIX },
+      { take: 1000, ...(beforeId ? { beforeId } : {}) },
+    );
     for (const item of page.items) {
       const parsed = EmailTemplateDocument.safeParse(item.document);
       if (parsed.success && parsed.data.state === 1) templates.push(parsed.data);

@@ -49,19 +49,21 @@ export function sesTransport(client: SESv2Client, configurationSet?: string): Em
     name: 'ses',
     async send(email) {
       try {
-        const answer = await client.send(new SendEmailCommand({
-          FromEmailAddress: email.from,
-          Destination: { ToAddresses: [email.to], CcAddresses: [...email.cc], BccAddresses: [...email.bcc] },
-          Content: {
-            Simple: {
-              Subject: { Data: email.subject, Charset: 'UTF-8' },
-              Body: { Html: { Data: email.html, Charset: 'UTF-8' } },
-              Headers: Object.entries(email.headers).map(([Name, Value]) => ({ Name, Value })),
+        const answer = await client.send(
+          new SendEmailCommand({
+            FromEmailAddress: email.from,
+            Destination: { ToAddresses: [email.to], CcAddresses: [...email.cc], BccAddresses: [...email.bcc] },
+            Content: {
+              Simple: {
+                Subject: { Data: email.subject, Charset: 'UTF-8' },
+                Body: { Html: { Data: email.html, Charset: 'UTF-8' } },
+                Headers: Object.entries(email.headers).map(([Name, Value]) => ({ Name, Value })),
+              },
             },
-          },
-          ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
-          ...(email.tags ? { EmailTags: Object.entries(email.tags).map(([Name, Value]) => ({ Name, Value })) } : {}),
-        }));
+            ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
+            ...(email.tags ? { EmailTags: Object.entries(email.tags).map(([Name, Value]) => ({ Name, Value })) } : {}),
+          }),
+        );
         return { status: 'sent', messageId: answer.MessageId ?? messageIdOf(email.id) };
       } catch (error) {
         return sesFailure(error);
@@ -76,7 +78,18 @@ export function sesFailure(error: unknown): SendOutcome {
   const text = String(message ?? error).slice(0, 500);
   const code = name ?? 'unknown';
   const status = $metadata?.httpStatusCode;
-  if (['MessageRejected', 'MailFromDomainNotVerifiedException', 'AccountSuspendedException', 'SendingPausedException', 'BadRequestException', 'NotFoundException'].includes(code)) return { status: 'failed', code, message: text };
-  if (code === 'TooManyRequestsException' || code === 'LimitExceededException' || (typeof status === 'number' && status >= 500)) return { status: 'retrying', code, message: text };
+  if (
+    [
+      'MessageRejected',
+      'MailFromDomainNotVerifiedException',
+      'AccountSuspendedException',
+      'SendingPausedException',
+      'BadRequestException',
+      'NotFoundException',
+    ].includes(code)
+  )
+    return { status: 'failed', code, message: text };
+  if (code === 'TooManyRequestsException' || code === 'LimitExceededException' || (typeof status === 'number' && status >= 500))
+    return { status: 'retrying', code, message: text };
   return { status: 'unconfirmed', code, message: text };
 }

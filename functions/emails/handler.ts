@@ -31,7 +31,10 @@ export const handler = async (event: SesEvent = {}) => {
   await index.ensureReady();
   // Two independent jobs on one schedule: one failing must not keep the other from running.
   const [emails, notifications] = await Promise.allSettled([send(), notify()]);
-  for (const [message, outcome] of [['email run', emails], ['cohort notifications', notifications]] as const) {
+  for (const [message, outcome] of [
+    ['email run', emails],
+    ['cohort notifications', notifications],
+  ] as const) {
     // One structured line per job and run: CloudWatch metric filters and alarms read it.
     if (outcome.status === 'rejected') console.error(JSON.stringify({ level: 'error', message: `${message} failed`, error: String(outcome.reason) }));
     else console.log(JSON.stringify({ level: outcome.value.problems.length > 0 ? 'warn' : 'info', message, ...outcome.value }));

@@ -75,7 +75,7 @@ export function smtpFailure(error: unknown): SendOutcome {
   const text = String(message ?? error).slice(0, 500);
   if (typeof responseCode === 'number' && responseCode >= 500) return { status: 'failed', code: `smtp_${responseCode}`, message: text };
   if (typeof responseCode === 'number' && responseCode >= 400) return { status: 'retrying', code: `smtp_${responseCode}`, message: text };
-  if (code === 'ECONNECTION' || code === 'EDNS' || /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(text)) return { status: 'retrying', code: code ?? 'connection', message: text };
+  if (code === 'ECONNECTION' || code === 'EDNS' || /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(text))
+    return { status: 'retrying', code: code ?? 'connection', message: text };
   return { status: 'unconfirmed', code: code ?? 'unknown', message: text };
 }
-

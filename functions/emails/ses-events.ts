@@ -18,7 +18,8 @@ export function sendTagValue(tenant: EmailTenant, key: SendKey): string {
 export function sendOfTag(value: string): { tenant: EmailTenant; key: SendKey } | undefined {
   try {
     const { o, a, t, p, u } = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if ([o, a, t, p, u].every((part) => typeof part === 'string' && part !== '')) return { tenant: { orgId: o as string, appId: a as string }, key: { templateId: t as string, periodKey: p as string, userId: u as string } };
+    if ([o, a, t, p, u].every((part) => typeof part === 'string' && part !== ''))
+      return { tenant: { orgId: o as string, appId: a as string }, key: { templateId: t as string, periodKey: p as string, userId: u as string } };
   } catch {
     // not one of ours
   }
@@ -31,7 +32,11 @@ export interface SesEvent {
   readonly 'detail-type'?: string;
   readonly detail?: {
     readonly eventType?: string;
-    readonly bounce?: { readonly bounceType?: string; readonly bounceSubType?: string; readonly bouncedRecipients?: readonly { readonly emailAddress?: string; readonly diagnosticCode?: string }[] };
+    readonly bounce?: {
+      readonly bounceType?: string;
+      readonly bounceSubType?: string;
+      readonly bouncedRecipients?: readonly { readonly emailAddress?: string; readonly diagnosticCode?: string }[];
+    };
     readonly complaint?: { readonly complainedRecipients?: readonly { readonly emailAddress?: string }[]; readonly complaintFeedbackType?: string };
     readonly mail?: { readonly tags?: Readonly<Record<string, readonly string[]>> };
   };
@@ -47,13 +52,21 @@ export async function recordSesEvent(sends: EmailSendStore, event: SesEvent, now
   if (detail.eventType === 'Bounce' && detail.bounce) {
     const permanent = detail.bounce.bounceType === 'Permanent';
     const recipients = detail.bounce.bouncedRecipients ?? [];
-    const reason = recipients.map((r) => r.diagnosticCode).find((code) => code) ?? `${detail.bounce.bounceType ?? 'Unknown'} bounce (${detail.bounce.bounceSubType ?? 'no subtype'})`;
+    const reason =
+      recipients.map((r) => r.diagnosticCode).find((code) => code) ??
+      `${detail.bounce.bounceType ?? 'Unknown'} bounce (${detail.bounce.bounceSubType ?? 'no subtype'})`;
     await sends.markBounced(send.tenant, send.key, permanent ? 'bounce_permanent' : 'bounce_transient', reason, now);
     if (permanent) for (const r of recipients) if (r.emailAddress) await sends.unsubscribe(send.tenant, '*', r.emailAddress, now);
     return 'recorded';
   }
   if (detail.eventType === 'Complaint' && detail.complaint) {
-    await sends.markBounced(send.tenant, send.key, 'complaint', `The recipient marked the message as spam (${detail.complaint.complaintFeedbackType ?? 'no feedback type'})`, now);
+    await sends.markBounced(
+      send.tenant,
+      send.key,
+      'complaint',
+      `The recipient marked the message as spam (${detail.complaint.complaintFeedbackType ?? 'no feedback type'})`,
+      now,
+    );
     for (const r of detail.complaint.complainedRecipients ?? []) if (r.emailAddress) await sends.unsubscribe(send.tenant, '*', r.emailAddress, now);
     return 'recorded';
   }

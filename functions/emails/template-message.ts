@@ -19,14 +19,17 @@ export function templateMessage(input: {
   links: { page: string; oneClick: string };
 }): Omit<OutgoingEmail, 'id' | 'tags'> {
   const { template, to, period, links } = input;
-  const rendered = renderEmail({ subject: template.template.subject, html: withUnsubscribeFooter(template.content.html) }, {
-    ...input.values,
-    user: { ...input.user, email: to },
-    company: input.companyId ? { company_id: input.companyId } : undefined,
-    period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString() },
-    template: { name: template.name },
-    unsubscribe_url: links.page,
-  });
+  const rendered = renderEmail(
+    { subject: template.template.subject, html: withUnsubscribeFooter(template.content.html) },
+    {
+      ...input.values,
+      user: { ...input.user, email: to },
+      company: input.companyId ? { company_id: input.companyId } : undefined,
+      period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString() },
+      template: { name: template.name },
+      unsubscribe_url: links.page,
+    },
+  );
   return {
     from: template.addresses.from,
     to,
@@ -41,6 +44,7 @@ export function templateMessage(input: {
 /** Every message carries an unsubscribe link: the template's own `{{unsubscribe_url}}`, or a footer added here. */
 function withUnsubscribeFooter(html: string): string {
   if (/\{\{\{?\s*unsubscribe_url\s*\}?\}\}/.test(html)) return html;
-  const footer = '<p style="font-size:12px;color:#667085;margin-top:24px">You receive this because of your use of our API. <a href="{{unsubscribe_url}}">Unsubscribe</a></p>';
+  const footer =
+    '<p style="font-size:12px;color:#667085;margin-top:24px">You receive this because of your use of our API. <a href="{{unsubscribe_url}}">Unsubscribe</a></p>';
   return /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${footer}</body>`) : `${html}${footer}`;
 }

@@ -31,12 +31,21 @@ export function ethAbiOperations(deps: { resources: ResourceStore; now?: () => D
       // One ABI per address: the address (or `any`) is its id, so a second post, even a concurrent one, replaces the first.
       const id = address ?? ANY_CONTRACT;
       const document = (createdAt: string): EthAbiDocument => ({
-        _id: id, org_id: ctx.orgId, app_id: ctx.appId, address,
+        _id: id,
+        org_id: ctx.orgId,
+        app_id: ctx.appId,
+        address,
         ...(input.name ? { name: input.name } : {}),
-        abi: input.abi, functions, created_at: createdAt, modified_at: ctx.now,
+        abi: input.abi,
+        functions,
+        created_at: createdAt,
+        modified_at: ctx.now,
       });
       if (await deps.resources.create(at(ctx), id, document(ctx.now))) return { status: 201, body: document(ctx.now) };
-      const replaced = await deps.resources.update(at(ctx), id, 'ABI', (current, modifiedAt) => ({ ...document(typeof current['created_at'] === 'string' ? current['created_at'] : ctx.now), modified_at: modifiedAt }));
+      const replaced = await deps.resources.update(at(ctx), id, 'ABI', (current, modifiedAt) => ({
+        ...document(typeof current['created_at'] === 'string' ? current['created_at'] : ctx.now),
+        modified_at: modifiedAt,
+      }));
       return { status: 200, body: replaced };
     },
     'ethAbi.list': async (request, caller) => {
@@ -64,13 +73,19 @@ function checkedFunctions(abi: readonly Record<string, unknown>[]): number {
     if (!Array.isArray(item['inputs'])) return issues.push({ field: `abi[${i}].inputs`, reason: 'a function needs its inputs (an array, empty for none)' });
     try {
       // Formatted as Solidity would write it, then parsed back: an unknown parameter type is refused here, not at decoding.
-      parseAbiItem(`function ${toFunctionSignature({ ...item, type: 'function', outputs: Array.isArray(item['outputs']) ? item['outputs'] : [], stateMutability: typeof item['stateMutability'] === 'string' ? item['stateMutability'] : 'nonpayable' } as unknown as AbiFunction)}`);
+      parseAbiItem(
+        `function ${toFunctionSignature({ ...item, type: 'function', outputs: Array.isArray(item['outputs']) ? item['outputs'] : [], stateMutability: typeof item['stateMutability'] === 'string' ? item['stateMutability'] : 'nonpayable' } as unknown as AbiFunction)}`,
+      );
       functions += 1;
     } catch (error) {
-      issues.push({ field: `abi[${i}].inputs`, reason: `is not a valid ABI parameter list: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}` });
+      issues.push({
+        field: `abi[${i}].inputs`,
+        reason: `is not a valid ABI parameter list: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+      });
     }
   });
   if (issues.length > 0) throw new ValidationError(`Invalid abi: ${issues[0]!.field} ${issues[0]!.reason}`, issues.slice(0, 100));
-  if (functions === 0) throw new ValidationError('Invalid abi: it declares no function to decode calls with', [{ field: 'abi', reason: 'declares no function' }]);
+  if (functions === 0)
+    throw new ValidationError('Invalid abi: it declares no function to decode calls with', [{ field: 'abi', reason: 'declares no function' }]);
   return functions;
 }

@@ -39,7 +39,11 @@ function jsonRpcRequests(body: unknown): unknown[] {
 }
 
 const isDecodedCall = (item: unknown): item is JsonRpcCall =>
-  typeof item === 'object' && item !== null && typeof (item as JsonRpcCall).method === 'string' && DECODED_METHODS.has((item as JsonRpcCall).method) && Array.isArray((item as JsonRpcCall).params);
+  typeof item === 'object' &&
+  item !== null &&
+  typeof (item as JsonRpcCall).method === 'string' &&
+  DECODED_METHODS.has((item as JsonRpcCall).method) &&
+  Array.isArray((item as JsonRpcCall).params);
 
 /** The calls of a request body that this decodes (eth_call, eth_sendTransaction, eth_sendRawTransaction). */
 export function jsonRpcCalls(body: unknown): JsonRpcCall[] {
@@ -49,7 +53,10 @@ export function jsonRpcCalls(body: unknown): JsonRpcCall[] {
 /** The `eth` fields of a request body, or undefined when it holds no call this decodes. */
 export function ethFieldsOf(body: unknown, abiFor: AbiLookup): EthCallFields | undefined {
   const requests = jsonRpcRequests(body);
-  const described = requests.filter(isDecodedCall).map((call) => describeCall(call, abiFor)).find((fields): fields is EthCallFields => fields !== undefined);
+  const described = requests
+    .filter(isDecodedCall)
+    .map((call) => describeCall(call, abiFor))
+    .find((fields): fields is EthCallFields => fields !== undefined);
   if (!described) return undefined;
   return Array.isArray(body) || requests.length > 1 ? { ...described, batch_size: requests.length } : described;
 }
@@ -58,7 +65,13 @@ function describeCall(call: JsonRpcCall, abiFor: AbiLookup): EthCallFields | und
   const transaction = transactionOf(call);
   if (!transaction) return undefined;
   const { to, from, value, data } = transaction;
-  const base: EthCallFields = { method: call.method, ...(to ? { to } : {}), ...(from ? { from } : {}), ...(value !== undefined ? { value } : {}), decoded: false };
+  const base: EthCallFields = {
+    method: call.method,
+    ...(to ? { to } : {}),
+    ...(from ? { from } : {}),
+    ...(value !== undefined ? { value } : {}),
+    decoded: false,
+  };
   if (!data || data.length < 10) return base;
   const selector = data.slice(0, 10).toLowerCase();
   const abi = abiFor(to);
@@ -123,9 +136,12 @@ function safeSelector(fn: AbiFunction): string | undefined {
  * conflict in OpenSearch's mapping and fail the event's indexing).
  */
 function argText(value: unknown): string {
-  const text = typeof value === 'string' ? value : typeof value === 'bigint' || typeof value === 'boolean' || typeof value === 'number'
-    ? String(value)
-    : JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '';
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'bigint' || typeof value === 'boolean' || typeof value === 'number'
+        ? String(value)
+        : (JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '');
   return text.length > MAX_ARG_CHARS ? text.slice(0, MAX_ARG_CHARS) : text;
 }
 
@@ -140,10 +156,12 @@ function lowerCaseAddresses(value: unknown, param: AbiParameter): unknown {
   const components = 'components' in param ? param.components : undefined;
   if (param.type === 'tuple' && components && typeof value === 'object' && value !== null) {
     if (Array.isArray(value)) return value.map((item, i) => (components[i] ? lowerCaseAddresses(item, components[i]!) : item));
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => {
-      const component = components.find((c) => c.name === key);
-      return [key, component ? lowerCaseAddresses(item, component) : item];
-    }));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => {
+        const component = components.find((c) => c.name === key);
+        return [key, component ? lowerCaseAddresses(item, component) : item];
+      }),
+    );
   }
   return value;
 }

@@ -23,7 +23,10 @@ export class PartBuilder {
   rowCount = 0;
   textBytes = 0;
 
-  constructor(private readonly format: ExportFormat, fields: readonly string[] | null) {
+  constructor(
+    private readonly format: ExportFormat,
+    fields: readonly string[] | null,
+  ) {
     this.columns = format === 'csv' && fields ? csvColumns([], fields) : undefined;
   }
 
@@ -93,7 +96,11 @@ function csvText(rows: readonly Record<string, unknown>[], fields: readonly stri
 }
 
 /** Leaf values by dotted path; arrays stay whole (a column holds their JSON). */
-export function flatten(value: Record<string, unknown>, prefix = '', into: Record<string, unknown> = Object.create(null) as Record<string, unknown>): Record<string, unknown> {
+export function flatten(
+  value: Record<string, unknown>,
+  prefix = '',
+  into: Record<string, unknown> = Object.create(null) as Record<string, unknown>,
+): Record<string, unknown> {
   for (const [key, child] of Object.entries(value)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     if (child !== null && typeof child === 'object' && !Array.isArray(child)) flatten(child as Record<string, unknown>, path, into);

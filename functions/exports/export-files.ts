@@ -13,21 +13,26 @@ export const EXPORT_URL_TTL_SECONDS = 3600;
  * replaces the first attempt instead of adding to it.
  */
 export class ExportFiles {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   partKey(ref: ExportRef, number: number, format: ExportFormat): string {
     return `${jobPrefix(ref)}part-${String(number).padStart(5, '0')}.${format}.gz`;
   }
 
   async put(key: string, body: Buffer): Promise<void> {
-    await this.s3.send(new PutObjectCommand({
-      Bucket: this.bucket,
-      Key: key,
-      Body: body,
-      // A gzip file to keep as it is (no Content-Encoding, which clients would undo on the way).
-      ContentType: 'application/gzip',
-      ContentDisposition: `attachment; filename="${key.slice(key.lastIndexOf('/') + 1)}"`,
-    }));
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        // A gzip file to keep as it is (no Content-Encoding, which clients would undo on the way).
+        ContentType: 'application/gzip',
+        ContentDisposition: `attachment; filename="${key.slice(key.lastIndexOf('/') + 1)}"`,
+      }),
+    );
   }
 
   async downloadUrl(key: string): Promise<string> {

@@ -39,12 +39,17 @@ export function exportOperations(deps: ExportOperationDeps): Record<string, Expo
     'exports.create': async (request, caller) => {
       const ctx = contextOf(request, caller, now());
       const input = parseBody(ExportCreate, readObjectBody(request));
-      if (!ctx.caller.scopes.includes(KIND_SCOPE[input.kind])) throw new UnauthorizedError(`An export of ${input.kind} needs the ${KIND_SCOPE[input.kind]} scope`);
+      if (!ctx.caller.scopes.includes(KIND_SCOPE[input.kind]))
+        throw new UnauthorizedError(`An export of ${input.kind} needs the ${KIND_SCOPE[input.kind]} scope`);
       if (input.kind !== 'events') {
         const windowField = (['from', 'to'] as const).find((field) => input[field] !== undefined);
-        if (windowField) throw new ValidationError(`Invalid ${windowField}: only events exports have a time window`, [{ field: windowField, reason: `${input.kind} are not in a time window` }]);
+        if (windowField)
+          throw new ValidationError(`Invalid ${windowField}: only events exports have a time window`, [
+            { field: windowField, reason: `${input.kind} are not in a time window` },
+          ]);
       }
-      if (input.fields && input.format !== 'csv') throw new ValidationError('Invalid fields: columns apply to CSV exports', [{ field: 'fields', reason: 'only with format csv' }]);
+      if (input.fields && input.format !== 'csv')
+        throw new ValidationError('Invalid fields: columns apply to CSV exports', [{ field: 'fields', reason: 'only with format csv' }]);
       const at = new Date(ctx.now);
       const range = parseRequestRange({ from: input.from, to: input.to, time_zone: input.time_zone }, at);
       const job: ExportJob = {
@@ -94,7 +99,8 @@ export function exportOperations(deps: ExportOperationDeps): Record<string, Expo
       const ctx = contextOf(request, caller, now());
       const ref = refOf(ctx, request);
       const job = await deps.exportJobs.update(ref, (current) =>
-        current.status === 'queued' || current.status === 'running' ? { ...current, status: 'cancelled', lease_until: null, completed_at: ctx.now } : current);
+        current.status === 'queued' || current.status === 'running' ? { ...current, status: 'cancelled', lease_until: null, completed_at: ctx.now } : current,
+      );
       // Parts already written go now; a runner that writes one more deletes it when it sees the cancel.
       if (job.status === 'cancelled') await deps.exportFiles.deleteAll(ref);
       return { status: 200, body: await present(job) };
@@ -110,7 +116,15 @@ export async function presentJob(job: ExportJob, files: ExportFiles, now: Date) 
   const expired = job.status === 'expired' || (job.status === 'completed' && job.expires_at !== null && Date.parse(job.expires_at) <= now.getTime());
   const downloadable = !expired && (job.status === 'completed' || job.status === 'running' || job.status === 'queued');
   const parts = downloadable
-    ? await Promise.all(job.parts.map(async (part) => ({ number: part.number, rows: part.rows, bytes: part.bytes, url: await files.downloadUrl(part.key), url_expires_in: EXPORT_URL_TTL_SECONDS })))
+    ? await Promise.all(
+        job.parts.map(async (part) => ({
+          number: part.number,
+          rows: part.rows,
+          bytes: part.bytes,
+          url: await files.downloadUrl(part.key),
+          url_expires_in: EXPORT_URL_TTL_SECONDS,
+        })),
+      )
     : [];
   return {
     _id: job._id,
@@ -124,7 +138,8 @@ export async function presentJob(job: ExportJob, files: ExportFiles, now: Date) 
     fields: job.fields,
     exported: job.exported,
     estimated_total: job.estimated_total,
-    progress: job.estimated_total === null ? null : job.estimated_total === 0 ? (job.status === 'completed' ? 1 : 0) : Math.min(1, job.exported / job.estimated_total),
+    progress:
+      job.estimated_total === null ? null : job.estimated_total === 0 ? (job.status === 'completed' ? 1 : 0) : Math.min(1, job.exported / job.estimated_total),
     parts,
     ...(job.error ? { error: job.error } : {}),
     created_at: job.created_at,

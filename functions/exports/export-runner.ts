@@ -64,7 +64,8 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
   }
   if (FINISHED.has(job.status)) return job.status;
   // Page queries are stopped a little past the deadline, so one slow page cannot outlive the runner.
-  const stopReading = limits.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, limits.deadline + (limits.pageGraceMs ?? PAGE_GRACE_MS) - Date.now()));
+  const stopReading =
+    limits.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, limits.deadline + (limits.pageGraceMs ?? PAGE_GRACE_MS) - Date.now()));
   const context: SearchContext = { ...contextOf(job), ...(stopReading ? { signal: stopReading } : {}) };
   const base = baseRequest(job, pageSize);
   let settleInFlight: () => Promise<ExportRunOutcome | undefined> = async () => undefined;
@@ -111,7 +112,11 @@ export async function runExport(deps: ExportRunDeps, ref: ExportRef, limits: Exp
     if (stopReading?.aborted) return (await settleInFlight()) ?? 'paused';
     // A refusal (the stored query no longer valid, say) will not pass on a retry: the job fails.
     if (isServiceError(error) && error.status < 500) {
-      await deps.jobs.update(ref, (current) => (FINISHED.has(current.status) ? current : { ...current, status: 'failed', error: error.message, lease_until: null, completed_at: deps.now().toISOString() }));
+      await deps.jobs.update(ref, (current) =>
+        FINISHED.has(current.status)
+          ? current
+          : { ...current, status: 'failed', error: error.message, lease_until: null, completed_at: deps.now().toISOString() },
+      );
       return 'failed';
     }
     throw error;
@@ -149,7 +154,14 @@ async function writeAndRecord(
       exported: current.exported + part.rowCount,
       cursor,
       lease_until: new Date(now.getTime() + EXPORT_LEASE_MS).toISOString(),
-      ...(finished ? { status: 'completed' as const, completed_at: now.toISOString(), expires_at: new Date(now.getTime() + EXPORT_RETENTION_DAYS * 86_400_000).toISOString(), lease_until: null } : {}),
+      ...(finished
+        ? {
+            status: 'completed' as const,
+            completed_at: now.toISOString(),
+            expires_at: new Date(now.getTime() + EXPORT_RETENTION_DAYS * 86_400_000).toISOString(),
+            lease_until: null,
+          }
+        : {}),
     };
   });
   if (recorded) return { ok: true };

@@ -13,10 +13,15 @@ export interface GovernedApp {
  * instead of scanning the table.
  */
 export class GovernedApps {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   async remember(orgId: string, appId: string): Promise<void> {
-    await this.documents.send(new PutCommand({ TableName: this.tableName, Item: { pk: GOVERNED_APPS_PARTITION, sk: `${orgId}#${appId}`, org_id: orgId, app_id: appId } }));
+    await this.documents.send(
+      new PutCommand({ TableName: this.tableName, Item: { pk: GOVERNED_APPS_PARTITION, sk: `${orgId}#${appId}`, org_id: orgId, app_id: appId } }),
+    );
   }
 
   async forget(orgId: string, appId: string): Promise<void> {
@@ -24,7 +29,11 @@ export class GovernedApps {
   }
 
   async list(): Promise<GovernedApp[]> {
-    const items = await queryAll(this.documents, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': GOVERNED_APPS_PARTITION } });
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': GOVERNED_APPS_PARTITION },
+    });
     return items.map((item) => ({ org_id: String(item['org_id']), app_id: String(item['app_id']) }));
   }
 }

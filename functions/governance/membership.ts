@@ -71,7 +71,8 @@ export async function computeMembership(input: MembershipInput): Promise<Members
       if (list) list.push(assignment);
       else byEntity.set(entityId, [assignment]);
     });
-    if (listed === 'cut') problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
+    if (listed === 'cut')
+      problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
   }
   // fromEntries defines own properties, so even `__proto__` is an ordinary key of the result.
   return { assignments: { user_rules: Object.fromEntries(byKind.users), company_rules: Object.fromEntries(byKind.companies) }, problems };
@@ -99,7 +100,9 @@ export async function computeSampleRates(input: SampleRateInput): Promise<Sample
   const byType = { user: new Map<string, number>(), company: new Map<string, number>() };
   const problems: MembershipProblem[] = [];
   // Visiting cohorts winner-first lets the first rate set for an id stand.
-  const ordered = [...input.cohorts].flatMap(([id, cohort]) => (cohort.sample_rate === undefined ? [] : [{ id, cohort, rate: cohort.sample_rate }])).sort(winnerFirst);
+  const ordered = [...input.cohorts]
+    .flatMap(([id, cohort]) => (cohort.sample_rate === undefined ? [] : [{ id, cohort, rate: cohort.sample_rate }]))
+    .sort(winnerFirst);
   for (const { id, cohort, rate } of ordered) {
     if (!Number.isInteger(rate) || rate < 0 || rate > 100) {
       problems.push({ cohort_id: id, reason: `sample_rate ${rate} is not an integer from 0 to 100` });
@@ -124,7 +127,8 @@ export async function computeSampleRates(input: SampleRateInput): Promise<Sample
       continue;
     }
     for (const entityId of members) if (!byEntity.has(entityId)) byEntity.set(entityId, rate);
-    if (listed === 'cut') problems.push({ cohort_id: id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest keep the app's sample rate` });
+    if (listed === 'cut')
+      problems.push({ cohort_id: id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest keep the app's sample rate` });
   }
   return { rates: { user_sample_rate: Object.fromEntries(byType.user), company_sample_rate: Object.fromEntries(byType.company) }, problems };
 }
@@ -164,7 +168,13 @@ function anyOf(queries: QueryNode[]): QueryNode {
 export type SearchInput = Pick<MembershipInput, 'index' | 'scope' | 'timeZone' | 'now' | 'pageSize' | 'maxMembersPerRule'>;
 
 /** Pages through every matching profile in `_id` order, reading only `includes`; 'cut' when the cap stopped it. */
-export async function forEachMember(input: SearchInput, kind: IndexKind, query: QueryNode, includes: string[], visit: (id: string, source: Record<string, unknown>) => void): Promise<'all' | 'cut'> {
+export async function forEachMember(
+  input: SearchInput,
+  kind: IndexKind,
+  query: QueryNode,
+  includes: string[],
+  visit: (id: string, source: Record<string, unknown>) => void,
+): Promise<'all' | 'cut'> {
   const pageSize = Math.min(input.pageSize ?? MAX_SIZE, MAX_SIZE);
   const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
   let searchAfter: SortValue[] | undefined;

@@ -18,5 +18,10 @@ export async function handler(): Promise<{ apps: number; changed: number; failed
   }
   // A failed app is retried by the next scheduled run; failing the invocation would only re-run the others.
   for (const failure of failures) console.error(JSON.stringify({ message: 'governance refresh failed', ...failure }));
-  return { apps: results.length + failures.length, changed: results.filter((r) => r.changed).length, failed: failures.length, purged: purges.reduce((n, p) => n + p.deleted, 0) };
+  return {
+    apps: results.length + failures.length,
+    changed: results.filter((r) => r.changed).length,
+    failed: failures.length,
+    purged: purges.reduce((n, p) => n + p.deleted, 0),
+  };
 }

@@ -73,7 +73,12 @@ export class GovernanceRefresher {
    * the purges of deleted apps that their DELETE left unfinished continue (bounded per run): this
    * schedule is what guarantees a deleted app's items all go.
    */
-  async refreshAll(): Promise<{ results: RefreshResult[]; failures: { org_id: string; app_id: string; error: string }[]; purges: PurgeResult[]; purgeError?: string }> {
+  async refreshAll(): Promise<{
+    results: RefreshResult[];
+    failures: { org_id: string; app_id: string; error: string }[];
+    purges: PurgeResult[];
+    purgeError?: string;
+  }> {
     let purges: PurgeResult[] = [];
     let purgeError: string | undefined;
     try {
@@ -101,7 +106,11 @@ export class GovernanceRefresher {
       return { org_id: orgId, app_id: appId, changed: false, problems: [] };
     }
     const rules = await this.deps.rules.enabledRules(orgId, appId);
-    const cohorts = await this.deps.rules.cohorts(orgId, appId, rules.flatMap((rule) => rule.cohorts.map((cohort) => cohort.id)));
+    const cohorts = await this.deps.rules.cohorts(
+      orgId,
+      appId,
+      rules.flatMap((rule) => rule.cohorts.map((cohort) => cohort.id)),
+    );
     const sampled = await this.deps.rules.sampledCohorts(orgId, appId);
     const search = { index: this.deps.index, scope: { org_id: orgId, app_id: appId }, timeZone: app.time_zone, now: this.now() };
     const membership = await computeMembership({ ...search, rules, cohorts });
@@ -124,13 +133,18 @@ export class GovernanceRefresher {
  * The management API's onGovernanceChange: refresh the app now. A failed refresh is logged, not
  * thrown: the change itself is stored, and the scheduled refresh retries the membership.
  */
-export function governanceChangeHook(refresher: GovernanceRefresher, log: (line: string) => void = console.error): (orgId: string, appId: string) => Promise<void> {
+export function governanceChangeHook(
+  refresher: GovernanceRefresher,
+  log: (line: string) => void = console.error,
+): (orgId: string, appId: string) => Promise<void> {
   return async (orgId, appId) => {
     try {
       const result = await refresher.refreshApp(orgId, appId);
       if (result.problems.length > 0) log(JSON.stringify({ message: 'governance membership problems', ...result }));
     } catch (error) {
-      log(JSON.stringify({ message: 'governance refresh failed', org_id: orgId, app_id: appId, error: error instanceof Error ? error.message : String(error) }));
+      log(
+        JSON.stringify({ message: 'governance refresh failed', org_id: orgId, app_id: appId, error: error instanceof Error ? error.message : String(error) }),
+      );
     }
   };
 }

@@ -103,26 +103,33 @@ export class RuleConfigStore implements RuleConfigReader {
     const generation = randomBytes(8).toString('hex');
     const chunks: Buffer[] = [];
     if (compressed.length > RULE_CONFIG_CHUNK_BYTES) {
-      for (let offset = 0; offset < compressed.length; offset += RULE_CONFIG_CHUNK_BYTES) chunks.push(compressed.subarray(offset, offset + RULE_CONFIG_CHUNK_BYTES));
-      await batchWrite(this.documents, this.tableName, chunks.map((data, n) => ({ PutRequest: { Item: { pk, sk: chunkKey(generation, n), data } } })));
+      for (let offset = 0; offset < compressed.length; offset += RULE_CONFIG_CHUNK_BYTES)
+        chunks.push(compressed.subarray(offset, offset + RULE_CONFIG_CHUNK_BYTES));
+      await batchWrite(
+        this.documents,
+        this.tableName,
+        chunks.map((data, n) => ({ PutRequest: { Item: { pk, sk: chunkKey(generation, n), data } } })),
+      );
     }
     try {
-      await this.documents.send(new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          pk,
-          sk: RULE_CONFIG_SORT_KEY,
-          org_id: orgId,
-          app_id: appId,
-          hash: snapshot.hash,
-          generation,
-          chunks: chunks.length,
-          ...(chunks.length === 0 ? { data: compressed } : {}),
-          updated_at: new Date(this.now()).toISOString(),
-        },
-        ConditionExpression: previous ? 'generation = :previous' : 'attribute_not_exists(pk)',
-        ...(previous ? { ExpressionAttributeValues: { ':previous': previous.generation } } : {}),
-      }));
+      await this.documents.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk,
+            sk: RULE_CONFIG_SORT_KEY,
+            org_id: orgId,
+            app_id: appId,
+            hash: snapshot.hash,
+            generation,
+            chunks: chunks.length,
+            ...(chunks.length === 0 ? { data: compressed } : {}),
+            updated_at: new Date(this.now()).toISOString(),
+          },
+          ConditionExpression: previous ? 'generation = :previous' : 'attribute_not_exists(pk)',
+          ...(previous ? { ExpressionAttributeValues: { ':previous': previous.generation } } : {}),
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       await this.deleteChunks(pk, generation, chunks.length);
@@ -145,10 +152,17 @@ export class RuleConfigStore implements RuleConfigReader {
   }
 
   private async header(orgId: string, appId: string): Promise<Header | undefined> {
-    const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: { pk: appRulesPartition(orgId, appId), sk: RULE_CONFIG_SORT_KEY }, ConsistentRead: true }));
+    const result = await this.documents.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: appRulesPartition(orgId, appId), sk: RULE_CONFIG_SORT_KEY }, ConsistentRead: true }),
+    );
     const item = result.Item;
     if (!item) return undefined;
-    return { hash: String(item['hash']), generation: String(item['generation']), chunks: Number(item['chunks'] ?? 0), data: item['data'] as Uint8Array | undefined };
+    return {
+      hash: String(item['hash']),
+      generation: String(item['generation']),
+      chunks: Number(item['chunks'] ?? 0),
+      data: item['data'] as Uint8Array | undefined,
+    };
   }
 
   /** The generation's chunks joined, or undefined when some are gone (a newer generation replaced it). */
@@ -167,7 +181,11 @@ export class RuleConfigStore implements RuleConfigReader {
   }
 
   private async deleteChunks(pk: string, generation: string, count: number): Promise<void> {
-    await batchWrite(this.documents, this.tableName, Array.from({ length: count }, (_, n) => ({ DeleteRequest: { Key: { pk, sk: chunkKey(generation, n) } } })));
+    await batchWrite(
+      this.documents,
+      this.tableName,
+      Array.from({ length: count }, (_, n) => ({ DeleteRequest: { Key: { pk, sk: chunkKey(generation, n) } } })),
+    );
   }
 }
 

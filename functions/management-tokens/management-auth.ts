@@ -38,7 +38,11 @@ export function managementAuthenticator(deps: ManagementAuthDeps) {
     const nowSeconds = Math.floor(nowMs() / 1000);
     const claims = verifyManagementToken(bearerToken(request.headers['authorization']), await deps.signingKey(), nowSeconds);
     requireScope(claims, route.auth.scope);
-    const [record, org, rate] = await Promise.allSettled([tokens.assertUsable(claims, nowSeconds), orgs.assertActive(claims.org_id), limiter.take(claims.org_id)]);
+    const [record, org, rate] = await Promise.allSettled([
+      tokens.assertUsable(claims, nowSeconds),
+      orgs.assertActive(claims.org_id),
+      limiter.take(claims.org_id),
+    ]);
     // Fixed precedence whatever finishes first: a bad token (401) before an unpaid org (402) before the rate (429).
     for (const outcome of [record, org, rate]) if (outcome.status === 'rejected') throw outcome.reason;
     return { ...claims, rateLimit: (rate as PromiseFulfilledResult<RateLimitStatus>).value };

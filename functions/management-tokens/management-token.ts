@@ -47,7 +47,10 @@ export function requireScope(claims: ManagementTokenClaims, scope: ManagementSco
 /** Accepts `Bearer <token>` and a bare token (some clients omit the scheme). */
 export function bearerToken(authorization: string | undefined): string {
   const value = authorization?.trim();
-  if (!value) throw new UnauthorizedError('The Authorization header is missing; send Authorization: Bearer <management token>', [{ field: 'authorization', reason: 'missing' }]);
+  if (!value)
+    throw new UnauthorizedError('The Authorization header is missing; send Authorization: Bearer <management token>', [
+      { field: 'authorization', reason: 'missing' },
+    ]);
   const match = /^bearer\s+(.+)$/i.exec(value);
   return (match ? match[1]! : value).trim();
 }

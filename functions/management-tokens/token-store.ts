@@ -26,7 +26,10 @@ const REVOKE_PAGE = 100;
 const REVOKE_CONCURRENCY = 8;
 
 export class TokenStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /**
    * Records a token and its twin in the subject's partition, in one transaction that also checks the
@@ -37,18 +40,26 @@ export class TokenStore {
   async put(record: AccessTokenRecord): Promise<void> {
     const parsed = AccessTokenRecord.parse(record);
     try {
-      await this.documents.send(new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: this.tableName, Item: { ...tokenKey(parsed.jti), ...parsed }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...userTokenKey(parsed.org_id, parsed.sub, parsed.jti), org_id: parsed.org_id, sub: parsed.sub, jti: parsed.jti, ...(parsed.expires_at === undefined ? {} : { expires_at: parsed.expires_at }) },
+      await this.documents.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.tableName, Item: { ...tokenKey(parsed.jti), ...parsed }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...userTokenKey(parsed.org_id, parsed.sub, parsed.jti),
+                  org_id: parsed.org_id,
+                  sub: parsed.sub,
+                  jti: parsed.jti,
+                  ...(parsed.expires_at === undefined ? {} : { expires_at: parsed.expires_at }),
+                },
+              },
             },
-          },
-          { ConditionCheck: { TableName: this.tableName, Key: userKey(parsed.org_id, parsed.sub), ConditionExpression: 'attribute_not_exists(deleted_at)' } },
-        ],
-      }));
+            { ConditionCheck: { TableName: this.tableName, Key: userKey(parsed.org_id, parsed.sub), ConditionExpression: 'attribute_not_exists(deleted_at)' } },
+          ],
+        }),
+      );
     } catch (error) {
       if (error instanceof TransactionCanceledException && error.CancellationReasons?.[2]?.Code === 'ConditionalCheckFailed') {
         throw new UnauthorizedError(`The user ${parsed.sub} was deleted`, [{ field: 'authorization', reason: 'user deleted' }]);
@@ -66,13 +77,15 @@ export class TokenStore {
   /** Marks a token of `orgId` revoked; false when there is no such token in that org. */
   async revoke(orgId: string, jti: string, at: Date): Promise<boolean> {
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: tokenKey(jti),
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :at)',
-        ConditionExpression: 'attribute_exists(pk) AND org_id = :org',
-        ExpressionAttributeValues: { ':at': at.toISOString(), ':org': orgId },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: tokenKey(jti),
+          UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :at)',
+          ConditionExpression: 'attribute_exists(pk) AND org_id = :org',
+          ExpressionAttributeValues: { ':at': at.toISOString(), ':org': orgId },
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -88,20 +101,26 @@ export class TokenStore {
   async revokeAllOf(orgId: string, sub: string, at: Date): Promise<number> {
     let revoked = 0;
     for (;;) {
-      const page = await this.documents.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': userTokensPartition(orgId, sub) },
-        ProjectionExpression: 'pk, sk, jti',
-        ConsistentRead: true,
-        Limit: REVOKE_PAGE,
-      }));
+      const page = await this.documents.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': userTokensPartition(orgId, sub) },
+          ProjectionExpression: 'pk, sk, jti',
+          ConsistentRead: true,
+          Limit: REVOKE_PAGE,
+        }),
+      );
       const items = page.Items ?? [];
       if (items.length === 0) return revoked;
       // A record already removed by its TTL needs no revocation.
       const results = await mapWithConcurrency(items, REVOKE_CONCURRENCY, (item) => this.revoke(orgId, String(item['jti']), at));
       revoked += results.filter(Boolean).length;
-      await batchDelete(this.documents, this.tableName, items.map((item) => ({ pk: item['pk'], sk: item['sk'] })));
+      await batchDelete(
+        this.documents,
+        this.tableName,
+        items.map((item) => ({ pk: item['pk'], sk: item['sk'] })),
+      );
     }
   }
 
@@ -118,7 +137,13 @@ export class TokenStore {
       ExpressionAttributeValues: { ':pk': userTokensPartition(orgId, sub) },
       ProjectionExpression: 'jti',
     })) {
-      const records = (await batchGet(this.documents, this.tableName, page.map((item) => tokenKey(String(item['jti']))))).map((item) => AccessTokenRecord.parse(item));
+      const records = (
+        await batchGet(
+          this.documents,
+          this.tableName,
+          page.map((item) => tokenKey(String(item['jti']))),
+        )
+      ).map((item) => AccessTokenRecord.parse(item));
       for (const record of records) {
         if (record.org_id === orgId && !record.revoked_at && (record.expires_at === undefined || record.expires_at > nowSeconds)) found.push(record);
       }

@@ -45,7 +45,10 @@ export interface PurgeResult {
 }
 
 export class AppPurger {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /** Items of the app deletion's transaction: the purge marker (so the purge is finished even after a crash). */
   markerItems(orgId: string, appId: string, at: Date): TransactItems {
@@ -75,7 +78,12 @@ export class AppPurger {
   async resumePending(maxItems: number = SCHEDULED_PURGE_ITEMS): Promise<PurgeResult[]> {
     const results: PurgeResult[] = [];
     let budget = maxItems;
-    for await (const item of queryItems(this.documents, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': PURGE_PARTITION }, ConsistentRead: true })) {
+    for await (const item of queryItems(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': PURGE_PARTITION },
+      ConsistentRead: true,
+    })) {
       if (budget <= 0) break;
       const result = await this.purge(String(item['org_id']), String(item['app_id']), budget);
       budget -= result.deleted;
@@ -85,14 +93,16 @@ export class AppPurger {
   }
 
   private async keys(pk: string, prefix: string, limit: number): Promise<{ pk: string; sk: string }[]> {
-    const page = await this.documents.send(new QueryCommand({
-      TableName: this.tableName,
-      KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-      ExpressionAttributeValues: prefix ? { ':pk': pk, ':prefix': prefix } : { ':pk': pk },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-      Limit: limit,
-    }));
+    const page = await this.documents.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: prefix ? { ':pk': pk, ':prefix': prefix } : { ':pk': pk },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+    );
     return (page.Items ?? []).map((item) => ({ pk: String(item['pk']), sk: String(item['sk']) }));
   }
 }

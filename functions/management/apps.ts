@@ -14,7 +14,17 @@ export const APP_PREFIX = 'APP';
 const COLLECTOR_ID_SCOPE = 'create:access_tokens';
 
 /** What the API shows for an app; the rest of the item (org_id, cache hashes) stays internal. */
-const READ_ONLY = ['id', 'org_id', 'app_id', 'collector_application_id', 'search_api_base_url', 'portal_api_base_url', 'secure_proxy', 'created_at', 'modified_at'];
+const READ_ONLY = [
+  'id',
+  'org_id',
+  'app_id',
+  'collector_application_id',
+  'search_api_base_url',
+  'portal_api_base_url',
+  'secure_proxy',
+  'created_at',
+  'modified_at',
+];
 
 const isCreate = (ctx: ResourceContext) => ctx.request.method === 'POST' && ctx.request.pathParams.id === undefined;
 
@@ -59,18 +69,19 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
     createSchema: AppCreate,
     updateSchema: AppUpdate,
     readOnly: READ_ONLY,
-    toStored: (input, ctx, system) => App.parse({
-      org_id: ctx.orgId,
-      app_id: system._id,
-      name: input.name,
-      custom_app_id: input.custom_app_id,
-      collector_application_id: newCollectorApplicationId(),
-      time_zone: assertTimeZone(input.time_zone ?? 'UTC'),
-      week_starts_on: input.week_starts_on ?? 0,
-      settings: AppSettings.parse(settingsOf(input)),
-      created_at: system.created_at,
-      modified_at: system.modified_at,
-    }),
+    toStored: (input, ctx, system) =>
+      App.parse({
+        org_id: ctx.orgId,
+        app_id: system._id,
+        name: input.name,
+        custom_app_id: input.custom_app_id,
+        collector_application_id: newCollectorApplicationId(),
+        time_zone: assertTimeZone(input.time_zone ?? 'UTC'),
+        week_starts_on: input.week_starts_on ?? 0,
+        settings: AppSettings.parse(settingsOf(input)),
+        created_at: system.created_at,
+        modified_at: system.modified_at,
+      }),
     applyUpdate: (current, input) => {
       const app = App.parse(current);
       const next = {
@@ -111,7 +122,14 @@ async function purgeDeletedApp(purger: AppPurger, orgId: string, appId: string, 
     const result = await purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
     if (!result.done) log(JSON.stringify({ message: 'deleted app purge continues on the schedule', ...result }));
   } catch (error) {
-    log(JSON.stringify({ message: 'deleted app purge failed; the schedule resumes it', org_id: orgId, app_id: appId, error: error instanceof Error ? error.message : String(error) }));
+    log(
+      JSON.stringify({
+        message: 'deleted app purge failed; the schedule resumes it',
+        org_id: orgId,
+        app_id: appId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
 }
 

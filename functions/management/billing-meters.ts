@@ -58,7 +58,8 @@ export function billingMeterKind(): CrudKind<BillingMeterCreate, BillingMeterUpd
     createSchema: BillingMeterCreate,
     updateSchema: BillingMeterUpdate,
     toStored: (input, _ctx, system) => ({ ...system, ...input, es_query: normaliseEsQuery(input.es_query) }),
-    applyUpdate: (current, input) => (input.es_query === undefined ? { ...current, ...input } : { ...current, ...input, es_query: normaliseEsQuery(input.es_query) }),
+    applyUpdate: (current, input) =>
+      input.es_query === undefined ? { ...current, ...input } : { ...current, ...input, es_query: normaliseEsQuery(input.es_query) },
   };
 }
 

@@ -7,7 +7,17 @@ import { UnauthorizedError, ValidationError, type FieldIssue } from '../shared/e
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest, OperationResult } from '../shared/http/types';
-import { DEFAULT_TAKE, MAX_TAKE, isPlausibleId, newResourceId, type ListOptions, type ResourceLocation, type ResourceStore, type StoredDocument, type TransactItems } from './resource-store';
+import {
+  DEFAULT_TAKE,
+  MAX_TAKE,
+  isPlausibleId,
+  newResourceId,
+  type ListOptions,
+  type ResourceLocation,
+  type ResourceStore,
+  type StoredDocument,
+  type TransactItems,
+} from './resource-store';
 
 /** Management bodies are small documents; anything bigger is a mistake or an attack. */
 export const MAX_RESOURCE_BODY_BYTES = 1_000_000;

@@ -20,16 +20,22 @@ async function checkCohorts(store: ResourceStore, ctx: ResourceContext, rule: St
   const issues: FieldIssue[] = [];
   if (rule.type === 'regex' && cohorts.length > 0) issues.push({ field: 'cohorts', reason: 'a regex rule takes no cohorts; use regex_config' });
   else {
-    await Promise.all(cohorts.map(async (ref, i) => {
-      try {
-        const cohort = await store.get(at, ref.id, 'cohort');
-        if (cohort.cohort_type !== rule.type) issues.push({ field: `cohorts[${i}].id`, reason: `is a ${String(cohort.cohort_type)} cohort; a ${String(rule.type)} rule needs ${String(rule.type)} cohorts` });
-      } catch (error) {
-        if (error instanceof NotFoundError) issues.push({ field: `cohorts[${i}].id`, reason: 'no cohort with this id in this app' });
-        else if (error instanceof GoneError) issues.push({ field: `cohorts[${i}].id`, reason: 'the cohort was deleted' });
-        else throw error;
-      }
-    }));
+    await Promise.all(
+      cohorts.map(async (ref, i) => {
+        try {
+          const cohort = await store.get(at, ref.id, 'cohort');
+          if (cohort.cohort_type !== rule.type)
+            issues.push({
+              field: `cohorts[${i}].id`,
+              reason: `is a ${String(cohort.cohort_type)} cohort; a ${String(rule.type)} rule needs ${String(rule.type)} cohorts`,
+            });
+        } catch (error) {
+          if (error instanceof NotFoundError) issues.push({ field: `cohorts[${i}].id`, reason: 'no cohort with this id in this app' });
+          else if (error instanceof GoneError) issues.push({ field: `cohorts[${i}].id`, reason: 'the cohort was deleted' });
+          else throw error;
+        }
+      }),
+    );
   }
   if (issues.length > 0) {
     issues.sort((a, b) => a.field.localeCompare(b.field));
@@ -49,16 +55,23 @@ async function checkLimits(store: ResourceStore, ctx: ResourceContext, rule: Sto
   const configs = Array.isArray(rule.regex_config) ? (rule.regex_config as { conditions?: unknown[] }[]) : [];
   const conditions = configs.reduce((sum, config) => sum + (config.conditions?.length ?? 0), 0);
   if (conditions > MAX_RULE_CONDITIONS) {
-    throw new ValidationError(`A governance rule may have at most ${MAX_RULE_CONDITIONS} regex conditions in all; this one has ${conditions}`, [{ field: 'regex_config', reason: `over ${MAX_RULE_CONDITIONS} conditions` }]);
+    throw new ValidationError(`A governance rule may have at most ${MAX_RULE_CONDITIONS} regex conditions in all; this one has ${conditions}`, [
+      { field: 'regex_config', reason: `over ${MAX_RULE_CONDITIONS} conditions` },
+    ]);
   }
   const page = await store.list({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: RULE_PREFIX }, { take: MAX_GOVERNANCE_RULES_PER_APP + 1 });
   const others = page.items.map((item) => item.document).filter((document) => document['_id'] !== rule['_id']);
   if (others.length >= MAX_GOVERNANCE_RULES_PER_APP) {
-    throw new ValidationError(`An app may have at most ${MAX_GOVERNANCE_RULES_PER_APP} governance rules`, [{ field: 'body', reason: `the app has ${MAX_GOVERNANCE_RULES_PER_APP} governance rules already` }]);
+    throw new ValidationError(`An app may have at most ${MAX_GOVERNANCE_RULES_PER_APP} governance rules`, [
+      { field: 'body', reason: `the app has ${MAX_GOVERNANCE_RULES_PER_APP} governance rules already` },
+    ]);
   }
   const bytes = [...others, rule].reduce((sum, document) => sum + Buffer.byteLength(JSON.stringify(document)), 0);
   if (bytes > MAX_APP_RULES_BYTES) {
-    throw new ValidationError(`An app's governance rules may be at most ${MAX_APP_RULES_BYTES} bytes as JSON together (SDKs fetch them all); with this rule they would be ${bytes}`, [{ field: 'body', reason: `the app's rules would be over ${MAX_APP_RULES_BYTES} bytes` }]);
+    throw new ValidationError(
+      `An app's governance rules may be at most ${MAX_APP_RULES_BYTES} bytes as JSON together (SDKs fetch them all); with this rule they would be ${bytes}`,
+      [{ field: 'body', reason: `the app's rules would be over ${MAX_APP_RULES_BYTES} bytes` }],
+    );
   }
 }
 

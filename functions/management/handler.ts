@@ -13,7 +13,14 @@ import { withConsole } from '../web-console/console-assets';
 
 const env = parseEnv(ManagementApiEnv);
 // This Lambda recomputes rule snapshots after governance changes: it reads them fresh (no cache).
-const stores = new ServiceStores(lambdaStoresInput(env, { ruleConfigCacheTtlMs: 0, managementRateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE, queryTimeBudgetMs: env.QUERY_TIME_BUDGET_MS, concurrentQueriesPerOrg: env.CONCURRENT_QUERIES_PER_ORG }));
+const stores = new ServiceStores(
+  lambdaStoresInput(env, {
+    ruleConfigCacheTtlMs: 0,
+    managementRateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
+    queryTimeBudgetMs: env.QUERY_TIME_BUDGET_MS,
+    concurrentQueriesPerOrg: env.CONCURRENT_QUERIES_PER_ORG,
+  }),
+);
 const index = searchIndexFromEnv(env);
 
 const api = managementApiHandler(stores, {

@@ -17,7 +17,17 @@ import { ingestBacklogOperations, type IngestBacklogProbe } from '../ingest/back
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 
 /** Everything the management routes use: the stores and clients the composition root builds. */
-export interface ManagementApiDeps extends ManagementAuthDeps, OAuthDeps, ConsoleSessionDeps, ResourceOperationsDeps, BalanceOperationDeps, CatalogDeps, ChannelDeps, ReportOperationDeps, ExportOperationDeps, EmailOperationDeps {
+export interface ManagementApiDeps
+  extends ManagementAuthDeps,
+    OAuthDeps,
+    ConsoleSessionDeps,
+    ResourceOperationsDeps,
+    BalanceOperationDeps,
+    CatalogDeps,
+    ChannelDeps,
+    ReportOperationDeps,
+    ExportOperationDeps,
+    EmailOperationDeps {
   /** The ingest backlog, where the deployment measures it (the local journal); absent on AWS. */
   readonly ingestBacklog?: IngestBacklogProbe;
 }

@@ -128,13 +128,15 @@ export class ResourceStore {
     const partitions = new Set<string>();
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.documents.send(new ScanCommand({
-        TableName: this.tableName,
-        FilterExpression: 'begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':prefix': `${prefix}#` },
-        ProjectionExpression: 'pk',
-        ExclusiveStartKey: startKey,
-      }));
+      const page = await this.documents.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':prefix': `${prefix}#` },
+          ProjectionExpression: 'pk',
+          ExclusiveStartKey: startKey,
+        }),
+      );
       for (const item of page.Items ?? []) partitions.add(String(item['pk']));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -168,9 +170,17 @@ export class ResourceStore {
    */
   async createAll(entries: readonly NewResource[], extra: TransactItems = []): Promise<number[]> {
     for (const entry of entries) assertStorable(entry.document);
-    const puts = entries.map((entry) => ({ TableName: this.tableName, Item: { ...entry.document, ...liveKey(entry.at, entry.id) }, ConditionExpression: 'attribute_not_exists(pk)' }));
-    const owners = [...new Map(entries.map((entry) => [entry.at.partition, appOfPartition(entry.at.partition)] as const)).values()].filter((owner) => owner !== undefined);
-    const checks = owners.map((owner) => ({ ConditionCheck: { TableName: this.tableName, Key: appKey(owner.orgId, owner.appId), ConditionExpression: 'attribute_exists(pk)' } }));
+    const puts = entries.map((entry) => ({
+      TableName: this.tableName,
+      Item: { ...entry.document, ...liveKey(entry.at, entry.id) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }));
+    const owners = [...new Map(entries.map((entry) => [entry.at.partition, appOfPartition(entry.at.partition)] as const)).values()].filter(
+      (owner) => owner !== undefined,
+    );
+    const checks = owners.map((owner) => ({
+      ConditionCheck: { TableName: this.tableName, Key: appKey(owner.orgId, owner.appId), ConditionExpression: 'attribute_exists(pk)' },
+    }));
     try {
       if (puts.length === 1 && extra.length === 0 && checks.length === 0) await this.documents.send(new PutCommand(puts[0]!));
       else await this.documents.send(new TransactWriteCommand({ TransactItems: [...puts.map((Put) => ({ Put })), ...extra, ...checks] }));
@@ -235,7 +245,12 @@ export class ResourceStore {
    * then 503 (retryable). `change` may throw (e.g. ValidationError): nothing is written then. A
    * change that returns `current` itself (nothing to do) writes nothing either.
    */
-  async update(at: ResourceLocation, id: string, noun: string, change: (current: StoredDocument, modifiedAt: string) => StoredDocument | Promise<StoredDocument>): Promise<StoredDocument> {
+  async update(
+    at: ResourceLocation,
+    id: string,
+    noun: string,
+    change: (current: StoredDocument, modifiedAt: string) => StoredDocument | Promise<StoredDocument>,
+  ): Promise<StoredDocument> {
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
       const current = await this.get(at, id, noun);
       const modifiedAt = this.nextModifiedAt(current.modified_at);
@@ -243,12 +258,15 @@ export class ResourceStore {
       if (next === current) return current;
       assertStorable(next);
       try {
-        await this.documents.send(new PutCommand({
-          TableName: this.tableName,
-          Item: { ...next, modified_at: modifiedAt, ...liveKey(at, id) },
-          ConditionExpression: current.modified_at === undefined ? 'attribute_exists(pk) AND attribute_not_exists(modified_at)' : 'attribute_exists(pk) AND modified_at = :m',
-          ExpressionAttributeValues: current.modified_at === undefined ? undefined : { ':m': current.modified_at },
-        }));
+        await this.documents.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...next, modified_at: modifiedAt, ...liveKey(at, id) },
+            ConditionExpression:
+              current.modified_at === undefined ? 'attribute_exists(pk) AND attribute_not_exists(modified_at)' : 'attribute_exists(pk) AND modified_at = :m',
+            ExpressionAttributeValues: current.modified_at === undefined ? undefined : { ':m': current.modified_at },
+          }),
+        );
         return stripKeys({ ...next, modified_at: modifiedAt });
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -267,25 +285,31 @@ export class ResourceStore {
       const current = await this.get(at, id, noun);
       const deletedAt = this.now();
       try {
-        await this.documents.send(new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: liveKey(at, id),
-                ConditionExpression: current.modified_at === undefined ? 'attribute_exists(pk)' : 'modified_at = :m',
-                ExpressionAttributeValues: current.modified_at === undefined ? undefined : { ':m': current.modified_at },
+        await this.documents.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: this.tableName,
+                  Key: liveKey(at, id),
+                  ConditionExpression: current.modified_at === undefined ? 'attribute_exists(pk)' : 'modified_at = :m',
+                  ExpressionAttributeValues: current.modified_at === undefined ? undefined : { ':m': current.modified_at },
+                },
               },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...tombstoneKey(at, id), deleted_at: deletedAt.toISOString(), expires_at: Math.floor(deletedAt.getTime() / 1000) + TOMBSTONE_TTL_SECONDS },
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: {
+                    ...tombstoneKey(at, id),
+                    deleted_at: deletedAt.toISOString(),
+                    expires_at: Math.floor(deletedAt.getTime() / 1000) + TOMBSTONE_TTL_SECONDS,
+                  },
+                },
               },
-            },
-            ...extra(current),
-          ],
-        }));
+              ...extra(current),
+            ],
+          }),
+        );
         return current;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;

@@ -15,7 +15,12 @@ export type CriteriaForm = { form: 'body'; request: SearchRequest } | { form: 'q
  * parser: either a search body (`{"query": {...}}`, checked against the kind's fields) or a bare query
  * (`{"bool": {...}}`). Problems are reported under `field` (`criteria.query.bool.must[0]`).
  */
-export function parseCriteria(value: Record<string, unknown>, kind: IndexKind, field: string, accept: 'body' | 'body-or-query' = 'body-or-query'): CriteriaForm {
+export function parseCriteria(
+  value: Record<string, unknown>,
+  kind: IndexKind,
+  field: string,
+  accept: 'body' | 'body-or-query' = 'body-or-query',
+): CriteriaForm {
   const keys = Object.keys(value);
   const isBody = accept === 'body' || keys.length === 0 || keys.every((key) => SEARCH_BODY_MEMBERS.has(key));
   try {

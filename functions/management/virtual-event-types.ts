@@ -22,11 +22,17 @@ function criteriaQuery(criteria: Record<string, unknown>, field: string): QueryN
   const parsed = parseCriteria(criteria, 'events', field);
   if (parsed.form === 'body') {
     const extra = Object.keys(criteria).find((member) => member !== 'query');
-    if (extra !== undefined) throw new ValidationError(`Invalid ${field}: a virtual event type's criteria is a query; ${extra} has no meaning here`, [{ field: `${field}.${extra}`, reason: 'only query is allowed' }]);
+    if (extra !== undefined)
+      throw new ValidationError(`Invalid ${field}: a virtual event type's criteria is a query; ${extra} has no meaning here`, [
+        { field: `${field}.${extra}`, reason: 'only query is allowed' },
+      ]);
   }
   const query = parsed.form === 'query' ? parsed.query : parsed.request.query;
   // A type defined by types could loop; and what it selects would change when they change.
-  if (queryMentions(query)) throw new ValidationError(`Invalid ${field}: criteria may not use ${VIRTUAL_EVENT_TYPES_FIELD}`, [{ field, reason: `may not use ${VIRTUAL_EVENT_TYPES_FIELD}` }]);
+  if (queryMentions(query))
+    throw new ValidationError(`Invalid ${field}: criteria may not use ${VIRTUAL_EVENT_TYPES_FIELD}`, [
+      { field, reason: `may not use ${VIRTUAL_EVENT_TYPES_FIELD}` },
+    ]);
   return query;
 }
 
@@ -42,10 +48,14 @@ async function storedTypes(store: ResourceStore, orgId: string, appId: string): 
 async function assertNameFree(store: ResourceStore, ctx: ResourceContext, name: string, ownId?: string): Promise<void> {
   const types = await storedTypes(store, ctx.orgId, ctx.appId);
   if (types.some((type) => type['name'] === name && type['_id'] !== ownId)) {
-    throw new ValidationError(`A virtual event type named ${JSON.stringify(name)} exists already`, [{ field: 'name', reason: 'another virtual event type of the app has this name' }]);
+    throw new ValidationError(`A virtual event type named ${JSON.stringify(name)} exists already`, [
+      { field: 'name', reason: 'another virtual event type of the app has this name' },
+    ]);
   }
   if (ownId === undefined && types.length >= MAX_VIRTUAL_EVENT_TYPES) {
-    throw new ValidationError(`An app may have at most ${MAX_VIRTUAL_EVENT_TYPES} virtual event types`, [{ field: 'name', reason: `the app has ${MAX_VIRTUAL_EVENT_TYPES} virtual event types already` }]);
+    throw new ValidationError(`An app may have at most ${MAX_VIRTUAL_EVENT_TYPES} virtual event types`, [
+      { field: 'name', reason: `the app has ${MAX_VIRTUAL_EVENT_TYPES} virtual event types already` },
+    ]);
   }
 }
 

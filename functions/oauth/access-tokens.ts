@@ -32,7 +32,12 @@ export async function mintAccessToken(deps: AccessTokenDeps, caller: ManagementC
   }
   const scopes = requestedScopes(caller, query.scope);
   const exp = expiry(query.expiration, deps.now);
-  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { sub: caller.sub, org_id: caller.org_id, app_id: caller.app_id, scopes, exp }, deps.now);
+  const issued = await issueManagementToken(
+    deps.tokens,
+    deps.signingKey,
+    { sub: caller.sub, org_id: caller.org_id, app_id: caller.app_id, scopes, exp },
+    deps.now,
+  );
   return { _id: issued.jti, token: issued.token };
 }
 
@@ -60,10 +65,17 @@ export function requestedScopes(caller: ManagementCaller, scopeParameter: string
   const names = splitScopeList(scopeParameter);
   if (!names) return [...caller.scopes];
   const unknown = names.filter((n) => !isManagementScope(n));
-  if (unknown.length) throw new ValidationError(`Unknown scopes: ${unknown.join(', ')}`, unknown.map((n) => ({ field: 'scope', reason: `unknown scope ${n}` })));
+  if (unknown.length)
+    throw new ValidationError(
+      `Unknown scopes: ${unknown.join(', ')}`,
+      unknown.map((n) => ({ field: 'scope', reason: `unknown scope ${n}` })),
+    );
   const lacking = names.filter((n) => !caller.scopes.includes(n as ManagementScope));
   if (lacking.length) {
-    throw new UnauthorizedError(`The token lacks the scopes it asks to grant: ${lacking.join(', ')}`, lacking.map((n) => ({ field: 'scope', reason: `missing scope ${n}` })));
+    throw new UnauthorizedError(
+      `The token lacks the scopes it asks to grant: ${lacking.join(', ')}`,
+      lacking.map((n) => ({ field: 'scope', reason: `missing scope ${n}` })),
+    );
   }
   return names as ManagementScope[];
 }
@@ -74,6 +86,7 @@ export function expiry(expiration: string | undefined, now: Date): number {
   const at = Date.parse(expiration);
   if (Number.isNaN(at)) throw new ValidationError('expiration is not an ISO 8601 date-time', [{ field: 'expiration', reason: 'not an ISO 8601 date-time' }]);
   if (at <= now.getTime()) throw new ValidationError('expiration must be in the future', [{ field: 'expiration', reason: 'in the past' }]);
-  if (at - now.getTime() > MAX_MINTED_LIFETIME_MS) throw new ValidationError('expiration may be at most 5 years ahead', [{ field: 'expiration', reason: 'more than 5 years ahead' }]);
+  if (at - now.getTime() > MAX_MINTED_LIFETIME_MS)
+    throw new ValidationError('expiration may be at most 5 years ahead', [{ field: 'expiration', reason: 'more than 5 years ahead' }]);
   return Math.floor(at / 1000);
 }

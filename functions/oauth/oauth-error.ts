@@ -8,7 +8,12 @@ import type { OperationResult } from '../shared/http/types';
  * (OAuth client libraries parse exactly this form).
  */
 export class OAuthError extends Error {
-  constructor(readonly status: number, readonly code: OAuthErrorCode, readonly description: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(description);
     this.name = 'OAuthError';
   }

@@ -34,16 +34,17 @@ export function oauthOperations(deps: OAuthDeps): Record<string, Operation<Manag
   const { tokens, users, tokenUrlRateLimiter: tokenUrlLimiter } = deps;
 
   return {
-    issueAccessToken: (request) => answeringOAuthErrors(async () => {
-      const orgId = request.pathParams['orgId']!;
-      await takePasswordAttempt(tokenUrlLimiter, orgId);
-      const grant = parsePasswordGrantRequest(request);
-      const answer = await grantPasswordToken(
-        { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
-        { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
-      );
-      return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS } };
-    }),
+    issueAccessToken: (request) =>
+      answeringOAuthErrors(async () => {
+        const orgId = request.pathParams['orgId']!;
+        await takePasswordAttempt(tokenUrlLimiter, orgId);
+        const grant = parsePasswordGrantRequest(request);
+        const answer = await grantPasswordToken(
+          { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
+          { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
+        );
+        return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS } };
+      }),
 
     async mintAccessToken(request, caller) {
       const query = parseOrRefuse(MintTokenQuery, request.query, 'query parameters', { root: 'query' });

@@ -13,7 +13,10 @@ import { NotFoundError, UnauthorizedError } from '../shared/errors';
 export async function createOrgUser(users: OrgUserStore, caller: ManagementCaller, input: CreateOrgUser, now: Date): Promise<OrgUser> {
   const lacking = effectiveScopes(input.scopes).filter((s) => !caller.scopes.includes(s));
   if (lacking.length) {
-    throw new UnauthorizedError(`The token cannot grant scopes it does not hold: ${lacking.join(', ')}`, lacking.map((s) => ({ field: 'scopes', reason: `missing scope ${s}` })));
+    throw new UnauthorizedError(
+      `The token cannot grant scopes it does not hold: ${lacking.join(', ')}`,
+      lacking.map((s) => ({ field: 'scopes', reason: `missing scope ${s}` })),
+    );
   }
   return users.create(caller.org_id, input, { now });
 }

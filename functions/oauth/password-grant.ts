@@ -64,13 +64,18 @@ export async function passwordGrant(deps: PasswordGrantDeps, input: PasswordGran
 }
 
 /** A one-hour token for an identity already checked (a password, or a console session's refresh). */
-export async function issueShortLivedToken(deps: Pick<PasswordGrantDeps, 'tokens' | 'signingKey' | 'now'>, identity: GrantedIdentity): Promise<OAuthTokenResponse> {
+export async function issueShortLivedToken(
+  deps: Pick<PasswordGrantDeps, 'tokens' | 'signingKey' | 'now'>,
+  identity: GrantedIdentity,
+): Promise<OAuthTokenResponse> {
   const exp = Math.floor(deps.now.getTime() / 1000) + PASSWORD_TOKEN_LIFETIME_SECONDS;
-  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { ...identity, scopes: [...identity.scopes], exp }, deps.now).catch((error: unknown) => {
-    // The user was deleted after their password was checked: as if unknown.
-    if (error instanceof UnauthorizedError) throw new OAuthError(401, 'invalid_grant', 'The username or password is wrong');
-    throw error;
-  });
+  const issued = await issueManagementToken(deps.tokens, deps.signingKey, { ...identity, scopes: [...identity.scopes], exp }, deps.now).catch(
+    (error: unknown) => {
+      // The user was deleted after their password was checked: as if unknown.
+      if (error instanceof UnauthorizedError) throw new OAuthError(401, 'invalid_grant', 'The username or password is wrong');
+      throw error;
+    },
+  );
   return { access_token: issued.token, token_type: 'Bearer', expires_in: PASSWORD_TOKEN_LIFETIME_SECONDS, scope: identity.scopes.join(' ') };
 }
 

@@ -25,7 +25,10 @@ export class AnswerChecker {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly templates: { path: string; pattern: RegExp; literal: number }[];
 
-  constructor(private readonly document: Json, private readonly name: string) {
+  constructor(
+    private readonly document: Json,
+    private readonly name: string,
+  ) {
     this.ajv.addSchema(document, name);
     const paths = Object.keys(document['paths'] as Json);
     // Literal segments win over parameters (`/~/cohorts/mine` before `/~/cohorts/{id}`).
@@ -44,14 +47,19 @@ export class AnswerChecker {
     if (operation === undefined) {
       const documented = METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase());
       if (answer.status !== 405) return `${answer.method} is not documented on ${template.path}, yet the answer was ${answer.status}, not 405`;
-      const allowed = (answer.allow ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '' && m !== 'OPTIONS' && m !== 'HEAD');
+      const allowed = (answer.allow ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter((m) => m !== '' && m !== 'OPTIONS' && m !== 'HEAD');
       const expected = documented.filter((m) => m !== 'OPTIONS' && m !== 'HEAD');
-      if (allowed.sort().join(',') !== expected.sort().join(',')) return `405 on ${template.path}: Allow says ${answer.allow ?? '(none)'}, the document lists ${expected.join(', ')}`;
+      if (allowed.sort().join(',') !== expected.sort().join(','))
+        return `405 on ${template.path}: Allow says ${answer.allow ?? '(none)'}, the document lists ${expected.join(', ')}`;
       return this.bodyProblem(answer, '#/components/schemas/Error');
     }
     const responses = operation['responses'] as Json;
     const declared = (responses[String(answer.status)] ?? responses['default']) as Json | undefined;
-    if (declared === undefined) return `${answer.method} ${template.path} answered ${answer.status}, which it does not declare (declared: ${Object.keys(responses).join(', ')})`;
+    if (declared === undefined)
+      return `${answer.method} ${template.path} answered ${answer.status}, which it does not declare (declared: ${Object.keys(responses).join(', ')})`;
     const response = this.resolve(declared);
     const schemaPointer = response.pointer === undefined ? undefined : `${response.pointer}/content/application~1json/schema`;
     const hasSchema = (response.value['content'] as Json | undefined)?.['application/json'] !== undefined;
@@ -64,7 +72,10 @@ export class AnswerChecker {
 
   private bodyProblem(answer: CheckedAnswer, pointer: string): string | undefined {
     if (answer.bodyTooLarge) return undefined;
-    const ref = `${this.name}${pointer.split('/').map((token, i) => (i === 0 ? token : encodeURIComponent(token))).join('/')}`;
+    const ref = `${this.name}${pointer
+      .split('/')
+      .map((token, i) => (i === 0 ? token : encodeURIComponent(token)))
+      .join('/')}`;
     let validate = this.validators.get(ref);
     if (validate === undefined) {
       const found = this.ajv.getSchema(ref);

@@ -25,7 +25,11 @@ const ERROR_RESPONSES: Record<ErrorStatus | 405, { name: string; description: st
   410: { name: 'Gone', description: 'The resource was deleted.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit after decompression.' },
   415: { name: 'UnsupportedMediaType', description: 'The Content-Encoding is not one of gzip, deflate, br.' },
-  429: { name: 'TooManyRequests', description: 'Rate limit hit (500 queries per calendar minute per organisation), or, for queries, as many running at once as the organisation may (10); retry after the Retry-After seconds.' },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      'Rate limit hit (500 queries per calendar minute per organisation), or, for queries, as many running at once as the organisation may (10); retry after the Retry-After seconds.',
+  },
   503: { name: 'ServiceUnavailable', description: 'A dependency did not take the request; nothing was half-done: retry.' },
   504: { name: 'QueryTimeout', description: 'The query ran past its time budget (25 s by default) and was stopped; narrow its time range or filters.' },
 };
@@ -76,19 +80,22 @@ export function buildOpenApiDocument(options: BuildOptions): Json {
     info: {
       title: options.api === 'collector' ? 'Collector API' : 'Management API',
       version: '1',
-      description: options.api === 'collector'
-        ? `Write-only ingestion of API calls, actions, user and company profiles and subscriptions. ${EVERY_PATH}`
-        : `Search, count and manage the data of the token's organisation and app (\`~\` in a path means them). Every path is also served under /v1. ${EVERY_PATH}`,
+      description:
+        options.api === 'collector'
+          ? `Write-only ingestion of API calls, actions, user and company profiles and subscriptions. ${EVERY_PATH}`
+          : `Search, count and manage the data of the token's organisation and app (\`~\` in a path means them). Every path is also served under /v1. ${EVERY_PATH}`,
     },
-    servers: [{ url: '/', description: 'The API\'s own base address' }],
+    servers: [{ url: '/', description: "The API's own base address" }],
     tags: [...new Set(forms.map((form) => tagOf(form.route)))].map((name) => ({ name })),
     paths,
     components: {
       schemas: components,
-      responses: Object.fromEntries(Object.values(ERROR_RESPONSES).map(({ name, description }) => [
-        name,
-        { description, content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}Error` } } } },
-      ])),
+      responses: Object.fromEntries(
+        Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+          name,
+          { description, content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}Error` } } } },
+        ]),
+      ),
       securitySchemes: securitySchemes(options.api),
     },
   };
@@ -201,10 +208,11 @@ function mergeComponents(input: Record<string, Json>, output: Record<string, Jso
   for (const [name, schema] of Object.entries(output)) {
     if (name in input && JSON.stringify(input[name]) !== JSON.stringify(schema)) renamed.set(name, `${name}Response`);
   }
-  const retarget = (value: unknown) => rewriteRefs(value, (ref) => {
-    const name = ref.startsWith(SCHEMA_REF) ? ref.slice(SCHEMA_REF.length) : undefined;
-    return name !== undefined && renamed.has(name) ? SCHEMA_REF + renamed.get(name)! : ref;
-  });
+  const retarget = (value: unknown) =>
+    rewriteRefs(value, (ref) => {
+      const name = ref.startsWith(SCHEMA_REF) ? ref.slice(SCHEMA_REF.length) : undefined;
+      return name !== undefined && renamed.has(name) ? SCHEMA_REF + renamed.get(name)! : ref;
+    });
   for (const [key, piece] of Object.entries(outputPieces)) outputPieces[key] = retarget(piece) as Json;
   const merged: Record<string, Json> = { ...input };
   for (const [name, schema] of Object.entries(output)) merged[renamed.get(name) ?? name] = retarget(schema) as Json;
@@ -245,7 +253,11 @@ function operation(api: ApiName, form: PathForm, entry: RouteSchema, input: Reco
     [String(entry.responseStatus)]: {
       description: SUCCESS_DESCRIPTIONS[entry.responseStatus] ?? 'OK',
       ...(entry.responseHeaders
-        ? { headers: Object.fromEntries(Object.entries(entry.responseHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(entry.responseHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+            ),
+          }
         : {}),
       ...(response ? { content: { 'application/json': { schema: response } } } : {}),
     },
@@ -259,7 +271,10 @@ function operation(api: ApiName, form: PathForm, entry: RouteSchema, input: Reco
     if (!own.has(status)) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
   }
   for (const status of own) {
-    responses[String(status)] = { description: entry.ownErrors!.description, content: { 'application/json': { schema: output[ownErrorKey(route.operation)] } } };
+    responses[String(status)] = {
+      description: entry.ownErrors!.description,
+      content: { 'application/json': { schema: output[ownErrorKey(route.operation)] } },
+    };
   }
   op['responses'] = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   op['security'] = security(api, route);

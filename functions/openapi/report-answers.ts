@@ -23,7 +23,10 @@ export const ReportMetrics = z.object({
   interval: z.string(),
   time_zone: z.string(),
   group_by: z.string().optional(),
-  series: z.array(z.object({ key: z.string().nullable(), buckets: z.array(MetricBucket) })).optional().meta({ description: 'One series per group_by value.' }),
+  series: z
+    .array(z.object({ key: z.string().nullable(), buckets: z.array(MetricBucket) }))
+    .optional()
+    .meta({ description: 'One series per group_by value.' }),
   other_series_count: z.int().optional().meta({ description: 'Series left out beyond the first 100.' }),
 });
 

@@ -26,11 +26,13 @@ export const ErrorResponse = z
       code: z.string().meta({ description: 'Stable machine-readable code, e.g. invalid_request, unauthorized, not_found.' }),
       message: z.string(),
       details: z
-        .array(z.object({
-          index: z.int().optional().meta({ description: "The item's position in a batch body." }),
-          field: z.string(),
-          reason: z.string(),
-        }))
+        .array(
+          z.object({
+            index: z.int().optional().meta({ description: "The item's position in a batch body." }),
+            field: z.string(),
+            reason: z.string(),
+          }),
+        )
         .meta({ description: 'One entry per field at fault; empty when nothing is per field.' }),
     }),
   })
@@ -54,7 +56,9 @@ export const SdkConfigResponse = z.object({
   company_sample_rate: z.record(z.string(), z.number()),
   // The SDK config types these as unknown[]: each item is a RuleAssignment (the description says so).
   user_rules: z.record(z.string(), z.array(z.unknown())).meta({ description: `user_id → the rules whose cohorts the user is in: ${ruleAssignmentNote()}` }),
-  company_rules: z.record(z.string(), z.array(z.unknown())).meta({ description: `company_id → the rules whose cohorts the company is in: ${ruleAssignmentNote()}` }),
+  company_rules: z
+    .record(z.string(), z.array(z.unknown()))
+    .meta({ description: `company_id → the rules whose cohorts the company is in: ${ruleAssignmentNote()}` }),
   regex_config: AppSettings.shape.regex_config.unwrap(),
 });
 
@@ -70,11 +74,16 @@ export const SearchHits = z.object({
   hits: z.object({
     total: z.int(),
     max_score: z.null(),
-    hits: z.array(z.object({
-      _id: z.string(),
-      _source: z.record(z.string(), z.unknown()).optional(),
-      sort: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().meta({ description: 'Sort values of this hit: pass the last one as search_after for the next page.' }),
-    })),
+    hits: z.array(
+      z.object({
+        _id: z.string(),
+        _source: z.record(z.string(), z.unknown()).optional(),
+        sort: z
+          .array(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+          .optional()
+          .meta({ description: 'Sort values of this hit: pass the last one as search_after for the next page.' }),
+      }),
+    ),
   }),
   aggregations: z.record(z.string(), z.unknown()).optional().meta({ description: "Aggregation results in OpenSearch's shape." }),
 });
@@ -108,7 +117,9 @@ const deletion = <K extends string>(owner: K) =>
     [owner]: z.string(),
     deleted: z.literal(true),
     events_deleted: z.int().meta({ description: 'Events deleted by the time of the answer (delete_events=true), else 0.' }),
-    events_deletion: EventsDeletion.optional().meta({ description: 'With delete_events=true: the deletion of its events, which on OpenSearch runs in the background.' }),
+    events_deletion: EventsDeletion.optional().meta({
+      description: 'With delete_events=true: the deletion of its events, which on OpenSearch runs in the background.',
+    }),
   } as { [P in K]: z.ZodString } & { deleted: z.ZodLiteral<true>; events_deleted: z.ZodInt; events_deletion: z.ZodOptional<typeof EventsDeletion> });
 export const UserDeleted = deletion('user_id');
 export const CompanyDeleted = deletion('company_id');
@@ -120,7 +131,14 @@ export const OAuthToken = z.object({
   scope: z.string().meta({ description: 'The scopes granted, space-separated.' }),
 });
 
-const oauthErrorCodes = ['invalid_request', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'too_many_requests', 'server_error'] as const satisfies readonly OAuthErrorCode[];
+const oauthErrorCodes = [
+  'invalid_request',
+  'invalid_grant',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'too_many_requests',
+  'server_error',
+] as const satisfies readonly OAuthErrorCode[];
 export const OAuthErrorBody = z.object({ error: z.enum(oauthErrorCodes), error_description: z.string() });
 
 export const SignedTokenResponse = z.object({

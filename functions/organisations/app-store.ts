@@ -106,7 +106,15 @@ export class AppStore implements AppDirectory {
   }
 
   /** Creates an organisation and its first app atomically (used by bootstrap). */
-  async createOrgWithApp(input: { orgId: string; orgName: string; appId: string; appName: string; collectorApplicationId?: string; settings?: Partial<AppSettings>; timeZone?: string }): Promise<App> {
+  async createOrgWithApp(input: {
+    orgId: string;
+    orgName: string;
+    appId: string;
+    appName: string;
+    collectorApplicationId?: string;
+    settings?: Partial<AppSettings>;
+    timeZone?: string;
+  }): Promise<App> {
     const now = new Date(this.now()).toISOString();
     const app = App.parse({
       org_id: input.orgId,
@@ -119,13 +127,27 @@ export class AppStore implements AppDirectory {
       created_at: now,
       modified_at: now,
     });
-    await this.documents.send(new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: this.tableName, Item: { ...orgKey(input.orgId), org_id: input.orgId, name: input.orgName, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: this.tableName, Item: { ...appKey(input.orgId, input.appId), ...app }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: this.tableName, Item: { ...collectorKeyKey(app.collector_application_id), org_id: app.org_id, app_id: app.app_id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ],
-    }));
+    await this.documents.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...orgKey(input.orgId), org_id: input.orgId, name: input.orgName, created_at: now },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: this.tableName, Item: { ...appKey(input.orgId, input.appId), ...app }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...collectorKeyKey(app.collector_application_id), org_id: app.org_id, app_id: app.app_id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
     return app;
   }
 
@@ -134,9 +156,20 @@ export class AppStore implements AppDirectory {
     const current = await this.getApp(orgId, appId);
     if (!current) throw new Error(`app ${orgId}/${appId} does not exist`);
     const updated = App.parse({ ...current, settings: { ...current.settings, ...settings }, modified_at: new Date(this.now()).toISOString() });
-    await this.documents.send(new TransactWriteCommand({
-      TransactItems: [{ Put: { TableName: this.tableName, Item: { ...appKey(orgId, appId), ...updated }, ConditionExpression: 'modified_at = :m', ExpressionAttributeValues: { ':m': current.modified_at } } }],
-    }));
+    await this.documents.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...appKey(orgId, appId), ...updated },
+              ConditionExpression: 'modified_at = :m',
+              ExpressionAttributeValues: { ':m': current.modified_at },
+            },
+          },
+        ],
+      }),
+    );
     this.cache.delete(updated.collector_application_id);
     return updated;
   }
@@ -147,13 +180,15 @@ export class AppStore implements AppDirectory {
    */
   async setRulesConfigHash(orgId: string, appId: string, hash: string): Promise<boolean> {
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: appKey(orgId, appId),
-        UpdateExpression: 'SET rules_config_hash = :hash',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': hash },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: appKey(orgId, appId),
+          UpdateExpression: 'SET rules_config_hash = :hash',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':hash': hash },
+        }),
+      );
       return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -25,7 +25,12 @@ export async function bootstrapOrganisation(
   stores: { apps: AppStore; users: OrgUserStore },
   input: { orgName: string; appName: string; username: string; orgId?: string; appId?: string; scopes?: UserScope[] },
 ): Promise<BootstrappedOrg> {
-  const app = await stores.apps.createOrgWithApp({ orgId: input.orgId ?? `org_${newId()}`, orgName: input.orgName, appId: input.appId ?? `app_${newId()}`, appName: input.appName });
+  const app = await stores.apps.createOrgWithApp({
+    orgId: input.orgId ?? `org_${newId()}`,
+    orgName: input.orgName,
+    appId: input.appId ?? `app_${newId()}`,
+    appName: input.appName,
+  });
   const password = generatePassword();
   await stores.users.create(app.org_id, { username: input.username, password, scopes: input.scopes ?? ['admin'] });
   return { org_id: app.org_id, app_id: app.app_id, collector_application_id: app.collector_application_id, username: input.username, password };

@@ -21,7 +21,11 @@ export class OrgStatusCache {
   private readonly ttlMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string, options: OrgStatusOptions = {}) {
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    options: OrgStatusOptions = {},
+  ) {
     this.ttlMs = Math.min(options.ttlMs ?? DEFAULT_ORG_STATUS_TTL_MS, DEFAULT_ORG_STATUS_TTL_MS);
     this.now = options.now ?? Date.now;
   }
@@ -43,7 +47,9 @@ export class OrgStatusCache {
       throw new UnauthorizedError('The organisation of this token does not exist', [{ field: 'authorization', reason: 'unknown organisation' }]);
     }
     if (status !== 'active') {
-      throw new PaymentRequiredError(`The organisation's subscription is ${status}; reactivate it to use the Management API`, [{ field: 'organization.subscription_status', reason: status }]);
+      throw new PaymentRequiredError(`The organisation's subscription is ${status}; reactivate it to use the Management API`, [
+        { field: 'organization.subscription_status', reason: status },
+      ]);
     }
   }
 }
@@ -57,15 +63,23 @@ export async function readOrgStatus(documents: DynamoDBDocumentClient, tableName
 }
 
 /** Sets an organisation's subscription status (the admin command); 404 if it does not exist. */
-export async function setOrgStatus(documents: DynamoDBDocumentClient, tableName: string, orgId: string, status: SubscriptionStatus, now: Date = new Date()): Promise<void> {
+export async function setOrgStatus(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  status: SubscriptionStatus,
+  now: Date = new Date(),
+): Promise<void> {
   try {
-    await documents.send(new UpdateCommand({
-      TableName: tableName,
-      Key: orgKey(orgId),
-      UpdateExpression: 'SET subscription_status = :s, modified_at = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':s': status, ':now': now.toISOString() },
-    }));
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: orgKey(orgId),
+        UpdateExpression: 'SET subscription_status = :s, modified_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':s': status, ':now': now.toISOString() },
+      }),
+    );
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) throw new NotFoundError(`No organisation ${orgId}`, [{ field: 'org_id', reason: 'does not exist' }]);
     throw error;

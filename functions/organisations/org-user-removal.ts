@@ -7,7 +7,12 @@ import type { TokenStore } from '../management-tokens/token-store';
  * login), then their tokens are revoked, then the mark is set to expire; a repeat finishes the job.
  * False when there is no such user.
  */
-export async function removeOrgUser(stores: { users: OrgUserStore; tokens: TokenStore }, orgId: string, username: string, now: Date): Promise<{ removed: boolean; revokedTokens: number }> {
+export async function removeOrgUser(
+  stores: { users: OrgUserStore; tokens: TokenStore },
+  orgId: string,
+  username: string,
+  now: Date,
+): Promise<{ removed: boolean; revokedTokens: number }> {
   if (!(await stores.users.markDeleted(orgId, username, now))) return { removed: false, revokedTokens: 0 };
   const revokedTokens = await stores.tokens.revokeAllOf(orgId, username, now);
   await stores.users.finishDeletion(orgId, username, now);

@@ -21,7 +21,10 @@ export const DELETED_USER_MARK_SECONDS = 24 * 3600;
 const isDeleted = (item: Record<string, unknown>) => item['deleted_at'] !== undefined;
 
 export class OrgUserStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /** Creates a user; an existing username is a 400 unless `replace` (local bootstrap resets its admin). */
   async create(orgId: string, input: CreateOrgUser, options: { now?: Date; replace?: boolean } = {}): Promise<OrgUser> {
@@ -33,12 +36,14 @@ export class OrgUserStore {
       created_at: (options.now ?? new Date()).toISOString(),
     });
     try {
-      await this.documents.send(new PutCommand({
-        TableName: this.tableName,
-        Item: { ...userKey(orgId, user.username), ...user },
-        // A finished deletion's mark (it has expires_at) may be overwritten; one still sweeping may not.
-        ConditionExpression: options.replace ? undefined : 'attribute_not_exists(pk) OR attribute_exists(expires_at)',
-      }));
+      await this.documents.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...userKey(orgId, user.username), ...user },
+          // A finished deletion's mark (it has expires_at) may be overwritten; one still sweeping may not.
+          ConditionExpression: options.replace ? undefined : 'attribute_not_exists(pk) OR attribute_exists(expires_at)',
+        }),
+      );
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
         throw new ValidationError(`A user named ${input.username} already exists in this organisation`, [{ field: 'username', reason: 'already exists' }]);
@@ -69,13 +74,15 @@ export class OrgUserStore {
    */
   async markDeleted(orgId: string, username: string, at: Date): Promise<boolean> {
     try {
-      await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: userKey(orgId, username),
-        UpdateExpression: 'SET deleted_at = if_not_exists(deleted_at, :at) REMOVE password_hash',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(expires_at)',
-        ExpressionAttributeValues: { ':at': at.toISOString() },
-      }));
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(orgId, username),
+          UpdateExpression: 'SET deleted_at = if_not_exists(deleted_at, :at) REMOVE password_hash',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(expires_at)',
+          ExpressionAttributeValues: { ':at': at.toISOString() },
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -85,13 +92,15 @@ export class OrgUserStore {
 
   /** Last step of a deletion, after the user's tokens are revoked: the mark expires a day later. */
   async finishDeletion(orgId: string, username: string, at: Date): Promise<void> {
-    await this.documents.send(new UpdateCommand({
-      TableName: this.tableName,
-      Key: userKey(orgId, username),
-      UpdateExpression: 'SET expires_at = :exp',
-      ConditionExpression: 'attribute_exists(deleted_at)',
-      ExpressionAttributeValues: { ':exp': Math.floor(at.getTime() / 1000) + DELETED_USER_MARK_SECONDS },
-    }));
+    await this.documents.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: userKey(orgId, username),
+        UpdateExpression: 'SET expires_at = :exp',
+        ConditionExpression: 'attribute_exists(deleted_at)',
+        ExpressionAttributeValues: { ':exp': Math.floor(at.getTime() / 1000) + DELETED_USER_MARK_SECONDS },
+      }),
+    );
   }
 }
 

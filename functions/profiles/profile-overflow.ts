@@ -10,7 +10,10 @@ export interface ProfileDocumentOverflow {
 
 /** The overflow store in the profile-documents bucket. */
 export class S3ProfileDocumentOverflow implements ProfileDocumentOverflow {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   async put(key: string, json: string): Promise<void> {
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: json, ContentType: 'application/json' }));

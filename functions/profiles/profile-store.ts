@@ -52,7 +52,9 @@ export class ProfileStore {
 
   /** Deletes a profile (and its overflow document); false when there was none. */
   async delete(orgId: string, appId: string, kind: StoredProfileKind, id: string): Promise<boolean> {
-    const result = await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: profileKey(orgId, appId, kind, id), ReturnValues: 'ALL_OLD' }));
+    const result = await this.documents.send(
+      new DeleteCommand({ TableName: this.tableName, Key: profileKey(orgId, appId, kind, id), ReturnValues: 'ALL_OLD' }),
+    );
     const key = result.Attributes?.['document_key'];
     if (typeof key === 'string') await this.overflow.delete(key);
     return result.Attributes !== undefined;
@@ -73,18 +75,20 @@ export class ProfileStore {
       const documentKey = Buffer.byteLength(json, 'utf8') > MAX_INLINE_DOCUMENT_BYTES ? overflowKey(orgId, appId, kind, id, next.version) : undefined;
       if (documentKey) await this.overflow.put(documentKey, json);
       try {
-        await this.documents.send(new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...profileKey(orgId, appId, kind, id),
-            version: next.version,
-            created_at: next.created_at,
-            updated_at: next.updated_at,
-            ...(documentKey ? { document_key: documentKey } : { document_json: json }),
-          },
-          ConditionExpression: current ? 'version = :v' : 'attribute_not_exists(pk)',
-          ExpressionAttributeValues: current ? { ':v': current.version } : undefined,
-        }));
+        await this.documents.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              ...profileKey(orgId, appId, kind, id),
+              version: next.version,
+              created_at: next.created_at,
+              updated_at: next.updated_at,
+              ...(documentKey ? { document_key: documentKey } : { document_json: json }),
+            },
+            ConditionExpression: current ? 'version = :v' : 'attribute_not_exists(pk)',
+            ExpressionAttributeValues: current ? { ':v': current.version } : undefined,
+          }),
+        );
         if (current?.document_key !== undefined && current.document_key !== documentKey) await this.overflow.delete(current.document_key).catch(() => {});
         return next;
       } catch (error) {

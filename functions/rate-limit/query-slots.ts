@@ -28,7 +28,11 @@ const RETRY_AFTER_SECONDS = 2;
 export class QuerySlots {
   private readonly now: () => number;
 
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string, private readonly options: QuerySlotsOptions) {
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: QuerySlotsOptions,
+  ) {
     if (!Number.isInteger(options.slots) || options.slots < 1) throw new Error(`query slots must be a positive integer, got ${options.slots}`);
     this.now = options.now ?? Date.now;
   }
@@ -41,12 +45,14 @@ export class QuerySlots {
       const key = { pk: `QUERY_SLOTS#${orgId}`, sk: String((first + tried) % this.options.slots) };
       const nowMs = this.now();
       try {
-        await this.documents.send(new PutCommand({
-          TableName: this.tableName,
-          Item: { ...key, holder, lease_until: nowMs + this.options.leaseMs, expires_at: Math.ceil((nowMs + this.options.leaseMs) / 1000) + 3600 },
-          ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
-          ExpressionAttributeValues: { ':now': nowMs },
-        }));
+        await this.documents.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...key, holder, lease_until: nowMs + this.options.leaseMs, expires_at: Math.ceil((nowMs + this.options.leaseMs) / 1000) + 3600 },
+            ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
+            ExpressionAttributeValues: { ':now': nowMs },
+          }),
+        );
         return { release: () => this.release(key, holder) };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -61,12 +67,14 @@ export class QuerySlots {
 
   private async release(key: { pk: string; sk: string }, holder: string): Promise<void> {
     try {
-      await this.documents.send(new DeleteCommand({
-        TableName: this.tableName,
-        Key: key,
-        ConditionExpression: 'holder = :holder',
-        ExpressionAttributeValues: { ':holder': holder },
-      }));
+      await this.documents.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: key,
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': holder },
+        }),
+      );
     } catch (error) {
       // The lease ran out and another query holds the slot now: it is no longer ours to free.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -1,7 +1,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TooManyRequestsError } from '../shared/errors';
-import { allowance, minuteLabel, minuteStart, rateLimitHeaders, rateLimitPolicy, rateLimitStatus, type RateLimitPolicy, type RateLimitStatus } from './rate-limit-policy';
+import {
+  allowance,
+  minuteLabel,
+  minuteStart,
+  rateLimitHeaders,
+  rateLimitPolicy,
+  rateLimitStatus,
+  type RateLimitPolicy,
+  type RateLimitStatus,
+} from './rate-limit-policy';
 
 export interface RateLimiterOptions {
   limitPerMinute: number;
@@ -25,7 +34,11 @@ export class RateLimiter {
   /** Previous minute's count per org, read once per minute per instance (it no longer changes). */
   private previous = { minute: '', counts: new Map<string, Promise<number>>() };
 
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string, options: RateLimiterOptions) {
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    options: RateLimiterOptions,
+  ) {
     this.policy = rateLimitPolicy(options.limitPerMinute);
     this.bucket = options.bucket ?? 'MINUTE';
     this.now = options.now ?? Date.now;
@@ -37,15 +50,17 @@ export class RateLimiter {
     const start = minuteStart(nowMs);
     const allowed = allowance(this.policy, await this.previousCount(orgId, start));
     try {
-      const result = await this.documents.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: this.key(orgId, start),
-        UpdateExpression: 'SET expires_at = :exp ADD #used :one',
-        ConditionExpression: 'attribute_not_exists(#used) OR #used < :allowed',
-        ExpressionAttributeNames: { '#used': 'used' },
-        ExpressionAttributeValues: { ':one': 1, ':allowed': allowed, ':exp': start / 1000 + 60 + COUNTER_LIFETIME_SECONDS },
-        ReturnValues: 'UPDATED_NEW',
-      }));
+      const result = await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(orgId, start),
+          UpdateExpression: 'SET expires_at = :exp ADD #used :one',
+          ConditionExpression: 'attribute_not_exists(#used) OR #used < :allowed',
+          ExpressionAttributeNames: { '#used': 'used' },
+          ExpressionAttributeValues: { ':one': 1, ':allowed': allowed, ':exp': start / 1000 + 60 + COUNTER_LIFETIME_SECONDS },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
       return rateLimitStatus(allowed, Number(result.Attributes?.used ?? allowed), nowMs);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -67,9 +82,7 @@ export class RateLimiter {
     if (this.previous.minute !== minute) this.previous = { minute, counts: new Map() };
     let count = this.previous.counts.get(orgId);
     if (!count) {
-      count = this.documents
-        .send(new GetCommand({ TableName: this.tableName, Key: this.key(orgId, start - 60_000) }))
-        .then((r) => Number(r.Item?.used ?? 0));
+      count = this.documents.send(new GetCommand({ TableName: this.tableName, Key: this.key(orgId, start - 60_000) })).then((r) => Number(r.Item?.used ?? 0));
       const counts = this.previous.counts;
       count.catch(() => counts.delete(orgId));
       counts.set(orgId, count);

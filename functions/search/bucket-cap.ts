@@ -62,7 +62,9 @@ export function assertGuaranteedBuckets(aggs: Aggregations, ctx: SearchContext):
   };
   // Whether a subtree fixes any bucket: if not, its buckets' sub-aggregations need no visit.
   const fixesAny = (nodes: Aggregations, path: string): boolean =>
-    Object.entries(nodes).some(([name, node]) => (node.type === 'filter' ? false : fixed(node, `${path}.${name}`) > 0) || fixesAny(node.aggs, `${path}.${name}.aggs`));
+    Object.entries(nodes).some(
+      ([name, node]) => (node.type === 'filter' ? false : fixed(node, `${path}.${name}`) > 0) || fixesAny(node.aggs, `${path}.${name}.aggs`),
+    );
 
   const budget = new BucketBudget();
   const visit = (nodes: Aggregations, path: string): void => {
@@ -109,14 +111,22 @@ function guaranteedBuckets(node: AggregationNode, path: string, ctx: SearchConte
           : { fixedMs: parseFixedInterval(node.fixed_interval ?? '', `${where}.fixed_interval`) };
       const offsetMs = node.offset === undefined ? 0 : parseOffset(node.offset, `${where}.offset`);
       const instant = (value: string | number, bound: string) =>
-        resolveDateMath(value, ctx.now, node.time_zone, false, { field: `${where}.extended_bounds.${bound}`, ...(node.format === undefined ? {} : { format: node.format }) });
+        resolveDateMath(value, ctx.now, node.time_zone, false, {
+          field: `${where}.extended_bounds.${bound}`,
+          ...(node.format === undefined ? {} : { format: node.format }),
+        });
       const min = instant(bounds.min, 'min');
       const max = instant(bounds.max, 'max');
       if (min > max) return 0;
       // The keys OpenSearch's addEmptyBuckets makes between the bounds: rounded without the offset, which is then added.
       const last = bucketStart(max, interval, node.time_zone) + offsetMs;
       let keys = 0;
-      for (let key = bucketStart(min, interval, node.time_zone) + offsetMs; key <= last && keys < enough; key = nextBucket(key, interval, node.time_zone, offsetMs)) keys += 1;
+      for (
+        let key = bucketStart(min, interval, node.time_zone) + offsetMs;
+        key <= last && keys < enough;
+        key = nextBucket(key, interval, node.time_zone, offsetMs)
+      )
+        keys += 1;
       return keys;
     }
     default:

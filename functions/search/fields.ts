@@ -115,7 +115,20 @@ export function isToken(s: string): boolean {
 /** Longest field name a query may use; real paths are far shorter. */
 const MAX_FIELD_NAME = 512;
 /** Names that would reach other indices or internals rather than a document field. */
-const RESERVED_FIELDS = new Set(['_all', '_index', '_type', '_source', '_routing', '_seq_no', '_primary_term', '_version', '_score', '_doc', '_field_names', '_ignored']);
+const RESERVED_FIELDS = new Set([
+  '_all',
+  '_index',
+  '_type',
+  '_source',
+  '_routing',
+  '_seq_no',
+  '_primary_term',
+  '_version',
+  '_score',
+  '_doc',
+  '_field_names',
+  '_ignored',
+]);
 
 /**
  * Why a query cannot use this field name, or undefined when it can. Field wildcards are refused,

@@ -11,8 +11,17 @@ import { searchIndexFromEnv } from './search-backend';
 const env = parseEnv(SearchApiEnv);
 const index = searchIndexFromEnv(env);
 
-export const handler = searchApiHandler(new ServiceStores(lambdaStoresInput(env, { managementRateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE, queryTimeBudgetMs: env.QUERY_TIME_BUDGET_MS, concurrentQueriesPerOrg: env.CONCURRENT_QUERIES_PER_ORG })), {
-  index,
-  ready: retryableOnce(() => index.ensureReady()),
-  signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
-});
+export const handler = searchApiHandler(
+  new ServiceStores(
+    lambdaStoresInput(env, {
+      managementRateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
+      queryTimeBudgetMs: env.QUERY_TIME_BUDGET_MS,
+      concurrentQueriesPerOrg: env.CONCURRENT_QUERIES_PER_ORG,
+    }),
+  ),
+  {
+    index,
+    ready: retryableOnce(() => index.ensureReady()),
+    signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
+  },
+);

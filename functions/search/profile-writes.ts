@@ -18,12 +18,14 @@ export interface ProfileWriteDeps {
  * collector's answer (201 {"accepted": N}). Scripts and back offices need no collector application id.
  */
 export function profileWriteOperations(deps: ProfileWriteDeps): Record<string, Operation<ManagementTokenClaims>> {
-  const write = (kind: RecordKind, batch: boolean): Operation<ManagementTokenClaims> => async (request, claims) => {
-    const app = await deps.apps.getApp(claims.org_id, claims.app_id);
-    // The token outlived its app (deleted since): nothing to write into.
-    if (!app) throw new NotFoundError(`The token's app ${claims.app_id} no longer exists`);
-    return collectRequest(deps.publisher, app, kind, batch, request);
-  };
+  const write =
+    (kind: RecordKind, batch: boolean): Operation<ManagementTokenClaims> =>
+    async (request, claims) => {
+      const app = await deps.apps.getApp(claims.org_id, claims.app_id);
+      // The token outlived its app (deleted since): nothing to write into.
+      if (!app) throw new NotFoundError(`The token's app ${claims.app_id} no longer exists`);
+      return collectRequest(deps.publisher, app, kind, batch, request);
+    };
   return {
     writeUser: write('user', false),
     writeUsers: write('user', true),

@@ -16,7 +16,12 @@ export interface QueryBudgetDeps {
  * in its SearchContext; whatever the backend rejects with after the signal aborted, the signal's
  * reason is what the caller sees.
  */
-export async function withinQueryBudget<T>(deps: QueryBudgetDeps, orgId: string, disconnected: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withinQueryBudget<T>(
+  deps: QueryBudgetDeps,
+  orgId: string,
+  disconnected: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const slot = await deps.querySlots.acquire(orgId);
   const controller = new AbortController();
   const timer = setTimeout(() => {

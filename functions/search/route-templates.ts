@@ -24,7 +24,10 @@ export function isIdentifierSegment(segment: string): boolean {
 
 /** A template with its identifiers found automatically: each identifier segment becomes `:id`. */
 export function inferredTemplate(path: string): string {
-  return path.split('/').map((segment) => (isIdentifierSegment(segment) ? ID_PLACEHOLDER : segment)).join('/');
+  return path
+    .split('/')
+    .map((segment) => (isIdentifierSegment(segment) ? ID_PLACEHOLDER : segment))
+    .join('/');
 }
 
 /** A pattern segment that stands for any one non-empty path segment (`:order_id`). */

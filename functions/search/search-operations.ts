@@ -55,48 +55,58 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
   const budgeted = <T>(request: HttpRequest, claims: ManagementTokenClaims, ctx: SearchContext, query: (ctx: SearchContext) => Promise<T>): Promise<T> =>
     withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...ctx, signal }));
 
-  const search = (kind: IndexKind): SearchOperation => async (request, claims) => {
-    await deps.ready();
-    const ctx = context(request, claims, kind);
-    const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
-    return { status: 200, body: await budgeted(request, claims, ctx, (within) => deps.index.search(within, parsed)) };
-  };
+  const search =
+    (kind: IndexKind): SearchOperation =>
+    async (request, claims) => {
+      await deps.ready();
+      const ctx = context(request, claims, kind);
+      const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
+      return { status: 200, body: await budgeted(request, claims, ctx, (within) => deps.index.search(within, parsed)) };
+    };
 
-  const count = (kind: IndexKind): SearchOperation => async (request, claims) => {
-    await deps.ready();
-    const ctx = context(request, claims, kind);
-    // The count body is a search body; what counts is its query narrowed by its post_filter.
-    const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
-    const query: QueryNode = parsed.post_filter ? { type: 'bool', must: [parsed.query], filter: [parsed.post_filter], should: [], must_not: [] } : parsed.query;
-    return { status: 200, body: { count: await budgeted(request, claims, ctx, (within) => deps.index.countMatching(within, query)) } };
-  };
+  const count =
+    (kind: IndexKind): SearchOperation =>
+    async (request, claims) => {
+      await deps.ready();
+      const ctx = context(request, claims, kind);
+      // The count body is a search body; what counts is its query narrowed by its post_filter.
+      const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
+      const query: QueryNode = parsed.post_filter
+        ? { type: 'bool', must: [parsed.query], filter: [parsed.post_filter], should: [], must_not: [] }
+        : parsed.query;
+      return { status: 200, body: { count: await budgeted(request, claims, ctx, (within) => deps.index.countMatching(within, query)) } };
+    };
 
-  const getById = (kind: IndexKind, what: string): SearchOperation => async (request, claims) => {
-    await deps.ready();
-    const id = request.pathParams['id']!;
-    const time = kind === 'events' ? parseEventTime(request.query['event_time']) : undefined;
-    const found = await deps.index.get({ org_id: claims.org_id, app_id: claims.app_id }, kind, id, { time });
-    if (!found) throw new NotFoundError(`No ${what} with id ${id}`);
-    return { status: 200, body: found };
-  };
+  const getById =
+    (kind: IndexKind, what: string): SearchOperation =>
+    async (request, claims) => {
+      await deps.ready();
+      const id = request.pathParams['id']!;
+      const time = kind === 'events' ? parseEventTime(request.query['event_time']) : undefined;
+      const found = await deps.index.get({ org_id: claims.org_id, app_id: claims.app_id }, kind, id, { time });
+      if (!found) throw new NotFoundError(`No ${what} with id ${id}`);
+      return { status: 200, body: found };
+    };
 
-  const remove = (kind: 'users' | 'companies'): SearchOperation => async (request, claims) => {
-    await deps.ready();
-    const id = request.pathParams['id']!;
-    const scope = { org_id: claims.org_id, app_id: claims.app_id };
-    const deleteEvents = parseBoolean(request.query['delete_events'], 'delete_events');
-    // The stored profile goes too, or the next update would merge into the deleted one.
-    const hadProfile = await deps.profiles.delete(claims.org_id, claims.app_id, PROFILE_KIND[kind], id);
-    const hadDocument = await deps.index.delete(scope, kind, id);
-    if (!hadProfile && !hadDocument) throw new NotFoundError(`No ${kind === 'users' ? 'user' : 'company'} with id ${id}`);
-    const answer = { [OWNER_FIELD[kind]]: id, deleted: true };
-    if (!deleteEvents) return { status: 200, body: { ...answer, events_deleted: 0 } };
-    const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: now() };
-    const progress = await deps.index.deleteMatching(ctx, { type: 'term', field: OWNER_FIELD[kind], value: id, case_insensitive: false });
-    const deletionId = progress.task === undefined ? undefined : signDeletionId(await deps.signingKey(), scope, progress.task);
-    // The profile is gone; its events may still be going in the background: events_deletion.url follows them.
-    return { status: 200, body: { ...answer, events_deleted: progress.deleted, events_deletion: deletionBody(progress, deletionId) } };
-  };
+  const remove =
+    (kind: 'users' | 'companies'): SearchOperation =>
+    async (request, claims) => {
+      await deps.ready();
+      const id = request.pathParams['id']!;
+      const scope = { org_id: claims.org_id, app_id: claims.app_id };
+      const deleteEvents = parseBoolean(request.query['delete_events'], 'delete_events');
+      // The stored profile goes too, or the next update would merge into the deleted one.
+      const hadProfile = await deps.profiles.delete(claims.org_id, claims.app_id, PROFILE_KIND[kind], id);
+      const hadDocument = await deps.index.delete(scope, kind, id);
+      if (!hadProfile && !hadDocument) throw new NotFoundError(`No ${kind === 'users' ? 'user' : 'company'} with id ${id}`);
+      const answer = { [OWNER_FIELD[kind]]: id, deleted: true };
+      if (!deleteEvents) return { status: 200, body: { ...answer, events_deleted: 0 } };
+      const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: now() };
+      const progress = await deps.index.deleteMatching(ctx, { type: 'term', field: OWNER_FIELD[kind], value: id, case_insensitive: false });
+      const deletionId = progress.task === undefined ? undefined : signDeletionId(await deps.signingKey(), scope, progress.task);
+      // The profile is gone; its events may still be going in the background: events_deletion.url follows them.
+      return { status: 200, body: { ...answer, events_deleted: progress.deleted, events_deletion: deletionBody(progress, deletionId) } };
+    };
 
   const deletionStatus: SearchOperation = async (request, claims) => {
     await deps.ready();
@@ -107,10 +117,12 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     return { status: 200, body: deletionBody(progress, deletionId) };
   };
 
-  const properties = (kind: IndexKind): SearchOperation => async (request, claims) => {
-    await deps.ready();
-    return { status: 200, body: await budgeted(request, claims, context(request, claims, kind), (within) => fieldCatalogue(deps.index, within)) };
-  };
+  const properties =
+    (kind: IndexKind): SearchOperation =>
+    async (request, claims) => {
+      await deps.ready();
+      return { status: 200, body: await budgeted(request, claims, context(request, claims, kind), (within) => fieldCatalogue(deps.index, within)) };
+    };
 
   /** Funnels and retention read the events of the window (from/to/time_zone), like event searches. */
   const funnel: SearchOperation = async (request, claims) => {
@@ -147,7 +159,9 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
       await deps.ready();
       const ctx = context(request, claims, 'subscriptions');
       const query = parseQuery({ term: { company_id: request.pathParams['id']! } });
-      const result = await budgeted(request, claims, ctx, (within) => deps.index.search(within, { query, size: 1000, from: 0, sort: [], _source: { includes: [], excludes: [] }, track_total_hits: true, aggs: {} }));
+      const result = await budgeted(request, claims, ctx, (within) =>
+        deps.index.search(within, { query, size: 1000, from: 0, sort: [], _source: { includes: [], excludes: [] }, track_total_hits: true, aggs: {} }),
+      );
       return { status: 200, body: result };
     },
   };
@@ -184,7 +198,8 @@ function requiredBody(request: HttpRequest): unknown {
 function parseEventTime(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw new ValidationError('event_time must be an ISO 8601 date-time', [{ field: 'event_time', reason: `not a date-time: ${value}` }]);
+  if (Number.isNaN(time.getTime()))
+    throw new ValidationError('event_time must be an ISO 8601 date-time', [{ field: 'event_time', reason: `not a date-time: ${value}` }]);
   return time;
 }
 

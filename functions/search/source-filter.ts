@@ -16,7 +16,13 @@ const patternCache = new Map<string, RegExp>();
 function compile(pattern: string): RegExp {
   let regex = patternCache.get(pattern);
   if (regex === undefined) {
-    regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+    regex = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+      's',
+    );
     if (patternCache.size > 1000) patternCache.clear();
     patternCache.set(pattern, regex);
   }

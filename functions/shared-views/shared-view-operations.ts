@@ -40,7 +40,14 @@ export function sharedViewOperations(deps: SharedViewOperationDeps): Record<stri
   return {
     sharedView: async (_request, { claims, record }) => {
       const { name, workspaces } = await sharedContent(deps.store, claims);
-      const view: SharedView = { kind: claims.kind, name, workspaces: workspaces.map(shownWorkspace), time_ranges: record.time_ranges, time_zone: record.time_zone, expires_at: record.expires_at };
+      const view: SharedView = {
+        kind: claims.kind,
+        name,
+        workspaces: workspaces.map(shownWorkspace),
+        time_ranges: record.time_ranges,
+        time_zone: record.time_zone,
+        expires_at: record.expires_at,
+      };
       return { status: 200, body: view };
     },
 
@@ -49,13 +56,20 @@ export function sharedViewOperations(deps: SharedViewOperationDeps): Record<stri
       const range = allowedRange(record.time_ranges, request.query['range']);
       const at = now();
       const window = parseRequestRange({ from: range.from, to: range.to, time_zone: record.time_zone }, at);
-      const context: SearchContext = { scope: { org_id: claims.org_id, app_id: claims.app_id }, kind: 'events', range: { from: window.from, to: window.to }, timeZone: record.time_zone, now: at };
+      const context: SearchContext = {
+        scope: { org_id: claims.org_id, app_id: claims.app_id },
+        kind: 'events',
+        range: { from: window.from, to: window.to },
+        timeZone: record.time_zone,
+        now: at,
+      };
       await deps.ready();
       const chart = (workspace['chart'] ?? {}) as Record<string, unknown>;
       const retention = (chart['view_elements'] as Record<string, unknown> | undefined)?.['retention_query'];
       const base = { range, time_zone: record.time_zone };
       // A viewer's query runs under the owner's budget: one of the org's concurrent queries, the same time limit.
-      const budgeted = <T>(query: (within: SearchContext) => Promise<T>) => withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...context, signal }));
+      const budgeted = <T>(query: (within: SearchContext) => Promise<T>) =>
+        withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...context, signal }));
       if (chart['funnel_query'] !== undefined) {
         const funnel = parseFunnelBody(chart['funnel_query']);
         return { status: 200, body: { query: 'funnel', ...base, answer: await budgeted((within) => deps.index.funnel(within, funnel)) } };
@@ -74,7 +88,11 @@ export function sharedViewOperations(deps: SharedViewOperationDeps): Record<stri
 function allowedRange(ranges: readonly SharedTimeRange[], given: string | undefined): SharedTimeRange {
   const index = given === undefined ? 0 : /^\d{1,2}$/.test(given) ? Number(given) : -1;
   const range = ranges[index];
-  if (!range) throw new UnauthorizedError(`The shared-view token allows ${ranges.length} time range${ranges.length === 1 ? '' : 's'} (range 0 to ${ranges.length - 1}), not ${JSON.stringify(given)}`, [{ field: 'range', reason: 'not a time range this token allows' }]);
+  if (!range)
+    throw new UnauthorizedError(
+      `The shared-view token allows ${ranges.length} time range${ranges.length === 1 ? '' : 's'} (range 0 to ${ranges.length - 1}), not ${JSON.stringify(given)}`,
+      [{ field: 'range', reason: 'not a time range this token allows' }],
+    );
   return range;
 }
 
@@ -93,7 +111,8 @@ async function sharedTarget(store: ResourceStore, claims: SharedViewClaims): Pro
  * (read alone, not with the whole dashboard: each tile asks for its own). 401 for any other.
  */
 async function sharedWorkspace(store: ResourceStore, claims: SharedViewClaims, workspaceId: string): Promise<StoredDocument> {
-  const refused = () => new UnauthorizedError(`The shared-view token does not share workspace ${workspaceId}`, [{ field: 'workspaceId', reason: 'not shared by this token' }]);
+  const refused = () =>
+    new UnauthorizedError(`The shared-view token does not share workspace ${workspaceId}`, [{ field: 'workspaceId', reason: 'not shared by this token' }]);
   if (claims.kind === 'workspace') {
     if (workspaceId !== claims.id) throw refused();
     return sharedTarget(store, claims);

@@ -1,4 +1,12 @@
-import { DEFAULT_SHARED_TOKEN_SECONDS, MAX_SHARED_TOKEN_SECONDS, SharedViewTokenCreate, type SharedTargetKind, type SharedTimeRange, type SharedViewToken, type SharedViewTokenRecord } from '../../schemas/resources/shared-view';
+import {
+  DEFAULT_SHARED_TOKEN_SECONDS,
+  MAX_SHARED_TOKEN_SECONDS,
+  SharedViewTokenCreate,
+  type SharedTargetKind,
+  type SharedTimeRange,
+  type SharedViewToken,
+  type SharedViewTokenRecord,
+} from '../../schemas/resources/shared-view';
 import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../management/crud-operations';
 import { nextPageHeader } from '../management/kinds/references';
 import type { ResourceOperationTable } from '../management/resource-deps';
@@ -54,11 +62,21 @@ export function signedTokenOperations(deps: SignedTokenDeps): ResourceOperationT
       const input = parseBody(SharedViewTokenCreate, readObjectBody(request));
       const target = await targetOf(ctx);
       const record = newRecord(ctx, kind, target, input, at);
-      if (!(await deps.store.create(signedTokenLocation(ctx.orgId, ctx.appId), record._id, record))) throw new ServiceUnavailableError('A token id was taken twice; try again');
-      const token = signSharedViewToken({
-        typ: 'shared_view', org_id: ctx.orgId, app_id: ctx.appId, tid: record._id, kind, id: target.id,
-        iat: Math.floor(at.getTime() / 1000), exp: Math.floor(Date.parse(record.expires_at) / 1000),
-      }, await deps.signingKey());
+      if (!(await deps.store.create(signedTokenLocation(ctx.orgId, ctx.appId), record._id, record)))
+        throw new ServiceUnavailableError('A token id was taken twice; try again');
+      const token = signSharedViewToken(
+        {
+          typ: 'shared_view',
+          org_id: ctx.orgId,
+          app_id: ctx.appId,
+          tid: record._id,
+          kind,
+          id: target.id,
+          iat: Math.floor(at.getTime() / 1000),
+          exp: Math.floor(Date.parse(record.expires_at) / 1000),
+        },
+        await deps.signingKey(),
+      );
       const answer: SharedViewToken = { ...record, token, ...sharedViewUrls(originOf(request), token) };
       return { status: 201, body: answer };
     };
@@ -74,7 +92,8 @@ export function signedTokenOperations(deps: SignedTokenDeps): ResourceOperationT
       const at = signedTokenLocation(ctx.orgId, ctx.appId);
       const record = tokenRecordOf(await deps.store.get(at, tokenId, 'signed token'));
       // A token of another workspace is not this one's to revoke: as if it did not exist.
-      if (!record || record.target_kind !== kind || record.target_id !== target.id) throw new NotFoundError(`The ${kind} ${target.id} has no signed token ${tokenId}`);
+      if (!record || record.target_kind !== kind || record.target_id !== target.id)
+        throw new NotFoundError(`The ${kind} ${target.id} has no signed token ${tokenId}`);
       await deps.store.delete(at, tokenId, 'signed token');
       return { status: 204 };
     };
@@ -85,12 +104,23 @@ export function signedTokenOperations(deps: SignedTokenDeps): ResourceOperationT
 /** Live (unexpired) token records, newest first; of one target when `targetId` is given. */
 async function liveTokens(store: ResourceStore, ctx: ResourceContext, request: HttpRequest, targetId?: string) {
   const at = new Date(ctx.now);
-  const page = await store.list(signedTokenLocation(ctx.orgId, ctx.appId), { ...listOptions(request.query), ...(targetId === undefined ? {} : { where: { attribute: 'target_id', value: targetId } }) });
-  const records = page.items.map((item) => tokenRecordOf(item.document)).filter((record): record is SharedViewTokenRecord => record !== undefined && isLive(record, at));
+  const page = await store.list(signedTokenLocation(ctx.orgId, ctx.appId), {
+    ...listOptions(request.query),
+    ...(targetId === undefined ? {} : { where: { attribute: 'target_id', value: targetId } }),
+  });
+  const records = page.items
+    .map((item) => tokenRecordOf(item.document))
+    .filter((record): record is SharedViewTokenRecord => record !== undefined && isLive(record, at));
   return { status: 200, body: records, headers: nextPageHeader(page.nextBeforeId) };
 }
 
-function newRecord(ctx: ResourceContext, kind: SharedTargetKind, target: { id: string; document: StoredDocument }, input: SharedViewTokenCreate, at: Date): SharedViewTokenRecord {
+function newRecord(
+  ctx: ResourceContext,
+  kind: SharedTargetKind,
+  target: { id: string; document: StoredDocument },
+  input: SharedViewTokenCreate,
+  at: Date,
+): SharedViewTokenRecord {
   const chart = (kind === 'workspace' ? target.document['chart'] : undefined) as { from?: unknown; to?: unknown; time_zone?: unknown } | undefined;
   const timeZone = assertTimeZone(input.time_zone ?? (typeof chart?.time_zone === 'string' ? chart.time_zone : 'UTC'), 'time_zone');
   const ownRange: SharedTimeRange = { from: typeof chart?.from === 'string' ? chart.from : '-24h', to: typeof chart?.to === 'string' ? chart.to : 'now' };
@@ -102,7 +132,9 @@ function newRecord(ctx: ResourceContext, kind: SharedTargetKind, target: { id: s
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const field = `time_ranges[${i}].${error.details[0]?.field === 'to' ? 'to' : 'from'}`;
-      throw new ValidationError(`Invalid ${field}: ${error.details[0]?.reason ?? error.message}`, [{ field, reason: error.details[0]?.reason ?? error.message }]);
+      throw new ValidationError(`Invalid ${field}: ${error.details[0]?.reason ?? error.message}`, [
+        { field, reason: error.details[0]?.reason ?? error.message },
+      ]);
     }
   });
   return {
@@ -127,9 +159,14 @@ function expiryOf(input: SharedViewTokenCreate, at: Date): Date {
   }
   if (input.expires_at === undefined) return new Date(at.getTime() + (input.expires_in ?? DEFAULT_SHARED_TOKEN_SECONDS) * 1000);
   const expires = Date.parse(input.expires_at);
-  const reason = !/^\d{4}-\d{2}-\d{2}T/.test(input.expires_at) || Number.isNaN(expires) ? 'is not an ISO 8601 date-time'
-    : expires <= at.getTime() + 60_000 ? 'must be at least a minute in the future'
-      : expires > at.getTime() + MAX_SHARED_TOKEN_SECONDS * 1000 ? 'must be at most 366 days ahead' : undefined;
+  const reason =
+    !/^\d{4}-\d{2}-\d{2}T/.test(input.expires_at) || Number.isNaN(expires)
+      ? 'is not an ISO 8601 date-time'
+      : expires <= at.getTime() + 60_000
+        ? 'must be at least a minute in the future'
+        : expires > at.getTime() + MAX_SHARED_TOKEN_SECONDS * 1000
+          ? 'must be at most 366 days ahead'
+          : undefined;
   if (reason) throw new ValidationError(`Invalid expires_at: ${reason}`, [{ field: 'expires_at', reason }]);
   return new Date(expires);
 }

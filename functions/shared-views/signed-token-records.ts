@@ -7,10 +7,15 @@ import type { ResourceLocation } from '../management/resource-store';
 
 export const SIGNED_TOKEN_PREFIX = 'SIGNED_TOKEN';
 
-export const signedTokenLocation = (orgId: string, appId: string): ResourceLocation => ({ partition: appRulesPartition(orgId, appId), prefix: SIGNED_TOKEN_PREFIX });
+export const signedTokenLocation = (orgId: string, appId: string): ResourceLocation => ({
+  partition: appRulesPartition(orgId, appId),
+  prefix: SIGNED_TOKEN_PREFIX,
+});
 
-export const targetLocation = (orgId: string, appId: string, kind: SharedTargetKind): ResourceLocation =>
-  ({ partition: appRulesPartition(orgId, appId), prefix: kind === 'workspace' ? WORKSPACE_PREFIX : DASHBOARD_PREFIX });
+export const targetLocation = (orgId: string, appId: string, kind: SharedTargetKind): ResourceLocation => ({
+  partition: appRulesPartition(orgId, appId),
+  prefix: kind === 'workspace' ? WORKSPACE_PREFIX : DASHBOARD_PREFIX,
+});
 
 /** A stored record, read strictly: a record that does not parse shares nothing. */
 export const tokenRecordOf = (document: Record<string, unknown>): SharedViewTokenRecord | undefined => {

@@ -35,17 +35,30 @@ export function fieldIssuesOf(issues: readonly z.core.$ZodIssue[], naming: Issue
   return issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys' && naming.unknownMember
       ? issue.keys.map((key) => named([...issue.path, key], naming.unknownMember!(key)))
-      : [named(issue.path, issue.message)]);
+      : [named(issue.path, issue.message)],
+  );
 }
 
 /** The 400 for these problems: its message names the first three, its details list up to a hundred. */
 export function invalidInput(what: string, issues: readonly FieldIssue[]): ValidationError {
   const listed = issues.slice(0, MAX_LISTED_ISSUES);
-  return new ValidationError(`Invalid ${what}: ${listed.slice(0, 3).map((i) => `${i.field}: ${i.reason}`).join('; ')}`, listed);
+  return new ValidationError(
+    `Invalid ${what}: ${listed
+      .slice(0, 3)
+      .map((i) => `${i.field}: ${i.reason}`)
+      .join('; ')}`,
+    listed,
+  );
 }
 
 /** Parses with a zod schema; a failure is a 400 naming each field and the reason (`invalidInput`). */
-export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown, what: string, naming: IssueNaming, options?: z.core.ParseContext<z.core.$ZodIssue>): z.output<S> {
+export function parseOrRefuse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  naming: IssueNaming,
+  options?: z.core.ParseContext<z.core.$ZodIssue>,
+): z.output<S> {
   const result = schema.safeParse(value, options);
   if (result.success) return result.data;
   throw invalidInput(what, fieldIssuesOf(result.error.issues, naming));

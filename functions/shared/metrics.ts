@@ -6,13 +6,17 @@ export const noMetrics: MetricsSink = () => {};
 /** CloudWatch Embedded Metric Format: a structured log line that CloudWatch turns into metrics. */
 export function embeddedMetrics(namespace: string, dimensions: Record<string, string>): MetricsSink {
   return (values) => {
-    console.log(JSON.stringify({
-      _aws: {
-        Timestamp: Date.now(),
-        CloudWatchMetrics: [{ Namespace: namespace, Dimensions: [Object.keys(dimensions)], Metrics: Object.keys(values).map((Name) => ({ Name, Unit: 'Count' })) }],
-      },
-      ...dimensions,
-      ...values,
-    }));
+    console.log(
+      JSON.stringify({
+        _aws: {
+          Timestamp: Date.now(),
+          CloudWatchMetrics: [
+            { Namespace: namespace, Dimensions: [Object.keys(dimensions)], Metrics: Object.keys(values).map((Name) => ({ Name, Unit: 'Count' })) },
+          ],
+        },
+        ...dimensions,
+        ...values,
+      }),
+    );
   };
 }

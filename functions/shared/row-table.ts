@@ -20,7 +20,11 @@ import { copyJson, sameJson } from './json-values';
  * the same order with the same values (keys whose value JSON drops, such as undefined, are dropped).
  */
 export interface RowTable {
-  readonly shapes: readonly { readonly keys: readonly string[]; readonly shared: readonly (readonly [number, unknown])[]; readonly values?: readonly (readonly [number, readonly unknown[]])[] }[];
+  readonly shapes: readonly {
+    readonly keys: readonly string[];
+    readonly shared: readonly (readonly [number, unknown])[];
+    readonly values?: readonly (readonly [number, readonly unknown[]])[];
+  }[];
   readonly rows: readonly (readonly unknown[])[];
 }
 
@@ -95,9 +99,13 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
     last = at;
   });
   // Each shape's row columns, listed once: a row then visits only the values it stores.
-  const columnsOf = shapes.map(({ keys, candidates }) => keys.flatMap((key, k): RowColumn[] => (candidates[k] === NOT_SHARED
-    ? [{ key, k, encode: encodeValues && Object.hasOwn(encodeValues, key) ? encodeValues[key] : undefined, repeated: repeated?.has(key) ?? false }]
-    : [])));
+  const columnsOf = shapes.map(({ keys, candidates }) =>
+    keys.flatMap((key, k): RowColumn[] =>
+      candidates[k] === NOT_SHARED
+        ? [{ key, k, encode: encodeValues && Object.hasOwn(encodeValues, key) ? encodeValues[key] : undefined, repeated: repeated?.has(key) ?? false }]
+        : [],
+    ),
+  );
   const rows = new Array<string>(objects.length);
   for (let i = 0; i < objects.length; i += 1) {
     const record = objects[i] as Record<string, unknown>;
@@ -138,7 +146,8 @@ export function decodeRowTable(value: unknown, restore?: (object: Record<string,
       let item = shape.sharedAt.has(k) ? shape.sharedAt.get(k) : row[next++];
       const list = shape.valuesAt.get(k);
       if (list !== undefined && !shape.sharedAt.has(k)) {
-        if (!Number.isInteger(item) || (item as number) < 0 || (item as number) >= list.length) throw new Error(`row table: a row of shape ${String(row[0])} names value ${String(item)} of "${key}", which has ${list.length}`);
+        if (!Number.isInteger(item) || (item as number) < 0 || (item as number) >= list.length)
+          throw new Error(`row table: a row of shape ${String(row[0])} names value ${String(item)} of "${key}", which has ${list.length}`);
         // Each object gets its own copy: callers may change what they decode.
         item = copyJson(list[item as number]);
       }
@@ -178,7 +187,9 @@ function repeatedIndex(shape: Shape, k: number, value: unknown): number {
 }
 
 export function isRowTable(value: unknown): value is RowTable {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as RowTable).shapes) && Array.isArray((value as RowTable).rows);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as RowTable).shapes) && Array.isArray((value as RowTable).rows)
+  );
 }
 
 /** The object's own keys (less those JSON drops) are `keys`, in order; no array is made. */

@@ -53,7 +53,11 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
       const orgId = settings.orgId?.();
       const managementUrl = settings.managementUrl?.();
       const collectorUrl = settings.collectorUrl?.();
-      return json({ ...(managementUrl ? { management_url: managementUrl } : {}), ...(orgId ? { org_id: orgId } : {}), ...(collectorUrl ? { collector_url: collectorUrl } : {}) });
+      return json({
+        ...(managementUrl ? { management_url: managementUrl } : {}),
+        ...(orgId ? { org_id: orgId } : {}),
+        ...(collectorUrl ? { collector_url: collectorUrl } : {}),
+      });
     }
     const file = resolve(distDir, relative);
     if (file !== distDir && !file.startsWith(distDir + sep)) return plain(404, 'No such file');
@@ -62,7 +66,11 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     // Shared-view and unsubscribe pages end in a token, whose dots are not a file extension.
     if (extname(relative) !== '' && !SHARED_VIEW_PAGE.test(relative)) return plain(404, 'No such file');
     const index = join(distDir, 'index.html');
-    if (!(await isFile(index))) return plain(503, 'The console is not built: npm start builds it locally (npm run console:build does it alone); cdk deploy builds it into the management Lambda');
+    if (!(await isFile(index)))
+      return plain(
+        503,
+        'The console is not built: npm start builds it locally (npm run console:build does it alone); cdk deploy builds it into the management Lambda',
+      );
     const page = await asset(index, false);
     return { ...page, headers: { ...page.headers, ...framingHeaders(relative) } };
   };

@@ -21,7 +21,8 @@ export type BalanceTransactionType = z.infer<typeof BalanceTransactionType>;
 const BalanceId = z.string().min(1, 'must not be empty').max(MAX_BALANCE_ID_LENGTH, `must be at most ${MAX_BALANCE_ID_LENGTH} characters`);
 
 /** A number or decimal text, read exactly (through its decimal text, never float arithmetic). */
-export const ExactAmount = z.union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? 'is required' : 'expected a number or a decimal string') })
+export const ExactAmount = z
+  .union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? 'is required' : 'expected a number or a decimal string') })
   .transform((value, ctx) => {
     let amount: Decimal;
     try {
@@ -46,25 +47,31 @@ export const ExactAmount = z.union([z.number(), z.string()], { error: (issue) =>
  * gives the sign: debits subtract) and signed for adjustment. Unknown fields are refused: money input
  * is not guessed at.
  */
-export const BalanceTransactionCreate = z.strictObject({
-  company_id: BalanceId,
-  subscription_id: BalanceId,
-  transaction_id: BalanceId,
-  amount: ExactAmount,
-  type: BalanceTransactionType,
-  description: z.string().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`).nullish(),
-  active_at: DateTime.nullish(),
-  expire_at: DateTime.nullish(),
-}).superRefine((input, ctx) => {
-  if (input.type === 'adjustment') {
-    if (input.amount.isZero()) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must not be zero' });
-  } else if (input.amount.isZero() || input.amount.isNegative()) {
-    ctx.addIssue({ code: 'custom', path: ['amount'], message: `must be greater than zero for a ${input.type} (the type gives the sign; use an adjustment for a signed amount)` });
-  }
-  if (input.active_at && input.expire_at && Date.parse(input.expire_at) <= Date.parse(input.active_at)) {
-    ctx.addIssue({ code: 'custom', path: ['expire_at'], message: 'must be after active_at' });
-  }
-});
+export const BalanceTransactionCreate = z
+  .strictObject({
+    company_id: BalanceId,
+    subscription_id: BalanceId,
+    transaction_id: BalanceId,
+    amount: ExactAmount,
+    type: BalanceTransactionType,
+    description: z.string().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`).nullish(),
+    active_at: DateTime.nullish(),
+    expire_at: DateTime.nullish(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.type === 'adjustment') {
+      if (input.amount.isZero()) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must not be zero' });
+    } else if (input.amount.isZero() || input.amount.isNegative()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: `must be greater than zero for a ${input.type} (the type gives the sign; use an adjustment for a signed amount)`,
+      });
+    }
+    if (input.active_at && input.expire_at && Date.parse(input.expire_at) <= Date.parse(input.active_at)) {
+      ctx.addIssue({ code: 'custom', path: ['expire_at'], message: 'must be after active_at' });
+    }
+  });
 export type BalanceTransactionCreate = z.infer<typeof BalanceTransactionCreate>;
 
 /** Spec CreditBalance: the three figures as JSON numbers, and the balance's change counter. */

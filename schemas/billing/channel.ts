@@ -16,27 +16,50 @@ export type ChannelStatus = z.infer<typeof ChannelStatus>;
  */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export const ChannelUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048).refine((text) => {
-  // Runs after a failed url check too: only a parsable URL can break the https rule.
-  if (!URL.canParse(text)) return true;
-  const url = new URL(text);
-  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
-}, { message: 'must use https (http is allowed for localhost only)' });
+export const ChannelUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+  .max(2048)
+  .refine(
+    (text) => {
+      // Runs after a failed url check too: only a parsable URL can break the https rule.
+      if (!URL.canParse(text)) return true;
+      const url = new URL(text);
+      return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+    },
+    { message: 'must use https (http is allowed for localhost only)' },
+  );
 
 /**
  * Headers the service sets on every delivery; a channel cannot replace them (a receiver must be able
  * to trust the signature and content type it sees).
  */
-export const RESERVED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'host', 'transfer-encoding', 'connection', 'x-usage-signature', 'x-usage-event-id'];
+export const RESERVED_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'host',
+  'transfer-encoding',
+  'connection',
+  'x-usage-signature',
+  'x-usage-event-id',
+];
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 
-export const ChannelHeaders = z.record(
-  z.string().regex(HEADER_NAME, 'is not a valid HTTP header name').refine((name) => !RESERVED_HEADERS.includes(name.toLowerCase()), { message: 'is set by the service and cannot be overridden' }),
-  // No CR/LF: a header value must not smuggle further headers.
-  z.string().max(4096).regex(/^[^\r\n]*$/, 'must not contain line breaks'),
-).refine((headers) => Object.keys(headers).length <= 20, { message: 'at most 20 headers' });
+export const ChannelHeaders = z
+  .record(
+    z
+      .string()
+      .regex(HEADER_NAME, 'is not a valid HTTP header name')
+      .refine((name) => !RESERVED_HEADERS.includes(name.toLowerCase()), { message: 'is set by the service and cannot be overridden' }),
+    // No CR/LF: a header value must not smuggle further headers.
+    z
+      .string()
+      .max(4096)
+      .regex(/^[^\r\n]*$/, 'must not contain line breaks'),
+  )
+  .refine((headers) => Object.keys(headers).length <= 20, { message: 'at most 20 headers' });
 
 /** Long enough that guessing is hopeless, short enough for any receiver's config field. */
 export const ChannelSecret = z.string().min(16, 'must be at least 16 characters').max(256);
@@ -75,7 +98,12 @@ export function withTargetPolicy<S extends z.ZodType<{ url?: string | undefined 
   return schema.superRefine((value, ctx) => {
     if (value.url === undefined || !URL.canParse(value.url)) return;
     const problem = literalTargetProblem(new URL(value.url).hostname);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: `${problem}; this deployment delivers only to public addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)` });
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `${problem}; this deployment delivers only to public addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is off)`,
+      });
   });
 }
 

@@ -10,7 +10,10 @@ const Id = z.string().min(1).max(255);
 
 /** `reporting_period` as the reporting-period module parses it (`5m`, `1h`, `1d`); checked there. */
 export const ProviderReporting = z.looseObject({
-  reporting_period: z.string().regex(/^\d{1,4}[mhd]$/, 'must be a number and m, h or d, e.g. 5m, 1h, 1d').optional(),
+  reporting_period: z
+    .string()
+    .regex(/^\d{1,4}[mhd]$/, 'must be a number and m, h or d, e.g. 5m, 1h, 1d')
+    .optional(),
 });
 
 /** Stripe Billing Meters: the meter's `event_name` and, if the meter overrides them, its payload keys. */

@@ -6,7 +6,9 @@ import { RegexRule } from './regex-rule';
 const percent = z.number().int().min(0).max(100);
 
 /** A route template an app names (`/orders/:order_id/items/:item_id`): a path whose `:name` segments match any one segment. */
-export const RoutePattern = z.string().max(256)
+export const RoutePattern = z
+  .string()
+  .max(256)
   .regex(/^\//, { error: 'a route template starts with /' })
   .regex(/^[^?#\s]*$/, { error: 'a route template is a path: no query string, fragment or spaces' })
   .refine((pattern) => pattern.split('/').every((segment) => !segment.startsWith(':') || /^:[A-Za-z_][A-Za-z0-9_]*$/.test(segment)), {
@@ -18,7 +20,10 @@ const settingsFields = {
   sample_rate: percent.optional(),
   user_sample_rate: z.record(z.string().min(1).max(256), percent).optional(),
   company_sample_rate: z.record(z.string().min(1).max(256), percent).optional(),
-  regex_config: z.array(RegexRule.extend({ sample_rate: percent })).max(50).optional(),
+  regex_config: z
+    .array(RegexRule.extend({ sample_rate: percent }))
+    .max(50)
+    .optional(),
   backfill_enabled: z.boolean().optional(),
   /** Patterns tried in order before ids are found automatically; they apply to API calls indexed from then on. */
   route_templates: z.array(RoutePattern).max(100).optional(),

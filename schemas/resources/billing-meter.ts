@@ -8,13 +8,16 @@ export const BillingProvider = z.enum(['webhook', 'stripe', 'chargebee', 'recurl
 export type BillingProvider = z.infer<typeof BillingProvider>;
 
 /** `5m`, `1h`, `1d`…: checked by the run's own parser, so a meter that saves is a meter the run can bill. */
-const ReportingPeriod = z.string().max(64).superRefine((value, ctx) => {
-  try {
-    reportingPeriodMs(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-  }
-});
+const ReportingPeriod = z
+  .string()
+  .max(64)
+  .superRefine((value, ctx) => {
+    try {
+      reportingPeriodMs(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  });
 
 const reporting = z.looseObject({ reporting_period: ReportingPeriod.optional() });
 
@@ -52,13 +55,19 @@ export const BillingPlan = z.strictObject({
 export type BillingPlan = z.infer<typeof BillingPlan>;
 
 /** Lower-case letters, digits, `-` and `_`: slugs appear in URLs and provider metadata. */
-const Slug = z.string().min(1).max(128).regex(/^[a-z0-9][a-z0-9_-]*$/, { message: 'must be lower-case letters, digits, - or _' });
+const Slug = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, { message: 'must be lower-case letters, digits, - or _' });
 
 /**
  * `es_query`: an events search body (object), the same as a JSON string, or base64 of that JSON.
  * It may contain `{{company_id}}` and `{{subscription_id}}` placeholders (billing fills them per customer).
  */
-const EsQueryInput = z.union([z.record(z.string(), z.unknown()), z.string().min(1).max(1_000_000)], { error: 'must be a search body object, its JSON text, or base64 of that JSON' });
+const EsQueryInput = z.union([z.record(z.string(), z.unknown()), z.string().min(1).max(1_000_000)], {
+  error: 'must be a search body object, its JSON text, or base64 of that JSON',
+});
 
 export const BillingMeterCreate = z.strictObject({
   name: z.string().min(1).max(256),

@@ -22,7 +22,12 @@ export const ExportCreate = z.strictObject({
   time_zone: z.string().max(64).optional(),
   query: z.record(z.string(), z.unknown()).optional().meta({ description: 'A search-DSL query narrowing what is exported (default: everything).' }),
   format: ExportFormat.default('ndjson'),
-  fields: z.array(z.string().min(1).max(512)).min(1).max(500).optional().meta({ description: 'CSV only: the columns, as dotted paths; default: every field of the part\'s documents.' }),
+  fields: z
+    .array(z.string().min(1).max(512))
+    .min(1)
+    .max(500)
+    .optional()
+    .meta({ description: "CSV only: the columns, as dotted paths; default: every field of the part's documents." }),
 });
 export type ExportCreate = z.infer<typeof ExportCreate>;
 

@@ -32,7 +32,10 @@ const fields = {
   priority: int32.optional(),
   model: z.string().max(64).optional(),
   cohorts: z.array(RuleCohortRef).max(100).optional(),
-  variables: z.array(z.strictObject({ name: z.string().min(1).max(256), path: z.string().min(1).max(512) })).max(100).optional(),
+  variables: z
+    .array(z.strictObject({ name: z.string().min(1).max(256), path: z.string().min(1).max(512) }))
+    .max(100)
+    .optional(),
   /** Whether the rule acts on requests of matching users/companies or on all the others. */
   applied_to: z.enum(['matching', 'not_matching']).optional(),
   response: RulesResponseItem.optional(),

@@ -9,7 +9,8 @@ import * as z from 'zod';
 const MAX_WRAPPED_KEY_CHARS = 8192;
 
 /** Base64 (standard or URL alphabet, padding optional) of at least 16 bytes. */
-const WrappedKey = z.string()
+const WrappedKey = z
+  .string()
   .max(MAX_WRAPPED_KEY_CHARS)
   .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, { message: 'must be base64 of the wrapped key', abort: true })
   .refine((value) => Buffer.from(value, 'base64').length >= 16, { message: 'must decode to at least 16 bytes' });
@@ -21,7 +22,10 @@ export const EncryptedKeyCreate = z.strictObject({
   month: KeyMonth,
   encrypted_key: WrappedKey,
   /** What the key is for; one key per type and month. */
-  type: z.string().regex(/^[a-z0-9_]{1,64}$/, { message: 'must be 1-64 lower-case letters, digits or _' }).default('data_key'),
+  type: z
+    .string()
+    .regex(/^[a-z0-9_]{1,64}$/, { message: 'must be 1-64 lower-case letters, digits or _' })
+    .default('data_key'),
   /** Which of the customer's master keys wrapped it (for rotation); never a key itself. */
   master_key_id: z.string().min(1).max(256).optional(),
 });

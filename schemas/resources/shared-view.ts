@@ -110,7 +110,11 @@ export type SharedView = z.infer<typeof SharedView>;
 
 /** GET /public/views/{token}/workspaces/{workspaceId}/data: which allowed range (its index; default 0). */
 export const SharedDataQuery = z.object({
-  range: z.string().regex(/^\d{1,2}$/).optional().meta({ description: 'Index of one of the token\'s time_ranges; default 0.' }),
+  range: z
+    .string()
+    .regex(/^\d{1,2}$/)
+    .optional()
+    .meta({ description: "Index of one of the token's time_ranges; default 0." }),
 });
 
 /** The answer of a shared workspace's stored query. */

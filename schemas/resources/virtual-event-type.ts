@@ -6,7 +6,11 @@ import * as z from 'zod';
  */
 
 /** What a type's name may be: it is a bucket key and a term value, so no control characters. */
-const Name = z.string().min(1).max(128).regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+const Name = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
 
 /** `criteria`: an events query (`{"bool": …}`) or a search body holding one (`{"query": …}`). */
 const Criteria = z.record(z.string(), z.unknown());

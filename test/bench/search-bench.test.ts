@@ -65,7 +65,13 @@ function window(days: number) {
 }
 
 /** OpenSearch's terms answer computed in JS: buckets by count desc (or metric), key asc. */
-function terms(docs: StoredEvent[], key: (e: StoredEvent) => unknown, size: number, metric?: (group: StoredEvent[]) => Record<string, number>, orderBy?: string) {
+function terms(
+  docs: StoredEvent[],
+  key: (e: StoredEvent) => unknown,
+  size: number,
+  metric?: (group: StoredEvent[]) => Record<string, number>,
+  orderBy?: string,
+) {
   const groups = new Map<unknown, StoredEvent[]>();
   for (const e of docs) {
     const k = key(e);
@@ -90,7 +96,17 @@ function quantile(values: number[], p: number): number {
 
 function newYorkKeyAsString(millis: number): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    })
       .formatToParts(new Date(millis))
       .map((p) => [p.type, p.value]),
   );
@@ -138,22 +154,41 @@ describe('search benchmark data set', () => {
 describe('hand-written SQL baselines agree with the documents', () => {
   it('counts by status over the last 24 hours', async () => {
     const answer = await query('count by status').sql(runSql, window(1));
-    expect(firstDifference(answer, terms(inWindow(1), (e) => e.doc.response?.status, 20))).toBeUndefined();
+    expect(
+      firstDifference(
+        answer,
+        terms(inWindow(1), (e) => e.doc.response?.status, 20),
+      ),
+    ).toBeUndefined();
   });
 
   it('finds the top routes', async () => {
     const answer = await query('top 10 routes').sql(runSql, window(30));
-    expect(firstDifference(answer, terms(inWindow(30), (e) => e.doc.request.route, 10))).toBeUndefined();
+    expect(
+      firstDifference(
+        answer,
+        terms(inWindow(30), (e) => e.doc.request.route, 10),
+      ),
+    ).toBeUndefined();
   });
 
   it('orders companies by the sum of weight, missing weights counting 1', async () => {
     const answer = await query('top 10 companies').sql(runSql, window(30));
-    const expected = terms(inWindow(30), (e) => e.doc.company_id, 10, (group) => ({ usage: group.reduce((sum, e) => sum + (e.doc.weight ?? 1), 0) }), 'usage');
+    const expected = terms(
+      inWindow(30),
+      (e) => e.doc.company_id,
+      10,
+      (group) => ({ usage: group.reduce((sum, e) => sum + (e.doc.weight ?? 1), 0) }),
+      'usage',
+    );
     expect(firstDifference(answer, expected)).toBeUndefined();
   });
 
   it('buckets by hour in New York time, filling empty hours, with local key strings', async () => {
-    const answer = (await query('hourly histogram').sql(runSql, window(30))) as { total: number; buckets: { key: number; key_as_string: string; doc_count: number }[] };
+    const answer = (await query('hourly histogram').sql(runSql, window(30))) as {
+      total: number;
+      buckets: { key: number; key_as_string: string; doc_count: number }[];
+    };
     const docs = inWindow(30);
     // New York's offsets are whole hours, so its hours start with UTC's.
     const counts = new Map<number, number>();
@@ -169,7 +204,12 @@ describe('hand-written SQL baselines agree with the documents', () => {
   it('computes p50/p99 latency by linear interpolation per top route', async () => {
     const answer = await query('p50/p99').sql(runSql, window(30));
     const durations = (group: StoredEvent[]) => group.map((e) => e.doc.duration_ms as number);
-    const expected = terms(inWindow(30), (e) => e.doc.request.route, 10, (group) => ({ p50: quantile(durations(group), 0.5), p99: quantile(durations(group), 0.99) }));
+    const expected = terms(
+      inWindow(30),
+      (e) => e.doc.request.route,
+      10,
+      (group) => ({ p50: quantile(durations(group), 0.5), p99: quantile(durations(group), 0.99) }),
+    );
     expect(firstDifference(answer, expected)).toBeUndefined();
   });
 
@@ -188,7 +228,10 @@ describe('hand-written SQL baselines agree with the documents', () => {
   });
 
   it("finds a user by email in the caller's tenant only", async () => {
-    const answer = (await query('user search').sql(runSql, { tenant: BENCH_TENANT })) as { total: number; hits: { _id: string; _source: Record<string, any> }[] };
+    const answer = (await query('user search').sql(runSql, { tenant: BENCH_TENANT })) as {
+      total: number;
+      hits: { _id: string; _source: Record<string, any> }[];
+    };
     expect(answer.total).toBe(1);
     expect(answer.hits[0]!._source).toMatchObject({ app_id: BENCH_TENANT.app_id, metadata: { email: dataset.sampleEmail } });
   });

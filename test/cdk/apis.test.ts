@@ -64,22 +64,30 @@ describe('management API', () => {
   function selectedRoute(method: string, path: string): SynthesizedResource & { id: string } {
     const keyOf = (route: SynthesizedResource) => route.Properties.RouteKey as string;
     const catching = routes.filter((route) => keyOf(route) !== '$default' && routeKeyMatches(keyOf(route), method, path));
-    const literalSegments = (route: SynthesizedResource) => keyOf(route).split(' ')[1]!.split('/').filter((s) => s && !s.startsWith('{')).length;
+    const literalSegments = (route: SynthesizedResource) =>
+      keyOf(route)
+        .split(' ')[1]!
+        .split('/')
+        .filter((s) => s && !s.startsWith('{')).length;
     const greedy = (route: SynthesizedResource) => keyOf(route).includes('+}');
     const rank = (route: SynthesizedResource) => (greedy(route) ? 0 : 1_000) + literalSegments(route) * 10 + (keyOf(route).startsWith('ANY ') ? 0 : 1);
     const best = catching.sort((a, b) => rank(b) - rank(a))[0];
     return best ?? routes.find((route) => keyOf(route) === '$default')!;
   }
 
-  it.each(routesOf({ api: 'management' }).flatMap((route) => (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix): [string, string, RouteDefinition] => [route.method, `${prefix}${route.path}`, route])))(
-    '%s %s reaches the Lambda the route table names',
-    (method, path, definition) => {
-      const concrete = path.replace(/\{\w+\}/g, 'id-1');
-      const selected = selectedRoute(method, concrete);
-      expect(stack.managementApi.functions[definition.lambda as ManagementLambdaName]).toBeDefined();
-      expect([selected.Properties.RouteKey, targetFunctionOf(selected)]).toEqual([selected.Properties.RouteKey, functionIdOf(definition.lambda as ManagementLambdaName)]);
-    },
-  );
+  it.each(
+    routesOf({ api: 'management' }).flatMap((route) =>
+      (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix): [string, string, RouteDefinition] => [route.method, `${prefix}${route.path}`, route]),
+    ),
+  )('%s %s reaches the Lambda the route table names', (method, path, definition) => {
+    const concrete = path.replace(/\{\w+\}/g, 'id-1');
+    const selected = selectedRoute(method, concrete);
+    expect(stack.managementApi.functions[definition.lambda as ManagementLambdaName]).toBeDefined();
+    expect([selected.Properties.RouteKey, targetFunctionOf(selected)]).toEqual([
+      selected.Properties.RouteKey,
+      functionIdOf(definition.lambda as ManagementLambdaName),
+    ]);
+  });
 
   it('has one gateway route per route the table can express, greedy routes for `~` prefixes, and $default for the rest', () => {
     const expected = managementGatewayRoutes().map((route) => `${route.method} ${route.path}`);
@@ -99,17 +107,30 @@ describe('management API', () => {
     const fallback = routes.find((route) => route.Properties.RouteKey === '$default')!;
     expect(targetFunctionOf(fallback)).toBe(functionIdOf('management'));
     const [command] = consoleBundlingCommands('/in', '/asset-output');
-    expect(command).toMatch(/^NODE_ENV=production node ".*node_modules\/vite\/bin\/vite\.js" build ".*\/console" --outDir "\/asset-output\/console" --emptyOutDir/);
+    expect(command).toMatch(
+      /^NODE_ENV=production node ".*node_modules\/vite\/bin\/vite\.js" build ".*\/console" --outDir "\/asset-output\/console" --emptyOutDir/,
+    );
   });
 
   it('allows bearer tokens cross-origin', () => {
-    expect(resources[managementApiId]!.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: ['*'], AllowHeaders: ['content-type', 'authorization'], AllowMethods: ['*'] });
+    expect(resources[managementApiId]!.Properties.CorsConfiguration).toMatchObject({
+      AllowOrigins: ['*'],
+      AllowHeaders: ['content-type', 'authorization'],
+      AllowMethods: ['*'],
+    });
   });
 });
 
 describe('managementGatewayRoutes', () => {
-  const route = (method: RouteDefinition['method'], path: string, lambda: RouteDefinition['lambda'] = 'search'): RouteDefinition =>
-    ({ api: 'management', method, path, lambda, operation: 'op', auth: { kind: 'none' }, summary: '' });
+  const route = (method: RouteDefinition['method'], path: string, lambda: RouteDefinition['lambda'] = 'search'): RouteDefinition => ({
+    api: 'management',
+    method,
+    path,
+    lambda,
+    operation: 'op',
+    auth: { kind: 'none' },
+    summary: '',
+  });
 
   it('keeps a path API Gateway can express as its own route, under every prefix', () => {
     expect(managementGatewayRoutes([route('GET', '/v2/apps/{appId}')])).toEqual([
@@ -137,7 +158,9 @@ describe('managementGatewayRoutes', () => {
 
   it('refuses routes that API Gateway could not deliver to the right Lambda', () => {
     expect(() => managementGatewayRoutes([route('GET', '/~/billing/meters', 'search')])).toThrow(/no routable prefix/);
-    expect(() => managementGatewayRoutes([route('GET', '/search/~/a'), route('GET', '/search/~/b', 'collector')])).toThrow(/both the search and the collector Lambda/);
+    expect(() => managementGatewayRoutes([route('GET', '/search/~/a'), route('GET', '/search/~/b', 'collector')])).toThrow(
+      /both the search and the collector Lambda/,
+    );
   });
 });
 
@@ -153,13 +176,24 @@ describe.each([
       DefaultRouteSettings: { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit },
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalIdOf(http().accessLogs), 'Arn'] } },
     });
-    expect(JSON.parse(stage.AccessLogSettings.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });
+    expect(JSON.parse(stage.AccessLogSettings.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+      routeKey: '$context.routeKey',
+    });
   });
 });
 
 it('outputs the URLs, the archive bucket, the signing secret, the resources table the admin command needs and the email configuration set', () => {
   const outputs = template.toJSON().Outputs;
-  expect(Object.keys(outputs).sort()).toEqual(['ArchiveBucketName', 'CollectorUrl', 'EmailConfigurationSet', 'ManagementUrl', 'ResourcesTableName', 'TokenSigningSecretArn']);
+  expect(Object.keys(outputs).sort()).toEqual([
+    'ArchiveBucketName',
+    'CollectorUrl',
+    'EmailConfigurationSet',
+    'ManagementUrl',
+    'ResourcesTableName',
+    'TokenSigningSecretArn',
+  ]);
   expect(outputs.ResourcesTableName.Value).toEqual({ Ref: logicalIdOf(stack.storage.tables.resources) });
   expect(JSON.stringify(outputs.CollectorUrl.Value)).toContain(collectorApiId);
   expect(JSON.stringify(outputs.ManagementUrl.Value)).toContain(managementApiId);
@@ -167,11 +201,18 @@ it('outputs the URLs, the archive bucket, the signing secret, the resources tabl
   expect(outputs.TokenSigningSecretArn.Value).toEqual({ Ref: logicalIdOf(stack.managementApi.tokenSigningSecret) });
 });
 
-it('generates a 64-character signing key that only the management API\'s Lambdas and the email sender (unsubscribe links) may read', () => {
+it("generates a 64-character signing key that only the management API's Lambdas and the email sender (unsubscribe links) may read", () => {
   const secretId = logicalIdOf(stack.managementApi.tokenSigningSecret);
   expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
   const readers = Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.PolicyDocument).includes(secretId))
     .flatMap((resource) => resource.Properties.Roles.map((role: { Ref: string }) => role.Ref));
-  expect(readers.sort()).toEqual([logicalIdOf(stack.managementApi.functions.management.role), logicalIdOf(stack.managementApi.functions.search.role), logicalIdOf(stack.managementApi.functions['shared-views'].role), logicalIdOf(stack.emails.function.role)].sort());
+  expect(readers.sort()).toEqual(
+    [
+      logicalIdOf(stack.managementApi.functions.management.role),
+      logicalIdOf(stack.managementApi.functions.search.role),
+      logicalIdOf(stack.managementApi.functions['shared-views'].role),
+      logicalIdOf(stack.emails.function.role),
+    ].sort(),
+  );
 });

@@ -42,7 +42,17 @@ describe('billing Lambda', () => {
   it('receives exactly the settings BillingRunEnv reads, and the schema accepts them', () => {
     const variables = functionProps()['Environment'].Variables as Record<string, unknown>;
     expect(Object.keys(variables).sort()).toEqual(
-      ['BILLING_PROVIDERS_SECRET_ARN', 'BILLING_TABLE', 'BILLING_TIME_BUDGET_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'RESOURCES_TABLE', 'SEARCH_BACKEND'].sort(),
+      [
+        'BILLING_PROVIDERS_SECRET_ARN',
+        'BILLING_TABLE',
+        'BILLING_TIME_BUDGET_MS',
+        'LOG_LEVEL',
+        'NODE_OPTIONS',
+        'OPENSEARCH_ENDPOINT',
+        'OPENSEARCH_REPLICAS',
+        'RESOURCES_TABLE',
+        'SEARCH_BACKEND',
+      ].sort(),
     );
     // Every application setting is one the schema declares (NODE_OPTIONS is the runtime's).
     const declared = Object.keys(BillingRunEnv.shape);
@@ -51,7 +61,9 @@ describe('billing Lambda', () => {
     expect(variables['RESOURCES_TABLE']).toEqual({ Ref: logicalIdOf(synth.stack.storage.tables.resources) });
     expect(variables['BILLING_TABLE']).toEqual({ Ref: logicalIdOf(synth.stack.storage.tables.billing) });
     // Deploy-time values are CloudFormation tokens here; the entry's env schema must accept the rest.
-    const placeholders = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']));
+    const placeholders = Object.fromEntries(
+      Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']),
+    );
     const parsed = parseEnv(BillingRunEnv, { ...placeholders, AWS_REGION: 'us-east-1' });
     expect(parsed.SEARCH_BACKEND).toBe('opensearch');
     // The run stops taking windows a minute before the next tick, so ticks rarely wait behind it.
@@ -83,7 +95,11 @@ test('an EventBridge rule invokes the billing Lambda every 5 minutes, without re
       }),
     ],
   });
-  synth.template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', FunctionName: { 'Fn::GetAtt': [functionId(), 'Arn'] } });
+  synth.template.hasResourceProperties('AWS::Lambda::Permission', {
+    Action: 'lambda:InvokeFunction',
+    Principal: 'events.amazonaws.com',
+    FunctionName: { 'Fn::GetAtt': [functionId(), 'Arn'] },
+  });
 });
 
 test('the dead-letter queue is encrypted and refuses non-TLS access', () => {
@@ -101,7 +117,10 @@ test('the provider secret starts as an empty document the run accepts, and only 
   expect(secret.Properties['SecretString']).toBe('{}');
   expect(() => ProviderConnectionsDocument.parse(JSON.parse(secret.Properties['SecretString']))).not.toThrow();
   expect(secret.DeletionPolicy).toBe('Retain');
-  expect([...actionsOn(roleStatements(), logicalIdOf(run().providersSecret))].sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+  expect([...actionsOn(roleStatements(), logicalIdOf(run().providersSecret))].sort()).toEqual([
+    'secretsmanager:DescribeSecret',
+    'secretsmanager:GetSecretValue',
+  ]);
 });
 
 test('its role reads the resources table, reads and writes the billing table, and touches no other table', () => {
@@ -174,6 +193,8 @@ describe('billing alarms', () => {
 
 test('cdk-nag finds nothing in the construct', () => {
   const report = new AwsSolutionsChecks(synth.stack, { verbose: true }).validateScope(synth.stack);
-  const mine = report.violations.flatMap((v) => v.violatingResources.filter((r) => r.constructPath?.includes('/BillingRun/')).map((r) => `${v.ruleName} at ${r.constructPath}`));
+  const mine = report.violations.flatMap((v) =>
+    v.violatingResources.filter((r) => r.constructPath?.includes('/BillingRun/')).map((r) => `${v.ruleName} at ${r.constructPath}`),
+  );
   expect(mine).toEqual([]);
 });

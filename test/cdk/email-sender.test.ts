@@ -10,7 +10,9 @@ describe('behavioural emails on AWS', () => {
   it('runs the sender every 15 minutes without retries (a missed run is caught up by the next)', () => {
     const rule = resources[logicalIdOf(stack.emails.schedule)]!;
     expect(rule.Properties.ScheduleExpression).toBe('rate(15 minutes)');
-    expect(rule.Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(stack.emails.function.function), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })]);
+    expect(rule.Properties.Targets).toEqual([
+      expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(stack.emails.function.function), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } }),
+    ]);
   });
 
   it('hands SES bounces and complaints to the same Lambda through a configuration set and EventBridge', () => {
@@ -41,7 +43,10 @@ describe('behavioural emails on AWS', () => {
     expect(identity).toHaveLength(1);
     expect(identity[0]!.Properties.EmailIdentity).toBe('mail.example.com');
     expect(all[logicalIdOf(withIdentity.emails.function.function)]!.Properties.Environment.Variables.NOTIFICATIONS_FROM).toBe('notifications@mail.example.com');
-    const statements = all[logicalIdOf(withIdentity.emails.function.role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>;
+    const statements = all[logicalIdOf(withIdentity.emails.function.role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement as Array<{
+      Action: string | string[];
+      Resource: unknown;
+    }>;
     const resourcesOfSend = JSON.stringify(statements.filter((s) => [s.Action].flat().includes('ses:SendEmail')).map((s) => s.Resource));
     expect(resourcesOfSend).toContain('identity/');
     expect(resourcesOfSend).not.toContain('identity/*');

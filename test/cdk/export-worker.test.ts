@@ -21,16 +21,36 @@ test('an EventBridge rule invokes the worker every minute, without retries; a ru
   const props = synth.resources[functionId]!.Properties;
   expect(props['Timeout']).toBe(900);
   const variables = props['Environment'].Variables as Record<string, unknown>;
-  expect(Object.keys(variables).sort()).toEqual(['EXPORTS_BUCKET', 'LOG_LEVEL', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'RESOURCES_TABLE', 'SEARCH_BACKEND']);
-  const placeholders = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']));
+  expect(Object.keys(variables).sort()).toEqual([
+    'EXPORTS_BUCKET',
+    'LOG_LEVEL',
+    'OPENSEARCH_ENDPOINT',
+    'OPENSEARCH_REPLICAS',
+    'RESOURCES_TABLE',
+    'SEARCH_BACKEND',
+  ]);
+  const placeholders = Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']),
+  );
   expect(() => parseEnv(ExportWorkerEnv, { ...placeholders, AWS_REGION: 'us-east-1' })).not.toThrow();
 });
 
 test('its role writes and deletes export parts and uses the resources table, nothing more of storage', () => {
-  const statements: Array<{ Action: string | string[]; Resource: unknown }> = synth.resources[logicalIdOf(worker().role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement;
-  const on = (resource: { node: unknown }) => statements.filter((s) => JSON.stringify(s.Resource).includes(`"${logicalIdOf(resource as never)}"`)).flatMap((s) => [s.Action].flat()).sort();
+  const statements: Array<{ Action: string | string[]; Resource: unknown }> =
+    synth.resources[logicalIdOf(worker().role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement;
+  const on = (resource: { node: unknown }) =>
+    statements
+      .filter((s) => JSON.stringify(s.Resource).includes(`"${logicalIdOf(resource as never)}"`))
+      .flatMap((s) => [s.Action].flat())
+      .sort();
   expect(on(synth.stack.storage.buckets.exports)).toEqual(['s3:DeleteObject', 's3:ListBucket', 's3:PutObject']);
-  expect(on(synth.stack.storage.tables.resources)).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+  expect(on(synth.stack.storage.tables.resources)).toEqual([
+    'dynamodb:BatchWriteItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:Query',
+  ]);
   for (const key of ['billing', 'profiles', 'dedup'] as const) expect(on(synth.stack.storage.tables[key])).toEqual([]);
   for (const key of ['archive', 'uploads', 'profileDocuments', 'failedRecords'] as const) expect(on(synth.stack.storage.buckets[key])).toEqual([]);
 });

@@ -29,11 +29,19 @@ test('an EventBridge rule invokes the refresh Lambda every minute, without retri
 test('the Lambda runs the refresh entry against the resources table and the search domain, finishing within the minute', () => {
   const props = synth.resources[logicalIdOf(refresh())]!.Properties;
   expect(props['Timeout']).toBe(55);
-  expect(Object.keys(props['Environment'].Variables).sort()).toEqual(['LOG_LEVEL', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'RESOURCES_TABLE', 'SEARCH_BACKEND']);
+  expect(Object.keys(props['Environment'].Variables).sort()).toEqual([
+    'LOG_LEVEL',
+    'OPENSEARCH_ENDPOINT',
+    'OPENSEARCH_REPLICAS',
+    'RESOURCES_TABLE',
+    'SEARCH_BACKEND',
+  ]);
   expect(props['Environment'].Variables.SEARCH_BACKEND).toBe('opensearch');
   // Deploy-time values are CloudFormation tokens here; the entry's env schema must accept the rest.
   const variables = props['Environment'].Variables as Record<string, unknown>;
-  const placeholders = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']));
+  const placeholders = Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']),
+  );
   expect(() => parseEnv(GovernanceRefreshEnv, { ...placeholders, AWS_REGION: 'us-east-1' })).not.toThrow();
 });
 
@@ -46,7 +54,15 @@ test('its role may use only the resources table (listed actions) and the search 
   const statements = policies.flatMap((p) => p.Properties['PolicyDocument'].Statement as { Action: string | string[]; Resource: unknown }[]);
   const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'));
   expect(new Set(actions)).toEqual(
-    new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']),
+    new Set([
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ]),
   );
   const dynamoResources = JSON.stringify(statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:')).map((s) => s.Resource));
   expect(dynamoResources).toContain(logicalIdOf(synth.stack.storage.tables.resources));
@@ -61,6 +77,8 @@ test('its role may use only the resources table (listed actions) and the search 
 
 test('cdk-nag finds nothing in the construct', () => {
   const report = new AwsSolutionsChecks(synth.stack, { verbose: true }).validateScope(synth.stack);
-  const mine = report.violations.flatMap((v) => v.violatingResources.filter((r) => r.constructPath?.includes('/GovernanceRefresh/')).map((r) => `${v.ruleName} at ${r.constructPath}`));
+  const mine = report.violations.flatMap((v) =>
+    v.violatingResources.filter((r) => r.constructPath?.includes('/GovernanceRefresh/')).map((r) => `${v.ruleName} at ${r.constructPath}`),
+  );
   expect(mine).toEqual([]);
 });

@@ -43,7 +43,11 @@ describe('consumer event source mapping', () => {
 
   it('lets the consumer write to the failed-records bucket with exactly the documented S3 permissions', () => {
     const policy = consumerPolicyStatements();
-    expect(policy).toContainEqual({ Effect: 'Allow', Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [failedRecordsBucketId, 'Arn'] }, '/*']] } });
+    expect(policy).toContainEqual({
+      Effect: 'Allow',
+      Action: 's3:PutObject',
+      Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [failedRecordsBucketId, 'Arn'] }, '/*']] },
+    });
     expect(policy).toContainEqual({ Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [failedRecordsBucketId, 'Arn'] } });
     const onFailureBucketActions = policy
       .filter((statement) => JSON.stringify(statement.Resource).includes(failedRecordsBucketId))
@@ -52,34 +56,48 @@ describe('consumer event source mapping', () => {
   });
 
   it('lets the consumer read the stream, and the function exists before the mapping', () => {
-    expect(consumerPolicyStatements()).toContainEqual(expect.objectContaining({
-      Action: expect.arrayContaining(['kinesis:GetRecords', 'kinesis:GetShardIterator', 'kinesis:DescribeStreamSummary', 'kinesis:ListShards']),
-      Resource: { 'Fn::GetAtt': [streamId, 'Arn'] },
-    }));
+    expect(consumerPolicyStatements()).toContainEqual(
+      expect.objectContaining({
+        Action: expect.arrayContaining(['kinesis:GetRecords', 'kinesis:GetShardIterator', 'kinesis:DescribeStreamSummary', 'kinesis:ListShards']),
+        Resource: { 'Fn::GetAtt': [streamId, 'Arn'] },
+      }),
+    );
     expect(resources[consumerId]!.DependsOn).toEqual(expect.arrayContaining([logicalIdOf(stack.pipeline.consumer.role.node.findChild('DefaultPolicy'))]));
   });
 
   it('lets the consumer write dedup claims and profiles, and only add archive objects', () => {
     const policy = consumerPolicyStatements();
     for (const table of [stack.storage.tables.dedup, stack.storage.tables.profiles]) {
-      expect(policy).toContainEqual(expect.objectContaining({
-        Action: expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem']),
-        Resource: [{ 'Fn::GetAtt': [logicalIdOf(table), 'Arn'] }],
-      }));
+      expect(policy).toContainEqual(
+        expect.objectContaining({
+          Action: expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem']),
+          Resource: [{ 'Fn::GetAtt': [logicalIdOf(table), 'Arn'] }],
+        }),
+      );
     }
-    expect(policy).toContainEqual(expect.objectContaining({ Action: 'dynamodb:PartiQLInsert', Resource: [{ 'Fn::GetAtt': [logicalIdOf(stack.storage.tables.dedup), 'Arn'] }] }));
+    expect(policy).toContainEqual(
+      expect.objectContaining({ Action: 'dynamodb:PartiQLInsert', Resource: [{ 'Fn::GetAtt': [logicalIdOf(stack.storage.tables.dedup), 'Arn'] }] }),
+    );
     // The app item (route templates) and contract ABIs: reads of the resources table, no writes.
     const onResources = policy.filter((statement) => JSON.stringify(statement.Resource).includes(`"${logicalIdOf(stack.storage.tables.resources)}"`));
     expect(onResources.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
     const archiveId = logicalIdOf(stack.storage.buckets.archive);
     const archiveStatements = policy.filter((statement) => JSON.stringify(statement.Resource).includes(archiveId));
-    expect(archiveStatements).toEqual([{ Effect: 'Allow', Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [archiveId, 'Arn'] }, '/*']] } }]);
+    expect(archiveStatements).toEqual([
+      { Effect: 'Allow', Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [archiveId, 'Arn'] }, '/*']] } },
+    ]);
   });
 
   it('lets the consumer read, write and delete overflow profile documents under profiles/ only', () => {
     const bucketId = logicalIdOf(stack.storage.buckets.profileDocuments);
     const statements = consumerPolicyStatements().filter((statement) => JSON.stringify(statement.Resource).includes(bucketId));
-    expect(statements).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/profiles/*']] } }]);
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/profiles/*']] },
+      },
+    ]);
   });
 });
 
@@ -111,8 +129,9 @@ describe('collector and upload processor', () => {
 
   it('lets the collector pre-sign uploads only under incoming/', () => {
     const uploadsId = logicalIdOf(stack.storage.buckets.uploads);
-    const puts = policyStatementsOf(logicalIdOf(stack.collectorApi.collector.role.node.findChild('DefaultPolicy')))
-      .filter((statement) => [statement.Action].flat().includes('s3:PutObject'));
+    const puts = policyStatementsOf(logicalIdOf(stack.collectorApi.collector.role.node.findChild('DefaultPolicy'))).filter((statement) =>
+      [statement.Action].flat().includes('s3:PutObject'),
+    );
     expect(puts).toEqual([{ Effect: 'Allow', Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [uploadsId, 'Arn'] }, '/incoming/*']] } }]);
   });
 });
@@ -130,7 +149,9 @@ function policyStatementsOf(policyId: string): Array<{ Effect: string; Action: s
 it('grants no S3 action families (s3:GetObject*, s3:Abort*, ...) anywhere', () => {
   const actions = Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy')
-    .flatMap((policy) => (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((statement) => [statement.Action].flat()));
+    .flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((statement) => [statement.Action].flat()),
+    );
   expect(actions).toContain('s3:PutObject');
   expect(actions.filter((action) => action.startsWith('s3:') && action.includes('*'))).toEqual([]);
 });

@@ -7,18 +7,77 @@ const { stack, resources } = synthesize();
 
 const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   ['collector', stack.collectorApi.collector, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
-  ['consumer', stack.pipeline.consumer, [tables.dedup.envVar, tables.profiles.envVar, buckets.profileDocuments.envVar, tables.billing.envVar, tables.resources.envVar, buckets.archive.envVar, buckets.failedRecords.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS']],
+  [
+    'consumer',
+    stack.pipeline.consumer,
+    [
+      tables.dedup.envVar,
+      tables.profiles.envVar,
+      buckets.profileDocuments.envVar,
+      tables.billing.envVar,
+      tables.resources.envVar,
+      buckets.archive.envVar,
+      buckets.failedRecords.envVar,
+      'SEARCH_BACKEND',
+      'OPENSEARCH_ENDPOINT',
+      'OPENSEARCH_REPLICAS',
+    ],
+  ],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
-  ['search', stack.managementApi.functions.search, [tables.profiles.envVar, buckets.profileDocuments.envVar, tables.resources.envVar, ingestStream.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
-  ['management', stack.managementApi.functions.management, [tables.resources.envVar, tables.billing.envVar, buckets.exports.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN', 'SES_CONFIGURATION_SET']],
-  ['email sender', stack.emails.function, [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN', 'PUBLIC_BASE_URL', 'SES_CONFIGURATION_SET']],
-  ['shared-views', stack.managementApi.functions['shared-views'], [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN']],
+  [
+    'search',
+    stack.managementApi.functions.search,
+    [
+      tables.profiles.envVar,
+      buckets.profileDocuments.envVar,
+      tables.resources.envVar,
+      ingestStream.envVar,
+      'SEARCH_BACKEND',
+      'OPENSEARCH_ENDPOINT',
+      'OPENSEARCH_REPLICAS',
+      'TOKEN_SIGNING_SECRET_ARN',
+    ],
+  ],
+  [
+    'management',
+    stack.managementApi.functions.management,
+    [
+      tables.resources.envVar,
+      tables.billing.envVar,
+      buckets.exports.envVar,
+      'SEARCH_BACKEND',
+      'OPENSEARCH_ENDPOINT',
+      'OPENSEARCH_REPLICAS',
+      'TOKEN_SIGNING_SECRET_ARN',
+      'SES_CONFIGURATION_SET',
+    ],
+  ],
+  [
+    'email sender',
+    stack.emails.function,
+    [
+      tables.resources.envVar,
+      'SEARCH_BACKEND',
+      'OPENSEARCH_ENDPOINT',
+      'OPENSEARCH_REPLICAS',
+      'TOKEN_SIGNING_SECRET_ARN',
+      'PUBLIC_BASE_URL',
+      'SES_CONFIGURATION_SET',
+    ],
+  ],
+  [
+    'shared-views',
+    stack.managementApi.functions['shared-views'],
+    [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN'],
+  ],
 ];
 
 it('loads source maps only when the context asks for them (they cost each cold start 20-30 ms of module init)', () => {
   expect(resources[logicalIdOf(stack.collectorApi.collector.function)]!.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
   const withMaps = synthesize({ lambdaSourceMaps: 'true' });
-  expect(withMaps.resources[logicalIdOf(withMaps.stack.collectorApi.collector.function)]!.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+  expect(withMaps.resources[logicalIdOf(withMaps.stack.collectorApi.collector.function)]!.Properties.Environment.Variables.NODE_OPTIONS).toBe(
+    '--enable-source-maps',
+  );
 });
 
 describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {
@@ -40,7 +99,6 @@ describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {
     expect(fn.Properties.Environment.Variables.LOG_LEVEL).toBe('info');
   });
 
-
   it('has a role of its own without AWS managed policies', () => {
     const role = resources[logicalIdOf(service.role)]!;
     expect(fn.Properties.Role).toEqual({ 'Fn::GetAtt': [logicalIdOf(service.role), 'Arn'] });
@@ -50,7 +108,12 @@ describe.each(serviceFunctions)('%s Lambda', (_name, service, settings) => {
 
 it('points the search backends at the OpenSearch domain over HTTPS', () => {
   const endpoint = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.search.domain), 'DomainEndpoint'] }]] };
-  for (const service of [stack.pipeline.consumer, stack.managementApi.functions.search, stack.managementApi.functions['shared-views'], stack.managementApi.functions.management]) {
+  for (const service of [
+    stack.pipeline.consumer,
+    stack.managementApi.functions.search,
+    stack.managementApi.functions['shared-views'],
+    stack.managementApi.functions.management,
+  ]) {
     const variables = resources[logicalIdOf(service.function)]!.Properties.Environment.Variables;
     expect(variables.SEARCH_BACKEND).toBe('opensearch');
     expect(variables.OPENSEARCH_ENDPOINT).toEqual(endpoint);
@@ -71,7 +134,9 @@ describe.each([
   it('is one its entry accepts at cold start (the env schema parses it)', () => {
     const variables = resources[logicalIdOf(service().function)]!.Properties.Environment.Variables as Record<string, unknown>;
     // Deploy-time values (table names, ARNs, the domain endpoint) are CloudFormation tokens here.
-    const placeholders = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']));
+    const placeholders = Object.fromEntries(
+      Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : 'https://resolved-at-deploy.example']),
+    );
     expect(() => parseEnv(schema, { ...placeholders, AWS_REGION: 'us-east-1' })).not.toThrow();
   });
 });
@@ -80,14 +145,26 @@ describe('management Lambda permissions', () => {
   const statementsOf = (service: ServiceFunction): Array<{ Action: string | string[]; Resource: unknown }> =>
     resources[logicalIdOf(service.role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement;
   const statements = statementsOf(stack.managementApi.functions.management);
-  const tableIdsIn = (resource: unknown) => Object.entries(stack.storage.tables).filter(([, table]) => JSON.stringify(resource).includes(`"${logicalIdOf(table)}"`)).map(([key]) => key);
+  const tableIdsIn = (resource: unknown) =>
+    Object.entries(stack.storage.tables)
+      .filter(([, table]) => JSON.stringify(resource).includes(`"${logicalIdOf(table)}"`))
+      .map(([key]) => key);
 
   it('reads and writes the resources and billing tables, and no other table', () => {
     const touched = new Set(statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:'))).flatMap((s) => tableIdsIn(s.Resource)));
     expect([...touched].sort()).toEqual(['billing', 'resources']);
     for (const key of ['resources', 'billing'] as const) {
       const actions = statements.filter((s) => tableIdsIn(s.Resource).includes(key)).flatMap((s) => [s.Action].flat());
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem']));
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:Query',
+          'dynamodb:BatchWriteItem',
+        ]),
+      );
     }
   });
 
@@ -99,10 +176,14 @@ describe('management Lambda permissions', () => {
 
   it('reads the token signing secret and calls the search domain over HTTP', () => {
     const secretId = logicalIdOf(stack.managementApi.tokenSigningSecret);
-    expect(statements).toContainEqual(expect.objectContaining({ Action: expect.arrayContaining(['secretsmanager:GetSecretValue']), Resource: { Ref: secretId } }));
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Action: expect.arrayContaining(['secretsmanager:GetSecretValue']), Resource: { Ref: secretId } }),
+    );
     // The domain's resource policy names the roles that may call it.
     const domain = resources[logicalIdOf(stack.search.domain)]!;
-    expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] }));
+    expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(
+      JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions.management.role), 'Arn'] }),
+    );
   });
 });
 
@@ -119,8 +200,15 @@ describe('shared-views Lambda permissions (it answers anyone holding a link)', (
   });
 
   it('reads the token signing secret and may call the search domain', () => {
-    expect(statements).toContainEqual(expect.objectContaining({ Action: expect.arrayContaining(['secretsmanager:GetSecretValue']), Resource: { Ref: logicalIdOf(stack.managementApi.tokenSigningSecret) } }));
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+        Resource: { Ref: logicalIdOf(stack.managementApi.tokenSigningSecret) },
+      }),
+    );
     const domain = resources[logicalIdOf(stack.search.domain)]!;
-    expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions['shared-views'].role), 'Arn'] }));
+    expect(JSON.stringify(domain.Properties.AccessPolicies)).toContain(
+      JSON.stringify({ 'Fn::GetAtt': [logicalIdOf(stack.managementApi.functions['shared-views'].role), 'Arn'] }),
+    );
   });
 });

@@ -26,7 +26,9 @@ describe('cdk-nag AwsSolutions checks', () => {
   it('reports unacknowledged findings (the check above is not vacuous)', () => {
     const stack = new Stack(new App(), 'Probe');
     new s3.Bucket(stack, 'Plain');
-    expect(findings(stack)).toEqual(expect.arrayContaining([expect.stringMatching(/^error AwsSolutions-S1 at Probe\/Plain\/Resource/), expect.stringMatching(/AwsSolutions-S10/)]));
+    expect(findings(stack)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^error AwsSolutions-S1 at Probe\/Plain\/Resource/), expect.stringMatching(/AwsSolutions-S10/)]),
+    );
   });
 
   it('runs as a synthesis plugin that fails the synth on a finding, as bin/app.ts registers it', () => {

@@ -65,13 +65,22 @@ describe('OpenSearch domain with the default context', () => {
     const policyId = Object.keys(resources).find((id) => resources[id]!.Type === 'AWS::Logs::ResourcePolicy')!;
     expect(domain.DependsOn).toContain(policyId);
     // No custom resources: the domain's access and log policies are plain CloudFormation properties.
-    expect(Object.values(resources).filter((resource) => resource.Type.startsWith('Custom::')).map((resource) => resource.Type)).toEqual(['Custom::S3BucketNotifications']);
+    expect(
+      Object.values(resources)
+        .filter((resource) => resource.Type.startsWith('Custom::'))
+        .map((resource) => resource.Type),
+    ).toEqual(['Custom::S3BucketNotifications']);
   });
 });
 
 describe('OpenSearch domain sized through context', () => {
   it('spreads several nodes over availability zones', () => {
-    const { stack, resources } = synthesize({ searchInstanceType: 'm7g.large.search', searchInstanceCount: '2', searchVolumeGiB: 50, searchDomainName: 'analytics-prod' });
+    const { stack, resources } = synthesize({
+      searchInstanceType: 'm7g.large.search',
+      searchInstanceCount: '2',
+      searchVolumeGiB: 50,
+      searchDomainName: 'analytics-prod',
+    });
     expect(resources[logicalIdOf(stack.search.domain)]!.Properties).toMatchObject({
       DomainName: 'analytics-prod',
       ClusterConfig: { InstanceType: 'm7g.large.search', InstanceCount: 2, ZoneAwarenessEnabled: true, ZoneAwarenessConfig: { AvailabilityZoneCount: 2 } },
@@ -80,9 +89,18 @@ describe('OpenSearch domain sized through context', () => {
   });
 
   it('tells every search Lambda to ask for no replica on one node and one replica on more (a one-node domain would stay yellow)', () => {
-    for (const [nodes, replicas] of [[1, '0'], [2, '1'], [3, '1']] as const) {
+    for (const [nodes, replicas] of [
+      [1, '0'],
+      [2, '1'],
+      [3, '1'],
+    ] as const) {
       const { stack, resources } = synthesize({ searchInstanceCount: nodes });
-      for (const fn of [stack.pipeline.consumer.function, stack.managementApi.functions.search.function, stack.managementApi.functions.management.function, stack.billingRun.function.function]) {
+      for (const fn of [
+        stack.pipeline.consumer.function,
+        stack.managementApi.functions.search.function,
+        stack.managementApi.functions.management.function,
+        stack.billingRun.function.function,
+      ]) {
         expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.OPENSEARCH_REPLICAS).toBe(replicas);
       }
     }

@@ -16,7 +16,10 @@ describe('DynamoDB tables', () => {
       { AttributeName: definition.partitionKey.name, KeyType: 'HASH' },
       ...('sortKey' in definition ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
     ];
-    const attributes = [definition.partitionKey, ...('sortKey' in definition ? [definition.sortKey] : [])].map((a) => ({ AttributeName: a.name, AttributeType: a.type }));
+    const attributes = [definition.partitionKey, ...('sortKey' in definition ? [definition.sortKey] : [])].map((a) => ({
+      AttributeName: a.name,
+      AttributeType: a.type,
+    }));
     expect(table.Properties.KeySchema).toEqual(keySchema);
     expect(table.Properties.AttributeDefinitions).toEqual(attributes);
     expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
@@ -37,14 +40,23 @@ describe('S3 buckets', () => {
   const bucketIds = [...Object.values(stack.storage.buckets), stack.storage.accessLogsBucket].map(logicalIdOf);
 
   it('has the buckets of the shared definitions plus the access log bucket', () => {
-    expect(Object.keys(buckets).map((key) => logicalIdOf(stack.storage.buckets[key as keyof typeof buckets])).every((id) => resources[id]?.Type === 'AWS::S3::Bucket')).toBe(true);
+    expect(
+      Object.keys(buckets)
+        .map((key) => logicalIdOf(stack.storage.buckets[key as keyof typeof buckets]))
+        .every((id) => resources[id]?.Type === 'AWS::S3::Bucket'),
+    ).toBe(true);
     template.resourceCountIs('AWS::S3::Bucket', Object.keys(buckets).length + 1);
   });
 
   it.each(bucketIds)('%s is encrypted, private, owner-enforced and retained', (id) => {
     const bucket = resources[id]!;
     expect(bucket.Properties.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
     expect(bucket.DeletionPolicy).toBe('Retain');
   });

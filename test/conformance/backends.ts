@@ -55,7 +55,10 @@ function duckDbOnDisk(): ConformanceBackend {
  * OPENSEARCH_URL names. OpenSearch is the reference semantics of the DSL.
  */
 export function conformanceBackends(options: { duckDbOnDisk?: boolean } = {}, env: NodeJS.ProcessEnv = process.env): ConformanceBackend[] {
-  if (!env.OPENSEARCH_URL) throw new Error('OPENSEARCH_URL is missing: the integration global setup starts an OpenSearch node and sets it (run these suites with the integration project)');
+  if (!env.OPENSEARCH_URL)
+    throw new Error(
+      'OPENSEARCH_URL is missing: the integration global setup starts an OpenSearch node and sets it (run these suites with the integration project)',
+    );
   return [duckDbInMemory(), ...(options.duckDbOnDisk ? [duckDbOnDisk()] : []), openSearch(env.OPENSEARCH_URL)];
 }
 

@@ -31,10 +31,26 @@ export const step: fc.Arbitrary<StepSpec> = fc.oneof(
 );
 
 /** Few users and coarse minutes, so ties in time and repeated steps are common. */
-export const callsOver = (spanMinutes: number): fc.Arbitrary<Call[]> => fc.array(
-  fc.record({ user: fc.option(fc.constantFrom('u1', 'u2', 'u3', 'u4'), { freq: 8 }), verb: fc.constantFrom(...VERBS), status: fc.constantFrom(200, 500), minute: fc.integer({ min: 0, max: spanMinutes }) }),
-  { minLength: 1, maxLength: 40 },
-).map((rows) => rows.map((row, i) => ({ id: `e${String(i).padStart(3, '0')}`, user: row.user ?? undefined, verb: row.verb, status: row.status, at: BASE + row.minute * MINUTE })));
+export const callsOver = (spanMinutes: number): fc.Arbitrary<Call[]> =>
+  fc
+    .array(
+      fc.record({
+        user: fc.option(fc.constantFrom('u1', 'u2', 'u3', 'u4'), { freq: 8 }),
+        verb: fc.constantFrom(...VERBS),
+        status: fc.constantFrom(200, 500),
+        minute: fc.integer({ min: 0, max: spanMinutes }),
+      }),
+      { minLength: 1, maxLength: 40 },
+    )
+    .map((rows) =>
+      rows.map((row, i) => ({
+        id: `e${String(i).padStart(3, '0')}`,
+        user: row.user ?? undefined,
+        verb: row.verb,
+        status: row.status,
+        at: BASE + row.minute * MINUTE,
+      })),
+    );
 
 /** The funnel rule written out: entry at the first step-1 event, then the first event of each step strictly after the last one (by time, then id), within the window. */
 export function expectedFunnel(events: readonly Call[], steps: readonly StepSpec[], windowMs: number) {
@@ -68,4 +84,3 @@ export function expectedFunnel(events: readonly Call[], steps: readonly StepSpec
     median_time_to_convert_ms: k === steps.length - 1 ? null : median(gaps[k + 1]!),
   }));
 }
-

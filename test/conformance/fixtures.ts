@@ -62,14 +62,101 @@ export const metadataEvent = (id: string, time: string, metadata: Record<string,
  * duration 1760 (min 10, max 900, avg 220).
  */
 export const CALLS: readonly CaseDocument[] = [
-  apiCall({ id: 'c1', time: '2026-03-09T08:00:00.000Z', verb: 'GET', uri: 'https://api.shop.test/v1/orders?page=1', status: 200, duration: 120, user: 'u-alice', company: 'c-acme', weight: 1, metadata: { plan: 'pro', tags: ['beta', 'eu'], score: 10 } }),
-  apiCall({ id: 'c2', time: '2026-03-10T09:30:00.000Z', verb: 'POST', uri: 'https://api.shop.test/v1/orders', status: 201, duration: 250, user: 'u-bob', company: 'c-acme', weight: 3, metadata: { plan: 'free', tags: ['eu'], score: 25 } }),
-  apiCall({ id: 'c3', time: '2026-03-11T12:00:00.000Z', verb: 'GET', uri: 'https://api.shop.test/v1/orders/42', status: 404, duration: 80, user: 'u-alice', company: 'c-acme', metadata: { plan: 'pro', score: 5 } }),
-  apiCall({ id: 'c4', time: '2026-03-12T15:45:00.000Z', verb: 'DELETE', uri: 'https://api.shop.test/v1/orders/42', status: 500, duration: 900, user: 'u-carol', company: 'c-globex', weight: 2, metadata: { plan: 'Enterprise', tags: ['beta'] }, late: true }),
-  apiCall({ id: 'c5', time: '2026-03-13T18:20:00.000Z', verb: 'GET', uri: 'https://api.shop.test/v1/products', status: 200, duration: 60, user: 'u-bob', company: 'c-globex', weight: 1, metadata: {} }),
-  apiCall({ id: 'c6', time: '2026-03-14T23:59:59.999Z', verb: 'PUT', uri: 'https://api.shop.test/v1/products/7', status: 200, duration: 300, weight: 5, metadata: { plan: 'pro', score: 40 } }),
-  apiCall({ id: 'c7', time: '2026-03-15T00:00:00.000Z', verb: 'GET', uri: 'https://api.shop.test/v1/orders', status: 429, duration: 10, user: 'u-dave', company: 'c-initech', weight: 1, metadata: { plan: 'free', score: 15 }, late: true }),
-  apiCall({ id: 'c8', time: '2026-03-15T10:00:00.000Z', verb: 'GET', uri: 'https://api.shop.test/v1/products', status: 200, duration: 40, user: 'u-alice', company: 'c-acme', weight: 1, metadata: { plan: 'pro', tags: [], score: null } }),
+  apiCall({
+    id: 'c1',
+    time: '2026-03-09T08:00:00.000Z',
+    verb: 'GET',
+    uri: 'https://api.shop.test/v1/orders?page=1',
+    status: 200,
+    duration: 120,
+    user: 'u-alice',
+    company: 'c-acme',
+    weight: 1,
+    metadata: { plan: 'pro', tags: ['beta', 'eu'], score: 10 },
+  }),
+  apiCall({
+    id: 'c2',
+    time: '2026-03-10T09:30:00.000Z',
+    verb: 'POST',
+    uri: 'https://api.shop.test/v1/orders',
+    status: 201,
+    duration: 250,
+    user: 'u-bob',
+    company: 'c-acme',
+    weight: 3,
+    metadata: { plan: 'free', tags: ['eu'], score: 25 },
+  }),
+  apiCall({
+    id: 'c3',
+    time: '2026-03-11T12:00:00.000Z',
+    verb: 'GET',
+    uri: 'https://api.shop.test/v1/orders/42',
+    status: 404,
+    duration: 80,
+    user: 'u-alice',
+    company: 'c-acme',
+    metadata: { plan: 'pro', score: 5 },
+  }),
+  apiCall({
+    id: 'c4',
+    time: '2026-03-12T15:45:00.000Z',
+    verb: 'DELETE',
+    uri: 'https://api.shop.test/v1/orders/42',
+    status: 500,
+    duration: 900,
+    user: 'u-carol',
+    company: 'c-globex',
+    weight: 2,
+    metadata: { plan: 'Enterprise', tags: ['beta'] },
+    late: true,
+  }),
+  apiCall({
+    id: 'c5',
+    time: '2026-03-13T18:20:00.000Z',
+    verb: 'GET',
+    uri: 'https://api.shop.test/v1/products',
+    status: 200,
+    duration: 60,
+    user: 'u-bob',
+    company: 'c-globex',
+    weight: 1,
+    metadata: {},
+  }),
+  apiCall({
+    id: 'c6',
+    time: '2026-03-14T23:59:59.999Z',
+    verb: 'PUT',
+    uri: 'https://api.shop.test/v1/products/7',
+    status: 200,
+    duration: 300,
+    weight: 5,
+    metadata: { plan: 'pro', score: 40 },
+  }),
+  apiCall({
+    id: 'c7',
+    time: '2026-03-15T00:00:00.000Z',
+    verb: 'GET',
+    uri: 'https://api.shop.test/v1/orders',
+    status: 429,
+    duration: 10,
+    user: 'u-dave',
+    company: 'c-initech',
+    weight: 1,
+    metadata: { plan: 'free', score: 15 },
+    late: true,
+  }),
+  apiCall({
+    id: 'c8',
+    time: '2026-03-15T10:00:00.000Z',
+    verb: 'GET',
+    uri: 'https://api.shop.test/v1/products',
+    status: 200,
+    duration: 40,
+    user: 'u-alice',
+    company: 'c-acme',
+    weight: 1,
+    metadata: { plan: 'pro', tags: [], score: null },
+  }),
 ];
 
 /** Epoch millis of the CALLS times, as sort values and date keys carry them. */
@@ -98,7 +185,12 @@ export const LONG_NOTE = Array.from({ length: 220 }, () => 'word').join(' ');
  */
 export const TEXTS: readonly CaseDocument[] = [
   apiCall({ id: 't1', time: '2026-03-01T01:00:00.000Z', metadata: { note: 'Quick brown fox' }, requestHeaders: { 'content-type': 'application/json' } }),
-  apiCall({ id: 't2', time: '2026-03-01T02:00:00.000Z', metadata: { note: 'The lazy dog, quick!' }, requestHeaders: { 'content-type': 'text/html; charset=UTF-8' } }),
+  apiCall({
+    id: 't2',
+    time: '2026-03-01T02:00:00.000Z',
+    metadata: { note: 'The lazy dog, quick!' },
+    requestHeaders: { 'content-type': 'text/html; charset=UTF-8' },
+  }),
   apiCall({ id: 't3', time: '2026-03-01T03:00:00.000Z', metadata: { note: 'BROWN bear' } }),
   apiCall({ id: 't4', time: '2026-03-01T04:00:00.000Z', metadata: { note: 'fox-trot 2026' } }),
   apiCall({ id: 't5', time: '2026-03-01T05:00:00.000Z', metadata: { other: 'no note here' } }),
@@ -173,22 +265,97 @@ export const LATENCY: readonly CaseDocument[] = [
  * u-dave: no company, Dave, pro, no email, no seats, no created_at.
  */
 export const USERS: readonly CaseDocument[] = [
-  { id: 'u-alice', time: '2026-02-01T00:00:00.000Z', data: { user_id: 'u-alice', company_id: 'c-acme', first_name: 'Alice', name: 'Alice Liddell', created_at: '2025-12-01T00:00:00.000Z', metadata: { email: 'alice@example.com', plan: 'pro', seats: 5 } } },
-  { id: 'u-bob', time: '2026-02-02T00:00:00.000Z', data: { user_id: 'u-bob', company_id: 'c-acme', first_name: 'Bob', name: 'Bob Builder', created_at: '2026-01-15T12:00:00.000Z', metadata: { email: 'bob@example.com', plan: 'free', seats: 1 } } },
-  { id: 'u-carol', time: '2026-02-03T00:00:00.000Z', data: { user_id: 'u-carol', company_id: 'c-globex', first_name: 'Carol', name: 'Carol Danvers', created_at: '2026-02-20T08:00:00.000Z', metadata: { email: 'carol@example.org', plan: 'pro', seats: 12 } } },
+  {
+    id: 'u-alice',
+    time: '2026-02-01T00:00:00.000Z',
+    data: {
+      user_id: 'u-alice',
+      company_id: 'c-acme',
+      first_name: 'Alice',
+      name: 'Alice Liddell',
+      created_at: '2025-12-01T00:00:00.000Z',
+      metadata: { email: 'alice@example.com', plan: 'pro', seats: 5 },
+    },
+  },
+  {
+    id: 'u-bob',
+    time: '2026-02-02T00:00:00.000Z',
+    data: {
+      user_id: 'u-bob',
+      company_id: 'c-acme',
+      first_name: 'Bob',
+      name: 'Bob Builder',
+      created_at: '2026-01-15T12:00:00.000Z',
+      metadata: { email: 'bob@example.com', plan: 'free', seats: 1 },
+    },
+  },
+  {
+    id: 'u-carol',
+    time: '2026-02-03T00:00:00.000Z',
+    data: {
+      user_id: 'u-carol',
+      company_id: 'c-globex',
+      first_name: 'Carol',
+      name: 'Carol Danvers',
+      created_at: '2026-02-20T08:00:00.000Z',
+      metadata: { email: 'carol@example.org', plan: 'pro', seats: 12 },
+    },
+  },
   { id: 'u-dave', time: '2026-02-04T00:00:00.000Z', data: { user_id: 'u-dave', first_name: 'Dave', metadata: { plan: 'pro' } } },
 ];
 
 /** COMPANIES — c-acme (Retail), c-globex (Energy), c-initech (Retail). */
 export const COMPANIES: readonly CaseDocument[] = [
-  { id: 'c-acme', time: '2026-02-01T00:00:00.000Z', data: { company_id: 'c-acme', company_domain: 'acme.test', metadata: { industry: 'Retail', employees: 120 } } },
-  { id: 'c-globex', time: '2026-02-02T00:00:00.000Z', data: { company_id: 'c-globex', company_domain: 'globex.test', metadata: { industry: 'Energy', employees: 4000 } } },
-  { id: 'c-initech', time: '2026-02-03T00:00:00.000Z', data: { company_id: 'c-initech', company_domain: 'initech.test', metadata: { industry: 'Retail', employees: 30 } } },
+  {
+    id: 'c-acme',
+    time: '2026-02-01T00:00:00.000Z',
+    data: { company_id: 'c-acme', company_domain: 'acme.test', metadata: { industry: 'Retail', employees: 120 } },
+  },
+  {
+    id: 'c-globex',
+    time: '2026-02-02T00:00:00.000Z',
+    data: { company_id: 'c-globex', company_domain: 'globex.test', metadata: { industry: 'Energy', employees: 4000 } },
+  },
+  {
+    id: 'c-initech',
+    time: '2026-02-03T00:00:00.000Z',
+    data: { company_id: 'c-initech', company_domain: 'initech.test', metadata: { industry: 'Retail', employees: 30 } },
+  },
 ];
 
 /** SUBSCRIPTIONS — s-1 active until 2026-04-01, s-2 cancelled until 2026-03-01, s-3 trialing until 2026-03-20. */
 export const SUBSCRIPTIONS: readonly CaseDocument[] = [
-  { id: 's-1', time: '2026-02-01T00:00:00.000Z', data: { subscription_id: 's-1', company_id: 'c-acme', status: 'active', current_period_start: '2026-03-01T00:00:00.000Z', current_period_end: '2026-04-01T00:00:00.000Z' } },
-  { id: 's-2', time: '2026-02-02T00:00:00.000Z', data: { subscription_id: 's-2', company_id: 'c-globex', status: 'cancelled', current_period_start: '2026-02-01T00:00:00.000Z', current_period_end: '2026-03-01T00:00:00.000Z' } },
-  { id: 's-3', time: '2026-02-03T00:00:00.000Z', data: { subscription_id: 's-3', company_id: 'c-initech', status: 'trialing', current_period_start: '2026-03-06T00:00:00.000Z', current_period_end: '2026-03-20T00:00:00.000Z' } },
+  {
+    id: 's-1',
+    time: '2026-02-01T00:00:00.000Z',
+    data: {
+      subscription_id: 's-1',
+      company_id: 'c-acme',
+      status: 'active',
+      current_period_start: '2026-03-01T00:00:00.000Z',
+      current_period_end: '2026-04-01T00:00:00.000Z',
+    },
+  },
+  {
+    id: 's-2',
+    time: '2026-02-02T00:00:00.000Z',
+    data: {
+      subscription_id: 's-2',
+      company_id: 'c-globex',
+      status: 'cancelled',
+      current_period_start: '2026-02-01T00:00:00.000Z',
+      current_period_end: '2026-03-01T00:00:00.000Z',
+    },
+  },
+  {
+    id: 's-3',
+    time: '2026-02-03T00:00:00.000Z',
+    data: {
+      subscription_id: 's-3',
+      company_id: 'c-initech',
+      status: 'trialing',
+      current_period_start: '2026-03-06T00:00:00.000Z',
+      current_period_end: '2026-03-20T00:00:00.000Z',
+    },
+  },
 ];

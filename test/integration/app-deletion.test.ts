@@ -15,18 +15,29 @@ describe('deleting an app', () => {
 
   const orgId = () => rt.credentials.org_id;
   const table = () => rt.names.tables.resources;
-  const as = (token: string | undefined, method: string, path: string, body?: unknown) => rt.management(method, path, token ? { authorization: `Bearer ${token}` } : {}, body);
+  const as = (token: string | undefined, method: string, path: string, body?: unknown) =>
+    rt.management(method, path, token ? { authorization: `Bearer ${token}` } : {}, body);
   const partitionCount = async (appId: string) => {
     let count = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await rt.clients.documents.send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': appRulesPartition(orgId(), appId) }, Select: 'COUNT', ConsistentRead: true, ExclusiveStartKey: startKey }));
+      const page = await rt.clients.documents.send(
+        new QueryCommand({
+          TableName: table(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': appRulesPartition(orgId(), appId) },
+          Select: 'COUNT',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
       count += page.Count ?? 0;
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return count;
   };
-  const item = async (pk: string, sk: string) => (await rt.clients.documents.send(new GetCommand({ TableName: table(), Key: { pk, sk }, ConsistentRead: true }))).Item;
+  const item = async (pk: string, sk: string) =>
+    (await rt.clients.documents.send(new GetCommand({ TableName: table(), Key: { pk, sk }, ConsistentRead: true }))).Item;
   const newApp = async (name: string) => {
     const created = await as(undefined, 'POST', '/~/apps', { name });
     expect(created.status).toBe(201);
@@ -41,9 +52,26 @@ describe('deleting an app', () => {
 
   it('removes every resource, the membership snapshot and the registry entry; the app is gone and its tokens cannot refill it', async () => {
     const { appId, collectorId, token } = await newApp('Doomed');
-    const cohort = await created(token, '/~/cohorts', { cohort_name: 'Blocked', cohort_type: 'user', criteria: { query: { term: { 'user_id.raw': 'mallory' } } } });
-    await created(token, '/~/governance/rules', { name: 'Block', type: 'user', state: 1, block: true, cohorts: [{ id: cohort._id }], applied_to: 'matching', response: { status: 403 }, variables: [] });
-    const workspace = await created(token, '/~/workspaces', { name: 'Errors', policy: { acl: [], resource: {} }, chart: { view: 'segmentation', url_query: '' } });
+    const cohort = await created(token, '/~/cohorts', {
+      cohort_name: 'Blocked',
+      cohort_type: 'user',
+      criteria: { query: { term: { 'user_id.raw': 'mallory' } } },
+    });
+    await created(token, '/~/governance/rules', {
+      name: 'Block',
+      type: 'user',
+      state: 1,
+      block: true,
+      cohorts: [{ id: cohort._id }],
+      applied_to: 'matching',
+      response: { status: 403 },
+      variables: [],
+    });
+    const workspace = await created(token, '/~/workspaces', {
+      name: 'Errors',
+      policy: { acl: [], resource: {} },
+      chart: { view: 'segmentation', url_query: '' },
+    });
     await created(token, `/~/workspaces/${workspace._id}/comments`, { message: 'look' });
     await created(token, '/~/dashboards', { name: 'Ops', workspace_ids: [[workspace._id]] });
     await created(token, '/~/keystore', { month: '2026-11', encrypted_key: Buffer.alloc(32, 1).toString('base64') });
@@ -78,10 +106,30 @@ describe('deleting an app', () => {
     await created(token, '/~/cohorts', { cohort_name: 'Someone', cohort_type: 'user', criteria: { query: { term: { 'user_id.raw': 'x' } } } });
     const filler = 1_500;
     const now = new Date().toISOString();
-    await batchWrite(rt.clients.documents, table(), Array.from({ length: filler }, (_, i) => {
-      const id = `0000000${String(i).padStart(5, '0')}00000000`;
-      return { PutRequest: { Item: { pk: appRulesPartition(orgId(), appId), sk: `KEY#${id}`, _id: id, org_id: orgId(), app_id: appId, month: '2026-01', type: `t${i}`, encrypted_key: 'AAAAAAAAAAAAAAAAAAAAAA==', fingerprint: '0', created_at: now, modified_at: now } } };
-    }));
+    await batchWrite(
+      rt.clients.documents,
+      table(),
+      Array.from({ length: filler }, (_, i) => {
+        const id = `0000000${String(i).padStart(5, '0')}00000000`;
+        return {
+          PutRequest: {
+            Item: {
+              pk: appRulesPartition(orgId(), appId),
+              sk: `KEY#${id}`,
+              _id: id,
+              org_id: orgId(),
+              app_id: appId,
+              month: '2026-01',
+              type: `t${i}`,
+              encrypted_key: 'AAAAAAAAAAAAAAAAAAAAAA==',
+              fingerprint: '0',
+              created_at: now,
+              modified_at: now,
+            },
+          },
+        };
+      }),
+    );
     // The filler, the cohort and the (empty) membership header its creation computed.
     expect(await partitionCount(appId)).toBe(filler + 2);
     // What the bounded part leaves: the header goes first and is not counted in the budget.

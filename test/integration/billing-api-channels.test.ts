@@ -48,10 +48,18 @@ describe('billing webhook channels (/~/billing/channels) and the meter test deli
   });
 
   const createChannel = (body: Record<string, unknown>) => rt.management('POST', '/~/billing/channels', {}, body);
-  const createMeter = (channelIds: string[]) => rt.management('POST', '/~/billing/meters', {}, {
-    name: 'API calls', slug: `calls-${Math.random().toString(36).slice(2, 8)}`, es_query: { query: { match_all: {} } },
-    billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: channelIds, custom_plan: { plan_id: 'plan-1' } } } },
-  });
+  const createMeter = (channelIds: string[]) =>
+    rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'API calls',
+        slug: `calls-${Math.random().toString(36).slice(2, 8)}`,
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: channelIds, custom_plan: { plan_id: 'plan-1' } } } },
+      },
+    );
 
   it('shows a generated secret once, then only its hint; lists, gets, deletes (410 after)', async () => {
     const created = await createChannel({ name: 'Finance', url: receiver.url, headers: { 'X-Team': 'billing' } });
@@ -114,15 +122,23 @@ describe('billing webhook channels (/~/billing/channels) and the meter test deli
     expect(test.status).toBe(200);
     expect(test.body).toMatchObject({ billing_meter_id: meter.body._id, event_id: expect.stringMatching(/^test_/), success: false });
     const byId = Object.fromEntries(test.body.channel_requests.map((r: { channel_id: string }) => [r.channel_id, r]));
-    expect(byId[good.body._id]).toMatchObject({ channel_name: 'Good', success: true, provider_requests: [{ job_id: test.body.event_id, success: true, status_code: 200, error_code: null, error_message: null }] });
+    expect(byId[good.body._id]).toMatchObject({
+      channel_name: 'Good',
+      success: true,
+      provider_requests: [{ job_id: test.body.event_id, success: true, status_code: 200, error_code: null, error_message: null }],
+    });
     expect(byId[dead.body._id]).toMatchObject({ success: false, provider_requests: [{ success: false, status_code: 0, error_code: 'network_error' }] });
     expect(byId['no-such-channel']).toMatchObject({ success: false, channel_name: null, provider_requests: [{ error_code: 'channel_not_found' }] });
 
     // The receiver verifies the signature over the exact raw body with the channel's secret.
     expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
-    expect(verifyWebhook(delivery!.body, delivery!.headers[SIGNATURE_HEADER] as string, 'a-secret-of-sufficient-length', nowSeconds())).toMatchObject({ valid: true });
-    expect(verifyWebhook(delivery!.body, delivery!.headers[SIGNATURE_HEADER] as string, 'another-secret-entirely', nowSeconds())).toMatchObject({ valid: false });
+    expect(verifyWebhook(delivery!.body, delivery!.headers[SIGNATURE_HEADER] as string, 'a-secret-of-sufficient-length', nowSeconds())).toMatchObject({
+      valid: true,
+    });
+    expect(verifyWebhook(delivery!.body, delivery!.headers[SIGNATURE_HEADER] as string, 'another-secret-entirely', nowSeconds())).toMatchObject({
+      valid: false,
+    });
     expect(delivery!.headers['x-team']).toBe('billing');
     expect(JSON.parse(delivery!.body)).toMatchObject({ id: test.body.event_id, type: 'billing.test', data: { meter: { id: meter.body._id } } });
   });
@@ -134,13 +150,29 @@ describe('billing webhook channels (/~/billing/channels) and the meter test deli
     receiver.answer.text = 'forbidden by policy';
     const refused = await rt.management('POST', `/~/billing/meters/${meter.body._id}/webhooks/channels/test`, {}, { channel_id: channel.body._id });
     expect(refused.status).toBe(200);
-    expect(refused.body.channel_requests).toEqual([expect.objectContaining({ channel_id: channel.body._id, success: false, provider_requests: [expect.objectContaining({ status_code: 403, error_code: 'http_403', error_message: 'forbidden by policy' })] })]);
+    expect(refused.body.channel_requests).toEqual([
+      expect.objectContaining({
+        channel_id: channel.body._id,
+        success: false,
+        provider_requests: [expect.objectContaining({ status_code: 403, error_code: 'http_403', error_message: 'forbidden by policy' })],
+      }),
+    ]);
 
     expect((await rt.management('POST', '/~/billing/meters/0123456789abcdef01234567/webhooks/channels/test')).status).toBe(404);
     const unknownChannel = await rt.management('POST', `/~/billing/meters/${meter.body._id}/webhooks/channels/test`, {}, { channel_id: 'nope' });
     expect(unknownChannel.status).toBe(404);
     expect(unknownChannel.body.error.details[0].field).toBe('channel_id');
-    const stripe = await rt.management('POST', '/~/billing/meters', {}, { name: 'S', slug: 'stripe-meter', es_query: { query: { match_all: {} } }, billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'calls' } } } });
+    const stripe = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'S',
+        slug: 'stripe-meter',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'calls' } } },
+      },
+    );
     const noChannels = await rt.management('POST', `/~/billing/meters/${stripe.body._id}/webhooks/channels/test`);
     expect(noChannels.status).toBe(400);
     expect(noChannels.body.error.details[0].field).toBe('channel_id');
@@ -176,10 +208,25 @@ describe('billing webhook channels (/~/billing/channels) and the meter test deli
 
     // A usage delivery through the run's client carries both signatures and the channel's URL.
     receiver.received.length = 0;
-    const identity: ReportIdentity = { orgId: org, appId: app, meterId: meter.body._id, subscriptionId: 'sub-1', windowStart: new Date('2026-11-01T00:00:00Z'), windowEnd: new Date('2026-11-01T01:00:00Z'), reportVersion: 1, destination: `webhook:${created.body._id}` };
+    const identity: ReportIdentity = {
+      orgId: org,
+      appId: app,
+      meterId: meter.body._id,
+      subscriptionId: 'sub-1',
+      windowStart: new Date('2026-11-01T00:00:00Z'),
+      windowEnd: new Date('2026-11-01T01:00:00Z'),
+      reportVersion: 1,
+      destination: `webhook:${created.body._id}`,
+    };
     const outcome = await channelWebhookClient(today.get(created.body._id)!, { allowPrivateTargets: true }).report({
-      identity, idempotencyKey: idempotencyKey(identity), meter: { id: meter.body._id }, subscription: { subscriptionId: 'sub-1', companyId: 'company-1' },
-      window: { start: identity.windowStart, end: identity.windowEnd }, quantity: 5n, previousQuantity: 0n, reportTotalUsage: 5n,
+      identity,
+      idempotencyKey: idempotencyKey(identity),
+      meter: { id: meter.body._id },
+      subscription: { subscriptionId: 'sub-1', companyId: 'company-1' },
+      window: { start: identity.windowStart, end: identity.windowEnd },
+      quantity: 5n,
+      previousQuantity: 0n,
+      reportTotalUsage: 5n,
       params: { channel_ids: [created.body._id], custom_plan: { plan_id: 'plan-1' } },
     });
     expect(outcome.success).toBe(true);

@@ -16,25 +16,47 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
   const w = (n: number) => ({ start: new Date(base + n * HOUR), end: new Date(base + (n + 1) * HOUR) });
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  function report(meter: string, window: number, fields: Partial<BillingReport> & { subscription_id: string | null; company_id: string | null }): BillingReport {
+  function report(
+    meter: string,
+    window: number,
+    fields: Partial<BillingReport> & { subscription_id: string | null; company_id: string | null },
+  ): BillingReport {
     const { start, end } = w(window);
     const key = fields.subscription_id !== null ? subscriptionReportKey(fields.subscription_id) : companyReportKey(fields.company_id ?? '');
     const usage = fields.meter_usage ?? 0;
     return {
       _id: reportId({ windowStart: start, meterId: meter, reportKey: key }),
-      org_id: tenant.orgId, app_id: tenant.appId, type: 'usage', status: 'success', success: true,
-      usage_start_time: start.toISOString(), usage_end_time: end.toISOString(), billing_meter_id: meter, provider: 'webhook',
-      meter_metric: usage, meter_metric_exact: String(usage), meter_usage: usage, report_total_usage: usage, report_version: 1,
-      last_success_time: end.toISOString(), idempotency_key: `uab_${key}_${window}`, delivery_runs: 1, provider_requests: [],
-      subscription_period_start: null, subscription_period_end: null, usage: { aggregator: 'sum' },
+      org_id: tenant.orgId,
+      app_id: tenant.appId,
+      type: 'usage',
+      status: 'success',
+      success: true,
+      usage_start_time: start.toISOString(),
+      usage_end_time: end.toISOString(),
+      billing_meter_id: meter,
+      provider: 'webhook',
+      meter_metric: usage,
+      meter_metric_exact: String(usage),
+      meter_usage: usage,
+      report_total_usage: usage,
+      report_version: 1,
+      last_success_time: end.toISOString(),
+      idempotency_key: `uab_${key}_${window}`,
+      delivery_runs: 1,
+      provider_requests: [],
+      subscription_period_start: null,
+      subscription_period_end: null,
+      usage: { aggregator: 'sum' },
       versions: [{ report_version: 1, meter_metric: String(usage), meter_usage: usage, delta: usage, created_at: end.toISOString() }],
-      created_at: end.toISOString(), updated_at: end.toISOString(),
+      created_at: end.toISOString(),
+      updated_at: end.toISOString(),
       ...fields,
     };
   }
   /** Seeds one (meter, window) group through the billing run's store; true when committed. */
   const commit = async (meter: string, window: number, reports: BillingReport[]) =>
-    (await store.commitWindow({ tenant, meterId: meter, window: w(window), reports, previous: undefined, evaluatedAt: new Date(), now: new Date() })) !== 'conflict';
+    (await store.commitWindow({ tenant, meterId: meter, window: w(window), reports, previous: undefined, evaluatedAt: new Date(), now: new Date() })) !==
+    'conflict';
   const balance = (sequence: number, current: number) => ({ sequence_id: sequence, current_balance: current, pending_activity: 0, available_balance: current });
 
   let seeded: BillingReport[] = [];
@@ -44,24 +66,75 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
     store = new ReportStore(rt.clients.documents, rt.names.tables.billing);
     await rt.apps.createOrgWithApp({ orgId: 'org_other', orgName: 'Other', appId: 'app_other', appName: 'Other' });
     otherAuth = { authorization: `Bearer ${await rt.issueToken({ org_id: 'org_other', app_id: 'app_other' })}` };
-    const meter = await rt.management('POST', '/~/billing/meters', {}, {
-      name: 'API calls', slug: 'api-calls', es_query: { query: { bool: { filter: [{ term: { 'request.verb': 'GET' } }] } } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['ch-1'], custom_plan: { plan_id: 'plan-1' } } } },
-    });
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'API calls',
+        slug: 'api-calls',
+        es_query: { query: { bool: { filter: [{ term: { 'request.verb': 'GET' } }] } } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['ch-1'], custom_plan: { plan_id: 'plan-1' } } } },
+      },
+    );
     expect(meter.status).toBe(201);
     meterId = meter.body._id;
 
     seeded = [
-      report(meterId, 0, { subscription_id: 'sub-a', company_id: 'company-a', meter_usage: 10, amount: 1.25, amount_exact: '1.25', currency: 'usd', ending_balance: balance(1, 98.75) }),
-      report(meterId, 0, { subscription_id: 'sub-b', company_id: 'company-b', meter_usage: 4, status: 'failed', success: false, amount: 0.5, amount_exact: '0.5', currency: 'eur' }),
-      report(meterId, 1, { subscription_id: 'sub-a', company_id: 'company-a', meter_usage: 5, attribution: 'both', amount: 0.625, amount_exact: '0.625', currency: 'usd', ending_balance: balance(2, 98.125) }),
-      report(meterId, 1, { subscription_id: 'sub-b', company_id: 'company-b', meter_usage: 7, attribution: 'subscription_id', status: 'retrying', success: false }),
+      report(meterId, 0, {
+        subscription_id: 'sub-a',
+        company_id: 'company-a',
+        meter_usage: 10,
+        amount: 1.25,
+        amount_exact: '1.25',
+        currency: 'usd',
+        ending_balance: balance(1, 98.75),
+      }),
+      report(meterId, 0, {
+        subscription_id: 'sub-b',
+        company_id: 'company-b',
+        meter_usage: 4,
+        status: 'failed',
+        success: false,
+        amount: 0.5,
+        amount_exact: '0.5',
+        currency: 'eur',
+      }),
+      report(meterId, 1, {
+        subscription_id: 'sub-a',
+        company_id: 'company-a',
+        meter_usage: 5,
+        attribution: 'both',
+        amount: 0.625,
+        amount_exact: '0.625',
+        currency: 'usd',
+        ending_balance: balance(2, 98.125),
+      }),
+      report(meterId, 1, {
+        subscription_id: 'sub-b',
+        company_id: 'company-b',
+        meter_usage: 7,
+        attribution: 'subscription_id',
+        status: 'retrying',
+        success: false,
+      }),
       report(meterId, 1, { subscription_id: null, company_id: 'company-x', meter_usage: 3, status: 'unattributed', success: false }),
       report('meter-2', 1, { subscription_id: 'sub-a', company_id: 'company-a', meter_usage: 100, provider: 'stripe' }),
       report(meterId, 2, { subscription_id: 'sub-a', company_id: 'company-a', meter_usage: 1, status: 'pending', success: false }),
     ];
-    for (const [meter, window] of [[meterId, 0], [meterId, 1], ['meter-2', 1], [meterId, 2]] as const) {
-      expect(await commit(meter, window, seeded.filter((r) => r.billing_meter_id === meter && r.usage_start_time === w(window).start.toISOString()))).toBe(true);
+    for (const [meter, window] of [
+      [meterId, 0],
+      [meterId, 1],
+      ['meter-2', 1],
+      [meterId, 2],
+    ] as const) {
+      expect(
+        await commit(
+          meter,
+          window,
+          seeded.filter((r) => r.billing_meter_id === meter && r.usage_start_time === w(window).start.toISOString()),
+        ),
+      ).toBe(true);
     }
 
     // Events behind window 1: sub-a has 3 of its own and 2 company events without subscription_id; sub-b has 1; a POST does not count.
@@ -73,7 +146,15 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
       apiCall({ transaction_id: uuid(4), company_id: 'company-a' }, at(3)),
       apiCall({ transaction_id: uuid(5), company_id: 'company-a' }, at(4)),
       apiCall({ transaction_id: uuid(6), subscription_id: 'sub-b', company_id: 'company-b' }, at(5)),
-      apiCall({ transaction_id: uuid(7), subscription_id: 'sub-a', company_id: 'company-a', request: { time: at(6).toISOString(), uri: 'https://api.example.com/x', verb: 'POST', headers: {} } }, at(6)),
+      apiCall(
+        {
+          transaction_id: uuid(7),
+          subscription_id: 'sub-a',
+          company_id: 'company-a',
+          request: { time: at(6).toISOString(), uri: 'https://api.example.com/x', verb: 'POST', headers: {} },
+        },
+        at(6),
+      ),
       // On the window's end boundary: belongs to window 2, not 1.
       apiCall({ transaction_id: uuid(8), subscription_id: 'sub-a', company_id: 'company-a' }, new Date(base + 2 * HOUR)),
     ];
@@ -108,7 +189,10 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
       [`from=${iso(base + HOUR + 1)}&to=${iso(base + 2 * HOUR)}`, (r) => r.usage_start_time === w(1).start.toISOString()],
       [`from=${iso(base + 2 * HOUR)}`, (r) => r.usage_start_time === w(2).start.toISOString()],
       [`to=${iso(base + HOUR)}`, (r) => r.usage_start_time === w(0).start.toISOString()],
-      [`subscription_id=sub-a&billing_meter_id=${meterId}&status=success`, (r) => r.subscription_id === 'sub-a' && r.billing_meter_id === meterId && r.status === 'success'],
+      [
+        `subscription_id=sub-a&billing_meter_id=${meterId}&status=success`,
+        (r) => r.subscription_id === 'sub-a' && r.billing_meter_id === meterId && r.status === 'success',
+      ],
     ];
     const everything: BillingReport[] = (await list()).body;
     for (const [query, keep] of cases) {
@@ -120,7 +204,12 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
   });
 
   it('pages with take and before_id (x-next-before-id) through exactly every report once, also with a filter', async () => {
-    for (const [query, take] of [['', 2], ['', 1], ['success=false', 2], ['', 7]] as const) {
+    for (const [query, take] of [
+      ['', 2],
+      ['', 1],
+      ['success=false', 2],
+      ['', 7],
+    ] as const) {
       const everything = ids((await list(query)).body);
       const seen: string[] = [];
       let before: string | null = null;
@@ -145,10 +234,21 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
 
   it('answers 400 naming the parameter for bad filters and paging', async () => {
     const cases: [string, string][] = [
-      ['take=0', 'take'], ['take=1001', 'take'], ['take=ten', 'take'],
-      ['status=bogus', 'status'], ['status=', 'status'], ['success=maybe', 'success'], ['provider=paypal', 'provider'], ['type=invoice', 'type'],
-      ['from=yesterday', 'from'], ['to=2026-13-01', 'to'], ['from=now&to=-1d', 'from'], ['time_zone=Mars/Olympus', 'time_zone'],
-      ['before_id=not*an*id', 'before_id'], ['before_id=abc', 'before_id'], ['subscriptionId=sub-a', 'subscriptionId'],
+      ['take=0', 'take'],
+      ['take=1001', 'take'],
+      ['take=ten', 'take'],
+      ['status=bogus', 'status'],
+      ['status=', 'status'],
+      ['success=maybe', 'success'],
+      ['provider=paypal', 'provider'],
+      ['type=invoice', 'type'],
+      ['from=yesterday', 'from'],
+      ['to=2026-13-01', 'to'],
+      ['from=now&to=-1d', 'from'],
+      ['time_zone=Mars/Olympus', 'time_zone'],
+      ['before_id=not*an*id', 'before_id'],
+      ['before_id=abc', 'before_id'],
+      ['subscriptionId=sub-a', 'subscriptionId'],
     ];
     for (const [query, field] of cases) {
       const answer = await list(query);
@@ -184,11 +284,22 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
     const sum = await rt.management('GET', `/~/billing/reports/metrics?${range}&interval=1h`);
     expect(sum.status).toBe(200);
     expect(sum.body.buckets).toEqual([
-      { start: iso(base), metric: 14, amounts: { eur: 0.5, usd: 1.25 }, ending_balance: { current_balance: 98.75, pending_activity: 0, available_balance: 98.75 } },
-      { start: iso(base + HOUR), metric: 15, amounts: { usd: 0.625 }, ending_balance: { current_balance: 98.125, pending_activity: 0, available_balance: 98.125 } },
+      {
+        start: iso(base),
+        metric: 14,
+        amounts: { eur: 0.5, usd: 1.25 },
+        ending_balance: { current_balance: 98.75, pending_activity: 0, available_balance: 98.75 },
+      },
+      {
+        start: iso(base + HOUR),
+        metric: 15,
+        amounts: { usd: 0.625 },
+        ending_balance: { current_balance: 98.125, pending_activity: 0, available_balance: 98.125 },
+      },
       { start: iso(base + 2 * HOUR), metric: 1, amounts: {}, ending_balance: { current_balance: 0, pending_activity: 0, available_balance: 0 } },
     ]);
-    const metricOf = async (query: string) => (await rt.management('GET', `/~/billing/reports/metrics?${range}&${query}`)).body.buckets.map((b: { metric: number | null }) => b.metric);
+    const metricOf = async (query: string) =>
+      (await rt.management('GET', `/~/billing/reports/metrics?${range}&${query}`)).body.buckets.map((b: { metric: number | null }) => b.metric);
     expect(await metricOf('interval=1h&aggregator=avg')).toEqual([7, 5, 1]);
     expect(await metricOf('interval=1h&aggregator=min')).toEqual([4, 3, 1]);
     expect(await metricOf('interval=1h&aggregator=max')).toEqual([10, 7, 1]);
@@ -198,7 +309,9 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
     // One bucket for the day: the latest balance of sub-a (sequence 2) wins.
     const day = await rt.management('GET', `/~/billing/reports/metrics?${range}&interval=1d`);
     expect(day.body.buckets.reduce((total: number, b: { metric: number }) => total + b.metric, 0)).toBe(30);
-    expect(day.body.buckets.map((b: { ending_balance: { current_balance: number } }) => b.ending_balance.current_balance).filter((v: number) => v !== 0)).toEqual(expect.arrayContaining([98.125]));
+    expect(
+      day.body.buckets.map((b: { ending_balance: { current_balance: number } }) => b.ending_balance.current_balance).filter((v: number) => v !== 0),
+    ).toEqual(expect.arrayContaining([98.125]));
   });
 
   it('metrics: group_by series and time-zone buckets', async () => {
@@ -206,7 +319,9 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
     const grouped = await rt.management('GET', `/~/billing/reports/metrics?${range}&group_by=subscription_id`);
     expect(grouped.status).toBe(200);
     expect(grouped.body.group_by).toBe('subscription_id');
-    const series = Object.fromEntries(grouped.body.series.map((s: { key: string | null; buckets: { metric: number }[] }) => [String(s.key), s.buckets.map((b) => b.metric)]));
+    const series = Object.fromEntries(
+      grouped.body.series.map((s: { key: string | null; buckets: { metric: number }[] }) => [String(s.key), s.buckets.map((b) => b.metric)]),
+    );
     expect(series).toEqual({ 'sub-a': [10, 105, 1], 'sub-b': [4, 7, 0], null: [0, 3, 0] });
     expect(grouped.body.series[0].key).toBe('sub-a');
     const byMeter = await rt.management('GET', `/~/billing/reports/metrics?${range}&group_by=billing_meter_id`);
@@ -222,8 +337,13 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
 
   it('metrics: 400s name the parameter', async () => {
     const cases: [string, string][] = [
-      ['aggregator=median', 'aggregator'], ['interval=fortnight', 'interval'], ['group_by=colour', 'group_by'],
-      ['interval=1m&from=-1M', 'interval'], ['from=garbage', 'from'], ['time_zone=Nowhere/Land', 'time_zone'], ['bucket=1', 'bucket'],
+      ['aggregator=median', 'aggregator'],
+      ['interval=fortnight', 'interval'],
+      ['group_by=colour', 'group_by'],
+      ['interval=1m&from=-1M', 'interval'],
+      ['from=garbage', 'from'],
+      ['time_zone=Nowhere/Land', 'time_zone'],
+      ['bucket=1', 'bucket'],
     ];
     for (const [query, field] of cases) {
       const answer = await rt.management('GET', `/~/billing/reports/metrics?${query}`);
@@ -236,13 +356,26 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
     const subA = seeded[2]!;
     const answer = await rt.management('GET', `/~/billing/reports/${subA._id}/explain`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ report: subA, recomputed_metric: '5', recomputed_usage: 5, matches: true, company_usage_included: true, event_count: 5, range: { from: w(1).start.toISOString(), to: w(1).end.toISOString(), time_zone: 'UTC' } });
+    expect(answer.body).toMatchObject({
+      report: subA,
+      recomputed_metric: '5',
+      recomputed_usage: 5,
+      matches: true,
+      company_usage_included: true,
+      event_count: 5,
+      range: { from: w(1).start.toISOString(), to: w(1).end.toISOString(), time_zone: 'UTC' },
+    });
     expect([...answer.body.sample_event_ids].sort()).toEqual([uuid(1), uuid(2), uuid(3), uuid(4), uuid(5)].sort());
     expect(JSON.stringify(answer.body.query)).toContain('"sub-a"');
     expect(answer.body.query.aggs.usage).toEqual({ sum: { field: 'weight', missing: 1 } });
 
     // The query is a search body: sending it to the search API over the same window gives the same count.
-    const replay = await rt.management('POST', `/search/~/search/events?from=${encodeURIComponent(answer.body.range.from)}&to=${encodeURIComponent(answer.body.range.to)}`, {}, answer.body.query);
+    const replay = await rt.management(
+      'POST',
+      `/search/~/search/events?from=${encodeURIComponent(answer.body.range.from)}&to=${encodeURIComponent(answer.body.range.to)}`,
+      {},
+      answer.body.query,
+    );
     expect(replay.status).toBe(200);
     expect(replay.body.hits.total).toBe(5);
 
@@ -255,6 +388,8 @@ describe('billing reports read API (/~/billing/reports, /metrics, /{id}, /{id}/e
 
     // A report whose meter does not exist (meter-2) cannot be explained: 404 names the meter.
     expect((await rt.management('GET', `/~/billing/reports/${seeded[5]!._id}/explain`)).status).toBe(404);
-    expect((await rt.management('GET', `/~/billing/reports/${reportId({ windowStart: w(1).start, meterId, reportKey: 'S:nobody' })}/explain`)).status).toBe(404);
+    expect((await rt.management('GET', `/~/billing/reports/${reportId({ windowStart: w(1).start, meterId, reportKey: 'S:nobody' })}/explain`)).status).toBe(
+      404,
+    );
   });
 });

@@ -28,27 +28,42 @@ describe('billing read API over a real billing run', () => {
     const rotated = await rt.management('POST', `/~/billing/channels/${channelId}`, {}, { rotate_secret: true });
     expect(rotated.body.secret).not.toBe(OLD_SECRET);
 
-    const meter = await rt.management('POST', '/~/billing/meters', {}, {
-      name: 'Calls', slug: 'calls', es_query: { query: { match_all: {} } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channelId], custom_plan: { plan_id: 'plan-e2e' } } } },
-    });
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'Calls',
+        slug: 'calls',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channelId], custom_plan: { plan_id: 'plan-e2e' } } } },
+      },
+    );
     expect(meter.status).toBe(201);
     meterId = meter.body._id;
 
-    expect((await rt.collect('/v1/subscriptions/batch', [
-      { subscription_id: 'sub-1', company_id: 'c1', status: 'active', items: [{ plan_id: 'plan-e2e' }] },
-      { subscription_id: 'sub-2', company_id: 'c2', status: 'active', items: [{ plan_id: 'plan-e2e' }] },
-    ])).status).toBe(201);
+    expect(
+      (
+        await rt.collect('/v1/subscriptions/batch', [
+          { subscription_id: 'sub-1', company_id: 'c1', status: 'active', items: [{ plan_id: 'plan-e2e' }] },
+          { subscription_id: 'sub-2', company_id: 'c2', status: 'active', items: [{ plan_id: 'plan-e2e' }] },
+        ])
+      ).status,
+    ).toBe(201);
     let n = 0;
     const call = (fields: Record<string, unknown>, time: Date) => apiCall({ transaction_id: uuid((n += 1)), ...fields }, time);
-    expect((await rt.collect('/v1/events/batch', [
-      call({ company_id: 'c1', subscription_id: 'sub-1' }, at(0, 1)),
-      call({ company_id: 'c1', subscription_id: 'sub-1' }, at(0, 2)),
-      call({ company_id: 'c1' }, at(0, 3)),
-      call({ company_id: 'c1', weight: 4 }, at(1, 10)),
-      call({ company_id: 'c2', subscription_id: 'sub-2' }, at(1, 20)),
-      call({ company_id: 'nobody' }, at(1, 30)),
-    ])).status).toBe(201);
+    expect(
+      (
+        await rt.collect('/v1/events/batch', [
+          call({ company_id: 'c1', subscription_id: 'sub-1' }, at(0, 1)),
+          call({ company_id: 'c1', subscription_id: 'sub-1' }, at(0, 2)),
+          call({ company_id: 'c1' }, at(0, 3)),
+          call({ company_id: 'c1', weight: 4 }, at(1, 10)),
+          call({ company_id: 'c2', subscription_id: 'sub-2' }, at(1, 20)),
+          call({ company_id: 'nobody' }, at(1, 30)),
+        ])
+      ).status,
+    ).toBe(201);
     await rt.waitUntilConsumed();
 
     const summary = await runBilling({
@@ -72,24 +87,33 @@ describe('billing read API over a real billing run', () => {
     expect(receiver.totals()).toEqual({ 'sub-1': 7n, 'sub-2': 1n });
   });
 
-  it('lists the run\'s reports with their channel requests, and metrics add up to what was delivered', async () => {
+  it("lists the run's reports with their channel requests, and metrics add up to what was delivered", async () => {
     const listed = await rt.management('GET', `/~/billing/reports?billing_meter_id=${meterId}&from=${new Date(base).toISOString()}`);
     expect(listed.status).toBe(200);
     const reports: BillingReport[] = listed.body;
     const summary = reports.map((r) => [r.usage_start_time, r.subscription_id ?? `company:${r.company_id}`, r.meter_usage, r.status]);
-    expect(summary).toEqual(expect.arrayContaining([
-      [at(0, 0).toISOString(), 'sub-1', 3, 'success'],
-      [at(1, 0).toISOString(), 'sub-1', 4, 'success'],
-      [at(1, 0).toISOString(), 'sub-2', 1, 'success'],
-      [at(1, 0).toISOString(), 'company:nobody', 1, 'unattributed'],
-    ]));
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        [at(0, 0).toISOString(), 'sub-1', 3, 'success'],
+        [at(1, 0).toISOString(), 'sub-1', 4, 'success'],
+        [at(1, 0).toISOString(), 'sub-2', 1, 'success'],
+        [at(1, 0).toISOString(), 'company:nobody', 1, 'unattributed'],
+      ]),
+    );
     expect(reports).toHaveLength(4);
     for (const report of reports.filter((r) => r.status === 'success')) {
-      expect(report.channel_requests).toEqual([expect.objectContaining({ channel_id: channelId, provider_requests: [expect.objectContaining({ success: true, status_code: 200 })] })]);
+      expect(report.channel_requests).toEqual([
+        expect.objectContaining({ channel_id: channelId, provider_requests: [expect.objectContaining({ success: true, status_code: 200 })] }),
+      ]);
     }
-    const delivered = await rt.management('GET', `/~/billing/reports/metrics?billing_meter_id=${meterId}&status=success&from=${new Date(base).toISOString()}&interval=1h&group_by=subscription_id`);
+    const delivered = await rt.management(
+      'GET',
+      `/~/billing/reports/metrics?billing_meter_id=${meterId}&status=success&from=${new Date(base).toISOString()}&interval=1h&group_by=subscription_id`,
+    );
     expect(delivered.status).toBe(200);
-    const totals = Object.fromEntries(delivered.body.series.map((s: { key: string; buckets: { metric: number }[] }) => [s.key, s.buckets.reduce((t, b) => t + b.metric, 0)]));
+    const totals = Object.fromEntries(
+      delivered.body.series.map((s: { key: string; buckets: { metric: number }[] }) => [s.key, s.buckets.reduce((t, b) => t + b.metric, 0)]),
+    );
     expect(totals).toEqual({ 'sub-1': 7, 'sub-2': 1 });
   });
 
@@ -105,7 +129,12 @@ describe('billing read API over a real billing run', () => {
       const explained = await rt.management('GET', `/~/billing/reports/${report._id}/explain`);
       expect(explained.status).toBe(200);
       const want = expected[`${report.usage_start_time}|${report.subscription_id}`];
-      expect([report._id, explained.body.matches, explained.body.event_count, explained.body.recomputed_usage]).toEqual([report._id, true, want?.events, report.meter_usage]);
+      expect([report._id, explained.body.matches, explained.body.event_count, explained.body.recomputed_usage]).toEqual([
+        report._id,
+        true,
+        want?.events,
+        report.meter_usage,
+      ]);
       expect(explained.body.sample_event_ids).toHaveLength(want!.events);
     }
   });

@@ -9,7 +9,8 @@ describe('billing balances', () => {
   let otherToken: string;
   const path = '/~/billing/reports/balance_transactions';
   const post = (body: unknown, token?: string) => rt.management('POST', path, token ? { authorization: `Bearer ${token}` } : {}, body);
-  const balances = (query: string, token?: string) => rt.management('GET', `/~/billing/reports/balances?${query}`, token ? { authorization: `Bearer ${token}` } : {});
+  const balances = (query: string, token?: string) =>
+    rt.management('GET', `/~/billing/reports/balances?${query}`, token ? { authorization: `Bearer ${token}` } : {});
   const ledgerOf = (query: string) => rt.management('GET', `${path}?${query}`);
   const tenant = () => ({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id });
 
@@ -21,7 +22,14 @@ describe('billing balances', () => {
   afterAll(() => rt?.dispose());
 
   it('records a transaction (204) and reads the balance and the ledger back, exactly', async () => {
-    const created = await post({ company_id: 'acme', subscription_id: 'sub-a', transaction_id: 'a-1', amount: '100.10', type: 'credit', description: 'top-up' });
+    const created = await post({
+      company_id: 'acme',
+      subscription_id: 'sub-a',
+      transaction_id: 'a-1',
+      amount: '100.10',
+      type: 'credit',
+      description: 'top-up',
+    });
     expect(created.status).toBe(204);
     expect((await post({ company_id: 'acme', subscription_id: 'sub-a', transaction_id: 'a-2', amount: 0.2, type: 'promotion' })).status).toBe(204);
     expect((await post({ company_id: 'acme', subscription_id: 'sub-a', transaction_id: 'a-3', amount: '0.3', type: 'debit' })).status).toBe(204);
@@ -29,7 +37,9 @@ describe('billing balances', () => {
 
     const read = await balances('subscription_id=sub-a');
     expect(read.status).toBe(200);
-    expect(read.body).toEqual([{ company_id: 'acme', subscription_id: 'sub-a', sequence_id: 4, current_balance: 99.99, pending_activity: 0, available_balance: 99.99 }]);
+    expect(read.body).toEqual([
+      { company_id: 'acme', subscription_id: 'sub-a', sequence_id: 4, current_balance: 99.99, pending_activity: 0, available_balance: 99.99 },
+    ]);
     expect((await balances('company_id=acme')).body).toEqual(read.body);
     expect((await balances('subscription_id=sub-a&company_id=globex')).body).toEqual([]);
     expect((await balances('subscription_id=nobody')).body).toEqual([]);
@@ -122,12 +132,27 @@ describe('billing balances', () => {
     expect(await shown()).toEqual([5, '130', '0', '130']);
     const listed = await ledger.entries(t, 'sub-time', { take: 10 });
     expect(listed.entries.map((e) => [e.sequenceId, e.entryType, e.transactionId])).toEqual([
-      [5, 'activation', 't-3'], [4, 'activation', 't-2'], [3, 'transaction', 't-3'], [2, 'transaction', 't-2'], [1, 'transaction', 't-1'],
+      [5, 'activation', 't-3'],
+      [4, 'activation', 't-2'],
+      [3, 'transaction', 't-3'],
+      [2, 'transaction', 't-2'],
+      [1, 'transaction', 't-1'],
     ]);
 
     // The billing run draws usage; like the debit activated on day 2 (20), it spends the expiring promotion first.
-    const draw = await ledger.drawUsage(t, { companyId: 'acme', subscriptionId: 'sub-time', reportKey: 'meter-1:sub-time:2026-03-03', reportVersion: 1, amount: Decimal.from('10.5') });
-    expect([draw.beginning.current.toString(), draw.ending.current.toString(), draw.balanceChanges.map((c) => c.amount.toString()), draw.duplicate]).toEqual(['130', '119.5', ['-10.5'], false]);
+    const draw = await ledger.drawUsage(t, {
+      companyId: 'acme',
+      subscriptionId: 'sub-time',
+      reportKey: 'meter-1:sub-time:2026-03-03',
+      reportVersion: 1,
+      amount: Decimal.from('10.5'),
+    });
+    expect([draw.beginning.current.toString(), draw.ending.current.toString(), draw.balanceChanges.map((c) => c.amount.toString()), draw.duplicate]).toEqual([
+      '130',
+      '119.5',
+      ['-10.5'],
+      false,
+    ]);
     expect(draw.ending.sequenceId).toBe(6);
     // The activations are now written, with the sequence ids that were shown.
     const persisted = await ledger.entries(t, 'sub-time', { take: 10 });
@@ -136,10 +161,23 @@ describe('billing balances', () => {
 
     // A retry of the same report version returns the recorded result and changes nothing.
     now = new Date(day(4));
-    const again = await ledger.drawUsage(t, { companyId: 'acme', subscriptionId: 'sub-time', reportKey: 'meter-1:sub-time:2026-03-03', reportVersion: 1, amount: Decimal.from('10.50') });
+    const again = await ledger.drawUsage(t, {
+      companyId: 'acme',
+      subscriptionId: 'sub-time',
+      reportKey: 'meter-1:sub-time:2026-03-03',
+      reportVersion: 1,
+      amount: Decimal.from('10.50'),
+    });
     expect([again.duplicate, again.ending.current.toString(), again.ending.sequenceId]).toEqual([true, '119.5', 6]);
-    await expect(ledger.drawUsage(t, { companyId: 'acme', subscriptionId: 'sub-time', reportKey: 'meter-1:sub-time:2026-03-03', reportVersion: 1, amount: Decimal.from('31') }))
-      .rejects.toMatchObject({ details: [{ field: 'amount' }] });
+    await expect(
+      ledger.drawUsage(t, {
+        companyId: 'acme',
+        subscriptionId: 'sub-time',
+        reportKey: 'meter-1:sub-time:2026-03-03',
+        reportVersion: 1,
+        amount: Decimal.from('31'),
+      }),
+    ).rejects.toMatchObject({ details: [{ field: 'amount' }] });
 
     // Day 10: the promotion's unused 19.5 (50 − 20 − 10.5) expires.
     now = new Date(day(10));
@@ -152,10 +190,16 @@ describe('billing balances', () => {
     const ledger = new BalanceLedger(new BalanceStore(rt.clients.documents, rt.names.tables.billing));
     const bodies = Array.from({ length: 50 }, (_, i) => {
       const type = (['credit', 'promotion', 'debit', 'adjustment'] as const)[i % 4]!;
-      const amount = type === 'adjustment' ? `-0.0${(i % 9) + 1}` : `${i + 1}.${String(i * 7 % 100).padStart(2, '0')}`;
+      const amount = type === 'adjustment' ? `-0.0${(i % 9) + 1}` : `${i + 1}.${String((i * 7) % 100).padStart(2, '0')}`;
       return { company_id: 'acme', subscription_id: 'sub-hot', transaction_id: `hot-${i}`, amount, type };
     });
-    const draws = Array.from({ length: 10 }, (_, i) => ({ companyId: 'acme', subscriptionId: 'sub-hot', reportKey: `meter-1:sub-hot:w${i}`, reportVersion: 1, amount: Decimal.from(`0.${i + 1}5`) }));
+    const draws = Array.from({ length: 10 }, (_, i) => ({
+      companyId: 'acme',
+      subscriptionId: 'sub-hot',
+      reportKey: `meter-1:sub-hot:w${i}`,
+      reportVersion: 1,
+      amount: Decimal.from(`0.${i + 1}5`),
+    }));
     const answers = await Promise.all([
       ...bodies.map((b) => post(b)),
       // Each of the first five bodies sent twice concurrently: still counted once.
@@ -170,7 +214,16 @@ describe('billing balances', () => {
     for (const d of draws) expected = expected.minus(d.amount);
 
     const read = await balances('subscription_id=sub-hot');
-    expect(read.body).toEqual([{ company_id: 'acme', subscription_id: 'sub-hot', sequence_id: 60, current_balance: expected.toNumber(), pending_activity: 0, available_balance: expected.toNumber() }]);
+    expect(read.body).toEqual([
+      {
+        company_id: 'acme',
+        subscription_id: 'sub-hot',
+        sequence_id: 60,
+        current_balance: expected.toNumber(),
+        pending_activity: 0,
+        available_balance: expected.toNumber(),
+      },
+    ]);
     const exact = (await ledger.balance(tenant(), 'sub-hot'))!.figures;
     expect(exact.current.toString()).toBe(expected.toString());
 
@@ -190,7 +243,9 @@ describe('billing balances', () => {
     expect((await rt.management('GET', `${path}?subscription_id=sub-a`, { authorization: `Bearer ${otherToken}` })).body).toEqual([]);
     // The same transaction_id in another app is another transaction.
     expect((await post({ company_id: 'acme', subscription_id: 'sub-a', transaction_id: 'a-1', amount: 7, type: 'credit' }, otherToken)).status).toBe(204);
-    expect((await balances('subscription_id=sub-a', otherToken)).body).toEqual([{ company_id: 'acme', subscription_id: 'sub-a', sequence_id: 1, current_balance: 7, pending_activity: 0, available_balance: 7 }]);
+    expect((await balances('subscription_id=sub-a', otherToken)).body).toEqual([
+      { company_id: 'acme', subscription_id: 'sub-a', sequence_id: 1, current_balance: 7, pending_activity: 0, available_balance: 7 },
+    ]);
     expect((await balances('subscription_id=sub-a')).body[0]).toMatchObject({ sequence_id: 4, current_balance: 99.99 });
   });
 

@@ -12,13 +12,32 @@ describe('billing product catalog (/~/billing/catalog/plans, /prices)', () => {
   it('creates a plan and tiered prices, and computes nothing from floats', async () => {
     const plan = await createPlan({ name: 'Pro', provider: 'custom', unit: 'API call', metadata: { tier: 'pro' } });
     expect(plan.status).toBe(201);
-    expect(plan.body).toMatchObject({ id: expect.any(String), name: 'Pro', provider: 'custom', status: 'active', created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(plan.body).toMatchObject({
+      id: expect.any(String),
+      name: 'Pro',
+      provider: 'custom',
+      status: 'active',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(plan.body).not.toHaveProperty('_id');
 
-    const price = await rt.management('POST', '/~/billing/catalog/prices', {}, {
-      name: 'Pro calls', plan_id: plan.body.id, provider: 'custom', currency: 'USD', pricing_model: 'tiered',
-      tiers: [{ up_to: 1000, unit_price_in_decimal: '0.01' }, { up_to: 'inf', unit_price_in_decimal: '0.005', flat_price_in_decimal: '2' }],
-    });
+    const price = await rt.management(
+      'POST',
+      '/~/billing/catalog/prices',
+      {},
+      {
+        name: 'Pro calls',
+        plan_id: plan.body.id,
+        provider: 'custom',
+        currency: 'USD',
+        pricing_model: 'tiered',
+        tiers: [
+          { up_to: 1000, unit_price_in_decimal: '0.01' },
+          { up_to: 'inf', unit_price_in_decimal: '0.005', flat_price_in_decimal: '2' },
+        ],
+      },
+    );
     expect(price.status).toBe(201);
     expect(price.body).toMatchObject({ plan_id: plan.body.id, pricing_model: 'graduated', currency: 'usd' });
 
@@ -52,7 +71,12 @@ describe('billing product catalog (/~/billing/catalog/plans, /prices)', () => {
 
   it('updates with PUT (and POST), re-checking the merged price; plan_id cannot change', async () => {
     const plan = await createPlan({ name: 'Team' });
-    const price = await rt.management('POST', '/~/billing/catalog/prices', {}, { name: 'p', plan_id: plan.body.id, currency: 'eur', pricing_model: 'per_unit', price_in_decimal: '0.5' });
+    const price = await rt.management(
+      'POST',
+      '/~/billing/catalog/prices',
+      {},
+      { name: 'p', plan_id: plan.body.id, currency: 'eur', pricing_model: 'per_unit', price_in_decimal: '0.5' },
+    );
     const updated = await rt.management('PUT', `/~/billing/catalog/prices/${price.body.id}`, {}, { ...price.body, price_in_decimal: '0.25' });
     expect(updated.status).toBe(200);
     expect(updated.body.price_in_decimal).toBe('0.25');
@@ -66,7 +90,19 @@ describe('billing product catalog (/~/billing/catalog/plans, /prices)', () => {
 
   it('keeps a plan while it has prices; deleted items answer 410', async () => {
     const plan = await createPlan({ name: 'Legacy' });
-    const price = await rt.management('POST', '/~/billing/catalog/prices', {}, { name: 'p', plan_id: plan.body.id, currency: 'jpy', pricing_model: 'package', price_in_decimal: '100', transform_quantity: { divide_by: 1000, round: 'up' } });
+    const price = await rt.management(
+      'POST',
+      '/~/billing/catalog/prices',
+      {},
+      {
+        name: 'p',
+        plan_id: plan.body.id,
+        currency: 'jpy',
+        pricing_model: 'package',
+        price_in_decimal: '100',
+        transform_quantity: { divide_by: 1000, round: 'up' },
+      },
+    );
     expect(price.status).toBe(201);
     expect((await rt.management('DELETE', `/~/billing/catalog/plans/${plan.body.id}`)).status).toBe(400);
     expect((await rt.management('DELETE', `/~/billing/catalog/prices/${price.body.id}`)).status).toBe(204);

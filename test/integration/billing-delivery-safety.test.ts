@@ -24,14 +24,27 @@ describe('billing delivery safety', () => {
   const receivers: FakeWebhookReceiver[] = [];
 
   beforeAll(async () => {
-    rt = await startTestRuntime('billing-delivery-safety', { webhookAllowPrivateTargets: false, managementAuth: { rateLimitPerMinute: 100_000 }, governanceRefreshMs: 0 });
+    rt = await startTestRuntime('billing-delivery-safety', {
+      webhookAllowPrivateTargets: false,
+      managementAuth: { rateLimitPerMinute: 100_000 },
+      governanceRefreshMs: 0,
+    });
     const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API calls' });
     expect(plan.status).toBe(201);
     planId = plan.body.id ?? plan.body._id;
-    expect((await rt.collect('/v1/subscriptions/batch', [
-      { subscription_id: 'sub-a', company_id: 'acme', status: 'active', items: [{ plan_id: planId }], created_at: '2026-01-01T00:00:00Z' },
-    ])).status).toBe(201);
-    const events = Array.from({ length: 3 }, (_, i) => apiCall({ company_id: 'acme', subscription_id: 'sub-a', transaction_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}` }, new Date(window.getTime() + (i + 1) * 60_000)));
+    expect(
+      (
+        await rt.collect('/v1/subscriptions/batch', [
+          { subscription_id: 'sub-a', company_id: 'acme', status: 'active', items: [{ plan_id: planId }], created_at: '2026-01-01T00:00:00Z' },
+        ])
+      ).status,
+    ).toBe(201);
+    const events = Array.from({ length: 3 }, (_, i) =>
+      apiCall(
+        { company_id: 'acme', subscription_id: 'sub-a', transaction_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}` },
+        new Date(window.getTime() + (i + 1) * 60_000),
+      ),
+    );
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
     await rt.waitUntilConsumed();
   }, 120_000);
@@ -51,18 +64,38 @@ describe('billing delivery safety', () => {
   async function storedChannel(url: string, secret: string): Promise<string> {
     const id = newResourceId();
     const now = new Date().toISOString();
-    await rt.clients.documents.send(new PutCommand({
-      TableName: rt.names.tables.resources,
-      Item: { ...channelKey(rt.credentials.org_id, rt.credentials.app_id, id), _id: id, org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, name: 'legacy', url, secret, status: 'active', created_at: now, modified_at: now },
-    }));
+    await rt.clients.documents.send(
+      new PutCommand({
+        TableName: rt.names.tables.resources,
+        Item: {
+          ...channelKey(rt.credentials.org_id, rt.credentials.app_id, id),
+          _id: id,
+          org_id: rt.credentials.org_id,
+          app_id: rt.credentials.app_id,
+          name: 'legacy',
+          url,
+          secret,
+          status: 'active',
+          created_at: now,
+          modified_at: now,
+        },
+      }),
+    );
     return id;
   }
 
   async function webhookMeter(name: string, channelId: string): Promise<string> {
-    const created = await rt.management('POST', '/~/billing/meters', {}, {
-      name, slug: name, es_query: { query: { match_all: {} } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channelId], custom_plan: { plan_id: planId } } } },
-    });
+    const created = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name,
+        slug: name,
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channelId], custom_plan: { plan_id: planId } } } },
+      },
+    );
     expect(created.status).toBe(201);
     return created.body._id;
   }
@@ -78,7 +111,14 @@ describe('billing delivery safety', () => {
   };
 
   it('channel create/update refuse loopback, private and metadata addresses on `url` (400), public hosts are accepted', async () => {
-    for (const url of ['http://localhost:8080/hooks', 'http://127.0.0.1:9000/hooks', 'https://169.254.169.254/latest/meta-data', 'https://2130706433/hooks', 'https://[::ffff:10.0.0.1]/hooks', 'https://[fd00:ec2::254]/']) {
+    for (const url of [
+      'http://localhost:8080/hooks',
+      'http://127.0.0.1:9000/hooks',
+      'https://169.254.169.254/latest/meta-data',
+      'https://2130706433/hooks',
+      'https://[::ffff:10.0.0.1]/hooks',
+      'https://[fd00:ec2::254]/',
+    ]) {
       const refused = await rt.management('POST', '/~/billing/channels', {}, { name: 'internal', url });
       expect(refused.status).toBe(400);
       expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'url', reason: expect.stringMatching(/WEBHOOK_ALLOW_PRIVATE_TARGETS/) })]);
@@ -98,7 +138,10 @@ describe('billing delivery safety', () => {
 
     const test = await rt.management('POST', `/~/billing/meters/${meterId}/webhooks/channels/test`);
     expect(test.status).toBe(200);
-    expect(test.body).toMatchObject({ success: false, channel_requests: [{ channel_id: channelId, success: false, provider_requests: [{ success: false, status_code: 0, error_code: 'forbidden_target' }] }] });
+    expect(test.body).toMatchObject({
+      success: false,
+      channel_requests: [{ channel_id: channelId, success: false, provider_requests: [{ success: false, status_code: 0, error_code: 'forbidden_target' }] }],
+    });
 
     const summary = await runBilling({ now: new Date(), deps: deps({ webhookOptions: { allowPrivateTargets: false } }) });
     expect(summary.errors).toEqual([]);
@@ -113,7 +156,12 @@ describe('billing delivery safety', () => {
     // A deployment that allows local targets, delivering to a port nothing listens on.
     const channelId = await storedChannel(`http://127.0.0.1:${await closedPort()}/hooks`, 'whsec_unreachable_secret_1');
     const meterId = await webhookMeter('calls-unreachable', channelId);
-    const run = () => runBilling({ now: new Date(), deps: deps({ webhookOptions: { allowPrivateTargets: true, retry: { maxAttempts: 1, timeoutMs: 500 } } }), settings: { maxDeliveryRuns: 2 } });
+    const run = () =>
+      runBilling({
+        now: new Date(),
+        deps: deps({ webhookOptions: { allowPrivateTargets: true, retry: { maxAttempts: 1, timeoutMs: 500 } } }),
+        settings: { maxDeliveryRuns: 2 },
+      });
     const first = await run();
     expect(first.retrying).toBeGreaterThanOrEqual(1);
     const retrying = await rt.management('GET', `/~/billing/reports?status=retrying&billing_meter_id=${meterId}&from=-31d`);
@@ -123,7 +171,9 @@ describe('billing delivery safety', () => {
     const second = await run();
     expect(second.failed).toBe(1);
     const failed = await failedReports(meterId);
-    expect(failed).toEqual([expect.objectContaining({ status: 'failed', success: false, error_code: DELIVERY_UNCONFIRMED, delivery_runs: 2, last_success_time: null })]);
+    expect(failed).toEqual([
+      expect.objectContaining({ status: 'failed', success: false, error_code: DELIVERY_UNCONFIRMED, delivery_runs: 2, last_success_time: null }),
+    ]);
     expect(failed[0]!.error_message).toMatch(new RegExp(`webhook:${channelId}`));
     // Every attempt went out under the same key.
     expect(new Set(failed[0]!.provider_requests.map((r) => r.job_id))).toEqual(new Set([failed[0]!.idempotency_key]));

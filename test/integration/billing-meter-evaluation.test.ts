@@ -22,7 +22,13 @@ describe('billing run: meter evaluation and providers', () => {
   const channels = new Map<string, DeliveryChannel>();
   const receivers: FakeWebhookReceiver[] = [];
   const webhookMeters = new Map<string, string>();
-  const providers: { chargebee?: FakeChargebee; recurly?: FakeRecurly; zuora?: FakeZuora; meterIds: Record<'chargebee' | 'recurly' | 'zuora', string>; client?: ReturnType<typeof providerClients> } = { meterIds: { chargebee: '', recurly: '', zuora: '' } };
+  const providers: {
+    chargebee?: FakeChargebee;
+    recurly?: FakeRecurly;
+    zuora?: FakeZuora;
+    meterIds: Record<'chargebee' | 'recurly' | 'zuora', string>;
+    client?: ReturnType<typeof providerClients>;
+  } = { meterIds: { chargebee: '', recurly: '', zuora: '' } };
   const call = numberedCalls();
 
   function deps(extra: Parameters<typeof billingDeps>[2] = {}): RunSetup {
@@ -36,37 +42,58 @@ describe('billing run: meter evaluation and providers', () => {
     const fake = await new FakeWebhookReceiver({ secrets: { [name]: `whsec_${name}` } }).start();
     receivers.push(fake);
     channels.set(name, { id: name, name, url: fake.channelUrl(name), status: 'active', headers: {}, secrets: [`whsec_${name}`] });
-    const created = await rt.management('POST', '/~/billing/meters', {}, {
-      name, slug: name, es_query: esQuery,
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [name], custom_plan: { plan_id: planId } }, ...params } },
-    });
+    const created = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name,
+        slug: name,
+        es_query: esQuery,
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [name], custom_plan: { plan_id: planId } }, ...params } },
+      },
+    );
     expect(created.status).toBe(201);
     webhookMeters.set(name, created.body._id);
     return { meterId: created.body._id, fake };
   }
 
   async function reportsOf(meterId: string): Promise<BillingReport[]> {
-    const { windows } = await new ReportStore(rt.clients.documents, rt.names.tables.billing).listWindows(tenant(), { from: new Date(base.getTime() - 31 * 86_400_000), to: new Date(Date.now() + HOUR), meterId, maxWindows: 1000 });
+    const { windows } = await new ReportStore(rt.clients.documents, rt.names.tables.billing).listWindows(tenant(), {
+      from: new Date(base.getTime() - 31 * 86_400_000),
+      to: new Date(Date.now() + HOUR),
+      meterId,
+      maxWindows: 1000,
+    });
     return windows.flatMap((w) => [...w.reports]);
   }
 
   /** [subscription or C:company, window start] → the report's fields named. */
   const summary = (reports: BillingReport[], fields: (keyof BillingReport)[]) =>
-    Object.fromEntries(reports.map((r) => [`${r.subscription_id ?? `C:${r.company_id}`}@${r.usage_start_time === w1.toISOString() ? 'w1' : 'w2'}`, fields.map((f) => r[f])]));
+    Object.fromEntries(
+      reports.map((r) => [`${r.subscription_id ?? `C:${r.company_id}`}@${r.usage_start_time === w1.toISOString() ? 'w1' : 'w2'}`, fields.map((f) => r[f])]),
+    );
 
   beforeAll(async () => {
     rt = await startTestRuntime('billing-meters', { managementAuth: { rateLimitPerMinute: 100_000 }, governanceRefreshMs: 0 });
     const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API calls' });
     expect(plan.status).toBe(201);
     planId = plan.body.id ?? plan.body._id;
-    const month = { current_period_start: new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), 1)).toISOString(), current_period_end: new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 1)).toISOString() };
+    const month = {
+      current_period_start: new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), 1)).toISOString(),
+      current_period_end: new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 1)).toISOString(),
+    };
     // The items carry the ids the provider meters bill (Chargebee item price, Recurly add-on, Zuora charge),
     // so acme's events without subscription_id are attributed to sub-a for every meter.
     const items = [{ plan_id: planId }, { price_id: 'cb-calls' }, { price_id: 'calls-addon' }, { price_id: 'C-001' }];
-    expect((await rt.collect('/v1/subscriptions/batch', [
-      { subscription_id: 'sub-a', company_id: 'acme', status: 'active', items, created_at: '2026-01-01T00:00:00Z', ...month },
-      { subscription_id: 'sub-b', company_id: 'globex', status: 'active', items, created_at: '2026-01-01T00:00:00Z', ...month },
-    ])).status).toBe(201);
+    expect(
+      (
+        await rt.collect('/v1/subscriptions/batch', [
+          { subscription_id: 'sub-a', company_id: 'acme', status: 'active', items, created_at: '2026-01-01T00:00:00Z', ...month },
+          { subscription_id: 'sub-b', company_id: 'globex', status: 'active', items, created_at: '2026-01-01T00:00:00Z', ...month },
+        ])
+      ).status,
+    ).toBe(201);
     const events = [
       // w1, sub-a: u1 and u2 name the subscription; u2 and u3 come through acme without one (u2 in both).
       call({ company_id: 'acme', subscription_id: 'sub-a', user_id: 'u1', metadata: { tokens: 10 } }, at(w1, 1)),
@@ -136,10 +163,18 @@ describe('billing run: meter evaluation and providers', () => {
     expect(fake.totals()).toEqual({ 'sub-a': 49n, 'sub-b': 5n });
 
     // × 10, rounded up: hooli's 0.1 + 0.2 is 3 units, not 4 (the backend's float sum is 0.30000000000000004).
-    const tenfold = await webhookMeter('tokens-x10-up', { aggs: { u: { sum: { field: 'metadata.tokens' } } } }, { usage_multiplier: 10, usage_rounding_mode: 'up' });
+    const tenfold = await webhookMeter(
+      'tokens-x10-up',
+      { aggs: { u: { sum: { field: 'metadata.tokens' } } } },
+      { usage_multiplier: 10, usage_rounding_mode: 'up' },
+    );
     await run();
     expect(summary(await reportsOf(tenfold.meterId), ['meter_usage', 'report_total_usage'])).toEqual({
-      'sub-a@w1': [420, 420], 'sub-a@w2': [70, 490], 'sub-b@w1': [38, 38], 'sub-b@w2': [8, 46], 'C:hooli@w1': [3, 3],
+      'sub-a@w1': [420, 420],
+      'sub-a@w2': [70, 490],
+      'sub-b@w1': [38, 38],
+      'sub-b@w2': [8, 46],
+      'C:hooli@w1': [3, 3],
     });
   }, 60_000);
 
@@ -152,7 +187,11 @@ describe('billing run: meter evaluation and providers', () => {
     };
     const result = await run();
     expect(result.errors).toEqual([]);
-    const usage = async (meterId: string) => summary((await reportsOf(meterId)).filter((r) => r.status !== 'unattributed'), ['meter_metric_exact', 'meter_usage', 'report_total_usage']);
+    const usage = async (meterId: string) =>
+      summary(
+        (await reportsOf(meterId)).filter((r) => r.status !== 'unattributed'),
+        ['meter_metric_exact', 'meter_usage', 'report_total_usage'],
+      );
     expect(await usage(meters.up.meterId)).toEqual({ 'sub-a@w1': ['5', 2, 2], 'sub-a@w2': ['2', 1, 3], 'sub-b@w1': ['3', 1, 1], 'sub-b@w2': ['1', 1, 2] });
     // down: sub-b's windows round to 0 — recorded (success, nothing to send), never billed.
     expect(await usage(meters.down.meterId)).toEqual({ 'sub-a@w1': ['5', 1, 1], 'sub-a@w2': ['2', 0, 1], 'sub-b@w1': ['3', 0, 0], 'sub-b@w2': ['1', 0, 0] });
@@ -169,8 +208,14 @@ describe('billing run: meter evaluation and providers', () => {
   }, 60_000);
 
   it('Chargebee, Recurly and Zuora through the run: a 500 and a lost answer are resent next run with the same key, each ends with the exact total', async () => {
-    const chargebee = (providers.chargebee = await new FakeChargebee({ apiKey: 'cb_test', subscriptions: { 'sub-a': ['cb-calls'], 'sub-b': ['cb-calls'] } }).start());
-    const recurly = (providers.recurly = await new FakeRecurly({ apiKey: 'rk_test', subscriptions: { 'sub-a': ['calls-addon'], 'sub-b': ['calls-addon'] } }).start());
+    const chargebee = (providers.chargebee = await new FakeChargebee({
+      apiKey: 'cb_test',
+      subscriptions: { 'sub-a': ['cb-calls'], 'sub-b': ['cb-calls'] },
+    }).start());
+    const recurly = (providers.recurly = await new FakeRecurly({
+      apiKey: 'rk_test',
+      subscriptions: { 'sub-a': ['calls-addon'], 'sub-b': ['calls-addon'] },
+    }).start());
     const zuora = (providers.zuora = await new FakeZuora({ clientId: 'zu_client', clientSecret: 'zu_secret' }).start());
     const fakes: FakeProviderServer[] = [chargebee, recurly, zuora];
     const meterIds = providers.meterIds;
@@ -180,20 +225,30 @@ describe('billing run: meter evaluation and providers', () => {
       zuora: { zuora_params: { unit_of_measure: 'API Calls', charge_number: 'C-001' } },
     };
     for (const provider of ['chargebee', 'recurly', 'zuora'] as const) {
-      const created = await rt.management('POST', '/~/billing/meters', {}, {
-        name: `calls-${provider}`, slug: `calls-${provider}`, es_query: { query: { match_all: {} } },
-        billing_plan: { provider_slug: provider, params: params[provider] },
-      });
+      const created = await rt.management(
+        'POST',
+        '/~/billing/meters',
+        {},
+        {
+          name: `calls-${provider}`,
+          slug: `calls-${provider}`,
+          es_query: { query: { match_all: {} } },
+          billing_plan: { provider_slug: provider, params: params[provider] },
+        },
+      );
       expect(created.status).toBe(201);
       meterIds[provider] = created.body._id;
     }
-    const providerClient = (providers.client = providerClients({
-      connections: [
-        { provider: 'chargebee', api_key: 'cb_test', base_url: chargebee.url },
-        { provider: 'recurly', api_key: 'rk_test', base_url: recurly.url },
-        { provider: 'zuora', client_id: 'zu_client', client_secret: 'zu_secret', base_url: zuora.url },
-      ],
-    }, { retry: { maxAttempts: 1, timeoutMs: 1_000 } }));
+    const providerClient = (providers.client = providerClients(
+      {
+        connections: [
+          { provider: 'chargebee', api_key: 'cb_test', base_url: chargebee.url },
+          { provider: 'recurly', api_key: 'rk_test', base_url: recurly.url },
+          { provider: 'zuora', client_id: 'zu_client', client_secret: 'zu_secret', base_url: zuora.url },
+        ],
+      },
+      { retry: { maxAttempts: 1, timeoutMs: 1_000 } },
+    ));
     // Each provider: the first usage request gets a 500, the second is recorded but its answer is lost.
     for (const fake of fakes) fake.failNext(1, 500).failNext(1, { kind: 'timeout', processFirst: true });
     const first = await run(deps({ deps: { providerClient }, settings: { deliveryConcurrency: 1 } }));
@@ -216,7 +271,12 @@ describe('billing run: meter evaluation and providers', () => {
 
     // Chargebee: one usage per subscription, item price and window, dedupe_option=skip, the key as id and header.
     const cbKeys = await keysOf('chargebee');
-    expect(chargebee.usageRecords().map((u) => u.id).sort()).toEqual(cbKeys);
+    expect(
+      chargebee
+        .usageRecords()
+        .map((u) => u.id)
+        .sort(),
+    ).toEqual(cbKeys);
     const cbPosts = chargebee.requests().filter((r) => r.method === 'POST');
     expect(cbPosts).toHaveLength(6);
     for (const request of cbPosts) {
@@ -234,14 +294,24 @@ describe('billing run: meter evaluation and providers', () => {
 
     // Recurly: merchant_tag is the key; the lost answer is found by its merchant_tag before posting again.
     const rcKeys = await keysOf('recurly');
-    expect(recurly.usageRecords().map((u) => u.merchant_tag).sort()).toEqual(rcKeys);
+    expect(
+      recurly
+        .usageRecords()
+        .map((u) => u.merchant_tag)
+        .sort(),
+    ).toEqual(rcKeys);
     const rcPosts = recurly.requests().filter((r) => r.method === 'POST');
     expect(resent(rcPosts, (body) => JSON.parse(body).merchant_tag)).toEqual([1, 1, 1, 2]);
     expect(recurly.requests().some((r) => r.method === 'GET' && r.query.get('begin_time') !== null)).toBe(true);
 
     // Zuora: UniqueKey in the body and the Idempotency-Key header; the resent lost answer is replayed.
     const zuKeys = await keysOf('zuora');
-    expect(zuora.usageRecords().map((u) => u.UniqueKey).sort()).toEqual(zuKeys);
+    expect(
+      zuora
+        .usageRecords()
+        .map((u) => u.UniqueKey)
+        .sort(),
+    ).toEqual(zuKeys);
     const zuPosts = zuora.requests().filter((r) => r.method === 'POST' && r.path === '/v1/object/usage');
     for (const request of zuPosts) expect(request.headers['idempotency-key']).toBe(JSON.parse(request.body).UniqueKey);
     expect(resent(zuPosts, (body) => JSON.parse(body).UniqueKey)).toEqual([1, 1, 2, 2]);
@@ -275,14 +345,41 @@ describe('billing run: meter evaluation and providers', () => {
     for (const fake of [chargebee, recurly, zuora]) expect(fake.totals()).toEqual({ 'sub-a': 8n, 'sub-b': 4n });
     const corrected = (await reportsOf(providers.meterIds.chargebee)).find((r) => r.subscription_id === 'sub-a' && r.usage_start_time === w1.toISOString())!;
     expect(corrected).toMatchObject({ report_version: 2, meter_usage: 6, status: 'success' });
-    const update = chargebee.requests().filter((r) => r.method === 'POST').map((r) => new URLSearchParams(r.body)).find((form) => form.get('id') === corrected.idempotency_key)!;
+    const update = chargebee
+      .requests()
+      .filter((r) => r.method === 'POST')
+      .map((r) => new URLSearchParams(r.body))
+      .find((form) => form.get('id') === corrected.idempotency_key)!;
     expect([update.get('dedupe_option'), update.get('quantity')]).toEqual(['update_existing', '6']);
     expect(chargebee.usageRecords()).toHaveLength(4);
     // Recurly and Zuora: one more record each, the +1 under version 2's key.
-    const v2Key = async (provider: 'recurly' | 'zuora') => (await reportsOf(providers.meterIds[provider])).find((r) => r.subscription_id === 'sub-a' && r.usage_start_time === w1.toISOString() && r.report_version === 2)!.idempotency_key;
+    const v2Key = async (provider: 'recurly' | 'zuora') =>
+      (await reportsOf(providers.meterIds[provider])).find(
+        (r) => r.subscription_id === 'sub-a' && r.usage_start_time === w1.toISOString() && r.report_version === 2,
+      )!.idempotency_key;
     const recurlyKey = await v2Key('recurly');
-    expect(recurly.usageRecords().filter((u) => u.subscription_id === 'sub-a').map((u) => [u.amount, u.merchant_tag === recurlyKey]).sort()).toEqual([[1, true], [2, false], [5, false]]);
+    expect(
+      recurly
+        .usageRecords()
+        .filter((u) => u.subscription_id === 'sub-a')
+        .map((u) => [u.amount, u.merchant_tag === recurlyKey])
+        .sort(),
+    ).toEqual([
+      [1, true],
+      [2, false],
+      [5, false],
+    ]);
     const zuoraKey = await v2Key('zuora');
-    expect(zuora.usageRecords().filter((u) => u.SubscriptionNumber === 'sub-a').map((u) => [u.Quantity, u.UniqueKey === zuoraKey]).sort()).toEqual([[1, true], [2, false], [5, false]]);
+    expect(
+      zuora
+        .usageRecords()
+        .filter((u) => u.SubscriptionNumber === 'sub-a')
+        .map((u) => [u.Quantity, u.UniqueKey === zuoraKey])
+        .sort(),
+    ).toEqual([
+      [1, true],
+      [2, false],
+      [5, false],
+    ]);
   }, 90_000);
 });

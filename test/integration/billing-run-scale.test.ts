@@ -35,7 +35,16 @@ describe('billing run at scale', () => {
     const expected: Record<string, bigint> = {};
     for (let i = 0; i < COMPANIES; i += 1) {
       const id = `sub-${String(i).padStart(5, '0')}`;
-      docs.push(profileDocument(scope, 'subscriptions', id, { subscription_id: id, company_id: `co-${i}`, status: 'active', items: [{ plan_id: planId }] }, 1, new Date().toISOString()));
+      docs.push(
+        profileDocument(
+          scope,
+          'subscriptions',
+          id,
+          { subscription_id: id, company_id: `co-${i}`, status: 'active', items: [{ plan_id: planId }] },
+          1,
+          new Date().toISOString(),
+        ),
+      );
       // Company i: (i % 3) + 1 calls in w1, one sampled call of weight (i % 5) + 1 in w2.
       let total = 0;
       for (let n = 0; n <= i % 3; n += 1) {
@@ -47,24 +56,33 @@ describe('billing run at scale', () => {
       expected[id] = BigInt(total);
     }
     for (let i = 0; i < docs.length; i += 2000) expect((await rt.index.index(docs.slice(i, i + 2000))).failures).toEqual([]);
-    const meter = await rt.management('POST', '/~/billing/meters', {}, {
-      name: 'bulk', slug: 'bulk', es_query: { query: { match_all: {} } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
-    });
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'bulk',
+        slug: 'bulk',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
+      },
+    );
     expect(meter.status).toBe(201);
 
     const started = Date.now();
-    const run = (options: { reportsPerCommit?: number } = {}) => runBilling({
-      now: new Date(),
-      deps: {
-        ...rt.billingDeps,
-        tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
-        channels: async () => new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
-        // The receiver is on localhost: the setting of local mode and tests (WEBHOOK_ALLOW_PRIVATE_TARGETS).
-        webhookOptions: { allowPrivateTargets: true },
-      },
-      settings: options,
-    });
+    const run = (options: { reportsPerCommit?: number } = {}) =>
+      runBilling({
+        now: new Date(),
+        deps: {
+          ...rt.billingDeps,
+          tenants: async () => [{ orgId: scope.org_id, appId: scope.app_id }],
+          channels: async () =>
+            new Map([['big', { id: 'big', name: 'big', url: receiver.channelUrl('big'), status: 'active' as const, headers: {}, secrets: ['whsec_big'] }]]),
+          // The receiver is on localhost: the setting of local mode and tests (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+          webhookOptions: { allowPrivateTargets: true },
+        },
+        settings: options,
+      });
     const summary = await run();
     const elapsed = Date.now() - started;
     console.log(`billing run: ${COMPANIES} subscriptions × 2 windows in ${elapsed} ms (aggregation queries ${summary.queryMs} ms)`);
@@ -73,21 +91,35 @@ describe('billing run at scale', () => {
     expect(receiver.totals()).toEqual(expected);
     // 2 windows × 3000 reports in POSTs of at most 500 events and 100,000 bytes, each of them full but the last of a window.
     const posts = receiver.requests().filter((r) => r.method === 'POST');
-    const sizes = posts.map((r) => ({ bytes: Buffer.byteLength(r.body, 'utf8'), events: (JSON.parse(r.body) as { data: { events: unknown[] } }).data.events.length }));
+    const sizes = posts.map((r) => ({
+      bytes: Buffer.byteLength(r.body, 'utf8'),
+      events: (JSON.parse(r.body) as { data: { events: unknown[] } }).data.events.length,
+    }));
     expect(sizes.reduce((sum, s) => sum + s.events, 0)).toBe(2 * COMPANIES);
     expect(sizes.every((s) => s.bytes <= 100_000 && s.events <= 500)).toBe(true);
     const eventBytes = Math.max(...sizes.map((s) => s.bytes / s.events));
     expect(posts.length).toBeLessThanOrEqual(2 * Math.ceil(COMPANIES / Math.floor(100_000 / eventBytes - 1)));
-    const group = await new ReportStore(rt.clients.documents, rt.names.tables.billing).readWindow({ orgId: scope.org_id, appId: scope.app_id }, meter.body._id, w1);
+    const group = await new ReportStore(rt.clients.documents, rt.names.tables.billing).readWindow(
+      { orgId: scope.org_id, appId: scope.app_id },
+      meter.body._id,
+      w1,
+    );
     expect(group!.reports).toHaveLength(COMPANIES);
     expect(group!.reports.every((r) => r.status === 'success')).toBe(true);
 
     // The same usage for a second meter, whose chunks end at 2,000 reports: one window per commit
     // (one more cursor revision), and again every subscription billed exactly.
-    const small = await rt.management('POST', '/~/billing/meters', {}, {
-      name: 'bulk small chunks', slug: 'bulk-small', es_query: { query: { match_all: {} } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
-    });
+    const small = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'bulk small chunks',
+        slug: 'bulk-small',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['big'], custom_plan: { plan_id: planId } } } },
+      },
+    );
     expect(small.status).toBe(201);
     const second = await run({ reportsPerCommit: 2_000 });
     expect(second.errors).toEqual([]);
@@ -104,7 +136,19 @@ describe('billing run at scale', () => {
 function event(scope: { org_id: string; app_id: string }, id: string, time: Date, fields: Record<string, unknown>): IndexDocument {
   const iso = time.toISOString();
   return {
-    kind: 'events', id, org_id: scope.org_id, app_id: scope.app_id, time: iso,
-    source: { ...scope, event_type: 'api_call', request: { time: iso, uri: 'https://api.example.com/items', verb: 'GET', route: '/items' }, response: { time: iso, status: 200 }, received_at: iso, is_late: false, ...fields },
+    kind: 'events',
+    id,
+    org_id: scope.org_id,
+    app_id: scope.app_id,
+    time: iso,
+    source: {
+      ...scope,
+      event_type: 'api_call',
+      request: { time: iso, uri: 'https://api.example.com/items', verb: 'GET', route: '/items' },
+      response: { time: iso, status: 200 },
+      received_at: iso,
+      is_late: false,
+      ...fields,
+    },
   };
 }

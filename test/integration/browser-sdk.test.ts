@@ -39,7 +39,10 @@ describe('moesif-browser-js in Chromium', () => {
     });
     await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
     siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
@@ -63,7 +66,10 @@ describe('moesif-browser-js in Chromium', () => {
     await page.goto(`${siteUrl}/pricing?utm_source=newsletter&utm_campaign=launch`);
     const anonymousId = await page.evaluate<string>('moesif._anonymousId');
     expect(anonymousId).toMatch(/.+/);
-    await eventually(async () => sent('/v1/users').length, (n) => n >= 1);
+    await eventually(
+      async () => sent('/v1/users').length,
+      (n) => n >= 1,
+    );
 
     // Page code as text: this project compiles without the DOM's types.
     await page.evaluate(`(async () => {
@@ -77,17 +83,32 @@ describe('moesif-browser-js in Chromium', () => {
         xhr.send(JSON.stringify({ item: 17 }));
       });
     })()`);
-    await eventually(async () => sent('/v1/events').length, (n) => n >= 2);
-    await eventually(async () => sent('/v1/actions').length, (n) => n >= 1);
+    await eventually(
+      async () => sent('/v1/events').length,
+      (n) => n >= 2,
+    );
+    await eventually(
+      async () => sent('/v1/actions').length,
+      (n) => n >= 1,
+    );
 
     await page.evaluate(`
       moesif.identifyCompany('acme-browser', { plan: 'growth' }, 'acme.example');
       moesif.identifyUser('ada-browser', { email: 'ada@acme.example' });
       moesif.track('Started Checkout');
     `);
-    await eventually(async () => sent('/v1/users').length, (n) => n >= 2);
-    await eventually(async () => sent('/v1/companies').length, (n) => n >= 1);
-    await eventually(async () => sent('/v1/actions').length, (n) => n >= 2);
+    await eventually(
+      async () => sent('/v1/users').length,
+      (n) => n >= 2,
+    );
+    await eventually(
+      async () => sent('/v1/companies').length,
+      (n) => n >= 1,
+    );
+    await eventually(
+      async () => sent('/v1/actions').length,
+      (n) => n >= 2,
+    );
 
     expect(collectorAnswers.length).toBeGreaterThanOrEqual(7);
     expect(collectorAnswers.filter((answer) => answer.status < 200 || answer.status > 299)).toEqual([]);
@@ -95,7 +116,10 @@ describe('moesif-browser-js in Chromium', () => {
 
     // Everything is searchable, and the anonymous visit is the user's.
     await rt.waitUntilConsumed();
-    await eventually(() => count({ term: { user_id: 'ada-browser' } }), (n) => n === 4);
+    await eventually(
+      () => count({ term: { user_id: 'ada-browser' } }),
+      (n) => n === 4,
+    );
     expect(await count({ term: { anonymous_id: anonymousId } })).toBe(3);
     expect(await count({ bool: { filter: [{ term: { user_id: 'ada-browser' } }, { term: { event_type: 'api_call' } }] } })).toBe(2);
     expect(await count({ bool: { filter: [{ term: { user_id: 'ada-browser' } }, { term: { 'action_name.raw': 'Viewed Pricing' } }] } })).toBe(1);
@@ -104,10 +128,19 @@ describe('moesif-browser-js in Chromium', () => {
     expect(captured.body.hits.hits.map((hit: { _source: { request: { uri: string } } }) => new URL(hit._source.request.uri).pathname)).toEqual(['/api/orders']);
 
     const user = await rt.management('GET', '/search/~/users/ada-browser');
-    expect(user.body._source).toMatchObject({ user_id: 'ada-browser', anonymous_id: anonymousId, metadata: { email: 'ada@acme.example' }, campaign: { utm_source: 'newsletter', utm_campaign: 'launch' } });
+    expect(user.body._source).toMatchObject({
+      user_id: 'ada-browser',
+      anonymous_id: anonymousId,
+      metadata: { email: 'ada@acme.example' },
+      campaign: { utm_source: 'newsletter', utm_campaign: 'launch' },
+    });
     const company = await rt.management('GET', '/search/~/companies/acme-browser');
     expect(company.body._source).toMatchObject({ company_id: 'acme-browser', company_domain: 'acme.example', metadata: { plan: 'growth' } });
     const scope = rt.credentials;
-    expect((await rt.stores.profiles.get(scope.org_id, scope.app_id, 'visitor', anonymousId))?.document).toMatchObject({ anonymous_id: anonymousId, user_id: 'ada-browser', campaign: { utm_source: 'newsletter' } });
+    expect((await rt.stores.profiles.get(scope.org_id, scope.app_id, 'visitor', anonymousId))?.document).toMatchObject({
+      anonymous_id: anonymousId,
+      user_id: 'ada-browser',
+      campaign: { utm_source: 'newsletter' },
+    });
   }, 120_000);
 });

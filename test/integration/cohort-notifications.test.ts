@@ -21,21 +21,37 @@ describe('cohort notifications', () => {
   let clock = () => new Date();
   const hour = 3_600_000;
 
-  const read = (request: IncomingMessage) => new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-  const events = () => hooks.map((hook) => JSON.parse(hook.body) as { id: string; type: string; data: { cohort: { name: string }; added: { id: string; fields: Record<string, unknown> }[]; removed: { id: string }[] } });
+  const read = (request: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+  const events = () =>
+    hooks.map(
+      (hook) =>
+        JSON.parse(hook.body) as {
+          id: string;
+          type: string;
+          data: { cohort: { name: string }; added: { id: string; fields: Record<string, unknown> }[]; removed: { id: string }[] };
+        },
+    );
   const upsert = async (user: Record<string, unknown>) => {
     expect((await rt.collect('/v1/users', user)).status).toBe(201);
     await rt.waitUntilConsumed();
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => { mails.push(mail); callback(); }, callback);
-    } });
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        simpleParser(stream).then((mail) => {
+          mails.push(mail);
+          callback();
+        }, callback);
+      },
+    });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     receiver = createServer((request, response) => {
       void read(request).then((body) => {
@@ -48,19 +64,42 @@ describe('cohort notifications', () => {
       email: { smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, intervalMs: 0 },
       cohortNotifications: { intervalMs: 0, emailFrom: 'alerts@service.test', now: () => clock() },
     });
-    const channel = await rt.management('POST', '/~/billing/channels', {}, { name: 'CRM', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+    const channel = await rt.management(
+      'POST',
+      '/~/billing/channels',
+      {},
+      { name: 'CRM', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` },
+    );
     expect(channel.status).toBe(201);
     secret = channel.body.secret;
     await upsert({ user_id: 'ann', metadata: { plan: 'pro', email: 'ann@x.test' } });
     await upsert({ user_id: 'bob', metadata: { plan: 'free', email: 'bob@x.test' } });
-    const cohort = await rt.management('POST', '/~/cohorts', {}, {
-      cohort_name: 'Pro users', cohort_type: 'user', criteria: { term: { 'metadata.plan.raw': 'pro' } },
-      channels: [channel.body._id, 'sales@x.test'],
-      notification_rule: { send_on_addition: true, send_on_removal: true, period: '1h', fields: ['metadata.email', 'user.metadata.plan'] },
-    });
+    const cohort = await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      {
+        cohort_name: 'Pro users',
+        cohort_type: 'user',
+        criteria: { term: { 'metadata.plan.raw': 'pro' } },
+        channels: [channel.body._id, 'sales@x.test'],
+        notification_rule: { send_on_addition: true, send_on_removal: true, period: '1h', fields: ['metadata.email', 'user.metadata.plan'] },
+      },
+    );
     expect(cohort.status).toBe(201);
     // A cohort that asks for nothing is not watched.
-    await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Quiet', cohort_type: 'user', criteria: { match_all: {} }, channels: ['sales@x.test'], notification_rule: { send_on_addition: false, send_on_removal: false } });
+    await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      {
+        cohort_name: 'Quiet',
+        cohort_type: 'user',
+        criteria: { match_all: {} },
+        channels: ['sales@x.test'],
+        notification_rule: { send_on_addition: false, send_on_removal: false },
+      },
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -77,7 +116,16 @@ describe('cohort notifications', () => {
     await upsert({ user_id: 'bob', metadata: { plan: 'pro', email: 'bob@x.test' } });
     const second = await rt.cohortNotifications.runOnce();
     expect(second).toMatchObject({ added: 1, removed: 0, notifications: 1, delivered: 2, failed: 0 });
-    expect(events()).toEqual([expect.objectContaining({ type: 'cohort.members_changed', data: expect.objectContaining({ cohort: expect.objectContaining({ name: 'Pro users' }), added: [expect.objectContaining({ id: 'bob', fields: { 'metadata.email': 'bob@x.test', 'user.metadata.plan': 'pro' } })], removed: [] }) })]);
+    expect(events()).toEqual([
+      expect.objectContaining({
+        type: 'cohort.members_changed',
+        data: expect.objectContaining({
+          cohort: expect.objectContaining({ name: 'Pro users' }),
+          added: [expect.objectContaining({ id: 'bob', fields: { 'metadata.email': 'bob@x.test', 'user.metadata.plan': 'pro' } })],
+          removed: [],
+        }),
+      }),
+    ]);
     const [hook] = hooks;
     expect(verifyWebhook(hook!.body, hook!.headers[SIGNATURE_HEADER] as string, secret, Math.floor(Date.now() / 1000))).toMatchObject({ valid: true });
     expect(hook!.headers[EVENT_ID_HEADER]).toBe(events()[0]!.id);
@@ -90,7 +138,7 @@ describe('cohort notifications', () => {
     expect(hooks).toHaveLength(1);
   });
 
-  it('holds changes until the rule\'s period has passed, then sends them together', async () => {
+  it("holds changes until the rule's period has passed, then sends them together", async () => {
     await upsert({ user_id: 'ann', metadata: { plan: 'free', email: 'ann@x.test' } });
     await upsert({ user_id: 'cy', metadata: { plan: 'pro', email: 'cy@x.test' } });
     const early = await rt.cohortNotifications.runOnce();
@@ -118,11 +166,26 @@ describe('cohort notifications', () => {
     const [pendingChange] = await rt.stores.cohortWatch.pendingChanges(tenant, cohortId);
     expect(pendingChange).toBeUndefined();
     const before = { hooks: hooks.length, mails: mails.length };
-    const stopped = await rt.stores.cohortWatch.claimBatch(tenant, cohortId, 'cohort_stopped_sender', [], ['sales@x.test', (await rt.management('GET', '/~/billing/channels')).body[0]._id], new Date());
-    expect(await rt.stores.cohortWatch.setChannel(tenant, stopped, 'sales@x.test', 'pending', { status: 'sending', attempts: 1, updated_at: new Date().toISOString() })).toBe(true);
+    const stopped = await rt.stores.cohortWatch.claimBatch(
+      tenant,
+      cohortId,
+      'cohort_stopped_sender',
+      [],
+      ['sales@x.test', (await rt.management('GET', '/~/billing/channels')).body[0]._id],
+      new Date(),
+    );
+    expect(
+      await rt.stores.cohortWatch.setChannel(tenant, stopped, 'sales@x.test', 'pending', {
+        status: 'sending',
+        attempts: 1,
+        updated_at: new Date().toISOString(),
+      }),
+    ).toBe(true);
     // And one whose email another run is sending right now: left to that run.
     const busy = await rt.stores.cohortWatch.claimBatch(tenant, cohortId, 'cohort_busy_sender', [], ['sales@x.test'], new Date());
-    expect(await rt.stores.cohortWatch.setChannel(tenant, busy, 'sales@x.test', 'pending', { status: 'sending', attempts: 1, updated_at: clock().toISOString() })).toBe(true);
+    expect(
+      await rt.stores.cohortWatch.setChannel(tenant, busy, 'sales@x.test', 'pending', { status: 'sending', attempts: 1, updated_at: clock().toISOString() }),
+    ).toBe(true);
     const recovery = await rt.cohortNotifications.runOnce();
     expect(recovery).toMatchObject({ delivered: 1, failed: 1 });
     expect(mails.length).toBe(before.mails);
@@ -134,7 +197,17 @@ describe('cohort notifications', () => {
   });
 
   it('refuses a rule whose period is not a count and a unit', async () => {
-    const answer = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Bad', cohort_type: 'user', criteria: { match_all: {} }, notification_rule: { send_on_addition: true, send_on_removal: false, period: 'hourly' } });
+    const answer = await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      {
+        cohort_name: 'Bad',
+        cohort_type: 'user',
+        criteria: { match_all: {} },
+        notification_rule: { send_on_addition: true, send_on_removal: false, period: 'hourly' },
+      },
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error.details[0].field).toBe('notification_rule.period');
   });

@@ -22,7 +22,13 @@ describe('collector API', () => {
       const stored = await getEvent(uuid(1));
       expect(stored.status).toBe(200);
       expect(stored.body._id).toBe(uuid(1));
-      expect(stored.body._source).toMatchObject({ event_type: 'api_call', user_id: 'user-1', weight: 1, request: { verb: 'GET', route: '/v2/items' }, response: { status: 200 } });
+      expect(stored.body._source).toMatchObject({
+        event_type: 'api_call',
+        user_id: 'user-1',
+        weight: 1,
+        request: { verb: 'GET', route: '/v2/items' },
+        response: { status: 200 },
+      });
     });
 
     it('POST /v1/events/batch', async () => {
@@ -34,9 +40,16 @@ describe('collector API', () => {
 
     it('POST /v1/actions and /v1/actions/batch (request.time set by the server when unset)', async () => {
       const before = Date.now();
-      const single = await rt.collect('/v1/actions', { action_name: 'Clicked Signup', transaction_id: uuid(4), request: { uri: 'https://app.example.com/signup' }, user_id: 'user-1' });
+      const single = await rt.collect('/v1/actions', {
+        action_name: 'Clicked Signup',
+        transaction_id: uuid(4),
+        request: { uri: 'https://app.example.com/signup' },
+        user_id: 'user-1',
+      });
       expect(single.status).toBe(201);
-      const batch = await rt.collect('/v1/actions/batch', [{ action_name: 'Viewed Pricing', transaction_id: uuid(5), request: { uri: 'https://app.example.com/pricing', time: new Date().toISOString() } }]);
+      const batch = await rt.collect('/v1/actions/batch', [
+        { action_name: 'Viewed Pricing', transaction_id: uuid(5), request: { uri: 'https://app.example.com/pricing', time: new Date().toISOString() } },
+      ]);
       expect(batch.status).toBe(201);
       const stored = await getEvent(uuid(4));
       expect(stored.body._source.event_type).toBe('action');
@@ -45,7 +58,16 @@ describe('collector API', () => {
     });
 
     it('POST /v1/users and /v1/users/batch merge recursively', async () => {
-      expect((await rt.collect('/v1/users', { user_id: 'merge-me', metadata: { email: 'a@example.com', plan: { name: 'free' } }, campaign: {}, modified_time: null })).status).toBe(201);
+      expect(
+        (
+          await rt.collect('/v1/users', {
+            user_id: 'merge-me',
+            metadata: { email: 'a@example.com', plan: { name: 'free' } },
+            campaign: {},
+            modified_time: null,
+          })
+        ).status,
+      ).toBe(201);
       await rt.waitUntilConsumed();
       expect((await rt.collect('/v1/users/batch', [{ user_id: 'merge-me', metadata: { plan: { seats: 3 } } }, { user_id: 'other' }])).status).toBe(201);
       await rt.waitUntilConsumed();
@@ -60,12 +82,24 @@ describe('collector API', () => {
       // What moesif-browser-js sends: the visitor's profile, then API calls and actions with anonymous_id only.
       expect((await rt.collect('/v1/users', { anonymous_id: 'visitor-1', campaign: { utm_source: 'newsletter' } })).status).toBe(201);
       expect((await rt.collect('/v1/events', apiCall({ transaction_id: uuid(40), user_id: undefined, anonymous_id: 'visitor-1' }))).status).toBe(201);
-      expect((await rt.collect('/v1/actions', { action_name: 'Viewed Pricing', transaction_id: uuid(41), anonymous_id: 'visitor-1', request: { uri: 'https://app.example.com/pricing' } })).status).toBe(201);
+      expect(
+        (
+          await rt.collect('/v1/actions', {
+            action_name: 'Viewed Pricing',
+            transaction_id: uuid(41),
+            anonymous_id: 'visitor-1',
+            request: { uri: 'https://app.example.com/pricing' },
+          })
+        ).status,
+      ).toBe(201);
       await rt.waitUntilConsumed();
       expect(await count({ term: { anonymous_id: 'visitor-1' } })).toBe(2);
       expect(await count({ term: { user_id: 'ada' } })).toBe(0);
       const scope = rt.credentials;
-      expect((await rt.stores.profiles.get(scope.org_id, scope.app_id, 'visitor', 'visitor-1'))?.document).toMatchObject({ anonymous_id: 'visitor-1', campaign: { utm_source: 'newsletter' } });
+      expect((await rt.stores.profiles.get(scope.org_id, scope.app_id, 'visitor', 'visitor-1'))?.document).toMatchObject({
+        anonymous_id: 'visitor-1',
+        campaign: { utm_source: 'newsletter' },
+      });
       // A visitor is not a user: it is not listed among them.
       expect((await rt.management('GET', '/search/~/users/visitor-1')).status).toBe(404);
 
@@ -73,7 +107,16 @@ describe('collector API', () => {
       expect((await rt.collect('/v1/users', { user_id: 'ada', anonymous_id: 'visitor-1', company_id: 'acme' })).status).toBe(201);
       await rt.waitUntilConsumed();
       expect(await count({ term: { user_id: 'ada' } })).toBe(2);
-      expect((await rt.collect('/v1/actions', { action_name: 'Closed Tab', transaction_id: uuid(42), anonymous_id: 'visitor-1', request: { uri: 'https://app.example.com/' } })).status).toBe(201);
+      expect(
+        (
+          await rt.collect('/v1/actions', {
+            action_name: 'Closed Tab',
+            transaction_id: uuid(42),
+            anonymous_id: 'visitor-1',
+            request: { uri: 'https://app.example.com/' },
+          })
+        ).status,
+      ).toBe(201);
       await rt.waitUntilConsumed();
       expect((await getEvent(uuid(42))).body._source).toMatchObject({ user_id: 'ada', anonymous_id: 'visitor-1' });
       expect((await rt.management('GET', '/search/~/users/ada')).body._source).toMatchObject({ user_id: 'ada', anonymous_id: 'visitor-1' });
@@ -89,7 +132,14 @@ describe('collector API', () => {
     it('POST /v1/companies, /v1/companies/batch, /v1/subscriptions, /v1/subscriptions/batch', async () => {
       expect((await rt.collect('/v1/companies', { company_id: 'acme', company_domain: 'acme.com', metadata: { tier: 'gold' } })).status).toBe(201);
       expect((await rt.collect('/v1/companies/batch', [{ company_id: 'globex', modified_time: '2026-11-01T10:00:00+02:00' }])).status).toBe(201);
-      const subscription = { subscription_id: 'sub-1', company_id: 'acme', status: 'active', current_period_start: '2026-11-01T00:00:00Z', current_period_end: '2026-12-01T00:00:00Z', items: [{ plan_id: 'pro', subscription_item_id: 'si-1', price_id: 'price-1', unit_of_measure: 'api_calls', created_at: '2026-11-01T00:00:00Z' }] };
+      const subscription = {
+        subscription_id: 'sub-1',
+        company_id: 'acme',
+        status: 'active',
+        current_period_start: '2026-11-01T00:00:00Z',
+        current_period_end: '2026-12-01T00:00:00Z',
+        items: [{ plan_id: 'pro', subscription_item_id: 'si-1', price_id: 'price-1', unit_of_measure: 'api_calls', created_at: '2026-11-01T00:00:00Z' }],
+      };
       expect((await rt.collect('/v1/subscriptions', subscription)).status).toBe(201);
       expect((await rt.collect('/v1/subscriptions/batch', [{ ...subscription, subscription_id: 'sub-2', status: 'trialing' }])).status).toBe(201);
       await rt.waitUntilConsumed();
@@ -111,7 +161,14 @@ describe('collector API', () => {
     it('GET /v1/config answers the sampling config with an ETag that event answers repeat', async () => {
       const config = await rt.collectorGet('/v1/config');
       expect(config.status).toBe(200);
-      expect(config.body).toMatchObject({ sample_rate: 100, user_sample_rate: {}, company_sample_rate: {}, user_rules: {}, company_rules: {}, regex_config: [] });
+      expect(config.body).toMatchObject({
+        sample_rate: 100,
+        user_sample_rate: {},
+        company_sample_rate: {},
+        user_rules: {},
+        company_rules: {},
+        regex_config: [],
+      });
       const etag = config.headers.get('x-moesif-config-etag');
       expect(etag).toMatch(/^[0-9a-f]{32}$/);
       expect(config.headers.get('x-config-etag')).toBe(etag);
@@ -143,7 +200,9 @@ describe('collector API', () => {
 
   describe('authentication', () => {
     it('accepts X-Moesif-Application-Id as an alias', async () => {
-      const res = await rt.collect('/v1/events', apiCall(), { headers: { 'x-service-application-id': '', 'x-moesif-application-id': rt.credentials.collector_application_id } });
+      const res = await rt.collect('/v1/events', apiCall(), {
+        headers: { 'x-service-application-id': '', 'x-moesif-application-id': rt.credentials.collector_application_id },
+      });
       expect(res.status).toBe(201);
     });
 
@@ -151,7 +210,11 @@ describe('collector API', () => {
       ['missing', {}],
       ['unknown', { 'x-service-application-id': 'x'.repeat(64) }],
     ])('answers a %s application id with 401 JSON', async (_label, headers) => {
-      const res = await send(`${rt.credentials.collector_url}/v1/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(apiCall()) });
+      const res = await send(`${rt.credentials.collector_url}/v1/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(apiCall()),
+      });
       expect(res.status).toBe(401);
       expect(res.body.error).toMatchObject({ status: 401, code: 'unauthorized' });
       expect(res.body.error.details[0].field).toBe('x-service-application-id');
@@ -177,7 +240,10 @@ describe('collector API', () => {
     });
 
     it('answers CORS preflight and sets Access-Control-Allow-Origin on answers', async () => {
-      const pre = await send(`${rt.credentials.collector_url}/v1/events/batch`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
+      const pre = await send(`${rt.credentials.collector_url}/v1/events/batch`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
       expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
@@ -204,7 +270,9 @@ describe('collector API', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_request');
       const details = res.body.error.details as { index: number; field: string }[];
-      expect(details).toEqual(expect.arrayContaining([expect.objectContaining({ index: 1, field: 'transaction_id' }), expect.objectContaining({ index: 3, field: 'request.time' })]));
+      expect(details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ index: 1, field: 'transaction_id' }), expect.objectContaining({ index: 3, field: 'request.time' })]),
+      );
       expect(details.some((d) => d.index === 0 || d.index === 2)).toBe(false);
       await rt.waitUntilConsumed();
       expect(await rt.countEvents()).toBe(before);
@@ -223,7 +291,10 @@ describe('collector API', () => {
     it('stores an event over 1 MB with its bodies truncated, base64-encoded and marked', async () => {
       const big = { rows: Array.from({ length: 40_000 }, (_, i) => ({ i, text: 'lorem ipsum dolor sit amet' })) };
       expect(JSON.stringify(big).length).toBeGreaterThan(1_000_000);
-      const res = await rt.collect('/v1/events', apiCall({ transaction_id: uuid(200), response: { time: new Date().toISOString(), status: 200, headers: {}, body: big } }));
+      const res = await rt.collect(
+        '/v1/events',
+        apiCall({ transaction_id: uuid(200), response: { time: new Date().toISOString(), status: 200, headers: {}, body: big } }),
+      );
       expect(res.status).toBe(201);
       const stored = await getEvent(uuid(200));
       const response = stored.body._source.response;
@@ -248,7 +319,10 @@ describe('collector API', () => {
     });
 
     it('marks events older than 5 minutes as late', async () => {
-      await rt.collect('/v1/events/batch', [apiCall({ transaction_id: uuid(301) }, new Date(Date.now() - 10 * 60_000)), apiCall({ transaction_id: uuid(302) })]);
+      await rt.collect('/v1/events/batch', [
+        apiCall({ transaction_id: uuid(301) }, new Date(Date.now() - 10 * 60_000)),
+        apiCall({ transaction_id: uuid(302) }),
+      ]);
       expect((await getEvent(uuid(301))).body._source.is_late).toBe(true);
       expect((await getEvent(uuid(302))).body._source.is_late).toBe(false);
     });

@@ -16,8 +16,13 @@ describe('console sessions', () => {
 
   const url = (path: string) => `${rt.credentials.management_url}${path}`;
   const signIn = (username: string, password: string) =>
-    send(url('/oauth/console_session'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ org_id: rt.credentials.org_id, username, password }) });
-  const refresh = (cookie?: string) => send(url('/oauth/console_session/refresh'), { method: 'POST', headers: cookie ? { cookie: `console_session=${cookie}` } : {} });
+    send(url('/oauth/console_session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ org_id: rt.credentials.org_id, username, password }),
+    });
+  const refresh = (cookie?: string) =>
+    send(url('/oauth/console_session/refresh'), { method: 'POST', headers: cookie ? { cookie: `console_session=${cookie}` } : {} });
   const cookieOf = (headers: Headers) => /^console_session=([^;]*)/.exec(headers.getSetCookie()[0] ?? '')?.[1];
   const asAdmin = () => signIn(rt.credentials.admin_username!, rt.credentials.admin_password!);
 
@@ -30,7 +35,7 @@ describe('console sessions', () => {
     expect((await rt.management('GET', '/~/workspaces', { authorization: `Bearer ${answer.body.access_token}` })).status).toBe(200);
   });
 
-  it('refuses a wrong password and a body without the fields, in the token URL\'s shape', async () => {
+  it("refuses a wrong password and a body without the fields, in the token URL's shape", async () => {
     const wrong = await signIn(rt.credentials.admin_username!, 'not the password');
     expect([wrong.status, wrong.body.error]).toEqual([401, 'invalid_grant']);
     expect(wrong.headers.getSetCookie()).toEqual([]);
@@ -65,7 +70,10 @@ describe('console sessions', () => {
   it('ends a session left unused for its idle time', async () => {
     const store = rt.stores.consoleSessions;
     const started = await store.start({ org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, sub: 'admin', scopes: ['read:events'] }, new Date());
-    expect(await store.refresh(started.cookie, new Date(Date.now() + (SESSION_IDLE_SECONDS + 1) * 1000))).toEqual({ kind: 'refused', reason: 'the session has expired' });
+    expect(await store.refresh(started.cookie, new Date(Date.now() + (SESSION_IDLE_SECONDS + 1) * 1000))).toEqual({
+      kind: 'refused',
+      reason: 'the session has expired',
+    });
   });
 
   it('signs out: the cookie is cleared and refused from then on', async () => {
@@ -81,7 +89,16 @@ describe('console sessions', () => {
   });
 
   it('gives the next token only the scopes the user still holds, and none once the user is deleted', async () => {
-    expect((await rt.management('POST', '/~/organizations/users', {}, { username: 'analyst', password: 'analyst-password-1', scopes: ['read:events', 'read:users'] })).status).toBe(201);
+    expect(
+      (
+        await rt.management(
+          'POST',
+          '/~/organizations/users',
+          {},
+          { username: 'analyst', password: 'analyst-password-1', scopes: ['read:events', 'read:users'] },
+        )
+      ).status,
+    ).toBe(201);
     const cookie = cookieOf((await signIn('analyst', 'analyst-password-1')).headers)!;
     const renewed = await refresh(cookie);
     expect(renewed.body.scope).toBe('read:events read:users');

@@ -97,7 +97,22 @@ describe('web console', () => {
 
   it('shows an event sent through the collector in the live stream, without a reload, and opens it', async () => {
     const route = `/console-test/${uuid(1).slice(0, 8)}`;
-    const sent = await rt.collect('/v1/events', apiCall({ transaction_id: uuid(77), request: { time: new Date().toISOString(), uri: `https://api.example.com${route}`, verb: 'POST', headers: { 'content-type': 'application/json' }, body: { order: 42 } }, response: { time: new Date().toISOString(), status: 201, headers: {}, body: { id: 'ord_1' } }, user_id: 'console-user', company_id: 'console-co' }));
+    const sent = await rt.collect(
+      '/v1/events',
+      apiCall({
+        transaction_id: uuid(77),
+        request: {
+          time: new Date().toISOString(),
+          uri: `https://api.example.com${route}`,
+          verb: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: { order: 42 },
+        },
+        response: { time: new Date().toISOString(), status: 201, headers: {}, body: { id: 'ord_1' } },
+        user_id: 'console-user',
+        company_id: 'console-co',
+      }),
+    );
     expect(sent.status).toBe(201);
     const row = page.getByRole('link', { name: new RegExp(`POST ${route}`) });
     await row.waitFor({ timeout: 30_000 });
@@ -120,7 +135,10 @@ describe('web console', () => {
     const form = page.getByRole('form', { name: 'New event type' });
     await form.locator('input[name="type_name"]').fill('Console posts');
     await form.locator('textarea[name="type_criteria"]').fill('request.verb:POST');
-    await form.getByRole('status').filter({ hasText: /^[1-9][\d,]* events of the last 7 days match\.$/ }).waitFor({ timeout: 30_000 });
+    await form
+      .getByRole('status')
+      .filter({ hasText: /^[1-9][\d,]* events of the last 7 days match\.$/ })
+      .waitFor({ timeout: 30_000 });
     await form.getByRole('button', { name: 'Create event type' }).click();
     await page.getByRole('button', { name: 'Edit Console posts' }).waitFor();
     await page.getByRole('button', { name: 'Edit Console posts' }).click();
@@ -137,7 +155,13 @@ describe('web console', () => {
     await page.getByRole('button', { name: 'Delete Short-lived' }).click();
     await page.getByRole('button', { name: 'Delete Short-lived' }).waitFor({ state: 'detached' });
     const stored = (await rt.management('GET', '/~/virtual_eventtypes')).body as { name: string; description?: string; criteria: unknown }[];
-    expect(stored).toEqual([expect.objectContaining({ name: 'Console posts', description: 'Every POST the console test sends', criteria: { query_string: { query: 'request.verb:POST' } } })]);
+    expect(stored).toEqual([
+      expect.objectContaining({
+        name: 'Console posts',
+        description: 'Every POST the console test sends',
+        criteria: { query_string: { query: 'request.verb:POST' } },
+      }),
+    ]);
     const counted = await rt.management('POST', '/search/~/count/events?from=-7d&to=now', {}, { query: { term: { virtual_event_types: 'Console posts' } } });
     expect(counted.body.count).toBeGreaterThan(0);
     await page.goto(`${consoleUrl}/events?from=-7d`);
@@ -164,7 +188,11 @@ describe('web console', () => {
     const id = decodeURIComponent(workspaceUrl.split('/').pop()!);
     const stored = await rt.management('GET', `/~/workspaces/${id}`);
     expect(stored.body.chart).toMatchObject({ view: 'time_series', from: '-24h', to: 'now', time_zone: 'UTC' });
-    expect(stored.body.chart.es_query.aggs.over_time.date_histogram).toMatchObject({ field: 'request.time', fixed_interval: '1h', extended_bounds: { min: 'now-24h', max: 'now' } });
+    expect(stored.body.chart.es_query.aggs.over_time.date_histogram).toMatchObject({
+      field: 'request.time',
+      fixed_interval: '1h',
+      extended_bounds: { min: 'now-24h', max: 'now' },
+    });
   }, 60_000);
 
   it('draws a funnel and a retention table, from the URL and from the settings form', async () => {
@@ -176,7 +204,9 @@ describe('web console', () => {
     ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
     await rt.waitUntilConsumed();
-    await page.goto(`${consoleUrl}/charts/new?view=funnel&from=-7d&to=now&time_zone=UTC&by=user_id&window=7d&step=${encodeURIComponent('metadata.stage:signup')}&step=${encodeURIComponent('metadata.stage:use')}`);
+    await page.goto(
+      `${consoleUrl}/charts/new?view=funnel&from=-7d&to=now&time_zone=UTC&by=user_id&window=7d&step=${encodeURIComponent('metadata.stage:signup')}&step=${encodeURIComponent('metadata.stage:use')}`,
+    );
     const funnel = page.getByRole('table', { name: /Funnel of users/ });
     await funnel.waitFor({ timeout: 30_000 });
     await expect(funnel.getByRole('row', { name: /1\. metadata\.stage:signup/ }).textContent()).resolves.toMatch(/2.*100%.*1 \(50%\)/);
@@ -204,7 +234,10 @@ describe('web console', () => {
     await page.waitForURL(/\/console\/workspaces\/[^/]+$/);
     await page.getByRole('table', { name: /Retention of users by day/ }).waitFor({ timeout: 30_000 });
     const stored = await rt.management('GET', `/~/workspaces/${decodeURIComponent(page.url().split('/').pop()!)}`);
-    expect(stored.body.chart).toMatchObject({ view: 'retention', view_elements: { retention_query: { interval: 'day', periods: 3, first_event: { query_string: { query: 'metadata.stage:signup' } } } } });
+    expect(stored.body.chart).toMatchObject({
+      view: 'retention',
+      view_elements: { retention_query: { interval: 'day', periods: 3, first_event: { query_string: { query: 'metadata.stage:signup' } } } },
+    });
   }, 90_000);
 
   it('groups by any field as top values, and builds filters and funnel steps by picking fields and values', async () => {
@@ -212,16 +245,54 @@ describe('web console', () => {
     // test below bills and opens first (its newest report must stay that window's).
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     const calls = [
-      apiCall({ transaction_id: uuid(9101), user_id: 'pick-a', request: { time: minutesAgo(330).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(330)),
-      apiCall({ transaction_id: uuid(9102), user_id: 'pick-b', request: { time: minutesAgo(329).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} }, metadata: { plan: 'pro' } }, minutesAgo(329)),
-      apiCall({ transaction_id: uuid(9103), user_id: 'pick-c', request: { time: minutesAgo(328).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} }, metadata: { plan: 'free' } }, minutesAgo(328)),
+      apiCall(
+        {
+          transaction_id: uuid(9101),
+          user_id: 'pick-a',
+          request: { time: minutesAgo(330).toISOString(), uri: 'https://api.example.com/items/195', verb: 'GET', headers: {} },
+          metadata: { plan: 'pro' },
+        },
+        minutesAgo(330),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(9102),
+          user_id: 'pick-b',
+          request: { time: minutesAgo(329).toISOString(), uri: 'https://api.example.com/items/104', verb: 'GET', headers: {} },
+          metadata: { plan: 'pro' },
+        },
+        minutesAgo(329),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(9103),
+          user_id: 'pick-c',
+          request: { time: minutesAgo(328).toISOString(), uri: 'https://api.example.com/items/7', verb: 'GET', headers: {} },
+          metadata: { plan: 'free' },
+        },
+        minutesAgo(328),
+      ),
     ];
     expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
-    const actions = [['pick-a', 'Signed Up', 320], ['pick-b', 'Signed Up', 319], ['pick-c', 'Signed Up', 318], ['pick-a', 'Upgraded Plan', 310]] as const;
-    const sent = await rt.collect('/v1/actions/batch', actions.map(([user, name, ago], i) => ({ transaction_id: uuid(9105 + i), user_id: user, action_name: name, request: { uri: 'https://app.example.com/', time: minutesAgo(ago).toISOString() } })));
+    const actions = [
+      ['pick-a', 'Signed Up', 320],
+      ['pick-b', 'Signed Up', 319],
+      ['pick-c', 'Signed Up', 318],
+      ['pick-a', 'Upgraded Plan', 310],
+    ] as const;
+    const sent = await rt.collect(
+      '/v1/actions/batch',
+      actions.map(([user, name, ago], i) => ({
+        transaction_id: uuid(9105 + i),
+        user_id: user,
+        action_name: name,
+        request: { uri: 'https://app.example.com/', time: minutesAgo(ago).toISOString() },
+      })),
+    );
     expect(sent.status).toBe(201);
     await rt.waitUntilConsumed();
-    const count = async (query: string) => (await rt.management('POST', '/search/~/count/events?from=-24h&to=now', {}, { query: { query_string: { query } } })).body.count as number;
+    const count = async (query: string) =>
+      (await rt.management('POST', '/search/~/count/events?from=-24h&to=now', {}, { query: { query_string: { query } } })).body.count as number;
 
     // Top values as totals: the route template groups the three item calls into one row.
     await page.goto(`${consoleUrl}/charts/new?view=top_values&display=table&from=-24h&to=now`);
@@ -236,12 +307,18 @@ describe('web console', () => {
     await page.locator('datalist option[value="metadata.plan.raw"]').first().waitFor({ state: 'attached', timeout: 30_000 });
     await settings.locator('select[name="display"]').selectOption('pie');
     await settings.getByRole('button', { name: 'Draw' }).click();
-    await page.getByRole('img', { name: new RegExp(`top 5 values of metadata\\.plan\\.raw: pro ${await count('metadata.plan.raw:pro')}, free ${await count('metadata.plan.raw:free')}`) }).locator('canvas').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('img', {
+        name: new RegExp(`top 5 values of metadata\\.plan\\.raw: pro ${await count('metadata.plan.raw:pro')}, free ${await count('metadata.plan.raw:free')}`),
+      })
+      .locator('canvas')
+      .waitFor({ timeout: 30_000 });
     await shot('top-values');
     expect(await seriousViolations()).toEqual([]);
 
     // A virtual event type picked as a chart's filter, and as a funnel step: the API's numbers.
-    const week = async (query: string) => (await rt.management('POST', '/search/~/count/events?from=-7d&to=now', {}, { query: { query_string: { query } } })).body.count as number;
+    const week = async (query: string) =>
+      (await rt.management('POST', '/search/~/count/events?from=-7d&to=now', {}, { query: { query_string: { query } } })).body.count as number;
     await page.goto(`${consoleUrl}/charts/new?view=metric&from=-7d&to=now`);
     const chartPicker = page.getByRole('group', { name: 'Build a chart condition from the data' });
     await chartPicker.getByLabel('Field').fill('virtual_event_types');
@@ -252,11 +329,26 @@ describe('web console', () => {
     await page.getByRole('button', { name: 'Draw' }).click();
     const posts = await week('virtual_event_types:"Console posts"');
     expect(posts).toBeGreaterThan(0);
-    await page.locator('figure.single-number output').filter({ hasText: new RegExp(`^${posts.toLocaleString('en-US')}$`) }).waitFor({ timeout: 30_000 });
-    await page.goto(`${consoleUrl}/charts/new?view=funnel&from=-7d&to=now&by=user_id&window=7d&step=${encodeURIComponent('virtual_event_types:"Console posts"')}&step=`);
-    const typed = await rt.management('POST', '/search/~/funnels/events?from=-7d&to=now', {}, { conversion_window: '7d', steps: [{ query: { term: { virtual_event_types: 'Console posts' } } }, { query: { match_all: {} } }] });
+    await page
+      .locator('figure.single-number output')
+      .filter({ hasText: new RegExp(`^${posts.toLocaleString('en-US')}$`) })
+      .waitFor({ timeout: 30_000 });
+    await page.goto(
+      `${consoleUrl}/charts/new?view=funnel&from=-7d&to=now&by=user_id&window=7d&step=${encodeURIComponent('virtual_event_types:"Console posts"')}&step=`,
+    );
+    const typed = await rt.management(
+      'POST',
+      '/search/~/funnels/events?from=-7d&to=now',
+      {},
+      { conversion_window: '7d', steps: [{ query: { term: { virtual_event_types: 'Console posts' } } }, { query: { match_all: {} } }] },
+    );
     expect(typed.body.steps[0].entered).toBeGreaterThan(0);
-    await expect(page.getByRole('table', { name: /Funnel of users/ }).getByRole('row', { name: /^1\. virtual_event_types/ }).textContent()).resolves.toMatch(new RegExp(`^1\\. virtual_event_types:"Console posts"${typed.body.steps[0].entered}`));
+    await expect(
+      page
+        .getByRole('table', { name: /Funnel of users/ })
+        .getByRole('row', { name: /^1\. virtual_event_types/ })
+        .textContent(),
+    ).resolves.toMatch(new RegExp(`^1\\. virtual_event_types:"Console posts"${typed.body.steps[0].entered}`));
 
     // A filter picked from the action names the data holds, with type-ahead.
     await page.goto(`${consoleUrl}/events?from=-24h`);
@@ -283,16 +375,25 @@ describe('web console', () => {
     await steps.getByRole('button', { name: 'Add filter' }).click();
     await expect(page.locator('input[name="step_1"]').inputValue()).resolves.toBe('action_name.raw:"Upgraded Plan"');
     await page.getByRole('button', { name: 'Draw' }).click();
-    const api = await rt.management('POST', '/search/~/funnels/events?from=-24h&to=now', {}, {
-      conversion_window: '1d', steps: [{ query: { term: { 'action_name.raw': 'Signed Up' } } }, { query: { term: { 'action_name.raw': 'Upgraded Plan' } } }],
-    });
+    const api = await rt.management(
+      'POST',
+      '/search/~/funnels/events?from=-24h&to=now',
+      {},
+      {
+        conversion_window: '1d',
+        steps: [{ query: { term: { 'action_name.raw': 'Signed Up' } } }, { query: { term: { 'action_name.raw': 'Upgraded Plan' } } }],
+      },
+    );
     const [signedUp, upgraded] = api.body.steps.map((step: { entered: number }) => step.entered) as [number, number];
     expect([signedUp, upgraded]).toEqual([3, 1]);
-    await page.getByRole('img', { name: `Funnel of users: action_name.raw:"Signed Up" ${signedUp}, action_name.raw:"Upgraded Plan" ${upgraded}` }).locator('canvas').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('img', { name: `Funnel of users: action_name.raw:"Signed Up" ${signedUp}, action_name.raw:"Upgraded Plan" ${upgraded}` })
+      .locator('canvas')
+      .waitFor({ timeout: 30_000 });
     await shot('funnel-picked-steps');
   }, 120_000);
 
-  it('names the app\'s own route templates on the Apps page, refusing a bad one beside the field', async () => {
+  it("names the app's own route templates on the Apps page, refusing a bad one beside the field", async () => {
     await page.goto(`${consoleUrl}/apps`);
     // The ingest backlog, as GET /~/ingest/backlog measures it: nothing waiting between tests.
     await page.getByRole('status', { name: 'Ingest backlog' }).getByText('Everything the collector acknowledged is searchable.').waitFor();
@@ -303,19 +404,33 @@ describe('web console', () => {
     await form.getByLabel('Route templates').fill('/handles/:handle\n/orders/:order_id/items/:item_id');
     await form.getByRole('button', { name: 'Save route templates' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved 2 route templates.' }).waitFor();
-    expect((await rt.management('GET', `/~/apps/${rt.credentials.app_id}`)).body.route_templates).toEqual(['/handles/:handle', '/orders/:order_id/items/:item_id']);
+    expect((await rt.management('GET', `/~/apps/${rt.credentials.app_id}`)).body.route_templates).toEqual([
+      '/handles/:handle',
+      '/orders/:order_id/items/:item_id',
+    ]);
     await shot('route-templates');
   }, 60_000);
 
   it('finds a customer and shows the profile with its usage and recent events', async () => {
-    expect((await rt.collect('/v1/users', { user_id: 'console-user', company_id: 'console-co', metadata: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'pro' } })).status).toBe(201);
+    expect(
+      (
+        await rt.collect('/v1/users', {
+          user_id: 'console-user',
+          company_id: 'console-co',
+          metadata: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'pro' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await rt.collect('/v1/companies', { company_id: 'console-co', metadata: { name: 'Console Co' } })).status).toBe(201);
     await rt.waitUntilConsumed();
     await page.goto(`${consoleUrl}/customers?kind=users&q=${encodeURIComponent('ada@example.com')}`);
     await page.getByRole('link', { name: 'Open user console-user' }).click();
     await page.waitForURL(/\/console\/users\/console-user$/);
     await page.getByLabel('Profile metadata').filter({ hasText: 'Ada Lovelace' }).waitFor();
-    await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: /POST \/console-test\// }).waitFor();
+    await page
+      .getByRole('region', { name: 'Recent events' })
+      .getByRole('link', { name: /POST \/console-test\// })
+      .waitFor();
     await page.getByRole('img', { name: /Event count per 1d/ }).waitFor({ timeout: 30_000 });
     await shot('user');
     await page.getByRole('link', { name: 'console-co' }).first().click();
@@ -324,7 +439,7 @@ describe('web console', () => {
     await page.getByRole('list', { name: 'Users of this company' }).getByRole('link', { name: 'console-user' }).waitFor();
   }, 60_000);
 
-  it('lists a meter\'s billing reports, opens one and explains it down to the events behind it', async () => {
+  it("lists a meter's billing reports, opens one and explains it down to the events behind it", async () => {
     const hoursAgo = new Date(Date.now() - 3 * 3_600_000);
     const billed = await rt.collect('/v1/events', apiCall({ transaction_id: uuid(91), company_id: 'console-co', user_id: 'console-user' }, hoursAgo));
     expect(billed.status).toBe(201);
@@ -333,10 +448,17 @@ describe('web console', () => {
     expect(channel.status).toBe(201);
     const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'Console plan' });
     expect(plan.status).toBe(201);
-    const meter = await rt.management('POST', '/~/billing/meters', {}, {
-      name: 'Console calls', slug: 'console-calls', es_query: { query: { match_all: {} } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channel.body._id], custom_plan: { plan_id: plan.body.id } } } },
-    });
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'Console calls',
+        slug: 'console-calls',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [channel.body._id], custom_plan: { plan_id: plan.body.id } } } },
+      },
+    );
     if (meter.status !== 201) throw new Error(`meter: ${JSON.stringify(meter.body)}`);
     const summary = await rt.billing.runOnce({ now: new Date() });
     expect(summary.errors).toEqual([]);
@@ -359,7 +481,10 @@ describe('web console', () => {
     await page.getByRole('region', { name: 'Request' }).waitFor();
     // The billing metrics chart of the reports page draws the billed usage.
     await page.goto(`${consoleUrl}/billing/reports`);
-    await page.getByRole('region', { name: 'Billing metrics' }).getByRole('img', { name: /Billed usage and amounts per 1d/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'Billing metrics' })
+      .getByRole('img', { name: /Billed usage and amounts per 1d/ })
+      .waitFor({ timeout: 30_000 });
   }, 120_000);
 
   it('creates and edits a billing meter, showing what the API refuses beside the field it names', async () => {
@@ -384,8 +509,20 @@ describe('web console', () => {
     await edit.locator('select[name="status"]').selectOption('inactive');
     await edit.getByRole('button', { name: 'Save meter' }).click();
     await page.waitForURL(/\/console\/billing\/meters$/);
-    const meters = (await rt.management('GET', '/~/billing/meters')).body as { name: string; status: string; slug: string; billing_plan: { params: { webhook_params: { channel_ids: string[] } } } }[];
-    expect(meters.find((m) => m.name === 'UI meter')).toMatchObject({ slug: 'ui-meter', status: 'inactive', billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [expect.any(String)], custom_plan: { plan_id: expect.any(String) } } } } });
+    const meters = (await rt.management('GET', '/~/billing/meters')).body as {
+      name: string;
+      status: string;
+      slug: string;
+      billing_plan: { params: { webhook_params: { channel_ids: string[] } } };
+    }[];
+    expect(meters.find((m) => m.name === 'UI meter')).toMatchObject({
+      slug: 'ui-meter',
+      status: 'inactive',
+      billing_plan: {
+        provider_slug: 'webhook',
+        params: { webhook_params: { channel_ids: [expect.any(String)], custom_plan: { plan_id: expect.any(String) } } },
+      },
+    });
   }, 60_000);
 
   it('adds a price with graduated tiers to a catalog plan, showing a refusal beside the tiers first', async () => {
@@ -399,12 +536,22 @@ describe('web console', () => {
     await shot('price-refused');
     await form.getByLabel('Tier 2 up to').fill('inf');
     await form.getByRole('button', { name: 'Add price' }).click();
-    await page.getByRole('list', { name: 'Prices of Console plan' }).getByText('graduated tiers in USD: up to 1000: 0.01/unit; up to inf: 0.005/unit').waitFor();
+    await page
+      .getByRole('list', { name: 'Prices of Console plan' })
+      .getByText('graduated tiers in USD: up to 1000: 0.01/unit; up to inf: 0.005/unit')
+      .waitFor();
     const prices = (await rt.management('GET', '/~/billing/catalog/prices')).body as { name: string; tiers?: unknown[] }[];
-    expect(prices.find((p) => p.name === 'Tiered calls')).toMatchObject({ pricing_model: 'graduated', currency: 'usd', tiers: [{ up_to: 1000, unit_price_in_decimal: '0.01' }, { up_to: 'inf', unit_price_in_decimal: '0.005' }] });
+    expect(prices.find((p) => p.name === 'Tiered calls')).toMatchObject({
+      pricing_model: 'graduated',
+      currency: 'usd',
+      tiers: [
+        { up_to: 1000, unit_price_in_decimal: '0.01' },
+        { up_to: 'inf', unit_price_in_decimal: '0.005' },
+      ],
+    });
   }, 60_000);
 
-  it('records a credit on a company\'s subscription, shows its balances and the subscription\'s ledger', async () => {
+  it("records a credit on a company's subscription, shows its balances and the subscription's ledger", async () => {
     await page.goto(`${consoleUrl}/companies/console-co`);
     const credit = page.getByRole('form', { name: 'Record a balance transaction' });
     await credit.locator('input[name="subscription_id"]').fill('sub-console');
@@ -437,7 +584,12 @@ describe('web console', () => {
     await shot('apps');
     await page.click('button:has-text("Mint token")');
     const minted = (await page.getByLabel('Minted token', { exact: true }).textContent())!.trim();
-    const count = () => fetch(`${rt.credentials.management_url}/search/~/count/events`, { method: 'POST', headers: { authorization: `Bearer ${minted}`, 'content-type': 'application/json' }, body: '{}' });
+    const count = () =>
+      fetch(`${rt.credentials.management_url}/search/~/count/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${minted}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
     expect((await count()).status).toBe(200);
     const id = (await page.locator('.minted code').textContent())!;
     // The new token is listed with the console's own (which is marked, not revocable here).
@@ -473,7 +625,12 @@ describe('web console', () => {
     // Stored as JSON text, as the spec has it.
     expect(JSON.parse(stored.body.criteria)).toEqual({ term: { 'metadata.plan.raw': 'pro' } });
     await shot('cohort');
-    const rule = await rt.management('POST', '/~/governance/rules', {}, { name: 'Pro users get a header', type: 'user', state: 1, block: false, cohorts: [{ id: cohortId }] });
+    const rule = await rt.management(
+      'POST',
+      '/~/governance/rules',
+      {},
+      { name: 'Pro users get a header', type: 'user', state: 1, block: false, cohorts: [{ id: cohortId }] },
+    );
     expect(rule.status).toBe(201);
     await page.goto(`${consoleUrl}/governance`);
     const row = page.getByRole('row', { name: /Pro users get a header/ });
@@ -508,7 +665,10 @@ describe('web console', () => {
     await page.selectOption('select[name="dashboard"]', { label: 'Operations' });
     await page.click('button:has-text("Add to dashboard")');
     await page.waitForURL(/\/console\/dashboards\/[^/]+$/);
-    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'Calls per hour' })
+      .getByRole('img', { name: /Event count per 1h/ })
+      .waitFor({ timeout: 30_000 });
     await expect(page.locator('.dashboard-row').count()).resolves.toBe(2);
     await shot('dashboard');
   }, 60_000);
@@ -533,7 +693,10 @@ describe('web console', () => {
     await outsider.goto(link);
     await outsider.getByRole('heading', { name: 'Operations' }).waitFor();
     await outsider.getByRole('region', { name: 'Calls this month' }).getByRole('figure', { name: 'Event count' }).waitFor({ timeout: 30_000 });
-    await outsider.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await outsider
+      .getByRole('region', { name: 'Calls per hour' })
+      .getByRole('img', { name: /Event count per 1h/ })
+      .waitFor({ timeout: 30_000 });
     await outsider.selectOption('select', { label: 'Last 7 days' });
     await outsider.getByRole('region', { name: 'Calls this month' }).getByRole('figure', { name: 'Event count' }).waitFor({ timeout: 30_000 });
     expect(outsider.url()).toBe(link);
@@ -552,12 +715,26 @@ describe('web console', () => {
     await viewer.close();
   }, 90_000);
 
-  it('opens an email\'s unsubscribe link without an account and unsubscribes from that email', async () => {
-    const cohort = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Ada', cohort_type: 'user', criteria: { term: { 'user_id.raw': 'console-user' } } });
-    const template = await rt.management('POST', '/~/emails/templates', {}, {
-      name: 'Welcome aboard', state: 1, addresses: { from: 'hello@service.test', cc: [], bcc: [] }, cohorts: [{ id: cohort.body._id, type: 'user' }],
-      template: { subject: 'Welcome, {{user.metadata.name}}', editor: 'html', design: {} }, content: { html: '<p>Glad you are here.</p>', chunks: {} },
-    });
+  it("opens an email's unsubscribe link without an account and unsubscribes from that email", async () => {
+    const cohort = await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      { cohort_name: 'Ada', cohort_type: 'user', criteria: { term: { 'user_id.raw': 'console-user' } } },
+    );
+    const template = await rt.management(
+      'POST',
+      '/~/emails/templates',
+      {},
+      {
+        name: 'Welcome aboard',
+        state: 1,
+        addresses: { from: 'hello@service.test', cc: [], bcc: [] },
+        cohorts: [{ id: cohort.body._id, type: 'user' }],
+        template: { subject: 'Welcome, {{user.metadata.name}}', editor: 'html', design: {} },
+        content: { html: '<p>Glad you are here.</p>', chunks: {} },
+      },
+    );
     expect(template.status).toBe(201);
     // The local runtime's default transport: .eml files in DATA_DIR/outbox.
     const run = await rt.emails.runOnce();
@@ -575,7 +752,9 @@ describe('web console', () => {
     await outsider.click('button:has-text("Unsubscribe from this email")');
     await outsider.getByRole('status').getByText('ada@example.com will no longer receive “Welcome aboard”.').waitFor();
     await viewer.close();
-    expect(await rt.stores.emailSends.isSuppressed({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }, template.body._id, 'ada@example.com')).toBe(true);
+    expect(await rt.stores.emailSends.isSuppressed({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id }, template.body._id, 'ada@example.com')).toBe(
+      true,
+    );
   }, 60_000);
 
   it('lists email templates and opens one with its body, sends log and a test send, then pauses it', async () => {
@@ -604,7 +783,10 @@ describe('web console', () => {
     await form.getByLabel('To').fill('qa@example.com');
     await form.getByLabel(/As user/).fill('console-user');
     await form.getByRole('button', { name: 'Send test' }).click();
-    await form.getByRole('status').getByText(/^Sent “\[Test\] Welcome, .*” to qa@example\.com \(outbox\)\.$/).waitFor();
+    await form
+      .getByRole('status')
+      .getByText(/^Sent “\[Test\] Welcome, .*” to qa@example\.com \(outbox\)\.$/)
+      .waitFor();
     await shot('emails');
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: 'Activate' }).or(page.getByRole('alert')).first().waitFor();
@@ -619,7 +801,18 @@ describe('web console', () => {
     await page.goto(`${consoleUrl}/contracts`);
     await page.getByText('No contract ABIs yet').waitFor();
     const form = page.getByRole('form', { name: 'Add an ABI' });
-    const transfer = [{ type: 'function', name: 'transfer', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }], stateMutability: 'nonpayable' }];
+    const transfer = [
+      {
+        type: 'function',
+        name: 'transfer',
+        inputs: [
+          { name: 'to', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+        ],
+        outputs: [{ type: 'bool' }],
+        stateMutability: 'nonpayable',
+      },
+    ];
     // Not JSON: named before anything is sent.
     await form.getByLabel('ABI (JSON)').fill('[{"type": "function",');
     await form.getByRole('button', { name: 'Store ABI' }).click();
@@ -658,7 +851,10 @@ describe('web console', () => {
     await form.getByRole('button', { name: 'Preview what it bills' }).click();
     const preview = page.getByRole('region', { name: 'Meter preview' });
     const planId = await form.locator('select[name="plan_id"]').inputValue();
-    await preview.getByRole('status').filter({ hasText: `"${planId}"` }).waitFor();
+    await preview
+      .getByRole('status')
+      .filter({ hasText: `"${planId}"` })
+      .waitFor();
     await expect(preview.textContent()).resolves.toContain(`Subscriptions must carry ${planId}`);
     await shot('meter-preview');
     expect(await seriousViolations()).toEqual([]);
@@ -714,10 +910,17 @@ describe('web console', () => {
 
       const finance = channels.find((c) => c.name === 'Finance')!;
       const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'Hooked plan' });
-      const meter = await rt.management('POST', '/~/billing/meters', {}, {
-        name: 'Hooked meter', slug: 'hooked-meter', es_query: { query: { match_all: {} } },
-        billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [finance._id], custom_plan: { plan_id: plan.body.id } } } },
-      });
+      const meter = await rt.management(
+        'POST',
+        '/~/billing/meters',
+        {},
+        {
+          name: 'Hooked meter',
+          slug: 'hooked-meter',
+          es_query: { query: { match_all: {} } },
+          billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: [finance._id], custom_plan: { plan_id: plan.body.id } } } },
+        },
+      );
       expect(meter.status).toBe(201);
       await page.goto(`${consoleUrl}/billing/meters/${meter.body._id}`);
       await page.getByRole('button', { name: 'Send a test event to its channels' }).click();
@@ -728,8 +931,13 @@ describe('web console', () => {
     }
   }, 60_000);
 
-  it('creates, edits and deletes a governance rule, with the members its cohort hits and the API\'s refusals beside the fields', async () => {
-    const cohort = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Rule targets', cohort_type: 'user', criteria: { term: { user_id: 'console-user' } } });
+  it("creates, edits and deletes a governance rule, with the members its cohort hits and the API's refusals beside the fields", async () => {
+    const cohort = await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      { cohort_name: 'Rule targets', cohort_type: 'user', criteria: { term: { user_id: 'console-user' } } },
+    );
     expect(cohort.status).toBe(201);
     await page.goto(`${consoleUrl}/governance`);
     await page.getByRole('link', { name: 'New rule' }).click();
@@ -748,7 +956,12 @@ describe('web console', () => {
     await page.waitForURL(/\/console\/governance$/);
     const created = ((await rt.management('GET', '/~/governance/rules')).body as { _id: string; name: string }[]).find((r) => r.name === 'Block rule targets')!;
     expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).body).toMatchObject({
-      type: 'user', state: 1, block: true, cohorts: [{ id: cohort.body._id }], variables: [{ name: 'name', path: 'metadata.name' }], response: { status: 402, body: { error: 'Upgrade, {{name}}' } },
+      type: 'user',
+      state: 1,
+      block: true,
+      cohorts: [{ id: cohort.body._id }],
+      variables: [{ name: 'name', path: 'metadata.name' }],
+      response: { status: 402, body: { error: 'Upgrade, {{name}}' } },
     });
 
     await page.getByRole('link', { name: 'Edit Block rule targets' }).click();
@@ -760,7 +973,10 @@ describe('web console', () => {
     await edit.getByLabel('Pattern 1').fill('^/admin');
     await edit.getByRole('button', { name: 'Save rule' }).click();
     await page.waitForURL(/\/console\/governance$/);
-    expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).body).toMatchObject({ type: 'regex', regex_config: [{ conditions: [{ path: 'request.route', value: '^/admin' }] }] });
+    expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).body).toMatchObject({
+      type: 'regex',
+      regex_config: [{ conditions: [{ path: 'request.route', value: '^/admin' }] }],
+    });
 
     await page.getByRole('link', { name: 'Edit Block rule targets' }).click();
     page.once('dialog', (dialog) => void dialog.accept());
@@ -775,10 +991,16 @@ describe('web console', () => {
     await page.waitForURL(/\/console\/dashboards\/[^/]+$/);
     const dashboardId = decodeURIComponent(page.url().split('/').pop()!);
     const rows = async () => ((await rt.management('GET', `/~/dashboards/${dashboardId}`)).body as { workspace_ids: string[][] }).workspace_ids;
-    const [[monthly], [hourly]] = await rows() as [[string], [string]];
-    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    const [[monthly], [hourly]] = (await rows()) as [[string], [string]];
+    await page
+      .getByRole('region', { name: 'Calls per hour' })
+      .getByRole('img', { name: /Event count per 1h/ })
+      .waitFor({ timeout: 30_000 });
     await page.selectOption('select[name="from"]', '-24h');
-    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('img', { name: /Event count per 1h/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'Calls per hour' })
+      .getByRole('img', { name: /Event count per 1h/ })
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('region', { name: 'Calls per hour' }).getByRole('button', { name: 'Move up' }).click();
     await eventually(rows, (now) => JSON.stringify(now) === JSON.stringify([[hourly], [monthly]]));
     await page.getByRole('region', { name: 'Calls this month' }).getByRole('button', { name: 'Remove from dashboard' }).click();
@@ -824,12 +1046,20 @@ describe('web console', () => {
     const [job] = (await rt.management('GET', '/~/exports')).body as { status: string; query: unknown; exported: number }[];
     expect(job).toMatchObject({ status: 'completed', query: { query_string: { query: 'request.verb:POST' } } });
     const downloaded = await fetch((await part.getAttribute('href'))!);
-    const csv = gunzipSync(Buffer.from(await downloaded.arrayBuffer())).toString('utf8').trim().split('\n');
+    const csv = gunzipSync(Buffer.from(await downloaded.arrayBuffer()))
+      .toString('utf8')
+      .trim()
+      .split('\n');
     expect(csv.length).toBe(job!.exported + 1);
   }, 60_000);
 
   it('creates an email template with a live preview, cohorts and a dynamic field, and edits it', async () => {
-    const cohort = await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Weekly readers', cohort_type: 'user', criteria: { term: { user_id: 'console-user' } } });
+    const cohort = await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      { cohort_name: 'Weekly readers', cohort_type: 'user', criteria: { term: { user_id: 'console-user' } } },
+    );
     expect(cohort.status).toBe(201);
     await page.goto(`${consoleUrl}/emails`);
     await page.getByRole('link', { name: 'New template' }).click();
@@ -851,8 +1081,13 @@ describe('web console', () => {
     await page.waitForURL(/\/console\/emails\/(?!new$)[^/]+$/);
     const templateId = decodeURIComponent(page.url().split('/').pop()!);
     expect((await rt.management('GET', `/~/emails/templates/${templateId}`)).body).toMatchObject({
-      name: 'Weekly usage', state: 0, period: '1w', addresses: { from: 'usage@example.com' }, cohorts: [{ id: cohort.body._id, type: 'user' }],
-      template: { subject: 'Your week, {{name}}' }, dynamic_fields: [{ token: 'calls', field: 'weight', aggregator: 'sum' }],
+      name: 'Weekly usage',
+      state: 0,
+      period: '1w',
+      addresses: { from: 'usage@example.com' },
+      cohorts: [{ id: cohort.body._id, type: 'user' }],
+      template: { subject: 'Your week, {{name}}' },
+      dynamic_fields: [{ token: 'calls', field: 'weight', aggregator: 'sum' }],
     });
     await page.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('form', { name: 'Edit email template' });
@@ -863,7 +1098,27 @@ describe('web console', () => {
   }, 60_000);
 
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
-    const pages = ['/events', '/event-types', '/workspaces', '/exports', '/customers', '/billing/reports', '/billing/meters/new', '/billing/catalog', '/billing/channels', '/dashboards', '/apps', '/cohorts', '/emails', '/contracts', '/emails/new', '/governance', '/governance/new', '/companies/console-co', '/charts/new?metric=count&interval=1h&from=-24h'];
+    const pages = [
+      '/events',
+      '/event-types',
+      '/workspaces',
+      '/exports',
+      '/customers',
+      '/billing/reports',
+      '/billing/meters/new',
+      '/billing/catalog',
+      '/billing/channels',
+      '/dashboards',
+      '/apps',
+      '/cohorts',
+      '/emails',
+      '/contracts',
+      '/emails/new',
+      '/governance',
+      '/governance/new',
+      '/companies/console-co',
+      '/charts/new?metric=count&interval=1h&from=-24h',
+    ];
     for (const path of pages) {
       await page.goto(`${consoleUrl}${path}`);
       await page.getByRole('main').waitFor();
@@ -898,10 +1153,12 @@ describe('web console', () => {
   }, 60_000);
 
   it('signs out by revoking the token and ending the session: the API refuses both, in every tab', async () => {
-    const bearer = new Promise<string>((found) => page.on('request', (request) => {
-      const authorization = request.headers()['authorization'];
-      if (authorization?.startsWith('Bearer ')) found(authorization.slice(7));
-    }));
+    const bearer = new Promise<string>((found) =>
+      page.on('request', (request) => {
+        const authorization = request.headers()['authorization'];
+        if (authorization?.startsWith('Bearer ')) found(authorization.slice(7));
+      }),
+    );
     await page.goto(`${consoleUrl}/events`);
     const token = await bearer;
     const session = (await page.context().cookies())[0]!.value;
@@ -909,7 +1166,10 @@ describe('web console', () => {
     await page.waitForURL(/\/console\/sign-in$/);
     const answer = await fetch(`${rt.credentials.management_url}/~/workspaces`, { headers: { authorization: `Bearer ${token}` } });
     expect(answer.status).toBe(401);
-    const refresh = await fetch(`${rt.credentials.management_url}/oauth/console_session/refresh`, { method: 'POST', headers: { cookie: `console_session=${session}` } });
+    const refresh = await fetch(`${rt.credentials.management_url}/oauth/console_session/refresh`, {
+      method: 'POST',
+      headers: { cookie: `console_session=${session}` },
+    });
     expect(refresh.status).toBe(401);
     const tab = await page.context().newPage();
     await tab.goto(`${consoleUrl}/events`);

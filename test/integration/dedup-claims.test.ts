@@ -27,17 +27,25 @@ describe('dedup claims', () => {
 
   it('gives every key to its first owner, whatever the calls and repeats (property)', async () => {
     let run = 0;
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.array(fc.record({ key: fc.integer({ min: 0, max: 40 }), owner: fc.constantFrom('r1', 'r2', 'r3') }), { maxLength: 70 }), { minLength: 1, maxLength: 4 }),
-      async (calls) => {
-        const app = `prop-${run++}`;
-        const owners = new Map<number, string>();
-        for (const call of calls) {
-          const statuses = await store.claim(call.map(({ key, owner }) => ({ appId: app, eventId: `k${key}`, owner })));
-          call.forEach(({ key, owner }) => { if (!owners.has(key)) owners.set(key, owner); });
-          expect(statuses).toEqual(call.map(({ key, owner }) => (owners.get(key) === owner ? 'claimed' : 'duplicate')));
-        }
-      },
-    ), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.record({ key: fc.integer({ min: 0, max: 40 }), owner: fc.constantFrom('r1', 'r2', 'r3') }), { maxLength: 70 }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (calls) => {
+          const app = `prop-${run++}`;
+          const owners = new Map<number, string>();
+          for (const call of calls) {
+            const statuses = await store.claim(call.map(({ key, owner }) => ({ appId: app, eventId: `k${key}`, owner })));
+            call.forEach(({ key, owner }) => {
+              if (!owners.has(key)) owners.set(key, owner);
+            });
+            expect(statuses).toEqual(call.map(({ key, owner }) => (owners.get(key) === owner ? 'claimed' : 'duplicate')));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 });

@@ -10,25 +10,55 @@ import { instantRuntime, reportRequest } from '../support/fake-providers/report-
 
 describe('webhook targets: address classes', () => {
   it.each([
-    ['8.8.8.8', 'public'], ['1.1.1.1', 'public'], ['172.32.0.1', 'public'], ['100.128.0.1', 'public'],
-    ['127.0.0.1', 'loopback'], ['127.255.255.254', 'loopback'],
-    ['10.0.0.1', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'], ['100.64.0.1', 'private'],
-    ['169.254.0.1', 'link_local'], ['169.254.169.254', 'metadata'], ['169.254.170.2', 'metadata'],
-    ['0.0.0.0', 'unspecified'], ['0.1.2.3', 'unspecified'],
-    ['224.0.0.1', 'multicast'], ['255.255.255.255', 'reserved'], ['192.0.2.10', 'reserved'], ['198.18.0.1', 'reserved'],
+    ['8.8.8.8', 'public'],
+    ['1.1.1.1', 'public'],
+    ['172.32.0.1', 'public'],
+    ['100.128.0.1', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['169.254.0.1', 'link_local'],
+    ['169.254.169.254', 'metadata'],
+    ['169.254.170.2', 'metadata'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', 'unspecified'],
+    ['224.0.0.1', 'multicast'],
+    ['255.255.255.255', 'reserved'],
+    ['192.0.2.10', 'reserved'],
+    ['198.18.0.1', 'reserved'],
   ])('IPv4 %s is %s', (address, expected) => {
     expect(classifyAddress(address)).toBe(expected);
   });
 
   it.each([
-    ['2606:4700:4700::1111', 'public'], ['2a00:1450:4001:81b::200e', 'public'],
-    ['::1', 'loopback'], ['0:0:0:0:0:0:0:1', 'loopback'], ['::', 'unspecified'],
-    ['fc00::1', 'private'], ['fd12:3456::1', 'private'], ['fec0::1', 'private'],
-    ['fe80::1', 'link_local'], ['fe80::1%eth0', 'link_local'], ['fd00:ec2::254', 'metadata'],
-    ['ff02::1', 'multicast'], ['2001:db8::1', 'reserved'], ['2001::1', 'reserved'], ['100::1', 'reserved'],
+    ['2606:4700:4700::1111', 'public'],
+    ['2a00:1450:4001:81b::200e', 'public'],
+    ['::1', 'loopback'],
+    ['0:0:0:0:0:0:0:1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fc00::1', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['fec0::1', 'private'],
+    ['fe80::1', 'link_local'],
+    ['fe80::1%eth0', 'link_local'],
+    ['fd00:ec2::254', 'metadata'],
+    ['ff02::1', 'multicast'],
+    ['2001:db8::1', 'reserved'],
+    ['2001::1', 'reserved'],
+    ['100::1', 'reserved'],
     // IPv4 carried in IPv6: judged by the IPv4 address.
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:a9fe:a9fe', 'metadata'], ['::ffff:10.1.2.3', 'private'],
-    ['::ffff:8.8.8.8', 'public'], ['::127.0.0.1', 'loopback'], ['64:ff9b::a9fe:a9fe', 'metadata'], ['2002:c0a8:101::1', 'private'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:a9fe:a9fe', 'metadata'],
+    ['::ffff:10.1.2.3', 'private'],
+    ['::ffff:8.8.8.8', 'public'],
+    ['::127.0.0.1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['2002:c0a8:101::1', 'private'],
     ['[::1]', 'loopback'],
   ])('IPv6 %s is %s', (address, expected) => {
     expect(classifyAddress(address)).toBe(expected);
@@ -47,7 +77,16 @@ describe('webhook targets: address classes', () => {
     expect(host('http://0177.0.0.1/')).toBe('127.0.0.1');
     expect(host('http://0xa9fea9fe/')).toBe('169.254.169.254');
     expect(host('http://[::ffff:127.0.0.1]/')).toBe('[::ffff:7f00:1]');
-    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://0177.0.0.1/', 'https://0xa9fea9fe/latest/meta-data', 'https://[::ffff:127.0.0.1]/', 'https://[fd00:ec2::254]/', 'https://10.0.0.5/', 'https://[fe80::1]/']) {
+    for (const url of [
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://0177.0.0.1/',
+      'https://0xa9fea9fe/latest/meta-data',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[fd00:ec2::254]/',
+      'https://10.0.0.5/',
+      'https://[fe80::1]/',
+    ]) {
       expect(literalTargetProblem(host(url))).toEqual(expect.any(String));
     }
     expect(literalTargetProblem(host('https://0xa9fea9fe/'))).toBe('169.254.169.254 is a metadata address');
@@ -77,16 +116,30 @@ describe('webhook targets: channel validation under the deployment setting', () 
   const body = (url: string) => ({ name: 'n', url });
 
   it('refuses loopback, private and metadata literals and localhost on `url` unless allowed', () => {
-    for (const url of ['http://localhost:8080/h', 'http://127.0.0.1/h', 'http://[::1]/h', 'https://10.0.0.1/h', 'https://169.254.169.254/latest', 'https://2130706433/', 'https://[::ffff:a9fe:a9fe]/', 'https://app.localhost/h']) {
+    for (const url of [
+      'http://localhost:8080/h',
+      'http://127.0.0.1/h',
+      'http://[::1]/h',
+      'https://10.0.0.1/h',
+      'https://169.254.169.254/latest',
+      'https://2130706433/',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://app.localhost/h',
+    ]) {
       const parsed = refusing.safeParse(body(url));
       expect(parsed.success).toBe(false);
       expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['url']);
-      expect(allowing.safeParse(body(url)).success).toBe(url.startsWith('http://') ? ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname) : true);
+      expect(allowing.safeParse(body(url)).success).toBe(
+        url.startsWith('http://') ? ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname) : true,
+      );
     }
     expect(refusing.safeParse(body('https://hooks.example.com/usage')).success).toBe(true);
     const update = withTargetPolicy(ChannelUpdate, false);
     expect(update.safeParse({ name: 'renamed' }).success).toBe(true);
-    expect(update.safeParse({ url: 'https://192.168.0.10/' }).error?.issues[0]).toMatchObject({ path: ['url'], message: expect.stringMatching(/192\.168\.0\.10 is a private address.*WEBHOOK_ALLOW_PRIVATE_TARGETS/) });
+    expect(update.safeParse({ url: 'https://192.168.0.10/' }).error?.issues[0]).toMatchObject({
+      path: ['url'],
+      message: expect.stringMatching(/192\.168\.0\.10 is a private address.*WEBHOOK_ALLOW_PRIVATE_TARGETS/),
+    });
   });
 });
 
@@ -99,7 +152,8 @@ describe('webhook targets: the guarded transport', () => {
       received.push(request);
       request.resume();
       if (request.url === '/redirect') response.writeHead(302, { location: 'http://169.254.169.254/' }).end();
-      else if (request.url === '/slow') return; // never answers (closeAllConnections ends it)
+      else if (request.url === '/slow')
+        return; // never answers (closeAllConnections ends it)
       else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ host: request.headers.host }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,7 +172,10 @@ describe('webhook targets: the guarded transport', () => {
     const calls: string[] = [];
     const resolve = (hostname: string, callback: (error: NodeJS.ErrnoException | null, found: { address: string; family: number }[]) => void) => {
       calls.push(hostname);
-      callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+      callback(
+        null,
+        addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
     };
     return { calls, resolve };
   };
@@ -145,7 +202,7 @@ describe('webhook targets: the guarded transport', () => {
     expect(received).toHaveLength(1);
   });
 
-  it('does not follow redirects and ends on the caller\'s timeout', async () => {
+  it("does not follow redirects and ends on the caller's timeout", async () => {
     const allowing = guardedFetch({ allowPrivateTargets: true });
     const redirect = await allowing(`http://127.0.0.1:${port}/redirect`, post);
     expect(redirect.status).toBe(302);
@@ -154,11 +211,22 @@ describe('webhook targets: the guarded transport', () => {
   });
 
   it('a refused webhook delivery is one failed request with error_code forbidden_target, not retried', async () => {
-    const client = createWebhookClient({ id: 'ch_1', url: `http://127.0.0.1:${port}/h`, secret: 'whsec_x' }, { retry: { maxAttempts: 4 }, runtime: instantRuntime() });
+    const client = createWebhookClient(
+      { id: 'ch_1', url: `http://127.0.0.1:${port}/h`, secret: 'whsec_x' },
+      { retry: { maxAttempts: 4 }, runtime: instantRuntime() },
+    );
     const request = reportRequest({ channel_ids: ['ch_1'], custom_plan: { plan_id: 'p' } }, { destination: 'webhook:ch_1', quantity: 3n });
     const outcome = await client.report(request);
     expect(outcome.success).toBe(false);
-    expect(outcome.requests).toEqual([expect.objectContaining({ job_id: request.idempotencyKey, success: false, status_code: 0, error_code: 'forbidden_target', error_message: expect.stringMatching(/127\.0\.0\.1 is a loopback address/) })]);
+    expect(outcome.requests).toEqual([
+      expect.objectContaining({
+        job_id: request.idempotencyKey,
+        success: false,
+        status_code: 0,
+        error_code: 'forbidden_target',
+        error_message: expect.stringMatching(/127\.0\.0\.1 is a loopback address/),
+      }),
+    ]);
     // Nothing was sent: a later correction carries this version (not an unknown outcome).
     expect(keyState(outcome.requests, request.idempotencyKey)).toBe('not_delivered');
     expect(received).toHaveLength(0);

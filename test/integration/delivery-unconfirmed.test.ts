@@ -2,7 +2,14 @@ import { createServer } from 'node:net';
 import { Decimal } from '../../values/decimal';
 import type { ProviderClient } from '../../functions/billing/providers/provider-port';
 import { createStripeClient } from '../../functions/billing/providers/stripe-client';
-import { DELIVERY_UNCONFIRMED, deliverReports, keyState, MAX_DELIVERY_RUNS, UNCONFIRMED_RESEND_MAX_AGE_MS, type DeliveryDeps } from '../../functions/billing/run/deliver-reports';
+import {
+  DELIVERY_UNCONFIRMED,
+  deliverReports,
+  keyState,
+  MAX_DELIVERY_RUNS,
+  UNCONFIRMED_RESEND_MAX_AGE_MS,
+  type DeliveryDeps,
+} from '../../functions/billing/run/deliver-reports';
 import { runMeterOf, type RunMeter } from '../../functions/billing/run/run-meter';
 import { SubscriptionDirectory, type KnownSubscription } from '../../functions/billing/run/subscription-directory';
 import { attribute, buildWindowReports } from '../../functions/billing/run/window-reports';
@@ -23,13 +30,23 @@ const windowStart = new Date(Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR);
 const window = { start: windowStart, end: new Date(windowStart.getTime() + HOUR) };
 
 const subscription: KnownSubscription = {
-  subscriptionId: 'sub-a', companyId: 'acme', status: 'active', periodStart: null, periodEnd: null, items: [{ price_id: 'price_1' }], createdAt: '2026-01-01T00:00:00Z', metadata: { stripe_customer_id: 'cus_acme' },
+  subscriptionId: 'sub-a',
+  companyId: 'acme',
+  status: 'active',
+  periodStart: null,
+  periodEnd: null,
+  items: [{ price_id: 'price_1' }],
+  createdAt: '2026-01-01T00:00:00Z',
+  metadata: { stripe_customer_id: 'cus_acme' },
 };
 const directory = new SubscriptionDirectory(new Map([['sub-a', subscription]]));
 
 function stripeMeter(): RunMeter {
   const m = runMeterOf({
-    _id: 'm1', name: 'calls', created_at: '2026-01-01T00:00:00Z', es_query: '{"query":{"match_all":{}}}',
+    _id: 'm1',
+    name: 'calls',
+    created_at: '2026-01-01T00:00:00Z',
+    es_query: '{"query":{"match_all":{}}}',
     billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'api_calls', price_id: 'price_1' } } },
   });
   if ('error' in m) throw new Error(m.error);
@@ -39,10 +56,15 @@ function stripeMeter(): RunMeter {
 /** The window's report for sub-a with `usage` units: version 1, or the next version of `previous`. */
 function report(meter: RunMeter, usage: number, now: Date, previous?: BillingReport): BillingReport {
   const built = buildWindowReports({
-    tenant, meter, window,
+    tenant,
+    meter,
+    window,
     usage: attribute({ bySubscription: new Map([['sub-a', Decimal.from(String(usage))]]), byCompany: new Map() }, directory, meter),
     previous: new Map(previous ? [['S:sub-a', previous]] : []),
-    totals: new Map(), pricing: undefined, directory, now,
+    totals: new Map(),
+    pricing: undefined,
+    directory,
+    now,
   });
   const [only] = built.reports;
   if (!only) throw new Error('no report built');
@@ -62,7 +84,9 @@ describe('billing delivery: unknown outcomes are not taken as delivered', () => 
 
   function deps(client: ProviderClient<never>, now: Date): DeliveryDeps {
     return {
-      tenant, meter, directory,
+      tenant,
+      meter,
+      directory,
       providerClient: () => client,
       channelClients: new Map(),
       ledger: undefined,
@@ -75,7 +99,11 @@ describe('billing delivery: unknown outcomes are not taken as delivered', () => 
     };
   }
 
-  const stripeClient = (baseUrl: string) => createStripeClient({ apiKey: 'sk_test_unconfirmed', baseUrl }, { retry: { maxAttempts: 1, timeoutMs: 400 }, runtime: instantRuntime() }) as ProviderClient<never>;
+  const stripeClient = (baseUrl: string) =>
+    createStripeClient(
+      { apiKey: 'sk_test_unconfirmed', baseUrl },
+      { retry: { maxAttempts: 1, timeoutMs: 400 }, runtime: instantRuntime() },
+    ) as ProviderClient<never>;
 
   async function deliver(current: BillingReport, client: ProviderClient<never>, now = new Date()): Promise<BillingReport> {
     const result = await deliverReports(deps(client, now), [current]);
@@ -96,7 +124,10 @@ describe('billing delivery: unknown outcomes are not taken as delivered', () => 
     expect(second).toMatchObject({ status: 'success', success: true, delivery_runs: 2 });
     expect(stripe.totals()).toEqual({ cus_acme: 10n });
     // Both attempts carried the same identifier and Idempotency-Key.
-    const keys = stripe.requests().filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
+    const keys = stripe
+      .requests()
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.headers['idempotency-key']);
     expect(keys).toEqual([first.idempotency_key, first.idempotency_key]);
   });
 
@@ -121,12 +152,18 @@ describe('billing delivery: unknown outcomes are not taken as delivered', () => 
       expect(current).toMatchObject({ status: 'retrying', delivery_runs: run });
     }
     current = await deliver(current, client);
-    expect(current).toMatchObject({ status: 'failed', success: false, delivery_runs: MAX_DELIVERY_RUNS, error_code: DELIVERY_UNCONFIRMED, last_success_time: null });
+    expect(current).toMatchObject({
+      status: 'failed',
+      success: false,
+      delivery_runs: MAX_DELIVERY_RUNS,
+      error_code: DELIVERY_UNCONFIRMED,
+      last_success_time: null,
+    });
     expect(current.error_message).toMatch(/stripe/);
     expect(current.provider_requests.every((r) => r.status_code === 0 && r.error_code === 'network_error' && r.job_id === current.idempotency_key)).toBe(true);
   });
 
-  it('past the providers\' deduplication window an unconfirmed version is not resent: failed / delivery_unconfirmed', async () => {
+  it("past the providers' deduplication window an unconfirmed version is not resent: failed / delivery_unconfirmed", async () => {
     const client = stripeClient(stripe.url);
     const created = new Date();
     stripe.failNext(1, { kind: 'timeout', processFirst: true });
@@ -156,7 +193,7 @@ describe('billing delivery: unknown outcomes are not taken as delivered', () => 
     expect(keyState(delivered.provider_requests, delivered.idempotency_key)).toBe('delivered');
   });
 
-  it('a 4xx after a timeout is a refusal: failed with the provider\'s code, carried by the next correction', async () => {
+  it("a 4xx after a timeout is a refusal: failed with the provider's code, carried by the next correction", async () => {
     const client = stripeClient(stripe.url);
     stripe.failNext(1, { kind: 'timeout', processFirst: false });
     const first = await deliver(report(meter, 4, new Date()), client);

@@ -24,7 +24,11 @@ describe('behavioural emails over SMTP', () => {
   const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => v.address));
   const mailsTo = (address: string) => received.filter((mail) => to(mail).includes(address));
   /** A header as sent (mailparser parses List-* headers into objects). */
-  const header = (mail: ParsedMail, name: string) => mail.headerLines.find((line) => line.key === name)?.line.replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, '');
+  const header = (mail: ParsedMail, name: string) =>
+    mail.headerLines
+      .find((line) => line.key === name)
+      ?.line.replace(/^[^:]+:\s*/, '')
+      .replace(/\r?\n\s+/g, '');
   let usage: { _id: string };
   let welcome: { _id: string };
 
@@ -46,7 +50,13 @@ describe('behavioural emails over SMTP', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const port = (smtp.server.address() as AddressInfo).port;
     rt = await startTestRuntime('emails', {
-      email: { smtpUrl: `smtp://127.0.0.1:${port}`, intervalMs: 0, settings: { staleClaimMs: 0, concurrency: 1 }, now: () => clock(), hooks: { beforeSend: (r) => faults.beforeSend?.(r), afterSend: (r) => faults.afterSend?.(r) } },
+      email: {
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        intervalMs: 0,
+        settings: { staleClaimMs: 0, concurrency: 1 },
+        now: () => clock(),
+        hooks: { beforeSend: (r) => faults.beforeSend?.(r), afterSend: (r) => faults.afterSend?.(r) },
+      },
     });
     const users = [
       { user_id: 'u1', metadata: { email: 'ann@x.test', name: 'Ann <b>Bold</b>', first_name: 'Ann' } },
@@ -57,28 +67,63 @@ describe('behavioural emails over SMTP', () => {
     ];
     for (const user of users) expect((await rt.collect('/v1/users', user)).status).toBe(201);
     const at = new Date(Date.now() - 10_000);
-    const call = (n: number, userId: string, route: string, companyId?: string) => apiCall({
-      transaction_id: uuid(n), user_id: userId, ...(companyId ? { company_id: companyId } : {}),
-      request: { time: at.toISOString(), uri: `https://api.example.com${route}`, verb: 'GET', headers: {} },
-      response: { time: new Date(at.getTime() + 100).toISOString(), status: 200, headers: {} },
-    }, at);
-    const events = [call(1, 'u1', '/orders'), call(2, 'u1', '/orders'), call(3, 'u1', '/items'), call(4, 'u2', '/items'), call(5, 'u4', '/reports', 'acme'), call(6, 'u4', '/reports', 'acme')];
+    const call = (n: number, userId: string, route: string, companyId?: string) =>
+      apiCall(
+        {
+          transaction_id: uuid(n),
+          user_id: userId,
+          ...(companyId ? { company_id: companyId } : {}),
+          request: { time: at.toISOString(), uri: `https://api.example.com${route}`, verb: 'GET', headers: {} },
+          response: { time: new Date(at.getTime() + 100).toISOString(), status: 200, headers: {} },
+        },
+        at,
+      );
+    const events = [
+      call(1, 'u1', '/orders'),
+      call(2, 'u1', '/orders'),
+      call(3, 'u1', '/items'),
+      call(4, 'u2', '/items'),
+      call(5, 'u4', '/reports', 'acme'),
+      call(6, 'u4', '/reports', 'acme'),
+    ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
     await rt.waitUntilConsumed();
 
-    const people = (await post('/~/cohorts', { cohort_name: 'People', cohort_type: 'user', criteria: { terms: { 'user_id.raw': ['u1', 'u2', 'u3', 'u5'] } } })).body;
+    const people = (await post('/~/cohorts', { cohort_name: 'People', cohort_type: 'user', criteria: { terms: { 'user_id.raw': ['u1', 'u2', 'u3', 'u5'] } } }))
+      .body;
     const acme = (await post('/~/cohorts', { cohort_name: 'Acme', cohort_type: 'company', criteria: { term: { 'company_id.raw': 'acme' } } })).body;
     await rt.collect('/v1/companies', { company_id: 'acme', metadata: { name: 'Acme' } });
     await rt.waitUntilConsumed();
-    const template = (name: string, cohorts: unknown[], html: string, extra: Record<string, unknown>) => post('/~/emails/templates', {
-      name, state: 1, addresses: { from: 'reports@service.test', cc: [], bcc: [] }, cohorts,
-      template: { subject: 'Your usage, {{user.metadata.first_name}}', editor: 'html', design: {} }, content: { html, chunks: {} }, ...extra,
-    });
-    usage = (await template('Daily usage', [{ id: people._id, type: 'user' }], '<p>Hi {{user.metadata.name}}</p><p>calls: {{calls}}</p><p>avg: {{avg_ms}} ms</p><p>routes: {{routes}}</p><a href="{{unsubscribe_url}}">stop</a>', {
-      period: '1d',
-      dynamic_fields: [{ token: 'calls', field: 'weight', aggregator: 'sum' }, { token: 'avg_ms', field: 'duration_ms', aggregator: 'avg' }, { token: 'routes', field: 'request.route.raw', aggregator: 'terms' }],
-    })).body;
-    welcome = (await template('Welcome', [{ id: acme._id, type: 'company' }], '<p>Your team made {{calls}} calls.</p>', { dynamic_fields: [{ token: 'calls', field: 'weight', aggregator: 'sum' }] })).body;
+    const template = (name: string, cohorts: unknown[], html: string, extra: Record<string, unknown>) =>
+      post('/~/emails/templates', {
+        name,
+        state: 1,
+        addresses: { from: 'reports@service.test', cc: [], bcc: [] },
+        cohorts,
+        template: { subject: 'Your usage, {{user.metadata.first_name}}', editor: 'html', design: {} },
+        content: { html, chunks: {} },
+        ...extra,
+      });
+    usage = (
+      await template(
+        'Daily usage',
+        [{ id: people._id, type: 'user' }],
+        '<p>Hi {{user.metadata.name}}</p><p>calls: {{calls}}</p><p>avg: {{avg_ms}} ms</p><p>routes: {{routes}}</p><a href="{{unsubscribe_url}}">stop</a>',
+        {
+          period: '1d',
+          dynamic_fields: [
+            { token: 'calls', field: 'weight', aggregator: 'sum' },
+            { token: 'avg_ms', field: 'duration_ms', aggregator: 'avg' },
+            { token: 'routes', field: 'request.route.raw', aggregator: 'terms' },
+          ],
+        },
+      )
+    ).body;
+    welcome = (
+      await template('Welcome', [{ id: acme._id, type: 'company' }], '<p>Your team made {{calls}} calls.</p>', {
+        dynamic_fields: [{ token: 'calls', field: 'weight', aggregator: 'sum' }],
+      })
+    ).body;
     expect(typeof usage._id).toBe('string');
     expect(typeof welcome._id).toBe('string');
   }, 120_000);
@@ -158,7 +203,11 @@ describe('behavioural emails over SMTP', () => {
   it('honours one-click unsubscribes from a template, and unsubscribes from every email', async () => {
     const link = header(mailsTo('ann@x.test')[0]!, 'list-unsubscribe')!.replace(/^<|>$/g, '');
     expect(link).toMatch(/\/public\/emails\/unsubscribe\/us1\./);
-    const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const oneClick = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(oneClick.status).toBe(200);
     expect(await oneClick.json()).toMatchObject({ email: 'ann@x.test', unsubscribed: 'template' });
     const shown = await fetch(link);
@@ -180,7 +229,7 @@ describe('behavioural emails over SMTP', () => {
     expect(received.slice(before).flatMap(to).sort()).toEqual(['bob@x.test']);
   }, 60_000);
 
-  it('sends a test message to one address now, with sample values or a user\'s own', async () => {
+  it("sends a test message to one address now, with sample values or a user's own", async () => {
     const sample = await post(`/~/emails/templates/${usage._id}/test`, { to: 'ops@service.test' });
     expect(sample.status).toBe(200);
     expect(sample.body).toMatchObject({ status: 'sent', transport: 'smtp', subject: '[Test] Your usage, Sample' });
@@ -198,11 +247,22 @@ describe('behavioural emails over SMTP', () => {
     const bob = (await sends(usage._id)).find((r) => r.user_id === 'u2' && r.status === 'sent')!;
     const key = { templateId: bob.template_id, periodKey: bob.period_key, userId: bob.user_id };
     const event = {
-      source: 'aws.ses', 'detail-type': 'Email Bounced',
-      detail: { eventType: 'Bounce', bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'bob@x.test', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] }, mail: { tags: { send: [sendTagValue(tenant, key)] } } },
+      source: 'aws.ses',
+      'detail-type': 'Email Bounced',
+      detail: {
+        eventType: 'Bounce',
+        bounce: {
+          bounceType: 'Permanent',
+          bounceSubType: 'General',
+          bouncedRecipients: [{ emailAddress: 'bob@x.test', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        },
+        mail: { tags: { send: [sendTagValue(tenant, key)] } },
+      },
     };
     expect(await recordSesEvent(rt.stores.emailSends, event, new Date())).toBe('recorded');
-    expect(await recordSesEvent(rt.stores.emailSends, { source: 'aws.ses', detail: { eventType: 'Bounce', mail: { tags: { send: ['not ours'] } } } }, new Date())).toBe('not-ours');
+    expect(
+      await recordSesEvent(rt.stores.emailSends, { source: 'aws.ses', detail: { eventType: 'Bounce', mail: { tags: { send: ['not ours'] } } } }, new Date()),
+    ).toBe('not-ours');
     const after = (await sends(usage._id)).find((r) => r._id === bob._id)!;
     expect(after).toMatchObject({ status: 'bounced', error_code: 'bounce_permanent', error_message: 'smtp; 550 5.1.1 user unknown' });
     expect(await rt.stores.emailSends.isSuppressed(tenant, 'any-template', 'BOB@x.test')).toBe(true);
@@ -210,8 +270,12 @@ describe('behavioural emails over SMTP', () => {
 
   it('refuses a template that does not compile, naming the member', async () => {
     const answer = await post('/~/emails/templates', {
-      name: 'Broken', state: 0, addresses: { from: 'a@service.test', cc: [], bcc: [] }, cohorts: [],
-      template: { subject: 'ok', editor: 'html', design: {} }, content: { html: '<p>{{#if}}</p>', chunks: {} },
+      name: 'Broken',
+      state: 0,
+      addresses: { from: 'a@service.test', cc: [], bcc: [] },
+      cohorts: [],
+      template: { subject: 'ok', editor: 'html', design: {} },
+      content: { html: '<p>{{#if}}</p>', chunks: {} },
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error.details[0].field).toBe('content.html');

@@ -137,7 +137,7 @@ describe('emulators with a data directory', () => {
     }
   }
 
-  it('keeps tables and objects across a restart (the stream starts empty: the runtime\'s journal refills it), and leaves no process behind', async () => {
+  it("keeps tables and objects across a restart (the stream starts empty: the runtime's journal refills it), and leaves no process behind", async () => {
     const first = await startEmulators({ dataDir });
     const prefix = 'restart-';
     let clients = createLocalAwsClients(first.endpoints);

@@ -12,13 +12,45 @@ describe('Ethereum ABIs and decoded JSON-RPC calls', () => {
   const other = '0x2222222222222222222222222222222222222222';
   const holder = '0x000000000000000000000000000000000000dead';
   const erc20 = [
-    { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+    {
+      type: 'function',
+      name: 'transfer',
+      stateMutability: 'nonpayable',
+      inputs: [
+        { name: 'to', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      outputs: [{ name: '', type: 'bool' }],
+    },
     { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'account', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
-    { type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
-    { type: 'event', name: 'Transfer', anonymous: false, inputs: [{ name: 'from', type: 'address', indexed: true }, { name: 'to', type: 'address', indexed: true }, { name: 'value', type: 'uint256', indexed: false }] },
+    {
+      type: 'function',
+      name: 'approve',
+      stateMutability: 'nonpayable',
+      inputs: [
+        { name: 'spender', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      outputs: [{ name: '', type: 'bool' }],
+    },
+    {
+      type: 'event',
+      name: 'Transfer',
+      anonymous: false,
+      inputs: [
+        { name: 'from', type: 'address', indexed: true },
+        { name: 'to', type: 'address', indexed: true },
+        { name: 'value', type: 'uint256', indexed: false },
+      ],
+    },
   ];
   const abi = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address account) view returns (uint256)']);
-  const rpc = (n: number, body: unknown) => apiCall({ transaction_id: uuid(n), request: { time: new Date().toISOString(), uri: 'https://rpc.example.com/', verb: 'POST', headers: { 'content-type': 'application/json' }, body }, response: { time: new Date().toISOString(), status: 200, headers: {}, body: { jsonrpc: '2.0', id: 1, result: '0x' } } });
+  const rpc = (n: number, body: unknown) =>
+    apiCall({
+      transaction_id: uuid(n),
+      request: { time: new Date().toISOString(), uri: 'https://rpc.example.com/', verb: 'POST', headers: { 'content-type': 'application/json' }, body },
+      response: { time: new Date().toISOString(), status: 200, headers: {}, body: { jsonrpc: '2.0', id: 1, result: '0x' } },
+    });
   const search = async (query: unknown) => {
     const answer = await rt.management('POST', '/search/~/search/events?from=-1h&to=now', {}, { query, size: 10 });
     expect([JSON.stringify(query), answer.status, answer.status === 200 ? '' : JSON.stringify(answer.body)]).toEqual([JSON.stringify(query), 200, '']);
@@ -59,13 +91,26 @@ describe('Ethereum ABIs and decoded JSON-RPC calls', () => {
     const transfer = encodeFunctionData({ abi, functionName: 'transfer', args: [holder, 1_000_000_000_000_000_000n] });
     const balanceOf = encodeFunctionData({ abi, functionName: 'balanceOf', args: [holder] });
     const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-    const raw = await account.signTransaction({ chainId: 1, type: 'eip1559', to: token, data: transfer, value: 0n, nonce: 7, gas: 60_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+    const raw = await account.signTransaction({
+      chainId: 1,
+      type: 'eip1559',
+      to: token,
+      data: transfer,
+      value: 0n,
+      nonce: 7,
+      gas: 60_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000n,
+    });
     const events = [
       rpc(1, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: token, data: balanceOf }, 'latest'] }),
       rpc(2, { jsonrpc: '2.0', id: 2, method: 'eth_sendTransaction', params: [{ from: account.address, to: token, data: transfer, value: '0x10' }] }),
       rpc(3, { jsonrpc: '2.0', id: 3, method: 'eth_sendRawTransaction', params: [raw] }),
       rpc(4, { jsonrpc: '2.0', id: 4, method: 'eth_call', params: [{ to: other, input: transfer }, 'latest'] }),
-      rpc(5, [{ jsonrpc: '2.0', id: 5, method: 'eth_blockNumber', params: [] }, { jsonrpc: '2.0', id: 6, method: 'eth_call', params: [{ to: token, data: balanceOf }, 'latest'] }]),
+      rpc(5, [
+        { jsonrpc: '2.0', id: 5, method: 'eth_blockNumber', params: [] },
+        { jsonrpc: '2.0', id: 6, method: 'eth_call', params: [{ to: token, data: balanceOf }, 'latest'] },
+      ]),
       rpc(6, { jsonrpc: '2.0', id: 7, method: 'eth_getBalance', params: [holder, 'latest'] }),
     ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
@@ -75,8 +120,15 @@ describe('Ethereum ABIs and decoded JSON-RPC calls', () => {
     expect(transfers).toHaveLength(2);
     const sent = transfers.find((source: { eth: { method: string } }) => source.eth.method === 'eth_sendTransaction')!;
     expect(sent.eth).toEqual({
-      method: 'eth_sendTransaction', to: token, from: account.address.toLowerCase(), value: '16', selector: '0xa9059cbb', decoded: true,
-      function: 'transfer', signature: 'transfer(address,uint256)', args: { to: holder, amount: '1000000000000000000' },
+      method: 'eth_sendTransaction',
+      to: token,
+      from: account.address.toLowerCase(),
+      value: '16',
+      selector: '0xa9059cbb',
+      decoded: true,
+      function: 'transfer',
+      signature: 'transfer(address,uint256)',
+      args: { to: holder, amount: '1000000000000000000' },
     });
     const signed = transfers.find((source: { eth: { method: string } }) => source.eth.method === 'eth_sendRawTransaction')!;
     expect(signed.eth).toMatchObject({ to: token, value: '0', function: 'transfer', args: { to: holder, amount: '1000000000000000000' } });
@@ -90,9 +142,21 @@ describe('Ethereum ABIs and decoded JSON-RPC calls', () => {
     // Other JSON-RPC methods are indexed as they are.
     const all = await search({ match_all: {} });
     expect(all).toHaveLength(6);
-    expect(all.filter((source: Record<string, unknown>) => source['eth'] === undefined).map((source: { request: { body: { method: string } } }) => source.request.body.method)).toEqual(['eth_getBalance']);
-    const byFunction = await rt.management('POST', '/search/~/search/events?from=-1h&to=now', {}, { size: 0, aggs: { functions: { terms: { field: 'eth.function.raw' } } } });
-    expect(byFunction.body.aggregations.functions.buckets).toEqual([{ key: 'balanceOf', doc_count: 2 }, { key: 'transfer', doc_count: 2 }]);
+    expect(
+      all
+        .filter((source: Record<string, unknown>) => source['eth'] === undefined)
+        .map((source: { request: { body: { method: string } } }) => source.request.body.method),
+    ).toEqual(['eth_getBalance']);
+    const byFunction = await rt.management(
+      'POST',
+      '/search/~/search/events?from=-1h&to=now',
+      {},
+      { size: 0, aggs: { functions: { terms: { field: 'eth.function.raw' } } } },
+    );
+    expect(byFunction.body.aggregations.functions.buckets).toEqual([
+      { key: 'balanceOf', doc_count: 2 },
+      { key: 'transfer', doc_count: 2 },
+    ]);
   });
 
   it('deletes a stored ABI', async () => {

@@ -11,7 +11,15 @@ describe('funnels and retention', () => {
   const start = Math.floor((Date.now() - 8 * day) / day) * day;
   const at = (days: number, minutes = 0) => new Date(start + days * day + minutes * 60_000);
   const call = (n: number, user: string, verb: string, when: Date) =>
-    apiCall({ transaction_id: uuid(n), user_id: user, request: { time: when.toISOString(), uri: `https://api.example.com/v1/${verb === 'POST' ? 'signup' : 'items'}`, verb, headers: {} }, response: { time: when.toISOString(), status: 200, headers: {} } }, when);
+    apiCall(
+      {
+        transaction_id: uuid(n),
+        user_id: user,
+        request: { time: when.toISOString(), uri: `https://api.example.com/v1/${verb === 'POST' ? 'signup' : 'items'}`, verb, headers: {} },
+        response: { time: when.toISOString(), status: 200, headers: {} },
+      },
+      when,
+    );
   const window = `from=${encodeURIComponent(at(0).toISOString())}&to=${encodeURIComponent(at(7).toISOString())}&time_zone=UTC`;
   const post = (path: string, body: unknown) => rt.management('POST', path, {}, body);
 
@@ -19,8 +27,12 @@ describe('funnels and retention', () => {
     rt = await startTestRuntime('event-analyses');
     const events = [
       // alice signs up on day 0 and calls on days 0, 1 and 3; bob signs up on day 1 and calls only on day 5; carol never signs up.
-      call(1, 'alice', 'POST', at(0, 10)), call(2, 'alice', 'GET', at(0, 40)), call(3, 'alice', 'GET', at(1, 5)), call(4, 'alice', 'GET', at(3)),
-      call(5, 'bob', 'POST', at(1, 30)), call(6, 'bob', 'GET', at(5)),
+      call(1, 'alice', 'POST', at(0, 10)),
+      call(2, 'alice', 'GET', at(0, 40)),
+      call(3, 'alice', 'GET', at(1, 5)),
+      call(4, 'alice', 'GET', at(3)),
+      call(5, 'bob', 'POST', at(1, 30)),
+      call(6, 'bob', 'GET', at(5)),
       call(7, 'carol', 'GET', at(2)),
     ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
@@ -31,7 +43,10 @@ describe('funnels and retention', () => {
   it('answers a funnel per step, with virtual event types as steps', async () => {
     expect((await post('/~/virtual_eventtypes', { name: 'Signed up', criteria: { term: { 'request.verb': 'POST' } } })).status).toBe(201);
     const answer = await post(`/search/~/funnels/events?${window}`, {
-      steps: [{ name: 'Sign-up', query: { term: { virtual_event_types: 'Signed up' } } }, { name: 'First call', query: { term: { 'request.verb': 'GET' } } }],
+      steps: [
+        { name: 'Sign-up', query: { term: { virtual_event_types: 'Signed up' } } },
+        { name: 'First call', query: { term: { 'request.verb': 'GET' } } },
+      ],
       conversion_window: '1d',
     });
     expect(answer.status).toBe(200);
@@ -47,7 +62,12 @@ describe('funnels and retention', () => {
   });
 
   it('answers a retention table by day in the window', async () => {
-    const answer = await post(`/search/~/retention/events?${window}`, { first_event: { term: { 'request.verb': 'POST' } }, return_event: { term: { 'request.verb': 'GET' } }, interval: 'day', periods: 3 });
+    const answer = await post(`/search/~/retention/events?${window}`, {
+      first_event: { term: { 'request.verb': 'POST' } },
+      return_event: { term: { 'request.verb': 'GET' } },
+      interval: 'day',
+      periods: 3,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.cohorts.slice(0, 2)).toEqual([
       { start: at(0).toISOString(), size: 1, returned: [1, 0, 1], rates: [1, 0, 1] },

@@ -28,33 +28,42 @@ function freshMoesif(): (options: Record<string, unknown>) => unknown {
 }
 
 describe.each(searchBackends())('governance rules applied by the moesif-nodejs middleware on $name', ({ search }) => {
-    let rt: TestRuntime;
-    let server: Server;
-    let apiUrl: string;
-    let userRuleId: string;
-    let regexRuleId: string;
-    let etagBefore: string | null;
+  let rt: TestRuntime;
+  let server: Server;
+  let apiUrl: string;
+  let userRuleId: string;
+  let regexRuleId: string;
+  let etagBefore: string | null;
 
-    const callApi = (path: string, userId?: string): Promise<TestResponse> => send(`${apiUrl}${path}`, { headers: userId ? { 'x-user-id': userId } : {} });
-    const v1 = (path: string) => `/v1${path}`;
+  const callApi = (path: string, userId?: string): Promise<TestResponse> => send(`${apiUrl}${path}`, { headers: userId ? { 'x-user-id': userId } : {} });
+  const v1 = (path: string) => `/v1${path}`;
 
-    beforeAll(async () => {
-      // A short schedule: the last test relies on it alone (no management call) to pick up a new member.
-      rt = await startTestRuntime('governance', { governanceRefreshMs: 1000, search: search() });
-      for (const user of [
-        { user_id: 'banned-user', metadata: { plan: 'banned', email: 'banned@example.com' } },
-        { user_id: 'good-user', metadata: { plan: 'free', email: 'good@example.com' } },
-      ]) {
-        expect((await rt.collect('/v1/users', user)).status).toBe(201);
-      }
-      await rt.waitUntilConsumed();
-      etagBefore = (await rt.collectorGet('/v1/config')).headers.get('x-moesif-config-etag');
+  beforeAll(async () => {
+    // A short schedule: the last test relies on it alone (no management call) to pick up a new member.
+    rt = await startTestRuntime('governance', { governanceRefreshMs: 1000, search: search() });
+    for (const user of [
+      { user_id: 'banned-user', metadata: { plan: 'banned', email: 'banned@example.com' } },
+      { user_id: 'good-user', metadata: { plan: 'free', email: 'good@example.com' } },
+    ]) {
+      expect((await rt.collect('/v1/users', user)).status).toBe(201);
+    }
+    await rt.waitUntilConsumed();
+    etagBefore = (await rt.collectorGet('/v1/config')).headers.get('x-moesif-config-etag');
 
-      const cohort = await rt.management('POST', v1('/~/cohorts'), {}, { cohort_name: 'Banned users', cohort_type: 'user', criteria: { term: { 'metadata.plan.raw': 'banned' } } });
-      expect(cohort.status).toBe(201);
-      const cohortId = String(cohort.body._id ?? cohort.body.id);
+    const cohort = await rt.management(
+      'POST',
+      v1('/~/cohorts'),
+      {},
+      { cohort_name: 'Banned users', cohort_type: 'user', criteria: { term: { 'metadata.plan.raw': 'banned' } } },
+    );
+    expect(cohort.status).toBe(201);
+    const cohortId = String(cohort.body._id ?? cohort.body.id);
 
-      const userRule = await rt.management('POST', v1('/~/governance/rules'), {}, {
+    const userRule = await rt.management(
+      'POST',
+      v1('/~/governance/rules'),
+      {},
+      {
         name: 'Block banned users',
         type: 'user',
         state: 1,
@@ -63,125 +72,168 @@ describe.each(searchBackends())('governance rules applied by the moesif-nodejs m
         variables: [{ name: '0', path: 'metadata.email' }],
         applied_to: 'matching',
         response: { status: 403, headers: { 'X-Blocked-Account': '{{0}}' }, body: { error: 'Account {{0}} is blocked' } },
-      });
-      expect(userRule.status).toBe(201);
-      userRuleId = String(userRule.body._id ?? userRule.body.id);
+      },
+    );
+    expect(userRule.status).toBe(201);
+    userRuleId = String(userRule.body._id ?? userRule.body.id);
 
-      const regexRule = await rt.management('POST', v1('/~/governance/rules'), {}, {
+    const regexRule = await rt.management(
+      'POST',
+      v1('/~/governance/rules'),
+      {},
+      {
         name: 'Block /blocked',
         type: 'regex',
         state: 1,
         block: true,
         regex_config: [{ conditions: [{ path: 'request.route', value: '^/blocked' }] }],
         response: { status: 429, headers: { 'Retry-After': '60' }, body: { error: 'This route is blocked' } },
-      });
-      expect(regexRule.status).toBe(201);
-      regexRuleId = String(regexRule.body._id ?? regexRule.body.id);
+      },
+    );
+    expect(regexRule.status).toBe(201);
+    regexRuleId = String(regexRule.body._id ?? regexRule.body.id);
 
-      // A disabled rule is stored but never reaches SDKs.
-      const disabled = await rt.management('POST', v1('/~/governance/rules'), {}, {
-        name: 'Disabled', type: 'regex', state: 0, block: true,
+    // A disabled rule is stored but never reaches SDKs.
+    const disabled = await rt.management(
+      'POST',
+      v1('/~/governance/rules'),
+      {},
+      {
+        name: 'Disabled',
+        type: 'regex',
+        state: 0,
+        block: true,
         regex_config: [{ conditions: [{ path: 'request.route', value: '.*' }] }],
         response: { status: 500, body: { error: 'should never apply' } },
-      });
-      expect(disabled.status).toBe(201);
+      },
+    );
+    expect(disabled.status).toBe(201);
 
-      const app = express();
-      app.use(freshMoesif()({
+    const app = express();
+    app.use(
+      freshMoesif()({
         applicationId: rt.credentials.collector_application_id,
         baseUri: rt.credentials.collector_url,
         identifyUser: (req: { headers: Record<string, string | undefined> }) => req.headers['x-user-id'],
-      }));
-      app.get(/.*/, (_req: unknown, res: { json(body: unknown): void }) => res.json({ ok: true }));
-      server = await new Promise<Server>((resolve) => {
-        const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-      });
-      apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      }),
+    );
+    app.get(/.*/, (_req: unknown, res: { json(body: unknown): void }) => res.json({ ok: true }));
+    server = await new Promise<Server>((resolve) => {
+      const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
+    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
 
-    afterAll(async () => {
-      await new Promise((resolve) => server?.close(resolve));
-      // Let the SDK's batched event delivery (2 s timer) finish before the collector goes away.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      await rt?.dispose();
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    // Let the SDK's batched event delivery (2 s timer) finish before the collector goes away.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await rt?.dispose();
+  });
+
+  it('GET /v1/rules answers the enabled rules in the SDKs’ shape', async () => {
+    const rules = await rt.collectorGet('/v1/rules');
+    expect(rules.status).toBe(200);
+    expect(rules.body.map((r: { _id: string }) => r._id).sort()).toEqual([userRuleId, regexRuleId].sort());
+    expect(rules.body.find((r: { _id: string }) => r._id === userRuleId)).toEqual({
+      _id: userRuleId,
+      name: 'Block banned users',
+      type: 'user',
+      block: true,
+      applied_to: 'matching',
+      applied_to_unidentified: false,
+      variables: [{ name: '0', path: 'metadata.email' }],
+      regex_config: [],
+      response: { status: 403, headers: { 'X-Blocked-Account': '{{0}}' }, body: { error: 'Account {{0}} is blocked' } },
     });
+  });
 
-    it('GET /v1/rules answers the enabled rules in the SDKs’ shape', async () => {
-      const rules = await rt.collectorGet('/v1/rules');
-      expect(rules.status).toBe(200);
-      expect(rules.body.map((r: { _id: string }) => r._id).sort()).toEqual([userRuleId, regexRuleId].sort());
-      expect(rules.body.find((r: { _id: string }) => r._id === userRuleId)).toEqual({
-        _id: userRuleId,
-        name: 'Block banned users',
-        type: 'user',
+  it('GET /v1/config lists cohort members under user_rules with their variable values, and its ETag changed', async () => {
+    const config = await rt.collectorGet('/v1/config');
+    expect(config.status).toBe(200);
+    expect(config.body.user_rules).toEqual({ 'banned-user': [{ rules: userRuleId, values: { '0': 'banned@example.com' } }] });
+    expect(config.body.company_rules).toEqual({});
+    expect(config.headers.get('x-moesif-config-etag')).toMatch(/^[0-9a-f]{32}$/);
+    expect(config.headers.get('x-moesif-config-etag')).not.toBe(etagBefore);
+  });
+
+  it('a request matching the regex rule gets the rule’s response; other routes pass', async () => {
+    const blocked = await eventually(
+      () => callApi('/blocked/thing'),
+      (r) => r.status === 429,
+    );
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ error: 'This route is blocked' });
+    expect(blocked.headers.get('retry-after')).toBe('60');
+
+    const passed = await callApi('/allowed');
+    expect(passed.status).toBe(200);
+    expect(passed.body).toEqual({ ok: true });
+  });
+
+  it('a user in the rule’s cohort is blocked with the variables filled in; others pass', async () => {
+    const blocked = await eventually(
+      () => callApi('/allowed', 'banned-user'),
+      (r) => r.status === 403,
+    );
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toEqual({ error: 'Account banned@example.com is blocked' });
+    expect(blocked.headers.get('x-blocked-account')).toBe('banned@example.com');
+
+    expect((await callApi('/allowed', 'good-user')).status).toBe(200);
+    expect((await callApi('/allowed')).status).toBe(200);
+  });
+
+  it('a profile that enters the cohort later is listed by the scheduled refresh, without any management call', async () => {
+    expect((await rt.collect('/v1/users', { user_id: 'late-user', metadata: { plan: 'banned', email: 'late@example.com' } })).status).toBe(201);
+    await rt.waitUntilConsumed();
+    const config = await eventually(
+      () => rt.collectorGet('/v1/config'),
+      (r) => r.body.user_rules['late-user'] !== undefined,
+    );
+    expect(config.body.user_rules['late-user']).toEqual([{ rules: userRuleId, values: { '0': 'late@example.com' } }]);
+  });
+
+  it('refuses a rule whose regex backtracks catastrophically, or with too many conditions, with a 400 naming the member', async () => {
+    const slow = await rt.management(
+      'POST',
+      v1('/~/governance/rules'),
+      {},
+      {
+        name: 'Hangs the SDK',
+        type: 'regex',
+        state: 1,
         block: true,
-        applied_to: 'matching',
-        applied_to_unidentified: false,
-        variables: [{ name: '0', path: 'metadata.email' }],
-        regex_config: [],
-        response: { status: 403, headers: { 'X-Blocked-Account': '{{0}}' }, body: { error: 'Account {{0}} is blocked' } },
-      });
-    });
-
-    it('GET /v1/config lists cohort members under user_rules with their variable values, and its ETag changed', async () => {
-      const config = await rt.collectorGet('/v1/config');
-      expect(config.status).toBe(200);
-      expect(config.body.user_rules).toEqual({ 'banned-user': [{ rules: userRuleId, values: { '0': 'banned@example.com' } }] });
-      expect(config.body.company_rules).toEqual({});
-      expect(config.headers.get('x-moesif-config-etag')).toMatch(/^[0-9a-f]{32}$/);
-      expect(config.headers.get('x-moesif-config-etag')).not.toBe(etagBefore);
-    });
-
-    it('a request matching the regex rule gets the rule’s response; other routes pass', async () => {
-      const blocked = await eventually(() => callApi('/blocked/thing'), (r) => r.status === 429);
-      expect(blocked.status).toBe(429);
-      expect(blocked.body).toEqual({ error: 'This route is blocked' });
-      expect(blocked.headers.get('retry-after')).toBe('60');
-
-      const passed = await callApi('/allowed');
-      expect(passed.status).toBe(200);
-      expect(passed.body).toEqual({ ok: true });
-    });
-
-    it('a user in the rule’s cohort is blocked with the variables filled in; others pass', async () => {
-      const blocked = await eventually(() => callApi('/allowed', 'banned-user'), (r) => r.status === 403);
-      expect(blocked.status).toBe(403);
-      expect(blocked.body).toEqual({ error: 'Account banned@example.com is blocked' });
-      expect(blocked.headers.get('x-blocked-account')).toBe('banned@example.com');
-
-      expect((await callApi('/allowed', 'good-user')).status).toBe(200);
-      expect((await callApi('/allowed')).status).toBe(200);
-    });
-
-    it('a profile that enters the cohort later is listed by the scheduled refresh, without any management call', async () => {
-      expect((await rt.collect('/v1/users', { user_id: 'late-user', metadata: { plan: 'banned', email: 'late@example.com' } })).status).toBe(201);
-      await rt.waitUntilConsumed();
-      const config = await eventually(() => rt.collectorGet('/v1/config'), (r) => r.body.user_rules['late-user'] !== undefined);
-      expect(config.body.user_rules['late-user']).toEqual([{ rules: userRuleId, values: { '0': 'late@example.com' } }]);
-    });
-
-    it('refuses a rule whose regex backtracks catastrophically, or with too many conditions, with a 400 naming the member', async () => {
-      const slow = await rt.management('POST', v1('/~/governance/rules'), {}, {
-        name: 'Hangs the SDK', type: 'regex', state: 1, block: true,
         regex_config: [{ conditions: [{ path: 'request.route', value: '^(a|b|c)*0-0-0(x+x+)+y$' }] }],
-      });
-      expect(slow.status).toBe(400);
-      expect(slow.body.error.details).toEqual([expect.objectContaining({ field: 'regex_config[0].conditions[0].value', reason: expect.stringMatching(/nests a variable repetition/) })]);
+      },
+    );
+    expect(slow.status).toBe(400);
+    expect(slow.body.error.details).toEqual([
+      expect.objectContaining({ field: 'regex_config[0].conditions[0].value', reason: expect.stringMatching(/nests a variable repetition/) }),
+    ]);
 
-      const many = await rt.management('POST', v1('/~/governance/rules'), {}, {
-        name: 'Too many conditions', type: 'regex', state: 1, block: true,
+    const many = await rt.management(
+      'POST',
+      v1('/~/governance/rules'),
+      {},
+      {
+        name: 'Too many conditions',
+        type: 'regex',
+        state: 1,
+        block: true,
         regex_config: Array.from({ length: 3 }, () => ({ conditions: Array.from({ length: 20 }, (_, i) => ({ path: 'request.route', value: `^/r${i}$` })) })),
-      });
-      expect(many.status).toBe(400);
-      expect(many.body.error.details).toEqual([{ field: 'regex_config', reason: 'over 50 conditions' }]);
-    });
+      },
+    );
+    expect(many.status).toBe(400);
+    expect(many.body.error.details).toEqual([{ field: 'regex_config', reason: 'over 50 conditions' }]);
+  });
 
-    it('deleting the rule empties the membership at once (the change hook refreshes)', async () => {
-      expect((await rt.management('DELETE', v1(`/~/governance/rules/${userRuleId}`))).status).toBeLessThan(300);
-      const config = await rt.collectorGet('/v1/config');
-      expect(config.body.user_rules).toEqual({});
-      expect((await rt.collectorGet('/v1/rules')).body.map((r: { _id: string }) => r._id)).toEqual([regexRuleId]);
-    });
+  it('deleting the rule empties the membership at once (the change hook refreshes)', async () => {
+    expect((await rt.management('DELETE', v1(`/~/governance/rules/${userRuleId}`))).status).toBeLessThan(300);
+    const config = await rt.collectorGet('/v1/config');
+    expect(config.body.user_rules).toEqual({});
+    expect((await rt.collectorGet('/v1/rules')).body.map((r: { _id: string }) => r._id)).toEqual([regexRuleId]);
+  });
 });
 
 describe('the membership snapshot store', () => {
@@ -202,7 +254,15 @@ describe('the membership snapshot store', () => {
       big.user_rules[`user-${i}`] = [{ rules: 'r1', values: { '0': randomBytes(150).toString('base64') } }];
     }
     const chunkItems = async () =>
-      (await rt.clients.documents.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':prefix': `${RULE_CONFIG_SORT_KEY}#` } }))).Items ?? [];
+      (
+        await rt.clients.documents.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': appRulesPartition(orgId, appId), ':prefix': `${RULE_CONFIG_SORT_KEY}#` },
+          }),
+        )
+      ).Items ?? [];
 
     const written = await store.write(orgId, appId, big);
     expect(written.changed).toBe(true);
@@ -213,7 +273,12 @@ describe('the membership snapshot store', () => {
 
     expect((await store.write(orgId, appId, big)).changed).toBe(false);
 
-    const small: RuleAssignments = { user_rules: { alice: [{ rules: 'r1', values: {} }] }, company_rules: {}, user_sample_rate: { alice: 10 }, company_sample_rate: {} };
+    const small: RuleAssignments = {
+      user_rules: { alice: [{ rules: 'r1', values: {} }] },
+      company_rules: {},
+      user_sample_rate: { alice: 10 },
+      company_sample_rate: {},
+    };
     const replaced = await store.write(orgId, appId, small);
     expect(replaced.changed).toBe(true);
     expect(await chunkItems()).toEqual([]);

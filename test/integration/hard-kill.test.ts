@@ -46,7 +46,11 @@ describe('npm start survives kill -9 with nothing acknowledged lost', () => {
           const batch = pick();
           if (!batch) return;
           try {
-            const res = await send(`${collectorUrl}/v1/events/batch`, { method: 'POST', headers: headers(), body: JSON.stringify(batch.map((i) => events[i])) });
+            const res = await send(`${collectorUrl}/v1/events/batch`, {
+              method: 'POST',
+              headers: headers(),
+              body: JSON.stringify(batch.map((i) => events[i])),
+            });
             if (res.status === 201) batch.forEach((i) => acknowledged.add(i));
           } catch {
             // the connection died with the process: not acknowledged
@@ -68,13 +72,16 @@ describe('npm start survives kill -9 with nothing acknowledged lost', () => {
       })();
       // New batches, each followed now and then by a resend of one already acknowledged.
       let resend = 0;
-      await sendBatches(() => {
-        if (next >= TOTAL_EVENTS) return undefined;
-        if (++resend % 4 === 0 && acknowledged.size >= BATCH) return [...acknowledged].slice(0, BATCH);
-        const batch = Array.from({ length: Math.min(BATCH, TOTAL_EVENTS - next) }, (_, i) => next + i);
-        next += batch.length;
-        return batch;
-      }, () => killed);
+      await sendBatches(
+        () => {
+          if (next >= TOTAL_EVENTS) return undefined;
+          if (++resend % 4 === 0 && acknowledged.size >= BATCH) return [...acknowledged].slice(0, BATCH);
+          const batch = Array.from({ length: Math.min(BATCH, TOTAL_EVENTS - next) }, (_, i) => next + i);
+          next += batch.length;
+          return batch;
+        },
+        () => killed,
+      );
       await killer;
       expect(await service.exited).toBeNull();
       await waitUntilNoProcessMentions(dataDir);
@@ -89,13 +96,18 @@ describe('npm start survives kill -9 with nothing acknowledged lost', () => {
       while (pending.length > 0) {
         const batches: number[][] = [];
         for (let i = 0; i < pending.length; i += BATCH) batches.push(pending.slice(i, i + BATCH));
-        await sendBatches(() => batches.shift(), () => false);
+        await sendBatches(
+          () => batches.shift(),
+          () => false,
+        );
         pending = pending.filter((i) => !acknowledged.has(i));
       }
       expect(acknowledged.size).toBe(TOTAL_EVENTS);
 
       const auth = { authorization: `Bearer ${credentials!.management_token}`, 'content-type': 'application/json' };
-      const count = async () => (await send(`${credentials!.management_url}/search/~/count/events?from=-1d&to=now`, { method: 'POST', headers: auth, body: '{}' })).body.count as number;
+      const count = async () =>
+        (await send(`${credentials!.management_url}/search/~/count/events?from=-1d&to=now`, { method: 'POST', headers: auth, body: '{}' })).body
+          .count as number;
       const deadline = Date.now() + 120_000;
       let counted = await count();
       while (counted < TOTAL_EVENTS && Date.now() < deadline) {

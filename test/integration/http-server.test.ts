@@ -93,9 +93,7 @@ describe('local HTTP server: requests as API Gateway HTTP API v2 events', () => 
 
   it('passes a compressed body as base64', async () => {
     const gzipped = gzipSync(JSON.stringify([{ a: 1 }]));
-    const event = json(
-      await send(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipped }),
-    );
+    const event = json(await send(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipped }));
     expect(event.isBase64Encoded).toBe(true);
     expect(Buffer.from(event.body, 'base64')).toEqual(gzipped);
     expect(event.headers['content-encoding']).toBe('gzip');
@@ -136,7 +134,12 @@ describe('local HTTP server: requests as API Gateway HTTP API v2 events', () => 
     const response = await send(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(4096, 0x20) });
     expect(response.status).toBe(413);
     expect(json(response)).toEqual({
-      error: { status: 413, code: 'payload_too_large', message: expect.stringContaining('1024 bytes'), details: [{ field: 'body', reason: 'exceeds 1024 bytes' }] },
+      error: {
+        status: 413,
+        code: 'payload_too_large',
+        message: expect.stringContaining('1024 bytes'),
+        details: [{ field: 'body', reason: 'exceeds 1024 bytes' }],
+      },
     });
     expect(called).toBe(false);
   });

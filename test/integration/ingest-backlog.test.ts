@@ -11,13 +11,18 @@ describe('ingest backlog', () => {
   let rt: TestRuntime;
   let release: () => void = () => {};
   let held: Promise<void> = Promise.resolve();
-  const hold = () => { held = new Promise((resolve) => { release = resolve; }); };
-  const wrap = (inner: SearchableIndex): SearchableIndex => Object.assign(Object.create(inner) as SearchableIndex, {
-    async index(documents: readonly IndexDocument[]) {
-      await held;
-      return inner.index(documents);
-    },
-  });
+  const hold = () => {
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+  };
+  const wrap = (inner: SearchableIndex): SearchableIndex =>
+    Object.assign(Object.create(inner) as SearchableIndex, {
+      async index(documents: readonly IndexDocument[]) {
+        await held;
+        return inner.index(documents);
+      },
+    });
   const LIMIT_MS = 1_500;
 
   beforeAll(async () => {
@@ -28,7 +33,14 @@ describe('ingest backlog', () => {
     await rt?.dispose();
   });
 
-  const backlog = async () => (await rt.management('GET', '/~/ingest/backlog')).body as { measured: boolean; records: number; oldest_age_ms: number | null; limit_ms: number; accepting: boolean };
+  const backlog = async () =>
+    (await rt.management('GET', '/~/ingest/backlog')).body as {
+      measured: boolean;
+      records: number;
+      oldest_age_ms: number | null;
+      limit_ms: number;
+      accepting: boolean;
+    };
 
   it('rises under a burst the consumer cannot take, refuses past the limit with 503 and Retry-After, and drains', async () => {
     expect(await backlog()).toMatchObject({ measured: true, records: 0, oldest_age_ms: null, limit_ms: LIMIT_MS, accepting: true });

@@ -30,7 +30,10 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     it('batches {A,B}, {C}, {A,C,D} leave exactly A, B, C, D', async () => {
       expect((await rt.collect('/v1/events/batch', [apiCall({ transaction_id: ids.A }), apiCall({ transaction_id: ids.B })])).status).toBe(201);
       expect((await rt.collect('/v1/events/batch', [apiCall({ transaction_id: ids.C })])).status).toBe(201);
-      expect((await rt.collect('/v1/events/batch', [apiCall({ transaction_id: ids.A }), apiCall({ transaction_id: ids.C }), apiCall({ transaction_id: ids.D })])).status).toBe(201);
+      expect(
+        (await rt.collect('/v1/events/batch', [apiCall({ transaction_id: ids.A }), apiCall({ transaction_id: ids.C }), apiCall({ transaction_id: ids.D })]))
+          .status,
+      ).toBe(201);
       await rt.waitUntilConsumed();
       expect(await rt.countEvents()).toBe(4);
       for (const id of Object.values(ids)) expect((await rt.management('GET', `/search/~/events/${id}`)).status).toBe(200);
@@ -52,7 +55,10 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     });
 
     it('events without a transaction_id are each stored once', async () => {
-      await rt.collect('/v1/events/batch', Array.from({ length: 20 }, () => apiCall()));
+      await rt.collect(
+        '/v1/events/batch',
+        Array.from({ length: 20 }, () => apiCall()),
+      );
       await rt.waitUntilConsumed();
       expect(await rt.countEvents()).toBe(26);
     });
@@ -88,7 +94,10 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
             failuresLeft--;
             const half = Math.ceil(documents.length / 2);
             const outcome = await inner.index(documents.slice(0, half));
-            return { written: outcome.written, failures: documents.slice(half).map((d) => ({ kind: d.kind, id: d.id, reason: 'injected 429', retryable: true })) };
+            return {
+              written: outcome.written,
+              failures: documents.slice(half).map((d) => ({ kind: d.kind, id: d.id, reason: 'injected 429', retryable: true })),
+            };
           }
           return inner.index(documents);
         },
@@ -111,7 +120,14 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     it('retries a consumer that throws (bisecting), without loss or duplicates', async () => {
       throwsLeft = 3;
       for (let r = 0; r < 4; r++) {
-        expect((await rt.collect('/v1/events/batch', Array.from({ length: 10 }, (_, i) => apiCall({ transaction_id: uuid(2000 + r * 10 + i) })))).status).toBe(201);
+        expect(
+          (
+            await rt.collect(
+              '/v1/events/batch',
+              Array.from({ length: 10 }, (_, i) => apiCall({ transaction_id: uuid(2000 + r * 10 + i) })),
+            )
+          ).status,
+        ).toBe(201);
       }
       await rt.waitUntilConsumed();
       expect(throwsLeft).toBe(0);
@@ -122,7 +138,10 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
 
     it('re-sending the same events after failures still stores each once', async () => {
       failuresLeft = 1;
-      await rt.collect('/v1/events/batch', Array.from({ length: 40 }, (_, i) => apiCall({ transaction_id: uuid(1000 + i) })));
+      await rt.collect(
+        '/v1/events/batch',
+        Array.from({ length: 40 }, (_, i) => apiCall({ transaction_id: uuid(1000 + i) })),
+      );
       await rt.waitUntilConsumed();
       expect(await rt.countEvents()).toBe(80);
     });
@@ -138,14 +157,21 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     it('a replay of the same record (same record_id) stores its events once; a client resend is a duplicate', async () => {
       const record = (recordId: string, eventIds: string[]) => ({
         PartitionKey: recordId,
-        Data: Buffer.from(JSON.stringify({
-          v: 1,
-          record_id: recordId,
-          org_id: rt.credentials.org_id,
-          app_id: rt.credentials.app_id,
-          kind: 'event',
-          items: eventIds.map((id) => ({ id, time: new Date().toISOString(), received_at: new Date().toISOString(), data: { ...apiCall(), transaction_id: id } })),
-        })),
+        Data: Buffer.from(
+          JSON.stringify({
+            v: 1,
+            record_id: recordId,
+            org_id: rt.credentials.org_id,
+            app_id: rt.credentials.app_id,
+            kind: 'event',
+            items: eventIds.map((id) => ({
+              id,
+              time: new Date().toISOString(),
+              received_at: new Date().toISOString(),
+              data: { ...apiCall(), transaction_id: id },
+            })),
+          }),
+        ),
       });
       const original = record('rec-1', [uuid(1), uuid(2)]);
       await rt.clients.kinesis.send(new PutRecordsCommand({ StreamName: rt.names.stream, Records: [original] }));
@@ -165,7 +191,9 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     afterAll(() => rt?.dispose());
 
     it('quarantines an unparseable record with its payload and keeps consuming', async () => {
-      await rt.clients.kinesis.send(new PutRecordsCommand({ StreamName: rt.names.stream, Records: [{ PartitionKey: 'p', Data: Buffer.from('this is not a stream record') }] }));
+      await rt.clients.kinesis.send(
+        new PutRecordsCommand({ StreamName: rt.names.stream, Records: [{ PartitionKey: 'p', Data: Buffer.from('this is not a stream record') }] }),
+      );
       await rt.collect('/v1/events', apiCall({ transaction_id: uuid(1) }));
       await rt.waitUntilConsumed();
       expect(await rt.countEvents()).toBe(1);
@@ -193,9 +221,16 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
     });
 
     it('the profile store never loses a field when writers race on one profile', async () => {
-      const store = new ProfileStore(rt.clients.documents, rt.names.tables.profiles, new S3ProfileDocumentOverflow(rt.clients.s3, rt.names.buckets.profileDocuments), { maxAttempts: 50 });
+      const store = new ProfileStore(
+        rt.clients.documents,
+        rt.names.tables.profiles,
+        new S3ProfileDocumentOverflow(rt.clients.s3, rt.names.buckets.profileDocuments),
+        { maxAttempts: 50 },
+      );
       const at = new Date().toISOString();
-      await Promise.all(Array.from({ length: 20 }, (_, i) => store.merge(rt.credentials.org_id, rt.credentials.app_id, 'user', 'raced', { metadata: { [`k${i}`]: i } }, at)));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.merge(rt.credentials.org_id, rt.credentials.app_id, 'user', 'raced', { metadata: { [`k${i}`]: i } }, at)),
+      );
       const stored = await store.get(rt.credentials.org_id, rt.credentials.app_id, 'user', 'raced');
       expect(stored?.version).toBe(20);
       expect(Object.keys(stored!.document.metadata as object)).toHaveLength(20);

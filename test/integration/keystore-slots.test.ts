@@ -32,8 +32,14 @@ describe('keystore: one key per type and month', () => {
 
   it('writes a list all or nothing when lists race for a slot', async () => {
     const [first, second] = await Promise.all([
-      api('POST', '/~/keystore', [{ month: '2027-02', encrypted_key: material(1) }, { month: '2027-03', encrypted_key: material(2) }]),
-      api('POST', '/~/keystore', [{ month: '2027-04', encrypted_key: material(3) }, { month: '2027-03', encrypted_key: material(4) }]),
+      api('POST', '/~/keystore', [
+        { month: '2027-02', encrypted_key: material(1) },
+        { month: '2027-03', encrypted_key: material(2) },
+      ]),
+      api('POST', '/~/keystore', [
+        { month: '2027-04', encrypted_key: material(3) },
+        { month: '2027-03', encrypted_key: material(4) },
+      ]),
     ]);
     expect([first.status, second.status].sort()).toEqual([201, 400]);
     const loser = first.status === 400 ? first : second;
@@ -47,14 +53,26 @@ describe('keystore: one key per type and month', () => {
 
   it('removes the earlier part of a long list when a later transaction finds its slot taken', async () => {
     // A slot taken between the list's check and its write (as by a create that won a race).
-    await rt.clients.documents.send(new PutCommand({
-      TableName: rt.names.tables.resources,
-      Item: { pk: appRulesPartition(rt.credentials.org_id, rt.credentials.app_id), sk: 'KEY_SLOT#rotation#2035-08', key_id: 'elsewhere', type: 'rotation', month: '2035-08' },
-    }));
+    await rt.clients.documents.send(
+      new PutCommand({
+        TableName: rt.names.tables.resources,
+        Item: {
+          pk: appRulesPartition(rt.credentials.org_id, rt.credentials.app_id),
+          sk: 'KEY_SLOT#rotation#2035-08',
+          key_id: 'elsewhere',
+          type: 'rotation',
+          month: '2035-08',
+        },
+      }),
+    );
     const months = Array.from({ length: 60 }, (_, i) => `${2030 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
     expect(months[55]).toBe('2034-08');
     months[55] = '2035-08';
-    const answer = await api('POST', '/~/keystore', months.map((month, i) => ({ month, type: 'rotation', encrypted_key: material(i + 1) })));
+    const answer = await api(
+      'POST',
+      '/~/keystore',
+      months.map((month, i) => ({ month, type: 'rotation', encrypted_key: material(i + 1) })),
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error.details).toEqual([{ field: '[55].month', reason: expect.stringMatching(/key for 2035-08 exists/) }]);
     expect((await monthsStored()).filter((slot) => slot.startsWith('rotation|'))).toEqual([]);

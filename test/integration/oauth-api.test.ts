@@ -96,8 +96,15 @@ describe('OAuth and access tokens API', () => {
       const body = { username: 'ops@example.com', password: 'a-long-password', scopes: ['read:events', 'read:users'] };
       const created = await rt.management('POST', '/~/organizations/users', {}, body);
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ org_id: rt.credentials.org_id, username: 'ops@example.com', scopes: ['read:events', 'read:users'], created_at: expect.any(String) });
-      expect((await rt.management('POST', '/v1/~/organizations/users', {}, body)).body.error.details).toEqual([{ field: 'username', reason: 'already exists' }]);
+      expect(created.body).toEqual({
+        org_id: rt.credentials.org_id,
+        username: 'ops@example.com',
+        scopes: ['read:events', 'read:users'],
+        created_at: expect.any(String),
+      });
+      expect((await rt.management('POST', '/v1/~/organizations/users', {}, body)).body.error.details).toEqual([
+        { field: 'username', reason: 'already exists' },
+      ]);
       const listed = await rt.management('GET', '/v1/~/organizations/users');
       expect(listed.body.users.map((u: { username: string }) => u.username)).toContain('ops@example.com');
       expect((await form({ grant_type: 'password', username: body.username, password: body.password })).status).toBe(200);
@@ -114,7 +121,12 @@ describe('OAuth and access tokens API', () => {
       const scopes = await rt.management('POST', '/~/organizations/users', {}, { username: 'x', password: 'long-enough-password', scopes: ['read:nothing'] });
       expect(scopes.status).toBe(400);
       expect(scopes.body.error.details[0].field).toBe('scopes[0]');
-      const reserved = await rt.management('POST', '/~/organizations/users', {}, { username: 'bootstrap', password: 'long-enough-password', scopes: ['read:events'] });
+      const reserved = await rt.management(
+        'POST',
+        '/~/organizations/users',
+        {},
+        { username: 'bootstrap', password: 'long-enough-password', scopes: ['read:events'] },
+      );
       expect(reserved.status).toBe(400);
       expect(reserved.body.error.details).toEqual([{ field: 'username', reason: '"bootstrap" is reserved for the local bootstrap token' }]);
     });
@@ -124,12 +136,14 @@ describe('OAuth and access tokens API', () => {
       const denied = await as(limited, 'POST', '/~/organizations/users', { username: 'boss', password: 'a-long-password', scopes: ['admin'] });
       expect(denied.status).toBe(401);
       expect(denied.body.error.details).toContainEqual({ field: 'scopes', reason: 'missing scope delete:apps' });
-      expect((await as(limited, 'POST', '/~/organizations/users', { username: 'peer', password: 'a-long-password', scopes: ['read:events'] })).status).toBe(201);
+      expect((await as(limited, 'POST', '/~/organizations/users', { username: 'peer', password: 'a-long-password', scopes: ['read:events'] })).status).toBe(
+        201,
+      );
     });
   });
 
   describe('minting and revocation', () => {
-    it('lists the caller\'s own tokens still usable, newest first, never their texts', async () => {
+    it("lists the caller's own tokens still usable, newest first, never their texts", async () => {
       const minted = await rt.management('GET', '/~/oauth/access_tokens?scope=read:events&expiration=2031-01-01T00:00:00Z');
       const revoked = await rt.management('GET', '/~/oauth/access_tokens?scope=read:events');
       expect((await rt.management('DELETE', `/~/oauth/access_tokens/${revoked.body._id}`)).status).toBe(204);
@@ -139,19 +153,29 @@ describe('OAuth and access tokens API', () => {
       expect(ids).toContain(minted.body._id);
       expect(ids).not.toContain(revoked.body._id);
       expect(listed.body.find((token: { _id: string }) => token._id === minted.body._id)).toEqual({
-        _id: minted.body._id, app_id: rt.credentials.app_id, scopes: ['read:events'], issued_at: expect.any(String), expires_at: '2031-01-01T00:00:00.000Z',
+        _id: minted.body._id,
+        app_id: rt.credentials.app_id,
+        scopes: ['read:events'],
+        issued_at: expect.any(String),
+        expires_at: '2031-01-01T00:00:00.000Z',
       });
       expect(JSON.stringify(listed.body)).not.toContain(minted.body.token);
       // Another organisation's caller sees only its own.
       expect(((await as(otherToken, 'GET', '/~/oauth/access_tokens/issued')).body as { _id: string }[]).map((t) => t._id)).not.toContain(minted.body._id);
     });
 
-    it('mints a token with a subset of the caller\'s scopes', async () => {
+    it("mints a token with a subset of the caller's scopes", async () => {
       const minted = await rt.management('GET', '/~/oauth/access_tokens?scope=read:events%20create:access_tokens&expiration=2030-01-01T00:00:00Z');
       expect(minted.status).toBe(200);
       expect(minted.body).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), token: expect.any(String) });
       const claims = JSON.parse(Buffer.from(minted.body.token.split('.')[1], 'base64url').toString());
-      expect(claims).toMatchObject({ org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, scopes: ['read:events', 'create:access_tokens'], exp: Date.parse('2030-01-01T00:00:00Z') / 1000, jti: minted.body._id });
+      expect(claims).toMatchObject({
+        org_id: rt.credentials.org_id,
+        app_id: rt.credentials.app_id,
+        scopes: ['read:events', 'create:access_tokens'],
+        exp: Date.parse('2030-01-01T00:00:00Z') / 1000,
+        jti: minted.body._id,
+      });
 
       // The minted token can mint only within its own scopes: asking for more is a 401 naming the scope.
       const wider = await as(minted.body.token, 'GET', '/~/oauth/access_tokens?scope=read:events,delete:apps');
@@ -172,13 +196,13 @@ describe('OAuth and access tokens API', () => {
       expect((await rt.management('GET', '/~/oauth/access_tokens?target=everything')).body.error.details[0].field).toBe('target');
     });
 
-    it('hands out the app\'s collector application id for target=collector', async () => {
+    it("hands out the app's collector application id for target=collector", async () => {
       const collector = await rt.management('GET', '/v1/~/oauth/access_tokens?target=collector');
       expect(collector.status).toBe(200);
       expect(collector.body).toEqual({ _id: rt.credentials.app_id, token: rt.credentials.collector_application_id });
     });
 
-    it('revokes a token of the caller\'s org: the next request with it is a 401', async () => {
+    it("revokes a token of the caller's org: the next request with it is a 401", async () => {
       const minted = await rt.management('GET', '/~/oauth/access_tokens?scope=create:access_tokens');
       expect((await as(minted.body.token, 'GET', '/~/oauth/access_tokens?target=collector')).status).toBe(200);
       expect((await rt.management('DELETE', `/~/oauth/access_tokens/${minted.body._id}`)).status).toBe(204);
@@ -187,7 +211,7 @@ describe('OAuth and access tokens API', () => {
       expect(refused.body.error.details).toEqual([{ field: 'authorization', reason: 'revoked' }]);
     });
 
-    it('answers 404 for an unknown token id and for another org\'s token', async () => {
+    it("answers 404 for an unknown token id and for another org's token", async () => {
       expect((await rt.management('DELETE', '/~/oauth/access_tokens/000000000000000000000000')).status).toBe(404);
       const otherJti = JSON.parse(Buffer.from(otherToken.split('.')[1]!, 'base64url').toString()).jti;
       expect((await rt.management('DELETE', `/~/oauth/access_tokens/${otherJti}`)).status).toBe(404);
@@ -211,20 +235,27 @@ describe('OAuth and access tokens API', () => {
 
       const { signManagementToken } = await import('../../functions/management-tokens/management-token');
       const { loadOrCreateSigningKey } = await import('../../bin/local/bootstrap');
-      const unrecorded = signManagementToken({ sub: 'x', org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, scopes: [...managementScopes] }, await loadOrCreateSigningKey(rt.dataDir));
+      const unrecorded = signManagementToken(
+        { sub: 'x', org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, scopes: [...managementScopes] },
+        await loadOrCreateSigningKey(rt.dataDir),
+      );
       const unknown = await as(unrecorded, 'GET', '/~/organizations/users');
       expect(unknown.status).toBe(401);
       expect(unknown.body.error.details).toEqual([{ field: 'authorization', reason: 'unknown token' }]);
     });
 
-    it('answers 402 while the org\'s subscription is inactive or cancelled', async () => {
+    it("answers 402 while the org's subscription is inactive or cancelled", async () => {
       const call = () => as(otherToken, 'GET', '/~/organizations/users');
       expect((await call()).status).toBe(200);
       for (const status of ['inactive', 'cancelled'] as const) {
         await setOrgStatus(rt.clients.documents, rt.names.tables.resources, 'org_other', status);
         const refused = await call();
         expect(refused.status).toBe(402);
-        expect(refused.body.error).toMatchObject({ status: 402, code: 'payment_required', details: [{ field: 'organization.subscription_status', reason: status }] });
+        expect(refused.body.error).toMatchObject({
+          status: 402,
+          code: 'payment_required',
+          details: [{ field: 'organization.subscription_status', reason: status }],
+        });
       }
       await setOrgStatus(rt.clients.documents, rt.names.tables.resources, 'org_other', 'active');
       expect((await call()).status).toBe(200);
@@ -242,13 +273,22 @@ describe('OAuth and access tokens API', () => {
 
   describe('admin command', () => {
     const admin = async (...args: string[]) => {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args, '--table', rt.names.tables.resources, '--endpoint', emulatorEndpoints().dynamodb, '--json'], { cwd: process.cwd() });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'bin/admin.ts', ...args, '--table', rt.names.tables.resources, '--endpoint', emulatorEndpoints().dynamodb, '--json'],
+        { cwd: process.cwd() },
+      );
       return JSON.parse(stdout);
     };
 
-    it('bootstraps an org whose admin can log in, adds users and switches the org\'s status', async () => {
+    it("bootstraps an org whose admin can log in, adds users and switches the org's status", async () => {
       const org = await admin('bootstrap', '--org-name', 'Acme');
-      expect(org).toMatchObject({ org_id: expect.stringMatching(/^org_/), app_id: expect.stringMatching(/^app_/), username: 'admin', password: expect.any(String) });
+      expect(org).toMatchObject({
+        org_id: expect.stringMatching(/^org_/),
+        app_id: expect.stringMatching(/^app_/),
+        username: 'admin',
+        password: expect.any(String),
+      });
       expect(org.collector_application_id.length).toBeGreaterThanOrEqual(50);
       const login = await form({ grant_type: 'password', username: 'admin', password: org.password }, org.org_id);
       expect(login.status).toBe(200);

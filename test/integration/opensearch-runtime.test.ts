@@ -25,14 +25,52 @@ describe('the service on OpenSearch', () => {
       exportLimits: { pageSize: 2, partRows: 3 },
     });
     const events = [
-      apiCall({ transaction_id: uuid(1), user_id: 'alice', company_id: 'acme', request: { time: at(5).toISOString(), uri: 'https://api.example.com/signup', verb: 'POST', headers: {} }, response: { time: at(5).toISOString(), status: 201, headers: {} } }, at(5)),
-      apiCall({ transaction_id: uuid(2), user_id: 'alice', company_id: 'acme', request: { time: at(4).toISOString(), uri: 'https://api.example.com/orders?page=1', verb: 'GET', headers: {} }, response: { time: at(4).toISOString(), status: 200, headers: {} } }, at(4)),
-      apiCall({ transaction_id: uuid(3), user_id: 'bob', company_id: 'globex', request: { time: at(3).toISOString(), uri: 'https://api.example.com/signup', verb: 'POST', headers: {} }, response: { time: at(3).toISOString(), status: 201, headers: {} } }, at(3)),
-      apiCall({ transaction_id: uuid(4), user_id: 'bob', company_id: 'globex', weight: 5, response: { time: at(2).toISOString(), status: 500, headers: {} } }, at(2)),
+      apiCall(
+        {
+          transaction_id: uuid(1),
+          user_id: 'alice',
+          company_id: 'acme',
+          request: { time: at(5).toISOString(), uri: 'https://api.example.com/signup', verb: 'POST', headers: {} },
+          response: { time: at(5).toISOString(), status: 201, headers: {} },
+        },
+        at(5),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(2),
+          user_id: 'alice',
+          company_id: 'acme',
+          request: { time: at(4).toISOString(), uri: 'https://api.example.com/orders?page=1', verb: 'GET', headers: {} },
+          response: { time: at(4).toISOString(), status: 200, headers: {} },
+        },
+        at(4),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(3),
+          user_id: 'bob',
+          company_id: 'globex',
+          request: { time: at(3).toISOString(), uri: 'https://api.example.com/signup', verb: 'POST', headers: {} },
+          response: { time: at(3).toISOString(), status: 201, headers: {} },
+        },
+        at(3),
+      ),
+      apiCall(
+        { transaction_id: uuid(4), user_id: 'bob', company_id: 'globex', weight: 5, response: { time: at(2).toISOString(), status: 500, headers: {} } },
+        at(2),
+      ),
       apiCall({ transaction_id: uuid(5), user_id: 'carol', response: { time: at(1).toISOString(), status: 404, headers: {} } }, at(1)),
     ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
-    expect((await rt.collect('/v1/users/batch', [{ user_id: 'alice', metadata: { email: 'alice@acme.com' } }, { user_id: 'bob', metadata: { email: 'bob@globex.com' } }, { user_id: 'carol' }])).status).toBe(201);
+    expect(
+      (
+        await rt.collect('/v1/users/batch', [
+          { user_id: 'alice', metadata: { email: 'alice@acme.com' } },
+          { user_id: 'bob', metadata: { email: 'bob@globex.com' } },
+          { user_id: 'carol' },
+        ])
+      ).status,
+    ).toBe(201);
     await rt.waitUntilConsumed();
   });
   afterAll(() => rt?.dispose());
@@ -43,7 +81,11 @@ describe('the service on OpenSearch', () => {
     const res = await post('/search/~/search/events?from=-1d&to=now', {
       size: 2,
       sort: [{ 'request.time': 'desc' }],
-      aggs: { by_status: { terms: { field: 'response.status' } }, weight: { sum: { field: 'weight', missing: 1 } }, routes: { terms: { field: 'request.route.raw' } } },
+      aggs: {
+        by_status: { terms: { field: 'response.status' } },
+        weight: { sum: { field: 'weight', missing: 1 } },
+        routes: { terms: { field: 'request.route.raw' } },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.hits.total).toBe(5);
@@ -68,7 +110,12 @@ describe('the service on OpenSearch', () => {
     expect(funnel.body).toMatchObject({ by: 'user_id', exact: true });
     // Bob's later call is a GET too (apiCall's default).
     expect(funnel.body.steps.map((step: { entered: number }) => step.entered)).toEqual([2, 2]);
-    const retention = await post('/search/~/retention/events?from=-1d&to=now', { first_event: { term: { 'request.verb': 'POST' } }, return_event: { match_all: {} }, interval: 'day', periods: 1 });
+    const retention = await post('/search/~/retention/events?from=-1d&to=now', {
+      first_event: { term: { 'request.verb': 'POST' } },
+      return_event: { match_all: {} },
+      interval: 'day',
+      periods: 1,
+    });
     expect(retention.status).toBe(200);
     expect(retention.body.cohorts.reduce((sum: number, cohort: { size: number }) => sum + cohort.size, 0)).toBe(2);
   });
@@ -105,7 +152,10 @@ describe('the service on OpenSearch', () => {
   });
 
   it('passes npm run smoke', async () => {
-    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/smoke.ts', '--data-dir', rt.dataDir], { cwd: resolve(__dirname, '../..'), encoding: 'utf8' });
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/smoke.ts', '--data-dir', rt.dataDir], {
+      cwd: resolve(__dirname, '../..'),
+      encoding: 'utf8',
+    });
     expect(result.stdout).toMatch(/^ok: event .* searchable after \d+ ms/);
   });
 });
@@ -116,10 +166,18 @@ describe('SEARCH_BACKEND=opensearch npm start', () => {
     const collectorPort = await freePort();
     const managementPort = await freePort();
     try {
-      const service = startService(dataDir, collectorPort, managementPort, { SEARCH_BACKEND: 'opensearch', BILLING_INTERVAL_MS: '0', EMAIL_INTERVAL_MS: '0', QUIET: '0' });
+      const service = startService(dataDir, collectorPort, managementPort, {
+        SEARCH_BACKEND: 'opensearch',
+        BILLING_INTERVAL_MS: '0',
+        EMAIL_INTERVAL_MS: '0',
+        QUIET: '0',
+      });
       await waitForProbe(`http://127.0.0.1:${collectorPort}`, service, 180_000);
       expect(service.output()).toMatch(/searching in OpenSearch \(http:\/\/127\.0\.0\.1:\d+, a local node\)/);
-      const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/smoke.ts', '--data-dir', dataDir], { cwd: resolve(__dirname, '../..'), encoding: 'utf8' });
+      const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/smoke.ts', '--data-dir', dataDir], {
+        cwd: resolve(__dirname, '../..'),
+        encoding: 'utf8',
+      });
       expect(result.stdout).toMatch(/^ok: event .* searchable after \d+ ms/);
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);

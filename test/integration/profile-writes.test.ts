@@ -15,12 +15,26 @@ describe('profile writes through the management API', () => {
   const post = (path: string, body: unknown, token?: string) => rt.management('POST', path, token ? { authorization: `Bearer ${token}` } : {}, body);
 
   it('creates and merges users, companies and subscriptions, one or in batches, answering as the collector does', async () => {
-    expect(await post('/search/~/users', { user_id: 'mu-1', metadata: { plan: 'free', email: 'a@example.com' } })).toMatchObject({ status: 201, body: { accepted: 1 } });
-    expect(await post('/search/~/users/batch', [{ user_id: 'mu-1', metadata: { plan: 'pro' } }, { user_id: 'mu-2', company_id: 'mc-1' }])).toMatchObject({ status: 201, body: { accepted: 2 } });
+    expect(await post('/search/~/users', { user_id: 'mu-1', metadata: { plan: 'free', email: 'a@example.com' } })).toMatchObject({
+      status: 201,
+      body: { accepted: 1 },
+    });
+    expect(
+      await post('/search/~/users/batch', [
+        { user_id: 'mu-1', metadata: { plan: 'pro' } },
+        { user_id: 'mu-2', company_id: 'mc-1' },
+      ]),
+    ).toMatchObject({ status: 201, body: { accepted: 2 } });
     expect(await post('/v1/search/~/companies', { company_id: 'mc-1', company_domain: 'mc.example' })).toMatchObject({ status: 201, body: { accepted: 1 } });
     expect(await post('/search/~/companies/batch', [{ company_id: 'mc-2' }])).toMatchObject({ status: 201, body: { accepted: 1 } });
-    expect(await post('/search/~/subscriptions', { subscription_id: 'ms-1', company_id: 'mc-1', status: 'active' })).toMatchObject({ status: 201, body: { accepted: 1 } });
-    expect(await post('/search/~/subscriptions/batch', [{ subscription_id: 'ms-2', company_id: 'mc-1', status: 'trialing' }])).toMatchObject({ status: 201, body: { accepted: 1 } });
+    expect(await post('/search/~/subscriptions', { subscription_id: 'ms-1', company_id: 'mc-1', status: 'active' })).toMatchObject({
+      status: 201,
+      body: { accepted: 1 },
+    });
+    expect(await post('/search/~/subscriptions/batch', [{ subscription_id: 'ms-2', company_id: 'mc-1', status: 'trialing' }])).toMatchObject({
+      status: 201,
+      body: { accepted: 1 },
+    });
     // Sent through the collector too: one merge path.
     expect((await rt.collect('/v1/users', { user_id: 'mu-1', metadata: { seats: 3 } })).status).toBe(201);
     await rt.waitUntilConsumed();
@@ -41,7 +55,12 @@ describe('profile writes through the management API', () => {
     const batch = await post('/search/~/companies/batch', [{ company_id: 'ok' }, { company_id: 'x'.repeat(300) }]);
     expect(batch.status).toBe(400);
     expect(batch.body.error.details).toEqual([expect.objectContaining({ index: 1, field: 'company_id' })]);
-    const reserved = await rt.management('POST', '/search/~/users', { 'content-type': 'application/json' }, JSON.parse('{"user_id":"mu-9","__proto__":{"x":1}}'));
+    const reserved = await rt.management(
+      'POST',
+      '/search/~/users',
+      { 'content-type': 'application/json' },
+      JSON.parse('{"user_id":"mu-9","__proto__":{"x":1}}'),
+    );
     expect(reserved.status).toBe(400);
     await rt.waitUntilConsumed();
     expect((await rt.management('GET', '/search/~/companies/ok')).status).toBe(404);

@@ -31,7 +31,10 @@ const harnesses: (() => Harness)[] = [
   () => {
     const fake = new FakeStripe({ apiKey: 'sk_test_fake' });
     return {
-      name: 'stripe', fake, totalKey: 'cus_1', lookupsPerAttempt: 0,
+      name: 'stripe',
+      fake,
+      totalKey: 'cus_1',
+      lookupsPerAttempt: 0,
       params: StripeParams.parse({ event_name: 'api_calls' }),
       client: (runtime) => createStripeClient({ apiKey: 'sk_test_fake', baseUrl: fake.url }, { retry, runtime }) as ProviderClient<unknown>,
     };
@@ -39,7 +42,10 @@ const harnesses: (() => Harness)[] = [
   () => {
     const fake = new FakeChargebee({ apiKey: 'cb_test_key', subscriptions: { sub_1: ['api-calls-USD-monthly'] } });
     return {
-      name: 'chargebee', fake, totalKey: 'sub_1', lookupsPerAttempt: 0,
+      name: 'chargebee',
+      fake,
+      totalKey: 'sub_1',
+      lookupsPerAttempt: 0,
       params: ChargebeeParams.parse({ item_price_id: 'api-calls-USD-monthly' }),
       client: (runtime) => createChargebeeClient({ apiKey: 'cb_test_key', baseUrl: fake.url }, { retry, runtime }) as ProviderClient<unknown>,
     };
@@ -47,7 +53,10 @@ const harnesses: (() => Harness)[] = [
   () => {
     const fake = new FakeRecurly({ apiKey: 'recurly_key', subscriptions: { sub_1: ['code-api_calls'] } });
     return {
-      name: 'recurly', fake, totalKey: 'sub_1', lookupsPerAttempt: 1,
+      name: 'recurly',
+      fake,
+      totalKey: 'sub_1',
+      lookupsPerAttempt: 1,
       params: RecurlyParams.parse({ add_on_id: 'code-api_calls' }),
       client: (runtime) => createRecurlyClient({ apiKey: 'recurly_key', baseUrl: fake.url }, { retry, runtime }) as ProviderClient<unknown>,
     };
@@ -55,7 +64,10 @@ const harnesses: (() => Harness)[] = [
   () => {
     const fake = new FakeZuora({ clientId: 'zid', clientSecret: 'zsecret' });
     return {
-      name: 'zuora', fake, totalKey: 'sub_1', lookupsPerAttempt: 0,
+      name: 'zuora',
+      fake,
+      totalKey: 'sub_1',
+      lookupsPerAttempt: 0,
       params: ZuoraParams.parse({ unit_of_measure: 'API Calls', charge_number: 'C-00000007' }),
       client: (runtime) => createZuoraClient({ clientId: 'zid', clientSecret: 'zsecret', baseUrl: fake.url }, { retry, runtime }) as ProviderClient<unknown>,
     };
@@ -63,9 +75,16 @@ const harnesses: (() => Harness)[] = [
   () => {
     const fake = new FakeWebhookReceiver({ secrets: { ch_1: 'whsec_one' } });
     return {
-      name: 'webhook', fake, totalKey: 'sub_1', lookupsPerAttempt: 0,
+      name: 'webhook',
+      fake,
+      totalKey: 'sub_1',
+      lookupsPerAttempt: 0,
       params: WebhookParams.parse({ channel_ids: ['ch_1'], custom_plan: { plan_id: 'plan_api' } }),
-      client: (runtime) => createWebhookClient({ id: 'ch_1', url: fake.channelUrl('ch_1'), secret: 'whsec_one' }, { retry, runtime, allowPrivateTargets: true }) as ProviderClient<unknown>,
+      client: (runtime) =>
+        createWebhookClient(
+          { id: 'ch_1', url: fake.channelUrl('ch_1'), secret: 'whsec_one' },
+          { retry, runtime, allowPrivateTargets: true },
+        ) as ProviderClient<unknown>,
     };
   },
 ];
@@ -106,7 +125,10 @@ describe.each(harnesses.map((make) => [make().name, make] as const))('%s', (_nam
     harness.fake.failNext(1, 500);
     const outcome = await send(42n);
     expect(outcome.success).toBe(true);
-    expect(usageAttempts(outcome).map((r) => [r.success, r.status_code])).toEqual([[false, 500], [true, expect.any(Number)]]);
+    expect(usageAttempts(outcome).map((r) => [r.success, r.status_code])).toEqual([
+      [false, 500],
+      [true, expect.any(Number)],
+    ]);
     expect(runtime.slept).toHaveLength(1);
     expect(harness.fake.totals()).toEqual({ [harness.totalKey]: 42n });
   });
@@ -136,7 +158,9 @@ describe.each(harnesses.map((make) => [make().name, make] as const))('%s', (_nam
     harness.fake.failNext(1, { kind: 'status', status: 400, message: 'quantity is not valid for this price', code: 'param_wrong_value' });
     const outcome = await send(42n);
     expect(outcome.success).toBe(false);
-    expect(usageAttempts(outcome)).toEqual([expect.objectContaining({ success: false, status_code: 400, error_code: 'param_wrong_value', error_message: 'quantity is not valid for this price' })]);
+    expect(usageAttempts(outcome)).toEqual([
+      expect.objectContaining({ success: false, status_code: 400, error_code: 'param_wrong_value', error_message: 'quantity is not valid for this price' }),
+    ]);
     expect(runtime.slept).toEqual([]);
     expect(harness.fake.totals()).toEqual({});
   });

@@ -29,7 +29,7 @@ describe('Stripe', () => {
     expect(sent.map((r) => r.headers['idempotency-key'])).toEqual([request.idempotencyKey, request.idempotencyKey]);
   });
 
-  it('records a refused API key with Stripe\'s message and does not retry it', async () => {
+  it("records a refused API key with Stripe's message and does not retry it", async () => {
     const client = createStripeClient({ apiKey: 'sk_test_wrong', baseUrl: fake.url }, { retry, runtime: instantRuntime() });
     const outcome = await client.report(reportRequest(params, { destination: 'stripe', customerId: 'cus_x', quantity: 1n }));
     expect(outcome.success).toBe(false);
@@ -42,11 +42,15 @@ describe('Chargebee', () => {
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
 
-  it('sends basic auth, a form body and the idempotency header; an unknown subscription is a final 404 with Chargebee\'s message', async () => {
+  it("sends basic auth, a form body and the idempotency header; an unknown subscription is a final 404 with Chargebee's message", async () => {
     const client = createChargebeeClient({ apiKey: 'cb_key', baseUrl: fake.url }, { retry, runtime: instantRuntime() });
-    const outcome = await client.report(reportRequest(ChargebeeParams.parse({ item_price_id: 'calls-USD' }), { destination: 'chargebee', subscriptionId: 'sub_missing', quantity: 3n }));
+    const outcome = await client.report(
+      reportRequest(ChargebeeParams.parse({ item_price_id: 'calls-USD' }), { destination: 'chargebee', subscriptionId: 'sub_missing', quantity: 3n }),
+    );
     expect(outcome.success).toBe(false);
-    expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 404, error_code: 'resource_not_found', error_message: expect.stringContaining("couldn't find") })]);
+    expect(outcome.requests).toEqual([
+      expect.objectContaining({ status_code: 404, error_code: 'resource_not_found', error_message: expect.stringContaining("couldn't find") }),
+    ]);
     const sent = fake.requests().at(-1)!;
     expect(sent.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(sent.headers.authorization).toBe(`Basic ${Buffer.from('cb_key:').toString('base64')}`);
@@ -64,14 +68,19 @@ describe('Recurly', () => {
     const outcome = await client.report(reportRequest(RecurlyParams.parse({ add_on_id: 'code-calls' }), { destination: 'recurly', quantity: 4n }));
     expect(outcome.success).toBe(true);
     expect(outcome.requests.map((r) => r.job_id.endsWith(':lookup'))).toEqual([true, false]);
-    expect(fake.requests().map((r) => [r.method, r.headers.accept])).toEqual([['GET', 'application/vnd.recurly.v2021-02-25+json'], ['POST', 'application/vnd.recurly.v2021-02-25+json']]);
+    expect(fake.requests().map((r) => [r.method, r.headers.accept])).toEqual([
+      ['GET', 'application/vnd.recurly.v2021-02-25+json'],
+      ['POST', 'application/vnd.recurly.v2021-02-25+json'],
+    ]);
   });
 
-  it('fails with Recurly\'s message for an unknown add-on', async () => {
+  it("fails with Recurly's message for an unknown add-on", async () => {
     const client = createRecurlyClient({ apiKey: 'rk', baseUrl: fake.url }, { retry, runtime: instantRuntime() });
     const outcome = await client.report(reportRequest(RecurlyParams.parse({ add_on_id: 'code-nope' }), { destination: 'recurly', quantity: 4n }));
     expect(outcome.success).toBe(false);
-    expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 404, error_code: 'not_found', error_message: "Couldn't find AddOn with id = code-nope" })]);
+    expect(outcome.requests).toEqual([
+      expect.objectContaining({ status_code: 404, error_code: 'not_found', error_message: "Couldn't find AddOn with id = code-nope" }),
+    ]);
   });
 });
 
@@ -89,7 +98,11 @@ describe('Zuora', () => {
     fake.expireTokens();
     const outcome = await client.report(reportRequest(params, { destination: 'zuora', subscriptionId: 'S-3', quantity: 3n }));
     expect(outcome.success).toBe(true);
-    expect(outcome.requests.map((r) => [r.job_id.split(':')[1] ?? 'usage', r.status_code])).toEqual([['usage', 401], ['oauth', 200], ['usage', 200]]);
+    expect(outcome.requests.map((r) => [r.job_id.split(':')[1] ?? 'usage', r.status_code])).toEqual([
+      ['usage', 401],
+      ['oauth', 200],
+      ['usage', 200],
+    ]);
     expect(fake.tokensIssued()).toBe(2);
     expect(fake.totals()).toMatchObject({ 'S-1': 1n, 'S-2': 2n, 'S-3': 3n });
   });
@@ -98,7 +111,9 @@ describe('Zuora', () => {
     const client = createZuoraClient({ clientId: 'zid', clientSecret: 'wrong', baseUrl: fake.url }, { retry, runtime: instantRuntime() });
     const outcome = await client.report(reportRequest(params, { destination: 'zuora', subscriptionId: 'S-9', quantity: 1n }));
     expect(outcome.success).toBe(false);
-    expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 401, error_code: 'invalid_client', error_message: 'Invalid client id or secret' })]);
+    expect(outcome.requests).toEqual([
+      expect.objectContaining({ status_code: 401, error_code: 'invalid_client', error_message: 'Invalid client id or secret' }),
+    ]);
   });
 });
 
@@ -108,18 +123,26 @@ describe('webhook', () => {
   afterAll(() => fake.stop());
   const params = WebhookParams.parse({ channel_ids: ['ch_a', 'ch_b'], custom_plan: { plan_id: 'plan_1' } });
 
-  it('signs with each channel\'s own secret; each channel gets its own event id', async () => {
+  it("signs with each channel's own secret; each channel gets its own event id", async () => {
     const runtime = instantRuntime();
-    const outcomes = await Promise.all(['ch_a', 'ch_b'].map((id) =>
-      createWebhookClient({ id, url: fake.channelUrl(id), secret: id === 'ch_a' ? 'secret-a' : 'secret-b' }, { retry, runtime, allowPrivateTargets: true })
-        .report(reportRequest(params, { destination: `webhook:${id}`, subscriptionId: 'sub_w', quantity: 5n }))));
+    const outcomes = await Promise.all(
+      ['ch_a', 'ch_b'].map((id) =>
+        createWebhookClient(
+          { id, url: fake.channelUrl(id), secret: id === 'ch_a' ? 'secret-a' : 'secret-b' },
+          { retry, runtime, allowPrivateTargets: true },
+        ).report(reportRequest(params, { destination: `webhook:${id}`, subscriptionId: 'sub_w', quantity: 5n })),
+      ),
+    );
     expect(outcomes.map((o) => o.success)).toEqual([true, true]);
     expect(fake.totals()).toMatchObject({ 'ch_a/sub_w': 5n, 'ch_b/sub_w': 5n });
     expect(new Set(fake.events().map((e) => e.id)).size).toBe(2);
   });
 
   it('a receiver refusing the signature is a final failure with its message', async () => {
-    const client = createWebhookClient({ id: 'ch_a', url: fake.channelUrl('ch_a'), secret: 'not-the-secret' }, { retry, runtime: instantRuntime(), allowPrivateTargets: true });
+    const client = createWebhookClient(
+      { id: 'ch_a', url: fake.channelUrl('ch_a'), secret: 'not-the-secret' },
+      { retry, runtime: instantRuntime(), allowPrivateTargets: true },
+    );
     const outcome = await client.report(reportRequest(params, { destination: 'webhook:ch_a', subscriptionId: 'sub_bad', quantity: 1n }));
     expect(outcome.success).toBe(false);
     expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 401, error_code: 'invalid_signature', error_message: 'signature mismatch' })]);
@@ -131,11 +154,13 @@ describe('provider connections', () => {
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
 
-  it('makes the provider\'s client from a stored connection', async () => {
+  it("makes the provider's client from a stored connection", async () => {
     const connection = ProviderConnection.parse({ provider: 'chargebee', api_key: 'cb_conn', base_url: fake.url });
     const client = createProviderClient(connection, { retry, runtime: instantRuntime() });
     expect(client.provider).toBe('chargebee');
-    const outcome = await client.report(reportRequest(ChargebeeParams.parse({ item_price_id: 'calls-USD' }), { destination: 'chargebee', subscriptionId: 'sub_c', quantity: 11n }));
+    const outcome = await client.report(
+      reportRequest(ChargebeeParams.parse({ item_price_id: 'calls-USD' }), { destination: 'chargebee', subscriptionId: 'sub_c', quantity: 11n }),
+    );
     expect(outcome.success).toBe(true);
     expect(fake.totals()).toEqual({ sub_c: 11n });
   });

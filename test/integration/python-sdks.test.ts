@@ -24,15 +24,20 @@ describe('the Moesif SDKs of Python', () => {
     python = pythonWith(join(__dirname, 'python-sdks/requirements.txt'));
     rt = await startTestRuntime('python-sdks');
     // Made before the apps start: the SDKs fetch their rules when the middleware is created.
-    const rule = await rt.management('POST', '/~/governance/rules', {}, {
-      name: 'Block /blocked',
-      type: 'regex',
-      state: 1,
-      block: true,
-      // These SDKs match request.route against the whole URI (moesif-nodejs against the path): a rule for both ends with the path.
-      regex_config: [{ conditions: [{ path: 'request.route', value: '/blocked$' }] }],
-      response: { status: 429, headers: { 'X-Blocked-By': 'governance' }, body: { error: 'This route is blocked' } },
-    });
+    const rule = await rt.management(
+      'POST',
+      '/~/governance/rules',
+      {},
+      {
+        name: 'Block /blocked',
+        type: 'regex',
+        state: 1,
+        block: true,
+        // These SDKs match request.route against the whole URI (moesif-nodejs against the path): a rule for both ends with the path.
+        regex_config: [{ conditions: [{ path: 'request.route', value: '/blocked$' }] }],
+        response: { status: 429, headers: { 'X-Blocked-By': 'governance' }, body: { error: 'This route is blocked' } },
+      },
+    );
     expect(rule.status).toBe(201);
   }, 600_000);
   afterAll(() => rt?.dispose());
@@ -46,12 +51,22 @@ describe('the Moesif SDKs of Python', () => {
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
       app = spawn(python, [join(__dirname, 'python-sdks', file)], {
-        env: { ...process.env, COLLECTOR_URL: rt.credentials.collector_url, APPLICATION_ID: rt.credentials.collector_application_id, PORT: String(port), PYTHONUNBUFFERED: '1' },
+        env: {
+          ...process.env,
+          COLLECTOR_URL: rt.credentials.collector_url,
+          APPLICATION_ID: rt.credentials.collector_application_id,
+          PORT: String(port),
+          PYTHONUNBUFFERED: '1',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       app.stdout!.on('data', (chunk) => (output += String(chunk)));
       app.stderr!.on('data', (chunk) => (output += String(chunk)));
-      const up = await eventually(() => listening(port), (open) => open, 30_000);
+      const up = await eventually(
+        () => listening(port),
+        (open) => open,
+        30_000,
+      );
       if (!up) throw new Error(`${file} did not start:\n${output}`);
     }, 60_000);
     afterAll(async () => {
@@ -79,14 +94,23 @@ describe('the Moesif SDKs of Python', () => {
     it('sends the users and companies it updates', async () => {
       const body = JSON.stringify({ user_id: `${sdk}-profile`, company_id: `${sdk}-company`, email: `${sdk}@example.com`, domain: `${sdk}.example.com` });
       expect((await send(`${url}/profile`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(200);
-      const userFound = await eventually(() => rt.management('GET', `/search/~/users/${sdk}-profile`), (res) => res.status === 200);
+      const userFound = await eventually(
+        () => rt.management('GET', `/search/~/users/${sdk}-profile`),
+        (res) => res.status === 200,
+      );
       expect(userFound.body._source).toMatchObject({ user_id: `${sdk}-profile`, company_id: `${sdk}-company`, metadata: { email: `${sdk}@example.com`, sdk } });
-      const companyFound = await eventually(() => rt.management('GET', `/search/~/companies/${sdk}-company`), (res) => res.status === 200);
+      const companyFound = await eventually(
+        () => rt.management('GET', `/search/~/companies/${sdk}-company`),
+        (res) => res.status === 200,
+      );
       expect(companyFound.body._source).toMatchObject({ company_id: `${sdk}-company`, company_domain: `${sdk}.example.com` });
     }, 60_000);
 
     it('applies the governance rule it fetched: a blocked route gets the rule’s answer; others pass', async () => {
-      const blocked = await eventually(() => send(`${url}/blocked`, {}), (res) => res.status === 429);
+      const blocked = await eventually(
+        () => send(`${url}/blocked`, {}),
+        (res) => res.status === 429,
+      );
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get('x-blocked-by')).toBe('governance');
       expect(blocked.body).toEqual({ error: 'This route is blocked' });

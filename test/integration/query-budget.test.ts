@@ -23,7 +23,12 @@ function budgetedRuntime(timeMs: number): () => TestRuntime {
       const documents = Array.from({ length: 1000 }, (_, k) => {
         const i = batch * 1000 + k;
         const time = new Date(start + i * 50).toISOString();
-        return eventDocument(scope, 'event', { id: `e${i}`, time, received_at: time, data: { request: { time, uri: `https://api.example.com/items/${i}/orders/${i % 97}?page=${i % 7}`, verb: 'GET' }, response: { time, status: 200 } } });
+        return eventDocument(scope, 'event', {
+          id: `e${i}`,
+          time,
+          received_at: time,
+          data: { request: { time, uri: `https://api.example.com/items/${i}/orders/${i % 97}?page=${i % 7}`, verb: 'GET' }, response: { time, status: 200 } },
+        });
       });
       await rt.index.index(documents);
     }

@@ -18,7 +18,11 @@ describe('query paging helper', () => {
     rt = await startTestRuntime('query-pages');
     const items = Array.from({ length: 23 }, (_, i) => ({ pk: partition, sk: `ITEM#${String(i).padStart(3, '0')}`, n: i }));
     // One item outside the prefix: a query that read past its key condition would return it.
-    await batchWrite(rt.clients.documents, rt.names.tables.resources, [...items, { pk: partition, sk: 'OTHER#1', n: -1 }].map((Item) => ({ PutRequest: { Item } })));
+    await batchWrite(
+      rt.clients.documents,
+      rt.names.tables.resources,
+      [...items, { pk: partition, sk: 'OTHER#1', n: -1 }].map((Item) => ({ PutRequest: { Item } })),
+    );
   });
   afterAll(() => rt?.dispose());
 

@@ -76,7 +76,9 @@ describe('Management API rate limit', () => {
     expect(over.headers.get('retry-after')).toBe('30');
     // Another org is not affected.
     await rt.apps.createOrgWithApp({ orgId: 'org_quiet', orgName: 'Quiet', appId: 'app_quiet', appName: 'Quiet' });
-    const quiet = await rt.management('GET', '/~/oauth/access_tokens?target=collector', { authorization: `Bearer ${await rt.issueToken({ org_id: 'org_quiet', app_id: 'app_quiet' })}` });
+    const quiet = await rt.management('GET', '/~/oauth/access_tokens?target=collector', {
+      authorization: `Bearer ${await rt.issueToken({ org_id: 'org_quiet', app_id: 'app_quiet' })}`,
+    });
     expect(quiet.status).toBe(200);
   });
 });

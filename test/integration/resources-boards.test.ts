@@ -25,7 +25,8 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
   });
   afterAll(() => rt?.dispose());
 
-  const api = (method: string, path: string, body?: unknown, token?: string) => rt.management(method, path, token ? { authorization: `Bearer ${token}` } : {}, body);
+  const api = (method: string, path: string, body?: unknown, token?: string) =>
+    rt.management(method, path, token ? { authorization: `Bearer ${token}` } : {}, body);
   const fieldsOf = (response: { body: any }) => (response.body.error.details as { field: string }[]).map((d) => d.field);
   const ids = (response: { body: any }) => (response.body as { _id: string }[]).map((d) => d._id);
 
@@ -53,7 +54,13 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       const ws = await createWorkspace();
       const dash = await createDashboard({ name: 'Ops', workspace_ids: [[ws._id]], sort_order: 2, policy });
       expect(dash).toMatchObject({
-        name: 'Ops', org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, dashboard_ids: [], workspace_ids: [[ws._id]], sort_order: 2, policy,
+        name: 'Ops',
+        org_id: rt.credentials.org_id,
+        app_id: rt.credentials.app_id,
+        dashboard_ids: [],
+        workspace_ids: [[ws._id]],
+        sort_order: 2,
+        policy,
       });
       expect(typeof dash.auth_user_id).toBe('string');
       expect(dash.created).toBe(dash.created_at);
@@ -86,7 +93,19 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
         [{ name: 'x', workspace_ids: [[], ['0000000000000000beef']] }, 'workspace_ids[1][0]'],
         [{ name: 'x', workspace_ids: 'abc' }, 'workspace_ids'],
         [{ name: 'x', policy: { acl: [{ grantee: 'a' }], resource: {} } }, 'policy.acl[0].permission'],
-        [{ name: 'x', policy: { acl: [{ grantee: 'a', permission: 'r' }, { grantee: 'a', permission: 'w' }], resource: {} } }, 'policy.acl'],
+        [
+          {
+            name: 'x',
+            policy: {
+              acl: [
+                { grantee: 'a', permission: 'r' },
+                { grantee: 'a', permission: 'w' },
+              ],
+              resource: {},
+            },
+          },
+          'policy.acl',
+        ],
         [{ name: 'x', sort_order: 'first' }, 'sort_order'],
       ];
       for (const [body, field] of cases) {
@@ -110,9 +129,15 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       expect(granted.status).toBe(200);
       expect(granted.body.policy).toEqual({ acl: [{ grantee: 'alice', permission: 'read' }], resource: {} });
       const byBody = await api('POST', `/~/dashboards/${dash._id}/policy/acl`, { grantee: 'bob', permission: 'edit' });
-      expect(byBody.body.policy.acl).toEqual([{ grantee: 'alice', permission: 'read' }, { grantee: 'bob', permission: 'edit' }]);
+      expect(byBody.body.policy.acl).toEqual([
+        { grantee: 'alice', permission: 'read' },
+        { grantee: 'bob', permission: 'edit' },
+      ]);
       const replaced = await api('POST', `/~/dashboards/${dash._id}/policy/acl?grantee=alice&permission=admin`);
-      expect(replaced.body.policy.acl).toEqual([{ grantee: 'bob', permission: 'edit' }, { grantee: 'alice', permission: 'admin' }]);
+      expect(replaced.body.policy.acl).toEqual([
+        { grantee: 'bob', permission: 'edit' },
+        { grantee: 'alice', permission: 'admin' },
+      ]);
 
       expect(fieldsOf(await api('POST', `/~/dashboards/${dash._id}/policy/acl?grantee=carol`))).toEqual(['permission']);
       const revoked = await api('DELETE', `/~/dashboards/${dash._id}/policy/acl?grantee=bob`);
@@ -213,7 +238,11 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ name: 'Plain 2', width: 6, is_template: true, created: plain.created });
       expect(fieldsOf(await api('POST', `/~/workspaces/${plain._id}`, { view_count: 1000 }))).toEqual(['view_count']);
-      expect(fieldsOf(await api('POST', `/~/workspaces/${plain._id}`, { chart: { view: 'v', url_query: '', es_query: { aggs: { a: { scripted_metric: {} } } } } }))[0]).toMatch(/^chart\.es_query\.aggs/);
+      expect(
+        fieldsOf(
+          await api('POST', `/~/workspaces/${plain._id}`, { chart: { view: 'v', url_query: '', es_query: { aggs: { a: { scripted_metric: {} } } } } }),
+        )[0],
+      ).toMatch(/^chart\.es_query\.aggs/);
 
       const acl = await api('POST', `/~/workspaces/${plain._id}/policy/acl?grantee=ops&permission=edit`);
       expect(acl.body.policy.acl).toEqual([...policy.acl, { grantee: 'ops', permission: 'edit' }]);
@@ -297,7 +326,10 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       expect(ids(await api('GET', `/~/emails/templates?cohort_id=${cohort.body._id}`))).toEqual([created.body._id]);
       expect(ids(await api('GET', '/~/emails/templates'))).toEqual(expect.arrayContaining([created.body._id, other.body._id]));
 
-      const updated = await api('POST', `/~/emails/templates/${created.body._id}`, { state: 2, addresses: { from: 'b@example.com', cc: [], bcc: ['x@example.com'] } });
+      const updated = await api('POST', `/~/emails/templates/${created.body._id}`, {
+        state: 2,
+        addresses: { from: 'b@example.com', cc: [], bcc: ['x@example.com'] },
+      });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ state: 2, name: 'Weekly usage', addresses: { from: 'b@example.com', cc: [], bcc: ['x@example.com'] } });
 
@@ -331,7 +363,6 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
   });
 
   describe('keystore', () => {
-
     it('stores wrapped keys, shows material only by id, one key per type and month', async () => {
       const created = await api('POST', '/~/keystore', { month: '2026-01', encrypted_key: material(1), master_key_id: 'kek-1' });
       expect(created.status).toBe(201);
@@ -342,7 +373,10 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       const one = await api('GET', `/~/keystore/${created.body._id}`);
       expect(one.body.encrypted_key).toBe(material(1));
 
-      const batch = await api('POST', '/~/keystore', [{ month: '2026-02', encrypted_key: material(2) }, { month: '2026-03', encrypted_key: material(3) }]);
+      const batch = await api('POST', '/~/keystore', [
+        { month: '2026-02', encrypted_key: material(2) },
+        { month: '2026-03', encrypted_key: material(3) },
+      ]);
       expect(batch.status).toBe(201);
       expect(batch.body).toHaveLength(2);
 
@@ -356,7 +390,10 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       const duplicate = await api('POST', '/~/keystore', { month: '2026-01', encrypted_key: material(9) });
       expect(duplicate.status).toBe(400);
       expect(fieldsOf(duplicate)).toEqual(['month']);
-      const twice = await api('POST', '/~/keystore', [{ month: '2026-05', encrypted_key: material(5) }, { month: '2026-05', encrypted_key: material(6) }]);
+      const twice = await api('POST', '/~/keystore', [
+        { month: '2026-05', encrypted_key: material(5) },
+        { month: '2026-05', encrypted_key: material(6) },
+      ]);
       expect(fieldsOf(twice)).toEqual(['[1].month']);
       expect((await api('POST', '/~/keystore', { month: '2026-01', type: 'signing', encrypted_key: material(9) })).status).toBe(201);
 
@@ -401,10 +438,18 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
         ['/~/workspaces', workspaceBody({ colors: deep }), 'colors'],
         ['/~/workspaces', workspaceBody({ width: 1e-200 }), 'width'],
         ['/~/workspaces', workspaceBody({ colors: { ok: { '': 1 } } }), 'colors.ok'],
-        ['/~/emails/templates', {
-          name: 'Big', state: 0, addresses: { from: 'a@example.com', cc: [], bcc: [] }, cohorts: [],
-          template: { subject: 's', editor: 'e', design: { blob: 'x'.repeat(400_000) } }, content: { html: '', chunks: {} },
-        }, 'body'],
+        [
+          '/~/emails/templates',
+          {
+            name: 'Big',
+            state: 0,
+            addresses: { from: 'a@example.com', cc: [], bcc: [] },
+            cohorts: [],
+            template: { subject: 's', editor: 'e', design: { blob: 'x'.repeat(400_000) } },
+            content: { html: '', chunks: {} },
+          },
+          'body',
+        ],
       ];
       for (const [path, body, field] of cases) {
         const answer = await api('POST', path, body);

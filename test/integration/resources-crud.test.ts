@@ -22,7 +22,8 @@ describe('managed resources', () => {
   });
   afterAll(() => rt?.dispose());
 
-  const api = (method: string, path: string, body?: unknown, token?: string) => rt.management(method, path, token ? { authorization: `Bearer ${token}` } : {}, body);
+  const api = (method: string, path: string, body?: unknown, token?: string) =>
+    rt.management(method, path, token ? { authorization: `Bearer ${token}` } : {}, body);
   const fieldsOf = (response: { body: any }) => (response.body.error.details as { field: string }[]).map((d) => d.field);
 
   const userCohort = { cohort_name: 'Big spenders', cohort_type: 'user', criteria: { query: { bool: { must: [{ term: { 'user_id.raw': 'alice' } }] } } } };
@@ -39,7 +40,13 @@ describe('managed resources', () => {
       const created = await api('POST', '/~/cohorts', { ...userCohort, time_zone: 'europe/berlin' });
       expect(created.status).toBe(201);
       const cohort = created.body;
-      expect(cohort).toMatchObject({ cohort_name: 'Big spenders', cohort_type: 'user', org_id: rt.credentials.org_id, app_id: rt.credentials.app_id, time_zone: 'Europe/Berlin' });
+      expect(cohort).toMatchObject({
+        cohort_name: 'Big spenders',
+        cohort_type: 'user',
+        org_id: rt.credentials.org_id,
+        app_id: rt.credentials.app_id,
+        time_zone: 'Europe/Berlin',
+      });
       expect(typeof cohort.criteria).toBe('string');
       expect(JSON.parse(cohort.criteria)).toEqual(userCohort.criteria);
       expect(cohort._id).toMatch(/^[0-9a-f]{20}$/);
@@ -177,10 +184,18 @@ describe('managed resources', () => {
     });
 
     it('refuses values DynamoDB cannot store with a 400 naming them, for every kind (checked in the store)', async () => {
-      const tiny = await api('POST', '/~/billing/meters', meter({ slug: 'tiny', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 1e-200 } } }));
+      const tiny = await api(
+        'POST',
+        '/~/billing/meters',
+        meter({ slug: 'tiny', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 1e-200 } } }),
+      );
       expect(tiny.status).toBe(400);
       expect(fieldsOf(tiny)).toEqual(['billing_plan.params.usage_multiplier']);
-      const emptyKey = await api('POST', '/~/billing/meters', meter({ slug: 'empty-key', billing_plan: { provider_slug: 'stripe', params: { stripe_params: { '': 1 } } } }));
+      const emptyKey = await api(
+        'POST',
+        '/~/billing/meters',
+        meter({ slug: 'empty-key', billing_plan: { provider_slug: 'stripe', params: { stripe_params: { '': 1 } } } }),
+      );
       expect(emptyKey.status).toBe(400);
       expect(fieldsOf(emptyKey)).toEqual(['billing_plan.params.stripe_params']);
     });
@@ -190,9 +205,31 @@ describe('managed resources', () => {
     it('validates regexes and cohort references, and the collector serves enabled rules', async () => {
       const { body: users } = await api('POST', '/~/cohorts', userCohort);
       const { body: companies } = await api('POST', '/~/cohorts', { cohort_name: 'Co', cohort_type: 'company', criteria: { match_all: {} } });
-      const rule = { name: 'Block free tier', type: 'user', state: 1, block: true, cohorts: [{ id: users._id }], applied_to: 'matching', response: { status: 429, headers: { 'x-why': '{{reason}}' }, body: { error: 'quota' } }, variables: [{ name: 'reason', path: 'user.metadata.reason' }] };
+      const rule = {
+        name: 'Block free tier',
+        type: 'user',
+        state: 1,
+        block: true,
+        cohorts: [{ id: users._id }],
+        applied_to: 'matching',
+        response: { status: 429, headers: { 'x-why': '{{reason}}' }, body: { error: 'quota' } },
+        variables: [{ name: 'reason', path: 'user.metadata.reason' }],
+      };
 
-      const badRegex = await api('POST', '/~/governance/rules', { name: 'r', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.route', value: '/a' }, { path: 'request.verb', value: '(unclosed' }] }] });
+      const badRegex = await api('POST', '/~/governance/rules', {
+        name: 'r',
+        type: 'regex',
+        state: 1,
+        block: true,
+        regex_config: [
+          {
+            conditions: [
+              { path: 'request.route', value: '/a' },
+              { path: 'request.verb', value: '(unclosed' },
+            ],
+          },
+        ],
+      });
       expect(badRegex.status).toBe(400);
       expect(fieldsOf(badRegex)).toEqual(['regex_config[0].conditions[1].value']);
       expect(fieldsOf(await api('POST', '/~/governance/rules', { ...rule, cohorts: [{ id: '0000000000000000dead' }] }))).toEqual(['cohorts[0].id']);
@@ -265,10 +302,14 @@ describe('managed resources', () => {
       expect(JSON.parse(stored[0]!)).toEqual(query);
 
       expect(fieldsOf(await api('POST', '/~/billing/meters', meter({ es_query: 'not json' })))).toEqual(['es_query']);
-      expect(fieldsOf(await api('POST', '/~/billing/meters', meter({ es_query: { query: { script: {} } } }))).every((f) => f.startsWith('es_query'))).toBe(true);
+      expect(fieldsOf(await api('POST', '/~/billing/meters', meter({ es_query: { query: { script: {} } } }))).every((f) => f.startsWith('es_query'))).toBe(
+        true,
+      );
       expect(fieldsOf(await api('POST', '/~/billing/meters', meter({ status: 'paused' })))).toEqual(['status']);
       expect(fieldsOf(await api('POST', '/~/billing/meters', meter({ billing_plan: { provider_slug: 'paypal' } })))).toEqual(['billing_plan.provider_slug']);
-      expect(fieldsOf(await api('POST', '/~/billing/meters', meter({ billing_plan: { provider_slug: 'stripe', params: { usage_rounding_mode: 'sideways' } } })))).toEqual(['billing_plan.params.usage_rounding_mode']);
+      expect(
+        fieldsOf(await api('POST', '/~/billing/meters', meter({ billing_plan: { provider_slug: 'stripe', params: { usage_rounding_mode: 'sideways' } } }))),
+      ).toEqual(['billing_plan.params.usage_rounding_mode']);
 
       const { body: created } = await api('POST', '/~/billing/meters', meter());
       const updated = await api('POST', `/~/billing/meters/${created._id}`, { status: 'inactive', es_query: JSON.stringify({ query: { match_all: {} } }) });
@@ -279,17 +320,33 @@ describe('managed resources', () => {
       const { body: created } = await api('POST', '/~/billing/meters', meter({ slug: 'crud' }));
       expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toEqual(created);
 
-      const put = await api('PUT', `/~/billing/meters/${created._id}`, { name: 'Renamed', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2 } } });
+      const put = await api('PUT', `/~/billing/meters/${created._id}`, {
+        name: 'Renamed',
+        billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2 } },
+      });
       expect(put.status).toBe(200);
-      expect(put.body).toMatchObject({ _id: created._id, name: 'Renamed', slug: 'crud', billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2 } }, created_at: created.created_at });
+      expect(put.body).toMatchObject({
+        _id: created._id,
+        name: 'Renamed',
+        slug: 'crud',
+        billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2 } },
+        created_at: created.created_at,
+      });
       expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toEqual(put.body);
       // The PUT alias validates like POST.
       expect(fieldsOf(await api('PUT', `/~/billing/meters/${created._id}`, { status: 'paused' }))).toEqual(['status']);
 
       // No meter field of its own is fixed (billing keys everything by _id, not slug or provider); the
       // system fields are: echoed unchanged they pass, changed they are a 400 naming each, nothing written.
-      expect((await api('POST', `/~/billing/meters/${created._id}`, { _id: created._id, created_at: created.created_at, slug: 'crud-2' })).body.slug).toBe('crud-2');
-      const changed = await api('POST', `/~/billing/meters/${created._id}`, { _id: 'another-id', created_at: '2000-01-01T00:00:00.000Z', org_id: 'org_b', name: 'Sneaky' });
+      expect((await api('POST', `/~/billing/meters/${created._id}`, { _id: created._id, created_at: created.created_at, slug: 'crud-2' })).body.slug).toBe(
+        'crud-2',
+      );
+      const changed = await api('POST', `/~/billing/meters/${created._id}`, {
+        _id: 'another-id',
+        created_at: '2000-01-01T00:00:00.000Z',
+        org_id: 'org_b',
+        name: 'Sneaky',
+      });
       expect(changed.status).toBe(400);
       expect(fieldsOf(changed).sort()).toEqual(['_id', 'created_at', 'org_id']);
       expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toMatchObject({ name: 'Renamed', slug: 'crud-2', created_at: created.created_at });
@@ -304,10 +361,24 @@ describe('managed resources', () => {
 
   describe('apps', () => {
     it('create issues a working collector id; update validates; delete stops the collector id', async () => {
-      const created = await api('POST', '/~/apps', { name: 'Staging', time_zone: 'America/New_York', week_starts_on: 1, custom_app_id: 'stg', sample_rate: 50 });
+      const created = await api('POST', '/~/apps', {
+        name: 'Staging',
+        time_zone: 'America/New_York',
+        week_starts_on: 1,
+        custom_app_id: 'stg',
+        sample_rate: 50,
+      });
       expect(created.status).toBe(201);
       const app = created.body;
-      expect(app).toMatchObject({ name: 'Staging', time_zone: 'America/New_York', week_starts_on: 1, custom_app_id: 'stg', sample_rate: 50, secure_proxy: false, backfill_enabled: false });
+      expect(app).toMatchObject({
+        name: 'Staging',
+        time_zone: 'America/New_York',
+        week_starts_on: 1,
+        custom_app_id: 'stg',
+        sample_rate: 50,
+        secure_proxy: false,
+        backfill_enabled: false,
+      });
       expect(app.search_api_base_url).toBe(`${rt.credentials.management_url}/search/~`);
       expect(app.collector_application_id.length).toBeGreaterThanOrEqual(50);
       const collectorGet = (id: string) => send(`${rt.credentials.collector_url}/v1/config`, { method: 'GET', headers: { 'x-service-application-id': id } });
@@ -324,11 +395,20 @@ describe('managed resources', () => {
 
       expect(fieldsOf(await api('POST', `/~/apps/${app.id}`, { time_zone: 'Nowhere/Land' }))).toEqual(['time_zone']);
       expect(fieldsOf(await api('POST', `/~/apps/${app.id}`, { sample_rate: 101 }))).toEqual(['sample_rate']);
-      expect(fieldsOf(await api('POST', `/~/apps/${app.id}`, { regex_config: [{ conditions: [{ path: 'request.route', value: '[' }], sample_rate: 5 }] }))).toEqual(['regex_config[0].conditions[0].value']);
+      expect(
+        fieldsOf(await api('POST', `/~/apps/${app.id}`, { regex_config: [{ conditions: [{ path: 'request.route', value: '[' }], sample_rate: 5 }] })),
+      ).toEqual(['regex_config[0].conditions[0].value']);
       expect(fieldsOf(await api('POST', `/~/apps/${app.id}`, { id: 'other' }))).toEqual(['id']);
       const updated = await api('POST', `/~/apps/${app.id}`, { name: 'Stage', time_zone: 'UTC', backfill_enabled: true, user_sample_rate: { alice: 10 } });
       expect(updated.status).toBe(200);
-      expect(updated.body).toMatchObject({ name: 'Stage', time_zone: 'UTC', backfill_enabled: true, sample_rate: 50, user_sample_rate: { alice: 10 }, custom_app_id: 'stg' });
+      expect(updated.body).toMatchObject({
+        name: 'Stage',
+        time_zone: 'UTC',
+        backfill_enabled: true,
+        sample_rate: 50,
+        user_sample_rate: { alice: 10 },
+        custom_app_id: 'stg',
+      });
       expect((await rt.apps.getApp(rt.credentials.org_id, app.id))?.settings.backfill_enabled).toBe(true);
 
       expect((await api('DELETE', `/~/apps/${app.id}`)).status).toBe(204);
@@ -344,7 +424,11 @@ describe('managed resources', () => {
       const { body: cohort } = await api('POST', '/~/cohorts', userCohort);
       const { body: meterDoc } = await api('POST', '/~/billing/meters', meter());
       const { body: app } = await api('POST', '/~/apps', { name: 'Private' });
-      for (const [path, update] of [[`/~/cohorts/${cohort._id}`, { cohort_type: 'user' }], [`/~/billing/meters/${meterDoc._id}`, { name: 'x' }], [`/~/apps/${app.id}`, { name: 'x' }]] as const) {
+      for (const [path, update] of [
+        [`/~/cohorts/${cohort._id}`, { cohort_type: 'user' }],
+        [`/~/billing/meters/${meterDoc._id}`, { name: 'x' }],
+        [`/~/apps/${app.id}`, { name: 'x' }],
+      ] as const) {
         expect((await api('GET', path, undefined, otherToken)).status).toBe(404);
         expect((await api('POST', path, update, otherToken)).status).toBe(404);
         expect((await api('DELETE', path, undefined, otherToken)).status).toBe(404);

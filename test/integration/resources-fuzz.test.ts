@@ -30,28 +30,50 @@ describe('managed resources under fuzzed input', () => {
     {
       name: 'apps',
       path: '/~/apps',
-      valid: async () => ({ name: 'App', time_zone: 'UTC', week_starts_on: 1, sample_rate: 50, regex_config: [{ conditions: [{ path: 'request.route', value: '^/a' }], sample_rate: 10 }] }),
+      valid: async () => ({
+        name: 'App',
+        time_zone: 'UTC',
+        week_starts_on: 1,
+        sample_rate: 50,
+        regex_config: [{ conditions: [{ path: 'request.route', value: '^/a' }], sample_rate: 10 }],
+      }),
       idOf: (doc) => doc.id,
     },
     {
       name: 'cohorts',
       path: '/~/cohorts',
-      valid: async () => ({ cohort_name: 'C', cohort_type: 'user', criteria: { query: { term: { 'user_id.raw': 'a' } } }, notification_rule: { send_on_addition: true, send_on_removal: false } }),
+      valid: async () => ({
+        cohort_name: 'C',
+        cohort_type: 'user',
+        criteria: { query: { term: { 'user_id.raw': 'a' } } },
+        notification_rule: { send_on_addition: true, send_on_removal: false },
+      }),
       idOf: (doc) => doc._id,
     },
     {
       name: 'governance rules',
       path: '/~/governance/rules',
       valid: async () => ({
-        name: 'R', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.verb', value: 'GET' }] }], response: { status: 429, headers: { a: 'b' }, body: { x: 1 } },
-        variables: [{ name: 'email', path: 'user.metadata.email' }], plans: [{ provider: 'stripe', plan_id: 'pro', price_ids: ['price_1'] }],
+        name: 'R',
+        type: 'regex',
+        state: 1,
+        block: true,
+        regex_config: [{ conditions: [{ path: 'request.verb', value: 'GET' }] }],
+        response: { status: 429, headers: { a: 'b' }, body: { x: 1 } },
+        variables: [{ name: 'email', path: 'user.metadata.email' }],
+        plans: [{ provider: 'stripe', plan_id: 'pro', price_ids: ['price_1'] }],
       }),
       idOf: (doc) => doc._id,
     },
     {
       name: 'billing meters',
       path: '/~/billing/meters',
-      valid: async () => ({ name: 'M', slug: 'm', es_query: { query: { match_all: {} } }, billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2, stripe_params: { price: { price_id: 'p' } } } } }),
+      valid: async () => ({
+        name: 'M',
+        slug: 'm',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'stripe', params: { usage_multiplier: 2, stripe_params: { price: { price_id: 'p' } } } },
+      }),
       idOf: (doc) => doc._id,
     },
     {
@@ -63,15 +85,25 @@ describe('managed resources under fuzzed input', () => {
     {
       name: 'workspaces',
       path: '/~/workspaces',
-      valid: async () => ({ name: 'W', policy: { acl: [], resource: {} }, chart: { view: 'v', url_query: 'q', es_query: { query: { term: { 'response.status': 500 } } } }, drawings: [{ id: 'd', name: 'n', type: 't', value: 1, direction: 'up' }] }),
+      valid: async () => ({
+        name: 'W',
+        policy: { acl: [], resource: {} },
+        chart: { view: 'v', url_query: 'q', es_query: { query: { term: { 'response.status': 500 } } } },
+        drawings: [{ id: 'd', name: 'n', type: 't', value: 1, direction: 'up' }],
+      }),
       idOf: (doc) => doc._id,
     },
     {
       name: 'email templates',
       path: '/~/emails/templates',
       valid: async () => ({
-        name: 'E', state: 1, addresses: { from: 'a@example.com', cc: [], bcc: ['b@example.com'] }, cohorts: [],
-        template: { subject: 's', editor: 'html', design: {} }, content: { html: '<p/>', chunks: {} }, dynamic_fields: [{ token: 't', field: 'f', aggregator: 'sum' }],
+        name: 'E',
+        state: 1,
+        addresses: { from: 'a@example.com', cc: [], bcc: ['b@example.com'] },
+        cohorts: [],
+        template: { subject: 's', editor: 'html', design: {} },
+        content: { html: '<p/>', chunks: {} },
+        dynamic_fields: [{ token: 't', field: 'f', aggregator: 'sum' }],
       }),
       idOf: (doc) => doc._id,
     },
@@ -88,7 +120,10 @@ describe('managed resources under fuzzed input', () => {
   /** Names JavaScript treats as object machinery: every one must be data or a named 400, never a 500 or a silent drop. */
   const prototypeKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf');
   const memberName = fc.oneof(fc.string({ maxLength: 12 }), prototypeKey);
-  const memberValue = fc.oneof(fc.jsonValue(), fc.constantFrom('Set', 'Map', 'Boolean', 'Number', 'String', 'Object').map((name) => ({ name })));
+  const memberValue = fc.oneof(
+    fc.jsonValue(),
+    fc.constantFrom('Set', 'Map', 'Boolean', 'Number', 'String', 'Object').map((name) => ({ name })),
+  );
   const holdsProtoKey = (value: unknown): boolean =>
     typeof value === 'object' && value !== null && (Object.keys(value).includes('__proto__') || Object.values(value).some(holdsProtoKey));
 
@@ -105,13 +140,16 @@ describe('managed resources under fuzzed input', () => {
       const items = valid[key];
       return Array.isArray(items) && isObject(items[0]) ? Object.keys(items[0]).map((member) => ({ key, member })) : [];
     });
-    const inItems = itemMembers.length === 0 ? [] : [
-      fc.record({ at: fc.constantFrom(...itemMembers), value: fc.option(fc.jsonValue(), { nil: undefined }) }).map(({ at, value }) => {
-        const [first, ...others] = valid[at.key] as Record<string, unknown>[];
-        const { [at.member]: _replaced, ...kept } = first!;
-        return { ...valid, [at.key]: [value === undefined ? kept : { ...kept, [at.member]: value }, ...others] };
-      }),
-    ];
+    const inItems =
+      itemMembers.length === 0
+        ? []
+        : [
+            fc.record({ at: fc.constantFrom(...itemMembers), value: fc.option(fc.jsonValue(), { nil: undefined }) }).map(({ at, value }) => {
+              const [first, ...others] = valid[at.key] as Record<string, unknown>[];
+              const { [at.member]: _replaced, ...kept } = first!;
+              return { ...valid, [at.key]: [value === undefined ? kept : { ...kept, [at.member]: value }, ...others] };
+            }),
+          ];
     return fc.oneof(
       ...inItems,
       fc.record({ key: fc.constantFrom(...keys), value: fc.jsonValue() }).map(({ key, value }) => ({ ...valid, [key]: value })),
@@ -119,7 +157,13 @@ describe('managed resources under fuzzed input', () => {
       fc.record({ key: memberName, value: memberValue }).map(({ key, value }) => withMember(valid, key, value)),
       fc.record({ key: fc.constantFrom(...keys), inner: memberName, value: memberValue }).map(({ key, inner, value }) => {
         const current = valid[key];
-        return { ...valid, [key]: typeof current === 'object' && current !== null && !Array.isArray(current) ? withMember(current as Record<string, unknown>, inner, value) : [current, value] };
+        return {
+          ...valid,
+          [key]:
+            typeof current === 'object' && current !== null && !Array.isArray(current)
+              ? withMember(current as Record<string, unknown>, inner, value)
+              : [current, value],
+        };
       }),
     );
   };
@@ -167,9 +211,12 @@ describe('managed resources under fuzzed input', () => {
       const created = await api('POST', kind.path, valid);
       const path = `${kind.path}/${kind.idOf(created.body)}`;
       // Cohort updates must repeat cohort_type: keep it in most cases so deeper checks are reached.
-      const updateBodies = kind.name === 'cohorts'
-        ? fc.tuple(bodies(valid), fc.integer({ min: 0, max: 4 })).map(([b, n]) => (typeof b === 'object' && b !== null && !Array.isArray(b) && n > 0 ? { ...b, cohort_type: 'user' } : b))
-        : bodies(valid);
+      const updateBodies =
+        kind.name === 'cohorts'
+          ? fc
+              .tuple(bodies(valid), fc.integer({ min: 0, max: 4 }))
+              .map(([b, n]) => (typeof b === 'object' && b !== null && !Array.isArray(b) && n > 0 ? { ...b, cohort_type: 'user' } : b))
+          : bodies(valid);
       await fc.assert(
         fc.asyncProperty(updateBodies, async (body) => {
           const before = (await api('GET', path)).body;
@@ -184,7 +231,12 @@ describe('managed resources under fuzzed input', () => {
   }
 
   it('bodies that are not JSON objects get a 400 naming body', async () => {
-    const raw = (path: string, text: string) => send(`${rt.credentials.management_url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.credentials.management_token}`, 'content-type': 'application/json' }, body: text });
+    const raw = (path: string, text: string) =>
+      send(`${rt.credentials.management_url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rt.credentials.management_token}`, 'content-type': 'application/json' },
+        body: text,
+      });
     for (const kind of kinds) {
       for (const text of ['', '{', 'null', '[1]', '"x"', '{"a":']) {
         const answer = await raw(kind.path, text);

@@ -85,7 +85,11 @@ describe('npm start: restart keeps data, shutdown drains and leaves no process b
       const credentials = JSON.parse(await readFile(join(drainDir, 'local.json'), 'utf8'));
       const headers = { 'content-type': 'application/json', 'x-service-application-id': credentials.collector_application_id };
       const events = Array.from({ length: 2000 }, (_, i) => apiCall({ transaction_id: uuid(50_000 + i) }));
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(`${collectorUrl}/v1/events/batch`, { method: 'POST', headers, body: JSON.stringify(events.slice(i * 100, i * 100 + 100)) })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          send(`${collectorUrl}/v1/events/batch`, { method: 'POST', headers, body: JSON.stringify(events.slice(i * 100, i * 100 + 100)) }),
+        ),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
       npm.child.kill('SIGTERM');
       expect(await npm.exited).toBe(0);
@@ -98,7 +102,8 @@ describe('npm start: restart keeps data, shutdown drains and leaves no process b
       try {
         await waitForProbe(collectorUrl, second);
         const auth = { authorization: `Bearer ${credentials.management_token}`, 'content-type': 'application/json' };
-        const count = async () => (await send(`${credentials.management_url}/search/~/count/events?from=-1d&to=now`, { method: 'POST', headers: auth, body: '{}' })).body.count;
+        const count = async () =>
+          (await send(`${credentials.management_url}/search/~/count/events?from=-1d&to=now`, { method: 'POST', headers: auth, body: '{}' })).body.count;
         const deadline = Date.now() + 60_000;
         while ((await count()) < events.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
         expect(await count()).toBe(events.length);

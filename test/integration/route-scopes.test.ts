@@ -22,7 +22,9 @@ describe('every management route requires its scope', () => {
     return token;
   };
 
-  const tokenRoutes = routesOf({ api: 'management' }).filter((r): r is RouteDefinition & { auth: { kind: 'management-token'; scope: ManagementScope } } => r.auth.kind === 'management-token');
+  const tokenRoutes = routesOf({ api: 'management' }).filter(
+    (r): r is RouteDefinition & { auth: { kind: 'management-token'; scope: ManagementScope } } => r.auth.kind === 'management-token',
+  );
 
   it('walks a route table with token routes on both management Lambdas', () => {
     expect(tokenRoutes.some((r) => r.lambda === 'search')).toBe(true);
@@ -31,18 +33,23 @@ describe('every management route requires its scope', () => {
 
   it('answers 401 naming the missing scope, for every token route and prefix', async () => {
     const cases = tokenRoutes.flatMap((route) =>
-      (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix) => ({ route, path: prefix + route.path.replace(/\{(\w+)\}/g, (_, name: string) => `dummy-${name}`) })),
+      (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix) => ({
+        route,
+        path: prefix + route.path.replace(/\{(\w+)\}/g, (_, name: string) => `dummy-${name}`),
+      })),
     );
     const failures: string[] = [];
     // A few at a time: the emulators are shared with other test files.
     for (let i = 0; i < cases.length; i += 8) {
-      await Promise.all(cases.slice(i, i + 8).map(async ({ route, path }) => {
-        const scope = route.auth.scope;
-        const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined;
-        const answer = await rt.management(route.method, path, { authorization: `Bearer ${await tokenWithout(scope)}` }, body);
-        const named = answer.body?.error?.details?.some((d: { reason: string }) => d.reason === `missing scope ${scope}`);
-        if (answer.status !== 401 || !named) failures.push(`${route.method} ${path} (${scope}): ${answer.status} ${JSON.stringify(answer.body)}`);
-      }));
+      await Promise.all(
+        cases.slice(i, i + 8).map(async ({ route, path }) => {
+          const scope = route.auth.scope;
+          const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined;
+          const answer = await rt.management(route.method, path, { authorization: `Bearer ${await tokenWithout(scope)}` }, body);
+          const named = answer.body?.error?.details?.some((d: { reason: string }) => d.reason === `missing scope ${scope}`);
+          if (answer.status !== 401 || !named) failures.push(`${route.method} ${path} (${scope}): ${answer.status} ${JSON.stringify(answer.body)}`);
+        }),
+      );
     }
     expect(failures).toEqual([]);
     expect(cases.length).toBeGreaterThan(tokenRoutes.length);

@@ -10,7 +10,14 @@ describe('route templates', () => {
   const minute = 60_000;
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * minute);
   const call = (n: number, path: string, user: string, verb = 'GET') =>
-    apiCall({ transaction_id: uuid(n), user_id: user, request: { time: at(60 - n).toISOString(), uri: `https://api.example.com${path}?expand=1`, verb, headers: {} } }, at(60 - n));
+    apiCall(
+      {
+        transaction_id: uuid(n),
+        user_id: user,
+        request: { time: at(60 - n).toISOString(), uri: `https://api.example.com${path}?expand=1`, verb, headers: {} },
+      },
+      at(60 - n),
+    );
   const post = (path: string, body: unknown) => rt.management('POST', path, {}, body);
 
   beforeAll(async () => {
@@ -47,10 +54,15 @@ describe('route templates', () => {
       { key: '/users/:id/orders', doc_count: 1 },
     ]);
     // The filter the console's route field sends, and the URI kept as sent.
-    const filtered = await post('/search/~/search/events?from=-1d&to=now', { query: { query_string: { query: 'request.route.raw:"/items/:id"' } }, _source: ['request.uri'] });
+    const filtered = await post('/search/~/search/events?from=-1d&to=now', {
+      query: { query_string: { query: 'request.route.raw:"/items/:id"' } },
+      _source: ['request.uri'],
+    });
     expect(filtered.body.hits.total).toBe(3);
     expect(filtered.body.hits.hits.map((hit: { _source: { request: { uri: string } } }) => hit._source.request.uri).sort()).toEqual([
-      'https://api.example.com/items/104?expand=1', 'https://api.example.com/items/195?expand=1', 'https://api.example.com/items/7?expand=1',
+      'https://api.example.com/items/104?expand=1',
+      'https://api.example.com/items/195?expand=1',
+      'https://api.example.com/items/7?expand=1',
     ]);
 
     const funnel = await post('/search/~/funnels/events?from=-1d&to=now', {
@@ -61,7 +73,13 @@ describe('route templates', () => {
     expect(funnel.body.steps.map((step: { entered: number }) => step.entered)).toEqual([2, 1]);
 
     // An export narrowed to one route template holds its calls, each once.
-    const started = await post('/~/exports', { kind: 'events', from: '-1d', to: 'now', format: 'ndjson', query: { term: { 'request.route.raw': '/items/:id' } } });
+    const started = await post('/~/exports', {
+      kind: 'events',
+      from: '-1d',
+      to: 'now',
+      format: 'ndjson',
+      query: { term: { 'request.route.raw': '/items/:id' } },
+    });
     expect(started.status).toBe(201);
     let job = started.body;
     for (let attempt = 0; attempt < 200 && ['queued', 'running'].includes(job.status); attempt += 1) {
@@ -72,7 +90,12 @@ describe('route templates', () => {
     const rows: string[] = [];
     for (const part of job.parts as { url: string }[]) {
       const text = gunzipSync(Buffer.from(await (await fetch(part.url)).arrayBuffer())).toString('utf8');
-      rows.push(...text.trim().split('\n').map((line) => JSON.parse(line)._source.request.route as string));
+      rows.push(
+        ...text
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line)._source.request.route as string),
+      );
     }
     expect(rows).toEqual(['/items/:id', '/items/:id', '/items/:id']);
   });

@@ -24,7 +24,8 @@ function schemathesis(python: string, args: string[]): Promise<{ code: number | 
   });
 }
 
-const STATEFUL_RESOURCES = '^/~/(dashboards|workspaces|cohorts|governance/rules|virtual_eventtypes|eth_abi|emails/templates|billing/meters|billing/channels|billing/catalog/plans)(/\\{[^/]+\\})?$';
+const STATEFUL_RESOURCES =
+  '^/~/(dashboards|workspaces|cohorts|governance/rules|virtual_eventtypes|eth_abi|emails/templates|billing/meters|billing/channels|billing/catalog/plans)(/\\{[^/]+\\})?$';
 
 /** The report's failures and summary, without the progress lines. */
 const failures = (output: string) => output.slice(Math.max(0, output.indexOf('FAILURES')));
@@ -44,11 +45,21 @@ describe('schemathesis against both OpenAPI documents', () => {
   it('follows the links the management document declares: create, then read, update and delete what was created', async () => {
     const { code, output } = await schemathesis(python, [
       `${rt.credentials.management_url}/openapi.json`,
-      '-H', `Authorization: Bearer ${rt.credentials.management_token}`,
-      '--exclude-path-regex', '^/v1/',
+      '-H',
+      `Authorization: Bearer ${rt.credentials.management_token}`,
+      '--exclude-path-regex',
+      '^/v1/',
       // The managed resources, whose creates are linked to their reads, updates and deletes.
-      '--include-path-regex', STATEFUL_RESOURCES,
-      '--checks', CHECKS, '--phases', 'stateful', '--max-examples', '40', '--seed', '1',
+      '--include-path-regex',
+      STATEFUL_RESOURCES,
+      '--checks',
+      CHECKS,
+      '--phases',
+      'stateful',
+      '--max-examples',
+      '40',
+      '--seed',
+      '1',
     ]);
     expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
     // Scenarios went along links: a create whose answer fed a read, update or delete.
@@ -58,8 +69,16 @@ describe('schemathesis against both OpenAPI documents', () => {
   it('finds no server error and no answer out of the collector document', async () => {
     const { code, output } = await schemathesis(python, [
       `${rt.credentials.collector_url}/openapi.json`,
-      '-H', `X-Service-Application-Id: ${rt.credentials.collector_application_id}`,
-      '--checks', CHECKS, '--phases', 'examples,coverage,fuzzing', '--max-examples', '5', '--seed', '1',
+      '-H',
+      `X-Service-Application-Id: ${rt.credentials.collector_application_id}`,
+      '--checks',
+      CHECKS,
+      '--phases',
+      'examples,coverage,fuzzing',
+      '--max-examples',
+      '5',
+      '--seed',
+      '1',
     ]);
     expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
     expect(output).toMatch(/\d+ generated, \d+ passed/);
@@ -68,10 +87,19 @@ describe('schemathesis against both OpenAPI documents', () => {
   it('finds no server error and no answer out of the management document', async () => {
     const { code, output } = await schemathesis(python, [
       `${rt.credentials.management_url}/openapi.json`,
-      '-H', `Authorization: Bearer ${rt.credentials.management_token}`,
+      '-H',
+      `Authorization: Bearer ${rt.credentials.management_token}`,
       // The /v1 twins are the same operations; revoking the run's own token would only end the run early.
-      '--exclude-path-regex', '^/v1/',
-      '--checks', CHECKS, '--phases', 'examples,fuzzing', '--max-examples', '5', '--seed', '1',
+      '--exclude-path-regex',
+      '^/v1/',
+      '--checks',
+      CHECKS,
+      '--phases',
+      'examples,fuzzing',
+      '--max-examples',
+      '5',
+      '--seed',
+      '1',
     ]);
     expect([code, code === 0 ? '' : failures(output)]).toEqual([0, '']);
     expect(output).toMatch(/\d+ generated, \d+ passed/);

@@ -48,7 +48,11 @@ describe('GET /v1/config follows the management API', () => {
     });
 
     it('a company cohort’s members reach company_sample_rate, and leave it when the cohort is deleted', async () => {
-      const cohort = await api('POST', '/~/cohorts', { cohort_name: 'Noisy companies', cohort_type: 'company', criteria: { query: { term: { 'metadata.tier.raw': 'noisy' } } } });
+      const cohort = await api('POST', '/~/cohorts', {
+        cohort_name: 'Noisy companies',
+        cohort_type: 'company',
+        criteria: { query: { term: { 'metadata.tier.raw': 'noisy' } } },
+      });
       expect(cohort.status).toBe(201);
       expect((await api('POST', `/~/cohorts/${cohort.body._id}`, { cohort_type: 'company', sample_rate: 0 })).status).toBe(200);
       const sampled = await rt.collectorGet('/v1/config');
@@ -97,7 +101,11 @@ describe('GET /v1/config follows the management API', () => {
       expect(etagOf(after)).not.toBe(etagOf(before));
       expect(after.headers.get('x-config-etag')).toBe(etagOf(after));
       // The ingest answer of that app agrees with its config.
-      const ingest = await send(`${rt.credentials.collector_url}/v1/users`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-application-id': collectorId }, body: JSON.stringify({ user_id: 'vip' }) });
+      const ingest = await send(`${rt.credentials.collector_url}/v1/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-application-id': collectorId },
+        body: JSON.stringify({ user_id: 'vip' }),
+      });
       expect(ingest.status).toBe(201);
       expect(etagOf(ingest)).toBe(etagOf(after));
 

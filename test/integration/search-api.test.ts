@@ -18,22 +18,61 @@ describe('search API', () => {
     otherApp = { collectorId: other.collector_application_id, token: await tokenFor('org_other', 'app_other', [...managementScopes]) };
 
     const events = [
-      apiCall({ transaction_id: uuid(1), user_id: 'alice', company_id: 'acme', response: { time: at(1).toISOString(), status: 200, headers: {} }, metadata: { plan: 'pro' } }, at(1)),
-      apiCall({ transaction_id: uuid(2), user_id: 'alice', company_id: 'acme', response: { time: at(2).toISOString(), status: 500, headers: {} }, metadata: { plan: 'pro' } }, at(2)),
-      apiCall({ transaction_id: uuid(3), user_id: 'bob', company_id: 'globex', weight: 10, response: { time: at(3).toISOString(), status: 200, headers: {} }, metadata: { plan: 'free' } }, at(3)),
+      apiCall(
+        {
+          transaction_id: uuid(1),
+          user_id: 'alice',
+          company_id: 'acme',
+          response: { time: at(1).toISOString(), status: 200, headers: {} },
+          metadata: { plan: 'pro' },
+        },
+        at(1),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(2),
+          user_id: 'alice',
+          company_id: 'acme',
+          response: { time: at(2).toISOString(), status: 500, headers: {} },
+          metadata: { plan: 'pro' },
+        },
+        at(2),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(3),
+          user_id: 'bob',
+          company_id: 'globex',
+          weight: 10,
+          response: { time: at(3).toISOString(), status: 200, headers: {} },
+          metadata: { plan: 'free' },
+        },
+        at(3),
+      ),
       apiCall({ transaction_id: uuid(4), user_id: 'bob', company_id: 'globex', response: { time: at(30).toISOString(), status: 404, headers: {} } }, at(30)),
     ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
-    await rt.collect('/v1/users/batch', [{ user_id: 'alice', company_id: 'acme', metadata: { email: 'alice@acme.com' } }, { user_id: 'bob', company_id: 'globex', metadata: { email: 'bob@globex.com' } }]);
-    await rt.collect('/v1/companies/batch', [{ company_id: 'acme', company_domain: 'acme.com' }, { company_id: 'globex', company_domain: 'globex.com' }]);
+    await rt.collect('/v1/users/batch', [
+      { user_id: 'alice', company_id: 'acme', metadata: { email: 'alice@acme.com' } },
+      { user_id: 'bob', company_id: 'globex', metadata: { email: 'bob@globex.com' } },
+    ]);
+    await rt.collect('/v1/companies/batch', [
+      { company_id: 'acme', company_domain: 'acme.com' },
+      { company_id: 'globex', company_domain: 'globex.com' },
+    ]);
     await rt.collect('/v1/subscriptions', { subscription_id: 'sub-acme', company_id: 'acme', status: 'active' });
     // The other tenant has an event with the same transaction id and the same user ids.
-    await send(`${rt.credentials.collector_url}/v1/events/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-application-id': otherApp.collectorId }, body: JSON.stringify([apiCall({ transaction_id: uuid(1), user_id: 'alice', company_id: 'acme' }, at(1))]) });
+    await send(`${rt.credentials.collector_url}/v1/events/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-application-id': otherApp.collectorId },
+      body: JSON.stringify([apiCall({ transaction_id: uuid(1), user_id: 'alice', company_id: 'acme' }, at(1))]),
+    });
     await rt.waitUntilConsumed();
   });
   afterAll(() => rt?.dispose());
 
-  const search = (path: string, body: unknown, token = rt.credentials.management_token) => rt.management('POST', path, { authorization: `Bearer ${token}` }, body);
+  const search = (path: string, body: unknown, token = rt.credentials.management_token) =>
+    rt.management('POST', path, { authorization: `Bearer ${token}` }, body);
 
   it('searches events with a query, sort and aggregations (200, OpenSearch shape)', async () => {
     const res = await search('/search/~/search/events?from=-24h&to=now', {
@@ -45,7 +84,10 @@ describe('search API', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ timed_out: false, hits: { total: 2 } });
     expect(res.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual([uuid(1), uuid(2)]);
-    expect(res.body.aggregations.by_status.buckets).toEqual([{ key: 200, doc_count: 1 }, { key: 500, doc_count: 1 }]);
+    expect(res.body.aggregations.by_status.buckets).toEqual([
+      { key: 200, doc_count: 1 },
+      { key: 500, doc_count: 1 },
+    ]);
     expect(res.body.aggregations.weight.value).toBe(2);
   });
 
@@ -76,7 +118,7 @@ describe('search API', () => {
     expect(script.body.error.details[0].field).toContain('script');
   });
 
-  it('searches and counts users and companies, and lists a company\'s subscriptions', async () => {
+  it("searches and counts users and companies, and lists a company's subscriptions", async () => {
     const users = await search('/search/~/search/users', { query: { term: { 'metadata.email.raw': 'bob@globex.com' } } });
     expect(users.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['bob']);
     expect((await search('/search/~/count/users', {})).body).toEqual({ count: 2 });
@@ -87,14 +129,19 @@ describe('search API', () => {
     expect(subs.body.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['sub-acme']);
   });
 
-  it('lists the fields a query can use, from the tenant\'s own documents', async () => {
+  it("lists the fields a query can use, from the tenant's own documents", async () => {
     const res = await rt.management('GET', '/search/~/mappings/events/properties');
     expect(res.status).toBe(200);
-    expect(res.body.properties).toMatchObject({ 'response.status': { type: 'long' }, 'user_id': { type: 'keyword' }, 'request.time': { type: 'date' }, 'request.uri': { type: 'text', fields: { raw: { type: 'keyword' } } } });
+    expect(res.body.properties).toMatchObject({
+      'response.status': { type: 'long' },
+      user_id: { type: 'keyword' },
+      'request.time': { type: 'date' },
+      'request.uri': { type: 'text', fields: { raw: { type: 'keyword' } } },
+    });
     expect((await rt.management('GET', '/search/~/mappings/users/properties')).body.properties['metadata.email']).toBeDefined();
   });
 
-  it('never shows another tenant\'s documents, whatever the query', async () => {
+  it("never shows another tenant's documents, whatever the query", async () => {
     const hostile = await search('/search/~/search/events?from=-2d&to=now', {
       query: { bool: { should: [{ match_all: {} }, { term: { app_id: 'app_other' } }], minimum_should_match: 0 } },
       post_filter: { bool: { must_not: [{ term: { org_id: rt.credentials.org_id } }] } },
@@ -108,7 +155,7 @@ describe('search API', () => {
     expect(other.body.hits.hits[0]._source.app_id).toBe('app_other');
   });
 
-  it('requires the route\'s scope', async () => {
+  it("requires the route's scope", async () => {
     const readUsersOnly = await tokenFor(rt.credentials.org_id, rt.credentials.app_id, ['read:users']);
     expect((await search('/search/~/search/events?from=-1d&to=now', {}, readUsersOnly)).status).toBe(401);
     expect((await search('/search/~/search/users', {}, readUsersOnly)).status).toBe(200);
@@ -197,7 +244,7 @@ describe('search API', () => {
     expect((await rt.management('DELETE', '/search/~/companies/initech?delete_events=true')).status).toBe(404);
   });
 
-  it('answers 404 for a deletion id that is forged, altered or another app\'s', async () => {
+  it("answers 404 for a deletion id that is forged, altered or another app's", async () => {
     for (const id of ['nothing', 'eyJ0IjoibjoxIn0.abc', 'a.b.c']) {
       const res = await rt.management('GET', `/search/~/deletions/${id}`);
       expect(res.status).toBe(404);

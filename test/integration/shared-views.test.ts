@@ -18,17 +18,45 @@ describe('shared views (signed tokens)', () => {
 
   beforeAll(async () => {
     rt = await startTestRuntime('shared-views');
-    const events = [3, 30, 60].map((hoursAgo, i) => apiCall({
-      transaction_id: uuid(i + 1), user_id: `u${i % 2}`,
-      request: { time: at(hoursAgo).toISOString(), uri: 'https://api.example.com/v1/orders', verb: i === 0 ? 'POST' : 'GET', headers: {} },
-      response: { time: at(hoursAgo).toISOString(), status: i === 2 ? 500 : 200, headers: {} },
-    }, at(hoursAgo)));
+    const events = [3, 30, 60].map((hoursAgo, i) =>
+      apiCall(
+        {
+          transaction_id: uuid(i + 1),
+          user_id: `u${i % 2}`,
+          request: { time: at(hoursAgo).toISOString(), uri: 'https://api.example.com/v1/orders', verb: i === 0 ? 'POST' : 'GET', headers: {} },
+          response: { time: at(hoursAgo).toISOString(), status: i === 2 ? 500 : 200, headers: {} },
+        },
+        at(hoursAgo),
+      ),
+    );
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
     await rt.waitUntilConsumed();
     const policy = { acl: [], resource: {} };
-    shared = (await post('/~/workspaces', { name: 'Calls by status', policy, chart: { view: 'table', url_query: 'view=table', from: '-24h', to: 'now', es_query: byStatus } })).body;
-    secret = (await post('/~/workspaces', { name: 'Internal', policy, chart: { view: 'table', url_query: '', es_query: { size: 5, query: { match_all: {} } } } })).body;
-    funnel = (await post('/~/workspaces', { name: 'Order funnel', policy, chart: { view: 'funnel', url_query: 'view=funnel', funnel_query: { steps: [{ query: { term: { 'request.verb': 'GET' } } }, { query: { term: { 'request.verb': 'POST' } } }], by: 'user_id', conversion_window: '7d' } } })).body;
+    shared = (
+      await post('/~/workspaces', {
+        name: 'Calls by status',
+        policy,
+        chart: { view: 'table', url_query: 'view=table', from: '-24h', to: 'now', es_query: byStatus },
+      })
+    ).body;
+    secret = (
+      await post('/~/workspaces', { name: 'Internal', policy, chart: { view: 'table', url_query: '', es_query: { size: 5, query: { match_all: {} } } } })
+    ).body;
+    funnel = (
+      await post('/~/workspaces', {
+        name: 'Order funnel',
+        policy,
+        chart: {
+          view: 'funnel',
+          url_query: 'view=funnel',
+          funnel_query: {
+            steps: [{ query: { term: { 'request.verb': 'GET' } } }, { query: { term: { 'request.verb': 'POST' } } }],
+            by: 'user_id',
+            conversion_window: '7d',
+          },
+        },
+      })
+    ).body;
     expect([shared._id, secret._id, funnel._id].every((id) => typeof id === 'string')).toBe(true);
   });
   afterAll(() => rt?.dispose());
@@ -40,9 +68,20 @@ describe('shared views (signed tokens)', () => {
   };
 
   it('mints a token whose view shows the workspace without its policy, and whose data is the stored query over an allowed range', async () => {
-    const ranges = [{ from: '-24h', to: 'now' }, { from: '-7d', to: 'now', label: 'Last week' }];
+    const ranges = [
+      { from: '-24h', to: 'now' },
+      { from: '-7d', to: 'now', label: 'Last week' },
+    ];
     const token = await mint(`/~/workspaces/${shared._id}/signed_tokens`, { time_ranges: ranges, description: 'status page' });
-    expect(token).toMatchObject({ _id: expect.any(String), token: expect.stringMatching(/^sv1\./), target_kind: 'workspace', target_id: shared._id, time_ranges: ranges, time_zone: 'UTC', description: 'status page' });
+    expect(token).toMatchObject({
+      _id: expect.any(String),
+      token: expect.stringMatching(/^sv1\./),
+      target_kind: 'workspace',
+      target_id: shared._id,
+      time_ranges: ranges,
+      time_zone: 'UTC',
+      description: 'status page',
+    });
     expect(token.url).toMatch(new RegExp(`/console/shared/${encodeURIComponent(token.token).replace(/[.]/g, '\\.')}$`));
     expect(token.embed_url).toContain('/console/embed/');
 
@@ -50,7 +89,9 @@ describe('shared views (signed tokens)', () => {
     expect(shown.status).toBe(200);
     expect(shown.headers.get('cache-control')).toBe('no-store');
     expect(shown.body).toMatchObject({ kind: 'workspace', name: 'Calls by status', time_ranges: ranges, time_zone: 'UTC' });
-    expect(shown.body.workspaces).toEqual([{ _id: shared._id, name: 'Calls by status', chart: { view: 'table', url_query: 'view=table', from: '-24h', to: 'now', es_query: byStatus } }]);
+    expect(shown.body.workspaces).toEqual([
+      { _id: shared._id, name: 'Calls by status', chart: { view: 'table', url_query: 'view=table', from: '-24h', to: 'now', es_query: byStatus } },
+    ]);
 
     // The same stored query through the management API, over each range.
     for (const [i, range] of ranges.entries()) {
@@ -63,7 +104,10 @@ describe('shared views (signed tokens)', () => {
     const lastDay = (await view(token.token, `/workspaces/${shared._id}/data`)).body.answer.aggregations.statuses.buckets;
     expect(lastDay).toEqual([{ key: 200, doc_count: 1 }]);
     const lastWeek = (await view(token.token, `/workspaces/${shared._id}/data?range=1`)).body.answer.aggregations.statuses.buckets;
-    expect(lastWeek).toEqual([{ key: 200, doc_count: 2 }, { key: 500, doc_count: 1 }]);
+    expect(lastWeek).toEqual([
+      { key: 200, doc_count: 2 },
+      { key: 500, doc_count: 1 },
+    ]);
 
     const listed = await rt.management('GET', `/~/workspaces/${shared._id}/signed_tokens`);
     expect(listed.body.map((t: { _id: string }) => t._id)).toContain(token._id);
@@ -82,25 +126,40 @@ describe('shared views (signed tokens)', () => {
     await refused(await view(token, `/workspaces/${shared._id}/data?range=-1`), 'range');
     await refused(await view(token, `/workspaces/${secret._id}/data`), 'workspaceId');
     const [prefix, claims, signature] = token.split('.') as [string, string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')), id: secret._id }), 'utf8').toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')), id: secret._id }), 'utf8').toString(
+      'base64url',
+    );
     await refused(await view(`${prefix}.${forged}.${signature}`, `/workspaces/${secret._id}/data`), 'token');
     await refused(await view(`${token}x`), 'token');
     await refused(await view('not-a-token'), 'token');
 
     // As a bearer token, on every management route under every prefix.
     const failures: string[] = [];
-    const cases = routesOf({ api: 'management' }).filter((route) => route.auth.kind === 'management-token').flatMap((route) =>
-      MANAGEMENT_PATH_PREFIXES.map((p) => ({ route, path: p + route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'id' ? shared._id : `dummy-${name}`)) })));
+    const cases = routesOf({ api: 'management' })
+      .filter((route) => route.auth.kind === 'management-token')
+      .flatMap((route) =>
+        MANAGEMENT_PATH_PREFIXES.map((p) => ({
+          route,
+          path: p + route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'id' ? shared._id : `dummy-${name}`)),
+        })),
+      );
     for (let i = 0; i < cases.length; i += 8) {
-      await Promise.all(cases.slice(i, i + 8).map(async ({ route, path }) => {
-        const answer = await rt.management(route.method, path, { authorization: `Bearer ${token}` }, ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined);
-        if (answer.status !== 401) failures.push(`${route.method} ${path}: ${answer.status}`);
-      }));
+      await Promise.all(
+        cases.slice(i, i + 8).map(async ({ route, path }) => {
+          const answer = await rt.management(
+            route.method,
+            path,
+            { authorization: `Bearer ${token}` },
+            ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined,
+          );
+          if (answer.status !== 401) failures.push(`${route.method} ${path}: ${answer.status}`);
+        }),
+      );
     }
     expect(failures).toEqual([]);
   });
 
-  it('shares a dashboard with its workspaces in order, and runs each one\'s stored query (a funnel too)', async () => {
+  it("shares a dashboard with its workspaces in order, and runs each one's stored query (a funnel too)", async () => {
     const dashboard = (await post('/~/dashboards', { name: 'Public board', workspace_ids: [[funnel._id, shared._id]], dashboard_ids: [] })).body;
     expect(typeof dashboard._id).toBe('string');
     const token = (await mint(`/~/dashboards/${dashboard._id}/signed_tokens`, { time_ranges: [{ from: '-7d', to: 'now' }] })).token;
@@ -112,7 +171,11 @@ describe('shared views (signed tokens)', () => {
     const answer = await view(token, `/workspaces/${funnel._id}/data`);
     expect(answer.status).toBe(200);
     expect(answer.body.query).toBe('funnel');
-    const direct = await post('/search/~/funnels/events?from=-7d&to=now', { steps: [{ query: { term: { 'request.verb': 'GET' } } }, { query: { term: { 'request.verb': 'POST' } } }], by: 'user_id', conversion_window: '7d' });
+    const direct = await post('/search/~/funnels/events?from=-7d&to=now', {
+      steps: [{ query: { term: { 'request.verb': 'GET' } } }, { query: { term: { 'request.verb': 'POST' } } }],
+      by: 'user_id',
+      conversion_window: '7d',
+    });
     expect(answer.body.answer.steps).toEqual(direct.body.steps);
     expect((await view(token, `/workspaces/${secret._id}/data`)).status).toBe(401);
   });
@@ -137,7 +200,15 @@ describe('shared views (signed tokens)', () => {
     const before = (await rt.management('GET', '/~/workspaces/public')).body.length;
     const cases: [unknown, string][] = [
       [{ time_ranges: [{ from: 'yesterday', to: 'now' }] }, 'time_ranges[0].from'],
-      [{ time_ranges: [{ from: '-1d', to: 'now' }, { from: '-1d', to: 'soon' }] }, 'time_ranges[1].to'],
+      [
+        {
+          time_ranges: [
+            { from: '-1d', to: 'now' },
+            { from: '-1d', to: 'soon' },
+          ],
+        },
+        'time_ranges[1].to',
+      ],
       [{ time_ranges: [] }, 'time_ranges'],
       [{ expires_in: 5 }, 'expires_in'],
       [{ expires_at: '2000-01-01T00:00:00Z' }, 'expires_at'],

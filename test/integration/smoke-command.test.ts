@@ -20,7 +20,17 @@ describe('npm run smoke', () => {
 
   it('sends an event through the collector and reads it back through search, with the URLs a deployed stack prints', async () => {
     const c = rt.credentials;
-    const result = await run(['--collector-url', `${c.collector_url}/`, '--management-url', c.management_url, '--application-id', c.collector_application_id, '--token', c.management_token, '--json']);
+    const result = await run([
+      '--collector-url',
+      `${c.collector_url}/`,
+      '--management-url',
+      c.management_url,
+      '--application-id',
+      c.collector_application_id,
+      '--token',
+      c.management_token,
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const answer = JSON.parse(result.stdout);
     expect(answer).toMatchObject({ ok: true, transaction_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -36,7 +46,16 @@ describe('npm run smoke', () => {
 
   it('fails with the reason when the collector refuses, and with usage when the arguments are incomplete', async () => {
     const c = rt.credentials;
-    const refused = await run(['--collector-url', c.collector_url, '--management-url', c.management_url, '--application-id', 'not-an-app', '--token', c.management_token]);
+    const refused = await run([
+      '--collector-url',
+      c.collector_url,
+      '--management-url',
+      c.management_url,
+      '--application-id',
+      'not-an-app',
+      '--token',
+      c.management_token,
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the collector answered 401');
     const incomplete = await run(['--collector-url', c.collector_url]);

@@ -17,7 +17,13 @@ const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty
 /** A JSON object of prototype-named (and ordinary) keys, nested; own members even for `__proto__`. */
 const oddObject: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie) => ({
   object: fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom('a', 'name', 'length')), fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), tie('object'))), { maxLength: 4 })
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom('a', 'name', 'length')),
+        fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), tie('object')),
+      ),
+      { maxLength: 4 },
+    )
     .map((entries) => {
       const object: Record<string, unknown> = {};
       for (const [key, value] of entries) Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
@@ -28,15 +34,19 @@ const oddObject: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie) => ({
 describe('what the collector acknowledges is what storage keeps', () => {
   let rt: TestRuntime;
   let refuseIds = new Set<string>();
-  const wrap = (inner: SearchableIndex): SearchableIndex => Object.assign(Object.create(inner) as SearchableIndex, {
-    // Documents named in refuseIds are refused for good once (a mapping conflict, say): they must be quarantined, not retried.
-    async index(documents: readonly IndexDocument[]) {
-      const refused = documents.filter((d) => refuseIds.has(d.id));
-      refuseIds = new Set([...refuseIds].filter((id) => !refused.some((d) => d.id === id)));
-      const outcome = await inner.index(documents.filter((d) => !refused.some((r) => r === d)));
-      return { written: outcome.written, failures: [...outcome.failures, ...refused.map((d) => ({ kind: d.kind, id: d.id, reason: 'injected: mapper_parsing_exception', retryable: false }))] };
-    },
-  });
+  const wrap = (inner: SearchableIndex): SearchableIndex =>
+    Object.assign(Object.create(inner) as SearchableIndex, {
+      // Documents named in refuseIds are refused for good once (a mapping conflict, say): they must be quarantined, not retried.
+      async index(documents: readonly IndexDocument[]) {
+        const refused = documents.filter((d) => refuseIds.has(d.id));
+        refuseIds = new Set([...refuseIds].filter((id) => !refused.some((d) => d.id === id)));
+        const outcome = await inner.index(documents.filter((d) => !refused.some((r) => r === d)));
+        return {
+          written: outcome.written,
+          failures: [...outcome.failures, ...refused.map((d) => ({ kind: d.kind, id: d.id, reason: 'injected: mapper_parsing_exception', retryable: false }))],
+        };
+      },
+    });
 
   beforeAll(async () => {
     rt = await startTestRuntime('storage-contract', { managementAuth: { rateLimitPerMinute: 100_000 }, wrapSearchIndex: wrap });
@@ -105,7 +115,12 @@ describe('what the collector acknowledges is what storage keeps', () => {
   });
 
   it('keeps one overflow document per large profile, and deletes it with the profile', async () => {
-    const overflow = () => rt.clients.s3.send(new ListObjectsV2Command({ Bucket: rt.names.buckets.profileDocuments, Prefix: `profiles/${rt.credentials.org_id}/${rt.credentials.app_id}/user/` })).then((page) => (page.Contents ?? []).map((o) => o.Key!));
+    const overflow = () =>
+      rt.clients.s3
+        .send(
+          new ListObjectsV2Command({ Bucket: rt.names.buckets.profileDocuments, Prefix: `profiles/${rt.credentials.org_id}/${rt.credentials.app_id}/user/` }),
+        )
+        .then((page) => (page.Contents ?? []).map((o) => o.Key!));
     // Six merges of the big user above: each deletes the document of the version before it.
     expect(await overflow()).toHaveLength(1);
     expect((await rt.management('DELETE', '/search/~/users/big')).status).toBeLessThan(300);
@@ -149,7 +164,8 @@ describe('what the collector acknowledges is what storage keeps', () => {
     const keys = await quarantined();
     expect(keys).toHaveLength(1);
 
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/quarantine.ts', ...args, '--data-dir', rt.dataDir, '--json'], { cwd: root, encoding: 'utf8' });
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'bin/quarantine.ts', ...args, '--data-dir', rt.dataDir, '--json'], { cwd: root, encoding: 'utf8' });
     const listed = cli('list');
     expect(listed.status).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ key: keys[0], records: 1, reason: 'refused by the search index' })]);
@@ -162,7 +178,10 @@ describe('what the collector acknowledges is what storage keeps', () => {
     expect((await get(`/search/~/events/${poisoned}`)).status).toBe(200);
     expect(await quarantined()).toEqual([]);
     expect(JSON.parse(cli('list').stdout)).toEqual([]);
-    const nowhere = spawnSync(process.execPath, ['--import', 'tsx', 'bin/quarantine.ts', 'list', '--data-dir', '/nonexistent'], { cwd: root, encoding: 'utf8' });
+    const nowhere = spawnSync(process.execPath, ['--import', 'tsx', 'bin/quarantine.ts', 'list', '--data-dir', '/nonexistent'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(nowhere.status).toBe(2);
     expect(nowhere.stderr).toContain('no running local service');
   });

@@ -28,12 +28,17 @@ describe(`Stripe client against stripe-mock ${STRIPE_MOCK_VERSION}`, () => {
 
   it('reports a correction (a negative change) as Stripe’s API accepts it', async () => {
     const client = createStripeClient({ apiKey: 'sk_test_123', baseUrl: mock.url }, { retry, runtime: instantRuntime() });
-    const outcome = await client.report(reportRequest(params, { destination: 'stripe', customerId: 'cus_mock', quantity: 40n, previousQuantity: 42n, version: 2 }));
+    const outcome = await client.report(
+      reportRequest(params, { destination: 'stripe', customerId: 'cus_mock', quantity: 40n, previousQuantity: 42n, version: 2 }),
+    );
     expect(outcome.success).toBe(true);
   });
 
   it('records the refusal of a key that is not a secret test-mode key, with Stripe’s message, and does not retry it', async () => {
-    const client = createStripeClient({ apiKey: 'rk_not_a_secret_key', baseUrl: mock.url }, { retry: { maxAttempts: 3, timeoutMs: 10_000 }, runtime: instantRuntime() });
+    const client = createStripeClient(
+      { apiKey: 'rk_not_a_secret_key', baseUrl: mock.url },
+      { retry: { maxAttempts: 3, timeoutMs: 10_000 }, runtime: instantRuntime() },
+    );
     const outcome = await client.report(reportRequest(params, { destination: 'stripe', customerId: 'cus_mock', quantity: 1n }));
     expect(outcome.success).toBe(false);
     expect(outcome.requests).toEqual([expect.objectContaining({ status_code: 401, error_message: expect.stringContaining('testmode secret API key') })]);

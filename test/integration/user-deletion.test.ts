@@ -88,7 +88,23 @@ describe('deleting an org user', () => {
   it('revokes the tokens when the admin command deletes the user', async () => {
     const password = await createUser('frank');
     const token = await mint(await loginToken('frank', password));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'delete-user', rt.credentials.org_id, 'frank', '--table', rt.names.tables.resources, '--endpoint', emulatorEndpoints().dynamodb, '--json'], { cwd: process.cwd() });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bin/admin.ts',
+        'delete-user',
+        rt.credentials.org_id,
+        'frank',
+        '--table',
+        rt.names.tables.resources,
+        '--endpoint',
+        emulatorEndpoints().dynamodb,
+        '--json',
+      ],
+      { cwd: process.cwd() },
+    );
     expect(JSON.parse(stdout)).toEqual({ org_id: rt.credentials.org_id, username: 'frank', revoked_tokens: '2' });
     expect((await as(token, 'GET', '/~/apps')).status).toBe(401);
   });

@@ -15,9 +15,30 @@ describe('virtual event types', () => {
   beforeAll(async () => {
     rt = await startTestRuntime('virtual-event-types');
     const events = [
-      apiCall({ transaction_id: uuid(1), request: { time: at(50).toISOString(), uri: 'https://api.example.com/v1/orders', verb: 'POST', headers: {} }, response: { time: at(50).toISOString(), status: 201, headers: {} } }, at(50)),
-      apiCall({ transaction_id: uuid(2), request: { time: at(2).toISOString(), uri: 'https://api.example.com/v1/orders', verb: 'POST', headers: {} }, response: { time: at(2).toISOString(), status: 500, headers: {} } }, at(2)),
-      apiCall({ transaction_id: uuid(3), request: { time: at(1).toISOString(), uri: 'https://api.example.com/v1/orders/7', verb: 'GET', headers: {} }, response: { time: at(1).toISOString(), status: 200, headers: {} } }, at(1)),
+      apiCall(
+        {
+          transaction_id: uuid(1),
+          request: { time: at(50).toISOString(), uri: 'https://api.example.com/v1/orders', verb: 'POST', headers: {} },
+          response: { time: at(50).toISOString(), status: 201, headers: {} },
+        },
+        at(50),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(2),
+          request: { time: at(2).toISOString(), uri: 'https://api.example.com/v1/orders', verb: 'POST', headers: {} },
+          response: { time: at(2).toISOString(), status: 500, headers: {} },
+        },
+        at(2),
+      ),
+      apiCall(
+        {
+          transaction_id: uuid(3),
+          request: { time: at(1).toISOString(), uri: 'https://api.example.com/v1/orders/7', verb: 'GET', headers: {} },
+          response: { time: at(1).toISOString(), status: 200, headers: {} },
+        },
+        at(1),
+      ),
     ];
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
     await rt.waitUntilConsumed();
@@ -25,7 +46,11 @@ describe('virtual event types', () => {
   afterAll(() => rt?.dispose());
 
   it('creates, lists, updates and deletes types, and searches see them at once, on past events too', async () => {
-    const created = await post('/~/virtual_eventtypes', { name: 'Order placed', criteria: { bool: { filter: [{ term: { 'request.verb': 'POST' } }] } }, description: 'Every POST' });
+    const created = await post('/~/virtual_eventtypes', {
+      name: 'Order placed',
+      criteria: { bool: { filter: [{ term: { 'request.verb': 'POST' } }] } },
+      description: 'Every POST',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Order placed', description: 'Every POST', _id: expect.any(String), created_at: expect.any(String) });
     const failed = await post('/~/virtual_eventtypes', { name: 'Failed', criteria: { query: { range: { 'response.status': { gte: 500 } } } } });
@@ -40,8 +65,12 @@ describe('virtual event types', () => {
     const byType = await post(`/search/~/search/events${window}`, { size: 0, aggs: { types: { terms: { field: 'virtual_event_types' } } } });
     expect(byType.status).toBe(200);
     expect(byType.body.aggregations.types).toEqual({
-      doc_count_error_upper_bound: 0, sum_other_doc_count: 0,
-      buckets: [{ key: 'Order placed', doc_count: 2 }, { key: 'Failed', doc_count: 1 }],
+      doc_count_error_upper_bound: 0,
+      sum_other_doc_count: 0,
+      buckets: [
+        { key: 'Order placed', doc_count: 2 },
+        { key: 'Failed', doc_count: 1 },
+      ],
     });
     const counted = await post(`/search/~/count/events${window}`, { query: { terms: { virtual_event_types: ['Failed', 'Order placed'] } } });
     expect(counted.body).toEqual({ count: 2 });
@@ -67,7 +96,9 @@ describe('virtual event types', () => {
     for (const [body, field] of cases) {
       const answer = await post('/~/virtual_eventtypes', body);
       expect(answer.status).toBe(400);
-      expect(answer.body.error.details.map((detail: { field: string }) => detail.field).some((named: string) => named === field || named.startsWith(`${field}.`))).toBe(true);
+      expect(
+        answer.body.error.details.map((detail: { field: string }) => detail.field).some((named: string) => named === field || named.startsWith(`${field}.`)),
+      ).toBe(true);
     }
     const first = await post('/~/virtual_eventtypes', { name: 'Reads', criteria: { term: { 'request.verb': 'GET' } } });
     expect(first.status).toBe(201);
@@ -82,7 +113,12 @@ describe('virtual event types', () => {
     const sorted = await post('/search/~/search/events', { sort: [{ virtual_event_types: 'asc' }] });
     expect(sorted.status).toBe(400);
     expect(sorted.body.error.details[0].field).toBe('sort[0]');
-    const meter = await post('/~/billing/meters', { name: 'm', slug: 'm', es_query: { query: { range: { virtual_event_types: { gte: 'a' } } } }, billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c'], custom_plan: { plan_id: 'p' } } } } });
+    const meter = await post('/~/billing/meters', {
+      name: 'm',
+      slug: 'm',
+      es_query: { query: { range: { virtual_event_types: { gte: 'a' } } } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c'], custom_plan: { plan_id: 'p' } } } },
+    });
     expect(meter.status).toBe(400);
     expect(meter.body.error.details[0].field).toBe('es_query.query.range.virtual_event_types');
     const metric = await post('/search/~/search/events', { aggs: { n: { cardinality: { field: 'virtual_event_types' } } } });

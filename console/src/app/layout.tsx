@@ -39,17 +39,27 @@ export function ConsoleLayout() {
   };
   return (
     <div className="layout">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="top-bar">
         <span className="brand">API analytics</span>
-        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
         <nav aria-label="Main" id="main-nav" className={menuOpen ? 'open' : undefined}>
-          {SECTIONS.filter((section) => hasScope(session, section.scope)).map((section) => <NavLink key={section.to} to={section.to}>{section.label}</NavLink>)}
+          {SECTIONS.filter((section) => hasScope(session, section.scope)).map((section) => (
+            <NavLink key={section.to} to={section.to}>
+              {section.label}
+            </NavLink>
+          ))}
         </nav>
         <span className="who">
           {session.username} · app <code>{session.appId}</code>
         </span>
-        <button type="button" onClick={() => void leave()}>Sign out</button>
+        <button type="button" onClick={() => void leave()}>
+          Sign out
+        </button>
       </header>
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<Loading label="Loading the page…" />}>

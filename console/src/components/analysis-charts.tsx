@@ -37,17 +37,19 @@ export function FunnelChart({ steps, label }: { steps: readonly { name: string; 
   const first = steps[0]?.value ?? 0;
   return useEchart(label, {
     tooltip: { trigger: 'item', formatter: '{b}: {c}' },
-    series: [{
-      type: 'funnel',
-      sort: 'none',
-      left: '10%',
-      width: '80%',
-      min: 0,
-      max: Math.max(first, 1),
-      gap: 2,
-      label: { show: true, position: 'inside', formatter: '{b}: {c}' },
-      data: steps.map((step) => ({ name: step.name, value: step.value })),
-    }],
+    series: [
+      {
+        type: 'funnel',
+        sort: 'none',
+        left: '10%',
+        width: '80%',
+        min: 0,
+        max: Math.max(first, 1),
+        gap: 2,
+        label: { show: true, position: 'inside', formatter: '{b}: {c}' },
+        data: steps.map((step) => ({ name: step.name, value: step.value })),
+      },
+    ],
   });
 }
 

@@ -7,7 +7,11 @@ export function Field({ label, problem, children }: { label: ReactNode; problem?
     <label className={problem ? 'field invalid' : 'field'}>
       {label}
       {children}
-      {problem && <span className="field-problem" role="alert">{problem}</span>}
+      {problem && (
+        <span className="field-problem" role="alert">
+          {problem}
+        </span>
+      )}
     </label>
   );
 }

@@ -7,7 +7,19 @@ import { useEventFields, useFieldValues } from '../lib/field-values';
  * and virtual event types included). What is typed is taken as is, so any field the query syntax
  * reaches can be named.
  */
-export function FieldInput({ label, name, value, onChange, placeholder }: { label: string; name: string; value: string; onChange: (field: string) => void; placeholder?: string }) {
+export function FieldInput({
+  label,
+  name,
+  value,
+  onChange,
+  placeholder,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (field: string) => void;
+  placeholder?: string;
+}) {
   const fields = useEventFields();
   const listId = useId();
   return (
@@ -15,7 +27,11 @@ export function FieldInput({ label, name, value, onChange, placeholder }: { labe
       {label}
       <input name={name} list={listId} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} autoComplete="off" />
       <datalist id={listId}>
-        {(fields.data ?? []).map((field) => <option key={field.name} value={field.name}>{field.type === 'virtual' ? 'virtual event type' : field.type}</option>)}
+        {(fields.data ?? []).map((field) => (
+          <option key={field.name} value={field.name}>
+            {field.type === 'virtual' ? 'virtual event type' : field.type}
+          </option>
+        ))}
       </datalist>
     </label>
   );
@@ -31,9 +47,8 @@ export function FilterPicker({ label, onPick, targets }: { label: string; onPick
   const [value, setValue] = useState('');
   const [target, setTarget] = useState(0);
   const fields = useEventFields();
-  const field: PickableField | undefined = fieldName.trim() === ''
-    ? undefined
-    : fields.data?.find((f) => f.name === fieldName.trim()) ?? { name: fieldName.trim(), type: 'keyword' };
+  const field: PickableField | undefined =
+    fieldName.trim() === '' ? undefined : (fields.data?.find((f) => f.name === fieldName.trim()) ?? { name: fieldName.trim(), type: 'keyword' });
   const values = useFieldValues(field, value);
   const listId = useId();
   const typed = value.trim().toLowerCase();
@@ -46,24 +61,53 @@ export function FilterPicker({ label, onPick, targets }: { label: string; onPick
   return (
     // biome-ignore lint/a11y/useSemanticElements: an inline row of inputs inside a form; a fieldset's border and legend do not fit it
     <div role="group" aria-label={label} className="filter-picker">
-      <FieldInput label="Field" name="pick_field" value={fieldName} onChange={(name) => { setFieldName(name); setValue(''); }} placeholder="action_name.raw" />
+      <FieldInput
+        label="Field"
+        name="pick_field"
+        value={fieldName}
+        onChange={(name) => {
+          setFieldName(name);
+          setValue('');
+        }}
+        placeholder="action_name.raw"
+      />
       <label>
         Value
-        <input name="pick_value" list={listId} value={value} onChange={(e) => setValue(e.target.value)} disabled={!field} autoComplete="off"
-          onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); add(); } }} />
+        <input
+          name="pick_value"
+          list={listId}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          disabled={!field}
+          autoComplete="off"
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              add();
+            }
+          }}
+        />
         <datalist id={listId}>
-          {suggestions.map((v) => <option key={v.value} value={v.value}>{`${v.count.toLocaleString()} events`}</option>)}
+          {suggestions.map((v) => (
+            <option key={v.value} value={v.value}>{`${v.count.toLocaleString()} events`}</option>
+          ))}
         </datalist>
       </label>
       {targets && targets.length > 1 && (
         <label>
           Add to
           <select name="pick_target" value={target} onChange={(e) => setTarget(Number(e.target.value))}>
-            {targets.map((name, i) => <option key={name} value={i}>{name}</option>)}
+            {targets.map((name, i) => (
+              <option key={name} value={i}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
       )}
-      <button type="button" className="secondary" onClick={add} disabled={!field || value.trim() === ''}>Add filter</button>
+      <button type="button" className="secondary" onClick={add} disabled={!field || value.trim() === ''}>
+        Add filter
+      </button>
     </div>
   );
 }

@@ -13,7 +13,17 @@ echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipCompone
  * Series over time, drawn by Apache ECharts: lines, or bars stacked per interval. Loaded lazily
  * (React.lazy) by whoever draws one, so ECharts stays out of the first page's JavaScript.
  */
-export default function TimeSeriesChart({ series, annotations = [], label, stacked = false }: { series: readonly Series[]; annotations?: readonly Annotation[]; label: string; stacked?: boolean }) {
+export default function TimeSeriesChart({
+  series,
+  annotations = [],
+  label,
+  stacked = false,
+}: {
+  series: readonly Series[];
+  annotations?: readonly Annotation[];
+  label: string;
+  stacked?: boolean;
+}) {
   const element = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!element.current) return undefined;

@@ -16,7 +16,11 @@ export async function loadConsoleConfig(): Promise<ConsoleConfig> {
     const response = await fetch(`${import.meta.env.BASE_URL}config.json`, { headers: { accept: 'application/json' } });
     if (response.ok) {
       const body = (await response.json()) as { management_url?: string; org_id?: string; collector_url?: string };
-      return { managementUrl: body.management_url ?? window.location.origin, ...(body.org_id ? { orgId: body.org_id } : {}), ...(body.collector_url ? { collectorUrl: body.collector_url } : {}) };
+      return {
+        managementUrl: body.management_url ?? window.location.origin,
+        ...(body.org_id ? { orgId: body.org_id } : {}),
+        ...(body.collector_url ? { collectorUrl: body.collector_url } : {}),
+      };
     }
   } catch {
     // No config file: the API is on this origin.

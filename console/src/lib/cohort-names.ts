@@ -22,6 +22,11 @@ export function useCohortChoices() {
   const api = useApi();
   return useQuery({
     queryKey: ['cohorts', 'choices'],
-    queryFn: async () => dataOf(await api.GET('/~/cohorts', { params: { query: { take: 1000 } } })).map((cohort) => ({ id: cohort._id, name: cohort.cohort_name, type: cohort.cohort_type })),
+    queryFn: async () =>
+      dataOf(await api.GET('/~/cohorts', { params: { query: { take: 1000 } } })).map((cohort) => ({
+        id: cohort._id,
+        name: cohort.cohort_name,
+        type: cohort.cohort_type,
+      })),
   });
 }

@@ -16,9 +16,11 @@ export interface SignInInput {
 }
 
 export async function startSession(api: ManagementClient, input: SignInInput): Promise<Session> {
-  const answer = dataOf(await api.POST('/oauth/console_session', {
-    body: { org_id: input.orgId, username: input.username, password: input.password, ...(input.appId ? { app_id: input.appId } : {}) },
-  }));
+  const answer = dataOf(
+    await api.POST('/oauth/console_session', {
+      body: { org_id: input.orgId, username: input.username, password: input.password, ...(input.appId ? { app_id: input.appId } : {}) },
+    }),
+  );
   return sessionFromToken(answer.access_token);
 }
 

@@ -6,13 +6,20 @@ describe('pickable fields', () => {
     const fields = pickableFields({
       _id: { type: 'keyword' },
       'metadata.plan': { type: 'text', fields: { raw: { type: 'keyword' } } },
-      'action_name': { type: 'text', fields: { raw: { type: 'keyword' } } },
+      action_name: { type: 'text', fields: { raw: { type: 'keyword' } } },
       'request.time': { type: 'date' },
       'response.status': { type: 'long' },
       'metadata.trial': { type: 'boolean' },
-      'event_type': { type: 'keyword' },
+      event_type: { type: 'keyword' },
     });
-    expect(fields.map((field) => field.name)).toEqual(['action_name.raw', 'virtual_event_types', 'response.status', 'event_type', 'metadata.plan.raw', 'metadata.trial']);
+    expect(fields.map((field) => field.name)).toEqual([
+      'action_name.raw',
+      'virtual_event_types',
+      'response.status',
+      'event_type',
+      'metadata.plan.raw',
+      'metadata.trial',
+    ]);
     expect(fields.find((field) => field.name === 'metadata.plan.raw')?.type).toBe('keyword');
   });
 
@@ -26,10 +33,12 @@ describe('pickable fields', () => {
   it('ANDs a clause to a filter, and a blank filter becomes the clause alone', () => {
     expect(withClause(undefined, 'a:1')).toBe('a:1');
     expect(withClause('  ', 'a:1')).toBe('a:1');
-    fc.assert(fc.property(fc.string(), fc.string({ minLength: 1 }), (filter, clause) => {
-      const combined = withClause(filter, clause);
-      expect(combined.endsWith(clause)).toBe(true);
-      if (filter.trim() !== '') expect(combined).toBe(`${filter.trim()} AND ${clause}`);
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string({ minLength: 1 }), (filter, clause) => {
+        const combined = withClause(filter, clause);
+        expect(combined.endsWith(clause)).toBe(true);
+        if (filter.trim() !== '') expect(combined).toBe(`${filter.trim()} AND ${clause}`);
+      }),
+    );
   });
 });

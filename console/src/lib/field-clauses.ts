@@ -12,7 +12,16 @@ export interface PickableField {
 }
 
 /** Fields people reach for first, listed before the rest (when the app's events hold them). */
-const FIRST_FIELDS = ['action_name.raw', 'request.route.raw', 'virtual_event_types', 'request.verb.raw', 'response.status', 'user_id.raw', 'company_id.raw', 'event_type'];
+const FIRST_FIELDS = [
+  'action_name.raw',
+  'request.route.raw',
+  'virtual_event_types',
+  'request.verb.raw',
+  'response.status',
+  'user_id.raw',
+  'company_id.raw',
+  'event_type',
+];
 const VIRTUAL_EVENT_TYPES: PickableField = { name: 'virtual_event_types', type: 'virtual' };
 /** Where top values are read from: recent enough to be current, long enough to hold rare ones. */
 export const VALUES_WINDOW = { from: '-30d', to: 'now' } as const;
@@ -34,7 +43,7 @@ export function pickableFields(properties: components['schemas']['FieldList']['p
 
 /** A value as a query-string clause of its field: numbers and booleans bare, anything else an exact phrase. */
 export function fieldClause(field: PickableField, value: string): string {
-  const bare = (field.type === 'long' || field.type === 'double') ? /^-?\d+(\.\d+)?$/.test(value) : field.type === 'boolean' && /^(true|false)$/.test(value);
+  const bare = field.type === 'long' || field.type === 'double' ? /^-?\d+(\.\d+)?$/.test(value) : field.type === 'boolean' && /^(true|false)$/.test(value);
   return `${field.name}:${bare ? value : exactPhrase(value)}`;
 }
 
@@ -43,4 +52,3 @@ export function withClause(filter: string | undefined, clause: string): string {
   const current = filter?.trim() ?? '';
   return current === '' ? clause : `${current} AND ${clause}`;
 }
-

@@ -44,10 +44,16 @@ export function useFieldValues(field: PickableField | undefined, typed: string) 
     staleTime: 30_000,
     queryFn: async () => {
       const name = field!.name;
-      const answer = dataOf(await api.POST('/search/~/search/events', {
-        params: { query: VALUES_WINDOW },
-        body: { size: 0, query: byPrefix ? { prefix: { [name]: prefix } } : { match_all: {} }, aggs: { values: { terms: { field: name, size: VALUES_SHOWN } } } },
-      }));
+      const answer = dataOf(
+        await api.POST('/search/~/search/events', {
+          params: { query: VALUES_WINDOW },
+          body: {
+            size: 0,
+            query: byPrefix ? { prefix: { [name]: prefix } } : { match_all: {} },
+            aggs: { values: { terms: { field: name, size: VALUES_SHOWN } } },
+          },
+        }),
+      );
       const buckets = (answer.aggregations?.['values'] as { buckets?: { key: unknown; doc_count: number }[] } | undefined)?.buckets ?? [];
       return buckets.map((bucket) => ({ value: String(bucket.key), count: bucket.doc_count }));
     },

@@ -19,21 +19,28 @@ export function SessionProvider({ children, onChange }: { children: ReactNode; o
   const api = useApi();
   const [session, setState] = useState<Session | undefined>(() => loadSession());
   const [restoring, setRestoring] = useState(session === undefined);
-  const setSession = useCallback((next: Session | undefined) => {
-    saveSession(next);
-    setState(next);
-    onChange?.(next);
-  }, [onChange]);
+  const setSession = useCallback(
+    (next: Session | undefined) => {
+      saveSession(next);
+      setState(next);
+      onChange?.(next);
+    },
+    [onChange],
+  );
 
   useEffect(() => {
     if (!restoring) return;
     let live = true;
-    void refreshSession(api).catch(() => undefined).then((restored) => {
-      if (!live) return;
-      if (restored) setSession(restored);
-      setRestoring(false);
-    });
-    return () => { live = false; };
+    void refreshSession(api)
+      .catch(() => undefined)
+      .then((restored) => {
+        if (!live) return;
+        if (restored) setSession(restored);
+        setRestoring(false);
+      });
+    return () => {
+      live = false;
+    };
   }, [api, restoring, setSession]);
 
   useEffect(() => {
@@ -41,7 +48,11 @@ export function SessionProvider({ children, onChange }: { children: ReactNode; o
     const wait = Math.max(0, session.expiresAt * 1000 - Date.now() - RENEW_BEFORE_MS);
     const timer = setTimeout(() => {
       // A session ended elsewhere (sign-out in another tab) leaves this token to run out; the next 401 signs out.
-      void refreshSession(api).catch(() => undefined).then((renewed) => { if (renewed) setSession(renewed); });
+      void refreshSession(api)
+        .catch(() => undefined)
+        .then((renewed) => {
+          if (renewed) setSession(renewed);
+        });
     }, wait);
     return () => clearTimeout(timer);
   }, [api, session, setSession]);

@@ -10,7 +10,12 @@ import type { StoredEntry } from './balance-store';
  */
 
 export function creditBalanceJson(f: BalanceFigures): CreditBalance {
-  return { sequence_id: f.sequenceId, current_balance: f.current.toNumber(), pending_activity: f.pending.toNumber(), available_balance: f.available.toNumber() };
+  return {
+    sequence_id: f.sequenceId,
+    current_balance: f.current.toNumber(),
+    pending_activity: f.pending.toNumber(),
+    available_balance: f.available.toNumber(),
+  };
 }
 
 export function subscriptionBalanceJson(b: SubscriptionFigures): SubscriptionBalance {
@@ -20,8 +25,13 @@ export function subscriptionBalanceJson(b: SubscriptionFigures): SubscriptionBal
 export function balanceEntryJson(e: StoredEntry): BalanceEntry {
   const { sequence_id: _sequence, ...after } = creditBalanceJson(e.after);
   const optional = {
-    transaction_id: e.transactionId, type: e.type, report_key: e.reportKey, report_version: e.reportVersion,
-    description: e.description, active_at: e.activeAt, expire_at: e.expireAt,
+    transaction_id: e.transactionId,
+    type: e.type,
+    report_key: e.reportKey,
+    report_version: e.reportVersion,
+    description: e.description,
+    active_at: e.activeAt,
+    expire_at: e.expireAt,
   };
   return {
     sequence_id: e.sequenceId,

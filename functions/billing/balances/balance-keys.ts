@@ -33,13 +33,19 @@ export const ENTRY_PREFIX = 'ENTRY#';
 export const entrySortKey = (sequenceId: number) => `${ENTRY_PREFIX}${String(sequenceId).padStart(12, '0')}`;
 
 /** App-wide: a transaction_id names one transaction of the app, whichever subscription it was sent for. */
-export const transactionMarkerKey = (t: BalanceTenant, transactionId: string): Key =>
-  ({ pk: `BALANCE_TXN#${t.orgId}#${t.appId}#${part(transactionId)}`, sk: 'TXN' });
+export const transactionMarkerKey = (t: BalanceTenant, transactionId: string): Key => ({
+  pk: `BALANCE_TXN#${t.orgId}#${t.appId}#${part(transactionId)}`,
+  sk: 'TXN',
+});
 
-export const drawMarkerKey = (t: BalanceTenant, subscriptionId: string, reportKey: string, reportVersion: number): Key =>
-  ({ pk: balancePartition(t, subscriptionId), sk: `DRAW#${part(reportKey)}#v${reportVersion}` });
+export const drawMarkerKey = (t: BalanceTenant, subscriptionId: string, reportKey: string, reportVersion: number): Key => ({
+  pk: balancePartition(t, subscriptionId),
+  sk: `DRAW#${part(reportKey)}#v${reportVersion}`,
+});
 
 export const companyIndexPartition = (t: BalanceTenant, companyId: string) => `BALANCES#${t.orgId}#${t.appId}#COMPANY#${part(companyId)}`;
 
-export const companyIndexKey = (t: BalanceTenant, companyId: string, subscriptionId: string): Key =>
-  ({ pk: companyIndexPartition(t, companyId), sk: `SUB#${part(subscriptionId)}` });
+export const companyIndexKey = (t: BalanceTenant, companyId: string, subscriptionId: string): Key => ({
+  pk: companyIndexPartition(t, companyId),
+  sk: `SUB#${part(subscriptionId)}`,
+});

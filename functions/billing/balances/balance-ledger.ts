@@ -3,7 +3,18 @@ import { Decimal } from '../../../values/decimal';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import type { BalanceTransactionCreate } from '../../../schemas/billing/balance';
 import { drawMarkerKey, transactionMarkerKey, type BalanceTenant, type Key } from './balance-keys';
-import { acceptTransaction, advance, drawUsage, EMPTY_BALANCE, figuresOf, signedAmount, type BalanceFigures, type BalanceState, type LedgerEntry, type Transition } from './balance-state';
+import {
+  acceptTransaction,
+  advance,
+  drawUsage,
+  EMPTY_BALANCE,
+  figuresOf,
+  signedAmount,
+  type BalanceFigures,
+  type BalanceState,
+  type LedgerEntry,
+  type Transition,
+} from './balance-state';
 import type { BalanceStore, StoredBalance, StoredEntry } from './balance-store';
 
 /**
@@ -66,7 +77,10 @@ export class BalanceLedger {
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(private readonly store: BalanceStore, options: BalanceLedgerOptions = {}) {
+  constructor(
+    private readonly store: BalanceStore,
+    options: BalanceLedgerOptions = {},
+  ) {
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -89,15 +103,25 @@ export class BalanceLedger {
       const now = this.now();
       const activeAt = input.active_at ?? now.toISOString();
       if (input.expire_at && Date.parse(input.expire_at) <= Date.parse(activeAt)) {
-        throw new ValidationError('expire_at must be after active_at', [{ field: 'expire_at', reason: 'must be after active_at (the time of the request when active_at is omitted)' }]);
+        throw new ValidationError('expire_at must be after active_at', [
+          { field: 'expire_at', reason: 'must be after active_at (the time of the request when active_at is omitted)' },
+        ]);
       }
       const stored = await this.store.readBalance(tenant, input.subscription_id);
       assertCompany(stored, input.company_id);
       return this.change(tenant, input.company_id, input.subscription_id, stored, now, (state) => {
-        const transition = acceptTransaction(state, {
-          transactionId: input.transaction_id, type: input.type, amount: signedAmount(input.type, input.amount), activeAt,
-          ...(input.expire_at ? { expireAt: input.expire_at } : {}), ...(input.description ? { description: input.description } : {}),
-        }, now);
+        const transition = acceptTransaction(
+          state,
+          {
+            transactionId: input.transaction_id,
+            type: input.type,
+            amount: signedAmount(input.type, input.amount),
+            activeAt,
+            ...(input.expire_at ? { expireAt: input.expire_at } : {}),
+            ...(input.description ? { description: input.description } : {}),
+          },
+          now,
+        );
         if (transition.state.pending.length + transition.state.lots.length > MAX_OPEN_ITEMS) {
           throw new ValidationError(`Subscription ${input.subscription_id} has ${MAX_OPEN_ITEMS} pending transactions and unexpired credits already`, [
             { field: 'subscription_id', reason: `at most ${MAX_OPEN_ITEMS} pending transactions plus unexpired credits per subscription` },
@@ -106,7 +130,10 @@ export class BalanceLedger {
         const entry = transition.entries[0]!;
         return {
           transition,
-          marker: { key: markerKey, attributes: { fingerprint, subscription_id: input.subscription_id, sequence_id: entry.sequenceId, recorded_at: now.toISOString() } },
+          marker: {
+            key: markerKey,
+            attributes: { fingerprint, subscription_id: input.subscription_id, sequence_id: entry.sequenceId, recorded_at: now.toISOString() },
+          },
           result: 'recorded' as const,
         };
       });
@@ -119,7 +146,8 @@ export class BalanceLedger {
    * subscription has none, and may go negative (usage beyond the credits).
    */
   async drawUsage(tenant: BalanceTenant, draw: UsageDraw): Promise<UsageDrawResult> {
-    if (!Number.isSafeInteger(draw.reportVersion) || draw.reportVersion < 0) throw new RangeError(`report version ${draw.reportVersion} is not a non-negative integer`);
+    if (!Number.isSafeInteger(draw.reportVersion) || draw.reportVersion < 0)
+      throw new RangeError(`report version ${draw.reportVersion} is not a non-negative integer`);
     const markerKey = drawMarkerKey(tenant, draw.subscriptionId, draw.reportKey, draw.reportVersion);
     return this.retrying(async () => {
       const marker = await this.store.readMarker(markerKey);
@@ -133,7 +161,12 @@ export class BalanceLedger {
       }
       return this.change(tenant, draw.companyId, draw.subscriptionId, stored, now, (state) => {
         const transition = drawUsage(state, draw, now);
-        const result: UsageDrawResult = { beginning: figuresOf(state), ending: figuresOf(transition.state), balanceChanges: [{ amount: transition.entries[0]!.amount }], duplicate: false };
+        const result: UsageDrawResult = {
+          beginning: figuresOf(state),
+          ending: figuresOf(transition.state),
+          balanceChanges: [{ amount: transition.entries[0]!.amount }],
+          duplicate: false,
+        };
         return { transition, marker: { key: markerKey, attributes: drawMarker(draw, result, now) }, result };
       });
     });
@@ -162,8 +195,8 @@ export class BalanceLedger {
     const stored = await this.store.readBalance(tenant, subscriptionId);
     if (!stored) return { entries: [] };
     const before = page.beforeId ?? Number.POSITIVE_INFINITY;
-    const due = advance(stored.state, this.now()).entries
-      .filter((e) => e.sequenceId < before)
+    const due = advance(stored.state, this.now())
+      .entries.filter((e) => e.sequenceId < before)
       .reverse()
       .map((e): StoredEntry => ({ ...e, companyId: stored.companyId, subscriptionId: stored.subscriptionId }));
     const olderThan = Math.min(before, stored.state.sequenceId + 1);
@@ -180,7 +213,11 @@ export class BalanceLedger {
    * commit conditioned on the sequence read. `decide` may throw (nothing is written then).
    */
   private async change<T>(
-    tenant: BalanceTenant, companyId: string, subscriptionId: string, stored: StoredBalance | undefined, now: Date,
+    tenant: BalanceTenant,
+    companyId: string,
+    subscriptionId: string,
+    stored: StoredBalance | undefined,
+    now: Date,
     decide: (state: BalanceState) => { transition: Transition; marker: { key: Key; attributes: Record<string, unknown> }; result: T },
   ): Promise<Attempt<T>> {
     const expectedSequence = stored?.state.sequenceId;
@@ -191,7 +228,16 @@ export class BalanceLedger {
     }
     const decision = decide(caughtUp.state);
     const entries: LedgerEntry[] = [...caughtUp.entries, ...decision.transition.entries];
-    const outcome = await this.store.commit({ tenant, companyId, subscriptionId, expectedSequence, next: decision.transition.state, entries, marker: decision.marker, now });
+    const outcome = await this.store.commit({
+      tenant,
+      companyId,
+      subscriptionId,
+      expectedSequence,
+      next: decision.transition.state,
+      entries,
+      marker: decision.marker,
+      now,
+    });
     if (outcome === 'committed') return { done: decision.result };
     // marker-exists: the same change won a race; the next attempt finds the marker and answers from it.
     return { retry: outcome === 'marker-exists' ? 'now' : 'later' };
@@ -209,7 +255,16 @@ export class BalanceLedger {
 
 /** Identity of a transaction body for dedup: exact amount text and normalised times, so `10` and `"10.00"` match. */
 export function transactionFingerprint(input: BalanceTransactionCreate): string {
-  const canonical = JSON.stringify([input.company_id, input.subscription_id, input.transaction_id, input.type, input.amount.toString(), input.description ?? null, input.active_at ?? null, input.expire_at ?? null]);
+  const canonical = JSON.stringify([
+    input.company_id,
+    input.subscription_id,
+    input.transaction_id,
+    input.type,
+    input.amount.toString(),
+    input.description ?? null,
+    input.active_at ?? null,
+    input.expire_at ?? null,
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -221,7 +276,12 @@ function assertCompany(stored: StoredBalance | undefined, companyId: string): vo
   }
 }
 
-const figuresText = (f: BalanceFigures) => ({ sequence_id: f.sequenceId, current_balance: f.current.toString(), pending_activity: f.pending.toString(), available_balance: f.available.toString() });
+const figuresText = (f: BalanceFigures) => ({
+  sequence_id: f.sequenceId,
+  current_balance: f.current.toString(),
+  pending_activity: f.pending.toString(),
+  available_balance: f.available.toString(),
+});
 
 function figuresFromText(item: Record<string, unknown>): BalanceFigures {
   return {
@@ -234,8 +294,13 @@ function figuresFromText(item: Record<string, unknown>): BalanceFigures {
 
 function drawMarker(draw: UsageDraw, result: UsageDrawResult, now: Date): Record<string, unknown> {
   return {
-    report_key: draw.reportKey, report_version: draw.reportVersion, amount: draw.amount.toString(), recorded_at: now.toISOString(),
-    beginning: figuresText(result.beginning), ending: figuresText(result.ending), balance_changes: result.balanceChanges.map((c) => c.amount.toString()),
+    report_key: draw.reportKey,
+    report_version: draw.reportVersion,
+    amount: draw.amount.toString(),
+    recorded_at: now.toISOString(),
+    beginning: figuresText(result.beginning),
+    ending: figuresText(result.ending),
+    balance_changes: result.balanceChanges.map((c) => c.amount.toString()),
   };
 }
 

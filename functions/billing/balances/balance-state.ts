@@ -112,16 +112,28 @@ export function advance(state: BalanceState, now: Date, maxEntries = Number.POSI
     if (lotDue && (!activationDue || ms(lot.expireAt) <= ms(activation.activeAt))) {
       s = { ...s, sequenceId: s.sequenceId + 1, current: s.current.minus(lot.remaining), lots: s.lots.filter((l) => l !== lot) };
       entries.push({
-        sequenceId: s.sequenceId, entryType: 'expiry', amount: lot.remaining.negated(), effectiveAt: lot.expireAt,
-        transactionId: lot.transactionId, expireAt: lot.expireAt, after: figuresOf(s),
+        sequenceId: s.sequenceId,
+        entryType: 'expiry',
+        amount: lot.remaining.negated(),
+        effectiveAt: lot.expireAt,
+        transactionId: lot.transactionId,
+        expireAt: lot.expireAt,
+        after: figuresOf(s),
       });
     } else {
       const due = activation!;
       const posted = post({ ...s, pending: s.pending.filter((p) => p !== due) }, due.amount, due.transactionId, due.expireAt);
       s = { ...posted, sequenceId: s.sequenceId + 1 };
       entries.push({
-        sequenceId: s.sequenceId, entryType: 'activation', amount: due.amount, effectiveAt: due.activeAt, transactionId: due.transactionId,
-        type: due.type, activeAt: due.activeAt, ...(due.expireAt ? { expireAt: due.expireAt } : {}), after: figuresOf(s),
+        sequenceId: s.sequenceId,
+        entryType: 'activation',
+        amount: due.amount,
+        effectiveAt: due.activeAt,
+        transactionId: due.transactionId,
+        type: due.type,
+        activeAt: due.activeAt,
+        ...(due.expireAt ? { expireAt: due.expireAt } : {}),
+        after: figuresOf(s),
       });
     }
   }
@@ -134,12 +146,24 @@ export function advance(state: BalanceState, now: Date, maxEntries = Number.POSI
  */
 export function acceptTransaction(state: BalanceState, tx: SignedTransaction, now: Date): Transition {
   const common = {
-    entryType: 'transaction' as const, amount: tx.amount, effectiveAt: now.toISOString(), transactionId: tx.transactionId, type: tx.type,
-    activeAt: tx.activeAt, ...(tx.expireAt ? { expireAt: tx.expireAt } : {}), ...(tx.description ? { description: tx.description } : {}),
+    entryType: 'transaction' as const,
+    amount: tx.amount,
+    effectiveAt: now.toISOString(),
+    transactionId: tx.transactionId,
+    type: tx.type,
+    activeAt: tx.activeAt,
+    ...(tx.expireAt ? { expireAt: tx.expireAt } : {}),
+    ...(tx.description ? { description: tx.description } : {}),
   };
   let next: BalanceState;
   if (ms(tx.activeAt) > now.getTime()) {
-    const pending: PendingTransaction = { transactionId: tx.transactionId, type: tx.type, amount: tx.amount, activeAt: tx.activeAt, ...(tx.expireAt ? { expireAt: tx.expireAt } : {}) };
+    const pending: PendingTransaction = {
+      transactionId: tx.transactionId,
+      type: tx.type,
+      amount: tx.amount,
+      activeAt: tx.activeAt,
+      ...(tx.expireAt ? { expireAt: tx.expireAt } : {}),
+    };
     next = { ...state, sequenceId: state.sequenceId + 1, pending: [...state.pending, pending] };
   } else {
     next = { ...post(state, tx.amount, tx.transactionId, tx.expireAt), sequenceId: state.sequenceId + 1 };
@@ -159,10 +183,17 @@ export function drawUsage(state: BalanceState, draw: { reportKey: string; report
   const next = { ...post(state, change), sequenceId: state.sequenceId + 1 };
   return {
     state: next,
-    entries: [{
-      sequenceId: next.sequenceId, entryType: 'usage', amount: change, effectiveAt: now.toISOString(),
-      reportKey: draw.reportKey, reportVersion: draw.reportVersion, after: figuresOf(next),
-    }],
+    entries: [
+      {
+        sequenceId: next.sequenceId,
+        entryType: 'usage',
+        amount: change,
+        effectiveAt: now.toISOString(),
+        reportKey: draw.reportKey,
+        reportVersion: draw.reportVersion,
+        after: figuresOf(next),
+      },
+    ],
   };
 }
 

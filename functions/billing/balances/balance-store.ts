@@ -48,7 +48,10 @@ export interface StoredEntry extends LedgerEntry {
 }
 
 export class BalanceStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   async readBalance(tenant: BalanceTenant, subscriptionId: string): Promise<StoredBalance | undefined> {
     const { Item } = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: balanceKey(tenant, subscriptionId), ConsistentRead: true }));
@@ -65,7 +68,9 @@ export class BalanceStore {
     const created = request.expectedSequence === undefined;
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
     if (request.marker) {
-      items.push({ Put: { TableName: this.tableName, Item: { ...request.marker.attributes, ...request.marker.key }, ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({
+        Put: { TableName: this.tableName, Item: { ...request.marker.attributes, ...request.marker.key }, ConditionExpression: 'attribute_not_exists(pk)' },
+      });
     }
     const balanceIndex = items.length;
     items.push({
@@ -77,7 +82,12 @@ export class BalanceStore {
       },
     });
     if (created) {
-      items.push({ Put: { TableName: this.tableName, Item: { ...companyIndexKey(tenant, companyId, subscriptionId), subscription_id: subscriptionId, company_id: companyId } } });
+      items.push({
+        Put: {
+          TableName: this.tableName,
+          Item: { ...companyIndexKey(tenant, companyId, subscriptionId), subscription_id: subscriptionId, company_id: companyId },
+        },
+      });
     }
     const pk = balancePartition(tenant, subscriptionId);
     for (const entry of request.entries) {
@@ -101,14 +111,16 @@ export class BalanceStore {
   async entries(tenant: BalanceTenant, subscriptionId: string, page: EntryPageRequest): Promise<StoredEntry[]> {
     if (page.beforeSequence !== undefined && page.beforeSequence <= 1) return [];
     const upper = page.beforeSequence === undefined ? undefined : entrySortKey(page.beforeSequence - 1);
-    const { Items = [] } = await this.documents.send(new QueryCommand({
-      TableName: this.tableName,
-      KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :lo)' : 'pk = :pk AND sk BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: { ':pk': balancePartition(tenant, subscriptionId), ':lo': ENTRY_PREFIX, ...(upper === undefined ? {} : { ':hi': upper }) },
-      ScanIndexForward: false,
-      Limit: page.take,
-      ConsistentRead: true,
-    }));
+    const { Items = [] } = await this.documents.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: upper === undefined ? 'pk = :pk AND begins_with(sk, :lo)' : 'pk = :pk AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':pk': balancePartition(tenant, subscriptionId), ':lo': ENTRY_PREFIX, ...(upper === undefined ? {} : { ':hi': upper }) },
+        ScanIndexForward: false,
+        Limit: page.take,
+        ConsistentRead: true,
+      }),
+    );
     return Items.map(entryFromItem);
   }
 
@@ -132,7 +144,13 @@ function balanceItem(tenant: BalanceTenant, companyId: string, subscriptionId: s
     subscription_id: subscriptionId,
     sequence_id: state.sequenceId,
     current_balance: state.current.toString(),
-    pending: state.pending.map((p) => ({ transaction_id: p.transactionId, type: p.type, amount: p.amount.toString(), active_at: p.activeAt, ...(p.expireAt ? { expire_at: p.expireAt } : {}) })),
+    pending: state.pending.map((p) => ({
+      transaction_id: p.transactionId,
+      type: p.type,
+      amount: p.amount.toString(),
+      active_at: p.activeAt,
+      ...(p.expireAt ? { expire_at: p.expireAt } : {}),
+    })),
     lots: state.lots.map((l) => ({ transaction_id: l.transactionId, remaining: l.remaining.toString(), expire_at: l.expireAt })),
   };
 }
@@ -147,7 +165,10 @@ function balanceFromItem(item: Record<string, unknown>): StoredBalance {
       sequenceId: Number(item.sequence_id),
       current: Decimal.from(String(item.current_balance)),
       pending: pending.map((p) => ({
-        transactionId: p.transaction_id!, type: p.type as BalanceTransactionType, amount: Decimal.from(p.amount!), activeAt: p.active_at!,
+        transactionId: p.transaction_id!,
+        type: p.type as BalanceTransactionType,
+        amount: Decimal.from(p.amount!),
+        activeAt: p.active_at!,
         ...(p.expire_at ? { expireAt: p.expire_at } : {}),
       })),
       lots: lots.map((l) => ({ transactionId: l.transaction_id!, remaining: Decimal.from(l.remaining!), expireAt: l.expire_at! })),
@@ -155,10 +176,22 @@ function balanceFromItem(item: Record<string, unknown>): StoredBalance {
   };
 }
 
-const figuresItem = (f: BalanceFigures) => ({ current_balance: f.current.toString(), pending_activity: f.pending.toString(), available_balance: f.available.toString() });
+const figuresItem = (f: BalanceFigures) => ({
+  current_balance: f.current.toString(),
+  pending_activity: f.pending.toString(),
+  available_balance: f.available.toString(),
+});
 
 function entryItem(companyId: string, subscriptionId: string, e: LedgerEntry): Record<string, unknown> {
-  const optional = { transaction_id: e.transactionId, type: e.type, report_key: e.reportKey, report_version: e.reportVersion, description: e.description, active_at: e.activeAt, expire_at: e.expireAt };
+  const optional = {
+    transaction_id: e.transactionId,
+    type: e.type,
+    report_key: e.reportKey,
+    report_version: e.reportVersion,
+    description: e.description,
+    active_at: e.activeAt,
+    expire_at: e.expireAt,
+  };
   return {
     company_id: companyId,
     subscription_id: subscriptionId,
@@ -174,9 +207,13 @@ function entryItem(companyId: string, subscriptionId: string, e: LedgerEntry): R
 function entryFromItem(item: Record<string, unknown>): StoredEntry {
   const text = (name: string) => (item[name] === undefined ? undefined : String(item[name]));
   const optional = {
-    transactionId: text('transaction_id'), type: text('type') as BalanceTransactionType | undefined, reportKey: text('report_key'),
-    reportVersion: item.report_version === undefined ? undefined : Number(item.report_version), description: text('description'),
-    activeAt: text('active_at'), expireAt: text('expire_at'),
+    transactionId: text('transaction_id'),
+    type: text('type') as BalanceTransactionType | undefined,
+    reportKey: text('report_key'),
+    reportVersion: item.report_version === undefined ? undefined : Number(item.report_version),
+    description: text('description'),
+    activeAt: text('active_at'),
+    expireAt: text('expire_at'),
   };
   const sequenceId = Number(item.sequence_id);
   return {

@@ -53,7 +53,9 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
       throw error;
     }
     if (plan.provider !== price.provider) {
-      throw new ValidationError(`The plan belongs to provider ${String(plan.provider)}, not ${price.provider}`, [{ field: 'provider', reason: `must match the plan's provider (${String(plan.provider)})` }]);
+      throw new ValidationError(`The plan belongs to provider ${String(plan.provider)}, not ${price.provider}`, [
+        { field: 'provider', reason: `must match the plan's provider (${String(plan.provider)})` },
+      ]);
     }
   };
 
@@ -104,7 +106,9 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
         const result = await plans.list(request, caller);
         if (!request.query.includes?.split(',').includes('prices')) return result;
         const ctx = contextOf(request, caller, now());
-        const body = await Promise.all((result.body as Record<string, unknown>[]).map(async (plan) => ({ ...plan, prices: (await pricesOf(ctx, String(plan.id))).map(catalogDocument) })));
+        const body = await Promise.all(
+          (result.body as Record<string, unknown>[]).map(async (plan) => ({ ...plan, prices: (await pricesOf(ctx, String(plan.id))).map(catalogDocument) })),
+        );
         return { ...result, body };
       },
       async get(request, caller) {
@@ -119,7 +123,9 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
         const id = request.pathParams.id ?? '';
         const remaining = await pricesOf(ctx, id);
         if (remaining.length > 0) {
-          throw new ValidationError(`The plan still has ${remaining.length} price(s); delete them first`, [{ field: 'id', reason: `plan has ${remaining.length} price(s)` }]);
+          throw new ValidationError(`The plan still has ${remaining.length} price(s); delete them first`, [
+            { field: 'id', reason: `plan has ${remaining.length} price(s)` },
+          ]);
         }
         return plans.delete(request, caller);
       },

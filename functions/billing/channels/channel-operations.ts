@@ -54,7 +54,10 @@ export function channelOperations(deps: ChannelDeps): ResourceOperationTable {
     listFilter: (query) => {
       if (query.status === undefined) return undefined;
       const status = ChannelStatus.safeParse(query.status);
-      if (!status.success) throw new ValidationError(`status must be one of ${ChannelStatus.options.join(', ')}`, [{ field: 'status', reason: `must be one of ${ChannelStatus.options.join(', ')}` }]);
+      if (!status.success)
+        throw new ValidationError(`status must be one of ${ChannelStatus.options.join(', ')}`, [
+          { field: 'status', reason: `must be one of ${ChannelStatus.options.join(', ')}` },
+        ]);
       return { attribute: 'status', value: status.data };
     },
   };

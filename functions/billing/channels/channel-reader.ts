@@ -27,7 +27,13 @@ export function deliveryChannel(stored: StoredChannel, now: Date): DeliveryChann
  * Ids that name no channel (never created, deleted) are absent from the map; the caller decides
  * what an absent or inactive channel means for its report.
  */
-export async function readDeliveryChannels(deps: ChannelReaderDeps, orgId: string, appId: string, ids: readonly string[], now: Date): Promise<Map<string, DeliveryChannel>> {
+export async function readDeliveryChannels(
+  deps: ChannelReaderDeps,
+  orgId: string,
+  appId: string,
+  ids: readonly string[],
+  now: Date,
+): Promise<Map<string, DeliveryChannel>> {
   const found = new Map<string, DeliveryChannel>();
   const unique = [...new Set(ids)].filter(isPlausibleId);
   for (const item of await deps.resources.getItems(unique.map((id) => channelKey(orgId, appId, id)))) {
@@ -44,5 +50,8 @@ export async function readDeliveryChannels(deps: ChannelReaderDeps, orgId: strin
 export function channelWebhookClient(channel: DeliveryChannel, options?: ClientOptions): ProviderClient<WebhookParams> {
   const [secret] = channel.secrets;
   if (secret === undefined) throw new Error(`channel ${channel.id} has no signing secret`);
-  return createWebhookClient({ id: channel.id, name: channel.name, url: channel.url, secret }, { ...options, fetch: channelFetch(channel, webhookTransport(options)) });
+  return createWebhookClient(
+    { id: channel.id, name: channel.name, url: channel.url, secret },
+    { ...options, fetch: channelFetch(channel, webhookTransport(options)) },
+  );
 }

@@ -11,7 +11,8 @@ export function generateChannelSecret(): string {
 
 /** The secrets that sign a delivery at `now`: the current one first, then the previous one while it is valid. */
 export function signingSecrets(channel: Pick<StoredChannel, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now: Date): string[] {
-  const previousValid = channel.previous_secret !== undefined && channel.previous_secret_expires_at !== undefined && Date.parse(channel.previous_secret_expires_at) > now.getTime();
+  const previousValid =
+    channel.previous_secret !== undefined && channel.previous_secret_expires_at !== undefined && Date.parse(channel.previous_secret_expires_at) > now.getTime();
   return previousValid ? [channel.secret, channel.previous_secret as string] : [channel.secret];
 }
 
@@ -20,9 +21,18 @@ export function signingSecrets(channel: Pick<StoredChannel, 'secret' | 'previous
  * secret again changes nothing; only one previous secret is kept (rotating twice within 24 h
  * retires the oldest at once).
  */
-export function rotatedSecrets(current: Pick<StoredChannel, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, next: string, now: Date): Pick<StoredChannel, 'secret' | 'previous_secret' | 'previous_secret_expires_at'> {
+export function rotatedSecrets(
+  current: Pick<StoredChannel, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+  next: string,
+  now: Date,
+): Pick<StoredChannel, 'secret' | 'previous_secret' | 'previous_secret_expires_at'> {
   if (next === current.secret) {
-    return { secret: current.secret, ...(current.previous_secret !== undefined ? { previous_secret: current.previous_secret, previous_secret_expires_at: current.previous_secret_expires_at } : {}) };
+    return {
+      secret: current.secret,
+      ...(current.previous_secret !== undefined
+        ? { previous_secret: current.previous_secret, previous_secret_expires_at: current.previous_secret_expires_at }
+        : {}),
+    };
   }
   return { secret: next, previous_secret: current.secret, previous_secret_expires_at: new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS).toISOString() };
 }

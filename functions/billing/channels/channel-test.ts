@@ -56,7 +56,11 @@ export function channelTestOperations(deps: ChannelTestDeps): ResourceOperationT
     async 'billingChannels.test'(request, caller) {
       const ctx = contextOf(request, caller, now());
       const input = parseBody(ChannelTestRequest, optionalObjectBody(request));
-      const meter = await store.get({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: METER_PREFIX }, request.pathParams.meterId ?? '', 'billing meter');
+      const meter = await store.get(
+        { partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: METER_PREFIX },
+        request.pathParams.meterId ?? '',
+        'billing meter',
+      );
       const ids = input.channel_id !== undefined ? [input.channel_id] : meterChannelIds(meter);
       const channels = await readDeliveryChannels(deps, ctx.orgId, ctx.appId, ids, new Date(ctx.now));
       if (input.channel_id !== undefined && !channels.has(input.channel_id)) {
@@ -66,15 +70,29 @@ export function channelTestOperations(deps: ChannelTestDeps): ResourceOperationT
         id: `test_${randomUUID()}`,
         type: TEST_EVENT_TYPE,
         created: ctx.now,
-        data: { org_id: ctx.orgId, app_id: ctx.appId, meter: { id: String(meter._id), name: String(meter.name) }, message: 'Test delivery from the billing service; no usage is reported by this event.' },
+        data: {
+          org_id: ctx.orgId,
+          app_id: ctx.appId,
+          meter: { id: String(meter._id), name: String(meter.name) },
+          message: 'Test delivery from the billing service; no usage is reported by this event.',
+        },
       };
-      const results = await Promise.all([...new Set(ids)].map(async (id): Promise<ChannelTestResult> => {
-        const channel = channels.get(id);
-        if (!channel) return { channel_id: id, channel_name: null, success: false, provider_requests: [notFoundRecord(event.id, ctx.now)] };
-        const requests = await deliverTest(channel, event, webhookTransport({ ...(deps.fetch ? { fetch: deps.fetch } : {}), allowPrivateTargets: deps.webhookAllowPrivateTargets ?? false }));
-        return { channel_id: id, channel_name: channel.name, success: requests.every((record) => record.success), provider_requests: requests };
-      }));
-      return { status: 200, body: { billing_meter_id: String(meter._id), event_id: event.id, success: results.every((result) => result.success), channel_requests: results } };
+      const results = await Promise.all(
+        [...new Set(ids)].map(async (id): Promise<ChannelTestResult> => {
+          const channel = channels.get(id);
+          if (!channel) return { channel_id: id, channel_name: null, success: false, provider_requests: [notFoundRecord(event.id, ctx.now)] };
+          const requests = await deliverTest(
+            channel,
+            event,
+            webhookTransport({ ...(deps.fetch ? { fetch: deps.fetch } : {}), allowPrivateTargets: deps.webhookAllowPrivateTargets ?? false }),
+          );
+          return { channel_id: id, channel_name: channel.name, success: requests.every((record) => record.success), provider_requests: requests };
+        }),
+      );
+      return {
+        status: 200,
+        body: { billing_meter_id: String(meter._id), event_id: event.id, success: results.every((result) => result.success), channel_requests: results },
+      };
     },
   };
 }
@@ -96,11 +114,17 @@ async function deliverTest(channel: DeliveryChannel, event: { id: string }, fetc
   const body = JSON.stringify(event);
   const runtime = systemRetryRuntime;
   const signature = signatureHeader(body, channel.secrets, Math.floor(runtime.now().getTime() / 1000));
-  await recordedHttp({ log, runtime, fetchFn: channelFetch(channel, fetchFn), timeoutMs: TEST_TIMEOUT_MS }, event.id, channel.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id },
-    body,
-  }, classifyTest);
+  await recordedHttp(
+    { log, runtime, fetchFn: channelFetch(channel, fetchFn), timeoutMs: TEST_TIMEOUT_MS },
+    event.id,
+    channel.url,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id },
+      body,
+    },
+    classifyTest,
+  );
   return log.records;
 }
 
@@ -111,5 +135,12 @@ function classifyTest(response: HttpResponse): AttemptResult {
 }
 
 function notFoundRecord(jobId: string, at: string): ProviderRequestRecord {
-  return { job_id: jobId, request_time: at, success: false, status_code: 0, error_code: 'channel_not_found', error_message: 'the meter names a channel that does not exist in this app' };
+  return {
+    job_id: jobId,
+    request_time: at,
+    success: false,
+    status_code: 0,
+    error_code: 'channel_not_found',
+    error_message: 'the meter names a channel that does not exist in this app',
+  };
 }

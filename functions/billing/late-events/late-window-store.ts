@@ -34,7 +34,10 @@ export interface LateWindowMark {
 export const lateMarksPartition = (orgId: string, appId: string) => `LATE#${orgId}#${appId}`;
 
 export class LateWindowStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /** Marks the hours of the late events among `events`, indexed at `indexedAt`; one write per (app, hour). */
   async markLate(events: readonly IndexedEvent[], indexedAt: Date): Promise<number> {
@@ -53,16 +56,20 @@ export class LateWindowStore {
       const values = { ':at': indexedAt.toISOString(), ':expires': Math.floor((mark.hourStart + HOUR_MS) / 1000) + MARK_RETENTION_SECONDS, ':n': mark.count };
       try {
         // A later indexing moves the mark forward, never back (batches may finish out of order).
-        await this.documents.send(new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: 'SET last_indexed_at = :at, expires_at = :expires ADD events :n',
-          ConditionExpression: 'attribute_not_exists(last_indexed_at) OR last_indexed_at < :at',
-          ExpressionAttributeValues: values,
-        }));
+        await this.documents.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'SET last_indexed_at = :at, expires_at = :expires ADD events :n',
+            ConditionExpression: 'attribute_not_exists(last_indexed_at) OR last_indexed_at < :at',
+            ExpressionAttributeValues: values,
+          }),
+        );
       } catch (error) {
         if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-        await this.documents.send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'ADD events :n', ExpressionAttributeValues: { ':n': mark.count } }));
+        await this.documents.send(
+          new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'ADD events :n', ExpressionAttributeValues: { ':n': mark.count } }),
+        );
       }
     });
     return hours.size;
@@ -80,6 +87,10 @@ export class LateWindowStore {
         ':to': `HOUR#${new Date(Math.ceil(to.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS).toISOString()}`,
       },
     });
-    return items.map((item) => ({ hourStart: new Date(String(item['sk']).slice('HOUR#'.length)), lastIndexedAt: new Date(String(item['last_indexed_at'])), events: Number(item['events'] ?? 0) }));
+    return items.map((item) => ({
+      hourStart: new Date(String(item['sk']).slice('HOUR#'.length)),
+      lastIndexedAt: new Date(String(item['last_indexed_at'])),
+      events: Number(item['events'] ?? 0),
+    }));
   }
 }

@@ -20,7 +20,9 @@ export interface MeterCheckDeps extends MeterPreviewDeps, QueryBudgetDeps {
 export function meterCheckOperations(deps: MeterCheckDeps): ResourceOperationTable {
   const now = deps.now ?? (() => new Date());
   const preview = (request: Parameters<ResourceOperationTable[string]>[0], ctx: ReturnType<typeof contextOf>, stored: Record<string, unknown>) =>
-    withinQueryBudget(deps, ctx.orgId, request.disconnected, (signal) => previewMeter({ resources: deps.resources, index: withQuerySignal(deps.index, signal) }, ctx, stored, new Date(ctx.now)));
+    withinQueryBudget(deps, ctx.orgId, request.disconnected, (signal) =>
+      previewMeter({ resources: deps.resources, index: withQuerySignal(deps.index, signal) }, ctx, stored, new Date(ctx.now)),
+    );
 
   return {
     async 'billingMeters.preview'(request, caller) {

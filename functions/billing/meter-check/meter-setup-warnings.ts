@@ -16,13 +16,20 @@ export function meterSetupWarnings(meter: Pick<RunMeter, 'billedIds' | 'perSubsc
   const named = ids.map((id) => `"${id}"`).join(', ');
   if (billable === 0) {
     const carrying = ids.length > 0 ? `, with an item whose plan_id, price_id or subscription_item_id is ${named}` : '';
-    return [{ code: 'no_billable_subscription', message: `The app has no active or trialing subscription (send them to POST /v1/subscriptions${carrying}). ${consequence}` }];
+    return [
+      {
+        code: 'no_billable_subscription',
+        message: `The app has no active or trialing subscription (send them to POST /v1/subscriptions${carrying}). ${consequence}`,
+      },
+    ];
   }
   if (ids.length > 0 && directory.billableFor(meter.billedIds).length === 0) {
-    return [{
-      code: 'no_matching_subscription',
-      message: `None of the app's ${billable} active or trialing subscriptions has an item whose plan_id, price_id or subscription_item_id is ${named}. ${consequence}`,
-    }];
+    return [
+      {
+        code: 'no_matching_subscription',
+        message: `None of the app's ${billable} active or trialing subscriptions has an item whose plan_id, price_id or subscription_item_id is ${named}. ${consequence}`,
+      },
+    ];
   }
   return [];
 }

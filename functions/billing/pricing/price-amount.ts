@@ -34,9 +34,12 @@ export interface PriceAmount {
 export function priceAmount(price: PriceTerms, quantity: bigint): PriceAmount {
   if (quantity < 0n) throw new RangeError(`quantity ${quantity} is negative`);
   const billable = transformed(price, quantity);
-  const lines = price.pricing_model === 'volume' ? volumeLines(price, billable)
-    : price.pricing_model === 'graduated' ? graduatedLines(price, billable)
-    : [line(undefined, billable, Decimal.from(price.price_in_decimal ?? '0'), Decimal.ZERO)];
+  const lines =
+    price.pricing_model === 'volume'
+      ? volumeLines(price, billable)
+      : price.pricing_model === 'graduated'
+        ? graduatedLines(price, billable)
+        : [line(undefined, billable, Decimal.from(price.price_in_decimal ?? '0'), Decimal.ZERO)];
   const exact = Decimal.sum(lines.map((l) => Decimal.from(l.amount)));
   return { billable_quantity: billable, exact_amount: exact, amount: roundToMinorUnit(exact, price.currency), currency: price.currency, lines };
 }

@@ -43,7 +43,12 @@ export async function runAttempts(options: AttemptOptions): Promise<ProviderOutc
   for (let n = 1; ; n += 1) {
     const result = await options.attempt(n);
     if (result.kind === 'success') {
-      return { success: true, requests: log.records, duplicate: result.duplicate ?? false, ...(result.reference ? { providerReference: result.reference } : {}) };
+      return {
+        success: true,
+        requests: log.records,
+        duplicate: result.duplicate ?? false,
+        ...(result.reference ? { providerReference: result.reference } : {}),
+      };
     }
     if (result.kind === 'failed' || n >= policy.maxAttempts) return { success: false, requests: log.records, duplicate: false };
     await runtime.sleep(nextDelayMs(policy, n, result.retryAfterMs, runtime.random));
@@ -56,17 +61,24 @@ export const FORBIDDEN_TARGET = 'forbidden_target';
 /** Errors thrown by fetch or an aborted signal, as an attempt result. */
 export function transportFailure(error: unknown): AttemptResult {
   // Duck-typed: fetch's abort reasons are DOMExceptions, which are not always `instanceof Error` here.
-  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: { message?: unknown } };
-  if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'retryable', status: 0, code: 'timeout', message: 'the provider did not answer in time' };
+  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: { message?: unknown };
+  };
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return { kind: 'retryable', status: 0, code: 'timeout', message: 'the provider did not answer in time' };
   // The target policy refused the address before anything was sent (guarded-fetch.ts): final, not retried.
-  if (name === 'ForbiddenTargetError') return { kind: 'failed', status: 0, code: FORBIDDEN_TARGET, message: typeof message === 'string' ? message : 'the delivery target is not allowed' };
+  if (name === 'ForbiddenTargetError')
+    return { kind: 'failed', status: 0, code: FORBIDDEN_TARGET, message: typeof message === 'string' ? message : 'the delivery target is not allowed' };
   const text = typeof message === 'string' ? message : String(error);
   return { kind: 'retryable', status: 0, code: 'network_error', message: typeof cause?.message === 'string' ? `${text}: ${cause.message}` : text };
 }
 
 /** The generic part of classifying a response: 429, 408 and 5xx are retried, other 4xx are final. */
 export function classifyFailureStatus(status: number, code: string, message: string, retryAfterMs: number | undefined): AttemptResult {
-  if (status === 429 || status === 408 || status >= 500) return { kind: 'retryable', status, code, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  if (status === 429 || status === 408 || status >= 500)
+    return { kind: 'retryable', status, code, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   return { kind: 'failed', status, code, message };
 }
 

@@ -41,32 +41,58 @@ export function createChargebeeClient(config: ChargebeeClientConfig, options?: C
       const url = `${base}/api/v2/subscriptions/${encodeURIComponent(request.subscription.subscriptionId)}/usages`;
       const body = chargebeeUsageForm(request).toString();
       return runAttempts({
-        policy, runtime, log,
-        attempt: async () => (await recordedHttp({ log, runtime, fetchFn, timeoutMs: policy.timeoutMs }, request.idempotencyKey, url, {
-          method: 'POST',
-          headers: {
-            authorization: basicAuth(config.apiKey),
-            'content-type': 'application/x-www-form-urlencoded',
-            accept: 'application/json',
-            [CHARGEBEE_IDEMPOTENCY_HEADER]: request.idempotencyKey,
-          },
-          body,
-        }, (response) => classify(response, runtime.now()))).result,
+        policy,
+        runtime,
+        log,
+        attempt: async () =>
+          (
+            await recordedHttp(
+              { log, runtime, fetchFn, timeoutMs: policy.timeoutMs },
+              request.idempotencyKey,
+              url,
+              {
+                method: 'POST',
+                headers: {
+                  authorization: basicAuth(config.apiKey),
+                  'content-type': 'application/x-www-form-urlencoded',
+                  accept: 'application/json',
+                  [CHARGEBEE_IDEMPOTENCY_HEADER]: request.idempotencyKey,
+                },
+                body,
+              },
+              (response) => classify(response, runtime.now()),
+            )
+          ).result,
       });
     },
   };
 }
 
-interface ChargebeeError { message?: string; api_error_code?: string; error_code?: string; error_param?: string }
+interface ChargebeeError {
+  message?: string;
+  api_error_code?: string;
+  error_code?: string;
+  error_param?: string;
+}
 
 function classify(response: HttpResponse, now: Date): AttemptResult {
   if (response.status >= 200 && response.status < 300) {
     const usage = (response.json as { usage?: { id?: string } } | undefined)?.usage;
-    return { kind: 'success', status: response.status, ...(usage?.id ? { reference: usage.id } : {}), duplicate: response.headers.get(CHARGEBEE_REPLAYED_HEADER) === 'true' };
+    return {
+      kind: 'success',
+      status: response.status,
+      ...(usage?.id ? { reference: usage.id } : {}),
+      duplicate: response.headers.get(CHARGEBEE_REPLAYED_HEADER) === 'true',
+    };
   }
   const error = (response.json ?? {}) as ChargebeeError;
   // A usage with this id already exists: an earlier attempt got through, after the idempotency window.
   if (error.api_error_code === 'duplicate_entry' && error.error_param === 'id') return { kind: 'success', status: response.status, duplicate: true };
   const code = error.error_code ?? error.api_error_code ?? `http_${response.status}`;
-  return classifyFailureStatus(response.status, code, error.message ?? (response.text.slice(0, 500) || `HTTP ${response.status}`), parseRetryAfter(response.headers.get('retry-after'), now));
+  return classifyFailureStatus(
+    response.status,
+    code,
+    error.message ?? (response.text.slice(0, 500) || `HTTP ${response.status}`),
+    parseRetryAfter(response.headers.get('retry-after'), now),
+  );
 }

@@ -42,7 +42,12 @@ export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemRe
       if (addresses.length === 0) return done(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
       if (!policy.allowPrivateTargets) {
         const bad = addresses.find((a) => classifyAddress(a.address) !== 'public');
-        if (bad) return done(new ForbiddenTargetError(refusal(hostname, `it resolves to ${bad.address}, a ${classifyAddress(bad.address).replace('_', '-')} address`)), '', 4);
+        if (bad)
+          return done(
+            new ForbiddenTargetError(refusal(hostname, `it resolves to ${bad.address}, a ${classifyAddress(bad.address).replace('_', '-')} address`)),
+            '',
+            4,
+          );
       }
       if (options.all) return done(null, addresses);
       return done(null, addresses[0]!.address, addresses[0]!.family);
@@ -69,65 +74,74 @@ function agentsFor(policy: TargetPolicy, resolve: Resolver | undefined) {
 /** A FetchLike over node http(s) with the target policy; `resolve` replaces DNS (tests). */
 export function guardedFetch(policy: TargetPolicy, resolve?: Resolver): FetchLike {
   const pair = agentsFor(policy, resolve);
-  return (url, init) => new Promise<Response>((fulfil, reject) => {
-    const target = new URL(url);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return reject(new ForbiddenTargetError(`delivery to ${target.protocol} URLs is not supported`));
-    if (!policy.allowPrivateTargets) {
-      const problem = literalTargetProblem(target.hostname);
-      if (problem) return reject(new ForbiddenTargetError(refusal(target.hostname, problem)));
-    }
-    const signal = init.signal ?? undefined;
-    if (signal?.aborted) return reject(signal.reason);
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
-    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' || Buffer.isBuffer(init.body) ? init.body : init.body instanceof Uint8Array ? Buffer.from(init.body) : undefined;
-    if (init.body !== undefined && init.body !== null && body === undefined) return reject(new TypeError('guardedFetch sends string or byte bodies only'));
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const request = (target.protocol === 'https:' ? https : http).request(target, {
-      method: init.method ?? 'GET',
-      headers,
-      agent: target.protocol === 'https:' ? pair.https : pair.http,
-    });
-    // The signal's reason (a TimeoutError from AbortSignal.timeout) is what the request fails with.
-    const abort = () => request.destroy((signal?.reason as Error | undefined) ?? Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    signal?.addEventListener('abort', abort, { once: true });
-    const settle = () => signal?.removeEventListener('abort', abort);
-    request.on('error', (error) => {
-      settle();
-      reject(error);
-    });
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (kept >= MAX_RESPONSE_BYTES) return;
-        chunks.push(chunk);
-        kept += chunk.length;
+  return (url, init) =>
+    new Promise<Response>((fulfil, reject) => {
+      const target = new URL(url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:')
+        return reject(new ForbiddenTargetError(`delivery to ${target.protocol} URLs is not supported`));
+      if (!policy.allowPrivateTargets) {
+        const problem = literalTargetProblem(target.hostname);
+        if (problem) return reject(new ForbiddenTargetError(refusal(target.hostname, problem)));
+      }
+      const signal = init.signal ?? undefined;
+      if (signal?.aborted) return reject(signal.reason);
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, name) => {
+        headers[name] = value;
       });
-      response.on('error', (error) => {
+      const body =
+        init.body === undefined || init.body === null
+          ? undefined
+          : typeof init.body === 'string' || Buffer.isBuffer(init.body)
+            ? init.body
+            : init.body instanceof Uint8Array
+              ? Buffer.from(init.body)
+              : undefined;
+      if (init.body !== undefined && init.body !== null && body === undefined) return reject(new TypeError('guardedFetch sends string or byte bodies only'));
+      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      const request = (target.protocol === 'https:' ? https : http).request(target, {
+        method: init.method ?? 'GET',
+        headers,
+        agent: target.protocol === 'https:' ? pair.https : pair.http,
+      });
+      // The signal's reason (a TimeoutError from AbortSignal.timeout) is what the request fails with.
+      const abort = () => request.destroy((signal?.reason as Error | undefined) ?? Object.assign(new Error('aborted'), { name: 'AbortError' }));
+      signal?.addEventListener('abort', abort, { once: true });
+      const settle = () => signal?.removeEventListener('abort', abort);
+      request.on('error', (error) => {
         settle();
         reject(error);
       });
-      response.on('end', () => {
-        settle();
-        const status = response.statusCode ?? 0;
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value === undefined) continue;
-          for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
-        }
-        const payload = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES);
-        const noBody = status === 204 || status === 205 || status === 304;
-        try {
-          // Response refuses statuses outside 200–599; a receiver answering with one is treated as a bad gateway.
-          fulfil(new Response(noBody ? null : payload, { status: status >= 200 && status <= 599 ? status : 502, headers: answerHeaders }));
-        } catch (error) {
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (kept >= MAX_RESPONSE_BYTES) return;
+          chunks.push(chunk);
+          kept += chunk.length;
+        });
+        response.on('error', (error) => {
+          settle();
           reject(error);
-        }
+        });
+        response.on('end', () => {
+          settle();
+          const status = response.statusCode ?? 0;
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value === undefined) continue;
+            for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
+          }
+          const payload = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES);
+          const noBody = status === 204 || status === 205 || status === 304;
+          try {
+            // Response refuses statuses outside 200–599; a receiver answering with one is treated as a bad gateway.
+            fulfil(new Response(noBody ? null : payload, { status: status >= 200 && status <= 599 ? status : 502, headers: answerHeaders }));
+          } catch (error) {
+            reject(error);
+          }
+        });
       });
+      request.end(body);
     });
-    request.end(body);
-  });
 }

@@ -22,8 +22,14 @@ export interface ReportIdentity {
  */
 export function idempotencyKey(identity: ReportIdentity): string {
   const material = [
-    identity.orgId, identity.appId, identity.meterId, identity.subscriptionId,
-    isoStart.of(identity.windowStart), isoEnd.of(identity.windowEnd), String(identity.reportVersion), identity.destination,
+    identity.orgId,
+    identity.appId,
+    identity.meterId,
+    identity.subscriptionId,
+    isoStart.of(identity.windowStart),
+    isoEnd.of(identity.windowEnd),
+    String(identity.reportVersion),
+    identity.destination,
   ].join('\u001f');
   // One-shot hash (Node ≥ 20.12): the run computes millions of keys, a Hash object each costs ~3×.
   const digest = typeof hash === 'function' ? hash('sha256', material, 'hex') : createHash('sha256').update(material).digest('hex');

@@ -23,7 +23,12 @@ export const ProviderConnection = z.discriminatedUnion('provider', [
 ]);
 export type ProviderConnection = z.infer<typeof ProviderConnection>;
 
-interface ParamsByProvider { stripe: StripeParams; chargebee: ChargebeeParams; recurly: RecurlyParams; zuora: ZuoraParams }
+interface ParamsByProvider {
+  stripe: StripeParams;
+  chargebee: ChargebeeParams;
+  recurly: RecurlyParams;
+  zuora: ZuoraParams;
+}
 
 export function createProviderClient<C extends ProviderConnection>(connection: C, options?: ClientOptions): ProviderClient<ParamsByProvider[C['provider']]> {
   return clientFor(connection, options) as ProviderClient<ParamsByProvider[C['provider']]>;
@@ -32,7 +37,14 @@ export function createProviderClient<C extends ProviderConnection>(connection: C
 function clientFor(connection: ProviderConnection, options: ClientOptions | undefined): ProviderClient<never> {
   switch (connection.provider) {
     case 'stripe':
-      return createStripeClient({ apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}), ...(connection.api_version ? { apiVersion: connection.api_version } : {}) }, options);
+      return createStripeClient(
+        {
+          apiKey: connection.api_key,
+          ...(connection.base_url ? { baseUrl: connection.base_url } : {}),
+          ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
+        },
+        options,
+      );
     case 'chargebee':
       return createChargebeeClient({ apiKey: connection.api_key, baseUrl: connection.base_url }, options);
     case 'recurly':

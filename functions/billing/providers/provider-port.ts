@@ -12,7 +12,6 @@ export { ProviderRequestRecord };
  * ProviderRequest record and the outcome says whether the usage is now recorded at the provider.
  */
 
-
 /** The subscription as the provider knows it. */
 export interface ProviderSubscription {
   /** Provider subscription id (Stripe `sub_…`, Chargebee / Recurly subscription id, Zuora subscription number). */

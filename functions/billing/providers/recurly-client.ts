@@ -70,21 +70,31 @@ export function createRecurlyClient(config: RecurlyClientConfig, options?: Clien
       };
 
       return runAttempts({
-        policy, runtime, log,
+        policy,
+        runtime,
+        log,
         attempt: async () => {
           const earlier = await findEarlier();
           if (earlier) return earlier;
-          return (await recordedHttp(context, request.idempotencyKey, `${base}${usagePath}`, {
-            method: 'POST',
-            headers: { ...headers, 'content-type': 'application/json' },
-            body: jsonWithBigInts(recurlyUsageBody(request, runtime.now())),
-          }, (response) => {
-            if (response.status === 201 || response.status === 200) {
-              const id = (response.json as { id?: string } | undefined)?.id;
-              return { kind: 'success', status: response.status, ...(id ? { reference: id } : {}) };
-            }
-            return classifyError(response, runtime.now());
-          })).result;
+          return (
+            await recordedHttp(
+              context,
+              request.idempotencyKey,
+              `${base}${usagePath}`,
+              {
+                method: 'POST',
+                headers: { ...headers, 'content-type': 'application/json' },
+                body: jsonWithBigInts(recurlyUsageBody(request, runtime.now())),
+              },
+              (response) => {
+                if (response.status === 201 || response.status === 200) {
+                  const id = (response.json as { id?: string } | undefined)?.id;
+                  return { kind: 'success', status: response.status, ...(id ? { reference: id } : {}) };
+                }
+                return classifyError(response, runtime.now());
+              },
+            )
+          ).result;
         },
       });
     },
@@ -93,5 +103,10 @@ export function createRecurlyClient(config: RecurlyClientConfig, options?: Clien
 
 function classifyError(response: HttpResponse, now: Date): AttemptResult {
   const error = ((response.json ?? {}) as { error?: { type?: string; message?: string } }).error ?? {};
-  return classifyFailureStatus(response.status, error.type ?? `http_${response.status}`, error.message ?? (response.text.slice(0, 500) || `HTTP ${response.status}`), parseRetryAfter(response.headers.get('retry-after'), now));
+  return classifyFailureStatus(
+    response.status,
+    error.type ?? `http_${response.status}`,
+    error.message ?? (response.text.slice(0, 500) || `HTTP ${response.status}`),
+    parseRetryAfter(response.headers.get('retry-after'), now),
+  );
 }

@@ -57,13 +57,20 @@ export function createStripeClient(config: StripeClientConfig, options?: ClientO
       const log = new RequestLog();
       const event = stripeMeterEvent(request, runtime.now());
       return runAttempts({
-        policy, runtime, log,
+        policy,
+        runtime,
+        log,
         attempt: async () => {
           const startedAt = runtime.now();
           try {
             const created = await stripe.billing.meterEvents.create(event, { idempotencyKey: request.idempotencyKey });
             const replayed = created.lastResponse?.headers?.['idempotent-replayed'] === 'true';
-            return log.record(request.idempotencyKey, startedAt, { kind: 'success', status: created.lastResponse?.statusCode ?? 200, reference: created.identifier, duplicate: replayed });
+            return log.record(request.idempotencyKey, startedAt, {
+              kind: 'success',
+              status: created.lastResponse?.statusCode ?? 200,
+              reference: created.identifier,
+              duplicate: replayed,
+            });
           } catch (error) {
             return log.record(request.idempotencyKey, startedAt, classifyStripeError(error, runtime));
           }
@@ -82,5 +89,10 @@ function classifyStripeError(error: unknown, runtime: RetryRuntime): AttemptResu
     return { kind: 'retryable', status: 0, code: timedOut ? 'timeout' : 'network_error', message: error.message };
   }
   const retryAfter = error.headers?.['retry-after'];
-  return classifyFailureStatus(error.statusCode, error.code ?? error.type, error.message, parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined, runtime.now()));
+  return classifyFailureStatus(
+    error.statusCode,
+    error.code ?? error.type,
+    error.message,
+    parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined, runtime.now()),
+  );
 }

@@ -54,13 +54,15 @@ export function webhookEventJson(request: UsageReportRequest<WebhookParams>, cre
   const text = JSON.stringify;
   const { identity, meter, subscription, window } = request;
   const planId = request.params.custom_plan.plan_id as unknown;
-  return `{"id":${text(request.idempotencyKey)},"type":"${WEBHOOK_EVENT_TYPE}","created":"${createdIso.of(createdAt)}","data":{`
-    + `"org_id":${text(identity.orgId)},"app_id":${text(identity.appId)},"meter":{"id":${text(meter.id)}${meter.name ? `,"name":${text(meter.name)}` : ''}},`
-    + `"subscription":{"id":${text(subscription.subscriptionId)},"company_id":${text(subscription.companyId)}},`
-    + `${planId === undefined ? '' : `"plan_id":${text(planId)},`}"window":{"start":"${windowStartIso.of(window.start)}","end":"${windowEndIso.of(window.end)}"},`
-    + `"report_version":${text(identity.reportVersion)},"quantity":${request.quantity},"previous_quantity":${request.previousQuantity},`
-    + `"delta":${correctionDelta(request)},"report_total_usage":${request.reportTotalUsage}`
-    + `${request.amount ? `,"amount":${text(request.amount.value.toString())},"currency":${text(request.amount.currency)}` : ''}}}`;
+  return (
+    `{"id":${text(request.idempotencyKey)},"type":"${WEBHOOK_EVENT_TYPE}","created":"${createdIso.of(createdAt)}","data":{` +
+    `"org_id":${text(identity.orgId)},"app_id":${text(identity.appId)},"meter":{"id":${text(meter.id)}${meter.name ? `,"name":${text(meter.name)}` : ''}},` +
+    `"subscription":{"id":${text(subscription.subscriptionId)},"company_id":${text(subscription.companyId)}},` +
+    `${planId === undefined ? '' : `"plan_id":${text(planId)},`}"window":{"start":"${windowStartIso.of(window.start)}","end":"${windowEndIso.of(window.end)}"},` +
+    `"report_version":${text(identity.reportVersion)},"quantity":${request.quantity},"previous_quantity":${request.previousQuantity},` +
+    `"delta":${correctionDelta(request)},"report_total_usage":${request.reportTotalUsage}` +
+    `${request.amount ? `,"amount":${text(request.amount.value.toString())},"currency":${text(request.amount.currency)}` : ''}}}`
+  );
 }
 
 const createdIso = new LastIso();
@@ -78,15 +80,23 @@ export function createWebhookClient(channel: WebhookChannel, options?: ClientOpt
       const log = new RequestLog();
       const body = webhookEventJson(request, runtime.now());
       return runAttempts({
-        policy, runtime, log,
+        policy,
+        runtime,
+        log,
         attempt: async () => {
           // Signed per attempt: a retry minutes later must not fall outside the receiver's tolerance.
           const signature = signWebhook(body, channel.secret, Math.floor(runtime.now().getTime() / 1000));
-          const { result } = await recordedHttp({ log, runtime, fetchFn, timeoutMs: policy.timeoutMs }, request.idempotencyKey, channel.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: request.idempotencyKey },
-            body,
-          }, (response) => classify(response, runtime.now()));
+          const { result } = await recordedHttp(
+            { log, runtime, fetchFn, timeoutMs: policy.timeoutMs },
+            request.idempotencyKey,
+            channel.url,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: request.idempotencyKey },
+              body,
+            },
+            (response) => classify(response, runtime.now()),
+          );
           return result;
         },
       });
@@ -100,6 +110,7 @@ function classify(response: HttpResponse, now: Date): AttemptResult {
   const body = (response.json ?? {}) as { error?: { code?: unknown; message?: unknown } | string; code?: unknown; message?: unknown };
   const inner = typeof body.error === 'object' && body.error !== null ? body.error : body;
   const code = typeof inner.code === 'string' ? inner.code : `http_${response.status}`;
-  const message = typeof inner.message === 'string' ? inner.message : typeof body.error === 'string' ? body.error : response.text.slice(0, 500) || `HTTP ${response.status}`;
+  const message =
+    typeof inner.message === 'string' ? inner.message : typeof body.error === 'string' ? body.error : response.text.slice(0, 500) || `HTTP ${response.status}`;
   return classifyFailureStatus(response.status, code, message, parseRetryAfter(response.headers.get('retry-after'), now));
 }

@@ -15,7 +15,13 @@ export function signWebhook(body: string | Buffer, secret: string, timestampSeco
 
 export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: string };
 
-export function verifyWebhook(body: string | Buffer, header: string | undefined, secret: string, nowSeconds: number, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SignatureCheck {
+export function verifyWebhook(
+  body: string | Buffer,
+  header: string | undefined,
+  secret: string,
+  nowSeconds: number,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): SignatureCheck {
   if (!header) return { valid: false, reason: 'no signature header' };
   const parts = new Map<string, string[]>();
   for (const part of header.split(',')) {

@@ -57,47 +57,88 @@ export function createZuoraClient(config: ZuoraClientConfig, options?: ClientOpt
       const accessToken = async (): Promise<{ value: string } | AttemptResult> => {
         if (token && runtime.now().getTime() < token.renewAt) return token;
         let issued: { value: string; renewAt: number } | undefined;
-        const { result } = await recordedHttp(context, `${request.idempotencyKey}:oauth`, `${base}/oauth/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-          body: new URLSearchParams({ client_id: config.clientId, client_secret: config.clientSecret, grant_type: 'client_credentials' }).toString(),
-        }, (response) => {
-          const answer = (response.json ?? {}) as { access_token?: string; expires_in?: number; error?: string; error_description?: string; message?: string };
-          if (response.status === 200 && answer.access_token) {
-            issued = { value: answer.access_token, renewAt: runtime.now().getTime() + (answer.expires_in ?? 3600) * 1000 - TOKEN_RENEW_MARGIN_MS };
-            return { kind: 'success', status: 200 };
-          }
-          return classifyFailureStatus(response.status, answer.error ?? `http_${response.status}`, answer.error_description ?? answer.message ?? `HTTP ${response.status}`, parseRetryAfter(response.headers.get('retry-after'), runtime.now()));
-        });
-        if (!issued) return result.kind === 'success' ? { kind: 'failed', status: result.status, code: 'invalid_token_response', message: 'no access_token in the token response' } : result;
+        const { result } = await recordedHttp(
+          context,
+          `${request.idempotencyKey}:oauth`,
+          `${base}/oauth/token`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+            body: new URLSearchParams({ client_id: config.clientId, client_secret: config.clientSecret, grant_type: 'client_credentials' }).toString(),
+          },
+          (response) => {
+            const answer = (response.json ?? {}) as {
+              access_token?: string;
+              expires_in?: number;
+              error?: string;
+              error_description?: string;
+              message?: string;
+            };
+            if (response.status === 200 && answer.access_token) {
+              issued = { value: answer.access_token, renewAt: runtime.now().getTime() + (answer.expires_in ?? 3600) * 1000 - TOKEN_RENEW_MARGIN_MS };
+              return { kind: 'success', status: 200 };
+            }
+            return classifyFailureStatus(
+              response.status,
+              answer.error ?? `http_${response.status}`,
+              answer.error_description ?? answer.message ?? `HTTP ${response.status}`,
+              parseRetryAfter(response.headers.get('retry-after'), runtime.now()),
+            );
+          },
+        );
+        if (!issued)
+          return result.kind === 'success'
+            ? { kind: 'failed', status: result.status, code: 'invalid_token_response', message: 'no access_token in the token response' }
+            : result;
         token = issued;
         return issued;
       };
 
       return runAttempts({
-        policy, runtime, log,
+        policy,
+        runtime,
+        log,
         attempt: async () => {
           const bearer = await accessToken();
           if ('kind' in bearer) return bearer;
-          return (await recordedHttp(context, request.idempotencyKey, `${base}/v1/object/usage`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${bearer.value}`, 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': request.idempotencyKey },
-            body,
-          }, (response) => {
-            if (response.status === 401) {
-              // An expired or revoked token: fetch a new one and try again.
-              token = undefined;
-              return { kind: 'retryable', status: 401, code: 'unauthorized', message: zuoraMessage(response) ?? 'the access token was refused' };
-            }
-            return classify(response, runtime.now());
-          })).result;
+          return (
+            await recordedHttp(
+              context,
+              request.idempotencyKey,
+              `${base}/v1/object/usage`,
+              {
+                method: 'POST',
+                headers: {
+                  authorization: `Bearer ${bearer.value}`,
+                  'content-type': 'application/json',
+                  accept: 'application/json',
+                  'idempotency-key': request.idempotencyKey,
+                },
+                body,
+              },
+              (response) => {
+                if (response.status === 401) {
+                  // An expired or revoked token: fetch a new one and try again.
+                  token = undefined;
+                  return { kind: 'retryable', status: 401, code: 'unauthorized', message: zuoraMessage(response) ?? 'the access token was refused' };
+                }
+                return classify(response, runtime.now());
+              },
+            )
+          ).result;
         },
       });
     },
   };
 }
 
-interface ZuoraAnswer { Success?: boolean; Id?: string; Errors?: { Code?: string; Message?: string }[]; message?: string; reasons?: { code?: string | number; message?: string }[] }
+interface ZuoraAnswer {
+  Success?: boolean;
+  Id?: string;
+  Errors?: { Code?: string; Message?: string }[];
+  message?: string;
+  reasons?: { code?: string | number; message?: string }[];
+}
 
 function zuoraMessage(response: HttpResponse): string | undefined {
   const answer = (response.json ?? {}) as ZuoraAnswer;

@@ -28,7 +28,6 @@ import type { CommitOutcomesRequest, WindowReports } from './report-types';
 /** The version of the one stored format; a reader refuses any other (nothing older was ever released). */
 export const FORMAT_VERSION = 1;
 
-
 export function groupFrom(header: Record<string, unknown>, items: readonly Record<string, unknown>[]): WindowReports {
   const generation = String(header['generation']);
   const shardItems = items
@@ -52,7 +51,8 @@ export function groupFrom(header: Record<string, unknown>, items: readonly Recor
     storedCopies: base,
   };
   // An overlay names reports of its own shards only; anything else is a bug or a lost write: fail loudly.
-  for (const key of changed.keys()) if (!base.has(key)) throw new Error(`report group ${String(header['sk'])} has an outcome for ${key}, which is not in its shards`);
+  for (const key of changed.keys())
+    if (!base.has(key)) throw new Error(`report group ${String(header['sk'])} has an outcome for ${key}, which is not in its shards`);
   return group;
 }
 
@@ -224,11 +224,12 @@ export function unpackOverlay(value: unknown): [string, OutcomeEntry][] {
  * and its event loop is the busiest part of the run (docs/billing.md, Speed).
  */
 export async function packShards(reports: readonly BillingReport[]): Promise<Uint8Array[]> {
-  const encode = (slice: readonly BillingReport[]) => encodeRowTable(slice, {
-    wrap: { prefix: `{"v":${FORMAT_VERSION},"reports":`, suffix: '}' },
-    encodeValues: storedValues((report) => report['idempotency_key']),
-    repeated: REPEATED_FIELDS,
-  });
+  const encode = (slice: readonly BillingReport[]) =>
+    encodeRowTable(slice, {
+      wrap: { prefix: `{"v":${FORMAT_VERSION},"reports":`, suffix: '}' },
+      encodeValues: storedValues((report) => report['idempotency_key']),
+      repeated: REPEATED_FIELDS,
+    });
   const pack = async (slice: readonly BillingReport[], json = encode(slice)): Promise<Uint8Array[]> => {
     const gz = await gzipOffLoop(json, { level: 1 });
     if (gz.byteLength <= SHARD_GZIP_BYTES || slice.length <= 1) return [gz];
@@ -280,7 +281,9 @@ export function storedValue(key: string, value: unknown, object: Record<string, 
 }
 
 /** The row-table encoders of the two fields storedValue shortens; `ownKeyOf` names an object's own idempotency key. */
-function storedValues(ownKeyOf: (object: Record<string, unknown>, index: number) => unknown): Record<string, (value: unknown, object: Record<string, unknown>, index: number) => unknown> {
+function storedValues(
+  ownKeyOf: (object: Record<string, unknown>, index: number) => unknown,
+): Record<string, (value: unknown, object: Record<string, unknown>, index: number) => unknown> {
   return {
     provider_requests: (value, object, index) => storedValue('provider_requests', value, object, ownKeyOf(object, index)),
     channel_requests: (value, object, index) => storedValue('channel_requests', value, object, ownKeyOf(object, index)),
@@ -297,7 +300,15 @@ export function holdsRecords(entry: unknown, records: readonly unknown[]): boole
 }
 
 /** Values that take a few distinct forms across a window's reports (a delivery's records differ by batch only). */
-export const REPEATED_FIELDS: ReadonlySet<string> = new Set(['status', 'provider_requests', 'channel_requests', 'last_success_time', 'error_code', 'error_message', 'updated_at']);
+export const REPEATED_FIELDS: ReadonlySet<string> = new Set([
+  'status',
+  'provider_requests',
+  'channel_requests',
+  'last_success_time',
+  'error_code',
+  'error_message',
+  'updated_at',
+]);
 
 /** Request records whose job_id is `ownKey` (the report's current idempotency key), stored with job_id 0. */
 export function withOwnKeyMarked(records: unknown, ownKey: unknown): unknown {
@@ -305,7 +316,8 @@ export function withOwnKeyMarked(records: unknown, ownKey: unknown): unknown {
   return records.map((record: unknown) => (isRecordOf(record, ownKey) ? { ...(record as Record<string, unknown>), job_id: 0 } : record));
 }
 
-export const isRecordOf = (record: unknown, key: string) => typeof record === 'object' && record !== null && (record as Record<string, unknown>)['job_id'] === key;
+export const isRecordOf = (record: unknown, key: string) =>
+  typeof record === 'object' && record !== null && (record as Record<string, unknown>)['job_id'] === key;
 
 /** Puts the report's idempotency key back into records stored with job_id 0 (its own and its channels'). */
 export function restoreOwnKeys(report: Record<string, unknown>, ownKey: unknown): void {
@@ -320,7 +332,8 @@ export function restoreOwnKeys(report: Record<string, unknown>, ownKey: unknown)
   };
   restore(report['provider_requests']);
   const channels = report['channel_requests'];
-  if (Array.isArray(channels)) for (const entry of channels) if (typeof entry === 'object' && entry !== null) restore((entry as Record<string, unknown>)['provider_requests']);
+  if (Array.isArray(channels))
+    for (const entry of channels) if (typeof entry === 'object' && entry !== null) restore((entry as Record<string, unknown>)['provider_requests']);
 }
 
 export function restoreChannelRecords(object: Record<string, unknown>): void {
@@ -338,7 +351,8 @@ export const encodeCursor = (sk: string) => Buffer.from(sk, 'utf8').toString('ba
 
 export function decodeCursor(cursor: string): string {
   const sk = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!sk.startsWith('W#')) throw new ValidationError('cursor is not a billing report cursor', [{ field: 'cursor', reason: 'is not a cursor this list returned' }]);
+  if (!sk.startsWith('W#'))
+    throw new ValidationError('cursor is not a billing report cursor', [{ field: 'cursor', reason: 'is not a cursor this list returned' }]);
   return sk;
 }
 

@@ -47,15 +47,23 @@ export interface ReportExplanation {
 export async function explainReport(deps: ExplainDeps, tenant: ReportTenant, id: string, now: Date): Promise<ReportExplanation> {
   const report = await deps.store.getReport(tenant, id);
   if (!report) throw new NotFoundError('No such billing report');
-  const stored = await deps.resources.get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, report.billing_meter_id, 'billing meter');
+  const stored = await deps.resources.get(
+    { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX },
+    report.billing_meter_id,
+    'billing meter',
+  );
   const meter = runMeterOf(stored);
-  if ('error' in meter) throw new ValidationError(`The report's meter cannot be evaluated: ${meter.error}`, [{ field: 'billing_meter_id', reason: meter.error }]);
+  if ('error' in meter)
+    throw new ValidationError(`The report's meter cannot be evaluated: ${meter.error}`, [{ field: 'billing_meter_id', reason: meter.error }]);
 
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const companyUsageIncluded = await companyUsageGoesTo(deps.index, scope, meter, report, now);
   const body = { ...usageBody(meter, report, companyUsageIncluded), size: SAMPLE_SIZE };
   const window = { from: new Date(report.usage_start_time), to: new Date(report.usage_end_time) };
-  const response = await deps.index.search({ scope, kind: 'events', range: window, timeZone: 'UTC', now }, parseSearchRequest(body, 'events', { timeZone: 'UTC' }));
+  const response = await deps.index.search(
+    { scope, kind: 'events', range: window, timeZone: 'UTC', now },
+    parseSearchRequest(body, 'events', { timeZone: 'UTC' }),
+  );
   const metric = metricValue(response.aggregations?.['usage']);
   const usage = reportedQuantity(metric, { usage_multiplier: meter.multiplier, usage_rounding_mode: meter.rounding });
   return {
@@ -74,7 +82,10 @@ export async function explainReport(deps: ExplainDeps, tenant: ReportTenant, id:
 /** The body the run computes this report's usage with (placeholder meters: per subscription, as the run does). */
 function usageBody(meter: RunMeter, report: BillingReport, companyUsageIncluded: boolean): Record<string, unknown> {
   if (meter.perSubscription) {
-    return { ...substitutePlaceholders(meter.body, { companyId: report.company_id ?? '', subscriptionId: report.subscription_id ?? '' }), aggs: { usage: metricAggregation(meter.metric) } };
+    return {
+      ...substitutePlaceholders(meter.body, { companyId: report.company_id ?? '', subscriptionId: report.subscription_id ?? '' }),
+      aggs: { usage: metricAggregation(meter.metric) },
+    };
   }
   return reportUsageBody(meter, { subscriptionId: report.subscription_id, companyId: report.company_id, companyAttributed: companyUsageIncluded });
 }
@@ -84,7 +95,13 @@ function usageBody(meter: RunMeter, report: BillingReport, companyUsageIncluded:
  * it (`attribution`); for reports without that record, by the run's attribution rule now
  * (SubscriptionDirectory.forCompany). Unattributed reports keyed by company count those events by definition.
  */
-async function companyUsageGoesTo(index: SearchableIndex, scope: { org_id: string; app_id: string }, meter: RunMeter, report: BillingReport, now: Date): Promise<boolean> {
+async function companyUsageGoesTo(
+  index: SearchableIndex,
+  scope: { org_id: string; app_id: string },
+  meter: RunMeter,
+  report: BillingReport,
+  now: Date,
+): Promise<boolean> {
   if (report.subscription_id === null) return true;
   if (report.company_id === null || meter.perSubscription) return false;
   if (report.attribution !== undefined) return report.attribution !== 'subscription_id';

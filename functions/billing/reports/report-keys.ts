@@ -24,7 +24,8 @@ export const reportsPartition = (t: ReportTenant) => `REPORTS#${t.orgId}#${t.app
 export const openReportsPartition = (t: ReportTenant) => `REPORTS_OPEN#${t.orgId}#${t.appId}`;
 export const groupPrefix = (windowStart: Date, meterId: string) => `W#${windowStart.toISOString()}#${encodeURIComponent(meterId)}#`;
 export const headerSortKey = (windowStart: Date, meterId: string) => `${groupPrefix(windowStart, meterId)}H`;
-export const shardSortKey = (windowStart: Date, meterId: string, generation: string, n: number) => `${groupPrefix(windowStart, meterId)}S#${generation}#${String(n).padStart(4, '0')}`;
+export const shardSortKey = (windowStart: Date, meterId: string, generation: string, n: number) =>
+  `${groupPrefix(windowStart, meterId)}S#${generation}#${String(n).padStart(4, '0')}`;
 export const openSortKey = (meterId: string, windowStart: Date) => `${encodeURIComponent(meterId)}#${windowStart.toISOString()}`;
 
 /** The key of a report inside its group: `S:<subscription>` or, unattributed without one, `C:<company>`. */

@@ -71,13 +71,21 @@ export function parseMetricsInterval(text: string): BucketInterval {
   }
 }
 
-export async function reportMetrics(store: Pick<ReportStore, 'listWindows'>, tenant: ReportTenant, params: ReportMetricsParams, now: Date): Promise<MetricsAnswer> {
+export async function reportMetrics(
+  store: Pick<ReportStore, 'listWindows'>,
+  tenant: ReportTenant,
+  params: ReportMetricsParams,
+  now: Date,
+): Promise<MetricsAnswer> {
   const selection = reportSelection({ ...params, from: params.from ?? DEFAULT_RANGE }, now);
   const interval = parseMetricsInterval(params.interval);
   const zone = selection.timeZone;
   const starts: number[] = [];
   for (let at = bucketStart(selection.from.getTime(), interval, zone); at < selection.to.getTime(); at = nextBucket(at, interval, zone)) {
-    if (starts.length === MAX_BUCKETS) throw new ValidationError(`More than ${MAX_BUCKETS} buckets: choose a longer interval or a shorter range`, [{ field: 'interval', reason: `gives more than ${MAX_BUCKETS} buckets between from and to` }]);
+    if (starts.length === MAX_BUCKETS)
+      throw new ValidationError(`More than ${MAX_BUCKETS} buckets: choose a longer interval or a shorter range`, [
+        { field: 'interval', reason: `gives more than ${MAX_BUCKETS} buckets between from and to` },
+      ]);
     starts.push(at);
   }
   const first = starts[0] ?? selection.from.getTime();
@@ -98,10 +106,20 @@ export async function reportMetrics(store: Pick<ReportStore, 'listWindows'>, ten
   let groups = 0;
   let cursor: string | undefined;
   do {
-    const page = await store.listWindows(tenant, { from: selection.from, to: selection.to, ...(selection.meterId !== undefined ? { meterId: selection.meterId } : {}), newestFirst: false, maxWindows: 50, ...(cursor ? { cursor } : {}) });
+    const page = await store.listWindows(tenant, {
+      from: selection.from,
+      to: selection.to,
+      ...(selection.meterId !== undefined ? { meterId: selection.meterId } : {}),
+      newestFirst: false,
+      maxWindows: 50,
+      ...(cursor ? { cursor } : {}),
+    });
     for (const group of page.windows) {
       groups += 1;
-      if (groups > MAX_GROUPS) throw new ValidationError(`The range holds more than ${MAX_GROUPS} report windows; narrow from/to or filter by billing_meter_id`, [{ field: 'from', reason: `range holds more than ${MAX_GROUPS} report windows` }]);
+      if (groups > MAX_GROUPS)
+        throw new ValidationError(`The range holds more than ${MAX_GROUPS} report windows; narrow from/to or filter by billing_meter_id`, [
+          { field: 'from', reason: `range holds more than ${MAX_GROUPS} report windows` },
+        ]);
       const start = group.window.start.getTime();
       // Reports are counted in the bucket of their window's start, and only when that start is in [from, to).
       if (start < selection.from.getTime() || start >= selection.to.getTime() || start < first) continue;
@@ -124,7 +142,9 @@ export async function reportMetrics(store: Pick<ReportStore, 'listWindows'>, ten
   const render = (set: BucketSet) => starts.map((start, i) => set.bucket(i, formatKeyAsString(start, zone), params.aggregator));
   const answer: MetricsAnswer = { buckets: render(overall), aggregator: params.aggregator, interval: params.interval, time_zone: zone };
   if (params.group_by === undefined) return answer;
-  const ranked = [...series.entries()].sort(([ka, a], [kb, b]) => (b.totalUsage > a.totalUsage ? 1 : b.totalUsage < a.totalUsage ? -1 : 0) || String(ka).localeCompare(String(kb)));
+  const ranked = [...series.entries()].sort(
+    ([ka, a], [kb, b]) => (b.totalUsage > a.totalUsage ? 1 : b.totalUsage < a.totalUsage ? -1 : 0) || String(ka).localeCompare(String(kb)),
+  );
   return {
     ...answer,
     group_by: params.group_by,
@@ -176,7 +196,11 @@ class BucketSet {
     if (balance) {
       const seen = bucket.balances.get(key);
       if (!seen || report.usage_end_time > seen.end || (report.usage_end_time === seen.end && balance.sequence_id > seen.sequence)) {
-        bucket.balances.set(key, { end: report.usage_end_time, sequence: balance.sequence_id, figures: { current_balance: balance.current_balance, pending_activity: balance.pending_activity, available_balance: balance.available_balance } });
+        bucket.balances.set(key, {
+          end: report.usage_end_time,
+          sequence: balance.sequence_id,
+          figures: { current_balance: balance.current_balance, pending_activity: balance.pending_activity, available_balance: balance.available_balance },
+        });
       }
     }
   }
@@ -185,12 +209,18 @@ class BucketSet {
     const bucket = this.buckets[index];
     const count = bucket?.count ?? 0;
     const sum = bucket?.sum ?? 0n;
-    const metric = aggregator === 'sum' ? Number(sum)
-      : aggregator === 'terms' ? (bucket?.keys.size ?? 0)
-      : bucket === undefined || count === 0 ? null
-      : aggregator === 'avg' ? Decimal.from(sum).dividedBy(count, 6, 'nearest').toNumber()
-      : aggregator === 'min' ? bucket.min
-      : bucket.max;
+    const metric =
+      aggregator === 'sum'
+        ? Number(sum)
+        : aggregator === 'terms'
+          ? (bucket?.keys.size ?? 0)
+          : bucket === undefined || count === 0
+            ? null
+            : aggregator === 'avg'
+              ? Decimal.from(sum).dividedBy(count, 6, 'nearest').toNumber()
+              : aggregator === 'min'
+                ? bucket.min
+                : bucket.max;
     const totals = { current: Decimal.ZERO, pending: Decimal.ZERO, available: Decimal.ZERO };
     for (const { figures } of bucket?.balances.values() ?? []) {
       totals.current = totals.current.plus(Decimal.from(figures.current_balance));
@@ -200,8 +230,16 @@ class BucketSet {
     return {
       start,
       metric,
-      amounts: Object.fromEntries([...(bucket?.amounts ?? new Map<string, Decimal>()).entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, value]) => [currency, value.toNumber()])),
-      ending_balance: { current_balance: totals.current.toNumber(), pending_activity: totals.pending.toNumber(), available_balance: totals.available.toNumber() },
+      amounts: Object.fromEntries(
+        [...(bucket?.amounts ?? new Map<string, Decimal>()).entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([currency, value]) => [currency, value.toNumber()]),
+      ),
+      ending_balance: {
+        current_balance: totals.current.toNumber(),
+        pending_activity: totals.pending.toNumber(),
+        available_balance: totals.available.toNumber(),
+      },
     };
   }
 }

@@ -16,7 +16,10 @@ const Id = z.string().min(1).max(256);
 const Bool = z.enum(['true', 'false'], { error: 'must be true or false' });
 /** Comma-separated statuses: `status=failed,retrying`. */
 const Statuses = z.string().transform((text, ctx) => {
-  const values = text.split(',').map((value) => value.trim()).filter(Boolean);
+  const values = text
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
   const bad = values.filter((value) => !ReportStatus.safeParse(value).success);
   if (values.length === 0 || bad.length > 0) {
     ctx.addIssue({ code: 'custom', message: `must be one or more of ${ReportStatus.options.join(', ')} (comma-separated)` });
@@ -40,7 +43,12 @@ export const ReportFilterParams = z.object({
 
 export const ReportListParams = z.strictObject({
   ...ReportFilterParams.shape,
-  take: z.string().regex(/^\d{1,4}$/, 'must be an integer from 1 to 1000').transform(Number).refine((n) => n >= 1 && n <= 1000, 'must be an integer from 1 to 1000').optional(),
+  take: z
+    .string()
+    .regex(/^\d{1,4}$/, 'must be an integer from 1 to 1000')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, 'must be an integer from 1 to 1000')
+    .optional(),
   /** The `x-next-before-id` of the previous page (a report id): the list continues after it. */
   before_id: z.string().max(2000).optional(),
 });
@@ -58,22 +66,32 @@ export interface ReportSelection {
  * relative and zoned dates as in search) and equality filters.
  */
 export function reportSelection(params: z.output<typeof ReportFilterParams>, now: Date): ReportSelection {
-  const range = parseRequestRange({ ...(params.from !== undefined ? { from: params.from } : {}), ...(params.to !== undefined ? { to: params.to } : {}), ...(params.time_zone !== undefined ? { time_zone: params.time_zone } : {}) }, now);
+  const range = parseRequestRange(
+    {
+      ...(params.from !== undefined ? { from: params.from } : {}),
+      ...(params.to !== undefined ? { to: params.to } : {}),
+      ...(params.time_zone !== undefined ? { time_zone: params.time_zone } : {}),
+    },
+    now,
+  );
   const from = range.from ?? new Date(0);
   const to = range.to ?? now;
-  if (from.getTime() > to.getTime()) throw new ValidationError('from must not be after to', [{ field: 'from', reason: `${from.toISOString()} is after to (${to.toISOString()})` }]);
+  if (from.getTime() > to.getTime())
+    throw new ValidationError('from must not be after to', [{ field: 'from', reason: `${from.toISOString()} is after to (${to.toISOString()})` }]);
   const success = params.success === undefined ? undefined : params.success === 'true';
   return {
-    from, to, timeZone: range.timeZone,
+    from,
+    to,
+    timeZone: range.timeZone,
     ...(params.billing_meter_id !== undefined ? { meterId: params.billing_meter_id } : {}),
     matches: (report) =>
-      (params.billing_meter_id === undefined || report.billing_meter_id === params.billing_meter_id)
-      && (params.company_id === undefined || report.company_id === params.company_id)
-      && (params.subscription_id === undefined || report.subscription_id === params.subscription_id)
-      && (params.provider === undefined || report.provider === params.provider)
-      && (success === undefined || report.success === success)
-      && (params.status === undefined || params.status.has(report.status))
-      && (params.type === undefined || report.type === params.type),
+      (params.billing_meter_id === undefined || report.billing_meter_id === params.billing_meter_id) &&
+      (params.company_id === undefined || report.company_id === params.company_id) &&
+      (params.subscription_id === undefined || report.subscription_id === params.subscription_id) &&
+      (params.provider === undefined || report.provider === params.provider) &&
+      (success === undefined || report.success === success) &&
+      (params.status === undefined || params.status.has(report.status)) &&
+      (params.type === undefined || report.type === params.type),
   };
 }
 
@@ -97,11 +115,18 @@ export interface ReportPage {
  * company). `beforeId` is a report id (or a position this function returned) and the page continues
  * strictly after it, so reports committed meanwhile to other windows never shift a page.
  */
-export async function listReports(store: Pick<ReportStore, 'listWindows'>, tenant: ReportTenant, selection: ReportSelection, take: number, beforeId?: string): Promise<ReportPage> {
+export async function listReports(
+  store: Pick<ReportStore, 'listWindows'>,
+  tenant: ReportTenant,
+  selection: ReportSelection,
+  take: number,
+  beforeId?: string,
+): Promise<ReportPage> {
   let position: ReportLocator | undefined;
   if (beforeId !== undefined) {
     position = parseReportId(beforeId);
-    if (!position) throw new ValidationError('before_id is not a report id', [{ field: 'before_id', reason: 'is not a report id or a position a previous page returned' }]);
+    if (!position)
+      throw new ValidationError('before_id is not a report id', [{ field: 'before_id', reason: 'is not a report id or a position a previous page returned' }]);
   }
   // Windows starting after the position's window were on earlier pages.
   const to = position && position.windowStart.getTime() + 1 < selection.to.getTime() ? new Date(position.windowStart.getTime() + 1) : selection.to;
@@ -110,7 +135,14 @@ export async function listReports(store: Pick<ReportStore, 'listWindows'>, tenan
   let scanned = 0;
   let readSize = FIRST_READ_GROUPS;
   do {
-    const page = await store.listWindows(tenant, { from: selection.from, to, ...(selection.meterId !== undefined ? { meterId: selection.meterId } : {}), newestFirst: true, maxWindows: readSize, ...(cursor ? { cursor } : {}) });
+    const page = await store.listWindows(tenant, {
+      from: selection.from,
+      to,
+      ...(selection.meterId !== undefined ? { meterId: selection.meterId } : {}),
+      newestFirst: true,
+      maxWindows: readSize,
+      ...(cursor ? { cursor } : {}),
+    });
     readSize = Math.min(MAX_READ_GROUPS, readSize * 2);
     for (const group of page.windows) {
       const after = afterKey(group, position);

@@ -6,14 +6,54 @@ import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import type { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
 import { parseReportId } from './report-id';
-import { decodeCursor, encodeCursor, groupFrom, outcomeEntries, outcomeOverlay, packShards, reportAfter, sortedByKey, sortedEntries, statusAfter } from './report-codec';
-import { MAX_WINDOW_MS, OPEN_STATUSES, OVERLAY_GZIP_BYTES, groupPrefix, headerSortKey, openReportsPartition, openSortKey, reportKeyOf, reportsPartition, shardSortKey } from './report-keys';
-import type { CommitOutcomesRequest, CommitWindowRequest, ListWindowsRequest, PreparedOutcomes, ReportTenant, TransactItem, WindowReports } from './report-types';
+import {
+  decodeCursor,
+  encodeCursor,
+  groupFrom,
+  outcomeEntries,
+  outcomeOverlay,
+  packShards,
+  reportAfter,
+  sortedByKey,
+  sortedEntries,
+  statusAfter,
+} from './report-codec';
+import {
+  MAX_WINDOW_MS,
+  OPEN_STATUSES,
+  OVERLAY_GZIP_BYTES,
+  groupPrefix,
+  headerSortKey,
+  openReportsPartition,
+  openSortKey,
+  reportKeyOf,
+  reportsPartition,
+  shardSortKey,
+} from './report-keys';
+import type {
+  CommitOutcomesRequest,
+  CommitWindowRequest,
+  ListWindowsRequest,
+  PreparedOutcomes,
+  ReportTenant,
+  TransactItem,
+  WindowReports,
+} from './report-types';
 import { queryAll, queryItems, type QueryInput } from '../../shared/aws/query-pages';
 export { parseStoredReport } from './report-codec';
 export { reportsPartition, openReportsPartition, reportKeyOf } from './report-keys';
 export { deliveredReport } from './report-types';
-export type { ReportTenant, WindowReports, TransactItem, CommitWindowRequest, ReportOutcome, DeliveredReports, CommitOutcomesRequest, PreparedOutcomes, ListWindowsRequest } from './report-types';
+export type {
+  ReportTenant,
+  WindowReports,
+  TransactItem,
+  CommitWindowRequest,
+  ReportOutcome,
+  DeliveredReports,
+  CommitOutcomesRequest,
+  PreparedOutcomes,
+  ListWindowsRequest,
+} from './report-types';
 
 /**
  * Billing reports in the billing table, grouped per (meter, window) — one item per report would be
@@ -39,7 +79,10 @@ export type { ReportTenant, WindowReports, TransactItem, CommitWindowRequest, Re
  */
 
 export class ReportStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /** One group, or undefined when the window was never committed for the meter. */
   async readWindow(tenant: ReportTenant, meterId: string, windowStart: Date): Promise<WindowReports | undefined> {
@@ -82,7 +125,12 @@ export class ReportStore {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lower AND :upper',
       ...(request.meterId !== undefined ? { FilterExpression: 'meter_id = :meter' } : {}),
-      ExpressionAttributeValues: { ':pk': reportsPartition(tenant), ':lower': lower, ':upper': upper, ...(request.meterId !== undefined ? { ':meter': request.meterId } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': reportsPartition(tenant),
+        ':lower': lower,
+        ':upper': upper,
+        ...(request.meterId !== undefined ? { ':meter': request.meterId } : {}),
+      },
       ScanIndexForward: !newestFirst,
       ...(request.cursor ? { ExclusiveStartKey: { pk: reportsPartition(tenant), sk: decodeCursor(request.cursor) } } : {}),
     })) {
@@ -114,7 +162,10 @@ export class ReportStore {
    * item's condition failed) first.
    */
   async commitWindow(request: CommitWindowRequest): Promise<WindowReports | 'conflict'> {
-    const result = await this.commitWindows([request], { ...(request.extraItems ? { extraItems: request.extraItems } : {}), ...(request.background ? { background: request.background } : {}) });
+    const result = await this.commitWindows([request], {
+      ...(request.extraItems ? { extraItems: request.extraItems } : {}),
+      ...(request.background ? { background: request.background } : {}),
+    });
     return result === 'conflict' ? result : result[0]!;
   }
 
@@ -123,7 +174,10 @@ export class ReportStore {
    * ONE transaction with every header (each conditioned on its revision) and `extraItems`. At most
    * 45 groups (two transaction items each) plus 10 extra items.
    */
-  async commitWindows(requests: readonly Omit<CommitWindowRequest, 'extraItems' | 'background'>[], options: Pick<CommitWindowRequest, 'extraItems' | 'background'> = {}): Promise<WindowReports[] | 'conflict'> {
+  async commitWindows(
+    requests: readonly Omit<CommitWindowRequest, 'extraItems' | 'background'>[],
+    options: Pick<CommitWindowRequest, 'extraItems' | 'background'> = {},
+  ): Promise<WindowReports[] | 'conflict'> {
     if (requests.length === 0 || requests.length > 45) throw new RangeError(`commitWindows takes 1 to 45 groups, not ${requests.length}`);
     const packing: { request: (typeof requests)[number]; reports: BillingReport[]; generation: string; shards: Promise<Uint8Array[]>; pk: string }[] = [];
     for (const request of requests) {
@@ -135,17 +189,33 @@ export class ReportStore {
     }
     const prepared = await Promise.all(packing.map(async (item) => ({ ...item, shards: await item.shards })));
     const shardItems = prepared.flatMap(({ request, generation, shards, pk }) =>
-      shards.map((gz, n) => ({ pk, sk: shardSortKey(request.window.start, request.meterId, generation, n), meter_id: request.meterId, window_start: request.window.start.toISOString(), generation, reports_gz: gz })));
+      shards.map((gz, n) => ({
+        pk,
+        sk: shardSortKey(request.window.start, request.meterId, generation, n),
+        meter_id: request.meterId,
+        window_start: request.window.start.toISOString(),
+        generation,
+        reports_gz: gz,
+      })),
+    );
     const [, extraItems] = await Promise.all([
       this.batchPut(shardItems),
       typeof options.extraItems === 'function' ? options.extraItems() : Promise.resolve(options.extraItems ?? []),
     ]);
     const transactItems: TransactItem[] = prepared.flatMap(({ request, reports, generation, shards }) =>
-      this.headerItems({ ...request, generation, shards: shards.length, counts: { reports: reports.length, open: reports.filter((report) => OPEN_STATUSES.has(report.status)).length } }));
+      this.headerItems({
+        ...request,
+        generation,
+        shards: shards.length,
+        counts: { reports: reports.length, open: reports.filter((report) => OPEN_STATUSES.has(report.status)).length },
+      }),
+    );
     try {
       await this.documents.send(new TransactWriteCommand({ TransactItems: [...transactItems, ...extraItems] }));
     } catch (error) {
-      await Promise.all(prepared.map(({ request, generation, shards, pk }) => this.deleteShards(pk, request.window.start, request.meterId, generation, shards.length)));
+      await Promise.all(
+        prepared.map(({ request, generation, shards, pk }) => this.deleteShards(pk, request.window.start, request.meterId, generation, shards.length)),
+      );
       if (error instanceof TransactionCanceledException || (error as { name?: string }).name === 'TransactionCanceledException') return 'conflict';
       throw error;
     }
@@ -157,7 +227,13 @@ export class ReportStore {
         else await cleanup;
       }
       committed.push({
-        meterId: request.meterId, window: request.window, revision: (request.previous?.revision ?? 0) + 1, generation, shards: shards.length, evaluatedAt: request.evaluatedAt, reports,
+        meterId: request.meterId,
+        window: request.window,
+        revision: (request.previous?.revision ?? 0) + 1,
+        generation,
+        shards: shards.length,
+        evaluatedAt: request.evaluatedAt,
+        reports,
         storedCopies: new Map(reports.map((report) => [reportKeyOf(report), report])),
       });
     }
@@ -196,12 +272,25 @@ export class ReportStore {
     const overlay = base ? outcomeOverlay(base, entries) : undefined;
     if (!base || overlay === undefined || overlay.byteLength > OVERLAY_GZIP_BYTES) return { kind: 'rewrite', request, reports: entries.map(reportAfter) };
     const items = this.headerItems({
-      tenant: request.tenant, meterId: previous.meterId, window: previous.window, previous, evaluatedAt: previous.evaluatedAt, now: request.now,
-      generation: previous.generation, shards: previous.shards, counts: { reports: entries.length, open: entries.filter((entry) => OPEN_STATUSES.has(statusAfter(entry))).length }, overlay,
+      tenant: request.tenant,
+      meterId: previous.meterId,
+      window: previous.window,
+      previous,
+      evaluatedAt: previous.evaluatedAt,
+      now: request.now,
+      generation: previous.generation,
+      shards: previous.shards,
+      counts: { reports: entries.length, open: entries.filter((entry) => OPEN_STATUSES.has(statusAfter(entry))).length },
+      overlay,
     });
     const kept = options.keepGroup ?? true;
     // The shards stay as they are, so the committed group keeps the same stored copies.
-    return { kind: 'overlay', items, bytes: overlay.byteLength, ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports: entries.map(reportAfter) } } : {}) };
+    return {
+      kind: 'overlay',
+      items,
+      bytes: overlay.byteLength,
+      ...(kept ? { group: { ...previous, revision: previous.revision + 1, reports: entries.map(reportAfter) } } : {}),
+    };
   }
 
   /**
@@ -219,8 +308,20 @@ export class ReportStore {
       }
       const { request, reports } = entry;
       const { previous } = request;
-      rewrites.push(this.commitWindow({ tenant: request.tenant, meterId: previous.meterId, window: previous.window, reports, previous, evaluatedAt: previous.evaluatedAt, now: request.now, ...(request.background ? { background: request.background } : {}) })
-        .then((result) => { results[at] = result; }));
+      rewrites.push(
+        this.commitWindow({
+          tenant: request.tenant,
+          meterId: previous.meterId,
+          window: previous.window,
+          reports,
+          previous,
+          evaluatedAt: previous.evaluatedAt,
+          now: request.now,
+          ...(request.background ? { background: request.background } : {}),
+        }).then((result) => {
+          results[at] = result;
+        }),
+      );
     });
     // Transactions hold at most 100 items and 4 MB.
     const batches: (typeof overlays)[] = [];
@@ -256,22 +357,39 @@ export class ReportStore {
 
   /** The header put (conditioned on the revision it replaces) and the open marker's put or delete. */
   private headerItems(input: {
-    tenant: ReportTenant; meterId: string; window: UsageWindow; previous: WindowReports | undefined; evaluatedAt: Date; now: Date;
-    generation: string; shards: number; counts: { reports: number; open: number }; overlay?: Uint8Array;
+    tenant: ReportTenant;
+    meterId: string;
+    window: UsageWindow;
+    previous: WindowReports | undefined;
+    evaluatedAt: Date;
+    now: Date;
+    generation: string;
+    shards: number;
+    counts: { reports: number; open: number };
+    overlay?: Uint8Array;
   }): TransactItem[] {
     const { tenant, meterId, window, previous, counts } = input;
     const base = { meter_id: meterId, window_start: window.start.toISOString() };
     const header = {
-      pk: reportsPartition(tenant), sk: headerSortKey(window.start, meterId), ...base, window_end: window.end.toISOString(), generation: input.generation, shards: input.shards,
-      revision: (previous?.revision ?? 0) + 1, report_count: counts.reports, open_count: counts.open,
-      evaluated_at: input.evaluatedAt.toISOString(), updated_at: input.now.toISOString(),
+      pk: reportsPartition(tenant),
+      sk: headerSortKey(window.start, meterId),
+      ...base,
+      window_end: window.end.toISOString(),
+      generation: input.generation,
+      shards: input.shards,
+      revision: (previous?.revision ?? 0) + 1,
+      report_count: counts.reports,
+      open_count: counts.open,
+      evaluated_at: input.evaluatedAt.toISOString(),
+      updated_at: input.now.toISOString(),
       ...(input.overlay ? { outcomes_gz: input.overlay } : {}),
     };
     const openKey = { pk: openReportsPartition(tenant), sk: openSortKey(meterId, window.start) };
     return [
       {
         Put: {
-          TableName: this.tableName, Item: header,
+          TableName: this.tableName,
+          Item: header,
           ConditionExpression: previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
           ...(previous ? { ExpressionAttributeValues: { ':revision': previous.revision } } : {}),
         },
@@ -300,9 +418,9 @@ export class ReportStore {
 
   /** The header alone (cheap: no shards), e.g. to see whether a window was evaluated. */
   async readHeader(tenant: ReportTenant, meterId: string, windowStart: Date): Promise<{ revision: number; evaluatedAt: Date } | undefined> {
-    const { Item } = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: { pk: reportsPartition(tenant), sk: headerSortKey(windowStart, meterId) }, ConsistentRead: true }));
+    const { Item } = await this.documents.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: reportsPartition(tenant), sk: headerSortKey(windowStart, meterId) }, ConsistentRead: true }),
+    );
     return Item ? { revision: Number(Item['revision']), evaluatedAt: new Date(String(Item['evaluated_at'])) } : undefined;
   }
 }
-
-

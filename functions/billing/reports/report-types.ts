@@ -82,12 +82,13 @@ export interface OutcomesRequestBase {
   readonly now: Date;
 }
 
-export type CommitOutcomesRequest = OutcomesRequestBase & (
+export type CommitOutcomesRequest = OutcomesRequestBase &
   /** The group's reports after delivery (the same report objects where nothing changed). */
-  | { readonly reports: readonly BillingReport[] }
-  /** What delivery set on the reports (spares a copy of each, and comparing every field with the shard's). */
-  | { readonly delivered: DeliveredReports }
-);
+  (
+    | { readonly reports: readonly BillingReport[] }
+    /** What delivery set on the reports (spares a copy of each, and comparing every field with the shard's). */
+    | { readonly delivered: DeliveredReports }
+  );
 
 /** A group's outcome commit, encoded (ReportStore.prepareOutcomes). */
 export type PreparedOutcomes =

@@ -9,7 +9,11 @@ export class BalanceProbe {
   /** The companies whose probe has answered. */
   private readonly settled = new Map<string, Set<string>>();
 
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly billingTable: string, private readonly tenant: ReportTenant) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly billingTable: string,
+    private readonly tenant: ReportTenant,
+  ) {}
 
   /** False only when the company was probed and the subscription has no balance (no wait, no query). */
   mayHave(companyId: string, subscriptionId: string): boolean {

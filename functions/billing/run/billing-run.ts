@@ -25,7 +25,17 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
   const clock = hooks.clock ?? (() => new Date());
   const started = clock();
   const deadline = started.getTime() + (input.timeBudgetMs ?? Number.POSITIVE_INFINITY);
-  const counters: RunCounters = { meters: 0, windowsEvaluated: 0, corrections: 0, reportsWritten: 0, delivered: 0, retrying: 0, failed: 0, unattributed: 0, queryMs: 0 };
+  const counters: RunCounters = {
+    meters: 0,
+    windowsEvaluated: 0,
+    corrections: 0,
+    reportsWritten: 0,
+    delivered: 0,
+    retrying: 0,
+    failed: 0,
+    unattributed: 0,
+    queryMs: 0,
+  };
   const errors: BillingRunSummary['errors'] = [];
   const warnings: BillingRunSummary['warnings'] = [];
   let complete = true;
@@ -66,13 +76,15 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
   return { startedAt: started.toISOString(), durationMs: clock().getTime() - started.getTime(), complete, ...counters, errors, warnings };
 }
 
-
 async function activeMeters(deps: BillingRunDeps, tenant: ReportTenant): Promise<(RunMeter | { id: string; error: string })[]> {
   const store = deps.resources;
   const meters: (RunMeter | { id: string; error: string })[] = [];
   let beforeId: string | undefined;
   do {
-    const page = await store.list({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, { take: 1000, ...(beforeId ? { beforeId } : {}) });
+    const page = await store.list(
+      { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX },
+      { take: 1000, ...(beforeId ? { beforeId } : {}) },
+    );
     for (const item of page.items) {
       if ((item.document['status'] ?? 'active') !== 'active') continue;
       meters.push(runMeterOf({ ...item.document, _id: item.document['_id'] ?? item.id }));

@@ -81,9 +81,22 @@ interface Verdict {
  */
 export async function drawBalances(deps: DeliveryDeps, reports: readonly BillingReport[]): Promise<BillingReport[]> {
   // Most subscriptions have no balance, and once their company was probed that is known without a wait.
-  const toDraw = reports.filter((report) => isOpen(report) && deps.ledger && report.company_id !== null && report.subscription_id !== null && deps.balances.mayHave(report.company_id, report.subscription_id));
+  const toDraw = reports.filter(
+    (report) =>
+      isOpen(report) &&
+      deps.ledger &&
+      report.company_id !== null &&
+      report.subscription_id !== null &&
+      deps.balances.mayHave(report.company_id, report.subscription_id),
+  );
   if (toDraw.length === 0) return [...reports];
-  const drawn = new Map(await mapWithConcurrency(toDraw, deps.concurrency, async (report) => [report, await drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact)] as const));
+  const drawn = new Map(
+    await mapWithConcurrency(
+      toDraw,
+      deps.concurrency,
+      async (report) => [report, await drawBalance(deps, report, report.versions[report.versions.length - 1]?.amount_exact)] as const,
+    ),
+  );
   return reports.map((report) => drawn.get(report) ?? report);
 }
 
@@ -119,7 +132,9 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
       const before = beforeSending(deps, d, destination, d.providerRequests, request.idempotencyKey);
       if (before) return d.verdicts.push(before);
       const client = deps.providerClient(deps.meter.provider as Exclude<ProviderName, 'webhook'>);
-      const outcome = client ? await client.report(request) : notConfigured(request.idempotencyKey, deps.now(), `no ${deps.meter.provider} connection is configured`);
+      const outcome = client
+        ? await client.report(request)
+        : notConfigured(request.idempotencyKey, deps.now(), `no ${deps.meter.provider} connection is configured`);
       d.providerRequests = appendRecords(d.providerRequests, outcome.requests);
       return d.verdicts.push(classify(destination, outcome, d.providerRequests, request.idempotencyKey));
     });
@@ -142,7 +157,9 @@ export async function deliverReports(deps: DeliveryDeps, reports: readonly Billi
       after ??= reports.map((report) => deliveredReport(report, outcomes.get(report)));
       return after;
     },
-    delivered, failed, retrying,
+    delivered,
+    failed,
+    retrying,
   };
 }
 
@@ -154,7 +171,10 @@ function beforeSending(deps: DeliveryDeps, d: Delivery, destination: string, rec
   if (records.length === 0) return undefined;
   const state = keyState(records, key);
   if (state === 'delivered') return { destination, state: 'success', unconfirmed: false };
-  if (state === 'unconfirmed' && deps.now().getTime() - Date.parse(d.report.versions[d.report.versions.length - 1]?.created_at ?? d.report.updated_at) > UNCONFIRMED_RESEND_MAX_AGE_MS) {
+  if (
+    state === 'unconfirmed' &&
+    deps.now().getTime() - Date.parse(d.report.versions[d.report.versions.length - 1]?.created_at ?? d.report.updated_at) > UNCONFIRMED_RESEND_MAX_AGE_MS
+  ) {
     const failure = [...records].reverse().find((r) => r.job_id === key && !r.success);
     return { destination, state: 'open', unconfirmed: true, expired: true, ...(failure ? { failure } : {}) };
   }
@@ -178,11 +198,18 @@ class Delivery {
   private readonly window: { start: Date; end: Date };
 
   /** `primary`: the destination the report's own idempotency_key is known to be for (see DeliverOptions). */
-  constructor(private readonly deps: DeliveryDeps, readonly report: BillingReport, private readonly primary: string | undefined) {
+  constructor(
+    private readonly deps: DeliveryDeps,
+    readonly report: BillingReport,
+    private readonly primary: string | undefined,
+  ) {
     const { meter } = deps;
     const subscriptionId = report.subscription_id!;
     const known = deps.directory.subscriptions.get(subscriptionId);
-    const itemPrice = known?.items.find((item) => item.price_id && meter.billedIds.has(item.price_id))?.price_id ?? known?.items.find((item) => item.price_id)?.price_id ?? undefined;
+    const itemPrice =
+      known?.items.find((item) => item.price_id && meter.billedIds.has(item.price_id))?.price_id ??
+      known?.items.find((item) => item.price_id)?.price_id ??
+      undefined;
     const customer = known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'];
     // Optional keys assigned, not spread: a literal with spreads takes V8's slow path (once per report).
     const subscription: Assembled<ProviderSubscription> = { subscriptionId, companyId: report.company_id ?? known?.companyId ?? '' };
@@ -200,11 +227,18 @@ class Delivery {
   }
 
   requestFor(destination: string): UsageReportRequest<never> {
-    const { report, deps: { meter } } = this;
+    const {
+      report,
+      deps: { meter },
+    } = this;
     const version = report.versions[report.versions.length - 1]!;
     const identity = this.identity(destination, report.report_version);
-    const carried = report.report_version === 1 ? NOTHING_CARRIED : unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
-    const amount = carried.amounts.reduce<Decimal | undefined>((sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))), version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact));
+    const carried =
+      report.report_version === 1 ? NOTHING_CARRIED : unacknowledgedSince(report, (reportVersion) => idempotencyKey({ ...identity, reportVersion }));
+    const amount = carried.amounts.reduce<Decimal | undefined>(
+      (sum, a) => (a === undefined ? sum : (sum ?? Decimal.ZERO).plus(Decimal.from(a))),
+      version.amount_exact === undefined ? undefined : Decimal.from(version.amount_exact),
+    );
     const request: Assembled<UsageReportRequest<never>> = {
       identity,
       idempotencyKey: destination === this.primary ? report.idempotency_key : idempotencyKey(identity),
@@ -222,7 +256,16 @@ class Delivery {
 
   private identity(destination: string, reportVersion: number): ReportIdentity {
     const { tenant, meter } = this.deps;
-    return { orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: this.subscription.subscriptionId, windowStart: this.window.start, windowEnd: this.window.end, reportVersion, destination };
+    return {
+      orgId: tenant.orgId,
+      appId: tenant.appId,
+      meterId: meter.id,
+      subscriptionId: this.subscription.subscriptionId,
+      windowStart: this.window.start,
+      windowEnd: this.window.end,
+      reportVersion,
+      destination,
+    };
   }
 }
 
@@ -231,45 +274,52 @@ export const channelDestination = (channelId: string) => `webhook:${channelId}`;
 
 async function deliverToChannels(deps: DeliveryDeps, deliveries: Delivery[]): Promise<void> {
   const channelIds = (deps.meter.params['channel_ids'] as string[] | undefined) ?? [];
-  await Promise.all(channelIds.map(async (channelId) => {
-    const target = deps.channelClients.get(channelId);
-    const toSend: { d: Delivery; entry: ChannelRequests; request: UsageReportRequest<never> }[] = [];
-    for (const d of deliveries) {
-      d.channelRequests ??= [];
-      let entry = d.channelRequests.find((c) => c.channel_id === channelId);
-      if (!entry) {
-        entry = target?.channel.name ? { channel_id: channelId, channel_name: target.channel.name, provider_requests: [] } : { channel_id: channelId, provider_requests: [] };
-        d.channelRequests.push(entry);
+  await Promise.all(
+    channelIds.map(async (channelId) => {
+      const target = deps.channelClients.get(channelId);
+      const toSend: { d: Delivery; entry: ChannelRequests; request: UsageReportRequest<never> }[] = [];
+      for (const d of deliveries) {
+        d.channelRequests ??= [];
+        let entry = d.channelRequests.find((c) => c.channel_id === channelId);
+        if (!entry) {
+          entry = target?.channel.name
+            ? { channel_id: channelId, channel_name: target.channel.name, provider_requests: [] }
+            : { channel_id: channelId, provider_requests: [] };
+          d.channelRequests.push(entry);
+        }
+        const request = d.requestFor(channelDestination(channelId));
+        const before = beforeSending(deps, d, channelDestination(channelId), entry.provider_requests, request.idempotencyKey);
+        if (before) d.verdicts.push(before);
+        else toSend.push({ d, entry, request });
       }
-      const request = d.requestFor(channelDestination(channelId));
-      const before = beforeSending(deps, d, channelDestination(channelId), entry.provider_requests, request.idempotencyKey);
-      if (before) d.verdicts.push(before);
-      else toSend.push({ d, entry, request });
-    }
-    const record = (item: (typeof toSend)[number], outcome: ProviderOutcome) => {
-      // A batch's records are each report's own: job_id is the report version's key on this channel.
-      const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
-      // A first delivery (nothing recorded yet, the usual case): the channel and the report share the array.
-      const first = records.length <= MAX_RECORDS;
-      item.entry.provider_requests = first && item.entry.provider_requests.length === 0 ? records : appendRecords(item.entry.provider_requests, records);
-      item.d.providerRequests = first && item.d.providerRequests.length === 0 ? records : appendRecords(item.d.providerRequests, records);
-      item.d.verdicts.push(classify(channelDestination(channelId), outcome, item.entry.provider_requests, item.request.idempotencyKey));
-    };
-    if (!target) {
-      for (const item of toSend) record(item, notConfigured(item.request.idempotencyKey, deps.now(), `webhook channel ${channelId} does not exist or is inactive`));
-      return;
-    }
-    if (deps.webhookBatchSize <= 1) {
-      await mapWithConcurrency(toSend, deps.concurrency, async (item) => record(item, await target.client.report(item.request as UsageReportRequest<WebhookParams>)));
-      return;
-    }
-    const limits = { maxEvents: deps.webhookBatchSize, maxBytes: deps.webhookBatchBytes ?? DEFAULT_WEBHOOK_BATCH_BYTES };
-    const batches = webhookBatches(toSend, (item) => item.request as UsageReportRequest<WebhookParams>, deps.now(), limits);
-    await mapWithConcurrency(batches, 4, async (batch) => {
-      const outcome = await sendWebhookBatch(target.channel, batch, deps.webhookOptions);
-      for (const item of batch.items) record(item, outcome);
-    });
-  }));
+      const record = (item: (typeof toSend)[number], outcome: ProviderOutcome) => {
+        // A batch's records are each report's own: job_id is the report version's key on this channel.
+        const records = outcome.requests.map((r) => ({ ...r, job_id: item.request.idempotencyKey }));
+        // A first delivery (nothing recorded yet, the usual case): the channel and the report share the array.
+        const first = records.length <= MAX_RECORDS;
+        item.entry.provider_requests = first && item.entry.provider_requests.length === 0 ? records : appendRecords(item.entry.provider_requests, records);
+        item.d.providerRequests = first && item.d.providerRequests.length === 0 ? records : appendRecords(item.d.providerRequests, records);
+        item.d.verdicts.push(classify(channelDestination(channelId), outcome, item.entry.provider_requests, item.request.idempotencyKey));
+      };
+      if (!target) {
+        for (const item of toSend)
+          record(item, notConfigured(item.request.idempotencyKey, deps.now(), `webhook channel ${channelId} does not exist or is inactive`));
+        return;
+      }
+      if (deps.webhookBatchSize <= 1) {
+        await mapWithConcurrency(toSend, deps.concurrency, async (item) =>
+          record(item, await target.client.report(item.request as UsageReportRequest<WebhookParams>)),
+        );
+        return;
+      }
+      const limits = { maxEvents: deps.webhookBatchSize, maxBytes: deps.webhookBatchBytes ?? DEFAULT_WEBHOOK_BATCH_BYTES };
+      const batches = webhookBatches(toSend, (item) => item.request as UsageReportRequest<WebhookParams>, deps.now(), limits);
+      await mapWithConcurrency(batches, 4, async (batch) => {
+        const outcome = await sendWebhookBatch(target.channel, batch, deps.webhookOptions);
+        for (const item of batch.items) record(item, outcome);
+      });
+    }),
+  );
 }
 
 /**
@@ -292,7 +342,10 @@ function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['statu
     if (earlier.length > 0) {
       const versions = [...new Set(earlier.map((e) => e.version))].join(', ');
       const destinations = [...new Set(earlier.map((e) => e.destination))].join(', ');
-      error = { code: DELIVERY_UNCONFIRMED, message: `version ${versions} of this window was never confirmed by ${destinations} (timeouts or connection errors); version ${report.report_version} was delivered on top of it. Check the provider for the unconfirmed version.` };
+      error = {
+        code: DELIVERY_UNCONFIRMED,
+        message: `version ${versions} of this window was never confirmed by ${destinations} (timeouts or connection errors); version ${report.report_version} was delivered on top of it. Check the provider for the unconfirmed version.`,
+      };
     }
   } else if (refusal) {
     error = { code: refusal.failure?.error_code ?? 'refused', message: refusal.failure?.error_message ?? `${refusal.destination} refused the report` };
@@ -300,7 +353,7 @@ function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['statu
     const last = unconfirmed[0]!.failure;
     error = {
       code: DELIVERY_UNCONFIRMED,
-      message: `${`no answer from ${unconfirmed.map((v) => v.destination).join(', ')} for version ${report.report_version} after ${runs} runs${unconfirmed.some((v) => v.expired) ? ' (past the providers\' deduplication window, so it is not resent)' : ''}; last error: ${last?.error_code ?? 'unknown'} ${last?.error_message ?? ''}`.trim()}. The provider may or may not have it: check it there.`,
+      message: `${`no answer from ${unconfirmed.map((v) => v.destination).join(', ')} for version ${report.report_version} after ${runs} runs${unconfirmed.some((v) => v.expired) ? " (past the providers' deduplication window, so it is not resent)" : ''}; last error: ${last?.error_code ?? 'unknown'} ${last?.error_message ?? ''}`.trim()}. The provider may or may not have it: check it there.`,
     };
   } else if (exhausted) {
     const last = verdicts.find((v) => v.state !== 'success' && v.failure)?.failure;
@@ -320,7 +373,8 @@ function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['statu
   set['updated_at'] = now;
   // A report that had an error has it removed first: not a plain "fields set" change. (Object rest
   // copies slowly; most reports carry no error to drop.)
-  if ('error_code' in report || 'error_message' in report) return { status, outcome: { replacement: deliveredReport(withoutError(report) as BillingReport, { set }) } };
+  if ('error_code' in report || 'error_message' in report)
+    return { status, outcome: { replacement: deliveredReport(withoutError(report) as BillingReport, { set }) } };
   return { status, outcome: { set } };
 }
 
@@ -337,7 +391,9 @@ function earlierUnconfirmed(d: Delivery): { version: number; destination: string
   for (const entry of d.report.versions) {
     if (entry.report_version >= d.report.report_version) continue;
     for (const { destination } of d.verdicts) {
-      const records = destination.startsWith('webhook:') ? d.channelRequests?.find((c) => channelDestination(c.channel_id) === destination)?.provider_requests ?? d.providerRequests : d.providerRequests;
+      const records = destination.startsWith('webhook:')
+        ? (d.channelRequests?.find((c) => channelDestination(c.channel_id) === destination)?.provider_requests ?? d.providerRequests)
+        : d.providerRequests;
       if (keyState(records, d.keyFor(destination, entry.report_version)) === 'unconfirmed') found.push({ version: entry.report_version, destination });
     }
   }
@@ -353,14 +409,22 @@ function classify(destination: string, outcome: ProviderOutcome, records: readon
 }
 
 function notConfigured(jobId: string, now: Date, message: string): ProviderOutcome {
-  return { success: false, duplicate: false, requests: [{ job_id: jobId, request_time: now.toISOString(), success: false, status_code: 0, error_code: 'not_configured', error_message: message }] };
+  return {
+    success: false,
+    duplicate: false,
+    requests: [{ job_id: jobId, request_time: now.toISOString(), success: false, status_code: 0, error_code: 'not_configured', error_message: message }],
+  };
 }
 
 async function drawBalance(deps: DeliveryDeps, report: BillingReport, amountExact: string | undefined): Promise<BillingReport> {
   if (!deps.ledger || amountExact === undefined || report.subscription_id === null || report.company_id === null) return report;
   if (!(await deps.balances.has(report.company_id, report.subscription_id))) return report;
   const result = await deps.ledger.drawUsage(deps.tenant, {
-    companyId: report.company_id, subscriptionId: report.subscription_id, reportKey: report._id, reportVersion: report.report_version, amount: Decimal.from(amountExact),
+    companyId: report.company_id,
+    subscriptionId: report.subscription_id,
+    reportKey: report._id,
+    reportVersion: report.report_version,
+    amount: Decimal.from(amountExact),
   });
   return {
     ...report,

@@ -13,7 +13,11 @@ export const NOTHING_CARRIED: ReturnType<typeof unacknowledgedSince> = { acknowl
 export let lastWindow: { start: string; end: string; window: { start: Date; end: Date } } | undefined;
 export function windowOf(report: BillingReport): { start: Date; end: Date } {
   if (lastWindow?.start !== report.usage_start_time || lastWindow.end !== report.usage_end_time) {
-    lastWindow = { start: report.usage_start_time, end: report.usage_end_time, window: { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) } };
+    lastWindow = {
+      start: report.usage_start_time,
+      end: report.usage_end_time,
+      window: { start: new Date(report.usage_start_time), end: new Date(report.usage_end_time) },
+    };
   }
   return lastWindow.window;
 }
@@ -27,7 +31,10 @@ export function windowOf(report: BillingReport): { start: Date; end: Date } {
  * double-bill; such a report ends `failed` / `delivery_unconfirmed` for an operator instead (see finish).
  * acknowledgedQuantity is undefined when nothing is carried (the previous version was acknowledged).
  */
-export function unacknowledgedSince(report: BillingReport, keyOf: (version: number) => string): { acknowledgedQuantity: number | undefined; amounts: (string | undefined)[] } {
+export function unacknowledgedSince(
+  report: BillingReport,
+  keyOf: (version: number) => string,
+): { acknowledgedQuantity: number | undefined; amounts: (string | undefined)[] } {
   const amounts: (string | undefined)[] = [];
   const earlier = report.versions.filter((v) => v.report_version < report.report_version);
   for (let i = earlier.length - 1; i >= 0; i -= 1) {
@@ -41,13 +48,17 @@ export function unacknowledgedSince(report: BillingReport, keyOf: (version: numb
 }
 
 /** A request that may have reached the provider without an answer: timeout or connection error. */
-export const isUnknownOutcome = (r: ProviderRequestRecord) => !r.success && r.status_code === 0 && (r.error_code === 'timeout' || r.error_code === 'network_error');
+export const isUnknownOutcome = (r: ProviderRequestRecord) =>
+  !r.success && r.status_code === 0 && (r.error_code === 'timeout' || r.error_code === 'network_error');
 
 /** Codes of requests refused before anything was sent (status_code 0, yet a definite "not delivered"). */
 export const NOT_SENT_CODES = new Set(['not_configured', 'forbidden_target']);
 
 /** A final "no" to a request: a 4xx other than 408/429, or a request that was never sent. */
-export const isRefusal = (r: ProviderRequestRecord) => !r.success && ((r.status_code >= 400 && r.status_code < 500 && r.status_code !== 408 && r.status_code !== 429) || (r.status_code === 0 && NOT_SENT_CODES.has(r.error_code ?? '')));
+export const isRefusal = (r: ProviderRequestRecord) =>
+  !r.success &&
+  ((r.status_code >= 400 && r.status_code < 500 && r.status_code !== 408 && r.status_code !== 429) ||
+    (r.status_code === 0 && NOT_SENT_CODES.has(r.error_code ?? '')));
 
 /**
  * What the records say about one key: `delivered` (some request succeeded), `not_delivered` (every

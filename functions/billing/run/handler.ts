@@ -36,8 +36,19 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
     timeBudgetMs: Math.max(10_000, Math.min(env.BILLING_TIME_BUDGET_MS, remaining - 60_000)),
     deps: billingRunDeps(stores, { index, providerClient, webhookOptions: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS } }),
   });
-  for (const error of summary.errors) console.error(JSON.stringify({ message: 'billing meter failed', tenant: error.tenant, meter_id: error.meterId, error: error.message }));
-  for (const warning of summary.warnings) console.warn(JSON.stringify({ message: 'billing meter bills nothing as set up', tenant: warning.tenant, meter_id: warning.meterId, meter_name: warning.meterName, code: warning.code, reason: warning.message }));
+  for (const error of summary.errors)
+    console.error(JSON.stringify({ message: 'billing meter failed', tenant: error.tenant, meter_id: error.meterId, error: error.message }));
+  for (const warning of summary.warnings)
+    console.warn(
+      JSON.stringify({
+        message: 'billing meter bills nothing as set up',
+        tenant: warning.tenant,
+        meter_id: warning.meterId,
+        meter_name: warning.meterName,
+        code: warning.code,
+        reason: warning.message,
+      }),
+    );
   console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length, warnings: summary.warnings.length }));
   metrics({ FailedReports: summary.failed, MeterErrors: summary.errors.length });
   return summary;

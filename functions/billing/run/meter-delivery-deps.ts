@@ -14,11 +14,14 @@ export async function deliveryDepsFor(context: MeterRunContext): Promise<Deliver
     const ids = (meter.params['channel_ids'] as string[] | undefined) ?? [];
     const read = deps.channels ?? ((t, list, at) => readDeliveryChannels({ resources: deps.resources }, t.orgId, t.appId, list, at));
     for (const channel of (await read(tenant, ids, clock())).values()) {
-      if (channel.status === 'active' && channel.secrets.length > 0) channelClients.set(channel.id, { channel, client: channelWebhookClient(channel, deps.webhookOptions) });
+      if (channel.status === 'active' && channel.secrets.length > 0)
+        channelClients.set(channel.id, { channel, client: channelWebhookClient(channel, deps.webhookOptions) });
     }
   }
   return {
-    tenant, meter, directory,
+    tenant,
+    meter,
+    directory,
     providerClient: (provider) => deps.providerClient?.(tenant, provider),
     channelClients,
     ledger: deps.balances,

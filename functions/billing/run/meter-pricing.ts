@@ -22,7 +22,10 @@ const MAX_PRICES = 1000;
 
 export async function loadMeterPricing(store: ResourceStore, tenant: ReportTenant, planId: string | undefined): Promise<MeterPricing | undefined> {
   if (planId === undefined) return undefined;
-  const page = await store.list({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX }, { take: MAX_PRICES, where: { attribute: 'plan_id', value: planId } });
+  const page = await store.list(
+    { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX },
+    { take: MAX_PRICES, where: { attribute: 'plan_id', value: planId } },
+  );
   const prices = page.items
     .filter((item) => (item.document['status'] ?? 'active') === 'active')
     .map((item) => ({ ...(item.document as unknown as PriceTerms), id: item.id }))

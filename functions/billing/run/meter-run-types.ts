@@ -28,7 +28,9 @@ export interface BuiltWindows {
 }
 
 /** The run's tallies (BillingRunSummary), added to by every meter. */
-export type RunCounters = { -readonly [K in 'meters' | 'windowsEvaluated' | 'corrections' | 'reportsWritten' | 'delivered' | 'retrying' | 'failed' | 'unattributed' | 'queryMs']: number };
+export type RunCounters = {
+  -readonly [K in 'meters' | 'windowsEvaluated' | 'corrections' | 'reportsWritten' | 'delivered' | 'retrying' | 'failed' | 'unattributed' | 'queryMs']: number;
+};
 
 /** What one meter's run is given by the billing run. */
 export interface MeterRunContext {
@@ -46,4 +48,3 @@ export interface MeterRunContext {
   readonly deadline: number;
   readonly clock: () => Date;
 }
-

@@ -3,7 +3,14 @@ import { closedWindows, windowContaining, type UsageWindow } from '../../../valu
 import { TaskLane } from '../../shared/concurrency';
 import { LATE_AFTER_MS } from '../late-events/late-window-store';
 import { reportKeyOf, type PreparedOutcomes, type ReportTenant, type WindowReports } from '../reports/report-store';
-import { type BillingProgress, type BillingRunDeps, DEFAULT_LEASE_MS, LATE_LOOKBACK_MS, MAX_REPORTS_PER_COMMIT, OUTCOMES_PER_COMMIT } from './billing-run-types';
+import {
+  type BillingProgress,
+  type BillingRunDeps,
+  DEFAULT_LEASE_MS,
+  LATE_LOOKBACK_MS,
+  MAX_REPORTS_PER_COMMIT,
+  OUTCOMES_PER_COMMIT,
+} from './billing-run-types';
 import { deliverReports, drawBalances, isOpen, type DeliveryDeps } from './deliver-reports';
 import { deliveryDepsFor } from './meter-delivery-deps';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
@@ -112,11 +119,20 @@ export class MeterRun implements WindowPipelineSteps {
   private async newWindows(): Promise<boolean> {
     const { meter } = this;
     const { input, settings } = this.context;
-    const start = this.cursor?.nextWindowStart ?? windowContaining(new Date(meter.createdAt.getTime() - (settings.backfillMs ?? LATE_LOOKBACK_MS)), meter.periodMs).start;
-    const closed = closedWindows({ from: start, now: input.now, periodMs: meter.periodMs, settleMs: settings.settleMs ?? LATE_AFTER_MS + 60_000, limit: 1_000_000 });
+    const start =
+      this.cursor?.nextWindowStart ?? windowContaining(new Date(meter.createdAt.getTime() - (settings.backfillMs ?? LATE_LOOKBACK_MS)), meter.periodMs).start;
+    const closed = closedWindows({
+      from: start,
+      now: input.now,
+      periodMs: meter.periodMs,
+      settleMs: settings.settleMs ?? LATE_AFTER_MS + 60_000,
+      limit: 1_000_000,
+    });
     if (closed.length === 0) return true;
     const last = closed[closed.length - 1]!;
-    const busy = new Set((await this.timed(() => busyWindows(this.deps.index, this.scope(), meter, { from: closed[0]!.start, to: last.end }, input.now))).map((d) => d.getTime()));
+    const busy = new Set(
+      (await this.timed(() => busyWindows(this.deps.index, this.scope(), meter, { from: closed[0]!.start, to: last.end }, input.now))).map((d) => d.getTime()),
+    );
     const toEvaluate = closed.filter((window) => busy.has(window.start.getTime()));
     if (!(await runWindowPipeline(this, toEvaluate, this.cursor?.totals ?? new Map(), settings.reportsPerCommit ?? MAX_REPORTS_PER_COMMIT))) return false;
     // Trailing empty windows: only the cursor moves.
@@ -147,7 +163,11 @@ export class MeterRun implements WindowPipelineSteps {
     const marks = await this.deps.lateWindows.marksBetween(tenant.orgId, tenant.appId, new Date(this.context.input.now.getTime() - LATE_LOOKBACK_MS), cursorAt);
     const candidates = new Map<number, Date>();
     for (const mark of marks) {
-      for (let t = windowContaining(mark.hourStart, meter.periodMs).start.getTime(); t < mark.hourStart.getTime() + 3_600_000 && t + meter.periodMs <= cursorAt.getTime(); t += meter.periodMs) {
+      for (
+        let t = windowContaining(mark.hourStart, meter.periodMs).start.getTime();
+        t < mark.hourStart.getTime() + 3_600_000 && t + meter.periodMs <= cursorAt.getTime();
+        t += meter.periodMs
+      ) {
         candidates.set(t, new Date(Math.max(candidates.get(t)?.getTime() ?? 0, mark.lastIndexedAt.getTime())));
       }
     }
@@ -211,10 +231,15 @@ export class MeterRun implements WindowPipelineSteps {
       const { startedAt, usage } = await item.usage;
       const now = this.clock();
       const built = buildWindowReports({
-        tenant, meter, window: item.window,
+        tenant,
+        meter,
+        window: item.window,
         usage: attribute(usage, this.context.directory, meter),
         previous: new Map((item.previous?.reports ?? []).map((report) => [reportKeyOf(report), report])),
-        totals, pricing: this.pricing, directory: this.context.directory, now,
+        totals,
+        pricing: this.pricing,
+        directory: this.context.directory,
+        now,
       });
       changed += built.changed;
       const stamp = now.toISOString();
@@ -232,14 +257,25 @@ export class MeterRun implements WindowPipelineSteps {
     const { groups, totals, changed, unattributed } = built;
     let written: { generation: string; shards: number } | undefined;
     const now = this.clock();
-    const committed = await this.deps.reports.commitWindows(groups.map((g) => ({ tenant, meterId: meter.id, window: g.window, reports: g.reports, previous: g.previous, evaluatedAt: g.evaluatedAt, now })), {
-      // Totals shards are written alongside the report shards; the cursor in the transaction points at them.
-      extraItems: async () => {
-        written = await this.deps.runState.writeTotals(tenant, meter.id, totals);
-        return [this.deps.runState.cursorPut(tenant, meter.id, { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards }, this.cursor, now)];
+    const committed = await this.deps.reports.commitWindows(
+      groups.map((g) => ({ tenant, meterId: meter.id, window: g.window, reports: g.reports, previous: g.previous, evaluatedAt: g.evaluatedAt, now })),
+      {
+        // Totals shards are written alongside the report shards; the cursor in the transaction points at them.
+        extraItems: async () => {
+          written = await this.deps.runState.writeTotals(tenant, meter.id, totals);
+          return [
+            this.deps.runState.cursorPut(
+              tenant,
+              meter.id,
+              { nextWindowStart, totalsGeneration: written.generation, totalsShards: written.shards },
+              this.cursor,
+              now,
+            ),
+          ];
+        },
+        background: this.background,
       },
-      background: this.background,
-    });
+    );
     if (committed === 'conflict') {
       if (written) await this.deps.runState.deleteTotals(tenant, meter.id, written.generation, written.shards);
       return committed;
@@ -263,8 +299,18 @@ export class MeterRun implements WindowPipelineSteps {
   }
 
   private async moveCursor(nextWindowStart: Date): Promise<void> {
-    await this.deps.runState.moveCursor(this.tenant, this.meter.id, { nextWindowStart, totalsGeneration: this.cursor?.totalsGeneration ?? null, totalsShards: this.cursor?.totalsShards ?? 0 }, this.cursor, this.clock());
-    this.cursor = { ...(this.cursor ?? { totalsGeneration: null, totalsShards: 0, totals: new Map() }), nextWindowStart, revision: (this.cursor?.revision ?? 0) + 1 };
+    await this.deps.runState.moveCursor(
+      this.tenant,
+      this.meter.id,
+      { nextWindowStart, totalsGeneration: this.cursor?.totalsGeneration ?? null, totalsShards: this.cursor?.totalsShards ?? 0 },
+      this.cursor,
+      this.clock(),
+    );
+    this.cursor = {
+      ...(this.cursor ?? { totalsGeneration: null, totalsShards: 0, totals: new Map() }),
+      nextWindowStart,
+      revision: (this.cursor?.revision ?? 0) + 1,
+    };
   }
 
   /**
@@ -277,12 +323,17 @@ export class MeterRun implements WindowPipelineSteps {
     if (!group.reports.some(isOpen)) return;
     const prepared = await this.deliverAndPrepare(group, origin);
     // Recorded with other windows' outcomes (recordOutcomes); a failed commit is kept for it to throw.
-    this.outcomeCommits.push(this.outcomes.add(prepared).then((committed) => {
-      // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
-      if (committed === 'conflict') this.progress({ phase: 'redelivery', window, detail: 'outcome write lost a race; the next run records it' });
-    }, (error: unknown) => {
-      this.outcomeFailure ??= { error };
-    }));
+    this.outcomeCommits.push(
+      this.outcomes.add(prepared).then(
+        (committed) => {
+          // Lost to a concurrent writer: the outcomes are at the providers (idempotent); the next run resends and records them.
+          if (committed === 'conflict') this.progress({ phase: 'redelivery', window, detail: 'outcome write lost a race; the next run records it' });
+        },
+        (error: unknown) => {
+          this.outcomeFailure ??= { error };
+        },
+      ),
+    );
   }
 
   /** Commits the outcomes of every window delivered so far; throws if one of their commits failed. */
@@ -307,7 +358,10 @@ export class MeterRun implements WindowPipelineSteps {
     counters.retrying += result.retrying;
     hooks.faults?.afterDelivery?.(this.meter.id, group.window);
     // Outcomes are an overlay on the group's header (no shard rewrite), committed with other windows' outcomes.
-    return this.deps.reports.prepareOutcomes({ tenant: this.tenant, previous: group, delivered: result.outcomes, now: this.clock(), background: this.background }, { keepGroup: false });
+    return this.deps.reports.prepareOutcomes(
+      { tenant: this.tenant, previous: group, delivered: result.outcomes, now: this.clock(), background: this.background },
+      { keepGroup: false },
+    );
   }
 
   private deliveryDeps(): Promise<DeliveryDeps> {

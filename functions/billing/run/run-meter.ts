@@ -54,14 +54,22 @@ export function runMeterOf(stored: Record<string, unknown>): RunMeter | { error:
     const allParams = isObject(plan['params']) ? plan['params'] : {};
     const rawParams = allParams[PROVIDER_PARAMS_FIELD[provider]];
     const parsed = PROVIDER_PARAMS_SCHEMAS[provider].safeParse(rawParams ?? {});
-    if (!parsed.success) throw new Error(`billing_plan.params.${PROVIDER_PARAMS_FIELD[provider]} is not usable: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(
+        `billing_plan.params.${PROVIDER_PARAMS_FIELD[provider]} is not usable: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+      );
     const params = parsed.data as Record<string, unknown>;
     const text = typeof stored['es_query'] === 'string' ? stored['es_query'] : JSON.stringify(stored['es_query'] ?? {});
     const query = JSON.parse(text) as Record<string, unknown>;
     const { aggs, aggregations, size: _size, from: _from, sort: _sort, ...body } = query;
     const { metric, aggregator } = metricOf(isObject(aggs) ? aggs : isObject(aggregations) ? aggregations : undefined);
     const reporting = isObject(params['reporting']) ? params['reporting'] : {};
-    const period = typeof reporting['reporting_period'] === 'string' ? reporting['reporting_period'] : typeof allParams['reporting_period'] === 'string' ? allParams['reporting_period'] : DEFAULT_PERIOD;
+    const period =
+      typeof reporting['reporting_period'] === 'string'
+        ? reporting['reporting_period']
+        : typeof allParams['reporting_period'] === 'string'
+          ? allParams['reporting_period']
+          : DEFAULT_PERIOD;
     const customPlan = isObject(params['custom_plan']) ? params['custom_plan'] : undefined;
     return {
       id,
@@ -111,7 +119,10 @@ function metricOf(aggs: Record<string, unknown> | undefined): { metric: MeterMet
       const spec = definition[type];
       if (isObject(spec) && typeof spec['field'] === 'string') {
         const missing = typeof spec['missing'] === 'number' ? spec['missing'] : undefined;
-        return { metric: type === 'sum' ? { type, field: spec['field'], ...(missing !== undefined ? { missing } : {}) } : { type, field: spec['field'] }, aggregator: type };
+        return {
+          metric: type === 'sum' ? { type, field: spec['field'], ...(missing !== undefined ? { missing } : {}) } : { type, field: spec['field'] },
+          aggregator: type,
+        };
       }
     }
   }

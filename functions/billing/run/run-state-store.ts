@@ -37,20 +37,28 @@ export const runPartition = (t: ReportTenant) => `BILLING_RUN#${t.orgId}#${t.app
 const meterPart = (meterId: string) => encodeURIComponent(meterId);
 const cursorKey = (t: ReportTenant, meterId: string) => ({ pk: runPartition(t), sk: `CURSOR#${meterPart(meterId)}` });
 const leaseKey = (t: ReportTenant, meterId: string) => ({ pk: runPartition(t), sk: `LEASE#${meterPart(meterId)}` });
-const totalsKey = (t: ReportTenant, meterId: string, generation: string, n: number) => ({ pk: runPartition(t), sk: `TOTALS#${meterPart(meterId)}#${generation}#${String(n).padStart(4, '0')}` });
+const totalsKey = (t: ReportTenant, meterId: string, generation: string, n: number) => ({
+  pk: runPartition(t),
+  sk: `TOTALS#${meterPart(meterId)}#${generation}#${String(n).padStart(4, '0')}`,
+});
 
 export class RunStateStore {
-  constructor(private readonly documents: DynamoDBDocumentClient, private readonly tableName: string) {}
+  constructor(
+    private readonly documents: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
 
   /** Takes the meter's lease if free, expired or already ours; false when another run holds it. */
   async acquireLease(tenant: ReportTenant, meterId: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
     try {
-      await this.documents.send(new PutCommand({
-        TableName: this.tableName,
-        Item: { ...leaseKey(tenant, meterId), holder, lease_until: now.getTime() + ttlMs, expires_at: Math.ceil((now.getTime() + ttlMs) / 1000) + 86_400 },
-        ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now OR holder = :holder',
-        ExpressionAttributeValues: { ':now': now.getTime(), ':holder': holder },
-      }));
+      await this.documents.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...leaseKey(tenant, meterId), holder, lease_until: now.getTime() + ttlMs, expires_at: Math.ceil((now.getTime() + ttlMs) / 1000) + 86_400 },
+          ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now OR holder = :holder',
+          ExpressionAttributeValues: { ':now': now.getTime(), ':holder': holder },
+        }),
+      );
       return true;
     } catch (error) {
       if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
@@ -60,7 +68,14 @@ export class RunStateStore {
 
   async releaseLease(tenant: ReportTenant, meterId: string, holder: string): Promise<void> {
     try {
-      await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: leaseKey(tenant, meterId), ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':holder': holder } }));
+      await this.documents.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: leaseKey(tenant, meterId),
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': holder },
+        }),
+      );
     } catch (error) {
       if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     }
@@ -85,7 +100,13 @@ export class RunStateStore {
         for (const [key, total] of entries) totals.set(key, total);
       }
     }
-    return { nextWindowStart: new Date(String(Item['next_window_start'])), revision: Number(Item['revision']), totalsGeneration: generation, totalsShards: shards, totals };
+    return {
+      nextWindowStart: new Date(String(Item['next_window_start'])),
+      revision: Number(Item['revision']),
+      totalsGeneration: generation,
+      totalsShards: shards,
+      totals,
+    };
   }
 
   /** Writes a new totals generation (not yet current: the cursor put makes it so). */
@@ -94,7 +115,11 @@ export class RunStateStore {
     const entries = [...totals.entries()];
     const chunks: [string, PeriodTotal][][] = [];
     for (let i = 0; i < entries.length; i += SHARD_ENTRIES) chunks.push(entries.slice(i, i + SHARD_ENTRIES));
-    await this.batch(chunks.map((chunk, n) => ({ PutRequest: { Item: { ...totalsKey(tenant, meterId, generation, n), totals_gz: gzipSync(Buffer.from(JSON.stringify(chunk), 'utf8')) } } })));
+    await this.batch(
+      chunks.map((chunk, n) => ({
+        PutRequest: { Item: { ...totalsKey(tenant, meterId, generation, n), totals_gz: gzipSync(Buffer.from(JSON.stringify(chunk), 'utf8')) } },
+      })),
+    );
     return { generation, shards: chunks.length };
   }
 
@@ -104,13 +129,24 @@ export class RunStateStore {
   }
 
   /** The cursor write for a window commit, conditioned on the revision the run read (no other run moved it). */
-  cursorPut(tenant: ReportTenant, meterId: string, next: { nextWindowStart: Date; totalsGeneration: string | null; totalsShards: number }, previous: MeterCursor | undefined, now: Date): TransactItem {
+  cursorPut(
+    tenant: ReportTenant,
+    meterId: string,
+    next: { nextWindowStart: Date; totalsGeneration: string | null; totalsShards: number },
+    previous: MeterCursor | undefined,
+    now: Date,
+  ): TransactItem {
     return {
       Put: {
         TableName: this.tableName,
         Item: {
-          ...cursorKey(tenant, meterId), meter_id: meterId, next_window_start: next.nextWindowStart.toISOString(), revision: (previous?.revision ?? 0) + 1,
-          totals_generation: next.totalsGeneration, totals_shards: next.totalsShards, updated_at: now.toISOString(),
+          ...cursorKey(tenant, meterId),
+          meter_id: meterId,
+          next_window_start: next.nextWindowStart.toISOString(),
+          revision: (previous?.revision ?? 0) + 1,
+          totals_generation: next.totalsGeneration,
+          totals_shards: next.totalsShards,
+          updated_at: now.toISOString(),
         },
         ConditionExpression: previous ? 'revision = :revision' : 'attribute_not_exists(pk)',
         ...(previous ? { ExpressionAttributeValues: { ':revision': previous.revision } } : {}),
@@ -119,7 +155,13 @@ export class RunStateStore {
   }
 
   /** Moves the cursor alone (trailing windows without usage), conditioned as cursorPut is. */
-  async moveCursor(tenant: ReportTenant, meterId: string, next: { nextWindowStart: Date; totalsGeneration: string | null; totalsShards: number }, previous: MeterCursor | undefined, now: Date): Promise<void> {
+  async moveCursor(
+    tenant: ReportTenant,
+    meterId: string,
+    next: { nextWindowStart: Date; totalsGeneration: string | null; totalsShards: number },
+    previous: MeterCursor | undefined,
+    now: Date,
+  ): Promise<void> {
     await this.documents.send(new TransactWriteCommand({ TransactItems: [this.cursorPut(tenant, meterId, next, previous, now)] }));
   }
 

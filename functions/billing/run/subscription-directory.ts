@@ -40,7 +40,10 @@ export class SubscriptionDirectory {
     let after: unknown[] | undefined;
     for (;;) {
       const body = { size: PAGE, sort: [{ subscription_id: { order: 'asc' } }], ...(after ? { search_after: after } : {}) };
-      const response = await index.search({ scope, kind: 'subscriptions', timeZone: 'UTC', now }, parseSearchRequest(body, 'subscriptions', { timeZone: 'UTC' }));
+      const response = await index.search(
+        { scope, kind: 'subscriptions', timeZone: 'UTC', now },
+        parseSearchRequest(body, 'subscriptions', { timeZone: 'UTC' }),
+      );
       for (const hit of response.hits.hits) {
         const parsed = Subscription.safeParse(hit._source ?? {});
         if (!parsed.success) continue;
@@ -51,7 +54,11 @@ export class SubscriptionDirectory {
           status: s.status,
           periodStart: s.current_period_start ? new Date(s.current_period_start) : null,
           periodEnd: s.current_period_end ? new Date(s.current_period_end) : null,
-          items: (s.items ?? []).map((item) => ({ plan_id: item.plan_id ?? null, price_id: item.price_id ?? null, subscription_item_id: item.subscription_item_id ?? null })),
+          items: (s.items ?? []).map((item) => ({
+            plan_id: item.plan_id ?? null,
+            price_id: item.price_id ?? null,
+            subscription_item_id: item.subscription_item_id ?? null,
+          })),
           createdAt: s.created_at ?? null,
           metadata: (s.metadata ?? {}) as Record<string, unknown>,
         });
@@ -89,14 +96,18 @@ export class SubscriptionDirectory {
   }
 
   private chooseForCompany(companyId: string, billedIds: ReadonlySet<string>): KnownSubscription | undefined {
-    const candidates = (this.byCompany.get(companyId) ?? []).filter((s) => BILLABLE_STATUSES.has(s.status) && (billedIds.size === 0 || matchingItem(s, billedIds) !== undefined));
+    const candidates = (this.byCompany.get(companyId) ?? []).filter(
+      (s) => BILLABLE_STATUSES.has(s.status) && (billedIds.size === 0 || matchingItem(s, billedIds) !== undefined),
+    );
     candidates.sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.subscriptionId.localeCompare(b.subscriptionId));
     return candidates[0];
   }
 
   /** Billable subscriptions a per-subscription (placeholder) meter is evaluated for. */
   billableFor(billedIds: ReadonlySet<string>): KnownSubscription[] {
-    return [...this.subscriptions.values()].filter((s) => BILLABLE_STATUSES.has(s.status) && (billedIds.size === 0 || matchingItem(s, billedIds) !== undefined));
+    return [...this.subscriptions.values()].filter(
+      (s) => BILLABLE_STATUSES.has(s.status) && (billedIds.size === 0 || matchingItem(s, billedIds) !== undefined),
+    );
   }
 }
 

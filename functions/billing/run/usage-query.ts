@@ -17,7 +17,6 @@ import { distinctOverlaps, type UsageTarget, type WindowUsage } from './window-u
  * groups' usage gets its count from one more query over the union of its events (distinctUnionUsage).
  */
 
-
 /** Terms buckets per query (the DSL's cap); more groups split the window in time (additive metrics only). */
 const MAX_GROUPS = 10_000;
 const MIN_SPLIT_MS = 1_000;
@@ -54,7 +53,10 @@ type GroupSide = 'with_subscription' | 'without_subscription';
 const BOTH_SIDES: readonly GroupSide[] = ['with_subscription', 'without_subscription'];
 const SIDE_AGGS = {
   with_subscription: (metric: MeterMetric) => ({ filter: { exists: { field: 'subscription_id' } }, aggs: groups('subscription_id', metric) }),
-  without_subscription: (metric: MeterMetric) => ({ filter: { bool: { must_not: [{ exists: { field: 'subscription_id' } }] } }, aggs: groups('company_id', metric) }),
+  without_subscription: (metric: MeterMetric) => ({
+    filter: { bool: { must_not: [{ exists: { field: 'subscription_id' } }] } },
+    aggs: groups('company_id', metric),
+  }),
 };
 
 /** The grouped search body of a meter (what the run sends for a window): both groups, or the ones named. */
@@ -67,7 +69,10 @@ export function groupedUsageBody(meter: Pick<RunMeter, 'body' | 'metric'>, sides
  * the subscription (explicit subscription_id) and, when company usage was attributed to it, the
  * company's events without subscription_id. Placeholders are filled for per-subscription meters.
  */
-export function reportUsageBody(meter: Pick<RunMeter, 'body' | 'metric'>, target: { subscriptionId: string | null; companyId: string | null; companyAttributed: boolean }): Record<string, unknown> {
+export function reportUsageBody(
+  meter: Pick<RunMeter, 'body' | 'metric'>,
+  target: { subscriptionId: string | null; companyId: string | null; companyAttributed: boolean },
+): Record<string, unknown> {
   const base = substitutePlaceholders(meter.body, { companyId: target.companyId ?? '', subscriptionId: target.subscriptionId ?? '' });
   const query = base['query'] ?? { match_all: {} };
   return { ...base, query: { bool: { filter: [query, reportEventsFilter(target)] } }, aggs: { usage: metricAggregation(meter.metric) } };
@@ -82,14 +87,24 @@ function reportEventsFilter(target: { subscriptionId: string | null; companyId: 
 }
 
 const companyEventsFilter = (companyIds: string[]) => ({
-  bool: { filter: [companyIds.length === 1 ? { term: { company_id: companyIds[0] } } : { terms: { company_id: companyIds } }], must_not: [{ exists: { field: 'subscription_id' } }] },
+  bool: {
+    filter: [companyIds.length === 1 ? { term: { company_id: companyIds[0] } } : { terms: { company_id: companyIds } }],
+    must_not: [{ exists: { field: 'subscription_id' } }],
+  },
 });
 
 /**
  * The grouped usage of a window. `directory` (the run's attribution rule) is needed for distinct
  * meters: without it the union counts are not computed and attribute() refuses overlapping groups.
  */
-export async function windowUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, directory?: SubscriptionDirectory): Promise<WindowUsage> {
+export async function windowUsage(
+  index: SearchableIndex,
+  scope: TenantScope,
+  meter: RunMeter,
+  window: UsageWindow,
+  now: Date,
+  directory?: SubscriptionDirectory,
+): Promise<WindowUsage> {
   const result: WindowUsage = { bySubscription: new Map(), byCompany: new Map() };
   await addUsage(index, scope, meter, window, now, result);
   if (meter.metric.type !== 'cardinality' || !directory) return result;
@@ -102,7 +117,14 @@ export async function windowUsage(index: SearchableIndex, scope: TenantScope, me
  * placeholder meters one query per billable subscription carrying the meter's ids (cost grows with
  * subscriptions; none carrying them means nothing is queried, see meter-setup-warnings.ts).
  */
-export async function meterWindowUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, directory: SubscriptionDirectory): Promise<WindowUsage> {
+export async function meterWindowUsage(
+  index: SearchableIndex,
+  scope: TenantScope,
+  meter: RunMeter,
+  window: UsageWindow,
+  now: Date,
+  directory: SubscriptionDirectory,
+): Promise<WindowUsage> {
   if (!meter.perSubscription) return windowUsage(index, scope, meter, window, now, directory);
   const bySubscription = new Map<string, Decimal>();
   for (const subscription of directory.billableFor(meter.billedIds)) {
@@ -117,15 +139,35 @@ export async function meterWindowUsage(index: SearchableIndex, scope: TenantScop
  * without subscription_id — in one query per UNIONS_PER_QUERY targets: a `filters` aggregation with
  * one bucket per target (the same events a report's explanation counts), the meter's metric in each.
  */
-export async function distinctUnionUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, targets: readonly UsageTarget[], now: Date): Promise<Map<string, Decimal>> {
+export async function distinctUnionUsage(
+  index: SearchableIndex,
+  scope: TenantScope,
+  meter: RunMeter,
+  window: UsageWindow,
+  targets: readonly UsageTarget[],
+  now: Date,
+): Promise<Map<string, Decimal>> {
   const unions = new Map<string, Decimal>();
   for (let offset = 0; offset < targets.length; offset += UNIONS_PER_QUERY) {
     const chunk = targets.slice(offset, offset + UNIONS_PER_QUERY);
     // Positional bucket names: subscription ids may hold characters bucket names should not.
     const filters = Object.fromEntries(chunk.map((target, i) => [`u${i}`, reportEventsFilter({ ...target, companyAttributed: true })]));
-    const narrowed = { bool: { should: [{ terms: { subscription_id: chunk.map((t) => t.subscriptionId) } }, companyEventsFilter(chunk.map((t) => t.companyId))], minimum_should_match: 1 } };
-    const body = { ...meter.body, size: 0, query: { bool: { filter: [meter.body['query'] ?? { match_all: {} }, narrowed] } }, aggs: { unions: { filters: { filters }, aggs: { usage: metricAggregation(meter.metric) } } } };
-    const response = await index.search({ scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now }, parseSearchRequest(body, 'events', { timeZone: 'UTC' }));
+    const narrowed = {
+      bool: {
+        should: [{ terms: { subscription_id: chunk.map((t) => t.subscriptionId) } }, companyEventsFilter(chunk.map((t) => t.companyId))],
+        minimum_should_match: 1,
+      },
+    };
+    const body = {
+      ...meter.body,
+      size: 0,
+      query: { bool: { filter: [meter.body['query'] ?? { match_all: {} }, narrowed] } },
+      aggs: { unions: { filters: { filters }, aggs: { usage: metricAggregation(meter.metric) } } },
+    };
+    const response = await index.search(
+      { scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now },
+      parseSearchRequest(body, 'events', { timeZone: 'UTC' }),
+    );
     const buckets = ((response.aggregations ?? {}) as Record<string, { buckets?: Record<string, { usage?: unknown }> }>)['unions']?.buckets ?? {};
     chunk.forEach((target, i) => unions.set(target.subscriptionId, metricValue(buckets[`u${i}`]?.usage)));
   }
@@ -155,7 +197,14 @@ async function addUsage(index: SearchableIndex, scope: TenantScope, meter: RunMe
  * service's cap on buckets per answer (10,000 over all aggregations) although each fits its own
  * terms size: then one query per group, each still detecting its own overflow (sum_other_doc_count).
  */
-async function groupedQuery(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, now: Date, sides: readonly GroupSide[]): Promise<Partial<Record<GroupSide, TermsResult>>> {
+async function groupedQuery(
+  index: SearchableIndex,
+  scope: TenantScope,
+  meter: RunMeter,
+  window: UsageWindow,
+  now: Date,
+  sides: readonly GroupSide[],
+): Promise<Partial<Record<GroupSide, TermsResult>>> {
   const request = parseSearchRequest(groupedUsageBody(meter, sides), 'events', { timeZone: 'UTC' });
   try {
     const response = await index.search({ scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now }, request);
@@ -174,9 +223,19 @@ function refusedForGroups(error: unknown): boolean {
 }
 
 /** Usage of one subscription for a meter whose query names `{{company_id}}` / `{{subscription_id}}`. */
-export async function placeholderUsage(index: SearchableIndex, scope: TenantScope, meter: RunMeter, window: UsageWindow, subscription: { companyId: string; subscriptionId: string }, now: Date): Promise<Decimal> {
+export async function placeholderUsage(
+  index: SearchableIndex,
+  scope: TenantScope,
+  meter: RunMeter,
+  window: UsageWindow,
+  subscription: { companyId: string; subscriptionId: string },
+  now: Date,
+): Promise<Decimal> {
   const body = { ...substitutePlaceholders(meter.body, subscription), size: 0, aggs: { usage: metricAggregation(meter.metric) } };
-  const response = await index.search({ scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now }, parseSearchRequest(body, 'events', { timeZone: 'UTC' }));
+  const response = await index.search(
+    { scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now },
+    parseSearchRequest(body, 'events', { timeZone: 'UTC' }),
+  );
   return metricValue((response.aggregations as Record<string, unknown> | undefined)?.['usage']);
 }
 
@@ -189,7 +248,7 @@ export async function busyWindows(index: SearchableIndex, scope: TenantScope, me
     aggs: { windows: { date_histogram: { field: 'time', fixed_interval: `${meter.periodMs / 60_000}m`, min_doc_count: 1 } } },
   };
   const response = await index.search({ scope, kind: 'events', range, timeZone: 'UTC', now }, parseSearchRequest(body, 'events', { timeZone: 'UTC' }));
-  const buckets = ((response.aggregations as Record<string, { buckets?: { key: number | string }[] }> | undefined)?.['windows']?.buckets) ?? [];
+  const buckets = (response.aggregations as Record<string, { buckets?: { key: number | string }[] }> | undefined)?.['windows']?.buckets ?? [];
   return buckets.map((bucket) => new Date(typeof bucket.key === 'number' ? bucket.key : Date.parse(bucket.key)));
 }
 

@@ -45,7 +45,12 @@ export interface WebhookBatch<T> {
  * The items' events (created at `createdAt`) grouped into POSTs in order, each within the limits.
  * Each event is encoded once: its size decides its batch, and its text goes into the body as it is.
  */
-export function webhookBatches<T>(items: readonly T[], requestOf: (item: T) => UsageReportRequest<WebhookParams>, createdAt: Date, limits: WebhookBatchLimits): WebhookBatch<T>[] {
+export function webhookBatches<T>(
+  items: readonly T[],
+  requestOf: (item: T) => UsageReportRequest<WebhookParams>,
+  createdAt: Date,
+  limits: WebhookBatchLimits,
+): WebhookBatch<T>[] {
   const batches: WebhookBatch<T>[] = [];
   let members: T[] = [];
   let events: string[] = [];
@@ -53,7 +58,15 @@ export function webhookBatches<T>(items: readonly T[], requestOf: (item: T) => U
   let bytes = 0;
   const flush = () => {
     if (members.length === 0) return;
-    batches.push(encodeBatch(members, events.map((_, i) => requestOf(members[i]!).idempotencyKey), events, bytes - events.length, createdAt));
+    batches.push(
+      encodeBatch(
+        members,
+        events.map((_, i) => requestOf(members[i]!).idempotencyKey),
+        events,
+        bytes - events.length,
+        createdAt,
+      ),
+    );
     members = [];
     events = [];
     bytes = 0;
@@ -72,10 +85,18 @@ export function webhookBatches<T>(items: readonly T[], requestOf: (item: T) => U
 }
 
 /** Bytes of the envelope around a batch's events (its id and created time have fixed lengths). */
-const ENVELOPE_BYTES = JSON.stringify({ id: `uab_batch_${'0'.repeat(38)}`, type: WEBHOOK_BATCH_TYPE, created: new Date(0).toISOString(), data: { events: [] } }).length;
+const ENVELOPE_BYTES = JSON.stringify({
+  id: `uab_batch_${'0'.repeat(38)}`,
+  type: WEBHOOK_BATCH_TYPE,
+  created: new Date(0).toISOString(),
+  data: { events: [] },
+}).length;
 
 function encodeBatch<T>(items: readonly T[], keys: readonly string[], events: readonly string[], eventBytes: number, createdAt: Date): WebhookBatch<T> {
-  const id = `uab_batch_${createHash('sha256').update([...keys].sort().join('\u001f')).digest('hex').slice(0, 38)}`;
+  const id = `uab_batch_${createHash('sha256')
+    .update([...keys].sort().join('\u001f'))
+    .digest('hex')
+    .slice(0, 38)}`;
   // The envelope around the events, then each event as encoded (jsonArrayBytes): the bytes that are
   // signed and sent are exactly JSON of {id, type, created, data: {events}}.
   const envelope = JSON.stringify({ id, type: WEBHOOK_BATCH_TYPE, created: createdAt.toISOString(), data: { events: [] } });
@@ -90,14 +111,22 @@ export async function sendWebhookBatch(channel: DeliveryChannel, batch: WebhookB
   if (secret === undefined) throw new Error(`channel ${channel.id} has no signing secret`);
   const log = new RequestLog();
   return runAttempts({
-    policy, runtime, log,
+    policy,
+    runtime,
+    log,
     attempt: async () => {
       const signature = signWebhook(batch.body, secret, Math.floor(runtime.now().getTime() / 1000));
-      const { result } = await recordedHttp({ log, runtime, fetchFn: send, timeoutMs: policy.timeoutMs }, batch.id, channel.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: batch.id },
-        body: batch.body,
-      }, classify);
+      const { result } = await recordedHttp(
+        { log, runtime, fetchFn: send, timeoutMs: policy.timeoutMs },
+        batch.id,
+        channel.url,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: batch.id },
+          body: batch.body,
+        },
+        classify,
+      );
       return result;
     },
   });
@@ -108,6 +137,7 @@ function classify(response: HttpResponse): AttemptResult {
   const body = (response.json ?? {}) as { error?: { code?: unknown; message?: unknown } | string; code?: unknown; message?: unknown };
   const inner = typeof body.error === 'object' && body.error !== null ? body.error : body;
   const code = typeof inner.code === 'string' ? inner.code : `http_${response.status}`;
-  const message = typeof inner.message === 'string' ? inner.message : typeof body.error === 'string' ? body.error : response.text.slice(0, 500) || `HTTP ${response.status}`;
+  const message =
+    typeof inner.message === 'string' ? inner.message : typeof body.error === 'string' ? body.error : response.text.slice(0, 500) || `HTTP ${response.status}`;
   return classifyFailureStatus(response.status, code, message, parseRetryAfter(response.headers.get('retry-after'), new Date()));
 }

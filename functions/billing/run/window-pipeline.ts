@@ -46,7 +46,10 @@ export async function runWindowPipeline(
   const queueQueries = (upTo: number) => {
     for (; queued < Math.min(upTo, windows.length); queued += 1) {
       const window = windows[queued]!;
-      usages.set(queued, queries.run(() => steps.fetchUsage(window)));
+      usages.set(
+        queued,
+        queries.run(() => steps.fetchUsage(window)),
+      );
     }
   };
 

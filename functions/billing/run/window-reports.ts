@@ -29,18 +29,18 @@ export interface AttributedUsage {
   readonly fromCompany: boolean;
 }
 
-
 /**
  * A distinct meter's window has a subscription receiving usage from both groups, but no union count
  * for it: adding the two distinct counts would count a user in both twice, so nothing is built.
  */
 export class DistinctUnionMissingError extends Error {
   constructor(meterId: string, target: UsageTarget) {
-    super(`meter ${meterId}: the distinct count of subscription ${target.subscriptionId} needs the union with company ${target.companyId}'s events without subscription_id (windowUsage with the subscription directory)`);
+    super(
+      `meter ${meterId}: the distinct count of subscription ${target.subscriptionId} needs the union with company ${target.companyId}'s events without subscription_id (windowUsage with the subscription directory)`,
+    );
     this.name = 'DistinctUnionMissingError';
   }
 }
-
 
 /**
  * Attribution: events naming a subscription_id go to it if it is known and billable, else to an
@@ -53,9 +53,19 @@ export function attribute(usage: WindowUsage, directory: SubscriptionDirectory, 
   // Entries are written out, not spread: most subscriptions get usage from both groups in every window.
   const add = (key: string, entry: AttributedUsage) => {
     const current = result.get(key);
-    result.set(key, current
-      ? { raw: combined(current, entry), subscription: current.subscription, companyId: current.companyId ?? entry.companyId, subscriptionId: current.subscriptionId, fromSubscriptionId: current.fromSubscriptionId || entry.fromSubscriptionId, fromCompany: current.fromCompany || entry.fromCompany }
-      : entry);
+    result.set(
+      key,
+      current
+        ? {
+            raw: combined(current, entry),
+            subscription: current.subscription,
+            companyId: current.companyId ?? entry.companyId,
+            subscriptionId: current.subscriptionId,
+            fromSubscriptionId: current.fromSubscriptionId || entry.fromSubscriptionId,
+            fromCompany: current.fromCompany || entry.fromCompany,
+          }
+        : entry,
+    );
   };
   const combined = (current: AttributedUsage, entry: AttributedUsage): Decimal => {
     if (meter.metric.type !== 'cardinality') return current.raw.plus(entry.raw);
@@ -69,11 +79,26 @@ export function attribute(usage: WindowUsage, directory: SubscriptionDirectory, 
   for (const [subscriptionId, raw] of usage.bySubscription) {
     const subscription = directory.explicit(subscriptionId);
     const known = directory.subscriptions.get(subscriptionId);
-    add(subscriptionReportKey(subscriptionId), { raw, subscription, companyId: known?.companyId ?? null, subscriptionId: known?.subscriptionId ?? subscriptionId, fromSubscriptionId: true, fromCompany: false });
+    add(subscriptionReportKey(subscriptionId), {
+      raw,
+      subscription,
+      companyId: known?.companyId ?? null,
+      subscriptionId: known?.subscriptionId ?? subscriptionId,
+      fromSubscriptionId: true,
+      fromCompany: false,
+    });
   }
   for (const [companyId, raw] of usage.byCompany) {
     const subscription = directory.forCompany(companyId, meter.billedIds);
-    if (subscription) add(subscriptionReportKey(subscription.subscriptionId), { raw, subscription, companyId: subscription.companyId, subscriptionId: subscription.subscriptionId, fromSubscriptionId: false, fromCompany: true });
+    if (subscription)
+      add(subscriptionReportKey(subscription.subscriptionId), {
+        raw,
+        subscription,
+        companyId: subscription.companyId,
+        subscriptionId: subscription.subscriptionId,
+        fromSubscriptionId: false,
+        fromCompany: true,
+      });
     else add(companyReportKey(companyId), { raw, companyId, subscriptionId: null, fromSubscriptionId: false, fromCompany: true });
   }
   return result;
@@ -103,7 +128,12 @@ export interface BuildResult {
 export function billingPeriod(subscription: KnownSubscription | undefined, window: UsageWindow): { start: Date; end: Date } {
   // Compared as numbers: a Date in a comparison is converted through valueOf each time, for every report.
   const windowStart = window.start.getTime();
-  if (subscription?.periodStart && subscription.periodEnd && subscription.periodStart.getTime() <= windowStart && windowStart < subscription.periodEnd.getTime()) {
+  if (
+    subscription?.periodStart &&
+    subscription.periodEnd &&
+    subscription.periodStart.getTime() <= windowStart &&
+    windowStart < subscription.periodEnd.getTime()
+  ) {
     return { start: subscription.periodStart, end: subscription.periodEnd };
   }
   const start = new Date(Date.UTC(window.start.getUTCFullYear(), window.start.getUTCMonth(), 1));
@@ -118,7 +148,12 @@ export const INVOICE_METADATA_KEYS = ['current_invoice_id', 'invoice_id'] as con
  * invoice id (metadata current_invoice_id / invoice_id) when the period is the subscription's current
  * one, else the deterministic `<subscription_id>:<period_start>`.
  */
-export function invoiceOf(subscription: KnownSubscription | undefined, subscriptionId: string, period: { start: Date; end: Date }, isoOf: (date: Date) => string = (date) => date.toISOString()): { id: string; period_start: string; period_end: string } {
+export function invoiceOf(
+  subscription: KnownSubscription | undefined,
+  subscriptionId: string,
+  period: { start: Date; end: Date },
+  isoOf: (date: Date) => string = (date) => date.toISOString(),
+): { id: string; period_start: string; period_end: string } {
   const current = subscription?.periodStart?.getTime() === period.start.getTime();
   const named = current ? INVOICE_METADATA_KEYS.map((k) => subscription?.metadata[k]).find((v): v is string => typeof v === 'string' && v !== '') : undefined;
   const periodStart = isoOf(period.start);
@@ -166,9 +201,11 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     const attributed = prev ? prev.status !== 'unattributed' : entry?.subscription !== undefined;
     const companyId = entry?.companyId ?? prev?.company_id ?? null;
     const version = (prev?.report_version ?? 0) + 1;
-    const period = attributed ? (prev?.subscription_period_start && prev.subscription_period_end
-      ? { start: new Date(prev.subscription_period_start), end: new Date(prev.subscription_period_end) }
-      : billingPeriod(subscription, window)) : undefined;
+    const period = attributed
+      ? prev?.subscription_period_start && prev.subscription_period_end
+        ? { start: new Date(prev.subscription_period_start), end: new Date(prev.subscription_period_end) }
+        : billingPeriod(subscription, window)
+      : undefined;
 
     let totalBefore = 0;
     let totalAfter = quantity;
@@ -221,7 +258,16 @@ export function buildWindowReports(input: BuildInput): BuildResult {
       report_total_usage: totalAfter,
       report_version: version,
       last_success_time: prev?.last_success_time ?? null,
-      idempotency_key: idempotencyKey({ orgId: tenant.orgId, appId: tenant.appId, meterId: meter.id, subscriptionId: identityKey, windowStart: window.start, windowEnd: window.end, reportVersion: version, destination }),
+      idempotency_key: idempotencyKey({
+        orgId: tenant.orgId,
+        appId: tenant.appId,
+        meterId: meter.id,
+        subscriptionId: identityKey,
+        windowStart: window.start,
+        windowEnd: window.end,
+        reportVersion: version,
+        destination,
+      }),
       delivery_runs: 0,
       provider_requests: prev?.provider_requests ?? [],
     } as BillingReport;
@@ -238,7 +284,13 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     if (prev?.ending_balance) report.ending_balance = prev.ending_balance;
     if (prev?.balance_changes) report.balance_changes = prev.balance_changes;
     report.usage = usage;
-    report.attribution = entry ? (entry.fromSubscriptionId && entry.fromCompany ? 'both' : entry.fromCompany ? 'company' : 'subscription_id') : (prev?.attribution ?? 'subscription_id');
+    report.attribution = entry
+      ? entry.fromSubscriptionId && entry.fromCompany
+        ? 'both'
+        : entry.fromCompany
+          ? 'company'
+          : 'subscription_id'
+      : (prev?.attribution ?? 'subscription_id');
     if (price) report.price_id = price.id;
     const newVersion: BillingReport['versions'][number] = versionAmount
       ? { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, amount_exact: versionAmount.toString(), created_at: stamp }
@@ -260,8 +312,16 @@ type Invoice = NonNullable<ReportUsage['invoice']>;
  * period (its directory entry is fixed for the run; reports are never changed in place), instead of
  * one per report, which the run keeps until the window is delivered.
  */
-function reportUsage(aggregator: ReportUsage['aggregator'], previousInvoice: Invoice | undefined, subscription: KnownSubscription | undefined, subscriptionId: string | null, period: { start: Date; end: Date } | undefined, isoOf: (date: Date) => string): ReportUsage {
-  if (previousInvoice !== undefined || period === undefined || subscriptionId === null) return { aggregator, ...(previousInvoice ? { invoice: previousInvoice } : {}) };
+function reportUsage(
+  aggregator: ReportUsage['aggregator'],
+  previousInvoice: Invoice | undefined,
+  subscription: KnownSubscription | undefined,
+  subscriptionId: string | null,
+  period: { start: Date; end: Date } | undefined,
+  isoOf: (date: Date) => string,
+): ReportUsage {
+  if (previousInvoice !== undefined || period === undefined || subscriptionId === null)
+    return { aggregator, ...(previousInvoice ? { invoice: previousInvoice } : {}) };
   if (subscription?.subscriptionId !== subscriptionId) return { aggregator, invoice: invoiceOf(subscription, subscriptionId, period, isoOf) };
   const memo = usageMemo.get(subscription);
   if (memo && memo.aggregator === aggregator && memo.start === period.start.getTime() && memo.end === period.end.getTime()) return memo.usage;

@@ -10,8 +10,7 @@ export interface IngestBacklogProbe {
 export const BACKLOG_RETRY_AFTER_SECONDS = 5;
 
 /** Whether a backlog is past its limit: its oldest record has waited longer than the limit. */
-export const pastLimit = (backlog: ReturnType<IngestBacklogProbe['backlog']>): boolean =>
-  backlog.oldestAgeMs !== null && backlog.oldestAgeMs > backlog.limitMs;
+export const pastLimit = (backlog: ReturnType<IngestBacklogProbe['backlog']>): boolean => backlog.oldestAgeMs !== null && backlog.oldestAgeMs > backlog.limitMs;
 
 /** The backlog as GET /~/ingest/backlog answers it. */
 export function backlogAnswer(probe: IngestBacklogProbe | undefined): IngestBacklog {
@@ -22,7 +21,7 @@ export function backlogAnswer(probe: IngestBacklogProbe | undefined): IngestBack
       oldest_age_ms: null,
       limit_ms: null,
       accepting: true,
-      note: 'On AWS the stream scales on demand and is not bounded here; the consumer\'s lag is the Kinesis metric GetRecords.IteratorAgeMilliseconds of the ingest stream.',
+      note: "On AWS the stream scales on demand and is not bounded here; the consumer's lag is the Kinesis metric GetRecords.IteratorAgeMilliseconds of the ingest stream.",
     };
   }
   const backlog = probe.backlog();

@@ -30,9 +30,23 @@ export interface CollectResult {
  * An ingest request as both APIs take it (the collector's routes, and profile writes with a
  * management token): its JSON body collected for `app`, answered 201 {"accepted": N}.
  */
-export async function collectRequest(publisher: RecordPublisher, app: App, kind: RecordKind, batch: boolean, request: HttpRequest): Promise<{ status: 201; body: CollectResult }> {
+export async function collectRequest(
+  publisher: RecordPublisher,
+  app: App,
+  kind: RecordKind,
+  batch: boolean,
+  request: HttpRequest,
+): Promise<{ status: 201; body: CollectResult }> {
   const body = readJsonBody(request, MAX_BATCH_BYTES, COLLECTOR_BODY_RULES);
-  const result = await collect(publisher, { app, kind, batch, body, receivedAt: request.receivedAt, sourceIp: request.sourceIp, forwardedFor: request.headers['x-forwarded-for'] });
+  const result = await collect(publisher, {
+    app,
+    kind,
+    batch,
+    body,
+    receivedAt: request.receivedAt,
+    sourceIp: request.sourceIp,
+    forwardedFor: request.headers['x-forwarded-for'],
+  });
   return { status: 201, body: result };
 }
 
@@ -42,12 +56,17 @@ export async function collectRequest(publisher: RecordPublisher, app: App, kind:
  * stream accepted every record.
  */
 export async function collect(publisher: RecordPublisher, input: CollectInput): Promise<CollectResult> {
-  const items = normaliseItems(input.kind, input.body, { batch: input.batch }, {
-    receivedAt: input.receivedAt,
-    sourceIp: input.sourceIp,
-    forwardedFor: input.forwardedFor,
-    backfillEnabled: input.app.settings.backfill_enabled,
-  });
+  const items = normaliseItems(
+    input.kind,
+    input.body,
+    { batch: input.batch },
+    {
+      receivedAt: input.receivedAt,
+      sourceIp: input.sourceIp,
+      forwardedFor: input.forwardedFor,
+      backfillEnabled: input.app.settings.backfill_enabled,
+    },
+  );
   if (items.length === 0) return { accepted: 0 };
   await publisher.publish(packStreamEntries(input.app, input.kind, items));
   return { accepted: items.length };

@@ -1,11 +1,4 @@
-import {
-  fitsIdLimit,
-  isBase64,
-  isPlainObject,
-  normaliseHeaders,
-  type ActionEvent,
-  type ApiCallEvent,
-} from '../../../schemas/collector';
+import { fitsIdLimit, isBase64, isPlainObject, normaliseHeaders, type ActionEvent, type ApiCallEvent } from '../../../schemas/collector';
 import { normaliseDateTime } from '../../../values/iso-date-time';
 
 /**

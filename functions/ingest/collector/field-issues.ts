@@ -2,7 +2,6 @@ import type * as z from 'zod';
 import type { FieldIssue } from '../../shared/errors';
 import { MAX_LISTED_ISSUES } from '../../shared/invalid-input';
 
-
 /** Parse options for collector schemas: a missing value reads "is required", not "expected string, received undefined". */
 export const PARSE_OPTIONS = {
   error: (issue: z.core.$ZodRawIssue) =>
@@ -13,7 +12,6 @@ export const PARSE_OPTIONS = {
 export function fieldIssue(index: number | undefined, field: string, reason: string): FieldIssue {
   return index === undefined ? { field, reason } : { index, field, reason };
 }
-
 
 /** Collects issues up to the listing cap while counting everything that went wrong. */
 export class IssueList {

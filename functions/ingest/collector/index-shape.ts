@@ -60,7 +60,11 @@ function locateProblem(data: Record<string, unknown>): OversizeProblem | undefin
       if (countMembers && !fields.has(field)) {
         fields.add(field);
         if (fields.size > MAX_FIELDS_PER_ITEM) {
-          problem = { status: 400, field, reason: `is field number ${fields.size} of the item; an item may name at most ${MAX_FIELDS_PER_ITEM} distinct fields outside request and response bodies` };
+          problem = {
+            status: 400,
+            field,
+            reason: `is field number ${fields.size} of the item; an item may name at most ${MAX_FIELDS_PER_ITEM} distinct fields outside request and response bodies`,
+          };
           return;
         }
       }

@@ -176,13 +176,17 @@ export function normaliseItems(kind: RecordKind, body: unknown, options: { batch
  */
 function asBatch(body: unknown, noun: string): unknown[] {
   if (Array.isArray(body)) return body;
-  throw new ValidationError(`A batch endpoint takes a JSON array of ${noun}s`, [{ field: 'body', reason: `expected a JSON array, received ${describe(body)}` }]);
+  throw new ValidationError(`A batch endpoint takes a JSON array of ${noun}s`, [
+    { field: 'body', reason: `expected a JSON array, received ${describe(body)}` },
+  ]);
 }
 
 function asSingle(body: unknown, noun: string): unknown {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body;
   const hint = Array.isArray(body) ? '; send arrays to the /batch endpoint' : '';
-  throw new ValidationError(`This endpoint takes one ${noun} as a JSON object${hint}`, [{ field: 'body', reason: `expected a JSON object, received ${describe(body)}` }]);
+  throw new ValidationError(`This endpoint takes one ${noun} as a JSON object${hint}`, [
+    { field: 'body', reason: `expected a JSON object, received ${describe(body)}` },
+  ]);
 }
 
 function describe(value: unknown): string {
@@ -198,11 +202,23 @@ function describe(value: unknown): string {
 function checkEventTime(timeMs: number, reception: Reception, index: number | undefined, issues: FieldIssue[]): boolean | undefined {
   const age = reception.receivedAtMs - timeMs;
   if (age > MAX_EVENT_AGE_MS && !reception.backfillEnabled) {
-    issues.push(fieldIssue(index, 'request.time', `is more than 30 days before the collector received it (${reception.receivedAtIso}); older events are accepted only when backfill is enabled for the app`));
+    issues.push(
+      fieldIssue(
+        index,
+        'request.time',
+        `is more than 30 days before the collector received it (${reception.receivedAtIso}); older events are accepted only when backfill is enabled for the app`,
+      ),
+    );
     return undefined;
   }
   if (age < -MAX_FUTURE_SKEW_MS) {
-    issues.push(fieldIssue(index, 'request.time', `is more than 24 hours after the collector received it (${reception.receivedAtIso}); check the sender's clock and time zone`));
+    issues.push(
+      fieldIssue(
+        index,
+        'request.time',
+        `is more than 24 hours after the collector received it (${reception.receivedAtIso}); check the sender's clock and time zone`,
+      ),
+    );
     return undefined;
   }
   return age > LATE_AFTER_MS;

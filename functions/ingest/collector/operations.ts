@@ -21,7 +21,10 @@ export interface CollectorDeps {
 }
 
 export function collectorOperations(deps: CollectorDeps): Record<string, Operation<CollectorAuth>> {
-  const ingest = (kind: RecordKind, batch: boolean): Operation<CollectorAuth> => (request, app) => collectRequest(deps.publisher, requireApp(app), kind, batch, request);
+  const ingest =
+    (kind: RecordKind, batch: boolean): Operation<CollectorAuth> =>
+    (request, app) =>
+      collectRequest(deps.publisher, requireApp(app), kind, batch, request);
 
   return {
     events: ingest('event', false),
@@ -37,7 +40,10 @@ export function collectorOperations(deps: CollectorDeps): Record<string, Operati
 
     createUpload: async (request, app) => {
       const kind = UploadKind.safeParse(request.query['kind'] ?? 'event');
-      if (!kind.success) throw new ValidationError('kind must be one of event, action, user, company, subscription', [{ field: 'kind', reason: `unknown kind ${request.query['kind']}` }]);
+      if (!kind.success)
+        throw new ValidationError('kind must be one of event, action, user, company, subscription', [
+          { field: 'kind', reason: `unknown kind ${request.query['kind']}` },
+        ]);
       return { status: 201, body: await deps.uploads.create(requireApp(app), kind.data) };
     },
     getUpload: async (request, app) => ({ status: 200, body: await deps.uploads.status(requireApp(app), request.pathParams['uploadId']!) }),

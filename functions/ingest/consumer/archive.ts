@@ -21,7 +21,10 @@ export interface ArchiveEntry {
 const FOLDER: Record<RecordKind, string> = { event: 'events', action: 'actions', user: 'users', company: 'companies', subscription: 'subscriptions' };
 
 export class Archive {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   async write(entries: readonly ArchiveEntry[]): Promise<void> {
     const groups = new Map<string, ArchiveEntry[]>();
@@ -35,13 +38,15 @@ export class Archive {
       const ids = createHash('sha256');
       for (const e of group) ids.update(e.item.id).update('\n');
       const lines = `${group.map((e) => JSON.stringify({ kind: e.kind, org_id: e.org_id, app_id: e.app_id, ...e.item })).join('\n')}\n`;
-      await this.s3.send(new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: `${prefix}/${ids.digest('hex').slice(0, 32)}.ndjson.gz`,
-        Body: gzipSync(lines),
-        ContentType: 'application/x-ndjson',
-        ContentEncoding: 'gzip',
-      }));
+      await this.s3.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: `${prefix}/${ids.digest('hex').slice(0, 32)}.ndjson.gz`,
+          Body: gzipSync(lines),
+          ContentType: 'application/x-ndjson',
+          ContentEncoding: 'gzip',
+        }),
+      );
     });
   }
 }

@@ -73,7 +73,11 @@ export function createConsumer(deps: ConsumerDeps) {
     const failed = new Set<ConsumerRecord>();
     const { events, profiles, poison } = await parse(records);
     if (poison.length > 0) {
-      await deps.quarantine.put('unparseable stream record', poison.map((p) => ({ sequenceNumber: p.record.sequenceNumber, partitionKey: p.record.partitionKey, data: p.record.data.toString('base64') })), poison.map((p) => p.reason));
+      await deps.quarantine.put(
+        'unparseable stream record',
+        poison.map((p) => ({ sequenceNumber: p.record.sequenceNumber, partitionKey: p.record.partitionKey, data: p.record.data.toString('base64') })),
+        poison.map((p) => p.reason),
+      );
     }
 
     const stored = await storeEvents(deps, events, failed);
@@ -141,7 +145,10 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
   let documents: IndexDocument[];
   try {
     const patterns = await routePatternsOf(deps, toStore);
-    const built = await withIdentifiedUsers(deps.profiles, toStore.map((w) => eventDocument(w.scope, w.kind, w.item, patterns.get(w.scope.app_id))));
+    const built = await withIdentifiedUsers(
+      deps.profiles,
+      toStore.map((w) => eventDocument(w.scope, w.kind, w.item, patterns.get(w.scope.app_id))),
+    );
     documents = deps.ethAbis ? await withEthFields(deps.ethAbis, built) : built;
   } catch {
     toStore.forEach((w) => failed.add(w.record));
@@ -210,15 +217,27 @@ async function storeProfiles(deps: ConsumerDeps, profiles: readonly ProfileWork[
     }
   });
   if (refused.length > 0) {
-    await deps.quarantine.put('refused by the profile store', refused.map((r) => quarantinedItem(r.work)), refused.map((r) => r.reason));
+    await deps.quarantine.put(
+      'refused by the profile store',
+      refused.map((r) => quarantinedItem(r.work)),
+      refused.map((r) => r.reason),
+    );
     deps.metrics({ FailedItems: refused.length });
   }
   // Profile indexing is versioned: a stale or repeated version is ignored by the index.
-  await indexAndSettle(deps, merged.map((m) => m.document), merged.map((m) => m.work), failed);
+  await indexAndSettle(
+    deps,
+    merged.map((m) => m.document),
+    merged.map((m) => m.work),
+    failed,
+  );
   // After this batch's events are indexed (storeEvents runs first), so they are attributed too.
   const links = identified.filter((i) => !failed.has(i.work.record));
   try {
-    await identifyVisitors(deps, links.map((i) => i.link));
+    await identifyVisitors(
+      deps,
+      links.map((i) => i.link),
+    );
   } catch {
     links.forEach((i) => failed.add(i.work.record));
   }
@@ -238,14 +257,22 @@ async function markLateWindows(deps: ConsumerDeps, stored: readonly EventWork[],
   const indexed = stored.filter((w) => !failed.has(w.record));
   if (indexed.length === 0) return;
   try {
-    await deps.lateWindows.markLate(indexed.map((w) => ({ ...w.scope, time: w.item.time })), (deps.now ?? (() => new Date()))());
+    await deps.lateWindows.markLate(
+      indexed.map((w) => ({ ...w.scope, time: w.item.time })),
+      (deps.now ?? (() => new Date()))(),
+    );
   } catch {
     indexed.forEach((w) => failed.add(w.record));
   }
 }
 
 /** Indexes documents (same order as `works`); retryable failures fail their records, permanent ones are quarantined. */
-async function indexAndSettle(deps: ConsumerDeps, documents: readonly IndexDocument[], works: readonly (EventWork | ProfileWork)[], failed: Set<ConsumerRecord>): Promise<void> {
+async function indexAndSettle(
+  deps: ConsumerDeps,
+  documents: readonly IndexDocument[],
+  works: readonly (EventWork | ProfileWork)[],
+  failed: Set<ConsumerRecord>,
+): Promise<void> {
   if (documents.length === 0) return;
   const outcome = await deps.index.index(documents);
   if (outcome.failures.length === 0) return;
@@ -261,7 +288,11 @@ async function indexAndSettle(deps: ConsumerDeps, documents: readonly IndexDocum
     }
   }
   if (permanent.length > 0) {
-    await deps.quarantine.put('refused by the search index', permanent.map((p) => quarantinedItem(p.work)), permanent.map((p) => p.reason));
+    await deps.quarantine.put(
+      'refused by the search index',
+      permanent.map((p) => quarantinedItem(p.work)),
+      permanent.map((p) => p.reason),
+    );
     deps.metrics({ FailedItems: permanent.length });
   }
 }

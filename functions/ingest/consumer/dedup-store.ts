@@ -58,11 +58,14 @@ export class DedupStore {
         seen.add(key);
       }
       pending = later;
-      const chunks = Array.from({ length: Math.ceil(round.length / CLAIMS_PER_REQUEST) }, (_, i) => round.slice(i * CLAIMS_PER_REQUEST, (i + 1) * CLAIMS_PER_REQUEST));
+      const chunks = Array.from({ length: Math.ceil(round.length / CLAIMS_PER_REQUEST) }, (_, i) =>
+        round.slice(i * CLAIMS_PER_REQUEST, (i + 1) * CLAIMS_PER_REQUEST),
+      );
       const refused = (await mapWithConcurrency(chunks, this.options.concurrency ?? CLAIM_CONCURRENCY, (chunk) => this.insert(chunk))).flat();
       for (const { index } of round) statuses[index] = 'claimed';
       const owners = await this.ownersOf(refused.map(({ request }) => request));
-      for (const { request, index } of refused) statuses[index] = owners.get(dedupKey(request.appId, request.eventId)) === request.owner ? 'claimed' : 'duplicate';
+      for (const { request, index } of refused)
+        statuses[index] = owners.get(dedupKey(request.appId, request.eventId)) === request.owner ? 'claimed' : 'duplicate';
     }
     return statuses;
   }
@@ -72,12 +75,14 @@ export class DedupStore {
     const now = (this.options.now ?? Date.now)();
     const claimedAt = new Date(now).toISOString();
     const expiresAt = Math.floor(now / 1000) + DEDUP_RETENTION_DAYS * 86_400;
-    const answer = await this.documents.send(new BatchExecuteStatementCommand({
-      Statements: chunk.map(({ request }) => ({
-        Statement: `INSERT INTO "${this.tableName}" VALUE {'pk': ?, 'owner': ?, 'claimed_at': ?, 'expires_at': ?}`,
-        Parameters: [dedupKey(request.appId, request.eventId), request.owner, claimedAt, expiresAt],
-      })),
-    }));
+    const answer = await this.documents.send(
+      new BatchExecuteStatementCommand({
+        Statements: chunk.map(({ request }) => ({
+          Statement: `INSERT INTO "${this.tableName}" VALUE {'pk': ?, 'owner': ?, 'claimed_at': ?, 'expires_at': ?}`,
+          Parameters: [dedupKey(request.appId, request.eventId), request.owner, claimedAt, expiresAt],
+        })),
+      }),
+    );
     const responses = answer.Responses ?? [];
     const refused: T[] = [];
     chunk.forEach((entry, i) => {

@@ -10,7 +10,9 @@ export function isPermanentFailure(error: unknown): boolean {
   // DynamoDB's own refusal of the request's content; throttling and conflicts have other names.
   if (error.name === 'ValidationException' || error.name === 'SerializationException') return true;
   // @aws-sdk/util-dynamodb refusing a value it cannot marshal.
-  return /^(Unsupported type passed|Pass options\.|Number .* is greater than Number\.MAX_SAFE_INTEGER|Number .* is lesser than Number\.MIN_SAFE_INTEGER)/.test(error.message);
+  return /^(Unsupported type passed|Pass options\.|Number .* is greater than Number\.MAX_SAFE_INTEGER|Number .* is lesser than Number\.MIN_SAFE_INTEGER)/.test(
+    error.message,
+  );
 }
 
 /** A record that cannot be stored as it is; thrown by domain code that knows it. */

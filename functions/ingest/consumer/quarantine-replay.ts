@@ -9,7 +9,10 @@ import type { Quarantine } from './quarantine';
  */
 export async function replayQuarantined(quarantine: Quarantine, publisher: RecordPublisher, key: string): Promise<{ records: number; movedTo: string }> {
   const entry = await quarantine.read(key);
-  const records: StreamEntry[] = entry.records.map((record) => ({ partitionKey: record.partitionKey || record.sequenceNumber, data: Buffer.from(record.data, 'base64') }));
+  const records: StreamEntry[] = entry.records.map((record) => ({
+    partitionKey: record.partitionKey || record.sequenceNumber,
+    data: Buffer.from(record.data, 'base64'),
+  }));
   await publisher.publish(records);
   return { records: records.length, movedTo: await quarantine.markReplayed(key) };
 }

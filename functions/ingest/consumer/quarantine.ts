@@ -42,7 +42,15 @@ export class Quarantine {
     const entry: QuarantineEntry = { reason, detail, quarantined_at: at.toISOString(), records: [...records] };
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: JSON.stringify(entry), ContentType: 'application/json' }));
     // The log says why, and where the records wait for `npm run quarantine -- replay`.
-    this.log({ level: 'warn', message: 'stream records quarantined', reason, records: records.length, bucket: this.bucket, key, detail: Array.isArray(detail) ? detail.slice(0, 5) : detail });
+    this.log({
+      level: 'warn',
+      message: 'stream records quarantined',
+      reason,
+      records: records.length,
+      bucket: this.bucket,
+      key,
+      detail: Array.isArray(detail) ? detail.slice(0, 5) : detail,
+    });
   }
 
   /** Keys of quarantined objects (not yet replayed), oldest first within each prefix. */
@@ -67,7 +75,9 @@ export class Quarantine {
   /** Moves an object under replayed/ once its records are back on the stream (kept, not deleted: replays can be checked). */
   async markReplayed(key: string): Promise<string> {
     const target = `${REPLAYED_PREFIX}${key}`;
-    await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource: `${this.bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}` }));
+    await this.s3.send(
+      new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource: `${this.bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}` }),
+    );
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     return target;
   }

@@ -78,7 +78,14 @@ export async function attributeNewlyIdentified(deps: VisitorDeps, indexed: reado
 export async function identifyVisitors(deps: VisitorDeps, links: readonly VisitorLink[]): Promise<void> {
   await mapWithConcurrency(links, CONCURRENCY, async (link) => {
     const { scope, anonymousId, userId } = link;
-    await deps.profiles.merge(scope.org_id, scope.app_id, 'visitor', anonymousId, { anonymous_id: anonymousId, user_id: userId, identified_at: link.at }, link.at);
+    await deps.profiles.merge(
+      scope.org_id,
+      scope.app_id,
+      'visitor',
+      anonymousId,
+      { anonymous_id: anonymousId, user_id: userId, identified_at: link.at },
+      link.at,
+    );
     await deps.index.attributeVisitor(scope, anonymousId, userId);
   });
 }

@@ -27,7 +27,11 @@ export class KinesisPublisher implements RecordPublisher {
   private readonly concurrency: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(private readonly kinesis: KinesisClient, private readonly streamName: string, options: KinesisPublisherOptions = {}) {
+  constructor(
+    private readonly kinesis: KinesisClient,
+    private readonly streamName: string,
+    options: KinesisPublisherOptions = {},
+  ) {
     this.maxAttempts = options.maxAttempts ?? 6;
     this.baseDelayMs = options.baseDelayMs ?? 50;
     this.concurrency = options.concurrency ?? 4;
@@ -63,7 +67,9 @@ export class KinesisPublisher implements RecordPublisher {
       }
       if (attempt < this.maxAttempts) await this.sleep(backoff(this.baseDelayMs, attempt));
     }
-    throw new ServiceUnavailableError(`The ingest stream did not accept ${pending.length} record(s) after ${this.maxAttempts} attempts (${lastError}); the request is not acknowledged: retry it (events carrying a transaction_id are stored once however often they are sent)`);
+    throw new ServiceUnavailableError(
+      `The ingest stream did not accept ${pending.length} record(s) after ${this.maxAttempts} attempts (${lastError}); the request is not acknowledged: retry it (events carrying a transaction_id are stored once however often they are sent)`,
+    );
   }
 }
 

@@ -38,7 +38,12 @@ export async function processUpload(deps: UploadProcessorDeps, key: string): Pro
     result = { ...base, status: 'accepted', accepted, processed_at: deps.now().toISOString() };
   } catch (error) {
     if (!isServiceError(error) || error instanceof ServiceUnavailableError) throw error;
-    result = { ...base, status: 'rejected', error: errorBody(error.status, error.code, error.message, error.details).error, processed_at: deps.now().toISOString() };
+    result = {
+      ...base,
+      status: 'rejected',
+      error: errorBody(error.status, error.code, error.message, error.details).error,
+      processed_at: deps.now().toISOString(),
+    };
   }
   await deps.uploads.writeResult(target.orgId, target.appId, result);
   return result;

@@ -44,11 +44,16 @@ export function parseIncomingKey(key: string): { orgId: string; appId: string; k
 }
 
 export class UploadStore {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   async create(app: App, kind: RecordKind): Promise<{ upload_id: string; url: string; method: 'PUT'; expires_in: number; kind: RecordKind }> {
     const uploadId = randomUUID();
-    const url = await getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.bucket, Key: incomingKey(app, kind, uploadId) }), { expiresIn: UPLOAD_URL_TTL_SECONDS });
+    const url = await getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.bucket, Key: incomingKey(app, kind, uploadId) }), {
+      expiresIn: UPLOAD_URL_TTL_SECONDS,
+    });
     return { upload_id: uploadId, url, method: 'PUT', expires_in: UPLOAD_URL_TTL_SECONDS, kind };
   }
 
@@ -72,12 +77,14 @@ export class UploadStore {
   }
 
   async writeResult(orgId: string, appId: string, result: UploadResult): Promise<void> {
-    await this.s3.send(new PutObjectCommand({
-      Bucket: this.bucket,
-      Key: resultKey(orgId, appId, result.upload_id),
-      Body: JSON.stringify(result),
-      ContentType: 'application/json',
-    }));
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: resultKey(orgId, appId, result.upload_id),
+        Body: JSON.stringify(result),
+        ContentType: 'application/json',
+      }),
+    );
   }
 
   private async readResult(orgId: string, appId: string, uploadId: string): Promise<UploadResult | undefined> {

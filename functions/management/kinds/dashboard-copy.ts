@@ -29,7 +29,7 @@ export function copyDashboardOperation(deps: CrudDeps, idParam: string): Operati
     const ctx = contextOf(request, caller, now());
     const toApp = request.query.to_app_id;
     if (toApp !== undefined && toApp !== '~' && toApp !== ctx.appId) {
-      throw new ValidationError('A dashboard can be copied only within the token\'s app', [{ field: 'to_app_id', reason: 'is not the token\'s app' }]);
+      throw new ValidationError("A dashboard can be copied only within the token's app", [{ field: 'to_app_id', reason: "is not the token's app" }]);
     }
     const options = parseBody(DashboardCopy, optionalObjectBody(request));
     const tree = await dashboardTree(deps.store, ctx, request.pathParams[idParam] ?? '');
@@ -54,7 +54,9 @@ export function copyDashboardOperation(deps: CrudDeps, idParam: string): Operati
         ...doc,
         ...fresh(newId),
         name: isRoot ? (options.name ?? `${String(doc.name)} (copy)`) : doc.name,
-        dashboard_ids: (Array.isArray(doc.dashboard_ids) ? (doc.dashboard_ids as string[]) : []).flatMap((id) => (dashboardIds.has(id) ? [dashboardIds.get(id)!] : [])),
+        dashboard_ids: (Array.isArray(doc.dashboard_ids) ? (doc.dashboard_ids as string[]) : []).flatMap((id) =>
+          dashboardIds.has(id) ? [dashboardIds.get(id)!] : [],
+        ),
         workspace_ids: rowsOf(doc).map((row) => row.flatMap((id) => (workspaceIds.has(id) ? [workspaceIds.get(id)!] : []))),
       };
       if (!isRoot && typeof doc.parent === 'string' && dashboardIds.has(doc.parent)) copy.parent = dashboardIds.get(doc.parent);

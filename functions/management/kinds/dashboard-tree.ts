@@ -43,7 +43,9 @@ export async function dashboardTree(store: ResourceStore, ctx: ResourceContext, 
     if (!doc || dashboards.has(id)) return;
     dashboards.set(id, doc);
     if (dashboards.size > MAX_TREE_DASHBOARDS) {
-      throw new ValidationError(`The dashboard ${rootId} has more than ${MAX_TREE_DASHBOARDS} dashboards below it`, [{ field: 'dashId', reason: `tree larger than ${MAX_TREE_DASHBOARDS} dashboards` }]);
+      throw new ValidationError(`The dashboard ${rootId} has more than ${MAX_TREE_DASHBOARDS} dashboards below it`, [
+        { field: 'dashId', reason: `tree larger than ${MAX_TREE_DASHBOARDS} dashboards` },
+      ]);
     }
     for (const child of [...stringList(doc.dashboard_ids), ...(childrenByParent.get(id) ?? [])]) visit(child);
     order.push(id);

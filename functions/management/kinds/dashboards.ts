@@ -66,8 +66,20 @@ async function checkReferences(
   const self = dashboards.find((ref) => ref.id === selfId);
   if (self) throw new ValidationError(`${self.field} names the dashboard itself`, [{ field: self.field, reason: 'is the dashboard itself' }]);
   const workspaces: Reference[] = (input.workspace_ids ?? []).flatMap((row, i) => row.map((id, j) => ({ field: `workspace_ids[${i}][${j}]`, id })));
-  await resolveReferences(deps.store, ctx, DASHBOARD_PREFIX, 'dashboard', dashboards.filter((ref) => !known.has(ref.id)));
-  await resolveReferences(deps.store, ctx, WORKSPACE_PREFIX, 'workspace', workspaces.filter((ref) => !known.has(ref.id)));
+  await resolveReferences(
+    deps.store,
+    ctx,
+    DASHBOARD_PREFIX,
+    'dashboard',
+    dashboards.filter((ref) => !known.has(ref.id)),
+  );
+  await resolveReferences(
+    deps.store,
+    ctx,
+    WORKSPACE_PREFIX,
+    'workspace',
+    workspaces.filter((ref) => !known.has(ref.id)),
+  );
 }
 
 const stringIds = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);

@@ -41,8 +41,12 @@ export function emailTemplateOperations(deps: ResourceDeps): ResourceOperationTa
       const cohortId = request.query.cohort_id;
       if (cohortId === undefined) return crud.list(request, caller);
       const ctx = contextOf(request, caller, now());
-      const page = await filteredList(deps.store, inApp(ctx, EMAIL_TEMPLATE_PREFIX), listOptions(request.query), (doc) =>
-        Array.isArray(doc.cohorts) && doc.cohorts.some((ref) => (ref as { id?: unknown }).id === cohortId));
+      const page = await filteredList(
+        deps.store,
+        inApp(ctx, EMAIL_TEMPLATE_PREFIX),
+        listOptions(request.query),
+        (doc) => Array.isArray(doc.cohorts) && doc.cohorts.some((ref) => (ref as { id?: unknown }).id === cohortId),
+      );
       return { status: 200, body: page.items.map((item) => item.document), headers: nextPageHeader(page.nextBeforeId) };
     },
   };
@@ -50,7 +54,13 @@ export function emailTemplateOperations(deps: ResourceDeps): ResourceOperationTa
 
 /** Each reference names a live cohort of this app, of the referenced type. */
 async function checkCohorts(deps: CrudDeps, ctx: ResourceContext, cohorts: readonly CohortReference[]): Promise<void> {
-  const found = await resolveReferences(deps.store, ctx, COHORT_PREFIX, 'cohort', cohorts.map((ref, i) => ({ field: `cohorts[${i}].id`, id: ref.id })));
+  const found = await resolveReferences(
+    deps.store,
+    ctx,
+    COHORT_PREFIX,
+    'cohort',
+    cohorts.map((ref, i) => ({ field: `cohorts[${i}].id`, id: ref.id })),
+  );
   const issues: FieldIssue[] = [];
   cohorts.forEach((ref, i) => {
     const type = found.get(ref.id)?.cohort_type;

@@ -5,7 +5,12 @@ import { MAX_TAKE, type ListOptions, type ListPage, type ResourceLocation, type 
  * ranges). Scans newest first from `before_id` until `take` items passed; the next page's
  * `before_id` is the last item returned, so paging stays gap-free.
  */
-export async function filteredList(store: ResourceStore, at: ResourceLocation, options: ListOptions, keep: (document: StoredDocument) => boolean): Promise<ListPage> {
+export async function filteredList(
+  store: ResourceStore,
+  at: ResourceLocation,
+  options: ListOptions,
+  keep: (document: StoredDocument) => boolean,
+): Promise<ListPage> {
   const take = options.take ?? 50;
   const items: ListPage['items'] = [];
   let beforeId = options.beforeId;

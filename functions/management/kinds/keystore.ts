@@ -26,7 +26,10 @@ export const KEY_SLOT_PREFIX = 'KEY_SLOT';
 /** A transaction holds 100 items: a key and its slot each, plus the app's existence check. */
 const KEYS_PER_TRANSACTION = 49;
 
-const slotKey = (ctx: Pick<ResourceContext, 'orgId' | 'appId'>, type: string, month: string) => ({ pk: inApp(ctx, KEY_SLOT_PREFIX).partition, sk: `${KEY_SLOT_PREFIX}#${type}#${month}` });
+const slotKey = (ctx: Pick<ResourceContext, 'orgId' | 'appId'>, type: string, month: string) => ({
+  pk: inApp(ctx, KEY_SLOT_PREFIX).partition,
+  sk: `${KEY_SLOT_PREFIX}#${type}#${month}`,
+});
 
 /**
  * The secure proxy's keystore: `/~/keystore` (+ `/{keyId}`). Keys arrive already wrapped by the
@@ -132,8 +135,19 @@ async function writeWithSlots(deps: ResourceDeps, ctx: ResourceContext, keys: re
   for (let start = 0; start < keys.length; start += KEYS_PER_TRANSACTION) {
     const chunk = keys.slice(start, start + KEYS_PER_TRANSACTION);
     const slots = chunk.map((key) =>
-      deps.store.putIfAbsentItem({ ...slotKey(ctx, String(key.type), String(key.month)), key_id: key._id, type: key.type, month: key.month, org_id: ctx.orgId, app_id: ctx.appId }));
-    const failed = await deps.store.createAll(chunk.map((document) => ({ at, id: String(document._id), document })), slots);
+      deps.store.putIfAbsentItem({
+        ...slotKey(ctx, String(key.type), String(key.month)),
+        key_id: key._id,
+        type: key.type,
+        month: key.month,
+        org_id: ctx.orgId,
+        app_id: ctx.appId,
+      }),
+    );
+    const failed = await deps.store.createAll(
+      chunk.map((document) => ({ at, id: String(document._id), document })),
+      slots,
+    );
     if (failed.length === 0) {
       written.push(...chunk);
       continue;

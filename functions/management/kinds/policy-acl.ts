@@ -22,7 +22,10 @@ export interface AclTarget {
  * when it has none). Grantee and permission come from the query string, as in the original, or from
  * a JSON body. Both answer 200 with the updated document.
  */
-export function aclOperations(target: AclTarget, deps: CrudDeps): { grant: Operation<ManagementCaller | undefined>; revoke: Operation<ManagementCaller | undefined> } {
+export function aclOperations(
+  target: AclTarget,
+  deps: CrudDeps,
+): { grant: Operation<ManagementCaller | undefined>; revoke: Operation<ManagementCaller | undefined> } {
   const now = deps.now ?? (() => new Date());
   const change = async (request: HttpRequest, caller: ManagementCaller | undefined, edit: (policy: PolicyItem | undefined) => PolicyItem) => {
     const ctx = contextOf(request, caller, now());

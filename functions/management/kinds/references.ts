@@ -20,7 +20,13 @@ export interface Reference {
  * Loads the resources a body refers to (same org and app only); a reference to nothing, or to a
  * deleted resource, is a 400 naming the field. Answers the documents by id.
  */
-export async function resolveReferences(store: ResourceStore, ctx: ResourceContext, prefix: string, noun: string, references: readonly Reference[]): Promise<Map<string, StoredDocument>> {
+export async function resolveReferences(
+  store: ResourceStore,
+  ctx: ResourceContext,
+  prefix: string,
+  noun: string,
+  references: readonly Reference[],
+): Promise<Map<string, StoredDocument>> {
   const at = inApp(ctx, prefix);
   const found = new Map<string, StoredDocument>();
   const issues: FieldIssue[] = [];

@@ -60,7 +60,9 @@ export function commentOperations(deps: ResourceDeps, workspaceParam: string): R
       const workspace = await deps.store.get(workspaceAt(ctx), workspaceId, 'workspace');
       const count = (workspace.comments as { summary?: { count?: number } } | undefined)?.summary?.count ?? 0;
       if (count >= MAX_COMMENTS_PER_WORKSPACE) {
-        throw new ValidationError(`A workspace takes at most ${MAX_COMMENTS_PER_WORKSPACE} comments`, [{ field: 'body', reason: 'the workspace has too many comments' }]);
+        throw new ValidationError(`A workspace takes at most ${MAX_COMMENTS_PER_WORKSPACE} comments`, [
+          { field: 'body', reason: 'the workspace has too many comments' },
+        ]);
       }
       const id = newResourceId(Date.parse(ctx.now));
       const stored: StoredDocument = {

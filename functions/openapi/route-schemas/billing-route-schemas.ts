@@ -6,9 +6,7 @@ import { BillingReport } from '../../../schemas/billing/report';
 import { ReportMetricsParams } from '../../billing/reports/report-metrics';
 import { ReportListParams } from '../../billing/reports/report-query';
 import { ReportExplain, ReportMetrics } from '../report-answers';
-import {
-  ChannelTestOutcome,
-} from '../response-schemas';
+import { ChannelTestOutcome } from '../response-schemas';
 import { crud, named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-schema';
 
 /** The billing catalog, channels, reports and balances. */
@@ -16,7 +14,8 @@ import { crud, named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-sch
 
 export const CatalogItem = named(
   'CatalogItem',
-  z.looseObject({ id: z.string(), created_at: z.string(), updated_at: z.string() })
+  z
+    .looseObject({ id: z.string(), created_at: z.string(), updated_at: z.string() })
     .meta({ description: 'A catalog plan or price: the fields of its create body plus id, created_at and updated_at.' }),
 );
 
@@ -30,7 +29,7 @@ export const catalogSchemas: Record<string, RouteSchema> = {
     document: CatalogItem,
     filters: z.object({
       provider: z.string().optional().meta({ description: 'Only plans of this provider (`all`: every provider).' }),
-      includes: z.string().optional().meta({ description: '`prices` embeds each plan\'s prices.' }),
+      includes: z.string().optional().meta({ description: "`prices` embeds each plan's prices." }),
     }),
     updateNote: 'provider must be unchanged.',
   }),
@@ -66,7 +65,7 @@ catalogSchemas['catalogPlans.delete'] = {
 export const ChannelSchema = named(
   'Channel',
   StoredChannel.omit({ secret: true, previous_secret: true }).extend({
-    secret_hint: z.string().meta({ description: 'The secret\'s last four characters.' }),
+    secret_hint: z.string().meta({ description: "The secret's last four characters." }),
     secret: z.string().optional().meta({ description: 'Only in the answer that created the channel or set / rotated its secret.' }),
   }),
 );
@@ -83,7 +82,8 @@ export const channelSchemas: Record<string, RouteSchema> = {
     updateNote: 'A new secret (or rotate_secret: true) keeps the previous one signing for 24 h.',
   }),
   'billingChannels.test': {
-    description: "Sends a signed billing.test event to each channel of the meter's webhook_params.channel_ids (or the body's channel_id), as usage deliveries are sent, and answers each channel's request record.",
+    description:
+      "Sends a signed billing.test event to each channel of the meter's webhook_params.channel_ids (or the body's channel_id), as usage deliveries are sent, and answers each channel's request record.",
     params: { meterId: "The billing meter's id." },
     body: ChannelTestRequest,
     bodyOptional: true,
@@ -104,7 +104,8 @@ export const BillingReportSchema = named('BillingReport', BillingReport);
 
 export const reportSchemas: Record<string, RouteSchema> = {
   'billingReports.list': {
-    description: 'Billing reports whose window overlaps [from, to) (relative and zoned dates as in search; default: everything up to now), newest window first, filtered by the other parameters (status: comma-separated).',
+    description:
+      'Billing reports whose window overlaps [from, to) (relative and zoned dates as in search; default: everything up to now), newest window first, filtered by the other parameters (status: comma-separated).',
     query: ReportListParams,
     responseStatus: 200,
     response: z.array(BillingReportSchema),
@@ -118,14 +119,16 @@ export const reportSchemas: Record<string, RouteSchema> = {
     errors: [404],
   },
   'billingReports.metrics': {
-    description: 'Buckets of the reports in [from, to) (default the last month): the aggregator over meter_usage, amounts per currency and the ending credit balance; with group_by, one series per value.',
+    description:
+      'Buckets of the reports in [from, to) (default the last month): the aggregator over meter_usage, amounts per currency and the ending credit balance; with group_by, one series per value.',
     query: ReportMetricsParams,
     responseStatus: 200,
     response: named('BillingMetrics', ReportMetrics),
   },
   'billingReports.explain': {
     runsQuery: true,
-    description: "Re-runs a report's usage query for its window and subscription through the search index: the recomputed usage, whether it matches, the exact query, and sample events.",
+    description:
+      "Re-runs a report's usage query for its window and subscription through the search index: the recomputed usage, whether it matches, the exact query, and sample events.",
     params: { reportId: "The report's _id." },
     responseStatus: 200,
     response: named('ReportExplanation', ReportExplain),
@@ -137,7 +140,8 @@ export const reportSchemas: Record<string, RouteSchema> = {
 
 export const balanceSchemas: Record<string, RouteSchema> = {
   createBalanceTransaction: {
-    description: "Records a credit, debit, promotion or adjustment on a subscription's balance. Idempotent per transaction_id: repeating an identical one answers 204 again.",
+    description:
+      "Records a credit, debit, promotion or adjustment on a subscription's balance. Idempotent per transaction_id: repeating an identical one answers 204 again.",
     body: named('BalanceTransactionCreate', BalanceTransactionCreate),
     responseStatus: 204,
   },

@@ -1,7 +1,13 @@
 import * as z from 'zod';
 import { DashboardCascadeResult, DashboardCopy, DashboardCreate, DashboardDocument, DashboardUpdate } from '../../../schemas/resources/dashboard';
 import { EmailTemplateCreate, EmailTemplateDocument, EmailTemplateUpdate } from '../../../schemas/resources/email-template';
-import { EncryptedKeyCreateBody, EncryptedKeyDocument, EncryptedKeyListQuery, EncryptedKeySummary, EncryptedKeyUpdate } from '../../../schemas/resources/keystore';
+import {
+  EncryptedKeyCreateBody,
+  EncryptedKeyDocument,
+  EncryptedKeyListQuery,
+  EncryptedKeySummary,
+  EncryptedKeyUpdate,
+} from '../../../schemas/resources/keystore';
 import { AclGrant, AclRevoke } from '../../../schemas/resources/policy';
 import { CommentCreate, CommentDocument, CommentUpdate, WorkspaceCreate, WorkspaceDocument, WorkspaceUpdate } from '../../../schemas/resources/workspace';
 import { crud, named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-schema';
@@ -132,7 +138,8 @@ export const boardSchemas: Record<string, RouteSchema> = {
 const EncryptedKeySummarySchema = named('EncryptedKeySummary', EncryptedKeySummary);
 boardSchemas['keystore.create'] = {
   ...boardSchemas['keystore.create']!,
-  description: 'Stores one wrapped key (an object) or up to 100 (an array); answers the stored key, or an array of them, without the key material (GET one key to read it).',
+  description:
+    'Stores one wrapped key (an object) or up to 100 (an array); answers the stored key, or an array of them, without the key material (GET one key to read it).',
   response: z.union([EncryptedKeySummarySchema, z.array(EncryptedKeySummarySchema)]),
 };
 boardSchemas['keystore.update'] = {

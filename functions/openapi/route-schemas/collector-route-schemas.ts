@@ -2,12 +2,7 @@ import * as z from 'zod';
 import { ActionEvent, ApiCallEvent, CompanyProfile, Subscription, UserProfile } from '../../../schemas/collector';
 import { SdkRule } from '../../../schemas/governance';
 import { UploadKind, UploadResult } from '../../ingest/uploads/upload-store';
-import {
-  Accepted,
-  Probe,
-  SdkConfigResponse,
-  UploadTicket,
-} from '../response-schemas';
+import { Accepted, Probe, SdkConfigResponse, UploadTicket } from '../response-schemas';
 import { named, type RouteSchema } from './route-schema';
 
 /** The collector API's operations. */

@@ -10,13 +10,7 @@ import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resourc
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
 import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../../schemas/resources/virtual-event-type';
 import { ExportCreate, ExportJobAnswer } from '../../../schemas/resources/export-job';
-import {
-  AppResponse,
-  OAuthErrorBody,
-  OAuthToken,
-  OrgUserResponse,
-  SignedTokenResponse,
-} from '../response-schemas';
+import { AppResponse, OAuthErrorBody, OAuthToken, OrgUserResponse, SignedTokenResponse } from '../response-schemas';
 import { crud, ListQuery, named, NEXT_PAGE, SystemFields, type RouteSchema } from './route-schema';
 
 /** OAuth, tokens, org users and the managed resources of the management API. */
@@ -28,72 +22,97 @@ const OAuthErrorSchema = named('OAuthError', OAuthErrorBody);
 
 export const oauthSchemas: Record<string, RouteSchema> = {
   issueAccessToken: {
-    description: 'RFC 6749 password grant: an org user\'s username and password for a management token valid one hour. Form-encoded (RFC 6749) or JSON. Errors use the RFC 6749 shape, not the service\'s. Rate-limited per org.',
+    description:
+      "RFC 6749 password grant: an org user's username and password for a management token valid one hour. Form-encoded (RFC 6749) or JSON. Errors use the RFC 6749 shape, not the service's. Rate-limited per org.",
     params: { orgId: 'The organisation the user belongs to.' },
-    body: named('PasswordGrant', PasswordGrantFields.meta({ description: 'grant_type=password, username and password are required; scope (space- or comma-separated) narrows the token; app_id picks the app `~` means (default: the org\'s first app).' })),
+    body: named(
+      'PasswordGrant',
+      PasswordGrantFields.meta({
+        description:
+          "grant_type=password, username and password are required; scope (space- or comma-separated) narrows the token; app_id picks the app `~` means (default: the org's first app).",
+      }),
+    ),
     bodyMediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
     responseStatus: 200,
     response: OAuthTokenSchema,
-    ownErrors: { statuses: [400, 401, 429], schema: OAuthErrorSchema, description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, too_many_requests).' },
+    ownErrors: {
+      statuses: [400, 401, 429],
+      schema: OAuthErrorSchema,
+      description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, too_many_requests).',
+    },
   },
   startConsoleSession: {
-    description: 'The console\'s sign-in: checks an org user\'s password as the token URL does and answers a one-hour token, plus a session cookie (HttpOnly, SameSite=Strict, Path=/oauth/console_session) that renews it for up to 7 days (12 hours without use). Errors use the RFC 6749 shape. Rate-limited per org with the token URL.',
+    description:
+      "The console's sign-in: checks an org user's password as the token URL does and answers a one-hour token, plus a session cookie (HttpOnly, SameSite=Strict, Path=/oauth/console_session) that renews it for up to 7 days (12 hours without use). Errors use the RFC 6749 shape. Rate-limited per org with the token URL.",
     body: named('ConsoleSignIn', ConsoleSignIn),
     responseStatus: 200,
     response: OAuthTokenSchema,
-    ownErrors: { statuses: [400, 401, 429], schema: OAuthErrorSchema, description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, invalid_scope, too_many_requests).' },
+    ownErrors: {
+      statuses: [400, 401, 429],
+      schema: OAuthErrorSchema,
+      description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, invalid_scope, too_many_requests).',
+    },
   },
   refreshConsoleSession: {
-    description: 'A new one-hour token for the session of the console_session cookie, holding the session\'s scopes the user still holds. The cookie is rotated; the secret it replaced is honoured for 30 s more (tabs refreshing together), after that its use ends the session.',
+    description:
+      "A new one-hour token for the session of the console_session cookie, holding the session's scopes the user still holds. The cookie is rotated; the secret it replaced is honoured for 30 s more (tabs refreshing together), after that its use ends the session.",
     responseStatus: 200,
     response: OAuthTokenSchema,
-    ownErrors: { statuses: [401], schema: OAuthErrorSchema, description: 'invalid_grant: no cookie, or its session ended, expired or was replaced; the cookie is cleared.' },
+    ownErrors: {
+      statuses: [401],
+      schema: OAuthErrorSchema,
+      description: 'invalid_grant: no cookie, or its session ended, expired or was replaced; the cookie is cleared.',
+    },
   },
   endConsoleSession: {
-    description: 'Ends the session of the console_session cookie (its cookie is refused from then on) and clears the cookie. Answers 204 with or without a session.',
+    description:
+      'Ends the session of the console_session cookie (its cookie is refused from then on) and clears the cookie. Answers 204 with or without a session.',
     responseStatus: 204,
   },
   mintAccessToken: {
-    description: 'target=management (default): a new management token with the given scopes (a subset of the caller\'s) and expiration. target=collector: the app\'s collector application id.',
+    description:
+      "target=management (default): a new management token with the given scopes (a subset of the caller's) and expiration. target=collector: the app's collector application id.",
     query: MintTokenQuery,
     responseStatus: 200,
     response: named('SignedToken', SignedTokenResponse),
   },
   ingestBacklog: {
-    description: 'The ingest backlog: stream records the collector acknowledged and the consumer has not finished, the age of the oldest, and the limit past which the collector answers 503 with Retry-After. Measured by the local runtime (its journal); on AWS `measured` is false and `note` names the Kinesis metric to read.',
+    description:
+      'The ingest backlog: stream records the collector acknowledged and the consumer has not finished, the age of the oldest, and the limit past which the collector answers 503 with Retry-After. Measured by the local runtime (its journal); on AWS `measured` is false and `note` names the Kinesis metric to read.',
     responseStatus: 200,
     response: named('IngestBacklog', IngestBacklog),
   },
   listAccessTokens: {
-    description: 'The tokens issued to the caller\'s user that are still usable (not revoked, not expired), newest first, at most 200: ids, apps, scopes, issue and expiry times. The token texts are never shown again.',
+    description:
+      "The tokens issued to the caller's user that are still usable (not revoked, not expired), newest first, at most 200: ids, apps, scopes, issue and expiry times. The token texts are never shown again.",
     responseStatus: 200,
     response: z.array(named('IssuedToken', IssuedToken)),
   },
   revokeAccessToken: {
-    description: 'Revokes a management token of the caller\'s organisation by its id (the `_id` minting returned, the token\'s jti).',
+    description: "Revokes a management token of the caller's organisation by its id (the `_id` minting returned, the token's jti).",
     params: { tokenId: 'The token id (jti).' },
     responseStatus: 204,
     errors: [404],
   },
   createOrgUser: {
-    description: 'Creates a user of the caller\'s organisation who can sign in at the token URL; scopes bound what their tokens may hold (`admin` = every scope).',
+    description:
+      "Creates a user of the caller's organisation who can sign in at the token URL; scopes bound what their tokens may hold (`admin` = every scope).",
     body: CreateOrgUser,
     responseStatus: 201,
     response: OrgUserSchema,
   },
   listOrgUsers: {
-    description: 'The users of the caller\'s organisation (never their password hashes).',
+    description: "The users of the caller's organisation (never their password hashes).",
     responseStatus: 200,
     response: z.object({ users: z.array(OrgUserSchema) }),
   },
   deleteOrgUser: {
-    description: 'Deletes a user of the caller\'s organisation and revokes every token issued to them (refused from the next request on).',
-    params: { username: 'The user\'s username.' },
+    description: "Deletes a user of the caller's organisation and revokes every token issued to them (refused from the next request on).",
+    params: { username: "The user's username." },
     responseStatus: 204,
     errors: [404],
   },
 };
-
 
 /** A cohort as stored and shown: its create fields, criteria as a JSON string (spec), the system fields. */
 export const CohortSchema = named(
@@ -120,7 +139,9 @@ export const VirtualEventTypeSchema = named(
   'VirtualEventType',
   z.looseObject({
     ...VirtualEventTypeCreate.shape,
-    criteria: z.record(z.string(), z.unknown()).meta({ description: 'The events query (or a search body holding one) whose events have this type; it may not use virtual_event_types itself.' }),
+    criteria: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The events query (or a search body holding one) whose events have this type; it may not use virtual_event_types itself.' }),
     ...SystemFields,
   }),
 );
@@ -134,14 +155,16 @@ const MeterPreviewSchema = named('MeterPreview', MeterPreview);
 const meterPreviewSchemas: Record<string, RouteSchema> = {
   'billingMeters.preview': {
     runsQuery: true,
-    description: 'Checks a meter before it is saved (the create body): the plan/price ids its subscriptions must carry, the subscriptions that match, warnings when it would bill nothing, and the usage and amount per subscription of the window in progress, computed as the billing run computes them.',
+    description:
+      'Checks a meter before it is saved (the create body): the plan/price ids its subscriptions must carry, the subscriptions that match, warnings when it would bill nothing, and the usage and amount per subscription of the window in progress, computed as the billing run computes them.',
     body: BillingMeterCreateSchema,
     responseStatus: 200,
     response: MeterPreviewSchema,
   },
   'billingMeters.previewSaved': {
     runsQuery: true,
-    description: 'The preview of a saved meter (see POST /~/billing/meters/preview). A stored meter the billing run cannot evaluate (its provider params are not usable) is a 400 naming why, as the run reports it.',
+    description:
+      'The preview of a saved meter (see POST /~/billing/meters/preview). A stored meter the billing run cannot evaluate (its provider params are not usable) is a 400 naming why, as the run reports it.',
     params: { meterId: "The billing meter's id." },
     responseStatus: 200,
     response: MeterPreviewSchema,
@@ -154,14 +177,33 @@ const ExportJobSchema = named('ExportJob', ExportJobAnswer);
 /** Bulk exports: jobs, not managed resources (no update; cancel instead of delete). */
 export const exportSchemas: Record<string, RouteSchema> = {
   'exports.create': {
-    description: 'Starts an export of events (in the from/to window), users or companies, optionally narrowed by a search-DSL query, as gzip NDJSON or CSV parts. Answers 201 with the job (status queued); it runs in the background. Users and companies also need read:users / read:companies.',
+    description:
+      'Starts an export of events (in the from/to window), users or companies, optionally narrowed by a search-DSL query, as gzip NDJSON or CSV parts. Answers 201 with the job (status queued); it runs in the background. Users and companies also need read:users / read:companies.',
     body: named('ExportCreate', ExportCreate),
     responseStatus: 201,
     response: ExportJobSchema,
   },
-  'exports.list': { description: "The app's export jobs, newest first, a page at a time.", query: ListQuery, responseStatus: 200, response: z.array(ExportJobSchema), responseHeaders: NEXT_PAGE },
-  'exports.get': { description: 'An export job: status, progress (exported / estimated_total) and its parts, each with a download URL signed for this answer.', params: { id: "The export's id." }, responseStatus: 200, response: ExportJobSchema, errors: [404] },
-  'exports.cancel': { description: 'Cancels a queued or running export and deletes its parts; a finished one is answered as it is.', params: { id: "The export's id." }, responseStatus: 200, response: ExportJobSchema, errors: [404, 503] },
+  'exports.list': {
+    description: "The app's export jobs, newest first, a page at a time.",
+    query: ListQuery,
+    responseStatus: 200,
+    response: z.array(ExportJobSchema),
+    responseHeaders: NEXT_PAGE,
+  },
+  'exports.get': {
+    description: 'An export job: status, progress (exported / estimated_total) and its parts, each with a download URL signed for this answer.',
+    params: { id: "The export's id." },
+    responseStatus: 200,
+    response: ExportJobSchema,
+    errors: [404],
+  },
+  'exports.cancel': {
+    description: 'Cancels a queued or running export and deletes its parts; a finished one is answered as it is.',
+    params: { id: "The export's id." },
+    responseStatus: 200,
+    response: ExportJobSchema,
+    errors: [404, 503],
+  },
 };
 
 export const resourceSchemas: Record<string, RouteSchema> = {

@@ -34,11 +34,15 @@ export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 410 | 413 | 415 | 429 | 
 /** A name for a schema in the documents' `components.schemas` (the generator turns it into a $ref). */
 export const named = <T extends z.ZodType>(name: string, schema: T): T => schema.meta({ id: name }) as T;
 
-
 // ── Management: managed resources (the generic CRUD of functions/management/crud-operations.ts) ──
 
 export const ListQuery = z.object({
-  take: z.int().min(1).max(MAX_TAKE).optional().meta({ description: `Page size, 1–${MAX_TAKE}; default ${DEFAULT_TAKE}.` }),
+  take: z
+    .int()
+    .min(1)
+    .max(MAX_TAKE)
+    .optional()
+    .meta({ description: `Page size, 1–${MAX_TAKE}; default ${DEFAULT_TAKE}.` }),
   before_id: z.string().optional().meta({ description: 'The x-next-before-id of the previous page.' }),
 });
 export const NEXT_PAGE = { 'x-next-before-id': 'Present when another page may follow: pass it as before_id.' };
@@ -69,7 +73,12 @@ export function crud(name: string, spec: CrudSpec): Record<string, RouteSchema> 
       responseHeaders: NEXT_PAGE,
     },
     [`${name}.get`]: { description: `One ${spec.noun}.`, params, responseStatus: 200, response: document, errors: [404, 410] },
-    [`${name}.create`]: { description: `Creates a ${spec.noun}. Nothing is written unless the whole body is valid.`, body: spec.create, responseStatus: 201, response: document },
+    [`${name}.create`]: {
+      description: `Creates a ${spec.noun}. Nothing is written unless the whole body is valid.`,
+      body: spec.create,
+      responseStatus: 201,
+      response: document,
+    },
     [`${name}.update`]: {
       description: `Updates a ${spec.noun} with the fields given. Fields the service sets may be echoed unchanged; a changed one is a 400 naming it.${spec.updateNote ? ` ${spec.updateNote}` : ''}`,
       params,

@@ -1,15 +1,6 @@
 import * as z from 'zod';
 import { MAX_AGGREGATION_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from '../../search/dsl';
-import {
-  CompanyDeleted,
-  Count,
-  Document,
-  EventsDeletion,
-  FieldList,
-  OpenApiDocument,
-  SearchHits,
-  UserDeleted,
-} from '../response-schemas';
+import { CompanyDeleted, Count, Document, EventsDeletion, FieldList, OpenApiDocument, SearchHits, UserDeleted } from '../response-schemas';
 import { FunnelAnswer, FunnelBody, RetentionAnswer, RetentionBody } from '../../../schemas/event-analyses';
 import { named, type RouteSchema } from './route-schema';
 import { CompanyProfileSchema, ingest, SubscriptionSchema, UserProfileSchema } from './collector-route-schemas';
@@ -34,18 +25,32 @@ export const SearchBody = named(
   'SearchBody',
   z
     .object({
-      query: z.record(z.string(), z.unknown()).optional().meta({ description: 'An OpenSearch query (bool, term, terms, range, match, exists, query_string, …). Default match_all.' }),
+      query: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: 'An OpenSearch query (bool, term, terms, range, match, exists, query_string, …). Default match_all.' }),
       post_filter: z.record(z.string(), z.unknown()).optional().meta({ description: 'A query that filters hits but not aggregations.' }),
       size: z.int().min(0).max(MAX_SIZE).optional().meta({ description: 'Hits per page; default 10.' }),
-      from: z.int().min(0).max(MAX_RESULT_WINDOW).optional().meta({ description: `Offset; from + size ≤ ${MAX_RESULT_WINDOW}. Page deeper with search_after.` }),
+      from: z
+        .int()
+        .min(0)
+        .max(MAX_RESULT_WINDOW)
+        .optional()
+        .meta({ description: `Offset; from + size ≤ ${MAX_RESULT_WINDOW}. Page deeper with search_after.` }),
       sort: z.unknown().optional().meta({ description: 'Sort entries (field names or {field: {order, unmapped_type}}); compound with _id for stable paging.' }),
       search_after: z.array(z.unknown()).optional().meta({ description: 'The sort values of the last hit already seen.' }),
       _source: z.unknown().optional().meta({ description: 'false, a field pattern, a list of them, or {includes, excludes}.' }),
       track_total_hits: z.union([z.boolean(), z.int().min(0)]).optional(),
-      aggs: z.record(z.string(), z.unknown()).optional().meta({ description: `Aggregations, nested at most ${MAX_AGGREGATION_DEPTH} deep. Set size 0 for metric queries.` }),
+      aggs: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: `Aggregations, nested at most ${MAX_AGGREGATION_DEPTH} deep. Set size 0 for metric queries.` }),
       aggregations: z.record(z.string(), z.unknown()).optional().meta({ description: 'Alias of aggs (give one of them).' }),
     })
-    .meta({ description: 'A search DSL object (OpenSearch request-body search). Scripts, index names and administrative members are refused with a 400 naming the member.' }),
+    .meta({
+      description:
+        'A search DSL object (OpenSearch request-body search). Scripts, index names and administrative members are refused with a 400 naming the member.',
+    }),
 );
 
 export const SearchHitsSchema = named('SearchResponse', SearchHits);
@@ -98,20 +103,25 @@ export const searchSchemas: Record<string, RouteSchema> = {
   searchEvents: search('events (API calls and actions) in the from/to window', EventRangeQuery),
   countEvents: count('events in the from/to window', EventRangeQuery),
   funnelEvents: {
-    description: 'A funnel over the events of the from/to window: each actor (user or company) enters at its first step-1 event; each later step is its first event of that step after the previous step\'s, within conversion_window of entering. Per step: entered, converted, rates and the median time to convert. Exact on DuckDB; on OpenSearch up to the caps in the README (then exact: false).',
+    description:
+      "A funnel over the events of the from/to window: each actor (user or company) enters at its first step-1 event; each later step is its first event of that step after the previous step's, within conversion_window of entering. Per step: entered, converted, rates and the median time to convert. Exact on DuckDB; on OpenSearch up to the caps in the README (then exact: false).",
     query: EventRangeQuery,
     body: named('FunnelBody', FunnelBody),
     responseStatus: 200,
     response: named('Funnel', FunnelAnswer),
   },
   retentionEvents: {
-    description: 'A retention table over the events of the from/to window (from is required): actors grouped by the calendar period (in time_zone) of their first first_event, and for each later period how many had a return_event in it.',
+    description:
+      'A retention table over the events of the from/to window (from is required): actors grouped by the calendar period (in time_zone) of their first first_event, and for each later period how many had a return_event in it.',
     query: EventRangeQuery,
     body: named('RetentionBody', RetentionBody),
     responseStatus: 200,
     response: named('Retention', RetentionAnswer),
   },
-  getEvent: byId('event', z.object({ event_time: z.string().optional().meta({ description: "The event's time (ISO 8601): where to look, for a faster answer." }) })),
+  getEvent: byId(
+    'event',
+    z.object({ event_time: z.string().optional().meta({ description: "The event's time (ISO 8601): where to look, for a faster answer." }) }),
+  ),
   eventProperties: properties('event', EventRangeQuery),
   searchUsers: search('user profiles', ProfileQuery),
   countUsers: count('user profiles', ProfileQuery),
@@ -129,7 +139,8 @@ export const searchSchemas: Record<string, RouteSchema> = {
   writeSubscription: ingest('subscription (created, or merged into the stored one), as POST /v1/subscriptions takes it', SubscriptionSchema, false),
   writeSubscriptions: ingest('subscriptions, as POST /v1/subscriptions/batch takes them', SubscriptionSchema, true),
   deletionStatus: {
-    description: "Where a deletion of a user's or company's events stands (the deletion_id comes from DELETE …?delete_events=true). Only the app that started it can read it.",
+    description:
+      "Where a deletion of a user's or company's events stands (the deletion_id comes from DELETE …?delete_events=true). Only the app that started it can read it.",
     params: { id: 'The deletion_id.' },
     responseStatus: 200,
     response: EventsDeletion,
@@ -144,7 +155,20 @@ export const searchSchemas: Record<string, RouteSchema> = {
   },
 };
 // These run within the query budget (functions/search/query-budget.ts): 504 past its time.
-for (const name of ['searchEvents', 'countEvents', 'funnelEvents', 'retentionEvents', 'eventProperties', 'searchUsers', 'countUsers', 'userProperties', 'searchCompanies', 'countCompanies', 'companyProperties', 'companySubscriptions']) {
+for (const name of [
+  'searchEvents',
+  'countEvents',
+  'funnelEvents',
+  'retentionEvents',
+  'eventProperties',
+  'searchUsers',
+  'countUsers',
+  'userProperties',
+  'searchCompanies',
+  'countCompanies',
+  'companyProperties',
+  'companySubscriptions',
+]) {
   searchSchemas[name] = { ...searchSchemas[name]!, runsQuery: true };
 }
 

@@ -1,5 +1,12 @@
 import * as z from 'zod';
-import { MAX_SHARED_TIME_RANGES, SharedData, SharedDataQuery, SharedView, SharedViewToken, SharedViewTokenCreate } from '../../../schemas/resources/shared-view';
+import {
+  MAX_SHARED_TIME_RANGES,
+  SharedData,
+  SharedDataQuery,
+  SharedView,
+  SharedViewToken,
+  SharedViewTokenCreate,
+} from '../../../schemas/resources/shared-view';
 import { ListQuery, NEXT_PAGE, named, type RouteSchema } from './route-schema';
 
 /** Public and embedded views: signed tokens of workspaces and dashboards, and what a token opens. */
@@ -27,7 +34,7 @@ const tokenEntries = (name: string, noun: string, idParam: string): Record<strin
   },
   [`${name}.signedTokens.delete`]: {
     description: `Revokes a signed token of the ${noun}: its links answer 401 from then on.`,
-    params: { [idParam]: `The ${noun}'s id.`, tokenId: 'The token record\'s `_id`.' },
+    params: { [idParam]: `The ${noun}'s id.`, tokenId: "The token record's `_id`." },
     responseStatus: 204,
     errors: [404, 410, 503],
   },
@@ -37,14 +44,15 @@ export const sharedViewSchemas: Record<string, RouteSchema> = {
   ...tokenEntries('workspaces', 'workspace', 'id'),
   ...tokenEntries('dashboards', 'dashboard', 'dashId'),
   'sharedViews.list': {
-    description: 'The app\'s live signed tokens of every workspace and dashboard (what is public now), newest first.',
+    description: "The app's live signed tokens of every workspace and dashboard (what is public now), newest first.",
     query: ListQuery,
     responseStatus: 200,
     response: z.array(SharedViewTokenSchema),
     responseHeaders: NEXT_PAGE,
   },
   sharedView: {
-    description: 'What a signed token shows: the workspace (or the dashboard and its workspaces, in order) with their charts and stored queries, never their policy, owner or comments; and the time ranges a viewer may pick. No other credential: the token is the link. 401 when it is forged, expired or revoked.',
+    description:
+      'What a signed token shows: the workspace (or the dashboard and its workspaces, in order) with their charts and stored queries, never their policy, owner or comments; and the time ranges a viewer may pick. No other credential: the token is the link. 401 when it is forged, expired or revoked.',
     params: { token: 'The signed token.' },
     responseStatus: 200,
     response: SharedViewSchema,
@@ -52,7 +60,8 @@ export const sharedViewSchemas: Record<string, RouteSchema> = {
   },
   sharedViewData: {
     runsQuery: true,
-    description: 'Runs a shared workspace\'s stored query (chart.es_query, chart.funnel_query or chart.view_elements.retention_query) over one of the token\'s time ranges, and answers as the search, funnel or retention endpoint would. A workspace the token does not share, or a range it does not allow, is a 401.',
+    description:
+      "Runs a shared workspace's stored query (chart.es_query, chart.funnel_query or chart.view_elements.retention_query) over one of the token's time ranges, and answers as the search, funnel or retention endpoint would. A workspace the token does not share, or a range it does not allow, is a 401.",
     params: { token: 'The signed token.', workspaceId: 'A workspace the token shares.' },
     query: SharedDataQuery,
     responseStatus: 200,

@@ -66,7 +66,10 @@ export class RetentionTally {
   private readonly returned = new Map<number, Map<number, number>>();
   private exact = true;
 
-  constructor(private readonly periods: RetentionPeriods, private readonly followed: number) {}
+  constructor(
+    private readonly periods: RetentionPeriods,
+    private readonly followed: number,
+  ) {}
 
   /** `firstTime`: the actor's first first_event; `returnTimes`: a time in each period it returned (any order, repeats allowed). */
   add(firstTime: number, returnTimes: Iterable<number>): void {

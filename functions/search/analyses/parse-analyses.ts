@@ -13,7 +13,9 @@ export function parseFunnelBody(body: unknown): FunnelQuery {
   const parsed = parseWith(FunnelBody, body, 'funnel', []);
   const windowMs = parseFixedInterval(parsed.conversion_window, 'conversion_window');
   if (windowMs <= 0 || windowMs > MAX_CONVERSION_WINDOW_MS) {
-    throw new ValidationError('Invalid funnel: conversion_window is out of range', [{ field: 'conversion_window', reason: 'must be more than 0 and at most 366d' }]);
+    throw new ValidationError('Invalid funnel: conversion_window is out of range', [
+      { field: 'conversion_window', reason: 'must be more than 0 and at most 366d' },
+    ]);
   }
   return {
     steps: parsed.steps.map((step, k) => ({ name: step.name ?? `Step ${k + 1}`, query: parseWith(Query, step.query, 'funnel', ['steps', k, 'query']) })),

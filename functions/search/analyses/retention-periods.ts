@@ -41,7 +41,8 @@ export function periodIndex(periods: RetentionPeriods, ms: number): number {
 
 /** The periods of a retention request's window: `from` is required (400 naming it), `to` defaults to the request's now. */
 export function windowPeriods(range: { from?: Date; to?: Date } | undefined, now: Date, interval: RetentionInterval, timeZone: string): RetentionPeriods {
-  if (range?.from === undefined) throw new ValidationError('A retention table needs a window start', [{ field: 'from', reason: 'required for retention (the first cohort\'s period)' }]);
+  if (range?.from === undefined)
+    throw new ValidationError('A retention table needs a window start', [{ field: 'from', reason: "required for retention (the first cohort's period)" }]);
   const to = (range.to ?? now).getTime();
   try {
     return retentionPeriods(range.from.getTime(), to, interval, timeZone);

@@ -140,17 +140,17 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'k':
         source += numeric(count);
         setters.push((fields, value) => {
-            fields.hour = Number(value) % 24;
-            return true;
-          });
+          fields.hour = Number(value) % 24;
+          return true;
+        });
         break;
       case 'h':
       case 'K':
         source += numeric(count);
         setters.push((fields, value) => {
-            fields.hour = Number(value) % 12;
-            return true;
-          });
+          fields.hour = Number(value) % 12;
+          return true;
+        });
         break;
       case 'm':
         source += numeric(count);
@@ -163,16 +163,16 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'S':
         source += `(\\d{${count}})`;
         setters.push((fields, value) => {
-            fields.millisecond = fractionMs(value);
-            return true;
-          });
+          fields.millisecond = fractionMs(value);
+          return true;
+        });
         break;
       case 'a':
         source += '(AM|PM|am|pm)';
         setters.push((fields, value) => {
-            fields.pm = value.toUpperCase() === 'PM';
-            return true;
-          });
+          fields.pm = value.toUpperCase() === 'PM';
+          return true;
+        });
         break;
       case 'E': {
         const names = WEEKDAYS.map((day) => (count >= 4 ? day : day.slice(0, 3)));

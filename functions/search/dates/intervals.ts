@@ -68,7 +68,10 @@ export function parseFixedInterval(s: string, field = 'fixed_interval'): number 
   const ms = typeof s === 'string' ? parseDuration(s) : undefined;
   if (ms === undefined || ms < 1 || !Number.isSafeInteger(ms)) {
     throw new ValidationError(`${field} must be a whole number of ms, s, m, h or d, such as "30s" or "12h"`, [
-      { field, reason: `${JSON.stringify(s)} is not a fixed interval${/^\d+[Mqyw]$/.test(String(s)) ? ' (months, quarters, years and weeks are calendar_interval units)' : ''}` },
+      {
+        field,
+        reason: `${JSON.stringify(s)} is not a fixed interval${/^\d+[Mqyw]$/.test(String(s)) ? ' (months, quarters, years and weeks are calendar_interval units)' : ''}`,
+      },
     ]);
   }
   return ms;
@@ -167,7 +170,10 @@ export class BucketRounding {
   private floorStart = 0;
   private floorEnd = 0;
 
-  constructor(readonly interval: BucketInterval, timeZone: string) {
+  constructor(
+    readonly interval: BucketInterval,
+    timeZone: string,
+  ) {
     this.zone = zoneRules(timeZone);
     if ('calendar' in interval) {
       this.calendar = interval.calendar;
@@ -254,8 +260,7 @@ export class BucketRounding {
       inGap: (_local, _period, transition) => transition.at,
       beforeGap: (local, _period, transition) => this.localToUtc(local, previousPeriod(transition)),
       inOverlap: (local, period) => local - period.offset,
-      beforeOverlap: (_local, _period, transition) =>
-        this.localToUtc(floorDiv(transition.at + transition.before - 1, intervalMs), previousPeriod(transition)),
+      beforeOverlap: (_local, _period, transition) => this.localToUtc(floorDiv(transition.at + transition.before - 1, intervalMs), previousPeriod(transition)),
     };
   }
 

@@ -26,8 +26,7 @@ export interface RequestRange {
 }
 
 const RELATIVE = /^([+\- ]?)(\d{1,9})([smhdwM])$/;
-const ISO_8601 =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+\- ]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+\- ]\d{2}(?::?\d{2})?)?)?$/;
 const ELAPSED_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 const CALENDAR: Record<string, 'day' | 'week' | 'month'> = { d: 'day', w: 'week', M: 'month' };
 const MAX_INSTANT = 8.64e15;
@@ -76,11 +75,7 @@ function resolveParameter(field: 'from' | 'to', value: string | undefined, now: 
     if (relative) instant = resolveRelative(relative, now, timeZone);
     else if (absolute) instant = resolveAbsolute(absolute, field, value, timeZone);
     else {
-      throw invalid(
-        field,
-        value,
-        'expected an ISO 8601 date or date-time, "now", or a relative time such as -24h, -2w, +1M (units s m h d w M)',
-      );
+      throw invalid(field, value, 'expected an ISO 8601 date or date-time, "now", or a relative time such as -24h, -2w, +1M (units s m h d w M)');
     }
   }
   if (!Number.isFinite(instant) || Math.abs(instant) > MAX_INSTANT) throw invalid(field, value, 'out of range');
@@ -93,9 +88,7 @@ export function parseRequestRange(query: RequestRangeQuery, now: Date): RequestR
   const from = resolveParameter('from', query.from, now, timeZone);
   const to = resolveParameter('to', query.to, now, timeZone);
   if (from && to && from.getTime() > to.getTime()) {
-    throw new ValidationError('from must not be after to', [
-      { field: 'from', reason: `${from.toISOString()} is after to (${to.toISOString()})` },
-    ]);
+    throw new ValidationError('from must not be after to', [{ field: 'from', reason: `${from.toISOString()} is after to (${to.toISOString()})` }]);
   }
   return { ...(from ? { from } : {}), ...(to ? { to } : {}), timeZone };
 }

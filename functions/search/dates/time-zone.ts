@@ -259,14 +259,29 @@ function intlOffsetMs(formatter: Intl.DateTimeFormat, instantMs: number): number
   let beforeChrist = false;
   for (const part of formatter.formatToParts(second)) {
     switch (part.type) {
-      case 'year': year = Number(part.value); break;
-      case 'month': month = Number(part.value); break;
-      case 'day': day = Number(part.value); break;
-      case 'hour': hour = Number(part.value); break;
-      case 'minute': minute = Number(part.value); break;
-      case 'second': sec = Number(part.value); break;
-      case 'era': beforeChrist = part.value.startsWith('B'); break;
-      default: break;
+      case 'year':
+        year = Number(part.value);
+        break;
+      case 'month':
+        month = Number(part.value);
+        break;
+      case 'day':
+        day = Number(part.value);
+        break;
+      case 'hour':
+        hour = Number(part.value);
+        break;
+      case 'minute':
+        minute = Number(part.value);
+        break;
+      case 'second':
+        sec = Number(part.value);
+        break;
+      case 'era':
+        beforeChrist = part.value.startsWith('B');
+        break;
+      default:
+        break;
     }
   }
   return utcMs(beforeChrist ? 1 - year : year, month, day, hour, minute, sec, 0) - second;

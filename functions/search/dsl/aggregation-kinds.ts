@@ -163,7 +163,16 @@ export function aggregationSchemas(kind: IndexKind, options: Required<ParseOptio
       .strictObject({
         field: field(numeric),
         missing: Missing,
-        ...(type === 'cardinality' ? { precision_threshold: z.number().int().min(0).max(MAX_PRECISION_THRESHOLD, { error: `precision_threshold is at most ${MAX_PRECISION_THRESHOLD}` }).optional() } : {}),
+        ...(type === 'cardinality'
+          ? {
+              precision_threshold: z
+                .number()
+                .int()
+                .min(0)
+                .max(MAX_PRECISION_THRESHOLD, { error: `precision_threshold is at most ${MAX_PRECISION_THRESHOLD}` })
+                .optional(),
+            }
+          : {}),
       })
       .transform((body) => ({
         type,

@@ -97,7 +97,13 @@ export const DEFAULT_ORDERS: Readonly<Record<string, BucketOrder[]>> = {
  * The order of a bucket aggregation, checked once its sub-aggregations are known: each key names
  * `_count`, `_key` (`_term`) or a single-value metric among them.
  */
-export function bucketOrder(ctx: Ctx, path: Path, raw: OrderRequest | undefined, fallback: BucketOrder[], subAggs: Record<string, AggregationNode>): Parsed<BucketOrder[]> {
+export function bucketOrder(
+  ctx: Ctx,
+  path: Path,
+  raw: OrderRequest | undefined,
+  fallback: BucketOrder[],
+  subAggs: Record<string, AggregationNode>,
+): Parsed<BucketOrder[]> {
   if (raw === undefined) return fallback;
   const orders: BucketOrder[] = [];
   for (const [position, entry] of raw.entries()) {

@@ -54,7 +54,11 @@ export function aggregation(kind: IndexKind, options: Required<ParseOptions>, de
   const subKey = subKeys[0];
   const types = Object.keys(spec).filter((key) => key !== 'aggs' && key !== 'aggregations');
   if (types.length !== 1) {
-    issue(ctx, types.length === 0 ? path : [...path, types[1] as string], types.length === 0 ? 'an aggregation names its type' : 'an aggregation has exactly one type');
+    issue(
+      ctx,
+      types.length === 0 ? path : [...path, types[1] as string],
+      types.length === 0 ? 'an aggregation names its type' : 'an aggregation has exactly one type',
+    );
     return INVALID;
   }
   const type = types[0] as string;

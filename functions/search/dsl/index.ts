@@ -8,7 +8,18 @@
  * buckets per response (all bucket aggregations together; enforced by both backends, see
  * functions/search/bucket-cap.ts).
  */
-export { MAX_SIZE, MAX_RESULT_WINDOW, MAX_AGGREGATION_DEPTH, MAX_TERMS_SIZE, MAX_TOP_HITS_WINDOW, MAX_BOOL_CLAUSES, MAX_TERMS_VALUES, MAX_BUCKETS, MAX_PRECISION_THRESHOLD, MAX_BODY_DEPTH } from './limits';
+export {
+  MAX_SIZE,
+  MAX_RESULT_WINDOW,
+  MAX_AGGREGATION_DEPTH,
+  MAX_TERMS_SIZE,
+  MAX_TOP_HITS_WINDOW,
+  MAX_BOOL_CLAUSES,
+  MAX_TERMS_VALUES,
+  MAX_BUCKETS,
+  MAX_PRECISION_THRESHOLD,
+  MAX_BODY_DEPTH,
+} from './limits';
 export type { ParseOptions } from './parse-support';
 export { Query } from './query';
 export { memberPath, parseSearchRequest, parseQuery } from './request';

@@ -6,7 +6,23 @@ import { parseQueryString, QueryStringError } from '../query-string';
 import type { QueryNode, Scalar } from '../../../schemas/search-tree';
 import { MAX_BOOL_CLAUSES, MAX_TERMS_VALUES } from './limits';
 import { patternProblem } from '../wildcard-patterns';
-import { Boost, FieldName, INVALID, Operator, type Parsed, QueryName, ScalarValue, checkAt, checkDateValue, fieldKeys, isPlainObject, issue, parseAt, singleField, valueOrParams } from './parse-support';
+import {
+  Boost,
+  FieldName,
+  INVALID,
+  Operator,
+  type Parsed,
+  QueryName,
+  ScalarValue,
+  checkAt,
+  checkDateValue,
+  fieldKeys,
+  isPlainObject,
+  issue,
+  parseAt,
+  singleField,
+  valueOrParams,
+} from './parse-support';
 
 /** Queries: the leaf queries, bool and constant_score, and the Query union that refuses everything else by name. */
 
@@ -103,9 +119,7 @@ export const range = singleField('range', (field, spec, ctx): Parsed<QueryNode> 
   return node;
 });
 
-export const exists = z
-  .strictObject({ field: FieldName, boost: Boost, _name: QueryName })
-  .transform(({ field }): QueryNode => ({ type: 'exists', field }));
+export const exists = z.strictObject({ field: FieldName, boost: Boost, _name: QueryName }).transform(({ field }): QueryNode => ({ type: 'exists', field }));
 
 export const MatchParams = z.strictObject({ query: ScalarValue, operator: Operator.optional(), boost: Boost, _name: QueryName });
 export const match = singleField('match', (field, spec, ctx): Parsed<QueryNode> => {
@@ -176,7 +190,9 @@ export const matchNone = z.strictObject({ boost: Boost, _name: QueryName }).tran
 
 /** OpenSearch's simple forms: an integer, a negative integer, a percentage, a negative percentage. */
 export const MSM_MESSAGE = 'minimum_should_match must be an integer or a percentage such as "75%" or "-25%"';
-export const MinimumShouldMatch = z.union([z.number().int({ error: MSM_MESSAGE }), z.string().regex(/^\s*-?\d+\s*%?\s*$/, { error: MSM_MESSAGE })], { error: MSM_MESSAGE });
+export const MinimumShouldMatch = z.union([z.number().int({ error: MSM_MESSAGE }), z.string().regex(/^\s*-?\d+\s*%?\s*$/, { error: MSM_MESSAGE })], {
+  error: MSM_MESSAGE,
+});
 
 export const QueryStringParams = z.strictObject({
   query: z.string({ error: 'query must be a string' }),
@@ -259,7 +275,11 @@ export function oneOf<T>(what: string, kinds: Record<string, z.ZodType<T>>, refu
     }
     const keys = Object.keys(body);
     if (keys.length !== 1) {
-      issue(ctx, keys.length === 0 ? [] : [keys[1] as string], `a ${what} has exactly one ${what} type${keys.length === 0 ? '' : `; found ${keys.join(', ')}`}`);
+      issue(
+        ctx,
+        keys.length === 0 ? [] : [keys[1] as string],
+        `a ${what} has exactly one ${what} type${keys.length === 0 ? '' : `; found ${keys.join(', ')}`}`,
+      );
       return z.NEVER;
     }
     const key = keys[0] as string;

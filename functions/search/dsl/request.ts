@@ -62,7 +62,6 @@ export function searchRequest(kind: IndexKind, options: Required<ParseOptions>):
 // ---------------------------------------------------------------------------------------------
 // Entry points.
 
-
 /** Dotted member path with array positions in brackets: `query.bool.must[1].script`. */
 export const memberPath = (path: readonly PropertyKey[]): string => fieldPath(path, 'body');
 
@@ -81,7 +80,9 @@ export function depthProblem(body: unknown): Path | undefined {
 export function parseWith<T>(schema: z.ZodType<T>, body: unknown, what: string, prefix: Path): T {
   const tooDeep = depthProblem(body);
   if (tooDeep !== undefined) {
-    throw new ValidationError(`Invalid ${what}: nested too deeply`, [{ field: memberPath([...prefix, ...tooDeep]), reason: `nested more than ${MAX_BODY_DEPTH} levels deep` }]);
+    throw new ValidationError(`Invalid ${what}: nested too deeply`, [
+      { field: memberPath([...prefix, ...tooDeep]), reason: `nested more than ${MAX_BODY_DEPTH} levels deep` },
+    ]);
   }
   return parseOrRefuse(schema, body, what, { root: 'body', prefix, unknownMember: unknownMemberReason });
 }

@@ -149,7 +149,9 @@ class DuckDbSearchIndex implements SearchableIndex {
     );
     if (Number(found.getRows()[0]?.[0] ?? 0) === 0) await this.inTransaction(addMetadataColumnSql(table));
     if (table.versioned) return;
-    const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [table.name]);
+    const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
+      table.name,
+    ]);
     if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await this.inTransaction(dropEventKeySql(table));
   }
 
@@ -247,12 +249,13 @@ class DuckDbSearchIndex implements SearchableIndex {
   async get(scope: TenantScope, kind: IndexKind, id: string, hint?: { time?: Date }): Promise<StoredDocument | undefined> {
     this.assertOpen();
     const sql = `SELECT doc FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE org_id = $1 AND app_id = $2 AND id = $3`;
-    const read = (where: string, params: DuckDBValue[]) => this.reads.run(async (reader) => {
-      const result = await reader.runAndReadAll(`${sql}${where}`, [scope.org_id, scope.app_id, id, ...params]);
-      const doc = result.getRows()[0]?.[0];
-      if (typeof doc !== 'string') return undefined;
-      return { _id: id, _source: JSON.parse(doc) as Record<string, unknown> };
-    });
+    const read = (where: string, params: DuckDBValue[]) =>
+      this.reads.run(async (reader) => {
+        const result = await reader.runAndReadAll(`${sql}${where}`, [scope.org_id, scope.app_id, id, ...params]);
+        const doc = result.getRows()[0]?.[0];
+        if (typeof doc !== 'string') return undefined;
+        return { _id: id, _source: JSON.parse(doc) as Record<string, unknown> };
+      });
     const at = hint?.time?.getTime();
     if (kind === 'events' && at !== undefined && Number.isFinite(at)) {
       const near = await read(' AND "time" >= $4 AND "time" <= $5', [timestampOf(new Date(at - DAY_MS)), timestampOf(new Date(at + DAY_MS))]);

@@ -51,7 +51,9 @@ export function createTableSql(table: SearchTable, name: string = table.name): s
  */
 export function dropEventKeySql(table: SearchTable): string[] {
   const rebuilt = `${table.name}_rebuilt`;
-  const names = columnsOf(table).map(({ name }) => quoteIdentifier(name)).join(', ');
+  const names = columnsOf(table)
+    .map(({ name }) => quoteIdentifier(name))
+    .join(', ');
   return [
     createTableSql(table, rebuilt),
     `INSERT INTO ${quoteIdentifier(rebuilt)} (${names}) SELECT ${names} FROM ${quoteIdentifier(table.name)} ORDER BY "time"`,
@@ -95,16 +97,15 @@ export function mergeFromStagingSql(table: SearchTable): string {
     .join(', ');
   const insert = `INSERT INTO ${target} (${names}) SELECT ${names} FROM ${staging}`;
   if (!table.versioned) {
-    return `${insert} AS staged WHERE NOT EXISTS (SELECT 1 FROM ${target} AS stored WHERE stored."time" >= $from AND stored."time" <= $to ` +
-      'AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id AND stored."time" = staged."time")';
+    return (
+      `${insert} AS staged WHERE NOT EXISTS (SELECT 1 FROM ${target} AS stored WHERE stored."time" >= $from AND stored."time" <= $to ` +
+      'AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id AND stored."time" = staged."time")'
+    );
   }
   const updated = columnsOf(table)
     .filter(({ name }) => !['org_id', 'app_id', 'id'].includes(name))
     .map(({ name }) => `${quoteIdentifier(name)} = excluded.${quoteIdentifier(name)}`);
-  return (
-    `${insert} ON CONFLICT (org_id, app_id, id) ` +
-    `DO UPDATE SET ${updated.join(', ')} WHERE excluded.version > ${target}.version`
-  );
+  return `${insert} ON CONFLICT (org_id, app_id, id) ` + `DO UPDATE SET ${updated.join(', ')} WHERE excluded.version > ${target}.version`;
 }
 
 const INT32_MAX = 2 ** 31 - 1;

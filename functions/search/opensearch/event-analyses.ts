@@ -41,7 +41,14 @@ interface CompositePage {
 const actorField = (by: FunnelQuery['by']) => by;
 
 /** The body of one composite page: the tenant-wrapped window, only events having an actor, the per-actor sub-aggregations. */
-export function analysisPageBody(target: Pick<OpenSearchTarget, 'wrap'>, context: SearchContext, by: FunnelQuery['by'], match: QueryClause, perActor: Aggregations, after?: AfterKey): SearchBody {
+export function analysisPageBody(
+  target: Pick<OpenSearchTarget, 'wrap'>,
+  context: SearchContext,
+  by: FunnelQuery['by'],
+  match: QueryClause,
+  perActor: Aggregations,
+  after?: AfterKey,
+): SearchBody {
   return {
     size: 0,
     track_total_hits: false,
@@ -60,10 +67,15 @@ const FIRST_EVENTS_FIRST: SortClause[] = [{ [TIME_FIELD]: { order: 'asc' } }, { 
 
 /** Per step: the actor's first EVENTS_PER_STEP events of the step, as (time, id). */
 export function funnelPerActor(query: FunnelQuery, context: SearchContext): Aggregations {
-  return Object.fromEntries(query.steps.map((step, k) => [`step_${k}`, {
-    filter: toOpenSearchQuery(step.query, context),
-    aggs: { first: { top_hits: { size: EVENTS_PER_STEP, _source: false, sort: FIRST_EVENTS_FIRST } } },
-  }]));
+  return Object.fromEntries(
+    query.steps.map((step, k) => [
+      `step_${k}`,
+      {
+        filter: toOpenSearchQuery(step.query, context),
+        aggs: { first: { top_hits: { size: EVENTS_PER_STEP, _source: false, sort: FIRST_EVENTS_FIRST } } },
+      },
+    ]),
+  );
 }
 
 export function retentionPerActor(query: RetentionQuery, context: SearchContext): Aggregations {
@@ -101,13 +113,18 @@ export function actorReturns(bucket: Json): { first: number | undefined; returns
 }
 
 /** Every composite page in turn, up to MAX_ANALYSIS_ACTORS actors; false when the cap stopped it. */
-async function eachPage(target: OpenSearchTarget, context: SearchContext, body: (after?: AfterKey) => SearchBody, visit: (bucket: Json) => void): Promise<boolean> {
+async function eachPage(
+  target: OpenSearchTarget,
+  context: SearchContext,
+  body: (after?: AfterKey) => SearchBody,
+  visit: (bucket: Json) => void,
+): Promise<boolean> {
   let after: AfterKey | undefined;
   let actors = 0;
   for (;;) {
     const pending = searchRequest(target.client, readTarget(target.prefix, 'events'), body(after));
     const response = await abortable(context.signal, pending, () => pending.abort());
-    const page = ((response.body as { aggregations?: { actors?: CompositePage } }).aggregations?.actors) ?? { buckets: [] };
+    const page = (response.body as { aggregations?: { actors?: CompositePage } }).aggregations?.actors ?? { buckets: [] };
     for (const bucket of page.buckets) visit(bucket);
     actors += page.buckets.length;
     if (page.after_key === undefined || page.buckets.length === 0) return true;
@@ -120,23 +137,40 @@ export async function funnelOnOpenSearch(target: OpenSearchTarget, context: Sear
   const tally = new FunnelTally(query.steps.length);
   const anyStep: QueryClause = { bool: { should: query.steps.map((step) => toOpenSearchQuery(step.query, context)), minimum_should_match: 1 } };
   const perActor = funnelPerActor(query, context);
-  const complete = await eachPage(target, context, (after) => analysisPageBody(target, context, query.by, anyStep, perActor, after), (bucket) => {
-    const { events, cut } = stepEvents(bucket, query.steps.length);
-    if (cut) tally.markInexact();
-    tally.add(actorFunnel(events, query.windowMs));
-  });
+  const complete = await eachPage(
+    target,
+    context,
+    (after) => analysisPageBody(target, context, query.by, anyStep, perActor, after),
+    (bucket) => {
+      const { events, cut } = stepEvents(bucket, query.steps.length);
+      if (cut) tally.markInexact();
+      tally.add(actorFunnel(events, query.windowMs));
+    },
+  );
   if (!complete) tally.markInexact();
   return funnelAnswer(query, tally.counts());
 }
 
-export async function retentionOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: RetentionQuery, periods: RetentionPeriods): Promise<RetentionAnswer> {
+export async function retentionOnOpenSearch(
+  target: OpenSearchTarget,
+  context: SearchContext,
+  query: RetentionQuery,
+  periods: RetentionPeriods,
+): Promise<RetentionAnswer> {
   const tally = new RetentionTally(periods, query.periods);
-  const either: QueryClause = { bool: { should: [toOpenSearchQuery(query.first, context), toOpenSearchQuery(query.returning, context)], minimum_should_match: 1 } };
+  const either: QueryClause = {
+    bool: { should: [toOpenSearchQuery(query.first, context), toOpenSearchQuery(query.returning, context)], minimum_should_match: 1 },
+  };
   const perActor = retentionPerActor(query, context);
-  const complete = await eachPage(target, context, (after) => analysisPageBody(target, context, query.by, either, perActor, after), (bucket) => {
-    const { first, returns } = actorReturns(bucket);
-    if (first !== undefined) tally.add(first, returns);
-  });
+  const complete = await eachPage(
+    target,
+    context,
+    (after) => analysisPageBody(target, context, query.by, either, perActor, after),
+    (bucket) => {
+      const { first, returns } = actorReturns(bucket);
+      if (first !== undefined) tally.add(first, returns);
+    },
+  );
   if (!complete) tally.markInexact();
   return retentionAnswer(query, periods, tally.counts());
 }

@@ -18,17 +18,16 @@ import type {
   TimeRange,
 } from '../port';
 import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type BulkLimits, type BulkResponseItem } from './bulk';
-import {
-  allIndices,
-  assertValidIndexPrefix,
-  documentId,
-  eventsIndexName,
-  PROFILE_KINDS,
-  profileIndexName,
-  readTarget,
-} from './naming';
+import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
-import { countOpenSearch, deleteMatchingOpenSearch, deleteOpenSearchDocument, deletionProgressOpenSearch, searchOpenSearch, type OpenSearchTarget } from './opensearch-search';
+import {
+  countOpenSearch,
+  deleteMatchingOpenSearch,
+  deleteOpenSearchDocument,
+  deletionProgressOpenSearch,
+  searchOpenSearch,
+  type OpenSearchTarget,
+} from './opensearch-search';
 import { attributeVisitorOpenSearch } from './visitor-attribution';
 import { fromStoredSource, TIME_FIELD } from './stored-source';
 import type { DateRangeQuery, QueryClause } from './request-types';
@@ -62,7 +61,6 @@ export function tenantClauses(scope: TenantScope, range: TimeRange = {}): QueryC
   }
   return clauses;
 }
-
 
 class OpenSearchIndex implements SearchableIndex {
   private readonly target: OpenSearchTarget;

@@ -33,7 +33,6 @@ export interface OpenSearchTarget {
   readonly wrap: (scope: TenantScope, context?: SearchContext) => QueryClause[];
 }
 
-
 export async function searchOpenSearch(target: OpenSearchTarget, context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
   const started = Date.now();
   assertGuaranteedBuckets(request.aggs, context);
@@ -41,11 +40,7 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   body.track_total_hits = trackTotalHits(request.track_total_hits);
   if (body.aggs !== undefined) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
-  const response = await send(
-    () => searchRequest(target.client, readTarget(target.prefix, context.kind), body),
-    request.aggs,
-    context.signal,
-  );
+  const response = await send(() => searchRequest(target.client, readTarget(target.prefix, context.kind), body), request.aggs, context.signal);
   const answer = response as OpenSearchSearchAnswer;
   failOnShardFailures(answer, request.aggs);
   assertAnswerBuckets(answer.aggregations, request.aggs);
@@ -133,8 +128,18 @@ export async function deletionProgressOpenSearch(target: OpenSearchTarget, task:
   }
   const counts = answer.response ?? answer.task?.status ?? {};
   const failures = answer.response?.failures ?? [];
-  const error = answer.error ? `${answer.error.type ?? 'error'}: ${answer.error.reason ?? ''}` : failures.length > 0 ? `${failures.length} failure(s), first: ${JSON.stringify(failures[0]).slice(0, 300)}` : undefined;
-  return { task, completed: answer.completed === true, deleted: Number(counts.deleted ?? 0), ...(counts.total === undefined ? {} : { total: Number(counts.total) }), ...(error ? { error } : {}) };
+  const error = answer.error
+    ? `${answer.error.type ?? 'error'}: ${answer.error.reason ?? ''}`
+    : failures.length > 0
+      ? `${failures.length} failure(s), first: ${JSON.stringify(failures[0]).slice(0, 300)}`
+      : undefined;
+  return {
+    task,
+    completed: answer.completed === true,
+    deleted: Number(counts.deleted ?? 0),
+    ...(counts.total === undefined ? {} : { total: Number(counts.total) }),
+    ...(error ? { error } : {}),
+  };
 }
 
 async function deleteByQuery(target: OpenSearchTarget, kind: IndexKind, query: QueryClause): Promise<number> {
@@ -161,7 +166,11 @@ function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryN
  * bucket cap a 400 naming the aggregation. A context's signal stops it (the connection is closed, so
  * OpenSearch cancels the search task).
  */
-async function send(request: () => Promise<{ body: unknown }> & { abort?: () => void }, aggs?: Record<string, AggregationNode>, signal?: AbortSignal): Promise<unknown> {
+async function send(
+  request: () => Promise<{ body: unknown }> & { abort?: () => void },
+  aggs?: Record<string, AggregationNode>,
+  signal?: AbortSignal,
+): Promise<unknown> {
   try {
     const pending = request();
     return (await abortable(signal, pending, () => pending.abort?.())).body;
@@ -210,7 +219,9 @@ function failOnShardFailures(answer: OpenSearchSearchAnswer, aggs: Record<string
   if ((answer._shards?.failed ?? 0) === 0 && failures.length === 0) return;
   if (mentionsTooManyBuckets(failures)) throw bucketCapError(bucketExplosionMember(aggs));
   const reason = failures.map((failure) => [failure.reason?.type, failure.reason?.reason].filter(Boolean).join(': ')).find(Boolean) ?? 'a shard failed';
-  const callerMistake = failures.some((failure) => ['query_shard_exception', 'illegal_argument_exception', 'search_parse_exception'].includes(failure.reason?.type ?? ''));
+  const callerMistake = failures.some((failure) =>
+    ['query_shard_exception', 'illegal_argument_exception', 'search_parse_exception'].includes(failure.reason?.type ?? ''),
+  );
   if (callerMistake) throw new ValidationError(`The search was refused: ${reason}`, [{ field: 'body', reason }]);
   throw new ServiceUnavailableError(`OpenSearch answered part of the search only: ${reason}`);
 }
@@ -253,11 +264,14 @@ function reshapeAggregations(context: SearchContext, answers: Json, nodes: Recor
 
 function withSubAggregations(context: SearchContext, answer: Json, nodes: Record<string, AggregationNode>): Json {
   const buckets = answer.buckets;
-  if (Array.isArray(buckets)) return { ...answer, buckets: buckets.map((bucket) => (isObject(bucket) ? { ...bucket, ...reshapeAggregations(context, bucket, nodes) } : bucket)) };
+  if (Array.isArray(buckets))
+    return { ...answer, buckets: buckets.map((bucket) => (isObject(bucket) ? { ...bucket, ...reshapeAggregations(context, bucket, nodes) } : bucket)) };
   if (isObject(buckets)) {
     return {
       ...answer,
-      buckets: Object.fromEntries(Object.entries(buckets).map(([key, bucket]) => [key, isObject(bucket) ? { ...bucket, ...reshapeAggregations(context, bucket, nodes) } : bucket])),
+      buckets: Object.fromEntries(
+        Object.entries(buckets).map(([key, bucket]) => [key, isObject(bucket) ? { ...bucket, ...reshapeAggregations(context, bucket, nodes) } : bucket]),
+      ),
     };
   }
   // A single-bucket aggregation (filter): its sub-aggregations sit beside doc_count.

@@ -238,7 +238,12 @@ class Serializer {
         };
       case 'percentiles':
         return {
-          percentiles: { field: this.fieldName(node.field), percents: node.percents, keyed: node.keyed, ...(node.missing === undefined ? {} : { missing: node.missing }) },
+          percentiles: {
+            field: this.fieldName(node.field),
+            percents: node.percents,
+            keyed: node.keyed,
+            ...(node.missing === undefined ? {} : { missing: node.missing }),
+          },
         };
       case 'top_hits':
         return {

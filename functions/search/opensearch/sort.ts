@@ -26,7 +26,9 @@ function sortTypeOf(context: SearchContext, entry: SortEntry): { type: SortType 
   if (entry.field === '_score') return { type: 'score' };
   const field = resolveField(context.kind, entry.field);
   if (field.type === 'text') {
-    throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [{ field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` }]);
+    throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [
+      { field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` },
+    ]);
   }
   return { type: fieldSortType(field), field };
 }
@@ -86,5 +88,7 @@ export function reportedSortValues(values: readonly unknown[] | undefined): Sort
 
 /** A request body as JSON text, with the long extremes of search_after written exactly. */
 export function serialiseBody(body: SearchBody): string {
-  return JSON.stringify(body).replaceAll(JSON.stringify(LONG_MAX_MARKER), '9223372036854775807').replaceAll(JSON.stringify(LONG_MIN_MARKER), '-9223372036854775808');
+  return JSON.stringify(body)
+    .replaceAll(JSON.stringify(LONG_MAX_MARKER), '9223372036854775807')
+    .replaceAll(JSON.stringify(LONG_MIN_MARKER), '-9223372036854775808');
 }

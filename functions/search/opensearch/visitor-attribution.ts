@@ -36,11 +36,18 @@ export async function attributeVisitorOpenSearch(target: OpenSearchTarget, scope
     const hits = answer.hits?.hits ?? [];
     if (hits.length === 0) return attributed;
     const lines = hits.flatMap((hit) => [JSON.stringify({ update: { _index: hit._index, _id: hit._id } }), JSON.stringify({ doc: { user_id: userId } })]);
-    const response = await target.client.transport.request({ method: 'POST', path: '/_bulk', querystring: { refresh: 'true' }, bulkBody: `${lines.join('\n')}\n` });
+    const response = await target.client.transport.request({
+      method: 'POST',
+      path: '/_bulk',
+      querystring: { refresh: 'true' },
+      bulkBody: `${lines.join('\n')}\n`,
+    });
     const result = response.body as { errors?: boolean; items?: { update?: { status: number; error?: { reason?: string } } }[] };
     const failed = (result.items ?? []).filter((item) => (item.update?.status ?? 500) >= 300);
     if (result.errors === true && failed.length > 0) {
-      throw new ServiceUnavailableError(`OpenSearch attributed ${hits.length - failed.length} events of a visitor, then failed: ${failed[0]?.update?.error?.reason ?? 'unknown reason'}`);
+      throw new ServiceUnavailableError(
+        `OpenSearch attributed ${hits.length - failed.length} events of a visitor, then failed: ${failed[0]?.update?.error?.reason ?? 'unknown reason'}`,
+      );
     }
     attributed += hits.length;
   }

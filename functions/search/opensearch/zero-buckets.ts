@@ -58,7 +58,9 @@ export function tenantTermsBody(tenant: readonly QueryClause[], wanted: readonly
     aggs: Object.fromEntries(
       wanted.map((entry, position) => [
         termsAggName(position),
-        { terms: { field: entry.field, size: MAX_TENANT_TERMS, order: { _key: 'asc' }, ...(entry.missing === undefined ? {} : { missing: entry.missing }) } } satisfies AggregationBody,
+        {
+          terms: { field: entry.field, size: MAX_TENANT_TERMS, order: { _key: 'asc' }, ...(entry.missing === undefined ? {} : { missing: entry.missing }) },
+        } satisfies AggregationBody,
       ]),
     ),
   };

@@ -67,7 +67,13 @@ export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNod
   switch (node.type) {
     case 'bool': {
       const list = (clauses: QueryNode[], member: string) => clauses.map((clause, i) => expandQuery(clause, types, memberOf(path, `bool.${member}[${i}]`)));
-      return { ...node, must: list(node.must, 'must'), filter: list(node.filter, 'filter'), should: list(node.should, 'should'), must_not: list(node.must_not, 'must_not') };
+      return {
+        ...node,
+        must: list(node.must, 'must'),
+        filter: list(node.filter, 'filter'),
+        should: list(node.should, 'should'),
+        must_not: list(node.must_not, 'must_not'),
+      };
     }
     case 'term':
       if (!isVirtualEventTypesField(node.field)) return node;
@@ -97,7 +103,8 @@ export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNod
       if (isVirtualEventTypesField(node.field)) throw refused(memberOf(path, `range.${node.field}`), 'range');
       return node;
     case 'query_string': {
-      if (node.default_field !== undefined && isVirtualEventTypesField(node.default_field)) throw refused(memberOf(path, 'query_string.default_field'), 'a query_string default_field');
+      if (node.default_field !== undefined && isVirtualEventTypesField(node.default_field))
+        throw refused(memberOf(path, 'query_string.default_field'), 'a query_string default_field');
       // The query bar and the console's filters write query_string: it names types as the DSL does
       // (virtual_event_types:"Signed Up", virtual_event_types:Sign*, _exists_:virtual_event_types).
       const parsed = parseQueryString(node.query, node);

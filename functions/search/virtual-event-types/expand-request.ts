@@ -16,16 +16,22 @@ import { expandQuery, isVirtualEventTypesField, queryMentions, VIRTUAL_EVENT_TYP
 const MISSING_BUCKET = '\u0000missing';
 
 export function requestMentions(request: SearchRequest): boolean {
-  return queryMentions(request.query) || (request.post_filter !== undefined && queryMentions(request.post_filter)) ||
-    aggregationsMention(request.aggs) || request.sort.some((entry) => isVirtualEventTypesField(entry.field));
+  return (
+    queryMentions(request.query) ||
+    (request.post_filter !== undefined && queryMentions(request.post_filter)) ||
+    aggregationsMention(request.aggs) ||
+    request.sort.some((entry) => isVirtualEventTypesField(entry.field))
+  );
 }
 
 function aggregationsMention(aggs: Record<string, AggregationNode>): boolean {
-  return Object.values(aggs).some((agg) =>
-    ('field' in agg && isVirtualEventTypesField(agg.field)) ||
-    (agg.type === 'filter' && queryMentions(agg.filter)) ||
-    (agg.type === 'filters' && agg.filters.some((entry) => queryMentions(entry.filter))) ||
-    aggregationsMention(agg.aggs));
+  return Object.values(aggs).some(
+    (agg) =>
+      ('field' in agg && isVirtualEventTypesField(agg.field)) ||
+      (agg.type === 'filter' && queryMentions(agg.filter)) ||
+      (agg.type === 'filters' && agg.filters.some((entry) => queryMentions(entry.filter))) ||
+      aggregationsMention(agg.aggs),
+  );
 }
 
 export interface ExpandedRequest {
@@ -62,11 +68,17 @@ export function expandRequest(request: SearchRequest, types: ReadonlyMap<string,
   };
   return {
     request: expanded,
-    reshape: (response) => (response.aggregations === undefined || !hasRewrites(plans) ? response : { ...response, aggregations: reshapeLevel(response.aggregations, plans) }),
+    reshape: (response) =>
+      response.aggregations === undefined || !hasRewrites(plans) ? response : { ...response, aggregations: reshapeLevel(response.aggregations, plans) },
   };
 }
 
-function expandAggregations(aggs: Record<string, AggregationNode>, types: ReadonlyMap<string, QueryNode>, path: string, plans: Map<string, AggregationPlan>): Record<string, AggregationNode> {
+function expandAggregations(
+  aggs: Record<string, AggregationNode>,
+  types: ReadonlyMap<string, QueryNode>,
+  path: string,
+  plans: Map<string, AggregationPlan>,
+): Record<string, AggregationNode> {
   const result: Record<string, AggregationNode> = {};
   for (const [name, agg] of Object.entries(aggs)) {
     const at = `${path}.${name}`;
@@ -84,11 +96,19 @@ function expandAggregations(aggs: Record<string, AggregationNode>, types: Readon
         ...(agg.missing !== undefined ? { other_bucket_key: MISSING_BUCKET } : {}),
         aggs: subAggs,
       };
-      plans.set(name, { terms: { size: agg.size, order: agg.order, minDocCount: agg.min_doc_count, ...(agg.missing !== undefined ? { missing: agg.missing } : {}) }, children });
+      plans.set(name, {
+        terms: { size: agg.size, order: agg.order, minDocCount: agg.min_doc_count, ...(agg.missing !== undefined ? { missing: agg.missing } : {}) },
+        children,
+      });
       continue;
     }
     if (agg.type === 'filter') result[name] = { ...agg, filter: expandQuery(agg.filter, types, `${at}.filter`), aggs: subAggs };
-    else if (agg.type === 'filters') result[name] = { ...agg, filters: agg.filters.map((entry) => ({ ...entry, filter: expandQuery(entry.filter, types, `${at}.filters.${entry.key}`) })), aggs: subAggs };
+    else if (agg.type === 'filters')
+      result[name] = {
+        ...agg,
+        filters: agg.filters.map((entry) => ({ ...entry, filter: expandQuery(entry.filter, types, `${at}.filters.${entry.key}`) })),
+        aggs: subAggs,
+      };
     else result[name] = { ...agg, aggs: subAggs } as AggregationNode;
     if (hasRewrites(children)) plans.set(name, { children });
   }
@@ -116,7 +136,10 @@ function withBucketsReshaped(answer: Record<string, unknown>, plans: ReadonlyMap
   const buckets = answer['buckets'];
   if (Array.isArray(buckets)) return { ...answer, buckets: buckets.map((bucket: Record<string, unknown>) => reshapeLevel(bucket, plans)) };
   if (typeof buckets === 'object' && buckets !== null) {
-    return { ...answer, buckets: Object.fromEntries(Object.entries(buckets).map(([key, bucket]) => [key, reshapeLevel(bucket as Record<string, unknown>, plans)])) };
+    return {
+      ...answer,
+      buckets: Object.fromEntries(Object.entries(buckets).map(([key, bucket]) => [key, reshapeLevel(bucket as Record<string, unknown>, plans)])),
+    };
   }
   return reshapeLevel(answer, plans);
 }

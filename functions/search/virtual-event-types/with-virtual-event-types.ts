@@ -43,12 +43,19 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
     async funnel(context, query) {
       if (!query.steps.some((step) => queryMentions(step.query))) return index.funnel(context, query);
       const types = await typesOf(context);
-      return index.funnel(context, { ...query, steps: query.steps.map((step, k) => ({ ...step, query: expandQuery(step.query, types, `steps[${k}].query`) })) });
+      return index.funnel(context, {
+        ...query,
+        steps: query.steps.map((step, k) => ({ ...step, query: expandQuery(step.query, types, `steps[${k}].query`) })),
+      });
     },
     async retention(context, query) {
       if (!queryMentions(query.first) && !queryMentions(query.returning)) return index.retention(context, query);
       const types = await typesOf(context);
-      return index.retention(context, { ...query, first: expandQuery(query.first, types, 'first_event'), returning: expandQuery(query.returning, types, 'return_event') });
+      return index.retention(context, {
+        ...query,
+        first: expandQuery(query.first, types, 'first_event'),
+        returning: expandQuery(query.returning, types, 'return_event'),
+      });
     },
     deleteMatching: async (context, query) => index.deleteMatching(context, await expanded(context, query)),
   });

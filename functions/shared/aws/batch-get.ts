@@ -12,14 +12,20 @@ const MAX_ATTEMPTS = 9;
  * unprocessed (throttling) with a growing pause; throws if keys are still unprocessed after 9
  * attempts, so a caller never takes a partial answer for "not there". Items come in no particular order.
  */
-export async function batchGet(documents: DynamoDBDocumentClient, tableName: string, keys: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+export async function batchGet(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  keys: readonly Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
     let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_KEYS);
     for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
       if (attempt >= MAX_ATTEMPTS) throw new Error(`DynamoDB kept returning unprocessed keys while reading from ${tableName}`);
       if (attempt > 0) await sleep(Math.min(1000, 50 * 2 ** attempt));
-      const result: BatchGetCommandOutput = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+      const result: BatchGetCommandOutput = await documents.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
       items.push(...(result.Responses?.[tableName] ?? []));
       pending = result.UnprocessedKeys?.[tableName]?.Keys;
     }

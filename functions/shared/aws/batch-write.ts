@@ -22,7 +22,12 @@ const MAX_ATTEMPTS = 9;
  * growing pause; throws if items are still unprocessed after 9 attempts, so a caller never takes a
  * partial write for a whole one.
  */
-export async function batchWrite(documents: DynamoDBDocumentClient, tableName: string, requests: readonly WriteRequest[], options: BatchWriteOptions = {}): Promise<void> {
+export async function batchWrite(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  requests: readonly WriteRequest[],
+  options: BatchWriteOptions = {},
+): Promise<void> {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += BATCH_WRITE_ITEMS) batches.push(requests.slice(i, i + BATCH_WRITE_ITEMS));
   await mapWithConcurrency(batches, options.batchesInFlight ?? 1, async (batch) => {
@@ -38,5 +43,9 @@ export async function batchWrite(documents: DynamoDBDocumentClient, tableName: s
 
 /** Deletes the items with these keys (batched as above). */
 export function batchDelete(documents: DynamoDBDocumentClient, tableName: string, keys: readonly Record<string, unknown>[]): Promise<void> {
-  return batchWrite(documents, tableName, keys.map((Key) => ({ DeleteRequest: { Key } })));
+  return batchWrite(
+    documents,
+    tableName,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
 }

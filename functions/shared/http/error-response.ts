@@ -21,7 +21,11 @@ export function errorResult(error: unknown, log: (entry: Record<string, unknown>
   if (isServiceError(error)) {
     return jsonResult(error.status, errorBody(error.status, error.code, error.message, error.details), error.headers);
   }
-  log({ level: 'error', message: 'unhandled error', error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  log({
+    level: 'error',
+    message: 'unhandled error',
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+  });
   return jsonResult(500, errorBody(500, 'internal_error', 'The service failed to handle the request; it has been logged.'));
 }
 

@@ -86,7 +86,9 @@ function preflight(router: Router, request: HttpRequest): HttpResult {
     headers: {
       ...CORS_HEADERS,
       'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
-      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type, content-encoding, authorization, x-service-application-id, x-moesif-application-id, x-moesif-sdk',
+      'access-control-allow-headers':
+        request.headers['access-control-request-headers'] ??
+        'content-type, content-encoding, authorization, x-service-application-id, x-moesif-application-id, x-moesif-sdk',
       'access-control-max-age': '86400',
     },
     body: '',
@@ -103,7 +105,9 @@ function assertAcceptsJson(accept: string | undefined): void {
     return type === '*/*' || type === 'application/*' || type === 'application/json' || type.endsWith('+json') || type === '';
   });
   if (!acceptable) {
-    throw new NotAcceptableError(`This API answers only application/json; the Accept header asked for ${accept}`, [{ field: 'accept', reason: 'excludes application/json' }]);
+    throw new NotAcceptableError(`This API answers only application/json; the Accept header asked for ${accept}`, [
+      { field: 'accept', reason: 'excludes application/json' },
+    ]);
   }
 }
 

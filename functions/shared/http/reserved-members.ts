@@ -43,11 +43,17 @@ export function assertNoReservedMembers(body: unknown, rules: ReservedMemberRule
       const member = (value as Record<string, unknown>)[key];
       const field = path === '' ? key : `${path}.${key}`;
       if (key === '__proto__' && !kept) {
-        issues.push({ field, reason: 'the member name __proto__ cannot be stored here (it is kept only inside metadata and request/response bodies); rename it' });
+        issues.push({
+          field,
+          reason: 'the member name __proto__ cannot be stored here (it is kept only inside metadata and request/response bodies); rename it',
+        });
         continue;
       }
       if (rules.storedAsMaps && key === 'constructor' && isNamedObject(member)) {
-        issues.push({ field, reason: `an object member named constructor cannot have name "${member.name}" (it would be stored as a ${member.name}); rename one of them` });
+        issues.push({
+          field,
+          reason: `an object member named constructor cannot have name "${member.name}" (it would be stored as a ${member.name}); rename one of them`,
+        });
         continue;
       }
       visit(member, field, kept || (rules.keptUnder?.has(key) ?? false));

@@ -14,49 +14,74 @@ const aggCase = (area: Area, name: string, body: Record<string, unknown>, aggreg
 const terms = (buckets: unknown[], sumOther = 0) => ({ doc_count_error_upper_bound: 0, sum_other_doc_count: sumOther, buckets });
 
 export const TERMS_CASES: readonly ConformanceCase[] = [
-  aggCase('terms', 'terms: by count descending, ties by key ascending', { aggs: { routes: { terms: { field: 'request.route.raw' } } } }, {
-    routes: terms([
-      { key: '/v1/orders', doc_count: 3 },
-      { key: '/v1/orders/42', doc_count: 2 },
-      { key: '/v1/products', doc_count: 2 },
-      { key: '/v1/products/7', doc_count: 1 },
-    ]),
-  }),
-  aggCase('terms', 'terms: size keeps the top buckets and counts the rest', { aggs: { routes: { terms: { field: 'request.route.raw', size: 2 } } } }, {
-    routes: terms(
-      [
+  aggCase(
+    'terms',
+    'terms: by count descending, ties by key ascending',
+    { aggs: { routes: { terms: { field: 'request.route.raw' } } } },
+    {
+      routes: terms([
         { key: '/v1/orders', doc_count: 3 },
         { key: '/v1/orders/42', doc_count: 2 },
-      ],
-      3,
-    ),
-  }),
-  aggCase('terms', 'terms on a number field: numeric keys, numeric tie order', { aggs: { statuses: { terms: { field: 'response.status' } } } }, {
-    statuses: terms([
-      { key: 200, doc_count: 4 },
-      { key: 201, doc_count: 1 },
-      { key: 404, doc_count: 1 },
-      { key: 429, doc_count: 1 },
-      { key: 500, doc_count: 1 },
-    ]),
-  }),
-  aggCase('terms', 'terms ordered by _key descending', { aggs: { statuses: { terms: { field: 'response.status', order: { _key: 'desc' } } } } }, {
-    statuses: terms([
-      { key: 500, doc_count: 1 },
-      { key: 429, doc_count: 1 },
-      { key: 404, doc_count: 1 },
-      { key: 201, doc_count: 1 },
-      { key: 200, doc_count: 4 },
-    ]),
-  }),
-  aggCase('terms', 'terms ordered by _count ascending, ties by key ascending', { aggs: { verbs: { terms: { field: 'request.verb', order: { _count: 'asc' } } } } }, {
-    verbs: terms([
-      { key: 'DELETE', doc_count: 1 },
-      { key: 'POST', doc_count: 1 },
-      { key: 'PUT', doc_count: 1 },
-      { key: 'GET', doc_count: 5 },
-    ]),
-  }),
+        { key: '/v1/products', doc_count: 2 },
+        { key: '/v1/products/7', doc_count: 1 },
+      ]),
+    },
+  ),
+  aggCase(
+    'terms',
+    'terms: size keeps the top buckets and counts the rest',
+    { aggs: { routes: { terms: { field: 'request.route.raw', size: 2 } } } },
+    {
+      routes: terms(
+        [
+          { key: '/v1/orders', doc_count: 3 },
+          { key: '/v1/orders/42', doc_count: 2 },
+        ],
+        3,
+      ),
+    },
+  ),
+  aggCase(
+    'terms',
+    'terms on a number field: numeric keys, numeric tie order',
+    { aggs: { statuses: { terms: { field: 'response.status' } } } },
+    {
+      statuses: terms([
+        { key: 200, doc_count: 4 },
+        { key: 201, doc_count: 1 },
+        { key: 404, doc_count: 1 },
+        { key: 429, doc_count: 1 },
+        { key: 500, doc_count: 1 },
+      ]),
+    },
+  ),
+  aggCase(
+    'terms',
+    'terms ordered by _key descending',
+    { aggs: { statuses: { terms: { field: 'response.status', order: { _key: 'desc' } } } } },
+    {
+      statuses: terms([
+        { key: 500, doc_count: 1 },
+        { key: 429, doc_count: 1 },
+        { key: 404, doc_count: 1 },
+        { key: 201, doc_count: 1 },
+        { key: 200, doc_count: 4 },
+      ]),
+    },
+  ),
+  aggCase(
+    'terms',
+    'terms ordered by _count ascending, ties by key ascending',
+    { aggs: { verbs: { terms: { field: 'request.verb', order: { _count: 'asc' } } } } },
+    {
+      verbs: terms([
+        { key: 'DELETE', doc_count: 1 },
+        { key: 'POST', doc_count: 1 },
+        { key: 'PUT', doc_count: 1 },
+        { key: 'GET', doc_count: 5 },
+      ]),
+    },
+  ),
   aggCase(
     'terms',
     'terms ordered by a sub-metric that is not the one read',
@@ -115,28 +140,45 @@ export const TERMS_CASES: readonly ConformanceCase[] = [
       ]),
     },
   ),
-  aggCase('terms', 'terms with min_doc_count', { aggs: { users: { terms: { field: 'user_id', min_doc_count: 2 } } } }, {
-    users: terms([
-      { key: 'u-alice', doc_count: 3 },
-      { key: 'u-bob', doc_count: 2 },
-    ]),
-  }),
+  aggCase(
+    'terms',
+    'terms with min_doc_count',
+    { aggs: { users: { terms: { field: 'user_id', min_doc_count: 2 } } } },
+    {
+      users: terms([
+        { key: 'u-alice', doc_count: 3 },
+        { key: 'u-bob', doc_count: 2 },
+      ]),
+    },
+  ),
   // min_doc_count 0: zero buckets for the tenant's other terms (of its whole index, whatever the query
   // and window), ranked after the buckets with documents, ties by key; never another tenant's terms.
-  aggCase('terms', 'terms with min_doc_count 0 adds the tenant\'s other terms as zero buckets', { query: { ids: { values: ['c1', 'c2'] } }, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 } } } }, {
-    users: terms([
-      { key: 'u-alice', doc_count: 1 },
-      { key: 'u-bob', doc_count: 1 },
-      { key: 'u-carol', doc_count: 0 },
-      { key: 'u-dave', doc_count: 0 },
-    ]),
-  }, 2),
-  aggCase('terms', 'terms with min_doc_count 0: size cuts zero buckets too', { query: { ids: { values: ['c1'] } }, aggs: { users: { terms: { field: 'user_id', size: 2, min_doc_count: 0 } } } }, {
-    users: terms([
-      { key: 'u-alice', doc_count: 1 },
-      { key: 'u-bob', doc_count: 0 },
-    ]),
-  }, 1),
+  aggCase(
+    'terms',
+    "terms with min_doc_count 0 adds the tenant's other terms as zero buckets",
+    { query: { ids: { values: ['c1', 'c2'] } }, aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 } } } },
+    {
+      users: terms([
+        { key: 'u-alice', doc_count: 1 },
+        { key: 'u-bob', doc_count: 1 },
+        { key: 'u-carol', doc_count: 0 },
+        { key: 'u-dave', doc_count: 0 },
+      ]),
+    },
+    2,
+  ),
+  aggCase(
+    'terms',
+    'terms with min_doc_count 0: size cuts zero buckets too',
+    { query: { ids: { values: ['c1'] } }, aggs: { users: { terms: { field: 'user_id', size: 2, min_doc_count: 0 } } } },
+    {
+      users: terms([
+        { key: 'u-alice', doc_count: 1 },
+        { key: 'u-bob', doc_count: 0 },
+      ]),
+    },
+    1,
+  ),
   aggCase(
     'terms',
     'terms with min_doc_count 0: zero buckets carry empty sub-aggregations',
@@ -170,12 +212,17 @@ export const TERMS_CASES: readonly ConformanceCase[] = [
       },
     },
   },
-  aggCase('terms', 'terms on a boolean: keys 1/0 with key_as_string', { aggs: { late: { terms: { field: 'is_late' } } } }, {
-    late: terms([
-      { key: 0, key_as_string: 'false', doc_count: 6 },
-      { key: 1, key_as_string: 'true', doc_count: 2 },
-    ]),
-  }),
+  aggCase(
+    'terms',
+    'terms on a boolean: keys 1/0 with key_as_string',
+    { aggs: { late: { terms: { field: 'is_late' } } } },
+    {
+      late: terms([
+        { key: 0, key_as_string: 'false', doc_count: 6 },
+        { key: 1, key_as_string: 'true', doc_count: 2 },
+      ]),
+    },
+  ),
   {
     name: 'terms on a date: epoch-millis keys with key_as_string',
     area: 'terms',
@@ -191,13 +238,18 @@ export const TERMS_CASES: readonly ConformanceCase[] = [
       },
     },
   },
-  aggCase('terms', 'terms on a .raw string keeps its case', { aggs: { plans: { terms: { field: 'metadata.plan.raw' } } } }, {
-    plans: terms([
-      { key: 'pro', doc_count: 4 },
-      { key: 'free', doc_count: 2 },
-      { key: 'Enterprise', doc_count: 1 },
-    ]),
-  }),
+  aggCase(
+    'terms',
+    'terms on a .raw string keeps its case',
+    { aggs: { plans: { terms: { field: 'metadata.plan.raw' } } } },
+    {
+      plans: terms([
+        { key: 'pro', doc_count: 4 },
+        { key: 'free', doc_count: 2 },
+        { key: 'Enterprise', doc_count: 1 },
+      ]),
+    },
+  ),
   aggCase(
     'terms',
     'tenant keys have one value: the caller’s own',
@@ -233,11 +285,21 @@ export const METRIC_CASES: readonly ConformanceCase[] = [
       summary: { count: 8, min: 10, max: 900, avg: 220, sum: 1760 },
     },
   ),
-  aggCase('metrics', 'min and max of a date carry value_as_string', { aggs: { first: { min: { field: 'request.time' } }, last: { max: { field: 'time' } } } }, {
-    first: { value: CALL_MILLIS.c1, value_as_string: '2026-03-09T08:00:00.000Z' },
-    last: { value: CALL_MILLIS.c8, value_as_string: '2026-03-15T10:00:00.000Z' },
-  }),
-  aggCase('metrics', 'cardinality of a .raw string is case-sensitive', { aggs: { plans: { cardinality: { field: 'metadata.plan.raw' } } } }, { plans: { value: 3 } }),
+  aggCase(
+    'metrics',
+    'min and max of a date carry value_as_string',
+    { aggs: { first: { min: { field: 'request.time' } }, last: { max: { field: 'time' } } } },
+    {
+      first: { value: CALL_MILLIS.c1, value_as_string: '2026-03-09T08:00:00.000Z' },
+      last: { value: CALL_MILLIS.c8, value_as_string: '2026-03-15T10:00:00.000Z' },
+    },
+  ),
+  aggCase(
+    'metrics',
+    'cardinality of a .raw string is case-sensitive',
+    { aggs: { plans: { cardinality: { field: 'metadata.plan.raw' } } } },
+    { plans: { value: 3 } },
+  ),
   {
     name: 'percentiles of an odd number of values: 0, 50 and 100',
     area: 'metrics',
@@ -313,7 +375,10 @@ export const METRIC_CASES: readonly ConformanceCase[] = [
   aggCase(
     'metrics',
     'top_hits sorted ascending with from',
-    { query: { term: { company_id: 'c-acme' } }, aggs: { oldest: { top_hits: { from: 1, size: 2, sort: [{ 'response.status': 'desc' }, { time: 'asc' }], _source: false } } } },
+    {
+      query: { term: { company_id: 'c-acme' } },
+      aggs: { oldest: { top_hits: { from: 1, size: 2, sort: [{ 'response.status': 'desc' }, { time: 'asc' }], _source: false } } },
+    },
     { oldest: { hits: { total: 4, max_score: null, hits: [{ _id: 'c2' }, { _id: 'c1' }] } } },
     4,
   ),
@@ -377,7 +442,19 @@ export const RANGE_AGG_CASES: readonly ConformanceCase[] = [
   aggCase(
     'range_agg',
     'range bounds given as strings, overlapping ranges',
-    { aggs: { statuses: { range: { field: 'response.status', ranges: [{ from: '200', to: '300' }, { from: '201', to: '430' }] } } } },
+    {
+      aggs: {
+        statuses: {
+          range: {
+            field: 'response.status',
+            ranges: [
+              { from: '200', to: '300' },
+              { from: '201', to: '430' },
+            ],
+          },
+        },
+      },
+    },
     {
       statuses: {
         buckets: [
@@ -505,7 +582,10 @@ export const NESTING_CASES: readonly ConformanceCase[] = [
       aggregations: {
         companies: {
           terms: { field: 'company_id' },
-          aggregations: { billable: { sum: { field: 'weight', missing: 1 } }, recent: { filter: { range: { time: { gte: '2026-03-12' } } }, aggregations: { n: { value_count: { field: 'user_id' } } } } },
+          aggregations: {
+            billable: { sum: { field: 'weight', missing: 1 } },
+            recent: { filter: { range: { time: { gte: '2026-03-12' } } }, aggregations: { n: { value_count: { field: 'user_id' } } } },
+          },
         },
       },
     },

@@ -34,14 +34,26 @@ export const DATE_QUERY_CASES: readonly ConformanceCase[] = [
   onCalls('dates', 'range on time with an epoch-millis bound', { range: { time: { gte: 1773532800000 } } }, found('c8', 'c7')),
   onCalls('dates', 'date-only bounds are midnight UTC', { range: { time: { gte: '2026-03-14', lt: '2026-03-15' } } }, found('c6')),
   onCalls('dates', 'gte now-1d/d rounds down to the start of yesterday', { range: { time: { gte: 'now-1d/d' } } }, found('c8', 'c7', 'c6')),
-  onCalls('dates', 'lte now-1d/d rounds up to the last millisecond of yesterday', { range: { time: { lte: 'now-1d/d' } } }, found('c6', 'c5', 'c4', 'c3', 'c2', 'c1')),
+  onCalls(
+    'dates',
+    'lte now-1d/d rounds up to the last millisecond of yesterday',
+    { range: { time: { lte: 'now-1d/d' } } },
+    found('c6', 'c5', 'c4', 'c3', 'c2', 'c1'),
+  ),
   onCalls('dates', 'gt rounds up and lt rounds down', { range: { time: { gt: '2026-03-13||/d', lt: '2026-03-15||/d' } } }, found('c6')),
   onCalls('dates', 'date math without rounding is exact', { range: { time: { gte: 'now-2d' } } }, found('c8', 'c7', 'c6', 'c5')),
   onCalls('dates', 'date math adds calendar months', { range: { time: { gte: '2026-02-09||+1M', lt: '2026-02-09||+1M+1d' } } }, found('c1')),
   onCalls('dates', 'range on another date field with now-1h', { range: { received_at: { gt: 'now-1h' } } }, found('c8')),
-  onCalls('dates', 'a date without offset is read in the node’s time_zone', { range: { time: { gte: '2026-03-15T00:00:00', time_zone: 'Europe/Paris' } } }, found('c8', 'c7', 'c6')),
+  onCalls(
+    'dates',
+    'a date without offset is read in the node’s time_zone',
+    { range: { time: { gte: '2026-03-15T00:00:00', time_zone: 'Europe/Paris' } } },
+    found('c8', 'c7', 'c6'),
+  ),
   onCalls('dates', 'rounding happens in the node’s time_zone', { range: { time: { gte: 'now/d', time_zone: 'America/New_York' } } }, found('c8')),
-  onCalls('dates', 'the request’s time zone applies when the node names none', { range: { time: { gte: 'now/d' } } }, found('c8'), { timeZone: 'America/New_York' }),
+  onCalls('dates', 'the request’s time zone applies when the node names none', { range: { time: { gte: 'now/d' } } }, found('c8'), {
+    timeZone: 'America/New_York',
+  }),
   onCalls(
     'dates',
     'an explicit offset wins over time_zone',
@@ -164,7 +176,11 @@ export const DATE_HISTOGRAM_CASES: readonly ConformanceCase[] = [
     name: 'hourly in Europe/Paris: 02:00 happens twice when summer time ends',
     area: 'date_histogram',
     documents: PARIS_AUTUMN,
-    body: { size: 0, query: { ids: { values: ['d3', 'd4'] } }, aggs: { hours: { date_histogram: { field: 'time', calendar_interval: 'hour', time_zone: 'Europe/Paris' } } } },
+    body: {
+      size: 0,
+      query: { ids: { values: ['d3', 'd4'] } },
+      aggs: { hours: { date_histogram: { field: 'time', calendar_interval: 'hour', time_zone: 'Europe/Paris' } } },
+    },
     expect: {
       total: 2,
       aggregations: {
@@ -355,7 +371,11 @@ export const HISTOGRAM_CASES: readonly ConformanceCase[] = [
     name: 'histogram with extended_bounds',
     area: 'histogram',
     documents: CALLS,
-    body: { size: 0, query: { term: { 'request.verb': 'GET' } }, aggs: { durations: { histogram: { field: 'duration_ms', interval: 100, extended_bounds: { min: 0, max: 1200 } } } } },
+    body: {
+      size: 0,
+      query: { term: { 'request.verb': 'GET' } },
+      aggs: { durations: { histogram: { field: 'duration_ms', interval: 100, extended_bounds: { min: 0, max: 1200 } } } },
+    },
     expect: {
       total: 5,
       aggregations: {
@@ -406,7 +426,10 @@ export const HISTOGRAM_CASES: readonly ConformanceCase[] = [
     name: 'histogram with a sub-aggregation, empty buckets included',
     area: 'histogram',
     documents: CALLS,
-    body: { size: 0, aggs: { durations: { histogram: { field: 'duration_ms', interval: 250 }, aggs: { billable: { sum: { field: 'weight', missing: 1 } } } } } },
+    body: {
+      size: 0,
+      aggs: { durations: { histogram: { field: 'duration_ms', interval: 250 }, aggs: { billable: { sum: { field: 'weight', missing: 1 } } } } },
+    },
     expect: {
       total: 8,
       aggregations: {

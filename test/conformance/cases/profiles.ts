@@ -100,7 +100,12 @@ export const PROFILE_CASES: readonly ConformanceCase[] = [
     area: 'profiles',
     kind: 'companies',
     documents: COMPANIES,
-    body: { size: 0, aggs: { industries: { terms: { field: 'metadata.industry.raw', order: { people: 'desc' } }, aggs: { people: { sum: { field: 'metadata.employees' } } } } } },
+    body: {
+      size: 0,
+      aggs: {
+        industries: { terms: { field: 'metadata.industry.raw', order: { people: 'desc' } }, aggs: { people: { sum: { field: 'metadata.employees' } } } },
+      },
+    },
     expect: {
       total: 3,
       aggregations: {

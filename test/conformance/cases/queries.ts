@@ -27,7 +27,12 @@ export const QUERY_CASES: readonly ConformanceCase[] = [
   // term / terms
   onCalls('query', 'term on a keyword field is exact', { term: { user_id: 'u-alice' } }, found('c8', 'c3', 'c1')),
   onCalls('query', 'term on a keyword field is case-sensitive', { term: { user_id: { value: 'U-ALICE' } } }, found()),
-  onCalls('query', 'term with case_insensitive on a keyword field', { term: { user_id: { value: 'U-ALICE', case_insensitive: true } } }, found('c8', 'c3', 'c1')),
+  onCalls(
+    'query',
+    'term with case_insensitive on a keyword field',
+    { term: { user_id: { value: 'U-ALICE', case_insensitive: true } } },
+    found('c8', 'c3', 'c1'),
+  ),
   onCalls('query', 'term on a number field', { term: { 'response.status': 404 } }, found('c3')),
   onCalls('numbers', 'term with a number given as a string matches the number', { term: { 'response.status': '200' } }, found('c8', 'c6', 'c5', 'c1')),
   onCalls('query', 'terms matches any of the values', { terms: { user_id: ['u-bob', 'u-carol', 'nobody'] } }, found('c5', 'c4', 'c2')),
@@ -49,7 +54,12 @@ export const QUERY_CASES: readonly ConformanceCase[] = [
   onCalls('missing', 'exists: null is no value', { exists: { field: 'metadata.score' } }, found('c7', 'c6', 'c3', 'c2', 'c1')),
   onCalls('missing', 'exists: an empty array is no value', { exists: { field: 'metadata.tags' } }, found('c4', 'c2', 'c1')),
   onCalls('missing', 'must_not exists finds the documents without the field', { bool: { must_not: [{ exists: { field: 'user_id' } }] } }, found('c6')),
-  onCalls('missing', 'exists on an object path with values below it', { exists: { field: 'metadata' } }, found(...CALLS_NEWEST_FIRST.filter((id) => id !== 'c5'))),
+  onCalls(
+    'missing',
+    'exists on an object path with values below it',
+    { exists: { field: 'metadata' } },
+    found(...CALLS_NEWEST_FIRST.filter((id) => id !== 'c5')),
+  ),
 
   // match / match_phrase
   onCalls('text', 'match (or, the default) on a text field: any token', { match: { 'request.route': 'orders 42' } }, found('c7', 'c4', 'c3', 'c2', 'c1')),
@@ -97,7 +107,12 @@ export const BOOL_CASES: readonly ConformanceCase[] = [
     },
     found('c8', 'c1'),
   ),
-  onCalls('bool', 'should alone: at least one clause must match', { bool: { should: [{ term: { user_id: 'u-carol' } }, { term: { 'response.status': 429 } }] } }, found('c7', 'c4')),
+  onCalls(
+    'bool',
+    'should alone: at least one clause must match',
+    { bool: { should: [{ term: { user_id: 'u-carol' } }, { term: { 'response.status': 429 } }] } },
+    found('c7', 'c4'),
+  ),
   onCalls(
     'bool',
     'should next to must is optional',
@@ -125,8 +140,18 @@ export const BOOL_CASES: readonly ConformanceCase[] = [
   onCalls('bool', 'minimum_should_match 2 of 3', { bool: { should: SHOULD_THREE, minimum_should_match: 2 } }, found('c8', 'c5', 'c3', 'c1')),
   onCalls('bool', 'minimum_should_match -1: all but one', { bool: { should: SHOULD_THREE, minimum_should_match: -1 } }, found('c8', 'c5', 'c3', 'c1')),
   onCalls('bool', 'minimum_should_match "100%"', { bool: { should: SHOULD_THREE, minimum_should_match: '100%' } }, found('c8', 'c1')),
-  onCalls('bool', 'minimum_should_match "66%" of 3 rounds down to 1', { bool: { should: SHOULD_THREE, minimum_should_match: '66%' } }, found('c8', 'c7', 'c6', 'c5', 'c3', 'c1')),
-  onCalls('bool', 'minimum_should_match "-34%" of 3 may miss 1', { bool: { should: SHOULD_THREE, minimum_should_match: '-34%' } }, found('c8', 'c5', 'c3', 'c1')),
+  onCalls(
+    'bool',
+    'minimum_should_match "66%" of 3 rounds down to 1',
+    { bool: { should: SHOULD_THREE, minimum_should_match: '66%' } },
+    found('c8', 'c7', 'c6', 'c5', 'c3', 'c1'),
+  ),
+  onCalls(
+    'bool',
+    'minimum_should_match "-34%" of 3 may miss 1',
+    { bool: { should: SHOULD_THREE, minimum_should_match: '-34%' } },
+    found('c8', 'c5', 'c3', 'c1'),
+  ),
   onCalls('bool', 'minimum_should_match above the number of clauses matches nothing', { bool: { should: SHOULD_THREE, minimum_should_match: 4 } }, found()),
   onCalls(
     'bool',
@@ -158,7 +183,12 @@ export const BOOL_CASES: readonly ConformanceCase[] = [
 ];
 
 export const QUERY_STRING_CASES: readonly ConformanceCase[] = [
-  onCalls('query_string', 'query_string: field:"value" AND field:number', { query_string: { query: 'user_id:"u-alice" AND response.status:200' } }, found('c8', 'c1')),
+  onCalls(
+    'query_string',
+    'query_string: field:"value" AND field:number',
+    { query_string: { query: 'user_id:"u-alice" AND response.status:200' } },
+    found('c8', 'c1'),
+  ),
   onCalls('query_string', 'query_string: inclusive [a TO b] range', { query_string: { query: 'response.status:[400 TO 499]' } }, found('c7', 'c3')),
   onCalls('query_string', 'query_string: field:>n', { query_string: { query: 'duration_ms:>200' } }, found('c6', 'c4', 'c2')),
   onCalls(
@@ -174,13 +204,28 @@ export const QUERY_STRING_CASES: readonly ConformanceCase[] = [
     { query_string: { query: '(user_id:"u-bob" OR user_id:"u-carol") AND request.verb:GET' } },
     found('c5'),
   ),
-  onCalls('query_string', 'query_string: a text field matches a token', { query_string: { query: 'request.route:orders' } }, found('c7', 'c4', 'c3', 'c2', 'c1')),
-  onCalls('query_string', 'query_string: a bare term searches default_field', { query_string: { query: 'products', default_field: 'request.route' } }, found('c8', 'c6', 'c5')),
+  onCalls(
+    'query_string',
+    'query_string: a text field matches a token',
+    { query_string: { query: 'request.route:orders' } },
+    found('c7', 'c4', 'c3', 'c2', 'c1'),
+  ),
+  onCalls(
+    'query_string',
+    'query_string: a bare term searches default_field',
+    { query_string: { query: 'products', default_field: 'request.route' } },
+    found('c8', 'c6', 'c5'),
+  ),
   onCalls(
     'query_string',
     'query_string: default_operator AND between bare terms',
     { query_string: { query: 'orders 42', default_field: 'request.route', default_operator: 'AND' } },
     found('c4', 'c3'),
   ),
-  onCalls('query_string', 'query_string: bare terms default to OR', { query_string: { query: 'orders 42', default_field: 'request.route' } }, found('c7', 'c4', 'c3', 'c2', 'c1')),
+  onCalls(
+    'query_string',
+    'query_string: bare terms default to OR',
+    { query_string: { query: 'orders 42', default_field: 'request.route' } },
+    found('c7', 'c4', 'c3', 'c2', 'c1'),
+  ),
 ];

@@ -61,7 +61,9 @@ export const REJECTION_CASES: readonly ConformanceCase[] = [
               aggs: {
                 l3: {
                   terms: { field: 'request.verb' },
-                  aggs: { l4: { terms: { field: 'response.status' }, aggs: { l5: { terms: { field: 'event_type' }, aggs: { l6: { sum: { field: 'weight' } } } } } } },
+                  aggs: {
+                    l4: { terms: { field: 'response.status' }, aggs: { l5: { terms: { field: 'event_type' }, aggs: { l6: { sum: { field: 'weight' } } } } } },
+                  },
                 },
               },
             },
@@ -73,7 +75,11 @@ export const REJECTION_CASES: readonly ConformanceCase[] = [
     ['aggs.l1.aggs.l2.aggs.l3.aggs.l4.aggs.l5.aggs.l6', 'aggs.l1.aggs.l2.aggs.l3.aggs.l4.aggs.l5.aggs'],
   ),
   rejected('both aggs and aggregations', { aggs: { a: { sum: { field: 'weight' } } }, aggregations: { b: { sum: { field: 'weight' } } } }, 'aggregations'),
-  rejected('an unmapped_type that does not sort as the field does', { sort: [{ 'metadata.no_such_field': { order: 'asc', unmapped_type: 'keyword' } }] }, 'sort.0.metadata.no_such_field.unmapped_type'),
+  rejected(
+    'an unmapped_type that does not sort as the field does',
+    { sort: [{ 'metadata.no_such_field': { order: 'asc', unmapped_type: 'keyword' } }] },
+    'sort.0.metadata.no_such_field.unmapped_type',
+  ),
   rejected('unmapped_type text', { sort: [{ 'metadata.note.raw': { unmapped_type: 'text' } }] }, 'sort.0.metadata.note.raw.unmapped_type'),
   rejected('terms size above 10000', { aggs: { users: { terms: { field: 'user_id', size: 10001 } } } }, 'aggs.users.terms.size'),
   rejected(
@@ -90,5 +96,9 @@ export const REJECTION_CASES: readonly ConformanceCase[] = [
   rejected('query_string syntax outside the supported forms', { query: { query_string: { query: 'user_id:u-alic~2' } } }, 'query.query_string'),
   rejected('an unknown time_zone in a range', { query: { range: { time: { gte: 'now-1d', time_zone: 'Mars/Olympus' } } } }, 'query.range.time'),
   rejected('date math that does not parse', { query: { range: { time: { gte: 'now-1x' } } } }, 'query.range.time'),
-  rejected('a calendar_interval that is not a calendar unit', { aggs: { d: { date_histogram: { field: 'time', calendar_interval: '2d' } } } }, 'aggs.d.date_histogram.calendar_interval'),
+  rejected(
+    'a calendar_interval that is not a calendar unit',
+    { aggs: { d: { date_histogram: { field: 'time', calendar_interval: '2d' } } } },
+    'aggs.d.date_histogram.calendar_interval',
+  ),
 ];

@@ -16,23 +16,52 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
 
   const load = async (events: readonly Call[]): Promise<TenantScope> => {
     const scope = { org_id: 'org-analyses', app_id: `app-${randomUUID()}` };
-    await opened().index(events.map((call) => {
-      const time = new Date(call.at).toISOString();
-      return eventDocument(scope, 'event', { id: call.id, time, received_at: time, data: { request: { time, uri: 'https://api.example.com/x', verb: call.verb }, response: { time, status: call.status }, ...(call.user ? { user_id: call.user } : {}) } });
-    }));
+    await opened().index(
+      events.map((call) => {
+        const time = new Date(call.at).toISOString();
+        return eventDocument(scope, 'event', {
+          id: call.id,
+          time,
+          received_at: time,
+          data: {
+            request: { time, uri: 'https://api.example.com/x', verb: call.verb },
+            response: { time, status: call.status },
+            ...(call.user ? { user_id: call.user } : {}),
+          },
+        });
+      }),
+    );
     await opened().refresh();
     return scope;
   };
-  const context = (scope: TenantScope, from: number, to: number, timeZone = 'UTC'): SearchContext => ({ scope, kind: 'events', range: { from: new Date(from), to: new Date(to) }, timeZone, now: new Date(to) });
+  const context = (scope: TenantScope, from: number, to: number, timeZone = 'UTC'): SearchContext => ({
+    scope,
+    kind: 'events',
+    range: { from: new Date(from), to: new Date(to) },
+    timeZone,
+    now: new Date(to),
+  });
 
   it('a funnel counts each step as the rule written out does, ties and repeats included', async () => {
-    await fc.assert(fc.asyncProperty(callsOver(300), fc.array(step, { minLength: 2, maxLength: 4 }), fc.integer({ min: 1, max: 200 }), async (events, steps, windowMinutes) => {
-      const scope = await load(events);
-      const answer = await opened().funnel(context(scope, BASE, BASE + DAY), parseFunnelBody({ steps: steps.map((spec) => ({ query: spec.query })), conversion_window: `${windowMinutes}m` }));
-      expect(answer.exact).toBe(true);
-      expect(answer.steps.map(({ entered, converted, median_time_to_convert_ms }) => ({ entered, converted, median_time_to_convert_ms })))
-        .toEqual(expectedFunnel(events, steps, windowMinutes * MINUTE));
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        callsOver(300),
+        fc.array(step, { minLength: 2, maxLength: 4 }),
+        fc.integer({ min: 1, max: 200 }),
+        async (events, steps, windowMinutes) => {
+          const scope = await load(events);
+          const answer = await opened().funnel(
+            context(scope, BASE, BASE + DAY),
+            parseFunnelBody({ steps: steps.map((spec) => ({ query: spec.query })), conversion_window: `${windowMinutes}m` }),
+          );
+          expect(answer.exact).toBe(true);
+          expect(answer.steps.map(({ entered, converted, median_time_to_convert_ms }) => ({ entered, converted, median_time_to_convert_ms }))).toEqual(
+            expectedFunnel(events, steps, windowMinutes * MINUTE),
+          );
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('a funnel sees only the window: events before from or at to take no part', async () => {
@@ -43,39 +72,56 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
       { id: 'd', user: 'u2', verb: 'POST', status: 200, at: BASE + 10 * MINUTE },
     ];
     const scope = await load(events);
-    const answer = await opened().funnel(context(scope, BASE, BASE + 10 * MINUTE), parseFunnelBody({
-      steps: [{ name: 'Read', query: { term: { 'request.verb': 'GET' } } }, { name: 'Write', query: { term: { 'request.verb': 'POST' } } }],
-    }));
+    const answer = await opened().funnel(
+      context(scope, BASE, BASE + 10 * MINUTE),
+      parseFunnelBody({
+        steps: [
+          { name: 'Read', query: { term: { 'request.verb': 'GET' } } },
+          { name: 'Write', query: { term: { 'request.verb': 'POST' } } },
+        ],
+      }),
+    );
     expect(answer.steps).toEqual([
       { name: 'Read', entered: 1, converted: 0, conversion_rate: 0, overall_conversion_rate: 1, median_time_to_convert_ms: null },
       { name: 'Write', entered: 0, converted: null, conversion_rate: null, overall_conversion_rate: 0, median_time_to_convert_ms: null },
     ]);
   });
 
-  it('a retention table counts each cohort\'s returns per later day, and leaves periods after the window null', async () => {
-    await fc.assert(fc.asyncProperty(callsOver(6 * 24 * 60), fc.integer({ min: 1, max: 5 }), async (events, periods) => {
-      const scope = await load(events);
-      const to = BASE + 5 * DAY + 12 * 3_600_000;
-      const answer = await opened().retention(context(scope, BASE, to), parseRetentionBody({
-        first_event: { term: { 'request.verb': 'POST' } }, return_event: { range: { 'response.status': { gte: 500 } } }, interval: 'day', periods,
-      }));
-      // By hand: day n of the window is [BASE + n days, BASE + n + 1 days); the window holds days 0–5.
-      const inWindow = events.filter((call) => call.user !== undefined && call.at < to);
-      const dayOf = (at: number) => Math.floor((at - BASE) / DAY);
-      const expected = Array.from({ length: 6 }, (_, cohort) => {
-        const members = [...new Set(inWindow.filter((call) => call.verb === 'POST').map((call) => call.user!))]
-          .filter((user) => dayOf(Math.min(...inWindow.filter((call) => call.user === user && call.verb === 'POST').map((call) => call.at))) === cohort);
-        const returned = Array.from({ length: periods }, (_, i) => {
-          const day = cohort + i + 1;
-          if (day > 5) return null;
-          return members.filter((user) => inWindow.some((call) => call.user === user && call.status >= 500 && dayOf(call.at) === day)).length;
+  it("a retention table counts each cohort's returns per later day, and leaves periods after the window null", async () => {
+    await fc.assert(
+      fc.asyncProperty(callsOver(6 * 24 * 60), fc.integer({ min: 1, max: 5 }), async (events, periods) => {
+        const scope = await load(events);
+        const to = BASE + 5 * DAY + 12 * 3_600_000;
+        const answer = await opened().retention(
+          context(scope, BASE, to),
+          parseRetentionBody({
+            first_event: { term: { 'request.verb': 'POST' } },
+            return_event: { range: { 'response.status': { gte: 500 } } },
+            interval: 'day',
+            periods,
+          }),
+        );
+        // By hand: day n of the window is [BASE + n days, BASE + n + 1 days); the window holds days 0–5.
+        const inWindow = events.filter((call) => call.user !== undefined && call.at < to);
+        const dayOf = (at: number) => Math.floor((at - BASE) / DAY);
+        const expected = Array.from({ length: 6 }, (_, cohort) => {
+          const members = [...new Set(inWindow.filter((call) => call.verb === 'POST').map((call) => call.user!))].filter(
+            (user) => dayOf(Math.min(...inWindow.filter((call) => call.user === user && call.verb === 'POST').map((call) => call.at))) === cohort,
+          );
+          const returned = Array.from({ length: periods }, (_, i) => {
+            const day = cohort + i + 1;
+            if (day > 5) return null;
+            return members.filter((user) => inWindow.some((call) => call.user === user && call.status >= 500 && dayOf(call.at) === day)).length;
+          });
+          return { start: new Date(BASE + cohort * DAY).toISOString(), size: members.length, returned };
         });
-        return { start: new Date(BASE + cohort * DAY).toISOString(), size: members.length, returned };
-      });
-      expect(answer.exact).toBe(true);
-      expect(answer.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual(expected);
-      for (const cohort of answer.cohorts) expect(cohort.rates).toEqual(cohort.returned.map((count) => (count === null ? null : cohort.size === 0 ? 0 : count / cohort.size)));
-    }), { numRuns: 20 });
+        expect(answer.exact).toBe(true);
+        expect(answer.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual(expected);
+        for (const cohort of answer.cohorts)
+          expect(cohort.rates).toEqual(cohort.returned.map((count) => (count === null ? null : cohort.size === 0 ? 0 : count / cohort.size)));
+      }),
+      { numRuns: 20 },
+    );
   });
 
   it('retention periods are calendar periods of the time zone: Berlin days, Monday weeks, months', async () => {
@@ -88,19 +134,28 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
     ];
     const scope = await load(events);
     const body = { first_event: { term: { 'request.verb': 'POST' } }, return_event: { range: { 'response.status': { gte: 500 } } }, periods: 2 };
-    const days = await opened().retention(context(scope, Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 4, 23), 'Europe/Berlin'), parseRetentionBody({ ...body, interval: 'day' }));
+    const days = await opened().retention(
+      context(scope, Date.UTC(2025, 2, 1, 23), Date.UTC(2025, 2, 4, 23), 'Europe/Berlin'),
+      parseRetentionBody({ ...body, interval: 'day' }),
+    );
     expect(days.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual([
       { start: '2025-03-01T23:00:00.000Z', size: 1, returned: [0, 0] },
       { start: '2025-03-02T23:00:00.000Z', size: 1, returned: [1, null] },
       { start: '2025-03-03T23:00:00.000Z', size: 0, returned: [null, null] },
     ]);
-    const weeks = await opened().retention(context(scope, Date.UTC(2025, 1, 23, 23), Date.UTC(2025, 2, 16, 23), 'Europe/Berlin'), parseRetentionBody({ ...body, interval: 'week' }));
+    const weeks = await opened().retention(
+      context(scope, Date.UTC(2025, 1, 23, 23), Date.UTC(2025, 2, 16, 23), 'Europe/Berlin'),
+      parseRetentionBody({ ...body, interval: 'week' }),
+    );
     expect(weeks.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual([
       { start: '2025-02-23T23:00:00.000Z', size: 1, returned: [0, 1] },
       { start: '2025-03-02T23:00:00.000Z', size: 1, returned: [0, null] },
       { start: '2025-03-09T23:00:00.000Z', size: 0, returned: [null, null] },
     ]);
-    const months = await opened().retention(context(scope, Date.UTC(2025, 1, 1), Date.UTC(2025, 3, 1), 'UTC'), parseRetentionBody({ ...body, interval: 'month' }));
+    const months = await opened().retention(
+      context(scope, Date.UTC(2025, 1, 1), Date.UTC(2025, 3, 1), 'UTC'),
+      parseRetentionBody({ ...body, interval: 'month' }),
+    );
     expect(months.cohorts.map(({ start, size, returned }) => ({ start, size, returned }))).toEqual([
       { start: '2025-02-01T00:00:00.000Z', size: 0, returned: [0, null] },
       { start: '2025-03-01T00:00:00.000Z', size: 2, returned: [null, null] },

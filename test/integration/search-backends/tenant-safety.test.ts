@@ -39,7 +39,9 @@ function eventsOf(scope: TenantScope, letter: string, extra: number) {
 }
 
 const usersOf = (scope: TenantScope, letter: string) =>
-  ['u1', 'u2'].map((id) => toIndexDocument(scope, 'users', { id, time: '2026-03-01T00:00:00.000Z', data: { user_id: id, metadata: { email: `${id}@${letter}.test` } } }));
+  ['u1', 'u2'].map((id) =>
+    toIndexDocument(scope, 'users', { id, time: '2026-03-01T00:00:00.000Z', data: { user_id: id, metadata: { email: `${id}@${letter}.test` } } }),
+  );
 
 // A: 2 shared + 1 own = 3 events; B: 2 + 3 = 5; C: 2 + 4 = 6.
 const A_EVENTS = 3;
@@ -52,7 +54,14 @@ describe.each(conformanceBackends())('tenant safety: $name', (backend) => {
 
   beforeAll(async () => {
     index = await backend.open();
-    const outcome = await index.index([...eventsOf(A, 'a', 1), ...eventsOf(B, 'b', 3), ...eventsOf(C, 'c', 4), ...usersOf(A, 'a'), ...usersOf(B, 'b'), ...usersOf(C, 'c')]);
+    const outcome = await index.index([
+      ...eventsOf(A, 'a', 1),
+      ...eventsOf(B, 'b', 3),
+      ...eventsOf(C, 'c', 4),
+      ...usersOf(A, 'a'),
+      ...usersOf(B, 'b'),
+      ...usersOf(C, 'c'),
+    ]);
     expect(outcome.failures).toEqual([]);
     await index.refresh();
   }, 60_000);
@@ -98,8 +107,16 @@ describe.each(conformanceBackends())('tenant safety: $name', (backend) => {
     ['wildcard on app_id', { wildcard: { app_id: '*' } }, A_EVENTS],
     ['exists on org_id', { exists: { field: 'org_id' } }, A_EVENTS],
     ['a range on time reaching back to 1970', { range: { time: { gte: 0 } } }, A_EVENTS],
-    ['another tenant’s values', { bool: { should: [{ term: { user_id: 'user-b' } }, { match: { 'metadata.secret': { query: 'secret-of-c', operator: 'and' } } }] } }, 0],
-    ['nested bools trying to escape', { bool: { should: [{ bool: { must_not: [{ match_all: {} }] } }, { bool: { should: [{ term: { org_id: C.org_id } }], minimum_should_match: '0%' } }] } }, 0],
+    [
+      'another tenant’s values',
+      { bool: { should: [{ term: { user_id: 'user-b' } }, { match: { 'metadata.secret': { query: 'secret-of-c', operator: 'and' } } }] } },
+      0,
+    ],
+    [
+      'nested bools trying to escape',
+      { bool: { should: [{ bool: { must_not: [{ match_all: {} }] } }, { bool: { should: [{ term: { org_id: C.org_id } }], minimum_should_match: '0%' } }] } },
+      0,
+    ],
   ])('query: %s', async (_name, query, expected) => {
     const response = await searchAsA({ query, size: 100 });
     expect(response.hits.total).toBe(expected);
@@ -154,7 +171,9 @@ describe.each(conformanceBackends())('tenant safety: $name', (backend) => {
     });
     expectOnlyA(response);
     const aggregations = response.aggregations as Record<string, { buckets: Record<string, unknown>[] }>;
-    expect(aggregations.users!.buckets).toEqual([{ key: 'user-a', doc_count: 0, secrets: expect.objectContaining({ buckets: [{ key: 'secret-of-a', doc_count: 0 }] }) }]);
+    expect(aggregations.users!.buckets).toEqual([
+      { key: 'user-a', doc_count: 0, secrets: expect.objectContaining({ buckets: [{ key: 'secret-of-a', doc_count: 0 }] }) },
+    ]);
     // B and C answer 500: not a zero bucket of A's.
     expect(aggregations.statuses!.buckets).toEqual([{ key: 200, doc_count: 0 }]);
     expect(aggregations.companies!.buckets).toEqual([{ key: 'company-a', doc_count: 0 }]);

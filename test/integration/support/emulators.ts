@@ -12,7 +12,10 @@ export const ENDPOINT_ENV = {
 export function emulatorEndpoints(): Required<AwsEndpoints> {
   const read = (service: keyof AwsEndpoints): string => {
     const value = process.env[ENDPOINT_ENV[service]];
-    if (!value) throw new Error(`${ENDPOINT_ENV[service]} is not set: run integration tests through jest's 'integration' project, whose globalSetup starts the emulators`);
+    if (!value)
+      throw new Error(
+        `${ENDPOINT_ENV[service]} is not set: run integration tests through jest's 'integration' project, whose globalSetup starts the emulators`,
+      );
     return value;
   };
   return { dynamodb: read('dynamodb'), kinesis: read('kinesis'), s3: read('s3') };
@@ -24,7 +27,16 @@ export function emulatorEndpoints(): Required<AwsEndpoints> {
  * makes legal S3 bucket names: e.g. `it-collector-k3j9x2-`.
  */
 export function uniquePrefix(name: string): string {
-  const label = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 20).replace(/-+$/, '') || 'test';
-  const suffix = BigInt(`0x${randomBytes(5).toString('hex')}`).toString(36).padStart(8, '0').slice(0, 8);
+  const label =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 20)
+      .replace(/-+$/, '') || 'test';
+  const suffix = BigInt(`0x${randomBytes(5).toString('hex')}`)
+    .toString(36)
+    .padStart(8, '0')
+    .slice(0, 8);
   return `it-${label}-${suffix}-`;
 }

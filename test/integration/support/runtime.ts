@@ -32,7 +32,14 @@ export interface TestResponse {
 /** A local runtime on the shared test emulators, with its own resource names and data directory. */
 export async function startTestRuntime(name: string, options: Partial<LocalRuntimeOptions> = {}): Promise<TestRuntime> {
   const dataDir = await mkdtemp(join(tmpdir(), `uab-${name}-`));
-  const runtime = await startLocalRuntime({ dataDir, endpoints: emulatorEndpoints(), prefix: uniquePrefix(name), pollerRetryDelayMs: 20, webhookAllowPrivateTargets: true, ...options });
+  const runtime = await startLocalRuntime({
+    dataDir,
+    endpoints: emulatorEndpoints(),
+    prefix: uniquePrefix(name),
+    pollerRetryDelayMs: 20,
+    webhookAllowPrivateTargets: true,
+    ...options,
+  });
   const c = runtime.credentials;
   const scope = { org_id: c.org_id, app_id: c.app_id };
   return {
@@ -51,7 +58,10 @@ export async function startTestRuntime(name: string, options: Partial<LocalRunti
       return send(`${c.collector_url}${path}`, { method: 'GET', headers: { 'x-service-application-id': c.collector_application_id, ...headers } });
     },
     management(method, path, headers = {}, body?: unknown) {
-      const init: RequestInit = { method, headers: { authorization: `Bearer ${c.management_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
+      const init: RequestInit = {
+        method,
+        headers: { authorization: `Bearer ${c.management_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      };
       if (body !== undefined) init.body = JSON.stringify(body);
       return send(`${c.management_url}${path}`, init);
     },
@@ -84,8 +94,20 @@ export async function send(url: string, init: RequestInit): Promise<TestResponse
 export function apiCall(overrides: Record<string, unknown> = {}, at: Date = new Date()): Record<string, unknown> {
   const time = at.toISOString();
   return {
-    request: { time, uri: 'https://api.example.com/v2/items?page=1', verb: 'GET', headers: { 'user-agent': 'curl/8', authorization: 'Bearer live_abc123' }, transfer_encoding: 'json' },
-    response: { time: new Date(at.getTime() + 25).toISOString(), status: 200, headers: { 'content-type': 'application/json' }, body: { ok: true }, transfer_encoding: 'json' },
+    request: {
+      time,
+      uri: 'https://api.example.com/v2/items?page=1',
+      verb: 'GET',
+      headers: { 'user-agent': 'curl/8', authorization: 'Bearer live_abc123' },
+      transfer_encoding: 'json',
+    },
+    response: {
+      time: new Date(at.getTime() + 25).toISOString(),
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { ok: true },
+      transfer_encoding: 'json',
+    },
     user_id: 'user-1',
     company_id: 'company-1',
     ...overrides,

@@ -14,7 +14,14 @@ export interface FakeChargebeeOptions extends FakeServerOptions {
   readonly subscriptions?: Record<string, string[]>;
 }
 
-interface Usage { id: string; subscription_id: string; item_price_id: string; usage_date: number; quantity: bigint; note?: string }
+interface Usage {
+  id: string;
+  subscription_id: string;
+  item_price_id: string;
+  usage_date: number;
+  quantity: bigint;
+  note?: string;
+}
 
 const USAGES_PATH = /^\/api\/v2\/subscriptions\/([^/]+)\/usages$/;
 
@@ -42,14 +49,18 @@ export class FakeChargebee extends FakeProviderServer {
 
   protected errorReply(status: number, message: string, code: string, param?: string): FakeReply {
     const type = status >= 500 ? undefined : 'invalid_request';
-    return { status, body: { message, ...(type ? { type } : {}), api_error_code: code, error_code: code, ...(param ? { error_param: param } : {}), http_status_code: status } };
+    return {
+      status,
+      body: { message, ...(type ? { type } : {}), api_error_code: code, error_code: code, ...(param ? { error_param: param } : {}), http_status_code: status },
+    };
   }
 
   protected handle(request: FakeRequest): FakeReply {
     const credentials = basicCredentials(header(request, 'authorization'));
-    if (!credentials || credentials[0] !== this.options.apiKey) return this.errorReply(401, 'Sorry, authentication failed. Invalid api key', 'api_authentication_failed');
+    if (!credentials || credentials[0] !== this.options.apiKey)
+      return this.errorReply(401, 'Sorry, authentication failed. Invalid api key', 'api_authentication_failed');
     const match = USAGES_PATH.exec(request.path);
-    if (request.method !== 'POST' || !match) return this.errorReply(404, 'Sorry, we couldn\'t find that resource', 'resource_not_found');
+    if (request.method !== 'POST' || !match) return this.errorReply(404, "Sorry, we couldn't find that resource", 'resource_not_found');
     if (!isForm(request)) return this.errorReply(400, 'content type must be application/x-www-form-urlencoded', 'invalid_request');
 
     const key = header(request, 'chargebee-idempotency-key');
@@ -65,16 +76,20 @@ export class FakeChargebee extends FakeProviderServer {
 
   private createUsage(subscriptionId: string, form: URLSearchParams): FakeReply {
     const known = this.options.subscriptions;
-    if (known && !known[subscriptionId]) return this.errorReply(404, `Sorry, we couldn't find that resource: subscription ${subscriptionId}`, 'resource_not_found');
+    if (known && !known[subscriptionId])
+      return this.errorReply(404, `Sorry, we couldn't find that resource: subscription ${subscriptionId}`, 'resource_not_found');
     const itemPriceId = form.get('item_price_id');
     if (!itemPriceId) return this.errorReply(400, 'item_price_id : cannot be blank', 'param_not_found', 'item_price_id');
-    if (known && !known[subscriptionId]!.includes(itemPriceId)) return this.errorReply(400, `item_price_id : ${itemPriceId} is not a metered item price of the subscription`, 'invalid_request', 'item_price_id');
+    if (known && !known[subscriptionId]!.includes(itemPriceId))
+      return this.errorReply(400, `item_price_id : ${itemPriceId} is not a metered item price of the subscription`, 'invalid_request', 'item_price_id');
     const quantityText = form.get('quantity');
-    if (quantityText === null || !/^\d+$/.test(quantityText)) return this.errorReply(400, 'quantity : must be a non-negative whole number', 'param_wrong_value', 'quantity');
+    if (quantityText === null || !/^\d+$/.test(quantityText))
+      return this.errorReply(400, 'quantity : must be a non-negative whole number', 'param_wrong_value', 'quantity');
     const usageDate = Number(form.get('usage_date'));
     if (!form.get('usage_date') || !Number.isInteger(usageDate)) return this.errorReply(400, 'usage_date : cannot be blank', 'param_not_found', 'usage_date');
     const dedupe = form.get('dedupe_option');
-    if (dedupe !== null && dedupe !== 'skip' && dedupe !== 'update_existing') return this.errorReply(400, 'dedupe_option : invalid value', 'param_wrong_value', 'dedupe_option');
+    if (dedupe !== null && dedupe !== 'skip' && dedupe !== 'update_existing')
+      return this.errorReply(400, 'dedupe_option : invalid value', 'param_wrong_value', 'dedupe_option');
     const id = form.get('id') ?? `usage_${this.usages.length + 1}`;
     if (id.length > 100) return this.errorReply(400, 'id : cannot be more than 100 characters', 'param_wrong_value', 'id');
 
@@ -89,7 +104,14 @@ export class FakeChargebee extends FakeProviderServer {
       return this.errorReply(400, 'usage_date : a usage already exists for this item price on this date', 'invalid_request', 'usage_date');
     }
     if (this.usages.some((u) => u.id === id)) return this.errorReply(400, `id : ${id} already exists`, 'duplicate_entry', 'id');
-    const usage: Usage = { id, subscription_id: subscriptionId, item_price_id: itemPriceId, usage_date: usageDate, quantity: BigInt(quantityText), ...(form.get('note') ? { note: form.get('note')! } : {}) };
+    const usage: Usage = {
+      id,
+      subscription_id: subscriptionId,
+      item_price_id: itemPriceId,
+      usage_date: usageDate,
+      quantity: BigInt(quantityText),
+      ...(form.get('note') ? { note: form.get('note')! } : {}),
+    };
     this.usages.push(usage);
     return this.answer(usage);
   }

@@ -14,7 +14,16 @@ export interface FakeRecurlyOptions extends FakeServerOptions {
   readonly subscriptions?: Record<string, string[]>;
 }
 
-interface Usage { id: string; subscription_id: string; add_on_id: string; amount: number; merchant_tag: string | null; usage_timestamp: string; recording_timestamp: string; created_at: string }
+interface Usage {
+  id: string;
+  subscription_id: string;
+  add_on_id: string;
+  amount: number;
+  merchant_tag: string | null;
+  usage_timestamp: string;
+  recording_timestamp: string;
+  created_at: string;
+}
 
 const USAGE_PATH = /^\/subscriptions\/([^/]+)\/add_ons\/([^/]+)\/usage$/;
 const ACCEPT = /^application\/vnd\.recurly\.v2021-02-25(\+json)?$/;
@@ -48,7 +57,8 @@ export class FakeRecurly extends FakeProviderServer {
   protected handle(request: FakeRequest): FakeReply {
     const credentials = basicCredentials(header(request, 'authorization'));
     if (!credentials || credentials[0] !== this.options.apiKey) return this.errorReply(401, 'Please provide a valid API key.', 'unauthorized');
-    if (!ACCEPT.test(header(request, 'accept') ?? '')) return this.errorReply(406, "That accept header isn't in the format we use to specify an API version.", 'invalid_api_version');
+    if (!ACCEPT.test(header(request, 'accept') ?? ''))
+      return this.errorReply(406, "That accept header isn't in the format we use to specify an API version.", 'invalid_api_version');
     const match = USAGE_PATH.exec(request.path);
     if (!match) return this.errorReply(404, `Couldn't find a route for ${request.method} ${request.path}`, 'not_found');
     const subscriptionId = decodeURIComponent(match[1]!);
@@ -69,9 +79,13 @@ export class FakeRecurly extends FakeProviderServer {
     } catch {
       return this.errorReply(400, 'The request body is not valid JSON', 'bad_request');
     }
-    const invalid = (param: string, message: string): FakeReply => ({ status: 422, body: { error: { type: 'validation', message: `${param} ${message}`, params: [{ param, message }] } } });
+    const invalid = (param: string, message: string): FakeReply => ({
+      status: 422,
+      body: { error: { type: 'validation', message: `${param} ${message}`, params: [{ param, message }] } },
+    });
     if (typeof body.amount !== 'number' || !Number.isInteger(body.amount)) return invalid('amount', 'must be a whole number');
-    if (body.merchant_tag !== undefined && (typeof body.merchant_tag !== 'string' || body.merchant_tag.length > 255)) return invalid('merchant_tag', 'must be a string of at most 255 characters');
+    if (body.merchant_tag !== undefined && (typeof body.merchant_tag !== 'string' || body.merchant_tag.length > 255))
+      return invalid('merchant_tag', 'must be a string of at most 255 characters');
     const now = this.now();
     for (const field of ['usage_timestamp', 'recording_timestamp'] as const) {
       if (body[field] !== undefined && (typeof body[field] !== 'string' || Number.isNaN(Date.parse(body[field])))) return invalid(field, 'is not a date-time');
@@ -98,7 +112,9 @@ export class FakeRecurly extends FakeProviderServer {
     const end = query.get('end_time') ? Date.parse(query.get('end_time')!) : Infinity;
     const limit = Math.min(200, Math.max(1, Number(query.get('limit') ?? 20)));
     const offset = Number(query.get('cursor') ?? 0);
-    const matching = this.usages.filter((u) => u.subscription_id === subscriptionId && u.add_on_id === addOnId && Date.parse(u[field]) >= begin && Date.parse(u[field]) <= end);
+    const matching = this.usages.filter(
+      (u) => u.subscription_id === subscriptionId && u.add_on_id === addOnId && Date.parse(u[field]) >= begin && Date.parse(u[field]) <= end,
+    );
     const page = matching.slice(offset, offset + limit);
     const hasMore = offset + limit < matching.length;
     const next = new URLSearchParams(query);

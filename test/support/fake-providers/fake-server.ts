@@ -120,7 +120,10 @@ export abstract class FakeProviderServer {
       return; // never answered: the client's timeout ends it, or stop() does
     }
     const reply = failure
-      ? withRetryAfter(this.errorReply(failure.status, failure.message ?? defaultMessage(failure.status), failure.code ?? `http_${failure.status}`), failure.retryAfterSeconds)
+      ? withRetryAfter(
+          this.errorReply(failure.status, failure.message ?? defaultMessage(failure.status), failure.code ?? `http_${failure.status}`),
+          failure.retryAfterSeconds,
+        )
       : this.safeHandle(request);
     recorded.status = reply.status;
     const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);

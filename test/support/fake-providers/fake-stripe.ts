@@ -65,7 +65,15 @@ export class FakeStripe extends FakeProviderServer {
     if (key) {
       const seen = this.idempotent.get(key);
       if (seen && seen.body !== request.body) {
-        return { status: 400, body: { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            },
+          },
+        };
       }
       if (seen) return { ...seen.reply, headers: { ...seen.reply.headers, 'idempotent-replayed': 'true' } };
     }
@@ -101,7 +109,15 @@ export class FakeStripe extends FakeProviderServer {
     }
     return {
       status: 200,
-      body: { object: 'billing.meter_event', created: nowSeconds, event_name: eventName, identifier, livemode: false, payload: { [customerKey]: customer, [valueKey]: valueText }, timestamp },
+      body: {
+        object: 'billing.meter_event',
+        created: nowSeconds,
+        event_name: eventName,
+        identifier,
+        livemode: false,
+        payload: { [customerKey]: customer, [valueKey]: valueText },
+        timestamp,
+      },
     };
   }
 

@@ -12,7 +12,11 @@ export interface FakeWebhookReceiverOptions extends FakeServerOptions {
   readonly toleranceSeconds?: number;
 }
 
-export interface ReceivedEvent { readonly channelId: string; readonly id: string; readonly data: Record<string, unknown> }
+export interface ReceivedEvent {
+  readonly channelId: string;
+  readonly id: string;
+  readonly data: Record<string, unknown>;
+}
 
 const CHANNEL_PATH = /^\/channels\/([^/]+)$/;
 
@@ -56,14 +60,21 @@ export class FakeWebhookReceiver extends FakeProviderServer {
     const secret = this.options.secrets[channelId];
     if (secret === undefined) return this.errorReply(404, `unknown channel ${channelId}`, 'not_found');
     if (!isJson(request)) return this.errorReply(415, 'expected application/json', 'unsupported_media_type');
-    const check = verifyWebhook(request.body, header(request, 'x-usage-signature'), secret, Math.floor(this.now().getTime() / 1000), this.options.toleranceSeconds);
+    const check = verifyWebhook(
+      request.body,
+      header(request, 'x-usage-signature'),
+      secret,
+      Math.floor(this.now().getTime() / 1000),
+      this.options.toleranceSeconds,
+    );
     if (!check.valid) return this.errorReply(401, check.reason, 'invalid_signature');
 
     const event = JSON.parse(request.body) as { id?: unknown; type?: unknown; data?: Record<string, unknown> };
     // The billing run batches a window's reports: each inner event is checked and deduplicated on its own id.
     if (event.type === 'billing.usage_report.batch') {
       const inner = (event.data as { events?: unknown } | undefined)?.events;
-      if (typeof event.id !== 'string' || !Array.isArray(inner) || inner.length === 0) return this.errorReply(400, 'a batch carries data.events', 'invalid_event');
+      if (typeof event.id !== 'string' || !Array.isArray(inner) || inner.length === 0)
+        return this.errorReply(400, 'a batch carries data.events', 'invalid_event');
       for (const item of inner) {
         const problem = this.check(item as { id?: unknown; type?: unknown; data?: Record<string, unknown> });
         if (problem) return problem;
@@ -80,13 +91,16 @@ export class FakeWebhookReceiver extends FakeProviderServer {
 
   /** A refusal for a malformed billing.usage_report event, or undefined when it is well formed. */
   private check(event: { id?: unknown; type?: unknown; data?: Record<string, unknown> }): FakeReply | undefined {
-    if (typeof event.id !== 'string' || event.type !== 'billing.usage_report' || !event.data) return this.errorReply(400, 'not a billing.usage_report event', 'invalid_event');
+    if (typeof event.id !== 'string' || event.type !== 'billing.usage_report' || !event.data)
+      return this.errorReply(400, 'not a billing.usage_report event', 'invalid_event');
     const data = event.data;
     for (const field of ['quantity', 'previous_quantity', 'delta', 'report_total_usage', 'report_version'] as const) {
       if (typeof data[field] !== 'number' || !Number.isInteger(data[field])) return this.errorReply(400, `data.${field} must be an integer`, 'invalid_event');
     }
-    if ((data.quantity as number) - (data.previous_quantity as number) !== data.delta) return this.errorReply(400, 'data.delta must be quantity − previous_quantity', 'invalid_event');
-    if (typeof (data.subscription as { id?: unknown } | undefined)?.id !== 'string') return this.errorReply(400, 'data.subscription.id is required', 'invalid_event');
+    if ((data.quantity as number) - (data.previous_quantity as number) !== data.delta)
+      return this.errorReply(400, 'data.delta must be quantity − previous_quantity', 'invalid_event');
+    if (typeof (data.subscription as { id?: unknown } | undefined)?.id !== 'string')
+      return this.errorReply(400, 'data.subscription.id is required', 'invalid_event');
     return undefined;
   }
 

@@ -14,7 +14,17 @@ export interface FakeZuoraOptions extends FakeServerOptions {
   readonly tokenTtlSeconds?: number;
 }
 
-interface Usage { Id: string; AccountNumber: string; SubscriptionNumber?: string; ChargeNumber?: string; UOM: string; Quantity: number; StartDateTime: string; EndDateTime?: string; UniqueKey?: string }
+interface Usage {
+  Id: string;
+  AccountNumber: string;
+  SubscriptionNumber?: string;
+  ChargeNumber?: string;
+  UOM: string;
+  Quantity: number;
+  StartDateTime: string;
+  EndDateTime?: string;
+  UniqueKey?: string;
+}
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
@@ -68,7 +78,8 @@ export class FakeZuora extends FakeProviderServer {
       if (key.length > 255) return this.errorReply(400, 'Idempotency-Key is longer than 255 characters', 'INVALID_VALUE');
       const seen = this.idempotent.get(key);
       if (seen && this.now().getTime() - seen.at < IDEMPOTENCY_TTL_MS) {
-        if (seen.body !== request.body) return this.errorReply(422, 'The request body differs from the first request with this Idempotency-Key', 'UNPROCESSABLE_ENTITY');
+        if (seen.body !== request.body)
+          return this.errorReply(422, 'The request body differs from the first request with this Idempotency-Key', 'UNPROCESSABLE_ENTITY');
         return seen.reply;
       }
     }
@@ -80,14 +91,18 @@ export class FakeZuora extends FakeProviderServer {
   private token(request: FakeRequest): FakeReply {
     if (!isForm(request)) return { status: 400, body: { error: 'invalid_request', error_description: 'the body must be form-encoded' } };
     const form = new URLSearchParams(request.body);
-    if (form.get('grant_type') !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' } };
+    if (form.get('grant_type') !== 'client_credentials')
+      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' } };
     if (form.get('client_id') !== this.options.clientId || form.get('client_secret') !== this.options.clientSecret) {
       return { status: 401, body: { error: 'invalid_client', error_description: 'Invalid client id or secret' } };
     }
     const ttl = this.options.tokenTtlSeconds ?? 3599;
     const token = randomBytes(16).toString('hex');
     this.tokens.set(token, this.now().getTime() + ttl * 1000);
-    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: ttl, scope: 'entity.1 platform.write', jti: randomBytes(8).toString('hex') } };
+    return {
+      status: 200,
+      body: { access_token: token, token_type: 'bearer', expires_in: ttl, scope: 'entity.1 platform.write', jti: randomBytes(8).toString('hex') },
+    };
   }
 
   private createUsage(text: string): FakeReply {
@@ -101,9 +116,11 @@ export class FakeZuora extends FakeProviderServer {
     if (typeof account !== 'string' || !account) return this.errorReply(400, 'AccountNumber or AccountId is required', 'MISSING_REQUIRED_VALUE');
     if (typeof body.UOM !== 'string' || !body.UOM) return this.errorReply(400, 'UOM is required', 'MISSING_REQUIRED_VALUE');
     if (typeof body.Quantity !== 'number' || !Number.isFinite(body.Quantity)) return this.errorReply(400, 'Quantity must be a number', 'INVALID_VALUE');
-    if (typeof body.StartDateTime !== 'string' || Number.isNaN(Date.parse(body.StartDateTime))) return this.errorReply(400, 'StartDateTime is required and must be a date-time', 'INVALID_VALUE');
+    if (typeof body.StartDateTime !== 'string' || Number.isNaN(Date.parse(body.StartDateTime)))
+      return this.errorReply(400, 'StartDateTime is required and must be a date-time', 'INVALID_VALUE');
     const uniqueKey = typeof body.UniqueKey === 'string' ? body.UniqueKey : undefined;
-    if (uniqueKey && this.usages.some((u) => u.UniqueKey === uniqueKey)) return this.errorReply(400, `A usage record with UniqueKey ${uniqueKey} already exists`, 'DUPLICATE_VALUE');
+    if (uniqueKey && this.usages.some((u) => u.UniqueKey === uniqueKey))
+      return this.errorReply(400, `A usage record with UniqueKey ${uniqueKey} already exists`, 'DUPLICATE_VALUE');
     const usage: Usage = {
       Id: randomBytes(16).toString('hex'),
       AccountNumber: account,

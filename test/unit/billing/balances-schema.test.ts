@@ -1,4 +1,3 @@
-
 import { transactionFingerprint } from '../../../functions/billing/balances/balance-ledger';
 import { ValidationError } from '../../../functions/shared/errors';
 import { BalanceTransactionCreate } from '../../../schemas/billing/balance';

@@ -1,7 +1,13 @@
 import { Decimal } from '../../../values/decimal';
 import {
-  acceptTransaction, advance, drawUsage, EMPTY_BALANCE, figuresOf, signedAmount,
-  type BalanceState, type SignedTransaction,
+  acceptTransaction,
+  advance,
+  drawUsage,
+  EMPTY_BALANCE,
+  figuresOf,
+  signedAmount,
+  type BalanceState,
+  type SignedTransaction,
 } from '../../../functions/billing/balances/balance-state';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -51,7 +57,10 @@ describe('balance arithmetic', () => {
     expect(shown(day1.state)).toEqual({ seq: 4, current: '150', pending: '-30', available: '120' });
 
     const day3 = advance(s, at(72));
-    expect(day3.entries.map((e) => [e.entryType, e.transactionId, e.sequenceId])).toEqual([['activation', 'c2', 4], ['activation', 'd1', 5]]);
+    expect(day3.entries.map((e) => [e.entryType, e.transactionId, e.sequenceId])).toEqual([
+      ['activation', 'c2', 4],
+      ['activation', 'd1', 5],
+    ]);
     expect(shown(day3.state)).toEqual({ seq: 5, current: '120', pending: '0', available: '120' });
   });
 
@@ -109,7 +118,11 @@ describe('balance arithmetic', () => {
     const end = advance(s, at(24));
     expect(shown(end.state).current).toBe('0');
     // A smaller credit is used up by the deficit entirely: nothing to expire.
-    const small = acceptTransaction(drawUsage(EMPTY_BALANCE, { reportKey: 'r', reportVersion: 1, amount: Decimal.from('30') }, T0).state, tx('p2', 'promotion', '10', { expireAt: iso(24) }), T0).state;
+    const small = acceptTransaction(
+      drawUsage(EMPTY_BALANCE, { reportKey: 'r', reportVersion: 1, amount: Decimal.from('30') }, T0).state,
+      tx('p2', 'promotion', '10', { expireAt: iso(24) }),
+      T0,
+    ).state;
     expect(small.lots).toEqual([]);
   });
 
@@ -117,7 +130,10 @@ describe('balance arithmetic', () => {
     let s = acceptTransaction(EMPTY_BALANCE, tx('old', 'promotion', '10', { expireAt: iso(24) }), T0).state;
     s = acceptTransaction(s, tx('new', 'promotion', '7', { activeAt: iso(24), expireAt: iso(48) }), T0).state;
     const day1 = advance(s, at(24));
-    expect(day1.entries.map((e) => [e.entryType, e.transactionId])).toEqual([['expiry', 'old'], ['activation', 'new']]);
+    expect(day1.entries.map((e) => [e.entryType, e.transactionId])).toEqual([
+      ['expiry', 'old'],
+      ['activation', 'new'],
+    ]);
     expect(shown(day1.state)).toEqual({ seq: 4, current: '7', pending: '0', available: '7' });
     const day2 = advance(day1.state, at(48));
     expect(shown(day2.state).current).toBe('0');
@@ -143,7 +159,7 @@ describe('balance arithmetic', () => {
   it('keeps the lots within the positive balance through any mix of changes', () => {
     // A deterministic pseudo-random walk over every kind of change.
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let s = EMPTY_BALANCE;
     for (let step = 0; step < 400; step += 1) {
       const now = at(step);

@@ -30,8 +30,14 @@ describe('Decimal', () => {
   });
 
   it.each([
-    ['2.5', 'up', '3'], ['2.5', 'down', '2'], ['2.5', 'nearest', '3'], ['2.4', 'nearest', '2'],
-    ['-2.5', 'up', '-2'], ['-2.5', 'down', '-3'], ['-2.5', 'nearest', '-3'], ['-2.4', 'nearest', '-2'],
+    ['2.5', 'up', '3'],
+    ['2.5', 'down', '2'],
+    ['2.5', 'nearest', '3'],
+    ['2.4', 'nearest', '2'],
+    ['-2.5', 'up', '-2'],
+    ['-2.5', 'down', '-3'],
+    ['-2.5', 'nearest', '-3'],
+    ['-2.4', 'nearest', '-2'],
     ['7', 'up', '7'],
   ] as const)('rounds %s %s to %s', (value, mode, expected) => {
     expect(d(value).round(0, mode).toString()).toBe(expected);
@@ -63,7 +69,9 @@ describe('Decimal', () => {
     for (let i = 0; i < 500; i++) {
       const a = BigInt(next()) - 2n ** 30n;
       const b = BigInt(next());
-      const sum = d(`${a}`).dividedBy(100, 2, 'nearest').plus(d(`${b}`).dividedBy(100, 2, 'nearest'));
+      const sum = d(`${a}`)
+        .dividedBy(100, 2, 'nearest')
+        .plus(d(`${b}`).dividedBy(100, 2, 'nearest'));
       expect(sum.toScaledBigInt(2)).toBe(a + b);
     }
   });

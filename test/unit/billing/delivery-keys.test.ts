@@ -16,11 +16,26 @@ const HOUR = 3_600_000;
 const tenant = { orgId: 'org1', appId: 'app1' };
 const windowStart = new Date(Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR);
 const window = { start: windowStart, end: new Date(windowStart.getTime() + HOUR) };
-const subscription: KnownSubscription = { subscriptionId: 'sub-a', companyId: 'acme', status: 'active', periodStart: null, periodEnd: null, items: [{ price_id: 'price_1' }], createdAt: null, metadata: { stripe_customer_id: 'cus_acme' } };
+const subscription: KnownSubscription = {
+  subscriptionId: 'sub-a',
+  companyId: 'acme',
+  status: 'active',
+  periodStart: null,
+  periodEnd: null,
+  items: [{ price_id: 'price_1' }],
+  createdAt: null,
+  metadata: { stripe_customer_id: 'cus_acme' },
+};
 const directory = new SubscriptionDirectory(new Map([['sub-a', subscription]]));
 
 function stripeMeter(): RunMeter {
-  const m = runMeterOf({ _id: 'm1', name: 'calls', created_at: '2026-01-01T00:00:00Z', es_query: '{"query":{"match_all":{}}}', billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'api_calls', price_id: 'price_1' } } } });
+  const m = runMeterOf({
+    _id: 'm1',
+    name: 'calls',
+    created_at: '2026-01-01T00:00:00Z',
+    es_query: '{"query":{"match_all":{}}}',
+    billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'api_calls', price_id: 'price_1' } } },
+  });
   if ('error' in m) throw new Error(m.error);
   return m;
 }
@@ -32,18 +47,51 @@ describe('billing delivery: idempotency keys', () => {
     provider: 'stripe',
     async report(request: UsageReportRequest<never>) {
       sent.push(request.idempotencyKey);
-      return { success: true, duplicate: false, requests: [{ job_id: request.idempotencyKey, request_time: new Date().toISOString(), success: true, status_code: 200, error_code: null, error_message: null }] };
+      return {
+        success: true,
+        duplicate: false,
+        requests: [
+          { job_id: request.idempotencyKey, request_time: new Date().toISOString(), success: true, status_code: 200, error_code: null, error_message: null },
+        ],
+      };
     },
   };
   const deps: DeliveryDeps = {
-    tenant, meter, directory, providerClient: () => client, channelClients: new Map(), ledger: undefined, balances: undefined as never,
-    concurrency: 2, webhookBatchSize: 500, webhookOptions: undefined, maxDeliveryRuns: MAX_DELIVERY_RUNS, now: () => new Date(),
+    tenant,
+    meter,
+    directory,
+    providerClient: () => client,
+    channelClients: new Map(),
+    ledger: undefined,
+    balances: undefined as never,
+    concurrency: 2,
+    webhookBatchSize: 500,
+    webhookOptions: undefined,
+    maxDeliveryRuns: MAX_DELIVERY_RUNS,
+    now: () => new Date(),
   };
-  const built = (): BillingReport => buildWindowReports({
-    tenant, meter, window, usage: attribute({ bySubscription: new Map([['sub-a', Decimal.from(7)]]), byCompany: new Map() }, directory, meter),
-    previous: new Map(), totals: new Map(), pricing: undefined, directory, now: new Date(),
-  }).reports[0]!;
-  const expectedKey = idempotencyKey({ orgId: 'org1', appId: 'app1', meterId: 'm1', subscriptionId: 'sub-a', windowStart: window.start, windowEnd: window.end, reportVersion: 1, destination: 'stripe' });
+  const built = (): BillingReport =>
+    buildWindowReports({
+      tenant,
+      meter,
+      window,
+      usage: attribute({ bySubscription: new Map([['sub-a', Decimal.from(7)]]), byCompany: new Map() }, directory, meter),
+      previous: new Map(),
+      totals: new Map(),
+      pricing: undefined,
+      directory,
+      now: new Date(),
+    }).reports[0]!;
+  const expectedKey = idempotencyKey({
+    orgId: 'org1',
+    appId: 'app1',
+    meterId: 'm1',
+    subscriptionId: 'sub-a',
+    windowStart: window.start,
+    windowEnd: window.end,
+    reportVersion: 1,
+    destination: 'stripe',
+  });
 
   beforeEach(() => {
     sent.length = 0;

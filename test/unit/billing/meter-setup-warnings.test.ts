@@ -2,7 +2,14 @@ import { meterSetupWarnings } from '../../../functions/billing/meter-check/meter
 import { SubscriptionDirectory, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
 
 const subscription = (id: string, status: string, items: KnownSubscription['items']): KnownSubscription => ({
-  subscriptionId: id, companyId: `company-of-${id}`, status, periodStart: null, periodEnd: null, items, createdAt: null, metadata: {},
+  subscriptionId: id,
+  companyId: `company-of-${id}`,
+  status,
+  periodStart: null,
+  periodEnd: null,
+  items,
+  createdAt: null,
+  metadata: {},
 });
 const directoryOf = (...subscriptions: KnownSubscription[]) => new SubscriptionDirectory(new Map(subscriptions.map((s) => [s.subscriptionId, s])));
 const meter = (ids: string[], perSubscription = false) => ({ billedIds: new Set(ids), perSubscription });
@@ -18,7 +25,12 @@ describe('meterSetupWarnings', () => {
   it('names the ids when no billable subscription carries them, and what happens to the usage', () => {
     const directory = directoryOf(subscription('s1', 'active', [{ plan_id: 'basic' }]), subscription('s2', 'cancelled', [{ plan_id: 'pro' }]));
     const [company] = meterSetupWarnings(meter(['pro']), directory);
-    expect(company).toEqual({ code: 'no_matching_subscription', message: expect.stringContaining('None of the app\'s 1 active or trialing subscriptions has an item whose plan_id, price_id or subscription_item_id is "pro"') });
+    expect(company).toEqual({
+      code: 'no_matching_subscription',
+      message: expect.stringContaining(
+        'None of the app\'s 1 active or trialing subscriptions has an item whose plan_id, price_id or subscription_item_id is "pro"',
+      ),
+    });
     expect(company!.message).toMatch(/unattributed reports/);
     expect(meterSetupWarnings(meter(['pro'], true), directory)[0]!.message).toMatch(/nothing is queried or billed/);
   });

@@ -48,13 +48,16 @@ describe('priceAmount', () => {
     // 10 + (500 × 0.008 + 2) = 16
     const mid = priceAmount(p, 1500n);
     expect(mid.amount.toString()).toBe('16');
-    expect(mid.lines.map((l) => [l.tier, l.units])).toEqual([[0, 1000n], [1, 500n]]);
+    expect(mid.lines.map((l) => [l.tier, l.units])).toEqual([
+      [0, 1000n],
+      [1, 500n],
+    ]);
     // 10 + (9000 × 0.008 + 2) + (5000 × 0.005 + 10) = 10 + 74 + 35 = 119
     expect(priceAmount(p, 15000n).amount.toString()).toBe('119');
     expect(priceAmount(p, 0n).amount.toString()).toBe('0');
   });
 
-  it('accepts other systems\' names for the models', () => {
+  it("accepts other systems' names for the models", () => {
     expect(price({ pricing_model: 'tiered', tiers }).pricing_model).toBe('graduated');
     expect(price({ pricing_model: 'tiered_volume', tiers }).pricing_model).toBe('volume');
     expect(price({ pricing_model: 'standard', price_in_decimal: '1' }).pricing_model).toBe('per_unit');
@@ -63,7 +66,17 @@ describe('priceAmount', () => {
   it.each([
     [{ pricing_model: 'volume' }, 'tiers'],
     [{ pricing_model: 'volume', tiers: [{ up_to: 10, unit_price_in_decimal: '1' }] }, 'tiers.0.up_to'],
-    [{ pricing_model: 'graduated', tiers: [{ up_to: 10, unit_price_in_decimal: '1' }, { up_to: 5, unit_price_in_decimal: '1' }, { up_to: 'inf', unit_price_in_decimal: '1' }] }, 'tiers.1.up_to'],
+    [
+      {
+        pricing_model: 'graduated',
+        tiers: [
+          { up_to: 10, unit_price_in_decimal: '1' },
+          { up_to: 5, unit_price_in_decimal: '1' },
+          { up_to: 'inf', unit_price_in_decimal: '1' },
+        ],
+      },
+      'tiers.1.up_to',
+    ],
     [{ pricing_model: 'per_unit' }, 'price_in_decimal'],
     [{ pricing_model: 'per_unit', price_in_decimal: '-1' }, 'price_in_decimal'],
     [{ pricing_model: 'per_unit', price_in_decimal: 0.5 }, 'price_in_decimal'],

@@ -15,7 +15,14 @@ const now = new Date('2026-11-22T12:00:00Z');
 
 describe('what each provider is sent', () => {
   it('Stripe: a meter event whose identifier is the idempotency key, value the delta, timestamp the window start', () => {
-    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls', value_payload_key: 'calls' }), { destination: 'stripe', customerId: 'cus_9', windowStart, version: 2, quantity: 70n, previousQuantity: 100n });
+    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls', value_payload_key: 'calls' }), {
+      destination: 'stripe',
+      customerId: 'cus_9',
+      windowStart,
+      version: 2,
+      quantity: 70n,
+      previousQuantity: 100n,
+    });
     expect(stripeMeterEvent(request, now)).toEqual({
       event_name: 'api_calls',
       identifier: request.idempotencyKey,
@@ -25,35 +32,76 @@ describe('what each provider is sent', () => {
   });
 
   it('Stripe: the company id stands in for the customer, and huge values stay exact', () => {
-    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls' }), { destination: 'stripe', companyId: 'cus_company', windowStart, quantity: huge });
+    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls' }), {
+      destination: 'stripe',
+      companyId: 'cus_company',
+      windowStart,
+      quantity: huge,
+    });
     expect(stripeMeterEvent(request, now).payload).toEqual({ stripe_customer_id: 'cus_company', value: '18446744073709551617' });
   });
 
   it('Stripe: a correction of a window older than 35 days is dated at the oldest time Stripe accepts', () => {
-    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls' }), { destination: 'stripe', windowStart: new Date('2026-10-01T00:00:00Z'), version: 2, quantity: 3n, previousQuantity: 1n });
+    const request = reportRequest(StripeParams.parse({ event_name: 'api_calls' }), {
+      destination: 'stripe',
+      windowStart: new Date('2026-10-01T00:00:00Z'),
+      version: 2,
+      quantity: 3n,
+      previousQuantity: 1n,
+    });
     const oldest = now.getTime() / 1000 - 35 * 86_400 + 3_600;
     expect(stripeMeterEvent(request, now).timestamp).toBe(oldest);
   });
 
-  it('Chargebee: the window\'s whole quantity, skip on version 1, update_existing on corrections', () => {
+  it("Chargebee: the window's whole quantity, skip on version 1, update_existing on corrections", () => {
     const params = ChargebeeParams.parse({ item_price_id: 'calls-USD' });
     const first = chargebeeUsageForm(reportRequest(params, { destination: 'chargebee', windowStart, quantity: 100n }));
-    expect(Object.fromEntries(first)).toMatchObject({ item_price_id: 'calls-USD', quantity: '100', usage_date: String(windowStart.getTime() / 1000), dedupe_option: 'skip' });
+    expect(Object.fromEntries(first)).toMatchObject({
+      item_price_id: 'calls-USD',
+      quantity: '100',
+      usage_date: String(windowStart.getTime() / 1000),
+      dedupe_option: 'skip',
+    });
     const correction = chargebeeUsageForm(reportRequest(params, { destination: 'chargebee', windowStart, version: 2, quantity: 70n, previousQuantity: 100n }));
     expect(Object.fromEntries(correction)).toMatchObject({ quantity: '70', dedupe_option: 'update_existing' });
     expect(correction.get('id')).not.toBe(first.get('id'));
   });
 
   it('Recurly: amount is the delta, merchant_tag the key, timestamps ISO', () => {
-    const request = reportRequest(RecurlyParams.parse({ add_on_id: 'code-calls' }), { destination: 'recurly', windowStart, version: 3, quantity: 5n, previousQuantity: 9n });
+    const request = reportRequest(RecurlyParams.parse({ add_on_id: 'code-calls' }), {
+      destination: 'recurly',
+      windowStart,
+      version: 3,
+      quantity: 5n,
+      previousQuantity: 9n,
+    });
     const recordedAt = new Date('2026-11-20T12:00:00Z');
-    expect(recurlyUsageBody(request, recordedAt)).toEqual({ amount: -4n, merchant_tag: request.idempotencyKey, usage_timestamp: '2026-11-20T10:00:00.000Z', recording_timestamp: '2026-11-20T12:00:00.000Z' });
+    expect(recurlyUsageBody(request, recordedAt)).toEqual({
+      amount: -4n,
+      merchant_tag: request.idempotencyKey,
+      usage_timestamp: '2026-11-20T10:00:00.000Z',
+      recording_timestamp: '2026-11-20T12:00:00.000Z',
+    });
   });
 
   it('Zuora: a usage record with UniqueKey, account, subscription, charge and UOM; Quantity written exactly', () => {
-    const request = reportRequest(ZuoraParams.parse({ unit_of_measure: 'Each', charge_number: 'C-1' }), { destination: 'zuora', companyId: 'A-0001', subscriptionId: 'S-0001', windowStart, quantity: huge });
+    const request = reportRequest(ZuoraParams.parse({ unit_of_measure: 'Each', charge_number: 'C-1' }), {
+      destination: 'zuora',
+      companyId: 'A-0001',
+      subscriptionId: 'S-0001',
+      windowStart,
+      quantity: huge,
+    });
     const record = zuoraUsageRecord(request);
-    expect(record).toMatchObject({ AccountNumber: 'A-0001', SubscriptionNumber: 'S-0001', ChargeNumber: 'C-1', UOM: 'Each', UniqueKey: request.idempotencyKey, StartDateTime: '2026-11-20T10:00:00.000Z', EndDateTime: '2026-11-20T11:00:00.000Z' });
+    expect(record).toMatchObject({
+      AccountNumber: 'A-0001',
+      SubscriptionNumber: 'S-0001',
+      ChargeNumber: 'C-1',
+      UOM: 'Each',
+      UniqueKey: request.idempotencyKey,
+      StartDateTime: '2026-11-20T10:00:00.000Z',
+      EndDateTime: '2026-11-20T11:00:00.000Z',
+    });
     expect(jsonWithBigInts(record)).toContain('"Quantity":18446744073709551617');
   });
 
@@ -64,27 +112,46 @@ describe('what each provider is sent', () => {
   });
 
   it('webhook: event id is the key; quantities, delta, totals, amount and plan are carried', () => {
-    const request = reportRequest(WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } }), { destination: 'webhook:ch', windowStart, version: 2, quantity: 70n, previousQuantity: 100n, reportTotalUsage: 1_070n });
+    const request = reportRequest(WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } }), {
+      destination: 'webhook:ch',
+      windowStart,
+      version: 2,
+      quantity: 70n,
+      previousQuantity: 100n,
+      reportTotalUsage: 1_070n,
+    });
     const event = webhookEvent(request, new Date('2026-11-20T12:00:00Z'));
     expect(event).toEqual({
       id: request.idempotencyKey,
       type: 'billing.usage_report',
       created: '2026-11-20T12:00:00.000Z',
       data: {
-        org_id: 'org-1', app_id: 'app-1',
+        org_id: 'org-1',
+        app_id: 'app-1',
         meter: { id: 'meter-1', name: 'API calls' },
         subscription: { id: 'sub_1', company_id: 'company-1' },
         plan_id: 'plan_1',
         window: { start: '2026-11-20T10:00:00.000Z', end: '2026-11-20T11:00:00.000Z' },
-        report_version: 2, quantity: 70, previous_quantity: 100, delta: -30, report_total_usage: 1_070,
-        amount: '1.25', currency: 'usd',
+        report_version: 2,
+        quantity: 70,
+        previous_quantity: 100,
+        delta: -30,
+        report_total_usage: 1_070,
+        amount: '1.25',
+        currency: 'usd',
       },
     });
   });
 
   it('webhook: quantities past 2^53 stay exact bigints in the JSON', () => {
     const huge = 2n ** 64n + 1n;
-    const request = reportRequest(WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } }), { destination: 'webhook:ch', windowStart, quantity: huge, previousQuantity: 0n, reportTotalUsage: huge });
+    const request = reportRequest(WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } }), {
+      destination: 'webhook:ch',
+      windowStart,
+      quantity: huge,
+      previousQuantity: 0n,
+      reportTotalUsage: huge,
+    });
     const event = webhookEvent(request, new Date('2026-11-20T12:00:00Z'));
     expect(event.data).toMatchObject({ quantity: huge, previous_quantity: 0, delta: huge, report_total_usage: huge });
     expect(jsonWithBigInts(event)).toContain('"quantity":18446744073709551617,"previous_quantity":0,"delta":18446744073709551617');

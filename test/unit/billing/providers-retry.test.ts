@@ -7,7 +7,14 @@ const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 100, maxD
 
 function fastRuntime(random = 0.5): RetryRuntime & { slept: number[] } {
   const slept: number[] = [];
-  return { slept, sleep: async (ms) => { slept.push(ms); }, now: () => new Date('2026-11-22T10:00:00Z'), random: () => random };
+  return {
+    slept,
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
+    now: () => new Date('2026-11-22T10:00:00Z'),
+    random: () => random,
+  };
 }
 
 describe('backoff', () => {
@@ -49,17 +56,27 @@ describe('runAttempts', () => {
     const runtime = fastRuntime();
     let calls = 0;
     const outcome = runAttempts({
-      policy, runtime, log,
+      policy,
+      runtime,
+      log,
       attempt: async () => log.record('job', runtime.now(), results[Math.min(calls++, results.length - 1)]!),
     });
     return { outcome, runtime, calls: () => calls };
   }
 
   it('retries retryable results with backoff until success', async () => {
-    const run = scripted([retryable, { kind: 'retryable', status: 0, code: 'timeout', message: 'no answer' }, { kind: 'success', status: 200, reference: 'ev_1' }]);
+    const run = scripted([
+      retryable,
+      { kind: 'retryable', status: 0, code: 'timeout', message: 'no answer' },
+      { kind: 'success', status: 200, reference: 'ev_1' },
+    ]);
     const outcome = await run.outcome;
     expect(outcome).toMatchObject({ success: true, providerReference: 'ev_1', duplicate: false });
-    expect(outcome.requests.map((r) => [r.success, r.status_code, r.error_code])).toEqual([[false, 503, 'unavailable'], [false, 0, 'timeout'], [true, 200, null]]);
+    expect(outcome.requests.map((r) => [r.success, r.status_code, r.error_code])).toEqual([
+      [false, 503, 'unavailable'],
+      [false, 0, 'timeout'],
+      [true, 200, null],
+    ]);
     expect(run.runtime.slept).toEqual([75, 150]);
   });
 
@@ -67,7 +84,16 @@ describe('runAttempts', () => {
     const run = scripted([{ kind: 'failed', status: 400, code: 'param_invalid', message: 'quantity must be positive' }]);
     const outcome = await run.outcome;
     expect(outcome.success).toBe(false);
-    expect(outcome.requests).toEqual([{ job_id: 'job', request_time: '2026-11-22T10:00:00.000Z', success: false, status_code: 400, error_code: 'param_invalid', error_message: 'quantity must be positive' }]);
+    expect(outcome.requests).toEqual([
+      {
+        job_id: 'job',
+        request_time: '2026-11-22T10:00:00.000Z',
+        success: false,
+        status_code: 400,
+        error_code: 'param_invalid',
+        error_message: 'quantity must be positive',
+      },
+    ]);
     expect(run.calls()).toBe(1);
   });
 
@@ -80,7 +106,10 @@ describe('runAttempts', () => {
   });
 
   it('waits what a 429 asks, capped', async () => {
-    const run = scripted([{ kind: 'retryable', status: 429, code: 'rate_limited', message: 'slow down', retryAfterMs: 60_000 }, { kind: 'success', status: 200 }]);
+    const run = scripted([
+      { kind: 'retryable', status: 429, code: 'rate_limited', message: 'slow down', retryAfterMs: 60_000 },
+      { kind: 'success', status: 200 },
+    ]);
     await run.outcome;
     expect(run.runtime.slept).toEqual([5_000]);
   });
@@ -98,7 +127,12 @@ describe('JSON with bigints', () => {
 
 describe('provider params', () => {
   it('fills Stripe payload keys with Stripe defaults and keeps extra fields', () => {
-    expect(StripeParams.parse({ event_name: 'api_calls', product_id: 'prod_1' })).toEqual({ event_name: 'api_calls', customer_payload_key: 'stripe_customer_id', value_payload_key: 'value', product_id: 'prod_1' });
+    expect(StripeParams.parse({ event_name: 'api_calls', product_id: 'prod_1' })).toEqual({
+      event_name: 'api_calls',
+      customer_payload_key: 'stripe_customer_id',
+      value_payload_key: 'value',
+      product_id: 'prod_1',
+    });
   });
 
   it('names the missing field', () => {
@@ -110,6 +144,9 @@ describe('provider params', () => {
   it('checks reporting periods and webhook channels', () => {
     expect(ZuoraParams.safeParse({ unit_of_measure: 'Each', reporting: { reporting_period: 'hourly' } }).success).toBe(false);
     expect(WebhookParams.safeParse({ channel_ids: [], custom_plan: { plan_id: 'p' } }).success).toBe(false);
-    expect(WebhookParams.parse({ channel_ids: ['ch1'], custom_plan: { plan_id: 'p' }, reporting: { report_when: ['period_closed'], reporting_period: '1d' } }).reporting?.report_when).toEqual(['period_closed']);
+    expect(
+      WebhookParams.parse({ channel_ids: ['ch1'], custom_plan: { plan_id: 'p' }, reporting: { report_when: ['period_closed'], reporting_period: '1d' } })
+        .reporting?.report_when,
+    ).toEqual(['period_closed']);
   });
 });

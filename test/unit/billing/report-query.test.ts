@@ -17,11 +17,32 @@ function fakeReport(meterId: string, windowStart: number, subscription: string |
   const end = new Date(windowStart + HOUR).toISOString();
   return {
     _id: reportId({ windowStart: new Date(windowStart), meterId, reportKey: key }),
-    org_id: tenant.orgId, app_id: tenant.appId, type: 'usage', status: 'success', success: true,
-    usage_start_time: start, usage_end_time: end, subscription_id: subscription, company_id: company, billing_meter_id: meterId, provider: 'webhook',
-    meter_metric: 1, meter_metric_exact: '1', meter_usage: 1, report_total_usage: 1, report_version: 1, last_success_time: end,
-    idempotency_key: 'k', delivery_runs: 1, provider_requests: [], subscription_period_start: null, subscription_period_end: null,
-    usage: { aggregator: 'sum' }, versions: [], created_at: end, updated_at: end,
+    org_id: tenant.orgId,
+    app_id: tenant.appId,
+    type: 'usage',
+    status: 'success',
+    success: true,
+    usage_start_time: start,
+    usage_end_time: end,
+    subscription_id: subscription,
+    company_id: company,
+    billing_meter_id: meterId,
+    provider: 'webhook',
+    meter_metric: 1,
+    meter_metric_exact: '1',
+    meter_usage: 1,
+    report_total_usage: 1,
+    report_version: 1,
+    last_success_time: end,
+    idempotency_key: 'k',
+    delivery_runs: 1,
+    provider_requests: [],
+    subscription_period_start: null,
+    subscription_period_end: null,
+    usage: { aggregator: 'sum' },
+    versions: [],
+    created_at: end,
+    updated_at: end,
     ...fields,
   };
 }
@@ -49,7 +70,15 @@ class FakeReportStore implements Pick<ReportStore, 'listWindows'> {
 
 function group(meterId: string, windowStart: number, reports: BillingReport[]): WindowReports {
   const sorted = [...reports].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
-  return { meterId, window: { start: new Date(windowStart), end: new Date(windowStart + HOUR) }, revision: 1, generation: 'g', shards: 1, evaluatedAt: new Date(windowStart + 2 * HOUR), reports: sorted };
+  return {
+    meterId,
+    window: { start: new Date(windowStart), end: new Date(windowStart + HOUR) },
+    revision: 1,
+    generation: 'g',
+    shards: 1,
+    evaluatedAt: new Date(windowStart + 2 * HOUR),
+    reports: sorted,
+  };
 }
 const keyOf = (r: BillingReport) => (r.subscription_id !== null ? subscriptionReportKey(r.subscription_id) : companyReportKey(r.company_id ?? ''));
 
@@ -71,20 +100,37 @@ async function allPages(store: FakeReportStore, take: number, selection = everyt
 describe('report list paging (listReports)', () => {
   // Meter ids where one is a prefix of another ('m', 'm-1') and ones that need URI encoding ('m é').
   const meters = ['m', 'm-1', 'm é', 'z'];
-  const arbitraryGroups = fc.uniqueArray(
-    fc.record({ meter: fc.constantFrom(...meters), hour: fc.integer({ min: 0, max: 30 }), subs: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'aa', 'b-2', null), { maxLength: 5 }) }),
-    { selector: (g) => `${g.meter}|${g.hour}`, maxLength: 25 },
-  ).map((specs) => specs.map((s) => group(s.meter, T0 + s.hour * HOUR, s.subs.map((sub) => fakeReport(s.meter, T0 + s.hour * HOUR, sub)))));
+  const arbitraryGroups = fc
+    .uniqueArray(
+      fc.record({
+        meter: fc.constantFrom(...meters),
+        hour: fc.integer({ min: 0, max: 30 }),
+        subs: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'aa', 'b-2', null), { maxLength: 5 }),
+      }),
+      { selector: (g) => `${g.meter}|${g.hour}`, maxLength: 25 },
+    )
+    .map((specs) =>
+      specs.map((s) =>
+        group(
+          s.meter,
+          T0 + s.hour * HOUR,
+          s.subs.map((sub) => fakeReport(s.meter, T0 + s.hour * HOUR, sub)),
+        ),
+      ),
+    );
 
   it('visits every report exactly once, in the order of one unpaged listing, whatever the page size', async () => {
-    await fc.assert(fc.asyncProperty(arbitraryGroups, fc.integer({ min: 1, max: 7 }), async (groups, take) => {
-      const store = new FakeReportStore(groups);
-      const [whole] = await allPages(store, 1000);
-      const pages = await allPages(store, take);
-      expect(pages.flat()).toEqual(whole);
-      for (const page of pages) expect(page.length).toBeLessThanOrEqual(take);
-      expect(new Set(whole).size).toBe(groups.reduce((n, g) => n + g.reports.length, 0));
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(arbitraryGroups, fc.integer({ min: 1, max: 7 }), async (groups, take) => {
+        const store = new FakeReportStore(groups);
+        const [whole] = await allPages(store, 1000);
+        const pages = await allPages(store, take);
+        expect(pages.flat()).toEqual(whole);
+        for (const page of pages) expect(page.length).toBeLessThanOrEqual(take);
+        expect(new Set(whole).size).toBe(groups.reduce((n, g) => n + g.reports.length, 0));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('orders newest window first, then by the store key order of meters, then by subscription or company', async () => {
@@ -94,7 +140,12 @@ describe('report list paging (listReports)', () => {
       group('m', T0 + HOUR, [fakeReport('m', T0 + HOUR, null, { company_id: 'acme' }), fakeReport('m', T0 + HOUR, 'a')]),
     ]);
     const [ids] = await allPages(store, 100);
-    const named = (ids ?? []).map((id) => Buffer.from(id, 'base64url').toString('utf8').replace(/\u001f/g, '|').replace(/^\d+/, (ms) => String((Number(ms) - T0) / HOUR)));
+    const named = (ids ?? []).map((id) =>
+      Buffer.from(id, 'base64url')
+        .toString('utf8')
+        .replace(/\u001f/g, '|')
+        .replace(/^\d+/, (ms) => String((Number(ms) - T0) / HOUR)),
+    );
     expect(named).toEqual(['1|m|C:acme', '1|m|S:a', '0|m-1|S:a', '0|m|S:a', '0|m|S:b']);
   });
 
@@ -149,7 +200,17 @@ describe('report list parameters', () => {
   it('matches every filter as an equality, statuses as a set', () => {
     const r = fakeReport('m', T0, 'sub-1', { status: 'retrying', success: false, provider: 'stripe', company_id: 'acme' });
     const match = (query: Record<string, string>) => reportSelection(parseQueryParams(ReportListParams, query), now).matches(r);
-    expect(match({ status: 'failed,retrying', success: 'false', provider: 'stripe', company_id: 'acme', subscription_id: 'sub-1', billing_meter_id: 'm', type: 'usage' })).toBe(true);
+    expect(
+      match({
+        status: 'failed,retrying',
+        success: 'false',
+        provider: 'stripe',
+        company_id: 'acme',
+        subscription_id: 'sub-1',
+        billing_meter_id: 'm',
+        type: 'usage',
+      }),
+    ).toBe(true);
     expect(match({ status: 'failed' })).toBe(false);
     expect(match({ success: 'true' })).toBe(false);
     expect(match({ company_id: 'other' })).toBe(false);

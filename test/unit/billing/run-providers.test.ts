@@ -2,7 +2,10 @@ import { providerClients } from '../../../functions/billing/run/provider-registr
 
 describe('billing run: provider connections', () => {
   const document = {
-    connections: [{ provider: 'stripe', api_key: 'sk_shared' }, { provider: 'recurly', api_key: 'rk_shared' }],
+    connections: [
+      { provider: 'stripe', api_key: 'sk_shared' },
+      { provider: 'recurly', api_key: 'rk_shared' },
+    ],
     apps: { 'org1/app1': [{ provider: 'stripe', api_key: 'sk_app1' }] },
   };
 

@@ -3,7 +3,13 @@ import { signWebhook, verifyWebhook } from '../../../functions/billing/providers
 import { idempotencyKey } from '../../../functions/billing/providers/idempotency-key';
 
 describe('reporting periods', () => {
-  it.each([['5m', 300_000], ['1h', 3_600_000], ['1d', 86_400_000], ['2d', 172_800_000], ['15m', 900_000]])('%s is %d ms', (text, ms) => {
+  it.each([
+    ['5m', 300_000],
+    ['1h', 3_600_000],
+    ['1d', 86_400_000],
+    ['2d', 172_800_000],
+    ['15m', 900_000],
+  ])('%s is %d ms', (text, ms) => {
     expect(reportingPeriodMs(text)).toBe(ms);
   });
 
@@ -53,8 +59,14 @@ describe('webhook signatures', () => {
 
 describe('idempotency keys', () => {
   const identity = {
-    orgId: 'o', appId: 'a', meterId: 'm', subscriptionId: 's',
-    windowStart: new Date('2026-11-22T08:00:00Z'), windowEnd: new Date('2026-11-22T09:00:00Z'), reportVersion: 1, destination: 'stripe',
+    orgId: 'o',
+    appId: 'a',
+    meterId: 'm',
+    subscriptionId: 's',
+    windowStart: new Date('2026-11-22T08:00:00Z'),
+    windowEnd: new Date('2026-11-22T09:00:00Z'),
+    reportVersion: 1,
+    destination: 'stripe',
   };
 
   it('is the same for a retry and different for a correction or another destination', () => {

@@ -20,7 +20,12 @@ let n = 0;
 function event(data: Record<string, unknown>, minute = 1): IndexDocument {
   n += 1;
   const time = new Date(window.start.getTime() + minute * 60_000).toISOString();
-  return eventDocument(scope, 'event', { id: `e${n}`, time, received_at: time, data: { request: { time, uri: 'https://api.example.test/', verb: 'GET' }, response: { time, status: 200 }, ...data } });
+  return eventDocument(scope, 'event', {
+    id: `e${n}`,
+    time,
+    received_at: time,
+    data: { request: { time, uri: 'https://api.example.test/', verb: 'GET' }, response: { time, status: 200 }, ...data },
+  });
 }
 
 async function indexOf(documents: IndexDocument[]): Promise<SearchableIndex> {
@@ -32,7 +37,10 @@ async function indexOf(documents: IndexDocument[]): Promise<SearchableIndex> {
 
 function uniqueUsers(): RunMeter {
   const meter = runMeterOf({
-    _id: 'm-users', name: 'users', created_at: '2026-03-01T00:00:00Z', es_query: JSON.stringify({ aggs: { u: { cardinality: { field: 'user_id' } } } }),
+    _id: 'm-users',
+    name: 'users',
+    created_at: '2026-03-01T00:00:00Z',
+    es_query: JSON.stringify({ aggs: { u: { cardinality: { field: 'user_id' } } } }),
     billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c1'], custom_plan: { plan_id: 'plan-1' } } } },
   });
   if ('error' in meter) throw new Error(meter.error);
@@ -40,7 +48,14 @@ function uniqueUsers(): RunMeter {
 }
 
 const subscription = (id: string, company: string): KnownSubscription => ({
-  subscriptionId: id, companyId: company, status: 'active', periodStart: null, periodEnd: null, items: [{ plan_id: 'plan-1' }], createdAt: '2026-01-01T00:00:00Z', metadata: {},
+  subscriptionId: id,
+  companyId: company,
+  status: 'active',
+  periodStart: null,
+  periodEnd: null,
+  items: [{ plan_id: 'plan-1' }],
+  createdAt: '2026-01-01T00:00:00Z',
+  metadata: {},
 });
 
 describe('billing run: distinct usage of a window', () => {
@@ -54,12 +69,19 @@ describe('billing run: distinct usage of a window', () => {
       subscriptions.set(`s${i}`, subscription(`s${i}`, `c${i}`));
       for (const u of [0, 1, 2]) documents.push(event({ company_id: `c${i}`, subscription_id: `s${i}`, user_id: `u${i}-${u}` }, u + 1));
       for (const u of [2, 3, 4]) documents.push(event({ company_id: `c${i}`, user_id: `u${i}-${u}` }, u + 10));
-      if (i % 3 === 0) documents.push(event({ company_id: `c${i}`, user_id: `u${i}-0` }, 30), event({ company_id: `c${i}`, subscription_id: `s${i}`, user_id: `u${i}-4` }, 31));
+      if (i % 3 === 0)
+        documents.push(
+          event({ company_id: `c${i}`, user_id: `u${i}-0` }, 30),
+          event({ company_id: `c${i}`, subscription_id: `s${i}`, user_id: `u${i}-4` }, 31),
+        );
       expected.set(`S:s${i}`, 5);
     }
     // A subscription with usage on one side only adds no union query, and keeps its own count.
     subscriptions.set('solo', subscription('solo', 'solo-co'));
-    documents.push(event({ company_id: 'solo-co', subscription_id: 'solo', user_id: 'x' }), event({ company_id: 'solo-co', subscription_id: 'solo', user_id: 'y' }));
+    documents.push(
+      event({ company_id: 'solo-co', subscription_id: 'solo', user_id: 'x' }),
+      event({ company_id: 'solo-co', subscription_id: 'solo', user_id: 'y' }),
+    );
     expected.set('S:solo', 2);
     const index = await indexOf(documents);
     const searches = jest.spyOn(index, 'search');
@@ -92,9 +114,15 @@ describe('billing run: distinct usage of a window', () => {
 
   it('bills a window whose two groups together pass the 10,000 buckets of one answer, each fitting alone', async () => {
     // 6,000 subscriptions named on events and 5,000 companies without: 11,000 terms buckets in all.
-    const documents = Array.from({ length: 11_000 }, (_, i) => event(i < 6_000 ? { company_id: `c${i}`, subscription_id: `s${i}`, weight: 2 } : { company_id: `c${i}` }));
+    const documents = Array.from({ length: 11_000 }, (_, i) =>
+      event(i < 6_000 ? { company_id: `c${i}`, subscription_id: `s${i}`, weight: 2 } : { company_id: `c${i}` }),
+    );
     const index = await indexOf(documents);
-    const meter = runMeterOf({ _id: 'm-calls', es_query: '{}', billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c1'], custom_plan: { plan_id: 'plan-1' } } } } }) as RunMeter;
+    const meter = runMeterOf({
+      _id: 'm-calls',
+      es_query: '{}',
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c1'], custom_plan: { plan_id: 'plan-1' } } } },
+    }) as RunMeter;
     const usage = await windowUsage(index, scope, meter, window, now);
     expect([usage.bySubscription.size, usage.byCompany.size]).toEqual([6_000, 5_000]);
     expect([usage.bySubscription.get('s5999')?.toString(), usage.byCompany.get('c6000')?.toString()]).toEqual(['2', '1']);

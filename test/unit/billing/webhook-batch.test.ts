@@ -6,7 +6,14 @@ import { jsonArrayBytes } from '../../../functions/shared/json-bytes';
 import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
 
 const params = WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } });
-const channel = { id: 'ch', name: 'Ledger', url: 'https://ledger.example.com/usage', status: 'active' as const, headers: {}, secrets: ['whsec_test_secret_1234'] };
+const channel = {
+  id: 'ch',
+  name: 'Ledger',
+  url: 'https://ledger.example.com/usage',
+  status: 'active' as const,
+  headers: {},
+  secrets: ['whsec_test_secret_1234'],
+};
 
 describe('webhook batch body', () => {
   it('is exactly the JSON of {id, type, created, data: {events}}, signed over those bytes', async () => {
@@ -31,8 +38,10 @@ describe('webhook batch body', () => {
     expect(head?.[2]).toBe(WEBHOOK_BATCH_TYPE);
     // Byte for byte what one JSON.stringify of the envelope would give (the 2^64 quantity as a plain literal).
     const created = new Date(head![3]!);
-    const expected = JSON.stringify({ id: head![1], type: WEBHOOK_BATCH_TYPE, created: head![3], data: { events: requests.map((r) => webhookEvent(r, created)) } }, (_k, v: unknown) => (typeof v === 'bigint' ? `BIG${v}` : v))
-      .replace(/"BIG(\d+)"/g, '$1');
+    const expected = JSON.stringify(
+      { id: head![1], type: WEBHOOK_BATCH_TYPE, created: head![3], data: { events: requests.map((r) => webhookEvent(r, created)) } },
+      (_k, v: unknown) => (typeof v === 'bigint' ? `BIG${v}` : v),
+    ).replace(/"BIG(\d+)"/g, '$1');
     expect(text).toBe(expected);
     expect(text).toContain('"quantity":18446744073709551616,');
     expect(text).toContain('"sub_é"');
@@ -40,12 +49,18 @@ describe('webhook batch body', () => {
   });
 
   it('splits events into POSTs of at most maxEvents events and maxBytes bytes, in order', () => {
-    const requests = Array.from({ length: 50 }, (_, i) => reportRequest(params, { destination: 'webhook:ch', subscriptionId: `sub_${i}`, quantity: BigInt(i) }));
+    const requests = Array.from({ length: 50 }, (_, i) =>
+      reportRequest(params, { destination: 'webhook:ch', subscriptionId: `sub_${i}`, quantity: BigInt(i) }),
+    );
     const createdAt = new Date('2026-01-01T00:00:00Z');
     const whole = webhookBatches(requests, (r) => r, createdAt, { maxEvents: 500, maxBytes: 10_000_000 });
     expect(whole).toHaveLength(1);
     const eventBytes = Buffer.byteLength(JSON.stringify(webhookEvent(requests[0]!, createdAt)));
-    for (const limits of [{ maxEvents: 7, maxBytes: 10_000_000 }, { maxEvents: 500, maxBytes: 4 * eventBytes + 400 }, { maxEvents: 3, maxBytes: 5 * eventBytes }]) {
+    for (const limits of [
+      { maxEvents: 7, maxBytes: 10_000_000 },
+      { maxEvents: 500, maxBytes: 4 * eventBytes + 400 },
+      { maxEvents: 3, maxBytes: 5 * eventBytes },
+    ]) {
       const batches = webhookBatches(requests, (r) => r, createdAt, limits);
       expect(batches.flatMap((b) => b.items)).toEqual(requests);
       for (const batch of batches) {

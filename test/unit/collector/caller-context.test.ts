@@ -48,7 +48,11 @@ describe('field issues', () => {
 
   it('caps what it lists but counts everything', () => {
     const list = new IssueList();
-    for (let i = 0; i < 60; i++) list.add([{ index: i, field: 'a', reason: 'r' }, { index: i, field: 'b', reason: 'r' }]);
+    for (let i = 0; i < 60; i++)
+      list.add([
+        { index: i, field: 'a', reason: 'r' },
+        { index: i, field: 'b', reason: 'r' },
+      ]);
     expect(list.listed).toHaveLength(MAX_LISTED_ISSUES);
     expect(list.total).toBe(120);
     expect(list.badItems).toBe(60);

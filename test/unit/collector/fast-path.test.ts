@@ -185,7 +185,11 @@ function base64Event(): Record<string, unknown> {
 }
 
 function tracedEvent(): Record<string, unknown> {
-  return { ...stringHeaderEvent(), span: { id: 'b7ad6b7169203331', parent_id: '0af7651916cd43dd', links: [{ trace_id: 't' }], status: 1 }, trace_id: '0af7651916cd43dd8448eb211c80319c' };
+  return {
+    ...stringHeaderEvent(),
+    span: { id: 'b7ad6b7169203331', parent_id: '0af7651916cd43dd', links: [{ trace_id: 't' }], status: 1 },
+    trace_id: '0af7651916cd43dd8448eb211c80319c',
+  };
 }
 
 function actionWithTime(): Record<string, unknown> {
@@ -194,7 +198,13 @@ function actionWithTime(): Record<string, unknown> {
   return action;
 }
 
-compare('fastApiCallEvent', [stringHeaderEvent(), base64Event(), tracedEvent(), nodeSdkEvent(), docsExampleEvent()], EVENT_PATHS, fastApiCallEvent, ApiCallEvent);
+compare(
+  'fastApiCallEvent',
+  [stringHeaderEvent(), base64Event(), tracedEvent(), nodeSdkEvent(), docsExampleEvent()],
+  EVENT_PATHS,
+  fastApiCallEvent,
+  ApiCallEvent,
+);
 compare('fastActionEvent', [sdkAction(), actionWithTime()], ACTION_PATHS, fastActionEvent, ActionEvent);
 
 describe('fast path scope', () => {

@@ -121,7 +121,16 @@ export function sdkSubscription(overrides: Record<string, unknown> = {}): Record
     status: 'active',
     current_period_start: '2024-05-01T00:00:00Z',
     current_period_end: '2024-06-01T00:00:00Z',
-    items: [{ plan_id: 'plan_pro', price_id: 'price_1', subscription_item_id: 'si_1', unit_of_measure: 'api_calls', created_at: '2024-04-01T00:00:00.000Z', metadata: {} }],
+    items: [
+      {
+        plan_id: 'plan_pro',
+        price_id: 'price_1',
+        subscription_item_id: 'si_1',
+        unit_of_measure: 'api_calls',
+        created_at: '2024-04-01T00:00:00.000Z',
+        metadata: {},
+      },
+    ],
     metadata: { source: 'stripe' },
     ...overrides,
   };

@@ -1,19 +1,7 @@
 import { normaliseItems, type NormaliseContext } from '../../../functions/ingest/collector/normalise';
 import { PayloadTooLargeError, ValidationError, type FieldIssue } from '../../../functions/shared/errors';
 import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
-import {
-  DAY,
-  MINUTE,
-  RECEIVED_AT,
-  receivedBefore,
-  context,
-  docsExampleEvent,
-  nodeSdkEvent,
-  sdkAction,
-  sdkCompany,
-  sdkSubscription,
-  sdkUser,
-} from './fixtures';
+import { DAY, MINUTE, RECEIVED_AT, receivedBefore, context, docsExampleEvent, nodeSdkEvent, sdkAction, sdkCompany, sdkSubscription, sdkUser } from './fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -82,13 +70,7 @@ describe('normaliseItems: body shape', () => {
 
 describe('normaliseItems: all-or-nothing errors', () => {
   it('lists every bad item of a batch by index and field path, and accepts nothing', () => {
-    const body = [
-      nodeSdkEvent(),
-      eventAt('not a date'),
-      nodeSdkEvent({ weight: 0 }),
-      nodeSdkEvent(),
-      { ...nodeSdkEvent(), request: { uri: 'https://x' } },
-    ];
+    const body = [nodeSdkEvent(), eventAt('not a date'), nodeSdkEvent({ weight: 0 }), nodeSdkEvent(), { ...nodeSdkEvent(), request: { uri: 'https://x' } }];
     const error = rejection('event', body, { batch: true });
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.status).toBe(400);
@@ -122,7 +104,9 @@ describe('normaliseItems: all-or-nothing errors', () => {
   });
 
   it('lists age problems together with schema problems', () => {
-    const error = rejection('action', [sdkAction({ action_name: '' }), { ...sdkAction(), request: { uri: 'https://x', time: receivedBefore(40 * DAY) } }], { batch: true });
+    const error = rejection('action', [sdkAction({ action_name: '' }), { ...sdkAction(), request: { uri: 'https://x', time: receivedBefore(40 * DAY) } }], {
+      batch: true,
+    });
     expect(error.details.map((issue) => `${issue.index} ${issue.field}`)).toEqual(['0 action_name', '1 request.time']);
   });
 
@@ -177,7 +161,11 @@ describe('normaliseItems: times', () => {
   });
 
   it('dates profiles at reception and never marks them late', () => {
-    for (const [kind, body] of [['user', sdkUser()], ['company', sdkCompany()], ['subscription', sdkSubscription()]] as const) {
+    for (const [kind, body] of [
+      ['user', sdkUser()],
+      ['company', sdkCompany()],
+      ['subscription', sdkSubscription()],
+    ] as const) {
       const item = one(kind, body);
       expect(item.time).toBe(RECEIVED_AT.toISOString());
       expect(item.received_at).toBe(RECEIVED_AT.toISOString());
@@ -246,7 +234,10 @@ describe('normaliseItems: defaults', () => {
 
   it('turns header numbers and arrays into strings in data', () => {
     const item = one('event', nodeSdkEvent());
-    expect((item.data['response'] as { headers: Record<string, string> }).headers).toMatchObject({ 'content-length': '27', 'set-cookie': 'a=1; Path=/, b=2; Path=/' });
+    expect((item.data['response'] as { headers: Record<string, string> }).headers).toMatchObject({
+      'content-length': '27',
+      'set-cookie': 'a=1; Path=/, b=2; Path=/',
+    });
   });
 });
 

@@ -1,14 +1,5 @@
 import type * as z from 'zod';
-import {
-  ActionEvent,
-  ApiCallEvent,
-  CompanyProfile,
-  DateTime,
-  HeaderMap,
-  Subscription,
-  UserProfile,
-  isBase64,
-} from '../../../schemas/collector';
+import { ActionEvent, ApiCallEvent, CompanyProfile, DateTime, HeaderMap, Subscription, UserProfile, isBase64 } from '../../../schemas/collector';
 import { normaliseDateTime, parseDateTime } from '../../../values/iso-date-time';
 import { PARSE_OPTIONS } from '../../../functions/ingest/collector/field-issues';
 import { docsExampleEvent, nodeSdkEvent, sdkAction, sdkCompany, sdkSubscription, sdkUser } from './fixtures';
@@ -78,7 +69,14 @@ describe('parseDateTime', () => {
   });
 
   it('normalises to what toISOString gives, by every route', () => {
-    const texts = ['2024-05-01T12:00:00.123Z', '2024-05-01T12:00:00Z', '2024-05-01 12:00:00.5', '0099-12-31T23:59:59,999999', '2024-05-01T12:00:00-11:30', '2024-05-01'];
+    const texts = [
+      '2024-05-01T12:00:00.123Z',
+      '2024-05-01T12:00:00Z',
+      '2024-05-01 12:00:00.5',
+      '0099-12-31T23:59:59,999999',
+      '2024-05-01T12:00:00-11:30',
+      '2024-05-01',
+    ];
     for (const text of texts) expect(normaliseDateTime(text)).toBe(new Date(parseDateTime(text)!).toISOString());
     expect(normaliseDateTime('2024-02-30T12:00:00.123Z')).toBeUndefined();
     expect(parsed(DateTime, '2024-05-01T12:00:00.123Z')).toBe('2024-05-01T12:00:00.123Z');
@@ -314,7 +312,9 @@ describe('UserProfile', () => {
 
   it('requires a non-empty user_id', () => {
     expect(problems(UserProfile, { metadata: {} })).toEqual(['user_id: is required (an anonymous visitor is sent with anonymous_id instead)']);
-    expect(problems(UserProfile, { user_id: null, anonymous_id: null })).toEqual(['user_id: is required (an anonymous visitor is sent with anonymous_id instead)']);
+    expect(problems(UserProfile, { user_id: null, anonymous_id: null })).toEqual([
+      'user_id: is required (an anonymous visitor is sent with anonymous_id instead)',
+    ]);
     expect(problems(UserProfile, { user_id: '' })).toEqual(['user_id: must not be empty']);
     expect(problems(UserProfile, { user_id: 12345 })).toEqual(['user_id: Invalid input: expected string, received number']);
   });

@@ -1,11 +1,5 @@
 import { normaliseItems } from '../../../functions/ingest/collector/normalise';
-import {
-  MAX_ITEM_BYTES,
-  TRUNCATED_BODY_CHARS,
-  fitItemSize,
-  jsonBytes,
-  jsonBytesUpperBound,
-} from '../../../functions/ingest/collector/size-limit';
+import { MAX_ITEM_BYTES, TRUNCATED_BODY_CHARS, fitItemSize, jsonBytes, jsonBytesUpperBound } from '../../../functions/ingest/collector/size-limit';
 import { PayloadTooLargeError, ValidationError } from '../../../functions/shared/errors';
 import { isBase64 } from '../../../schemas/collector';
 import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
@@ -42,7 +36,7 @@ function bigJsonBody(bytes: number): Message {
 describe('jsonBytesUpperBound', () => {
   it.each<[string, unknown]>([
     ['ascii', { a: 'hello', b: [1, 2.5, -3e-300, true, null], c: { d: {} } }],
-    ['multi-byte', { 'clé': 'naïve café ☕ 𝄞' }],
+    ['multi-byte', { clé: 'naïve café ☕ 𝄞' }],
     ['escapes', { s: '"quoted"\\ \n\t\u0001 \u2028' }],
     ['lone surrogate', { s: '\ud800 x \udc00' }],
     ['undefined members', { a: undefined, b: [undefined, 1] }],
@@ -158,7 +152,9 @@ describe('the 1 MB limit per event', () => {
 });
 
 describe('what the search index can map', () => {
-  const { indexShapeProblem, MAX_FIELDS_PER_ITEM, MAX_OBJECT_DEPTH } = jest.requireActual('../../../functions/ingest/collector/index-shape') as typeof import('../../../functions/ingest/collector/index-shape');
+  const { indexShapeProblem, MAX_FIELDS_PER_ITEM, MAX_OBJECT_DEPTH } = jest.requireActual(
+    '../../../functions/ingest/collector/index-shape',
+  ) as typeof import('../../../functions/ingest/collector/index-shape');
   const nestedObject = (levels: number) => {
     let value: Record<string, unknown> = { leaf: 1 };
     for (let i = 1; i < levels; i++) value = { n: value };
@@ -175,14 +171,19 @@ describe('what the search index can map', () => {
   it('counts distinct fields outside bodies, arrays of objects sharing their paths', () => {
     const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
     expect(indexShapeProblem({ metadata: wide(MAX_FIELDS_PER_ITEM - 1) })).toBeUndefined();
-    expect(indexShapeProblem({ metadata: wide(MAX_FIELDS_PER_ITEM) })).toMatchObject({ status: 400, reason: expect.stringContaining('at most 1000 distinct fields') });
+    expect(indexShapeProblem({ metadata: wide(MAX_FIELDS_PER_ITEM) })).toMatchObject({
+      status: 400,
+      reason: expect.stringContaining('at most 1000 distinct fields'),
+    });
     expect(indexShapeProblem({ list: Array.from({ length: 5000 }, () => ({ a: 1, b: 2 })) })).toBeUndefined();
     expect(indexShapeProblem({ request: { body: wide(5000) }, response: { body: wide(5000) } })).toBeUndefined();
   });
 });
 
 describe('what the search index can map: only request and response hold uncounted bodies', () => {
-  const { indexShapeProblem } = jest.requireActual('../../../functions/ingest/collector/index-shape') as typeof import('../../../functions/ingest/collector/index-shape');
+  const { indexShapeProblem } = jest.requireActual(
+    '../../../functions/ingest/collector/index-shape',
+  ) as typeof import('../../../functions/ingest/collector/index-shape');
   it('counts a member named body anywhere else', () => {
     const wide = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, i]));
     expect(indexShapeProblem({ metadata: { body: wide } })).toMatchObject({ status: 400, field: expect.stringMatching(/^metadata\.body\.k/) });

@@ -5,7 +5,15 @@ import { createS3Client } from '../../../functions/shared/aws/clients';
 // Presigning is local computation: no request is sent.
 describe('pre-signed upload URLs', () => {
   const now = new Date().toISOString();
-  const app = App.parse({ org_id: 'o', app_id: 'a', name: 'x', collector_application_id: 'f'.repeat(64), settings: AppSettings.parse({}), created_at: now, modified_at: now });
+  const app = App.parse({
+    org_id: 'o',
+    app_id: 'a',
+    name: 'x',
+    collector_application_id: 'f'.repeat(64),
+    settings: AppSettings.parse({}),
+    created_at: now,
+    modified_at: now,
+  });
 
   it('carry no checksum of the empty body they were signed with, on AWS as with emulators', async () => {
     const previous = { ...process.env };

@@ -4,16 +4,21 @@ import { ValidationError } from '../../../functions/shared/errors';
 
 describe('email rendering', () => {
   it('escapes values in the body, not in the subject, and keeps the subject on one line', () => {
-    const rendered = renderEmail({ subject: 'Hi {{user.name}}\r\nBcc: x@y', html: '<p>{{user.name}}</p><p>{{{raw}}}</p>' }, { user: { name: 'Ann <script>&' }, raw: '<b>ok</b>' });
+    const rendered = renderEmail(
+      { subject: 'Hi {{user.name}}\r\nBcc: x@y', html: '<p>{{user.name}}</p><p>{{{raw}}}</p>' },
+      { user: { name: 'Ann <script>&' }, raw: '<b>ok</b>' },
+    );
     expect(rendered.subject).toBe('Hi Ann <script>& Bcc: x@y');
     expect(rendered.html).toBe('<p>Ann &lt;script&gt;&amp;</p><p><b>ok</b></p>');
   });
 
   it('never lets a value become markup (property)', () => {
-    fc.assert(fc.property(fc.string(), (value) => {
-      const { html } = renderEmail({ subject: 's', html: '<p>{{value}}</p>' }, { value });
-      expect(html.slice(3, -4)).not.toMatch(/[<>"]/);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        const { html } = renderEmail({ subject: 's', html: '<p>{{value}}</p>' }, { value });
+        expect(html.slice(3, -4)).not.toMatch(/[<>"]/);
+      }),
+    );
   });
 
   it('reaches no prototype members and no helpers beyond the built-in ones', () => {

@@ -14,7 +14,15 @@ import { RuleAssignments } from '../../../schemas/governance';
 /** The config ETag follows cohort membership, and GET /v1/config agrees with every other collector answer. */
 
 const now = '2026-03-01T00:00:00.000Z';
-const app = App.parse({ org_id: 'o', app_id: 'a', name: 'etag', collector_application_id: 'e'.repeat(64), settings: AppSettings.parse({}), created_at: now, modified_at: now });
+const app = App.parse({
+  org_id: 'o',
+  app_id: 'a',
+  name: 'etag',
+  collector_application_id: 'e'.repeat(64),
+  settings: AppSettings.parse({}),
+  created_at: now,
+  modified_at: now,
+});
 /** A snapshot as the store writes it: missing sample-rate maps filled in before hashing. */
 const snapshotOf = (input: z.input<typeof RuleAssignments>): RuleConfigSnapshot => {
   const assignments = RuleAssignments.parse(input);

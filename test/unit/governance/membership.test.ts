@@ -37,7 +37,15 @@ const run = (rules: StoredRule[], cohorts: Record<string, StoredCohort>, options
 
 test('users matching a rule’s cohort get the rule with their variable values, in the SDKs’ shape', async () => {
   const result = await run(
-    [rule({ cohorts: [{ id: 'free' }], variables: [{ name: '0', path: 'metadata.email' }, { name: 'quota', path: 'user.metadata.quota' }] })],
+    [
+      rule({
+        cohorts: [{ id: 'free' }],
+        variables: [
+          { name: '0', path: 'metadata.email' },
+          { name: 'quota', path: 'user.metadata.quota' },
+        ],
+      }),
+    ],
     { free: cohort('user', { query: { term: { 'metadata.plan.raw': 'free' } } }) },
   );
   expect(result.problems).toEqual([]);
@@ -107,7 +115,14 @@ test('member ids named like Object.prototype members are ordinary keys', async (
   try {
     const ids = ['constructor', '__proto__', 'toString'];
     await odd.index(ids.map((id) => profileDocument(TENANT, 'users', id, { user_id: id, metadata: { plan: 'odd' } }, 1, '2026-03-01T00:00:00.000Z')));
-    const result = await computeMembership({ index: odd, scope: TENANT, rules: [rule({ cohorts: [{ id: 'odd' }] })], cohorts: new Map([['odd', cohort('user', { query: { term: { 'metadata.plan.raw': 'odd' } } })]]), timeZone: 'UTC', now: NOW });
+    const result = await computeMembership({
+      index: odd,
+      scope: TENANT,
+      rules: [rule({ cohorts: [{ id: 'odd' }] })],
+      cohorts: new Map([['odd', cohort('user', { query: { term: { 'metadata.plan.raw': 'odd' } } })]]),
+      timeZone: 'UTC',
+      now: NOW,
+    });
     expect(result.problems).toEqual([]);
     expect(Object.keys(result.assignments.user_rules).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(Object.getOwnPropertyDescriptor(result.assignments.user_rules, id)?.value).toEqual([{ rules: 'r1', values: {} }]);
@@ -144,11 +159,21 @@ describe('cohort sample rates (dynamic sampling)', () => {
     const freeOrPaid = { terms: { 'metadata.plan.raw': ['free', 'paid'] } };
     const free = { term: { 'metadata.plan.raw': 'free' } };
     // No priorities: the lowest rate wins, whichever cohort it is.
-    expect((await rates({ a: sampled('user', freeOrPaid, 50), b: sampled('user', free, 20) })).rates.user_sample_rate).toEqual({ alice: 20, bob: 20, carol: 50 });
+    expect((await rates({ a: sampled('user', freeOrPaid, 50), b: sampled('user', free, 20) })).rates.user_sample_rate).toEqual({
+      alice: 20,
+      bob: 20,
+      carol: 50,
+    });
     // The larger priority wins even with a higher rate; a cohort without priority ranks below.
-    expect((await rates({ a: sampled('user', freeOrPaid, 50, 5), b: sampled('user', free, 20, 1), c: sampled('user', free, 1) })).rates.user_sample_rate).toEqual({ alice: 50, bob: 50, carol: 50 });
+    expect(
+      (await rates({ a: sampled('user', freeOrPaid, 50, 5), b: sampled('user', free, 20, 1), c: sampled('user', free, 1) })).rates.user_sample_rate,
+    ).toEqual({ alice: 50, bob: 50, carol: 50 });
     // Equal priorities: the lowest rate.
-    expect((await rates({ a: sampled('user', freeOrPaid, 50, 3), b: sampled('user', free, 20, 3) })).rates.user_sample_rate).toEqual({ alice: 20, bob: 20, carol: 50 });
+    expect((await rates({ a: sampled('user', freeOrPaid, 50, 3), b: sampled('user', free, 20, 3) })).rates.user_sample_rate).toEqual({
+      alice: 20,
+      bob: 20,
+      carol: 50,
+    });
   });
 
   test('a cohort whose search fails is reported and adds no rates; the other cohorts still count', async () => {
@@ -163,8 +188,17 @@ describe('cohort sample rates (dynamic sampling)', () => {
       },
     });
     const result = await computeSampleRates({
-      index: flaky, scope: TENANT, timeZone: 'UTC', now: NOW, pageSize: 1,
-      cohorts: new Map(Object.entries({ paid: sampled('user', { terms: { 'metadata.plan.raw': ['paid', 'free'] } }, 5, 9), free: sampled('user', { term: { 'metadata.plan.raw': 'free' } }, 40) })),
+      index: flaky,
+      scope: TENANT,
+      timeZone: 'UTC',
+      now: NOW,
+      pageSize: 1,
+      cohorts: new Map(
+        Object.entries({
+          paid: sampled('user', { terms: { 'metadata.plan.raw': ['paid', 'free'] } }, 5, 9),
+          free: sampled('user', { term: { 'metadata.plan.raw': 'free' } }, 40),
+        }),
+      ),
     });
     expect(result.rates.user_sample_rate).toEqual({ alice: 40, bob: 40 });
     expect(result.problems).toEqual([{ cohort_id: 'paid', reason: 'its members could not be searched: search backend unavailable' }]);

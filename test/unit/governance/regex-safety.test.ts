@@ -64,7 +64,10 @@ describe('governance regexes: catastrophic backtracking is refused', () => {
       block: true,
       applied_to: 'matching',
       applied_to_unidentified: false,
-      regex_config: [{ conditions: [{ path: 'request.route', value: '^/ok$' }] }, { conditions: [{ path: 'request.route', value: '^(a|b|c)*0-0-0(x+x+)+y$' }] }],
+      regex_config: [
+        { conditions: [{ path: 'request.route', value: '^/ok$' }] },
+        { conditions: [{ path: 'request.route', value: '^(a|b|c)*0-0-0(x+x+)+y$' }] },
+      ],
     });
     expect(parsed.success).toBe(false);
     const issue = parsed.error?.issues.find((i) => i.path.join('.') === 'regex_config.1.conditions.0.value');

@@ -55,7 +55,18 @@ describe('parseJson', () => {
 describe('readJsonBody', () => {
   const headers = {};
   it('parses a text body straight from the event string', () => {
-    expect(readJsonBody({ bodyText: '{"a":1}', headers, get rawBody(): Buffer { throw new Error('bytes not needed'); } }, 100)).toEqual({ a: 1 });
+    expect(
+      readJsonBody(
+        {
+          bodyText: '{"a":1}',
+          headers,
+          get rawBody(): Buffer {
+            throw new Error('bytes not needed');
+          },
+        },
+        100,
+      ),
+    ).toEqual({ a: 1 });
   });
 
   it('decodes bytes when the body is content-encoded', () => {

@@ -49,7 +49,9 @@ describe('createHttpHandler', () => {
   it('maps a ValidationError to 400 with the one error shape', async () => {
     const result = await handler(event('POST', '/v1/things', { 'x-key': 'secret' }));
     expect(result.statusCode).toBe(400);
-    expect(JSON.parse(result.body!)).toEqual({ error: { status: 400, code: 'invalid_request', message: 'body required', details: [{ index: 2, field: 'request.time', reason: 'Required' }] } });
+    expect(JSON.parse(result.body!)).toEqual({
+      error: { status: 400, code: 'invalid_request', message: 'body required', details: [{ index: 2, field: 'request.time', reason: 'Required' }] },
+    });
     expect(result.headers?.['access-control-allow-origin']).toBe('*');
   });
 
@@ -95,11 +97,17 @@ describe('createHttpHandler', () => {
   it('answers CORS preflight for known paths and 404 for unknown ones', async () => {
     const preflight = await handler(event('OPTIONS', '/v1/things', { 'access-control-request-headers': 'content-type, x-service-application-id' }));
     expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': 'content-type, x-service-application-id' });
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': 'content-type, x-service-application-id',
+    });
     expect((await handler(event('OPTIONS', '/elsewhere'))).statusCode).toBe(404);
   });
 
   it('refuses a route table that names a missing operation', () => {
-    expect(() => createHttpHandler({ routes: [{ ...testRoutes[0]!, operation: 'missing' }], authenticate: async () => 'x', operations: {} })).toThrow(/unknown operation missing/);
+    expect(() => createHttpHandler({ routes: [{ ...testRoutes[0]!, operation: 'missing' }], authenticate: async () => 'x', operations: {} })).toThrow(
+      /unknown operation missing/,
+    );
   });
 });

@@ -16,13 +16,17 @@ const issues = (body: unknown, rules: Parameters<typeof assertNoReservedMembers>
 
 describe('reserved member names', () => {
   it('refuses __proto__ anywhere in a management body, naming its path', () => {
-    expect(issues(JSON.parse('{"a":{"b":[{"__proto__":1}]}}'), management)).toEqual([{ field: 'a.b[0].__proto__', reason: expect.stringContaining('__proto__') }]);
+    expect(issues(JSON.parse('{"a":{"b":[{"__proto__":1}]}}'), management)).toEqual([
+      { field: 'a.b[0].__proto__', reason: expect.stringContaining('__proto__') },
+    ]);
     expect(issues(JSON.parse('{"aggs":{"__proto__":{"terms":{"field":"x"}}}}'), management)).toEqual([expect.objectContaining({ field: 'aggs.__proto__' })]);
   });
 
-  it('keeps __proto__ inside the collector\'s free-form members and refuses it elsewhere, with the batch index', () => {
+  it("keeps __proto__ inside the collector's free-form members and refuses it elsewhere, with the batch index", () => {
     expect(issues(JSON.parse('{"metadata":{"x":{"__proto__":1}},"request":{"body":{"__proto__":2}}}'), collector)).toEqual([]);
-    expect(issues(JSON.parse('[{"user_id":"a"},{"request":{"__proto__":1}}]'), collector)).toEqual([expect.objectContaining({ field: 'request.__proto__', index: 1 })]);
+    expect(issues(JSON.parse('[{"user_id":"a"},{"request":{"__proto__":1}}]'), collector)).toEqual([
+      expect.objectContaining({ field: 'request.__proto__', index: 1 }),
+    ]);
   });
 
   it('refuses a constructor object the marshaller would misread only where bodies become DynamoDB maps', () => {

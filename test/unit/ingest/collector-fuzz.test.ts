@@ -15,7 +15,15 @@ import type { HttpEvent } from '../../../functions/shared/http/types';
  * every answer is 201 or a 4xx in the error shape — never a 500 — and a refused body publishes nothing.
  */
 const now = new Date().toISOString();
-const app = App.parse({ org_id: 'o', app_id: 'a', name: 'fuzz', collector_application_id: 'f'.repeat(64), settings: AppSettings.parse({}), created_at: now, modified_at: now });
+const app = App.parse({
+  org_id: 'o',
+  app_id: 'a',
+  name: 'fuzz',
+  collector_application_id: 'f'.repeat(64),
+  settings: AppSettings.parse({}),
+  created_at: now,
+  modified_at: now,
+});
 let published: StreamEntry[] = [];
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const handler = createCollectorHandler({
@@ -29,10 +37,27 @@ const handler = createCollectorHandler({
 // A small deterministic PRNG, so a failure is reproducible from its seed.
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const nasty = ['', ' ', 'null', '__proto__', 'constructor', 'x'.repeat(257), 'é'.repeat(129), '2026-13-45T25:61:00Z', 'not-a-date', '\u0000', '\ud800', 'é'.repeat(50), '9'.repeat(400), 'x'.repeat(70), '=====', 'AAAA'];
+const nasty = [
+  '',
+  ' ',
+  'null',
+  '__proto__',
+  'constructor',
+  'x'.repeat(257),
+  'é'.repeat(129),
+  '2026-13-45T25:61:00Z',
+  'not-a-date',
+  '\u0000',
+  '\ud800',
+  'é'.repeat(50),
+  '9'.repeat(400),
+  'x'.repeat(70),
+  '=====',
+  'AAAA',
+];
 
 const PROTOTYPE_KEYS = ['__proto__', '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf'];
 /** Members named `__proto__` in a JSON text (a string value is never followed by a colon). */
@@ -41,18 +66,52 @@ const protoMembers = (text: string) => text.split('"__proto__":').length - 1;
 function randomValue(r: () => number, depth = 0): unknown {
   const pick = Math.floor(r() * (depth > 3 ? 6 : 9));
   switch (pick) {
-    case 0: return null;
-    case 1: return r() < 0.5;
-    case 2: return [0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 599, 100][Math.floor(r() * 8)];
-    case 3: return nasty[Math.floor(r() * nasty.length)];
-    case 4: return new Date(Date.now() - r() * 40 * 86_400_000).toISOString();
-    case 5: return `str${Math.floor(r() * 1000)}`;
-    case 6: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return r() < 0.5;
+    case 2:
+      return [0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 599, 100][Math.floor(r() * 8)];
+    case 3:
+      return nasty[Math.floor(r() * nasty.length)];
+    case 4:
+      return new Date(Date.now() - r() * 40 * 86_400_000).toISOString();
+    case 5:
+      return `str${Math.floor(r() * 1000)}`;
+    case 6:
+      return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
     default: {
-      const keys = ['request', 'response', 'time', 'uri', 'verb', 'headers', 'body', 'status', 'transfer_encoding', 'transaction_id', 'user_id', 'company_id', 'weight', 'metadata', 'action_name', 'subscription_id', 'items', 'status', 'campaign', ...PROTOTYPE_KEYS];
+      const keys = [
+        'request',
+        'response',
+        'time',
+        'uri',
+        'verb',
+        'headers',
+        'body',
+        'status',
+        'transfer_encoding',
+        'transaction_id',
+        'user_id',
+        'company_id',
+        'weight',
+        'metadata',
+        'action_name',
+        'subscription_id',
+        'items',
+        'status',
+        'campaign',
+        ...PROTOTYPE_KEYS,
+      ];
       const o: Record<string, unknown> = {};
       // defineProperty: a `__proto__` key is then a member, as JSON.parse makes it, not the object's prototype.
-      for (let i = Math.floor(r() * 6); i > 0; i--) Object.defineProperty(o, keys[Math.floor(r() * keys.length)]!, { value: randomValue(r, depth + 1), enumerable: true, writable: true, configurable: true });
+      for (let i = Math.floor(r() * 6); i > 0; i--)
+        Object.defineProperty(o, keys[Math.floor(r() * keys.length)]!, {
+          value: randomValue(r, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return o;
     }
   }
@@ -70,7 +129,24 @@ function validEvent(i: number): Record<string, any> {
 /** A valid event with one field replaced by a random value, or deleted. */
 function mutated(r: () => number, i: number): unknown {
   const event = validEvent(i);
-  const paths = [['request', 'time'], ['request', 'uri'], ['request', 'verb'], ['request', 'headers'], ['request', 'body'], ['request', 'transfer_encoding'], ['response', 'status'], ['response', 'time'], ['response'], ['request'], ['transaction_id'], ['weight'], ['metadata'], ['user_id'], ['direction'], ['span']];
+  const paths = [
+    ['request', 'time'],
+    ['request', 'uri'],
+    ['request', 'verb'],
+    ['request', 'headers'],
+    ['request', 'body'],
+    ['request', 'transfer_encoding'],
+    ['response', 'status'],
+    ['response', 'time'],
+    ['response'],
+    ['request'],
+    ['transaction_id'],
+    ['weight'],
+    ['metadata'],
+    ['user_id'],
+    ['direction'],
+    ['span'],
+  ];
   const path = paths[Math.floor(r() * paths.length)]!;
   let target = event;
   for (const key of path.slice(0, -1)) target = target[key];
@@ -81,13 +157,29 @@ function mutated(r: () => number, i: number): unknown {
 
 function post(path: string, body: string): Promise<{ statusCode?: number; body?: string }> {
   return handler({
-    version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', isBase64Encoded: false, body,
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: '',
+    isBase64Encoded: false,
+    body,
     headers: { 'content-type': 'application/json', 'x-service-application-id': app.collector_application_id },
     requestContext: { http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'fuzz' }, timeEpoch: Date.now() },
   } as unknown as HttpEvent);
 }
 
-const routes = ['/v1/events', '/v1/events/batch', '/v1/actions', '/v1/actions/batch', '/v1/users', '/v1/users/batch', '/v1/companies', '/v1/companies/batch', '/v1/subscriptions', '/v1/subscriptions/batch'];
+const routes = [
+  '/v1/events',
+  '/v1/events/batch',
+  '/v1/actions',
+  '/v1/actions/batch',
+  '/v1/users',
+  '/v1/users/batch',
+  '/v1/companies',
+  '/v1/companies/batch',
+  '/v1/subscriptions',
+  '/v1/subscriptions/batch',
+];
 
 describe('collector fuzz', () => {
   const seeds = Array.from({ length: 8 }, (_, i) => i + 1);

@@ -8,7 +8,13 @@ const scope = { org_id: 'org_1', app_id: 'app_1' };
 const at = '2026-11-25T00:00:00.000Z';
 
 function userRecord(sequence: number, userId: string, metadata: Record<string, unknown>) {
-  const record = { v: 1, record_id: `rec-${sequence}`, ...scope, kind: 'user', items: [{ id: userId, time: at, received_at: at, data: { user_id: userId, metadata } }] };
+  const record = {
+    v: 1,
+    record_id: `rec-${sequence}`,
+    ...scope,
+    kind: 'user',
+    items: [{ id: userId, time: at, received_at: at, data: { user_id: userId, metadata } }],
+  };
   return { sequenceNumber: String(sequence), partitionKey: `app_1:user:${userId}`, data: encodeRecord(JSON.stringify(record)) };
 }
 
@@ -39,7 +45,12 @@ describe('the consumer and records that can never be stored', () => {
   it('quarantines an update the profile store refuses for good at once, and the later updates of that profile go on', async () => {
     const tooLarge = Object.assign(new Error('Item size has exceeded the maximum allowed size'), { name: 'ValidationException' });
     const { consume, quarantined, merged } = consumerWith((metadata) => (metadata['fail'] ? tooLarge : undefined));
-    const result = await consume([userRecord(1, 'u', { a: 1 }), userRecord(2, 'u', { fail: true }), userRecord(3, 'u', { b: 2 }), userRecord(4, 'v', { c: 3 })]);
+    const result = await consume([
+      userRecord(1, 'u', { a: 1 }),
+      userRecord(2, 'u', { fail: true }),
+      userRecord(3, 'u', { b: 2 }),
+      userRecord(4, 'v', { c: 3 }),
+    ]);
     expect(result.failedSequenceNumbers).toEqual([]);
     // Profiles merge in parallel; one profile's updates in stream order.
     expect(merged.filter((m) => m.startsWith('u:'))).toEqual(['u:{"a":1}', 'u:{"b":2}']);
@@ -62,7 +73,12 @@ describe('the consumer and records that can never be stored', () => {
   });
 
   it.each([
-    [Object.assign(new Error('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit'), { name: 'ValidationException' }), true],
+    [
+      Object.assign(new Error('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit'), {
+        name: 'ValidationException',
+      }),
+      true,
+    ],
     [new Error('Unsupported type passed: [object Object]. Pass options.convertClassInstanceToMap=true to marshall typeof object as map attribute.'), true],
     [new Error('Number 9007199254740993 is greater than Number.MAX_SAFE_INTEGER. Use NumberValue from @aws-sdk/lib-dynamodb.'), true],
     [new PermanentRecordError('not storable'), true],

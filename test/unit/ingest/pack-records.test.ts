@@ -4,7 +4,12 @@ import { decodeRecord, encodeRecord } from '../../../functions/ingest/stream/rec
 import { StreamRecord, type StreamItem } from '../../../schemas/stream-record';
 
 const scope = { org_id: 'org1', app_id: 'app1' };
-const item = (id: string, extra: Record<string, unknown> = {}): StreamItem => ({ id, time: '2026-11-22T00:00:00.000Z', received_at: '2026-11-22T00:00:01.000Z', data: { id, ...extra } });
+const item = (id: string, extra: Record<string, unknown> = {}): StreamItem => ({
+  id,
+  time: '2026-11-22T00:00:00.000Z',
+  received_at: '2026-11-22T00:00:01.000Z',
+  data: { id, ...extra },
+});
 
 describe('packStreamEntries', () => {
   it('packs events many to a record, as valid StreamRecords that keep every item in order', () => {
@@ -16,8 +21,12 @@ describe('packStreamEntries', () => {
     expect(decoded.every((r) => r.org_id === 'org1' && r.app_id === 'app1' && r.kind === 'event')).toBe(true);
   });
 
-  it('gives every record its own record_id (the owner of its events\' dedup claims)', () => {
-    const entries = packStreamEntries(scope, 'event', Array.from({ length: 1500 }, (_, i) => item(`e${i}`)));
+  it("gives every record its own record_id (the owner of its events' dedup claims)", () => {
+    const entries = packStreamEntries(
+      scope,
+      'event',
+      Array.from({ length: 1500 }, (_, i) => item(`e${i}`)),
+    );
     const recordIds = entries.map((e) => StreamRecord.parse(JSON.parse(decodeRecord(e.data))).record_id);
     expect(new Set(recordIds).size).toBe(entries.length);
     for (const id of recordIds) expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -25,14 +34,22 @@ describe('packStreamEntries', () => {
 
   it('keeps every record under the Kinesis record size limit', () => {
     const big = 'x'.repeat(300_000);
-    const entries = packStreamEntries(scope, 'event', Array.from({ length: 10 }, (_, i) => item(`e${i}`, { body: big })));
+    const entries = packStreamEntries(
+      scope,
+      'event',
+      Array.from({ length: 10 }, (_, i) => item(`e${i}`, { body: big })),
+    );
     expect(entries.length).toBeGreaterThanOrEqual(4);
     for (const e of entries) expect(Buffer.byteLength(decodeRecord(e.data))).toBeLessThanOrEqual(MAX_RECORD_BYTES);
   });
 
   it('measures multi-byte text by bytes, not characters', () => {
     const wide = '€'.repeat(150_000); // 450 KB of UTF-8
-    const entries = packStreamEntries(scope, 'action', Array.from({ length: 4 }, (_, i) => item(`a${i}`, { note: wide })));
+    const entries = packStreamEntries(
+      scope,
+      'action',
+      Array.from({ length: 4 }, (_, i) => item(`a${i}`, { note: wide })),
+    );
     for (const e of entries) expect(Buffer.byteLength(decodeRecord(e.data))).toBeLessThanOrEqual(MAX_RECORD_BYTES);
   });
 

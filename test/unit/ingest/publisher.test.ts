@@ -17,7 +17,9 @@ function throttlingStream(plan: (attempt: number, keys: string[]) => boolean[]) 
       keys.forEach((k, i) => ok[i] && accepted.push(k));
       return {
         FailedRecordCount: ok.filter((x) => !x).length,
-        Records: ok.map((x) => (x ? { SequenceNumber: '1', ShardId: 's' } : { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' })),
+        Records: ok.map((x) =>
+          x ? { SequenceNumber: '1', ShardId: 's' } : { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' },
+        ),
         $metadata: {},
       };
     },
@@ -34,7 +36,11 @@ describe('KinesisPublisher', () => {
     await new KinesisPublisher(stream.client, 'stream', noSleep).publish(entries(10));
     expect(stream.calls).toHaveLength(2);
     expect(stream.calls[1]).toEqual(['k1', 'k3', 'k5', 'k7', 'k9']);
-    expect(stream.accepted.sort()).toEqual(entries(10).map((e) => e.partitionKey).sort());
+    expect(stream.accepted.sort()).toEqual(
+      entries(10)
+        .map((e) => e.partitionKey)
+        .sort(),
+    );
   });
 
   it('splits requests at 500 records', async () => {

@@ -90,7 +90,11 @@ describe('the local ingest journal', () => {
 
   it('marks entries done when the stream refuses them, so a request that was answered with an error is not replayed', async () => {
     const { journal } = await IngestJournal.open(dir);
-    const refusing = journal.publisherOver({ publish: async () => { throw new Error('stream down'); } });
+    const refusing = journal.publisherOver({
+      publish: async () => {
+        throw new Error('stream down');
+      },
+    });
     await expect(refusing.publish([entry(1)])).rejects.toThrow('stream down');
     const accepting = journal.publisherOver({ publish: async () => {} });
     await accepting.publish([entry(2)]);

@@ -11,7 +11,12 @@ class FakeStream {
 
   put(data: string): void {
     this.sequence += 1;
-    this.pending.push({ SequenceNumber: String(this.sequence).padStart(20, '0'), PartitionKey: 'p', Data: Buffer.from(data), ApproximateArrivalTimestamp: new Date() });
+    this.pending.push({
+      SequenceNumber: String(this.sequence).padStart(20, '0'),
+      PartitionKey: 'p',
+      Data: Buffer.from(data),
+      ApproximateArrivalTimestamp: new Date(),
+    });
   }
 
   readonly client = {
@@ -29,13 +34,24 @@ class FakeStream {
   } as unknown as KinesisClient;
 }
 
-const noQuarantine = { put: async () => { throw new Error('nothing should fail'); } } as unknown as Quarantine;
+const noQuarantine = {
+  put: async () => {
+    throw new Error('nothing should fail');
+  },
+} as unknown as Quarantine;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('local stream poller: idle back-off and nudges', () => {
   it('reads less and less often while the stream is idle (doubling up to the maximum)', async () => {
     const stream = new FakeStream();
-    const poller = new StreamPoller({ kinesis: stream.client, streamName: 's', handler: async () => ({ batchItemFailures: [] }), onFailure: noQuarantine, idlePollMs: 10, maxIdlePollMs: 40 });
+    const poller = new StreamPoller({
+      kinesis: stream.client,
+      streamName: 's',
+      handler: async () => ({ batchItemFailures: [] }),
+      onFailure: noQuarantine,
+      idlePollMs: 10,
+      maxIdlePollMs: 40,
+    });
     await poller.start();
     await wait(400);
     await poller.stop({ drain: false });

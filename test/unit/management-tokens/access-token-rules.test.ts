@@ -4,7 +4,15 @@ import { effectiveScopes, splitScopeList } from '../../../functions/management-t
 import { managementScopes } from '../../../schemas/scopes';
 import { UnauthorizedError, ValidationError } from '../../../functions/shared/errors';
 
-const caller: ManagementCaller = { iss: 'usage-analytics', sub: 'alice', org_id: 'o', app_id: 'a', scopes: ['read:events', 'read:users', 'create:access_tokens'], iat: 1, jti: 'j' };
+const caller: ManagementCaller = {
+  iss: 'usage-analytics',
+  sub: 'alice',
+  org_id: 'o',
+  app_id: 'a',
+  scopes: ['read:events', 'read:users', 'create:access_tokens'],
+  iat: 1,
+  jti: 'j',
+};
 const now = new Date('2026-01-01T00:00:00Z');
 
 describe('scope lists', () => {
@@ -22,7 +30,7 @@ describe('scope lists', () => {
 });
 
 describe('minting rules', () => {
-  it('grants a subset of the caller\'s scopes, all of them by default', () => {
+  it("grants a subset of the caller's scopes, all of them by default", () => {
     expect(requestedScopes(caller, undefined)).toEqual(caller.scopes);
     expect(requestedScopes(caller, 'read:events')).toEqual(['read:events']);
   });

@@ -9,15 +9,42 @@ import type { HttpRequest } from '../../../functions/shared/http/types';
 import { fakeTable } from './fake-table';
 
 const key = Buffer.from('k'.repeat(48));
-const route: RouteDefinition = { api: 'management', method: 'GET', path: '/~/x', lambda: 'management', operation: 'x', auth: { kind: 'management-token', scope: 'read:events' }, summary: '' };
+const route: RouteDefinition = {
+  api: 'management',
+  method: 'GET',
+  path: '/~/x',
+  lambda: 'management',
+  operation: 'x',
+  auth: { kind: 'management-token', scope: 'read:events' },
+  summary: '',
+};
 const openRoute: RouteDefinition = { ...route, auth: { kind: 'none' } };
-const request = (authorization: string): HttpRequest => ({ method: 'GET', path: '/~/x', headers: { authorization }, cookies: {}, query: {}, pathParams: {}, rawBody: Buffer.alloc(0), sourceIp: '', receivedAt: new Date() });
+const request = (authorization: string): HttpRequest => ({
+  method: 'GET',
+  path: '/~/x',
+  headers: { authorization },
+  cookies: {},
+  query: {},
+  pathParams: {},
+  rawBody: Buffer.alloc(0),
+  sourceIp: '',
+  receivedAt: new Date(),
+});
 
 function setup(options: { status?: string; revoked?: boolean; limit?: number } = {}) {
   let nowMs = Date.parse('2026-05-01T12:00:10Z');
   const table = fakeTable();
   table.put({ pk: 'ORG#o1', sk: 'ORG', ...(options.status ? { subscription_status: options.status } : {}) });
-  table.put({ ...tokenKey('t1'), jti: 't1', org_id: 'o1', app_id: 'a1', sub: 'alice', scopes: ['read:events'], issued_at: 1, ...(options.revoked ? { revoked_at: '2026-01-01T00:00:00Z' } : {}) });
+  table.put({
+    ...tokenKey('t1'),
+    jti: 't1',
+    org_id: 'o1',
+    app_id: 'a1',
+    sub: 'alice',
+    scopes: ['read:events'],
+    issued_at: 1,
+    ...(options.revoked ? { revoked_at: '2026-01-01T00:00:00Z' } : {}),
+  });
   const token = signManagementToken({ sub: 'alice', org_id: 'o1', app_id: 'a1', scopes: ['read:events'], jti: 't1', iat: 1 }, key);
   const clock = () => nowMs;
   const authenticate = managementAuthenticator({
@@ -30,7 +57,11 @@ function setup(options: { status?: string; revoked?: boolean; limit?: number } =
   return { table, token, authenticate, advance: (ms: number) => (nowMs += ms) };
 }
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('managementAuthenticator', () => {
   it('passes open routes without a token and returns the claims with the rate state otherwise', async () => {
@@ -74,7 +105,16 @@ describe('managementAuthenticator', () => {
 
   it('refuses a token whose record has expired even if the token carries no exp', async () => {
     const { authenticate, token, table } = setup();
-    table.put({ ...tokenKey('t1'), jti: 't1', org_id: 'o1', app_id: 'a1', sub: 'alice', scopes: ['read:events'], issued_at: 1, expires_at: Date.parse('2026-05-01T12:00:00Z') / 1000 });
+    table.put({
+      ...tokenKey('t1'),
+      jti: 't1',
+      org_id: 'o1',
+      app_id: 'a1',
+      sub: 'alice',
+      scopes: ['read:events'],
+      issued_at: 1,
+      expires_at: Date.parse('2026-05-01T12:00:00Z') / 1000,
+    });
     const error = await rejection(authenticate(route, request(token)));
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect((error as UnauthorizedError).details).toEqual([{ field: 'authorization', reason: 'has expired' }]);

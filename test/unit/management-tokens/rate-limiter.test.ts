@@ -29,7 +29,12 @@ describe('RateLimiter', () => {
     const { ok, refused } = await takeMany(limiter, 'org1', 40);
     expect(ok).toBe(29);
     expect(refused).toHaveLength(11);
-    expect(refused[0]!.headers).toEqual({ 'retry-after': '30', 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.parse('2026-03-01T10:01:00Z') / 1000) });
+    expect(refused[0]!.headers).toEqual({
+      'retry-after': '30',
+      'x-ratelimit-limit': '30',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Date.parse('2026-03-01T10:01:00Z') / 1000),
+    });
     // Another org has its own counter.
     await expect(limiter.take('org2')).resolves.toMatchObject({ remaining: 29 });
   });

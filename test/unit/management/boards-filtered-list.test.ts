@@ -8,9 +8,11 @@ function memoryStore(documents: { id: string; document: StoredDocument }[]): Res
   return {
     async list(_at: ResourceLocation, options: ListOptions = {}): Promise<ListPage> {
       const take = options.take ?? 50;
-      const matching = sorted.filter((item) =>
-        (options.beforeId === undefined || item.id < options.beforeId)
-        && (options.where === undefined || item.document[options.where.attribute] === options.where.value));
+      const matching = sorted.filter(
+        (item) =>
+          (options.beforeId === undefined || item.id < options.beforeId) &&
+          (options.where === undefined || item.document[options.where.attribute] === options.where.value),
+      );
       const items = matching.slice(0, take);
       return matching.length > take ? { items, nextBeforeId: items[items.length - 1]!.id } : { items };
     },
@@ -30,12 +32,21 @@ describe('filteredList', () => {
           const docs = numbers.map((n) => ({ id: n.toString(16).padStart(8, '0'), document: { n, kind: n % 2 === 0 ? 'even' : 'odd' } }));
           const store = memoryStore(docs);
           const keep = (doc: StoredDocument) => (doc.n as number) % modulus === 0;
-          const expected = docs.filter((d) => keep(d.document) && d.document.kind === 'even').map((d) => d.id).sort().reverse();
+          const expected = docs
+            .filter((d) => keep(d.document) && d.document.kind === 'even')
+            .map((d) => d.id)
+            .sort()
+            .reverse();
 
           const seen: string[] = [];
           let beforeId: string | undefined;
           for (let pages = 0; pages < 10_000; pages += 1) {
-            const page = await filteredList(store, at, { take, where: { attribute: 'kind', value: 'even' }, ...(beforeId === undefined ? {} : { beforeId }) }, keep);
+            const page = await filteredList(
+              store,
+              at,
+              { take, where: { attribute: 'kind', value: 'even' }, ...(beforeId === undefined ? {} : { beforeId }) },
+              keep,
+            );
             expect(page.items.length).toBeLessThanOrEqual(take);
             seen.push(...page.items.map((item) => item.id));
             if (page.nextBeforeId === undefined) break;

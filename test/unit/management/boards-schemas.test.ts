@@ -1,4 +1,3 @@
-
 import { ValidationError } from '../../../functions/shared/errors';
 import { DashboardCreate, DashboardUpdate, MAX_DASHBOARD_WORKSPACES } from '../../../schemas/resources/dashboard';
 import { EmailTemplateCreate, EmailTemplateUpdate } from '../../../schemas/resources/email-template';
@@ -50,7 +49,10 @@ describe('policy', () => {
   it('withGrant adds a grantee or replaces its permission, and starts a policy when there is none', () => {
     expect(withGrant(undefined, { grantee: 'x', permission: 'read' })).toEqual({ acl: [{ grantee: 'x', permission: 'read' }], resource: {} });
     const twice = withGrant(withGrant(policy, { grantee: 'b', permission: 'read' }), { grantee: 'a', permission: 'admin' });
-    expect(twice.acl).toEqual([{ grantee: 'b', permission: 'read' }, { grantee: 'a', permission: 'admin' }]);
+    expect(twice.acl).toEqual([
+      { grantee: 'b', permission: 'read' },
+      { grantee: 'a', permission: 'admin' },
+    ]);
   });
 });
 
@@ -65,7 +67,9 @@ describe('workspace schemas', () => {
 
   it('update refuses fields outside WorkspaceUpdateItem', () => {
     expect(fieldsOf(() => parseBody(WorkspaceUpdate, { is_default: true }))).toEqual(['is_default']);
-    expect(fieldsOf(() => parseBody(WorkspaceUpdate, { drawings: [{ id: 'd', name: 'n', type: 't', value: 'high', direction: 'up' }] }))).toEqual(['drawings[0].value']);
+    expect(fieldsOf(() => parseBody(WorkspaceUpdate, { drawings: [{ id: 'd', name: 'n', type: 't', value: 'high', direction: 'up' }] }))).toEqual([
+      'drawings[0].value',
+    ]);
   });
 
   it('a comment needs a message; mentions default to none', () => {
@@ -86,9 +90,14 @@ describe('email template schemas', () => {
 
   it('create takes the spec fields; addresses are checked', () => {
     expect(parseBody(EmailTemplateCreate, valid)).toEqual(valid);
-    expect(fieldsOf(() => parseBody(EmailTemplateCreate, { ...valid, addresses: { from: 'a@', cc: ['b@example.com', 'nope'], bcc: [] } }))).toEqual(['addresses.from', 'addresses.cc[1]']);
+    expect(fieldsOf(() => parseBody(EmailTemplateCreate, { ...valid, addresses: { from: 'a@', cc: ['b@example.com', 'nope'], bcc: [] } }))).toEqual([
+      'addresses.from',
+      'addresses.cc[1]',
+    ]);
     expect(fieldsOf(() => parseBody(EmailTemplateCreate, { ...valid, period: '2 weeks' }))).toEqual(['period']);
-    expect(fieldsOf(() => parseBody(EmailTemplateCreate, { ...valid, template: { ...valid.template, thumbnail_url: 'not a url' } }))).toEqual(['template.thumbnail_url']);
+    expect(fieldsOf(() => parseBody(EmailTemplateCreate, { ...valid, template: { ...valid.template, thumbnail_url: 'not a url' } }))).toEqual([
+      'template.thumbnail_url',
+    ]);
   });
 
   it('update: all optional and still strict', () => {
@@ -109,7 +118,14 @@ describe('keystore schemas', () => {
   });
 
   it('a list names the item of each problem', () => {
-    expect(fieldsOf(() => parseBody(EncryptedKeyCreateList, [{ month: '2026-02', encrypted_key: key }, { month: 'x', encrypted_key: key }]))).toEqual(['[1].month']);
+    expect(
+      fieldsOf(() =>
+        parseBody(EncryptedKeyCreateList, [
+          { month: '2026-02', encrypted_key: key },
+          { month: 'x', encrypted_key: key },
+        ]),
+      ),
+    ).toEqual(['[1].month']);
     expect(fieldsOf(() => parseBody(EncryptedKeyCreateList, []))).toEqual(['body']);
   });
 });

@@ -54,7 +54,9 @@ describe('governance rule schema', () => {
   it('refuses regex values that do not compile, naming the condition', () => {
     const bad = { ...rule, regex_config: [{ conditions: [{ path: 'request.route', value: 'ok' }] }, { conditions: [{ path: 'request.verb', value: '*' }] }] };
     expect(fieldsOf(() => parseBody(GovernanceRuleCreate, bad))).toEqual(['regex_config[1].conditions[0].value']);
-    expect(parseBody(GovernanceRuleCreate, { ...rule, regex_config: [{ conditions: [{ path: 'request.route', value: '^/v[0-9]+/items$' }] }] }).regex_config).toHaveLength(1);
+    expect(
+      parseBody(GovernanceRuleCreate, { ...rule, regex_config: [{ conditions: [{ path: 'request.route', value: '^/v[0-9]+/items$' }] }] }).regex_config,
+    ).toHaveLength(1);
   });
   it('takes state 0 or 1 and type user, company or regex', () => {
     expect(fieldsOf(() => parseBody(GovernanceRuleCreate, { ...rule, state: 2, type: 'team' })).sort()).toEqual(['state', 'type']);
@@ -67,7 +69,9 @@ describe('search criteria', () => {
     expect(parseCriteria({ term: { 'user_id.raw': 'a' } }, 'users', 'criteria').form).toBe('query');
     expect(fieldsOf(() => parseCriteria({ query: { script: {} } }, 'users', 'criteria'))[0]).toMatch(/^criteria\.query/);
     expect(fieldsOf(() => parseCriteria({ size: -1 }, 'users', 'criteria'))).toEqual(['criteria.size']);
-    expect(criteriaQuery(JSON.stringify({ term: { 'user_id.raw': 'a' } }), 'users')).toEqual(criteriaQuery(JSON.stringify({ query: { term: { 'user_id.raw': 'a' } } }), 'users'));
+    expect(criteriaQuery(JSON.stringify({ term: { 'user_id.raw': 'a' } }), 'users')).toEqual(
+      criteriaQuery(JSON.stringify({ query: { term: { 'user_id.raw': 'a' } } }), 'users'),
+    );
   });
 });
 

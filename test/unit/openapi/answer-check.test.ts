@@ -13,13 +13,21 @@ describe('answers checked against the committed management document', () => {
   });
 
   it('names a body that does not match, and a status the operation does not declare', () => {
-    expect(checker.problem({ method: 'POST', path: '/search/~/count/events', status: 200, body: { count: 'three' } })).toMatch(/does not match its schema: \/count/);
-    expect(checker.problem({ method: 'POST', path: '/search/~/count/events', status: 500, body: error(500, 'internal_error') })).toMatch(/answered 500, which it does not declare/);
+    expect(checker.problem({ method: 'POST', path: '/search/~/count/events', status: 200, body: { count: 'three' } })).toMatch(
+      /does not match its schema: \/count/,
+    );
+    expect(checker.problem({ method: 'POST', path: '/search/~/count/events', status: 500, body: error(500, 'internal_error') })).toMatch(
+      /answered 500, which it does not declare/,
+    );
   });
 
   it('takes 405 with the path’s methods for an undocumented method, 404 for an unknown path, and the preflight', () => {
-    expect(checker.problem({ method: 'DELETE', path: '/search/~/count/events', status: 405, allow: 'POST, OPTIONS', body: error(405, 'method_not_allowed') })).toBeUndefined();
-    expect(checker.problem({ method: 'DELETE', path: '/search/~/count/events', status: 405, allow: 'GET', body: error(405, 'method_not_allowed') })).toMatch(/Allow says GET/);
+    expect(
+      checker.problem({ method: 'DELETE', path: '/search/~/count/events', status: 405, allow: 'POST, OPTIONS', body: error(405, 'method_not_allowed') }),
+    ).toBeUndefined();
+    expect(checker.problem({ method: 'DELETE', path: '/search/~/count/events', status: 405, allow: 'GET', body: error(405, 'method_not_allowed') })).toMatch(
+      /Allow says GET/,
+    );
     expect(checker.problem({ method: 'PATCH', path: '/search/~/count/events', status: 200 })).toMatch(/not documented/);
     expect(checker.problem({ method: 'GET', path: '/no/such/path', status: 404, body: error(404, 'not_found') })).toBeUndefined();
     expect(checker.problem({ method: 'GET', path: '/no/such/path', status: 200 })).toMatch(/no documented path/);

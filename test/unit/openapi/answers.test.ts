@@ -21,8 +21,24 @@ const at = '2026-11-22T05:00:00.000Z';
 const system: SystemFields = { _id: '0000000001-abc', org_id: 'org-1', app_id: 'app-1', created_at: at, modified_at: at };
 
 function context(method: string, pathParams: Record<string, string> = {}): ResourceContext {
-  const request = { method, path: '/~/x', headers: { host: 'api.example.com' }, cookies: {}, query: {}, pathParams, rawBody: Buffer.alloc(0), sourceIp: '', receivedAt: new Date(at) } as HttpRequest;
-  return { caller: { iss: 'usage-analytics', sub: 'u', org_id: 'org-1', app_id: 'app-1', scopes: [...managementScopes], iat: 0, jti: 'j' }, orgId: 'org-1', appId: 'app-1', request, now: at };
+  const request = {
+    method,
+    path: '/~/x',
+    headers: { host: 'api.example.com' },
+    cookies: {},
+    query: {},
+    pathParams,
+    rawBody: Buffer.alloc(0),
+    sourceIp: '',
+    receivedAt: new Date(at),
+  } as HttpRequest;
+  return {
+    caller: { iss: 'usage-analytics', sub: 'u', org_id: 'org-1', app_id: 'app-1', scopes: [...managementScopes], iat: 0, jti: 'j' },
+    orgId: 'org-1',
+    appId: 'app-1',
+    request,
+    now: at,
+  };
 }
 
 const strictly = (schema: z.ZodType) => (schema instanceof z.ZodObject ? schema.strict() : schema);
@@ -30,7 +46,11 @@ const strictly = (schema: z.ZodType) => (schema instanceof z.ZodObject ? schema.
 it('an app as the API shows it matches the documented App (all fields, nothing undocumented)', async () => {
   const kind = appKind(deps);
   const created = context('POST');
-  const stored = await kind.toStored(kind.createSchema.parse({ name: 'Shop', custom_app_id: 'shop', time_zone: 'Europe/Paris', sample_rate: 50 }), created, system);
+  const stored = await kind.toStored(
+    kind.createSchema.parse({ name: 'Shop', custom_app_id: 'shop', time_zone: 'Europe/Paris', sample_rate: 50 }),
+    created,
+    system,
+  );
   const documented = strictly(routeSchemas['apps.get']!.response!);
   for (const ctx of [created, context('GET', { id: system._id })]) {
     const shown = kind.present!(stored, ctx);
@@ -49,7 +69,13 @@ it('a cohort as stored and shown matches the documented Cohort', async () => {
 
 it('a governance rule as stored and shown matches the documented GovernanceRule', async () => {
   const kind = governanceRuleKind(deps);
-  const input = kind.createSchema.parse({ name: 'Block free tier', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [{ path: 'request.route', value: '/v1/.*' }] }] });
+  const input = kind.createSchema.parse({
+    name: 'Block free tier',
+    type: 'regex',
+    state: 1,
+    block: true,
+    regex_config: [{ conditions: [{ path: 'request.route', value: '/v1/.*' }] }],
+  });
   const stored = await kind.toStored(input, context('POST'), system);
   const shown = kind.present ? kind.present(stored, context('GET')) : stored;
   expect(routeSchemas['governanceRules.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);
@@ -57,7 +83,12 @@ it('a governance rule as stored and shown matches the documented GovernanceRule'
 
 it('a billing meter as stored and shown matches the documented BillingMeter (es_query as JSON text)', async () => {
   const kind = billingMeterKind();
-  const input = kind.createSchema.parse({ name: 'API calls', slug: 'api-calls', es_query: { query: { match_all: {} } }, billing_plan: { provider_slug: 'webhook' } });
+  const input = kind.createSchema.parse({
+    name: 'API calls',
+    slug: 'api-calls',
+    es_query: { query: { match_all: {} } },
+    billing_plan: { provider_slug: 'webhook' },
+  });
   const stored = await kind.toStored(input, context('POST'), system);
   const shown = kind.present ? kind.present(stored, context('GET')) : stored;
   expect(routeSchemas['billingMeters.get']!.response!.safeParse(shown).error?.issues ?? []).toEqual([]);

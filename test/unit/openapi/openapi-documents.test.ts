@@ -18,7 +18,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 function operationsOf(document: Json): { path: string; method: string; op: Json }[] {
   return Object.entries(document['paths'] as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ path, method, op: op as Json })));
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op: op as Json })),
+  );
 }
 
 function refsIn(value: unknown, found: string[] = []): string[] {
@@ -34,7 +37,10 @@ function refsIn(value: unknown, found: string[] = []): string[] {
 
 function resolvePointer(document: Json, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Json)[part] : undefined), document);
 }
 
@@ -54,7 +60,7 @@ describe('route schema registry', () => {
     expect(Object.keys(routeSchemas).filter((name) => !operations.has(name))).toEqual([]);
   });
 
-  it('lists every route of the table in its API\'s document, management routes also under /v1', () => {
+  it("lists every route of the table in its API's document, management routes also under /v1", () => {
     for (const route of routes) {
       const prefixes = route.api === 'management' && !route.exactPath ? MANAGEMENT_PATH_PREFIXES : [''];
       for (const prefix of prefixes) {
@@ -124,7 +130,8 @@ describe.each(apis)('the %s document', (api) => {
       for (const status of statuses.filter((s) => /^[45]\d\d$/.test(s))) {
         const answer = op['responses'][status] as Json;
         // The service's error shape, except where an operation names its own (the RFC 6749 token URL).
-        if (answer['$ref']) expect((resolvePointer(document, answer['$ref']) as Json)['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/Error' });
+        if (answer['$ref'])
+          expect((resolvePointer(document, answer['$ref']) as Json)['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/Error' });
         else expect(answer['content']['application/json']['schema']).toBeDefined();
       }
       expect(statuses).toContain('406');
@@ -149,12 +156,14 @@ describe.each(apis)('the %s document', (api) => {
 
 describe('security schemes', () => {
   it('collector: the application id header', () => {
-    expect(documents.collector['components']['securitySchemes']['applicationId']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Service-Application-Id' }));
+    expect(documents.collector['components']['securitySchemes']['applicationId']).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Service-Application-Id' }),
+    );
     expect(documents.collector['paths']['/v1/events']['post']['security']).toEqual([{ applicationId: [] }]);
     expect(documents.collector['paths']['/health/probe']['get']['security']).toEqual([]);
   });
 
-  it('management: OAuth2 password flow at the org token URL with every scope, and each route\'s scope', () => {
+  it("management: OAuth2 password flow at the org token URL with every scope, and each route's scope", () => {
     const password = documents.management['components']['securitySchemes']['oauth2']['flows']['password'];
     expect(password['tokenUrl']).toBe('/v1/{orgId}/oauth/access_tokens');
     expect(Object.keys(password['scopes']).sort()).toEqual([...managementScopes].sort());
@@ -179,8 +188,9 @@ describe('operations', () => {
   });
 
   it('gives an operation serving two routes distinct operationIds', () => {
-    const ids = ['/search/~/count/events', '/search/~/search/count', '/v1/search/~/count/events']
-      .map((path) => documents.management['paths'][path]['post']['operationId']);
+    const ids = ['/search/~/count/events', '/search/~/search/count', '/v1/search/~/count/events'].map(
+      (path) => documents.management['paths'][path]['post']['operationId'],
+    );
     expect(new Set(ids).size).toBe(3);
   });
 });

@@ -17,8 +17,16 @@ describe('links from a create to what it created', () => {
     };
     addResourceLinks(paths, { Comment: { type: 'object', required: ['comment_id', 'message'] } });
     expect(linksOf({ paths }, '/~/workspaces/{id}/comments')).toEqual({
-      get_commentGet: { operationId: 'commentGet', parameters: { id: '$request.path.id', commentId: '$response.body#/comment_id' }, description: 'GET /~/workspaces/{id}/comments/{commentId} of the created resource' },
-      delete_commentDelete: { operationId: 'commentDelete', parameters: { id: '$request.path.id', commentId: '$response.body#/comment_id' }, description: 'DELETE /~/workspaces/{id}/comments/{commentId} of the created resource' },
+      get_commentGet: {
+        operationId: 'commentGet',
+        parameters: { id: '$request.path.id', commentId: '$response.body#/comment_id' },
+        description: 'GET /~/workspaces/{id}/comments/{commentId} of the created resource',
+      },
+      delete_commentDelete: {
+        operationId: 'commentDelete',
+        parameters: { id: '$request.path.id', commentId: '$response.body#/comment_id' },
+        description: 'DELETE /~/workspaces/{id}/comments/{commentId} of the created resource',
+      },
     });
   });
 
@@ -30,7 +38,9 @@ describe('links from a create to what it created', () => {
 
   test('the committed documents carry them', () => {
     expect(linksOf(management as never, '/~/dashboards')?.['get_dashboardsGet']).toMatchObject({ parameters: { dashId: '$response.body#/_id' } });
-    expect(Object.values(linksOf(management as never, '/~/organizations/users') ?? {})).toContainEqual(expect.objectContaining({ parameters: { username: '$response.body#/username' } }));
+    expect(Object.values(linksOf(management as never, '/~/organizations/users') ?? {})).toContainEqual(
+      expect.objectContaining({ parameters: { username: '$response.body#/username' } }),
+    );
     expect(linksOf(collector as never, '/v1/uploads')?.['get_getUpload']).toMatchObject({ parameters: { uploadId: '$response.body#/upload_id' } });
   });
 });

@@ -7,7 +7,12 @@ describe('deepMerge', () => {
   });
 
   it('replaces arrays, scalars and sets null; skips undefined', () => {
-    expect(deepMerge({ a: [1, 2], b: 1, c: { d: 1 }, e: 'keep' }, { a: [3], b: 'two', c: null, e: undefined })).toEqual({ a: [3], b: 'two', c: null, e: 'keep' });
+    expect(deepMerge({ a: [1, 2], b: 1, c: { d: 1 }, e: 'keep' }, { a: [3], b: 'two', c: null, e: undefined })).toEqual({
+      a: [3],
+      b: 'two',
+      c: null,
+      e: 'keep',
+    });
   });
 
   it('is idempotent (a retried update changes nothing)', () => {

@@ -15,10 +15,13 @@ const memberRefused = (check: () => void): string | undefined => {
     check();
     return undefined;
   } catch (error) {
-    return (error as { status?: number; details: { field: string }[] }).status === 400 ? (error as { details: { field: string }[] }).details[0]?.field : String(error);
+    return (error as { status?: number; details: { field: string }[] }).status === 400
+      ? (error as { details: { field: string }[] }).details[0]?.field
+      : String(error);
   }
 };
-const guaranteed = (aggs: Record<string, unknown>, timeZone = 'UTC') => memberRefused(() => assertGuaranteedBuckets(aggsOf(aggs, timeZone), { ...ctx, timeZone }));
+const guaranteed = (aggs: Record<string, unknown>, timeZone = 'UTC') =>
+  memberRefused(() => assertGuaranteedBuckets(aggsOf(aggs, timeZone), { ...ctx, timeZone }));
 
 describe('buckets fixed by the request', () => {
   const minutes = (to: string) => ({ date_histogram: { field: 'time', fixed_interval: '1m', extended_bounds: { min: '2026-01-01T00:00:00Z', max: to } } });
@@ -29,8 +32,15 @@ describe('buckets fixed by the request', () => {
     expect(guaranteed({ m: minutes('2026-01-07T22:40:00Z') })).toBe('aggs.m');
   });
 
-  it('counts calendar buckets on the zone\'s clock (a spring-forward day has 23 hours)', () => {
-    const hours = { date_histogram: { field: 'time', calendar_interval: 'hour', time_zone: 'Europe/Paris', extended_bounds: { min: '2026-03-29T00:00:00', max: '2026-03-29T23:00:00' } } };
+  it("counts calendar buckets on the zone's clock (a spring-forward day has 23 hours)", () => {
+    const hours = {
+      date_histogram: {
+        field: 'time',
+        calendar_interval: 'hour',
+        time_zone: 'Europe/Paris',
+        extended_bounds: { min: '2026-03-29T00:00:00', max: '2026-03-29T23:00:00' },
+      },
+    };
     // 23 hour buckets under each of 434 ranges: 434 + 434 × 23 = 10,416 > 10,000; 416 ranges: 416 × 24 = 9,984.
     const ranges = (count: number) => Array.from({ length: count }, (_, n) => ({ from: n, to: n + 1 }));
     expect(guaranteed({ r: { range: { field: 'duration_ms', ranges: ranges(416) }, aggs: { h: hours } } })).toBeUndefined();
@@ -42,15 +52,22 @@ describe('buckets fixed by the request', () => {
     const split = { filters: { filters: { a: { term: { verb: 'GET' } }, b: { term: { verb: 'PUT' } } }, other_bucket_key: 'rest' }, aggs: { values } };
     // 3 + 4000 + 4000 = 8003, then the third bucket's 4000 pass the cap.
     expect(guaranteed({ split })).toBe('aggs.split.aggs.values');
-    expect(guaranteed({ only: { filter: { term: { verb: 'GET' } }, aggs: { wide: { histogram: { field: 'duration_ms', interval: 1, extended_bounds: { min: 0, max: 10_000 } } } } } })).toBe(
-      'aggs.only.aggs.wide',
-    );
+    expect(
+      guaranteed({
+        only: {
+          filter: { term: { verb: 'GET' } },
+          aggs: { wide: { histogram: { field: 'duration_ms', interval: 1, extended_bounds: { min: 0, max: 10_000 } } } },
+        },
+      }),
+    ).toBe('aggs.only.aggs.wide');
   });
 
   it('leaves what depends on the data to the count of the answer', () => {
     const wide = { field: 'duration_ms', interval: 0.001, extended_bounds: { min: 0, max: 1_000_000 } };
     expect(guaranteed({ sparse: { histogram: { ...wide, min_doc_count: 1 } } })).toBeUndefined();
-    expect(guaranteed({ users: { terms: { field: 'user_id', size: 10_000 }, aggs: { h: { histogram: { ...wide, extended_bounds: { min: 0, max: 5000 } } } } } })).toBeUndefined();
+    expect(
+      guaranteed({ users: { terms: { field: 'user_id', size: 10_000 }, aggs: { h: { histogram: { ...wide, extended_bounds: { min: 0, max: 5000 } } } } } }),
+    ).toBeUndefined();
     expect(guaranteed({ unbounded: { date_histogram: { field: 'time', fixed_interval: '1s' } } })).toBeUndefined();
     // Bounds of any size are counted only up to the cap.
     expect(guaranteed({ h: { histogram: wide } })).toBe('aggs.h');
@@ -64,15 +81,24 @@ describe('buckets of an answer', () => {
     const aggs = aggsOf({ f: { filter: { term: { verb: 'GET' } }, aggs: { r: { range: { field: 'duration_ms', ranges: [{ to: 1 }], keyed: true } } } } });
     expect(memberRefused(() => assertAnswerBuckets({ f: { doc_count: 1, r: { buckets: { '*-1.0': { doc_count: 1 } } } } }, aggs))).toBeUndefined();
     const wide = aggsOf({ f: { filter: { term: { verb: 'GET' } }, aggs: { h: { histogram: { field: 'duration_ms', interval: 1 } } } } });
-    expect(memberRefused(() => assertAnswerBuckets({ f: { doc_count: 1, h: { buckets: filled(10_001, (n) => (n === 0 ? 1 : 0)) } } }, wide))).toBe('aggs.f.aggs.h');
+    expect(memberRefused(() => assertAnswerBuckets({ f: { doc_count: 1, h: { buckets: filled(10_001, (n) => (n === 0 ? 1 : 0)) } } }, wide))).toBe(
+      'aggs.f.aggs.h',
+    );
   });
 
   it('names the first aggregation, parents before children, whose buckets with documents pass the cap: as DuckDB does', async () => {
     // 10 users, each with 600 routes and 500 companies: 10 + 6,000 + 5,000 buckets, all with documents.
     const documents = Array.from({ length: 10 }, (_, user) =>
-      Array.from({ length: 600 }, (_, n) => call({ id: `e${user}-${n}`, time: '2026-03-01T00:00:00.000Z', user: `u${user}`, route: `/r${n}`, company: `c${n % 500}` })),
+      Array.from({ length: 600 }, (_, n) =>
+        call({ id: `e${user}-${n}`, time: '2026-03-01T00:00:00.000Z', user: `u${user}`, route: `/r${n}`, company: `c${n % 500}` }),
+      ),
     ).flat();
-    const body = { users: { terms: { field: 'user_id', size: 10 }, aggs: { routes: { terms: { field: 'request.route.raw', size: 600 } }, companies: { terms: { field: 'company_id', size: 500 } } } } };
+    const body = {
+      users: {
+        terms: { field: 'user_id', size: 10 },
+        aggs: { routes: { terms: { field: 'request.route.raw', size: 600 } }, companies: { terms: { field: 'company_id', size: 500 } } },
+      },
+    };
     const index = await indexOf(documents);
     try {
       const duckdb = await failureOf(aggregate(index, { aggs: body }));
@@ -97,7 +123,9 @@ describe('buckets of an answer', () => {
   it('then counts every bucket in response order, empty histogram buckets included', () => {
     const aggs = aggsOf({ users: { terms: { field: 'user_id' }, aggs: { h: { histogram: { field: 'duration_ms', interval: 1 } } } } });
     const answer = (perUser: number) => ({
-      users: { buckets: [0, 1, 2].map((user) => ({ key: `u${user}`, doc_count: 2, h: { buckets: filled(perUser, (n) => (n === 0 || n === perUser - 1 ? 1 : 0)) } })) },
+      users: {
+        buckets: [0, 1, 2].map((user) => ({ key: `u${user}`, doc_count: 2, h: { buckets: filled(perUser, (n) => (n === 0 || n === perUser - 1 ? 1 : 0)) } })),
+      },
     });
     expect(memberRefused(() => assertAnswerBuckets(answer(3332), aggs))).toBeUndefined();
     expect(memberRefused(() => assertAnswerBuckets(answer(3333), aggs))).toBe('aggs.users.aggs.h');
@@ -106,10 +134,17 @@ describe('buckets of an answer', () => {
 
 describe('the aggregation named when the cluster refuses first', () => {
   it('is the first histogram filling empty buckets, else the first bucket aggregation', () => {
-    expect(bucketExplosionMember(aggsOf({ total: { sum: { field: 'weight' } }, users: { terms: { field: 'user_id' }, aggs: { days: { date_histogram: { field: 'time', calendar_interval: 'day' } } } } }))).toBe(
-      'aggs.users.aggs.days',
+    expect(
+      bucketExplosionMember(
+        aggsOf({
+          total: { sum: { field: 'weight' } },
+          users: { terms: { field: 'user_id' }, aggs: { days: { date_histogram: { field: 'time', calendar_interval: 'day' } } } },
+        }),
+      ),
+    ).toBe('aggs.users.aggs.days');
+    expect(bucketExplosionMember(aggsOf({ users: { terms: { field: 'user_id' }, aggs: { routes: { terms: { field: 'request.route.raw' } } } } }))).toBe(
+      'aggs.users',
     );
-    expect(bucketExplosionMember(aggsOf({ users: { terms: { field: 'user_id' }, aggs: { routes: { terms: { field: 'request.route.raw' } } } } }))).toBe('aggs.users');
     expect(bucketExplosionMember(aggsOf({ total: { sum: { field: 'weight' } } }))).toBe('aggs');
   });
 });

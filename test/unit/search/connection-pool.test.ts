@@ -1,10 +1,19 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConnectionPool } from '../../../functions/search/duckdb/connection-pool';
 
-const fakeConnections = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, closed: false, closeSync() { this.closed = true; } }));
+const fakeConnections = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: i,
+    closed: false,
+    closeSync() {
+      this.closed = true;
+    },
+  }));
 const deferred = () => {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 };
 
@@ -15,15 +24,17 @@ describe('DuckDB read connection pool', () => {
     const busy = new Set<number>();
     const started: number[] = [];
     const gates = Array.from({ length: 5 }, deferred);
-    const tasks = gates.map((gate, n) => pool.run(async (connection) => {
-      const { id } = connection as unknown as { id: number };
-      expect(busy.has(id)).toBe(false);
-      busy.add(id);
-      started.push(n);
-      await gate.promise;
-      busy.delete(id);
-      return n;
-    }));
+    const tasks = gates.map((gate, n) =>
+      pool.run(async (connection) => {
+        const { id } = connection as unknown as { id: number };
+        expect(busy.has(id)).toBe(false);
+        busy.add(id);
+        started.push(n);
+        await gate.promise;
+        busy.delete(id);
+        return n;
+      }),
+    );
     await new Promise((r) => setImmediate(r));
     expect(started).toEqual([0, 1]);
     gates[1]!.resolve();
@@ -38,12 +49,21 @@ describe('DuckDB read connection pool', () => {
   it('a failed task frees its connection; drain waits for tasks queued before it; closeSync closes all', async () => {
     const connections = fakeConnections(2);
     const pool = new ConnectionPool(connections as unknown as DuckDBConnection[]);
-    await expect(pool.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      pool.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     const slow = deferred();
     let finished = false;
-    const running = pool.run(async () => { await slow.promise; finished = true; });
+    const running = pool.run(async () => {
+      await slow.promise;
+      finished = true;
+    });
     let drained = false;
-    const draining = pool.drain().then(() => { drained = true; });
+    const draining = pool.drain().then(() => {
+      drained = true;
+    });
     await new Promise((r) => setImmediate(r));
     expect(drained).toBe(false);
     slow.resolve();

@@ -117,7 +117,10 @@ describe('DuckDB search index', () => {
     const oldColumns = columnsOf(SEARCH_TABLES.events).length - 1;
     for (const document of old) {
       const placeholders = Array.from({ length: oldColumns }, (_, position) => `$${position + 1}`);
-      await connection.run(`INSERT INTO ${quoteIdentifier('events')} VALUES (${placeholders.join(', ')})`, rowOf(SEARCH_TABLES.events, document).slice(0, oldColumns));
+      await connection.run(
+        `INSERT INTO ${quoteIdentifier('events')} VALUES (${placeholders.join(', ')})`,
+        rowOf(SEARCH_TABLES.events, document).slice(0, oldColumns),
+      );
     }
     connection.closeSync();
     instance.closeSync();
@@ -138,7 +141,12 @@ describe('DuckDB search index', () => {
     await migrated.index([apiCall('later', '2024-02-11T08:00:00.000Z', { metadata: { plan: 'pro' } })]);
     expect(await idsOf(migrated, { query: { term: { 'metadata.plan.raw': 'pro' } }, sort: ['_id'] })).toEqual(['later', 'pro']);
     const response = await migrated.search(ctx, parseSearchRequest({ size: 0, aggs: { plans: { terms: { field: 'metadata.plan.raw' } } } }, 'events'));
-    expect(response.aggregations?.plans).toMatchObject({ buckets: [{ key: 'pro', doc_count: 2 }, { key: 'free/é', doc_count: 1 }] });
+    expect(response.aggregations?.plans).toMatchObject({
+      buckets: [
+        { key: 'pro', doc_count: 2 },
+        { key: 'free/é', doc_count: 1 },
+      ],
+    });
     await migrated.close();
 
     // A second open finds the column and leaves the file as it is.
@@ -167,9 +175,16 @@ describe('DuckDB search index', () => {
       await connection.run(table.versioned ? ddl : ddl.replace(/\)$/, ', PRIMARY KEY (org_id, app_id, id))'));
     }
     const stored = [apiCall('a', '2024-02-10T08:00:00.000Z'), apiCall('b', '2024-02-12T08:00:00.000Z')];
-    const placeholders = columnsOf(SEARCH_TABLES.events).map((_, position) => `$${position + 1}`).join(', ');
+    const placeholders = columnsOf(SEARCH_TABLES.events)
+      .map((_, position) => `$${position + 1}`)
+      .join(', ');
     for (const document of stored) await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, document));
-    const keys = async () => Number((await connection.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'events' AND constraint_type = 'PRIMARY KEY'`)).getRows()[0]![0]);
+    const keys = async () =>
+      Number(
+        (
+          await connection.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'events' AND constraint_type = 'PRIMARY KEY'`)
+        ).getRows()[0]![0],
+      );
     expect(await keys()).toBe(1);
     connection.closeSync();
     instance.closeSync();
@@ -186,7 +201,13 @@ describe('DuckDB search index', () => {
     await index.close();
     const check = await DuckDBInstance.create(path);
     const checkConnection = await check.connect();
-    expect(Number((await checkConnection.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'events' AND constraint_type = 'PRIMARY KEY'`)).getRows()[0]![0])).toBe(0);
+    expect(
+      Number(
+        (
+          await checkConnection.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'events' AND constraint_type = 'PRIMARY KEY'`)
+        ).getRows()[0]![0],
+      ),
+    ).toBe(0);
     checkConnection.closeSync();
     check.closeSync();
   });
@@ -195,19 +216,22 @@ describe('DuckDB search index', () => {
     const index = await createDuckDbSearchIndex({ path: ':memory:' });
     let run = 0;
     const event = fc.record({ id: fc.integer({ min: 0, max: 30 }), hour: fc.integer({ min: 0, max: 72 }) });
-    await fc.assert(fc.asyncProperty(fc.array(fc.array(event, { maxLength: 20 }), { maxLength: 6 }), async (batches) => {
-      const app = { org_id: 'org-p', app_id: `app-${run++}` };
-      // An event's id fixes its time, as the collector stamps both once.
-      const at = new Map<number, number>();
-      for (const batch of batches) {
-        const documents = batch.map(({ id, hour }) => {
-          if (!at.has(id)) at.set(id, hour);
-          return apiCall(`e${id}`, new Date(Date.UTC(2024, 1, 1, at.get(id)!)).toISOString(), {}, app);
-        });
-        await index.index(documents);
-      }
-      expect(await index.count(app, 'events')).toBe(at.size);
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(event, { maxLength: 20 }), { maxLength: 6 }), async (batches) => {
+        const app = { org_id: 'org-p', app_id: `app-${run++}` };
+        // An event's id fixes its time, as the collector stamps both once.
+        const at = new Map<number, number>();
+        for (const batch of batches) {
+          const documents = batch.map(({ id, hour }) => {
+            if (!at.has(id)) at.set(id, hour);
+            return apiCall(`e${id}`, new Date(Date.UTC(2024, 1, 1, at.get(id)!)).toISOString(), {}, app);
+          });
+          await index.index(documents);
+        }
+        expect(await index.count(app, 'events')).toBe(at.size);
+      }),
+      { numRuns: 40 },
+    );
     await index.close();
   });
 
@@ -242,7 +266,9 @@ describe('DuckDB search index', () => {
   it('answers concurrent reads on its several readers, each correctly, and close waits for them', async () => {
     const index = await createDuckDbSearchIndex({ path: ':memory:', readers: 2 });
     await index.index(Array.from({ length: 40 }, (_, i) => apiCall(`e-${i}`, `2024-02-${String(10 + (i % 10)).padStart(2, '0')}T08:00:00.000Z`)));
-    const counts = Array.from({ length: 10 }, (_, day) => index.count(scope, 'events', { from: new Date(Date.UTC(2024, 1, 10 + day)), to: new Date(Date.UTC(2024, 1, 11 + day)) }));
+    const counts = Array.from({ length: 10 }, (_, day) =>
+      index.count(scope, 'events', { from: new Date(Date.UTC(2024, 1, 10 + day)), to: new Date(Date.UTC(2024, 1, 11 + day)) }),
+    );
     const gets = Array.from({ length: 10 }, (_, i) => index.get(scope, 'events', `e-${i}`));
     const closing = index.close();
     expect(await Promise.all(counts)).toEqual(Array.from({ length: 10 }, () => 4));

@@ -14,10 +14,39 @@ import { eventDocument, profileDocument } from '../../../functions/search/index-
 describe('DuckDB search tables', () => {
   it('keys every table by tenant and id, with time, the hot columns and the document', () => {
     expect(columnsOf(SEARCH_TABLES.events).map((c) => c.name)).toEqual([
-      'org_id', 'app_id', 'id', 'time', 'event_type', 'verb', 'status', 'route', 'uri', 'action_name', 'user_id',
-      'company_id', 'subscription_id', 'session_token', 'weight', 'duration_ms', 'is_late', 'received_at', 'doc', 'metadata',
+      'org_id',
+      'app_id',
+      'id',
+      'time',
+      'event_type',
+      'verb',
+      'status',
+      'route',
+      'uri',
+      'action_name',
+      'user_id',
+      'company_id',
+      'subscription_id',
+      'session_token',
+      'weight',
+      'duration_ms',
+      'is_late',
+      'received_at',
+      'doc',
+      'metadata',
     ]);
-    expect(columnsOf(SEARCH_TABLES.users).map((c) => c.name)).toEqual(['org_id', 'app_id', 'id', 'time', 'version', 'user_id', 'company_id', 'email', 'doc', 'metadata']);
+    expect(columnsOf(SEARCH_TABLES.users).map((c) => c.name)).toEqual([
+      'org_id',
+      'app_id',
+      'id',
+      'time',
+      'version',
+      'user_id',
+      'company_id',
+      'email',
+      'doc',
+      'metadata',
+    ]);
     for (const table of Object.values(SEARCH_TABLES)) {
       // Profiles are upserted by key; events keep no key index (their ids are looked for by time span).
       if (table.versioned) expect(createTableSql(table)).toContain('PRIMARY KEY (org_id, app_id, id)');
@@ -29,14 +58,18 @@ describe('DuckDB search tables', () => {
   it('inserts events only if absent and replaces profiles only with a newer version', () => {
     const events = mergeFromStagingSql(SEARCH_TABLES.events);
     // Columns by name, so a migrated file (metadata appended by ALTER TABLE) takes rows the same way.
-    expect(events).toMatch(/^INSERT INTO "events" \("org_id", "app_id", "id", "time", .*"doc", "metadata"\) SELECT "org_id", .*"metadata" FROM "staging_events" AS staged WHERE NOT EXISTS /);
-    expect(events).toContain('stored."time" >= $from AND stored."time" <= $to AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id');
+    expect(events).toMatch(
+      /^INSERT INTO "events" \("org_id", "app_id", "id", "time", .*"doc", "metadata"\) SELECT "org_id", .*"metadata" FROM "staging_events" AS staged WHERE NOT EXISTS /,
+    );
+    expect(events).toContain(
+      'stored."time" >= $from AND stored."time" <= $to AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id',
+    );
     const users = mergeFromStagingSql(SEARCH_TABLES.users);
     expect(users).toContain('DO UPDATE SET "time" = excluded."time", "version" = excluded."version"');
     expect(users).toContain('"doc" = excluded."doc", "metadata" = excluded."metadata" WHERE excluded.version > "users".version');
   });
 
-  it('copies the document\'s metadata into its own column, and nothing when it has none', () => {
+  it("copies the document's metadata into its own column, and nothing when it has none", () => {
     const document = eventDocument({ org_id: 'o', app_id: 'a' }, 'event', {
       id: 'e1',
       time: '2026-01-01T00:00:00.000Z',
@@ -46,7 +79,10 @@ describe('DuckDB search tables', () => {
     const row = rowOf(SEARCH_TABLES.events, document);
     expect(row).toHaveLength(columnsOf(SEARCH_TABLES.events).length);
     expect(JSON.parse(row[row.length - 1] as string)).toEqual({ plan: 'pro', n: [1, 2] });
-    const bare = rowOf(SEARCH_TABLES.companies, profileDocument({ org_id: 'o', app_id: 'a' }, 'companies', 'c1', { company_id: 'c1' }, 1, '2026-01-01T00:00:00.000Z'));
+    const bare = rowOf(
+      SEARCH_TABLES.companies,
+      profileDocument({ org_id: 'o', app_id: 'a' }, 'companies', 'c1', { company_id: 'c1' }, 1, '2026-01-01T00:00:00.000Z'),
+    );
     expect(bare[bare.length - 1]).toBeNull();
   });
 

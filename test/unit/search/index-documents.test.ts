@@ -1,10 +1,4 @@
-import {
-  documentProblem,
-  eventDocument,
-  isoMillis,
-  profileDocument,
-  routeOfUri,
-} from '../../../functions/search/index-documents';
+import { documentProblem, eventDocument, isoMillis, profileDocument, routeOfUri } from '../../../functions/search/index-documents';
 import type { StreamItem } from '../../../schemas/stream-record';
 
 const scope = { org_id: 'org-1', app_id: 'app-1' };

@@ -15,8 +15,7 @@ function apiCall(id: string, time = '2024-05-10T12:00:00.000Z', body: unknown = 
   });
 }
 
-const user = (id: string, version: number): IndexDocument =>
-  profileDocument(scope, 'users', id, { user_id: id }, version, '2024-05-10T12:00:00.000Z');
+const user = (id: string, version: number): IndexDocument => profileDocument(scope, 'users', id, { user_id: id }, version, '2024-05-10T12:00:00.000Z');
 
 // Paths decoded as the cluster reads them (the client percent-encodes ids and index lists).
 const call = (request: RecordedRequest) => `${request.method} ${decodeURIComponent(request.path)}`;
@@ -49,7 +48,10 @@ describe('OpenSearch index adapter (scripted cluster)', () => {
 
   it('sends bulk chunks and reads per-item results: conflicts are neither written nor failures', async () => {
     const answers: FakeAnswer[] = [
-      { status: 200, body: { errors: true, items: [{ create: { status: 201 } }, { create: { status: 409, error: { type: 'version_conflict_engine_exception' } } }] } },
+      {
+        status: 200,
+        body: { errors: true, items: [{ create: { status: 201 } }, { create: { status: 409, error: { type: 'version_conflict_engine_exception' } } }] },
+      },
       { status: 200, body: { errors: true, items: [{ create: { status: 429, error: { type: 'rejected', reason: 'busy' } } }, { index: { status: 409 } }] } },
       { status: 200, body: { errors: false, items: [{ index: { status: 201 } }] } },
     ];

@@ -1,13 +1,6 @@
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
 import { bulkActionLine, bulkChunks, bulkOutcome, failedChunkOutcome } from '../../../functions/search/opensearch/bulk';
-import {
-  allIndices,
-  assertValidIndexPrefix,
-  documentId,
-  eventsIndexName,
-  indexNameFor,
-  readTarget,
-} from '../../../functions/search/opensearch/naming';
+import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, indexNameFor, readTarget } from '../../../functions/search/opensearch/naming';
 import { tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
 import { fromStoredSource, toStoredSource } from '../../../functions/search/opensearch/stored-source';
 import { commonComponentTemplate, indexTemplates } from '../../../functions/search/opensearch/templates';
@@ -28,8 +21,7 @@ function apiCall(id: string, time: string, request: Record<string, unknown> = {}
   });
 }
 
-const user = (id: string, version: number): IndexDocument =>
-  profileDocument(scope, 'users', id, { user_id: id }, version, '2024-05-01T00:00:00.000Z');
+const user = (id: string, version: number): IndexDocument => profileDocument(scope, 'users', id, { user_id: id }, version, '2024-05-01T00:00:00.000Z');
 
 describe('index naming', () => {
   it.each([

@@ -23,7 +23,14 @@ const stored = (id: string, data: Record<string, unknown> = {}) =>
       time: '2026-03-10T12:00:00.000Z',
       received_at: '2026-03-10T12:00:00.000Z',
       data: {
-        request: { time: '2026-03-10T12:00:00.000Z', uri: 'https://api.example.com/upload', verb: 'PUT', headers: {}, transfer_encoding: 'base64', body: 'aGVsbG8=' },
+        request: {
+          time: '2026-03-10T12:00:00.000Z',
+          uri: 'https://api.example.com/upload',
+          verb: 'PUT',
+          headers: {},
+          transfer_encoding: 'base64',
+          body: 'aGVsbG8=',
+        },
         user_id: 'u-1',
         ...data,
       },
@@ -82,7 +89,7 @@ describe('OpenSearch search (scripted cluster)', () => {
     const index = createOpenSearchIndex({ client });
     const response = await index.search(
       context(),
-      parseSearchRequest({ sort: [{ 'metadata.score': 'asc' }, { 'received_at': 'asc' }], _source: ['request.body', 'user_id', 'metadata'] }, 'events'),
+      parseSearchRequest({ sort: [{ 'metadata.score': 'asc' }, { received_at: 'asc' }], _source: ['request.body', 'user_id', 'metadata'] }, 'events'),
     );
     expect(response).toEqual({
       took: expect.any(Number),
@@ -152,7 +159,13 @@ describe('OpenSearch search (scripted cluster)', () => {
               {
                 key: 'u-1',
                 doc_count: 3,
-                latest: { hits: { total: { value: 3, relation: 'eq' }, max_score: null, hits: [{ _index: 'x', _id: 'app-1:e-7', _score: null, _source: stored('e-7'), sort: [5] }] } },
+                latest: {
+                  hits: {
+                    total: { value: 3, relation: 'eq' },
+                    max_score: null,
+                    hits: [{ _index: 'x', _id: 'app-1:e-7', _score: null, _source: stored('e-7'), sort: [5] }],
+                  },
+                },
               },
             ],
           },
@@ -171,23 +184,43 @@ describe('OpenSearch search (scripted cluster)', () => {
       users: {
         doc_count_error_upper_bound: 0,
         sum_other_doc_count: 0,
-        buckets: [{ key: 'u-1', doc_count: 3, latest: { hits: { total: 3, max_score: null, hits: [{ _id: 'e-7', _source: { user_id: 'u-1' }, sort: [5] }] } } }],
+        buckets: [
+          { key: 'u-1', doc_count: 3, latest: { hits: { total: 3, max_score: null, hits: [{ _id: 'e-7', _source: { user_id: 'u-1' }, sort: [5] }] } } },
+        ],
       },
     });
   });
 
-  describe('terms with min_doc_count 0 (zero buckets of the caller\'s own terms only)', () => {
+  describe("terms with min_doc_count 0 (zero buckets of the caller's own terms only)", () => {
     const zeroBody = {
       size: 0,
-      aggs: { users: { terms: { field: 'user_id', min_doc_count: 0 }, aggs: { routes: { terms: { field: 'request.route.raw', min_doc_count: 0, missing: 'none' } } } }, plain: { terms: { field: 'verb' } } },
+      aggs: {
+        users: {
+          terms: { field: 'user_id', min_doc_count: 0 },
+          aggs: { routes: { terms: { field: 'request.route.raw', min_doc_count: 0, missing: 'none' } } },
+        },
+        plain: { terms: { field: 'verb' } },
+      },
     };
-    const termsAnswer = (aggregations: Record<string, unknown>): FakeAnswer => ({ status: 200, body: { ...emptyAnswer.body as object, aggregations } });
+    const termsAnswer = (aggregations: Record<string, unknown>): FakeAnswer => ({ status: 200, body: { ...(emptyAnswer.body as object), aggregations } });
 
-    it('first reads the tenant\'s terms (tenant filter only), then lists zero buckets for exactly those', async () => {
+    it("first reads the tenant's terms (tenant filter only), then lists zero buckets for exactly those", async () => {
       const answers: FakeAnswer[] = [
         termsAnswer({
-          tenant_terms_0: { sum_other_doc_count: 0, buckets: [{ key: 'u-1', doc_count: 4 }, { key: 'u-2', doc_count: 1 }] },
-          tenant_terms_1: { sum_other_doc_count: 0, buckets: [{ key: '/a', doc_count: 3 }, { key: 'none', doc_count: 2 }] },
+          tenant_terms_0: {
+            sum_other_doc_count: 0,
+            buckets: [
+              { key: 'u-1', doc_count: 4 },
+              { key: 'u-2', doc_count: 1 },
+            ],
+          },
+          tenant_terms_1: {
+            sum_other_doc_count: 0,
+            buckets: [
+              { key: '/a', doc_count: 3 },
+              { key: 'none', doc_count: 2 },
+            ],
+          },
         }),
         emptyAnswer,
       ];
@@ -204,7 +237,9 @@ describe('OpenSearch search (scripted cluster)', () => {
           tenant_terms_1: { terms: { field: 'request.route.raw', size: 10000, order: { _key: 'asc' }, missing: 'none' } },
         },
       });
-      const sent = bodyOf(requests[1]) as { aggs: Record<string, { terms: Record<string, unknown>; aggs?: Record<string, { terms: Record<string, unknown> }> }> };
+      const sent = bodyOf(requests[1]) as {
+        aggs: Record<string, { terms: Record<string, unknown>; aggs?: Record<string, { terms: Record<string, unknown> }> }>;
+      };
       expect(sent.aggs.users!.terms).toMatchObject({ min_doc_count: 0, include: ['u-1', 'u-2'] });
       expect(sent.aggs.users!.aggs!.routes!.terms).toMatchObject({ min_doc_count: 0, include: ['/a', 'none'], missing: 'none' });
       expect(sent.aggs.plain!.terms).toMatchObject({ min_doc_count: 1 });
@@ -213,11 +248,17 @@ describe('OpenSearch search (scripted cluster)', () => {
 
     it('lists dates and booleans by their text, and leaves a field the tenant never filled at min_doc_count 1', async () => {
       const answers: FakeAnswer[] = [
-        termsAnswer({ tenant_terms_0: { sum_other_doc_count: 0, buckets: [{ key: 1, key_as_string: 'true', doc_count: 2 }] }, tenant_terms_1: { sum_other_doc_count: 0, buckets: [] } }),
+        termsAnswer({
+          tenant_terms_0: { sum_other_doc_count: 0, buckets: [{ key: 1, key_as_string: 'true', doc_count: 2 }] },
+          tenant_terms_1: { sum_other_doc_count: 0, buckets: [] },
+        }),
         emptyAnswer,
       ];
       const { client, requests } = fakeOpenSearch(() => answers.shift()!);
-      const body = { size: 0, aggs: { late: { terms: { field: 'is_late', min_doc_count: 0 } }, tiers: { terms: { field: 'metadata.tier.raw', min_doc_count: 0 } } } };
+      const body = {
+        size: 0,
+        aggs: { late: { terms: { field: 'is_late', min_doc_count: 0 } }, tiers: { terms: { field: 'metadata.tier.raw', min_doc_count: 0 } } },
+      };
       await createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events'));
       const sent = bodyOf(requests[1]) as { aggs: Record<string, { terms: Record<string, unknown> }> };
       expect(sent.aggs.late!.terms).toMatchObject({ min_doc_count: 0, include: ['true'] });
@@ -227,7 +268,10 @@ describe('OpenSearch search (scripted cluster)', () => {
 
     it('refuses, naming the aggregation, when the tenant has more terms than a listing reads', async () => {
       const { client, requests } = fakeOpenSearch(() =>
-        termsAnswer({ tenant_terms_0: { sum_other_doc_count: 5, buckets: [{ key: 'u-1', doc_count: 1 }] }, tenant_terms_1: { sum_other_doc_count: 0, buckets: [] } }),
+        termsAnswer({
+          tenant_terms_0: { sum_other_doc_count: 5, buckets: [{ key: 'u-1', doc_count: 1 }] },
+          tenant_terms_1: { sum_other_doc_count: 0, buckets: [] },
+        }),
       );
       const search = createOpenSearchIndex({ client }).search(context(), parseSearchRequest(zeroBody, 'events'));
       await expect(search).rejects.toBeInstanceOf(ValidationError);
@@ -292,7 +336,10 @@ describe('OpenSearch search (scripted cluster)', () => {
 
     it('refuses buckets the request alone fixes before sending anything', async () => {
       const { client, requests } = fakeOpenSearch(() => emptyAnswer);
-      const body = { size: 0, aggs: { minutes: { date_histogram: { field: 'time', fixed_interval: '1m', extended_bounds: { min: '2026-01-01', max: '2026-03-01' } } } } };
+      const body = {
+        size: 0,
+        aggs: { minutes: { date_histogram: { field: 'time', fixed_interval: '1m', extended_bounds: { min: '2026-01-01', max: '2026-03-01' } } } },
+      };
       expect(await refusal(createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events')))).toEqual(['aggs.minutes']);
       expect(requests).toHaveLength(0);
     });
@@ -314,24 +361,58 @@ describe('OpenSearch search (scripted cluster)', () => {
           },
         }),
       );
-      const body = { size: 0, aggs: { routes: { terms: { field: 'request.route.raw' }, aggs: { days: { histogram: { field: 'duration_ms', interval: 1 } } } } } };
+      const body = {
+        size: 0,
+        aggs: { routes: { terms: { field: 'request.route.raw' }, aggs: { days: { histogram: { field: 'duration_ms', interval: 1 } } } } },
+      };
       expect(await refusal(createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events')))).toEqual(['aggs.routes.aggs.days']);
     });
 
     it.each([
-      ['a 400 whose root cause it is', { status: 400, body: { error: { root_cause: [{ type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' }], type: 'search_phase_execution_exception' }, status: 400 } }],
+      [
+        'a 400 whose root cause it is',
+        {
+          status: 400,
+          body: {
+            error: {
+              root_cause: [{ type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' }],
+              type: 'search_phase_execution_exception',
+            },
+            status: 400,
+          },
+        },
+      ],
       [
         'a 503 caused by it',
-        { status: 503, body: { error: { type: 'search_phase_execution_exception', root_cause: [], caused_by: { type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' } }, status: 503 } },
+        {
+          status: 503,
+          body: {
+            error: {
+              type: 'search_phase_execution_exception',
+              root_cause: [],
+              caused_by: { type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' },
+            },
+            status: 503,
+          },
+        },
       ],
       [
         'a shard failure',
         {
           status: 200,
-          body: { took: 1, timed_out: false, _shards: { total: 2, failed: 1, failures: [{ shard: 0, reason: { type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' } }] }, hits: { total: { value: 0 }, hits: [] } },
+          body: {
+            took: 1,
+            timed_out: false,
+            _shards: {
+              total: 2,
+              failed: 1,
+              failures: [{ shard: 0, reason: { type: 'too_many_buckets_exception', reason: 'Trying to create too many buckets' } }],
+            },
+            hits: { total: { value: 0 }, hits: [] },
+          },
         },
       ],
-    ] as const)('turns the cluster\'s too_many_buckets_exception (%s) into the same 400, not a 503', async (_title, answer) => {
+    ] as const)("turns the cluster's too_many_buckets_exception (%s) into the same 400, not a 503", async (_title, answer) => {
       const { client } = fakeOpenSearch(() => answer);
       const body = { size: 0, aggs: { routes: { terms: { field: 'request.route.raw' } }, fine: { histogram: { field: 'duration_ms', interval: 0.01 } } } };
       expect(await refusal(createOpenSearchIndex({ client }).search(context(), parseSearchRequest(body, 'events')))).toEqual(['aggs.fine']);
@@ -381,7 +462,11 @@ describe('OpenSearch search (scripted cluster)', () => {
     expect(await index.deletionProgress('node-1:42')).toEqual({ task: 'node-1:42', completed: false, deleted: 4, total: 10 });
     expect(call(requests[1]!)).toBe('GET /_tasks/node-1:42');
     expect(await index.deletionProgress('node-1:42')).toEqual({ task: 'node-1:42', completed: true, deleted: 10, total: 10 });
-    expect(await index.deletionProgress('node-1:42')).toMatchObject({ completed: true, deleted: 9, error: expect.stringContaining('es_rejected_execution_exception') });
+    expect(await index.deletionProgress('node-1:42')).toMatchObject({
+      completed: true,
+      deleted: 9,
+      error: expect.stringContaining('es_rejected_execution_exception'),
+    });
     expect(await index.deletionProgress('node-9:1')).toBeUndefined();
     // A cluster that does not start the task is a 503 for the caller to retry.
     await expect(index.deleteMatching(ctx, query)).rejects.toBeInstanceOf(ServiceUnavailableError);
@@ -390,7 +475,13 @@ describe('OpenSearch search (scripted cluster)', () => {
   it('turns a search OpenSearch refuses into a 400 with its reason', async () => {
     const { client } = fakeOpenSearch(() => ({
       status: 400,
-      body: { error: { root_cause: [{ type: 'illegal_argument_exception', reason: 'Text fields are not optimised for operations' }], type: 'search_phase_execution_exception' }, status: 400 },
+      body: {
+        error: {
+          root_cause: [{ type: 'illegal_argument_exception', reason: 'Text fields are not optimised for operations' }],
+          type: 'search_phase_execution_exception',
+        },
+        status: 400,
+      },
     }));
     const failure = createOpenSearchIndex({ client }).search(context(), parseSearchRequest({}, 'events'));
     await expect(failure).rejects.toBeInstanceOf(ValidationError);
@@ -400,7 +491,12 @@ describe('OpenSearch search (scripted cluster)', () => {
   it('does not pass off a partial answer when a shard failed', async () => {
     const { client } = fakeOpenSearch(() => ({
       status: 200,
-      body: { took: 1, timed_out: false, _shards: { total: 2, failed: 1, failures: [{ reason: { type: 'node_disconnected_exception', reason: 'gone' } }] }, hits: { total: { value: 1 }, hits: [] } },
+      body: {
+        took: 1,
+        timed_out: false,
+        _shards: { total: 2, failed: 1, failures: [{ reason: { type: 'node_disconnected_exception', reason: 'gone' } }] },
+        hits: { total: { value: 1 }, hits: [] },
+      },
     }));
     await expect(createOpenSearchIndex({ client }).search(context(), parseSearchRequest({}, 'events'))).rejects.toBeInstanceOf(ServiceUnavailableError);
   });

@@ -35,14 +35,16 @@ describe('route templates', () => {
 
   it('keeps the number of segments and every non-identifier segment, and is idempotent', () => {
     const segment = fc.oneof(fc.stringMatching(/^[a-z-]{1,12}$/), fc.nat().map(String), fc.uuid(), fc.constant(''));
-    fc.assert(fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
-      const path = `/${segments.join('/')}`;
-      const template = inferredTemplate(path);
-      const out = template.split('/');
-      expect(out).toHaveLength(path.split('/').length);
-      path.split('/').forEach((part, i) => expect(out[i]).toBe(isIdentifierSegment(part) ? ':id' : part));
-      expect(inferredTemplate(template)).toBe(template);
-    }));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
+        const path = `/${segments.join('/')}`;
+        const template = inferredTemplate(path);
+        const out = template.split('/');
+        expect(out).toHaveLength(path.split('/').length);
+        path.split('/').forEach((part, i) => expect(out[i]).toBe(isIdentifierSegment(part) ? ':id' : part));
+        expect(inferredTemplate(template)).toBe(template);
+      }),
+    );
   });
 
   it('an app names patterns that are paths with :name parameters, and is told why otherwise', () => {

@@ -81,7 +81,11 @@ describe('wildcard patterns on DuckDB', () => {
   const texts = ['https://api.example.com/items/1?page=2', 'a*b', 'a?b', 'aab', 'ab', 'a.b\\', 'b', '', 'ééa', `${'x'.repeat(1000)}y`];
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await openDatabase(texts.flatMap((text, i) => event(`e${i}`, '2026-03-10T00:00:00.000Z', { request: { uri: text, verb: 'GET', time: '2026-03-10T00:00:00.000Z' }, metadata: { tag: text } })));
+    db = await openDatabase(
+      texts.flatMap((text, i) =>
+        event(`e${i}`, '2026-03-10T00:00:00.000Z', { request: { uri: text, verb: 'GET', time: '2026-03-10T00:00:00.000Z' }, metadata: { tag: text } }),
+      ),
+    );
   });
   afterAll(() => db.close());
 
@@ -98,10 +102,13 @@ describe('wildcard patterns on DuckDB', () => {
 
   it('matches keyword values exactly as the reference matcher does (typed column and JSON document)', async () => {
     await fc.assert(
-      fc.asyncProperty(patternArbitrary.filter((pattern) => patternProblem('wildcard', pattern) === undefined), async (pattern) => {
-        expect(await matching('request.uri.raw', pattern)).toEqual(expected(pattern, 1024));
-        expect(await matching('metadata.tag.raw', pattern)).toEqual(expected(pattern, 1024));
-      }),
+      fc.asyncProperty(
+        patternArbitrary.filter((pattern) => patternProblem('wildcard', pattern) === undefined),
+        async (pattern) => {
+          expect(await matching('request.uri.raw', pattern)).toEqual(expected(pattern, 1024));
+          expect(await matching('metadata.tag.raw', pattern)).toEqual(expected(pattern, 1024));
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -6,7 +6,16 @@ import type { SharedViewClaims } from '../../../schemas/resources/shared-view';
 
 const key = Buffer.from('k'.repeat(64));
 const now = 1_800_000_000;
-const claims: SharedViewClaims = { typ: 'shared_view', org_id: 'org1', app_id: 'app1', tid: '0123456789ab01234567', kind: 'workspace', id: 'abcdefabcdef01234567', iat: now - 10, exp: now + 3600 };
+const claims: SharedViewClaims = {
+  typ: 'shared_view',
+  org_id: 'org1',
+  app_id: 'app1',
+  tid: '0123456789ab01234567',
+  kind: 'workspace',
+  id: 'abcdefabcdef01234567',
+  iat: now - 10,
+  exp: now + 3600,
+};
 const reasonOf = (fn: () => unknown) => {
   try {
     fn();
@@ -31,19 +40,22 @@ describe('shared-view tokens', () => {
   it('are refused after any one character is changed (property)', () => {
     const token = signSharedViewToken(claims, key);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.';
-    fc.assert(fc.property(fc.nat({ max: token.length - 1 }), fc.constantFrom(...alphabet), (at, replacement) => {
-      fc.pre(token[at] !== replacement);
-      const changed = token.slice(0, at) + replacement + token.slice(at + 1);
-      let claimsOfChanged: SharedViewClaims | undefined;
-      try {
-        claimsOfChanged = verifySharedViewToken(changed, key, now);
-      } catch (error) {
-        expect(error).toBeInstanceOf(UnauthorizedError);
-        return;
-      }
-      // base64url has spare bits in its last character: a change there may decode to the same bytes.
-      expect(claimsOfChanged).toEqual(claims);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.nat({ max: token.length - 1 }), fc.constantFrom(...alphabet), (at, replacement) => {
+        fc.pre(token[at] !== replacement);
+        const changed = token.slice(0, at) + replacement + token.slice(at + 1);
+        let claimsOfChanged: SharedViewClaims | undefined;
+        try {
+          claimsOfChanged = verifySharedViewToken(changed, key, now);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UnauthorizedError);
+          return;
+        }
+        // base64url has spare bits in its last character: a change there may decode to the same bytes.
+        expect(claimsOfChanged).toEqual(claims);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('never pass for management tokens, nor the other way round, under the same key', () => {

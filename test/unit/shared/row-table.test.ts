@@ -7,7 +7,14 @@ const viaJson = (objects: readonly object[]) => JSON.parse(JSON.stringify(object
 describe('row table: a compact JSON encoding of similar objects', () => {
   it('round-trips objects exactly as JSON does, shared values stored once', () => {
     const objects = Array.from({ length: 50 }, (_, i) => ({
-      id: `r-${i}`, org: 'org-1', kind: 'usage', ok: true, none: null, count: i % 3, nested: { a: i, list: [1, 'x', null] }, at: '2026-11-01T00:00:00.000Z',
+      id: `r-${i}`,
+      org: 'org-1',
+      kind: 'usage',
+      ok: true,
+      none: null,
+      count: i % 3,
+      nested: { a: i, list: [1, 'x', null] },
+      at: '2026-11-01T00:00:00.000Z',
     }));
     expect(JSON.stringify(roundTrip(objects))).toBe(JSON.stringify(objects));
     const table = JSON.parse(encodeRowTable(objects).toString('utf8')) as { shapes: { keys: string[]; shared: [number, unknown][] }[]; rows: unknown[][] };
@@ -18,7 +25,7 @@ describe('row table: a compact JSON encoding of similar objects', () => {
     expect(encodeRowTable(objects).byteLength).toBeLessThan(JSON.stringify(objects).length / 2);
   });
 
-  it('keeps each object\'s own key order and set of keys (several shapes, interleaved)', () => {
+  it("keeps each object's own key order and set of keys (several shapes, interleaved)", () => {
     const objects = [{ a: 1, b: 2 }, { b: 2, a: 1 }, { a: 1 }, { a: 1, b: 2, c: [3] }, { b: 3, a: 1 }, {}];
     const decoded = roundTrip(objects);
     expect(decoded.map((o) => Object.keys(o))).toEqual(objects.map((o) => Object.keys(o)));
@@ -44,20 +51,39 @@ describe('row table: a compact JSON encoding of similar objects', () => {
 
   it('an empty list, and a value hook with its restore', () => {
     expect(roundTrip([])).toEqual([]);
-    const objects = [{ id: 'a', long: 'x'.repeat(20) }, { id: 'b', long: 'y'.repeat(20) }];
+    const objects = [
+      { id: 'a', long: 'x'.repeat(20) },
+      { id: 'b', long: 'y'.repeat(20) },
+    ];
     const bytes = encodeRowTable(objects, { encodeValues: { long: (value) => (value as string).length }, wrap: { prefix: '{"v":9,"t":', suffix: '}' } });
     const outer = JSON.parse(bytes.toString('utf8')) as { v: number; t: unknown };
     expect(outer.v).toBe(9);
     expect(isRowTable(outer.t)).toBe(true);
-    expect(decodeRowTable(outer.t, (o) => { o['long'] = '#'.repeat(o['long'] as number); })).toEqual([{ id: 'a', long: '#'.repeat(20) }, { id: 'b', long: '#'.repeat(20) }]);
+    expect(
+      decodeRowTable(outer.t, (o) => {
+        o['long'] = '#'.repeat(o['long'] as number);
+      }),
+    ).toEqual([
+      { id: 'a', long: '#'.repeat(20) },
+      { id: 'b', long: '#'.repeat(20) },
+    ]);
   });
 
   it('repeated columns: each distinct value stored once per shape, rows hold its index, each object gets its own copy', () => {
     const records = [[{ at: 't1', ok: true }], [{ at: 't2', ok: false }]];
-    const objects = Array.from({ length: 40 }, (_, i) => ({ id: `r-${i}`, requests: records[i % 2], state: i % 3 === 0 ? 'a' : i % 3 === 1 ? 1 : '1', note: i % 5 === 0 ? null : 'n' }));
+    const objects = Array.from({ length: 40 }, (_, i) => ({
+      id: `r-${i}`,
+      requests: records[i % 2],
+      state: i % 3 === 0 ? 'a' : i % 3 === 1 ? 1 : '1',
+      note: i % 5 === 0 ? null : 'n',
+    }));
     const bytes = encodeRowTable(objects, { repeated: new Set(['requests', 'state', 'note']) });
     const table = JSON.parse(bytes.toString('utf8')) as { shapes: { keys: string[]; values: [number, unknown[]][] }[]; rows: unknown[][] };
-    expect(table.shapes[0]!.values).toEqual([[1, records], [2, ['a', 1, '1']], [3, [null, 'n']]]);
+    expect(table.shapes[0]!.values).toEqual([
+      [1, records],
+      [2, ['a', 1, '1']],
+      [3, [null, 'n']],
+    ]);
     expect(table.rows[0]).toEqual([0, 'r-0', 0, 0, 0]);
     expect(bytes.byteLength).toBeLessThan(JSON.stringify(objects).length / 3);
     const decoded = decodeRowTable(table);
@@ -69,18 +95,23 @@ describe('row table: a compact JSON encoding of similar objects', () => {
     expect((decoded[2]!['requests'] as { ok: boolean }[])[0]!.ok).toBe(true);
     // Neighbours compared by content: different dates (no keys of their own) stay apart, NaN is null as in JSON.
     const dated = [{ at: [new Date(0)] }, { at: [new Date(1000)] }, { at: [new Date(1000)] }, { at: [{ n: Number.NaN }] }, { at: [{ n: null }] }];
-    const datedTable = JSON.parse(encodeRowTable(dated, { repeated: new Set(['at']) }).toString('utf8')) as { shapes: { values: [number, unknown[]][] }[]; rows: unknown[][] };
+    const datedTable = JSON.parse(encodeRowTable(dated, { repeated: new Set(['at']) }).toString('utf8')) as {
+      shapes: { values: [number, unknown[]][] }[];
+      rows: unknown[][];
+    };
     expect(datedTable.shapes[0]!.values[0]![1]).toEqual([[new Date(0).toISOString()], [new Date(1000).toISOString()], [{ n: null }]]);
     expect(datedTable.rows.map((row) => row[1])).toEqual([0, 1, 1, 2, 2]);
     expect(JSON.stringify(decodeRowTable(datedTable))).toBe(JSON.stringify(dated));
     // The value hook sees each object's position.
     const seen: number[] = [];
-    encodeRowTable(objects.slice(0, 3), { encodeValues: {
+    encodeRowTable(objects.slice(0, 3), {
+      encodeValues: {
         id: (value, _object, i) => {
           seen.push(i);
           return value;
         },
-      } });
+      },
+    });
     expect(seen).toEqual([0, 1, 2]);
   });
 

@@ -7,29 +7,38 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('TaskLane', () => {
   it('never runs more than its limit at once, starts tasks in the order given, and runs every one', async () => {
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 30 }), async (limit, delays) => {
-      const lane = new TaskLane(limit);
-      let running = 0;
-      let most = 0;
-      const started: number[] = [];
-      const results = await Promise.all(delays.map((delay, i) => lane.run(async () => {
-        started.push(i);
-        running += 1;
-        most = Math.max(most, running);
-        for (let t = 0; t < delay; t += 1) await tick();
-        running -= 1;
-        return i;
-      })));
-      expect(results).toEqual(delays.map((_, i) => i));
-      expect(started).toEqual(delays.map((_, i) => i));
-      expect(most).toBeLessThanOrEqual(limit);
-      expect(most).toBe(Math.min(limit, delays.length));
-    }), { numRuns: 50 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 30 }), async (limit, delays) => {
+        const lane = new TaskLane(limit);
+        let running = 0;
+        let most = 0;
+        const started: number[] = [];
+        const results = await Promise.all(
+          delays.map((delay, i) =>
+            lane.run(async () => {
+              started.push(i);
+              running += 1;
+              most = Math.max(most, running);
+              for (let t = 0; t < delay; t += 1) await tick();
+              running -= 1;
+              return i;
+            }),
+          ),
+        );
+        expect(results).toEqual(delays.map((_, i) => i));
+        expect(started).toEqual(delays.map((_, i) => i));
+        expect(most).toBeLessThanOrEqual(limit);
+        expect(most).toBe(Math.min(limit, delays.length));
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('frees the place of a task that fails, and hands the failure to its caller only', async () => {
     const lane = new TaskLane(1);
-    const failed = lane.run(async () => { throw new Error('boom'); });
+    const failed = lane.run(async () => {
+      throw new Error('boom');
+    });
     const next = lane.run(async () => 'ran');
     await expect(failed).rejects.toThrow('boom');
     await expect(next).resolves.toBe('ran');
@@ -62,7 +71,10 @@ describe('OutcomeCommitQueue', () => {
     release();
     await Promise.all(firstTwo);
     await tick();
-    expect(batches).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     const flushed = queue.flush();
     release();
     await tick();

@@ -5,7 +5,7 @@ import type { HttpEvent, HttpResult } from '../../../functions/shared/http/types
 import { withConsole } from '../../../functions/web-console/console-assets';
 
 const event = (rawPath: string, method = 'GET') => ({ rawPath, headers: {}, requestContext: { http: { method, path: rawPath } } }) as unknown as HttpEvent;
-const text = (result: HttpResult) => (result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64').toString('utf8') : result.body ?? '');
+const text = (result: HttpResult) => (result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64').toString('utf8') : (result.body ?? ''));
 
 describe('the console on the management API', () => {
   let dist: string;
@@ -22,7 +22,10 @@ describe('the console on the management API', () => {
 
   it('serves hashed assets cached for good and index.html for every page of the console router', async () => {
     const asset = await serve('/console/assets/index-abc123.js');
-    expect(asset).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' } });
+    expect(asset).toMatchObject({
+      statusCode: 200,
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' },
+    });
     expect(text(asset)).toBe('console.log(1)');
     for (const page of ['/console/', '/console/events', '/console/events/abc?time=x', '/console/billing/reports/r1']) {
       const index = await serve(page.split('?')[0]!);
@@ -41,7 +44,7 @@ describe('the console on the management API', () => {
     expect(text(embed)).toContain('<title>console</title>');
   });
 
-  it('answers config.json with the organisation to pre-fill, and no API URL when the console shares the API\'s origin', async () => {
+  it("answers config.json with the organisation to pre-fill, and no API URL when the console shares the API's origin", async () => {
     expect(JSON.parse(text(await serve('/console/config.json')))).toEqual({ org_id: 'org_1' });
   });
 

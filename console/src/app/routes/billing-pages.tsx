@@ -17,7 +17,10 @@ import { RELATIVE_RANGES } from '../../lib/time';
 export function BillingMetersPage() {
   return (
     <>
-      <PageHeader title="Billing meters"><Link to="/billing/meters/new">New meter</Link> <Link to="/billing/catalog">Plans and prices</Link> <Link to="/billing/channels">Webhook channels</Link> <Link to="/billing/reports">All reports</Link></PageHeader>
+      <PageHeader title="Billing meters">
+        <Link to="/billing/meters/new">New meter</Link> <Link to="/billing/catalog">Plans and prices</Link> <Link to="/billing/channels">Webhook channels</Link>{' '}
+        <Link to="/billing/reports">All reports</Link>
+      </PageHeader>
       <MetersList />
     </>
   );
@@ -40,23 +43,47 @@ export function BillingReportsPage() {
   };
   return (
     <>
-      <PageHeader title="Billing reports"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <PageHeader title="Billing reports">
+        <Link to="/billing/meters">Meters</Link>
+      </PageHeader>
       <form className="filter-bar" aria-label="Report filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Time range
           <select name="from" value={from} onChange={(e) => set('from', e.target.value)}>
-            {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+            {RELATIVE_RANGES.map((range) => (
+              <option key={range.from} value={range.from}>
+                {range.label}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Status
           <select name="status" value={status ?? ''} onChange={(e) => set('status', e.target.value)}>
             <option value="">Any</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </label>
-        {meterId && <p>Meter <MeterName id={meterId} /> <button type="button" onClick={() => set('meter', '')}>All meters</button></p>}
-        {subscriptionId && <p>Subscription <code>{subscriptionId}</code> <button type="button" onClick={() => set('subscription', '')}>All subscriptions</button></p>}
+        {meterId && (
+          <p>
+            Meter <MeterName id={meterId} />{' '}
+            <button type="button" onClick={() => set('meter', '')}>
+              All meters
+            </button>
+          </p>
+        )}
+        {subscriptionId && (
+          <p>
+            Subscription <code>{subscriptionId}</code>{' '}
+            <button type="button" onClick={() => set('subscription', '')}>
+              All subscriptions
+            </button>
+          </p>
+        )}
       </form>
       <section aria-label="Billing metrics">
         <h2>Billed usage and amounts per day</h2>
@@ -71,7 +98,9 @@ export function BillingReportPage() {
   const { reportId = '' } = useParams();
   return (
     <>
-      <PageHeader title="Billing report"><Link to="/billing/reports">All reports</Link></PageHeader>
+      <PageHeader title="Billing report">
+        <Link to="/billing/reports">All reports</Link>
+      </PageHeader>
       <ReportDetail reportId={reportId} />
     </>
   );
@@ -82,7 +111,9 @@ export function SubscriptionLedgerPage() {
   const { subscriptionId = '' } = useParams();
   return (
     <>
-      <PageHeader title={`Balance ledger of ${subscriptionId}`}><Link to={`/billing/reports?subscription=${encodeURIComponent(subscriptionId)}`}>Its reports</Link></PageHeader>
+      <PageHeader title={`Balance ledger of ${subscriptionId}`}>
+        <Link to={`/billing/reports?subscription=${encodeURIComponent(subscriptionId)}`}>Its reports</Link>
+      </PageHeader>
       <LedgerTable subscriptionId={subscriptionId} />
     </>
   );
@@ -92,7 +123,9 @@ export function NewMeterPage() {
   const navigate = useNavigate();
   return (
     <>
-      <PageHeader title="New billing meter"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <PageHeader title="New billing meter">
+        <Link to="/billing/meters">Meters</Link>
+      </PageHeader>
       <MeterEditor onSaved={() => void navigate('/billing/meters')} />
     </>
   );
@@ -106,7 +139,9 @@ export function MeterPage() {
   if (meter.error) return <ErrorMessage error={meter.error} />;
   return (
     <>
-      <PageHeader title={meter.data.name}><Link to={`/billing/reports?meter=${encodeURIComponent(meterId)}`}>Its reports</Link></PageHeader>
+      <PageHeader title={meter.data.name}>
+        <Link to={`/billing/reports?meter=${encodeURIComponent(meterId)}`}>Its reports</Link>
+      </PageHeader>
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
     </>
   );
@@ -115,7 +150,9 @@ export function MeterPage() {
 export function ChannelsPage() {
   return (
     <>
-      <PageHeader title="Webhook channels"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <PageHeader title="Webhook channels">
+        <Link to="/billing/meters">Meters</Link>
+      </PageHeader>
       <ChannelsManager />
     </>
   );
@@ -124,7 +161,9 @@ export function ChannelsPage() {
 export function CatalogPage() {
   return (
     <>
-      <PageHeader title="Plans and prices"><Link to="/billing/meters">Meters</Link></PageHeader>
+      <PageHeader title="Plans and prices">
+        <Link to="/billing/meters">Meters</Link>
+      </PageHeader>
       <PlansCatalog />
     </>
   );

@@ -15,7 +15,9 @@ export function ChartPage() {
   const spec = specFromParams(params, { ...DEFAULT_SPEC, timeZone });
   return (
     <>
-      <PageHeader title="New chart"><Link to="/workspaces">Saved workspaces</Link></PageHeader>
+      <PageHeader title="New chart">
+        <Link to="/workspaces">Saved workspaces</Link>
+      </PageHeader>
       <ChartSettings key={params.toString()} spec={spec} onChange={(next) => setParams(specToParams(next))} />
       <ChartPanel spec={spec} />
       <SaveWorkspaceForm spec={spec} onSaved={(workspace) => void navigate(`/workspaces/${encodeURIComponent(workspace._id)}`)} />

@@ -35,7 +35,9 @@ export function CohortPage() {
   return (
     <>
       <PageHeader title={cohort.data.cohort_name}>
-        <button type="button" className="secondary" onClick={() => remove.mutate(cohortId, { onSuccess: () => void navigate('/cohorts') })}>Delete cohort</button>
+        <button type="button" className="secondary" onClick={() => remove.mutate(cohortId, { onSuccess: () => void navigate('/cohorts') })}>
+          Delete cohort
+        </button>
       </PageHeader>
       <ErrorMessage error={remove.error} />
       <CohortEditor key={JSON.stringify(cohort.data.criteria)} cohort={cohort.data} onSaved={() => void cohort.refetch()} />
@@ -50,7 +52,9 @@ export function CohortPage() {
 export function GovernancePage() {
   return (
     <>
-      <PageHeader title="Governance rules"><Link to="/governance/new">New rule</Link></PageHeader>
+      <PageHeader title="Governance rules">
+        <Link to="/governance/new">New rule</Link>
+      </PageHeader>
       <GovernanceRules />
     </>
   );
@@ -60,7 +64,9 @@ export function NewGovernanceRulePage() {
   const navigate = useNavigate();
   return (
     <>
-      <PageHeader title="New governance rule"><Link to="/governance">All rules</Link></PageHeader>
+      <PageHeader title="New governance rule">
+        <Link to="/governance">All rules</Link>
+      </PageHeader>
       <GovernanceRuleEditor onSaved={() => void navigate('/governance')} />
     </>
   );
@@ -74,11 +80,17 @@ export function GovernanceRulePage() {
   if (rule.isPending) return <Loading label="Loading the rule…" />;
   if (rule.error) return <ErrorMessage error={rule.error} />;
   const deleteRule = () => {
-    if (window.confirm(`Delete the rule ${rule.data.name}? The SDKs stop applying it at their next rules fetch.`)) remove.mutate(ruleId, { onSuccess: () => void navigate('/governance') });
+    if (window.confirm(`Delete the rule ${rule.data.name}? The SDKs stop applying it at their next rules fetch.`))
+      remove.mutate(ruleId, { onSuccess: () => void navigate('/governance') });
   };
   return (
     <>
-      <PageHeader title={rule.data.name}><Link to="/governance">All rules</Link> <button type="button" className="secondary" onClick={deleteRule}>Delete rule</button></PageHeader>
+      <PageHeader title={rule.data.name}>
+        <Link to="/governance">All rules</Link>{' '}
+        <button type="button" className="secondary" onClick={deleteRule}>
+          Delete rule
+        </button>
+      </PageHeader>
       <ErrorMessage error={remove.error} />
       <GovernanceRuleEditor rule={rule.data} onSaved={() => void navigate('/governance')} />
     </>

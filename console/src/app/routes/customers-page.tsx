@@ -11,7 +11,12 @@ export function CustomersPage() {
   return (
     <>
       <PageHeader title="Customers" />
-      <ProfileSearch key={params.toString()} kind={kind} text={text} onSearch={(nextKind, nextText) => setParams(new URLSearchParams({ kind: nextKind, ...(nextText ? { q: nextText } : {}) }))} />
+      <ProfileSearch
+        key={params.toString()}
+        kind={kind}
+        text={text}
+        onSearch={(nextKind, nextText) => setParams(new URLSearchParams({ kind: nextKind, ...(nextText ? { q: nextText } : {}) }))}
+      />
     </>
   );
 }

@@ -8,7 +8,9 @@ import { WorkspacesList } from '../../features/charts/components/workspaces-list
 export function DashboardsPage() {
   return (
     <>
-      <PageHeader title="Dashboards"><Link to="/workspaces">Saved workspaces</Link></PageHeader>
+      <PageHeader title="Dashboards">
+        <Link to="/workspaces">Saved workspaces</Link>
+      </PageHeader>
       <DashboardsList />
     </>
   );
@@ -27,7 +29,9 @@ export function DashboardPage() {
 export function WorkspacesPage() {
   return (
     <>
-      <PageHeader title="Saved workspaces"><Link to="/charts/new">New chart</Link> <Link to="/dashboards">Dashboards</Link></PageHeader>
+      <PageHeader title="Saved workspaces">
+        <Link to="/charts/new">New chart</Link> <Link to="/dashboards">Dashboards</Link>
+      </PageHeader>
       <WorkspacesList />
     </>
   );

@@ -14,7 +14,9 @@ import { TestEmailForm } from '../../features/emails/components/test-email-form'
 export function EmailTemplatesPage() {
   return (
     <>
-      <PageHeader title="Emails"><Link to="/emails/new">New template</Link></PageHeader>
+      <PageHeader title="Emails">
+        <Link to="/emails/new">New template</Link>
+      </PageHeader>
       <EmailTemplatesList />
     </>
   );
@@ -32,10 +34,29 @@ export function EmailTemplatePage() {
   return (
     <>
       <PageHeader title={template.data.name}>
-        <span>{STATE_NAMES[state]}, {periodText(template.data.period)}</span>
-        {state !== 1 && <button type="button" onClick={() => setState.mutate(1, { onSuccess: () => void template.refetch() })} disabled={setState.isPending}>Activate</button>}
-        {state === 1 && <button type="button" className="secondary" onClick={() => setState.mutate(2, { onSuccess: () => void template.refetch() })} disabled={setState.isPending}>Pause</button>}
-        {!editing && <button type="button" className="secondary" onClick={() => setEditing(true)}>Edit</button>}
+        <span>
+          {STATE_NAMES[state]}, {periodText(template.data.period)}
+        </span>
+        {state !== 1 && (
+          <button type="button" onClick={() => setState.mutate(1, { onSuccess: () => void template.refetch() })} disabled={setState.isPending}>
+            Activate
+          </button>
+        )}
+        {state === 1 && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setState.mutate(2, { onSuccess: () => void template.refetch() })}
+            disabled={setState.isPending}
+          >
+            Pause
+          </button>
+        )}
+        {!editing && (
+          <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
       </PageHeader>
       <ErrorMessage error={setState.error} />
       {editing ? <EmailTemplateEditor template={template.data} onSaved={() => setEditing(false)} /> : <EmailPreview template={template.data} />}
@@ -55,7 +76,9 @@ export function NewEmailTemplatePage() {
   const navigate = useNavigate();
   return (
     <>
-      <PageHeader title="New email template"><Link to="/emails">All templates</Link></PageHeader>
+      <PageHeader title="New email template">
+        <Link to="/emails">All templates</Link>
+      </PageHeader>
       <EmailTemplateEditor onSaved={(id) => void navigate(`/emails/${encodeURIComponent(id)}`)} />
     </>
   );

@@ -7,7 +7,9 @@ export function EventPage() {
   const [params] = useSearchParams();
   return (
     <>
-      <PageHeader title="Event"><Link to="/events">Back to the stream</Link></PageHeader>
+      <PageHeader title="Event">
+        <Link to="/events">Back to the stream</Link>
+      </PageHeader>
       <EventDetail eventId={eventId} eventTime={params.get('time') ?? undefined} />
     </>
   );

@@ -11,7 +11,9 @@ export function EventsPage() {
   const filters = filtersFromParams(params);
   return (
     <>
-      <PageHeader title="Events"><Link to="/event-types">Virtual event types</Link></PageHeader>
+      <PageHeader title="Events">
+        <Link to="/event-types">Virtual event types</Link>
+      </PageHeader>
       <EventFilterBar key={params.toString()} filters={filters} onChange={(next) => setParams(paramsFromFilters(next))} />
       <EventStream filters={filters} />
     </>
@@ -21,7 +23,9 @@ export function EventsPage() {
 export function VirtualEventTypesPage() {
   return (
     <>
-      <PageHeader title="Virtual event types"><Link to="/events">Events</Link></PageHeader>
+      <PageHeader title="Virtual event types">
+        <Link to="/events">Events</Link>
+      </PageHeader>
       <VirtualEventTypes />
     </>
   );

@@ -12,7 +12,6 @@ import type { ProfileKind } from '../../features/customers/utils/profile-query';
 import { EventStream } from '../../features/events/components/event-stream';
 import { exactPhrase } from '../../lib/query-text';
 
-
 /** A user's or company's page: the profile, subscriptions (companies), daily usage and recent events. */
 export function ProfilePage({ kind }: { kind: ProfileKind }) {
   const { id = '' } = useParams();

@@ -20,13 +20,13 @@ export function WorkspacePage() {
   const spec = specOfWorkspaceChart(chart);
   return (
     <>
-      <PageHeader title={name}>
-        {drawable && <Link to={`/charts/new?${specToParams(spec).toString()}`}>Edit as a new chart</Link>}
-      </PageHeader>
+      <PageHeader title={name}>{drawable && <Link to={`/charts/new?${specToParams(spec).toString()}`}>Edit as a new chart</Link>}</PageHeader>
       {drawable ? (
         <ChartPanel spec={spec} drawings={drawings} />
       ) : (
-        <p>This workspace's chart view (<code>{chart.view}</code>) is not drawn by the console; the API serves it as stored.</p>
+        <p>
+          This workspace's chart view (<code>{chart.view}</code>) is not drawn by the console; the API serves it as stored.
+        </p>
       )}
       <AddToDashboardForm workspaceId={workspaceId} onAdded={(dashboardId) => void navigate(`/dashboards/${encodeURIComponent(dashboardId)}`)} />
       <ShareLinks target={{ kind: 'workspace', id: workspaceId }} />

@@ -136,8 +136,7 @@ class Execution {
     });
     const result = await this.query(sql, params);
     if (countRows) {
-      this.docCount =
-        level.node.type === 'terms' ? Number(result[0]?.['agg_docs'] ?? 0) : result.reduce((sum, row) => sum + Number(row['doc_count']), 0);
+      this.docCount = level.node.type === 'terms' ? Number(result[0]?.['agg_docs'] ?? 0) : result.reduce((sum, row) => sum + Number(row['doc_count']), 0);
     }
     // Buckets without a key (rows without a value, kept to count them) or not a term (over-long .raw strings).
     const rows = result.filter((row) => row['agg_unkeyed'] !== true && row[keyColumn(level)] !== null && row[keyColumn(level)] !== undefined);

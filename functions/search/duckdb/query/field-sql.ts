@@ -32,7 +32,6 @@ export const PLAIN_JSON_STRING = /^[^"\\\u0000-\u001f\u2028\u2029\ud800-\udfff]*
 /** Array-of-objects lookups per path: all combinations of this many positions (2^n - 1 JSON paths). */
 export const MAX_ARRAY_POSITIONS = 3;
 
-
 export function anyJsonValue(path: string, alias: string, name: (prefix: string) => string, test: (value: string) => string): string {
   const keys = path.split('.');
   const v = name('v');
@@ -41,7 +40,10 @@ export function anyJsonValue(path: string, alias: string, name: (prefix: string)
     return `coalesce(list_bool_or(list_transform(${list}, lambda ${e}: ${test(e)})), FALSE)`;
   };
   const arrayPaths = arrayOfObjectPaths(keys, alias);
-  const missing = arrayPaths.length === 0 ? 'FALSE' : anyOf(expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x')));
+  const missing =
+    arrayPaths.length === 0
+      ? 'FALSE'
+      : anyOf(expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x')));
   return (
     `coalesce(list_transform([${jsonExtract(alias, keys)}], lambda ${v}: ` +
     `CASE WHEN ${v} IS NULL THEN ${missing} WHEN json_type(${v}) = 'ARRAY' THEN ${anyOf(`json_extract(${v}, '$[*]')`)} ELSE ${test(v)} END)[1], FALSE)`
@@ -93,7 +95,10 @@ export function jsonValuesSql(path: string, alias: string, name: (prefix: string
   const keys = path.split('.');
   const v = name('v');
   const arrayPaths = arrayOfObjectPaths(keys, alias);
-  const missing = arrayPaths.length === 0 ? 'CAST([] AS JSON[])' : expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x'));
+  const missing =
+    arrayPaths.length === 0
+      ? 'CAST([] AS JSON[])'
+      : expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x'));
   return (
     `list_transform([${jsonExtract(alias, keys)}], lambda ${v}: ` +
     `CASE WHEN ${v} IS NULL THEN ${missing} WHEN json_type(${v}) = 'ARRAY' THEN ${expandArrays(`json_extract(${v}, '$[*]')`, name('x'))} ELSE [${v}] END)[1]`

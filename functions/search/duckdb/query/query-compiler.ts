@@ -5,7 +5,20 @@ import type { IndexKind, SearchContext } from '../../port';
 import { parseQueryString } from '../../query-string';
 import { normalizeWildcard } from '../../wildcard-patterns';
 import { column, type SqlParams } from './sql';
-import { ELEMENT, JSON_NUMBER_TYPES, NOT_TOKEN, PLAIN_JSON_STRING, TOKEN_CHAR, type ValueTests, anyJsonValue, hotKind, invalid, jsonSource, minimumShouldMatch, wildcardRegex } from './field-sql';
+import {
+  ELEMENT,
+  JSON_NUMBER_TYPES,
+  NOT_TOKEN,
+  PLAIN_JSON_STRING,
+  TOKEN_CHAR,
+  type ValueTests,
+  anyJsonValue,
+  hotKind,
+  invalid,
+  jsonSource,
+  minimumShouldMatch,
+  wildcardRegex,
+} from './field-sql';
 
 /**
  * Compiles a query tree into a SQL boolean expression over one row of a search table (alias `d`).
@@ -25,7 +38,6 @@ import { ELEMENT, JSON_NUMBER_TYPES, NOT_TOKEN, PLAIN_JSON_STRING, TOKEN_CHAR, t
  * The expression may be NULL where it means false (a comparison with a NULL column); negation and
  * counting wrap it in coalesce, so NOT never turns an unknown into a match.
  */
-
 
 /** A number as OpenSearch reads it from a string: decimal, with an optional fraction and exponent. */
 const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -161,7 +173,10 @@ export class QueryCompiler {
     if (dated.length > 0) {
       tests.date = (t) =>
         `(${dated
-          .map((value) => `(${t} >= ${this.params.add(new Date(this.instant(field, value, false)))} AND ${t} <= ${this.params.add(new Date(this.instant(field, value, true)))})`)
+          .map(
+            (value) =>
+              `(${t} >= ${this.params.add(new Date(this.instant(field, value, false)))} AND ${t} <= ${this.params.add(new Date(this.instant(field, value, true)))})`,
+          )
           .join(' OR ')})`;
     }
     return withNeedles(this.anyValue(field, tests, { exactShortValues }));
@@ -203,14 +218,18 @@ export class QueryCompiler {
       const value = column(this.alias, field.hot.name);
       return field.raw ? `length(${value}) <= ${RAW_IGNORE_ABOVE}` : `${value} IS NOT NULL`;
     }
-    return this.anyValue(field, {
-      keyword: () => 'TRUE',
-      text: () => 'TRUE',
-      number: () => 'TRUE',
-      boolean: () => 'TRUE',
-      // A date that does not parse is not indexed (ignore_malformed).
-      date: (t) => `${t} IS NOT NULL`,
-    }, { exists: true });
+    return this.anyValue(
+      field,
+      {
+        keyword: () => 'TRUE',
+        text: () => 'TRUE',
+        number: () => 'TRUE',
+        boolean: () => 'TRUE',
+        // A date that does not parse is not indexed (ignore_malformed).
+        date: (t) => `${t} IS NOT NULL`,
+      },
+      { exists: true },
+    );
   }
 
   private match(name: string, query: Scalar, operator: 'or' | 'and'): string {
@@ -303,7 +322,12 @@ export class QueryCompiler {
     }
     if (branches.length === 0) return 'FALSE';
     const predicate = `CASE ${branches.join(' ')} ELSE FALSE END`;
-    return anyJsonValue(field.path, this.alias, (prefix) => this.lambdaName(prefix), (value) => predicate.replaceAll(ELEMENT, value));
+    return anyJsonValue(
+      field.path,
+      this.alias,
+      (prefix) => this.lambdaName(prefix),
+      (value) => predicate.replaceAll(ELEMENT, value),
+    );
   }
 
   private lambdaName(prefix: string): string {

@@ -73,7 +73,11 @@ export async function runSearch(run: QueryRunner, ctx: SearchContext, request: S
   if (request.size > 0) {
     const sort = effectiveSort(ctx.kind, request.sort).map((entry) => sortKey(ctx, entry, params));
     const keyset = request.search_after === undefined ? [] : searchAfter(sort, request.search_after, ctx, params);
-    const select = ['d.id AS hit_id', request._source === false ? undefined : 'd.doc AS hit_source', ...sort.map((key, position) => `${key.value} AS sort_${position}`)].filter(Boolean);
+    const select = [
+      'd.id AS hit_id',
+      request._source === false ? undefined : 'd.doc AS hit_source',
+      ...sort.map((key, position) => `${key.value} AS sort_${position}`),
+    ].filter(Boolean);
     const orderBy = sort.filter((key) => key.order !== undefined).map((key) => `${key.order} ${key.direction} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
     const sql =
       `SELECT ${select.join(', ')} ${[fromWhere, ...keyset].join(' AND ')} ` +
@@ -155,7 +159,9 @@ function sortKey(ctx: SearchContext, entry: SortEntry, params: SqlParams): SortK
   if (entry.field === '_score') return { entry, kind: 'score', value: 'NULL', direction, nullsFirst, notNull: true };
   const field = resolveField(ctx.kind, entry.field);
   if (field.type === 'text') {
-    throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [{ field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` }]);
+    throw new ValidationError(`Cannot sort on ${entry.field}: use ${entry.field}.raw`, [
+      { field: 'sort', reason: `${entry.field} is a text field; sort on ${entry.field}.raw` },
+    ]);
   }
   const kind = sortTypeOf(field);
   let order = sortExpression(field, kind, entry.order);
@@ -169,7 +175,6 @@ function sortKey(ctx: SearchContext, entry: SortEntry, params: SqlParams): SortK
   return { entry, kind, order, value, direction, nullsFirst, notNull };
 }
 
-
 /** Multi-valued fields sort by their smallest value ascending, their largest descending (OpenSearch's default mode). */
 function sortExpression(field: FieldRef, kind: Exclude<SortKind, 'score'>, order: 'asc' | 'desc'): string {
   if (field.hot !== undefined) return fieldValueSql(field, kind, 'd');
@@ -179,8 +184,18 @@ function sortExpression(field: FieldRef, kind: Exclude<SortKind, 'score'>, order
 function typedParam(kind: SortKind, value: Scalar, ctx: SearchContext, params: SqlParams, member: string): string {
   switch (kind) {
     case 'number': {
-      const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'boolean' ? Number(value) : Number.NaN;
-      if (!Number.isFinite(number)) throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a number`, [{ field: member, reason: `${JSON.stringify(value)} is not a number` }]);
+      const number =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && value.trim() !== ''
+            ? Number(value)
+            : typeof value === 'boolean'
+              ? Number(value)
+              : Number.NaN;
+      if (!Number.isFinite(number))
+        throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a number`, [
+          { field: member, reason: `${JSON.stringify(value)} is not a number` },
+        ]);
       return `CAST(${params.add(number)} AS DOUBLE)`;
     }
     case 'date':
@@ -188,7 +203,8 @@ function typedParam(kind: SortKind, value: Scalar, ctx: SearchContext, params: S
       return params.add(new Date(resolveDateMath(value, ctx.now, ctx.timeZone, false, { field: member })));
     case 'boolean': {
       const boolean = value === true || value === 'true' || value === 1 ? true : value === false || value === 'false' || value === 0 ? false : undefined;
-      if (boolean === undefined) throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a boolean`, [{ field: member, reason: 'not a boolean (true, false, 1 or 0)' }]);
+      if (boolean === undefined)
+        throw new ValidationError(`${member}: ${JSON.stringify(value)} is not a boolean`, [{ field: member, reason: 'not a boolean (true, false, 1 or 0)' }]);
       return params.add(boolean);
     }
     default:

@@ -5,12 +5,17 @@ import { parseDate } from '../../../../functions/search/dates/date-parse';
 const at = (iso: string): number => Date.parse(iso);
 
 describe('assertDateFormat', () => {
-  it.each(['strict_date_optional_time||epoch_millis', 'epoch_second', 'date_optional_time', 'strict_date_hour_minute_second', 'yyyy-MM-dd HH:mm', "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", 'dd MMM yyyy h:mm a'])(
-    'accepts %j',
-    (format) => {
-      expect(assertDateFormat(format)).toBe(format);
-    },
-  );
+  it.each([
+    'strict_date_optional_time||epoch_millis',
+    'epoch_second',
+    'date_optional_time',
+    'strict_date_hour_minute_second',
+    'yyyy-MM-dd HH:mm',
+    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+    'dd MMM yyyy h:mm a',
+  ])('accepts %j', (format) => {
+    expect(assertDateFormat(format)).toBe(format);
+  });
 
   it.each(['yyyy-MM-dd z', 'YYYY-ww', 'yyyy||', "yyyy-MM-dd'T", 'yyyy-MM-dd[ HH:mm]', 'no_such_format'])('rejects %j naming format', (format) => {
     let thrown: unknown;

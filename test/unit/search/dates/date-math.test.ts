@@ -152,6 +152,8 @@ describe('resolveDateMath', () => {
 
   it('rejects non-finite numbers and unknown time zones', () => {
     expect(() => resolveDateMath(Number.NaN, now, 'UTC', false)).toThrow(ValidationError);
-    expect(() => resolveDateMath('now', now, 'Mars/Base', false)).toThrow(expect.objectContaining({ details: [expect.objectContaining({ field: 'time_zone' })] }));
+    expect(() => resolveDateMath('now', now, 'Mars/Base', false)).toThrow(
+      expect.objectContaining({ details: [expect.objectContaining({ field: 'time_zone' })] }),
+    );
   });
 });

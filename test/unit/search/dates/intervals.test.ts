@@ -155,7 +155,9 @@ describe('calendar buckets', () => {
   it('put an instant in the month of its local date (month ends)', () => {
     // 2026-01-31T23:30Z is already February 1st in Berlin, still January 31st in New York.
     expect(formatKeyAsString(bucketStart(at('2026-01-31T23:30:00Z'), cal('month'), 'Europe/Berlin'), 'Europe/Berlin')).toBe('2026-02-01T00:00:00.000+01:00');
-    expect(formatKeyAsString(bucketStart(at('2026-01-31T23:30:00Z'), cal('month'), 'America/New_York'), 'America/New_York')).toBe('2026-01-01T00:00:00.000-05:00');
+    expect(formatKeyAsString(bucketStart(at('2026-01-31T23:30:00Z'), cal('month'), 'America/New_York'), 'America/New_York')).toBe(
+      '2026-01-01T00:00:00.000-05:00',
+    );
     expect(keys('2026-02-15T00:00:00Z', cal('month'), 'Europe/Berlin', 3)).toEqual([
       '2026-02-01T00:00:00.000+01:00',
       '2026-03-01T00:00:00.000+01:00',
@@ -177,7 +179,9 @@ describe('calendar buckets', () => {
     expect(formatKeyAsString(bucketStart(at('2026-01-01T12:00:00Z'), cal('week'), 'Europe/Berlin'), 'Europe/Berlin')).toBe('2025-12-29T00:00:00.000+01:00');
     expect(keys('2026-12-31T12:00:00Z', cal('week'), 'UTC', 2)).toEqual(['2026-12-28T00:00:00.000Z', '2027-01-04T00:00:00.000Z']);
     // Sunday 23:30 in New York is Monday in UTC: the week is decided on the local clock.
-    expect(formatKeyAsString(bucketStart(at('2026-01-05T04:30:00Z'), cal('week'), 'America/New_York'), 'America/New_York')).toBe('2025-12-29T00:00:00.000-05:00');
+    expect(formatKeyAsString(bucketStart(at('2026-01-05T04:30:00Z'), cal('week'), 'America/New_York'), 'America/New_York')).toBe(
+      '2025-12-29T00:00:00.000-05:00',
+    );
     expect(bucketStart(at('2026-01-05T04:30:00Z'), cal('week'), 'UTC')).toBe(at('2026-01-05T00:00:00Z'));
   });
 
@@ -264,7 +268,20 @@ describe('offset', () => {
 });
 
 describe('consistency (OpenSearch asserts round(next(r) - 1) = r)', () => {
-  const intervals: BucketInterval[] = [cal('minute'), cal('hour'), cal('day'), cal('week'), cal('month'), cal('quarter'), cal('year'), fixed('30m'), fixed('1h'), fixed('3h'), fixed('1d'), fixed('7d')];
+  const intervals: BucketInterval[] = [
+    cal('minute'),
+    cal('hour'),
+    cal('day'),
+    cal('week'),
+    cal('month'),
+    cal('quarter'),
+    cal('year'),
+    fixed('30m'),
+    fixed('1h'),
+    fixed('3h'),
+    fixed('1d'),
+    fixed('7d'),
+  ];
   const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/Sao_Paulo', 'Pacific/Chatham', 'Europe/London'];
 
   it.each(zones)('holds for every interval at pseudo-random instants 2017–2028 in %s', (timeZone) => {

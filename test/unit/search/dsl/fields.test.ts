@@ -86,9 +86,12 @@ describe('fieldNameProblem', () => {
     expect(fieldNameProblem(name)).toBeUndefined();
   });
 
-  test.each(['', '_all', '_index', '_source', 'index_meta.time', 'metadata.*', 'a?', 'a"b', 'a\\b', 'a\nb', '.a', 'a.', 'a..b', 'x'.repeat(513)])('refuses %j', (name) => {
-    expect(fieldNameProblem(name)).toEqual(expect.any(String));
-  });
+  test.each(['', '_all', '_index', '_source', 'index_meta.time', 'metadata.*', 'a?', 'a"b', 'a\\b', 'a\nb', '.a', 'a.', 'a..b', 'x'.repeat(513)])(
+    'refuses %j',
+    (name) => {
+      expect(fieldNameProblem(name)).toEqual(expect.any(String));
+    },
+  );
 });
 
 test('textRangeProblem: text fields, and word bounds on untyped fields', () => {
@@ -106,10 +109,14 @@ test('textRangeProblem: text fields, and word bounds on untyped fields', () => {
  */
 describe('the OpenSearch templates agree with the typing rules', () => {
   const common = commonComponentTemplate('').body.template!.mappings!;
-  const events = indexTemplates('')[0]!.body.template!.mappings!.properties as Record<string, { type?: string; properties?: Record<string, { type?: string }> }>;
+  const events = indexTemplates('')[0]!.body.template!.mappings!.properties as Record<
+    string,
+    { type?: string; properties?: Record<string, { type?: string }> }
+  >;
 
   test('strings of *_id fields are keywords with a .raw', () => {
-    const ids = (common.dynamic_templates as Record<string, { match?: string; mapping: { type: string; fields?: unknown } }>[]).find((entry) => 'ids' in entry)!.ids!;
+    const ids = (common.dynamic_templates as Record<string, { match?: string; mapping: { type: string; fields?: unknown } }>[]).find((entry) => 'ids' in entry)!
+      .ids!;
     expect(ids.match).toBe('*_id');
     expect(ids.mapping.type).toBe('keyword');
     expect(resolveField('events', 'any_thing_id').type).toBe('keyword');

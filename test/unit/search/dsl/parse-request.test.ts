@@ -49,7 +49,11 @@ describe('queries: surface forms', () => {
       { term: { 'user_id.raw': { value: 'U1', case_insensitive: true, boost: 2 } } },
       { type: 'term', field: 'user_id.raw', value: 'U1', case_insensitive: true },
     ],
-    ['term with boost beside the field', { term: { 'response.status': 200, boost: 1.5, _name: 'ok' } }, { type: 'term', field: 'response.status', value: 200, case_insensitive: false }],
+    [
+      'term with boost beside the field',
+      { term: { 'response.status': 200, boost: 1.5, _name: 'ok' } },
+      { type: 'term', field: 'response.status', value: 200, case_insensitive: false },
+    ],
     ['terms', { terms: { 'response.status': [200, '201'], boost: 1 } }, { type: 'terms', field: 'response.status', values: [200, '201'] }],
     ['range', { range: { weight: { gte: 1, lt: 10 } } }, { type: 'range', field: 'weight', gte: 1, lt: 10 }],
     ['range, older from/to', { range: { weight: { from: 1, to: 10, include_upper: false } } }, { type: 'range', field: 'weight', gte: 1, lt: 10 }],
@@ -61,10 +65,18 @@ describe('queries: surface forms', () => {
     ],
     ['exists', { exists: { field: 'metadata.plan' } }, { type: 'exists', field: 'metadata.plan' }],
     ['match shorthand', { match: { 'request.route': 'orders' } }, { type: 'match', field: 'request.route', query: 'orders', operator: 'or' }],
-    ['match with operator', { match: { 'request.route': { query: 'a b', operator: 'AND' } } }, { type: 'match', field: 'request.route', query: 'a b', operator: 'and' }],
+    [
+      'match with operator',
+      { match: { 'request.route': { query: 'a b', operator: 'AND' } } },
+      { type: 'match', field: 'request.route', query: 'a b', operator: 'and' },
+    ],
     ['match_phrase', { match_phrase: { 'request.uri': { query: 'v1 orders', slop: 0 } } }, { type: 'match_phrase', field: 'request.uri', query: 'v1 orders' }],
     ['prefix', { prefix: { 'request.route.raw': '/v1' } }, { type: 'prefix', field: 'request.route.raw', value: '/v1', case_insensitive: false }],
-    ['wildcard with wildcard member', { wildcard: { 'user_id.raw': { wildcard: 'u*', case_insensitive: true } } }, { type: 'wildcard', field: 'user_id.raw', value: 'u*', case_insensitive: true }],
+    [
+      'wildcard with wildcard member',
+      { wildcard: { 'user_id.raw': { wildcard: 'u*', case_insensitive: true } } },
+      { type: 'wildcard', field: 'user_id.raw', value: 'u*', case_insensitive: true },
+    ],
     ['ids (numbers become strings)', { ids: { values: ['a', 7] } }, { type: 'ids', values: ['a', '7'] }],
     ['match_all with boost', { match_all: { boost: 2 } }, { type: 'match_all' }],
     ['match_none', { match_none: {} }, { type: 'match_none' }],
@@ -73,7 +85,11 @@ describe('queries: surface forms', () => {
       { query_string: { query: 'user_id:u1', default_operator: 'AND', default_field: 'request.route' } },
       { type: 'query_string', query: 'user_id:u1', default_operator: 'and', default_field: 'request.route' },
     ],
-    ['constant_score is a filter', { constant_score: { filter: { term: { user_id: 'u' } }, boost: 3 } }, { type: 'bool', must: [], filter: [{ type: 'term', field: 'user_id', value: 'u', case_insensitive: false }], should: [], must_not: [] }],
+    [
+      'constant_score is a filter',
+      { constant_score: { filter: { term: { user_id: 'u' } }, boost: 3 } },
+      { type: 'bool', must: [], filter: [{ type: 'term', field: 'user_id', value: 'u', case_insensitive: false }], should: [], must_not: [] },
+    ],
   ])('%s', (_name, body, expected) => {
     expect(query(body)).toEqual(expected);
   });
@@ -120,7 +136,12 @@ describe('queries: rejections name the member', () => {
     ['a date that does not parse', { range: { time: { gte: 'yesterday' } } }, 'query.range.time.gte', /cannot parse/],
     ['bad date math', { range: { received_at: { lt: 'now-1x' } } }, 'query.range.received_at.lt', /cannot parse/],
     ['a non-zero slop', { match_phrase: { a: { query: 'x y', slop: 2 } } }, 'query.match_phrase.a.slop', 'slop other than 0 is not supported'],
-    ['minimum_should_match combinations', { bool: { should: [], minimum_should_match: '3<90%' } }, 'query.bool.minimum_should_match', /minimum_should_match must be/],
+    [
+      'minimum_should_match combinations',
+      { bool: { should: [], minimum_should_match: '3<90%' } },
+      'query.bool.minimum_should_match',
+      /minimum_should_match must be/,
+    ],
     ['an unsupported query_string form', { query_string: { query: 'a:b^2' } }, 'query.query_string.query', 'boosts (^) are not supported'],
     ['a bare query_string term without default_field', { query_string: { query: 'hello' } }, 'query.query_string.query', /no default_field/],
     ['a query_string field that cannot be queried', { query_string: { query: '_index:x' } }, 'query.query_string.query', /_index cannot be queried/],
@@ -145,7 +166,13 @@ describe('queries: rejections name the member', () => {
 
 describe('top level', () => {
   test('size, from, numeric strings, track_total_hits, post_filter, aggregations alias', () => {
-    const request = search({ size: '20', from: 5, track_total_hits: 100, post_filter: { term: { user_id: 'u' } }, aggregations: { n: { value_count: { field: 'user_id' } } } });
+    const request = search({
+      size: '20',
+      from: 5,
+      track_total_hits: 100,
+      post_filter: { term: { user_id: 'u' } },
+      aggregations: { n: { value_count: { field: 'user_id' } } },
+    });
     expect(request).toMatchObject({ size: 20, from: 5, track_total_hits: 100, post_filter: { type: 'term', field: 'user_id' } });
     expect(request.aggs).toEqual({ n: { type: 'value_count', field: 'user_id', aggs: {} } });
   });
@@ -221,8 +248,14 @@ describe('_source', () => {
     [true, { includes: [], excludes: [] }],
     ['request.*', { includes: ['request.*'], excludes: [] }],
     [['a', 'b'], { includes: ['a', 'b'], excludes: [] }],
-    [{ includes: 'a', excludes: ['a.b'] }, { includes: ['a'], excludes: ['a.b'] }],
-    [{ include: ['a'], exclude: 'c' }, { includes: ['a'], excludes: ['c'] }],
+    [
+      { includes: 'a', excludes: ['a.b'] },
+      { includes: ['a'], excludes: ['a.b'] },
+    ],
+    [
+      { include: ['a'], exclude: 'c' },
+      { includes: ['a'], excludes: ['c'] },
+    ],
   ])('%j', (source, expected) => {
     expect(search({ _source: source })._source).toEqual(expected);
   });
@@ -269,9 +302,21 @@ describe('aggregations', () => {
 
   test('order by a stats property or a percentile', () => {
     const stats = search({ aggs: { r: { terms: { field: 'user_id', order: [{ 's.avg': 'asc' }] }, aggs: { s: { stats: { field: 'weight' } } } } } });
-    expect(stats.aggs.r).toMatchObject({ order: [{ key: 's.avg', order: 'asc' }, { key: '_key', order: 'asc' }] });
-    const percentile = search({ aggs: { r: { terms: { field: 'user_id', order: { 'p[99]': 'desc' } }, aggs: { p: { percentiles: { field: 'duration_ms', percents: [50, 99] } } } } } });
-    expect(percentile.aggs.r).toMatchObject({ order: [{ key: 'p[99]', order: 'desc' }, { key: '_key', order: 'asc' }] });
+    expect(stats.aggs.r).toMatchObject({
+      order: [
+        { key: 's.avg', order: 'asc' },
+        { key: '_key', order: 'asc' },
+      ],
+    });
+    const percentile = search({
+      aggs: { r: { terms: { field: 'user_id', order: { 'p[99]': 'desc' } }, aggs: { p: { percentiles: { field: 'duration_ms', percents: [50, 99] } } } } },
+    });
+    expect(percentile.aggs.r).toMatchObject({
+      order: [
+        { key: 'p[99]', order: 'desc' },
+        { key: '_key', order: 'asc' },
+      ],
+    });
   });
 
   test('date_histogram takes the request time zone unless it names one', () => {
@@ -279,14 +324,37 @@ describe('aggregations', () => {
       {
         aggs: {
           own: { date_histogram: { field: 'time', calendar_interval: '1d' } },
-          named: { date_histogram: { field: 'time', fixed_interval: '30m', time_zone: '+01:00', offset: '+6h', extended_bounds: { min: 'now-7d/d', max: 'now' }, min_doc_count: 1 } },
+          named: {
+            date_histogram: {
+              field: 'time',
+              fixed_interval: '30m',
+              time_zone: '+01:00',
+              offset: '+6h',
+              extended_bounds: { min: 'now-7d/d', max: 'now' },
+              min_doc_count: 1,
+            },
+          },
         },
       },
       'events',
       { timeZone: 'America/New_York' },
     );
-    expect(request.aggs.own).toEqual({ type: 'date_histogram', field: 'time', calendar_interval: '1d', time_zone: 'America/New_York', min_doc_count: 0, order: [{ key: '_key', order: 'asc' }], aggs: {} });
-    expect(request.aggs.named).toMatchObject({ fixed_interval: '30m', time_zone: '+01:00', offset: '+6h', extended_bounds: { min: 'now-7d/d', max: 'now' }, min_doc_count: 1 });
+    expect(request.aggs.own).toEqual({
+      type: 'date_histogram',
+      field: 'time',
+      calendar_interval: '1d',
+      time_zone: 'America/New_York',
+      min_doc_count: 0,
+      order: [{ key: '_key', order: 'asc' }],
+      aggs: {},
+    });
+    expect(request.aggs.named).toMatchObject({
+      fixed_interval: '30m',
+      time_zone: '+01:00',
+      offset: '+6h',
+      extended_bounds: { min: 'now-7d/d', max: 'now' },
+      min_doc_count: 1,
+    });
   });
 
   test('histogram, range, filter, filters, metrics, percentiles, top_hits', () => {
@@ -302,14 +370,35 @@ describe('aggregations', () => {
         top: { top_hits: { size: 2, sort: [{ time: 'desc' }], _source: ['user_id'] } },
       },
     });
-    expect(aggs.h).toEqual({ type: 'histogram', field: 'duration_ms', interval: 50, min_doc_count: 0, offset: 0, order: [{ key: '_key', order: 'asc' }], aggs: {} });
-    expect(aggs.r).toEqual({ type: 'range', field: 'response.status', ranges: [{ to: 300 }, { key: 'mid', from: 300, to: 500 }, { from: 500 }], keyed: true, aggs: {} });
+    expect(aggs.h).toEqual({
+      type: 'histogram',
+      field: 'duration_ms',
+      interval: 50,
+      min_doc_count: 0,
+      offset: 0,
+      order: [{ key: '_key', order: 'asc' }],
+      aggs: {},
+    });
+    expect(aggs.r).toEqual({
+      type: 'range',
+      field: 'response.status',
+      ranges: [{ to: 300 }, { key: 'mid', from: 300, to: 500 }, { from: 500 }],
+      keyed: true,
+      aggs: {},
+    });
     expect(aggs.f).toMatchObject({ type: 'filter', filter: { type: 'term', field: 'request.verb' }, aggs: { m: { type: 'max' } } });
     expect(aggs.named).toMatchObject({ type: 'filters', keyed: true, other_bucket_key: '_other_', filters: [{ key: 'ok' }] });
     expect(aggs.anonymous).toMatchObject({ type: 'filters', keyed: false, filters: [{ key: '0', filter: { type: 'match_all' } }] });
     expect(aggs.p).toEqual({ type: 'percentiles', field: 'duration_ms', percents: [1, 5, 25, 50, 75, 95, 99], keyed: true, aggs: {} });
     expect(aggs.c).toEqual({ type: 'cardinality', field: 'user_id', precision_threshold: 100, aggs: {} });
-    expect(aggs.top).toEqual({ type: 'top_hits', size: 2, from: 0, sort: [{ field: 'time', order: 'desc', missing: '_last' }], _source: { includes: ['user_id'], excludes: [] }, aggs: {} });
+    expect(aggs.top).toEqual({
+      type: 'top_hits',
+      size: 2,
+      from: 0,
+      sort: [{ field: 'time', order: 'desc', missing: '_last' }],
+      _source: { includes: ['user_id'], excludes: [] },
+      aggs: {},
+    });
   });
 
   test.each<[string, unknown, string, string | RegExp]>([
@@ -321,15 +410,60 @@ describe('aggregations', () => {
     ['terms size over 10000', { t: { terms: { field: 'user_id', size: 10001 } } }, 'aggs.t.terms.size', 'size must be at most 10000'],
     ['terms on a text field', { t: { terms: { field: 'request.route' } } }, 'aggs.t.terms.field', /text field and cannot be aggregated; use request.route.raw/],
     ['sum of a keyword', { t: { sum: { field: 'user_id' } } }, 'aggs.t.sum.field', /keyword field/],
-    ['sub-aggregations under a metric', { t: { sum: { field: 'weight' }, aggs: { x: { max: { field: 'weight' } } } } }, 'aggs.t.aggs', /cannot have sub-aggregations/],
-    ['order by a missing sub-aggregation', { t: { terms: { field: 'user_id', order: { nope: 'desc' } } } }, 'aggs.t.terms.order[0].nope', /not a sub-aggregation/],
-    ['order by a bucket aggregation', { t: { terms: { field: 'user_id', order: { x: 'desc' } }, aggs: { x: { terms: { field: 'company_id' } } } } }, 'aggs.t.terms.order[0].x', /single-value metric/],
-    ['both interval kinds', { d: { date_histogram: { field: 'time', calendar_interval: '1d', fixed_interval: '1h' } } }, 'aggs.d.date_histogram.fixed_interval', /exactly one of/],
-    ['the legacy interval', { d: { date_histogram: { field: 'time', interval: '1d' } } }, 'aggs.d.date_histogram.interval', /use calendar_interval or fixed_interval/],
-    ['a calendar multiple', { d: { date_histogram: { field: 'time', calendar_interval: '2d' } } }, 'aggs.d.date_histogram.calendar_interval', /use fixed_interval for multiples/],
-    ['a bad fixed interval', { d: { date_histogram: { field: 'time', fixed_interval: '1M' } } }, 'aggs.d.date_histogram.fixed_interval', /not a fixed interval/],
-    ['a bad agg time zone', { d: { date_histogram: { field: 'time', calendar_interval: 'day', time_zone: 'Nowhere' } } }, 'aggs.d.date_histogram.time_zone', /unknown time zone/],
-    ['bad extended bounds', { d: { date_histogram: { field: 'time', calendar_interval: 'day', extended_bounds: { min: 'soon', max: 'now' } } } }, 'aggs.d.date_histogram.extended_bounds.min', /cannot parse/],
+    [
+      'sub-aggregations under a metric',
+      { t: { sum: { field: 'weight' }, aggs: { x: { max: { field: 'weight' } } } } },
+      'aggs.t.aggs',
+      /cannot have sub-aggregations/,
+    ],
+    [
+      'order by a missing sub-aggregation',
+      { t: { terms: { field: 'user_id', order: { nope: 'desc' } } } },
+      'aggs.t.terms.order[0].nope',
+      /not a sub-aggregation/,
+    ],
+    [
+      'order by a bucket aggregation',
+      { t: { terms: { field: 'user_id', order: { x: 'desc' } }, aggs: { x: { terms: { field: 'company_id' } } } } },
+      'aggs.t.terms.order[0].x',
+      /single-value metric/,
+    ],
+    [
+      'both interval kinds',
+      { d: { date_histogram: { field: 'time', calendar_interval: '1d', fixed_interval: '1h' } } },
+      'aggs.d.date_histogram.fixed_interval',
+      /exactly one of/,
+    ],
+    [
+      'the legacy interval',
+      { d: { date_histogram: { field: 'time', interval: '1d' } } },
+      'aggs.d.date_histogram.interval',
+      /use calendar_interval or fixed_interval/,
+    ],
+    [
+      'a calendar multiple',
+      { d: { date_histogram: { field: 'time', calendar_interval: '2d' } } },
+      'aggs.d.date_histogram.calendar_interval',
+      /use fixed_interval for multiples/,
+    ],
+    [
+      'a bad fixed interval',
+      { d: { date_histogram: { field: 'time', fixed_interval: '1M' } } },
+      'aggs.d.date_histogram.fixed_interval',
+      /not a fixed interval/,
+    ],
+    [
+      'a bad agg time zone',
+      { d: { date_histogram: { field: 'time', calendar_interval: 'day', time_zone: 'Nowhere' } } },
+      'aggs.d.date_histogram.time_zone',
+      /unknown time zone/,
+    ],
+    [
+      'bad extended bounds',
+      { d: { date_histogram: { field: 'time', calendar_interval: 'day', extended_bounds: { min: 'soon', max: 'now' } } } },
+      'aggs.d.date_histogram.extended_bounds.min',
+      /cannot parse/,
+    ],
     ['a zero histogram interval', { h: { histogram: { field: 'weight', interval: 0 } } }, 'aggs.h.histogram.interval', 'interval must be above 0'],
     ['no ranges', { r: { range: { field: 'weight', ranges: [] } } }, 'aggs.r.range.ranges', 'give at least one range'],
     ['top_hits beyond 100', { t: { top_hits: { from: 90, size: 20 } } }, 'aggs.t.top_hits.size', 'from + size must be at most 100'],
@@ -344,7 +478,10 @@ describe('aggregations', () => {
     const nest = (levels: number): Record<string, unknown> =>
       levels === 1 ? { l: { terms: { field: 'user_id' } } } : { l: { terms: { field: 'user_id' }, aggs: nest(levels - 1) } };
     expect(() => search({ aggs: nest(5) })).not.toThrow();
-    expect(rejection(() => search({ aggs: nest(6) }))).toContainEqual({ field: 'aggs.l.aggs.l.aggs.l.aggs.l.aggs.l.aggs.l', reason: 'aggregations may nest at most 5 levels deep' });
+    expect(rejection(() => search({ aggs: nest(6) }))).toContainEqual({
+      field: 'aggs.l.aggs.l.aggs.l.aggs.l.aggs.l.aggs.l',
+      reason: 'aggregations may nest at most 5 levels deep',
+    });
   });
 });
 

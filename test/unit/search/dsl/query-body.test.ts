@@ -11,11 +11,19 @@ const WRAP = { bool: { filter: [{ term: { org_id: 'org-1' } }, { term: { app_id:
 describe('toOpenSearchQuery', () => {
   test.each<[string, unknown, unknown]>([
     ['term', { term: { user_id: 'u1' } }, { term: { user_id: { value: 'u1' } } }],
-    ['term, case_insensitive, .raw kept', { term: { 'request.route.raw': { value: '/A', case_insensitive: true } } }, { term: { 'request.route.raw': { value: '/A', case_insensitive: true } } }],
+    [
+      'term, case_insensitive, .raw kept',
+      { term: { 'request.route.raw': { value: '/A', case_insensitive: true } } },
+      { term: { 'request.route.raw': { value: '/A', case_insensitive: true } } },
+    ],
     ['terms', { terms: { 'response.status': [200, '404'] } }, { terms: { 'response.status': [200, '404'] } }],
-    ['ids carry the app: the one clause on OpenSearch\'s own _id', { ids: { values: ['e1', 'e2'] } }, { ids: { values: ['app-1:e1', 'app-1:e2'] } }],
+    ["ids carry the app: the one clause on OpenSearch's own _id", { ids: { values: ['e1', 'e2'] } }, { ids: { values: ['app-1:e1', 'app-1:e2'] } }],
     ['term on _id is on the plain doc_id', { term: { _id: 'e1' } }, { term: { 'index_meta.doc_id': { value: 'e1' } } }],
-    ['case_insensitive term on _id keeps the flag', { term: { _id: { value: 'E1', case_insensitive: true } } }, { term: { 'index_meta.doc_id': { value: 'E1', case_insensitive: true } } }],
+    [
+      'case_insensitive term on _id keeps the flag',
+      { term: { _id: { value: 'E1', case_insensitive: true } } },
+      { term: { 'index_meta.doc_id': { value: 'E1', case_insensitive: true } } },
+    ],
     ['terms on _id', { terms: { _id: ['e1', 'e2'] } }, { terms: { 'index_meta.doc_id': ['e1', 'e2'] } }],
     ['_id.raw is doc_id too', { terms: { '_id.raw': ['e1'] } }, { terms: { 'index_meta.doc_id': ['e1'] } }],
     ['prefix on _id', { prefix: { _id: 'ord_' } }, { prefix: { 'index_meta.doc_id': { value: 'ord_' } } }],
@@ -26,7 +34,11 @@ describe('toOpenSearchQuery', () => {
     [
       'a date term is the range it names, resolved here (epoch-millis text, as the specification types date bounds)',
       { term: { time: '2026-03-14' } },
-      { range: { 'index_meta.time': { gte: String(Date.parse('2026-03-14T00:00:00Z')), lte: String(Date.parse('2026-03-14T23:59:59.999Z')), format: 'epoch_millis' } } },
+      {
+        range: {
+          'index_meta.time': { gte: String(Date.parse('2026-03-14T00:00:00Z')), lte: String(Date.parse('2026-03-14T23:59:59.999Z')), format: 'epoch_millis' },
+        },
+      },
     ],
     [
       'date math with the request now',
@@ -36,7 +48,11 @@ describe('toOpenSearchQuery', () => {
     [
       'gt and lte round up',
       { range: { 'request.time': { gt: '2026-03-14', lte: '2026-03-15||/d' } } },
-      { range: { 'request.time': { gt: String(Date.parse('2026-03-14T23:59:59.999Z')), lte: String(Date.parse('2026-03-15T23:59:59.999Z')), format: 'epoch_millis' } } },
+      {
+        range: {
+          'request.time': { gt: String(Date.parse('2026-03-14T23:59:59.999Z')), lte: String(Date.parse('2026-03-15T23:59:59.999Z')), format: 'epoch_millis' },
+        },
+      },
     ],
     [
       'a range time zone',
@@ -45,13 +61,25 @@ describe('toOpenSearchQuery', () => {
     ],
     ['a number range', { range: { 'response.status': { gte: '400' } } }, { range: { 'response.status': { gte: '400' } } }],
     ['numbers stay numbers', { range: { 'response.status': { gte: 400, lt: 500 } } }, { range: { 'response.status': { gte: 400, lt: 500 } } }],
-    ['a bound of mixed types is sent as text', { range: { 'response.status': { gte: 400, lt: '500' } } }, { range: { 'response.status': { gte: '400', lt: '500' } } }],
+    [
+      'a bound of mixed types is sent as text',
+      { range: { 'response.status': { gte: 400, lt: '500' } } },
+      { range: { 'response.status': { gte: '400', lt: '500' } } },
+    ],
     ['match', { match: { 'request.uri': { query: 'a b', operator: 'and' } } }, { match: { 'request.uri': { query: 'a b', operator: 'and' } } }],
     ['match_phrase', { match_phrase: { 'request.uri': 'a b' } }, { match_phrase: { 'request.uri': { query: 'a b' } } }],
     ['prefix on text is lower-cased', { prefix: { 'request.route': 'USE' } }, { prefix: { 'request.route': { value: 'use' } } }],
-    ['prefix on a keyword is not', { prefix: { user_id: { value: 'U', case_insensitive: true } } }, { prefix: { user_id: { value: 'U', case_insensitive: true } } }],
+    [
+      'prefix on a keyword is not',
+      { prefix: { user_id: { value: 'U', case_insensitive: true } } },
+      { prefix: { user_id: { value: 'U', case_insensitive: true } } },
+    ],
     ['wildcard on _id matches plain ids', { wildcard: { _id: 'e*' } }, { wildcard: { 'index_meta.doc_id': { value: 'e*' } } }],
-    ['match_all / match_none', { bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: '50%' } }, { bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: '50%' } }],
+    [
+      'match_all / match_none',
+      { bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: '50%' } },
+      { bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: '50%' } },
+    ],
     [
       'query_string is expanded into clauses',
       { query_string: { query: 'user_id:u1 AND response.status:>=500' } },
@@ -100,12 +128,19 @@ describe('toOpenSearchSearchBody', () => {
 
   test('a match_all query leaves only the wrap; an array wrap is spread', () => {
     const body = toOpenSearchSearchBody(parseSearchRequest({ _source: false }, 'users'), [{ term: { org_id: 'o' } }], { ...ctx, kind: 'users' });
-    expect(body).toMatchObject({ query: { bool: { filter: [{ term: { org_id: 'o' } }] } }, _source: false, sort: [{ 'index_meta.doc_id': { order: 'asc', missing: '_last' } }] });
+    expect(body).toMatchObject({
+      query: { bool: { filter: [{ term: { org_id: 'o' } }] } },
+      _source: false,
+      sort: [{ 'index_meta.doc_id': { order: 'asc', missing: '_last' } }],
+    });
   });
 
   test('search_after: plain _id (doc_id), dates as millis, missing values as the extremes OpenSearch sorts them at', () => {
     const request = parseSearchRequest(
-      { sort: ['weight', { time: 'desc' }, { received_at: { order: 'desc', missing: '_first' } }, 'user_id'], search_after: [null, 1700000000000, null, null, 'e9'] },
+      {
+        sort: ['weight', { time: 'desc' }, { received_at: { order: 'desc', missing: '_first' } }, 'user_id'],
+        search_after: [null, 1700000000000, null, null, 'e9'],
+      },
       'events',
     );
     expect(serialiseBody(toOpenSearchSearchBody(request, [WRAP], ctx))).toContain('"search_after":["Infinity",1700000000000,9223372036854775807,null,"e9"]');
@@ -125,7 +160,10 @@ describe('toOpenSearchSearchBody', () => {
   });
 
   test('cardinality passes precision_threshold on (DuckDB counts exactly anyway); past 40,000 is a 400 naming it', () => {
-    const request = parseSearchRequest({ size: 0, aggs: { users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } }, plain: { cardinality: { field: 'user_id.raw' } } } }, 'events');
+    const request = parseSearchRequest(
+      { size: 0, aggs: { users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } }, plain: { cardinality: { field: 'user_id.raw' } } } },
+      'events',
+    );
     expect(toOpenSearchSearchBody(request, [WRAP], ctx).aggs).toEqual({
       users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } },
       plain: { cardinality: { field: 'user_id.raw' } },
@@ -183,7 +221,10 @@ describe('toOpenSearchSearchBody', () => {
         top_hits: {
           size: 1,
           from: 0,
-          sort: [{ 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } }, { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } }],
+          sort: [
+            { 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } },
+            { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
+          ],
           _source: false,
         },
       },

@@ -92,7 +92,9 @@ describe('histogram, range, filter and filters on DuckDB', () => {
   });
 
   it('range: from inclusive, to exclusive, OpenSearch keys, sorted by from then to', async () => {
-    const aggs = { r: { range: { field: 'duration_ms', ranges: [{ from: 300 }, { to: 100 }, { from: 100, to: 300 }] }, aggs: { weight: { sum: { field: 'weight' } } } } };
+    const aggs = {
+      r: { range: { field: 'duration_ms', ranges: [{ from: 300 }, { to: 100 }, { from: 100, to: 300 }] }, aggs: { weight: { sum: { field: 'weight' } } } },
+    };
     expect(await aggregate(index, { aggs })).toEqual({
       r: {
         buckets: [
@@ -139,7 +141,9 @@ describe('histogram, range, filter and filters on DuckDB', () => {
   });
 
   it('filter: one bucket with its sub-aggregations', async () => {
-    const aggs = { gets: { filter: { term: { 'request.verb': 'GET' } }, aggs: { weight: { sum: { field: 'weight' } }, statuses: { terms: { field: 'response.status' } } } } };
+    const aggs = {
+      gets: { filter: { term: { 'request.verb': 'GET' } }, aggs: { weight: { sum: { field: 'weight' } }, statuses: { terms: { field: 'response.status' } } } },
+    };
     const result = await aggregate(index, { aggs });
     expect(result.gets.doc_count).toBe(4);
     expect(result.gets.weight).toEqual({ value: 8 });
@@ -158,7 +162,9 @@ describe('histogram, range, filter and filters on DuckDB', () => {
     };
     const result = await aggregate(index, { aggs: named });
     expect(result).toEqual({
-      f: { buckets: { errors: { doc_count: 2, weight: { value: 7 } }, gets: { doc_count: 4, weight: { value: 8 } }, rest: { doc_count: 1, weight: { value: 1 } } } },
+      f: {
+        buckets: { errors: { doc_count: 2, weight: { value: 7 } }, gets: { doc_count: 4, weight: { value: 8 } }, rest: { doc_count: 1, weight: { value: 1 } } },
+      },
     });
     expect(Object.keys(result.f.buckets)).toEqual(['errors', 'gets', 'rest']);
     const anonymous = { f: { filters: { filters: [{ term: { 'request.verb': 'POST' } }, { term: { 'request.verb': 'PATCH' } }], other_bucket: true } } };

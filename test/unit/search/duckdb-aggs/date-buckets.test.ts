@@ -12,7 +12,14 @@ const MINUTE = 60_000;
 
 /** Every 7 minutes for two days either side of each transition of 2026 in Europe and North America, plus a spread. */
 function instants(): number[] {
-  const transitions = ['2026-03-08T07:00:00Z', '2026-03-29T01:00:00Z', '2026-10-25T01:00:00Z', '2026-11-01T06:00:00Z', '2026-04-05T15:00:00Z', '2026-10-04T16:00:00Z'];
+  const transitions = [
+    '2026-03-08T07:00:00Z',
+    '2026-03-29T01:00:00Z',
+    '2026-10-25T01:00:00Z',
+    '2026-11-01T06:00:00Z',
+    '2026-04-05T15:00:00Z',
+    '2026-10-04T16:00:00Z',
+  ];
   const result: number[] = [];
   for (const transition of transitions) {
     const at = Date.parse(transition);
@@ -53,18 +60,24 @@ describe('date_histogram keys in SQL', () => {
     instance.closeSync();
   });
 
-  it.each(['UTC', '+05:30', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Australia/Sydney'])('match bucketStart in %s', async (timeZone) => {
-    const mismatches: string[] = [];
-    for (const interval of INTERVALS) {
-      for (const offsetMs of [0, 6 * HOUR, -30 * MINUTE]) {
-        const sql = dateBucketKeySql('v', { interval, timeZone, offsetMs }, span);
-        const rows = (await connection.runAndReadAll(`SELECT v, ${sql} AS k FROM instants`)).getRows();
-        for (const [v, k] of rows) {
-          const expected = bucketStart(Number(v), interval, timeZone, offsetMs);
-          if (Number(k) !== expected) mismatches.push(`${JSON.stringify(interval)} offset ${offsetMs}: ${new Date(Number(v)).toISOString()} → ${new Date(Number(k)).toISOString()}, expected ${new Date(expected).toISOString()}`);
+  it.each(['UTC', '+05:30', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Australia/Sydney'])(
+    'match bucketStart in %s',
+    async (timeZone) => {
+      const mismatches: string[] = [];
+      for (const interval of INTERVALS) {
+        for (const offsetMs of [0, 6 * HOUR, -30 * MINUTE]) {
+          const sql = dateBucketKeySql('v', { interval, timeZone, offsetMs }, span);
+          const rows = (await connection.runAndReadAll(`SELECT v, ${sql} AS k FROM instants`)).getRows();
+          for (const [v, k] of rows) {
+            const expected = bucketStart(Number(v), interval, timeZone, offsetMs);
+            if (Number(k) !== expected)
+              mismatches.push(
+                `${JSON.stringify(interval)} offset ${offsetMs}: ${new Date(Number(v)).toISOString()} → ${new Date(Number(k)).toISOString()}, expected ${new Date(expected).toISOString()}`,
+              );
+          }
         }
       }
-    }
-    expect(mismatches.slice(0, 5)).toEqual([]);
-  });
+      expect(mismatches.slice(0, 5)).toEqual([]);
+    },
+  );
 });

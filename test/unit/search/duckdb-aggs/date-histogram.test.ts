@@ -1,4 +1,3 @@
-
 import { aggregate, call, callsAt, failureOf, indexOf, type Json } from './harness';
 
 /** date_histogram on DuckDB: calendar and fixed intervals in time zones with DST, offsets, empty buckets, bounds. */
@@ -18,10 +17,10 @@ async function histogram(times: readonly string[], spec: Record<string, unknown>
 
 describe('date_histogram on DuckDB', () => {
   it('days in Europe/Berlin around the spring change: the 29th of March has 23 hours', async () => {
-    const result = await histogram(
-      ['2026-03-28T22:30:00.000Z', '2026-03-28T23:30:00.000Z', '2026-03-29T21:59:00.000Z', '2026-03-29T22:00:00.000Z'],
-      { calendar_interval: 'day', time_zone: 'Europe/Berlin' },
-    );
+    const result = await histogram(['2026-03-28T22:30:00.000Z', '2026-03-28T23:30:00.000Z', '2026-03-29T21:59:00.000Z', '2026-03-29T22:00:00.000Z'], {
+      calendar_interval: 'day',
+      time_zone: 'Europe/Berlin',
+    });
     expect(result.buckets).toEqual([
       { key_as_string: '2026-03-28T00:00:00.000+01:00', key: ms('2026-03-27T23:00:00.000Z'), doc_count: 1 },
       { key_as_string: '2026-03-29T00:00:00.000+01:00', key: ms('2026-03-28T23:00:00.000Z'), doc_count: 2 },
@@ -134,7 +133,9 @@ describe('date_histogram on DuckDB', () => {
         },
       };
       const result = (await aggregate(index, { aggs })).days;
-      expect(result.buckets.map((bucket: Json) => [bucket.key_as_string, bucket.doc_count, bucket.weight.value, bucket.mean.value, bucket.routes.buckets.length])).toEqual([
+      expect(
+        result.buckets.map((bucket: Json) => [bucket.key_as_string, bucket.doc_count, bucket.weight.value, bucket.mean.value, bucket.routes.buckets.length]),
+      ).toEqual([
         ['2026-03-01T00:00:00.000Z', 1, 2, 2, 1],
         ['2026-03-02T00:00:00.000Z', 0, 0, null, 0],
         ['2026-03-03T00:00:00.000Z', 0, 0, null, 0],
@@ -160,7 +161,11 @@ describe('date_histogram on DuckDB', () => {
       ['2026-03-04T00:00:00.000Z', 0],
       ['2026-03-05T00:00:00.000Z', 0],
     ]);
-    const none = await histogram(['2026-03-03T10:00:00.000Z'], { calendar_interval: 'day', extended_bounds: { min: ms('2026-03-01T00:00:00.000Z'), max: ms('2026-03-02T00:00:00.000Z') } }, { query: { match_none: {} } });
+    const none = await histogram(
+      ['2026-03-03T10:00:00.000Z'],
+      { calendar_interval: 'day', extended_bounds: { min: ms('2026-03-01T00:00:00.000Z'), max: ms('2026-03-02T00:00:00.000Z') } },
+      { query: { match_none: {} } },
+    );
     expect(summary(none)).toEqual([
       ['2026-03-01T00:00:00.000Z', 0],
       ['2026-03-02T00:00:00.000Z', 0],
@@ -188,7 +193,9 @@ describe('date_histogram on DuckDB', () => {
       call({ id: 'c', time: '2026-03-05T10:00:00.000Z', route: '/y' }),
     ]);
     try {
-      const aggs = { routes: { terms: { field: 'request.route.raw' }, aggs: { days: { date_histogram: { field: 'time', calendar_interval: 'day', format: 'MM-dd' } } } } };
+      const aggs = {
+        routes: { terms: { field: 'request.route.raw' }, aggs: { days: { date_histogram: { field: 'time', calendar_interval: 'day', format: 'MM-dd' } } } },
+      };
       const result = await aggregate(index, { aggs });
       expect(result.routes.buckets.map((bucket: Json) => [bucket.key, summary(bucket.days)])).toEqual([
         [

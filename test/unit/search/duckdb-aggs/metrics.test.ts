@@ -45,7 +45,12 @@ describe('metric aggregations on DuckDB', () => {
   });
 
   it('missing stands in for documents without the field (meters: sum of weight, missing 1)', async () => {
-    const aggs = { billable: { sum: { field: 'weight', missing: 1 } }, plain: { sum: { field: 'weight' } }, users: { value_count: { field: 'user_id', missing: 'anonymous' } }, lightest: { min: { field: 'weight', missing: 0 } } };
+    const aggs = {
+      billable: { sum: { field: 'weight', missing: 1 } },
+      plain: { sum: { field: 'weight' } },
+      users: { value_count: { field: 'user_id', missing: 'anonymous' } },
+      lightest: { min: { field: 'weight', missing: 0 } },
+    };
     expect(await aggregate(index, { aggs })).toEqual({ billable: { value: 12 }, plain: { value: 11 }, users: { value: 6 }, lightest: { value: 0 } });
   });
 
@@ -112,7 +117,14 @@ describe('metric aggregations on DuckDB', () => {
     const c2 = Date.parse('2026-03-02T10:00:00.000Z');
     expect(result.first).toEqual({ value: c1, value_as_string: '2026-03-01T10:00:00.000Z' });
     expect(result.last).toEqual({ value: c2, value_as_string: '2026-03-02T10:00:00.000Z' });
-    expect(result.span).toMatchObject({ count: 2, min: c1, max: c2, avg: (c1 + c2) / 2, min_as_string: '2026-03-01T10:00:00.000Z', avg_as_string: '2026-03-01T22:00:00.000Z' });
+    expect(result.span).toMatchObject({
+      count: 2,
+      min: c1,
+      max: c2,
+      avg: (c1 + c2) / 2,
+      min_as_string: '2026-03-01T10:00:00.000Z',
+      avg_as_string: '2026-03-01T22:00:00.000Z',
+    });
   });
 
   it('refuses a numeric metric on a field holding text', async () => {

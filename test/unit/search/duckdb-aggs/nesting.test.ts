@@ -35,7 +35,12 @@ describe('nested aggregations on DuckDB', () => {
   });
 
   it('a level under a cut terms reads only the kept parent buckets', async () => {
-    const aggs = { companies: { terms: { field: 'company_id', size: 1 }, aggs: { users: { terms: { field: 'user_id', size: 2 }, aggs: { weight: { sum: { field: 'weight' } } } } } } };
+    const aggs = {
+      companies: {
+        terms: { field: 'company_id', size: 1 },
+        aggs: { users: { terms: { field: 'user_id', size: 2 }, aggs: { weight: { sum: { field: 'weight' } } } } },
+      },
+    };
     expect(await aggregate(index, { aggs })).toEqual({
       companies: {
         doc_count_error_upper_bound: 0,
@@ -62,12 +67,18 @@ describe('nested aggregations on DuckDB', () => {
     const aggs = {
       companies: {
         terms: { field: 'company_id' },
-        aggs: { heavy: { filter: { range: { weight: { gte: 2 } } }, aggs: { users: { terms: { field: 'user_id' }, aggs: { top: { max: { field: 'weight' } } } } } } },
+        aggs: {
+          heavy: { filter: { range: { weight: { gte: 2 } } }, aggs: { users: { terms: { field: 'user_id' }, aggs: { top: { max: { field: 'weight' } } } } } },
+        },
       },
     };
     const result = await aggregate(index, { aggs });
     expect(
-      result.companies.buckets.map((company: Json) => [company.key, company.heavy.doc_count, company.heavy.users.buckets.map((user: Json) => `${user.key}:${user.top.value}`)]),
+      result.companies.buckets.map((company: Json) => [
+        company.key,
+        company.heavy.doc_count,
+        company.heavy.users.buckets.map((user: Json) => `${user.key}:${user.top.value}`),
+      ]),
     ).toEqual([
       ['acme', 2, ['u1:3', 'u2:2']],
       ['globex', 2, ['u3:4', 'u4:5']],
@@ -83,7 +94,9 @@ describe('nested aggregations on DuckDB', () => {
       },
     };
     const result = await aggregate(index, { aggs });
-    expect(result.days.buckets.map((day: Json) => [day.key_as_string, day.companies.buckets.map((company: Json) => `${company.key}:${company.weight.value}`)])).toEqual([
+    expect(
+      result.days.buckets.map((day: Json) => [day.key_as_string, day.companies.buckets.map((company: Json) => `${company.key}:${company.weight.value}`)]),
+    ).toEqual([
       ['03-01', ['acme:3']],
       ['03-02', ['acme:3', 'globex:4']],
       ['03-03', ['acme:1', 'globex:5', 'initech:6']],
@@ -92,7 +105,9 @@ describe('nested aggregations on DuckDB', () => {
 
   it('nests five levels deep', async () => {
     const level = (field: string, aggs?: Record<string, unknown>) => ({ terms: { field }, ...(aggs === undefined ? {} : { aggs }) });
-    const aggs = { a: level('company_id', { b: level('request.route.raw', { c: level('user_id', { d: level('request.verb', { e: level('response.status') }) }) }) }) };
+    const aggs = {
+      a: level('company_id', { b: level('request.route.raw', { c: level('user_id', { d: level('request.verb', { e: level('response.status') }) }) }) }),
+    };
     const result = await aggregate(index, { aggs });
     const acme = result.a.buckets[0];
     expect(acme.key).toBe('acme');
@@ -109,8 +124,26 @@ describe('nested aggregations on DuckDB', () => {
     };
     const result = await aggregate(index, { aggs });
     expect(result.companies.buckets.map((company: Json) => [company.key, company.newest])).toEqual([
-      ['acme', { hits: { total: 4, max_score: null, hits: [{ _id: 'c7', _source: { request: { route: '/c' }, user_id: 'u6' }, sort: [Date.parse('2026-03-03T12:00:00.000Z')] }] } }],
-      ['globex', { hits: { total: 2, max_score: null, hits: [{ _id: 'c5', _source: { request: { route: '/c' }, user_id: 'u4' }, sort: [Date.parse('2026-03-03T10:00:00.000Z')] }] } }],
+      [
+        'acme',
+        {
+          hits: {
+            total: 4,
+            max_score: null,
+            hits: [{ _id: 'c7', _source: { request: { route: '/c' }, user_id: 'u6' }, sort: [Date.parse('2026-03-03T12:00:00.000Z')] }],
+          },
+        },
+      ],
+      [
+        'globex',
+        {
+          hits: {
+            total: 2,
+            max_score: null,
+            hits: [{ _id: 'c5', _source: { request: { route: '/c' }, user_id: 'u4' }, sort: [Date.parse('2026-03-03T10:00:00.000Z')] }],
+          },
+        },
+      ],
     ]);
   });
 
@@ -119,7 +152,12 @@ describe('nested aggregations on DuckDB', () => {
     expect(page.some).toEqual({ hits: { total: 7, max_score: null, hits: [{ _id: 'c6' }, { _id: 'c5' }] } });
     const counted = await aggregate(index, { aggs: { none: { top_hits: { size: 0 } } } });
     expect(counted.none).toEqual({ hits: { total: 7, max_score: null, hits: [] } });
-    const aggs = { days: { histogram: { field: 'weight', interval: 2 }, aggs: { first: { top_hits: { size: 1, sort: [{ weight: 'asc' }], _source: { includes: ['weight'] } } } } } };
+    const aggs = {
+      days: {
+        histogram: { field: 'weight', interval: 2 },
+        aggs: { first: { top_hits: { size: 1, sort: [{ weight: 'asc' }], _source: { includes: ['weight'] } } } },
+      },
+    };
     const result = await aggregate(index, { query: { terms: { weight: [1, 6] } }, aggs });
     expect(result.days.buckets.map((bucket: Json) => [bucket.key, bucket.first.hits.total, bucket.first.hits.hits.map((hit: Json) => hit._id)])).toEqual([
       [0, 2, ['c1']],
@@ -138,7 +176,9 @@ describe('the bucket cap on DuckDB', () => {
       const within = await aggregate(index, { aggs: { users: { terms: { field: 'user_id', size: 10_000 } } } });
       expect(within.users.buckets).toHaveLength(10_000);
       expect(within.users.sum_other_doc_count).toBe(1);
-      const beyond = await failureOf(aggregate(index, { aggs: { users: { terms: { field: 'user_id', size: 10_000 } }, again: { terms: { field: 'user_id', size: 5 } } } }));
+      const beyond = await failureOf(
+        aggregate(index, { aggs: { users: { terms: { field: 'user_id', size: 10_000 } }, again: { terms: { field: 'user_id', size: 5 } } } }),
+      );
       expect(beyond).toMatchObject({ status: 400, details: [{ field: 'aggs.again' }] });
     } finally {
       await index.close();

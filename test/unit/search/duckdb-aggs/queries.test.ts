@@ -59,7 +59,10 @@ describe('aggregation statements on DuckDB', () => {
     const outcome = await run({
       aggs: {
         total: { sum: { field: 'weight' } },
-        companies: { terms: { field: 'company_id', size: 40 }, aggs: { days: { date_histogram: { field: 'time', calendar_interval: 'day' }, aggs: { weight: { sum: { field: 'weight' } } } } } },
+        companies: {
+          terms: { field: 'company_id', size: 40 },
+          aggs: { days: { date_histogram: { field: 'time', calendar_interval: 'day' }, aggs: { weight: { sum: { field: 'weight' } } } } },
+        },
       },
     });
     expect(outcome.aggregations.companies.buckets).toHaveLength(40);

@@ -14,11 +14,61 @@ import { aggregate, call, failureOf, indexOf, OTHER, type Json } from './harness
  * | c6 | /a    | DELETE | 404    | 150      | —    | —       | 3      | {}                                |
  */
 const DOCUMENTS = [
-  call({ id: 'c1', time: '2026-03-02T10:00:00.000Z', route: '/a', status: 200, durationMs: 100, user: 'u1', company: 'acme', weight: 1, metadata: { plan: 'pro', tags: ['x', 'y'], score: 3 } }),
-  call({ id: 'c2', time: '2026-03-02T11:00:00.000Z', route: '/a', status: 200, durationMs: 200, user: 'u2', company: 'acme', weight: 2, metadata: { plan: 'free', tags: ['x'], score: 5 } }),
-  call({ id: 'c3', time: '2026-03-03T09:00:00.000Z', route: '/b', verb: 'POST', status: 201, durationMs: 300, user: 'u1', company: 'globex', metadata: { plan: 'pro' } }),
-  call({ id: 'c4', time: '2026-03-03T10:00:00.000Z', route: '/b', status: 500, durationMs: 400, user: 'u3', company: 'globex', weight: 4, metadata: { tags: ['y', 'y'] } }),
-  call({ id: 'c5', time: '2026-03-04T12:00:00.000Z', route: '/c', status: 200, durationMs: 50, user: 'u1', company: 'initech', weight: 1, metadata: { score: 7 } }),
+  call({
+    id: 'c1',
+    time: '2026-03-02T10:00:00.000Z',
+    route: '/a',
+    status: 200,
+    durationMs: 100,
+    user: 'u1',
+    company: 'acme',
+    weight: 1,
+    metadata: { plan: 'pro', tags: ['x', 'y'], score: 3 },
+  }),
+  call({
+    id: 'c2',
+    time: '2026-03-02T11:00:00.000Z',
+    route: '/a',
+    status: 200,
+    durationMs: 200,
+    user: 'u2',
+    company: 'acme',
+    weight: 2,
+    metadata: { plan: 'free', tags: ['x'], score: 5 },
+  }),
+  call({
+    id: 'c3',
+    time: '2026-03-03T09:00:00.000Z',
+    route: '/b',
+    verb: 'POST',
+    status: 201,
+    durationMs: 300,
+    user: 'u1',
+    company: 'globex',
+    metadata: { plan: 'pro' },
+  }),
+  call({
+    id: 'c4',
+    time: '2026-03-03T10:00:00.000Z',
+    route: '/b',
+    status: 500,
+    durationMs: 400,
+    user: 'u3',
+    company: 'globex',
+    weight: 4,
+    metadata: { tags: ['y', 'y'] },
+  }),
+  call({
+    id: 'c5',
+    time: '2026-03-04T12:00:00.000Z',
+    route: '/c',
+    status: 200,
+    durationMs: 50,
+    user: 'u1',
+    company: 'initech',
+    weight: 1,
+    metadata: { score: 7 },
+  }),
   call({ id: 'c6', time: '2026-03-05T08:00:00.000Z', route: '/a', verb: 'DELETE', status: 404, durationMs: 150, weight: 3, metadata: {} }),
   call({ id: 'o1', time: '2026-03-02T10:00:00.000Z', route: '/secret', status: 999, user: 'spy', company: 'evil', weight: 100 }, OTHER),
 ];
@@ -64,14 +114,18 @@ describe('terms aggregation on DuckDB', () => {
   });
 
   it('orders by a stats property and a percentile, keeping the top N', async () => {
-    const byMax = { companies: { terms: { field: 'company_id', size: 2, order: { 'latency.max': 'asc' } }, aggs: { latency: { stats: { field: 'duration_ms' } } } } };
+    const byMax = {
+      companies: { terms: { field: 'company_id', size: 2, order: { 'latency.max': 'asc' } }, aggs: { latency: { stats: { field: 'duration_ms' } } } },
+    };
     const result = await aggregate(index, { aggs: byMax });
     expect(result.companies.buckets.map((bucket: Json) => [bucket.key, bucket.latency.max])).toEqual([
       ['initech', 50],
       ['acme', 200],
     ]);
     expect(result.companies.sum_other_doc_count).toBe(2);
-    const byPercentile = { companies: { terms: { field: 'company_id', order: { 'p.50': 'desc' } }, aggs: { p: { percentiles: { field: 'duration_ms', percents: [50] } } } } };
+    const byPercentile = {
+      companies: { terms: { field: 'company_id', order: { 'p.50': 'desc' } }, aggs: { p: { percentiles: { field: 'duration_ms', percents: [50] } } } },
+    };
     const percentiles = await aggregate(index, { aggs: byPercentile });
     expect(percentiles.companies.buckets.map((bucket: Json) => [bucket.key, bucket.p.values['50.0']])).toEqual([
       ['globex', 350],
@@ -162,7 +216,13 @@ describe('terms aggregation on DuckDB', () => {
       aggs: { routes: { terms: { field: 'request.route.raw' }, aggs: { companies: { terms: { field: 'company_id', size: 2, min_doc_count: 0 } } } } },
     };
     const result = await aggregate(index, nested);
-    expect(result.routes.buckets.map((bucket: Json) => [bucket.key, bucket.companies.buckets.map((c: Json) => `${c.key}:${c.doc_count}`), bucket.companies.sum_other_doc_count])).toEqual([
+    expect(
+      result.routes.buckets.map((bucket: Json) => [
+        bucket.key,
+        bucket.companies.buckets.map((c: Json) => `${c.key}:${c.doc_count}`),
+        bucket.companies.sum_other_doc_count,
+      ]),
+    ).toEqual([
       ['/a', ['acme:2', 'globex:0'], 0],
       ['/b', ['globex:1', 'acme:0'], 0],
       ['/c', ['initech:1', 'acme:0'], 0],
@@ -178,7 +238,9 @@ describe('terms aggregation on DuckDB', () => {
   });
 
   it('never shows another tenant’s terms', async () => {
-    const result = await aggregate(index, { aggs: { companies: { terms: { field: 'company_id', size: 100 } }, statuses: { terms: { field: 'response.status', size: 100 } } } });
+    const result = await aggregate(index, {
+      aggs: { companies: { terms: { field: 'company_id', size: 100 } }, statuses: { terms: { field: 'response.status', size: 100 } } },
+    });
     const text = JSON.stringify(result);
     expect(text).not.toContain('evil');
     expect(text).not.toContain('999');
@@ -186,16 +248,23 @@ describe('terms aggregation on DuckDB', () => {
 
   it('leaves out strings over 1024 characters, which have no keyword form (ignore_above)', async () => {
     const long = `/${'x'.repeat(1100)}`;
-    const routes = await indexOf([call({ id: 'r1', time: '2026-03-02T10:00:00.000Z', route: '/short' }), call({ id: 'r2', time: '2026-03-02T11:00:00.000Z', route: long })]);
+    const routes = await indexOf([
+      call({ id: 'r1', time: '2026-03-02T10:00:00.000Z', route: '/short' }),
+      call({ id: 'r2', time: '2026-03-02T11:00:00.000Z', route: long }),
+    ]);
     try {
-      expect(await aggregate(routes, { aggs: { routes: { terms: { field: 'request.route.raw' } } } })).toEqual({ routes: terms([{ key: '/short', doc_count: 1 }]) });
+      expect(await aggregate(routes, { aggs: { routes: { terms: { field: 'request.route.raw' } } } })).toEqual({
+        routes: terms([{ key: '/short', doc_count: 1 }]),
+      });
       expect(await aggregate(routes, { aggs: { routes: { terms: { field: 'request.route.raw', missing: 'none' } } } })).toEqual({
         routes: terms([
           { key: '/short', doc_count: 1 },
           { key: 'none', doc_count: 1 },
         ]),
       });
-      const nested = await aggregate(routes, { aggs: { verbs: { terms: { field: 'request.verb' }, aggs: { routes: { terms: { field: 'request.route.raw' } } } } } });
+      const nested = await aggregate(routes, {
+        aggs: { verbs: { terms: { field: 'request.verb' }, aggs: { routes: { terms: { field: 'request.route.raw' } } } } },
+      });
       expect(nested.verbs.buckets).toEqual([{ key: 'GET', doc_count: 2, routes: terms([{ key: '/short', doc_count: 1 }]) }]);
     } finally {
       await routes.close();

@@ -28,7 +28,9 @@ test('search answers in OpenSearch’s shape, with aggregations over the same do
 
 test('profiles search by their typed columns', async () => {
   const response = await index.search(context('users'), parseSearchRequest({ query: { term: { 'metadata.email.raw': 'u2@example.com' } } }, 'users'));
-  expect(response.hits.hits.map((hit) => hit._source)).toEqual([{ user_id: 'u2', metadata: { email: 'u2@example.com' }, org_id: TENANT.org_id, app_id: TENANT.app_id }]);
+  expect(response.hits.hits.map((hit) => hit._source)).toEqual([
+    { user_id: 'u2', metadata: { email: 'u2@example.com' }, org_id: TENANT.org_id, app_id: TENANT.app_id },
+  ]);
 });
 
 test('countMatching counts the query inside the tenant and window', async () => {

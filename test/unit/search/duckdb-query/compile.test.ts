@@ -11,7 +11,12 @@ import { context, event, openDatabase, TENANT, type TestDatabase } from './fixtu
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openDatabase([
-    ...event('a', '2026-03-14T00:00:00.000Z', { user_id: 'u1', weight: 2, metadata: { n: [3, 1, 2], tag: 'x', plan: 'Pro', when: '2026-01-02T03:04:05Z', items: [{ k: 'p' }, { k: 'q' }] } }, [TENANT]),
+    ...event(
+      'a',
+      '2026-03-14T00:00:00.000Z',
+      { user_id: 'u1', weight: 2, metadata: { n: [3, 1, 2], tag: 'x', plan: 'Pro', when: '2026-01-02T03:04:05Z', items: [{ k: 'p' }, { k: 'q' }] } },
+      [TENANT],
+    ),
     ...event('b', '2026-03-14T00:00:00.000Z', { user_id: 7, metadata: { n: 4, tag: ['y', 'z'], plan: 'x'.repeat(1500) } }, [TENANT]),
   ]);
 });
@@ -19,7 +24,9 @@ afterAll(() => db.close());
 
 test('a field name that cannot be queried is a 400 even without the parser', () => {
   const node: QueryNode = { type: 'term', field: 'metadata.a"b', value: 'x', case_insensitive: false };
-  expect(() => compileQuery(node, 'events', context(), new SqlParams())).toThrow(expect.objectContaining({ status: 400, details: [{ field: 'metadata.a"b', reason: expect.stringMatching(/quotes/) }] }));
+  expect(() => compileQuery(node, 'events', context(), new SqlParams())).toThrow(
+    expect.objectContaining({ status: 400, details: [{ field: 'metadata.a"b', reason: expect.stringMatching(/quotes/) }] }),
+  );
 });
 
 test('a range on text is a 400 even without the parser', () => {
@@ -29,7 +36,12 @@ test('a range on text is a 400 even without the parser', () => {
 
 test('values travel as parameters; only quoted paths are spliced', () => {
   const params = new SqlParams();
-  const sql = compileQuery({ type: 'term', field: "metadata.it's.raw", value: "'; DROP TABLE events; --", case_insensitive: false }, 'events', context(), params);
+  const sql = compileQuery(
+    { type: 'term', field: "metadata.it's.raw", value: "'; DROP TABLE events; --", case_insensitive: false },
+    'events',
+    context(),
+    params,
+  );
   expect(sql).not.toContain('DROP');
   // metadata.* is read from the metadata column, by the path below `metadata`.
   expect(sql).toContain(`json_extract(d."metadata", '$."it''s"')`);
@@ -38,7 +50,13 @@ test('values travel as parameters; only quoted paths are spliced', () => {
 
 test('optional clauses that cannot matter add no parameters', () => {
   const params = new SqlParams();
-  const node: QueryNode = { type: 'bool', must: [{ type: 'match_all' }], filter: [], should: [{ type: 'term', field: 'user_id', value: 'x', case_insensitive: false }], must_not: [] };
+  const node: QueryNode = {
+    type: 'bool',
+    must: [{ type: 'match_all' }],
+    filter: [],
+    should: [{ type: 'term', field: 'user_id', value: 'x', case_insensitive: false }],
+    must_not: [],
+  };
   expect(compileQuery(node, 'events', context(), params)).toBe('TRUE');
   expect(params.values).toEqual([]);
 });
@@ -96,11 +114,17 @@ describe('field values for the aggregations', () => {
 
   test('fieldValueSql: a column, or the scalar at a JSON path (arrays and other kinds are NULL)', async () => {
     expect(await values(fieldValueSql(resolveField('events', 'weight'), 'number'))).toEqual({ a: 2, b: null });
-    expect(await values(fieldValueSql(resolveField('events', 'time'), 'number'))).toEqual({ a: BigInt(Date.parse('2026-03-14T00:00:00Z')), b: BigInt(Date.parse('2026-03-14T00:00:00Z')) });
+    expect(await values(fieldValueSql(resolveField('events', 'time'), 'number'))).toEqual({
+      a: BigInt(Date.parse('2026-03-14T00:00:00Z')),
+      b: BigInt(Date.parse('2026-03-14T00:00:00Z')),
+    });
     expect(await values(fieldValueSql(resolveField('events', 'metadata.tag'), 'keyword'))).toEqual({ a: 'x', b: null });
     expect(await values(fieldValueSql(resolveField('events', 'metadata.n'), 'number'))).toEqual({ a: null, b: 4 });
     expect(await values(fieldValueSql(resolveField('events', 'metadata.plan.raw'), 'keyword'))).toEqual({ a: 'Pro', b: null });
-    expect(await values(`epoch_ms(${fieldValueSql(resolveField('events', 'metadata.when'), 'date')})`)).toEqual({ a: BigInt(Date.parse('2026-01-02T03:04:05Z')), b: null });
+    expect(await values(`epoch_ms(${fieldValueSql(resolveField('events', 'metadata.when'), 'date')})`)).toEqual({
+      a: BigInt(Date.parse('2026-01-02T03:04:05Z')),
+      b: null,
+    });
   });
 
   test('fieldValuesSql: every value along the path, of one kind', async () => {

@@ -38,11 +38,21 @@ export async function openDatabase(documents: readonly IndexDocument[]): Promise
 }
 
 /** An API call at `time` with the given payload, for every tenant given. */
-export function event(id: string, time: string, data: Record<string, unknown>, scopes: readonly TenantScope[] = [TENANT, OTHER_APP, OTHER_ORG]): IndexDocument[] {
+export function event(
+  id: string,
+  time: string,
+  data: Record<string, unknown>,
+  scopes: readonly TenantScope[] = [TENANT, OTHER_APP, OTHER_ORG],
+): IndexDocument[] {
   return scopes.map((scope) => eventDocument(scope, 'event', { id, time, received_at: time, data }));
 }
 
-export function profile(kind: Exclude<IndexKind, 'events'>, id: string, data: Record<string, unknown>, scopes: readonly TenantScope[] = [TENANT, OTHER_APP, OTHER_ORG]): IndexDocument[] {
+export function profile(
+  kind: Exclude<IndexKind, 'events'>,
+  id: string,
+  data: Record<string, unknown>,
+  scopes: readonly TenantScope[] = [TENANT, OTHER_APP, OTHER_ORG],
+): IndexDocument[] {
   return scopes.map((scope) => profileDocument(scope, kind, id, data, 1, '2026-03-01T00:00:00.000Z'));
 }
 

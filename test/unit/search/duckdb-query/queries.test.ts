@@ -19,7 +19,17 @@ const DOCUMENTS = [
     user_id: 'u1',
     company_id: 'c1',
     weight: 1,
-    metadata: { plan: 'Pro plan', tags: ['alpha', 'beta'], count: 5, items: [{ sku: 'x1', qty: 1 }, { sku: 'x2', qty: 3 }], flag: false, long: 'x'.repeat(1100) },
+    metadata: {
+      plan: 'Pro plan',
+      tags: ['alpha', 'beta'],
+      count: 5,
+      items: [
+        { sku: 'x1', qty: 1 },
+        { sku: 'x2', qty: 3 },
+      ],
+      flag: false,
+      long: 'x'.repeat(1100),
+    },
   }),
   ...event('e2', '2026-03-15T09:00:00.000Z', {
     request: { time: '2026-03-15T09:00:00.000Z', verb: 'POST', uri: 'https://api.example.com/api/orders', route: '/api/orders', headers: {} },
@@ -294,7 +304,10 @@ describe('hits', () => {
   });
 
   test('_source: filtered, or left out', async () => {
-    const filtered = await search(db, { query: { ids: { values: ['e2'] } }, _source: { includes: ['request.*', 'metadata'], excludes: ['request.headers', 'metadata.plan'] } });
+    const filtered = await search(db, {
+      query: { ids: { values: ['e2'] } },
+      _source: { includes: ['request.*', 'metadata'], excludes: ['request.headers', 'metadata.plan'] },
+    });
     expect(filtered.hits.hits[0]?._source).toEqual({
       request: { time: '2026-03-15T09:00:00.000Z', verb: 'POST', uri: 'https://api.example.com/api/orders', route: '/api/orders' },
       metadata: { count: '7', flag: true, tags: 'gamma', signed_up_at: '2026-01-05T00:00:00Z' },

@@ -81,12 +81,14 @@ function expectedOrder(key: (i: number) => Value, order: 'asc' | 'desc', missing
 }
 
 const weight = (i: number): Value => (i % 4 === 0 ? null : i % 3);
-const score = (order: 'asc' | 'desc') => (i: number): Value => {
-  if (i % 5 === 0) return null;
-  // An array sorts by its smallest value ascending, its largest descending.
-  if (i % 6 === 0) return order === 'asc' ? Math.min(i % 4, 10 + (i % 3)) : Math.max(i % 4, 10 + (i % 3));
-  return i % 4;
-};
+const score =
+  (order: 'asc' | 'desc') =>
+  (i: number): Value => {
+    if (i % 5 === 0) return null;
+    // An array sorts by its smallest value ascending, its largest descending.
+    if (i % 6 === 0) return order === 'asc' ? Math.min(i % 4, 10 + (i % 3)) : Math.max(i % 4, 10 + (i % 3));
+    return i % 4;
+  };
 
 describe('sort order', () => {
   test.each<[string, Record<string, unknown>, string[]]>([

@@ -21,7 +21,9 @@ beforeEach(() => {
 afterAll(() => db.close());
 
 const counted = () => statements.filter((sql) => sql.startsWith('SELECT count(*)')).length;
-const aggregate = (docCount: number | undefined): AggregateFn => async () => ({ aggregations: { n: { value: 1 } }, docCount });
+const aggregate =
+  (docCount: number | undefined): AggregateFn =>
+  async () => ({ aggregations: { n: { value: 1 } }, docCount });
 const search = (body: unknown, aggregateFn: AggregateFn = aggregate(undefined)) => runSearch(run, context(), parseSearchRequest(body, 'events'), aggregateFn);
 
 test('a first page that is not full is every match', async () => {
@@ -41,7 +43,9 @@ test('the aggregations’ row count answers the total unless a post_filter narro
   expect(response).toMatchObject({ hits: { total: 5, hits: [] }, aggregations: { n: { value: 1 } } });
   expect(counted()).toBe(0);
   expect((await search({ size: 0, track_total_hits: 3, aggs: { n: { value_count: { field: 'user_id' } } } }, aggregate(5))).hits.total).toBe(3);
-  expect((await search({ size: 0, post_filter: { term: { user_id: 'u0' } }, aggs: { n: { value_count: { field: 'user_id' } } } }, aggregate(5))).hits.total).toBe(3);
+  expect(
+    (await search({ size: 0, post_filter: { term: { user_id: 'u0' } }, aggs: { n: { value_count: { field: 'user_id' } } } }, aggregate(5))).hits.total,
+  ).toBe(3);
   expect((await search({ size: 0, aggs: { n: { value_count: { field: 'user_id' } } } }, aggregate(undefined))).hits.total).toBe(5);
   expect(counted()).toBe(2);
 });

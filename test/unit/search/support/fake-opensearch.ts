@@ -23,10 +23,7 @@ export function fakeOpenSearch(answer: (request: RecordedRequest) => FakeAnswer)
   const requests: RecordedRequest[] = [];
 
   class ScriptedConnection extends Connection {
-    override request(
-      params: Parameters<Connection['request']>[0],
-      callback: (error: Error | null, response: IncomingMessage | null) => void,
-    ): ClientRequest {
+    override request(params: Parameters<Connection['request']>[0], callback: (error: Error | null, response: IncomingMessage | null) => void): ClientRequest {
       const recorded: RecordedRequest = {
         method: String(params.method),
         path: String(params.path),
@@ -52,4 +49,7 @@ export function fakeOpenSearch(answer: (request: RecordedRequest) => FakeAnswer)
 
 /** The NDJSON lines of a `_bulk` body, parsed. */
 export const bulkLines = (body: string | undefined): Record<string, unknown>[] =>
-  (body ?? '').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  (body ?? '')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);

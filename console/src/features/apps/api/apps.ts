@@ -16,7 +16,8 @@ export interface App {
 export function useAppPages() {
   const api = useApi();
   return useKeysetPages<App>(['apps', 'pages'], async (beforeId) =>
-    keysetPage(await api.GET('/~/apps', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+    keysetPage(await api.GET('/~/apps', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })),
+  );
 }
 
 /** The collector application id of the token's app: what SDKs send as their application id. */
@@ -35,10 +36,15 @@ export interface MintedToken {
 
 /** Mints a management token for scripts: the scopes asked for (within the caller's), until the expiration. */
 export function useMintToken() {
-  return useApiMutation(['tokens'], async (api, input: { scopes: readonly string[]; expiration?: string }) =>
-    dataOf(await api.GET('/~/oauth/access_tokens', {
-      params: { query: { target: 'management', scope: input.scopes.join(' '), ...(input.expiration ? { expiration: input.expiration } : {}) } },
-    })) as MintedToken);
+  return useApiMutation(
+    ['tokens'],
+    async (api, input: { scopes: readonly string[]; expiration?: string }) =>
+      dataOf(
+        await api.GET('/~/oauth/access_tokens', {
+          params: { query: { target: 'management', scope: input.scopes.join(' '), ...(input.expiration ? { expiration: input.expiration } : {}) } },
+        }),
+      ) as MintedToken,
+  );
 }
 
 /** Revokes a token by its id: it is refused from the next request on. */
@@ -71,7 +77,11 @@ export function useRouteTemplates(appId: string) {
 }
 
 export function useSaveRouteTemplates(appId: string) {
-  return useApiMutation(['apps', appId, 'route-templates'], async (api, templates: string[]) => dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { route_templates: templates } })).route_templates);
+  return useApiMutation(
+    ['apps', appId, 'route-templates'],
+    async (api, templates: string[]) =>
+      dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { route_templates: templates } })).route_templates,
+  );
 }
 
 /** The ingest backlog (records acknowledged and not yet searchable), read again every 5 s. */

@@ -9,23 +9,53 @@ export function AppsList({ currentAppId, onSwitch }: { currentAppId: string; onS
   const items = apps.data?.pages.flatMap((page) => page.items) ?? [];
   if (apps.isPending) return <Loading label="Loading apps…" />;
   if (apps.error) return <ErrorMessage error={apps.error} />;
-  if (items.length === 0) return <EmptyState title="No apps"><p>Create one with <code>POST /~/apps</code>.</p></EmptyState>;
+  if (items.length === 0)
+    return (
+      <EmptyState title="No apps">
+        <p>
+          Create one with <code>POST /~/apps</code>.
+        </p>
+      </EmptyState>
+    );
   return (
     <>
-    <table className="event-table" aria-label="Apps">
-      <thead><tr><th scope="col">App</th><th scope="col">App id</th><th scope="col">Time zone</th><th scope="col"><span className="visually-hidden">Action</span></th></tr></thead>
-      <tbody>
-        {items.map((app) => (
-          <tr key={app.id}>
-            <td>{app.name}</td>
-            <td><code>{app.id}</code></td>
-            <td>{app.time_zone ?? 'UTC'}</td>
-            <td>{app.id === currentAppId ? <strong>Current app</strong> : <button type="button" className="secondary" onClick={() => onSwitch(app.id)}>Switch to {app.name}</button>}</td>
+      <table className="event-table" aria-label="Apps">
+        <thead>
+          <tr>
+            <th scope="col">App</th>
+            <th scope="col">App id</th>
+            <th scope="col">Time zone</th>
+            <th scope="col">
+              <span className="visually-hidden">Action</span>
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
-    {apps.hasNextPage && <button type="button" onClick={() => void apps.fetchNextPage()} disabled={apps.isFetchingNextPage}>More apps</button>}
+        </thead>
+        <tbody>
+          {items.map((app) => (
+            <tr key={app.id}>
+              <td>{app.name}</td>
+              <td>
+                <code>{app.id}</code>
+              </td>
+              <td>{app.time_zone ?? 'UTC'}</td>
+              <td>
+                {app.id === currentAppId ? (
+                  <strong>Current app</strong>
+                ) : (
+                  <button type="button" className="secondary" onClick={() => onSwitch(app.id)}>
+                    Switch to {app.name}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {apps.hasNextPage && (
+        <button type="button" onClick={() => void apps.fetchNextPage()} disabled={apps.isFetchingNextPage}>
+          More apps
+        </button>
+      )}
     </>
   );
 }

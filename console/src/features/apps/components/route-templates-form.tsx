@@ -19,21 +19,31 @@ function TemplatesEditor({ appId, saved }: { appId: string; saved: readonly stri
   const save = useSaveRouteTemplates(appId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(text.split('\n').map((line) => line.trim()).filter((line) => line !== ''));
+    save.mutate(
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    );
   };
   return (
     <form onSubmit={submit} aria-label="Route templates">
       <p>
-        API calls are grouped by route: <code>/items/195</code> becomes <code>/items/:id</code> by itself (numbers,
-        UUIDs, hashes and other ids). Name the routes it cannot see here, one per line, as <code>/handles/:handle</code>.
-        The first that matches a path wins, for calls received from now on.
+        API calls are grouped by route: <code>/items/195</code> becomes <code>/items/:id</code> by itself (numbers, UUIDs, hashes and other ids). Name the
+        routes it cannot see here, one per line, as <code>/handles/:handle</code>. The first that matches a path wins, for calls received from now on.
       </p>
       <label>
         Route templates
         <textarea name="route_templates" rows={4} cols={50} value={text} onChange={(e) => setText(e.target.value)} placeholder="/handles/:handle" />
       </label>
-      <button type="submit" disabled={save.isPending}>Save route templates</button>
-      {save.isSuccess && <p role="status">Saved {save.data.length} route template{save.data.length === 1 ? '' : 's'}.</p>}
+      <button type="submit" disabled={save.isPending}>
+        Save route templates
+      </button>
+      {save.isSuccess && (
+        <p role="status">
+          Saved {save.data.length} route template{save.data.length === 1 ? '' : 's'}.
+        </p>
+      )}
       {save.error && <ErrorMessage error={save.error} />}
     </form>
   );

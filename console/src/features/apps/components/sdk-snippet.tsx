@@ -21,15 +21,23 @@ moesifapi.configuration.BaseUri = '${collectorUrl}';`;
     <div className="sdk-snippet">
       <dl className="facts">
         <dt>Collector application id</dt>
-        <dd><code aria-label="Collector application id">{id.data}</code> <CopyButton text={id.data} label="Copy the collector application id" /></dd>
+        <dd>
+          <code aria-label="Collector application id">{id.data}</code> <CopyButton text={id.data} label="Copy the collector application id" />
+        </dd>
         <dt>Collector URL</dt>
-        <dd><code>{collectorUrl}</code></dd>
+        <dd>
+          <code>{collectorUrl}</code>
+        </dd>
       </dl>
       <h3>Express middleware (moesif-nodejs)</h3>
-      <pre className="json-view" tabIndex={0} aria-label="moesif-nodejs snippet">{node}</pre>
+      <pre className="json-view" tabIndex={0} aria-label="moesif-nodejs snippet">
+        {node}
+      </pre>
       <CopyButton text={node} label="Copy the moesif-nodejs snippet" />
       <h3>API library (moesifapi)</h3>
-      <pre className="json-view" tabIndex={0} aria-label="moesifapi snippet">{api}</pre>
+      <pre className="json-view" tabIndex={0} aria-label="moesifapi snippet">
+        {api}
+      </pre>
       <CopyButton text={api} label="Copy the moesifapi snippet" />
     </div>
   );

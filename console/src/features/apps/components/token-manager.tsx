@@ -35,37 +35,73 @@ export function TokenManager({ scopes, currentTokenId }: { scopes: readonly stri
           ))}
         </fieldset>
         <div className="inline-form">
-          <label>Expires on (default one year) <input type="date" name="expiration" value={expiration} onChange={(e) => setExpiration(e.target.value)} /></label>
-          <button type="submit" disabled={mint.isPending || chosen.length === 0}>Mint token</button>
+          <label>
+            Expires on (default one year) <input type="date" name="expiration" value={expiration} onChange={(e) => setExpiration(e.target.value)} />
+          </label>
+          <button type="submit" disabled={mint.isPending || chosen.length === 0}>
+            Mint token
+          </button>
         </div>
         <ErrorMessage error={mint.error} />
       </form>
       {mint.data && (
         <div className="minted" role="status">
-          <p>Token <code>{mint.data._id}</code>, shown this once:</p>
-          <pre className="json-view" tabIndex={0} aria-label="Minted token">{mint.data.token}</pre>
+          <p>
+            Token <code>{mint.data._id}</code>, shown this once:
+          </p>
+          <pre className="json-view" tabIndex={0} aria-label="Minted token">
+            {mint.data.token}
+          </pre>
         </div>
       )}
-      {issued.isPending ? <Loading label="Loading your tokens…" /> : issued.error ? <ErrorMessage error={issued.error} /> : (
+      {issued.isPending ? (
+        <Loading label="Loading your tokens…" />
+      ) : issued.error ? (
+        <ErrorMessage error={issued.error} />
+      ) : (
         <table className="event-table" aria-label="Your tokens">
           <caption>Your tokens still usable</caption>
-          <thead><tr><th scope="col">Token id</th><th scope="col">Scopes</th><th scope="col">Issued</th><th scope="col">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Token id</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Issued</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {issued.data.map((token) => (
               <tr key={token._id}>
-                <td><code>{token._id}</code></td>
+                <td>
+                  <code>{token._id}</code>
+                </td>
                 <td>{token.scopes.length === scopes.length ? 'all yours' : token.scopes.join(' ')}</td>
                 <td>{new Date(token.issued_at).toLocaleString()}</td>
                 <td>{token.expires_at === null ? 'never' : new Date(token.expires_at).toLocaleString()}</td>
-                <td>{token._id === currentTokenId ? <span className="muted">this console</span> : <button type="button" className="secondary" onClick={() => revoke.mutate(token._id)} aria-label={`Revoke ${token._id}`}>Revoke</button>}</td>
+                <td>
+                  {token._id === currentTokenId ? (
+                    <span className="muted">this console</span>
+                  ) : (
+                    <button type="button" className="secondary" onClick={() => revoke.mutate(token._id)} aria-label={`Revoke ${token._id}`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       <form className="inline-form" onSubmit={submitRevoke} aria-label="Revoke a token">
-        <label>Token id <input name="token_id" value={revokeId} onChange={(e) => setRevokeId(e.target.value)} required /></label>
-        <button type="submit" disabled={revoke.isPending}>Revoke</button>
+        <label>
+          Token id <input name="token_id" value={revokeId} onChange={(e) => setRevokeId(e.target.value)} required />
+        </label>
+        <button type="submit" disabled={revoke.isPending}>
+          Revoke
+        </button>
         {revoke.data && <span role="status">Token {revoke.data} revoked.</span>}
         <ErrorMessage error={revoke.error} />
       </form>

@@ -11,7 +11,10 @@ export function SignInForm({ defaultOrgId, appId, onSignedIn }: { defaultOrgId?:
   const [orgId, setOrgId] = useState(defaultOrgId ?? '');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const mutation = useMutation({ mutationFn: () => startSession(api, { orgId: orgId.trim(), username: username.trim(), password, ...(appId ? { appId } : {}) }), onSuccess: onSignedIn });
+  const mutation = useMutation({
+    mutationFn: () => startSession(api, { orgId: orgId.trim(), username: username.trim(), password, ...(appId ? { appId } : {}) }),
+    onSuccess: onSignedIn,
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -32,9 +35,15 @@ export function SignInForm({ defaultOrgId, appId, onSignedIn }: { defaultOrgId?:
         Password
         <input name="password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
       </label>
-      {appId && <p>Signing in to app <code>{appId}</code>.</p>}
+      {appId && (
+        <p>
+          Signing in to app <code>{appId}</code>.
+        </p>
+      )}
       <ErrorMessage error={mutation.error} />
-      <button type="submit" disabled={mutation.isPending}>{mutation.isPending ? 'Signing in…' : 'Sign in'}</button>
+      <button type="submit" disabled={mutation.isPending}>
+        {mutation.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
     </form>
   );
 }

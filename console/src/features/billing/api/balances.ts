@@ -23,9 +23,12 @@ export function useCompanyBalances(companyId: string) {
 export function useLedger(subscriptionId: string) {
   const api = useApi();
   return useKeysetPages<LedgerEntry>(['billing', 'ledger', subscriptionId], async (beforeId) =>
-    keysetPage(await api.GET('/~/billing/reports/balance_transactions', {
-      params: { query: { subscription_id: subscriptionId, take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } },
-    })));
+    keysetPage(
+      await api.GET('/~/billing/reports/balance_transactions', {
+        params: { query: { subscription_id: subscriptionId, take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } },
+      }),
+    ),
+  );
 }
 
 /** Usage and amounts of the billing reports over time (GET /~/billing/reports/metrics). */
@@ -33,9 +36,20 @@ export function useBillingMetrics(options: { from: string; interval: string; met
   const api = useApi();
   return useQuery({
     queryKey: ['billing', 'metrics', options],
-    queryFn: async () => dataOf(await api.GET('/~/billing/reports/metrics', {
-      params: { query: { from: options.from, to: 'now', interval: options.interval, aggregator: 'sum', ...(options.meterId ? { billing_meter_id: options.meterId } : {}) } },
-    })),
+    queryFn: async () =>
+      dataOf(
+        await api.GET('/~/billing/reports/metrics', {
+          params: {
+            query: {
+              from: options.from,
+              to: 'now',
+              interval: options.interval,
+              aggregator: 'sum',
+              ...(options.meterId ? { billing_meter_id: options.meterId } : {}),
+            },
+          },
+        }),
+      ),
   });
 }
 

@@ -39,10 +39,17 @@ export function usePlans() {
 }
 
 export function useCreatePlan() {
-  return useApiMutation(['billing'], async (api, input: { name: string; unit?: string }) => dataOf(await api.POST('/~/billing/catalog/plans', { body: input as never })) as unknown as CatalogPlan);
+  return useApiMutation(
+    ['billing'],
+    async (api, input: { name: string; unit?: string }) =>
+      dataOf(await api.POST('/~/billing/catalog/plans', { body: input as never })) as unknown as CatalogPlan,
+  );
 }
 
 /** Adds a price to a plan; the API checks what each pricing model needs and names what it refuses. */
 export function useCreatePrice() {
-  return useApiMutation(['billing'], async (api, input: Omit<CatalogPrice, 'id'>) => dataOf(await api.POST('/~/billing/catalog/prices', { body: input as never })) as unknown as CatalogPrice);
+  return useApiMutation(
+    ['billing'],
+    async (api, input: Omit<CatalogPrice, 'id'>) => dataOf(await api.POST('/~/billing/catalog/prices', { body: input as never })) as unknown as CatalogPrice,
+  );
 }

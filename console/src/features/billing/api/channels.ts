@@ -24,17 +24,21 @@ export function useSaveChannel() {
   return useApiMutation(['billing'], async (api, input: { id: string; update: ChannelUpdate } | { create: ChannelCreate }) =>
     'create' in input
       ? dataOf(await api.POST('/~/billing/channels', { body: input.create }))
-      : dataOf(await api.POST('/~/billing/channels/{channelId}', { params: { path: { channelId: input.id } }, body: input.update })));
+      : dataOf(await api.POST('/~/billing/channels/{channelId}', { params: { path: { channelId: input.id } }, body: input.update })),
+  );
 }
 
 export function useDeleteChannel() {
-  return useApiMutation(['billing'], async (api, id: string) => dataOf(await api.DELETE('/~/billing/channels/{channelId}', { params: { path: { channelId: id } } })));
+  return useApiMutation(['billing'], async (api, id: string) =>
+    dataOf(await api.DELETE('/~/billing/channels/{channelId}', { params: { path: { channelId: id } } })),
+  );
 }
 
 /** Sends a signed test event to a meter's channels, as usage deliveries are sent. */
 export function useTestChannels() {
   const api = useApi();
   return useMutation({
-    mutationFn: async (meterId: string) => dataOf(await api.POST('/~/billing/meters/{meterId}/webhooks/channels/test', { params: { path: { meterId } }, body: {} })),
+    mutationFn: async (meterId: string) =>
+      dataOf(await api.POST('/~/billing/meters/{meterId}/webhooks/channels/test', { params: { path: { meterId } }, body: {} })),
   });
 }

@@ -57,7 +57,8 @@ export function useMeterChoices() {
         api.GET('/~/billing/channels', { params: { query: { take: '100' } as never } }),
         api.GET('/~/billing/catalog/plans', { params: { query: {} as never } }),
       ]);
-      const named = (items: unknown) => (items as { _id?: string; id?: string; name: string }[]).map((item) => ({ id: String(item.id ?? item._id), name: item.name }));
+      const named = (items: unknown) =>
+        (items as { _id?: string; id?: string; name: string }[]).map((item) => ({ id: String(item.id ?? item._id), name: item.name }));
       return { channels: named(dataOf(channels)), plans: named(dataOf(plans)) };
     },
   });

@@ -14,22 +14,26 @@ export interface ReportFilters {
   readonly subscriptionId?: string;
 }
 
-
 /** Reports newest window first, a page at a time (the API says where the next starts: X-Next-Before-Id). */
 export function useReports(filters: ReportFilters) {
   const api = useApi();
   return useKeysetPages<BillingReport>(['billing', 'reports', filters], async (beforeId) =>
-    keysetPage(await api.GET('/~/billing/reports', {
-      params: {
-        query: {
-          from: filters.from, to: 'now', take: String(LIST_PAGE_SIZE),
-          ...(filters.meterId ? { billing_meter_id: filters.meterId } : {}),
-          ...(filters.status ? { status: filters.status } : {}),
-          ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
-          ...(beforeId ? { before_id: beforeId } : {}),
+    keysetPage(
+      await api.GET('/~/billing/reports', {
+        params: {
+          query: {
+            from: filters.from,
+            to: 'now',
+            take: String(LIST_PAGE_SIZE),
+            ...(filters.meterId ? { billing_meter_id: filters.meterId } : {}),
+            ...(filters.status ? { status: filters.status } : {}),
+            ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
+            ...(beforeId ? { before_id: beforeId } : {}),
+          },
         },
-      },
-    })));
+      }),
+    ),
+  );
 }
 
 export function useReport(reportId: string) {
@@ -70,10 +74,12 @@ export interface BillingMeter {
   readonly billing_plan?: { provider_slug?: string };
 }
 
-
 /** The meters, a page at a time. */
 export function useMeterPages() {
   const api = useApi();
   return useKeysetPages<BillingMeter>(['billing', 'meters', 'pages'], async (beforeId) =>
-    keysetPage(await api.GET('/~/billing/meters', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+    keysetPage(
+      await api.GET('/~/billing/meters', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+    ),
+  );
 }

@@ -10,15 +10,28 @@ export function BalancesTable({ companyId }: { companyId: string }) {
   if (balances.isPending) return <Loading label="Loading balances…" />;
   if (balances.error) return <ErrorMessage error={balances.error} />;
   if (balances.data.length === 0) {
-    return <EmptyState title="No credit balances"><p>Record a credit below: the subscription's balance pays its usage first.</p></EmptyState>;
+    return (
+      <EmptyState title="No credit balances">
+        <p>Record a credit below: the subscription's balance pays its usage first.</p>
+      </EmptyState>
+    );
   }
   return (
     <table className="event-table" aria-label="Balances">
-      <thead><tr><th scope="col">Subscription</th><th scope="col">Current</th><th scope="col">Pending</th><th scope="col">Available</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Subscription</th>
+          <th scope="col">Current</th>
+          <th scope="col">Pending</th>
+          <th scope="col">Available</th>
+        </tr>
+      </thead>
       <tbody>
         {balances.data.map((balance) => (
           <tr key={balance.subscription_id}>
-            <td><Link to={`/billing/subscriptions/${encodeURIComponent(balance.subscription_id)}`}>{balance.subscription_id}</Link></td>
+            <td>
+              <Link to={`/billing/subscriptions/${encodeURIComponent(balance.subscription_id)}`}>{balance.subscription_id}</Link>
+            </td>
             <td>{balance.current_balance}</td>
             <td>{balance.pending_activity}</td>
             <td>{balance.available_balance}</td>

@@ -14,8 +14,14 @@ export function ChannelTest({ meterId }: { meterId: string }) {
         <ul className="link-list" aria-label="Test deliveries">
           {test.data.channel_requests.map((channel) => {
             const last = channel.provider_requests[channel.provider_requests.length - 1];
-            const answer = last ? `HTTP ${last.status_code === 0 ? 'no answer' : last.status_code}${last.error_message ? `: ${last.error_message}` : ''}` : 'not sent';
-            return <li key={channel.channel_id}><strong>{channel.channel_name ?? channel.channel_id}</strong>: {channel.success ? 'delivered' : 'failed'} ({answer})</li>;
+            const answer = last
+              ? `HTTP ${last.status_code === 0 ? 'no answer' : last.status_code}${last.error_message ? `: ${last.error_message}` : ''}`
+              : 'not sent';
+            return (
+              <li key={channel.channel_id}>
+                <strong>{channel.channel_name ?? channel.channel_id}</strong>: {channel.success ? 'delivered' : 'failed'} ({answer})
+              </li>
+            );
           })}
         </ul>
       )}

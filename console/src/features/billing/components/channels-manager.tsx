@@ -24,8 +24,12 @@ function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: (saved: C
   const problem = (field: string) => fieldProblem(save.error, field);
   return (
     <form className="inline-form" onSubmit={submit} aria-label={channel ? `Edit channel ${channel.name}` : 'New webhook channel'} noValidate>
-      <Field label="Name" problem={problem('name')}><input name="channel_name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
-      <Field label="URL" problem={problem('url')}><input name="channel_url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://billing.example.com/usage" size={40} /></Field>
+      <Field label="Name" problem={problem('name')}>
+        <input name="channel_name" value={name} onChange={(e) => setName(e.target.value)} />
+      </Field>
+      <Field label="URL" problem={problem('url')}>
+        <input name="channel_url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://billing.example.com/usage" size={40} />
+      </Field>
       {channel ? (
         <>
           <Field label="Status" problem={problem('status')}>
@@ -34,12 +38,19 @@ function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: (saved: C
               <option value="inactive">Inactive</option>
             </select>
           </Field>
-          <label className="toggle"><input type="checkbox" name="rotate_secret" checked={rotate} onChange={(e) => setRotate(e.target.checked)} /> Rotate the signing secret (the old one signs for 24 h more)</label>
+          <label className="toggle">
+            <input type="checkbox" name="rotate_secret" checked={rotate} onChange={(e) => setRotate(e.target.checked)} /> Rotate the signing secret (the old one
+            signs for 24 h more)
+          </label>
         </>
       ) : (
-        <Field label="Signing secret (blank: generated)" problem={problem('secret')}><input name="channel_secret" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" /></Field>
+        <Field label="Signing secret (blank: generated)" problem={problem('secret')}>
+          <input name="channel_secret" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" />
+        </Field>
       )}
-      <button type="submit" disabled={save.isPending}>{channel ? 'Save channel' : 'Create channel'}</button>
+      <button type="submit" disabled={save.isPending}>
+        {channel ? 'Save channel' : 'Create channel'}
+      </button>
       {!problem('name') && !problem('url') && !problem('secret') && <ErrorMessage error={save.error} />}
     </form>
   );
@@ -64,26 +75,59 @@ export function ChannelsManager() {
         </p>
       )}
       <ErrorMessage error={remove.error} />
-      {channels.isPending ? <Loading label="Loading channels…" /> : channels.error ? <ErrorMessage error={channels.error} /> : channels.data.length === 0 ? (
-        <EmptyState title="No webhook channels yet"><p>Create one above: a webhook meter delivers its signed usage reports to its channels.</p></EmptyState>
+      {channels.isPending ? (
+        <Loading label="Loading channels…" />
+      ) : channels.error ? (
+        <ErrorMessage error={channels.error} />
+      ) : channels.data.length === 0 ? (
+        <EmptyState title="No webhook channels yet">
+          <p>Create one above: a webhook meter delivers its signed usage reports to its channels.</p>
+        </EmptyState>
       ) : (
         <table className="event-table" aria-label="Channels">
-          <thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Secret</th><th scope="col">Actions</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">URL</th>
+              <th scope="col">Status</th>
+              <th scope="col">Secret</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
           <tbody>
-            {channels.data.map((channel) => editing === channel._id ? (
-              <tr key={channel._id}><td colSpan={5}><ChannelForm channel={channel} onDone={saved} /></td></tr>
-            ) : (
-              <tr key={channel._id}>
-                <td>{channel.name}</td>
-                <td><code>{channel.url}</code></td>
-                <td>{channel.status}</td>
-                <td>{channel.secret_hint}</td>
-                <td>
-                  <button type="button" className="secondary" onClick={() => setEditing(channel._id)} aria-label={`Edit ${channel.name}`}>Edit</button>{' '}
-                  <button type="button" className="secondary" onClick={() => { if (window.confirm(`Delete the channel ${channel.name}?`)) remove.mutate(channel._id); }} aria-label={`Delete ${channel.name}`}>Delete</button>
-                </td>
-              </tr>
-            ))}
+            {channels.data.map((channel) =>
+              editing === channel._id ? (
+                <tr key={channel._id}>
+                  <td colSpan={5}>
+                    <ChannelForm channel={channel} onDone={saved} />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={channel._id}>
+                  <td>{channel.name}</td>
+                  <td>
+                    <code>{channel.url}</code>
+                  </td>
+                  <td>{channel.status}</td>
+                  <td>{channel.secret_hint}</td>
+                  <td>
+                    <button type="button" className="secondary" onClick={() => setEditing(channel._id)} aria-label={`Edit ${channel.name}`}>
+                      Edit
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => {
+                        if (window.confirm(`Delete the channel ${channel.name}?`)) remove.mutate(channel._id);
+                      }}
+                      aria-label={`Delete ${channel.name}`}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ),
+            )}
           </tbody>
         </table>
       )}

@@ -11,25 +11,45 @@ export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
   const entries = ledger.data?.pages.flatMap((page) => page.items) ?? [];
   if (ledger.isPending) return <Loading label="Loading the ledger…" />;
   if (ledger.error) return <ErrorMessage error={ledger.error} />;
-  if (entries.length === 0) return <EmptyState title="No balance transactions"><p>This subscription has no credits or draws yet.</p></EmptyState>;
+  if (entries.length === 0)
+    return (
+      <EmptyState title="No balance transactions">
+        <p>This subscription has no credits or draws yet.</p>
+      </EmptyState>
+    );
   return (
     <>
-    <table className="event-table" aria-label="Ledger">
-      <thead><tr><th scope="col">Time</th><th scope="col">Entry</th><th scope="col">Amount</th><th scope="col">Balance after</th><th scope="col">Transaction</th><th scope="col">Description</th></tr></thead>
-      <tbody>
-        {entries.map((entry) => (
-          <tr key={entry.sequence_id}>
-            <td>{format(entry.effective_at)}</td>
-            <td>{entryLabel(entry)}</td>
-            <td>{String(entry.amount)}</td>
-            <td>{String(entry.current_balance)}</td>
-            <td><code>{entry.transaction_id ?? entry.report_key ?? ''}</code></td>
-            <td>{entry.description ?? ''}</td>
+      <table className="event-table" aria-label="Ledger">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Entry</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Balance after</th>
+            <th scope="col">Transaction</th>
+            <th scope="col">Description</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
-    {ledger.hasNextPage && <button type="button" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>Older transactions</button>}
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.sequence_id}>
+              <td>{format(entry.effective_at)}</td>
+              <td>{entryLabel(entry)}</td>
+              <td>{String(entry.amount)}</td>
+              <td>{String(entry.current_balance)}</td>
+              <td>
+                <code>{entry.transaction_id ?? entry.report_key ?? ''}</code>
+              </td>
+              <td>{entry.description ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {ledger.hasNextPage && (
+        <button type="button" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>
+          Older transactions
+        </button>
+      )}
     </>
   );
 }

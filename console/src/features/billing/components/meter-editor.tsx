@@ -59,7 +59,13 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
     const planParams: Record<string, unknown> = {
       ...(multiplier.trim() ? { usage_multiplier: Number(multiplier) } : {}),
       ...(provider === 'webhook'
-        ? { webhook_params: { channel_ids: channelIds, custom_plan: { plan_id: planId }, ...(period ? { reporting: { report_when: [], reporting_period: period } } : {}) } }
+        ? {
+            webhook_params: {
+              channel_ids: channelIds,
+              custom_plan: { plan_id: planId },
+              ...(period ? { reporting: { report_when: [], reporting_period: period } } : {}),
+            },
+          }
         : { [`${provider}_params`]: ownParams }),
     };
     return { name: name.trim(), slug: slug.trim(), status, es_query: esQuery, billing_plan: { provider_slug: provider, params: planParams } };
@@ -80,8 +86,12 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
   return (
     <form className="meter-editor" onSubmit={submit} aria-label={meter ? 'Edit meter' : 'New meter'} noValidate>
       <div className="inline-form">
-        <Field label="Name" problem={problem('name')}><input name="name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
-        <Field label="Slug" problem={problem('slug')}><input name="slug" value={slug} onChange={(e) => setSlug(e.target.value)} placeholder="api-calls" /></Field>
+        <Field label="Name" problem={problem('name')}>
+          <input name="name" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label="Slug" problem={problem('slug')}>
+          <input name="slug" value={slug} onChange={(e) => setSlug(e.target.value)} placeholder="api-calls" />
+        </Field>
         <Field label="Status" problem={problem('status')}>
           <select name="status" value={status} onChange={(e) => setStatus(e.target.value as MeterInput['status'])}>
             <option value="active">Active</option>
@@ -94,15 +104,25 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
       </Field>
       <div className="inline-form">
         <Field label="Provider" problem={problem('billing_plan.provider_slug')}>
-          <select name="provider" value={provider} onChange={(e) => {
-            const next = e.target.value as Provider;
-            setProvider(next);
-            if (next !== 'webhook' && !providerParams) setProviderParams(PARAMS_EXAMPLE[next]);
-          }}>
-            {PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}
+          <select
+            name="provider"
+            value={provider}
+            onChange={(e) => {
+              const next = e.target.value as Provider;
+              setProvider(next);
+              if (next !== 'webhook' && !providerParams) setProviderParams(PARAMS_EXAMPLE[next]);
+            }}
+          >
+            {PROVIDERS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field label="Usage multiplier" problem={problem('billing_plan.params.usage_multiplier')}><input name="usage_multiplier" value={multiplier} onChange={(e) => setMultiplier(e.target.value)} placeholder="1" size={6} /></Field>
+        <Field label="Usage multiplier" problem={problem('billing_plan.params.usage_multiplier')}>
+          <input name="usage_multiplier" value={multiplier} onChange={(e) => setMultiplier(e.target.value)} placeholder="1" size={6} />
+        </Field>
       </div>
       {provider === 'webhook' ? (
         <fieldset className="webhook-params">
@@ -111,21 +131,44 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
           <div className="scopes">
             {(choices.data?.channels ?? []).map((channel) => (
               <label key={channel.id} className="toggle">
-                <input type="checkbox" name="channel_ids" value={channel.id} checked={channelIds.includes(channel.id)} onChange={() => setChannelIds((ids) => (ids.includes(channel.id) ? ids.filter((id) => id !== channel.id) : [...ids, channel.id]))} /> {channel.name}
+                <input
+                  type="checkbox"
+                  name="channel_ids"
+                  value={channel.id}
+                  checked={channelIds.includes(channel.id)}
+                  onChange={() => setChannelIds((ids) => (ids.includes(channel.id) ? ids.filter((id) => id !== channel.id) : [...ids, channel.id]))}
+                />{' '}
+                {channel.name}
               </label>
             ))}
-            {choices.data && choices.data.channels.length === 0 && <span className="muted">No webhook channels yet: <Link to="/billing/channels">create one</Link>.</span>}
+            {choices.data && choices.data.channels.length === 0 && (
+              <span className="muted">
+                No webhook channels yet: <Link to="/billing/channels">create one</Link>.
+              </span>
+            )}
           </div>
-          {problem('billing_plan.params.webhook_params.channel_ids') && <p className="field-problem" role="alert">{problem('billing_plan.params.webhook_params.channel_ids')}</p>}
+          {problem('billing_plan.params.webhook_params.channel_ids') && (
+            <p className="field-problem" role="alert">
+              {problem('billing_plan.params.webhook_params.channel_ids')}
+            </p>
+          )}
           <div className="inline-form">
             <Field label="Catalog plan (prices the usage)" problem={problem('billing_plan.params.webhook_params.custom_plan')}>
               <select name="plan_id" value={planId} onChange={(e) => setPlanId(e.target.value)}>
                 <option value="">Choose…</option>
-                {(choices.data?.plans ?? []).map((plan) => <option key={plan.id} value={plan.id}>{plan.name}</option>)}
+                {(choices.data?.plans ?? []).map((plan) => (
+                  <option key={plan.id} value={plan.id}>
+                    {plan.name}
+                  </option>
+                ))}
               </select>
             </Field>
-            <Link to="/billing/catalog" className="field">Plans and prices</Link>
-            <Field label="Reporting period" problem={problem('billing_plan.params.webhook_params.reporting')}><input name="reporting_period" value={period} onChange={(e) => setPeriod(e.target.value)} size={6} /></Field>
+            <Link to="/billing/catalog" className="field">
+              Plans and prices
+            </Link>
+            <Field label="Reporting period" problem={problem('billing_plan.params.webhook_params.reporting')}>
+              <input name="reporting_period" value={period} onChange={(e) => setPeriod(e.target.value)} size={6} />
+            </Field>
           </div>
         </fieldset>
       ) : (
@@ -135,8 +178,12 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
       )}
       <ErrorMessage error={save.error ?? preview.error ?? saved.error} />
       <div className="inline-form">
-        <button type="submit" disabled={save.isPending}>{meter ? 'Save meter' : 'Create meter'}</button>
-        <button type="button" onClick={runPreview} disabled={preview.isPending}>{preview.isPending ? 'Previewing…' : 'Preview what it bills'}</button>
+        <button type="submit" disabled={save.isPending}>
+          {meter ? 'Save meter' : 'Create meter'}
+        </button>
+        <button type="button" onClick={runPreview} disabled={preview.isPending}>
+          {preview.isPending ? 'Previewing…' : 'Preview what it bills'}
+        </button>
       </div>
       {meter && meter.billing_plan.provider_slug === 'webhook' && <ChannelTest meterId={meter._id} />}
       {shown && <MeterPreviewPanel preview={shown} />}

@@ -11,25 +11,52 @@ export function MetersList() {
   if (meters.isPending) return <Loading label="Loading meters…" />;
   if (meters.error) return <ErrorMessage error={meters.error} />;
   if (items.length === 0) {
-    return <EmptyState title="No billing meters"><p>Click <strong>New meter</strong>: a query over events and the plan it bills. A webhook meter needs a <Link to="/billing/channels">webhook channel</Link> first.</p></EmptyState>;
+    return (
+      <EmptyState title="No billing meters">
+        <p>
+          Click <strong>New meter</strong>: a query over events and the plan it bills. A webhook meter needs a{' '}
+          <Link to="/billing/channels">webhook channel</Link> first.
+        </p>
+      </EmptyState>
+    );
   }
   return (
     <>
-    <table className="event-table" aria-label="Billing meters">
-      <thead><tr><th scope="col">Meter</th><th scope="col">Provider</th><th scope="col">Period</th><th scope="col">Status</th><th scope="col">Reports</th></tr></thead>
-      <tbody>
-        {items.map((meter) => (
-          <tr key={meter._id}>
-            <td><Link to={`/billing/meters/${encodeURIComponent(meter._id)}`} aria-label={`Edit ${meter.name}`}>{meter.name}</Link></td>
-            <td>{meter.billing_plan?.provider_slug ?? ''}</td>
-            <td>{meter.reporting_period ?? '1h'}</td>
-            <td>{meter.status ?? 'active'}</td>
-            <td><Link to={`/billing/reports?meter=${encodeURIComponent(meter._id)}`} aria-label={`Reports of ${meter.name}`}>Reports</Link></td>
+      <table className="event-table" aria-label="Billing meters">
+        <thead>
+          <tr>
+            <th scope="col">Meter</th>
+            <th scope="col">Provider</th>
+            <th scope="col">Period</th>
+            <th scope="col">Status</th>
+            <th scope="col">Reports</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
-    {meters.hasNextPage && <button type="button" onClick={() => void meters.fetchNextPage()} disabled={meters.isFetchingNextPage}>More meters</button>}
+        </thead>
+        <tbody>
+          {items.map((meter) => (
+            <tr key={meter._id}>
+              <td>
+                <Link to={`/billing/meters/${encodeURIComponent(meter._id)}`} aria-label={`Edit ${meter.name}`}>
+                  {meter.name}
+                </Link>
+              </td>
+              <td>{meter.billing_plan?.provider_slug ?? ''}</td>
+              <td>{meter.reporting_period ?? '1h'}</td>
+              <td>{meter.status ?? 'active'}</td>
+              <td>
+                <Link to={`/billing/reports?meter=${encodeURIComponent(meter._id)}`} aria-label={`Reports of ${meter.name}`}>
+                  Reports
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {meters.hasNextPage && (
+        <button type="button" onClick={() => void meters.fetchNextPage()} disabled={meters.isFetchingNextPage}>
+          More meters
+        </button>
+      )}
     </>
   );
 }

@@ -9,7 +9,9 @@ import { PriceForm } from './price-form';
 export function priceSummary(price: CatalogPrice): string {
   const currency = price.currency.toUpperCase();
   if (price.tiers && price.tiers.length > 0) {
-    const tiers = price.tiers.map((tier) => `up to ${tier.up_to}: ${tier.unit_price_in_decimal ?? '0'}/unit${tier.flat_price_in_decimal ? ` + ${tier.flat_price_in_decimal} flat` : ''}`);
+    const tiers = price.tiers.map(
+      (tier) => `up to ${tier.up_to}: ${tier.unit_price_in_decimal ?? '0'}/unit${tier.flat_price_in_decimal ? ` + ${tier.flat_price_in_decimal} flat` : ''}`,
+    );
     return `${price.pricing_model} tiers in ${currency}: ${tiers.join('; ')}`;
   }
   if (price.pricing_model === 'package') return `${price.price_in_decimal ?? '?'} ${currency} per ${price.transform_quantity?.divide_by ?? '?'} units`;
@@ -29,22 +31,46 @@ export function PlansCatalog() {
   return (
     <section aria-label="Catalog">
       <form className="inline-form" onSubmit={submit} aria-label="New plan">
-        <label>Plan name <input name="plan_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} /></label>
-        <button type="submit" disabled={create.isPending}>Create plan</button>
+        <label>
+          Plan name <input name="plan_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+        </label>
+        <button type="submit" disabled={create.isPending}>
+          Create plan
+        </button>
         <ErrorMessage error={create.error} />
       </form>
-      {plans.isPending ? <Loading label="Loading the catalog…" /> : plans.error ? <ErrorMessage error={plans.error} /> : plans.data.length === 0 ? (
-        <EmptyState title="No plans yet"><p>A plan groups the prices a webhook meter's usage is charged at.</p></EmptyState>
+      {plans.isPending ? (
+        <Loading label="Loading the catalog…" />
+      ) : plans.error ? (
+        <ErrorMessage error={plans.error} />
+      ) : plans.data.length === 0 ? (
+        <EmptyState title="No plans yet">
+          <p>A plan groups the prices a webhook meter's usage is charged at.</p>
+        </EmptyState>
       ) : (
         plans.data.map((plan) => (
           <section key={plan.id} className="tile" aria-label={`Plan ${plan.name}`}>
-            <h2>{plan.name} <span className="muted">({plan.id})</span></h2>
-            {(plan.prices ?? []).length === 0 ? <p className="muted">No prices yet.</p> : (
+            <h2>
+              {plan.name} <span className="muted">({plan.id})</span>
+            </h2>
+            {(plan.prices ?? []).length === 0 ? (
+              <p className="muted">No prices yet.</p>
+            ) : (
               <ul className="link-list" aria-label={`Prices of ${plan.name}`}>
-                {(plan.prices ?? []).map((price) => <li key={price.id}><strong>{price.name}</strong>: {priceSummary(price)}</li>)}
+                {(plan.prices ?? []).map((price) => (
+                  <li key={price.id}>
+                    <strong>{price.name}</strong>: {priceSummary(price)}
+                  </li>
+                ))}
               </ul>
             )}
-            {adding === plan.id ? <PriceForm planId={plan.id} /> : <button type="button" className="secondary" onClick={() => setAdding(plan.id)}>Add a price to {plan.name}</button>}
+            {adding === plan.id ? (
+              <PriceForm planId={plan.id} />
+            ) : (
+              <button type="button" className="secondary" onClick={() => setAdding(plan.id)}>
+                Add a price to {plan.name}
+              </button>
+            )}
           </section>
         ))
       )}

@@ -21,30 +21,82 @@ export function ReportDetail({ reportId }: { reportId: string }) {
   return (
     <article aria-label="Billing report">
       <dl className="facts">
-        <dt>Window</dt><dd>{format(r.usage_start_time)} – {format(r.usage_end_time)}</dd>
-        <dt>Meter</dt><dd><Link to={`/billing/reports?meter=${encodeURIComponent(r.billing_meter_id)}`}><MeterName id={r.billing_meter_id} /></Link></dd>
-        <dt>Subscription</dt><dd>{r.subscription_id ?? 'none'}</dd>
-        <dt>Company</dt><dd>{r.company_id ? <Link to={`/companies/${encodeURIComponent(r.company_id)}`}>{r.company_id}</Link> : 'none'}</dd>
-        <dt>Usage</dt><dd>{r.meter_usage.toLocaleString()} {r.meter_metric_exact !== undefined && <span className="muted">(metric {r.meter_metric_exact})</span>}</dd>
-        <dt>Amount</dt><dd>{formatAmount(r.amount_exact, r.currency) || '—'}{explanation && <p className="muted">{explanation}</p>}</dd>
-        <dt>Status</dt><dd>{r.status}{r.error_code ? ` (${r.error_code}: ${r.error_message ?? ''})` : ''}</dd>
-        <dt>Provider</dt><dd>{r.provider}</dd>
-        <dt>Version</dt><dd>{r.report_version}{r.delivery_runs !== undefined ? `, sent in ${r.delivery_runs} run(s)` : ''}</dd>
+        <dt>Window</dt>
+        <dd>
+          {format(r.usage_start_time)} – {format(r.usage_end_time)}
+        </dd>
+        <dt>Meter</dt>
+        <dd>
+          <Link to={`/billing/reports?meter=${encodeURIComponent(r.billing_meter_id)}`}>
+            <MeterName id={r.billing_meter_id} />
+          </Link>
+        </dd>
+        <dt>Subscription</dt>
+        <dd>{r.subscription_id ?? 'none'}</dd>
+        <dt>Company</dt>
+        <dd>{r.company_id ? <Link to={`/companies/${encodeURIComponent(r.company_id)}`}>{r.company_id}</Link> : 'none'}</dd>
+        <dt>Usage</dt>
+        <dd>
+          {r.meter_usage.toLocaleString()} {r.meter_metric_exact !== undefined && <span className="muted">(metric {r.meter_metric_exact})</span>}
+        </dd>
+        <dt>Amount</dt>
+        <dd>
+          {formatAmount(r.amount_exact, r.currency) || '—'}
+          {explanation && <p className="muted">{explanation}</p>}
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          {r.status}
+          {r.error_code ? ` (${r.error_code}: ${r.error_message ?? ''})` : ''}
+        </dd>
+        <dt>Provider</dt>
+        <dd>{r.provider}</dd>
+        <dt>Version</dt>
+        <dd>
+          {r.report_version}
+          {r.delivery_runs !== undefined ? `, sent in ${r.delivery_runs} run(s)` : ''}
+        </dd>
       </dl>
       {(r.versions ?? []).length > 1 && (
         <section aria-label="Versions">
           <h2>Versions</h2>
           <table className="event-table">
-            <thead><tr><th scope="col">Version</th><th scope="col">Usage</th><th scope="col">Change</th><th scope="col">Created</th></tr></thead>
-            <tbody>{(r.versions ?? []).map((v) => <tr key={v.report_version}><td>{v.report_version}</td><td>{v.meter_usage}</td><td>{v.delta > 0 ? `+${v.delta}` : v.delta}</td><td>{format(v.created_at)}</td></tr>)}</tbody>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Usage</th>
+                <th scope="col">Change</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(r.versions ?? []).map((v) => (
+                <tr key={v.report_version}>
+                  <td>{v.report_version}</td>
+                  <td>{v.meter_usage}</td>
+                  <td>{v.delta > 0 ? `+${v.delta}` : v.delta}</td>
+                  <td>{format(v.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         </section>
       )}
       <section aria-label="Provider requests">
         <h2>Requests sent</h2>
-        {r.provider_requests.length === 0 ? <p className="muted">Nothing sent yet.</p> : (
+        {r.provider_requests.length === 0 ? (
+          <p className="muted">Nothing sent yet.</p>
+        ) : (
           <table className="event-table">
-            <thead><tr><th scope="col">Time</th><th scope="col">Outcome</th><th scope="col">HTTP status</th><th scope="col">Error</th><th scope="col">Idempotency key</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">HTTP status</th>
+                <th scope="col">Error</th>
+                <th scope="col">Idempotency key</th>
+              </tr>
+            </thead>
             <tbody>
               {r.provider_requests.map((request, i) => (
                 <tr key={`${request.request_time}-${i}`}>
@@ -52,7 +104,9 @@ export function ReportDetail({ reportId }: { reportId: string }) {
                   <td className={request.success ? 'status-ok' : 'status-5xx'}>{request.success ? 'accepted' : 'refused or failed'}</td>
                   <td>{request.status_code === 0 ? 'no answer' : request.status_code}</td>
                   <td>{request.error_code ? `${request.error_code}: ${request.error_message ?? ''}` : ''}</td>
-                  <td><code>{request.job_id}</code></td>
+                  <td>
+                    <code>{request.job_id}</code>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -61,7 +115,13 @@ export function ReportDetail({ reportId }: { reportId: string }) {
       </section>
       <section aria-label="Explanation">
         <h2>Where the number comes from</h2>
-        {explaining ? <ReportExplanationView reportId={reportId} /> : <button type="button" onClick={() => setExplaining(true)}>Explain this report</button>}
+        {explaining ? (
+          <ReportExplanationView reportId={reportId} />
+        ) : (
+          <button type="button" onClick={() => setExplaining(true)}>
+            Explain this report
+          </button>
+        )}
       </section>
     </article>
   );

@@ -21,15 +21,28 @@ export function ReportsTable({ filters }: { filters: ReportFilters }) {
       <ErrorMessage error={reports.error} />
       {rows.length === 0 ? (
         <EmptyState title="No billing reports in this range">
-          <p>Reports appear once a meter's window closes and the billing run evaluates it (every 5 minutes on AWS, every minute under <code>npm start</code>).</p>
+          <p>
+            Reports appear once a meter's window closes and the billing run evaluates it (every 5 minutes on AWS, every minute under <code>npm start</code>).
+          </p>
         </EmptyState>
       ) : (
         <table className="event-table">
-          <thead><tr><th scope="col">Window</th><th scope="col">Subscription</th><th scope="col">Usage</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Provider</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Window</th>
+              <th scope="col">Subscription</th>
+              <th scope="col">Usage</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Status</th>
+              <th scope="col">Provider</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((report) => (
               <tr key={report._id}>
-                <td><Link to={`/billing/reports/${encodeURIComponent(report._id)}`}>{format(report.usage_start_time)}</Link></td>
+                <td>
+                  <Link to={`/billing/reports/${encodeURIComponent(report._id)}`}>{format(report.usage_start_time)}</Link>
+                </td>
                 <td>{report.subscription_id ?? <span className="muted">none ({report.company_id})</span>}</td>
                 <td>{report.meter_usage.toLocaleString()}</td>
                 <td>{formatAmount(report.amount_exact, report.currency)}</td>

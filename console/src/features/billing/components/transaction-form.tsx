@@ -47,16 +47,30 @@ export function TransactionForm({ companyId, subscriptionId }: { companyId: stri
   const problem = (field: string) => fieldProblem(record.error, field);
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Record a balance transaction" noValidate>
-      <Field label="Subscription" problem={problem('subscription_id')}><input name="subscription_id" value={subscription} onChange={(e) => setSubscription(e.target.value)} /></Field>
+      <Field label="Subscription" problem={problem('subscription_id')}>
+        <input name="subscription_id" value={subscription} onChange={(e) => setSubscription(e.target.value)} />
+      </Field>
       <Field label="Type" problem={problem('type')}>
         <select name="transaction_type" value={type} onChange={(e) => setType(e.target.value as BalanceTransactionInput['type'])}>
-          {TYPES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+          {TYPES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
         </select>
       </Field>
-      <Field label="Amount" problem={problem('amount')}><input name="amount" value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" size={10} placeholder="50.00" /></Field>
-      <Field label="Description" problem={problem('description')}><input name="description" value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
-      <Field label="Expires (optional)" problem={problem('expire_at')}><input name="expire_at" type="datetime-local" value={expireAt} onChange={(e) => setExpireAt(e.target.value)} /></Field>
-      <button type="submit" disabled={record.isPending}>Record</button>
+      <Field label="Amount" problem={problem('amount')}>
+        <input name="amount" value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" size={10} placeholder="50.00" />
+      </Field>
+      <Field label="Description" problem={problem('description')}>
+        <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
+      </Field>
+      <Field label="Expires (optional)" problem={problem('expire_at')}>
+        <input name="expire_at" type="datetime-local" value={expireAt} onChange={(e) => setExpireAt(e.target.value)} />
+      </Field>
+      <button type="submit" disabled={record.isPending}>
+        Record
+      </button>
       {recorded && !record.error && <p role="status">{recorded}</p>}
       {!problem('amount') && !problem('subscription_id') && <ErrorMessage error={record.error} />}
     </form>

@@ -34,10 +34,12 @@ export function ChartSourceProvider({ source, children }: { source: ChartSource;
 /** The chart source of the page: a shared view's, or the signed-in search API. */
 export function useChartSource(): ChartSource {
   const api = useApi();
-  return useContext(ChartSourceContext) ?? {
-    key: ['signed-in'],
-    search: async (spec) => dataOf(await api.POST('/search/~/search/events', { params: windowOf(spec), body: chartBody(spec) as never })),
-    funnel: async (spec) => dataOf(await api.POST('/search/~/funnels/events', { params: windowOf(spec), body: funnelBody(spec.analysis) as never })),
-    retention: async (spec) => dataOf(await api.POST('/search/~/retention/events', { params: windowOf(spec), body: retentionBody(spec.analysis) as never })),
-  };
+  return (
+    useContext(ChartSourceContext) ?? {
+      key: ['signed-in'],
+      search: async (spec) => dataOf(await api.POST('/search/~/search/events', { params: windowOf(spec), body: chartBody(spec) as never })),
+      funnel: async (spec) => dataOf(await api.POST('/search/~/funnels/events', { params: windowOf(spec), body: funnelBody(spec.analysis) as never })),
+      retention: async (spec) => dataOf(await api.POST('/search/~/retention/events', { params: windowOf(spec), body: retentionBody(spec.analysis) as never })),
+    }
+  );
 }

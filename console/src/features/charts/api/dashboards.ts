@@ -23,7 +23,8 @@ export function useDashboards() {
 export function useDashboardPages() {
   const api = useApi();
   return useKeysetPages<Dashboard>(['dashboards', 'pages'], async (beforeId) =>
-    keysetPage(await api.GET('/~/dashboards', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+    keysetPage(await api.GET('/~/dashboards', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })),
+  );
 }
 
 export function useDashboard(id: string) {
@@ -35,7 +36,10 @@ export function useDashboard(id: string) {
 }
 
 export function useCreateDashboard() {
-  return useApiMutation(['dashboards'], async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } as never })) as unknown as Dashboard);
+  return useApiMutation(
+    ['dashboards'],
+    async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } as never })) as unknown as Dashboard,
+  );
 }
 
 /** Adds a workspace to a dashboard, as a row of its own at the end. */
@@ -46,7 +50,9 @@ export function useAddToDashboard() {
     mutationFn: async (input: { dashboardId: string; workspaceId: string }) => {
       const current = dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } } })) as unknown as Dashboard;
       const rows = [...current.workspace_ids.map((row) => [...row]), [input.workspaceId]];
-      return dataOf(await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } as never })) as unknown as Dashboard;
+      return dataOf(
+        await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } as never }),
+      ) as unknown as Dashboard;
     },
     onSuccess: (_, input) => cache.invalidateQueries({ queryKey: ['dashboards', input.dashboardId] }),
   });
@@ -55,10 +61,16 @@ export function useAddToDashboard() {
 /** Renames a dashboard or lays its workspaces out again (rows in order; a removed tile is left out). */
 export function useUpdateDashboard() {
   return useApiMutation(['dashboards'], async (api, input: { id: string; name?: string; rows?: readonly (readonly string[])[] }) =>
-    dataOf(await api.POST('/~/dashboards/{dashId}', {
-      params: { path: { dashId: input.id } },
-      body: { ...(input.name === undefined ? {} : { name: input.name }), ...(input.rows === undefined ? {} : { workspace_ids: input.rows.filter((row) => row.length > 0).map((row) => [...row]) }) },
-    })));
+    dataOf(
+      await api.POST('/~/dashboards/{dashId}', {
+        params: { path: { dashId: input.id } },
+        body: {
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.rows === undefined ? {} : { workspace_ids: input.rows.filter((row) => row.length > 0).map((row) => [...row]) }),
+        },
+      }),
+    ),
+  );
 }
 
 export function useDeleteDashboard() {

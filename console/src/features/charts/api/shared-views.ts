@@ -23,7 +23,9 @@ export function useSharedView(token: string) {
  * (the spec only says how to draw the answer; the viewer sends no query).
  */
 export function sharedChartSource(api: ReturnType<typeof useApi>, token: string, workspaceId: string, range: number): ChartSource {
-  const answer = async () => dataOf(await api.GET('/public/views/{token}/workspaces/{workspaceId}/data', { params: { path: { token, workspaceId }, query: { range: String(range) } } })).answer;
+  const answer = async () =>
+    dataOf(await api.GET('/public/views/{token}/workspaces/{workspaceId}/data', { params: { path: { token, workspaceId }, query: { range: String(range) } } }))
+      .answer;
   return {
     key: ['shared', token, workspaceId, range],
     search: async () => (await answer()) as unknown as SearchAnswer,
@@ -39,9 +41,10 @@ export function useSignedTokens(target: Target) {
   const api = useApi();
   return useQuery({
     queryKey: ['signed-tokens', target.kind, target.id],
-    queryFn: async () => (target.kind === 'workspace'
-      ? dataOf(await api.GET('/~/workspaces/{id}/signed_tokens', { params: { path: { id: target.id } } }))
-      : dataOf(await api.GET('/~/dashboards/{dashId}/signed_tokens', { params: { path: { dashId: target.id } } }))),
+    queryFn: async () =>
+      target.kind === 'workspace'
+        ? dataOf(await api.GET('/~/workspaces/{id}/signed_tokens', { params: { path: { id: target.id } } }))
+        : dataOf(await api.GET('/~/dashboards/{dashId}/signed_tokens', { params: { path: { dashId: target.id } } })),
   });
 }
 
@@ -56,9 +59,10 @@ export function useCreateSignedToken(target: Target) {
   const api = useApi();
   const queries = useQueryClient();
   return useMutation({
-    mutationFn: async (body: NewSignedToken) => (target.kind === 'workspace'
-      ? dataOf(await api.POST('/~/workspaces/{id}/signed_tokens', { params: { path: { id: target.id } }, body }))
-      : dataOf(await api.POST('/~/dashboards/{dashId}/signed_tokens', { params: { path: { dashId: target.id } }, body }))),
+    mutationFn: async (body: NewSignedToken) =>
+      target.kind === 'workspace'
+        ? dataOf(await api.POST('/~/workspaces/{id}/signed_tokens', { params: { path: { id: target.id } }, body }))
+        : dataOf(await api.POST('/~/dashboards/{dashId}/signed_tokens', { params: { path: { dashId: target.id } }, body })),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['signed-tokens', target.kind, target.id] }),
   });
 }
@@ -68,9 +72,10 @@ export function useRevokeSignedToken(target: Target) {
   const queries = useQueryClient();
   return useMutation({
     mutationFn: async (tokenId: string) => {
-      const result = target.kind === 'workspace'
-        ? await api.DELETE('/~/workspaces/{id}/signed_tokens/{tokenId}', { params: { path: { id: target.id, tokenId } } })
-        : await api.DELETE('/~/dashboards/{dashId}/signed_tokens/{tokenId}', { params: { path: { dashId: target.id, tokenId } } });
+      const result =
+        target.kind === 'workspace'
+          ? await api.DELETE('/~/workspaces/{id}/signed_tokens/{tokenId}', { params: { path: { id: target.id, tokenId } } })
+          : await api.DELETE('/~/dashboards/{dashId}/signed_tokens/{tokenId}', { params: { path: { dashId: target.id, tokenId } } });
       dataOf(result);
     },
     onSuccess: () => queries.invalidateQueries({ queryKey: ['signed-tokens', target.kind, target.id] }),

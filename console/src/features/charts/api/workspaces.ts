@@ -24,9 +24,12 @@ export interface Workspace {
 export function useSaveWorkspace() {
   const api = useApi();
   return useMutation({
-    mutationFn: async (input: { name: string; spec: ChartSpec }) => dataOf(await api.POST('/~/workspaces', {
-      body: { name: input.name, policy: { acl: [], resource: {} }, chart: workspaceChart(input.spec), drawings: [] } as never,
-    })) as Workspace,
+    mutationFn: async (input: { name: string; spec: ChartSpec }) =>
+      dataOf(
+        await api.POST('/~/workspaces', {
+          body: { name: input.name, policy: { acl: [], resource: {} }, chart: workspaceChart(input.spec), drawings: [] } as never,
+        }),
+      ) as Workspace,
   });
 }
 
@@ -42,11 +45,14 @@ export function useWorkspace(id: string) {
 export function useWorkspacePages() {
   const api = useApi();
   return useKeysetPages<Workspace>(['workspaces', 'pages'], async (beforeId) =>
-    keysetPage(await api.GET('/~/workspaces', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })));
+    keysetPage(await api.GET('/~/workspaces', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })),
+  );
 }
 
 export function useRenameWorkspace() {
-  return useApiMutation(['workspaces'], async (api, input: { id: string; name: string }) => dataOf(await api.POST('/~/workspaces/{id}', { params: { path: { id: input.id } }, body: { name: input.name } })));
+  return useApiMutation(['workspaces'], async (api, input: { id: string; name: string }) =>
+    dataOf(await api.POST('/~/workspaces/{id}', { params: { path: { id: input.id } }, body: { name: input.name } })),
+  );
 }
 
 /** Deletes a workspace; a dashboard still listing it shows its tile as gone, with Remove. */

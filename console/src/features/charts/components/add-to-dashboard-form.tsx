@@ -18,10 +18,16 @@ export function AddToDashboardForm({ workspaceId, onAdded }: { workspaceId: stri
         Dashboard
         <select name="dashboard" value={dashboardId} onChange={(e) => setDashboardId(e.target.value)} required>
           <option value="">Choose…</option>
-          {dashboards.data.map((d) => <option key={d._id} value={d._id}>{d.name}</option>)}
+          {dashboards.data.map((d) => (
+            <option key={d._id} value={d._id}>
+              {d.name}
+            </option>
+          ))}
         </select>
       </label>
-      <button type="submit" disabled={add.isPending}>Add to dashboard</button>
+      <button type="submit" disabled={add.isPending}>
+        Add to dashboard
+      </button>
       <ErrorMessage error={add.error} />
     </form>
   );

@@ -12,7 +12,6 @@ import { RetentionView } from './retention-view';
 import { SingleNumber } from './single-number';
 import { TotalsView } from './totals-view';
 
-
 export function chartLabel(spec: ChartSpec): string {
   if (spec.view === 'funnel') return `Funnel of ${funnelSteps(spec.analysis).length} steps`;
   if (spec.view === 'retention') return `Retention by ${spec.analysis.every}`;
@@ -39,9 +38,13 @@ function SearchChart({ spec, drawings }: { spec: ChartSpec; drawings?: readonly 
   const data = query.data;
   if (data.kind === 'value') return <SingleNumber value={data.value} label={label} />;
   if (data.kind === 'totals') {
-    return data.totals.length === 0
-      ? <EmptyState title="No values in this range"><p>No events match with this field: pick another field or widen the range.</p></EmptyState>
-      : <TotalsView spec={spec} totals={data.totals} label={label} />;
+    return data.totals.length === 0 ? (
+      <EmptyState title="No values in this range">
+        <p>No events match with this field: pick another field or widen the range.</p>
+      </EmptyState>
+    ) : (
+      <TotalsView spec={spec} totals={data.totals} label={label} />
+    );
   }
   const empty = data.series.length === 0 || data.series.every((series) => series.points.every(([, value]) => !value));
   if (empty) {

@@ -7,12 +7,23 @@ export function ChartTable({ series, label }: { series: readonly Series[]; label
   const times = series[0]?.points.map(([time]) => time) ?? [];
   return (
     <table className="event-table" aria-label={label}>
-      <thead><tr><th scope="col">Time</th>{series.map((s) => <th scope="col" key={s.name}>{s.name}</th>)}</tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          {series.map((s) => (
+            <th scope="col" key={s.name}>
+              {s.name}
+            </th>
+          ))}
+        </tr>
+      </thead>
       <tbody>
         {times.map((time, i) => (
           <tr key={time}>
             <td>{format(new Date(time).toISOString())}</td>
-            {series.map((s) => <td key={s.name}>{s.points[i]?.[1] ?? ''}</td>)}
+            {series.map((s) => (
+              <td key={s.name}>{s.points[i]?.[1] ?? ''}</td>
+            ))}
           </tr>
         ))}
       </tbody>

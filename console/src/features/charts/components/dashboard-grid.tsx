@@ -52,14 +52,24 @@ export function DashboardGrid({ dashboardId }: { dashboardId: string }) {
   return (
     <>
       <PageHeader title={name}>
-        <button type="button" className="secondary" onClick={() => setRenaming(name)}>Rename</button>{' '}
-        <button type="button" className="secondary" onClick={deleteDashboard}>Delete dashboard</button>
+        <button type="button" className="secondary" onClick={() => setRenaming(name)}>
+          Rename
+        </button>{' '}
+        <button type="button" className="secondary" onClick={deleteDashboard}>
+          Delete dashboard
+        </button>
       </PageHeader>
       {renaming !== undefined && (
         <form className="inline-form" onSubmit={rename} aria-label="Rename dashboard">
-          <label>New name <input name="dashboard_name" value={renaming} onChange={(e) => setRenaming(e.target.value)} required maxLength={256} /></label>
-          <button type="submit" disabled={update.isPending}>Save name</button>
-          <button type="button" className="secondary" onClick={() => setRenaming(undefined)}>Cancel</button>
+          <label>
+            New name <input name="dashboard_name" value={renaming} onChange={(e) => setRenaming(e.target.value)} required maxLength={256} />
+          </label>
+          <button type="submit" disabled={update.isPending}>
+            Save name
+          </button>
+          <button type="button" className="secondary" onClick={() => setRenaming(undefined)}>
+            Cancel
+          </button>
         </form>
       )}
       <ErrorMessage error={update.error ?? remove.error} />
@@ -68,23 +78,47 @@ export function DashboardGrid({ dashboardId }: { dashboardId: string }) {
           Time range of every tile
           <select name="from" value={from} onChange={(e) => setFrom(e.target.value)}>
             <option value="">Each workspace's own</option>
-            {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+            {RELATIVE_RANGES.map((range) => (
+              <option key={range.from} value={range.from}>
+                {range.label}
+              </option>
+            ))}
           </select>
         </label>
       </form>
       {rows.length === 0 ? (
-        <EmptyState title="This dashboard is empty"><p>Open a saved workspace and click <strong>Add to dashboard</strong>.</p></EmptyState>
+        <EmptyState title="This dashboard is empty">
+          <p>
+            Open a saved workspace and click <strong>Add to dashboard</strong>.
+          </p>
+        </EmptyState>
       ) : (
         rows.map((row, r) => (
           <div className="dashboard-row" key={`${r}-${row.join(',')}`}>
             {row.map((id, c) => (
-              <WorkspaceTile key={id} workspaceId={id} {...(from ? { from } : {})} actions={
-                <div className="tile-actions">
-                  <button type="button" className="secondary" disabled={r === 0 && row.length === 1} onClick={() => layOut(moved(rows, r, c, -1))}>Move up</button>{' '}
-                  <button type="button" className="secondary" disabled={r === rows.length - 1 && row.length === 1} onClick={() => layOut(moved(rows, r, c, 1))}>Move down</button>{' '}
-                  <button type="button" className="secondary" onClick={() => layOut(moved(rows, r, c, 0))}>Remove from dashboard</button>
-                </div>
-              } />
+              <WorkspaceTile
+                key={id}
+                workspaceId={id}
+                {...(from ? { from } : {})}
+                actions={
+                  <div className="tile-actions">
+                    <button type="button" className="secondary" disabled={r === 0 && row.length === 1} onClick={() => layOut(moved(rows, r, c, -1))}>
+                      Move up
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={r === rows.length - 1 && row.length === 1}
+                      onClick={() => layOut(moved(rows, r, c, 1))}
+                    >
+                      Move down
+                    </button>{' '}
+                    <button type="button" className="secondary" onClick={() => layOut(moved(rows, r, c, 0))}>
+                      Remove from dashboard
+                    </button>
+                  </div>
+                }
+              />
             ))}
           </div>
         ))

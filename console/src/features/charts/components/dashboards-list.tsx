@@ -18,12 +18,22 @@ export function DashboardsList() {
   return (
     <section aria-label="Dashboards">
       <form className="inline-form" onSubmit={submit} aria-label="New dashboard">
-        <label>Dashboard name <input name="dashboard_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} /></label>
-        <button type="submit" disabled={create.isPending}>Create dashboard</button>
+        <label>
+          Dashboard name <input name="dashboard_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} />
+        </label>
+        <button type="submit" disabled={create.isPending}>
+          Create dashboard
+        </button>
         <ErrorMessage error={create.error} />
       </form>
-      {dashboards.isPending ? <Loading label="Loading dashboards…" /> : dashboards.error ? <ErrorMessage error={dashboards.error} /> : items.length === 0 ? (
-        <EmptyState title="No dashboards yet"><p>Create one, then add saved workspaces to it.</p></EmptyState>
+      {dashboards.isPending ? (
+        <Loading label="Loading dashboards…" />
+      ) : dashboards.error ? (
+        <ErrorMessage error={dashboards.error} />
+      ) : items.length === 0 ? (
+        <EmptyState title="No dashboards yet">
+          <p>Create one, then add saved workspaces to it.</p>
+        </EmptyState>
       ) : (
         <ul className="link-list">
           {items.map((dashboard) => (
@@ -34,7 +44,11 @@ export function DashboardsList() {
           ))}
         </ul>
       )}
-      {dashboards.hasNextPage && <button type="button" onClick={() => void dashboards.fetchNextPage()} disabled={dashboards.isFetchingNextPage}>More dashboards</button>}
+      {dashboards.hasNextPage && (
+        <button type="button" onClick={() => void dashboards.fetchNextPage()} disabled={dashboards.isFetchingNextPage}>
+          More dashboards
+        </button>
+      )}
     </section>
   );
 }

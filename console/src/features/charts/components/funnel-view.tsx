@@ -15,19 +15,36 @@ export function FunnelView({ spec }: { spec: ChartSpec }) {
   const answer = query.data;
   const actors = ACTORS[spec.analysis.by].toLowerCase();
   if ((answer.steps[0]?.entered ?? 0) === 0) {
-    return <EmptyState title="Nobody entered this funnel"><p>No {actors} did the first step in this range: widen the range or change the first step.</p></EmptyState>;
+    return (
+      <EmptyState title="Nobody entered this funnel">
+        <p>No {actors} did the first step in this range: widen the range or change the first step.</p>
+      </EmptyState>
+    );
   }
   return (
     <figure className="analysis">
       <Suspense fallback={<Loading label="Drawing the funnel…" />}>
-        <LazyFunnelChart label={`Funnel of ${actors}: ${answer.steps.map((step) => `${step.name} ${step.entered}`).join(', ')}`} steps={answer.steps.map((step, k) => ({ name: `${k + 1}. ${step.name}`, value: step.entered }))} />
+        <LazyFunnelChart
+          label={`Funnel of ${actors}: ${answer.steps.map((step) => `${step.name} ${step.entered}`).join(', ')}`}
+          steps={answer.steps.map((step, k) => ({ name: `${k + 1}. ${step.name}`, value: step.entered }))}
+        />
       </Suspense>
       <table className="event-table funnel-table" aria-label={`Funnel of ${actors}, conversion window ${spec.analysis.conversionWindow}`}>
-        <thead><tr><th scope="col">Step</th><th scope="col">Reached</th><th scope="col">Of all who entered</th><th scope="col">Went on</th><th scope="col">Median time to next step</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Reached</th>
+            <th scope="col">Of all who entered</th>
+            <th scope="col">Went on</th>
+            <th scope="col">Median time to next step</th>
+          </tr>
+        </thead>
         <tbody>
           {answer.steps.map((step, k) => (
             <tr key={`${k}-${step.name}`}>
-              <th scope="row">{k + 1}. {step.name}</th>
+              <th scope="row">
+                {k + 1}. {step.name}
+              </th>
               <td>{step.entered.toLocaleString()}</td>
               <td>
                 <span className="funnel-bar" style={{ width: `${Math.max(step.overall_conversion_rate * 60, 0.5)}%` }} aria-hidden="true" />

@@ -16,7 +16,11 @@ export function RetentionView({ spec }: { spec: ChartSpec }) {
   const unit = RETENTION_INTERVALS[answer.interval].toLowerCase();
   const actors = ACTORS[spec.analysis.by].toLowerCase();
   if (answer.cohorts.every((cohort) => cohort.size === 0)) {
-    return <EmptyState title="No cohort in this range"><p>No {actors} had a first event in this range: widen the range or change the first event.</p></EmptyState>;
+    return (
+      <EmptyState title="No cohort in this range">
+        <p>No {actors} had a first event in this range: widen the range or change the first event.</p>
+      </EmptyState>
+    );
   }
   const average = averageRetention(answer.cohorts, answer.periods);
   return (
@@ -29,7 +33,11 @@ export function RetentionView({ spec }: { spec: ChartSpec }) {
           <tr>
             <th scope="col">Cohort ({unit} of first event)</th>
             <th scope="col">{ACTORS[spec.analysis.by]}</th>
-            {Array.from({ length: answer.periods }, (_, i) => <th scope="col" key={i}>{unit} {i + 1}</th>)}
+            {Array.from({ length: answer.periods }, (_, i) => (
+              <th scope="col" key={i}>
+                {unit} {i + 1}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -41,7 +49,12 @@ export function RetentionView({ spec }: { spec: ChartSpec }) {
                 // An empty cohort has no rate to show; a period not over yet has no count.
                 const rate = cohort.size === 0 ? null : (cohort.rates[i] ?? null);
                 return (
-                  <td key={i} className="retention-cell" style={rate === null ? undefined : { backgroundColor: `rgba(37, 99, 235, ${(0.08 + rate * 0.6).toFixed(2)})` }} title={count === null ? 'not over yet' : `${count} of ${cohort.size}`}>
+                  <td
+                    key={i}
+                    className="retention-cell"
+                    style={rate === null ? undefined : { backgroundColor: `rgba(37, 99, 235, ${(0.08 + rate * 0.6).toFixed(2)})` }}
+                    title={count === null ? 'not over yet' : `${count} of ${cohort.size}`}
+                  >
                     {count === null ? '' : cohort.size === 0 ? '–' : percent(rate)}
                   </td>
                 );
@@ -53,7 +66,11 @@ export function RetentionView({ spec }: { spec: ChartSpec }) {
           <tr>
             <th scope="row">Average (weighted by cohort size)</th>
             <td>{answer.cohorts.reduce((sum, cohort) => sum + cohort.size, 0).toLocaleString()}</td>
-            {average.map((rate, i) => <td key={i} className="retention-cell">{rate === null ? '' : percent(rate)}</td>)}
+            {average.map((rate, i) => (
+              <td key={i} className="retention-cell">
+                {rate === null ? '' : percent(rate)}
+              </td>
+            ))}
           </tr>
         </tfoot>
       </table>

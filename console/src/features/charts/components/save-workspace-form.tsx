@@ -13,8 +13,12 @@ export function SaveWorkspaceForm({ spec, onSaved }: { spec: ChartSpec; onSaved:
   };
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Save as workspace">
-      <label>Workspace name <input name="workspace_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} /></label>
-      <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save as workspace'}</button>
+      <label>
+        Workspace name <input name="workspace_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} />
+      </label>
+      <button type="submit" disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save as workspace'}
+      </button>
       <ErrorMessage error={save.error} />
     </form>
   );

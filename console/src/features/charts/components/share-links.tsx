@@ -38,7 +38,10 @@ function ShareLinksBody({ target }: { target: Target }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const chosen = RANGE_CHOICES.filter((choice) => ranges.includes(choice.from));
-    create.mutate({ time_ranges: chosen, expires_in: expiresIn, ...(description.trim() ? { description: description.trim() } : {}) }, { onSuccess: (token) => setMade(token) });
+    create.mutate(
+      { time_ranges: chosen, expires_in: expiresIn, ...(description.trim() ? { description: description.trim() } : {}) },
+      { onSuccess: (token) => setMade(token) },
+    );
   };
   return (
     <div>
@@ -47,25 +50,49 @@ function ShareLinksBody({ target }: { target: Target }) {
           <legend>Viewers may pick</legend>
           {RANGE_CHOICES.map((choice) => (
             <label key={choice.from} className="toggle">
-              <input type="checkbox" checked={ranges.includes(choice.from)} onChange={(e) => setRanges(e.target.checked ? [...ranges, choice.from] : ranges.filter((r) => r !== choice.from))} />
+              <input
+                type="checkbox"
+                checked={ranges.includes(choice.from)}
+                onChange={(e) => setRanges(e.target.checked ? [...ranges, choice.from] : ranges.filter((r) => r !== choice.from))}
+              />
               {choice.label}
             </label>
           ))}
         </fieldset>
-        <label>Works for
+        <label>
+          Works for
           <select value={expiresIn} onChange={(e) => setExpiresIn(Number(e.target.value))}>
-            {Object.entries(EXPIRY_CHOICES).map(([seconds, label]) => <option key={seconds} value={seconds}>{label}</option>)}
+            {Object.entries(EXPIRY_CHOICES).map(([seconds, label]) => (
+              <option key={seconds} value={seconds}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Note (who it is for) <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={256} /></label>
-        <button type="submit" disabled={create.isPending || ranges.length === 0}>{create.isPending ? 'Creating…' : 'Create link'}</button>
+        <label>
+          Note (who it is for) <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={256} />
+        </label>
+        <button type="submit" disabled={create.isPending || ranges.length === 0}>
+          {create.isPending ? 'Creating…' : 'Create link'}
+        </button>
       </form>
       <ErrorMessage error={create.error} />
       {made?.url && made.embed_url && (
         <div className="new-link" role="status">
-          <p>Anyone with this link sees the {target.kind} without signing in, until {new Date(made.expires_at).toLocaleString()}. It is shown once: copy it now.</p>
-          <label>Link <input readOnly value={made.url} onFocus={(e) => e.target.select()} /></label>
-          <label>Embed <input readOnly value={`<iframe src="${made.embed_url}" width="100%" height="420" style="border:0" title="Shared ${target.kind}"></iframe>`} onFocus={(e) => e.target.select()} /></label>
+          <p>
+            Anyone with this link sees the {target.kind} without signing in, until {new Date(made.expires_at).toLocaleString()}. It is shown once: copy it now.
+          </p>
+          <label>
+            Link <input readOnly value={made.url} onFocus={(e) => e.target.select()} />
+          </label>
+          <label>
+            Embed{' '}
+            <input
+              readOnly
+              value={`<iframe src="${made.embed_url}" width="100%" height="420" style="border:0" title="Shared ${target.kind}"></iframe>`}
+              onFocus={(e) => e.target.select()}
+            />
+          </label>
         </div>
       )}
       <h3>Live links</h3>
@@ -73,7 +100,15 @@ function ShareLinksBody({ target }: { target: Target }) {
       {links.data && links.data.length === 0 && <p className="muted">None: this {target.kind} is not shared.</p>}
       {links.data && links.data.length > 0 && (
         <table className="event-table" aria-label="Live shared links">
-          <thead><tr><th scope="col">Created</th><th scope="col">Until</th><th scope="col">Ranges</th><th scope="col">Note</th><th scope="col" /></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Created</th>
+              <th scope="col">Until</th>
+              <th scope="col">Ranges</th>
+              <th scope="col">Note</th>
+              <th scope="col" />
+            </tr>
+          </thead>
           <tbody>
             {links.data.map((link) => (
               <tr key={link._id}>
@@ -81,7 +116,11 @@ function ShareLinksBody({ target }: { target: Target }) {
                 <td>{new Date(link.expires_at).toLocaleString()}</td>
                 <td>{link.time_ranges.map((r) => r.label ?? `${r.from} → ${r.to}`).join(', ')}</td>
                 <td>{link.description ?? ''}</td>
-                <td><button type="button" onClick={() => revoke.mutate(link._id)} disabled={revoke.isPending}>Revoke</button></td>
+                <td>
+                  <button type="button" onClick={() => revoke.mutate(link._id)} disabled={revoke.isPending}>
+                    Revoke
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>

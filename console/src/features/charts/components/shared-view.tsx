@@ -22,15 +22,24 @@ export function SharedViewContent({ token, embedded }: { token: string; embedded
   if (view.isPending) return <Loading label="Loading the shared view…" />;
   if (view.error) {
     const gone = view.error instanceof ApiError && (view.error.status === 401 || view.error.status === 404);
-    return gone
-      ? <div role="alert" className="error-message"><p>This link no longer works: it has expired, was revoked, or what it showed was deleted.</p></div>
-      : <ErrorMessage error={view.error} />;
+    return gone ? (
+      <div role="alert" className="error-message">
+        <p>This link no longer works: it has expired, was revoked, or what it showed was deleted.</p>
+      </div>
+    ) : (
+      <ErrorMessage error={view.error} />
+    );
   }
   const { name, workspaces, time_ranges: ranges, time_zone: timeZone, expires_at: expiresAt } = view.data;
   const picker = ranges.length > 1 && (
-    <label className="range-picker">Time range{' '}
+    <label className="range-picker">
+      Time range{' '}
       <select value={range} onChange={(event) => setRange(Number(event.target.value))}>
-        {ranges.map((r, i) => <option key={`${r.from}|${r.to}`} value={i}>{rangeLabel(r)}</option>)}
+        {ranges.map((r, i) => (
+          <option key={`${r.from}|${r.to}`} value={i}>
+            {rangeLabel(r)}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -38,21 +47,48 @@ export function SharedViewContent({ token, embedded }: { token: string; embedded
     <div className={embedded ? 'shared-view embedded' : 'shared-view'}>
       <header className="page-header">
         {embedded ? <h1 className="embedded-title">{name}</h1> : <h1>{name}</h1>}
-        <div className="page-actions">{picker}{ranges.length === 1 && <span className="muted">{rangeLabel(ranges[0]!)}</span>}</div>
+        <div className="page-actions">
+          {picker}
+          {ranges.length === 1 && <span className="muted">{rangeLabel(ranges[0]!)}</span>}
+        </div>
       </header>
       {workspaces.length === 0 && <p>Nothing is on this dashboard any more.</p>}
       <div className={view.data.kind === 'dashboard' ? 'dashboard-row' : undefined}>
         {workspaces.map((workspace) => (
-          <SharedWorkspaceChart key={workspace._id} token={token} workspace={workspace} range={range} timeRange={ranges[range]!} timeZone={timeZone} titled={view.data.kind === 'dashboard'} />
+          <SharedWorkspaceChart
+            key={workspace._id}
+            token={token}
+            workspace={workspace}
+            range={range}
+            timeRange={ranges[range]!}
+            timeZone={timeZone}
+            titled={view.data.kind === 'dashboard'}
+          />
         ))}
       </div>
-      {!embedded && <p className="muted">A read-only view shared by its owner; times in {timeZone}; the link works until {new Date(expiresAt).toLocaleString()}.</p>}
+      {!embedded && (
+        <p className="muted">
+          A read-only view shared by its owner; times in {timeZone}; the link works until {new Date(expiresAt).toLocaleString()}.
+        </p>
+      )}
     </div>
   );
 }
 
-function SharedWorkspaceChart({ token, workspace, range, timeRange, timeZone, titled }: {
-  token: string; workspace: SharedView['workspaces'][number]; range: number; timeRange: SharedTimeRange; timeZone: string; titled: boolean;
+function SharedWorkspaceChart({
+  token,
+  workspace,
+  range,
+  timeRange,
+  timeZone,
+  titled,
+}: {
+  token: string;
+  workspace: SharedView['workspaces'][number];
+  range: number;
+  timeRange: SharedTimeRange;
+  timeZone: string;
+  titled: boolean;
 }) {
   const api = useApi();
   const source = useMemo(() => sharedChartSource(api, token, workspace._id, range), [api, token, workspace._id, range]);

@@ -8,7 +8,13 @@ import { LazyTotalsChart } from './lazy-analysis-charts';
 export function TotalsView({ spec, totals, label }: { spec: ChartSpec; totals: readonly Total[]; label: string }) {
   const table = (
     <table className="event-table" aria-label={label}>
-      <thead><tr><th scope="col">Value</th><th scope="col">{METRICS[spec.metric].label}</th><th scope="col">Share of events</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Value</th>
+          <th scope="col">{METRICS[spec.metric].label}</th>
+          <th scope="col">Share of events</th>
+        </tr>
+      </thead>
       <tbody>
         {totals.map((total) => (
           <tr key={total.name}>

@@ -12,14 +12,33 @@ import { ChartPanel } from './chart-panel';
  */
 export function WorkspaceTile({ workspaceId, from, actions }: { workspaceId: string; from?: string; actions?: ReactNode }) {
   const workspace = useWorkspace(workspaceId);
-  if (workspace.isPending) return <div className="tile"><Loading label="Loading a workspace…" /></div>;
-  if (workspace.error) return <div className="tile"><ErrorMessage error={workspace.error} />{actions}</div>;
+  if (workspace.isPending)
+    return (
+      <div className="tile">
+        <Loading label="Loading a workspace…" />
+      </div>
+    );
+  if (workspace.error)
+    return (
+      <div className="tile">
+        <ErrorMessage error={workspace.error} />
+        {actions}
+      </div>
+    );
   const { chart, name, drawings } = workspace.data;
   const spec = specOfWorkspaceChart(chart);
   return (
     <section className="tile" aria-label={name}>
-      <h2><Link to={`/workspaces/${encodeURIComponent(workspaceId)}`}>{name}</Link></h2>
-      {chart.view in VIEWS ? <ChartPanel spec={from ? { ...spec, from, to: 'now' } : spec} drawings={drawings} /> : <p className="muted">Its view (<code>{chart.view}</code>) is not drawn by the console.</p>}
+      <h2>
+        <Link to={`/workspaces/${encodeURIComponent(workspaceId)}`}>{name}</Link>
+      </h2>
+      {chart.view in VIEWS ? (
+        <ChartPanel spec={from ? { ...spec, from, to: 'now' } : spec} drawings={drawings} />
+      ) : (
+        <p className="muted">
+          Its view (<code>{chart.view}</code>) is not drawn by the console.
+        </p>
+      )}
       {actions}
     </section>
   );

@@ -14,9 +14,15 @@ function RenameForm({ workspace, onDone }: { workspace: Workspace; onDone: () =>
   };
   return (
     <form className="inline-form" onSubmit={submit} aria-label={`Rename ${workspace.name}`}>
-      <label>New name <input name="workspace_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} /></label>
-      <button type="submit" disabled={rename.isPending}>Save name</button>
-      <button type="button" className="secondary" onClick={onDone}>Cancel</button>
+      <label>
+        New name <input name="workspace_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} />
+      </label>
+      <button type="submit" disabled={rename.isPending}>
+        Save name
+      </button>
+      <button type="button" className="secondary" onClick={onDone}>
+        Cancel
+      </button>
       <ErrorMessage error={rename.error} />
     </form>
   );
@@ -31,30 +37,69 @@ export function WorkspacesList() {
   if (workspaces.isPending) return <Loading label="Loading workspaces…" />;
   if (workspaces.error) return <ErrorMessage error={workspaces.error} />;
   if (items.length === 0) {
-    return <EmptyState title="No saved workspaces yet"><p>Draw a chart under <Link to="/charts/new">Charts</Link> and click <strong>Save as workspace</strong>.</p></EmptyState>;
+    return (
+      <EmptyState title="No saved workspaces yet">
+        <p>
+          Draw a chart under <Link to="/charts/new">Charts</Link> and click <strong>Save as workspace</strong>.
+        </p>
+      </EmptyState>
+    );
   }
   return (
     <section aria-label="Saved workspaces">
       <ErrorMessage error={remove.error} />
       <table className="event-table" aria-label="Workspaces">
-        <thead><tr><th scope="col">Workspace</th><th scope="col">View</th><th scope="col">Range</th><th scope="col">Actions</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Workspace</th>
+            <th scope="col">View</th>
+            <th scope="col">Range</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
         <tbody>
-          {items.map((workspace) => renaming === workspace._id ? (
-            <tr key={workspace._id}><td colSpan={4}><RenameForm workspace={workspace} onDone={() => setRenaming(undefined)} /></td></tr>
-          ) : (
-            <tr key={workspace._id}>
-              <td><Link to={`/workspaces/${encodeURIComponent(workspace._id)}`}>{workspace.name}</Link></td>
-              <td>{workspace.chart.view}</td>
-              <td>{workspace.chart.from ?? ''}{workspace.chart.to && workspace.chart.to !== 'now' ? ` to ${workspace.chart.to}` : ''}</td>
-              <td>
-                <button type="button" className="secondary" onClick={() => setRenaming(workspace._id)} aria-label={`Rename ${workspace.name}`}>Rename</button>{' '}
-                <button type="button" className="secondary" onClick={() => { if (window.confirm(`Delete the workspace ${workspace.name}?`)) remove.mutate(workspace._id); }} aria-label={`Delete ${workspace.name}`}>Delete</button>
-              </td>
-            </tr>
-          ))}
+          {items.map((workspace) =>
+            renaming === workspace._id ? (
+              <tr key={workspace._id}>
+                <td colSpan={4}>
+                  <RenameForm workspace={workspace} onDone={() => setRenaming(undefined)} />
+                </td>
+              </tr>
+            ) : (
+              <tr key={workspace._id}>
+                <td>
+                  <Link to={`/workspaces/${encodeURIComponent(workspace._id)}`}>{workspace.name}</Link>
+                </td>
+                <td>{workspace.chart.view}</td>
+                <td>
+                  {workspace.chart.from ?? ''}
+                  {workspace.chart.to && workspace.chart.to !== 'now' ? ` to ${workspace.chart.to}` : ''}
+                </td>
+                <td>
+                  <button type="button" className="secondary" onClick={() => setRenaming(workspace._id)} aria-label={`Rename ${workspace.name}`}>
+                    Rename
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => {
+                      if (window.confirm(`Delete the workspace ${workspace.name}?`)) remove.mutate(workspace._id);
+                    }}
+                    aria-label={`Delete ${workspace.name}`}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
-      {workspaces.hasNextPage && <button type="button" onClick={() => void workspaces.fetchNextPage()} disabled={workspaces.isFetchingNextPage}>More workspaces</button>}
+      {workspaces.hasNextPage && (
+        <button type="button" onClick={() => void workspaces.fetchNextPage()} disabled={workspaces.isFetchingNextPage}>
+          More workspaces
+        </button>
+      )}
     </section>
   );
 }

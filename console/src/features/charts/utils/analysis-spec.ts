@@ -46,11 +46,21 @@ export function funnelSteps(settings: AnalysisSettings): string[] {
 
 export function funnelBody(settings: AnalysisSettings): Record<string, unknown> {
   const steps = funnelSteps(settings);
-  return { by: settings.by, conversion_window: settings.conversionWindow, steps: steps.map((step) => ({ name: step.trim() || 'Any event', query: filterQuery(step) })) };
+  return {
+    by: settings.by,
+    conversion_window: settings.conversionWindow,
+    steps: steps.map((step) => ({ name: step.trim() || 'Any event', query: filterQuery(step) })),
+  };
 }
 
 export function retentionBody(settings: AnalysisSettings): Record<string, unknown> {
-  return { by: settings.by, interval: settings.every, periods: settings.periods, first_event: filterQuery(settings.firstEvent), return_event: filterQuery(settings.returnEvent) };
+  return {
+    by: settings.by,
+    interval: settings.every,
+    periods: settings.periods,
+    first_event: filterQuery(settings.firstEvent),
+    return_event: filterQuery(settings.returnEvent),
+  };
 }
 
 /** The settings as URL parameters (added to the chart's own). */
@@ -97,7 +107,8 @@ export function percent(rate: number | null): string {
 /** A retention period's start as its cohort is named: the day (or the month) in the chart's time zone. */
 export function formatPeriod(iso: string, interval: RetentionInterval, timeZone: string): string {
   const date = new Date(iso);
-  const options: Intl.DateTimeFormatOptions = interval === 'month' ? { timeZone, year: 'numeric', month: 'long' } : { timeZone, year: 'numeric', month: 'short', day: '2-digit' };
+  const options: Intl.DateTimeFormatOptions =
+    interval === 'month' ? { timeZone, year: 'numeric', month: 'long' } : { timeZone, year: 'numeric', month: 'short', day: '2-digit' };
   return `${interval === 'week' ? 'Week of ' : ''}${date.toLocaleDateString(undefined, options)}`;
 }
 

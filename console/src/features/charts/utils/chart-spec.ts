@@ -26,13 +26,30 @@ export const METRICS = {
 } as const;
 export type ChartMetric = keyof typeof METRICS;
 
-export const INTERVALS = { auto: 'Automatic (at most about 200 points)', '1m': 'Minute', '5m': '5 minutes', '15m': '15 minutes', '1h': 'Hour', '6h': '6 hours', '1d': 'Day', '7d': 'Week' } as const;
+export const INTERVALS = {
+  auto: 'Automatic (at most about 200 points)',
+  '1m': 'Minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': 'Hour',
+  '6h': '6 hours',
+  '1d': 'Day',
+  '7d': 'Week',
+} as const;
 export type ChartInterval = keyof typeof INTERVALS;
 type FixedInterval = Exclude<ChartInterval, 'auto'>;
 
 /** Buckets an automatic interval stays under: enough to read a shape, few enough to see each. */
 export const MAX_AUTO_POINTS = 200;
-const INTERVAL_MS: Readonly<Record<FixedInterval, number>> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '6h': 21_600_000, '1d': 86_400_000, '7d': 604_800_000 };
+const INTERVAL_MS: Readonly<Record<FixedInterval, number>> = {
+  '1m': 60_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '1h': 3_600_000,
+  '6h': 21_600_000,
+  '1d': 86_400_000,
+  '7d': 604_800_000,
+};
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 2_592_000_000, y: 31_536_000_000 };
 
 /** A bound as epoch ms: `now`, `-<n><unit>` (relative to now) or an ISO date; undefined when unreadable. */
@@ -58,8 +75,13 @@ export function effectiveInterval(spec: Pick<ChartSpec, 'interval' | 'from' | 't
 }
 
 export const VIEWS = {
-  time_series: 'Time series', top_values: 'Top values (totals)', segmentation: 'Top values over time (stacked)',
-  metric: 'Single number', table: 'Table', funnel: 'Funnel', retention: 'Retention',
+  time_series: 'Time series',
+  top_values: 'Top values (totals)',
+  segmentation: 'Top values over time (stacked)',
+  metric: 'Single number',
+  table: 'Table',
+  funnel: 'Funnel',
+  retention: 'Retention',
 } as const;
 export type ChartView = keyof typeof VIEWS;
 export const TIME_SERIES_VIEW: ChartView = 'time_series';
@@ -98,17 +120,34 @@ export interface ChartSpec {
 /** Views drawn from a funnel or retention answer rather than a search. */
 export const isAnalysisView = (view: ChartView): view is 'funnel' | 'retention' => view === 'funnel' || view === 'retention';
 
-export const DEFAULT_SPEC: ChartSpec = { view: 'time_series', metric: 'count', interval: 'auto', from: '-24h', to: 'now', timeZone: 'UTC', top: 5, display: 'bar', analysis: DEFAULT_ANALYSIS };
+export const DEFAULT_SPEC: ChartSpec = {
+  view: 'time_series',
+  metric: 'count',
+  interval: 'auto',
+  from: '-24h',
+  to: 'now',
+  timeZone: 'UTC',
+  top: 5,
+  display: 'bar',
+  analysis: DEFAULT_ANALYSIS,
+};
 
 function metricAggregation(metric: ChartMetric): Record<string, unknown> {
   switch (metric) {
-    case 'count': return {};
-    case 'sum_weight': return { value: { sum: { field: 'weight' } } };
-    case 'avg_latency': return { value: { avg: { field: 'duration_ms' } } };
-    case 'p50_latency': return { value: { percentiles: { field: 'duration_ms', percents: [50] } } };
-    case 'p90_latency': return { value: { percentiles: { field: 'duration_ms', percents: [90] } } };
-    case 'p99_latency': return { value: { percentiles: { field: 'duration_ms', percents: [99] } } };
-    case 'unique_users': return { value: { cardinality: { field: 'user_id.raw' } } };
+    case 'count':
+      return {};
+    case 'sum_weight':
+      return { value: { sum: { field: 'weight' } } };
+    case 'avg_latency':
+      return { value: { avg: { field: 'duration_ms' } } };
+    case 'p50_latency':
+      return { value: { percentiles: { field: 'duration_ms', percents: [50] } } };
+    case 'p90_latency':
+      return { value: { percentiles: { field: 'duration_ms', percents: [90] } } };
+    case 'p99_latency':
+      return { value: { percentiles: { field: 'duration_ms', percents: [99] } } };
+    case 'unique_users':
+      return { value: { cardinality: { field: 'user_id.raw' } } };
   }
 }
 
@@ -138,9 +177,16 @@ export function chartBody(spec: ChartSpec): Record<string, unknown> {
   if (spec.view === 'metric') return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: metric };
   const groupBy = groupField(spec);
   // Ordered by count: the values with the most events, whatever the metric, as the time views do.
-  if (spec.view === 'top_values') return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: { groups: { terms: { field: groupBy, size: spec.top }, aggs: metric } } };
+  if (spec.view === 'top_values')
+    return { size: 0, track_total_hits: true, query: filterQuery(spec), aggs: { groups: { terms: { field: groupBy, size: spec.top }, aggs: metric } } };
   // Every interval of the window gets a bucket, events or not, so the line spans the whole range.
-  const histogram = { field: 'request.time', fixed_interval: effectiveInterval(spec), time_zone: spec.timeZone, min_doc_count: 0, extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) } };
+  const histogram = {
+    field: 'request.time',
+    fixed_interval: effectiveInterval(spec),
+    time_zone: spec.timeZone,
+    min_doc_count: 0,
+    extended_bounds: { min: dateMath(spec.from), max: dateMath(spec.to) },
+  };
   const aggs = groupBy
     ? { over_time: { date_histogram: histogram, aggs: { groups: { terms: { field: groupBy, size: spec.top }, aggs: metric } } } }
     : { over_time: { date_histogram: histogram, aggs: metric } };
@@ -167,10 +213,12 @@ export function metricValue(metric: ChartMetric, bucket: MetricBucket): number |
   return value.value ?? null;
 }
 
-
 /** The series a time-series answer draws: one for the metric, or one per top group. */
 export function seriesOf(spec: ChartSpec, aggregations: unknown): Series[] {
-  const buckets = ((aggregations as { over_time?: { buckets?: unknown[] } } | undefined)?.over_time?.buckets ?? []) as (MetricBucket & { key: number; groups?: { buckets: (MetricBucket & { key: string })[] } })[];
+  const buckets = ((aggregations as { over_time?: { buckets?: unknown[] } } | undefined)?.over_time?.buckets ?? []) as (MetricBucket & {
+    key: number;
+    groups?: { buckets: (MetricBucket & { key: string })[] };
+  })[];
   if (!groupField(spec)) return [{ name: METRICS[spec.metric].label, points: buckets.map((b) => [b.key, metricValue(spec.metric, b)]) }];
   const names = new Set<string>();
   for (const bucket of buckets) for (const group of bucket.groups?.buckets ?? []) names.add(String(group.key));
@@ -259,5 +307,11 @@ export function workspaceChart(spec: ChartSpec): Record<string, unknown> {
 /** The chart a stored workspace draws, from its `url_query` (what the console wrote), its window and time zone. */
 export function specOfWorkspaceChart(chart: { view?: string; url_query?: string; from?: string; to?: string; time_zone?: string }): ChartSpec {
   const spec = specFromParams(new URLSearchParams(chart.url_query ?? ''));
-  return { ...spec, ...(chart.view && chart.view in VIEWS ? { view: chart.view as ChartView } : {}), ...(chart.from ? { from: chart.from } : {}), ...(chart.to ? { to: chart.to } : {}), ...(chart.time_zone ? { timeZone: chart.time_zone } : {}) };
+  return {
+    ...spec,
+    ...(chart.view && chart.view in VIEWS ? { view: chart.view as ChartView } : {}),
+    ...(chart.from ? { from: chart.from } : {}),
+    ...(chart.to ? { to: chart.to } : {}),
+    ...(chart.time_zone ? { timeZone: chart.time_zone } : {}),
+  };
 }

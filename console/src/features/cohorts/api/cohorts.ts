@@ -30,7 +30,9 @@ export function useCohorts() {
 export function useCohortPages() {
   const api = useApi();
   return useKeysetPages<Cohort>(['cohorts', 'pages'], async (beforeId) => {
-    const page = keysetPage<Cohort>(await api.GET('/~/cohorts', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }));
+    const page = keysetPage<Cohort>(
+      await api.GET('/~/cohorts', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+    );
     return { ...page, items: page.items.map(withCriteria) };
   });
 }
@@ -75,8 +77,15 @@ export function useCohortMembers(type: CohortType, criteria: Record<string, unkn
     queryKey: ['cohorts', 'members', type, criteria],
     enabled: criteria !== undefined,
     queryFn: async ({ pageParam }) => {
-      const body = { ...membersBody(criteria!), size: MEMBERS_PAGE, track_total_hits: true, sort: [{ updated_at: { order: 'desc' } }], ...(pageParam ? { search_after: pageParam } : {}) } as never;
-      const result = PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
+      const body = {
+        ...membersBody(criteria!),
+        size: MEMBERS_PAGE,
+        track_total_hits: true,
+        sort: [{ updated_at: { order: 'desc' } }],
+        ...(pageParam ? { search_after: pageParam } : {}),
+      } as never;
+      const result =
+        PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
       return { total: answer.hits.total, members: answer.hits.hits as unknown as Member[] };
     },
@@ -98,7 +107,10 @@ export interface GovernanceRule {
 export function useGovernanceRulePages() {
   const api = useApi();
   return useKeysetPages<GovernanceRule>(['governance', 'rules'], async (beforeId) =>
-    keysetPage(await api.GET('/~/governance/rules', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+    keysetPage(
+      await api.GET('/~/governance/rules', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+    ),
+  );
 }
 
 /** Cohorts checked per profile: one count each, so a profile page asks about this many at most. */
@@ -114,11 +126,13 @@ export function useProfileCohorts(type: CohortType, profileId: string) {
     queryFn: async () => {
       const candidates = (cohorts.data ?? []).filter((cohort) => cohort.cohort_type === type).slice(0, MAX_COHORTS_CHECKED);
       const idField = type === 'user' ? 'user_id.raw' : 'company_id.raw';
-      const matches = await Promise.all(candidates.map(async (cohort) => {
-        const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } } as never;
-        const result = type === 'user' ? await api.POST('/search/~/count/users', { body }) : await api.POST('/search/~/count/companies', { body });
-        return (dataOf(result) as { count: number }).count > 0 ? cohort : undefined;
-      }));
+      const matches = await Promise.all(
+        candidates.map(async (cohort) => {
+          const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } } as never;
+          const result = type === 'user' ? await api.POST('/search/~/count/users', { body }) : await api.POST('/search/~/count/companies', { body });
+          return (dataOf(result) as { count: number }).count > 0 ? cohort : undefined;
+        }),
+      );
       return matches.filter((cohort): cohort is Cohort => cohort !== undefined);
     },
   });

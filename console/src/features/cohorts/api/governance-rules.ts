@@ -22,7 +22,8 @@ export function useSaveGovernanceRule() {
   return useApiMutation(['governance'], async (api, input: { id?: string; rule: GovernanceRuleInput }) =>
     input.id
       ? dataOf(await api.POST('/~/governance/rules/{id}', { params: { path: { id: input.id } }, body: input.rule }))
-      : dataOf(await api.POST('/~/governance/rules', { body: input.rule })));
+      : dataOf(await api.POST('/~/governance/rules', { body: input.rule })),
+  );
 }
 
 export function useDeleteGovernanceRule() {

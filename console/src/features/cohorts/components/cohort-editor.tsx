@@ -32,7 +32,9 @@ export function CohortEditor({ cohort, onSaved }: { cohort?: Cohort; onSaved: (c
   return (
     <form className="cohort-editor" onSubmit={submit} aria-label={cohort ? 'Edit cohort' : 'New cohort'}>
       <div className="inline-form">
-        <label>Cohort name <input name="cohort_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} /></label>
+        <label>
+          Cohort name <input name="cohort_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} />
+        </label>
         <label>
           Of
           <select name="cohort_type" value={type} onChange={(e) => setType(e.target.value as CohortType)} disabled={cohort !== undefined}>
@@ -42,12 +44,22 @@ export function CohortEditor({ cohort, onSaved }: { cohort?: Cohort; onSaved: (c
         </label>
       </div>
       <label className="criteria">
-        <span>Criteria: <code>field:value</code> terms, or a search-DSL query as JSON</span>
+        <span>
+          Criteria: <code>field:value</code> terms, or a search-DSL query as JSON
+        </span>
         <textarea name="criteria" value={text} onChange={(e) => setText(e.target.value)} rows={4} placeholder="metadata.plan:pro" />
       </label>
-      {counted.problem ? <p role="alert" className="error-message">The criteria are not valid JSON: {counted.problem}</p> : <CohortMembers type={type} criteria={counted.criteria} list={false} />}
+      {counted.problem ? (
+        <p role="alert" className="error-message">
+          The criteria are not valid JSON: {counted.problem}
+        </p>
+      ) : (
+        <CohortMembers type={type} criteria={counted.criteria} list={false} />
+      )}
       <ErrorMessage error={save.error} />
-      <button type="submit" disabled={save.isPending || !counted.criteria}>{cohort ? 'Save cohort' : 'Create cohort'}</button>
+      <button type="submit" disabled={save.isPending || !counted.criteria}>
+        {cohort ? 'Save cohort' : 'Create cohort'}
+      </button>
     </form>
   );
 }

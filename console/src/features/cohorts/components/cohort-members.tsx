@@ -15,16 +15,26 @@ export function CohortMembers({ type, criteria, list = true }: { type: CohortTyp
   const shown = members.data.pages.flatMap((page) => page.members);
   return (
     <div className="cohort-members">
-      <p role="status" aria-live="polite"><strong>{total.toLocaleString()}</strong> {type === 'user' ? 'user' : 'company'} profile(s) match now.</p>
+      <p role="status" aria-live="polite">
+        <strong>{total.toLocaleString()}</strong> {type === 'user' ? 'user' : 'company'} profile(s) match now.
+      </p>
       {list && shown.length > 0 && (
         <ul className="link-list">
           {shown.map((member) => {
             const id = String((type === 'user' ? member._source.user_id : member._source.company_id) ?? member._id);
-            return <li key={member._id}><Link to={`/${kind}/${encodeURIComponent(id)}`}>{id}</Link></li>;
+            return (
+              <li key={member._id}>
+                <Link to={`/${kind}/${encodeURIComponent(id)}`}>{id}</Link>
+              </li>
+            );
           })}
         </ul>
       )}
-      {list && members.hasNextPage && <button type="button" onClick={() => void members.fetchNextPage()} disabled={members.isFetchingNextPage}>More members</button>}
+      {list && members.hasNextPage && (
+        <button type="button" onClick={() => void members.fetchNextPage()} disabled={members.isFetchingNextPage}>
+          More members
+        </button>
+      )}
     </div>
   );
 }

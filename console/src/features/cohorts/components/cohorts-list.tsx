@@ -10,22 +10,39 @@ export function CohortsList() {
   const items = cohorts.data?.pages.flatMap((page) => page.items) ?? [];
   if (cohorts.isPending) return <Loading label="Loading cohorts…" />;
   if (cohorts.error) return <ErrorMessage error={cohorts.error} />;
-  if (items.length === 0) return <EmptyState title="No cohorts yet"><p>A cohort is a saved query over users or companies; governance rules and sampling use them.</p></EmptyState>;
+  if (items.length === 0)
+    return (
+      <EmptyState title="No cohorts yet">
+        <p>A cohort is a saved query over users or companies; governance rules and sampling use them.</p>
+      </EmptyState>
+    );
   return (
     <>
-    <table className="event-table" aria-label="Cohorts">
-      <thead><tr><th scope="col">Cohort</th><th scope="col">Of</th><th scope="col">Sample rate</th></tr></thead>
-      <tbody>
-        {items.map((cohort) => (
-          <tr key={cohort._id}>
-            <td><Link to={`/cohorts/${encodeURIComponent(cohort._id)}`}>{cohort.cohort_name}</Link></td>
-            <td>{cohort.cohort_type === 'user' ? 'Users' : 'Companies'}</td>
-            <td>{cohort.sample_rate === undefined ? '' : `${cohort.sample_rate}%`}</td>
+      <table className="event-table" aria-label="Cohorts">
+        <thead>
+          <tr>
+            <th scope="col">Cohort</th>
+            <th scope="col">Of</th>
+            <th scope="col">Sample rate</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
-    {cohorts.hasNextPage && <button type="button" onClick={() => void cohorts.fetchNextPage()} disabled={cohorts.isFetchingNextPage}>More cohorts</button>}
+        </thead>
+        <tbody>
+          {items.map((cohort) => (
+            <tr key={cohort._id}>
+              <td>
+                <Link to={`/cohorts/${encodeURIComponent(cohort._id)}`}>{cohort.cohort_name}</Link>
+              </td>
+              <td>{cohort.cohort_type === 'user' ? 'Users' : 'Companies'}</td>
+              <td>{cohort.sample_rate === undefined ? '' : `${cohort.sample_rate}%`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {cohorts.hasNextPage && (
+        <button type="button" onClick={() => void cohorts.fetchNextPage()} disabled={cohorts.isFetchingNextPage}>
+          More cohorts
+        </button>
+      )}
     </>
   );
 }

@@ -7,22 +7,45 @@ import { useSaveGovernanceRule, type GovernanceRuleInput, type StoredGovernanceR
 import { CohortMembers } from './cohort-members';
 
 type RuleType = GovernanceRuleInput['type'];
-interface Pair { readonly first: string; readonly second: string }
+interface Pair {
+  readonly first: string;
+  readonly second: string;
+}
 
 /** Rows of two text inputs (regex conditions, variables), with add and remove. */
-function PairRows({ legend, labels, rows, onChange, problem }: { legend: string; labels: [string, string]; rows: Pair[]; onChange: (rows: Pair[]) => void; problem?: (index: number) => string | undefined }) {
+function PairRows({
+  legend,
+  labels,
+  rows,
+  onChange,
+  problem,
+}: {
+  legend: string;
+  labels: [string, string];
+  rows: Pair[];
+  onChange: (rows: Pair[]) => void;
+  problem?: (index: number) => string | undefined;
+}) {
   const set = (index: number, pair: Pair) => onChange(rows.map((row, i) => (i === index ? pair : row)));
   return (
     <fieldset>
       <legend>{legend}</legend>
       {rows.map((row, i) => (
         <div className="inline-form" key={i}>
-          <Field label={`${labels[0]} ${i + 1}`} problem={problem?.(i)}><input value={row.first} onChange={(e) => set(i, { ...row, first: e.target.value })} /></Field>
-          <Field label={`${labels[1]} ${i + 1}`}><input value={row.second} onChange={(e) => set(i, { ...row, second: e.target.value })} size={30} /></Field>
-          <button type="button" className="secondary" onClick={() => onChange(rows.filter((_, j) => j !== i))}>Remove {legend.toLowerCase()} {i + 1}</button>
+          <Field label={`${labels[0]} ${i + 1}`} problem={problem?.(i)}>
+            <input value={row.first} onChange={(e) => set(i, { ...row, first: e.target.value })} />
+          </Field>
+          <Field label={`${labels[1]} ${i + 1}`}>
+            <input value={row.second} onChange={(e) => set(i, { ...row, second: e.target.value })} size={30} />
+          </Field>
+          <button type="button" className="secondary" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+            Remove {legend.toLowerCase()} {i + 1}
+          </button>
         </div>
       ))}
-      <button type="button" className="secondary" onClick={() => onChange([...rows, { first: '', second: '' }])}>Add to {legend.toLowerCase()}</button>
+      <button type="button" className="secondary" onClick={() => onChange([...rows, { first: '', second: '' }])}>
+        Add to {legend.toLowerCase()}
+      </button>
     </fieldset>
   );
 }
@@ -41,7 +64,9 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
   const [block, setBlock] = useState(rule?.block ?? true);
   const [appliedTo, setAppliedTo] = useState(rule?.applied_to ?? 'matching');
   const [cohortIds, setCohortIds] = useState<string[]>((rule?.cohorts ?? []).map((ref) => ref.id));
-  const [conditions, setConditions] = useState<Pair[]>((rule?.regex_config?.[0]?.conditions ?? [{ path: 'request.route', value: '' }]).map((c) => ({ first: c.path, second: c.value })));
+  const [conditions, setConditions] = useState<Pair[]>(
+    (rule?.regex_config?.[0]?.conditions ?? [{ path: 'request.route', value: '' }]).map((c) => ({ first: c.path, second: c.value })),
+  );
   const [variables, setVariables] = useState<Pair[]>((rule?.variables ?? []).map((v) => ({ first: v.name, second: v.path })));
   const [status, setStatus] = useState(String(rule?.response?.status ?? 429));
   const [body, setBody] = useState(rule?.response?.body === undefined ? '{"error": "Quota exceeded"}' : JSON.stringify(rule.response.body, null, 2));
@@ -77,7 +102,9 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
   return (
     <form className="rule-editor" onSubmit={submit} aria-label={rule ? 'Edit governance rule' : 'New governance rule'} noValidate>
       <div className="inline-form">
-        <Field label="Name" problem={problem('name')}><input name="rule_name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
+        <Field label="Name" problem={problem('name')}>
+          <input name="rule_name" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
         <Field label="Applies to" problem={problem('type')}>
           <select name="rule_type" value={type} onChange={(e) => setType(e.target.value as RuleType)}>
             <option value="user">Users in cohorts</option>
@@ -85,11 +112,23 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
             <option value="regex">Requests matching patterns</option>
           </select>
         </Field>
-        <label className="toggle"><input type="checkbox" name="rule_enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled</label>
-        <label className="toggle"><input type="checkbox" name="rule_block" checked={block} onChange={(e) => setBlock(e.target.checked)} /> Block matching requests</label>
+        <label className="toggle">
+          <input type="checkbox" name="rule_enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
+        </label>
+        <label className="toggle">
+          <input type="checkbox" name="rule_block" checked={block} onChange={(e) => setBlock(e.target.checked)} /> Block matching requests
+        </label>
       </div>
       {type === 'regex' ? (
-        <PairRows legend="Conditions" labels={['Field', 'Pattern']} rows={conditions} onChange={setConditions} problem={(i) => fieldProblem(save.error, `regex_config[0].conditions[${i}].value`) ?? fieldProblem(save.error, `regex_config[0].conditions[${i}].path`)} />
+        <PairRows
+          legend="Conditions"
+          labels={['Field', 'Pattern']}
+          rows={conditions}
+          onChange={setConditions}
+          problem={(i) =>
+            fieldProblem(save.error, `regex_config[0].conditions[${i}].value`) ?? fieldProblem(save.error, `regex_config[0].conditions[${i}].path`)
+          }
+        />
       ) : (
         <fieldset>
           <legend>Cohorts</legend>
@@ -103,22 +142,45 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
           {ofType.map((cohort) => (
             <div key={cohort._id} className="rule-cohort">
               <label className="toggle">
-                <input type="checkbox" name="cohort_ids" value={cohort._id} checked={cohortIds.includes(cohort._id)} onChange={() => setCohortIds((ids) => (ids.includes(cohort._id) ? ids.filter((id) => id !== cohort._id) : [...ids, cohort._id]))} /> {cohort.cohort_name}
+                <input
+                  type="checkbox"
+                  name="cohort_ids"
+                  value={cohort._id}
+                  checked={cohortIds.includes(cohort._id)}
+                  onChange={() => setCohortIds((ids) => (ids.includes(cohort._id) ? ids.filter((id) => id !== cohort._id) : [...ids, cohort._id]))}
+                />{' '}
+                {cohort.cohort_name}
               </label>
               {cohortIds.includes(cohort._id) && <CohortMembers type={cohort.cohort_type} criteria={cohort.criteria} list={false} />}
             </div>
           ))}
-          {problem('cohorts') && <p className="field-problem" role="alert">{problem('cohorts')}</p>}
+          {problem('cohorts') && (
+            <p className="field-problem" role="alert">
+              {problem('cohorts')}
+            </p>
+          )}
         </fieldset>
       )}
-      <PairRows legend="Variables" labels={['Name', 'Profile field']} rows={variables} onChange={setVariables} problem={(i) => fieldProblem(save.error, `variables[${i}].name`)} />
+      <PairRows
+        legend="Variables"
+        labels={['Name', 'Profile field']}
+        rows={variables}
+        onChange={setVariables}
+        problem={(i) => fieldProblem(save.error, `variables[${i}].name`)}
+      />
       <fieldset>
         <legend>Response when blocked</legend>
-        <Field label="Status" problem={problem('response.status')}><input name="response_status" value={status} onChange={(e) => setStatus(e.target.value)} size={5} /></Field>
-        <Field label="Body (JSON; {{variable}} is replaced by the SDK)" problem={problem('response.body')}><textarea name="response_body" value={body} onChange={(e) => setBody(e.target.value)} rows={3} /></Field>
+        <Field label="Status" problem={problem('response.status')}>
+          <input name="response_status" value={status} onChange={(e) => setStatus(e.target.value)} size={5} />
+        </Field>
+        <Field label="Body (JSON; {{variable}} is replaced by the SDK)" problem={problem('response.body')}>
+          <textarea name="response_body" value={body} onChange={(e) => setBody(e.target.value)} rows={3} />
+        </Field>
       </fieldset>
       <ErrorMessage error={save.error} />
-      <button type="submit" disabled={save.isPending}>{rule ? 'Save rule' : 'Create rule'}</button>
+      <button type="submit" disabled={save.isPending}>
+        {rule ? 'Save rule' : 'Create rule'}
+      </button>
     </form>
   );
 }

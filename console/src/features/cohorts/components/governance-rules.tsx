@@ -11,24 +11,53 @@ export function GovernanceRules() {
   const items = rules.data?.pages.flatMap((page) => page.items) ?? [];
   if (rules.isPending) return <Loading label="Loading governance rules…" />;
   if (rules.error) return <ErrorMessage error={rules.error} />;
-  if (items.length === 0) return <EmptyState title="No governance rules"><p>Rules block or tag API calls in the SDKs: click <Link to="/governance/new">New rule</Link>.</p></EmptyState>;
+  if (items.length === 0)
+    return (
+      <EmptyState title="No governance rules">
+        <p>
+          Rules block or tag API calls in the SDKs: click <Link to="/governance/new">New rule</Link>.
+        </p>
+      </EmptyState>
+    );
   return (
     <>
-    <table className="event-table" aria-label="Governance rules">
-      <thead><tr><th scope="col">Rule</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Blocks</th><th scope="col">Hits</th></tr></thead>
-      <tbody>
-        {items.map((rule) => (
-          <tr key={rule._id}>
-            <td><Link to={`/governance/${encodeURIComponent(rule._id)}`} aria-label={`Edit ${rule.name}`}>{rule.name}</Link></td>
-            <td>{rule.type}</td>
-            <td>{rule.state === 1 ? 'enabled' : 'disabled'}</td>
-            <td>{rule.block ? 'yes' : 'no'}</td>
-            <td>{rule.type === 'regex' ? <span className="muted">requests whose fields match</span> : (rule.cohorts ?? []).map((ref) => <RuleCohort key={ref.id} id={ref.id} />)}</td>
+      <table className="event-table" aria-label="Governance rules">
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Type</th>
+            <th scope="col">State</th>
+            <th scope="col">Blocks</th>
+            <th scope="col">Hits</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
-    {rules.hasNextPage && <button type="button" onClick={() => void rules.fetchNextPage()} disabled={rules.isFetchingNextPage}>More rules</button>}
+        </thead>
+        <tbody>
+          {items.map((rule) => (
+            <tr key={rule._id}>
+              <td>
+                <Link to={`/governance/${encodeURIComponent(rule._id)}`} aria-label={`Edit ${rule.name}`}>
+                  {rule.name}
+                </Link>
+              </td>
+              <td>{rule.type}</td>
+              <td>{rule.state === 1 ? 'enabled' : 'disabled'}</td>
+              <td>{rule.block ? 'yes' : 'no'}</td>
+              <td>
+                {rule.type === 'regex' ? (
+                  <span className="muted">requests whose fields match</span>
+                ) : (
+                  (rule.cohorts ?? []).map((ref) => <RuleCohort key={ref.id} id={ref.id} />)
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rules.hasNextPage && (
+        <button type="button" onClick={() => void rules.fetchNextPage()} disabled={rules.isFetchingNextPage}>
+          More rules
+        </button>
+      )}
     </>
   );
 }

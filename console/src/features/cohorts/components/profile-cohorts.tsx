@@ -12,7 +12,11 @@ export function ProfileCohorts({ type, profileId }: { type: CohortType; profileI
   if (cohorts.data.length === 0) return <p className="muted">In none of the app's cohorts (the first {MAX_COHORTS_CHECKED} are checked).</p>;
   return (
     <ul className="link-list" aria-label="Cohorts of this profile">
-      {cohorts.data.map((cohort) => <li key={cohort._id}><Link to={`/cohorts/${encodeURIComponent(cohort._id)}`}>{cohort.cohort_name}</Link></li>)}
+      {cohorts.data.map((cohort) => (
+        <li key={cohort._id}>
+          <Link to={`/cohorts/${encodeURIComponent(cohort._id)}`}>{cohort.cohort_name}</Link>
+        </li>
+      ))}
     </ul>
   );
 }

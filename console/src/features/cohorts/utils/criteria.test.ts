@@ -16,9 +16,11 @@ describe('cohort criteria', () => {
   });
 
   it('give back the text they were made from', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[a-z._]{1,10}:[a-z0-9]{1,10}( AND [a-z._]{1,10}:[a-z0-9]{1,10})?$/), (text) => {
-      expect(textOfCriteria(criteriaFromText(text))).toBe(text);
-    }));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z._]{1,10}:[a-z0-9]{1,10}( AND [a-z._]{1,10}:[a-z0-9]{1,10})?$/), (text) => {
+        expect(textOfCriteria(criteriaFromText(text))).toBe(text);
+      }),
+    );
     const json = { bool: { filter: [{ term: { 'metadata.plan.raw': 'pro' } }] } };
     expect(criteriaFromText(textOfCriteria(json))).toEqual(json);
   });

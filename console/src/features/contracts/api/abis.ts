@@ -17,12 +17,19 @@ export interface ContractAbi {
 export function useAbiPages() {
   const api = useApi();
   return useKeysetPages<ContractAbi>(['eth-abis'], async (beforeId) =>
-    keysetPage<ContractAbi>(await api.GET('/~/eth_abi', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+    keysetPage<ContractAbi>(
+      await api.GET('/~/eth_abi', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+    ),
+  );
 }
 
 /** Stores an ABI for an address (or for any contract); a second one for the same address replaces the first. */
 export function useSaveAbi() {
-  return useApiMutation(['eth-abis'], async (api, input: { address?: string; name?: string; abi: unknown }) => dataOf(await api.POST('/~/eth_abi', { body: input as never })) as unknown as ContractAbi);
+  return useApiMutation(
+    ['eth-abis'],
+    async (api, input: { address?: string; name?: string; abi: unknown }) =>
+      dataOf(await api.POST('/~/eth_abi', { body: input as never })) as unknown as ContractAbi,
+  );
 }
 
 export function useDeleteAbi() {

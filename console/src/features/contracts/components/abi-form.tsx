@@ -22,14 +22,17 @@ export function AbiForm() {
     }
     setJsonProblem(undefined);
     // The compiler's output file holds the ABI under "abi"; a bare array is the ABI itself.
-    const items = Array.isArray(abi) ? abi : (abi as { abi?: unknown } | null)?.abi ?? abi;
-    save.mutate({ ...(address.trim() ? { address: address.trim() } : {}), ...(name.trim() ? { name: name.trim() } : {}), abi: items }, {
-      onSuccess: () => {
-        setAddress('');
-        setName('');
-        setAbiText('');
+    const items = Array.isArray(abi) ? abi : ((abi as { abi?: unknown } | null)?.abi ?? abi);
+    save.mutate(
+      { ...(address.trim() ? { address: address.trim() } : {}), ...(name.trim() ? { name: name.trim() } : {}), abi: items },
+      {
+        onSuccess: () => {
+          setAddress('');
+          setName('');
+          setAbiText('');
+        },
       },
-    });
+    );
   };
   const addressProblem = fieldProblem(save.error, 'address');
   const itemsProblem = jsonProblem ?? fieldProblem(save.error, 'abi');
@@ -45,7 +48,9 @@ export function AbiForm() {
         <textarea value={abiText} onChange={(event) => setAbiText(event.target.value)} rows={8} required spellCheck={false} />
       </Field>
       {save.error && !addressProblem && !fieldProblem(save.error, 'abi') && !fieldProblem(save.error, 'name') && <ErrorMessage error={save.error} />}
-      <button type="submit" disabled={save.isPending || abiText.trim() === ''}>Store ABI</button>
+      <button type="submit" disabled={save.isPending || abiText.trim() === ''}>
+        Store ABI
+      </button>
     </form>
   );
 }

@@ -25,9 +25,7 @@ export function useProfileSearch(kind: ProfileKind, text: string) {
     queryKey: ['profiles', kind, 'search', text],
     queryFn: async ({ pageParam }) => {
       const body = profileSearchBody(kind, text, pageParam) as never;
-      const result = kind === 'users'
-        ? await api.POST('/search/~/search/users', { body })
-        : await api.POST('/search/~/search/companies', { body });
+      const result = kind === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
       return { hits: answer.hits.hits as unknown as ProfileHit[], total: answer.hits.total };
     },
@@ -65,7 +63,10 @@ export function useCompanySubscriptions(companyId: string) {
     queryKey: ['profiles', 'companies', 'subscriptions', companyId],
     queryFn: async () => {
       const answer = dataOf(await api.GET('/search/~/companies/{id}/subscriptions', { params: { path: { id: companyId } } }));
-      return (answer.hits.hits as unknown as { _id: string; _source: Subscription }[]).map((hit) => ({ ...hit._source, subscription_id: hit._source.subscription_id ?? hit._id }));
+      return (answer.hits.hits as unknown as { _id: string; _source: Subscription }[]).map((hit) => ({
+        ...hit._source,
+        subscription_id: hit._source.subscription_id ?? hit._id,
+      }));
     },
   });
 }

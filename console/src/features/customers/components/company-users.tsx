@@ -11,16 +11,31 @@ export function CompanyUsers({ companyId }: { companyId: string }) {
   const hits = users.data?.pages.flatMap((page) => page.hits) ?? [];
   if (users.isPending) return <Loading label="Loading the company's users…" />;
   if (users.error) return <ErrorMessage error={users.error} />;
-  if (hits.length === 0) return <EmptyState title="No users yet"><p>Users join a company when their profile names its <code>company_id</code>.</p></EmptyState>;
+  if (hits.length === 0)
+    return (
+      <EmptyState title="No users yet">
+        <p>
+          Users join a company when their profile names its <code>company_id</code>.
+        </p>
+      </EmptyState>
+    );
   return (
     <>
       <ul className="link-list" aria-label="Users of this company">
         {hits.map((hit) => {
           const id = String(hit._source.user_id ?? hit._id);
-          return <li key={hit._id}><Link to={`/users/${encodeURIComponent(id)}`}>{id}</Link> <span className="muted">{String(hit._source.metadata?.['email'] ?? '')}</span></li>;
+          return (
+            <li key={hit._id}>
+              <Link to={`/users/${encodeURIComponent(id)}`}>{id}</Link> <span className="muted">{String(hit._source.metadata?.['email'] ?? '')}</span>
+            </li>
+          );
         })}
       </ul>
-      {users.hasNextPage && <button type="button" onClick={() => void users.fetchNextPage()} disabled={users.isFetchingNextPage}>More users</button>}
+      {users.hasNextPage && (
+        <button type="button" onClick={() => void users.fetchNextPage()} disabled={users.isFetchingNextPage}>
+          More users
+        </button>
+      )}
     </>
   );
 }

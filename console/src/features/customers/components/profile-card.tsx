@@ -16,10 +16,30 @@ export function ProfileCard({ kind, id }: { kind: ProfileKind; id: string }) {
   return (
     <article className="profile" aria-label="Profile">
       <dl className="facts">
-        <dt>{kind === 'users' ? 'User id' : 'Company id'}</dt><dd><code>{id}</code></dd>
-        {kind === 'users' && source.company_id && (<><dt>Company</dt><dd><Link to={`/companies/${encodeURIComponent(source.company_id)}`}>{source.company_id}</Link></dd></>)}
-        {source.created_at && (<><dt>First seen</dt><dd>{format(source.created_at)}</dd></>)}
-        {source.updated_at && (<><dt>Last updated</dt><dd>{format(source.updated_at)}</dd></>)}
+        <dt>{kind === 'users' ? 'User id' : 'Company id'}</dt>
+        <dd>
+          <code>{id}</code>
+        </dd>
+        {kind === 'users' && source.company_id && (
+          <>
+            <dt>Company</dt>
+            <dd>
+              <Link to={`/companies/${encodeURIComponent(source.company_id)}`}>{source.company_id}</Link>
+            </dd>
+          </>
+        )}
+        {source.created_at && (
+          <>
+            <dt>First seen</dt>
+            <dd>{format(source.created_at)}</dd>
+          </>
+        )}
+        {source.updated_at && (
+          <>
+            <dt>Last updated</dt>
+            <dd>{format(source.updated_at)}</dd>
+          </>
+        )}
       </dl>
       {source.campaign && (
         <section aria-label="Campaign">

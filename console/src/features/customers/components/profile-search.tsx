@@ -29,7 +29,10 @@ export function ProfileSearch({ kind, text, onSearch }: { kind: ProfileKind; tex
             <option value="companies">Companies</option>
           </select>
         </label>
-        <label className="query-bar">Id, email, name or field:value <input name="q" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="user-42, ada@example.com, metadata.plan:pro" /></label>
+        <label className="query-bar">
+          Id, email, name or field:value{' '}
+          <input name="q" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="user-42, ada@example.com, metadata.plan:pro" />
+        </label>
         <button type="submit">Search</button>
       </form>
       <ErrorMessage error={search.error} />
@@ -37,20 +40,37 @@ export function ProfileSearch({ kind, text, onSearch }: { kind: ProfileKind; tex
         <Loading label={`Loading ${kind}…`} />
       ) : hits.length === 0 ? (
         <EmptyState title={`No ${kind} found`}>
-          <p>Profiles come from the SDKs' <code>updateUser</code> / <code>updateCompany</code> calls (<code>POST /v1/{kind}</code>).</p>
+          <p>
+            Profiles come from the SDKs' <code>updateUser</code> / <code>updateCompany</code> calls (<code>POST /v1/{kind}</code>).
+          </p>
         </EmptyState>
       ) : (
         <table className="event-table">
-          <thead><tr><th scope="col">{kind === 'users' ? 'User' : 'Company'}</th><th scope="col">Email or name</th>{kind === 'users' && <th scope="col">Company</th>}<th scope="col">Last updated</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{kind === 'users' ? 'User' : 'Company'}</th>
+              <th scope="col">Email or name</th>
+              {kind === 'users' && <th scope="col">Company</th>}
+              <th scope="col">Last updated</th>
+            </tr>
+          </thead>
           <tbody>
             {hits.map((hit) => {
               const id = String(hit._source[ID_FIELD[kind]] ?? hit._id);
               const metadata = hit._source.metadata ?? {};
               return (
                 <tr key={hit._id}>
-                  <td><Link to={`/${kind}/${encodeURIComponent(id)}`} aria-label={`Open ${noun} ${id}`}>{id}</Link></td>
+                  <td>
+                    <Link to={`/${kind}/${encodeURIComponent(id)}`} aria-label={`Open ${noun} ${id}`}>
+                      {id}
+                    </Link>
+                  </td>
                   <td>{String(metadata['email'] ?? metadata['name'] ?? '')}</td>
-                  {kind === 'users' && <td>{hit._source.company_id ? <Link to={`/companies/${encodeURIComponent(hit._source.company_id)}`}>{hit._source.company_id}</Link> : ''}</td>}
+                  {kind === 'users' && (
+                    <td>
+                      {hit._source.company_id ? <Link to={`/companies/${encodeURIComponent(hit._source.company_id)}`}>{hit._source.company_id}</Link> : ''}
+                    </td>
+                  )}
                   <td>{format(hit._source.updated_at)}</td>
                 </tr>
               );

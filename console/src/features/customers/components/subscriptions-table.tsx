@@ -11,18 +11,40 @@ export function SubscriptionsTable({ companyId }: { companyId: string }) {
   if (subscriptions.isPending) return <Loading label="Loading subscriptions…" />;
   if (subscriptions.error) return <ErrorMessage error={subscriptions.error} />;
   if (subscriptions.data.length === 0) {
-    return <EmptyState title="No subscriptions"><p>Subscriptions arrive through <code>POST /v1/subscriptions</code>.</p></EmptyState>;
+    return (
+      <EmptyState title="No subscriptions">
+        <p>
+          Subscriptions arrive through <code>POST /v1/subscriptions</code>.
+        </p>
+      </EmptyState>
+    );
   }
   return (
     <table className="event-table" aria-label="Subscriptions">
-      <thead><tr><th scope="col">Subscription</th><th scope="col">Status</th><th scope="col">Current period</th><th scope="col">Plan items</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Subscription</th>
+          <th scope="col">Status</th>
+          <th scope="col">Current period</th>
+          <th scope="col">Plan items</th>
+        </tr>
+      </thead>
       <tbody>
         {subscriptions.data.map((subscription) => (
           <tr key={subscription.subscription_id}>
-            <td><code>{subscription.subscription_id}</code></td>
+            <td>
+              <code>{subscription.subscription_id}</code>
+            </td>
             <td>{subscription.status ?? ''}</td>
-            <td>{format(subscription.current_period_start)} – {format(subscription.current_period_end)}</td>
-            <td>{(subscription.items ?? []).map((item) => item.price_id ?? item.plan_id).filter(Boolean).join(', ')}</td>
+            <td>
+              {format(subscription.current_period_start)} – {format(subscription.current_period_end)}
+            </td>
+            <td>
+              {(subscription.items ?? [])
+                .map((item) => item.price_id ?? item.plan_id)
+                .filter(Boolean)
+                .join(', ')}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -17,12 +17,18 @@ describe('customer search', () => {
   });
 
   it('escapes wildcard characters in the text, and passes field:value terms as a query string', () => {
-    expect((profileQuery('users', 'a*b?') as { bool: { should: { wildcard?: unknown }[] } }).bool.should[1]).toEqual({ wildcard: { 'user_id.raw': { value: '*a\\*b\\?*' } } });
+    expect((profileQuery('users', 'a*b?') as { bool: { should: { wildcard?: unknown }[] } }).bool.should[1]).toEqual({
+      wildcard: { 'user_id.raw': { value: '*a\\*b\\?*' } },
+    });
     expect(profileQuery('users', 'metadata.plan:pro')).toEqual({ query_string: { query: 'metadata.plan:pro' } });
     expect(profileQuery('users', '  ')).toEqual({ match_all: {} });
   });
 
   it('pages newest change first with search_after', () => {
-    expect(profileSearchBody('users', '', ['2026-01-01T00:00:00Z', 'u1'])).toMatchObject({ size: 25, search_after: ['2026-01-01T00:00:00Z', 'u1'], sort: [{ updated_at: { order: 'desc' } }, { _id: { order: 'asc' } }] });
+    expect(profileSearchBody('users', '', ['2026-01-01T00:00:00Z', 'u1'])).toMatchObject({
+      size: 25,
+      search_after: ['2026-01-01T00:00:00Z', 'u1'],
+      sort: [{ updated_at: { order: 'desc' } }, { _id: { order: 'asc' } }],
+    });
   });
 });

@@ -41,7 +41,10 @@ export interface EmailSend {
 export function useEmailTemplatePages() {
   const api = useApi();
   return useKeysetPages<EmailTemplate>(['email-templates', 'pages'], async (beforeId) =>
-    keysetPage<EmailTemplate>(await api.GET('/~/emails/templates', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })));
+    keysetPage<EmailTemplate>(
+      await api.GET('/~/emails/templates', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+    ),
+  );
 }
 
 export function useEmailTemplate(id: string) {
@@ -56,14 +59,21 @@ export function useEmailTemplate(id: string) {
 export function useEmailSendPages(id: string, status: EmailSendStatus | undefined) {
   const api = useApi();
   return useKeysetPages<EmailSend>(['email-templates', id, 'sends', status ?? 'all'], async (beforeId) =>
-    keysetPage<EmailSend>(await api.GET('/~/emails/templates/{id}/sends', {
-      params: { path: { id }, query: { take: String(LIST_PAGE_SIZE), ...(status ? { status } : {}), ...(beforeId ? { before_id: beforeId } : {}) } as never },
-    })));
+    keysetPage<EmailSend>(
+      await api.GET('/~/emails/templates/{id}/sends', {
+        params: { path: { id }, query: { take: String(LIST_PAGE_SIZE), ...(status ? { status } : {}), ...(beforeId ? { before_id: beforeId } : {}) } as never },
+      }),
+    ),
+  );
 }
 
 /** Activates, pauses or returns a template to draft. */
 export function useSetTemplateState(id: string) {
-  return useApiMutation(['email-templates'], async (api, state: EmailTemplateState) => dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } as never })) as unknown as EmailTemplate);
+  return useApiMutation(
+    ['email-templates'],
+    async (api, state: EmailTemplateState) =>
+      dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } as never })) as unknown as EmailTemplate,
+  );
 }
 
 /** What a test send did: the transport's answer for the one message. */
@@ -81,7 +91,8 @@ export interface TestSendResult {
 export function useSendTestEmail(id: string) {
   const api = useApi();
   return useMutation({
-    mutationFn: async (input: { to: string; user_id?: string }) => dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input as never })) as unknown as TestSendResult,
+    mutationFn: async (input: { to: string; user_id?: string }) =>
+      dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input as never })) as unknown as TestSendResult,
   });
 }
 
@@ -92,5 +103,6 @@ export function useSaveEmailTemplate() {
   return useApiMutation(['email-templates'], async (api, input: { id?: string; template: EmailTemplateInput }) =>
     input.id
       ? dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id: input.id } }, body: input.template }))
-      : dataOf(await api.POST('/~/emails/templates', { body: input.template })));
+      : dataOf(await api.POST('/~/emails/templates', { body: input.template })),
+  );
 }

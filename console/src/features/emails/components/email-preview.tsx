@@ -9,11 +9,16 @@ export function EmailPreview({ template }: { template: EmailTemplate }) {
   const names = useCohortNames();
   return (
     <dl className="facts">
-      <dt>Subject</dt><dd>{template.template.subject}</dd>
-      <dt>From</dt><dd>{template.addresses.from}</dd>
-      <dt>Cohorts</dt><dd>{template.cohorts.map((cohort) => names.data?.get(cohort.id) ?? cohort.id).join(', ') || 'none'}</dd>
+      <dt>Subject</dt>
+      <dd>{template.template.subject}</dd>
+      <dt>From</dt>
+      <dd>{template.addresses.from}</dd>
+      <dt>Cohorts</dt>
+      <dd>{template.cohorts.map((cohort) => names.data?.get(cohort.id) ?? cohort.id).join(', ') || 'none'}</dd>
       <dt>Body</dt>
-      <dd><iframe title="Email body" sandbox="" srcDoc={template.content.html} className="email-preview" /></dd>
+      <dd>
+        <iframe title="Email body" sandbox="" srcDoc={template.content.html} className="email-preview" />
+      </dd>
     </dl>
   );
 }

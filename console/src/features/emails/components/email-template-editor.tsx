@@ -7,10 +7,18 @@ import { useSaveEmailTemplate, type EmailTemplate, type EmailTemplateInput } fro
 
 type DynamicField = NonNullable<EmailTemplateInput['dynamic_fields']>[number];
 const AGGREGATORS: readonly DynamicField['aggregator'][] = ['sum', 'avg', 'min', 'max', 'terms'];
-const PERIODS = [{ value: '1d', label: 'Daily' }, { value: '1w', label: 'Weekly' }, { value: '1M', label: 'Monthly' }];
+const PERIODS = [
+  { value: '1d', label: 'Daily' },
+  { value: '1w', label: 'Weekly' },
+  { value: '1M', label: 'Monthly' },
+];
 const STARTER_HTML = '<p>Hello {{name}},</p>\n<p>Your team made {{calls}} API calls this week.</p>';
 
-const addresses = (text: string) => text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+const addresses = (text: string) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 
 /**
  * Creates or edits an email template: subject and sender, the cohorts it goes to, how often, the
@@ -50,15 +58,27 @@ export function EmailTemplateEditor({ template, onSaved }: { template?: EmailTem
   return (
     <form className="email-editor" onSubmit={submit} aria-label={template ? 'Edit email template' : 'New email template'} noValidate>
       <div className="inline-form">
-        <Field label="Name" problem={problem('name')}><input name="template_name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
-        <Field label="Subject" problem={problem('template.subject')}><input name="subject" value={subject} onChange={(e) => setSubject(e.target.value)} size={40} /></Field>
+        <Field label="Name" problem={problem('name')}>
+          <input name="template_name" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label="Subject" problem={problem('template.subject')}>
+          <input name="subject" value={subject} onChange={(e) => setSubject(e.target.value)} size={40} />
+        </Field>
       </div>
       <div className="inline-form">
-        <Field label="From" problem={problem('addresses.from')}><input name="from" value={from} onChange={(e) => setFrom(e.target.value)} placeholder="usage@example.com" /></Field>
-        <Field label="Cc (comma-separated)" problem={problem('addresses.cc') ?? problem('addresses.cc[0]')}><input name="cc" value={cc} onChange={(e) => setCc(e.target.value)} /></Field>
+        <Field label="From" problem={problem('addresses.from')}>
+          <input name="from" value={from} onChange={(e) => setFrom(e.target.value)} placeholder="usage@example.com" />
+        </Field>
+        <Field label="Cc (comma-separated)" problem={problem('addresses.cc') ?? problem('addresses.cc[0]')}>
+          <input name="cc" value={cc} onChange={(e) => setCc(e.target.value)} />
+        </Field>
         <Field label="How often" problem={problem('period')}>
           <select name="period" value={period} onChange={(e) => setPeriod(e.target.value)}>
-            {PERIODS.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
+            {PERIODS.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
             {!PERIODS.some((p) => p.value === period) && <option value={period}>Every {period}</option>}
           </select>
         </Field>
@@ -68,33 +88,60 @@ export function EmailTemplateEditor({ template, onSaved }: { template?: EmailTem
         {(cohorts.data ?? []).length === 0 && <p className="muted">No cohorts yet: create one under Cohorts.</p>}
         {(cohorts.data ?? []).map((cohort) => (
           <label key={cohort.id} className="toggle">
-            <input type="checkbox" name="cohort_ids" value={cohort.id} checked={cohortIds.includes(cohort.id)} onChange={() => setCohortIds((ids) => (ids.includes(cohort.id) ? ids.filter((id) => id !== cohort.id) : [...ids, cohort.id]))} /> {cohort.name} ({cohort.type})
+            <input
+              type="checkbox"
+              name="cohort_ids"
+              value={cohort.id}
+              checked={cohortIds.includes(cohort.id)}
+              onChange={() => setCohortIds((ids) => (ids.includes(cohort.id) ? ids.filter((id) => id !== cohort.id) : [...ids, cohort.id]))}
+            />{' '}
+            {cohort.name} ({cohort.type})
           </label>
         ))}
-        {problem('cohorts') && <p className="field-problem" role="alert">{problem('cohorts')}</p>}
+        {problem('cohorts') && (
+          <p className="field-problem" role="alert">
+            {problem('cohorts')}
+          </p>
+        )}
       </fieldset>
       <fieldset>
         <legend>Dynamic fields</legend>
         {fields.map((field, i) => (
           <div className="inline-form" key={i}>
-            <Field label={`Token ${i + 1}`} problem={problem(`dynamic_fields[${i}].token`)}><input value={field.token} onChange={(e) => setField(i, { ...field, token: e.target.value })} size={12} /></Field>
-            <Field label={`Event field ${i + 1}`} problem={problem(`dynamic_fields[${i}].field`)}><input value={field.field} onChange={(e) => setField(i, { ...field, field: e.target.value })} /></Field>
+            <Field label={`Token ${i + 1}`} problem={problem(`dynamic_fields[${i}].token`)}>
+              <input value={field.token} onChange={(e) => setField(i, { ...field, token: e.target.value })} size={12} />
+            </Field>
+            <Field label={`Event field ${i + 1}`} problem={problem(`dynamic_fields[${i}].field`)}>
+              <input value={field.field} onChange={(e) => setField(i, { ...field, field: e.target.value })} />
+            </Field>
             <Field label={`Aggregation ${i + 1}`}>
               <select value={field.aggregator} onChange={(e) => setField(i, { ...field, aggregator: e.target.value as DynamicField['aggregator'] })}>
-                {AGGREGATORS.map((a) => <option key={a} value={a}>{a}</option>)}
+                {AGGREGATORS.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
               </select>
             </Field>
-            <button type="button" className="secondary" onClick={() => setFields((all) => all.filter((_, j) => j !== i))}>Remove field {i + 1}</button>
+            <button type="button" className="secondary" onClick={() => setFields((all) => all.filter((_, j) => j !== i))}>
+              Remove field {i + 1}
+            </button>
           </div>
         ))}
-        <button type="button" className="secondary" onClick={() => setFields((all) => [...all, { token: '', field: 'weight', aggregator: 'sum' }])}>Add a dynamic field</button>
+        <button type="button" className="secondary" onClick={() => setFields((all) => [...all, { token: '', field: 'weight', aggregator: 'sum' }])}>
+          Add a dynamic field
+        </button>
       </fieldset>
       <div className="email-body-editor">
-        <Field label="Body (HTML; {{token}} is filled per recipient)" problem={problem('content.html')}><textarea name="html" value={html} onChange={(e) => setHtml(e.target.value)} rows={10} /></Field>
+        <Field label="Body (HTML; {{token}} is filled per recipient)" problem={problem('content.html')}>
+          <textarea name="html" value={html} onChange={(e) => setHtml(e.target.value)} rows={10} />
+        </Field>
         <iframe title="Live preview" sandbox="" srcDoc={html} className="email-preview" />
       </div>
       <ErrorMessage error={save.error} />
-      <button type="submit" disabled={save.isPending}>{template ? 'Save template' : 'Create template'}</button>
+      <button type="submit" disabled={save.isPending}>
+        {template ? 'Save template' : 'Create template'}
+      </button>
     </form>
   );
 }

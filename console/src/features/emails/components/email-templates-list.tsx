@@ -14,16 +14,32 @@ export function EmailTemplatesList() {
   if (templates.isPending) return <Loading label="Loading email templates…" />;
   if (templates.error) return <ErrorMessage error={templates.error} />;
   if (items.length === 0) {
-    return <EmptyState title="No email templates yet"><p>A template is sent to the members of its cohorts, once per period: click <Link to="/emails/new">New template</Link>.</p></EmptyState>;
+    return (
+      <EmptyState title="No email templates yet">
+        <p>
+          A template is sent to the members of its cohorts, once per period: click <Link to="/emails/new">New template</Link>.
+        </p>
+      </EmptyState>
+    );
   }
   return (
     <>
       <table className="event-table" aria-label="Email templates">
-        <thead><tr><th scope="col">Template</th><th scope="col">State</th><th scope="col">Sent</th><th scope="col">Subject</th><th scope="col">Cohorts</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Template</th>
+            <th scope="col">State</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Cohorts</th>
+          </tr>
+        </thead>
         <tbody>
           {items.map((template) => (
             <tr key={template._id}>
-              <td><Link to={`/emails/${encodeURIComponent(template._id)}`}>{template.name}</Link></td>
+              <td>
+                <Link to={`/emails/${encodeURIComponent(template._id)}`}>{template.name}</Link>
+              </td>
               <td>{STATE_NAMES[template.state]}</td>
               <td>{periodText(template.period)}</td>
               <td>{template.template.subject}</td>
@@ -32,7 +48,11 @@ export function EmailTemplatesList() {
           ))}
         </tbody>
       </table>
-      {templates.hasNextPage && <button type="button" onClick={() => void templates.fetchNextPage()} disabled={templates.isFetchingNextPage}>More templates</button>}
+      {templates.hasNextPage && (
+        <button type="button" onClick={() => void templates.fetchNextPage()} disabled={templates.isFetchingNextPage}>
+          More templates
+        </button>
+      )}
     </>
   );
 }

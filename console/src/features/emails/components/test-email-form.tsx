@@ -23,10 +23,14 @@ export function TestEmailForm({ templateId }: { templateId: string }) {
         <input value={userId} onChange={(event) => setUserId(event.target.value)} />
       </Field>
       {send.error && !fieldProblem(send.error, 'to') && !fieldProblem(send.error, 'user_id') && <ErrorMessage error={send.error} />}
-      <button type="submit" disabled={send.isPending || to.trim() === ''}>Send test</button>
+      <button type="submit" disabled={send.isPending || to.trim() === ''}>
+        Send test
+      </button>
       {result && (
         <p role="status">
-          {result.status === 'sent' ? `Sent “${result.subject}” to ${result.to} (${result.transport}).` : `Not sent: ${result.status}${result.error_message ? `, ${result.error_message}` : ''}.`}
+          {result.status === 'sent'
+            ? `Sent “${result.subject}” to ${result.to} (${result.transport}).`
+            : `Not sent: ${result.status}${result.error_message ? `, ${result.error_message}` : ''}.`}
         </p>
       )}
     </form>

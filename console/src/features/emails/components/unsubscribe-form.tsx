@@ -9,24 +9,40 @@ export function UnsubscribeForm({ token }: { token: string }) {
   const unsubscribe = useUnsubscribe(token);
   if (link.isPending) return <Loading label="Reading the link…" />;
   if (link.error) {
-    return link.error instanceof ApiError && link.error.status === 401
-      ? <div role="alert" className="error-message"><p>This unsubscribe link is not valid. Use the link from the email itself.</p></div>
-      : <ErrorMessage error={link.error} />;
+    return link.error instanceof ApiError && link.error.status === 401 ? (
+      <div role="alert" className="error-message">
+        <p>This unsubscribe link is not valid. Use the link from the email itself.</p>
+      </div>
+    ) : (
+      <ErrorMessage error={link.error} />
+    );
   }
   const { email, template_name: templateName, unsubscribed_from_template: already } = link.data;
   if (unsubscribe.data) {
     return (
       <div role="status" className="new-link">
-        <p>{unsubscribe.data.unsubscribed === 'all' ? `${email} will receive no more of these emails.` : `${email} will no longer receive “${templateName ?? 'this email'}”.`}</p>
+        <p>
+          {unsubscribe.data.unsubscribed === 'all'
+            ? `${email} will receive no more of these emails.`
+            : `${email} will no longer receive “${templateName ?? 'this email'}”.`}
+        </p>
       </div>
     );
   }
   return (
     <section aria-label="Unsubscribe">
-      <p>{already ? `${email} is already unsubscribed from “${templateName ?? 'this email'}”.` : `Stop sending “${templateName ?? 'this email'}” to ${email}?`}</p>
+      <p>
+        {already ? `${email} is already unsubscribed from “${templateName ?? 'this email'}”.` : `Stop sending “${templateName ?? 'this email'}” to ${email}?`}
+      </p>
       <div className="inline-form">
-        {!already && <button type="button" disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate(false)}>Unsubscribe from this email</button>}
-        <button type="button" disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate(true)}>Unsubscribe from all emails</button>
+        {!already && (
+          <button type="button" disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate(false)}>
+            Unsubscribe from this email
+          </button>
+        )}
+        <button type="button" disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate(true)}>
+          Unsubscribe from all emails
+        </button>
       </div>
       <ErrorMessage error={unsubscribe.error} />
     </section>

@@ -8,8 +8,11 @@ export function useEvent(eventId: string, eventTime?: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['events', 'one', eventId, eventTime],
-    queryFn: async () => dataOf(await api.GET('/search/~/events/{id}', {
-      params: { path: { id: eventId }, query: eventTime ? { event_time: eventTime } : {} },
-    })) as EventHit,
+    queryFn: async () =>
+      dataOf(
+        await api.GET('/search/~/events/{id}', {
+          params: { path: { id: eventId }, query: eventTime ? { event_time: eventTime } : {} },
+        }),
+      ) as EventHit,
   });
 }

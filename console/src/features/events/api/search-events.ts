@@ -14,11 +14,13 @@ interface EventPage {
 }
 
 export async function searchEvents(api: ManagementClient, filters: EventFilters, timeZone: string, after?: readonly unknown[]): Promise<EventPage> {
-  const answer = dataOf(await api.POST('/search/~/search/events', {
-    // Dates typed without an offset mean the app's time zone.
-    params: { query: { from: filters.from, to: filters.to, time_zone: timeZone } },
-    body: streamBody(filters, after) as never,
-  }));
+  const answer = dataOf(
+    await api.POST('/search/~/search/events', {
+      // Dates typed without an offset mean the app's time zone.
+      params: { query: { from: filters.from, to: filters.to, time_zone: timeZone } },
+      body: streamBody(filters, after) as never,
+    }),
+  );
   // The document's _source is the event as stored: the console reads the fields it shows (EventSource).
   return { hits: answer.hits.hits as unknown as EventHit[], total: answer.hits.total };
 }

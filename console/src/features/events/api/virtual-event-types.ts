@@ -22,7 +22,8 @@ export function useSaveVirtualEventType() {
   return useApiMutation(['events'], async (api, input: { id?: string; type: VirtualEventTypeInput }) =>
     input.id
       ? dataOf(await api.POST('/~/virtual_eventtypes/{id}', { params: { path: { id: input.id } }, body: input.type }))
-      : dataOf(await api.POST('/~/virtual_eventtypes', { body: input.type })));
+      : dataOf(await api.POST('/~/virtual_eventtypes', { body: input.type })),
+  );
 }
 
 export function useDeleteVirtualEventType() {
@@ -36,6 +37,12 @@ export function useMatchingEventCount(query: Record<string, unknown> | undefined
     queryKey: ['events', 'count', query],
     enabled: query !== undefined,
     placeholderData: keepPreviousData,
-    queryFn: async () => dataOf(await api.POST('/search/~/search/events', { params: { query: { from: '-7d', to: 'now' } }, body: { query: query ?? {}, size: 0, track_total_hits: true } })).hits.total,
+    queryFn: async () =>
+      dataOf(
+        await api.POST('/search/~/search/events', {
+          params: { query: { from: '-7d', to: 'now' } },
+          body: { query: query ?? {}, size: 0, track_total_hits: true },
+        }),
+      ).hits.total,
   });
 }

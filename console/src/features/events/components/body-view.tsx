@@ -19,7 +19,13 @@ export function BodyView({ body, encoding, truncated, label }: { body: unknown; 
     <div className="body-view">
       {note && <p className="badge">{note}</p>}
       {truncated && <p className="badge warning">Truncated: the SDK sent only the start of this body</p>}
-      {typeof shown === 'string' ? <pre className="json-view" aria-label={label} tabIndex={0}>{shown}</pre> : <JsonView value={shown} label={label} />}
+      {typeof shown === 'string' ? (
+        <pre className="json-view" aria-label={label} tabIndex={0}>
+          {shown}
+        </pre>
+      ) : (
+        <JsonView value={shown} label={label} />
+      )}
     </div>
   );
 }

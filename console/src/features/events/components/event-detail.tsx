@@ -18,15 +18,56 @@ export function EventDetail({ eventId, eventTime }: { eventId: string; eventTime
   return (
     <article className="event-detail" aria-label="Event">
       <dl className="facts">
-        <dt>Event</dt><dd>{event.event_type === 'action' ? `Action ${event.action_name ?? ''}` : `${request.verb ?? ''} ${request.uri ?? ''}`}</dd>
-        {request.route && (<><dt>Route</dt><dd>{request.route}</dd></>)}
-        <dt>Time</dt><dd><time dateTime={request.time}>{format(request.time)}</time></dd>
-        {response.status !== undefined && (<><dt>Status</dt><dd>{response.status}</dd></>)}
-        {event.duration_ms !== undefined && (<><dt>Duration</dt><dd>{event.duration_ms} ms</dd></>)}
-        {event.user_id && (<><dt>User</dt><dd><Link to={`/users/${encodeURIComponent(event.user_id)}`}>{event.user_id}</Link></dd></>)}
-        {event.company_id && (<><dt>Company</dt><dd><Link to={`/companies/${encodeURIComponent(event.company_id)}`}>{event.company_id}</Link></dd></>)}
-        {request.ip_address && (<><dt>IP address</dt><dd>{request.ip_address}</dd></>)}
-        <dt>Event id</dt><dd><code>{query.data._id}</code></dd>
+        <dt>Event</dt>
+        <dd>{event.event_type === 'action' ? `Action ${event.action_name ?? ''}` : `${request.verb ?? ''} ${request.uri ?? ''}`}</dd>
+        {request.route && (
+          <>
+            <dt>Route</dt>
+            <dd>{request.route}</dd>
+          </>
+        )}
+        <dt>Time</dt>
+        <dd>
+          <time dateTime={request.time}>{format(request.time)}</time>
+        </dd>
+        {response.status !== undefined && (
+          <>
+            <dt>Status</dt>
+            <dd>{response.status}</dd>
+          </>
+        )}
+        {event.duration_ms !== undefined && (
+          <>
+            <dt>Duration</dt>
+            <dd>{event.duration_ms} ms</dd>
+          </>
+        )}
+        {event.user_id && (
+          <>
+            <dt>User</dt>
+            <dd>
+              <Link to={`/users/${encodeURIComponent(event.user_id)}`}>{event.user_id}</Link>
+            </dd>
+          </>
+        )}
+        {event.company_id && (
+          <>
+            <dt>Company</dt>
+            <dd>
+              <Link to={`/companies/${encodeURIComponent(event.company_id)}`}>{event.company_id}</Link>
+            </dd>
+          </>
+        )}
+        {request.ip_address && (
+          <>
+            <dt>IP address</dt>
+            <dd>{request.ip_address}</dd>
+          </>
+        )}
+        <dt>Event id</dt>
+        <dd>
+          <code>{query.data._id}</code>
+        </dd>
       </dl>
       {event.event_type !== 'action' && (
         <div className="exchange">

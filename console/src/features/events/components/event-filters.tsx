@@ -21,23 +21,53 @@ export function EventFilterBar({ filters, onChange }: { filters: EventFilters; o
     <form className="filter-bar" onSubmit={submit} aria-label="Event filters">
       <label>
         Time range
-        <select name="range" value={relative ? draft.from : 'custom'} onChange={(e) => setDraft({ ...draft, from: e.target.value === 'custom' ? new Date(Date.now() - 86_400_000).toISOString() : e.target.value, to: e.target.value === 'custom' ? new Date().toISOString() : 'now' })}>
-          {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+        <select
+          name="range"
+          value={relative ? draft.from : 'custom'}
+          onChange={(e) =>
+            setDraft({
+              ...draft,
+              from: e.target.value === 'custom' ? new Date(Date.now() - 86_400_000).toISOString() : e.target.value,
+              to: e.target.value === 'custom' ? new Date().toISOString() : 'now',
+            })
+          }
+        >
+          {RELATIVE_RANGES.map((range) => (
+            <option key={range.from} value={range.from}>
+              {range.label}
+            </option>
+          ))}
           <option value="custom">Between dates…</option>
         </select>
       </label>
       {!relative && (
         <>
-          <label>From <input {...field('from')} /></label>
-          <label>To <input {...field('to')} /></label>
+          <label>
+            From <input {...field('from')} />
+          </label>
+          <label>
+            To <input {...field('to')} />
+          </label>
         </>
       )}
-      <label>Status <input {...field('status')} placeholder="500 or 5xx" size={6} /></label>
-      <label>Verb <input {...field('verb')} placeholder="GET" size={6} /></label>
-      <label>Route <input {...field('route')} placeholder="/orders/:id" /></label>
-      <label>User <input {...field('userId')} /></label>
-      <label>Company <input {...field('companyId')} /></label>
-      <label className="query-bar">Query <input {...field('text')} placeholder="request.verb:POST metadata.plan:pro" /></label>
+      <label>
+        Status <input {...field('status')} placeholder="500 or 5xx" size={6} />
+      </label>
+      <label>
+        Verb <input {...field('verb')} placeholder="GET" size={6} />
+      </label>
+      <label>
+        Route <input {...field('route')} placeholder="/orders/:id" />
+      </label>
+      <label>
+        User <input {...field('userId')} />
+      </label>
+      <label>
+        Company <input {...field('companyId')} />
+      </label>
+      <label className="query-bar">
+        Query <input {...field('text')} placeholder="request.verb:POST metadata.plan:pro" />
+      </label>
       <FilterPicker label="Build a condition from the data" onPick={(clause) => setDraft({ ...draft, text: withClause(draft.text, clause) })} />
       <button type="submit">Apply</button>
     </form>

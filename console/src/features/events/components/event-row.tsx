@@ -13,11 +13,18 @@ export function EventRow({ hit }: { hit: EventHit }) {
   const event = hit._source;
   const time = event.request?.time;
   const href = `/events/${encodeURIComponent(hit._id)}${time ? `?time=${encodeURIComponent(time)}` : ''}`;
-  const what = event.event_type === 'action' ? event.action_name ?? 'action' : `${event.request?.verb ?? ''} ${event.request?.uri ? pathOf(event.request.uri) : event.request?.route ?? ''}`;
+  const what =
+    event.event_type === 'action'
+      ? (event.action_name ?? 'action')
+      : `${event.request?.verb ?? ''} ${event.request?.uri ? pathOf(event.request.uri) : (event.request?.route ?? '')}`;
   return (
     <tr>
-      <td><time dateTime={time}>{format(time)}</time></td>
-      <td><Link to={href}>{what}</Link></td>
+      <td>
+        <time dateTime={time}>{format(time)}</time>
+      </td>
+      <td>
+        <Link to={href}>{what}</Link>
+      </td>
       <td className={statusClass(event.response?.status)}>{event.response?.status ?? ''}</td>
       <td>{event.duration_ms === undefined ? '' : `${event.duration_ms} ms`}</td>
       <td>{event.user_id ?? ''}</td>

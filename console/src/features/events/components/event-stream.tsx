@@ -26,14 +26,27 @@ export function EventStream({ filters }: { filters: EventFilters }) {
         <Loading label="Loading events…" />
       ) : hits.length === 0 ? (
         <EmptyState title="No events in this range">
-          <p>Send API calls to the collector (<code>POST /v1/events</code>) with one of the Moesif SDKs, or widen the time range.</p>
+          <p>
+            Send API calls to the collector (<code>POST /v1/events</code>) with one of the Moesif SDKs, or widen the time range.
+          </p>
         </EmptyState>
       ) : (
         <table className="event-table">
           <thead>
-            <tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">User</th><th scope="col">Company</th></tr>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Duration</th>
+              <th scope="col">User</th>
+              <th scope="col">Company</th>
+            </tr>
           </thead>
-          <tbody>{hits.map((hit) => <EventRow key={hit._id} hit={hit} />)}</tbody>
+          <tbody>
+            {hits.map((hit) => (
+              <EventRow key={hit._id} hit={hit} />
+            ))}
+          </tbody>
         </table>
       )}
       {stream.hasNextPage && (

@@ -50,14 +50,20 @@ function ExportForm() {
       {kind === 'events' && (
         <Field label="Time range" problem={problem('from')}>
           <select name="from" value={from} onChange={(e) => setFrom(e.target.value)}>
-            {RELATIVE_RANGES.map((range) => <option key={range.from} value={range.from}>{range.label}</option>)}
+            {RELATIVE_RANGES.map((range) => (
+              <option key={range.from} value={range.from}>
+                {range.label}
+              </option>
+            ))}
           </select>
         </Field>
       )}
       <Field label="Only (query syntax or JSON; blank: all)" problem={problem('query') ?? (query === 'invalid' ? 'not valid JSON' : undefined)}>
         <input name="export_query" value={filter} onChange={(e) => setFilter(e.target.value)} size={30} placeholder="response.status:500" />
       </Field>
-      <button type="submit" disabled={start.isPending}>Start export</button>
+      <button type="submit" disabled={start.isPending}>
+        Start export
+      </button>
       {!problem('query') && <ErrorMessage error={start.error} />}
     </form>
   );
@@ -69,18 +75,36 @@ function JobRow({ job }: { job: ExportJob }) {
   const percent = job.progress === null ? undefined : Math.round(job.progress * 100);
   return (
     <tr>
-      <td>{job.kind} ({job.format}){job.from ? `, from ${job.from}` : ''}</td>
-      <td>{job.status}{job.error ? `: ${job.error}` : ''}</td>
       <td>
-        {percent === undefined ? '—' : <progress max={100} value={percent} aria-label={`Export ${job._id} progress`}>{percent}%</progress>}{' '}
-        {job.exported.toLocaleString()}{job.estimated_total === null ? '' : ` of ${job.estimated_total.toLocaleString()}`}
+        {job.kind} ({job.format}){job.from ? `, from ${job.from}` : ''}
       </td>
       <td>
-        {job.parts.length === 0 ? '—' : job.parts.map((part) => (
-          <a key={part.number} href={part.url} download>{`Part ${part.number} (${part.rows.toLocaleString()} rows)`}</a>
-        ))}
+        {job.status}
+        {job.error ? `: ${job.error}` : ''}
       </td>
-      <td>{active && <button type="button" className="secondary" onClick={() => cancel.mutate(job._id)} disabled={cancel.isPending}>Cancel</button>}</td>
+      <td>
+        {percent === undefined ? (
+          '—'
+        ) : (
+          <progress max={100} value={percent} aria-label={`Export ${job._id} progress`}>
+            {percent}%
+          </progress>
+        )}{' '}
+        {job.exported.toLocaleString()}
+        {job.estimated_total === null ? '' : ` of ${job.estimated_total.toLocaleString()}`}
+      </td>
+      <td>
+        {job.parts.length === 0
+          ? '—'
+          : job.parts.map((part) => <a key={part.number} href={part.url} download>{`Part ${part.number} (${part.rows.toLocaleString()} rows)`}</a>)}
+      </td>
+      <td>
+        {active && (
+          <button type="button" className="secondary" onClick={() => cancel.mutate(job._id)} disabled={cancel.isPending}>
+            Cancel
+          </button>
+        )}
+      </td>
     </tr>
   );
 }
@@ -91,12 +115,34 @@ export function ExportsPageBody() {
   return (
     <section aria-label="Exports">
       <ExportForm />
-      {jobs.isPending ? <Loading label="Loading exports…" /> : jobs.error ? <ErrorMessage error={jobs.error} /> : jobs.data.length === 0 ? (
-        <EmptyState title="No exports yet"><p>Choose what to export above and click <strong>Start export</strong>; its parts can be downloaded here.</p></EmptyState>
+      {jobs.isPending ? (
+        <Loading label="Loading exports…" />
+      ) : jobs.error ? (
+        <ErrorMessage error={jobs.error} />
+      ) : jobs.data.length === 0 ? (
+        <EmptyState title="No exports yet">
+          <p>
+            Choose what to export above and click <strong>Start export</strong>; its parts can be downloaded here.
+          </p>
+        </EmptyState>
       ) : (
         <table className="event-table" aria-label="Export jobs">
-          <thead><tr><th scope="col">Export</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Download</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>{jobs.data.map((job) => <JobRow key={job._id} job={job} />)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Export</th>
+              <th scope="col">Status</th>
+              <th scope="col">Progress</th>
+              <th scope="col">Download</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {jobs.data.map((job) => (
+              <JobRow key={job._id} job={job} />
+            ))}
+          </tbody>
         </table>
       )}
     </section>

@@ -82,7 +82,9 @@ class MetricSql {
 
   /** quantile_cont at fractions (a list of them, or one). */
   quantiles(fractions: string): string {
-    return this.list ? `list_aggregate(flatten(${this.call(`list(${this.m})`)}), 'quantile_cont', ${fractions})` : this.call(`quantile_cont(${this.m}, ${fractions})`);
+    return this.list
+      ? `list_aggregate(flatten(${this.call(`list(${this.m})`)}), 'quantile_cont', ${fractions})`
+      : this.call(`quantile_cont(${this.m}, ${fractions})`);
   }
 }
 

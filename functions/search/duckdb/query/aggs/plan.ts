@@ -147,13 +147,7 @@ class Planner {
     return shapes;
   }
 
-  private async member(
-    node: AggregationNode,
-    path: string,
-    level: Level | undefined,
-    scope: Scope,
-    conditions: readonly QueryNode[],
-  ): Promise<Shape> {
+  private async member(node: AggregationNode, path: string, level: Level | undefined, scope: Scope, conditions: readonly QueryNode[]): Promise<Shape> {
     switch (node.type) {
       case 'filter': {
         const inner = [...conditions, node.filter];

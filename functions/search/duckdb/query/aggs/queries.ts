@@ -94,7 +94,16 @@ function keyListSql(level: Level, keys: readonly Key[], params: SqlParams): stri
 
 /** A relation of key tuples (one column per level), from a parameter list per level. */
 function tuplesSql(levels: readonly Level[], tuples: readonly (readonly Key[])[], params: SqlParams): string {
-  return `SELECT ${levels.map((level, position) => `${keyListSql(level, tuples.map((tuple) => tuple[position] as Key), params)} AS ${keyColumn(level)}`).join(', ')}`;
+  return `SELECT ${levels
+    .map(
+      (level, position) =>
+        `${keyListSql(
+          level,
+          tuples.map((tuple) => tuple[position] as Key),
+          params,
+        )} AS ${keyColumn(level)}`,
+    )
+    .join(', ')}`;
 }
 
 const conjunction = (conditions: readonly QueryNode[], env: QueryEnv): string =>
@@ -351,7 +360,9 @@ function emptyTermsSql(level: Level, env: QueryEnv, parentTuples: readonly (read
   const value = valueSql(dimension.value, 'key');
   const terms = `SELECT DISTINCT ${value.list ? `unnest(${value.sql})` : value.sql} AS ${key} ${tenantFromSql(env)}`;
   const parents = chainOf(level.parent);
-  const orders = level.order.map((term, position) => (term.by === 'metric' ? `${emptyMetricSortSql(term.output, term.property)} AS ${orderColumn(level, position)}` : undefined));
+  const orders = level.order.map((term, position) =>
+    term.by === 'metric' ? `${emptyMetricSortSql(term.output, term.property)} AS ${orderColumn(level, position)}` : undefined,
+  );
   const extras = ['0::BIGINT AS doc_count', ...orders.filter((order): order is string => order !== undefined)];
   const tupleKeys = [...parents.map(keyColumn), key];
   const candidates =
@@ -384,11 +395,7 @@ export interface TopHitsSort {
 export function topHitsSql(plan: TopHitsPlan, env: QueryEnv, sort: TopHitsSort, restriction?: Restriction): string {
   const chain = chainOf(plan.level);
   const keys = chain.map(keyColumn);
-  const columns: RowColumn[] = [
-    { name: 'agg_hit_id', sql: 'd.id' },
-    { name: 'agg_hit_source', sql: 'CAST(d.doc AS VARCHAR)' },
-    ...sort.columns,
-  ];
+  const columns: RowColumn[] = [{ name: 'agg_hit_id', sql: 'd.id' }, { name: 'agg_hit_source', sql: 'CAST(d.doc AS VARCHAR)' }, ...sort.columns];
   const rows = rowsSql(env, chain, [...chainConditions(chain), ...plan.conditions], columns, restriction);
   const partition = keys.length > 0 ? `PARTITION BY ${keys.join(', ')}` : '';
   const from = plan.node.from;

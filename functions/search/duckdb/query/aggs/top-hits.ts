@@ -53,7 +53,12 @@ function sortValueSql(entry: SortEntry, ctx: SearchContext, params: SqlParams, m
   // Untyped JSON fields sort by their numbers: their strings are text, which has no order.
   const kind = sortTypeOf(ref);
   const value = valueSql({ ref, kind }, 'key');
-  const reported = kind === 'boolean' ? (value.list ? `list_transform(${value.sql}, lambda agg_flag: CAST(agg_flag AS INTEGER))` : `CAST(${value.sql} AS INTEGER)`) : value.sql;
+  const reported =
+    kind === 'boolean'
+      ? value.list
+        ? `list_transform(${value.sql}, lambda agg_flag: CAST(agg_flag AS INTEGER))`
+        : `CAST(${value.sql} AS INTEGER)`
+      : value.sql;
   // A multi-valued field sorts by its smallest value ascending, its largest descending (OpenSearch's default mode).
   let sql = value.list ? `${entry.order === 'desc' ? 'list_max' : 'list_min'}(${reported})` : reported;
   if (entry.missing !== '_last' && entry.missing !== '_first') sql = `coalesce(${sql}, ${standIn(kind, entry.missing, ctx, params, member)})`;

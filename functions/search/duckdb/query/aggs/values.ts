@@ -96,7 +96,8 @@ export function missingSql(missing: Scalar, kind: ValueKind, view: ValueView, ct
     if (boolean === undefined) throw invalidMissing(path, missing, 'a boolean');
     return params.add(boolean);
   }
-  const number = typeof missing === 'boolean' ? (missing ? 1 : 0) : typeof missing === 'number' ? missing : missing.trim() === '' ? Number.NaN : Number(missing);
+  const number =
+    typeof missing === 'boolean' ? (missing ? 1 : 0) : typeof missing === 'number' ? missing : missing.trim() === '' ? Number.NaN : Number(missing);
   if (!Number.isFinite(number)) throw invalidMissing(path, missing, 'a number');
   return `CAST(${params.add(String(number))} AS ${type})`;
 }
