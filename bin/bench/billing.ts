@@ -355,7 +355,7 @@ async function reportedTotals(
     const cursor = await state.readCursor({ orgId: scope.org_id, appId: scope.app_id }, meter.id);
     for (const [key, total] of cursor?.totals ?? []) {
       const subscription = key.slice('S:'.length);
-      if (key.startsWith('S:')) totals[subscription] = (totals[subscription] ?? 0n) + BigInt(total.u);
+      if (key.startsWith('S:')) totals[subscription] = (totals[subscription] ?? 0n) + BigInt(total.usage);
     }
   }
   return totals;

@@ -1,4 +1,4 @@
-import { abortable } from '../shared/abortable';
+import { abortable } from './abortable';
 import { ClientClosedError, QueryTimeoutError } from '../shared/errors';
 import type { QuerySlots } from '../rate-limit/query-slots';
 

@@ -12,7 +12,7 @@ import {
   type WindowReports,
 } from '../../functions/billing/reports/report-store';
 import type { BillingReport } from '../../schemas/billing/report';
-import { encodeRowTable } from '../../functions/shared/row-table';
+import { encodeRowTable } from '../../functions/billing/reports/row-table';
 import { FORMAT_VERSION, packShards } from '../../functions/billing/reports/report-codec';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 

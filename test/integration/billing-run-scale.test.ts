@@ -129,7 +129,7 @@ describe('billing run at scale', () => {
     const tenant = { orgId: scope.org_id, appId: scope.app_id };
     const [whole, split] = [await state.readCursor(tenant, meter.body._id), await state.readCursor(tenant, small.body._id)];
     expect(split!.revision).toBe(whole!.revision + 1);
-    expect([...split!.totals.values()].map((t) => t.u)).toEqual([...whole!.totals.values()].map((t) => t.u));
+    expect([...split!.totals.values()].map((t) => t.usage)).toEqual([...whole!.totals.values()].map((t) => t.usage));
   }, 300_000);
 });
 

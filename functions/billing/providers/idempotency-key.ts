@@ -1,5 +1,5 @@
 import { createHash, hash } from 'node:crypto';
-import { LastIso } from '../../shared/last-iso';
+import { IsoTextCache } from '../iso-text-cache';
 
 /** What makes one provider request unique: a correction of the same window is a new version. */
 export interface ReportIdentity {
@@ -45,5 +45,5 @@ const keyBytes = Buffer.alloc(KEY_PREFIX.length + KEY_HEX_CHARS);
 keyBytes.write(KEY_PREFIX, 0, 'latin1');
 
 // A run asks for the keys of thousands of reports of one window in a row.
-const isoStart = new LastIso();
-const isoEnd = new LastIso();
+const isoStart = new IsoTextCache();
+const isoEnd = new IsoTextCache();

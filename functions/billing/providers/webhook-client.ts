@@ -1,6 +1,6 @@
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { jsonInteger } from './json-bigint';
-import { LastIso } from '../../shared/last-iso';
+import { IsoTextCache } from '../iso-text-cache';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from './attempts';
 import { resolveClientOptions, webhookTransport, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
@@ -65,9 +65,9 @@ export function webhookEventJson(request: UsageReportRequest<WebhookParams>, cre
   );
 }
 
-const createdIso = new LastIso();
-const windowStartIso = new LastIso();
-const windowEndIso = new LastIso();
+const createdIso = new IsoTextCache();
+const windowStartIso = new IsoTextCache();
+const windowEndIso = new IsoTextCache();
 
 /** Signed JSON POST to one channel: `X-Usage-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`. */
 export function createWebhookClient(channel: WebhookChannel, options?: ClientOptions): ProviderClient<WebhookParams> {

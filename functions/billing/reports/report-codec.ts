@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { gunzipSync, gzip, gzipSync } from 'node:zlib';
-import { copyJson, sameJson } from '../../shared/json-values';
-import { decodeRowTable, encodeRowTable } from '../../shared/row-table';
+import { copyJson, sameJson } from './json-values';
+import { decodeRowTable, encodeRowTable } from './row-table';
 import { ValidationError } from '../../shared/errors';
-import { withFields } from '../../shared/object-copy';
+import { withFields } from './object-copy';
 import { BillingReport } from '../../../schemas/billing/report';
 import { type OutcomeEntry, SHARD_GZIP_BYTES, SHARD_JSON_BYTES, reportKeyOf } from './report-keys';
 import type { CommitOutcomesRequest, WindowReports } from './report-types';

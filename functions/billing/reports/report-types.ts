@@ -1,5 +1,5 @@
 import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { withFields } from '../../shared/object-copy';
+import { withFields } from './object-copy';
 import type { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
 

@@ -13,7 +13,7 @@ import type { RunMeter } from './run-meter';
 import type { SubscriptionDirectory } from './subscription-directory';
 import { DEFAULT_WEBHOOK_BATCH_BYTES, sendWebhookBatch, webhookBatches } from './webhook-batch';
 import { primaryDestination } from './window-reports';
-import { LastIso } from '../../shared/last-iso';
+import { IsoTextCache } from '../iso-text-cache';
 import type { BalanceProbe } from './balance-probe';
 import { MAX_RECORDS, NOTHING_CARRIED, appendRecords, isRefusal, keyState, unacknowledgedSince, windowOf } from './delivery-records';
 export { unacknowledgedSince, keyState } from './delivery-records';
@@ -378,7 +378,7 @@ function finish(deps: DeliveryDeps, d: Delivery): { status: BillingReport['statu
   return { status, outcome: { set } };
 }
 
-const finishedIso = new LastIso();
+const finishedIso = new IsoTextCache();
 
 function withoutError(report: BillingReport): Omit<BillingReport, 'error_code' | 'error_message'> {
   const { error_code: _code, error_message: _message, ...rest } = report;

@@ -18,11 +18,21 @@ import { queryAll } from '../../shared/aws/query-pages';
 
 export interface PeriodTotal {
   /** Period start / end (ISO): the subscription's current period, else the UTC calendar month. */
+  readonly periodStart: string;
+  readonly periodEnd: string;
+  /** Sum of meter_usage of the subscription's windows in the period. */
+  readonly usage: number;
+}
+
+/** A total as stored: short member names, as a meter's totals hold one entry per subscription (tens of thousands). */
+interface StoredPeriodTotal {
   readonly ps: string;
   readonly pe: string;
-  /** Sum of meter_usage of the subscription's windows in the period. */
   readonly u: number;
 }
+
+const storedTotal = (total: PeriodTotal): StoredPeriodTotal => ({ ps: total.periodStart, pe: total.periodEnd, u: total.usage });
+const periodTotal = (stored: StoredPeriodTotal): PeriodTotal => ({ periodStart: stored.ps, periodEnd: stored.pe, usage: stored.u });
 
 export interface MeterCursor {
   readonly nextWindowStart: Date;
@@ -96,8 +106,8 @@ export class RunStateStore {
       });
       if (items.length !== shards) throw new Error(`meter ${meterId}: totals generation ${generation} has ${items.length} of ${shards} shards`);
       for (const item of items) {
-        const entries = JSON.parse(gunzipSync(item['totals_gz'] as Uint8Array).toString('utf8')) as [string, PeriodTotal][];
-        for (const [key, total] of entries) totals.set(key, total);
+        const entries = JSON.parse(gunzipSync(item['totals_gz'] as Uint8Array).toString('utf8')) as [string, StoredPeriodTotal][];
+        for (const [key, stored] of entries) totals.set(key, periodTotal(stored));
       }
     }
     return {
@@ -112,8 +122,8 @@ export class RunStateStore {
   /** Writes a new totals generation (not yet current: the cursor put makes it so). */
   async writeTotals(tenant: ReportTenant, meterId: string, totals: ReadonlyMap<string, PeriodTotal>): Promise<{ generation: string; shards: number }> {
     const generation = randomBytes(6).toString('hex');
-    const entries = [...totals.entries()];
-    const chunks: [string, PeriodTotal][][] = [];
+    const entries = [...totals.entries()].map(([key, total]): [string, StoredPeriodTotal] => [key, storedTotal(total)]);
+    const chunks: [string, StoredPeriodTotal][][] = [];
     for (let i = 0; i < entries.length; i += SHARD_ENTRIES) chunks.push(entries.slice(i, i + SHARD_ENTRIES));
     await this.batch(
       chunks.map((chunk, n) => ({

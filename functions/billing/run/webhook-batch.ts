@@ -3,7 +3,7 @@ import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { channelFetch, type DeliveryChannel } from '../channels/channel-delivery';
 import { classifyFailureStatus, recordedHttp, RequestLog, runAttempts, type AttemptResult, type HttpResponse } from '../providers/attempts';
 import { resolveClientOptions, webhookTransport, type ClientOptions } from '../providers/client-options';
-import { jsonArrayBytes } from '../../shared/json-bytes';
+import { jsonArrayBytes } from './json-bytes';
 import type { ProviderOutcome, UsageReportRequest } from '../providers/provider-port';
 import { parseRetryAfter } from '../providers/retry-policy';
 import { EVENT_ID_HEADER, webhookEventJson } from '../providers/webhook-client';

@@ -211,19 +211,19 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     let totalAfter = quantity;
     if (attributed && period) {
       const current = input.totals.get(key);
-      const ps = isoOf(period.start);
-      if (current && current.ps === ps) {
-        totalBefore = current.u;
-        totalAfter = current.u + delta;
-        input.totals.set(key, { ...current, u: totalAfter });
-      } else if (current && current.ps > ps) {
+      const periodStart = isoOf(period.start);
+      if (current && current.periodStart === periodStart) {
+        totalBefore = current.usage;
+        totalAfter = current.usage + delta;
+        input.totals.set(key, { ...current, usage: totalAfter });
+      } else if (current && current.periodStart > periodStart) {
         // A correction of an earlier period: that period's total is the report's own, moved by the delta.
         totalBefore = prev?.report_total_usage ?? 0;
         totalAfter = totalBefore + delta;
       } else {
         totalBefore = 0;
         totalAfter = delta + (prev?.meter_usage ?? 0);
-        input.totals.set(key, { ps, pe: isoOf(period.end), u: totalAfter });
+        input.totals.set(key, { periodStart, periodEnd: isoOf(period.end), usage: totalAfter });
       }
     }
     const usage = reportUsage(meter.aggregator, prev?.usage.invoice, subscription, subscriptionId, period, isoOf);

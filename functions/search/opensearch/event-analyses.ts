@@ -1,4 +1,4 @@
-import { abortable } from '../../shared/abortable';
+import { abortable } from '../abortable';
 import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { funnelAnswer, retentionAnswer } from '../analyses/analysis-answers';

@@ -1,6 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { AggregationNode, QueryNode, SearchRequest, SortValue } from '../../../schemas/search-tree';
-import { abortable } from '../../shared/abortable';
+import { abortable } from '../abortable';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';

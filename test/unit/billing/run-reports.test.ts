@@ -133,7 +133,7 @@ describe('billing run: attribution and reports', () => {
     expect(byKey['s-x']).toMatchObject({ status: 'unattributed', success: false, meter_usage: 1 });
     expect(byKey['C:hooli']).toMatchObject({ status: 'unattributed', subscription_id: null });
     expect(byKey['C:hooli']!.amount).toBeUndefined();
-    expect(totals.get('S:s-a')).toEqual({ ps: '2026-03-01T00:00:00.000Z', pe: '2026-04-01T00:00:00.000Z', u: 10 });
+    expect(totals.get('S:s-a')).toEqual({ periodStart: '2026-03-01T00:00:00.000Z', periodEnd: '2026-04-01T00:00:00.000Z', usage: 10 });
     expect(parseReportId(byKey['s-a']!._id)).toEqual({ windowStart: w1.start, meterId: 'm1', reportKey: 'S:s-a' });
   });
 
@@ -200,19 +200,19 @@ describe('billing run: attribution and reports', () => {
       [2, 2, '0.1'],
     ]);
     expect(v2.created_at).toBe(first.created_at);
-    expect(totals.get('S:s-a')!.u).toBe(16);
+    expect(totals.get('S:s-a')!.usage).toBe(16);
     // Re-evaluating with unchanged usage changes nothing.
     const same = buildWindowReports({ ...common, window: w1, usage: only(11), previous: new Map([['S:s-a', v2]]) });
     expect(same.changed).toBe(0);
     expect(same.reports[0]).toBe(v2);
-    expect(totals.get('S:s-a')!.u).toBe(16);
+    expect(totals.get('S:s-a')!.usage).toBe(16);
   });
 
   it('a new period restarts the total; a window outside the subscription period counts in its UTC month', () => {
     const s = sub('s-a', 'acme', { periodStart: new Date('2026-03-10T11:00:00Z'), periodEnd: new Date('2026-04-10T11:00:00Z') });
     expect(billingPeriod(s, w2)).toEqual({ start: s.periodStart, end: s.periodEnd });
     expect(billingPeriod(s, w1)).toEqual({ start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-04-01T00:00:00Z') });
-    const totals = new Map<string, PeriodTotal>([['S:s-a', { ps: '2026-02-10T11:00:00.000Z', pe: '2026-03-10T11:00:00.000Z', u: 500 }]]);
+    const totals = new Map<string, PeriodTotal>([['S:s-a', { periodStart: '2026-02-10T11:00:00.000Z', periodEnd: '2026-03-10T11:00:00.000Z', usage: 500 }]]);
     const usage = new Map([
       ['S:s-a', { raw: Decimal.from(3), subscription: s, companyId: 'acme', subscriptionId: 's-a', fromSubscriptionId: true, fromCompany: false }],
     ]);

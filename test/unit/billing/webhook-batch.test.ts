@@ -2,7 +2,7 @@ import { WebhookParams } from '../../../schemas/billing/provider-params';
 import { verifyWebhook } from '../../../functions/billing/providers/webhook-signature';
 import { webhookEvent } from '../../../functions/billing/providers/webhook-client';
 import { sendWebhookBatch, WEBHOOK_BATCH_TYPE, webhookBatches } from '../../../functions/billing/run/webhook-batch';
-import { jsonArrayBytes } from '../../../functions/shared/json-bytes';
+import { jsonArrayBytes } from '../../../functions/billing/run/json-bytes';
 import { instantRuntime, reportRequest } from '../../support/fake-providers/report-request';
 
 const params = WebhookParams.parse({ channel_ids: ['ch'], custom_plan: { plan_id: 'plan_1' } });

@@ -1,4 +1,4 @@
-import { decodeRowTable, encodeRowTable, isRowTable } from '../../../functions/shared/row-table';
+import { decodeRowTable, encodeRowTable, isRowTable } from '../../../functions/billing/reports/row-table';
 
 /** The contract: decode(parse(encode(x))) is exactly parse(stringify(x)), key order included. */
 const roundTrip = (objects: readonly object[]) => decodeRowTable(JSON.parse(encodeRowTable(objects).toString('utf8')));

@@ -1,4 +1,4 @@
-import { abortable } from '../../../functions/shared/abortable';
+import { abortable } from '../../../functions/search/abortable';
 
 describe('abortable', () => {
   it('answers as the request does while the signal stays quiet', async () => {

@@ -1,4 +1,4 @@
-import { withFields } from '../../../functions/shared/object-copy';
+import { withFields } from '../../../functions/billing/reports/object-copy';
 
 describe('withFields', () => {
   const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [

@@ -1,4 +1,4 @@
-import { jsonArrayBytes, type JsonWrap } from './json-bytes';
+import { jsonArrayBytes, type JsonWrap } from '../run/json-bytes';
 import { copyJson, sameJson } from './json-values';
 
 /**
@@ -68,7 +68,7 @@ export interface EncodeRowTableOptions {
 interface RowColumn {
   readonly key: string;
   /** The key's position in the shape. */
-  readonly k: number;
+  readonly position: number;
   readonly encode: ((value: unknown, object: Record<string, unknown>, index: number) => unknown) | undefined;
   readonly repeated: boolean;
 }
@@ -102,7 +102,14 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
   const columnsOf = shapes.map(({ keys, candidates }) =>
     keys.flatMap((key, k): RowColumn[] =>
       candidates[k] === NOT_SHARED
-        ? [{ key, k, encode: encodeValues && Object.hasOwn(encodeValues, key) ? encodeValues[key] : undefined, repeated: repeated?.has(key) ?? false }]
+        ? [
+            {
+              key,
+              position: k,
+              encode: encodeValues && Object.hasOwn(encodeValues, key) ? encodeValues[key] : undefined,
+              repeated: repeated?.has(key) ?? false,
+            },
+          ]
         : [],
     ),
   );
@@ -116,7 +123,7 @@ export function encodeRowTable(objects: readonly object[], options: EncodeRowTab
     for (let c = 0; c < columns.length; c += 1) {
       const column = columns[c]!;
       const value = column.encode ? column.encode(record[column.key], record, i) : record[column.key];
-      row[c + 1] = column.repeated ? repeatedIndex(shapes[at]!, column.k, value) : value;
+      row[c + 1] = column.repeated ? repeatedIndex(shapes[at]!, column.position, value) : value;
     }
     rows[i] = JSON.stringify(row);
   }

@@ -2,7 +2,7 @@
  * The ISO text of the last date seen: the billing run formats the same window bounds and timestamps
  * for thousands of reports in a row, and toISOString costs as much as the rest of what it writes.
  */
-export class LastIso {
+export class IsoTextCache {
   private time = Number.NaN;
   private text = '';
 
