@@ -1,4 +1,4 @@
-// The project's layers, checked in `npm test` (test/unit/layers.test.ts runs this with depcruise).
+// The project's layers, checked in `npm test` (`npm run layers` runs depcruise with this file).
 // From the bottom: values/ → schemas/ → functions/ (shared/ under every feature) → lib/ (CDK) and bin/ (commands).
 module.exports = {
   forbidden: [

@@ -2,8 +2,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * The console is served by the management API under /console/ (bin/local/console-assets.ts
- * locally); every asset URL is built under that base so deep links reload.
+ * The console is served by the management API under /console/ (functions/web-console/console-assets.ts);
+ * every asset URL is built under that base so deep links reload.
  */
 export default defineConfig({
   root: __dirname,
