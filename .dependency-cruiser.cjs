@@ -1,7 +1,52 @@
 // The project's layers, checked in `npm test` (`npm run layers` runs depcruise with this file).
 // From the bottom: values/ → schemas/ → functions/ (shared/ under every feature) → lib/ (CDK) and bin/ (commands).
+
+// The folders of functions/ from the bottom up: a folder imports only folders of a lower tier (docs/design.md, Layout).
+const FUNCTION_TIERS = [
+  ['definitions'],
+  ['shared'],
+  ['organisations', 'rate-limit', 'profiles', 'web-console'],
+  ['management-tokens'],
+  ['search'],
+  ['resources'],
+  ['management', 'governance', 'oauth', 'ethereum', 'exports'],
+  ['billing', 'emails', 'console-sessions', 'shared-views'],
+  ['ingest', 'cohort-notifications'],
+  ['openapi'],
+  ['routers'],
+  ['composition-root'],
+  ['entries'],
+];
+
+const tierRules = FUNCTION_TIERS.slice(0, -1).map((tier, level) => {
+  const higher = FUNCTION_TIERS.slice(level + 1).flat();
+  const folders = `(${tier.join('|')})`;
+  return {
+    name: `tier-${level}-${tier.join('-')}`,
+    comment: `functions/${folders}/ may import only lower tiers, never ${higher.join(', ')} (nor another folder of its own tier).`,
+    severity: 'error',
+    from: { path: `^functions/${folders}/` },
+    to: { path: `^functions/(${[...higher, ...tier].join('|')})/`, pathNot: `^functions/$1/` },
+  };
+});
+
 module.exports = {
   forbidden: [
+    ...tierRules,
+    {
+      name: 'every-function-folder-has-a-tier',
+      comment: 'A new folder of functions/ is placed in FUNCTION_TIERS above, so its imports are checked.',
+      severity: 'error',
+      from: { path: `^functions/(?!(${FUNCTION_TIERS.flat().join('|')})/)` },
+      to: {},
+    },
+    {
+      name: 'features-never-import-routers-or-entries',
+      comment: 'Routers compose the features into APIs and entries wire them into Lambdas: a feature never reaches up to either.',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: '^functions/(routers|composition-root|entries)/' },
+      to: { path: '^functions/(routers|entries)/' },
+    },
     {
       name: 'no-circular',
       comment: 'An import cycle makes load order matter and a module impossible to read alone.',
@@ -57,15 +102,15 @@ module.exports = {
       comment:
         'functions/composition-root/ builds every store and service from clients, names and settings; only Lambda entries (and bin/) call it, domain code receives what it builds.',
       severity: 'error',
-      from: { path: '^functions/', pathNot: ['^functions/composition-root/', '^functions/.+/(handler|refresh-handler)\\.ts$'] },
+      from: { path: '^functions/', pathNot: ['^functions/composition-root/', '^functions/entries/'] },
       to: { path: '^functions/composition-root/' },
     },
     {
       name: 'lambda-entries-are-leaves',
-      comment: 'A Lambda entry (handler.ts) is only ever bundled, never imported: wiring lives in the composition root.',
+      comment: 'A Lambda entry (functions/entries/) is only ever bundled, never imported: wiring lives in the composition root.',
       severity: 'error',
       from: { path: '^(functions|lib|bin|schemas|values)/' },
-      to: { path: '^functions/(?!shared/).+/(handler|refresh-handler)\\.ts$' },
+      to: { path: '^functions/entries/' },
     },
     {
       name: 'console-features-stand-alone',

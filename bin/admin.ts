@@ -19,7 +19,7 @@ import * as z from 'zod';
 import { AppStore } from '../functions/organisations/app-store';
 import { bootstrapOrganisation, generatePassword } from '../functions/organisations/org-bootstrap';
 import { setOrgStatus } from '../functions/organisations/org-status';
-import { removeOrgUser } from '../functions/organisations/org-user-removal';
+import { removeOrgUser } from '../functions/oauth/org-user-removal';
 import { OrgUserStore } from '../functions/organisations/org-user-store';
 import { splitScopeList } from '../functions/management-tokens/scope-list';
 import { TokenStore } from '../functions/management-tokens/token-store';

@@ -33,7 +33,7 @@ export class BatchUploads extends Construct {
     const uploads = storage.buckets.uploads;
 
     this.processor = new ServiceFunction(this, 'Processor', {
-      entry: 'functions/ingest/uploads/handler.ts',
+      entry: 'functions/entries/batch-uploads.ts',
       description: 'upload processor: validates an uploaded large batch and publishes it to the ingest stream',
       // A 50 MB batch is decompressed, parsed and validated in memory.
       memorySize: 3008,

@@ -79,7 +79,7 @@ export class BillingRun extends Construct {
     });
 
     this.function = new ServiceFunction(this, 'Run', {
-      entry: 'functions/billing/run/handler.ts',
+      entry: 'functions/entries/billing-run.ts',
       description: 'billing run: meter usage reported to billing providers',
       memorySize: 1024,
       // The Lambda maximum: a window being priced and delivered when the budget runs out may finish.

@@ -38,7 +38,7 @@ export class CollectorApi extends Construct {
     const { storage } = props;
 
     this.collector = new ServiceFunction(this, 'Collector', {
-      entry: 'functions/ingest/collector/handler.ts',
+      entry: 'functions/entries/collector-api.ts',
       description: 'collector: validates SDK payloads and publishes them to the ingest stream',
       memorySize: 1024,
       // API Gateway stops waiting after 30 s.

@@ -61,7 +61,7 @@ export class EmailSender extends Construct {
     }
 
     this.function = new ServiceFunction(this, 'Sender', {
-      entry: 'functions/emails/handler.ts',
+      entry: 'functions/entries/email-sender.ts',
       description: 'behavioural emails per period through SES, cohort notifications (webhooks, emails); records bounces and complaints',
       memorySize: 512,
       timeout: Duration.minutes(10),

@@ -30,7 +30,7 @@ export class ExportWorker extends Construct {
   constructor(scope: Construct, id: string, props: ExportWorkerProps) {
     super(scope, id);
     this.function = new ServiceFunction(this, 'Worker', {
-      entry: 'functions/exports/handler.ts',
+      entry: 'functions/entries/export-worker.ts',
       description: 'export worker: bulk exports to gzip parts in S3',
       // A part (up to 64 MB of text) is built in memory and compressed.
       memorySize: 1024,

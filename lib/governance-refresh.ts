@@ -32,7 +32,7 @@ export class GovernanceRefresh extends Construct {
     const every = props.every ?? Duration.minutes(1);
 
     this.function = new ServiceFunction(this, 'Refresh', {
-      entry: 'functions/governance/refresh-handler.ts',
+      entry: 'functions/entries/governance-refresh.ts',
       description: 'governance refresh: cohort membership of rules for the SDK config',
       memorySize: 512,
       // Shorter than the schedule, so runs do not pile up behind a slow one.

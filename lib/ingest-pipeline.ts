@@ -43,7 +43,7 @@ export class IngestPipeline extends Construct {
     });
 
     this.consumer = new ServiceFunction(this, 'Consumer', {
-      entry: 'functions/ingest/consumer/handler.ts',
+      entry: 'functions/entries/ingest-consumer.ts',
       description: 'ingest consumer: dedup, profile merge, archive and index of stream records',
       memorySize: 1024,
       timeout: Duration.minutes(2),

@@ -118,7 +118,7 @@ export class ManagementApi extends Construct {
     });
 
     const search = new ServiceFunction(this, 'Search', {
-      entry: 'functions/search/handler.ts',
+      entry: 'functions/entries/search-api.ts',
       description: 'management API: search, count and get events and profiles',
       memorySize: 512,
       timeout: Duration.seconds(29),
@@ -155,7 +155,7 @@ export class ManagementApi extends Construct {
     // Shared views answer people without an account: the role reads token records, workspaces and
     // dashboards (GetItem, BatchGetItem) and counts the org's rate (UpdateItem), and searches. Nothing else.
     const sharedViews = new ServiceFunction(this, 'SharedViews', {
-      entry: 'functions/shared-views/handler.ts',
+      entry: 'functions/entries/shared-views-api.ts',
       description: 'management API: public and embedded workspaces and dashboards (shared-view tokens)',
       memorySize: 512,
       timeout: Duration.seconds(29),
@@ -174,7 +174,7 @@ export class ManagementApi extends Construct {
     props.search.grantHttpAccess(sharedViews.role);
 
     const management = new ServiceFunction(this, 'Management', {
-      entry: 'functions/management/handler.ts',
+      entry: 'functions/entries/management-api.ts',
       description: 'management API: OAuth, access tokens, apps and managed resources; the web console',
       afterBundling: consoleBundlingCommands,
       memorySize: 512,

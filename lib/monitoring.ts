@@ -20,7 +20,7 @@ export const FAILED_ITEMS_METRIC = {
 
 /**
  * Reports of a billing run that ended `failed` (a provider refused them, or their retries ran out),
- * published as CloudWatch EMF by the billing run's Lambda entry (functions/billing/run/handler.ts).
+ * published as CloudWatch EMF by the billing run's Lambda entry (functions/entries/billing-run.ts).
  */
 export const FAILED_REPORTS_METRIC = {
   namespace: 'UsageAnalytics/Billing',

@@ -5,7 +5,7 @@ import { exportRunDeps } from '../../functions/composition-root/export-services'
 import { ServiceStores } from '../../functions/composition-root/service-stores';
 import type { ExportJob } from '../../functions/exports/export-jobs';
 import { baseRequest, EXPORT_PAGE_SIZE, runExport } from '../../functions/exports/export-runner';
-import { newResourceId } from '../../functions/management/resource-store';
+import { newResourceId } from '../../functions/resources/resource-store';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchContext } from '../../functions/search/port';
 import { startEmulators } from '../local/emulators';

@@ -8,16 +8,16 @@ const root = resolve(__dirname, '../..');
 
 /** Every Lambda entry of the stack (lib/*.ts). */
 export const LAMBDA_ENTRIES = {
-  collector: 'functions/ingest/collector/handler.ts',
-  consumer: 'functions/ingest/consumer/handler.ts',
-  uploads: 'functions/ingest/uploads/handler.ts',
-  search: 'functions/search/handler.ts',
-  management: 'functions/management/handler.ts',
-  governance: 'functions/governance/refresh-handler.ts',
-  billing: 'functions/billing/run/handler.ts',
-  exports: 'functions/exports/handler.ts',
-  'shared-views': 'functions/shared-views/handler.ts',
-  emails: 'functions/emails/handler.ts',
+  collector: 'functions/entries/collector-api.ts',
+  consumer: 'functions/entries/ingest-consumer.ts',
+  uploads: 'functions/entries/batch-uploads.ts',
+  search: 'functions/entries/search-api.ts',
+  management: 'functions/entries/management-api.ts',
+  governance: 'functions/entries/governance-refresh.ts',
+  billing: 'functions/entries/billing-run.ts',
+  exports: 'functions/entries/export-worker.ts',
+  'shared-views': 'functions/entries/shared-views-api.ts',
+  emails: 'functions/entries/email-sender.ts',
 } as const;
 
 export interface BundleVariant {

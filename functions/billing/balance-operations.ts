@@ -1,5 +1,5 @@
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import { contextOf, listOptions, readObjectBody } from '../management/crud-operations';
+import { contextOf, listOptions, readObjectBody } from '../resources/crud-operations';
 import { ValidationError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH } from '../../schemas/billing/balance';

@@ -5,7 +5,7 @@ import { sendWebhookBatch } from '../billing/run/webhook-batch';
 import { lastClosedPeriod } from '../emails/email-periods';
 import type { EmailTransport } from '../emails/email-transport';
 import { criteriaQuery, forEachMember } from '../governance/membership';
-import type { ResourceStore } from '../management/resource-store';
+import type { ResourceStore } from '../resources/resource-store';
 import type { SearchableIndex } from '../search/port';
 import type { ChannelOutcome, CohortTenant, CohortWatchStore, NotificationBatch, PendingChange } from './cohort-watch-store';
 import { notificationEmail, notificationEvent } from './notification-payload';

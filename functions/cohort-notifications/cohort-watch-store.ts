@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite } from '../shared/aws/batch-write';
 import { queryAll } from '../shared/aws/query-pages';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 
 /**
  * What the cohort watcher keeps, in the app's partition of the resources table:

@@ -1,7 +1,7 @@
 import { NotificationRule } from '../../schemas/resources/cohort';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 import { COHORT_PREFIX } from '../management/cohorts';
-import type { ResourceStore } from '../management/resource-store';
+import type { ResourceStore } from '../resources/resource-store';
 import type { CohortTenant } from './cohort-watch-store';
 
 /** A cohort whose notification rule asks to be told of entries or departures. */

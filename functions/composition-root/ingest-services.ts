@@ -1,4 +1,4 @@
-import { createCollectorHandler } from '../ingest/collector/collector-handler';
+import { createCollectorHandler } from '../routers/collector-api';
 import { createConsumerHandler, type ConsumerHandler } from '../ingest/consumer/consumer-handler';
 import { createUploadHandler } from '../ingest/uploads/upload-handler';
 import type { UploadProcessorDeps } from '../ingest/uploads/process-upload';

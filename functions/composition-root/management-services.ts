@@ -2,7 +2,7 @@ import type { EmailTransport } from '../emails/email-transport';
 import type { ExportRef } from '../exports/export-jobs';
 import { GovernanceRefresher } from '../governance/refresher';
 import type { IngestBacklogProbe } from '../ingest/backlog/ingest-backlog';
-import { createManagementApiHandler } from '../management/management-api-handler';
+import { createManagementApiHandler } from '../routers/management-api';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import type { HttpHandler } from '../shared/http/handler';

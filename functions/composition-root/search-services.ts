@@ -1,4 +1,4 @@
-import { createSearchApiHandler } from '../search/search-api-handler';
+import { createSearchApiHandler } from '../routers/search-api';
 import type { RecordPublisher } from '../ingest/stream/publisher';
 import type { HttpHandler } from '../shared/http/handler';
 import type { ManagementServiceOptions } from './management-services';

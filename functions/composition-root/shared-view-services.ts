@@ -1,6 +1,6 @@
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
-import { createSharedViewApiHandler } from '../shared-views/shared-view-api-handler';
+import { createSharedViewApiHandler } from '../routers/shared-view-api';
 import type { HttpHandler } from '../shared/http/handler';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';

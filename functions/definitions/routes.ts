@@ -8,7 +8,7 @@ import type { ManagementScope } from '../../schemas/scopes';
 
 export type ApiName = 'collector' | 'management';
 /**
- * The Lambdas that serve HTTP. Each has one entry file: functions/<dir>/handler.ts.
+ * The Lambdas that serve HTTP. Each has one entry file in functions/entries/.
  * - collector: the Collector API.
  * - search: the management API's `/search/~/...` routes (the search backend, heavy queries).
  * - shared-views: the public routes a shared-view token opens (`/public/views/...`): one workspace or

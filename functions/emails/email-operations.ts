@@ -1,10 +1,10 @@
 import { EmailSendStatus, EmailTestRequest, UnsubscribeRequest } from '../../schemas/resources/email-send';
 import { EmailTemplateDocument } from '../../schemas/resources/email-template';
-import { contextOf, readObjectBody } from '../management/crud-operations';
-import { EMAIL_TEMPLATE_PREFIX } from '../management/kinds/email-templates';
-import { inApp, nextPageHeader } from '../management/kinds/references';
-import type { ResourceOperationTable } from '../management/resource-deps';
-import { DEFAULT_TAKE, MAX_TAKE, type ResourceStore } from '../management/resource-store';
+import { contextOf, readObjectBody } from '../resources/crud-operations';
+import { EMAIL_TEMPLATE_PREFIX } from './email-templates';
+import { inApp, nextPageHeader } from '../resources/references';
+import type { ResourceOperationTable } from '../resources/resource-deps';
+import { DEFAULT_TAKE, MAX_TAKE, type ResourceStore } from '../resources/resource-store';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';

@@ -2,7 +2,7 @@ import { batchGet } from '../shared/aws/batch-get';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EmailSendRecord, type EmailSendStatus } from '../../schemas/resources/email-send';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 import { queryItems } from '../shared/aws/query-pages';
 
 /**

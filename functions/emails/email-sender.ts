@@ -1,10 +1,10 @@
 import { EmailTemplateDocument } from '../../schemas/resources/email-template';
 import type { EmailSendRecord } from '../../schemas/resources/email-send';
 import { StoredCohort } from '../../schemas/governance';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 import { COHORT_PREFIX } from '../management/cohorts';
-import { EMAIL_TEMPLATE_PREFIX } from '../management/kinds/email-templates';
-import { resourceKey, type ResourceStore } from '../management/resource-store';
+import { EMAIL_TEMPLATE_PREFIX } from './email-templates';
+import { resourceKey, type ResourceStore } from '../resources/resource-store';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';

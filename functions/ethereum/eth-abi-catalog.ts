@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Abi } from 'viem';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 import type { AbiLookup } from './json-rpc-decoding';
 import { queryItems } from '../shared/aws/query-pages';
 

@@ -1,10 +1,10 @@
 import { parseAbiItem, toFunctionSignature, type AbiFunction } from 'viem';
 import { EthAbiCreate, type EthAbiDocument } from '../../schemas/resources/eth-abi';
-import { appRulesPartition } from '../governance/keys';
-import { contextOf, listOptions, type ResourceContext } from '../management/crud-operations';
-import { nextPageHeader } from '../management/kinds/references';
-import type { ResourceOperationTable } from '../management/resource-deps';
-import type { ResourceStore } from '../management/resource-store';
+import { appRulesPartition } from '../resources/keys';
+import { contextOf, listOptions, type ResourceContext } from '../resources/crud-operations';
+import { nextPageHeader } from '../resources/references';
+import type { ResourceOperationTable } from '../resources/resource-deps';
+import type { ResourceStore } from '../resources/resource-store';
 import { ValidationError, type FieldIssue } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import { ANY_CONTRACT, ETH_ABI_PREFIX } from './eth-abi-catalog';

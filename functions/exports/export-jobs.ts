@@ -1,7 +1,7 @@
 import type { ExportFormat, ExportKind, ExportPart, ExportStatus } from '../../schemas/resources/export-job';
 import type { SortValue } from '../../schemas/search-tree';
-import { appRulesPartition } from '../governance/keys';
-import type { ResourceLocation, ResourceStore, StoredDocument } from '../management/resource-store';
+import { appRulesPartition } from '../resources/keys';
+import type { ResourceLocation, ResourceStore, StoredDocument } from '../resources/resource-store';
 
 /**
  * An export job as stored (a managed resource of its app, `EXPORT#<id>`), and the queue of jobs

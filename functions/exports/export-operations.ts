@@ -1,8 +1,8 @@
 import { ExportCreate } from '../../schemas/resources/export-job';
 import type { ManagementScope } from '../../schemas/scopes';
-import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../management/crud-operations';
+import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../resources/crud-operations';
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import { newResourceId } from '../management/resource-store';
+import { newResourceId } from '../resources/resource-store';
 import { parseRequestRange } from '../search/dates/request-range';
 import { expandRequest } from '../search/virtual-event-types/expand-request';
 import { UnauthorizedError, ValidationError } from '../shared/errors';

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GOVERNED_APPS_PARTITION } from './keys';
+import { GOVERNED_APPS_PARTITION } from '../resources/keys';
 import { queryAll } from '../shared/aws/query-pages';
 
 export interface GovernedApp {

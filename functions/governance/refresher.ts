@@ -1,9 +1,9 @@
 import type { AppStore } from '../organisations/app-store';
 import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
-import { INLINE_PURGE_ITEMS, type AppPurger, type PurgeResult } from '../management/app-purge';
+import { INLINE_PURGE_ITEMS, type AppPurger, type PurgeResult } from '../resources/app-purge';
 import type { GovernedApps } from './governed-apps';
-import { GOVERNED_APPS_PARTITION } from './keys';
+import { GOVERNED_APPS_PARTITION } from '../resources/keys';
 import { computeMembership, computeSampleRates, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';
 import type { GovernanceRuleStore } from './rule-store';

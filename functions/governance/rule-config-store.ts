@@ -4,8 +4,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RuleAssignments } from '../../schemas/governance';
 import { batchWrite } from '../shared/aws/batch-write';
-import { appRulesPartition } from './keys';
+import { appRulesPartition } from '../resources/keys';
 import { queryItems } from '../shared/aws/query-pages';
+import { RULE_CONFIG_SORT_KEY } from '../resources/keys';
 
 /**
  * The cohort membership of an app's rules and sampled cohorts (GET /v1/config's user_rules /
@@ -17,7 +18,6 @@ import { queryItems } from '../shared/aws/query-pages';
  * Why chunks: a cohort can hold far more members than one 400 KB item; a new generation's chunks are
  * written before the header points at them, so a reader never sees half of a snapshot.
  */
-export const RULE_CONFIG_SORT_KEY = 'CONFIG#RULES';
 /** Compressed bytes kept in one item: well under DynamoDB's 400 KB item limit with keys and names. */
 export const RULE_CONFIG_CHUNK_BYTES = 350_000;
 

@@ -1,7 +1,7 @@
 import { batchGet } from '../shared/aws/batch-get';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DISABLED_RULE_STATE, type SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
-import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from './keys';
+import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from '../resources/keys';
 import type { RuleConfigReader, RuleConfigSnapshot } from './rule-config-store';
 import { queryAll, queryItems } from '../shared/aws/query-pages';
 
@@ -10,7 +10,6 @@ import { queryAll, queryItems } from '../shared/aws/query-pages';
  * cohorts they name (COHORT#<id>). The management API writes them; the collector serves them to SDKs
  * (GET /v1/rules) and the refresher turns cohorts into membership (GET /v1/config).
  */
-export { appRulesPartition, RULE_SORT_PREFIX, COHORT_SORT_PREFIX };
 
 export type GovernanceRule = Record<string, unknown> & { _id: string };
 

@@ -3,10 +3,10 @@ import { AppCreate, AppUpdate, APP_SETTING_FIELDS } from '../../schemas/resource
 import { collectorKeyKey, newCollectorApplicationId, orgKey } from '../organisations/app-store';
 import { assertTimeZone } from '../search/dates/time-zone';
 import { originOf } from '../shared/http/origin';
-import { INLINE_PURGE_ITEMS, type AppPurger } from './app-purge';
-import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
-import type { StoredDocument } from './resource-store';
+import { INLINE_PURGE_ITEMS, type AppPurger } from '../resources/app-purge';
+import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
+import type { StoredDocument } from '../resources/resource-store';
 
 export const APP_PREFIX = 'APP';
 

@@ -1,7 +1,7 @@
 import { BillingMeterCreate, BillingMeterUpdate } from '../../schemas/resources/billing-meter';
 import { ValidationError } from '../shared/errors';
-import { crudOperations, type CrudKind } from './crud-operations';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
+import { crudOperations, type CrudKind } from '../resources/crud-operations';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
 import { parseCriteria } from './search-criteria';
 
 export const METER_PREFIX = 'METER';

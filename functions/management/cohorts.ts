@@ -1,10 +1,10 @@
 import { CohortCreate, CohortUpdate, type CohortType } from '../../schemas/resources/cohort';
 import { assertTimeZone } from '../search/dates/time-zone';
 import { ValidationError } from '../shared/errors';
-import { appRulesPartition } from '../governance/keys';
-import { contextOf, crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
-import type { StoredDocument } from './resource-store';
+import { appRulesPartition } from '../resources/keys';
+import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
+import type { StoredDocument } from '../resources/resource-store';
 import { parseCriteria } from './search-criteria';
 
 export const COHORT_PREFIX = 'COHORT';

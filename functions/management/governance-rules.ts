@@ -1,10 +1,10 @@
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resources/governance-rule';
-import { appRulesPartition, RULE_SORT_PREFIX } from '../governance/keys';
+import { appRulesPartition, RULE_SORT_PREFIX } from '../resources/keys';
 import { GoneError, NotFoundError, ValidationError, type FieldIssue } from '../shared/errors';
-import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
+import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
 import { COHORT_PREFIX } from './cohorts';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
-import type { ResourceStore, StoredDocument } from './resource-store';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
+import type { ResourceStore, StoredDocument } from '../resources/resource-store';
 
 /** `RULE`: the collector's rule store (functions/governance/rule-store.ts) reads `RULE#<id>` items. */
 export const RULE_PREFIX = RULE_SORT_PREFIX.slice(0, -1);

@@ -1,12 +1,12 @@
 import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../schemas/resources/virtual-event-type';
 import type { QueryNode } from '../../schemas/search-tree';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 import type { TenantScope } from '../search/port';
 import { queryMentions, VIRTUAL_EVENT_TYPES_FIELD, type VirtualEventTypeDefinition } from '../search/virtual-event-types/expand-query';
 import { ValidationError } from '../shared/errors';
-import { crudOperations, type CrudKind, type ResourceContext } from './crud-operations';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from './resource-deps';
-import type { ResourceStore, StoredDocument } from './resource-store';
+import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
+import type { ResourceStore, StoredDocument } from '../resources/resource-store';
 import { parseCriteria } from './search-criteria';
 
 export const VIRTUAL_EVENT_TYPE_PREFIX = 'VIRTUAL_EVENT_TYPE';

@@ -1,6 +1,6 @@
 import type { CreateOrgUser, OrgUser } from '../../schemas/org';
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import { removeOrgUser } from '../organisations/org-user-removal';
+import { removeOrgUser } from './org-user-removal';
 import type { OrgUserStore } from '../organisations/org-user-store';
 import { effectiveScopes } from '../management-tokens/scope-list';
 import type { TokenStore } from '../management-tokens/token-store';

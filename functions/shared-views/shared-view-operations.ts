@@ -1,6 +1,6 @@
 import type { SharedTimeRange, SharedView, SharedViewClaims, SharedWorkspace, SharedViewTokenRecord } from '../../schemas/resources/shared-view';
 import { rowsOf } from '../management/kinds/dashboard-tree';
-import { resourceKey, type ResourceStore, type StoredDocument } from '../management/resource-store';
+import { resourceKey, type ResourceStore, type StoredDocument } from '../resources/resource-store';
 import { parseFunnelBody, parseRetentionBody } from '../search/analyses/parse-analyses';
 import { parseRequestRange } from '../search/dates/request-range';
 import { parseSearchRequest } from '../search/dsl';

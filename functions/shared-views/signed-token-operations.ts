@@ -7,10 +7,10 @@ import {
   type SharedViewToken,
   type SharedViewTokenRecord,
 } from '../../schemas/resources/shared-view';
-import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../management/crud-operations';
-import { nextPageHeader } from '../management/kinds/references';
-import type { ResourceOperationTable } from '../management/resource-deps';
-import { newResourceId, type ResourceStore, type StoredDocument } from '../management/resource-store';
+import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../resources/crud-operations';
+import { nextPageHeader } from '../resources/references';
+import type { ResourceOperationTable } from '../resources/resource-deps';
+import { newResourceId, type ResourceStore, type StoredDocument } from '../resources/resource-store';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { parseRequestRange } from '../search/dates/request-range';
 import { assertTimeZone } from '../search/dates/time-zone';

@@ -1,7 +1,7 @@
 import { SharedViewTokenRecord, type SharedTargetKind } from '../../schemas/resources/shared-view';
-import { appRulesPartition } from '../governance/keys';
+import { appRulesPartition } from '../resources/keys';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX } from '../management/kinds/dashboard-tree';
-import type { ResourceLocation } from '../management/resource-store';
+import type { ResourceLocation } from '../resources/resource-store';
 
 /** Where shared-view token records and what they share are stored (the app's resource partition). */
 

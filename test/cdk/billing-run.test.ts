@@ -36,7 +36,7 @@ describe('billing Lambda', () => {
     expect(functionProps()['ReservedConcurrentExecutions']).toBeUndefined();
     const reserved = synthesize({ billingReservedConcurrency: '1' });
     expect(reserved.resources[logicalIdOf(reserved.stack.billingRun.function.function)]!.Properties['ReservedConcurrentExecutions']).toBe(1);
-    expect(fs.existsSync(path.join(REPO_ROOT, 'functions/billing/run/handler.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(REPO_ROOT, 'functions/entries/billing-run.ts'))).toBe(true);
   });
 
   it('receives exactly the settings BillingRunEnv reads, and the schema accepts them', () => {
@@ -169,7 +169,7 @@ describe('billing alarms', () => {
   it('alarms on failed reports, from the EMF metric the Lambda entry publishes', () => {
     expect(FAILED_REPORTS_METRIC).toEqual({ namespace: 'UsageAnalytics/Billing', metricName: 'FailedReports', dimensions: { Service: 'billing-run' } });
     // The entry cannot import lib/ (it would bundle aws-cdk-lib), so it names the metric itself: the names must match.
-    const entry = fs.readFileSync(path.join(REPO_ROOT, 'functions/billing/run/handler.ts'), 'utf8');
+    const entry = fs.readFileSync(path.join(REPO_ROOT, 'functions/entries/billing-run.ts'), 'utf8');
     expect(entry).toContain("embeddedMetrics('UsageAnalytics/Billing', { Service: 'billing-run' })");
     expect(entry).toMatch(/FailedReports: summary\.failed/);
     expect(alarm('BillingFailedReports')).toMatchObject({

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { GOVERNED_APPS_PARTITION, appRulesPartition } from '../../functions/governance/keys';
-import { PURGE_PARTITION, INLINE_PURGE_ITEMS } from '../../functions/management/app-purge';
+import { GOVERNED_APPS_PARTITION, appRulesPartition } from '../../functions/resources/keys';
+import { PURGE_PARTITION, INLINE_PURGE_ITEMS } from '../../functions/resources/app-purge';
 import { batchWrite } from '../../functions/shared/aws/batch-write';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 

@@ -3,7 +3,7 @@ import { createServer as createNetServer } from 'node:net';
 import { channelKey } from '../../functions/billing/channels/channel-reader';
 import { DELIVERY_UNCONFIRMED } from '../../functions/billing/run/deliver-reports';
 import { runBilling, type BillingRunDeps } from '../../functions/billing/run/billing-run';
-import { newResourceId } from '../../functions/management/resource-store';
+import { newResourceId } from '../../functions/resources/resource-store';
 import type { BillingReport } from '../../schemas/billing/report';
 import { FakeWebhookReceiver } from '../support/fake-providers';
 import { apiCall, startTestRuntime, type TestRuntime } from './support/runtime';

@@ -6,7 +6,7 @@ import { processExportQueue } from '../../functions/exports/export-queue';
 import { runExport } from '../../functions/exports/export-runner';
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';
 import type { SearchRequest } from '../../schemas/search-tree';
-import { newResourceId } from '../../functions/management/resource-store';
+import { newResourceId } from '../../functions/resources/resource-store';
 import { managementScopes } from '../../schemas/scopes';
 import { apiCall, searchBackends, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 

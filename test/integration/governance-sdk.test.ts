@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { appRulesPartition } from '../../functions/governance/keys';
-import { RULE_CONFIG_CHUNK_BYTES, RULE_CONFIG_SORT_KEY, RuleConfigStore } from '../../functions/governance/rule-config-store';
+import { appRulesPartition, RULE_CONFIG_SORT_KEY } from '../../functions/resources/keys';
+import { RULE_CONFIG_CHUNK_BYTES, RuleConfigStore } from '../../functions/governance/rule-config-store';
 import type { RuleAssignments } from '../../schemas/governance';
 import { eventually, send, searchBackends, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
 

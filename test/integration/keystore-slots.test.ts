@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { appRulesPartition } from '../../functions/governance/keys';
+import { appRulesPartition } from '../../functions/resources/keys';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /** The keystore's one key per (type, month) holds under concurrent creates, on the real emulators. */

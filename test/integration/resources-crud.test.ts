@@ -1,7 +1,7 @@
 import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
 import { issueManagementToken } from '../../functions/management-tokens/token-issuer';
 import { TokenStore } from '../../functions/management-tokens/token-store';
-import { ResourceStore } from '../../functions/management/resource-store';
+import { ResourceStore } from '../../functions/resources/resource-store';
 import { managementScopes, type ManagementScope } from '../../schemas/scopes';
 import { send, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
 

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
  */
 it('keeps the collector bundle within 250 KB minified', async () => {
   const result = await build({
-    entryPoints: [resolve(__dirname, '../../functions/ingest/collector/handler.ts')],
+    entryPoints: [resolve(__dirname, '../../functions/entries/collector-api.ts')],
     bundle: true,
     minify: true,
     platform: 'node',

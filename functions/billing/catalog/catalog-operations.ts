@@ -1,8 +1,8 @@
 import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
-import { appRulesPartition } from '../../governance/rule-store';
-import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../../management/crud-operations';
-import { namedOperations, type ResourceOperationTable } from '../../management/resource-deps';
-import type { ResourceStore, StoredDocument } from '../../management/resource-store';
+import { appRulesPartition } from '../../resources/keys';
+import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../../resources/crud-operations';
+import { namedOperations, type ResourceOperationTable } from '../../resources/resource-deps';
+import type { ResourceStore, StoredDocument } from '../../resources/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { parseBody } from '../../shared/invalid-input';
 

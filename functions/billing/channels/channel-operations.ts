@@ -1,7 +1,7 @@
 import { ChannelCreate, ChannelStatus, ChannelUpdate, withTargetPolicy, type StoredChannel } from '../../../schemas/billing/channel';
-import { crudOperations, SYSTEM_FIELDS, type CrudKind } from '../../management/crud-operations';
-import { namedOperations, type ResourceOperationTable } from '../../management/resource-deps';
-import type { StoredDocument } from '../../management/resource-store';
+import { crudOperations, SYSTEM_FIELDS, type CrudKind } from '../../resources/crud-operations';
+import { namedOperations, type ResourceOperationTable } from '../../resources/resource-deps';
+import type { StoredDocument } from '../../resources/resource-store';
 import { ValidationError } from '../../shared/errors';
 import type { HttpRequest } from '../../shared/http/types';
 import { CHANNEL_PREFIX } from './channel-reader';

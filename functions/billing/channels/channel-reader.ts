@@ -1,7 +1,7 @@
 import type { WebhookParams } from '../../../schemas/billing/provider-params';
 import { StoredChannel } from '../../../schemas/billing/channel';
-import { appRulesPartition } from '../../governance/keys';
-import { isPlausibleId, type ResourceStore } from '../../management/resource-store';
+import { appRulesPartition } from '../../resources/keys';
+import { isPlausibleId, type ResourceStore } from '../../resources/resource-store';
 import { webhookTransport, type ClientOptions } from '../providers/client-options';
 import type { ProviderClient } from '../providers/provider-port';
 import { createWebhookClient } from '../providers/webhook-client';

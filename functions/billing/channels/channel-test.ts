@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ChannelTestRequest } from '../../../schemas/billing/channel';
 import { WebhookParams } from '../../../schemas/resources/billing-meter';
-import { appRulesPartition } from '../../governance/keys';
+import { appRulesPartition } from '../../resources/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
-import { contextOf } from '../../management/crud-operations';
-import { optionalObjectBody } from '../../management/kinds/optional-body';
-import type { ResourceOperationTable } from '../../management/resource-deps';
-import type { ResourceStore } from '../../management/resource-store';
+import { contextOf } from '../../resources/crud-operations';
+import { optionalObjectBody } from '../../resources/optional-body';
+import type { ResourceOperationTable } from '../../resources/resource-deps';
+import type { ResourceStore } from '../../resources/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { recordedHttp, RequestLog, type AttemptResult, type FetchLike, type HttpResponse } from '../providers/attempts';
 import type { ProviderRequestRecord } from '../providers/provider-port';

@@ -1,8 +1,8 @@
 import { BillingMeterCreate } from '../../../schemas/resources/billing-meter';
-import { appRulesPartition } from '../../governance/keys';
+import { appRulesPartition } from '../../resources/keys';
 import { METER_PREFIX, normaliseEsQuery } from '../../management/billing-meters';
-import { contextOf, readObjectBody } from '../../management/crud-operations';
-import type { ResourceOperationTable } from '../../management/resource-deps';
+import { contextOf, readObjectBody } from '../../resources/crud-operations';
+import type { ResourceOperationTable } from '../../resources/resource-deps';
 import { withinQueryBudget, type QueryBudgetDeps } from '../../search/query-budget';
 import { withQuerySignal } from '../../search/query-signal';
 import { previewMeter, type MeterPreviewDeps } from './meter-preview';

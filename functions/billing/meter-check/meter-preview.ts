@@ -1,6 +1,6 @@
 import type { MeterPreview, MeterWarning, PreviewLine } from '../../../schemas/billing/meter-preview';
 import { windowContaining } from '../../../values/reporting-period';
-import type { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { ValidationError } from '../../shared/errors';
 import type { ReportTenant } from '../reports/report-store';

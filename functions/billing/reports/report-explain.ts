@@ -1,8 +1,8 @@
 import type { BillingReport } from '../../../schemas/billing/report';
 import { parseSearchRequest } from '../../search/dsl';
-import { appRulesPartition } from '../../governance/keys';
+import { appRulesPartition } from '../../resources/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
-import type { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { Decimal } from '../../../values/decimal';

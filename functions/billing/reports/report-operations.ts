@@ -1,5 +1,5 @@
-import { contextOf } from '../../management/crud-operations';
-import type { ResourceOperationTable } from '../../management/resource-deps';
+import { contextOf } from '../../resources/crud-operations';
+import type { ResourceOperationTable } from '../../resources/resource-deps';
 import type { SearchableIndex } from '../../search/port';
 import { withinQueryBudget, type QueryBudgetDeps } from '../../search/query-budget';
 import { withQuerySignal } from '../../search/query-signal';
@@ -8,7 +8,7 @@ import { explainReport } from './report-explain';
 import { ReportMetricsParams, reportMetrics } from './report-metrics';
 import { listReports, ReportListParams, reportSelection } from './report-query';
 import type { ReportStore } from './report-store';
-import type { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../resources/resource-store';
 import { parseQueryParams } from '../../shared/invalid-input';
 
 export interface ReportOperationDeps extends QueryBudgetDeps {

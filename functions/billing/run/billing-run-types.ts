@@ -7,7 +7,7 @@ import type { ProviderClient } from '../providers/provider-port';
 import type { ReportStore, ReportTenant } from '../reports/report-store';
 import type { BalanceLedger } from '../balances/balance-ledger';
 import type { LateWindowStore } from '../late-events/late-window-store';
-import type { ResourceStore } from '../../management/resource-store';
+import type { ResourceStore } from '../../resources/resource-store';
 import type { BalanceProbe } from './balance-probe';
 import type { RunStateStore } from './run-state-store';
 import type { UsageWindow } from '../../../values/reporting-period';

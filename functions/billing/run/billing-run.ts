@@ -1,4 +1,4 @@
-import { appRulesPartition } from '../../governance/keys';
+import { appRulesPartition } from '../../resources/keys';
 import { METER_PREFIX } from '../../management/billing-meters';
 import type { ReportTenant } from '../reports/report-store';
 import { runMeterOf, type RunMeter } from './run-meter';

@@ -1,6 +1,6 @@
 import type { PriceTerms } from '../../../schemas/billing/catalog';
-import { appRulesPartition } from '../../governance/keys';
-import type { ResourceStore } from '../../management/resource-store';
+import { appRulesPartition } from '../../resources/keys';
+import type { ResourceStore } from '../../resources/resource-store';
 import { PRICE_PREFIX } from '../catalog/catalog-operations';
 import type { ReportTenant } from '../reports/report-store';
 import { matchingItem, type KnownSubscription } from './subscription-directory';

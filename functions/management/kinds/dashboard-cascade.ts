@@ -2,9 +2,9 @@ import type { DashboardCascadeResult } from '../../../schemas/resources/dashboar
 import type { ManagementCaller } from '../../management-tokens/management-auth';
 import { GoneError, NotFoundError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
-import { contextOf, type CrudDeps } from '../crud-operations';
+import { contextOf, type CrudDeps } from '../../resources/crud-operations';
 import { DASHBOARD_PREFIX, dashboardTree } from './dashboard-tree';
-import { inApp } from './references';
+import { inApp } from '../../resources/references';
 import { deleteWorkspace } from './workspace-removal';
 
 /**

@@ -3,11 +3,11 @@ import type { ManagementCaller } from '../../management-tokens/management-auth';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { GoneError, NotFoundError, ValidationError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
-import { contextOf, type CrudDeps, type ResourceContext } from '../crud-operations';
-import { newResourceId, type ResourceStore, type StoredDocument } from '../resource-store';
+import { contextOf, type CrudDeps, type ResourceContext } from '../../resources/crud-operations';
+import { newResourceId, type ResourceStore, type StoredDocument } from '../../resources/resource-store';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX, dashboardTree, rowsOf } from './dashboard-tree';
-import { optionalObjectBody } from './optional-body';
-import { inApp } from './references';
+import { optionalObjectBody } from '../../resources/optional-body';
+import { inApp } from '../../resources/references';
 import { parseBody } from '../../shared/invalid-input';
 
 const READS_IN_FLIGHT = 8;

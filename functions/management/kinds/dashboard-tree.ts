@@ -1,7 +1,7 @@
 import { ValidationError } from '../../shared/errors';
-import type { ResourceContext } from '../crud-operations';
-import { MAX_TAKE, type ResourceLocation, type ResourceStore, type StoredDocument } from '../resource-store';
-import { inApp } from './references';
+import type { ResourceContext } from '../../resources/crud-operations';
+import { MAX_TAKE, type ResourceLocation, type ResourceStore, type StoredDocument } from '../../resources/resource-store';
+import { inApp } from '../../resources/references';
 
 export const DASHBOARD_PREFIX = 'DASHBOARD';
 export const WORKSPACE_PREFIX = 'WORKSPACE';

@@ -1,14 +1,14 @@
 import { DashboardCreate, DashboardUpdate } from '../../../schemas/resources/dashboard';
 import { ValidationError } from '../../shared/errors';
-import { crudOperations, type CrudDeps, type CrudKind, type ResourceContext } from '../crud-operations';
-import type { StoredDocument } from '../resource-store';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
+import { crudOperations, type CrudDeps, type CrudKind, type ResourceContext } from '../../resources/crud-operations';
+import type { StoredDocument } from '../../resources/resource-store';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../../resources/resource-deps';
 import { cascadeDeleteOperation } from './dashboard-cascade';
 import { copyDashboardOperation } from './dashboard-copy';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX, rowsOf } from './dashboard-tree';
 import { aclOperations } from './policy-acl';
-import { resolveReferences, type Reference } from './references';
-import { storable } from '../storable';
+import { resolveReferences, type Reference } from '../../resources/references';
+import { storable } from '../../resources/storable';
 
 const ID_PARAM = 'dashId';
 

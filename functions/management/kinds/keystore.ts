@@ -9,11 +9,19 @@ import {
 } from '../../../schemas/resources/keystore';
 import { ValidationError, type FieldIssue } from '../../shared/errors';
 import { readJsonBody } from '../../shared/http/body';
-import { contextOf, crudOperations, listOptions, MAX_RESOURCE_BODY_BYTES, type CrudKind, type ResourceContext, type SystemFields } from '../crud-operations';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
-import { newResourceId, resourceKey, type StoredDocument } from '../resource-store';
-import { filteredList } from './filtered-list';
-import { inApp, nextPageHeader } from './references';
+import {
+  contextOf,
+  crudOperations,
+  listOptions,
+  MAX_RESOURCE_BODY_BYTES,
+  type CrudKind,
+  type ResourceContext,
+  type SystemFields,
+} from '../../resources/crud-operations';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../../resources/resource-deps';
+import { newResourceId, resourceKey, type StoredDocument } from '../../resources/resource-store';
+import { filteredList } from '../../resources/filtered-list';
+import { inApp, nextPageHeader } from '../../resources/references';
 import { parseBody } from '../../shared/invalid-input';
 
 export const ENCRYPTED_KEY_PREFIX = 'KEY';

@@ -3,10 +3,10 @@ import type { ManagementCaller } from '../../management-tokens/management-auth';
 import { NotFoundError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import type { HttpRequest } from '../../shared/http/types';
-import { contextOf, readObjectBody, type CrudDeps, type ResourceContext } from '../crud-operations';
-import type { StoredDocument } from '../resource-store';
-import { hasBody } from './optional-body';
-import { inApp } from './references';
+import { contextOf, readObjectBody, type CrudDeps, type ResourceContext } from '../../resources/crud-operations';
+import type { StoredDocument } from '../../resources/resource-store';
+import { hasBody } from '../../resources/optional-body';
+import { inApp } from '../../resources/references';
 import { parseBody } from '../../shared/invalid-input';
 
 export interface AclTarget {

@@ -1,11 +1,11 @@
 import { CommentCreate, CommentUpdate, type CommentDocument, type StoredComment } from '../../../schemas/resources/workspace';
 import { GoneError, NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
-import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../crud-operations';
-import { newResourceId, MAX_TAKE, type StoredDocument } from '../resource-store';
-import type { ResourceDeps, ResourceOperationTable } from '../resource-deps';
+import { contextOf, listOptions, readObjectBody, type ResourceContext } from '../../resources/crud-operations';
+import { newResourceId, MAX_TAKE, type StoredDocument } from '../../resources/resource-store';
+import type { ResourceDeps, ResourceOperationTable } from '../../resources/resource-deps';
 import type { HttpRequest } from '../../shared/http/types';
 import { WORKSPACE_PREFIX } from './dashboard-tree';
-import { inApp, nextPageHeader } from './references';
+import { inApp, nextPageHeader } from '../../resources/references';
 import { commentsOf } from './workspace-removal';
 import { parseBody } from '../../shared/invalid-input';
 

@@ -1,8 +1,8 @@
 import { GoneError, NotFoundError } from '../../shared/errors';
-import type { ResourceContext } from '../crud-operations';
-import { MAX_TAKE, type ResourceStore } from '../resource-store';
+import type { ResourceContext } from '../../resources/crud-operations';
+import { MAX_TAKE, type ResourceStore } from '../../resources/resource-store';
 import { WORKSPACE_PREFIX } from './dashboard-tree';
-import { inApp } from './references';
+import { inApp } from '../../resources/references';
 
 /** Comments of a workspace: `COMMENT#<workspaceId>#<commentId>` in the app's partition. */
 export const commentsOf = (ctx: Pick<ResourceContext, 'orgId' | 'appId'>, workspaceId: string) => inApp(ctx, `COMMENT#${workspaceId}`);

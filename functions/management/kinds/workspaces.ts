@@ -2,13 +2,13 @@ import { WorkspaceCreate, WorkspaceUpdate, type ChartItem } from '../../../schem
 import { parseSearchRequest } from '../../search/dsl';
 import { assertTimeZone } from '../../search/dates/time-zone';
 import { ValidationError } from '../../shared/errors';
-import { contextOf, crudOperations, listOptions, type CrudKind } from '../crud-operations';
-import type { StoredDocument } from '../resource-store';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
+import { contextOf, crudOperations, listOptions, type CrudKind } from '../../resources/crud-operations';
+import type { StoredDocument } from '../../resources/resource-store';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../../resources/resource-deps';
 import { WORKSPACE_PREFIX } from './dashboard-tree';
 import { aclOperations } from './policy-acl';
-import { inApp, nextPageHeader } from './references';
-import { storable } from '../storable';
+import { inApp, nextPageHeader } from '../../resources/references';
+import { storable } from '../../resources/storable';
 import { commentOperations } from './workspace-comments';
 import { deleteWorkspace } from './workspace-removal';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_TAKE, MAX_TAKE } from '../../management/resource-store';
+import { DEFAULT_TAKE, MAX_TAKE } from '../../resources/resource-store';
 
 /** The shape of a route's OpenAPI description and the helpers every area uses. */
 export interface RouteSchema {
@@ -34,7 +34,7 @@ export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 410 | 413 | 415 | 429 | 
 /** A name for a schema in the documents' `components.schemas` (the generator turns it into a $ref). */
 export const named = <T extends z.ZodType>(name: string, schema: T): T => schema.meta({ id: name }) as T;
 
-// ── Management: managed resources (the generic CRUD of functions/management/crud-operations.ts) ──
+// ── Management: managed resources (the generic CRUD of functions/resources/crud-operations.ts) ──
 
 export const ListQuery = z.object({
   take: z

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { canonicalJson, contentHash, EMPTY_SNAPSHOT, type RuleConfigSnapshot } from '../../../functions/governance/rule-config-store';
 import { GovernanceRuleStore } from '../../../functions/governance/rule-store';
-import { collectorOperations } from '../../../functions/ingest/collector/operations';
+import { collectorOperations } from '../../../functions/routers/collector-operations';
 import { configETag, configETagHeaders, sdkConfigFor } from '../../../functions/ingest/collector/sdk-config';
 import { UploadStore } from '../../../functions/ingest/uploads/upload-store';
 import type { HttpRequest } from '../../../functions/shared/http/types';

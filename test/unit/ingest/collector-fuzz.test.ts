@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, AppSettings } from '../../../schemas/app';
 import { RuleConfigStore } from '../../../functions/governance/rule-config-store';
 import { GovernanceRuleStore } from '../../../functions/governance/rule-store';
-import { createCollectorHandler } from '../../../functions/ingest/collector/collector-handler';
+import { createCollectorHandler } from '../../../functions/routers/collector-api';
 import type { StreamEntry } from '../../../functions/ingest/stream/pack-records';
 import { decodeRecord } from '../../../functions/ingest/stream/record-encoding';
 import { UploadStore } from '../../../functions/ingest/uploads/upload-store';

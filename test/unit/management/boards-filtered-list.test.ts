@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
-import { filteredList } from '../../../functions/management/kinds/filtered-list';
-import type { ListOptions, ListPage, ResourceLocation, ResourceStore, StoredDocument } from '../../../functions/management/resource-store';
+import { filteredList } from '../../../functions/resources/filtered-list';
+import type { ListOptions, ListPage, ResourceLocation, ResourceStore, StoredDocument } from '../../../functions/resources/resource-store';
 
 /** The store's list contract in memory: newest first (ids descending), `before_id` exclusive, `where` equality, `take`. */
 function memoryStore(documents: { id: string; document: StoredDocument }[]): ResourceStore {

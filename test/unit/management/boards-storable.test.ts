@@ -1,4 +1,4 @@
-import { assertStorable, MAX_STORED_DOCUMENT_BYTES } from '../../../functions/management/storable';
+import { assertStorable, MAX_STORED_DOCUMENT_BYTES } from '../../../functions/resources/storable';
 import { ValidationError } from '../../../functions/shared/errors';
 
 const issuesOf = (document: Record<string, unknown>) => {

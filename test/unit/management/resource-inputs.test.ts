@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { listOptions } from '../../../functions/management/crud-operations';
+import { listOptions } from '../../../functions/resources/crud-operations';
 import { normaliseEsQuery } from '../../../functions/management/billing-meters';
-import { newResourceId, isPlausibleId } from '../../../functions/management/resource-store';
+import { newResourceId, isPlausibleId } from '../../../functions/resources/resource-store';
 import { criteriaQuery, parseCriteria } from '../../../functions/management/search-criteria';
 import { ValidationError } from '../../../functions/shared/errors';
 import { GovernanceRuleCreate } from '../../../schemas/resources/governance-rule';

@@ -4,8 +4,8 @@ import { appKind } from '../../../functions/management/apps';
 import { billingMeterKind } from '../../../functions/management/billing-meters';
 import { cohortKind } from '../../../functions/management/cohorts';
 import { governanceRuleKind } from '../../../functions/management/governance-rules';
-import type { ResourceContext, SystemFields } from '../../../functions/management/crud-operations';
-import type { ResourceDeps } from '../../../functions/management/resource-deps';
+import type { ResourceContext, SystemFields } from '../../../functions/resources/crud-operations';
+import type { ResourceDeps } from '../../../functions/resources/resource-deps';
 import type { HttpRequest } from '../../../functions/shared/http/types';
 import { managementScopes } from '../../../schemas/scopes';
 

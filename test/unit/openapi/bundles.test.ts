@@ -22,7 +22,7 @@ async function bundle(entry: string): Promise<string> {
 
 describe('where the OpenAPI documents go', () => {
   it('the collector bundle carries its own document, not the management one nor the generator', async () => {
-    const code = await bundle('functions/ingest/collector/handler.ts');
+    const code = await bundle('functions/entries/collector-api.ts');
     expect(code).toContain('Collector API');
     expect(code).not.toContain('Management API');
     // The registry and the zod → JSON Schema generator are build-time only.
@@ -31,7 +31,7 @@ describe('where the OpenAPI documents go', () => {
   });
 
   it('the management bundle carries the management document', async () => {
-    const code = await bundle('functions/management/handler.ts');
+    const code = await bundle('functions/entries/management-api.ts');
     expect(code).toContain('Management API');
     expect(code).toContain('/v1/{orgId}/oauth/access_tokens');
     expect(code).not.toContain('Not documented yet');

@@ -2,6 +2,8 @@
 export const appRulesPartition = (orgId: string, appId: string) => `ORG#${orgId}#APP#${appId}`;
 export const RULE_SORT_PREFIX = 'RULE#';
 export const COHORT_SORT_PREFIX = 'COHORT#';
+/** The header of an app's rule-membership snapshot (governance/rule-config-store.ts); its chunks follow as `CONFIG#RULES#<generation>#<n>`. */
+export const RULE_CONFIG_SORT_KEY = 'CONFIG#RULES';
 /** The registry of apps whose rules the scheduled refresh walks: `GOVERNANCE#APPS` / `<org>#<app>`. */
 export const GOVERNED_APPS_PARTITION = 'GOVERNANCE#APPS';
 

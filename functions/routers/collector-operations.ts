@@ -1,14 +1,14 @@
-import type { App } from '../../../schemas/app';
-import type { RecordKind } from '../../../schemas/stream-record';
-import type { GovernanceRuleStore } from '../../governance/rule-store';
-import { collectorOpenApiOperations } from '../../openapi/collector-openapi-operations';
-import { ValidationError } from '../../shared/errors';
-import type { Operation } from '../../shared/http/handler';
-import type { HttpRequest } from '../../shared/http/types';
-import type { RecordPublisher } from '../stream/publisher';
-import { UploadKind, type UploadStore } from '../uploads/upload-store';
-import { collectRequest } from './collect';
-import { configETag, etagHeaders, sdkConfigFor } from './sdk-config';
+import type { App } from '../../schemas/app';
+import type { RecordKind } from '../../schemas/stream-record';
+import type { GovernanceRuleStore } from '../governance/rule-store';
+import { collectorOpenApiOperations } from '../openapi/collector-openapi-operations';
+import { ValidationError } from '../shared/errors';
+import type { Operation } from '../shared/http/handler';
+import type { HttpRequest } from '../shared/http/types';
+import type { RecordPublisher } from '../ingest/stream/publisher';
+import { UploadKind, type UploadStore } from '../ingest/uploads/upload-store';
+import { collectRequest } from '../ingest/collector/collect';
+import { configETag, etagHeaders, sdkConfigFor } from '../ingest/collector/sdk-config';
 
 /** Who calls the collector: the app its application id resolved to (none for the probe). */
 export type CollectorAuth = App | undefined;

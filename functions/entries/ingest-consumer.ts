@@ -1,11 +1,11 @@
 /** Lambda entry: the ingest consumer behind the Kinesis event source mapping. */
-import { consumerHandler } from '../../composition-root/ingest-services';
-import { lambdaStoresInput } from '../../composition-root/lambda-stores';
-import { IngestStores } from '../../composition-root/ingest-stores';
-import { ConsumerEnv, parseEnv } from '../../definitions/environment';
-import { searchIndexFromEnv } from '../../search/search-backend';
-import { embeddedMetrics } from '../../shared/metrics';
-import { retryableOnce } from '../../shared/retryable-once';
+import { consumerHandler } from '../composition-root/ingest-services';
+import { lambdaStoresInput } from '../composition-root/lambda-stores';
+import { IngestStores } from '../composition-root/ingest-stores';
+import { ConsumerEnv, parseEnv } from '../definitions/environment';
+import { searchIndexFromEnv } from '../search/search-backend';
+import { embeddedMetrics } from '../shared/metrics';
+import { retryableOnce } from '../shared/retryable-once';
 
 const env = parseEnv(ConsumerEnv);
 const index = searchIndexFromEnv(env);

@@ -1,8 +1,8 @@
 import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
-import { profileWriteOperations, type ProfileWriteDeps } from './profile-writes';
-import { searchOperations, type SearchOperationDeps } from './search-operations';
+import { profileWriteOperations, type ProfileWriteDeps } from '../ingest/profile-writes';
+import { searchOperations, type SearchOperationDeps } from '../search/search-operations';
 
 export interface SearchApiDeps extends SearchOperationDeps, ManagementAuthDeps, ProfileWriteDeps {}
 

@@ -1,10 +1,10 @@
-import { routesOf, type RouteDefinition } from '../../definitions/routes';
-import type { AppDirectory } from '../../organisations/app-store';
-import { UnauthorizedError } from '../../shared/errors';
-import { createHttpHandler, type HttpHandler } from '../../shared/http/handler';
-import type { HttpRequest } from '../../shared/http/types';
-import { collectorOperations, type CollectorAuth, type CollectorDeps } from './operations';
-import { configETagHeaders } from './sdk-config';
+import { routesOf, type RouteDefinition } from '../definitions/routes';
+import type { AppDirectory } from '../organisations/app-store';
+import { UnauthorizedError } from '../shared/errors';
+import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
+import type { HttpRequest } from '../shared/http/types';
+import { collectorOperations, type CollectorAuth, type CollectorDeps } from './collector-operations';
+import { configETagHeaders } from '../ingest/collector/sdk-config';
 
 /** The SDKs' header, and the header name of the original service that existing SDKs send. */
 export const APPLICATION_ID_HEADERS = ['x-service-application-id', 'x-moesif-application-id'] as const;

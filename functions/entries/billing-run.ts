@@ -1,13 +1,13 @@
 /** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes) over every app with meters. */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { BillingRunEnv, parseEnv } from '../../definitions/environment';
-import { billingRunDeps } from '../../composition-root/billing-services';
-import { lambdaStoresInput } from '../../composition-root/lambda-stores';
-import { ServiceStores } from '../../composition-root/service-stores';
-import { searchIndexFromEnv } from '../../search/search-backend';
-import { embeddedMetrics } from '../../shared/metrics';
-import { runBilling, type BillingRunSummary } from './billing-run';
-import { providerClients, type ProviderClientLookup } from './provider-registry';
+import { BillingRunEnv, parseEnv } from '../definitions/environment';
+import { billingRunDeps } from '../composition-root/billing-services';
+import { lambdaStoresInput } from '../composition-root/lambda-stores';
+import { ServiceStores } from '../composition-root/service-stores';
+import { searchIndexFromEnv } from '../search/search-backend';
+import { embeddedMetrics } from '../shared/metrics';
+import { runBilling, type BillingRunSummary } from '../billing/run/billing-run';
+import { providerClients, type ProviderClientLookup } from '../billing/run/provider-registry';
 
 const env = parseEnv(BillingRunEnv);
 const stores = new ServiceStores(lambdaStoresInput(env));

@@ -6,7 +6,7 @@ import { searchApiHandler } from '../composition-root/search-services';
 import { parseEnv, SearchApiEnv } from '../definitions/environment';
 import { secretsManagerSigningKey } from '../management-tokens/signing-key';
 import { retryableOnce } from '../shared/retryable-once';
-import { searchIndexFromEnv } from './search-backend';
+import { searchIndexFromEnv } from '../search/search-backend';
 
 const env = parseEnv(SearchApiEnv);
 const index = searchIndexFromEnv(env);

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod';
 import type { ManagementCaller } from '../management-tokens/management-auth';
-import { appRulesPartition } from '../governance/rule-store';
+import { appRulesPartition } from './keys';
 import { invalidInput, parseBody } from '../shared/invalid-input';
 import { UnauthorizedError, ValidationError, type FieldIssue } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';

@@ -6,7 +6,7 @@ import { ServiceStores } from '../composition-root/service-stores';
 import { EmailSenderEnv, parseEnv } from '../definitions/environment';
 import { secretsManagerSigningKey } from '../management-tokens/signing-key';
 import { searchIndexFromEnv } from '../search/search-backend';
-import { recordSesEvent, type SesEvent } from './ses-events';
+import { recordSesEvent, type SesEvent } from '../emails/ses-events';
 
 const env = parseEnv(EmailSenderEnv);
 const index = searchIndexFromEnv(env);

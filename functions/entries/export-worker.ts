@@ -5,7 +5,7 @@ import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { ExportWorkerEnv, parseEnv } from '../definitions/environment';
 import { searchIndexFromEnv } from '../search/search-backend';
-import { processExportQueue } from './export-queue';
+import { processExportQueue } from '../exports/export-queue';
 
 const env = parseEnv(ExportWorkerEnv);
 const deps = exportRunDeps(new ServiceStores(lambdaStoresInput(env)), searchIndexFromEnv(env));

@@ -1,5 +1,5 @@
-import type { HttpRequest } from '../../shared/http/types';
-import { readObjectBody } from '../crud-operations';
+import type { HttpRequest } from '../shared/http/types';
+import { readObjectBody } from './crud-operations';
 
 /** True when the request carries a body (some of these routes take their input from the query string instead). */
 export function hasBody(request: HttpRequest): boolean {

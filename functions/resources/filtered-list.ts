@@ -1,4 +1,4 @@
-import { MAX_TAKE, type ListOptions, type ListPage, type ResourceLocation, type ResourceStore, type StoredDocument } from '../resource-store';
+import { MAX_TAKE, type ListOptions, type ListPage, type ResourceLocation, type ResourceStore, type StoredDocument } from './resource-store';
 
 /**
  * A list page of the items that pass `keep`, for filters the store cannot express (list membership,

@@ -1,4 +1,4 @@
-import type { OrgUserStore } from './org-user-store';
+import type { OrgUserStore } from '../organisations/org-user-store';
 import type { TokenStore } from '../management-tokens/token-store';
 
 /**

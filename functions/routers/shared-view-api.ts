@@ -1,5 +1,5 @@
 import { routesOf, type RouteDefinition } from '../definitions/routes';
-import type { ResourceStore } from '../management/resource-store';
+import type { ResourceStore } from '../resources/resource-store';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { OrgStatusCache } from '../organisations/org-status';
 import { rateLimitHeaders } from '../rate-limit/rate-limit-policy';
@@ -7,9 +7,9 @@ import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { GoneError, NotFoundError } from '../shared/errors';
 import { createHttpHandler, type HttpHandler } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
-import { sharedViewOperations, type SharedViewCaller, type SharedViewOperationDeps } from './shared-view-operations';
-import { invalid, verifySharedViewToken } from './shared-view-token';
-import { signedTokenLocation, tokenRecordOf } from './signed-token-records';
+import { sharedViewOperations, type SharedViewCaller, type SharedViewOperationDeps } from '../shared-views/shared-view-operations';
+import { invalid, verifySharedViewToken } from '../shared-views/shared-view-token';
+import { signedTokenLocation, tokenRecordOf } from '../shared-views/signed-token-records';
 
 export interface SharedViewApiDeps extends SharedViewOperationDeps {
   readonly store: ResourceStore;

@@ -1,8 +1,8 @@
-import { mapWithConcurrency } from '../../shared/concurrency';
-import { GoneError, NotFoundError, ValidationError, type FieldIssue } from '../../shared/errors';
-import { appRulesPartition } from '../../governance/rule-store';
-import type { ResourceContext } from '../crud-operations';
-import type { ResourceStore, StoredDocument } from '../resource-store';
+import { mapWithConcurrency } from '../shared/concurrency';
+import { GoneError, NotFoundError, ValidationError, type FieldIssue } from '../shared/errors';
+import { appRulesPartition } from './keys';
+import type { ResourceContext } from './crud-operations';
+import type { ResourceStore, StoredDocument } from './resource-store';
 
 /** Reads in flight while checking one body's references. */
 const REFERENCE_READS_IN_FLIGHT = 8;

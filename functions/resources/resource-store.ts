@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchDelete } from '../shared/aws/batch-write';
 import { appKey, orgKey } from '../organisations/app-store';
-import { appOfPartition } from '../governance/keys';
+import { appOfPartition } from './keys';
 import { GoneError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
 import { assertStorable } from './storable';
 import { queryAll, queryItems } from '../shared/aws/query-pages';

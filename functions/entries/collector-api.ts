@@ -1,8 +1,8 @@
 /** Lambda entry: the collector API. Environment and clients are set up once per instance. */
-import { collectorHandler } from '../../composition-root/ingest-services';
-import { lambdaStoresInput } from '../../composition-root/lambda-stores';
-import { IngestStores } from '../../composition-root/ingest-stores';
-import { CollectorEnv, parseEnv } from '../../definitions/environment';
+import { collectorHandler } from '../composition-root/ingest-services';
+import { lambdaStoresInput } from '../composition-root/lambda-stores';
+import { IngestStores } from '../composition-root/ingest-stores';
+import { CollectorEnv, parseEnv } from '../definitions/environment';
 
 const env = parseEnv(CollectorEnv);
 

@@ -1,12 +1,12 @@
-import { EmailTemplateCreate, EmailTemplateUpdate, type CohortReference } from '../../../schemas/resources/email-template';
-import { ValidationError, type FieldIssue } from '../../shared/errors';
-import { COHORT_PREFIX } from '../cohorts';
-import { contextOf, crudOperations, listOptions, type CrudDeps, type CrudKind, type ResourceContext } from '../crud-operations';
-import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resource-deps';
-import { filteredList } from './filtered-list';
-import { inApp, nextPageHeader, resolveReferences } from './references';
-import { storable } from '../storable';
-import { assertRenderable } from '../../emails/email-render';
+import { EmailTemplateCreate, EmailTemplateUpdate, type CohortReference } from '../../schemas/resources/email-template';
+import { ValidationError, type FieldIssue } from '../shared/errors';
+import { COHORT_PREFIX } from '../management/cohorts';
+import { contextOf, crudOperations, listOptions, type CrudDeps, type CrudKind, type ResourceContext } from '../resources/crud-operations';
+import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
+import { filteredList } from '../resources/filtered-list';
+import { inApp, nextPageHeader, resolveReferences } from '../resources/references';
+import { storable } from '../resources/storable';
+import { assertRenderable } from './email-render';
 
 export const EMAIL_TEMPLATE_PREFIX = 'EMAIL_TEMPLATE';
 

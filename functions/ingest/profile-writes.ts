@@ -1,8 +1,8 @@
 import type { App } from '../../schemas/app';
 import type { ManagementTokenClaims } from '../../schemas/management-token';
 import type { RecordKind } from '../../schemas/stream-record';
-import { collectRequest } from '../ingest/collector/collect';
-import type { RecordPublisher } from '../ingest/stream/publisher';
+import { collectRequest } from './collector/collect';
+import type { RecordPublisher } from './stream/publisher';
 import { NotFoundError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 

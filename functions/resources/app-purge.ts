@@ -1,6 +1,5 @@
 import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appRulesPartition, GOVERNED_APPS_PARTITION } from '../governance/keys';
-import { RULE_CONFIG_SORT_KEY } from '../governance/rule-config-store';
+import { appRulesPartition, GOVERNED_APPS_PARTITION, RULE_CONFIG_SORT_KEY } from './keys';
 import { batchDelete } from '../shared/aws/batch-write';
 import type { TransactItems } from './resource-store';
 import { queryItems } from '../shared/aws/query-pages';
