@@ -16,7 +16,7 @@ export interface App {
 export function useAppPages() {
   const api = useApi();
   return useKeysetPages<App>(['apps', 'pages'], async (beforeId) =>
-    keysetPage(await api.GET('/~/apps', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })),
+    keysetPage(await api.GET('/~/apps', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })),
   );
 }
 

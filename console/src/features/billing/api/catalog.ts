@@ -34,7 +34,7 @@ export function usePlans() {
   const api = useApi();
   return useQuery({
     queryKey: ['billing', 'catalog'],
-    queryFn: async () => dataOf(await api.GET('/~/billing/catalog/plans', { params: { query: { includes: 'prices' } as never } })) as unknown as CatalogPlan[],
+    queryFn: async () => dataOf(await api.GET('/~/billing/catalog/plans', { params: { query: { includes: 'prices' } } })) as unknown as CatalogPlan[],
   });
 }
 

@@ -54,8 +54,8 @@ export function useMeterChoices() {
     queryKey: ['billing', 'meter-choices'],
     queryFn: async () => {
       const [channels, plans] = await Promise.all([
-        api.GET('/~/billing/channels', { params: { query: { take: '100' } as never } }),
-        api.GET('/~/billing/catalog/plans', { params: { query: {} as never } }),
+        api.GET('/~/billing/channels', { params: { query: { take: 100 } } }),
+        api.GET('/~/billing/catalog/plans', { params: { query: {} } }),
       ]);
       const named = (items: unknown) =>
         (items as { _id?: string; id?: string; name: string }[]).map((item) => ({ id: String(item.id ?? item._id), name: item.name }));

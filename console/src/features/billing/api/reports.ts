@@ -79,7 +79,7 @@ export function useMeterPages() {
   const api = useApi();
   return useKeysetPages<BillingMeter>(['billing', 'meters', 'pages'], async (beforeId) =>
     keysetPage(
-      await api.GET('/~/billing/meters', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+      await api.GET('/~/billing/meters', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
     ),
   );
 }

@@ -15,7 +15,7 @@ export function useDashboards() {
   const api = useApi();
   return useQuery({
     queryKey: ['dashboards'],
-    queryFn: async () => dataOf(await api.GET('/~/dashboards', { params: { query: { take: '100' } as never } })) as unknown as Dashboard[],
+    queryFn: async () => dataOf(await api.GET('/~/dashboards', { params: { query: { take: 100 } } })) as unknown as Dashboard[],
   });
 }
 
@@ -23,7 +23,7 @@ export function useDashboards() {
 export function useDashboardPages() {
   const api = useApi();
   return useKeysetPages<Dashboard>(['dashboards', 'pages'], async (beforeId) =>
-    keysetPage(await api.GET('/~/dashboards', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } })),
+    keysetPage(await api.GET('/~/dashboards', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })),
   );
 }
 

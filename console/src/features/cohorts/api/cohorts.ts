@@ -22,7 +22,7 @@ export function useCohorts() {
   const api = useApi();
   return useQuery({
     queryKey: ['cohorts'],
-    queryFn: async () => (dataOf(await api.GET('/~/cohorts', { params: { query: { take: '100' } as never } })) as unknown as Cohort[]).map(withCriteria),
+    queryFn: async () => (dataOf(await api.GET('/~/cohorts', { params: { query: { take: 100 } } })) as unknown as Cohort[]).map(withCriteria),
   });
 }
 
@@ -31,7 +31,7 @@ export function useCohortPages() {
   const api = useApi();
   return useKeysetPages<Cohort>(['cohorts', 'pages'], async (beforeId) => {
     const page = keysetPage<Cohort>(
-      await api.GET('/~/cohorts', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+      await api.GET('/~/cohorts', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
     );
     return { ...page, items: page.items.map(withCriteria) };
   });
@@ -108,7 +108,7 @@ export function useGovernanceRulePages() {
   const api = useApi();
   return useKeysetPages<GovernanceRule>(['governance', 'rules'], async (beforeId) =>
     keysetPage(
-      await api.GET('/~/governance/rules', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+      await api.GET('/~/governance/rules', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
     ),
   );
 }

@@ -18,7 +18,7 @@ export function useAbiPages() {
   const api = useApi();
   return useKeysetPages<ContractAbi>(['eth-abis'], async (beforeId) =>
     keysetPage<ContractAbi>(
-      await api.GET('/~/eth_abi', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+      await api.GET('/~/eth_abi', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
     ),
   );
 }

@@ -42,7 +42,7 @@ export function useEmailTemplatePages() {
   const api = useApi();
   return useKeysetPages<EmailTemplate>(['email-templates', 'pages'], async (beforeId) =>
     keysetPage<EmailTemplate>(
-      await api.GET('/~/emails/templates', { params: { query: { take: String(LIST_PAGE_SIZE), ...(beforeId ? { before_id: beforeId } : {}) } as never } }),
+      await api.GET('/~/emails/templates', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
     ),
   );
 }
@@ -61,7 +61,7 @@ export function useEmailSendPages(id: string, status: EmailSendStatus | undefine
   return useKeysetPages<EmailSend>(['email-templates', id, 'sends', status ?? 'all'], async (beforeId) =>
     keysetPage<EmailSend>(
       await api.GET('/~/emails/templates/{id}/sends', {
-        params: { path: { id }, query: { take: String(LIST_PAGE_SIZE), ...(status ? { status } : {}), ...(beforeId ? { before_id: beforeId } : {}) } as never },
+        params: { path: { id }, query: { take: LIST_PAGE_SIZE, ...(status ? { status } : {}), ...(beforeId ? { before_id: beforeId } : {}) } },
       }),
     ),
   );
