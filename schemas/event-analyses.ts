@@ -48,7 +48,7 @@ export const FunnelAnswer = z.object({
   by: AnalysisActor,
   conversion_window_ms: z.int(),
   steps: z.array(FunnelStepAnswer),
-  exact: z.boolean().meta({ description: 'False only when the OpenSearch backend met its documented cap (README: Funnels and retention).' }),
+  exact: z.boolean().meta({ description: 'False only when the OpenSearch backend met its documented cap (docs/management-api.md, Funnels and retention).' }),
 });
 export type FunnelAnswer = z.infer<typeof FunnelAnswer>;
 
@@ -79,6 +79,6 @@ export const RetentionAnswer = z.object({
   interval: z.enum(['day', 'week', 'month']),
   periods: z.int(),
   cohorts: z.array(RetentionCohort),
-  exact: z.boolean().meta({ description: 'False only when the OpenSearch backend met its documented cap (README: Funnels and retention).' }),
+  exact: z.boolean().meta({ description: 'False only when the OpenSearch backend met its documented cap (docs/management-api.md, Funnels and retention).' }),
 });
 export type RetentionAnswer = z.infer<typeof RetentionAnswer>;

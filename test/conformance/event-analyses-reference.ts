@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * Funnels and retention by hand: random API calls, step queries with what they mean in plain
- * code, and the funnel rule written out (README, Funnels and retention), for the conformance tests
+ * code, and the funnel rule written out (docs/management-api.md, Funnels and retention), for the conformance tests
  * of both backends and the OpenSearch adapter's own computation.
  */
 

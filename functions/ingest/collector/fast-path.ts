@@ -5,8 +5,8 @@ import { normaliseDateTime } from '../../../values/iso-date-time';
  * Fast acceptance of API calls and actions in the shapes SDKs send, validated and normalised in place.
  *
  * Why: parsing with zod copies every object and walks every field through generic machinery, which
- * alone costs over twice a JSON.parse of the same batch; the collector's throughput target (README,
- * Benchmarks) leaves room for a fraction of that. These checks
+ * alone costs over twice a JSON.parse of the same batch; the collector's throughput target
+ * (docs/benchmarks.md) leaves room for a fraction of that. These checks
  * cover every field of the common shapes and apply the schema's own normalisers
  * (normaliseDateTime, normaliseHeaders) and defaults to the object itself.
  *

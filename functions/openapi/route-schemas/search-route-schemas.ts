@@ -104,7 +104,7 @@ export const searchSchemas: Record<string, RouteSchema> = {
   countEvents: count('events in the from/to window', EventRangeQuery),
   funnelEvents: {
     description:
-      "A funnel over the events of the from/to window: each actor (user or company) enters at its first step-1 event; each later step is its first event of that step after the previous step's, within conversion_window of entering. Per step: entered, converted, rates and the median time to convert. Exact on DuckDB; on OpenSearch up to the caps in the README (then exact: false).",
+      "A funnel over the events of the from/to window: each actor (user or company) enters at its first step-1 event; each later step is its first event of that step after the previous step's, within conversion_window of entering. Per step: entered, converted, rates and the median time to convert. Exact on DuckDB; on OpenSearch up to the caps in docs/management-api.md (then exact: false).",
     query: EventRangeQuery,
     body: named('FunnelBody', FunnelBody),
     responseStatus: 200,

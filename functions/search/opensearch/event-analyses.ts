@@ -19,7 +19,7 @@ import { searchRequest } from './search-request';
  * date_histogram in the request's zone, the rounding retention-periods.ts reproduces). The Lambda
  * then applies the rules of analyses/actor-journeys.ts, as DuckDB does in SQL.
  *
- * Caps (documented in the README): at most MAX_ANALYSIS_ACTORS actors are followed, and a funnel
+ * Caps (documented in docs/management-api.md, Funnels and retention): at most MAX_ANALYSIS_ACTORS actors are followed, and a funnel
  * sees each actor's first EVENTS_PER_STEP events of each step; past either the answer says
  * `exact: false`.
  */
