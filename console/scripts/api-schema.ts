@@ -15,7 +15,7 @@ const HEADER = '// Generated from openapi/management.json by `npm run console:ap
 
 export async function apiSchemaSource(): Promise<string> {
   const document = JSON.parse(await readFile(OPENAPI_DOCUMENT, 'utf8')) as Parameters<typeof openapiTS>[0];
-  return HEADER + astToString(await openapiTS(document, { alphabetize: true }));
+  return HEADER + astToString(await openapiTS(document, { alphabetize: true, defaultNonNullable: false }));
 }
 
 if (require.main === module) {

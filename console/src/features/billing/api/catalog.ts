@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
@@ -41,8 +42,7 @@ export function usePlans() {
 export function useCreatePlan() {
   return useApiMutation(
     ['billing'],
-    async (api, input: { name: string; unit?: string }) =>
-      dataOf(await api.POST('/~/billing/catalog/plans', { body: input as never })) as unknown as CatalogPlan,
+    async (api, input: { name: string; unit?: string }) => dataOf(await api.POST('/~/billing/catalog/plans', { body: input })) as unknown as CatalogPlan,
   );
 }
 
@@ -50,6 +50,6 @@ export function useCreatePlan() {
 export function useCreatePrice() {
   return useApiMutation(
     ['billing'],
-    async (api, input: Omit<CatalogPrice, 'id'>) => dataOf(await api.POST('/~/billing/catalog/prices', { body: input as never })) as unknown as CatalogPrice,
+    async (api, input: ApiSchema<'PriceInput'>) => dataOf(await api.POST('/~/billing/catalog/prices', { body: input })) as unknown as CatalogPrice,
   );
 }

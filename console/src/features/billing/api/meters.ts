@@ -36,8 +36,8 @@ export function useMeter(id: string) {
 export function useSaveMeter() {
   return useApiMutation(['billing', 'meters'], async (api, input: { id?: string; meter: MeterInput }) => {
     const result = input.id
-      ? await api.POST('/~/billing/meters/{meterId}', { params: { path: { meterId: input.id } }, body: input.meter as never })
-      : await api.POST('/~/billing/meters', { body: input.meter as never });
+      ? await api.POST('/~/billing/meters/{meterId}', { params: { path: { meterId: input.id } }, body: input.meter })
+      : await api.POST('/~/billing/meters', { body: input.meter });
     return dataOf(result) as unknown as StoredMeter;
   });
 }
@@ -81,6 +81,6 @@ export function useSavedMeterPreview(id: string | undefined) {
 export function usePreviewMeter() {
   const api = useApi();
   return useMutation({
-    mutationFn: async (meter: MeterInput) => dataOf(await api.POST('/~/billing/meters/preview', { body: meter as never })),
+    mutationFn: async (meter: MeterInput) => dataOf(await api.POST('/~/billing/meters/preview', { body: meter })),
   });
 }

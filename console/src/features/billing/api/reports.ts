@@ -78,8 +78,6 @@ export interface BillingMeter {
 export function useMeterPages() {
   const api = useApi();
   return useKeysetPages<BillingMeter>(['billing', 'meters', 'pages'], async (beforeId) =>
-    keysetPage(
-      await api.GET('/~/billing/meters', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
-    ),
+    keysetPage(await api.GET('/~/billing/meters', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })),
   );
 }

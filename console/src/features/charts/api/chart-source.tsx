@@ -37,9 +37,9 @@ export function useChartSource(): ChartSource {
   return (
     useContext(ChartSourceContext) ?? {
       key: ['signed-in'],
-      search: async (spec) => dataOf(await api.POST('/search/~/search/events', { params: windowOf(spec), body: chartBody(spec) as never })),
-      funnel: async (spec) => dataOf(await api.POST('/search/~/funnels/events', { params: windowOf(spec), body: funnelBody(spec.analysis) as never })),
-      retention: async (spec) => dataOf(await api.POST('/search/~/retention/events', { params: windowOf(spec), body: retentionBody(spec.analysis) as never })),
+      search: async (spec) => dataOf(await api.POST('/search/~/search/events', { params: windowOf(spec), body: chartBody(spec) })),
+      funnel: async (spec) => dataOf(await api.POST('/search/~/funnels/events', { params: windowOf(spec), body: funnelBody(spec.analysis) })),
+      retention: async (spec) => dataOf(await api.POST('/search/~/retention/events', { params: windowOf(spec), body: retentionBody(spec.analysis) })),
     }
   );
 }

@@ -36,10 +36,7 @@ export function useDashboard(id: string) {
 }
 
 export function useCreateDashboard() {
-  return useApiMutation(
-    ['dashboards'],
-    async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } as never })) as unknown as Dashboard,
-  );
+  return useApiMutation(['dashboards'], async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } })) as unknown as Dashboard);
 }
 
 /** Adds a workspace to a dashboard, as a row of its own at the end. */
@@ -51,7 +48,7 @@ export function useAddToDashboard() {
       const current = dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } } })) as unknown as Dashboard;
       const rows = [...current.workspace_ids.map((row) => [...row]), [input.workspaceId]];
       return dataOf(
-        await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } as never }),
+        await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } }),
       ) as unknown as Dashboard;
     },
     onSuccess: (_, input) => cache.invalidateQueries({ queryKey: ['dashboards', input.dashboardId] }),

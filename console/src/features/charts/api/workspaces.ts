@@ -27,7 +27,7 @@ export function useSaveWorkspace() {
     mutationFn: async (input: { name: string; spec: ChartSpec }) =>
       dataOf(
         await api.POST('/~/workspaces', {
-          body: { name: input.name, policy: { acl: [], resource: {} }, chart: workspaceChart(input.spec), drawings: [] } as never,
+          body: { name: input.name, policy: { acl: [], resource: {} }, chart: workspaceChart(input.spec), drawings: [] },
         }),
       ) as Workspace,
   });

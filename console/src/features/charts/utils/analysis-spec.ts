@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 /**
  * The settings of the two analysis views, `funnel` and `retention`, and the request bodies they
  * send (POST /search/~/funnels/events and /search/~/retention/events). Steps and events are filters
@@ -44,7 +45,7 @@ export function funnelSteps(settings: AnalysisSettings): string[] {
   return settings.steps.filter((step, i) => i < 2 || step.trim() !== '');
 }
 
-export function funnelBody(settings: AnalysisSettings): Record<string, unknown> {
+export function funnelBody(settings: AnalysisSettings): ApiSchema<'FunnelBody'> {
   const steps = funnelSteps(settings);
   return {
     by: settings.by,
@@ -53,7 +54,7 @@ export function funnelBody(settings: AnalysisSettings): Record<string, unknown> 
   };
 }
 
-export function retentionBody(settings: AnalysisSettings): Record<string, unknown> {
+export function retentionBody(settings: AnalysisSettings): ApiSchema<'RetentionBody'> {
   return {
     by: settings.by,
     interval: settings.every,

@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import type { Series } from '../../../components/chart-types';
 import { analysisFromParams, analysisToParams, DEFAULT_ANALYSIS, funnelBody, retentionBody, type AnalysisSettings } from './analysis-spec';
 
@@ -297,7 +298,7 @@ export function specFromParams(params: URLSearchParams, fallback: ChartSpec = DE
 }
 
 /** The workspace `chart` (ChartItem) that stores this chart. */
-export function workspaceChart(spec: ChartSpec): Record<string, unknown> {
+export function workspaceChart(spec: ChartSpec): ApiSchema<'WorkspaceCreate'>['chart'] {
   const chart = { view: spec.view, url_query: specToParams(spec).toString(), from: spec.from, to: spec.to, time_zone: spec.timeZone };
   if (spec.view === 'funnel') return { ...chart, funnel_query: funnelBody(spec.analysis) };
   if (spec.view === 'retention') return { ...chart, view_elements: { retention_query: retentionBody(spec.analysis) } };

@@ -30,9 +30,7 @@ export function useCohorts() {
 export function useCohortPages() {
   const api = useApi();
   return useKeysetPages<Cohort>(['cohorts', 'pages'], async (beforeId) => {
-    const page = keysetPage<Cohort>(
-      await api.GET('/~/cohorts', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
-    );
+    const page = keysetPage<Cohort>(await api.GET('/~/cohorts', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }));
     return { ...page, items: page.items.map(withCriteria) };
   });
 }
@@ -50,8 +48,8 @@ export function useSaveCohort() {
   return useApiMutation(['cohorts'], async (api, input: { id?: string; cohort_name: string; cohort_type: CohortType; criteria: Record<string, unknown> }) => {
     const { id, ...body } = input;
     const result = id
-      ? await api.POST('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } }, body: body as never })
-      : await api.POST('/~/cohorts', { body: body as never });
+      ? await api.POST('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } }, body: body })
+      : await api.POST('/~/cohorts', { body: body });
     return withCriteria(dataOf(result) as unknown as Cohort);
   });
 }
@@ -81,9 +79,9 @@ export function useCohortMembers(type: CohortType, criteria: Record<string, unkn
         ...membersBody(criteria!),
         size: MEMBERS_PAGE,
         track_total_hits: true,
-        sort: [{ updated_at: { order: 'desc' } }],
-        ...(pageParam ? { search_after: pageParam } : {}),
-      } as never;
+        sort: [{ updated_at: { order: 'desc' as const } }],
+        ...(pageParam ? { search_after: [...pageParam] } : {}),
+      };
       const result =
         PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
@@ -107,9 +105,7 @@ export interface GovernanceRule {
 export function useGovernanceRulePages() {
   const api = useApi();
   return useKeysetPages<GovernanceRule>(['governance', 'rules'], async (beforeId) =>
-    keysetPage(
-      await api.GET('/~/governance/rules', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
-    ),
+    keysetPage(await api.GET('/~/governance/rules', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })),
   );
 }
 
@@ -128,7 +124,7 @@ export function useProfileCohorts(type: CohortType, profileId: string) {
       const idField = type === 'user' ? 'user_id.raw' : 'company_id.raw';
       const matches = await Promise.all(
         candidates.map(async (cohort) => {
-          const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } } as never;
+          const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } };
           const result = type === 'user' ? await api.POST('/search/~/count/users', { body }) : await api.POST('/search/~/count/companies', { body });
           return (dataOf(result) as { count: number }).count > 0 ? cohort : undefined;
         }),

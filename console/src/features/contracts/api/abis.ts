@@ -17,9 +17,7 @@ export interface ContractAbi {
 export function useAbiPages() {
   const api = useApi();
   return useKeysetPages<ContractAbi>(['eth-abis'], async (beforeId) =>
-    keysetPage<ContractAbi>(
-      await api.GET('/~/eth_abi', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
-    ),
+    keysetPage<ContractAbi>(await api.GET('/~/eth_abi', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } })),
   );
 }
 
@@ -27,8 +25,8 @@ export function useAbiPages() {
 export function useSaveAbi() {
   return useApiMutation(
     ['eth-abis'],
-    async (api, input: { address?: string; name?: string; abi: unknown }) =>
-      dataOf(await api.POST('/~/eth_abi', { body: input as never })) as unknown as ContractAbi,
+    async (api, input: { address?: string; name?: string; abi: Record<string, unknown>[] }) =>
+      dataOf(await api.POST('/~/eth_abi', { body: input })) as unknown as ContractAbi,
   );
 }
 

@@ -20,9 +20,13 @@ export function AbiForm() {
       setJsonProblem(`is not JSON: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
-    setJsonProblem(undefined);
     // The compiler's output file holds the ABI under "abi"; a bare array is the ABI itself.
-    const items = Array.isArray(abi) ? abi : ((abi as { abi?: unknown } | null)?.abi ?? abi);
+    const items = abiEntries(abi);
+    if (!items) {
+      setJsonProblem('is not an ABI: a JSON array of entries, or a compiler output holding one under "abi"');
+      return;
+    }
+    setJsonProblem(undefined);
     save.mutate(
       { ...(address.trim() ? { address: address.trim() } : {}), ...(name.trim() ? { name: name.trim() } : {}), abi: items },
       {
@@ -53,4 +57,12 @@ export function AbiForm() {
       </button>
     </form>
   );
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The ABI's entries: the array itself, or the one a compiler output holds under "abi"; each entry is checked by the API. */
+function abiEntries(parsed: unknown): Record<string, unknown>[] | undefined {
+  const list = isObject(parsed) ? parsed['abi'] : parsed;
+  return Array.isArray(list) && list.every(isObject) ? list : undefined;
 }

@@ -24,7 +24,7 @@ export function useProfileSearch(kind: ProfileKind, text: string) {
   return useInfiniteQuery({
     queryKey: ['profiles', kind, 'search', text],
     queryFn: async ({ pageParam }) => {
-      const body = profileSearchBody(kind, text, pageParam) as never;
+      const body = profileSearchBody(kind, text, pageParam);
       const result = kind === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
       return { hits: answer.hits.hits as unknown as ProfileHit[], total: answer.hits.total };

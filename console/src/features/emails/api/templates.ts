@@ -72,7 +72,7 @@ export function useSetTemplateState(id: string) {
   return useApiMutation(
     ['email-templates'],
     async (api, state: EmailTemplateState) =>
-      dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } as never })) as unknown as EmailTemplate,
+      dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } })) as unknown as EmailTemplate,
   );
 }
 
@@ -92,7 +92,7 @@ export function useSendTestEmail(id: string) {
   const api = useApi();
   return useMutation({
     mutationFn: async (input: { to: string; user_id?: string }) =>
-      dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input as never })) as unknown as TestSendResult,
+      dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input })) as unknown as TestSendResult,
   });
 }
 
