@@ -19,7 +19,7 @@ export function AppTimeZoneProvider({ children }: { children: ReactNode }) {
     queryKey: ['apps', 'current', session?.appId],
     enabled: session !== undefined && hasScope(session, 'read:apps'),
     staleTime: 5 * 60_000,
-    queryFn: async () => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: session!.appId } } })) as unknown as { time_zone?: string },
+    queryFn: async () => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: session!.appId } } })),
   });
   return <AppTimeZoneContext.Provider value={app.data?.time_zone ?? 'UTC'}>{children}</AppTimeZoneContext.Provider>;
 }

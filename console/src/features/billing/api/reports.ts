@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import type { components } from '../../../lib/api-schema';
@@ -44,23 +45,14 @@ export function useReport(reportId: string) {
   });
 }
 
-export interface ReportExplanation {
-  readonly recomputed_metric: string;
-  readonly recomputed_usage: number;
-  readonly matches: boolean;
-  readonly query: Record<string, unknown>;
-  readonly range: { from: string; to: string; time_zone: string };
-  readonly company_usage_included: boolean;
-  readonly sample_event_ids: readonly string[];
-  readonly event_count: number;
-}
+export type ReportExplanation = ApiSchema<'ReportExplanation'>;
 
 /** Re-runs the report's usage query (only when asked: it is a search over the window). */
 export function useReportExplanation(reportId: string, enabled: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: ['billing', 'report', reportId, 'explain'],
-    queryFn: async () => dataOf(await api.GET('/~/billing/reports/{reportId}/explain', { params: { path: { reportId } } })) as unknown as ReportExplanation,
+    queryFn: async () => dataOf(await api.GET('/~/billing/reports/{reportId}/explain', { params: { path: { reportId } } })),
     enabled,
   });
 }

@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
@@ -5,17 +6,13 @@ import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
 /** A dashboard: its workspaces laid out in rows, in order. */
-export interface Dashboard {
-  readonly _id: string;
-  readonly name: string;
-  readonly workspace_ids: readonly (readonly string[])[];
-}
+export type Dashboard = ApiSchema<'Dashboard'>;
 
 export function useDashboards() {
   const api = useApi();
   return useQuery({
     queryKey: ['dashboards'],
-    queryFn: async () => dataOf(await api.GET('/~/dashboards', { params: { query: { take: 100 } } })) as unknown as Dashboard[],
+    queryFn: async () => dataOf(await api.GET('/~/dashboards', { params: { query: { take: 100 } } })),
   });
 }
 
@@ -31,12 +28,12 @@ export function useDashboard(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['dashboards', id],
-    queryFn: async () => dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: id } } })) as unknown as Dashboard,
+    queryFn: async () => dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: id } } })),
   });
 }
 
 export function useCreateDashboard() {
-  return useApiMutation(['dashboards'], async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } })) as unknown as Dashboard);
+  return useApiMutation(['dashboards'], async (api, name: string) => dataOf(await api.POST('/~/dashboards', { body: { name } })));
 }
 
 /** Adds a workspace to a dashboard, as a row of its own at the end. */
@@ -45,11 +42,9 @@ export function useAddToDashboard() {
   const cache = useQueryClient();
   return useMutation({
     mutationFn: async (input: { dashboardId: string; workspaceId: string }) => {
-      const current = dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } } })) as unknown as Dashboard;
+      const current = dataOf(await api.GET('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } } }));
       const rows = [...current.workspace_ids.map((row) => [...row]), [input.workspaceId]];
-      return dataOf(
-        await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } }),
-      ) as unknown as Dashboard;
+      return dataOf(await api.POST('/~/dashboards/{dashId}', { params: { path: { dashId: input.dashboardId } }, body: { workspace_ids: rows } }));
     },
     onSuccess: (_, input) => cache.invalidateQueries({ queryKey: ['dashboards', input.dashboardId] }),
   });

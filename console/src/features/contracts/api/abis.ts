@@ -1,17 +1,11 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 
 /** A stored contract ABI: `_id` is the contract's address (lower case), or `any` for every contract. */
-export interface ContractAbi {
-  readonly _id: string;
-  readonly address: string | null;
-  readonly name?: string;
-  /** Functions the ABI declares: what JSON-RPC calls are decoded with. */
-  readonly functions: number;
-  readonly modified_at: string;
-}
+export type ContractAbi = ApiSchema<'EthAbi'>;
 
 /** The app's stored ABIs, a page at a time. */
 export function useAbiPages() {
@@ -23,10 +17,8 @@ export function useAbiPages() {
 
 /** Stores an ABI for an address (or for any contract); a second one for the same address replaces the first. */
 export function useSaveAbi() {
-  return useApiMutation(
-    ['eth-abis'],
-    async (api, input: { address?: string; name?: string; abi: Record<string, unknown>[] }) =>
-      dataOf(await api.POST('/~/eth_abi', { body: input })) as unknown as ContractAbi,
+  return useApiMutation(['eth-abis'], async (api, input: { address?: string; name?: string; abi: Record<string, unknown>[] }) =>
+    dataOf(await api.POST('/~/eth_abi', { body: input })),
   );
 }
 

@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
@@ -8,18 +9,7 @@ import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-
 /** 0 draft (never sent), 1 active (sent to its cohorts), 2 paused. */
 export type EmailTemplateState = 0 | 1 | 2;
 
-export interface EmailTemplate {
-  readonly _id: string;
-  readonly name: string;
-  readonly state: EmailTemplateState;
-  readonly period?: string;
-  readonly addresses: { readonly from: string; readonly cc: readonly string[]; readonly bcc: readonly string[] };
-  readonly cohorts: readonly { readonly id: string; readonly type: 'user' | 'company' }[];
-  readonly template: { readonly subject: string };
-  readonly content: { readonly html: string };
-  readonly dynamic_fields?: EmailTemplateInput['dynamic_fields'];
-  readonly modified_at: string;
-}
+export type EmailTemplate = ApiSchema<'EmailTemplate'>;
 
 export type EmailSendStatus = 'sending' | 'sent' | 'retrying' | 'failed' | 'unconfirmed' | 'suppressed' | 'bounced';
 
@@ -51,7 +41,7 @@ export function useEmailTemplate(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['email-templates', id],
-    queryFn: async () => dataOf(await api.GET('/~/emails/templates/{id}', { params: { path: { id } } })) as unknown as EmailTemplate,
+    queryFn: async () => dataOf(await api.GET('/~/emails/templates/{id}', { params: { path: { id } } })),
   });
 }
 
@@ -69,22 +59,9 @@ export function useEmailSendPages(id: string, status: EmailSendStatus | undefine
 
 /** Activates, pauses or returns a template to draft. */
 export function useSetTemplateState(id: string) {
-  return useApiMutation(
-    ['email-templates'],
-    async (api, state: EmailTemplateState) =>
-      dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } })) as unknown as EmailTemplate,
+  return useApiMutation(['email-templates'], async (api, state: EmailTemplateState) =>
+    dataOf(await api.POST('/~/emails/templates/{id}', { params: { path: { id } }, body: { state } })),
   );
-}
-
-/** What a test send did: the transport's answer for the one message. */
-export interface TestSendResult {
-  readonly status: 'sent' | 'retrying' | 'failed' | 'unconfirmed';
-  readonly subject: string;
-  readonly to: string;
-  readonly transport: 'ses' | 'smtp' | 'outbox';
-  readonly message_id?: string;
-  readonly error_code?: string;
-  readonly error_message?: string;
 }
 
 /** Sends the template now to one address, for a user or with sample values (not recorded as a send). */
@@ -92,7 +69,7 @@ export function useSendTestEmail(id: string) {
   const api = useApi();
   return useMutation({
     mutationFn: async (input: { to: string; user_id?: string }) =>
-      dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input })) as unknown as TestSendResult,
+      dataOf(await api.POST('/~/emails/templates/{id}/test', { params: { path: { id } }, body: input })),
   });
 }
 
