@@ -1,4 +1,4 @@
-// Four suites: unit (no network, under a minute), bench (the benchmarks' own oracles and options, on
+// Four suites: unit (no network, about a minute), bench (the benchmarks' own oracles and options, on
 // small data), integration (real emulators, started once in globalSetup), cdk (synthesis assertions
 // and cdk-nag). `npm test` runs all four.
 const shared = {
