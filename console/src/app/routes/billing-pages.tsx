@@ -8,11 +8,10 @@ import { PlansCatalog } from '../../features/billing/components/plans-catalog';
 import { MeterName } from '../../features/billing/components/meter-name';
 import { MetersList } from '../../features/billing/components/meters-list';
 import { useMeter } from '../../features/billing/api/meters';
-import { ErrorMessage } from '../../components/error-message';
-import { Loading } from '../../components/loading';
 import { ReportDetail } from '../../features/billing/components/report-detail';
 import { ReportsTable } from '../../features/billing/components/reports-table';
 import { RELATIVE_RANGES } from '../../lib/time';
+import { QueryState } from '../../components/query-state';
 
 export function BillingMetersPage() {
   return (
@@ -135,8 +134,7 @@ export function MeterPage() {
   const { meterId = '' } = useParams();
   const meter = useMeter(meterId);
   const navigate = useNavigate();
-  if (meter.isPending) return <Loading label="Loading the meter…" />;
-  if (meter.error) return <ErrorMessage error={meter.error} />;
+  if (!meter.isSuccess) return <QueryState query={meter} loading="Loading the meter…" />;
   return (
     <>
       <PageHeader title={meter.data.name}>

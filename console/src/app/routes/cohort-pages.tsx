@@ -1,6 +1,5 @@
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorMessage } from '../../components/error-message';
-import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
 import { useCohort, useDeleteCohort } from '../../features/cohorts/api/cohorts';
 import { CohortEditor } from '../../features/cohorts/components/cohort-editor';
@@ -9,6 +8,7 @@ import { CohortsList } from '../../features/cohorts/components/cohorts-list';
 import { GovernanceRules } from '../../features/cohorts/components/governance-rules';
 import { GovernanceRuleEditor } from '../../features/cohorts/components/governance-rule-editor';
 import { useDeleteGovernanceRule, useGovernanceRule } from '../../features/cohorts/api/governance-rules';
+import { QueryState } from '../../components/query-state';
 
 export function CohortsPage() {
   const navigate = useNavigate();
@@ -30,8 +30,7 @@ export function CohortPage() {
   const cohort = useCohort(cohortId);
   const remove = useDeleteCohort();
   const navigate = useNavigate();
-  if (cohort.isPending) return <Loading label="Loading the cohort…" />;
-  if (cohort.error) return <ErrorMessage error={cohort.error} />;
+  if (!cohort.isSuccess) return <QueryState query={cohort} loading="Loading the cohort…" />;
   return (
     <>
       <PageHeader title={cohort.data.cohort_name}>
@@ -77,8 +76,7 @@ export function GovernanceRulePage() {
   const rule = useGovernanceRule(ruleId);
   const remove = useDeleteGovernanceRule();
   const navigate = useNavigate();
-  if (rule.isPending) return <Loading label="Loading the rule…" />;
-  if (rule.error) return <ErrorMessage error={rule.error} />;
+  if (!rule.isSuccess) return <QueryState query={rule} loading="Loading the rule…" />;
   const deleteRule = () => {
     if (window.confirm(`Delete the rule ${rule.data.name}? The SDKs stop applying it at their next rules fetch.`))
       remove.mutate(ruleId, { onSuccess: () => void navigate('/governance') });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorMessage } from '../../components/error-message';
-import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
 import { useEmailTemplate, useSetTemplateState } from '../../features/emails/api/templates';
 import { EmailPreview } from '../../features/emails/components/email-preview';
@@ -10,6 +9,7 @@ import { EmailSendsLog } from '../../features/emails/components/email-sends-log'
 import { EmailTemplatesList, STATE_NAMES } from '../../features/emails/components/email-templates-list';
 import { periodText } from '../../features/emails/utils/period-text';
 import { TestEmailForm } from '../../features/emails/components/test-email-form';
+import { QueryState } from '../../components/query-state';
 
 export function EmailTemplatesPage() {
   return (
@@ -28,8 +28,7 @@ export function EmailTemplatePage() {
   const template = useEmailTemplate(templateId);
   const setState = useSetTemplateState(templateId);
   const [editing, setEditing] = useState(false);
-  if (template.isPending) return <Loading label="Loading the template…" />;
-  if (template.error) return <ErrorMessage error={template.error} />;
+  if (!template.isSuccess) return <QueryState query={template} loading="Loading the template…" />;
   const { state } = template.data;
   return (
     <>

@@ -1,20 +1,18 @@
 import { Link, useNavigate, useParams } from 'react-router';
-import { ErrorMessage } from '../../components/error-message';
-import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
 import { useWorkspace } from '../../features/charts/api/workspaces';
 import { AddToDashboardForm } from '../../features/charts/components/add-to-dashboard-form';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { ShareLinks } from '../../features/charts/components/share-links';
 import { specOfWorkspaceChart, specToParams, VIEWS } from '../../features/charts/utils/chart-spec';
+import { QueryState } from '../../components/query-state';
 
 /** A saved workspace, drawn again exactly from its stored chart. */
 export function WorkspacePage() {
   const { workspaceId = '' } = useParams();
   const navigate = useNavigate();
   const workspace = useWorkspace(workspaceId);
-  if (workspace.isPending) return <Loading label="Loading the workspace…" />;
-  if (workspace.error) return <ErrorMessage error={workspace.error} />;
+  if (!workspace.isSuccess) return <QueryState query={workspace} loading="Loading the workspace…" />;
   const { chart, name, drawings } = workspace.data;
   const drawable = chart.view in VIEWS;
   const spec = specOfWorkspaceChart(chart);

@@ -1,14 +1,12 @@
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useAppPages } from '../api/apps';
+import { QueryState } from '../../../components/query-state';
 
 /** The organisation's apps; the current one is marked, another can be switched to (signing in again for it). */
 export function AppsList({ currentAppId, onSwitch }: { currentAppId: string; onSwitch: (appId: string) => void }) {
   const apps = useAppPages();
   const items = apps.data?.pages.flatMap((page) => page.items) ?? [];
-  if (apps.isPending) return <Loading label="Loading apps…" />;
-  if (apps.error) return <ErrorMessage error={apps.error} />;
+  if (!apps.isSuccess) return <QueryState query={apps} loading="Loading apps…" />;
   if (items.length === 0)
     return (
       <EmptyState title="No apps">

@@ -1,12 +1,10 @@
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useIngestBacklog } from '../api/apps';
+import { QueryState } from '../../../components/query-state';
 
 /** How far searches lag behind what the collector acknowledged, and whether it accepts more. */
 export function IngestBacklog() {
   const backlog = useIngestBacklog();
-  if (backlog.isPending) return <Loading label="Reading the ingest backlog…" />;
-  if (backlog.error) return <ErrorMessage error={backlog.error} />;
+  if (!backlog.isSuccess) return <QueryState query={backlog} loading="Reading the ingest backlog…" />;
   const b = backlog.data;
   if (!b.measured) return <p>{b.note}</p>;
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

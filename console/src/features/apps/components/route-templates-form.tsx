@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useRouteTemplates, useSaveRouteTemplates } from '../api/apps';
+import { QueryState } from '../../../components/query-state';
 
 /**
  * The app's own route templates, one per line. Ids (numbers, UUIDs, hashes) are found without them;
@@ -9,8 +9,7 @@ import { useRouteTemplates, useSaveRouteTemplates } from '../api/apps';
  */
 export function RouteTemplatesForm({ appId }: { appId: string }) {
   const templates = useRouteTemplates(appId);
-  if (templates.isPending) return <Loading label="Loading route templates…" />;
-  if (templates.error) return <ErrorMessage error={templates.error} />;
+  if (!templates.isSuccess) return <QueryState query={templates} loading="Loading route templates…" />;
   return <TemplatesEditor appId={appId} saved={templates.data} />;
 }
 

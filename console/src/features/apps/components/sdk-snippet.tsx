@@ -1,12 +1,10 @@
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useCollectorApplicationId } from '../api/apps';
+import { QueryState } from '../../../components/query-state';
 
 /** How to point the Moesif SDKs at this collector, with the app's collector application id filled in. */
 export function SdkSnippet({ collectorUrl }: { collectorUrl: string }) {
   const id = useCollectorApplicationId();
-  if (id.isPending) return <Loading label="Loading the collector application id…" />;
-  if (id.error) return <ErrorMessage error={id.error} />;
+  if (!id.isSuccess) return <QueryState query={id} loading="Loading the collector application id…" />;
   const node = `const moesif = require('moesif-nodejs');
 
 app.use(moesif({

@@ -1,14 +1,12 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useCompanyBalances } from '../api/balances';
+import { QueryState } from '../../../components/query-state';
 
 /** The credit balances of a company's subscriptions, each leading to its ledger. */
 export function BalancesTable({ companyId }: { companyId: string }) {
   const balances = useCompanyBalances(companyId);
-  if (balances.isPending) return <Loading label="Loading balances…" />;
-  if (balances.error) return <ErrorMessage error={balances.error} />;
+  if (!balances.isSuccess) return <QueryState query={balances} loading="Loading balances…" />;
   if (balances.data.length === 0) {
     return (
       <EmptyState title="No credit balances">

@@ -1,16 +1,15 @@
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useBillingMetrics } from '../api/balances';
+import { QueryState } from '../../../components/query-state';
 
 /** Billed usage and amounts per day (or the interval given), from the billing reports. */
 export function BillingMetricsChart({ from, interval, meterId }: { from: string; interval: string; meterId?: string }) {
   // ECharts loads while the metrics are fetched.
   const TimeSeriesChart = useTimeSeriesChart();
   const metrics = useBillingMetrics({ from, interval, ...(meterId ? { meterId } : {}) });
-  if (metrics.isPending) return <Loading label="Loading billing metrics…" />;
-  if (metrics.error) return <ErrorMessage error={metrics.error} />;
+  if (!metrics.isSuccess) return <QueryState query={metrics} loading="Loading billing metrics…" />;
   const buckets = metrics.data.buckets;
   if (buckets.every((bucket) => !bucket.metric)) return <EmptyState title="No billed usage in this range" />;
   const currencies = [...new Set(buckets.flatMap((bucket) => Object.keys(bucket.amounts)))];

@@ -1,16 +1,14 @@
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { useLedger, type LedgerEntry } from '../api/balances';
+import { QueryState } from '../../../components/query-state';
 
 /** A subscription's balance ledger: credits, debits, promotions, adjustments and usage draws, newest first. */
 export function LedgerTable({ subscriptionId }: { subscriptionId: string }) {
   const format = useFormatTime();
   const ledger = useLedger(subscriptionId);
   const entries = ledger.data?.pages.flatMap((page) => page.items) ?? [];
-  if (ledger.isPending) return <Loading label="Loading the ledger…" />;
-  if (ledger.error) return <ErrorMessage error={ledger.error} />;
+  if (!ledger.isSuccess) return <QueryState query={ledger} loading="Loading the ledger…" />;
   if (entries.length === 0)
     return (
       <EmptyState title="No balance transactions">

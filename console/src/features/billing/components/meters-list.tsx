@@ -1,15 +1,13 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useMeterPages } from '../api/reports';
+import { QueryState } from '../../../components/query-state';
 
 /** The app's billing meters, each leading to its reports. */
 export function MetersList() {
   const meters = useMeterPages();
   const items = meters.data?.pages.flatMap((page) => page.items) ?? [];
-  if (meters.isPending) return <Loading label="Loading meters…" />;
-  if (meters.error) return <ErrorMessage error={meters.error} />;
+  if (!meters.isSuccess) return <QueryState query={meters} loading="Loading meters…" />;
   if (items.length === 0) {
     return (
       <EmptyState title="No billing meters">

@@ -1,21 +1,19 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { useReport } from '../api/reports';
 import { amountExplanation } from '../utils/amount-explanation';
 import { MeterName } from './meter-name';
 import { ReportExplanationView } from './report-explanation';
 import { formatAmount } from './reports-table';
+import { QueryState } from '../../../components/query-state';
 
 /** One billing report: what was billed for which window, its versions, and every request sent for it. */
 export function ReportDetail({ reportId }: { reportId: string }) {
   const format = useFormatTime();
   const report = useReport(reportId);
   const [explaining, setExplaining] = useState(false);
-  if (report.isPending) return <Loading label="Loading the report…" />;
-  if (report.error) return <ErrorMessage error={report.error} />;
+  if (!report.isSuccess) return <QueryState query={report} loading="Loading the report…" />;
   const r = report.data;
   const explanation = amountExplanation(r);
   return (

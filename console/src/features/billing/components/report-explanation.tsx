@@ -1,14 +1,12 @@
 import { Link } from 'react-router';
-import { ErrorMessage } from '../../../components/error-message';
 import { JsonView } from '../../../components/json-view';
-import { Loading } from '../../../components/loading';
 import { useReportExplanation } from '../api/reports';
+import { QueryState } from '../../../components/query-state';
 
 /** The report's usage query run again: the usage now, whether it matches, the query and sample events. */
 export function ReportExplanationView({ reportId }: { reportId: string }) {
   const explanation = useReportExplanation(reportId, true);
-  if (explanation.isPending) return <Loading label="Re-running the usage query…" />;
-  if (explanation.error) return <ErrorMessage error={explanation.error} />;
+  if (!explanation.isSuccess) return <QueryState query={explanation} loading="Re-running the usage query…" />;
   const e = explanation.data;
   return (
     <div className="explanation">

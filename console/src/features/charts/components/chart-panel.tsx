@@ -1,5 +1,4 @@
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useChartData } from '../api/chart-data';
@@ -11,6 +10,7 @@ import { FunnelView } from './funnel-view';
 import { RetentionView } from './retention-view';
 import { SingleNumber } from './single-number';
 import { TotalsView } from './totals-view';
+import { QueryState } from '../../../components/query-state';
 
 export function chartLabel(spec: ChartSpec): string {
   if (spec.view === 'funnel') return `Funnel of ${funnelSteps(spec.analysis).length} steps`;
@@ -33,8 +33,7 @@ function SearchChart({ spec, drawings }: { spec: ChartSpec; drawings?: readonly 
   const TimeSeriesChart = useTimeSeriesChart();
   const query = useChartData(spec);
   const label = chartLabel(spec);
-  if (query.isPending) return <Loading label="Loading the chart…" />;
-  if (query.error) return <ErrorMessage error={query.error} />;
+  if (!query.isSuccess) return <QueryState query={query} loading="Loading the chart…" />;
   const data = query.data;
   if (data.kind === 'value') return <SingleNumber value={data.value} label={label} />;
   if (data.kind === 'totals') {

@@ -2,11 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { PageHeader } from '../../../components/page-header';
 import { RELATIVE_RANGES } from '../../../lib/time';
 import { useDashboard, useDeleteDashboard, useUpdateDashboard } from '../api/dashboards';
 import { WorkspaceTile } from './workspace-tile';
+import { QueryState } from '../../../components/query-state';
 
 type Rows = readonly (readonly string[])[];
 
@@ -37,8 +37,7 @@ export function DashboardGrid({ dashboardId }: { dashboardId: string }) {
   const navigate = useNavigate();
   const [from, setFrom] = useState('');
   const [renaming, setRenaming] = useState<string>();
-  if (dashboard.isPending) return <Loading label="Loading the dashboard…" />;
-  if (dashboard.error) return <ErrorMessage error={dashboard.error} />;
+  if (!dashboard.isSuccess) return <QueryState query={dashboard} loading="Loading the dashboard…" />;
   const { name } = dashboard.data;
   const rows = dashboard.data.workspace_ids.filter((row) => row.length > 0);
   const layOut = (next: Rows) => update.mutate({ id: dashboardId, rows: next });

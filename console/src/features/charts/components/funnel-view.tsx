@@ -1,17 +1,16 @@
 import { Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useFunnel } from '../api/analysis-data';
 import { ACTORS, percent, readableDuration } from '../utils/analysis-spec';
 import type { ChartSpec } from '../utils/chart-spec';
 import { LazyFunnelChart } from './lazy-analysis-charts';
+import { QueryState } from '../../../components/query-state';
 
 /** A funnel: drawn as a funnel, and a table with a bar per step as wide as its share of those who entered, with conversion and median time to the next step. */
 export function FunnelView({ spec }: { spec: ChartSpec }) {
   const query = useFunnel(spec);
-  if (query.isPending) return <Loading label="Following the steps…" />;
-  if (query.error) return <ErrorMessage error={query.error} />;
+  if (!query.isSuccess) return <QueryState query={query} loading="Following the steps…" />;
   const answer = query.data;
   const actors = ACTORS[spec.analysis.by].toLowerCase();
   if ((answer.steps[0]?.entered ?? 0) === 0) {

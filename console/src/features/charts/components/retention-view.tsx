@@ -1,17 +1,16 @@
 import { Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
 import { Loading } from '../../../components/loading';
 import { useRetention } from '../api/analysis-data';
 import { ACTORS, averageRetention, formatPeriod, percent, RETENTION_INTERVALS } from '../utils/analysis-spec';
 import type { ChartSpec } from '../utils/chart-spec';
 import { LazyRetentionCurve } from './lazy-analysis-charts';
+import { QueryState } from '../../../components/query-state';
 
 /** Retention: its average curve, and a table of a row per cohort (a cell per later period, shaded by the share that came back) and an average row. */
 export function RetentionView({ spec }: { spec: ChartSpec }) {
   const query = useRetention(spec);
-  if (query.isPending) return <Loading label="Building the cohorts…" />;
-  if (query.error) return <ErrorMessage error={query.error} />;
+  if (!query.isSuccess) return <QueryState query={query} loading="Building the cohorts…" />;
   const answer = query.data;
   const unit = RETENTION_INTERVALS[answer.interval].toLowerCase();
   const actors = ACTORS[spec.analysis.by].toLowerCase();

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useDeleteWorkspace, useRenameWorkspace, useWorkspacePages, type Workspace } from '../api/workspaces';
+import { QueryState } from '../../../components/query-state';
 
 function RenameForm({ workspace, onDone }: { workspace: Workspace; onDone: () => void }) {
   const rename = useRenameWorkspace();
@@ -34,8 +34,7 @@ export function WorkspacesList() {
   const remove = useDeleteWorkspace();
   const [renaming, setRenaming] = useState<string>();
   const items = workspaces.data?.pages.flatMap((page) => page.items) ?? [];
-  if (workspaces.isPending) return <Loading label="Loading workspaces…" />;
-  if (workspaces.error) return <ErrorMessage error={workspaces.error} />;
+  if (!workspaces.isSuccess) return <QueryState query={workspaces} loading="Loading workspaces…" />;
   if (items.length === 0) {
     return (
       <EmptyState title="No saved workspaces yet">

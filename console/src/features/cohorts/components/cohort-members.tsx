@@ -1,15 +1,13 @@
 import { Link } from 'react-router';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useCohortMembers } from '../api/cohorts';
 import { PROFILE_INDEX, type CohortType } from '../utils/criteria';
+import { QueryState } from '../../../components/query-state';
 
 /** The live member count of criteria, and the first members, each opening its profile. */
 export function CohortMembers({ type, criteria, list = true }: { type: CohortType; criteria: Record<string, unknown> | undefined; list?: boolean }) {
   const members = useCohortMembers(type, criteria);
   if (criteria === undefined) return null;
-  if (members.isPending) return <Loading label="Counting members…" />;
-  if (members.error) return <ErrorMessage error={members.error} />;
+  if (!members.isSuccess) return <QueryState query={members} loading="Counting members…" />;
   const kind = PROFILE_INDEX[type];
   const total = members.data.pages[0]?.total ?? 0;
   const shown = members.data.pages.flatMap((page) => page.members);

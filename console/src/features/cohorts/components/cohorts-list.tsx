@@ -1,15 +1,13 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useCohortPages } from '../api/cohorts';
+import { QueryState } from '../../../components/query-state';
 
 /** The app's cohorts, each opening its editor and members. */
 export function CohortsList() {
   const cohorts = useCohortPages();
   const items = cohorts.data?.pages.flatMap((page) => page.items) ?? [];
-  if (cohorts.isPending) return <Loading label="Loading cohorts…" />;
-  if (cohorts.error) return <ErrorMessage error={cohorts.error} />;
+  if (!cohorts.isSuccess) return <QueryState query={cohorts} loading="Loading cohorts…" />;
   if (items.length === 0)
     return (
       <EmptyState title="No cohorts yet">

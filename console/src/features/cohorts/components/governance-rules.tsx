@@ -1,16 +1,14 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useCohort, useGovernanceRulePages } from '../api/cohorts';
 import { CohortMembers } from './cohort-members';
+import { QueryState } from '../../../components/query-state';
 
 /** Governance rules, and for user and company rules the cohorts they hit with how many members each has now. */
 export function GovernanceRules() {
   const rules = useGovernanceRulePages();
   const items = rules.data?.pages.flatMap((page) => page.items) ?? [];
-  if (rules.isPending) return <Loading label="Loading governance rules…" />;
-  if (rules.error) return <ErrorMessage error={rules.error} />;
+  if (!rules.isSuccess) return <QueryState query={rules} loading="Loading governance rules…" />;
   if (items.length === 0)
     return (
       <EmptyState title="No governance rules">
@@ -64,8 +62,7 @@ export function GovernanceRules() {
 
 function RuleCohort({ id }: { id: string }) {
   const cohort = useCohort(id);
-  if (cohort.isPending) return <Loading label="Loading a cohort…" />;
-  if (cohort.error) return <ErrorMessage error={cohort.error} />;
+  if (!cohort.isSuccess) return <QueryState query={cohort} loading="Loading a cohort…" />;
   return (
     <div className="rule-cohort">
       <Link to={`/cohorts/${encodeURIComponent(id)}`}>{cohort.data.cohort_name}</Link>

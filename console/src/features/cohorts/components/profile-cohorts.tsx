@@ -1,14 +1,12 @@
 import { Link } from 'react-router';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { MAX_COHORTS_CHECKED, useProfileCohorts } from '../api/cohorts';
 import type { CohortType } from '../utils/criteria';
+import { QueryState } from '../../../components/query-state';
 
 /** The cohorts a user or company belongs to now. */
 export function ProfileCohorts({ type, profileId }: { type: CohortType; profileId: string }) {
   const cohorts = useProfileCohorts(type, profileId);
-  if (cohorts.isPending) return <Loading label="Checking cohorts…" />;
-  if (cohorts.error) return <ErrorMessage error={cohorts.error} />;
+  if (!cohorts.isSuccess) return <QueryState query={cohorts} loading="Checking cohorts…" />;
   if (cohorts.data.length === 0) return <p className="muted">In none of the app's cohorts (the first {MAX_COHORTS_CHECKED} are checked).</p>;
   return (
     <ul className="link-list" aria-label="Cohorts of this profile">

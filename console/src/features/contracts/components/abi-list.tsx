@@ -1,15 +1,14 @@
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useAbiPages, useDeleteAbi } from '../api/abis';
+import { QueryState } from '../../../components/query-state';
 
 /** The stored ABIs: which contract each decodes, how many functions it names, and a delete button. */
 export function AbiList() {
   const abis = useAbiPages();
   const remove = useDeleteAbi();
   const items = abis.data?.pages.flatMap((page) => page.items) ?? [];
-  if (abis.isPending) return <Loading label="Loading contract ABIs…" />;
-  if (abis.error) return <ErrorMessage error={abis.error} />;
+  if (!abis.isSuccess) return <QueryState query={abis} loading="Loading contract ABIs…" />;
   if (items.length === 0) {
     return (
       <EmptyState title="No contract ABIs yet">

@@ -1,16 +1,14 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { exactPhrase } from '../../../lib/query-text';
 import { useProfileSearch } from '../api/profiles';
+import { QueryState } from '../../../components/query-state';
 
 /** The users of a company (their profiles name it), newest change first, paged. */
 export function CompanyUsers({ companyId }: { companyId: string }) {
   const users = useProfileSearch('users', `company_id.raw:${exactPhrase(companyId)}`);
   const hits = users.data?.pages.flatMap((page) => page.hits) ?? [];
-  if (users.isPending) return <Loading label="Loading the company's users…" />;
-  if (users.error) return <ErrorMessage error={users.error} />;
+  if (!users.isSuccess) return <QueryState query={users} loading="Loading the company's users…" />;
   if (hits.length === 0)
     return (
       <EmptyState title="No users yet">

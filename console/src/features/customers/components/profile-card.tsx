@@ -1,17 +1,15 @@
 import { Link } from 'react-router';
-import { ErrorMessage } from '../../../components/error-message';
 import { JsonView } from '../../../components/json-view';
-import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { useProfile } from '../api/profiles';
 import type { ProfileKind } from '../utils/profile-query';
+import { QueryState } from '../../../components/query-state';
 
 /** A user's or company's merged profile: ids, dates, campaign and metadata. */
 export function ProfileCard({ kind, id }: { kind: ProfileKind; id: string }) {
   const format = useFormatTime();
   const profile = useProfile(kind, id);
-  if (profile.isPending) return <Loading label="Loading the profile…" />;
-  if (profile.error) return <ErrorMessage error={profile.error} />;
+  if (!profile.isSuccess) return <QueryState query={profile} loading="Loading the profile…" />;
   const source = profile.data._source;
   return (
     <article className="profile" aria-label="Profile">

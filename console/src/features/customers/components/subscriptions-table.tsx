@@ -1,15 +1,13 @@
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { useCompanySubscriptions } from '../api/profiles';
+import { QueryState } from '../../../components/query-state';
 
 /** A company's subscriptions: status, period and plan items. */
 export function SubscriptionsTable({ companyId }: { companyId: string }) {
   const format = useFormatTime();
   const subscriptions = useCompanySubscriptions(companyId);
-  if (subscriptions.isPending) return <Loading label="Loading subscriptions…" />;
-  if (subscriptions.error) return <ErrorMessage error={subscriptions.error} />;
+  if (!subscriptions.isSuccess) return <QueryState query={subscriptions} loading="Loading subscriptions…" />;
   if (subscriptions.data.length === 0) {
     return (
       <EmptyState title="No subscriptions">

@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
-import { ErrorMessage } from '../../../components/error-message';
-import { Loading } from '../../../components/loading';
 import { useEmailTemplatePages, type EmailTemplateState } from '../api/templates';
 import { periodText } from '../utils/period-text';
+import { QueryState } from '../../../components/query-state';
 
 export const STATE_NAMES: Record<EmailTemplateState, string> = { 0: 'Draft', 1: 'Active', 2: 'Paused' };
 
@@ -11,8 +10,7 @@ export const STATE_NAMES: Record<EmailTemplateState, string> = { 0: 'Draft', 1: 
 export function EmailTemplatesList() {
   const templates = useEmailTemplatePages();
   const items = templates.data?.pages.flatMap((page) => page.items) ?? [];
-  if (templates.isPending) return <Loading label="Loading email templates…" />;
-  if (templates.error) return <ErrorMessage error={templates.error} />;
+  if (!templates.isSuccess) return <QueryState query={templates} loading="Loading email templates…" />;
   if (items.length === 0) {
     return (
       <EmptyState title="No email templates yet">

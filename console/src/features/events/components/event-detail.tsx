@@ -1,17 +1,15 @@
 import { Link } from 'react-router';
-import { ErrorMessage } from '../../../components/error-message';
 import { JsonView } from '../../../components/json-view';
-import { Loading } from '../../../components/loading';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { useEvent } from '../api/get-event';
 import { BodyView } from './body-view';
+import { QueryState } from '../../../components/query-state';
 
 /** One event: what was called, timing, who called, the request and response with headers and bodies, metadata. */
 export function EventDetail({ eventId, eventTime }: { eventId: string; eventTime?: string }) {
   const format = useFormatTime();
   const query = useEvent(eventId, eventTime);
-  if (query.isPending) return <Loading label="Loading the event…" />;
-  if (query.error) return <ErrorMessage error={query.error} />;
+  if (!query.isSuccess) return <QueryState query={query} loading="Loading the event…" />;
   const event = query.data._source;
   const request: NonNullable<typeof event.request> = event.request ?? {};
   const response: NonNullable<typeof event.response> = event.response ?? {};
