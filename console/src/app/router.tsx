@@ -1,11 +1,10 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
 import { NotFoundPage } from './routes/not-found-page';
-import { SharedViewPage } from './routes/shared-view-page';
 import { SignInPage } from './routes/sign-in-page';
-import { UnsubscribePage } from './routes/unsubscribe-page';
+import { Loading } from '../components/loading';
 
 /**
  * Pages load on first visit, each module its own chunk: the first page carries the shell (layout,
@@ -14,6 +13,14 @@ import { UnsubscribePage } from './routes/unsubscribe-page';
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => ({ default: await load() }));
 }
+
+/** Pages outside the signed-in layout (whose own Suspense waits for its pages) wait here. */
+const standalone = (page: ReactNode) => <Suspense fallback={<Loading label="Loading the page…" />}>{page}</Suspense>;
+
+// Shared views and unsubscribe links are opened by people without an account: their code (charts
+// included) loads with them, not with the sign-in page.
+const SharedViewPage = lazyPage(() => import('./routes/shared-view-page').then((m) => m.SharedViewPage));
+const UnsubscribePage = lazyPage(() => import('./routes/unsubscribe-page').then((m) => m.UnsubscribePage));
 
 const AppsPage = lazyPage(() => import('./routes/apps-page').then((m) => m.AppsPage));
 const BillingMetersPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingMetersPage));
@@ -51,9 +58,9 @@ export function createConsoleRouter(config: ConsoleConfig) {
     [
       { path: '/sign-in', element: <SignInPage defaultOrgId={config.orgId} /> },
       // Shared links need no session: outside the signed-in layout (the server lets only /embed/ be framed).
-      { path: '/shared/:token', element: <SharedViewPage embedded={false} /> },
-      { path: '/embed/:token', element: <SharedViewPage embedded /> },
-      { path: '/unsubscribe/:token', element: <UnsubscribePage /> },
+      { path: '/shared/:token', element: standalone(<SharedViewPage embedded={false} />) },
+      { path: '/embed/:token', element: standalone(<SharedViewPage embedded />) },
+      { path: '/unsubscribe/:token', element: standalone(<UnsubscribePage />) },
       {
         element: <ConsoleLayout />,
         children: [

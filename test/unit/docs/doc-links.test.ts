@@ -6,7 +6,12 @@ import { dirname, join, relative, resolve } from 'node:path';
  * have (as GitHub makes their anchors), so a page moved or a section renamed cannot leave a dead link.
  */
 const root = resolve(__dirname, '../../..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function anchorsOf(markdown: string): Set<string> {
