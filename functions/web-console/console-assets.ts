@@ -5,6 +5,8 @@ import type { HttpResult } from '../shared/http/types';
 
 /** Where the console is served on the management API. */
 export const CONSOLE_PATH = '/console';
+/** Where the management API sends a browser for its endpoint reference. */
+export const API_REFERENCE_PATH = '/docs';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,6 +40,8 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
   const distDir = resolve(settings.distDir);
   return async (event, context) => {
     const path = event.rawPath;
+    // The endpoint reference is a page of the console, rendered from the API's own OpenAPI document.
+    if (path === API_REFERENCE_PATH) return { statusCode: 308, headers: { location: `${CONSOLE_PATH}/api-reference` }, body: '' };
     if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return api(event, context);
     const method = event.requestContext?.http?.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') return plain(405, 'The console is read with GET');

@@ -1097,6 +1097,32 @@ describe('web console', () => {
     expect((await rt.management('GET', `/~/emails/templates/${templateId}`)).body).toMatchObject({ period: '1M', state: 0 });
   }, 60_000);
 
+  it("renders each API's OpenAPI document as a browsable reference, at the management API's /docs", async () => {
+    await page.goto(`${rt.credentials.management_url}/docs`);
+    await page.waitForURL(`${consoleUrl}/api-reference`);
+    await page.getByRole('heading', { name: 'API reference' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Find' }).fill('post cohorts');
+    const create = page.locator('details.operation').filter({ hasText: 'POST /~/cohorts Create a cohort' });
+    await create.locator('summary').first().click();
+    const body = create.getByRole('region', { name: 'Body of POST /~/cohorts' });
+    await body.getByText('CohortCreate (object)').waitFor();
+    expect(
+      await body
+        .locator('li')
+        .filter({ hasText: /^cohort_name required/ })
+        .count(),
+    ).toBe(1);
+    await create.getByRole('region', { name: 'Answers of POST /~/cohorts' }).getByText('201').waitFor();
+    await shot('api-reference');
+    await page.getByRole('searchbox', { name: 'Find' }).fill('no-such-endpoint');
+    await page.getByText('No endpoint matches').waitFor();
+    // The collector's document, fetched from the collector itself.
+    await page.getByRole('combobox', { name: 'API' }).selectOption('collector');
+    await page.getByRole('searchbox', { name: 'Find' }).fill('post /v1/events');
+    await page.locator('details.operation summary').filter({ hasText: 'POST /v1/events' }).first().waitFor();
+    expect(await seriousViolations()).toEqual([]);
+  });
+
   it('has no serious accessibility violations on its main pages (axe-core)', async () => {
     const pages = [
       '/events',

@@ -53,6 +53,7 @@ export function ConsoleLayout() {
               {section.label}
             </NavLink>
           ))}
+          <NavLink to="/api-reference">API reference</NavLink>
         </nav>
         <span className="who">
           {session.username} · app <code>{session.appId}</code>

@@ -21,6 +21,7 @@ const standalone = (page: ReactNode) => <Suspense fallback={<Loading label="Load
 // included) loads with them, not with the sign-in page.
 const SharedViewPage = lazyPage(() => import('./routes/shared-view-page').then((m) => m.SharedViewPage));
 const UnsubscribePage = lazyPage(() => import('./routes/unsubscribe-page').then((m) => m.UnsubscribePage));
+const ApiReferencePage = lazyPage(() => import('./routes/api-reference-page').then((m) => m.ApiReferencePage));
 
 const AppsPage = lazyPage(() => import('./routes/apps-page').then((m) => m.AppsPage));
 const BillingMetersPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingMetersPage));
@@ -61,6 +62,7 @@ export function createConsoleRouter(config: ConsoleConfig) {
       { path: '/shared/:token', element: standalone(<SharedViewPage embedded={false} />) },
       { path: '/embed/:token', element: standalone(<SharedViewPage embedded />) },
       { path: '/unsubscribe/:token', element: standalone(<UnsubscribePage />) },
+      { path: '/api-reference', element: standalone(<ApiReferencePage {...(config.collectorUrl ? { collectorUrl: config.collectorUrl } : {})} />) },
       {
         element: <ConsoleLayout />,
         children: [

@@ -4,8 +4,8 @@ import type { RecordedAnswer } from '../../../bin/local/answer-log';
 import { AnswerChecker } from '../../../functions/openapi/answer-check';
 import { OPENAPI_FILES } from '../../../functions/openapi/documents';
 
-/** Paths the local management server answers that are no API: the console's files. */
-const NOT_API = /^\/console(\/|$)/;
+/** Paths the local management server answers that are no API: the console's files, and /docs that sends a browser to its API reference page. */
+const NOT_API = /^\/(console(\/|$)|docs$)/;
 
 /**
  * Every answer the run's local servers recorded, checked against the committed documents: the
