@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
@@ -19,16 +20,28 @@ export interface StoredMeter extends MeterInput {
   readonly _id: string;
 }
 
-/** The meter's query as an object (the API may answer it as JSON text). */
-function withQueryObject(meter: StoredMeter & { es_query: Record<string, unknown> | string }): StoredMeter {
-  return { ...meter, es_query: typeof meter.es_query === 'string' ? (JSON.parse(meter.es_query) as Record<string, unknown>) : meter.es_query };
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A meter as the editor holds it: the API answers its query as JSON text; the console works with the object. */
+function meterOf(stored: ApiSchema<'BillingMeter'>): StoredMeter {
+  // Text per the document; an object is taken as it is.
+  const query: unknown = typeof stored.es_query === 'string' ? JSON.parse(stored.es_query) : stored.es_query;
+  const { _id, name, slug, status, billing_plan } = stored;
+  return {
+    _id,
+    name,
+    slug,
+    status,
+    billing_plan: { provider_slug: billing_plan.provider_slug, params: billing_plan.params ?? {} },
+    es_query: isRecord(query) ? query : {},
+  };
 }
 
 export function useMeter(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['billing', 'meters', id],
-    queryFn: async () => withQueryObject(dataOf(await api.GET('/~/billing/meters/{meterId}', { params: { path: { meterId: id } } })) as unknown as StoredMeter),
+    queryFn: async () => meterOf(dataOf(await api.GET('/~/billing/meters/{meterId}', { params: { path: { meterId: id } } }))),
   });
 }
 
@@ -38,7 +51,7 @@ export function useSaveMeter() {
     const result = input.id
       ? await api.POST('/~/billing/meters/{meterId}', { params: { path: { meterId: input.id } }, body: input.meter })
       : await api.POST('/~/billing/meters', { body: input.meter });
-    return dataOf(result) as unknown as StoredMeter;
+    return meterOf(dataOf(result));
   });
 }
 

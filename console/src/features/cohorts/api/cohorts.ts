@@ -1,3 +1,4 @@
+import type { ApiSchema } from '../../../lib/api-types';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
@@ -5,24 +6,24 @@ import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
 
-export interface Cohort {
-  readonly _id: string;
-  readonly cohort_name: string;
-  readonly cohort_type: CohortType;
-  readonly criteria: Record<string, unknown>;
-  readonly sample_rate?: number;
-}
+/** A cohort as the console works with it: the API's, with `criteria` as the query object. */
+export type Cohort = Pick<ApiSchema<'Cohort'>, '_id' | 'cohort_name' | 'cohort_type' | 'sample_rate'> & { readonly criteria: Record<string, unknown> };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The API stores and answers `criteria` as JSON text (the spec's shape); the console works with the object. */
-function withCriteria(stored: Cohort & { criteria: Record<string, unknown> | string }): Cohort {
-  return { ...stored, criteria: typeof stored.criteria === 'string' ? (JSON.parse(stored.criteria) as Record<string, unknown>) : stored.criteria };
+function withCriteria(stored: ApiSchema<'Cohort'>): Cohort {
+  // Text per the document; an object is taken as it is.
+  const criteria: unknown = typeof stored.criteria === 'string' ? JSON.parse(stored.criteria) : stored.criteria;
+  const { _id, cohort_name, cohort_type, sample_rate } = stored;
+  return { _id, cohort_name, cohort_type, ...(sample_rate === undefined ? {} : { sample_rate }), criteria: isRecord(criteria) ? criteria : {} };
 }
 
 export function useCohorts() {
   const api = useApi();
   return useQuery({
     queryKey: ['cohorts'],
-    queryFn: async () => (dataOf(await api.GET('/~/cohorts', { params: { query: { take: 100 } } })) as unknown as Cohort[]).map(withCriteria),
+    queryFn: async () => dataOf(await api.GET('/~/cohorts', { params: { query: { take: 100 } } })).map(withCriteria),
   });
 }
 
@@ -30,7 +31,9 @@ export function useCohorts() {
 export function useCohortPages() {
   const api = useApi();
   return useKeysetPages<Cohort>(['cohorts', 'pages'], async (beforeId) => {
-    const page = keysetPage<Cohort>(await api.GET('/~/cohorts', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }));
+    const page = keysetPage<ApiSchema<'Cohort'>>(
+      await api.GET('/~/cohorts', { params: { query: { take: LIST_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) } } }),
+    );
     return { ...page, items: page.items.map(withCriteria) };
   });
 }
@@ -39,7 +42,7 @@ export function useCohort(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['cohorts', id],
-    queryFn: async () => withCriteria(dataOf(await api.GET('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } } })) as unknown as Cohort),
+    queryFn: async () => withCriteria(dataOf(await api.GET('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } } }))),
   });
 }
 
@@ -50,7 +53,7 @@ export function useSaveCohort() {
     const result = id
       ? await api.POST('/~/cohorts/{cohortId}', { params: { path: { cohortId: id } }, body: body })
       : await api.POST('/~/cohorts', { body: body });
-    return withCriteria(dataOf(result) as unknown as Cohort);
+    return withCriteria(dataOf(result));
   });
 }
 
