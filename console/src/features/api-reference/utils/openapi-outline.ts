@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../lib/json-object';
 /**
  * An OpenAPI 3.1 document as the API reference page shows it: every operation with its parameters,
  * body and answers, `$ref`s resolved. Read from the document as JSON (the service serves it at
@@ -45,10 +46,9 @@ export interface DocumentOutline {
 }
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isRecord) : []);
-const member = (value: unknown, key: string): Json => (isRecord(value) && isRecord(value[key]) ? value[key] : {});
+const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
+const member = (value: unknown, key: string): Json => (isJsonObject(value) && isJsonObject(value[key]) ? value[key] : {});
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Nesting shown before a schema is named instead of expanded (the documents' schemas refer to themselves). */
@@ -59,10 +59,10 @@ export function outlineOf(document: unknown): DocumentOutline {
   const resolve = resolverOf(document);
   const operations: OperationOutline[] = [];
   for (const [path, item] of Object.entries(member(document, 'paths'))) {
-    if (!isRecord(item)) continue;
+    if (!isJsonObject(item)) continue;
     for (const method of METHODS) {
       const operation = resolve(item[method]);
-      if (!isRecord(operation)) continue;
+      if (!isJsonObject(operation)) continue;
       operations.push(operationOutline(method, path, operation, [...records(item['parameters']), ...records(operation['parameters'])], resolve));
     }
   }
@@ -73,11 +73,11 @@ export function outlineOf(document: unknown): DocumentOutline {
 function resolverOf(document: unknown) {
   return (value: unknown): unknown => {
     let current = value;
-    for (let hops = 0; hops < 10 && isRecord(current) && typeof current['$ref'] === 'string'; hops += 1) {
+    for (let hops = 0; hops < 10 && isJsonObject(current) && typeof current['$ref'] === 'string'; hops += 1) {
       const ref = current['$ref'];
       if (!ref.startsWith('#/')) return current;
       let target: unknown = document;
-      for (const part of ref.slice(2).split('/')) target = isRecord(target) ? target[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
+      for (const part of ref.slice(2).split('/')) target = isJsonObject(target) ? target[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
       current = target;
     }
     return current;
@@ -104,21 +104,21 @@ function operationOutline(method: string, path: string, operation: Json, paramet
     scopes,
     parameters: parameters.map((raw) => {
       const parameter = resolve(raw);
-      const p = isRecord(parameter) ? parameter : {};
+      const p = isJsonObject(parameter) ? parameter : {};
       return {
         name: text(p['name']) ?? '',
         in: text(p['in']) ?? '',
         required: p['required'] === true,
         ...(text(p['description']) ? { description: text(p['description']) } : {}),
-        ...(isRecord(p['schema']) ? { schema: schemaOutline(p['schema'], resolve, 0) } : {}),
+        ...(isJsonObject(p['schema']) ? { schema: schemaOutline(p['schema'], resolve, 0) } : {}),
       };
     }),
-    ...(isRecord(body) && firstMedia !== undefined
+    ...(isJsonObject(body) && firstMedia !== undefined
       ? {
           body: {
             required: body['required'] === true,
             mediaTypes,
-            ...(isRecord(member(content, firstMedia)['schema']) ? { schema: schemaOutline(member(content, firstMedia)['schema'], resolve, 0) } : {}),
+            ...(isJsonObject(member(content, firstMedia)['schema']) ? { schema: schemaOutline(member(content, firstMedia)['schema'], resolve, 0) } : {}),
           },
         }
       : {}),
@@ -127,18 +127,18 @@ function operationOutline(method: string, path: string, operation: Json, paramet
       const json = member(member(response, 'content'), 'application/json');
       return {
         status,
-        description: text(isRecord(response) ? response['description'] : undefined) ?? '',
-        ...(isRecord(json['schema']) ? { schema: schemaOutline(json['schema'], resolve, 0) } : {}),
+        description: text(isJsonObject(response) ? response['description'] : undefined) ?? '',
+        ...(isJsonObject(json['schema']) ? { schema: schemaOutline(json['schema'], resolve, 0) } : {}),
       };
     }),
   };
 }
 
 function schemaOutline(raw: unknown, resolve: Resolve, depth: number): SchemaOutline {
-  const ref = isRecord(raw) ? text(raw['$ref']) : undefined;
+  const ref = isJsonObject(raw) ? text(raw['$ref']) : undefined;
   const name = ref?.split('/').pop();
   const schema = resolve(raw);
-  if (!isRecord(schema)) return { type: 'any' };
+  if (!isJsonObject(schema)) return { type: 'any' };
   const description = text(schema['description']);
   const base = { ...(description ? { description } : {}), ...(name ? { name } : {}) };
   if (depth >= MAX_DEPTH) return { ...base, type: name ?? 'object' };

@@ -4,6 +4,7 @@ import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
+import { isJsonObject } from '../../../lib/json-object';
 
 export type Provider = 'webhook' | 'stripe' | 'chargebee' | 'recurly' | 'zuora';
 
@@ -20,8 +21,6 @@ export interface StoredMeter extends MeterInput {
   readonly _id: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A meter as the editor holds it: the API answers its query as JSON text; the console works with the object. */
 function meterOf(stored: ApiSchema<'BillingMeter'>): StoredMeter {
   // Text per the document; an object is taken as it is.
@@ -33,7 +32,7 @@ function meterOf(stored: ApiSchema<'BillingMeter'>): StoredMeter {
     slug,
     status,
     billing_plan: { provider_slug: billing_plan.provider_slug, params: billing_plan.params ?? {} },
-    es_query: isRecord(query) ? query : {},
+    es_query: isJsonObject(query) ? query : {},
   };
 }
 

@@ -5,18 +5,17 @@ import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
+import { isJsonObject } from '../../../lib/json-object';
 
 /** A cohort as the console works with it: the API's, with `criteria` as the query object. */
 export type Cohort = Pick<ApiSchema<'Cohort'>, '_id' | 'cohort_name' | 'cohort_type' | 'sample_rate'> & { readonly criteria: Record<string, unknown> };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The API stores and answers `criteria` as JSON text (the spec's shape); the console works with the object. */
 function withCriteria(stored: ApiSchema<'Cohort'>): Cohort {
   // Text per the document; an object is taken as it is.
   const criteria: unknown = typeof stored.criteria === 'string' ? JSON.parse(stored.criteria) : stored.criteria;
   const { _id, cohort_name, cohort_type, sample_rate } = stored;
-  return { _id, cohort_name, cohort_type, ...(sample_rate === undefined ? {} : { sample_rate }), criteria: isRecord(criteria) ? criteria : {} };
+  return { _id, cohort_name, cohort_type, ...(sample_rate === undefined ? {} : { sample_rate }), criteria: isJsonObject(criteria) ? criteria : {} };
 }
 
 export function useCohorts() {

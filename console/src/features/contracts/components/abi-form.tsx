@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../lib/json-object';
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
@@ -59,10 +60,8 @@ export function AbiForm() {
   );
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The ABI's entries: the array itself, or the one a compiler output holds under "abi"; each entry is checked by the API. */
 function abiEntries(parsed: unknown): Record<string, unknown>[] | undefined {
-  const list = isObject(parsed) ? parsed['abi'] : parsed;
-  return Array.isArray(list) && list.every(isObject) ? list : undefined;
+  const list = isJsonObject(parsed) ? parsed['abi'] : parsed;
+  return Array.isArray(list) && list.every(isJsonObject) ? list : undefined;
 }
