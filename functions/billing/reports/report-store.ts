@@ -39,7 +39,8 @@ import type {
   TransactItem,
   WindowReports,
 } from './report-types';
-import { queryAll, queryItems, type QueryInput } from '../../shared/aws/query-pages';
+import { queryAll, type QueryInput } from '../../shared/aws/query-pages';
+import { listWindows } from './report-listing';
 export { parseStoredReport } from './report-codec';
 export { reportsPartition, openReportsPartition, reportKeyOf } from './report-keys';
 export { deliveredReport } from './report-types';
@@ -105,46 +106,7 @@ export class ReportStore {
 
   /** Groups whose window overlaps [from, to), newest first by default, paged by an opaque cursor. */
   async listWindows(tenant: ReportTenant, request: ListWindowsRequest): Promise<{ windows: WindowReports[]; cursor?: string }> {
-    const newestFirst = request.newestFirst ?? true;
-    const maxWindows = request.maxWindows ?? 50;
-    const lower = `W#${new Date(request.from.getTime() - MAX_WINDOW_MS).toISOString()}`;
-    // Windows starting at `to` do not overlap [from, to); '#' sorts before every ISO digit continuation.
-    const upper = `W#${request.to.toISOString()}`;
-    const windows: WindowReports[] = [];
-    let group: { prefix: string; items: Record<string, unknown>[] } | undefined;
-    let lastCompleteSk: string | undefined;
-    const flush = () => {
-      if (!group) return;
-      const header = group.items.find((item) => String(item['sk']).endsWith('#H'));
-      const built = header ? groupFrom(header, group.items) : undefined;
-      if (built && built.window.start < request.to && built.window.end > request.from) windows.push(built);
-      lastCompleteSk = String(group.items[group.items.length - 1]!['sk']);
-      group = undefined;
-    };
-    for await (const item of queryItems(this.documents, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lower AND :upper',
-      ...(request.meterId !== undefined ? { FilterExpression: 'meter_id = :meter' } : {}),
-      ExpressionAttributeValues: {
-        ':pk': reportsPartition(tenant),
-        ':lower': lower,
-        ':upper': upper,
-        ...(request.meterId !== undefined ? { ':meter': request.meterId } : {}),
-      },
-      ScanIndexForward: !newestFirst,
-      ...(request.cursor ? { ExclusiveStartKey: { pk: reportsPartition(tenant), sk: decodeCursor(request.cursor) } } : {}),
-    })) {
-      const sk = String(item['sk']);
-      const itemPrefix = sk.endsWith('#H') ? sk.slice(0, -1) : sk.slice(0, sk.indexOf('#S#') + 1);
-      if (group && group.prefix !== itemPrefix) {
-        flush();
-        if (windows.length >= maxWindows) return { windows, cursor: encodeCursor(lastCompleteSk!) };
-      }
-      if (!group) group = { prefix: itemPrefix, items: [] };
-      group.items.push(item);
-    }
-    flush();
-    return { windows: windows.slice(0, maxWindows), ...(windows.length > maxWindows && lastCompleteSk ? { cursor: encodeCursor(lastCompleteSk) } : {}) };
+    return listWindows(this.documents, this.tableName, tenant, request);
   }
 
   /** Groups that still hold pending or retrying reports (a cheap sparse index, not a scan of the reports). */

@@ -11,7 +11,8 @@ import {
   MAX_REPORTS_PER_COMMIT,
   OUTCOMES_PER_COMMIT,
 } from './billing-run-types';
-import { deliverReports, drawBalances, isOpen, type DeliveryDeps } from './deliver-reports';
+import { drawBalances } from './balance-draws';
+import { deliverReports, isOpen, type DeliveryDeps } from './deliver-reports';
 import { deliveryDepsFor } from './meter-delivery-deps';
 import { loadMeterPricing, type MeterPricing } from './meter-pricing';
 import { OutcomeCommitQueue } from './outcome-commit-queue';

@@ -5,8 +5,8 @@ import { assertGuaranteedBuckets, BucketBudget } from '../../bucket-cap';
 import { Assembler, tupleKey, type LevelRows, type QueryResults, type Row, type TopHitsBucket } from './aggs/assemble';
 import type { InstantSpan } from './aggs/date-buckets';
 import { chainOf, planAggregations, type AggregationPlan, type Level, type TopHitsPlan } from './aggs/plan';
-import { canCountRows, keyColumn, levelSql, rootSql, spanSql, topHitsSql, type Key, type QueryEnv, type Restriction } from './aggs/queries';
-import { topHitOf, topHitsSort } from './aggs/top-hits';
+import { canCountRows, keyColumn, levelSql, rootSql, spanSql, type Key, type QueryEnv, type Restriction } from './aggs/queries';
+import { topHitOf, topHitsSort, topHitsSql } from './aggs/top-hits';
 import { kindFromProbe, kindProbeSql } from './aggs/values';
 import { SqlParams, type QueryRunner } from './sql';
 

@@ -7,7 +7,7 @@ import { column, quoteIdentifier, type SqlParams } from '../sql';
 import { compileQuery } from '../query-compiler';
 import { dateBucketKeySql, type InstantSpan } from './date-buckets';
 import { conditionColumn, emptyMetricSortSql, inputColumn, metricAggregatesSql, metricInputSql, metricSortSql, type MetricInput } from './metrics';
-import { chainOf, type Level, type OrderTerm, type Scope, type TopHitsPlan } from './plan';
+import { chainOf, type Level, type OrderTerm, type Scope } from './plan';
 import { keyTypeOf, missingSql, sqlTypeOf, valueSql, withMissing, type ValueSql } from './values';
 
 /**
@@ -381,26 +381,4 @@ export function spanSql(level: Level, env: QueryEnv): string {
   const lo = value.list ? `min(list_min(${value.sql}))` : `min(${value.sql})`;
   const hi = value.list ? `max(list_max(${value.sql}))` : `max(${value.sql})`;
   return `SELECT ${lo} AS lo, ${hi} AS hi ${env.fromWhereSql}`;
-}
-
-export interface TopHitsSort {
-  readonly columns: RowColumn[];
-  readonly orderBy: string;
-}
-
-/**
- * top_hits: the documents of each bucket ranked by the node's sort; the window from..from+size, plus the
- * first document of every bucket so that empty windows still report the bucket's total.
- */
-export function topHitsSql(plan: TopHitsPlan, env: QueryEnv, sort: TopHitsSort, restriction?: Restriction): string {
-  const chain = chainOf(plan.level);
-  const keys = chain.map(keyColumn);
-  const columns: RowColumn[] = [{ name: 'agg_hit_id', sql: 'd.id' }, { name: 'agg_hit_source', sql: 'CAST(d.doc AS VARCHAR)' }, ...sort.columns];
-  const rows = rowsSql(env, chain, [...chainConditions(chain), ...plan.conditions], columns, restriction);
-  const partition = keys.length > 0 ? `PARTITION BY ${keys.join(', ')}` : '';
-  const from = plan.node.from;
-  return (
-    `SELECT * FROM (SELECT *, row_number() OVER (${partition} ORDER BY ${sort.orderBy}) AS agg_rank, count(*) OVER (${partition}) AS agg_total FROM (${rows})) ` +
-    `WHERE agg_rank = 1 OR (agg_rank > ${from} AND agg_rank <= ${from + plan.node.size})`
-  );
 }

@@ -6,9 +6,9 @@ import { resolveField, sortTypeOf, type SortType } from '../../../fields';
 import type { SearchContext } from '../../../port';
 import { filterSource } from '../../../source-filter';
 import type { SqlParams } from '../sql';
-import type { TopHitsNode } from './plan';
+import { chainOf, type TopHitsNode, type TopHitsPlan } from './plan';
 import { valueSql } from './values';
-import type { TopHitsSort } from './queries';
+import { chainConditions, keyColumn, rowsSql, type QueryEnv, type Restriction, type RowColumn } from './queries';
 
 /**
  * top_hits: sorting the documents of a bucket, and the hits as the search's own hits look. Relevance is
@@ -99,4 +99,26 @@ export function topHitOf(row: Record<string, unknown>, node: TopHitsNode, ctx: S
       .map((entry, position) => (entry.field === '_score' ? null : plain(row[sortColumn(position)])));
   }
   return hit;
+}
+
+export interface TopHitsSort {
+  readonly columns: RowColumn[];
+  readonly orderBy: string;
+}
+
+/**
+ * top_hits: the documents of each bucket ranked by the node's sort; the window from..from+size, plus the
+ * first document of every bucket so that empty windows still report the bucket's total.
+ */
+export function topHitsSql(plan: TopHitsPlan, env: QueryEnv, sort: TopHitsSort, restriction?: Restriction): string {
+  const chain = chainOf(plan.level);
+  const keys = chain.map(keyColumn);
+  const columns: RowColumn[] = [{ name: 'agg_hit_id', sql: 'd.id' }, { name: 'agg_hit_source', sql: 'CAST(d.doc AS VARCHAR)' }, ...sort.columns];
+  const rows = rowsSql(env, chain, [...chainConditions(chain), ...plan.conditions], columns, restriction);
+  const partition = keys.length > 0 ? `PARTITION BY ${keys.join(', ')}` : '';
+  const from = plan.node.from;
+  return (
+    `SELECT * FROM (SELECT *, row_number() OVER (${partition} ORDER BY ${sort.orderBy}) AS agg_rank, count(*) OVER (${partition}) AS agg_total FROM (${rows})) ` +
+    `WHERE agg_rank = 1 OR (agg_rank > ${from} AND agg_rank <= ${from + plan.node.size})`
+  );
 }
