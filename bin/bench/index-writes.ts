@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import { eventDocument } from '../../functions/search/index-documents';
-import type { IndexDocument } from '../../functions/search/port';
+import type { IndexDocument, IndexOutcome } from '../../functions/search/port';
 import { realisticEvent } from './fixtures';
 import { median, timeMs, trackPeakRss } from './timing';
 
@@ -55,7 +55,12 @@ export async function benchIndexWrites(options: { events?: number; log?: (line: 
         const time = (data.request as { time: string }).time;
         return eventDocument(scope, 'event', { id: randomUUID(), time, received_at: time, data });
       });
-      const ms = await timeMs(() => index.index(documents));
+      let outcome: IndexOutcome | undefined;
+      const ms = await timeMs(async () => {
+        outcome = await index.index(documents);
+      });
+      // A write that failed would look fast: every event must be stored.
+      if (outcome?.written !== size) throw new Error(`write of ${size} events stored ${outcome?.written}: ${outcome?.failures[0]?.reason ?? 'no reason given'}`);
       const rate = (size / ms) * 1000;
       totalMs += ms;
       all.push({ stored: written, eventsPerSecond: rate });

@@ -1,19 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  BIGINT,
-  BOOLEAN,
-  DOUBLE,
-  DuckDBDataChunk,
-  DuckDBInstance,
-  INTEGER,
-  TIMESTAMPTZ,
-  VARCHAR,
-  timestampTZValue,
-  type DuckDBConnection,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { DuckDBInstance, timestampTZValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
@@ -38,21 +25,8 @@ import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
 import { SerialQueue } from './serial-queue';
-import {
-  METADATA_COLUMN,
-  SEARCH_TABLES,
-  addMetadataColumnSql,
-  columnsOf,
-  createStagingTableSql,
-  createTableSql,
-  dropEventKeySql,
-  mergeFromStagingSql,
-  quoteIdentifier,
-  rowOf,
-  stagingTableName,
-  type ColumnType,
-  type SearchTable,
-} from './tables';
+import { TableWriter } from './table-writes';
+import { METADATA_COLUMN, SEARCH_TABLES, addMetadataColumnSql, createTableSql, dropEventKeySql, quoteIdentifier, type SearchTable } from './tables';
 
 export interface DuckDbSearchIndexOptions {
   /** A database file (created with its folder if missing), or ':memory:'. */
@@ -71,19 +45,6 @@ export const DEFAULT_MEMORY_LIMIT = '1GB';
 const CHECKPOINT_THRESHOLD = '256MB';
 /** A size DuckDB's memory_limit accepts. */
 export const MEMORY_LIMIT = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
-
-const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
-  VARCHAR,
-  JSON: VARCHAR,
-  INTEGER,
-  BIGINT,
-  DOUBLE,
-  BOOLEAN,
-  TIMESTAMPTZ,
-};
-
-/** DuckDB's vector size: the most rows one data chunk holds. */
-const ROWS_PER_CHUNK = 2048;
 
 /**
  * The embedded search backend of local mode. One connection writes (through a queue, so
@@ -117,6 +78,7 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
 
 class DuckDbSearchIndex implements SearchableIndex {
   private readonly writes = new SerialQueue();
+  private readonly tables: TableWriter;
 
   private closed = false;
 
@@ -124,7 +86,9 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
     private readonly reads: ConnectionPool,
-  ) {}
+  ) {
+    this.tables = new TableWriter(writer);
+  }
 
   async ensureReady(): Promise<void> {
     this.assertOpen();
@@ -132,8 +96,7 @@ class DuckDbSearchIndex implements SearchableIndex {
       for (const table of Object.values(SEARCH_TABLES)) {
         await this.writer.run(createTableSql(table));
         await this.migrate(table);
-        // Temporary tables belong to the connection that made them: the writer.
-        await this.writer.run(createStagingTableSql(table));
+        await this.tables.prepare(table);
       }
     });
   }
@@ -187,7 +150,7 @@ class DuckDbSearchIndex implements SearchableIndex {
       for (const [kind, group] of byKind) {
         const table = SEARCH_TABLES[kind];
         try {
-          written += await this.write(table, uniqueByKey(table, group));
+          written += await this.tables.write(table, group);
         } catch (error) {
           const reason = `DuckDB write failed: ${error instanceof Error ? error.message : String(error)}`;
           for (const document of group) failures.push({ kind, id: document.id, reason, retryable: true });
@@ -195,32 +158,6 @@ class DuckDbSearchIndex implements SearchableIndex {
       }
       return { written, failures };
     });
-  }
-
-  /** Appends the rows to the staging table, then merges them into the kind's table in one statement. */
-  private async write(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
-    const staging = quoteIdentifier(stagingTableName(table));
-    const types = columnsOf(table).map(({ type }) => DUCKDB_TYPES[type]);
-    await this.writer.run(`DELETE FROM ${staging}`);
-    try {
-      const appender = await this.writer.createAppender(stagingTableName(table), null, 'temp');
-      try {
-        for (let start = 0; start < documents.length; start += ROWS_PER_CHUNK) {
-          const rows = documents.slice(start, start + ROWS_PER_CHUNK).map((document) => rowOf(table, document));
-          const chunk = DuckDBDataChunk.create(types, rows.length);
-          chunk.setRows(rows);
-          appender.appendDataChunk(chunk);
-        }
-      } finally {
-        appender.closeSync();
-      }
-      // Events look for their ids only among stored rows of the staged time span (tables.ts).
-      const span = table.versioned ? undefined : timeSpanOf(documents);
-      const result = await this.writer.runAndReadAll(mergeFromStagingSql(table), span);
-      return Number(result.getRows()[0]?.[0] ?? 0);
-    } finally {
-      await this.writer.run(`DELETE FROM ${staging}`);
-    }
   }
 
   async count(scope: TenantScope, kind: IndexKind, range: TimeRange = {}): Promise<number> {
@@ -367,29 +304,3 @@ function timestampOf(date: Date) {
 }
 
 const DAY_MS = 86_400_000;
-
-/** The earliest and latest time of documents (already checked by documentProblem), as merge parameters. */
-function timeSpanOf(documents: readonly IndexDocument[]): Record<string, DuckDBValue> {
-  let from = Infinity;
-  let to = -Infinity;
-  for (const document of documents) {
-    const millis = Date.parse(document.time);
-    from = Math.min(from, millis);
-    to = Math.max(to, millis);
-  }
-  return { from: timestampOf(new Date(from)), to: timestampOf(new Date(to)) };
-}
-
-/**
- * One document per key, as a single INSERT ... ON CONFLICT cannot touch a row twice: for events
- * the first occurrence (later ones are duplicates), for profiles the highest version.
- */
-function uniqueByKey(table: SearchTable, documents: readonly IndexDocument[]): IndexDocument[] {
-  const byKey = new Map<string, IndexDocument>();
-  for (const document of documents) {
-    const key = `${document.org_id}\u0000${document.app_id}\u0000${document.id}`;
-    const kept = byKey.get(key);
-    if (kept === undefined || (table.versioned && (document.version ?? 0) > (kept.version ?? 0))) byKey.set(key, document);
-  }
-  return [...byKey.values()];
-}

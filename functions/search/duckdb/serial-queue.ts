@@ -1,6 +1,6 @@
 /**
  * Runs tasks one after another, in call order. A DuckDB connection runs one statement at a time,
- * and a write is several statements (stage, merge, clear) that must not interleave.
+ * and a write is several statements (look up, append, commit; or stage, merge, clear) that must not interleave.
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();

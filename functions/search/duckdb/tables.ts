@@ -36,7 +36,7 @@ const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
  * slowed each write as it grew, while an event's id already fixes its time (the collector stamps
  * both once; retries and replays carry the same item), so a write only needs to look for its ids
  * among the rows of its own time span, which DuckDB's per-row-group min/max of `time` narrows to
- * the few row groups that hold that span (mergeFromStagingSql).
+ * the few row groups that hold that span (storedEventKeysSql).
  */
 export function createTableSql(table: SearchTable, name: string = table.name): string {
   const columns = columnsOf(table).map(
@@ -73,7 +73,7 @@ export function addMetadataColumnSql(table: SearchTable): string[] {
   return [`ALTER TABLE ${target} ADD COLUMN ${metadata} JSON`, `UPDATE ${target} SET ${metadata} = json_extract("doc", '$.${METADATA_COLUMN}')`];
 }
 
-/** Rows are appended here first, then moved with one INSERT ... ON CONFLICT (appenders cannot skip duplicates). */
+/** Profiles are appended here first, then merged with one INSERT ... ON CONFLICT (appenders cannot skip older versions). */
 export const stagingTableName = (table: SearchTable): string => `staging_${table.name}`;
 
 export function createStagingTableSql(table: SearchTable): string {
@@ -83,29 +83,36 @@ export function createStagingTableSql(table: SearchTable): string {
 }
 
 /**
- * Events: create-if-absent, so a replay cannot overwrite or double-count: a staged event is left
- * out when its id is stored at the same time; `$from`/`$to` (the staged rows' earliest and latest
- * time) are constants, so DuckDB reads only the row groups whose times overlap them. Profiles:
- * replace only with a strictly newer version. DuckDB reports the rows actually inserted or updated.
+ * Profiles: a staged row replaces the stored one only with a strictly newer version. DuckDB reports
+ * the rows actually inserted or updated.
  */
 export function mergeFromStagingSql(table: SearchTable): string {
+  if (!table.versioned) throw new Error(`${table.name} rows are appended, not merged`);
   const target = quoteIdentifier(table.name);
-  const staging = quoteIdentifier(stagingTableName(table));
   // Columns by name: a migrated file's column order need not be the one a new file gets.
   const names = columnsOf(table)
     .map(({ name }) => quoteIdentifier(name))
     .join(', ');
-  const insert = `INSERT INTO ${target} (${names}) SELECT ${names} FROM ${staging}`;
-  if (!table.versioned) {
-    return (
-      `${insert} AS staged WHERE NOT EXISTS (SELECT 1 FROM ${target} AS stored WHERE stored."time" >= $from AND stored."time" <= $to ` +
-      'AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id AND stored."time" = staged."time")'
-    );
-  }
   const updated = columnsOf(table)
     .filter(({ name }) => !['org_id', 'app_id', 'id'].includes(name))
     .map(({ name }) => `${quoteIdentifier(name)} = excluded.${quoteIdentifier(name)}`);
-  return `${insert} ON CONFLICT (org_id, app_id, id) ` + `DO UPDATE SET ${updated.join(', ')} WHERE excluded.version > ${target}.version`;
+  return (
+    `INSERT INTO ${target} (${names}) SELECT ${names} FROM ${quoteIdentifier(stagingTableName(table))} ON CONFLICT (org_id, app_id, id) ` +
+    `DO UPDATE SET ${updated.join(', ')} WHERE excluded.version > ${target}.version`
+  );
+}
+
+/**
+ * Events: which of a write's ids (in `idsTable`) are stored already, with their time, so a replay cannot
+ * overwrite or double-count. `$from`/`$to` (the write's earliest and latest time) are constants, so
+ * DuckDB reads only the row groups whose times overlap them.
+ */
+export function storedEventKeysSql(table: SearchTable, idsTable: string): string {
+  if (table.versioned) throw new Error(`${table.name} rows are merged by version`);
+  return (
+    `SELECT org_id, app_id, id, epoch_ms("time") FROM ${quoteIdentifier(table.name)} ` +
+    `WHERE "time" >= $from AND "time" <= $to AND id IN (SELECT id FROM ${quoteIdentifier(idsTable)})`
+  );
 }
 
 const INT32_MAX = 2 ** 31 - 1;

@@ -98,6 +98,27 @@ describe('DuckDB search index', () => {
     instance.closeSync();
   });
 
+  it("appends into the columns by name when a file lists the events table's columns in another order", async () => {
+    const path = join(folder, 'reordered.duckdb');
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    const columns = columnsOf(SEARCH_TABLES.events).map(({ name, type }) => `${quoteIdentifier(name)} ${type}`);
+    await connection.run(`CREATE TABLE events (${[...columns].reverse().join(', ')})`);
+    connection.closeSync();
+    instance.closeSync();
+
+    const index = await createDuckDbSearchIndex({ path });
+    expect((await index.index([apiCall('r1', '2024-02-10T08:00:00.000Z', { metadata: { plan: 'pro' } })])).written).toBe(1);
+    expect((await index.index([apiCall('r1', '2024-02-10T08:00:00.000Z')])).written).toBe(0);
+    const stored = await index.get(scope, 'events', 'r1');
+    expect(stored?._source).toMatchObject({ request: { verb: 'DELETE' }, response: { status: 404 }, metadata: { plan: 'pro' } });
+    const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: new Date('2024-03-01T00:00:00.000Z') };
+    const body = { query: { bool: { filter: [{ term: { 'response.status': 404 } }, { term: { 'metadata.plan.raw': 'pro' } }] } } };
+    const found = await index.search(ctx, parseSearchRequest(body, 'events'));
+    expect(found.hits.hits.map((hit) => hit._id)).toEqual(['r1']);
+    await index.close();
+  });
+
   it('migrates a file written before the metadata column: adds it, backfills it, and searches it', async () => {
     const path = join(folder, 'old.duckdb');
     const old = [

@@ -5,6 +5,7 @@ import {
   createTableSql,
   documentJson,
   mergeFromStagingSql,
+  storedEventKeysSql,
   rowOf,
   toColumnValue,
   valueAt,
@@ -55,18 +56,20 @@ describe('DuckDB search tables', () => {
     }
   });
 
-  it('inserts events only if absent and replaces profiles only with a newer version', () => {
-    const events = mergeFromStagingSql(SEARCH_TABLES.events);
-    // Columns by name, so a migrated file (metadata appended by ALTER TABLE) takes rows the same way.
-    expect(events).toMatch(
-      /^INSERT INTO "events" \("org_id", "app_id", "id", "time", .*"doc", "metadata"\) SELECT "org_id", .*"metadata" FROM "staging_events" AS staged WHERE NOT EXISTS /,
+  it("looks up an event write's stored ids within its time span and replaces profiles only with a newer version", () => {
+    const events = storedEventKeysSql(SEARCH_TABLES.events, 'write_ids');
+    expect(events).toBe(
+      'SELECT org_id, app_id, id, epoch_ms("time") FROM "events" WHERE "time" >= $from AND "time" <= $to AND id IN (SELECT id FROM "write_ids")',
     );
-    expect(events).toContain(
-      'stored."time" >= $from AND stored."time" <= $to AND stored.org_id = staged.org_id AND stored.app_id = staged.app_id AND stored.id = staged.id',
-    );
+    expect(() => mergeFromStagingSql(SEARCH_TABLES.events)).toThrow('appended, not merged');
     const users = mergeFromStagingSql(SEARCH_TABLES.users);
+    // Columns by name, so a migrated file (metadata appended by ALTER TABLE) takes rows the same way.
+    expect(users).toMatch(
+      /^INSERT INTO "users" \("org_id", "app_id", "id", "time", "version", .*"doc", "metadata"\) SELECT "org_id", .*"metadata" FROM "staging_users" ON CONFLICT/,
+    );
     expect(users).toContain('DO UPDATE SET "time" = excluded."time", "version" = excluded."version"');
     expect(users).toContain('"doc" = excluded."doc", "metadata" = excluded."metadata" WHERE excluded.version > "users".version');
+    expect(() => storedEventKeysSql(SEARCH_TABLES.users, 'write_ids')).toThrow('merged by version');
   });
 
   it("copies the document's metadata into its own column, and nothing when it has none", () => {

@@ -1,0 +1,210 @@
+import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  INTEGER,
+  TIMESTAMPTZ,
+  VARCHAR,
+  timestampTZValue,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import type { IndexDocument } from '../port';
+import {
+  columnsOf,
+  createStagingTableSql,
+  mergeFromStagingSql,
+  quoteIdentifier,
+  rowOf,
+  stagingTableName,
+  storedEventKeysSql,
+  type ColumnType,
+  type SearchTable,
+} from './tables';
+
+const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
+  VARCHAR,
+  JSON: VARCHAR,
+  INTEGER,
+  BIGINT,
+  DOUBLE,
+  BOOLEAN,
+  TIMESTAMPTZ,
+};
+
+/** The ids of the event write in progress (a temporary table of the writer connection). */
+const WRITE_IDS_TABLE = 'write_event_ids';
+
+/** DuckDB's vector size: the most rows one data chunk holds. */
+const ROWS_PER_CHUNK = 2048;
+
+/**
+ * Writes documents into the search tables through the one writer connection (the caller
+ * serialises calls). Events are create-if-absent: the write's ids already stored at the same time
+ * are looked up (among the row groups of the write's time span only) and left out, and the rest are
+ * appended straight into the table in one transaction. Profiles go through a staging table and one
+ * INSERT ... ON CONFLICT that replaces a row only with a newer version.
+ */
+export class TableWriter {
+  /** Per table, the position in `columnsOf` of each stored column, when the file's order differs. */
+  private readonly storedOrder = new Map<string, number[]>();
+
+  constructor(private readonly connection: DuckDBConnection) {}
+
+  /** Run once the table exists: notes its stored column order and makes the profiles' staging table. */
+  async prepare(table: SearchTable): Promise<void> {
+    // Temporary tables belong to the connection that made them: the writer.
+    if (table.versioned) {
+      await this.connection.run(createStagingTableSql(table));
+      return;
+    }
+    await this.connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITE_IDS_TABLE} (id VARCHAR NOT NULL)`);
+    const stored = await this.connection.runAndReadAll(
+      `SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+      [table.name],
+    );
+    const expected = columnsOf(table).map(({ name }) => name);
+    const order = stored.getRows().map(([name]) => expected.indexOf(String(name)));
+    if (order.length !== expected.length || order.includes(-1)) throw new Error(`the ${table.name} table's columns are not ${expected.join(', ')}`);
+    if (order.some((position, i) => position !== i)) this.storedOrder.set(table.name, order);
+  }
+
+  /** Writes one kind's documents; answers how many rows were inserted or replaced. */
+  async write(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
+    const unique = uniqueByKey(table, documents);
+    return table.versioned ? this.mergeProfiles(table, unique) : this.appendEvents(table, unique);
+  }
+
+  private async appendEvents(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
+    const order = this.storedOrder.get(table.name);
+    // The rows (JSON of each document, typed hot columns: most of a write's JavaScript) are built
+    // while DuckDB looks for the stored ids on its own threads.
+    const { stored, built: rows } = await this.storedEventKeysWhile(table, documents, () =>
+      documents.map((document) => rowInStoredOrder(table, document, order)),
+    );
+    const fresh =
+      stored.size === 0
+        ? rows
+        : rows.filter((_, i) => {
+            const document = documents[i] as IndexDocument;
+            return !stored.has(timedKeyOf(document.org_id, document.app_id, document.id, Date.parse(document.time)));
+          });
+    if (fresh.length === 0) return 0;
+    await this.connection.run('BEGIN TRANSACTION');
+    try {
+      await this.append(table.name, null, this.typesOf(table, order), fresh);
+      await this.connection.run('COMMIT');
+    } catch (error) {
+      await this.connection.run('ROLLBACK');
+      throw error;
+    }
+    return fresh.length;
+  }
+
+  /**
+   * The keys (with time) of the documents' events already stored, read from the row groups of their
+   * time span only, and what `build` answers, run while the query runs. The write's ids go through a
+   * temporary table: appending 20 k ids costs a few milliseconds, one list parameter of them about a
+   * hundred.
+   */
+  private async storedEventKeysWhile<T>(table: SearchTable, documents: readonly IndexDocument[], build: () => T): Promise<{ stored: Set<string>; built: T }> {
+    let from = Infinity;
+    let to = -Infinity;
+    for (const document of documents) {
+      const millis = Date.parse(document.time);
+      if (millis < from) from = millis;
+      if (millis > to) to = millis;
+    }
+    await this.append(
+      WRITE_IDS_TABLE,
+      'temp',
+      [VARCHAR],
+      documents.map(({ id }) => [id]),
+    );
+    try {
+      const query = this.connection.runAndReadAll(storedEventKeysSql(table, WRITE_IDS_TABLE), {
+        from: timestampTZValue(BigInt(from) * 1000n),
+        to: timestampTZValue(BigInt(to) * 1000n),
+      });
+      let built: T;
+      try {
+        built = build();
+      } finally {
+        // Settled before anything else runs on the connection, even when `build` threw.
+        await query.catch(() => undefined);
+      }
+      const found = await query;
+      return { stored: new Set(found.getRows().map(([org, app, id, millis]) => timedKeyOf(String(org), String(app), String(id), Number(millis)))), built };
+    } finally {
+      await this.connection.run(`DELETE FROM ${WRITE_IDS_TABLE}`);
+    }
+  }
+
+  private async mergeProfiles(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
+    const staging = quoteIdentifier(stagingTableName(table));
+    await this.connection.run(`DELETE FROM ${staging}`);
+    try {
+      await this.append(
+        stagingTableName(table),
+        'temp',
+        this.typesOf(table),
+        documents.map((document) => rowOf(table, document)),
+      );
+      const result = await this.connection.runAndReadAll(mergeFromStagingSql(table));
+      return Number(result.getRows()[0]?.[0] ?? 0);
+    } finally {
+      await this.connection.run(`DELETE FROM ${staging}`);
+    }
+  }
+
+  /** DuckDB types of the table's columns, in stored order. */
+  private typesOf(table: SearchTable, order?: readonly number[]): DuckDBType[] {
+    const columns = columnsOf(table);
+    return (order ?? columns.map((_, i) => i)).map((position) => DUCKDB_TYPES[columns[position]?.type ?? 'VARCHAR']);
+  }
+
+  /** Appends rows in data chunks of DuckDB's vector size. */
+  private async append(name: string, catalog: string | null, types: readonly DuckDBType[], rows: readonly DuckDBValue[][]): Promise<void> {
+    const appender = await this.connection.createAppender(name, null, catalog);
+    try {
+      for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
+        const slice = rows.slice(start, start + ROWS_PER_CHUNK);
+        const chunk = DuckDBDataChunk.create(types, slice.length);
+        chunk.setRows(slice);
+        appender.appendDataChunk(chunk);
+      }
+    } finally {
+      appender.closeSync();
+    }
+  }
+}
+
+/** A document's row with its values in the table's stored column order (`order`: stored position → `columnsOf` position). */
+function rowInStoredOrder(table: SearchTable, document: IndexDocument, order: readonly number[] | undefined): DuckDBValue[] {
+  const row = rowOf(table, document);
+  return order === undefined ? row : order.map((position) => row[position] ?? null);
+}
+
+const timedKeyOf = (org: string, app: string, id: string, millis: number) => `${org}\u0000${app}\u0000${id}\u0000${millis}`;
+
+/**
+ * One document per key, as one write must not insert an event twice or touch a profile twice: for
+ * events the first occurrence (later ones are duplicates), for profiles the highest version. Keys
+ * are looked up per tenant, then by id, so no key string is built per document.
+ */
+function uniqueByKey(table: SearchTable, documents: readonly IndexDocument[]): IndexDocument[] {
+  const byTenant = new Map<string, Map<string, Map<string, IndexDocument>>>();
+  for (const document of documents) {
+    let apps = byTenant.get(document.org_id);
+    if (apps === undefined) byTenant.set(document.org_id, (apps = new Map()));
+    let byId = apps.get(document.app_id);
+    if (byId === undefined) apps.set(document.app_id, (byId = new Map()));
+    const kept = byId.get(document.id);
+    if (kept === undefined || (table.versioned && (document.version ?? 0) > (kept.version ?? 0))) byId.set(document.id, document);
+  }
+  const unique: IndexDocument[] = [];
+  for (const apps of byTenant.values()) for (const byId of apps.values()) unique.push(...byId.values());
+  return unique;
+}
