@@ -60,7 +60,8 @@ export async function benchIndexWrites(options: { events?: number; log?: (line: 
         outcome = await index.index(documents);
       });
       // A write that failed would look fast: every event must be stored.
-      if (outcome?.written !== size) throw new Error(`write of ${size} events stored ${outcome?.written}: ${outcome?.failures[0]?.reason ?? 'no reason given'}`);
+      if (outcome?.written !== size)
+        throw new Error(`write of ${size} events stored ${outcome?.written}: ${outcome?.failures[0]?.reason ?? 'no reason given'}`);
       const rate = (size / ms) * 1000;
       totalMs += ms;
       all.push({ stored: written, eventsPerSecond: rate });
