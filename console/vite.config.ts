@@ -14,5 +14,9 @@ export default defineConfig({
     emptyOutDir: true,
     // ECharts is large: it is its own chunk, loaded with the first chart, not with sign-in.
     chunkSizeWarningLimit: 1100,
+    // Terser with two passes writes the first page about 2 % smaller than esbuild (the bench's
+    // target is 100 KB of gzipped JavaScript), at some seconds of build time.
+    minify: 'terser',
+    terserOptions: { compress: { passes: 2 } },
   },
 });

@@ -10,11 +10,11 @@ import { startLocalRuntime } from '../local/runtime';
 import { benchLiveStream, type LiveStreamResult } from './console-live-stream';
 import { BENCH_TENANT, prepareSearchDataset } from './search-dataset';
 
-/** The issue's targets: first page ≤ 200 KB of gzipped JavaScript; sign-in → first chart ≤ 1.5× the API's own time. */
-export const CONSOLE_TARGETS = { firstPageGzipBytes: 200 * 1024, signInToChartRatio: 1.5 } as const;
+/** Targets: the first page's JavaScript ≤ 100 KB gzipped; sign-in → first chart ≤ 1.5× the API's own time. */
+export const CONSOLE_TARGETS = { firstPageJavaScriptGzipBytes: 100 * 1024, signInToChartRatio: 1.5 } as const;
 
 export interface ConsoleBenchResult {
-  readonly firstPage: { files: string[]; bytes: number; gzipBytes: number };
+  readonly firstPage: { files: string[]; bytes: number; gzipBytes: number; javaScriptGzipBytes: number };
   readonly events: number;
   /** Median over the runs after the first (the first also loads ECharts' chunk, reported apart). */
   readonly consoleMs: number;
@@ -34,12 +34,15 @@ export async function firstPageBytes(distDir: string = CONSOLE_DIST): Promise<Co
   const files = [...html.matchAll(/(?:src|href)="\/console\/([^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
   let bytes = 0;
   let gzipBytes = 0;
+  let javaScriptGzipBytes = 0;
   for (const file of files) {
     const content = await readFile(join(distDir, file));
+    const gzipped = gzipSync(content, { level: 9 }).byteLength;
     bytes += content.byteLength;
-    gzipBytes += gzipSync(content, { level: 9 }).byteLength;
+    gzipBytes += gzipped;
+    if (file.endsWith('.js')) javaScriptGzipBytes += gzipped;
   }
-  return { files, bytes, gzipBytes };
+  return { files, bytes, gzipBytes, javaScriptGzipBytes };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
-import { RouterProvider } from 'react-router';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import { BrowserRouter, useNavigate, type NavigateFunction } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { createManagementClient } from '../lib/api-client';
 import { ApiProvider } from '../lib/api-context';
@@ -8,12 +8,12 @@ import { ApiError } from '../lib/api-error';
 import { AppTimeZoneProvider } from '../lib/app-time-zone';
 import { loadSession, saveSession } from '../lib/session';
 import { SessionProvider } from '../lib/session-context';
-import { createConsoleRouter } from './router';
+import { ConsoleRoutes } from './router';
 
 /** The console: its API client, server-state cache, session and routes, composed once. */
 export function App({ config }: { config: ConsoleConfig }) {
-  const router = useMemo(() => createConsoleRouter(config), [config]);
   const signedOut = useRef(false);
+  const navigate = useRef<NavigateFunction | undefined>(undefined);
   const client = useMemo(
     () =>
       createManagementClient({
@@ -25,13 +25,12 @@ export function App({ config }: { config: ConsoleConfig }) {
           if (signedOut.current || !loadSession()) return;
           signedOut.current = true;
           saveSession(undefined);
-          void router.navigate('/sign-in', { state: { expired: true } }).then(() => {
-            signedOut.current = false;
-            window.location.reload();
-          });
+          navigate.current?.('/sign-in', { state: { expired: true } });
+          signedOut.current = false;
+          window.location.reload();
         },
       }),
-    [config, router],
+    [config],
   );
   const queries = useMemo(
     () =>
@@ -55,10 +54,22 @@ export function App({ config }: { config: ConsoleConfig }) {
           }}
         >
           <AppTimeZoneProvider>
-            <RouterProvider router={router} />
+            <BrowserRouter basename={import.meta.env.BASE_URL.replace(/\/$/, '')}>
+              <NavigationHandle into={navigate} />
+              <ConsoleRoutes config={config} />
+            </BrowserRouter>
           </AppTimeZoneProvider>
         </SessionProvider>
       </QueryClientProvider>
     </ApiProvider>
   );
+}
+
+/** Hands the router's navigate to code outside the routes: the API client's sign-out on a 401. */
+function NavigationHandle({ into }: { into: RefObject<NavigateFunction | undefined> }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    into.current = navigate;
+  }, [into, navigate]);
+  return null;
 }
