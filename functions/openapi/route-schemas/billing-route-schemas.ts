@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../../schemas/billing/balance';
-import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
+import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
 import { BillingReport } from '../../../schemas/billing/report';
 import { ReportMetricsParams } from '../../billing/reports/report-metrics';
@@ -12,11 +12,28 @@ import { crud, named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-sch
 /** The billing catalog, channels, reports and balances. */
 // ── Management: billing catalog ──
 
-export const CatalogItem = named(
-  'CatalogItem',
+/** What the service adds to a catalog item's fields (the original service's names). */
+const CATALOG_STAMP = { id: z.string(), created_at: z.string(), updated_at: z.string() };
+
+/** A price as the API answers it: its create body's fields as stored (aliases resolved, defaults filled). */
+export const CatalogPrice = named(
+  'CatalogPrice',
   z
-    .looseObject({ id: z.string(), created_at: z.string(), updated_at: z.string() })
-    .meta({ description: 'A catalog plan or price: the fields of its create body plus id, created_at and updated_at.' }),
+    .looseObject({
+      ...PriceFields.shape,
+      pricing_model: z.enum(['per_unit', 'package', 'volume', 'graduated']).meta({ description: 'The pricing model, aliases resolved.' }),
+      currency: z.string().meta({ description: 'ISO 4217 code, lower case.' }),
+      ...CATALOG_STAMP,
+    })
+    .meta({ description: 'A catalog price: the fields of its create body as stored, plus id, created_at and updated_at.' }),
+);
+
+/** A plan as the API answers it; `prices` only where the request asked for them (`includes=prices`) and in the get. */
+export const CatalogPlan = named(
+  'CatalogPlan',
+  z
+    .looseObject({ ...PlanInput.shape, ...CATALOG_STAMP, prices: z.array(CatalogPrice).optional() })
+    .meta({ description: 'A catalog plan: the fields of its create body as stored, plus id, created_at and updated_at.' }),
 );
 
 export const catalogSchemas: Record<string, RouteSchema> = {
@@ -26,7 +43,7 @@ export const catalogSchemas: Record<string, RouteSchema> = {
     idParam: 'id',
     create: named('PlanInput', PlanInput),
     update: named('PlanUpdate', PlanUpdate),
-    document: CatalogItem,
+    document: CatalogPlan,
     filters: z.object({
       provider: z.string().optional().meta({ description: 'Only plans of this provider (`all`: every provider).' }),
       includes: z.string().optional().meta({ description: "`prices` embeds each plan's prices." }),
@@ -39,7 +56,7 @@ export const catalogSchemas: Record<string, RouteSchema> = {
     idParam: 'id',
     create: named('PriceInput', PriceInput),
     update: named('PriceUpdate', PriceUpdate),
-    document: CatalogItem,
+    document: CatalogPrice,
     filters: z.object({
       provider: z.string().optional().meta({ description: 'Only prices of this provider (`all`: every provider).' }),
       plan_id: z.string().optional().meta({ description: 'Only prices of this plan.' }),
@@ -51,7 +68,7 @@ export const catalogSchemas: Record<string, RouteSchema> = {
 catalogSchemas['catalogPlans.get'] = {
   ...catalogSchemas['catalogPlans.get']!,
   description: 'One catalog plan with its prices.',
-  response: z.looseObject({ id: z.string(), prices: z.array(CatalogItem) }),
+  response: CatalogPlan.extend({ prices: z.array(CatalogPrice) }),
 };
 catalogSchemas['catalogPlans.delete'] = {
   ...catalogSchemas['catalogPlans.delete']!,
