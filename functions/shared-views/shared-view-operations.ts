@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { DrawingItem } from '../../schemas/resources/workspace';
 import type { SharedTimeRange, SharedView, SharedViewClaims, SharedWorkspace, SharedViewTokenRecord } from '../../schemas/resources/shared-view';
 import { rowsOf } from '../management/kinds/dashboard-tree';
 import { resourceKey, type ResourceStore, type StoredDocument } from '../resources/resource-store';
@@ -145,12 +147,14 @@ const dashboardWorkspaceIds = (dashboard: StoredDocument): string[] => [...new S
 function shownWorkspace(stored: StoredDocument): SharedWorkspace {
   const chart = (stored['chart'] ?? {}) as Record<string, unknown>;
   const shownChart = Object.fromEntries(SHOWN_CHART_FIELDS.filter((field) => chart[field] !== undefined).map((field) => [field, chart[field]]));
+  // Checked when the workspace was written; read back as the shape the answer declares.
+  const drawings = z.array(DrawingItem).safeParse(stored['drawings']);
   return {
     _id: String(stored['_id']),
     ...(typeof stored['name'] === 'string' ? { name: stored['name'] } : {}),
     chart: shownChart,
     ...(stored['colors'] !== undefined ? { colors: stored['colors'] as Record<string, unknown> } : {}),
-    ...(Array.isArray(stored['drawings']) ? { drawings: stored['drawings'] as Record<string, unknown>[] } : {}),
+    ...(drawings.success ? { drawings: drawings.data } : {}),
     ...(typeof stored['width'] === 'number' ? { width: stored['width'] } : {}),
   };
 }

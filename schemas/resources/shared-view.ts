@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DrawingItem } from './workspace';
 
 /**
  * Public and embedded views: a signed token that lets anyone holding it read one workspace (or one
@@ -91,7 +92,7 @@ export const SharedWorkspace = z.object({
   name: z.string().optional(),
   chart: z.record(z.string(), z.unknown()).optional(),
   colors: z.record(z.string(), z.unknown()).optional(),
-  drawings: z.array(z.record(z.string(), z.unknown())).optional(),
+  drawings: z.array(DrawingItem).optional(),
   width: z.number().optional(),
 });
 export type SharedWorkspace = z.infer<typeof SharedWorkspace>;

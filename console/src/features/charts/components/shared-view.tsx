@@ -5,7 +5,6 @@ import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-error';
 import { ChartSourceProvider } from '../api/chart-source';
 import { sharedChartSource, useSharedView, type SharedTimeRange, type SharedView } from '../api/shared-views';
-import type { Drawing } from '../api/workspaces';
 import { specOfWorkspaceChart, VIEWS } from '../utils/chart-spec';
 import { ChartPanel } from './chart-panel';
 
@@ -92,7 +91,7 @@ function SharedWorkspaceChart({
 }) {
   const api = useApi();
   const source = useMemo(() => sharedChartSource(api, token, workspace._id, range), [api, token, workspace._id, range]);
-  const chart = (workspace.chart ?? {}) as { view?: string; url_query?: string };
+  const chart: { view?: string; url_query?: string } = workspace.chart ?? {};
   // Drawn as the owner's console drew it; the range and zone are the token's (the service applies them).
   const spec = { ...specOfWorkspaceChart(chart), from: timeRange.from, to: timeRange.to, timeZone };
   const drawable = chart.view !== undefined && chart.view in VIEWS;
@@ -101,7 +100,7 @@ function SharedWorkspaceChart({
       {titled && <h2>{workspace.name}</h2>}
       {drawable ? (
         <ChartSourceProvider source={source}>
-          <ChartPanel spec={spec} drawings={(workspace.drawings ?? []) as unknown as Drawing[]} />
+          <ChartPanel spec={spec} drawings={workspace.drawings ?? []} />
         </ChartSourceProvider>
       ) : (
         <p>This chart's view ({chart.view ?? 'none'}) is not drawn by the console.</p>
