@@ -54,6 +54,8 @@ export const SearchBody = named(
 );
 
 export const SearchHitsSchema = named('SearchResponse', SearchHits);
+export const FunnelSchema = named('Funnel', FunnelAnswer);
+export const RetentionSchema = named('Retention', RetentionAnswer);
 export const CountSchema = named('Count', Count);
 export const DocumentSchema = named('Document', Document);
 export const FieldListSchema = named('FieldList', FieldList);
@@ -108,7 +110,7 @@ export const searchSchemas: Record<string, RouteSchema> = {
     query: EventRangeQuery,
     body: named('FunnelBody', FunnelBody),
     responseStatus: 200,
-    response: named('Funnel', FunnelAnswer),
+    response: FunnelSchema,
   },
   retentionEvents: {
     description:
@@ -116,7 +118,7 @@ export const searchSchemas: Record<string, RouteSchema> = {
     query: EventRangeQuery,
     body: named('RetentionBody', RetentionBody),
     responseStatus: 200,
-    response: named('Retention', RetentionAnswer),
+    response: RetentionSchema,
   },
   getEvent: byId(
     'event',

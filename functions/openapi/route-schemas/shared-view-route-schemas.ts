@@ -8,11 +8,22 @@ import {
   SharedViewTokenCreate,
 } from '../../../schemas/resources/shared-view';
 import { ListQuery, NEXT_PAGE, named, type RouteSchema } from './route-schema';
+import { FunnelSchema, RetentionSchema, SearchHitsSchema } from './search-route-schemas';
 
 /** Public and embedded views: signed tokens of workspaces and dashboards, and what a token opens. */
 
 const SharedViewTokenSchema = named('SharedViewToken', SharedViewToken);
 const SharedViewSchema = named('SharedView', SharedView);
+
+/** A shared workspace's answer, as the search, funnel or retention endpoint answers, told apart by `query`. */
+const SharedDataSchema = named(
+  'SharedData',
+  z.discriminatedUnion('query', [
+    SharedData.extend({ query: z.literal('search'), answer: SearchHitsSchema }),
+    SharedData.extend({ query: z.literal('funnel'), answer: FunnelSchema }),
+    SharedData.extend({ query: z.literal('retention'), answer: RetentionSchema }),
+  ]),
+);
 
 const tokenEntries = (name: string, noun: string, idParam: string): Record<string, RouteSchema> => ({
   [`${name}.signedTokens.create`]: {
@@ -65,7 +76,7 @@ export const sharedViewSchemas: Record<string, RouteSchema> = {
     params: { token: 'The signed token.', workspaceId: 'A workspace the token shares.' },
     query: SharedDataQuery,
     responseStatus: 200,
-    response: SharedData,
+    response: SharedDataSchema,
     errors: [404],
   },
 };
