@@ -6,6 +6,7 @@ import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
 import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
 import { isJsonObject } from '../../../lib/json-object';
+import { profileHitOf, type ProfileHit } from '../../../lib/profile-hits';
 
 /** A cohort as the console works with it: the API's, with `criteria` as the query object. */
 export type Cohort = Pick<ApiSchema<'Cohort'>, '_id' | 'cohort_name' | 'cohort_type' | 'sample_rate'> & { readonly criteria: Record<string, unknown> };
@@ -62,11 +63,8 @@ export function useDeleteCohort() {
   });
 }
 
-export interface Member {
-  readonly _id: string;
-  readonly sort?: readonly unknown[];
-  readonly _source: { readonly user_id?: string; readonly company_id?: string; readonly metadata?: Record<string, unknown> };
-}
+/** A cohort member: a user or company profile. */
+export type Member = ProfileHit;
 
 const MEMBERS_PAGE = 25;
 
@@ -87,7 +85,7 @@ export function useCohortMembers(type: CohortType, criteria: Record<string, unkn
       const result =
         PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
-      return { total: answer.hits.total, members: answer.hits.hits as unknown as Member[] };
+      return { total: answer.hits.total, members: answer.hits.hits.map(profileHitOf) };
     },
     initialPageParam: undefined as readonly unknown[] | undefined,
     getNextPageParam: (last) => (last.members.length < MEMBERS_PAGE ? undefined : last.members[last.members.length - 1]?.sort),
@@ -128,7 +126,7 @@ export function useProfileCohorts(type: CohortType, profileId: string) {
         candidates.map(async (cohort) => {
           const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } };
           const result = type === 'user' ? await api.POST('/search/~/count/users', { body }) : await api.POST('/search/~/count/companies', { body });
-          return (dataOf(result) as { count: number }).count > 0 ? cohort : undefined;
+          return dataOf(result).count > 0 ? cohort : undefined;
         }),
       );
       return matches.filter((cohort): cohort is Cohort => cohort !== undefined);

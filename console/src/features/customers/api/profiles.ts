@@ -1,22 +1,11 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
+import { objectOf, textOf } from '../../../lib/json-object';
+import { profileHitOf, type StoredHit } from '../../../lib/profile-hits';
 import { PROFILE_PAGE_SIZE, profileSearchBody, type ProfileKind } from '../utils/profile-query';
 
-/** A user or company profile as the search API returns it: the merged document the SDKs sent. */
-export interface ProfileHit {
-  readonly _id: string;
-  readonly _source: {
-    readonly user_id?: string;
-    readonly company_id?: string;
-    readonly campaign?: Record<string, unknown>;
-    readonly metadata?: Record<string, unknown>;
-    readonly created_at?: string;
-    readonly updated_at?: string;
-    readonly [field: string]: unknown;
-  };
-  readonly sort?: readonly unknown[];
-}
+export type { ProfileHit } from '../../../lib/profile-hits';
 
 /** Users or companies matching the text, newest change first, paged with search_after. */
 export function useProfileSearch(kind: ProfileKind, text: string) {
@@ -27,7 +16,7 @@ export function useProfileSearch(kind: ProfileKind, text: string) {
       const body = profileSearchBody(kind, text, pageParam);
       const result = kind === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
       const answer = dataOf(result);
-      return { hits: answer.hits.hits as unknown as ProfileHit[], total: answer.hits.total };
+      return { hits: answer.hits.hits.map(profileHitOf), total: answer.hits.total };
     },
     initialPageParam: undefined as readonly unknown[] | undefined,
     getNextPageParam: (last) => (last.hits.length < PROFILE_PAGE_SIZE ? undefined : last.hits[last.hits.length - 1]?.sort),
@@ -42,18 +31,37 @@ export function useProfile(kind: ProfileKind, id: string) {
     queryFn: async () => {
       const params = { params: { path: { id } } };
       const result = kind === 'users' ? await api.GET('/search/~/users/{id}', params) : await api.GET('/search/~/companies/{id}', params);
-      return dataOf(result) as unknown as ProfileHit;
+      return profileHitOf(dataOf(result));
     },
   });
 }
 
 export interface Subscription {
-  readonly subscription_id?: string;
-  readonly status?: string;
-  readonly current_period_start?: string;
-  readonly current_period_end?: string;
-  readonly items?: readonly { plan_id?: string; price_id?: string }[];
+  readonly subscription_id: string;
+  readonly status?: string | undefined;
+  readonly current_period_start?: string | undefined;
+  readonly current_period_end?: string | undefined;
+  readonly items?: readonly { plan_id?: string | undefined; price_id?: string | undefined }[] | undefined;
   readonly [field: string]: unknown;
+}
+
+/** A subscription hit as the console reads it (its id from the hit when the document has none). */
+function subscriptionOf(hit: StoredHit): Subscription {
+  const source = hit._source ?? {};
+  const items = source['items'];
+  return {
+    ...source,
+    subscription_id: textOf(source['subscription_id']) ?? hit._id,
+    status: textOf(source['status']),
+    current_period_start: textOf(source['current_period_start']),
+    current_period_end: textOf(source['current_period_end']),
+    items: Array.isArray(items)
+      ? items.map((item: unknown) => {
+          const fields = objectOf(item) ?? {};
+          return { plan_id: textOf(fields['plan_id']), price_id: textOf(fields['price_id']) };
+        })
+      : undefined,
+  };
 }
 
 /** A company's subscriptions (up to 1000, as search hits). */
@@ -63,10 +71,7 @@ export function useCompanySubscriptions(companyId: string) {
     queryKey: ['profiles', 'companies', 'subscriptions', companyId],
     queryFn: async () => {
       const answer = dataOf(await api.GET('/search/~/companies/{id}/subscriptions', { params: { path: { id: companyId } } }));
-      return (answer.hits.hits as unknown as { _id: string; _source: Subscription }[]).map((hit) => ({
-        ...hit._source,
-        subscription_id: hit._source.subscription_id ?? hit._id,
-      }));
+      return answer.hits.hits.map(subscriptionOf);
     },
   });
 }

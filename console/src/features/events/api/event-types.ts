@@ -1,3 +1,6 @@
+import type { ApiSchema } from '../../../lib/api-types';
+import { booleanOf, numberOf, objectOf, textOf } from '../../../lib/json-object';
+
 /** An event as the search API returns it (`_source`), with the fields the console shows. */
 export interface EventSource {
   readonly event_type?: 'api_call' | 'action';
@@ -34,4 +37,49 @@ export interface EventHit {
   readonly _id: string;
   readonly _source: EventSource;
   readonly sort?: readonly unknown[];
+}
+
+/** One hit of a search answer, its `_source` as stored. */
+export type SearchHit = ApiSchema<'SearchResponse'>['hits']['hits'][number];
+
+/** The request or response of a stored event, with the fields the console shows read by type. */
+function callPartOf(part: Record<string, unknown>) {
+  return {
+    ...part,
+    time: textOf(part['time']),
+    headers: objectOf(part['headers']),
+    body: part['body'],
+    transfer_encoding: textOf(part['transfer_encoding']),
+    body_truncated: booleanOf(part['body_truncated']),
+  };
+}
+
+/** An event hit as the console reads it: the stored document, with each field it shows checked for its type. */
+export function eventHitOf(hit: SearchHit): EventHit {
+  const source = hit._source ?? {};
+  const request = objectOf(source['request']);
+  const response = objectOf(source['response']);
+  const eventType = source['event_type'];
+  return {
+    _id: hit._id,
+    ...(hit.sort ? { sort: hit.sort } : {}),
+    _source: {
+      ...source,
+      event_type: eventType === 'api_call' || eventType === 'action' ? eventType : undefined,
+      action_name: textOf(source['action_name']),
+      request: request && {
+        ...callPartOf(request),
+        uri: textOf(request['uri']),
+        verb: textOf(request['verb']),
+        route: textOf(request['route']),
+        ip_address: textOf(request['ip_address']),
+      },
+      response: response && { ...callPartOf(response), status: numberOf(response['status']) },
+      user_id: textOf(source['user_id']),
+      company_id: textOf(source['company_id']),
+      session_token: textOf(source['session_token']),
+      duration_ms: numberOf(source['duration_ms']),
+      metadata: objectOf(source['metadata']),
+    },
+  };
 }

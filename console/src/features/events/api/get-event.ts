@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
-import type { EventHit } from './event-types';
+import { eventHitOf } from './event-types';
 
 /** One event by id; `eventTime` (when the link carries it) lets the API look in one month's index. */
 export function useEvent(eventId: string, eventTime?: string) {
@@ -9,10 +9,12 @@ export function useEvent(eventId: string, eventTime?: string) {
   return useQuery({
     queryKey: ['events', 'one', eventId, eventTime],
     queryFn: async () =>
-      dataOf(
-        await api.GET('/search/~/events/{id}', {
-          params: { path: { id: eventId }, query: eventTime ? { event_time: eventTime } : {} },
-        }),
-      ) as EventHit,
+      eventHitOf(
+        dataOf(
+          await api.GET('/search/~/events/{id}', {
+            params: { path: { id: eventId }, query: eventTime ? { event_time: eventTime } : {} },
+          }),
+        ),
+      ),
   });
 }

@@ -3,7 +3,7 @@ import { dataOf, type ManagementClient } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
 import { useAppTimeZone } from '../../../lib/app-time-zone';
 import { PAGE_SIZE, streamBody, type EventFilters } from '../utils/stream-query';
-import type { EventHit } from './event-types';
+import { eventHitOf, type EventHit } from './event-types';
 
 /** How often the newest page of the stream is read again while it is live. */
 export const LIVE_REFRESH_MS = 2_000;
@@ -22,7 +22,7 @@ export async function searchEvents(api: ManagementClient, filters: EventFilters,
     }),
   );
   // The document's _source is the event as stored: the console reads the fields it shows (EventSource).
-  return { hits: answer.hits.hits as unknown as EventHit[], total: answer.hits.total };
+  return { hits: answer.hits.hits.map(eventHitOf), total: answer.hits.total };
 }
 
 /**
