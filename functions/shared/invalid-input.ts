@@ -64,9 +64,13 @@ export function parseOrRefuse<S extends z.ZodType>(
   throw invalidInput(what, fieldIssuesOf(result.error.issues, naming));
 }
 
-/** A missing member reads "is required", not "expected string, received undefined". */
-const REQUIRED_WHEN_MISSING = {
-  error: (issue: z.core.$ZodRawIssue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined),
+/**
+ * Parse options under which a missing member reads "is required", not "expected string, received
+ * undefined" (nor, for an enum or a literal, the list of values it expected).
+ */
+export const REQUIRED_WHEN_MISSING = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value') ? 'is required' : undefined,
 };
 
 /** A JSON body through a zod schema: every problem is a 400 naming its member (`body.colour is not a known field`). */

@@ -7,8 +7,6 @@ import type { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
 import { parseReportId } from './report-id';
 import {
-  decodeCursor,
-  encodeCursor,
   groupFrom,
   outcomeEntries,
   outcomeOverlay,
@@ -19,7 +17,6 @@ import {
   statusAfter,
 } from './report-codec';
 import {
-  MAX_WINDOW_MS,
   OPEN_STATUSES,
   OVERLAY_GZIP_BYTES,
   groupPrefix,

@@ -1,12 +1,5 @@
-import type * as z from 'zod';
 import type { FieldIssue } from '../../shared/errors';
 import { MAX_LISTED_ISSUES } from '../../shared/invalid-input';
-
-/** Parse options for collector schemas: a missing value reads "is required", not "expected string, received undefined". */
-export const PARSE_OPTIONS = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value') ? 'is required' : undefined,
-};
 
 /** One issue, with `index` only for items of batch bodies. */
 export function fieldIssue(index: number | undefined, field: string, reason: string): FieldIssue {

@@ -6,8 +6,8 @@ import type { RecordKind, StreamItem } from '../../../schemas/stream-record';
 import { PayloadTooLargeError, ValidationError, type FieldIssue } from '../../shared/errors';
 import { callerIp, sessionTokenFromHeaders } from './caller-context';
 import { fastActionEvent, fastApiCallEvent } from './fast-path';
-import { fieldIssuesOf } from '../../shared/invalid-input';
-import { IssueList, PARSE_OPTIONS, fieldIssue } from './field-issues';
+import { REQUIRED_WHEN_MISSING, fieldIssuesOf } from '../../shared/invalid-input';
+import { IssueList, fieldIssue } from './field-issues';
 import { indexShapeProblem } from './index-shape';
 import { fitItemSize } from './size-limit';
 
@@ -76,7 +76,7 @@ function rules<T>(
     toItem(record, reception, index, issues) {
       const accepted = fast?.(record);
       if (accepted !== undefined) return build(accepted, reception, index, issues);
-      const parsed = schema.safeParse(record, PARSE_OPTIONS);
+      const parsed = schema.safeParse(record, REQUIRED_WHEN_MISSING);
       if (parsed.success) return build(parsed.data, reception, index, issues);
       issues.push(...fieldIssuesOf(parsed.error.issues, { index, root: index === undefined ? 'body' : 'item' }));
       return undefined;

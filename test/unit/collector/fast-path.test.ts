@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { fastActionEvent, fastApiCallEvent } from '../../../functions/ingest/collector/fast-path';
-import { PARSE_OPTIONS } from '../../../functions/ingest/collector/field-issues';
+import { REQUIRED_WHEN_MISSING } from '../../../functions/shared/invalid-input';
 import { ActionEvent, ApiCallEvent } from '../../../schemas/collector';
 import { receivedBefore, docsExampleEvent, nodeSdkEvent, sdkAction } from './fixtures';
 
@@ -161,7 +161,7 @@ function compare<T>(
           continue;
         }
         acceptedFast += 1;
-        const parsed = schema.safeParse(forSchema, PARSE_OPTIONS);
+        const parsed = schema.safeParse(forSchema, REQUIRED_WHEN_MISSING);
         if (!parsed.success) throw new Error(`fast path accepted what the schema refuses: ${JSON.stringify(untouched)}\n${parsed.error.message}`);
         expect(accepted).toEqual(parsed.data);
       }

@@ -1,17 +1,17 @@
 import type * as z from 'zod';
 import { ActionEvent, ApiCallEvent, CompanyProfile, DateTime, HeaderMap, Subscription, UserProfile, isBase64 } from '../../../schemas/collector';
 import { normaliseDateTime, parseDateTime } from '../../../values/iso-date-time';
-import { PARSE_OPTIONS } from '../../../functions/ingest/collector/field-issues';
+import { REQUIRED_WHEN_MISSING } from '../../../functions/shared/invalid-input';
 import { docsExampleEvent, nodeSdkEvent, sdkAction, sdkCompany, sdkSubscription, sdkUser } from './fixtures';
 
 /** The problems zod reports, as "path: message" lines. */
 function problems(schema: z.ZodType, value: unknown): string[] {
-  const result = schema.safeParse(value, PARSE_OPTIONS);
+  const result = schema.safeParse(value, REQUIRED_WHEN_MISSING);
   return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 }
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value, PARSE_OPTIONS);
+  const result = schema.safeParse(value, REQUIRED_WHEN_MISSING);
   if (!result.success) throw new Error(`expected a valid value: ${JSON.stringify(result.error.issues)}`);
   return result.data;
 }
