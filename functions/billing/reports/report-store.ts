@@ -6,16 +6,7 @@ import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import type { BillingReport } from '../../../schemas/billing/report';
 import type { UsageWindow } from '../../../values/reporting-period';
 import { parseReportId } from './report-id';
-import {
-  groupFrom,
-  outcomeEntries,
-  outcomeOverlay,
-  packShards,
-  reportAfter,
-  sortedByKey,
-  sortedEntries,
-  statusAfter,
-} from './report-codec';
+import { groupFrom, outcomeEntries, outcomeOverlay, packShards, reportAfter, sortedByKey, sortedEntries, statusAfter } from './report-codec';
 import {
   OPEN_STATUSES,
   OVERLAY_GZIP_BYTES,
