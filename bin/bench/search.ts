@@ -9,7 +9,7 @@ import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, type Search
 import { dashboardQueries, type DashboardQuery, type RunSql, type Send, type SqlScope } from './search-queries';
 import { compare, timeMs } from './timing';
 
-export const SEARCH_TARGETS = { ratio: 1.5, medianMs: 300 } as const;
+export const SEARCH_TARGETS = { ratio: 1.5, medianMs: 300, coldMs: 1_000 } as const;
 
 export interface SearchQueryResult {
   name: string;
@@ -22,6 +22,8 @@ export interface SearchQueryResult {
   rounds: number;
   /** Requests one run of the query makes (paging makes one per page); the median target applies per request. */
   requests: number;
+  /** One run right after a restart: a fresh instance of the index on the file (the OS may still cache it). */
+  coldMs?: number;
   meetsTargets: boolean;
 }
 
@@ -105,6 +107,18 @@ export async function benchSearch(options: { log?: (line: string) => void; spec?
     baseline.closeSync();
     await index.close();
   }
+  // Right after a restart: each query once on an index opened just for it, so DuckDB's own cache is empty.
+  for (const [i, query] of dashboardQueries({ sampleEmail: dataset.sampleEmail, plan: 'enterprise' }).entries()) {
+    const restarted = await createDuckDbSearchIndex({ path: dataset.path });
+    try {
+      const coldMs = await timeMs(() => query.ours((body) => searchAsTheApiDoes(restarted, query, dataset.anchor, body)));
+      const result = queries[i]!;
+      queries[i] = { ...result, coldMs, meetsTargets: result.meetsTargets && coldMs <= SEARCH_TARGETS.coldMs };
+      log(`  ${query.name} right after a restart: ${coldMs.toFixed(1)} ms`);
+    } finally {
+      await restarted.close();
+    }
+  }
   return {
     events: spec.events,
     users: spec.users,
@@ -139,10 +153,12 @@ export function assertMeaningful(name: string, answer: unknown): void {
 /** The section's table: one line per query with both medians, the ratio and whether it meets the targets. */
 export function searchTable(result: Pick<SearchBenchResult, 'queries'>, baseline = 'SQL'): string[] {
   const width = Math.max(...result.queries.map((q) => q.name.length), 5);
-  const header = `  ${'query'.padEnd(width)}  ${'ours ms'.padStart(9)}  ${`${baseline} ms`.padStart(11)}  ${'ratio'.padStart(6)}  ${'rounds'.padStart(6)}  targets`;
+  const cold = result.queries.some((q) => q.coldMs !== undefined);
+  const header = `  ${'query'.padEnd(width)}  ${'ours ms'.padStart(9)}  ${`${baseline} ms`.padStart(11)}  ${'ratio'.padStart(6)}  ${'rounds'.padStart(6)}${cold ? `  ${'cold ms'.padStart(8)}` : ''}  targets`;
   const lines = result.queries.map((q) => {
     const perRequest = q.requests > 1 ? ` (${(q.oursMs / q.requests).toFixed(1)} ms per request)` : '';
-    return `  ${q.name.padEnd(width)}  ${q.oursMs.toFixed(1).padStart(9)}  ${q.sqlMs.toFixed(1).padStart(11)}  ${q.ratio.toFixed(2).padStart(6)}  ${String(q.rounds).padStart(6)}  ${q.meetsTargets ? 'met' : 'MISSED'}${perRequest}`;
+    const coldColumn = cold ? `  ${(q.coldMs?.toFixed(1) ?? '').padStart(8)}` : '';
+    return `  ${q.name.padEnd(width)}  ${q.oursMs.toFixed(1).padStart(9)}  ${q.sqlMs.toFixed(1).padStart(11)}  ${q.ratio.toFixed(2).padStart(6)}  ${String(q.rounds).padStart(6)}${coldColumn}  ${q.meetsTargets ? 'met' : 'MISSED'}${perRequest}`;
   });
   return [header, ...lines];
 }
