@@ -26,7 +26,6 @@ export function App({ config }: { config: ConsoleConfig }) {
           signedOut.current = true;
           saveSession(undefined);
           navigate.current?.('/sign-in', { state: { expired: true } });
-          signedOut.current = false;
           window.location.reload();
         },
       }),

@@ -10,3 +10,10 @@ export const textOf = (value: unknown): string | undefined => (typeof value === 
 export const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 export const booleanOf = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
 export const objectOf = (value: unknown): Record<string, unknown> | undefined => (isJsonObject(value) ? value : undefined);
+
+/** A stored document as the API answers it: a search hit, or one document by id. */
+export interface StoredHit {
+  readonly _id: string;
+  readonly _source?: Record<string, unknown>;
+  readonly sort?: readonly unknown[];
+}

@@ -1,4 +1,4 @@
-import { objectOf, textOf } from './json-object';
+import { objectOf, textOf, type StoredHit } from './json-object';
 
 /** A user or company profile as the search API returns it: the merged document the SDKs sent. */
 export interface ProfileSource {
@@ -14,13 +14,6 @@ export interface ProfileSource {
 export interface ProfileHit {
   readonly _id: string;
   readonly _source: ProfileSource;
-  readonly sort?: readonly unknown[];
-}
-
-/** A stored document as the API answers it: a search hit, or one document by id. */
-export interface StoredHit {
-  readonly _id: string;
-  readonly _source?: Record<string, unknown>;
   readonly sort?: readonly unknown[];
 }
 

@@ -95,11 +95,12 @@ export class TableWriter {
     await this.connection.run('BEGIN TRANSACTION');
     try {
       await this.append(table.name, null, this.typesOf(table, order), fresh);
-      await this.connection.run('COMMIT');
     } catch (error) {
       await this.connection.run('ROLLBACK');
       throw error;
     }
+    // A commit that fails is rolled back by DuckDB itself; its error is the one to report.
+    await this.connection.run('COMMIT');
     return fresh.length;
   }
 
@@ -110,13 +111,6 @@ export class TableWriter {
    * hundred.
    */
   private async storedEventKeysWhile<T>(table: SearchTable, documents: readonly IndexDocument[], build: () => T): Promise<{ stored: Set<string>; built: T }> {
-    let from = Infinity;
-    let to = -Infinity;
-    for (const document of documents) {
-      const millis = Date.parse(document.time);
-      if (millis < from) from = millis;
-      if (millis > to) to = millis;
-    }
     await this.append(
       WRITE_IDS_TABLE,
       'temp',
@@ -124,10 +118,7 @@ export class TableWriter {
       documents.map(({ id }) => [id]),
     );
     try {
-      const query = this.connection.runAndReadAll(storedEventKeysSql(table, WRITE_IDS_TABLE), {
-        from: timestampTZValue(BigInt(from) * 1000n),
-        to: timestampTZValue(BigInt(to) * 1000n),
-      });
+      const query = this.connection.runAndReadAll(storedEventKeysSql(table, WRITE_IDS_TABLE), timeSpanOf(documents));
       let built: T;
       try {
         built = build();
@@ -161,8 +152,9 @@ export class TableWriter {
 
   /** DuckDB types of the table's columns, in stored order. */
   private typesOf(table: SearchTable, order?: readonly number[]): DuckDBType[] {
-    const columns = columnsOf(table);
-    return (order ?? columns.map((_, i) => i)).map((position) => DUCKDB_TYPES[columns[position]?.type ?? 'VARCHAR']);
+    const types = columnsOf(table).map(({ type }) => DUCKDB_TYPES[type]);
+    // `prepare` checked that `order` holds every position of columnsOf once.
+    return order === undefined ? types : order.map((position) => types[position] ?? VARCHAR);
   }
 
   /** Appends rows in data chunks of DuckDB's vector size. */
@@ -191,20 +183,26 @@ const timedKeyOf = (org: string, app: string, id: string, millis: number) => `${
 
 /**
  * One document per key, as one write must not insert an event twice or touch a profile twice: for
- * events the first occurrence (later ones are duplicates), for profiles the highest version. Keys
- * are looked up per tenant, then by id, so no key string is built per document.
+ * events the first occurrence (later ones are duplicates), for profiles the highest version.
  */
 function uniqueByKey(table: SearchTable, documents: readonly IndexDocument[]): IndexDocument[] {
-  const byTenant = new Map<string, Map<string, Map<string, IndexDocument>>>();
+  const byKey = new Map<string, IndexDocument>();
   for (const document of documents) {
-    let apps = byTenant.get(document.org_id);
-    if (apps === undefined) byTenant.set(document.org_id, (apps = new Map()));
-    let byId = apps.get(document.app_id);
-    if (byId === undefined) apps.set(document.app_id, (byId = new Map()));
-    const kept = byId.get(document.id);
-    if (kept === undefined || (table.versioned && (document.version ?? 0) > (kept.version ?? 0))) byId.set(document.id, document);
+    const key = `${document.org_id}\u0000${document.app_id}\u0000${document.id}`;
+    const kept = byKey.get(key);
+    if (kept === undefined || (table.versioned && (document.version ?? 0) > (kept.version ?? 0))) byKey.set(key, document);
   }
-  const unique: IndexDocument[] = [];
-  for (const apps of byTenant.values()) for (const byId of apps.values()) unique.push(...byId.values());
-  return unique;
+  return [...byKey.values()];
+}
+
+/** The earliest and latest time of the documents (checked by documentProblem), as query parameters. */
+function timeSpanOf(documents: readonly IndexDocument[]): Record<'from' | 'to', DuckDBValue> {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const document of documents) {
+    const millis = Date.parse(document.time);
+    if (millis < from) from = millis;
+    if (millis > to) to = millis;
+  }
+  return { from: timestampTZValue(BigInt(from) * 1000n), to: timestampTZValue(BigInt(to) * 1000n) };
 }

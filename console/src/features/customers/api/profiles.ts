@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
-import { objectOf, textOf } from '../../../lib/json-object';
-import { profileHitOf, type StoredHit } from '../../../lib/profile-hits';
+import { objectOf, textOf, type StoredHit } from '../../../lib/json-object';
+import { profileHitOf } from '../../../lib/profile-hits';
 import { PROFILE_PAGE_SIZE, profileSearchBody, type ProfileKind } from '../utils/profile-query';
 
 export type { ProfileHit } from '../../../lib/profile-hits';

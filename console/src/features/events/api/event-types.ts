@@ -1,5 +1,4 @@
-import type { ApiSchema } from '../../../lib/api-types';
-import { booleanOf, numberOf, objectOf, textOf } from '../../../lib/json-object';
+import { booleanOf, numberOf, objectOf, textOf, type StoredHit } from '../../../lib/json-object';
 
 /** An event as the search API returns it (`_source`), with the fields the console shows. */
 export interface EventSource {
@@ -39,9 +38,6 @@ export interface EventHit {
   readonly sort?: readonly unknown[];
 }
 
-/** One hit of a search answer, its `_source` as stored. */
-export type SearchHit = ApiSchema<'SearchResponse'>['hits']['hits'][number];
-
 /** The request or response of a stored event, with the fields the console shows read by type. */
 function callPartOf(part: Record<string, unknown>) {
   return {
@@ -55,7 +51,7 @@ function callPartOf(part: Record<string, unknown>) {
 }
 
 /** An event hit as the console reads it: the stored document, with each field it shows checked for its type. */
-export function eventHitOf(hit: SearchHit): EventHit {
+export function eventHitOf(hit: StoredHit): EventHit {
   const source = hit._source ?? {};
   const request = objectOf(source['request']);
   const response = objectOf(source['response']);
