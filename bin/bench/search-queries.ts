@@ -124,8 +124,11 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
       ours: async (send) => hitsAnswer(await send({ size: 10, query: { bool: { filter: [{ term: { 'metadata.plan.raw': options.plan } }] } } }), false),
       sql: async (run, scope) => {
         const { where, values } = eventScope(scope);
-        // The metadata column holds each document's metadata: the filter a person would write against these tables.
-        const filtered = `${where} AND json_extract_string(metadata, '$.plan') = $plan`;
+        // The ideal layout: the plan in a typed column, which the index makes of a frequent metadata
+        // key (from 50 k events on); below that, the metadata JSON column every row has.
+        const [[typed]] = (await run(`SELECT count(*) FROM duckdb_columns() WHERE table_name = 'events' AND column_name = 'metadata.plan'`, {})) as [[bigint]];
+        const plan = typed > 0n ? `"metadata.plan"` : `json_extract_string(metadata, '$.plan')`;
+        const filtered = `${where} AND ${plan} = $plan`;
         const [[total]] = (await run(`SELECT count(*) FROM events WHERE ${filtered}`, { ...values, plan: options.plan })) as [[bigint]];
         const rows = await run(`SELECT id, epoch_ms("time"), doc FROM events WHERE ${filtered} ORDER BY "time" DESC, id ASC LIMIT 10`, {
           ...values,

@@ -20,6 +20,15 @@ function duckDbInMemory(): ConformanceBackend {
   return { name: 'DuckDB', open: () => createDuckDbSearchIndex({ path: ':memory:' }), dispose: async () => {} };
 }
 
+/**
+ * DuckDB with every metadata key a typed column as soon as it is seen (the default waits for 50 k
+ * rows): the cases then read metadata from the typed columns, and must answer as from the JSON.
+ */
+function duckDbTypedMetadata(): ConformanceBackend {
+  const typedMetadata = { minRows: 1, minPresentShare: 0, minStringShare: 0, maxKeys: 500, reviewEveryRows: 1 };
+  return { name: 'DuckDB, metadata keys typed', open: () => createDuckDbSearchIndex({ path: ':memory:', typedMetadata }), dispose: async () => {} };
+}
+
 function openSearch(endpoint: string): ConformanceBackend {
   const client = createOpenSearchClient({ endpoint, signWithIam: false });
   // A prefix of its own, so runs sharing a cluster never see each other's indices.
@@ -54,12 +63,20 @@ function duckDbOnDisk(): ConformanceBackend {
  * 2.19 node the integration setup starts (test/integration/global-setup.ts), or any cluster
  * OPENSEARCH_URL names. OpenSearch is the reference semantics of the DSL.
  */
-export function conformanceBackends(options: { duckDbOnDisk?: boolean } = {}, env: NodeJS.ProcessEnv = process.env): ConformanceBackend[] {
+export function conformanceBackends(
+  options: { duckDbOnDisk?: boolean; duckDbTypedMetadata?: boolean } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ConformanceBackend[] {
   if (!env.OPENSEARCH_URL)
     throw new Error(
       'OPENSEARCH_URL is missing: the integration global setup starts an OpenSearch node and sets it (run these suites with the integration project)',
     );
-  return [duckDbInMemory(), ...(options.duckDbOnDisk ? [duckDbOnDisk()] : []), openSearch(env.OPENSEARCH_URL)];
+  return [
+    duckDbInMemory(),
+    ...(options.duckDbOnDisk ? [duckDbOnDisk()] : []),
+    ...(options.duckDbTypedMetadata ? [duckDbTypedMetadata()] : []),
+    openSearch(env.OPENSEARCH_URL),
+  ];
 }
 
 /**

@@ -24,8 +24,10 @@ import { runFunnel, runRetention } from './query/event-analyses';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
+import type { TableContext } from './search-tables';
+import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed-metadata';
 import { SerialQueue } from './serial-queue';
-import { TableWriter } from './table-writes';
+import { TableWriter, inTransaction } from './table-writes';
 import { METADATA_COLUMN, SEARCH_TABLES, addMetadataColumnSql, createTableSql, dropEventKeySql, quoteIdentifier, type SearchTable } from './tables';
 
 export interface DuckDbSearchIndexOptions {
@@ -38,6 +40,8 @@ export interface DuckDbSearchIndexOptions {
    * to the database. Default 1 GB, whatever the data size; DuckDB's own default is 80 % of RAM.
    */
   readonly memoryLimit?: string;
+  /** When frequent metadata keys become typed columns (typed-metadata.ts); the default suits real data, tests lower the thresholds. */
+  readonly typedMetadata?: Partial<TypedMetadataPolicy>;
 }
 
 const DEFAULT_READERS = 6;
@@ -67,7 +71,8 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
     // A page reads `doc` only for the rows it returns (up to from + size = 10,000), not for every row
     // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
     for (const reader of readers) await reader.run('SET late_materialization_max_rows = 10000');
-    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers));
+    const policy = { ...DEFAULT_TYPED_METADATA_POLICY, ...options.typedMetadata };
+    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers), policy);
     await index.ensureReady();
     return index;
   } catch (error) {
@@ -86,8 +91,9 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
     private readonly reads: ConnectionPool,
+    policy: TypedMetadataPolicy,
   ) {
-    this.tables = new TableWriter(writer);
+    this.tables = new TableWriter(writer, policy);
   }
 
   async ensureReady(): Promise<void> {
@@ -97,6 +103,7 @@ class DuckDbSearchIndex implements SearchableIndex {
         await this.writer.run(createTableSql(table));
         await this.migrate(table);
         await this.tables.prepare(table);
+        await this.tables.reviewTypedMetadata(table);
       }
     });
   }
@@ -119,14 +126,7 @@ class DuckDbSearchIndex implements SearchableIndex {
   }
 
   private async inTransaction(statements: readonly string[]): Promise<void> {
-    await this.writer.run('BEGIN TRANSACTION');
-    try {
-      for (const statement of statements) await this.writer.run(statement);
-      await this.writer.run('COMMIT');
-    } catch (error) {
-      await this.writer.run('ROLLBACK');
-      throw error;
-    }
+    await inTransaction(this.writer, statements);
   }
 
   async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {
@@ -203,22 +203,27 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
     this.assertOpen();
-    return runSearch(this.reader(context.signal), context, request, aggregateAndCount);
+    return runSearch(this.reader(context.signal), this.withLayout(context), request, aggregateAndCount);
   }
 
   async countMatching(context: SearchContext, query: QueryNode): Promise<number> {
     this.assertOpen();
-    return countMatching(this.reader(context.signal), context, query);
+    return countMatching(this.reader(context.signal), this.withLayout(context), query);
   }
 
   async funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
     this.assertOpen();
-    return runFunnel(this.reader(context.signal), context, query);
+    return runFunnel(this.reader(context.signal), this.withLayout(context), query);
   }
 
   async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
     this.assertOpen();
-    return runRetention(this.reader(context.signal), context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
+    return runRetention(
+      this.reader(context.signal),
+      this.withLayout(context),
+      query,
+      windowPeriods(context.range, context.now, query.interval, context.timeZone),
+    );
   }
 
   async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {
@@ -233,7 +238,7 @@ class DuckDbSearchIndex implements SearchableIndex {
   /** Embedded and fast: done before it answers. */
   async deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
     this.assertOpen();
-    const base = baseRelation(context, query);
+    const base = baseRelation(this.withLayout(context), query);
     const deleted = await this.writes.run(async () => {
       const result = await this.writer.runAndReadAll(`DELETE ${base.fromWhereSql}`, [...base.params.values]);
       return Number(result.getRows()[0]?.[0] ?? 0);
@@ -268,6 +273,11 @@ class DuckDbSearchIndex implements SearchableIndex {
           signal?.removeEventListener('abort', interrupt);
         }
       }, signal);
+  }
+
+  /** The context with the table's typed metadata keys, read when the query is compiled (a key promoted later is seen by later queries). */
+  private withLayout(context: SearchContext): TableContext {
+    return { ...context, typedMetadata: new Set(this.tables.typedMetadataKeys(SEARCH_TABLES[context.kind])) };
   }
 
   /** Every write is committed when `index` resolves. */

@@ -1,4 +1,4 @@
-import type { IndexKind } from '../port';
+import type { IndexKind, SearchContext } from '../port';
 
 /**
  * The DuckDB tables behind the search port: one per kind, keyed by (org_id, app_id, id), with the
@@ -31,6 +31,33 @@ export interface SearchTable {
 
 /** The JSON column holding `_source.metadata` (NULL when the document has none). */
 export const METADATA_COLUMN = 'metadata';
+
+/**
+ * Metadata keys that may get typed columns (typed-metadata.ts): plain names, so a key is also a
+ * JSON path member and a column name without escaping.
+ */
+export const TYPED_METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** The column holding a typed metadata key's value where it is a string (NULL otherwise). */
+export const typedMetadataColumn = (key: string): string => `${METADATA_COLUMN}.${key}`;
+
+/** The column saying the row holds some other value under the key (number, boolean, null, array, object). */
+export const otherMetadataColumn = (key: string): string => `${METADATA_COLUMN}.${key}:other`;
+
+/** A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys. */
+export interface TableContext extends SearchContext {
+  readonly typedMetadata?: ReadonlySet<string>;
+}
+
+/** The typed metadata keys of a table, read from its column names (both columns of a key present). */
+export function typedMetadataKeysOf(columnNames: readonly string[]): string[] {
+  const names = new Set(columnNames);
+  const prefix = `${METADATA_COLUMN}.`;
+  return columnNames
+    .filter((name) => name.startsWith(prefix) && !name.endsWith(':other'))
+    .map((name) => name.slice(prefix.length))
+    .filter((key) => TYPED_METADATA_KEY.test(key) && names.has(otherMetadataColumn(key)));
+}
 
 const hot = (name: string, type: ColumnType, path: string = name): HotColumn => ({ name, type, path: path.split('.') });
 

@@ -20,9 +20,12 @@ import {
   rowOf,
   stagingTableName,
   storedEventKeysSql,
+  typedMetadataFillSql,
   type ColumnType,
   type SearchTable,
 } from './tables';
+import { typedMetadataKeysOf } from './search-tables';
+import { DEFAULT_TYPED_METADATA_POLICY, keysToPromote, sampleMetadataKeysSql, type TypedMetadataPolicy } from './typed-metadata';
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
   VARCHAR,
@@ -50,10 +53,16 @@ const ROWS_PER_CHUNK = 2048;
 export class TableWriter {
   /** Per table, the position in `columnsOf` of each stored column, when the file's order differs. */
   private readonly storedOrder = new Map<string, number[]>();
+  /** Per events table, its typed metadata keys (typed-metadata.ts), in column order. */
+  private readonly typedKeys = new Map<string, readonly string[]>();
+  private readonly appendedSinceReview = new Map<string, number>();
 
-  constructor(private readonly connection: DuckDBConnection) {}
+  constructor(
+    private readonly connection: DuckDBConnection,
+    private readonly policy: TypedMetadataPolicy = DEFAULT_TYPED_METADATA_POLICY,
+  ) {}
 
-  /** Run once the table exists: notes its stored column order and makes the profiles' staging table. */
+  /** Run once the table exists: notes its stored columns and makes the profiles' staging table. */
   async prepare(table: SearchTable): Promise<void> {
     // Temporary tables belong to the connection that made them: the writer.
     if (table.versioned) {
@@ -61,14 +70,49 @@ export class TableWriter {
       return;
     }
     await this.connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITE_IDS_TABLE} (id VARCHAR NOT NULL)`);
+    await this.readLayout(table);
+  }
+
+  /** The table's typed metadata keys: filters on them read their columns. */
+  typedMetadataKeys(table: SearchTable): readonly string[] {
+    return this.typedKeys.get(table.name) ?? [];
+  }
+
+  /**
+   * Promotes the metadata keys now frequent in the events table's most recent rows to typed
+   * columns (typed-metadata.ts); answers the keys promoted.
+   */
+  async reviewTypedMetadata(table: SearchTable): Promise<string[]> {
+    if (table.versioned) return [];
+    this.appendedSinceReview.set(table.name, 0);
+    const typed = this.typedMetadataKeys(table);
+    if (typed.length >= this.policy.maxKeys) return [];
+    const total = await this.connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(table.name)}`);
+    if (Number(total.getRows()[0]?.[0] ?? 0) < this.policy.minRows) return [];
+    const sample = await this.connection.runAndReadAll(sampleMetadataKeysSql(table), { rows: this.policy.sampleRows });
+    const rows = sample.getRows();
+    const counts = rows.map(([, key, present, strings]) => ({ key: String(key), present: Number(present), strings: Number(strings) }));
+    const keys = keysToPromote(counts, Number(rows[0]?.[0] ?? 0), typed, this.policy);
+    if (keys.length === 0) return [];
+    await inTransaction(this.connection, typedMetadataFillSql(table, keys));
+    await this.readLayout(table);
+    return keys;
+  }
+
+  /** Reads the table's stored columns: its typed metadata keys, and their order where it is not `columnsOf`'s. */
+  private async readLayout(table: SearchTable): Promise<void> {
     const stored = await this.connection.runAndReadAll(
       `SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
       [table.name],
     );
-    const expected = columnsOf(table).map(({ name }) => name);
-    const order = stored.getRows().map(([name]) => expected.indexOf(String(name)));
+    const names = stored.getRows().map(([name]) => String(name));
+    const keys = typedMetadataKeysOf(names);
+    const expected = columnsOf(table, keys).map(({ name }) => name);
+    const order = names.map((name) => expected.indexOf(name));
     if (order.length !== expected.length || order.includes(-1)) throw new Error(`the ${table.name} table's columns are not ${expected.join(', ')}`);
+    this.typedKeys.set(table.name, keys);
     if (order.some((position, i) => position !== i)) this.storedOrder.set(table.name, order);
+    else this.storedOrder.delete(table.name);
   }
 
   /** Writes one kind's documents; answers how many rows were inserted or replaced. */
@@ -79,10 +123,11 @@ export class TableWriter {
 
   private async appendEvents(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
     const order = this.storedOrder.get(table.name);
+    const typedKeys = this.typedMetadataKeys(table);
     // The rows (JSON of each document, typed hot columns: most of a write's JavaScript) are built
     // while DuckDB looks for the stored ids on its own threads.
     const { stored, built: rows } = await this.storedEventKeysWhile(table, documents, () =>
-      documents.map((document) => rowInStoredOrder(table, document, order)),
+      documents.map((document) => rowInStoredOrder(table, document, typedKeys, order)),
     );
     const fresh =
       stored.size === 0
@@ -94,13 +139,17 @@ export class TableWriter {
     if (fresh.length === 0) return 0;
     await this.connection.run('BEGIN TRANSACTION');
     try {
-      await this.append(table.name, null, this.typesOf(table, order), fresh);
+      await this.append(table.name, null, this.typesOf(table, typedKeys, order), fresh);
     } catch (error) {
       await this.connection.run('ROLLBACK');
       throw error;
     }
     // A commit that fails is rolled back by DuckDB itself; its error is the one to report.
     await this.connection.run('COMMIT');
+    const appended = (this.appendedSinceReview.get(table.name) ?? 0) + fresh.length;
+    this.appendedSinceReview.set(table.name, appended);
+    // After the commit, so the write is stored whatever the review meets; a retry finds it stored.
+    if (appended >= this.policy.reviewEveryRows) await this.reviewTypedMetadata(table);
     return fresh.length;
   }
 
@@ -140,7 +189,7 @@ export class TableWriter {
       await this.append(
         stagingTableName(table),
         'temp',
-        this.typesOf(table),
+        this.typesOf(table, []),
         documents.map((document) => rowOf(table, document)),
       );
       const result = await this.connection.runAndReadAll(mergeFromStagingSql(table));
@@ -151,8 +200,8 @@ export class TableWriter {
   }
 
   /** DuckDB types of the table's columns, in stored order. */
-  private typesOf(table: SearchTable, order?: readonly number[]): DuckDBType[] {
-    const types = columnsOf(table).map(({ type }) => DUCKDB_TYPES[type]);
+  private typesOf(table: SearchTable, typedKeys: readonly string[], order?: readonly number[]): DuckDBType[] {
+    const types = columnsOf(table, typedKeys).map(({ type }) => DUCKDB_TYPES[type]);
     // `prepare` checked that `order` holds every position of columnsOf once.
     return order === undefined ? types : order.map((position) => types[position] ?? VARCHAR);
   }
@@ -174,9 +223,22 @@ export class TableWriter {
 }
 
 /** A document's row with its values in the table's stored column order (`order`: stored position → `columnsOf` position). */
-function rowInStoredOrder(table: SearchTable, document: IndexDocument, order: readonly number[] | undefined): DuckDBValue[] {
-  const row = rowOf(table, document);
+function rowInStoredOrder(table: SearchTable, document: IndexDocument, typedKeys: readonly string[], order: readonly number[] | undefined): DuckDBValue[] {
+  const row = rowOf(table, document, typedKeys);
   return order === undefined ? row : order.map((position) => row[position] ?? null);
+}
+
+/** Runs the statements in one transaction on the connection: all of them take effect, or none. */
+export async function inTransaction(connection: DuckDBConnection, statements: readonly string[]): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    for (const statement of statements) await connection.run(statement);
+  } catch (error) {
+    await connection.run('ROLLBACK');
+    throw error;
+  }
+  // A commit that fails is rolled back by DuckDB itself; its error is the one to report.
+  await connection.run('COMMIT');
 }
 
 const timedKeyOf = (org: string, app: string, id: string, millis: number) => `${org}\u0000${app}\u0000${id}\u0000${millis}`;

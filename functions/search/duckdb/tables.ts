@@ -1,7 +1,7 @@
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import { isoMillis } from '../index-documents';
 import type { IndexDocument } from '../port';
-import { METADATA_COLUMN, type ColumnType, type SearchTable } from './search-tables';
+import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type ColumnType, type SearchTable } from './search-tables';
 
 /** Rows, DDL and merges of the DuckDB search tables declared in search-tables.ts. */
 
@@ -9,11 +9,11 @@ export { METADATA_COLUMN, SEARCH_TABLES } from './search-tables';
 export type { ColumnType, HotColumn, SearchTable } from './search-tables';
 
 /**
- * Every column in table order: key, time, version (profiles), hot columns, the document, then its
- * metadata. The metadata column is last because files of older versions gain it by ALTER TABLE,
- * which appends.
+ * Every column in table order: key, time, version (profiles), hot columns, the document, its
+ * metadata, then two columns per typed metadata key (typed-metadata.ts). The metadata column and
+ * the typed keys come last because files gain them by ALTER TABLE, which appends.
  */
-export function columnsOf(table: SearchTable): { name: string; type: ColumnType | 'JSON' }[] {
+export function columnsOf(table: SearchTable, typedKeys: readonly string[] = []): { name: string; type: ColumnType | 'JSON' }[] {
   return [
     { name: 'org_id', type: 'VARCHAR' },
     { name: 'app_id', type: 'VARCHAR' },
@@ -23,6 +23,10 @@ export function columnsOf(table: SearchTable): { name: string; type: ColumnType 
     ...table.hotColumns.map(({ name, type }) => ({ name, type })),
     { name: 'doc', type: 'JSON' },
     { name: METADATA_COLUMN, type: 'JSON' },
+    ...typedKeys.flatMap((key) => [
+      { name: typedMetadataColumn(key), type: 'VARCHAR' as const },
+      { name: otherMetadataColumn(key), type: 'BOOLEAN' as const },
+    ]),
   ];
 }
 
@@ -173,16 +177,55 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function documentJson(source: unknown): string {
   const json = JSON.stringify(source);
   if (!json.includes('\\ud') || !ESCAPED_SURROGATE.test(json)) return json;
-  return JSON.stringify(source, (_key, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value));
+  return JSON.stringify(source, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value));
 }
 
+/** A string as documentJson stores it inside a document: lone surrogates become U+FFFD. */
+export const wellFormed = (value: string): string => value.replace(LONE_SURROGATE, '\ufffd');
+
 /** One row of the kind's table, in `columnsOf` order. The document must have passed `documentProblem`. */
-export function rowOf(table: SearchTable, document: IndexDocument): DuckDBValue[] {
+export function rowOf(table: SearchTable, document: IndexDocument, typedKeys: readonly string[] = []): DuckDBValue[] {
   const row: DuckDBValue[] = [document.org_id, document.app_id, document.id, toColumnValue('TIMESTAMPTZ', document.time)];
   if (table.versioned) row.push(toColumnValue('BIGINT', document.version));
   for (const column of table.hotColumns) row.push(toColumnValue(column.type, valueAt(document.source, column.path)));
   row.push(documentJson(document.source));
   const metadata = document.source[METADATA_COLUMN];
   row.push(metadata === undefined ? null : documentJson(metadata));
+  for (const key of typedKeys) row.push(...typedMetadataValues(metadata, key));
   return row;
+}
+
+/**
+ * A typed metadata key's two columns for one document: the string, or "some other value"; neither
+ * when the key is absent. The same split as typedMetadataFillSql's, from the document instead of
+ * its stored JSON (which holds the string as wellFormed leaves it).
+ */
+export function typedMetadataValues(metadata: unknown, key: string): [string | null, boolean] {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !Object.hasOwn(metadata, key)) return [null, false];
+  const value = (metadata as Record<string, unknown>)[key];
+  if (value === undefined) return [null, false];
+  return typeof value === 'string' ? [wellFormed(value), false] : [null, true];
+}
+
+/**
+ * Adds the typed metadata keys' columns to a table and fills them from each row's stored metadata,
+ * in the split typedMetadataValues makes (one UPDATE for all of them). Run in one transaction, so no
+ * reader ever sees a column without its values.
+ */
+export function typedMetadataFillSql(table: SearchTable, keys: readonly string[]): string[] {
+  const target = quoteIdentifier(table.name);
+  const metadata = quoteIdentifier(METADATA_COLUMN);
+  // Each key passed TYPED_METADATA_KEY: a plain name, safe inside a JSON path.
+  const type = (key: string) => `json_type(${metadata}, '$.${key}')`;
+  const assignments = keys.flatMap((key) => [
+    `${quoteIdentifier(typedMetadataColumn(key))} = CASE WHEN ${type(key)} = 'VARCHAR' THEN json_extract_string(${metadata}, '$.${key}') END`,
+    `${quoteIdentifier(otherMetadataColumn(key))} = coalesce(${type(key)} <> 'VARCHAR', FALSE)`,
+  ]);
+  return [
+    ...keys.flatMap((key) => [
+      `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(typedMetadataColumn(key))} VARCHAR`,
+      `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(otherMetadataColumn(key))} BOOLEAN`,
+    ]),
+    `UPDATE ${target} SET ${assignments.join(', ')}`,
+  ];
 }

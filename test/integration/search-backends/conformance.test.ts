@@ -16,7 +16,7 @@ describe('conformance cases', () => {
   });
 });
 
-describe.each(conformanceBackends())('search conformance: $name', (backend) => {
+describe.each(conformanceBackends({ duckDbTypedMetadata: true }))('search conformance: $name', (backend) => {
   let index: SearchableIndex;
 
   beforeAll(async () => {

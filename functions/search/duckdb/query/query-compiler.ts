@@ -1,9 +1,10 @@
 import type { QueryNode, Scalar } from '../../../../schemas/search-tree';
 import { resolveDateMath } from '../../dates/date-math';
 import { analyzeText, fieldNameProblem, isToken, RAW_IGNORE_ABOVE, resolveField, textRangeProblem, type FieldRef } from '../../fields';
-import type { IndexKind, SearchContext } from '../../port';
+import type { IndexKind } from '../../port';
 import { parseQueryString } from '../../query-string';
 import { normalizeWildcard } from '../../wildcard-patterns';
+import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type TableContext } from '../search-tables';
 import { column, type SqlParams } from './sql';
 import {
   ELEMENT,
@@ -41,7 +42,7 @@ import {
 
 /** A number as OpenSearch reads it from a string: decimal, with an optional fraction and exponent. */
 const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-export function compileQuery(node: QueryNode, kind: IndexKind, ctx: SearchContext, params: SqlParams, alias = 'd'): string {
+export function compileQuery(node: QueryNode, kind: IndexKind, ctx: TableContext, params: SqlParams, alias = 'd'): string {
   return new QueryCompiler(kind, ctx, params, alias).compile(node);
 }
 
@@ -50,7 +51,7 @@ export class QueryCompiler {
 
   constructor(
     private readonly kind: IndexKind,
-    private readonly ctx: SearchContext,
+    private readonly ctx: TableContext,
     private readonly params: SqlParams,
     private readonly alias: string,
   ) {}
@@ -123,7 +124,7 @@ export class QueryCompiler {
    * their text is the same whether JSON.stringify or DuckDB (migrated rows) wrote the document.
    */
   private withNeedles(field: FieldRef, tests: ValueTests, values: readonly Scalar[], exact: string): string {
-    if (field.hot !== undefined || !(field.raw || field.type === 'keyword' || field.type === 'id')) return exact;
+    if (field.hot !== undefined || this.typedMetadataKey(field) !== undefined || !(field.raw || field.type === 'keyword' || field.type === 'id')) return exact;
     if (!field.raw && (tests.number !== undefined || tests.boolean !== undefined)) return exact;
     if (!values.every((value) => typeof value === 'string' && PLAIN_JSON_STRING.test(value))) return exact;
     const { json } = jsonSource(this.alias, field.path.split('.'));
@@ -309,11 +310,13 @@ export class QueryCompiler {
     const branches: string[] = [];
     const strings = field.raw || field.type === 'keyword' || field.type === 'id' ? 'keyword' : field.type === 'date' ? 'date' : 'text';
     const stringTest = tests[strings];
-    if (stringTest !== undefined) {
-      const s = `json_extract_string(${e}, '$')`;
+    /** The test of one string value, as SQL of the string. */
+    const ofString = (s: string) => {
+      if (stringTest === undefined) return 'FALSE';
       const test = strings === 'date' ? stringTest(`TRY_CAST(${s} AS TIMESTAMPTZ)`) : stringTest(s);
-      branches.push(`WHEN ${type} = 'VARCHAR' THEN ${lengthLimit ? `length(${s}) <= ${RAW_IGNORE_ABOVE} AND ${test}` : test}`);
-    }
+      return lengthLimit ? `length(${s}) <= ${RAW_IGNORE_ABOVE} AND ${test}` : test;
+    };
+    if (stringTest !== undefined) branches.push(`WHEN ${type} = 'VARCHAR' THEN ${ofString(`json_extract_string(${e}, '$')`)}`);
     // `.raw` exists for strings only (numbers and booleans have no keyword subfield).
     if (!field.raw) {
       if (tests.number !== undefined) branches.push(`WHEN ${type} IN ${JSON_NUMBER_TYPES} THEN ${tests.number(`CAST(${e} AS DOUBLE)`)}`);
@@ -322,12 +325,25 @@ export class QueryCompiler {
     }
     if (branches.length === 0) return 'FALSE';
     const predicate = `CASE ${branches.join(' ')} ELSE FALSE END`;
-    return anyJsonValue(
+    const fromJson = anyJsonValue(
       field.path,
       this.alias,
       (prefix) => this.lambdaName(prefix),
       (value) => predicate.replaceAll(ELEMENT, value),
     );
+    const key = this.typedMetadataKey(field);
+    if (key === undefined) return fromJson;
+    // A typed metadata key (typed-metadata.ts): a string from its column, any other value from the JSON, neither is no value.
+    const value = column(this.alias, typedMetadataColumn(key));
+    return `CASE WHEN ${value} IS NOT NULL THEN ${ofString(value)} WHEN ${column(this.alias, otherMetadataColumn(key))} THEN ${fromJson} ELSE FALSE END`;
+  }
+
+  /** The metadata key of a field read from a typed column of the queried table, if it is one. */
+  private typedMetadataKey(field: FieldRef): string | undefined {
+    if (this.kind !== this.ctx.kind || this.ctx.typedMetadata === undefined) return undefined;
+    const keys = field.path.split('.');
+    const key = keys[1];
+    return keys.length === 2 && keys[0] === METADATA_COLUMN && key !== undefined && this.ctx.typedMetadata.has(key) ? key : undefined;
   }
 
   private lambdaName(prefix: string): string {

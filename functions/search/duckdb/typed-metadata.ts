@@ -1,0 +1,81 @@
+import { METADATA_COLUMN, TYPED_METADATA_KEY, type SearchTable } from './search-tables';
+import { quoteIdentifier } from './tables';
+
+/**
+ * Frequent metadata keys become typed columns, chosen from the data: no schema for the user to
+ * write. A filter on `metadata.<key>` otherwise parses every row's metadata JSON: at 10 M events
+ * `plan = enterprise` took 1.5 s that way, ~10 ms on a VARCHAR column (bench: search).
+ *
+ * A key's column holds its value where that is a string; a companion BOOLEAN marks rows holding any
+ * other value there (number, boolean, null, array, object), which queries go on reading from the
+ * JSON. So every row answers exactly as before: a string from the column, another value from the
+ * JSON, neither means no value (query-compiler.ts, anyValue).
+ *
+ * Keys are reviewed when the index opens and after every `reviewEveryRows` appended rows, from the
+ * most recent rows; a promoted key is added and filled in one transaction (tables.ts,
+ * typedMetadataFillSql) and never demoted: its columns cost little once the key stops appearing.
+ * Events only: profiles are few, and their filters are fast on the JSON.
+ */
+export interface TypedMetadataPolicy {
+  /** The most recent rows read when choosing. */
+  readonly sampleRows: number;
+  /** Below this many rows every key stays in the JSON: too little data to choose from, or to be slow. */
+  readonly minRows: number;
+  /** A key is promoted when present in at least this share of the sampled rows... */
+  readonly minPresentShare: number;
+  /** ...and a string in at least this share of the rows holding it. */
+  readonly minStringShare: number;
+  /** Typed keys a table can have at most. */
+  readonly maxKeys: number;
+  /** Rows appended between two reviews. */
+  readonly reviewEveryRows: number;
+}
+
+export const DEFAULT_TYPED_METADATA_POLICY: TypedMetadataPolicy = {
+  // json_each over 20 k rows' metadata: ~80 ms, once per half a million rows written.
+  sampleRows: 20_000,
+  minRows: 50_000,
+  minPresentShare: 0.1,
+  minStringShare: 0.9,
+  maxKeys: 16,
+  reviewEveryRows: 500_000,
+};
+
+/** How often each metadata key occurs in a sample, and as a string. */
+export interface KeyCounts {
+  readonly key: string;
+  readonly present: number;
+  readonly strings: number;
+}
+
+/**
+ * The counts of each metadata key among the table's most recent rows (by rowid: rows are appended
+ * in arrival order), with the number of rows sampled. `$rows` is the sample's size.
+ */
+export function sampleMetadataKeysSql(table: SearchTable): string {
+  const name = quoteIdentifier(table.name);
+  const metadata = quoteIdentifier(METADATA_COLUMN);
+  return (
+    `WITH recent AS (SELECT ${metadata} AS m FROM ${name} WHERE rowid > (SELECT max(rowid) FROM ${name}) - $rows) ` +
+    `SELECT (SELECT count(*) FROM recent) AS sampled, e.key AS key, count(*) AS present, count(*) FILTER (WHERE e.type = 'VARCHAR') AS strings ` +
+    `FROM recent, json_each(recent.m) AS e WHERE json_type(recent.m) = 'OBJECT' GROUP BY e.key`
+  );
+}
+
+/**
+ * The keys to promote now, most frequent first, within the policy's share thresholds and key budget.
+ * Only names TYPED_METADATA_KEY allows; ties by name, so the choice is the same on every run.
+ */
+export function keysToPromote(counts: readonly KeyCounts[], sampled: number, typed: readonly string[], policy: TypedMetadataPolicy): string[] {
+  const room = policy.maxKeys - typed.length;
+  if (room <= 0 || sampled === 0) return [];
+  const already = new Set(typed);
+  return counts
+    .filter(({ key, present, strings }) => {
+      if (already.has(key) || !TYPED_METADATA_KEY.test(key) || present === 0) return false;
+      return present / sampled >= policy.minPresentShare && strings / present >= policy.minStringShare;
+    })
+    .sort((a, b) => b.present - a.present || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, room)
+    .map(({ key }) => key);
+}
