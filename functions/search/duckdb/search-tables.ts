@@ -41,7 +41,7 @@ export const TYPED_METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** The column holding a typed metadata key's value where it is a string (NULL otherwise). */
 export const typedMetadataColumn = (key: string): string => `${METADATA_COLUMN}.${key}`;
 
-/** The column saying the row holds some other value under the key (number, boolean, null, array, object). */
+/** The column holding the JSON of any other value under the key (number, boolean, null, array, object); NULL otherwise. */
 export const otherMetadataColumn = (key: string): string => `${METADATA_COLUMN}.${key}:other`;
 
 /** A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys. */

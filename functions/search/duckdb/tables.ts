@@ -25,7 +25,7 @@ export function columnsOf(table: SearchTable, typedKeys: readonly string[] = [])
     { name: METADATA_COLUMN, type: 'JSON' },
     ...typedKeys.flatMap((key) => [
       { name: typedMetadataColumn(key), type: 'VARCHAR' as const },
-      { name: otherMetadataColumn(key), type: 'BOOLEAN' as const },
+      { name: otherMetadataColumn(key), type: 'JSON' as const },
     ]),
   ];
 }
@@ -196,15 +196,15 @@ export function rowOf(table: SearchTable, document: IndexDocument, typedKeys: re
 }
 
 /**
- * A typed metadata key's two columns for one document: the string, or "some other value"; neither
- * when the key is absent. The same split as typedMetadataFillSql's, from the document instead of
- * its stored JSON (which holds the string as wellFormed leaves it).
+ * A typed metadata key's two columns for one document: the string, or the JSON of any other value;
+ * neither when the key is absent. The same split as typedMetadataFillSql's, from the document instead
+ * of its stored JSON (which holds the string as wellFormed leaves it).
  */
-export function typedMetadataValues(metadata: unknown, key: string): [string | null, boolean] {
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !Object.hasOwn(metadata, key)) return [null, false];
+export function typedMetadataValues(metadata: unknown, key: string): [string | null, string | null] {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !Object.hasOwn(metadata, key)) return [null, null];
   const value = (metadata as Record<string, unknown>)[key];
-  if (value === undefined) return [null, false];
-  return typeof value === 'string' ? [wellFormed(value), false] : [null, true];
+  if (value === undefined) return [null, null];
+  return typeof value === 'string' ? [wellFormed(value), null] : [null, documentJson(value)];
 }
 
 /**
@@ -219,12 +219,12 @@ export function typedMetadataFillSql(table: SearchTable, keys: readonly string[]
   const type = (key: string) => `json_type(${metadata}, '$.${key}')`;
   const assignments = keys.flatMap((key) => [
     `${quoteIdentifier(typedMetadataColumn(key))} = CASE WHEN ${type(key)} = 'VARCHAR' THEN json_extract_string(${metadata}, '$.${key}') END`,
-    `${quoteIdentifier(otherMetadataColumn(key))} = coalesce(${type(key)} <> 'VARCHAR', FALSE)`,
+    `${quoteIdentifier(otherMetadataColumn(key))} = CASE WHEN ${type(key)} <> 'VARCHAR' THEN json_extract(${metadata}, '$.${key}') END`,
   ]);
   return [
     ...keys.flatMap((key) => [
       `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(typedMetadataColumn(key))} VARCHAR`,
-      `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(otherMetadataColumn(key))} BOOLEAN`,
+      `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(otherMetadataColumn(key))} JSON`,
     ]),
     `UPDATE ${target} SET ${assignments.join(', ')}`,
   ];

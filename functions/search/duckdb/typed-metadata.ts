@@ -6,10 +6,10 @@ import { quoteIdentifier } from './tables';
  * write. A filter on `metadata.<key>` otherwise parses every row's metadata JSON: at 10 M events
  * `plan = enterprise` took 1.5 s that way, ~10 ms on a VARCHAR column (bench: search).
  *
- * A key's column holds its value where that is a string; a companion BOOLEAN marks rows holding any
- * other value there (number, boolean, null, array, object), which queries go on reading from the
- * JSON. So every row answers exactly as before: a string from the column, another value from the
- * JSON, neither means no value (query-compiler.ts, anyValue).
+ * A key's column holds its value where that is a string; a companion JSON column holds any other
+ * value there (number, boolean, null, array, object), tested as before. So every row answers exactly
+ * as from the metadata JSON: a string from the first column, another value from the second, neither
+ * means no value (query-compiler.ts, anyValue); and a filter never reads the metadata JSON itself.
  *
  * Keys are reviewed when the index opens and after every `reviewEveryRows` appended rows, from the
  * most recent rows; a promoted key is added and filled in one transaction (tables.ts,

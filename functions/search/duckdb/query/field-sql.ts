@@ -32,7 +32,17 @@ export const PLAIN_JSON_STRING = /^[^"\\\u0000-\u001f\u2028\u2029\ud800-\udfff]*
 /** Array-of-objects lookups per path: all combinations of this many positions (2^n - 1 JSON paths). */
 export const MAX_ARRAY_POSITIONS = 3;
 
-export function anyJsonValue(path: string, alias: string, name: (prefix: string) => string, test: (value: string) => string): string {
+/**
+ * `valueSql`: where the value at the path is read from, when not from the document (a typed metadata
+ * key's column of other values); the array-of-objects paths are still read from the document.
+ */
+export function anyJsonValue(
+  path: string,
+  alias: string,
+  name: (prefix: string) => string,
+  test: (value: string) => string,
+  valueSql: string = jsonExtract(alias, path.split('.')),
+): string {
   const keys = path.split('.');
   const v = name('v');
   const anyOf = (list: string) => {
@@ -45,7 +55,7 @@ export function anyJsonValue(path: string, alias: string, name: (prefix: string)
       ? 'FALSE'
       : anyOf(expandArrays(arrayPaths.length === 1 ? (arrayPaths[0] as string) : `list_concat(${arrayPaths.join(', ')})`, name('x')));
   return (
-    `coalesce(list_transform([${jsonExtract(alias, keys)}], lambda ${v}: ` +
+    `coalesce(list_transform([${valueSql}], lambda ${v}: ` +
     `CASE WHEN ${v} IS NULL THEN ${missing} WHEN json_type(${v}) = 'ARRAY' THEN ${anyOf(`json_extract(${v}, '$[*]')`)} ELSE ${test(v)} END)[1], FALSE)`
   );
 }

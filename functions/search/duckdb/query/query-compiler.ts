@@ -325,17 +325,22 @@ export class QueryCompiler {
     }
     if (branches.length === 0) return 'FALSE';
     const predicate = `CASE ${branches.join(' ')} ELSE FALSE END`;
-    const fromJson = anyJsonValue(
-      field.path,
-      this.alias,
-      (prefix) => this.lambdaName(prefix),
-      (value) => predicate.replaceAll(ELEMENT, value),
-    );
+    const fromJson = (valueSql?: string) =>
+      anyJsonValue(
+        field.path,
+        this.alias,
+        (prefix) => this.lambdaName(prefix),
+        (value) => predicate.replaceAll(ELEMENT, value),
+        valueSql,
+      );
     const key = this.typedMetadataKey(field);
-    if (key === undefined) return fromJson;
-    // A typed metadata key (typed-metadata.ts): a string from its column, any other value from the JSON, neither is no value.
+    if (key === undefined) return fromJson();
+    // A typed metadata key (typed-metadata.ts): a string from its column, any other value from the
+    // JSON of other values (NULL in nearly every row, so the scan never reads the metadata JSON).
+    // A row holds one or the other or neither, so the OR is the CASE of the JSON path.
     const value = column(this.alias, typedMetadataColumn(key));
-    return `CASE WHEN ${value} IS NOT NULL THEN ${ofString(value)} WHEN ${column(this.alias, otherMetadataColumn(key))} THEN ${fromJson} ELSE FALSE END`;
+    const other = column(this.alias, otherMetadataColumn(key));
+    return `((${value} IS NOT NULL AND ${ofString(value)}) OR (${other} IS NOT NULL AND ${fromJson(other)}))`;
   }
 
   /** The metadata key of a field read from a typed column of the queried table, if it is one. */
