@@ -25,7 +25,7 @@ function duckDbInMemory(): ConformanceBackend {
  * rows): the cases then read metadata from the typed columns, and must answer as from the JSON.
  */
 function duckDbTypedMetadata(): ConformanceBackend {
-  const typedMetadata = { minRows: 1, minPresentShare: 0, minStringShare: 0, maxKeys: 500, reviewEveryRows: 1 };
+  const typedMetadata = { minRows: 1, minPresentShare: 0, minStringShare: 0, maxKeys: 500, reviewEveryRows: 1, fillRows: 1_000 };
   return { name: 'DuckDB, metadata keys typed', open: () => createDuckDbSearchIndex({ path: ':memory:', typedMetadata }), dispose: async () => {} };
 }
 

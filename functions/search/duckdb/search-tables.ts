@@ -49,14 +49,23 @@ export interface TableContext extends SearchContext {
   readonly typedMetadata?: ReadonlySet<string>;
 }
 
-/** The typed metadata keys of a table, read from its column names (both columns of a key present). */
-export function typedMetadataKeysOf(columnNames: readonly string[]): string[] {
-  const names = new Set(columnNames);
+/** The comment on a typed metadata key's column once every row's value is in it. */
+export const TYPED_METADATA_FILLED = 'typed metadata: filled';
+
+/**
+ * The typed metadata keys of a table, read from its columns (name, comment) in order: every key
+ * with both columns (the writer fills them), and those filled for every row (queries read them).
+ */
+export function typedMetadataKeysOf(columns: readonly { name: string; comment: string | null }[]): { all: string[]; filled: string[] } {
+  const names = new Set(columns.map(({ name }) => name));
   const prefix = `${METADATA_COLUMN}.`;
-  return columnNames
-    .filter((name) => name.startsWith(prefix) && !name.endsWith(':other'))
-    .map((name) => name.slice(prefix.length))
-    .filter((key) => TYPED_METADATA_KEY.test(key) && names.has(otherMetadataColumn(key)));
+  const typed = columns.filter(
+    ({ name }) => name.startsWith(prefix) && TYPED_METADATA_KEY.test(name.slice(prefix.length)) && names.has(otherMetadataColumn(name.slice(prefix.length))),
+  );
+  return {
+    all: typed.map(({ name }) => name.slice(prefix.length)),
+    filled: typed.filter(({ comment }) => comment === TYPED_METADATA_FILLED).map(({ name }) => name.slice(prefix.length)),
+  };
 }
 
 const hot = (name: string, type: ColumnType, path: string = name): HotColumn => ({ name, type, path: path.split('.') });

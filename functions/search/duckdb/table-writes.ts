@@ -20,12 +20,12 @@ import {
   rowOf,
   stagingTableName,
   storedEventKeysSql,
-  typedMetadataFillSql,
+  addTypedMetadataColumnsSql,
   type ColumnType,
   type SearchTable,
 } from './tables';
 import { typedMetadataKeysOf } from './search-tables';
-import { DEFAULT_TYPED_METADATA_POLICY, keysToPromote, sampleMetadataKeysSql, type TypedMetadataPolicy } from './typed-metadata';
+import { DEFAULT_TYPED_METADATA_POLICY, fillTypedMetadata, frequentMetadataKeys, type TypedMetadataPolicy } from './typed-metadata';
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
   VARCHAR,
@@ -53,8 +53,8 @@ const ROWS_PER_CHUNK = 2048;
 export class TableWriter {
   /** Per table, the position in `columnsOf` of each stored column, when the file's order differs. */
   private readonly storedOrder = new Map<string, number[]>();
-  /** Per events table, its typed metadata keys (typed-metadata.ts), in column order. */
-  private readonly typedKeys = new Map<string, readonly string[]>();
+  /** Per events table, its typed metadata keys (typed-metadata.ts), in column order: all of them (written), and those filled (read). */
+  private readonly typedKeys = new Map<string, { readonly all: readonly string[]; readonly filled: readonly string[] }>();
   private readonly appendedSinceReview = new Map<string, number>();
 
   constructor(
@@ -73,42 +73,43 @@ export class TableWriter {
     await this.readLayout(table);
   }
 
-  /** The table's typed metadata keys: filters on them read their columns. */
+  /** The table's typed metadata keys filled for every row: queries read their columns. */
   typedMetadataKeys(table: SearchTable): readonly string[] {
-    return this.typedKeys.get(table.name) ?? [];
+    return this.typedKeys.get(table.name)?.filled ?? [];
   }
 
   /**
-   * Promotes the metadata keys now frequent in the events table's most recent rows to typed
-   * columns (typed-metadata.ts); answers the keys promoted.
+   * Finishes filling typed metadata columns a stopped process left unfilled, then promotes the
+   * metadata keys now frequent among the events table's most recent rows (typed-metadata.ts).
+   * Answers the keys promoted.
    */
   async reviewTypedMetadata(table: SearchTable): Promise<string[]> {
     if (table.versioned) return [];
     this.appendedSinceReview.set(table.name, 0);
-    const typed = this.typedMetadataKeys(table);
-    if (typed.length >= this.policy.maxKeys) return [];
-    const total = await this.connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(table.name)}`);
-    if (Number(total.getRows()[0]?.[0] ?? 0) < this.policy.minRows) return [];
-    const sample = await this.connection.runAndReadAll(sampleMetadataKeysSql(table), { rows: this.policy.sampleRows });
-    const rows = sample.getRows();
-    const counts = rows.map(([, key, present, strings]) => ({ key: String(key), present: Number(present), strings: Number(strings) }));
-    const keys = keysToPromote(counts, Number(rows[0]?.[0] ?? 0), typed, this.policy);
-    if (keys.length === 0) return [];
-    await inTransaction(this.connection, typedMetadataFillSql(table, keys));
-    await this.readLayout(table);
+    const typed = this.typedKeys.get(table.name) ?? { all: [], filled: [] };
+    const unfilled = typed.all.filter((key) => !typed.filled.includes(key));
+    if (unfilled.length > 0) await fillTypedMetadata(this.connection, table, unfilled, this.policy.fillRows);
+    const keys = await frequentMetadataKeys(this.connection, table, typed.all, this.policy);
+    if (keys.length > 0) {
+      // Added empty, so the writer fills them for new rows at once; older rows are filled after.
+      await inTransaction(this.connection, addTypedMetadataColumnsSql(table, keys));
+      await this.readLayout(table);
+      await fillTypedMetadata(this.connection, table, keys, this.policy.fillRows);
+    }
+    if (unfilled.length > 0 || keys.length > 0) await this.readLayout(table);
     return keys;
   }
 
   /** Reads the table's stored columns: its typed metadata keys, and their order where it is not `columnsOf`'s. */
   private async readLayout(table: SearchTable): Promise<void> {
     const stored = await this.connection.runAndReadAll(
-      `SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+      `SELECT column_name, comment FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
       [table.name],
     );
-    const names = stored.getRows().map(([name]) => String(name));
-    const keys = typedMetadataKeysOf(names);
-    const expected = columnsOf(table, keys).map(({ name }) => name);
-    const order = names.map((name) => expected.indexOf(name));
+    const columns = stored.getRows().map(([name, comment]) => ({ name: String(name), comment: typeof comment === 'string' ? comment : null }));
+    const keys = typedMetadataKeysOf(columns);
+    const expected = columnsOf(table, keys.all).map(({ name }) => name);
+    const order = columns.map(({ name }) => expected.indexOf(name));
     if (order.length !== expected.length || order.includes(-1)) throw new Error(`the ${table.name} table's columns are not ${expected.join(', ')}`);
     this.typedKeys.set(table.name, keys);
     if (order.some((position, i) => position !== i)) this.storedOrder.set(table.name, order);
@@ -123,7 +124,7 @@ export class TableWriter {
 
   private async appendEvents(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
     const order = this.storedOrder.get(table.name);
-    const typedKeys = this.typedMetadataKeys(table);
+    const typedKeys = this.typedKeys.get(table.name)?.all ?? [];
     // The rows (JSON of each document, typed hot columns: most of a write's JavaScript) are built
     // while DuckDB looks for the stored ids on its own threads.
     const { stored, built: rows } = await this.storedEventKeysWhile(table, documents, () =>

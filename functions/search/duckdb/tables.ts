@@ -1,7 +1,7 @@
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import { isoMillis } from '../index-documents';
 import type { IndexDocument } from '../port';
-import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type ColumnType, type SearchTable } from './search-tables';
+import { METADATA_COLUMN, TYPED_METADATA_FILLED, otherMetadataColumn, typedMetadataColumn, type ColumnType, type SearchTable } from './search-tables';
 
 /** Rows, DDL and merges of the DuckDB search tables declared in search-tables.ts. */
 
@@ -207,13 +207,20 @@ export function typedMetadataValues(metadata: unknown, key: string): [string | n
   return typeof value === 'string' ? [wellFormed(value), null] : [null, documentJson(value)];
 }
 
-/**
- * Adds the typed metadata keys' columns to a table and fills them from each row's stored metadata,
- * in the split typedMetadataValues makes (one UPDATE for all of them). Run in one transaction, so no
- * reader ever sees a column without its values.
- */
-export function typedMetadataFillSql(table: SearchTable, keys: readonly string[]): string[] {
+/** Adds the typed metadata keys' columns to a table, empty: the writer fills them from then on, typedMetadataFillSql before. */
+export function addTypedMetadataColumnsSql(table: SearchTable, keys: readonly string[]): string[] {
   const target = quoteIdentifier(table.name);
+  return keys.flatMap((key) => [
+    `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(typedMetadataColumn(key))} VARCHAR`,
+    `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(otherMetadataColumn(key))} JSON`,
+  ]);
+}
+
+/**
+ * Fills the typed metadata keys' columns of the rows in [$from, $to) of rowid from each row's stored
+ * metadata, in the split typedMetadataValues makes. Filling a row twice gives it the same values.
+ */
+export function typedMetadataFillSql(table: SearchTable, keys: readonly string[]): string {
   const metadata = quoteIdentifier(METADATA_COLUMN);
   // Each key passed TYPED_METADATA_KEY: a plain name, safe inside a JSON path.
   const type = (key: string) => `json_type(${metadata}, '$.${key}')`;
@@ -221,11 +228,9 @@ export function typedMetadataFillSql(table: SearchTable, keys: readonly string[]
     `${quoteIdentifier(typedMetadataColumn(key))} = CASE WHEN ${type(key)} = 'VARCHAR' THEN json_extract_string(${metadata}, '$.${key}') END`,
     `${quoteIdentifier(otherMetadataColumn(key))} = CASE WHEN ${type(key)} <> 'VARCHAR' THEN json_extract(${metadata}, '$.${key}') END`,
   ]);
-  return [
-    ...keys.flatMap((key) => [
-      `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(typedMetadataColumn(key))} VARCHAR`,
-      `ALTER TABLE ${target} ADD COLUMN ${quoteIdentifier(otherMetadataColumn(key))} JSON`,
-    ]),
-    `UPDATE ${target} SET ${assignments.join(', ')}`,
-  ];
+  return `UPDATE ${quoteIdentifier(table.name)} SET ${assignments.join(', ')} WHERE rowid >= $from AND rowid < $to`;
 }
+
+/** Marks a typed metadata key's columns as filled for every row: queries may read them from then on. */
+export const typedMetadataFilledSql = (table: SearchTable, key: string): string =>
+  `COMMENT ON COLUMN ${quoteIdentifier(table.name)}.${quoteIdentifier(typedMetadataColumn(key))} IS '${TYPED_METADATA_FILLED}'`;

@@ -1,5 +1,6 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { METADATA_COLUMN, TYPED_METADATA_KEY, type SearchTable } from './search-tables';
-import { quoteIdentifier } from './tables';
+import { quoteIdentifier, typedMetadataFillSql, typedMetadataFilledSql } from './tables';
 
 /**
  * Frequent metadata keys become typed columns, chosen from the data: no schema for the user to
@@ -12,9 +13,12 @@ import { quoteIdentifier } from './tables';
  * means no value (query-compiler.ts, anyValue); and a filter never reads the metadata JSON itself.
  *
  * Keys are reviewed when the index opens and after every `reviewEveryRows` appended rows, from the
- * most recent rows; a promoted key is added and filled in one transaction (tables.ts,
- * typedMetadataFillSql) and never demoted: its columns cost little once the key stops appearing.
- * Events only: profiles are few, and their filters are fast on the JSON.
+ * most recent rows. A promoted key's columns are added empty (the writer fills them for new rows
+ * from then on), the stored rows are filled in parts of `fillRows` (one UPDATE of 10 M rows ran
+ * out of a 1 GB budget), and only then is the column marked filled, which is what lets queries read
+ * it; a process stopped in between finishes the filling when it next opens the file. Keys are never
+ * demoted: their columns cost little once the key stops appearing. Events only: profiles are few,
+ * and their filters are fast on the JSON.
  */
 export interface TypedMetadataPolicy {
   /** The most recent rows read when choosing. */
@@ -29,6 +33,8 @@ export interface TypedMetadataPolicy {
   readonly maxKeys: number;
   /** Rows appended between two reviews. */
   readonly reviewEveryRows: number;
+  /** Rows filled per statement when a key is promoted: a statement's updates are held in memory until it commits. */
+  readonly fillRows: number;
 }
 
 export const DEFAULT_TYPED_METADATA_POLICY: TypedMetadataPolicy = {
@@ -39,6 +45,7 @@ export const DEFAULT_TYPED_METADATA_POLICY: TypedMetadataPolicy = {
   minStringShare: 0.9,
   maxKeys: 16,
   reviewEveryRows: 500_000,
+  fillRows: 500_000,
 };
 
 /** How often each metadata key occurs in a sample, and as a string. */
@@ -78,4 +85,32 @@ export function keysToPromote(counts: readonly KeyCounts[], sampled: number, typ
     .sort((a, b) => b.present - a.present || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, room)
     .map(({ key }) => key);
+}
+
+/** The keys to promote now, from a sample of the most recent rows; none while the table is small. */
+export async function frequentMetadataKeys(
+  connection: DuckDBConnection,
+  table: SearchTable,
+  typed: readonly string[],
+  policy: TypedMetadataPolicy,
+): Promise<string[]> {
+  if (typed.length >= policy.maxKeys) return [];
+  const total = await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(table.name)}`);
+  if (Number(total.getRows()[0]?.[0] ?? 0) < policy.minRows) return [];
+  const sample = await connection.runAndReadAll(sampleMetadataKeysSql(table), { rows: policy.sampleRows });
+  const rows = sample.getRows();
+  const counts = rows.map(([, key, present, strings]) => ({ key: String(key), present: Number(present), strings: Number(strings) }));
+  return keysToPromote(counts, Number(rows[0]?.[0] ?? 0), typed, policy);
+}
+
+/**
+ * Fills the keys' columns of every row stored, part by part, then marks each filled. Rows appended
+ * meanwhile already have their values (the writer fills every typed column); filling is idempotent.
+ */
+export async function fillTypedMetadata(connection: DuckDBConnection, table: SearchTable, keys: readonly string[], rowsPerPart: number): Promise<void> {
+  const last = await connection.runAndReadAll(`SELECT max(rowid) FROM ${quoteIdentifier(table.name)}`);
+  const end = Number(last.getRows()[0]?.[0] ?? -1) + 1;
+  const fill = typedMetadataFillSql(table, keys);
+  for (let from = 0; from < end; from += rowsPerPart) await connection.run(fill, { from, to: Math.min(from + rowsPerPart, end) });
+  for (const key of keys) await connection.run(typedMetadataFilledSql(table, key));
 }

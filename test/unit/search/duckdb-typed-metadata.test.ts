@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import type { QueryNode } from '../../../schemas/search-tree';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { DEFAULT_TYPED_METADATA_POLICY, keysToPromote } from '../../../functions/search/duckdb/typed-metadata';
+import { SEARCH_TABLES, TYPED_METADATA_FILLED } from '../../../functions/search/duckdb/search-tables';
+import { addTypedMetadataColumnsSql } from '../../../functions/search/duckdb/tables';
 import { parseSearchRequest } from '../../../functions/search/dsl';
 import { eventDocument } from '../../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, SearchContext } from '../../../functions/search/port';
@@ -13,7 +15,7 @@ import type { IndexDocument, SearchableIndex, SearchContext } from '../../../fun
 const scope = { org_id: 'org-t', app_id: 'app-t' };
 const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: new Date('2024-03-01T00:00:00.000Z') };
 /** Promotes every key seen, after every write: the typed path on the smallest data. */
-const EAGER = { minRows: 1, minPresentShare: 0, minStringShare: 0, maxKeys: 50, reviewEveryRows: 1 };
+const EAGER = { minRows: 1, minPresentShare: 0, minStringShare: 0, maxKeys: 50, reviewEveryRows: 1, fillRows: 2 };
 /** Never promotes: every key read from the JSON, the reference. */
 const NEVER = { minRows: Number.MAX_SAFE_INTEGER };
 
@@ -66,7 +68,7 @@ describe('typed metadata keys in the DuckDB index', () => {
     await before.index([action('a1', { plan: 'pro' }), action('a2', { plan: 'free', seats: 3 }), action('a3', undefined), action('a4', { plan: 7 })]);
     await before.close();
 
-    const policy = { minRows: 2, minPresentShare: 0.5, minStringShare: 0.6 };
+    const policy = { minRows: 2, minPresentShare: 0.5, minStringShare: 0.6, fillRows: 3 };
     const opened = await createDuckDbSearchIndex({ path, typedMetadata: policy });
     await opened.index([action('a5', { plan: 'pro' }), action('a6', { plan: ['pro', 'free'] })]);
     expect(await hitIds(opened, { term: { 'metadata.plan': 'pro' } })).toEqual(['a1', 'a5', 'a6']);
@@ -96,6 +98,38 @@ describe('typed metadata keys in the DuckDB index', () => {
     expect((await reopened.index([action('a7', { plan: 'free' })])).written).toBe(1);
     expect(await hitIds(reopened, { term: { 'metadata.plan.raw': 'free' } })).toEqual(['a2', 'a6', 'a7']);
     await reopened.close();
+  });
+
+  it('finishes filling the columns of a key a stopped process left unfilled before any query reads them', async () => {
+    const path = join(folder, 'stopped.duckdb');
+    const before = await createDuckDbSearchIndex({ path, typedMetadata: NEVER });
+    await before.index([action('s1', { plan: 'pro' }), action('s2', { plan: 5 }), action('s3', undefined)]);
+    await before.close();
+    // What a process stopped between adding the columns and filling the stored rows leaves behind.
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    for (const statement of addTypedMetadataColumnsSql(SEARCH_TABLES.events, ['plan'])) await connection.run(statement);
+    connection.closeSync();
+    instance.closeSync();
+
+    const reopened = await createDuckDbSearchIndex({ path, typedMetadata: { ...NEVER, fillRows: 1 } });
+    await reopened.index([action('s4', { plan: 'pro' })]);
+    expect(await hitIds(reopened, { term: { 'metadata.plan': 'pro' } })).toEqual(['s1', 's4']);
+    expect(await hitIds(reopened, { range: { 'metadata.plan': { gte: 5 } } })).toEqual(['s2']);
+    await reopened.close();
+    const check = await DuckDBInstance.create(path);
+    const reader = await check.connect();
+    const rows = await reader.runAndReadAll(`SELECT id, "metadata.plan", "metadata.plan:other" FROM events ORDER BY id`);
+    expect(rows.getRows()).toEqual([
+      ['s1', 'pro', null],
+      ['s2', null, '5'],
+      ['s3', null, null],
+      ['s4', 'pro', null],
+    ]);
+    const comment = await reader.runAndReadAll(`SELECT comment FROM duckdb_columns() WHERE table_name = 'events' AND column_name = 'metadata.plan'`);
+    expect(comment.getRows()).toEqual([[TYPED_METADATA_FILLED]]);
+    reader.closeSync();
+    check.closeSync();
   });
 
   it('answers every query on a metadata key alike with the key typed or read from the JSON (property)', async () => {
