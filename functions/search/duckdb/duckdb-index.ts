@@ -86,6 +86,8 @@ class DuckDbSearchIndex implements SearchableIndex {
   private readonly tables: TableWriter;
 
   private closed = false;
+  /** Changes when queries compiled before must not run any more (withLayout). */
+  private layoutGeneration = 0;
 
   constructor(
     private readonly instance: DuckDBInstance,
@@ -93,7 +95,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly reads: ConnectionPool,
     policy: TypedMetadataPolicy,
   ) {
-    this.tables = new TableWriter(writer, policy);
+    this.tables = new TableWriter(writer, policy, () => this.beforeOtherValues());
   }
 
   async ensureReady(): Promise<void> {
@@ -203,27 +205,23 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
     this.assertOpen();
-    return runSearch(this.reader(context.signal), this.withLayout(context), request, aggregateAndCount);
+    return this.withLayout(context, (ctx, run) => runSearch(run, ctx, request, aggregateAndCount));
   }
 
   async countMatching(context: SearchContext, query: QueryNode): Promise<number> {
     this.assertOpen();
-    return countMatching(this.reader(context.signal), this.withLayout(context), query);
+    return this.withLayout(context, (ctx, run) => countMatching(run, ctx, query));
   }
 
   async funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
     this.assertOpen();
-    return runFunnel(this.reader(context.signal), this.withLayout(context), query);
+    return this.withLayout(context, (ctx, run) => runFunnel(run, ctx, query));
   }
 
   async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
     this.assertOpen();
-    return runRetention(
-      this.reader(context.signal),
-      this.withLayout(context),
-      query,
-      windowPeriods(context.range, context.now, query.interval, context.timeZone),
-    );
+    const periods = windowPeriods(context.range, context.now, query.interval, context.timeZone);
+    return this.withLayout(context, (ctx, run) => runRetention(run, ctx, query, periods));
   }
 
   async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {
@@ -238,8 +236,9 @@ class DuckDbSearchIndex implements SearchableIndex {
   /** Embedded and fast: done before it answers. */
   async deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
     this.assertOpen();
-    const base = baseRelation(this.withLayout(context), query);
     const deleted = await this.writes.run(async () => {
+      // Compiled in the write queue: no write can change the layout before the statement runs.
+      const base = baseRelation(this.layoutOf(context), query);
       const result = await this.writer.runAndReadAll(`DELETE ${base.fromWhereSql}`, [...base.params.values]);
       return Number(result.getRows()[0]?.[0] ?? 0);
     });
@@ -256,10 +255,11 @@ class DuckDbSearchIndex implements SearchableIndex {
    * the running statement is interrupted (its connection is free again at once) and the call
    * rejects with the signal's reason.
    */
-  private reader(signal: AbortSignal | undefined): QueryRunner {
+  private reader(signal: AbortSignal | undefined, generation: number): QueryRunner {
     return (sql, params) =>
       this.reads.run(async (reader) => {
         signal?.throwIfAborted();
+        if (generation !== this.layoutGeneration) throw new StaleLayoutError();
         const interrupt = () => reader.interrupt();
         signal?.addEventListener('abort', interrupt, { once: true });
         try {
@@ -275,9 +275,34 @@ class DuckDbSearchIndex implements SearchableIndex {
       }, signal);
   }
 
-  /** The context with the table's typed metadata keys, read when the query is compiled (a key promoted later is seen by later queries). */
-  private withLayout(context: SearchContext): TableContext {
-    return { ...context, typedMetadata: new Set(this.tables.typedMetadataKeys(SEARCH_TABLES[context.kind])) };
+  /**
+   * Runs a query compiled for the table's current layout (its typed metadata keys), again from the
+   * start if the layout changed before one of its statements began: a statement only runs while
+   * the layout it was compiled for is the current one (see beforeOtherValues).
+   */
+  private async withLayout<T>(context: SearchContext, query: (ctx: TableContext, run: QueryRunner) => Promise<T>): Promise<T> {
+    for (;;) {
+      const generation = this.layoutGeneration;
+      try {
+        return await query(this.layoutOf(context), this.reader(context.signal, generation));
+      } catch (error) {
+        if (!(error instanceof StaleLayoutError)) throw error;
+      }
+    }
+  }
+
+  private layoutOf(context: SearchContext): TableContext {
+    return { ...context, typedMetadata: this.tables.typedMetadataLayout(SEARCH_TABLES[context.kind]) };
+  }
+
+  /**
+   * A write is about to commit the first rows holding another value than a string under a typed
+   * metadata key, whose layout says so already: statements compiled before (which would skip those
+   * rows) must not start from now on, and those running must finish before the commit.
+   */
+  private async beforeOtherValues(): Promise<void> {
+    this.layoutGeneration += 1;
+    await this.reads.drain();
   }
 
   /** Every write is committed when `index` resolves. */
@@ -314,3 +339,10 @@ function timestampOf(date: Date) {
 }
 
 const DAY_MS = 86_400_000;
+
+/** A statement's query was compiled for a layout that changed since: compile it again. */
+class StaleLayoutError extends Error {
+  constructor() {
+    super('the table layout changed since the query was compiled');
+  }
+}

@@ -44,9 +44,17 @@ export const typedMetadataColumn = (key: string): string => `${METADATA_COLUMN}.
 /** The column holding the JSON of any other value under the key (number, boolean, null, array, object); NULL otherwise. */
 export const otherMetadataColumn = (key: string): string => `${METADATA_COLUMN}.${key}:other`;
 
-/** A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys. */
+/**
+ * A typed metadata key as queries read it: `others` when some row holds another value than a string
+ * under it, so its column of other values must be read too.
+ */
+export interface TypedMetadataKey {
+  readonly others: boolean;
+}
+
+/** A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys, filled for every row. */
 export interface TableContext extends SearchContext {
-  readonly typedMetadata?: ReadonlySet<string>;
+  readonly typedMetadata?: ReadonlyMap<string, TypedMetadataKey>;
 }
 
 /** The comment on a typed metadata key's column once every row's value is in it. */

@@ -21,11 +21,12 @@ import {
   stagingTableName,
   storedEventKeysSql,
   addTypedMetadataColumnsSql,
+  typedMetadataValues,
   type ColumnType,
   type SearchTable,
 } from './tables';
-import { typedMetadataKeysOf } from './search-tables';
-import { DEFAULT_TYPED_METADATA_POLICY, fillTypedMetadata, frequentMetadataKeys, type TypedMetadataPolicy } from './typed-metadata';
+import { METADATA_COLUMN, typedMetadataKeysOf, type TypedMetadataKey } from './search-tables';
+import { DEFAULT_TYPED_METADATA_POLICY, fillTypedMetadata, frequentMetadataKeys, keysWithOtherValues, type TypedMetadataPolicy } from './typed-metadata';
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
   VARCHAR,
@@ -53,13 +54,22 @@ const ROWS_PER_CHUNK = 2048;
 export class TableWriter {
   /** Per table, the position in `columnsOf` of each stored column, when the file's order differs. */
   private readonly storedOrder = new Map<string, number[]>();
-  /** Per events table, its typed metadata keys (typed-metadata.ts), in column order: all of them (written), and those filled (read). */
-  private readonly typedKeys = new Map<string, { readonly all: readonly string[]; readonly filled: readonly string[] }>();
+  /**
+   * Per events table, its typed metadata keys (typed-metadata.ts), in column order: all of them
+   * (written), those filled (read), and those some row holds another value than a string under.
+   */
+  private readonly typedKeys = new Map<string, { readonly all: readonly string[]; readonly filled: readonly string[]; readonly others: Set<string> }>();
   private readonly appendedSinceReview = new Map<string, number>();
 
+  /**
+   * `beforeOtherValues` runs before a write commits the first row holding another value than a
+   * string under a typed key, once typedMetadataLayout says so: it must see that no query compiled
+   * without that branch is still running (duckdb-index.ts drains them).
+   */
   constructor(
     private readonly connection: DuckDBConnection,
     private readonly policy: TypedMetadataPolicy = DEFAULT_TYPED_METADATA_POLICY,
+    private readonly beforeOtherValues: () => Promise<void> = async () => {},
   ) {}
 
   /** Run once the table exists: notes its stored columns and makes the profiles' staging table. */
@@ -73,9 +83,10 @@ export class TableWriter {
     await this.readLayout(table);
   }
 
-  /** The table's typed metadata keys filled for every row: queries read their columns. */
-  typedMetadataKeys(table: SearchTable): readonly string[] {
-    return this.typedKeys.get(table.name)?.filled ?? [];
+  /** The table's typed metadata keys filled for every row, which queries read from their columns. */
+  typedMetadataLayout(table: SearchTable): Map<string, TypedMetadataKey> {
+    const typed = this.typedKeys.get(table.name);
+    return new Map((typed?.filled ?? []).map((key) => [key, { others: typed?.others.has(key) ?? true }]));
   }
 
   /**
@@ -86,7 +97,7 @@ export class TableWriter {
   async reviewTypedMetadata(table: SearchTable): Promise<string[]> {
     if (table.versioned) return [];
     this.appendedSinceReview.set(table.name, 0);
-    const typed = this.typedKeys.get(table.name) ?? { all: [], filled: [] };
+    const typed = this.typedKeys.get(table.name) ?? { all: [], filled: [], others: new Set<string>() };
     const unfilled = typed.all.filter((key) => !typed.filled.includes(key));
     if (unfilled.length > 0) await fillTypedMetadata(this.connection, table, unfilled, this.policy.fillRows);
     const keys = await frequentMetadataKeys(this.connection, table, typed.all, this.policy);
@@ -111,7 +122,7 @@ export class TableWriter {
     const expected = columnsOf(table, keys.all).map(({ name }) => name);
     const order = columns.map(({ name }) => expected.indexOf(name));
     if (order.length !== expected.length || order.includes(-1)) throw new Error(`the ${table.name} table's columns are not ${expected.join(', ')}`);
-    this.typedKeys.set(table.name, keys);
+    this.typedKeys.set(table.name, { ...keys, others: new Set(await keysWithOtherValues(this.connection, table, keys.all)) });
     if (order.some((position, i) => position !== i)) this.storedOrder.set(table.name, order);
     else this.storedOrder.delete(table.name);
   }
@@ -138,6 +149,7 @@ export class TableWriter {
             return !stored.has(timedKeyOf(document.org_id, document.app_id, document.id, Date.parse(document.time)));
           });
     if (fresh.length === 0) return 0;
+    await this.noteOtherValues(table, documents);
     await this.connection.run('BEGIN TRANSACTION');
     try {
       await this.append(table.name, null, this.typesOf(table, typedKeys, order), fresh);
@@ -152,6 +164,18 @@ export class TableWriter {
     // After the commit, so the write is stored whatever the review meets; a retry finds it stored.
     if (appended >= this.policy.reviewEveryRows) await this.reviewTypedMetadata(table);
     return fresh.length;
+  }
+
+  /** Before rows holding another value than a string under a typed key are committed, says so to queries (once per key). */
+  private async noteOtherValues(table: SearchTable, documents: readonly IndexDocument[]): Promise<void> {
+    const typed = this.typedKeys.get(table.name);
+    if (typed === undefined) return;
+    const fresh = typed.all.filter(
+      (key) => !typed.others.has(key) && documents.some((document) => typedMetadataValues(document.source[METADATA_COLUMN], key)[1] !== null),
+    );
+    if (fresh.length === 0) return;
+    for (const key of fresh) typed.others.add(key);
+    await this.beforeOtherValues();
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { METADATA_COLUMN, TYPED_METADATA_KEY, type SearchTable } from './search-tables';
+import { METADATA_COLUMN, TYPED_METADATA_KEY, otherMetadataColumn, type SearchTable } from './search-tables';
 import { quoteIdentifier, typedMetadataFillSql, typedMetadataFilledSql } from './tables';
 
 /**
@@ -113,4 +113,13 @@ export async function fillTypedMetadata(connection: DuckDBConnection, table: Sea
   const fill = typedMetadataFillSql(table, keys);
   for (let from = 0; from < end; from += rowsPerPart) await connection.run(fill, { from, to: Math.min(from + rowsPerPart, end) });
   for (const key of keys) await connection.run(typedMetadataFilledSql(table, key));
+}
+
+/** The keys some stored row holds another value than a string under (a scan of their mostly-NULL columns of other values). */
+export async function keysWithOtherValues(connection: DuckDBConnection, table: SearchTable, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const found = keys.map((key) => `bool_or(${quoteIdentifier(otherMetadataColumn(key))} IS NOT NULL)`);
+  const result = await connection.runAndReadAll(`SELECT ${found.join(', ')} FROM ${quoteIdentifier(table.name)}`);
+  const row = result.getRows()[0] ?? [];
+  return keys.filter((_, i) => row[i] === true);
 }

@@ -4,7 +4,7 @@ import { analyzeText, fieldNameProblem, isToken, RAW_IGNORE_ABOVE, resolveField,
 import type { IndexKind } from '../../port';
 import { parseQueryString } from '../../query-string';
 import { normalizeWildcard } from '../../wildcard-patterns';
-import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type TableContext } from '../search-tables';
+import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type TableContext, type TypedMetadataKey } from '../search-tables';
 import { column, type SqlParams } from './sql';
 import {
   ELEMENT,
@@ -304,10 +304,6 @@ export class QueryCompiler {
       if (test === undefined) return 'FALSE';
       return lengthLimit ? `(length(${value}) <= ${RAW_IGNORE_ABOVE} AND ${test(value)})` : test(value);
     }
-    // The test of one JSON value, written once around a placeholder for the value it is applied to.
-    const e = ELEMENT;
-    const type = `json_type(${e})`;
-    const branches: string[] = [];
     const strings = field.raw || field.type === 'keyword' || field.type === 'id' ? 'keyword' : field.type === 'date' ? 'date' : 'text';
     const stringTest = tests[strings];
     /** The test of one string value, as SQL of the string. */
@@ -316,39 +312,52 @@ export class QueryCompiler {
       const test = strings === 'date' ? stringTest(`TRY_CAST(${s} AS TIMESTAMPTZ)`) : stringTest(s);
       return lengthLimit ? `length(${s}) <= ${RAW_IGNORE_ABOVE} AND ${test}` : test;
     };
-    if (stringTest !== undefined) branches.push(`WHEN ${type} = 'VARCHAR' THEN ${ofString(`json_extract_string(${e}, '$')`)}`);
-    // `.raw` exists for strings only (numbers and booleans have no keyword subfield).
-    if (!field.raw) {
-      if (tests.number !== undefined) branches.push(`WHEN ${type} IN ${JSON_NUMBER_TYPES} THEN ${tests.number(`CAST(${e} AS DOUBLE)`)}`);
-      if (tests.boolean !== undefined) branches.push(`WHEN ${type} = 'BOOLEAN' THEN ${tests.boolean(`(${e} = 'true')`)}`);
-      if (options.exists === true) branches.push(`WHEN ${type} = 'OBJECT' THEN ${e} <> '{}'`);
-    }
-    if (branches.length === 0) return 'FALSE';
-    const predicate = `CASE ${branches.join(' ')} ELSE FALSE END`;
-    const fromJson = (valueSql?: string) =>
-      anyJsonValue(
+    /**
+     * Some JSON value along the path (or in `valueSql`) passes its kind's test. Built only where
+     * used: the tests add their values as parameters, and a statement must use every one it binds.
+     */
+    const fromJson = (valueSql?: string): string => {
+      // The test of one JSON value, written once around a placeholder for the value it is applied to.
+      const e = ELEMENT;
+      const type = `json_type(${e})`;
+      const branches: string[] = [];
+      if (stringTest !== undefined) branches.push(`WHEN ${type} = 'VARCHAR' THEN ${ofString(`json_extract_string(${e}, '$')`)}`);
+      // `.raw` exists for strings only (numbers and booleans have no keyword subfield).
+      if (!field.raw) {
+        if (tests.number !== undefined) branches.push(`WHEN ${type} IN ${JSON_NUMBER_TYPES} THEN ${tests.number(`CAST(${e} AS DOUBLE)`)}`);
+        if (tests.boolean !== undefined) branches.push(`WHEN ${type} = 'BOOLEAN' THEN ${tests.boolean(`(${e} = 'true')`)}`);
+        if (options.exists === true) branches.push(`WHEN ${type} = 'OBJECT' THEN ${e} <> '{}'`);
+      }
+      if (branches.length === 0) return 'FALSE';
+      const predicate = `CASE ${branches.join(' ')} ELSE FALSE END`;
+      return anyJsonValue(
         field.path,
         this.alias,
         (prefix) => this.lambdaName(prefix),
         (value) => predicate.replaceAll(ELEMENT, value),
         valueSql,
       );
-    const key = this.typedMetadataKey(field);
-    if (key === undefined) return fromJson();
+    };
+    const typed = this.typedMetadataKey(field);
+    if (typed === undefined) return fromJson();
     // A typed metadata key (typed-metadata.ts): a string from its column, any other value from the
     // JSON of other values (NULL in nearly every row, so the scan never reads the metadata JSON).
-    // A row holds one or the other or neither, so the OR is the CASE of the JSON path.
-    const value = column(this.alias, typedMetadataColumn(key));
-    const other = column(this.alias, otherMetadataColumn(key));
-    return `((${value} IS NOT NULL AND ${ofString(value)}) OR (${other} IS NOT NULL AND ${fromJson(other)}))`;
+    // A row holds one or the other or neither, so the OR is the CASE of the JSON path. Where no row
+    // holds another value, the string's test alone is a filter DuckDB pushes into the scan.
+    const value = column(this.alias, typedMetadataColumn(typed.key));
+    const fromStrings = `(${value} IS NOT NULL AND ${ofString(value)})`;
+    if (!typed.others) return fromStrings;
+    const other = column(this.alias, otherMetadataColumn(typed.key));
+    return `(${fromStrings} OR (${other} IS NOT NULL AND ${fromJson(other)}))`;
   }
 
   /** The metadata key of a field read from a typed column of the queried table, if it is one. */
-  private typedMetadataKey(field: FieldRef): string | undefined {
+  private typedMetadataKey(field: FieldRef): (TypedMetadataKey & { key: string }) | undefined {
     if (this.kind !== this.ctx.kind || this.ctx.typedMetadata === undefined) return undefined;
-    const keys = field.path.split('.');
-    const key = keys[1];
-    return keys.length === 2 && keys[0] === METADATA_COLUMN && key !== undefined && this.ctx.typedMetadata.has(key) ? key : undefined;
+    const [root, key, ...rest] = field.path.split('.');
+    if (root !== METADATA_COLUMN || key === undefined || rest.length > 0) return undefined;
+    const typed = this.ctx.typedMetadata.get(key);
+    return typed === undefined ? undefined : { ...typed, key };
   }
 
   private lambdaName(prefix: string): string {
