@@ -6,7 +6,7 @@ import { PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DedupStore } from '../../functions/ingest/consumer/dedup-store';
 import { mapWithConcurrency, sleep } from '../../functions/shared/concurrency';
-import { startLocalRuntime } from '../local/runtime';
+import { LOCAL_DEDUP_CLAIMS, startLocalRuntime } from '../local/runtime';
 import { provision } from '../local/provision';
 import { ingestStream } from '../../functions/definitions/resources';
 import { MAX_EVENTS_PER_RECORD, packStreamEntries } from '../../functions/ingest/stream/pack-records';
@@ -20,7 +20,7 @@ export interface EndToEndResult {
   events: number;
   seconds: number;
   eventsPerSecond: number;
-  /** Dedup claims/s on DynamoDB Local as the consumer takes them (25 per request, its concurrency): one per event with a transaction_id. */
+  /** Dedup claims/s on DynamoDB Local as the local consumer takes them (its claim mode and concurrency): one per event with a transaction_id. */
   dedupClaimsPerSecond: number;
   /** DynamoDB write units the claims of a million events cost (one per claim item of at most 1 KB). */
   dedupWriteUnitsPerMillionEvents: number;
@@ -52,7 +52,7 @@ export async function benchEndToEnd(
     // claims (a batch per shard in parallel, each through DedupStore), after a JIT warm-up, best of a
     // probe before and one after the end-to-end run.
     const scratch = await provision(rt.clients, 'bench-ceiling-');
-    const claims = new DedupStore(rt.clients.documents, scratch.tables.dedup);
+    const claims = new DedupStore(rt.clients.documents, scratch.tables.dedup, { mode: LOCAL_DEDUP_CLAIMS });
     let probeRound = 0;
     const probeClaims = async (count: number) => {
       const round = probeRound++;

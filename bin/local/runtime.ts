@@ -42,10 +42,14 @@ import { provision, type ProvisionedNames } from './provision';
 import { IngestJournal } from './ingest-journal';
 import { RUNTIME_FILE, type RuntimeFile } from './runtime-file';
 import { StreamPoller } from './stream-poller';
+import type { ClaimMode } from '../../functions/ingest/consumer/dedup-store';
 import { UploadWatcher } from './upload-watcher';
 
 /** The default INGEST_BACKLOG_LIMIT_MS: a minute of acknowledged records not yet consumed. */
 export const DEFAULT_INGEST_BACKLOG_LIMIT_MS = 60_000;
+
+/** How the local runtime writes dedup claims: in transactions, which DynamoDB Local commits at once. */
+export const LOCAL_DEDUP_CLAIMS: ClaimMode = 'transactions';
 
 export interface LocalRuntimeOptions {
   /** DuckDB file, checkpoints, signing key and local.json live here. */
@@ -180,6 +184,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       names,
       publisher,
       settings: {
+        // DynamoDB Local commits a transaction at once and each statement by itself (dedup-store.ts).
+        dedupClaims: LOCAL_DEDUP_CLAIMS,
         ...(managementAuth.rateLimitPerMinute === undefined ? {} : { managementRateLimitPerMinute: managementAuth.rateLimitPerMinute }),
         ...(managementAuth.tokenUrlRateLimitPerMinute === undefined ? {} : { tokenUrlRateLimitPerMinute: managementAuth.tokenUrlRateLimitPerMinute }),
         ...(managementAuth.orgStatusTtlMs === undefined ? {} : { orgStatusTtlMs: managementAuth.orgStatusTtlMs }),

@@ -4,7 +4,7 @@ import { LateWindowStore } from '../billing/late-events/late-window-store';
 import { RuleConfigStore } from '../governance/rule-config-store';
 import { GovernanceRuleStore } from '../governance/rule-store';
 import { Archive } from '../ingest/consumer/archive';
-import { DedupStore } from '../ingest/consumer/dedup-store';
+import { DedupStore, type ClaimMode } from '../ingest/consumer/dedup-store';
 import { Quarantine } from '../ingest/consumer/quarantine';
 import { KinesisPublisher, type RecordPublisher } from '../ingest/stream/publisher';
 import { UploadStore } from '../ingest/uploads/upload-store';
@@ -37,6 +37,11 @@ export interface StoreSettings {
   readonly tokenUrlRateLimitPerMinute?: number;
   /** How long an org's subscription status is cached; at most (and by default) 30 s. */
   readonly orgStatusTtlMs?: number;
+  /**
+   * How dedup claims are written (dedup-store.ts): `statements` (default; on AWS one write unit per
+   * claim) or `transactions` (the local runtime: five times the claims per second on DynamoDB Local).
+   */
+  readonly dedupClaims?: ClaimMode;
   /** Wall clock (tests fix it). */
   readonly now?: () => Date;
 }
@@ -120,7 +125,7 @@ export class IngestStores {
     return this.once('ethAbis', () => new EthAbiCatalog(this.documents, this.resourcesTable));
   }
   get dedup(): DedupStore {
-    return this.once('dedup', () => new DedupStore(this.documents, this.input.names.tables.dedup));
+    return this.once('dedup', () => new DedupStore(this.documents, this.input.names.tables.dedup, { mode: this.settings.dedupClaims ?? 'statements' }));
   }
   get profiles(): ProfileStore {
     return this.once(

@@ -3,20 +3,21 @@ import { DedupStore, type ClaimRequest } from '../../functions/ingest/consumer/d
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
- * Dedup claims on DynamoDB Local, 25 PartiQL INSERTs per request: the first owner of a key keeps it,
- * its own retries are claimed again, anyone else's copy is a duplicate, in any mix within a call.
+ * Dedup claims on DynamoDB Local, written either way (25 PartiQL INSERTs per request, as on AWS, or
+ * 100 conditional puts per transaction, as locally): the first owner of a key keeps it, its own
+ * retries are claimed again, anyone else's copy is a duplicate, in any mix within a call.
  */
-describe('dedup claims', () => {
+describe.each(['statements', 'transactions'] as const)('dedup claims in %s', (mode) => {
   let rt: TestRuntime;
   let store: DedupStore;
   beforeAll(async () => {
-    rt = await startTestRuntime('dedup-claims');
-    store = new DedupStore(rt.clients.documents, rt.names.tables.dedup);
+    rt = await startTestRuntime(`dedup-claims-${mode}`);
+    store = new DedupStore(rt.clients.documents, rt.names.tables.dedup, { mode });
   });
   afterAll(() => rt?.dispose());
 
   it('claims new keys for their record, again for the same record, and never for another', async () => {
-    const first = Array.from({ length: 60 }, (_, i): ClaimRequest => ({ appId: 'app-a', eventId: `e${i}`, owner: 'record-1' }));
+    const first = Array.from({ length: 260 }, (_, i): ClaimRequest => ({ appId: 'app-a', eventId: `e${i}`, owner: 'record-1' }));
     expect(await store.claim(first)).toEqual(first.map(() => 'claimed'));
     expect(await store.claim(first)).toEqual(first.map(() => 'claimed'));
     const mixed = first.map((request, i) => (i % 2 === 0 ? { ...request, owner: 'record-2' } : request));

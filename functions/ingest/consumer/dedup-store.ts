@@ -1,4 +1,5 @@
-import { BatchExecuteStatementCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchExecuteStatementCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEDUP_RETENTION_DAYS } from '../../definitions/resources';
 import { batchGet } from '../../shared/aws/batch-get';
 import { mapWithConcurrency } from '../../shared/concurrency';
@@ -16,6 +17,15 @@ import { mapWithConcurrency } from '../../shared/concurrency';
  * in one BatchExecuteStatement request, so a batch of events costs a request per 25 rather than
  * one each, at the same one write unit per claim. Only a refused claim is read back (consistently)
  * to tell this record's own earlier claim from another's; claims never change owner.
+ *
+ * How claims are written (`mode`), the same claim either way:
+ *   statements    the default, and the one for AWS: one write unit per claim
+ *   transactions  100 conditional puts per TransactWriteItems (`attribute_not_exists(pk) OR owner =
+ *                 :owner`, so a refused put is another owner's key and needs no read-back; the
+ *                 transaction is retried without it). DynamoDB Local commits a transaction at once
+ *                 and every statement of a batch by itself: 2,200–2,500 claims/s against 470–520
+ *                 there. On AWS a transactional write costs two units, so only the local runtime
+ *                 uses it.
  *
  * Every acknowledged record is eventually processed — by the event source's retries, or by replaying
  * it from the failed-records bucket with its record_id intact — so the owner always finishes. Claims
@@ -36,12 +46,18 @@ export const dedupKey = (appId: string, eventId: string) => `${appId}#${eventId}
 export const CLAIMS_PER_REQUEST = 25;
 /** Claim requests in flight per consumer batch. */
 export const CLAIM_CONCURRENCY = 8;
+/** Puts per TransactWriteItems (DynamoDB's limit). */
+export const CLAIMS_PER_TRANSACTION = 100;
+/** Transactions in flight per consumer batch. */
+const TRANSACTION_CONCURRENCY = 4;
+
+export type ClaimMode = 'statements' | 'transactions';
 
 export class DedupStore {
   constructor(
     private readonly documents: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly options: { concurrency?: number; now?: () => number } = {},
+    private readonly options: { concurrency?: number; now?: () => number; mode?: ClaimMode } = {},
   ) {}
 
   async claim(requests: readonly ClaimRequest[]): Promise<ClaimStatus[]> {
@@ -58,9 +74,14 @@ export class DedupStore {
         seen.add(key);
       }
       pending = later;
-      const chunks = Array.from({ length: Math.ceil(round.length / CLAIMS_PER_REQUEST) }, (_, i) =>
-        round.slice(i * CLAIMS_PER_REQUEST, (i + 1) * CLAIMS_PER_REQUEST),
-      );
+      if (this.options.mode === 'transactions') {
+        const chunks = chunksOf(round, CLAIMS_PER_TRANSACTION);
+        const others = (await mapWithConcurrency(chunks, this.options.concurrency ?? TRANSACTION_CONCURRENCY, (chunk) => this.put(chunk))).flat();
+        for (const { index } of round) statuses[index] = 'claimed';
+        for (const { index } of others) statuses[index] = 'duplicate';
+        continue;
+      }
+      const chunks = chunksOf(round, CLAIMS_PER_REQUEST);
       const refused = (await mapWithConcurrency(chunks, this.options.concurrency ?? CLAIM_CONCURRENCY, (chunk) => this.insert(chunk))).flat();
       for (const { index } of round) statuses[index] = 'claimed';
       const owners = await this.ownersOf(refused.map(({ request }) => request));
@@ -95,10 +116,53 @@ export class DedupStore {
     return refused;
   }
 
+  /**
+   * Claims the chunk in one transaction of conditional puts: a new key, or one this record owns
+   * already (put again, same owner). Answers the entries another record owns, which the cancelled
+   * transaction names; the rest are put again without them.
+   */
+  private async put<T extends { request: ClaimRequest }>(chunk: readonly T[]): Promise<T[]> {
+    const now = (this.options.now ?? Date.now)();
+    const claimedAt = new Date(now).toISOString();
+    const expiresAt = Math.floor(now / 1000) + DEDUP_RETENTION_DAYS * 86_400;
+    let remaining = [...chunk];
+    const others: T[] = [];
+    while (remaining.length > 0) {
+      try {
+        await this.documents.send(
+          new TransactWriteCommand({
+            TransactItems: remaining.map(({ request }) => ({
+              Put: {
+                TableName: this.tableName,
+                Item: { pk: dedupKey(request.appId, request.eventId), owner: request.owner, claimed_at: claimedAt, expires_at: expiresAt },
+                ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
+                ExpressionAttributeNames: { '#owner': 'owner' },
+                ExpressionAttributeValues: { ':owner': request.owner },
+              },
+            })),
+          }),
+        );
+        return others;
+      } catch (error) {
+        const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+        const refused = remaining.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+        // Anything else (a conflicting transaction, throttling) fails the batch, which is retried whole.
+        if (refused.length === 0) throw error;
+        others.push(...refused);
+        remaining = remaining.filter((entry) => !refused.includes(entry));
+      }
+    }
+    return others;
+  }
+
   /** The owners of existing claims, read consistently. */
   private async ownersOf(requests: readonly ClaimRequest[]): Promise<Map<string, string>> {
     const keys = [...new Set(requests.map((r) => dedupKey(r.appId, r.eventId)))].map((pk) => ({ pk }));
     const items = await batchGet(this.documents, this.tableName, keys);
     return new Map(items.map((item) => [String(item['pk']), String(item['owner'])]));
   }
+}
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
