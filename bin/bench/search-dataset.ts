@@ -46,7 +46,7 @@ export const OTHER_TENANT: TenantScope = { org_id: 'org_bench', app_id: 'app_oth
 
 /** Bump when the generated data changes shape, so cached files are regenerated. */
 const GENERATOR_VERSION = 2;
-const INDEX_CHUNK = 5_000;
+const INDEX_CHUNK = 20_000;
 /** SDKs flush every few seconds or so many events; a collector batch spans at most this. */
 const COLLECTOR_BATCH_EVENTS = 50;
 const COLLECTOR_BATCH_SPAN_MS = 60_000;
