@@ -21,7 +21,7 @@ import {
   stagingTableName,
   storedEventKeysSql,
   addTypedMetadataColumnsSql,
-  typedMetadataValues,
+  holdsOtherValue,
   type ColumnType,
   type SearchTable,
 } from './tables';
@@ -170,9 +170,7 @@ export class TableWriter {
   private async noteOtherValues(table: SearchTable, documents: readonly IndexDocument[]): Promise<void> {
     const typed = this.typedKeys.get(table.name);
     if (typed === undefined) return;
-    const fresh = typed.all.filter(
-      (key) => !typed.others.has(key) && documents.some((document) => typedMetadataValues(document.source[METADATA_COLUMN], key)[1] !== null),
-    );
+    const fresh = typed.all.filter((key) => !typed.others.has(key) && documents.some((document) => holdsOtherValue(document.source[METADATA_COLUMN], key)));
     if (fresh.length === 0) return;
     for (const key of fresh) typed.others.add(key);
     await this.beforeOtherValues();

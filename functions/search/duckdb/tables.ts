@@ -201,10 +201,20 @@ export function rowOf(table: SearchTable, document: IndexDocument, typedKeys: re
  * of its stored JSON (which holds the string as wellFormed leaves it).
  */
 export function typedMetadataValues(metadata: unknown, key: string): [string | null, string | null] {
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !Object.hasOwn(metadata, key)) return [null, null];
-  const value = (metadata as Record<string, unknown>)[key];
+  const value = metadataValue(metadata, key);
   if (value === undefined) return [null, null];
   return typeof value === 'string' ? [wellFormed(value), null] : [null, documentJson(value)];
+}
+
+/** Whether the document's metadata holds another value than a string under the key. */
+export function holdsOtherValue(metadata: unknown, key: string): boolean {
+  const value = metadataValue(metadata, key);
+  return value !== undefined && typeof value !== 'string';
+}
+
+function metadataValue(metadata: unknown, key: string): unknown {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !Object.hasOwn(metadata, key)) return undefined;
+  return (metadata as Record<string, unknown>)[key];
 }
 
 /** Adds the typed metadata keys' columns to a table, empty: the writer fills them from then on, typedMetadataFillSql before. */
