@@ -8,7 +8,7 @@ import { CONSOLE_DIST, ensureConsoleBuilt } from '../local/console-build';
 import { startEmulators } from '../local/emulators';
 import { startLocalRuntime } from '../local/runtime';
 import { benchLiveStream, type LiveStreamResult } from './console-live-stream';
-import { BENCH_TENANT, prepareSearchDataset } from './search-dataset';
+import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset } from './search-dataset';
 
 /** Targets: the first page's JavaScript ≤ 100 KB gzipped; sign-in → first chart ≤ 1.5× the API's own time. */
 export const CONSOLE_TARGETS = { firstPageJavaScriptGzipBytes: 100 * 1024, signInToChartRatio: 1.5 } as const;
@@ -52,11 +52,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * *Sign in* to a drawn hourly chart of 30 days over the search bench's 1,000,000 events, against the
  * API's own time for the same two requests (the password grant and the chart's search), in the same run.
  */
-export async function benchConsole(options: { log?: (line: string) => void } = {}): Promise<ConsoleBenchResult> {
+export async function benchConsole(options: { log?: (line: string) => void; events?: number } = {}): Promise<ConsoleBenchResult> {
   const log = options.log ?? (() => {});
   await ensureConsoleBuilt({ log });
   const firstPage = await firstPageBytes();
-  const dataset = await prepareSearchDataset({ dir: resolve(__dirname, '../../.bench/search'), log });
+  const spec = options.events === undefined ? DEFAULT_SEARCH_DATASET : { ...DEFAULT_SEARCH_DATASET, events: options.events };
+  const dataset = await prepareSearchDataset({ dir: resolve(__dirname, '../../.bench/search'), spec, log });
   const dataDir = await mkdtemp(join(tmpdir(), 'uab-bench-console-'));
   await copyFile(dataset.path, join(dataDir, 'search.duckdb'));
   const emulators = await startEmulators({});
