@@ -192,3 +192,29 @@ describe('typed metadata keys in the DuckDB index', () => {
     );
   }, 120_000);
 });
+
+describe('typed metadata keys while queries run', () => {
+  it('never runs a statement compiled before a write brought the first other value under a typed key after that write', async () => {
+    // Keys promoted once, after the rows below: plan then holds strings only.
+    const index = await createDuckDbSearchIndex({ path: ':memory:', typedMetadata: { ...EAGER, reviewEveryRows: 20_000, fillRows: 100_000 } });
+    try {
+      await index.index(Array.from({ length: 20_000 }, (_, i) => action(`m${i}`, { plan: i % 2 === 0 ? 'pro' : 'free' })));
+      // Two statements each (aggregations, then hits): the hits of a search begun before the write
+      // may run after it, and must then find both rows it stores, n2 (a string) and n1 (a number).
+      const body = {
+        size: 10,
+        query: { bool: { filter: [{ ids: { values: ['n1', 'n2'] } }, { exists: { field: 'metadata.plan' } }] } },
+        aggs: { plans: { terms: { field: 'metadata.plan.raw' } } },
+      };
+      const answers = Array.from({ length: 60 }, () => index.search(ctx, parseSearchRequest(body, 'events')));
+      await new Promise((resolve) => setImmediate(resolve));
+      await index.index([action('n1', { plan: 7 }), action('n2', { plan: 'pro' })]);
+      answers.push(index.search(ctx, parseSearchRequest(body, 'events')));
+      const found = (await Promise.all(answers)).map((answer) => answer.hits.hits.map((hit) => hit._id).sort());
+      for (const ids of found) expect([[], ['n1', 'n2']]).toContainEqual(ids);
+      expect(found.at(-1)).toEqual(['n1', 'n2']);
+    } finally {
+      await index.close();
+    }
+  }, 120_000);
+});
