@@ -57,6 +57,30 @@ export function normalizeWildcard(pattern: string): string {
   return out;
 }
 
+/** A wildcard pattern that is one literal with at most a `*` before and after it: the string test it stands for. */
+export interface LiteralWildcard {
+  readonly match: 'equals' | 'prefix' | 'suffix' | 'contains';
+  readonly literal: string;
+}
+
+/**
+ * The pattern as a plain string test when it is one (`/v1/*`, `*\/search`, `*error*`), which a
+ * backend can run without a regular expression; undefined when it holds a `?` or a `*` inside.
+ */
+export function literalWildcard(pattern: string): LiteralWildcard | undefined {
+  const parts = wildcardParts(pattern);
+  const leading = parts[0]?.kind === 'any-run';
+  const trailing = parts.length > (leading ? 1 : 0) && parts[parts.length - 1]?.kind === 'any-run';
+  const middle = parts.slice(leading ? 1 : 0, trailing ? -1 : undefined);
+  let literal = '';
+  for (const part of middle) {
+    if (part.kind !== 'literal') return undefined;
+    literal += part.ch;
+  }
+  const match = leading && trailing ? 'contains' : leading ? 'suffix' : trailing ? 'prefix' : 'equals';
+  return { match, literal };
+}
+
 /** Why a pattern is refused, or undefined when it is within the caps. */
 export function patternProblem(kind: 'prefix' | 'wildcard', pattern: string): string | undefined {
   const length = [...pattern].length;

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { parseSearchRequest } from '../../../functions/search/dsl';
-import { MAX_PATTERN_LENGTH, MAX_PATTERN_WILDCARDS, normalizeWildcard, patternProblem, wildcardMatches } from '../../../functions/search/wildcard-patterns';
+import {
+  MAX_PATTERN_LENGTH,
+  MAX_PATTERN_WILDCARDS,
+  literalWildcard,
+  normalizeWildcard,
+  patternProblem,
+  wildcardMatches,
+} from '../../../functions/search/wildcard-patterns';
 import { ValidationError } from '../../../functions/shared/errors';
 import { event, openDatabase, search, type TestDatabase } from './duckdb-query/fixture';
 
@@ -43,6 +50,17 @@ describe('wildcard patterns: the reference matcher', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('reads a literal with stars only at its ends as a plain string test', () => {
+    expect(literalWildcard('*/search')).toEqual({ match: 'suffix', literal: '/search' });
+    expect(literalWildcard('/v1/*')).toEqual({ match: 'prefix', literal: '/v1/' });
+    expect(literalWildcard('*err*')).toEqual({ match: 'contains', literal: 'err' });
+    expect(literalWildcard('exact')).toEqual({ match: 'equals', literal: 'exact' });
+    expect(literalWildcard('*')).toEqual({ match: 'suffix', literal: '' });
+    expect(literalWildcard('a\\*b*')).toEqual({ match: 'prefix', literal: 'a*b' });
+    expect(literalWildcard('a*b')).toBeUndefined();
+    expect(literalWildcard('*a?')).toBeUndefined();
   });
 
   it('writes *?*? as ??* and keeps escapes', () => {
@@ -111,6 +129,13 @@ describe('wildcard patterns on DuckDB', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('matches patterns that are plain string tests as the reference matcher does', async () => {
+    for (const pattern of ['*b', 'a*', '*a*', 'ab', '*', '**', 'a\\*b', '*\\?b', '*1?page=2', 'https:*', '*é*', '']) {
+      expect({ pattern, ids: await matching('request.uri.raw', pattern) }).toEqual({ pattern, ids: expected(pattern, 1024) });
+      expect({ pattern, ids: await matching('metadata.tag.raw', pattern) }).toEqual({ pattern, ids: expected(pattern, 1024) });
+    }
   });
 
   it('answers the backtracking repro (*? repeated, then z) over a long value without backtracking', async () => {

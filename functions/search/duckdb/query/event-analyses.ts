@@ -30,17 +30,18 @@ export async function runFunnel(run: QueryRunner, ctx: SearchContext, query: Fun
   const events = flaggedEvents(ctx, query.by, flags, params);
   const window = params.add(query.windowMs);
   const anyStep = query.steps.map((_, k) => `step_${k}`).join(' OR ');
-  // Each actor's step events numbered in (time, id) order: "strictly after" is a larger number.
+  // An event's place in its actor's journey is (time, id): "strictly after" compares the pairs, as
+  // structs compare, so no numbering (a window sort over every step event) is needed.
   const ctes = [
     `flagged AS (${events})`,
-    `ranked AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ms, id) AS rn FROM flagged WHERE ${anyStep})`,
-    `reached_0 AS (SELECT actor, min(rn) AS rn, arg_min(ms, rn) AS ms, arg_min(ms, rn) AS entry_ms, CAST(NULL AS BIGINT) AS gap FROM ranked WHERE step_0 GROUP BY actor)`,
+    `steps AS (SELECT actor, {'ms': ms, 'id': id} AS place, ${query.steps.map((_, k) => `step_${k}`).join(', ')} FROM flagged WHERE ${anyStep})`,
+    `reached_0 AS (SELECT actor, min(place) AS place, struct_extract(min(place), 'ms') AS entry_ms, CAST(NULL AS BIGINT) AS gap FROM steps WHERE step_0 GROUP BY actor)`,
   ];
   for (let k = 1; k < query.steps.length; k += 1) {
     ctes.push(
-      `reached_${k} AS (SELECT p.actor, min(e.rn) AS rn, arg_min(e.ms, e.rn) AS ms, p.entry_ms, arg_min(e.ms, e.rn) - p.ms AS gap ` +
-        `FROM reached_${k - 1} p JOIN ranked e ON e.actor = p.actor AND e.step_${k} AND e.rn > p.rn AND e.ms - p.entry_ms <= ${window} ` +
-        `GROUP BY p.actor, p.entry_ms, p.ms)`,
+      `reached_${k} AS (SELECT p.actor, min(e.place) AS place, p.entry_ms, struct_extract(min(e.place), 'ms') - p.place.ms AS gap ` +
+        `FROM reached_${k - 1} p JOIN steps e ON e.actor = p.actor AND e.step_${k} AND e.place > p.place AND e.place.ms - p.entry_ms <= ${window} ` +
+        `GROUP BY p.actor, p.entry_ms, p.place)`,
     );
   }
   const counts = query.steps.map((_, k) => `SELECT ${k} AS step, count(*) AS reached, median(gap) AS median_gap FROM reached_${k}`).join(' UNION ALL ');
