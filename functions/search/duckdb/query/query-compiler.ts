@@ -3,9 +3,10 @@ import { resolveDateMath } from '../../dates/date-math';
 import { analyzeText, fieldNameProblem, isToken, RAW_IGNORE_ABOVE, resolveField, textRangeProblem, type FieldRef } from '../../fields';
 import type { IndexKind } from '../../port';
 import { parseQueryString } from '../../query-string';
-import { literalWildcard, normalizeWildcard, type LiteralWildcard } from '../../wildcard-patterns';
+import { literalWildcard, normalizeWildcard } from '../../wildcard-patterns';
 import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type TableContext, type TypedMetadataKey } from '../search-tables';
 import { column, type SqlParams } from './sql';
+import { booleanOf, literalTest, numberOf, numberParam } from './query-values';
 import {
   ELEMENT,
   JSON_NUMBER_TYPES,
@@ -40,16 +41,6 @@ import {
  * counting wrap it in coalesce, so NOT never turns an unknown into a match.
  */
 
-/** SQL of each plain string test a wildcard pattern can stand for, on a string and a parameter. */
-const LITERAL_TESTS: Record<LiteralWildcard['match'], (s: string, literal: string) => string> = {
-  equals: (s, literal) => `${s} = ${literal}`,
-  prefix: (s, literal) => `starts_with(${s}, ${literal})`,
-  suffix: (s, literal) => `ends_with(${s}, ${literal})`,
-  contains: (s, literal) => `contains(${s}, ${literal})`,
-};
-
-/** A number as OpenSearch reads it from a string: decimal, with an optional fraction and exponent. */
-const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function compileQuery(node: QueryNode, kind: IndexKind, ctx: TableContext, params: SqlParams, alias = 'd'): string {
   return new QueryCompiler(kind, ctx, params, alias).compile(node);
 }
@@ -149,9 +140,9 @@ export class QueryCompiler {
     // A term is not analyzed: it matches a text field only when it is one of its tokens exactly.
     const token = caseInsensitive ? text.toLowerCase() : text;
     if (isToken(token)) tests.text = (s) => this.tokensMatch(s, [token]);
-    const number = this.numberOf(field, value);
-    if (number !== undefined) tests.number = (n) => `${n} = ${this.numberParam(number)}`;
-    const boolean = this.booleanOf(field, value);
+    const number = numberOf(field, value);
+    if (number !== undefined) tests.number = (n) => `${n} = ${numberParam(this.params, number)}`;
+    const boolean = booleanOf(field, value);
     if (boolean !== undefined) tests.boolean = (b) => `${b} = ${this.params.add(boolean)}`;
     if (field.type === 'date' && typeof value !== 'boolean') {
       // A date term covers what the value names: "2026-01-01" is that whole day (OpenSearch: gte v, lte v rounded up).
@@ -167,8 +158,8 @@ export class QueryCompiler {
     const field = this.field(name);
     if (values.length === 1) return this.term(name, values[0] as Scalar, false);
     const strings = values.map(String);
-    const numbers = values.map((value) => this.numberOf(field, value)).filter((n): n is number => n !== undefined);
-    const booleans = values.map((value) => this.booleanOf(field, value)).filter((b): b is boolean => b !== undefined);
+    const numbers = values.map((value) => numberOf(field, value)).filter((n): n is number => n !== undefined);
+    const booleans = values.map((value) => booleanOf(field, value)).filter((b): b is boolean => b !== undefined);
     const tokens = strings.filter(isToken);
     const tests: ValueTests = {
       keyword: (s) => `${s} IN (${strings.map((text) => this.params.add(text)).join(', ')})`,
@@ -176,7 +167,7 @@ export class QueryCompiler {
     if (tokens.length > 0) tests.text = (s) => this.tokensMatch(s, tokens);
     const exactShortValues = strings.every((text) => text.length <= RAW_IGNORE_ABOVE);
     const withNeedles = (exact: string) => this.withNeedles(field, tests, values, exact);
-    if (numbers.length > 0) tests.number = (n) => `${n} IN (${numbers.map((number) => this.numberParam(number)).join(', ')})`;
+    if (numbers.length > 0) tests.number = (n) => `${n} IN (${numbers.map((number) => numberParam(this.params, number)).join(', ')})`;
     if (booleans.length > 0) tests.boolean = (b) => `${b} IN (${booleans.map((boolean) => this.params.add(boolean)).join(', ')})`;
     const dated = field.type === 'date' ? values.filter((value) => typeof value !== 'boolean') : [];
     if (dated.length > 0) {
@@ -204,9 +195,9 @@ export class QueryCompiler {
 
     const values = bounds.map((bound) => node[bound] as Scalar);
     tests.keyword = (s) => compare(s, (bound) => this.params.add(String(node[bound])));
-    const numbers = bounds.map((bound) => this.numberOf(field, node[bound] as Scalar));
+    const numbers = bounds.map((bound) => numberOf(field, node[bound] as Scalar));
     if (numbers.every((n) => n !== undefined)) {
-      tests.number = (n) => compare(n, (bound) => this.numberParam(numbers[bounds.indexOf(bound)] as number));
+      tests.number = (n) => compare(n, (bound) => numberParam(this.params, numbers[bounds.indexOf(bound)] as number));
     }
     if (field.type === 'date' && values.every((value) => typeof value !== 'boolean')) {
       const timeZone = node.time_zone ?? this.ctx.timeZone;
@@ -214,7 +205,7 @@ export class QueryCompiler {
       const instants = bounds.map((bound) => this.instant(field, node[bound] as string | number, bound === 'gt' || bound === 'lte', timeZone, node.format));
       tests.date = (t) => compare(t, (bound) => this.params.add(new Date(instants[bounds.indexOf(bound)] as number)));
     }
-    const booleans = values.map((value) => this.booleanOf(field, value));
+    const booleans = values.map((value) => booleanOf(field, value));
     if (booleans.every((b) => b !== undefined)) {
       tests.boolean = (b) => compare(`CAST(${b} AS INTEGER)`, (bound) => String(booleans[bounds.indexOf(bound)] ? 1 : 0));
     }
@@ -285,7 +276,7 @@ export class QueryCompiler {
       keyword: (s) =>
         literal === undefined
           ? `regexp_full_match(${s}, ${this.params.add(`${caseInsensitive ? '(?is)' : '(?s)'}${wildcardRegex(value, '.', false) as string}`)})`
-          : LITERAL_TESTS[literal.match](s, this.params.add(literal.literal)),
+          : literalTest(literal, s, this.params.add(literal.literal)),
     };
     // Text: some whole token matches the lower-cased pattern; its literal characters must be token characters.
     const pattern = wildcardRegex(value.toLowerCase(), TOKEN_CHAR, true);
@@ -395,32 +386,6 @@ export class QueryCompiler {
   // -------------------------------------------------------------------------------------------
   // Values of the query
 
-  /**
-   * A number for numeric fields: numbers, and decimal numeric strings (OpenSearch coerces "200" to
-   * 200, but not "0x10": JavaScript's Number() would read hex, binary and octal strings too).
-   */
-  private numberOf(field: FieldRef, value: Scalar): number | undefined {
-    const number = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL_NUMBER.test(value.trim()) ? Number(value) : Number.NaN;
-    if (Number.isFinite(number)) return number;
-    if (field.hot !== undefined && field.type === 'number') throw invalid(field.path, `${JSON.stringify(value)} is not a number`);
-    return undefined;
-  }
-
-  /**
-   * A number compared with the DOUBLE values of numeric fields. An integer beyond 2^53 is bound as
-   * text and cast: bound as a number, the driver takes an integer for a BIGINT and refuses one past int64.
-   */
-  private numberParam(number: number): string {
-    return Number.isSafeInteger(number) || !Number.isInteger(number) ? this.params.add(number) : `CAST(${this.params.add(String(number))} AS DOUBLE)`;
-  }
-
-  private booleanOf(field: FieldRef, value: Scalar): boolean | undefined {
-    if (typeof value === 'boolean') return value;
-    if (value === 'true' || value === 'false') return value === 'true';
-    if (field.hot !== undefined && field.type === 'boolean') throw invalid(field.path, `${JSON.stringify(value)} is not a boolean`);
-    return undefined;
-  }
-
   /** A date value or date math as epoch ms; values of a date field that do not parse are a 400. */
   private instant(field: FieldRef, value: string | number, roundUp: boolean, timeZone = this.ctx.timeZone, format?: string): number {
     return resolveDateMath(value, this.ctx.now, timeZone, roundUp, { field: field.path, ...(format === undefined ? {} : { format }) });
@@ -432,10 +397,3 @@ export class QueryCompiler {
     }
   }
 }
-
-/**
- * "Some JSON value along the path passes the test", reading the document once: the value at the
- * path is tested directly when it is a scalar (the common case, no list is built), element by
- * element when it is an array, and through the array-of-objects paths only when the direct path
- * misses. Never NULL.
- */
