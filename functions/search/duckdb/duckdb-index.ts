@@ -119,16 +119,12 @@ class DuckDbSearchIndex implements SearchableIndex {
       `SELECT count(*) FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 AND column_name = $2`,
       [table.name, METADATA_COLUMN],
     );
-    if (Number(found.getRows()[0]?.[0] ?? 0) === 0) await this.inTransaction(addMetadataColumnSql(table));
+    if (Number(found.getRows()[0]?.[0] ?? 0) === 0) await inTransaction(this.writer, addMetadataColumnSql(table));
     if (table.versioned) return;
     const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
       table.name,
     ]);
-    if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await this.inTransaction(dropEventKeySql(table));
-  }
-
-  private async inTransaction(statements: readonly string[]): Promise<void> {
-    await inTransaction(this.writer, statements);
+    if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await inTransaction(this.writer, dropEventKeySql(table));
   }
 
   async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {

@@ -86,7 +86,7 @@ export class TableWriter {
   /** The table's typed metadata keys filled for every row, which queries read from their columns. */
   typedMetadataLayout(table: SearchTable): Map<string, TypedMetadataKey> {
     const typed = this.typedKeys.get(table.name);
-    return new Map((typed?.filled ?? []).map((key) => [key, { others: typed?.others.has(key) ?? true }]));
+    return new Map((typed?.filled ?? []).map((key) => [key, { others: typed?.others.has(key) === true }]));
   }
 
   /**
@@ -150,15 +150,7 @@ export class TableWriter {
           });
     if (fresh.length === 0) return 0;
     await this.noteOtherValues(table, documents);
-    await this.connection.run('BEGIN TRANSACTION');
-    try {
-      await this.append(table.name, null, this.typesOf(table, typedKeys, order), fresh);
-    } catch (error) {
-      await this.connection.run('ROLLBACK');
-      throw error;
-    }
-    // A commit that fails is rolled back by DuckDB itself; its error is the one to report.
-    await this.connection.run('COMMIT');
+    await inTransaction(this.connection, () => this.append(table.name, null, this.typesOf(table, typedKeys, order), fresh));
     const appended = (this.appendedSinceReview.get(table.name) ?? 0) + fresh.length;
     this.appendedSinceReview.set(table.name, appended);
     // After the commit, so the write is stored whatever the review meets; a retry finds it stored.
@@ -251,11 +243,15 @@ function rowInStoredOrder(table: SearchTable, document: IndexDocument, typedKeys
   return order === undefined ? row : order.map((position) => row[position] ?? null);
 }
 
-/** Runs the statements in one transaction on the connection: all of them take effect, or none. */
-export async function inTransaction(connection: DuckDBConnection, statements: readonly string[]): Promise<void> {
+/**
+ * Runs `work` (statements, or a function) in one transaction on the connection: all of it takes
+ * effect, or none.
+ */
+export async function inTransaction(connection: DuckDBConnection, work: readonly string[] | (() => Promise<void>)): Promise<void> {
   await connection.run('BEGIN TRANSACTION');
   try {
-    for (const statement of statements) await connection.run(statement);
+    if (typeof work === 'function') await work();
+    else for (const statement of work) await connection.run(statement);
   } catch (error) {
     await connection.run('ROLLBACK');
     throw error;
