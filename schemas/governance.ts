@@ -23,6 +23,10 @@ export const StoredRule = z.object({
   applied_to_unidentified: z.boolean().optional(),
   regex_config: z.array(z.unknown()).default([]),
   response: z.looseObject({}).optional(),
+  /** Read leniently: a value the management API would now refuse leaves the rule a cohort rule. */
+  model: z.string().optional(),
+  plans: z.array(z.object({ provider: z.string(), plan_id: z.string(), price_ids: z.array(z.string()).default([]) })).default([]),
+  quota: z.object({ limit: z.number().optional(), metric: z.string().optional(), query: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 export type StoredRule = z.infer<typeof StoredRule>;
 
@@ -79,3 +83,32 @@ export const StoredCohort = z.object({
   priority: z.number().optional(),
 });
 export type StoredCohort = z.infer<typeof StoredCohort>;
+
+/**
+ * GET /~/governance/rules/{id}/members: who the rule hits now, as the last refresh computed it (what
+ * SDKs apply), each with the values its response is filled with. Sorted by id, `take` per page.
+ */
+export const RuleMember = z.object({
+  kind: z.enum(['user', 'company']),
+  id: z.string(),
+  values: z.record(z.string(), z.string()),
+});
+export const RuleMembers = z.object({
+  rule_id: z.string(),
+  /** Members in all, past this page too. */
+  total: z.number().int(),
+  members: z.array(RuleMember),
+  /** The `after` of the next page, when there is one. */
+  next_after: z.string().optional(),
+});
+export type RuleMembers = z.infer<typeof RuleMembers>;
+export const RuleMembersQuery = z.object({
+  take: z.coerce
+    .number({ error: 'must be a whole number from 1 to 1000' })
+    .int('must be a whole number from 1 to 1000')
+    .min(1, 'must be a whole number from 1 to 1000')
+    .max(1000, 'must be a whole number from 1 to 1000')
+    .default(100),
+  after: z.string().min(1).max(512).optional(),
+});
+export type RuleMembersQuery = z.infer<typeof RuleMembersQuery>;

@@ -6,6 +6,7 @@ import { createManagementApiHandler } from '../routers/management-api';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import type { HttpHandler } from '../shared/http/handler';
+import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 
@@ -46,6 +47,7 @@ export function managementApiHandler(
     resources: stores.resources,
     purger: stores.appPurger,
     balances: stores.balances,
+    ruleMembership: async (orgId, appId) => (await stores.ruleConfigs.read(orgId, appId)).assignments,
     reports: stores.reports,
     ...stores.queryBudget,
     exportJobs: stores.exportJobs,
@@ -66,6 +68,7 @@ export function governanceRefresher(stores: ServiceStores, index: SearchableInde
     rules: stores.rules,
     configs: stores.ruleConfigs,
     index,
+    billing: governanceBillingFacts(stores, index),
     now: stores.now,
   });
 }

@@ -172,6 +172,7 @@ export const resourceRoutes: readonly RouteDefinition[] = [
   manage('GET', '/~/governance/rules', 'governanceRules.list', 'read:apps', 'List governance rules (newest first; take, before_id)'),
   manage('POST', '/~/governance/rules', 'governanceRules.create', 'update:apps', 'Create a governance rule'),
   manage('GET', '/~/governance/rules/{id}', 'governanceRules.get', 'read:apps', 'One governance rule'),
+  manage('GET', '/~/governance/rules/{id}/members', 'governanceRules.members', 'read:apps', 'Who a governance rule hits now, with the values of its response'),
   manage('POST', '/~/governance/rules/{id}', 'governanceRules.update', 'update:apps', 'Update a governance rule'),
   manage('PUT', '/~/governance/rules/{id}', 'governanceRules.update', 'update:apps', 'Update a governance rule (alias of POST)'),
   manage('DELETE', '/~/governance/rules/{id}', 'governanceRules.delete', 'update:apps', 'Delete a governance rule'),

@@ -2,6 +2,7 @@ import type { RuleAssignment, RuleAssignments, StoredCohort, StoredRule } from '
 import { MAX_SIZE, parseQuery } from '../search/dsl';
 import type { QueryNode, SortValue } from '../../schemas/search-tree';
 import type { IndexKind, SearchableIndex, TenantScope } from '../search/port';
+import type { PlanSelection } from './plan-selection';
 
 /**
  * Cohort membership of user and company rules: for each enabled rule with cohorts, every profile
@@ -40,6 +41,11 @@ export interface MembershipInput {
   readonly now: Date;
   readonly pageSize?: number;
   readonly maxMembersPerRule?: number;
+  /**
+   * Rules that select by plans or a billing model (plan-selection.ts): the companies each selects,
+   * with their values. Such a rule hits those companies (or their users), narrowed to its cohorts' members.
+   */
+  readonly selections?: ReadonlyMap<string, PlanSelection>;
 }
 
 export async function computeMembership(input: MembershipInput): Promise<MembershipResult> {
@@ -48,7 +54,8 @@ export async function computeMembership(input: MembershipInput): Promise<Members
   const problems: MembershipProblem[] = [];
   for (const rule of input.rules) {
     const target = KIND_OF_RULE[rule.type];
-    if (!target || rule.cohorts.length === 0) continue;
+    const selection = input.selections?.get(rule._id);
+    if (!target || (rule.cohorts.length === 0 && !selection)) continue;
     const queries: QueryNode[] = [];
     for (const { id } of rule.cohorts) {
       const cohort = input.cohorts.get(id);
@@ -62,20 +69,67 @@ export async function computeMembership(input: MembershipInput): Promise<Members
         else queries.push(query);
       }
     }
-    if (queries.length === 0) continue;
+    if (rule.cohorts.length > 0 && queries.length === 0) continue;
     const byEntity = target.kind === 'users' ? byKind.users : byKind.companies;
-    const includes = rule.variables.map((variable) => sourcePath(variable.path, target.cohortType));
-    const listed = await forEachMember(input, target.kind, anyOf(queries), includes, (entityId, source) => {
-      const assignment: RuleAssignment = { rules: rule._id, values: variableValues(rule, source, target.cohortType) };
+    const assign = (entityId: string, values: Record<string, string>) => {
+      const assignment: RuleAssignment = { rules: rule._id, values };
       const list = byEntity.get(entityId);
       if (list) list.push(assignment);
       else byEntity.set(entityId, [assignment]);
-    });
+    };
+    const includes = rule.variables.map((variable) => sourcePath(variable.path, target.cohortType));
+    const listed = selection
+      ? await forEachSelected(input, rule, target.cohortType, selection, queries.length > 0 ? anyOf(queries) : undefined, includes, assign)
+      : await forEachMember(input, target.kind, anyOf(queries), includes, (entityId, source) =>
+          assign(entityId, variableValues(rule, source, target.cohortType)),
+        );
     if (listed === 'cut')
       problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
   }
   // fromEntries defines own properties, so even `__proto__` is an ordinary key of the result.
   return { assignments: { user_rules: Object.fromEntries(byKind.users), company_rules: Object.fromEntries(byKind.companies) }, problems };
+}
+
+/** Companies per `terms` filter when narrowing a search to a plan selection. */
+const SELECTED_PER_SEARCH = 10_000;
+
+/**
+ * The members of a rule that selects by plans: the selected companies (all of them for a company rule
+ * without cohorts, profile or not), else the companies' profiles or their users' matching `cohorts`.
+ * Each gets the rule's profile variables and the selection's values (which win on a shared name).
+ */
+async function forEachSelected(
+  input: SearchInput,
+  rule: StoredRule,
+  entity: 'user' | 'company',
+  selection: PlanSelection,
+  cohorts: QueryNode | undefined,
+  includes: string[],
+  assign: (entityId: string, values: Record<string, string>) => void,
+): Promise<'all' | 'cut'> {
+  const companies = [...selection.keys()];
+  if (entity === 'company' && !cohorts) {
+    // Variables are read from the profiles that exist; a company with usage but no profile is still hit.
+    const fromProfiles = new Map<string, Record<string, string>>();
+    for (let i = 0; includes.length > 0 && i < companies.length; i += SELECTED_PER_SEARCH) {
+      const chunk = parseQuery({ terms: { company_id: companies.slice(i, i + SELECTED_PER_SEARCH) } });
+      await forEachMember(input, 'companies', chunk, includes, (id, source) => fromProfiles.set(id, variableValues(rule, source, entity)));
+    }
+    const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
+    for (const companyId of companies.slice(0, cap)) assign(companyId, { ...fromProfiles.get(companyId), ...selection.get(companyId) });
+    return companies.length > cap ? 'cut' : 'all';
+  }
+  const reads = entity === 'user' ? [...includes, 'company_id'] : includes;
+  let listed: 'all' | 'cut' = 'all';
+  for (let i = 0; listed === 'all' && i < companies.length; i += SELECTED_PER_SEARCH) {
+    const inSelection = parseQuery({ terms: { company_id: companies.slice(i, i + SELECTED_PER_SEARCH) } });
+    const query: QueryNode = cohorts ? { type: 'bool', must: [], filter: [cohorts, inSelection], should: [], must_not: [] } : inSelection;
+    listed = await forEachMember(input, entity === 'user' ? 'users' : 'companies', query, reads, (id, source) => {
+      const companyId = entity === 'user' ? String(source['company_id'] ?? '') : id;
+      assign(id, { ...variableValues(rule, source, entity), ...selection.get(companyId) });
+    });
+  }
+  return listed;
 }
 
 export interface SampleRateInput extends SearchInput {

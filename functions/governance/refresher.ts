@@ -7,6 +7,7 @@ import { GOVERNED_APPS_PARTITION } from '../resources/keys';
 import { computeMembership, computeSampleRates, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';
 import type { GovernanceRuleStore } from './rule-store';
+import { selectByPlans, type BillingFacts } from './plan-selection';
 
 /**
  * Recomputes what SDKs fetch from GET /v1/config for an app: the cohort membership of its rules and
@@ -41,6 +42,8 @@ export interface GovernanceRefresherDeps {
   readonly rules: GovernanceRuleStore;
   readonly configs: RuleConfigStore;
   readonly index: SearchableIndex;
+  /** Subscriptions, balances and catalog quotas, for rules with plans or a billing model. */
+  readonly billing: BillingFacts;
   readonly now?: () => Date;
 }
 
@@ -113,9 +116,10 @@ export class GovernanceRefresher {
     );
     const sampled = await this.deps.rules.sampledCohorts(orgId, appId);
     const search = { index: this.deps.index, scope: { org_id: orgId, app_id: appId }, timeZone: app.time_zone, now: this.now() };
-    const membership = await computeMembership({ ...search, rules, cohorts });
+    const planned = await selectByPlans({ ...search, facts: this.deps.billing }, rules);
+    const membership = await computeMembership({ ...search, rules, cohorts, selections: planned.selections });
     const sampling = await computeSampleRates({ ...search, cohorts: sampled });
-    const problems = [...membership.problems, ...sampling.problems];
+    const problems = [...planned.problems, ...membership.problems, ...sampling.problems];
     const { snapshot, changed } = await this.deps.configs.write(orgId, appId, { ...membership.assignments, ...sampling.rates });
     if ((changed || app.rules_config_hash !== snapshot.hash) && !(await this.deps.apps.setRulesConfigHash(orgId, appId, snapshot.hash))) {
       // The app was deleted while this ran, and its purge may be over: remove the snapshot just written.

@@ -3,6 +3,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DISABLED_RULE_STATE, type SdkRule, StoredCohort, StoredRule } from '../../schemas/governance';
 import { appRulesPartition, COHORT_SORT_PREFIX, RULE_SORT_PREFIX } from '../resources/keys';
 import type { RuleConfigReader, RuleConfigSnapshot } from './rule-config-store';
+import { modelOf } from './rule-model';
 import { queryAll, queryItems } from '../shared/aws/query-pages';
 
 /**
@@ -94,8 +95,57 @@ export function toSdkRule(rule: StoredRule): SdkRule {
     block: rule.block,
     applied_to: rule.applied_to ?? 'matching',
     applied_to_unidentified: rule.applied_to_unidentified ?? false,
-    variables: rule.variables,
+    variables: [
+      ...rule.variables,
+      ...billingVariables(rule)
+        .filter((name) => !rule.variables.some((v) => v.name === name))
+        .map((name) => ({ name, path: `billing.${name}` })),
+    ],
     regex_config: rule.regex_config,
-    response: rule.response ?? {},
+    response: rule.response && Object.keys(rule.response).length > 0 ? rule.response : defaultResponse(rule),
   };
+}
+
+/**
+ * The values the refresher computes for a rule with plans (plan-selection.ts), declared as variables
+ * too: SDKs fill only `{{name}}`s the rule declares.
+ */
+export function billingVariables(rule: Pick<StoredRule, 'model' | 'plans'>): string[] {
+  const model = modelOf(rule);
+  if (model === 'cohort' && rule.plans.length === 0) return [];
+  const common = ['subscription_id', 'plan_id'];
+  if (model === 'quota') return [...common, 'quota_limit', 'quota_used', 'quota_period_start', 'quota_reset', 'quota_reset_http'];
+  if (model === 'balance') return [...common, 'balance'];
+  if (model === 'subscription') return [...common, 'subscription_status'];
+  return common;
+}
+
+/**
+ * What a billing rule without a response of its own answers: 429 with the limit and reset time for a
+ * quota, 402 for a used-up balance or an inactive subscription. The SDK fills `{{…}}` from the values
+ * the refresher computed for the company.
+ */
+export function defaultResponse(rule: Pick<StoredRule, 'model'>): Record<string, unknown> {
+  switch (modelOf(rule)) {
+    case 'quota':
+      return {
+        status: 429,
+        headers: {
+          'X-RateLimit-Limit': '{{quota_limit}}',
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': '{{quota_reset}}',
+          'Retry-After': '{{quota_reset_http}}',
+        },
+        body: { error: { code: 'quota_exceeded', message: 'The quota of {{quota_limit}} for this billing period is used up; it resets at {{quota_reset}}' } },
+      };
+    case 'balance':
+      return { status: 402, body: { error: { code: 'balance_exhausted', message: 'The prepaid balance is used up; top up to continue' } } };
+    case 'subscription':
+      return {
+        status: 402,
+        body: { error: { code: 'subscription_inactive', message: 'Subscription {{subscription_id}} is {{subscription_status}}: it is not active' } },
+      };
+    case 'cohort':
+      return {};
+  }
 }

@@ -1,10 +1,14 @@
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resources/governance-rule';
 import { appRulesPartition, RULE_SORT_PREFIX } from '../resources/keys';
 import { GoneError, NotFoundError, ValidationError, type FieldIssue } from '../shared/errors';
-import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
+import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
+import { parseQueryParams } from '../shared/invalid-input';
+import { RuleMembersQuery, type RuleAssignments, type RuleMembers } from '../../schemas/governance';
 import { COHORT_PREFIX } from './cohorts';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
 import type { ResourceStore, StoredDocument } from '../resources/resource-store';
+import { catalogPlanQuota } from '../resources/catalog-plan-quota';
+import { parseQuery } from '../search/dsl';
 
 /** `RULE`: the collector's rule store (functions/governance/rule-store.ts) reads `RULE#<id>` items. */
 export const RULE_PREFIX = RULE_SORT_PREFIX.slice(0, -1);
@@ -41,6 +45,40 @@ async function checkCohorts(store: ResourceStore, ctx: ResourceContext, rule: St
     issues.sort((a, b) => a.field.localeCompare(b.field));
     throw new ValidationError(`Invalid rule: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
   }
+}
+
+/**
+ * Plans and billing models: a quota, balance or subscription rule is a user or company rule with
+ * plans (the subscriptions it reads); only a quota rule has a `quota`, whose query must parse and
+ * whose limit comes from the rule or from every plan's catalog entry.
+ */
+async function checkPlans(store: ResourceStore, ctx: ResourceContext, rule: StoredDocument): Promise<void> {
+  const model = typeof rule.model === 'string' ? rule.model : 'cohort';
+  const plans = Array.isArray(rule.plans) ? (rule.plans as { provider: string; plan_id: string }[]) : [];
+  const quota = rule.quota as { limit?: number; query?: unknown } | undefined;
+  const issues: FieldIssue[] = [];
+  if (rule.type === 'regex' && (plans.length > 0 || model !== 'cohort'))
+    issues.push({
+      field: plans.length > 0 ? 'plans' : 'model',
+      reason: 'a regex rule matches requests only; plans and billing models need a user or company rule',
+    });
+  else if (model !== 'cohort' && plans.length === 0)
+    issues.push({ field: 'plans', reason: `a ${model} rule reads the subscriptions on its plans: name at least one` });
+  if (quota !== undefined && model !== 'quota') issues.push({ field: 'quota', reason: 'only a rule with model "quota" has a quota' });
+  if (quota?.query !== undefined) {
+    try {
+      parseQuery(quota.query);
+    } catch (error) {
+      issues.push({ field: 'quota.query', reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  if (model === 'quota' && quota?.limit === undefined && issues.length === 0) {
+    const missing: string[] = [];
+    for (const plan of plans) if ((await catalogPlanQuota(store, ctx, plan.provider, plan.plan_id)) === undefined) missing.push(plan.plan_id);
+    if (missing.length > 0)
+      issues.push({ field: 'quota.limit', reason: `required: the catalog has no plan ${missing.join(', ')} of its provider with a quota in its metadata` });
+  }
+  if (issues.length > 0) throw new ValidationError(`Invalid rule: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
 }
 
 /** Rules an app may have: every enabled one is served to each SDK in `/v1/rules` and checked on each request. */
@@ -91,12 +129,16 @@ export function governanceRuleKind(deps: ResourceDeps): CrudKind<GovernanceRuleC
       const rule = { ...system, ...input };
       await checkLimits(deps.store, ctx, rule);
       await checkCohorts(deps.store, ctx, rule);
+      await checkPlans(deps.store, ctx, rule);
       return rule;
     },
     applyUpdate: async (current, input, ctx) => {
-      const rule = { ...current, ...input };
+      const rule: StoredDocument = { ...current, ...input };
+      // Moving a rule off the quota model drops its quota rather than refusing the stored one.
+      if (input.model !== undefined && input.model !== 'quota' && input.quota === undefined) delete rule.quota;
       await checkLimits(deps.store, ctx, rule);
       await checkCohorts(deps.store, ctx, rule);
+      await checkPlans(deps.store, ctx, rule);
       return rule;
     },
     onChange: async (ctx) => deps.onGovernanceChange?.(ctx.orgId, ctx.appId),
@@ -104,5 +146,37 @@ export function governanceRuleKind(deps: ResourceDeps): CrudKind<GovernanceRuleC
 }
 
 export function governanceRuleOperations(deps: ResourceDeps): ResourceOperationTable {
-  return namedOperations('governanceRules', crudOperations(governanceRuleKind(deps), deps));
+  return {
+    ...namedOperations('governanceRules', crudOperations(governanceRuleKind(deps), deps)),
+    /** GET /~/governance/rules/{id}/members: who the rule hits now (the last refresh's membership). */
+    'governanceRules.members': async (request, caller) => {
+      const ctx = contextOf(request, caller, deps.now?.() ?? new Date());
+      const query = parseQueryParams(RuleMembersQuery, request.query);
+      const ruleId = request.pathParams.id ?? '';
+      // 404 / 410 for a rule that is not (or no longer) there.
+      await deps.store.get({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: RULE_PREFIX }, ruleId, 'governance rule');
+      const membership = (await deps.ruleMembership?.(ctx.orgId, ctx.appId)) ?? { user_rules: {}, company_rules: {} };
+      return { status: 200, body: membersOf(ruleId, membership, query) };
+    },
+  };
+}
+
+/** The rule's members in a membership snapshot, companies and users together in id order, one page. */
+export function membersOf(ruleId: string, membership: Pick<RuleAssignments, 'user_rules' | 'company_rules'>, page: RuleMembersQuery): RuleMembers {
+  const all: RuleMembers['members'] = [];
+  for (const [kind, byId] of [
+    ['company', membership.company_rules],
+    ['user', membership.user_rules],
+  ] as const)
+    for (const [id, assignments] of Object.entries(byId)) {
+      const assignment = assignments.find((a) => a.rules === ruleId);
+      if (assignment) all.push({ kind, id, values: assignment.values });
+    }
+  const key = (m: { kind: string; id: string }) => `${m.kind}:${m.id}`;
+  all.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const from = page.after === undefined ? 0 : all.findIndex((m) => key(m) > page.after!);
+  const members = from < 0 ? [] : all.slice(from, from + page.take);
+  const last = members.at(-1);
+  const more = from >= 0 && from + page.take < all.length;
+  return { rule_id: ruleId, total: all.length, members, ...(more && last ? { next_after: key(last) } : {}) };
 }

@@ -2,6 +2,9 @@
 export const appRulesPartition = (orgId: string, appId: string) => `ORG#${orgId}#APP#${appId}`;
 export const RULE_SORT_PREFIX = 'RULE#';
 export const COHORT_SORT_PREFIX = 'COHORT#';
+/** Product catalog items (functions/billing/catalog) share the app's partition: `PLAN#<id>`, `PRICE#<id>`. */
+export const PLAN_PREFIX = 'PLAN';
+export const PRICE_PREFIX = 'PRICE';
 /** The header of an app's rule-membership snapshot (governance/rule-config-store.ts); its chunks follow as `CONFIG#RULES#<generation>#<n>`. */
 export const RULE_CONFIG_SORT_KEY = 'CONFIG#RULES';
 /** The registry of apps whose rules the scheduled refresh walks: `GOVERNANCE#APPS` / `<org>#<app>`. */

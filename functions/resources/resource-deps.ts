@@ -1,3 +1,4 @@
+import type { RuleAssignments } from '../../schemas/governance';
 import type { AppStore } from '../organisations/app-store';
 import type { AppPurger } from './app-purge';
 import type { SearchableIndex } from '../search/port';
@@ -14,6 +15,8 @@ export interface ResourceDeps {
   readonly index: SearchableIndex;
   readonly store: ResourceStore;
   readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
+  /** The app's rule membership as the governance refresher last stored it (what SDKs fetch). */
+  readonly ruleMembership?: (orgId: string, appId: string) => Promise<RuleAssignments>;
   readonly now?: () => Date;
 }
 

@@ -28,9 +28,32 @@ export const RulePlan = z.strictObject({
   price_ids: z.array(z.string().min(1).max(256)).max(100),
 });
 
+/**
+ * What decides who a user or company rule hits (docs/governance.md, Plans and quotas):
+ *   cohort        members of its cohorts (and, with `plans`, only companies subscribed to one)
+ *   quota         companies on its plans whose usage this billing period reached the quota
+ *   balance       companies on its plans whose prepaid balance is used up
+ *   subscription  companies whose subscriptions on its plans are all inactive or cancelled
+ */
+export const GovernanceRuleModel = z.enum(['cohort', 'quota', 'balance', 'subscription'], {
+  error: 'must be cohort, quota, balance or subscription',
+});
+export type GovernanceRuleModel = z.infer<typeof GovernanceRuleModel>;
+
+/** A quota rule's limit per billing period: of events matching `query`, counted or their `weight` summed (an event without one weighs 1). */
+export const RuleQuota = z.strictObject({
+  /** Absent: the `quota` metadata of the plan in the catalog. */
+  limit: z.number().positive('must be above 0').max(1e15).optional(),
+  metric: z.enum(['count', 'weight'], { error: 'must be count or weight' }).optional(),
+  /** An events query (search DSL); absent: every event of the company. */
+  query: z.record(z.string(), z.unknown()).optional(),
+});
+export type RuleQuota = z.infer<typeof RuleQuota>;
+
 const fields = {
   priority: int32.optional(),
-  model: z.string().max(64).optional(),
+  model: GovernanceRuleModel.optional(),
+  quota: RuleQuota.optional(),
   cohorts: z.array(RuleCohortRef).max(100).optional(),
   variables: z
     .array(z.strictObject({ name: z.string().min(1).max(256), path: z.string().min(1).max(512) }))

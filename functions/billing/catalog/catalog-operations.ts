@@ -1,13 +1,12 @@
 import { PlanInput, PlanUpdate, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
-import { appRulesPartition } from '../../resources/keys';
+import { appRulesPartition, PLAN_PREFIX, PRICE_PREFIX } from '../../resources/keys';
 import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../../resources/crud-operations';
 import { namedOperations, type ResourceOperationTable } from '../../resources/resource-deps';
 import type { ResourceStore, StoredDocument } from '../../resources/resource-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { parseBody } from '../../shared/invalid-input';
 
-export const PLAN_PREFIX = 'PLAN';
-export const PRICE_PREFIX = 'PRICE';
+export { PLAN_PREFIX, PRICE_PREFIX };
 /** A plan's prices are listed with it; a plan with more is a data-entry mistake, not a catalog. */
 const MAX_PRICES_PER_PLAN = 1000;
 

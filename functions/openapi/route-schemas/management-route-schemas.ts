@@ -8,6 +8,7 @@ import { ConsoleSignIn } from '../../../schemas/console-session';
 import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resources/billing-meter';
 import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
+import { RuleMembers, RuleMembersQuery } from '../../../schemas/governance';
 import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../../schemas/resources/virtual-event-type';
 import { ExportCreate, ExportJobAnswer } from '../../../schemas/resources/export-job';
 import { AppResponse, OAuthErrorBody, OAuthToken, OrgUserResponse, SignedTokenResponse } from '../response-schemas';
@@ -248,6 +249,15 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     update: named('GovernanceRuleUpdate', GovernanceRuleUpdate),
     document: GovernanceRuleSchema,
   }),
+  'governanceRules.members': {
+    description:
+      'Who the rule hits now: the users and companies the last refresh listed for it (what SDKs apply), each with the values its response is filled with (a quota rule: quota_limit, quota_used, quota_reset, …). Sorted by kind and id; page with `after` = the `next_after` of the page before.',
+    params: { id: "The rule's id." },
+    query: RuleMembersQuery,
+    responseStatus: 200,
+    response: named('GovernanceRuleMembers', RuleMembers),
+    errors: [400, 404, 410, 503],
+  },
   ...crud('billingMeters', {
     noun: 'billing meter',
     plural: 'billing meters',

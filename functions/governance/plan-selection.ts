@@ -1,0 +1,230 @@
+import type { StoredRule } from '../../schemas/governance';
+import { parseSearchRequest } from '../search/dsl';
+import type { SearchableIndex, TenantScope } from '../search/port';
+import { modelOf } from './rule-model';
+import { currentBillingPeriod, type BillingPeriod } from './billing-period';
+
+/**
+ * Which companies a rule with `plans`, or with a billing `model`, selects, each with the values its
+ * response may use (`{{quota_limit}}`, …). Subscriptions, balances and catalog quotas come from
+ * billing through `BillingFacts` (this layer sits below billing); usage is counted in the index with
+ * one grouped query per distinct billing period.
+ */
+
+/** A subscription as governance needs it. */
+export interface PlanSubscription {
+  readonly subscriptionId: string;
+  readonly companyId: string;
+  readonly status: string;
+  readonly periodStart: Date | null;
+  readonly periodEnd: Date | null;
+  readonly items: readonly { readonly plan_id?: string | null; readonly price_id?: string | null }[];
+}
+
+export interface BillingFacts {
+  /** Every subscription of the app. */
+  subscriptions(scope: TenantScope, now: Date): Promise<readonly PlanSubscription[]>;
+  /** The subscription's available prepaid balance as decimal text; undefined when it has no balance. */
+  availableBalance(scope: TenantScope, subscriptionId: string): Promise<string | undefined>;
+  /** The `quota` metadata of the catalog plan with this id and provider, when it has a usable one. */
+  planQuota(scope: TenantScope, provider: string, planId: string): Promise<number | undefined>;
+}
+
+/** Statuses whose subscription is served (and billed); any other is inactive. */
+export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing']);
+
+/** Companies per grouped usage query (the DSL's terms cap). */
+const COMPANIES_PER_QUERY = 10_000;
+
+/** Whether membership of the rule depends on subscriptions (and so on this module). */
+export const selectsByPlans = (rule: StoredRule): boolean => rule.plans.length > 0 || modelOf(rule) !== 'cohort';
+
+/** Company id → the values the rule's response may use for it. */
+export type PlanSelection = Map<string, Record<string, string>>;
+
+export interface PlanSelectionInput {
+  readonly index: SearchableIndex;
+  readonly scope: TenantScope;
+  readonly timeZone: string;
+  readonly now: Date;
+  readonly facts: BillingFacts;
+}
+
+/** The selection of every rule that selects by plans, by rule id; rules that cannot select say why. */
+export async function selectByPlans(
+  input: PlanSelectionInput,
+  rules: readonly StoredRule[],
+): Promise<{ selections: Map<string, PlanSelection>; problems: { rule_id: string; reason: string }[] }> {
+  const selections = new Map<string, PlanSelection>();
+  const problems: { rule_id: string; reason: string }[] = [];
+  const planned = rules.filter((rule) => rule.type !== 'regex' && selectsByPlans(rule));
+  if (planned.length === 0) return { selections, problems };
+  const subscriptions = await input.facts.subscriptions(input.scope, input.now);
+  for (const rule of planned) {
+    if (rule.plans.length === 0) {
+      problems.push({ rule_id: rule._id, reason: `a ${modelOf(rule)} rule needs plans; it selects nobody` });
+      selections.set(rule._id, new Map());
+      continue;
+    }
+    const onPlans = subscriptions.filter((s) => onePlanOf(rule, s) !== undefined);
+    try {
+      selections.set(rule._id, await selectFor(input, rule, onPlans));
+    } catch (error) {
+      problems.push({ rule_id: rule._id, reason: error instanceof Error ? error.message : String(error) });
+      selections.set(rule._id, new Map());
+    }
+  }
+  return { selections, problems };
+}
+
+/** The first of the rule's plans the subscription has an item of (a plan without price_ids takes any price). */
+export function onePlanOf(rule: Pick<StoredRule, 'plans'>, subscription: PlanSubscription): StoredRule['plans'][number] | undefined {
+  return rule.plans.find((plan) =>
+    subscription.items.some((item) => item.plan_id === plan.plan_id && (plan.price_ids.length === 0 || plan.price_ids.includes(item.price_id ?? ''))),
+  );
+}
+
+async function selectFor(input: PlanSelectionInput, rule: StoredRule, onPlans: readonly PlanSubscription[]): Promise<PlanSelection> {
+  const active = onPlans.filter((s) => ACTIVE_SUBSCRIPTION_STATUSES.has(s.status));
+  switch (modelOf(rule)) {
+    case 'cohort':
+      return everyCompany(active, (s) => ({ subscription_id: s.subscriptionId, plan_id: onePlanOf(rule, s)!.plan_id }));
+    case 'subscription': {
+      // Blocked when the company has a subscription on the plans and none of them is active.
+      const served = new Set(active.map((s) => s.companyId));
+      return everyCompany(
+        onPlans.filter((s) => !served.has(s.companyId)),
+        (s) => ({ subscription_id: s.subscriptionId, subscription_status: s.status, plan_id: onePlanOf(rule, s)!.plan_id }),
+      );
+    }
+    case 'balance':
+      return exhaustedBalances(input, rule, active);
+    case 'quota':
+      return overQuota(input, rule, active);
+  }
+}
+
+function everyCompany(subscriptions: readonly PlanSubscription[], values: (s: PlanSubscription) => Record<string, string>): PlanSelection {
+  const selection: PlanSelection = new Map();
+  for (const s of subscriptions) if (!selection.has(s.companyId)) selection.set(s.companyId, values(s));
+  return selection;
+}
+
+/**
+ * Companies whose prepaid subscriptions on the plans have all run out (available balance ≤ 0). A
+ * subscription with no balance at all is not prepaid, and never blocked by this rule.
+ */
+async function exhaustedBalances(input: PlanSelectionInput, rule: StoredRule, active: readonly PlanSubscription[]): Promise<PlanSelection> {
+  const byCompany = new Map<string, { exhausted: { s: PlanSubscription; balance: string }[]; funded: boolean }>();
+  for (const s of active) {
+    const balance = await input.facts.availableBalance(input.scope, s.subscriptionId);
+    if (balance === undefined) continue;
+    const entry = byCompany.get(s.companyId) ?? { exhausted: [], funded: false };
+    if (isPositive(balance)) entry.funded = true;
+    else entry.exhausted.push({ s, balance });
+    byCompany.set(s.companyId, entry);
+  }
+  const selection: PlanSelection = new Map();
+  for (const [companyId, { exhausted, funded }] of byCompany) {
+    const first = exhausted[0];
+    if (funded || !first) continue;
+    selection.set(companyId, { subscription_id: first.s.subscriptionId, balance: first.balance, plan_id: onePlanOf(rule, first.s)!.plan_id });
+  }
+  return selection;
+}
+
+/** Decimal text above zero (the ledger writes plain decimals such as `-0.50` or `12`). */
+const isPositive = (decimal: string): boolean => !decimal.startsWith('-') && /[1-9]/.test(decimal);
+
+interface QuotaCheck {
+  readonly subscription: PlanSubscription;
+  readonly period: BillingPeriod;
+  readonly limit: number;
+}
+
+/**
+ * Companies that used their quota this billing period: usage ≥ limit, so the call that reaches the
+ * limit is served and the next ones are blocked. A company with several subscriptions on the plans
+ * is blocked only when each of them is over its quota.
+ */
+async function overQuota(input: PlanSelectionInput, rule: StoredRule, active: readonly PlanSubscription[]): Promise<PlanSelection> {
+  const checks: QuotaCheck[] = [];
+  const catalog = new Map<string, Promise<number | undefined>>();
+  for (const subscription of active) {
+    const plan = onePlanOf(rule, subscription)!;
+    let limit = rule.quota?.limit;
+    if (limit === undefined) {
+      const key = `${plan.provider}\n${plan.plan_id}`;
+      if (!catalog.has(key)) catalog.set(key, input.facts.planQuota(input.scope, plan.provider, plan.plan_id));
+      limit = await catalog.get(key);
+    }
+    if (limit === undefined) throw new Error(`no quota: the rule has no quota.limit and the catalog plan ${plan.plan_id} has no quota metadata`);
+    checks.push({ subscription, period: currentBillingPeriod(subscription.periodStart, subscription.periodEnd, input.now), limit });
+  }
+  const usage = await usageByPeriod(input, rule, checks);
+  const over = new Map<string, Record<string, string>>();
+  const underQuota = new Set<string>();
+  for (const check of checks) {
+    const { companyId } = check.subscription;
+    const used = usage.get(periodKey(check.period))?.get(companyId) ?? 0;
+    if (used < check.limit) {
+      underQuota.add(companyId);
+      continue;
+    }
+    if (!over.has(companyId))
+      over.set(companyId, {
+        subscription_id: check.subscription.subscriptionId,
+        plan_id: onePlanOf(rule, check.subscription)!.plan_id,
+        quota_limit: String(check.limit),
+        quota_used: String(used),
+        quota_period_start: check.period.start.toISOString(),
+        quota_reset: check.period.end.toISOString(),
+        quota_reset_http: check.period.end.toUTCString(),
+      });
+  }
+  for (const companyId of underQuota) over.delete(companyId);
+  return over;
+}
+
+const periodKey = (period: BillingPeriod) => `${period.start.toISOString()}/${period.end.toISOString()}`;
+
+/** Usage per company in each distinct period: a grouped query over the period's companies (count, or sum of weight). */
+async function usageByPeriod(input: PlanSelectionInput, rule: StoredRule, checks: readonly QuotaCheck[]): Promise<Map<string, Map<string, number>>> {
+  const companiesByPeriod = new Map<string, { period: BillingPeriod; companies: Set<string> }>();
+  for (const { period, subscription } of checks) {
+    const key = periodKey(period);
+    const entry = companiesByPeriod.get(key) ?? { period, companies: new Set<string>() };
+    entry.companies.add(subscription.companyId);
+    companiesByPeriod.set(key, entry);
+  }
+  const weight = rule.quota?.metric === 'weight';
+  const usage = new Map<string, Map<string, number>>();
+  for (const [key, { period, companies }] of companiesByPeriod) {
+    const used = new Map<string, number>();
+    usage.set(key, used);
+    // A period that has not begun has no usage.
+    if (period.start.getTime() > input.now.getTime()) continue;
+    const ids = [...companies];
+    for (let i = 0; i < ids.length; i += COMPANIES_PER_QUERY) {
+      const chunk = ids.slice(i, i + COMPANIES_PER_QUERY);
+      const filter: unknown[] = [{ terms: { company_id: chunk } }];
+      if (rule.quota?.query) filter.push(rule.quota.query);
+      const body = {
+        size: 0,
+        track_total_hits: false,
+        query: { bool: { filter } },
+        aggs: {
+          companies: { terms: { field: 'company_id', size: chunk.length }, ...(weight ? { aggs: { used: { sum: { field: 'weight', missing: 1 } } } } : {}) },
+        },
+      };
+      const response = await input.index.search(
+        { scope: input.scope, kind: 'events', range: { from: period.start, to: period.end }, timeZone: input.timeZone, now: input.now },
+        parseSearchRequest(body, 'events', { timeZone: input.timeZone }),
+      );
+      const buckets = (response.aggregations?.['companies'] as { buckets?: { key: unknown; doc_count: number; used?: { value: number | null } }[] } | undefined)
+        ?.buckets;
+      for (const bucket of buckets ?? []) used.set(String(bucket.key), weight ? (bucket.used?.value ?? 0) : bucket.doc_count);
+    }
+  }
+  return usage;
+}
