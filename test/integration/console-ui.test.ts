@@ -985,6 +985,62 @@ describe('web console', () => {
     expect((await rt.management('GET', `/~/governance/rules/${created._id}`)).status).toBe(410);
   }, 60_000);
 
+  it('creates a quota rule on a plan, with the refusal beside the quota field, and shows who it blocks now with their usage', async () => {
+    const now = Date.now();
+    expect(
+      (
+        await rt.collect('/v1/subscriptions', {
+          subscription_id: 'sub-console',
+          company_id: 'console-co',
+          status: 'active',
+          current_period_start: new Date(now - 86_400_000).toISOString(),
+          current_period_end: new Date(now + 29 * 86_400_000).toISOString(),
+          items: [{ plan_id: 'console-plan' }],
+        })
+      ).status,
+    ).toBe(201);
+    const calls = [0, 1, 2].map((i) =>
+      apiCall(
+        {
+          transaction_id: uuid(9400 + i),
+          company_id: 'console-co',
+          request: { time: new Date(now - 60_000 * (i + 1)).toISOString(), uri: 'https://api.example.com/widgets', verb: 'GET', headers: {} },
+        },
+        new Date(now - 60_000 * (i + 1)),
+      ),
+    );
+    expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
+    await rt.waitUntilConsumed();
+
+    await page.goto(`${consoleUrl}/governance/new`);
+    const form = page.getByRole('form', { name: 'New governance rule' });
+    await form.locator('input[name="rule_name"]').fill('Console plan quota');
+    await form.locator('select[name="rule_type"]').selectOption('company');
+    await form.locator('select[name="rule_model"]').selectOption('quota');
+    await form.getByRole('button', { name: 'Add a plan' }).click();
+    await form.getByLabel('Plan id 1').fill('console-plan');
+    await form.locator('input[name="default_response"]').check();
+    // No limit, and the catalog has no such plan: refused, beside the quota field.
+    await form.getByRole('button', { name: 'Create rule' }).click();
+    await form.locator('.field.invalid').filter({ hasText: 'the catalog has no plan console-plan' }).waitFor();
+    await form.locator('input[name="quota_limit"]').fill('2');
+    expect(await seriousViolations()).toEqual([]);
+    await shot('governance-quota-rule');
+    await form.getByRole('button', { name: 'Create rule' }).click();
+    await page.waitForURL(/\/console\/governance$/);
+    await page.getByText('subscribers over quota on console-plan').waitFor();
+
+    await page.getByRole('link', { name: 'Edit Console plan quota' }).click();
+    const blocked = page.getByRole('table', { name: 'Blocked now, by id' });
+    await blocked.waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Blocked now: 1' }).waitFor();
+    const row = blocked.getByRole('row', { name: /console-co/ });
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['console-co', '3', '2', 'sub-console', 'console-plan']));
+    expect(await page.getByRole('form', { name: 'Edit governance rule' }).locator('input[name="quota_limit"]').inputValue()).toBe('2');
+    expect(await seriousViolations()).toEqual([]);
+    await shot('governance-quota-members');
+  }, 60_000);
+
   it('rearranges, renames and deletes a dashboard, with one time range for all tiles, and renames and deletes workspaces', async () => {
     await page.goto(`${consoleUrl}/dashboards`);
     await page.getByRole('link', { name: 'Operations' }).click();

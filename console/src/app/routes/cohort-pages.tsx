@@ -7,6 +7,7 @@ import { CohortMembers } from '../../features/cohorts/components/cohort-members'
 import { CohortsList } from '../../features/cohorts/components/cohorts-list';
 import { GovernanceRules } from '../../features/cohorts/components/governance-rules';
 import { GovernanceRuleEditor } from '../../features/cohorts/components/governance-rule-editor';
+import { GovernanceRuleMembers } from '../../features/cohorts/components/governance-rule-members';
 import { useDeleteGovernanceRule, useGovernanceRule } from '../../features/cohorts/api/governance-rules';
 import { QueryState } from '../../components/query-state';
 
@@ -90,6 +91,7 @@ export function GovernanceRulePage() {
         </button>
       </PageHeader>
       <ErrorMessage error={remove.error} />
+      {rule.data.type !== 'regex' && <GovernanceRuleMembers ruleId={ruleId} blocks={rule.data.block} />}
       <GovernanceRuleEditor rule={rule.data} onSaved={() => void navigate('/governance')} />
     </>
   );

@@ -1,3 +1,4 @@
+import type { components } from '../../../lib/api-schema';
 import type { ApiSchema } from '../../../lib/api-types';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
@@ -92,14 +93,8 @@ export function useCohortMembers(type: CohortType, criteria: Record<string, unkn
   });
 }
 
-export interface GovernanceRule {
-  readonly _id: string;
-  readonly name: string;
-  readonly type: 'user' | 'company' | 'regex';
-  readonly state: number;
-  readonly block: boolean;
-  readonly cohorts?: readonly { id: string }[];
-}
+/** A governance rule as listed (the OpenAPI document's type). */
+export type GovernanceRule = components['schemas']['GovernanceRule'];
 
 /** The governance rules, a page at a time. */
 export function useGovernanceRulePages() {

@@ -29,3 +29,14 @@ export function useSaveGovernanceRule() {
 export function useDeleteGovernanceRule() {
   return useApiMutation(['governance'], async (api, id: string) => dataOf(await api.DELETE('/~/governance/rules/{id}', { params: { path: { id } } })));
 }
+
+/** Who the rule hits now, as the last refresh computed it (what the SDKs apply); refreshed every 15 s while shown. */
+export type RuleMembers = components['schemas']['GovernanceRuleMembers'];
+export function useGovernanceRuleMembers(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['governance', 'rules', id, 'members'],
+    refetchInterval: 15_000,
+    queryFn: async () => dataOf(await api.GET('/~/governance/rules/{id}/members', { params: { path: { id }, query: { take: 100 } } })),
+  });
+}

@@ -5,6 +5,7 @@ import { fieldProblem } from '../../../lib/api-error';
 import { useCohorts } from '../api/cohorts';
 import { useSaveGovernanceRule, type GovernanceRuleInput, type StoredGovernanceRule } from '../api/governance-rules';
 import { CohortMembers } from './cohort-members';
+import { billingFieldsOf, billingInput, RuleBillingFields } from './rule-billing-fields';
 
 type RuleType = GovernanceRuleInput['type'];
 interface Pair {
@@ -71,10 +72,18 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
   const [status, setStatus] = useState(String(rule?.response?.status ?? 429));
   const [body, setBody] = useState(rule?.response?.body === undefined ? '{"error": "Quota exceeded"}' : JSON.stringify(rule.response.body, null, 2));
   const [bodyProblem, setBodyProblem] = useState<string>();
+  const [billing, setBilling] = useState(() => billingFieldsOf(rule));
+  const [quotaQueryProblem, setQuotaQueryProblem] = useState<string>();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setBodyProblem(undefined);
+    setQuotaQueryProblem(undefined);
+    const plans = type === 'regex' ? { model: 'cohort' as const, plans: [] } : billingInput(billing);
+    if (typeof plans === 'string') {
+      setQuotaQueryProblem(plans);
+      return;
+    }
     let responseBody: unknown;
     try {
       responseBody = body.trim() === '' ? undefined : JSON.parse(body);
@@ -89,14 +98,19 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
       block,
       applied_to: appliedTo,
       variables: variables.map((v) => ({ name: v.first.trim(), path: v.second.trim() })),
-      response: { status: Number(status), headers: { 'content-type': 'application/json' }, ...(responseBody === undefined ? {} : { body: responseBody }) },
+      response:
+        billing.defaultResponse && plans.model !== 'cohort'
+          ? {}
+          : { status: Number(status), headers: { 'content-type': 'application/json' }, ...(responseBody === undefined ? {} : { body: responseBody }) },
+      ...plans,
       ...(type === 'regex'
         ? { regex_config: [{ conditions: conditions.map((c) => ({ path: c.first.trim(), value: c.second })) }], cohorts: [] }
         : { cohorts: cohortIds.map((id) => ({ id })), regex_config: [] }),
     };
     save.mutate({ ...(rule ? { id: rule._id } : {}), rule: input }, { onSuccess: onSaved });
   };
-  const problem = (field: string) => (field === 'response.body' && bodyProblem) || fieldProblem(save.error, field);
+  const problem = (field: string) =>
+    (field === 'response.body' && bodyProblem) || (field === 'quota.query' && quotaQueryProblem) || fieldProblem(save.error, field);
   const ofType = (cohorts.data ?? []).filter((cohort) => cohort.cohort_type === type);
 
   return (
@@ -107,8 +121,8 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
         </Field>
         <Field label="Applies to" problem={problem('type')}>
           <select name="rule_type" value={type} onChange={(e) => setType(e.target.value as RuleType)}>
-            <option value="user">Users in cohorts</option>
-            <option value="company">Companies in cohorts</option>
+            <option value="user">Users, by cohort or plan</option>
+            <option value="company">Companies, by cohort or plan</option>
             <option value="regex">Requests matching patterns</option>
           </select>
         </Field>
@@ -161,6 +175,7 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
           )}
         </fieldset>
       )}
+      {type !== 'regex' && <RuleBillingFields fields={billing} onChange={setBilling} problem={(field) => problem(field) || undefined} />}
       <PairRows
         legend="Variables"
         labels={['Name', 'Profile field']}
@@ -168,7 +183,7 @@ export function GovernanceRuleEditor({ rule, onSaved }: { rule?: StoredGovernanc
         onChange={setVariables}
         problem={(i) => fieldProblem(save.error, `variables[${i}].name`)}
       />
-      <fieldset>
+      <fieldset disabled={billing.defaultResponse && billing.model !== 'cohort' && type !== 'regex'}>
         <legend>Response when blocked</legend>
         <Field label="Status" problem={problem('response.status')}>
           <input name="response_status" value={status} onChange={(e) => setStatus(e.target.value)} size={5} />

@@ -4,6 +4,13 @@ import { useCohort, useGovernanceRulePages } from '../api/cohorts';
 import { CohortMembers } from './cohort-members';
 import { QueryState } from '../../../components/query-state';
 
+const MODEL_HITS = {
+  cohort: 'subscribers',
+  quota: 'subscribers over quota',
+  balance: 'subscribers with no balance left',
+  subscription: 'inactive subscribers',
+} as const;
+
 /** Governance rules, and for user and company rules the cohorts they hit with how many members each has now. */
 export function GovernanceRules() {
   const rules = useGovernanceRulePages();
@@ -44,7 +51,16 @@ export function GovernanceRules() {
                 {rule.type === 'regex' ? (
                   <span className="muted">requests whose fields match</span>
                 ) : (
-                  (rule.cohorts ?? []).map((ref) => <RuleCohort key={ref.id} id={ref.id} />)
+                  <>
+                    {(rule.plans ?? []).length > 0 && (
+                      <div className="muted">
+                        {MODEL_HITS[rule.model ?? 'cohort']} on {(rule.plans ?? []).map((plan) => plan.plan_id).join(', ')}
+                      </div>
+                    )}
+                    {(rule.cohorts ?? []).map((ref) => (
+                      <RuleCohort key={ref.id} id={ref.id} />
+                    ))}
+                  </>
                 )}
               </td>
             </tr>
