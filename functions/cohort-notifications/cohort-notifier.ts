@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readDeliveryChannels } from '../billing/channels/channel-reader';
 import type { ClientOptions } from '../billing/providers/client-options';
-import { sendWebhookBatch } from '../billing/run/webhook-batch';
 import { lastClosedPeriod } from '../emails/email-periods';
 import type { EmailTransport } from '../emails/email-transport';
 import { criteriaQuery, forEachMember } from '../governance/membership';
 import type { ResourceStore } from '../resources/resource-store';
 import type { SearchableIndex } from '../search/port';
-import type { ChannelOutcome, CohortTenant, CohortWatchStore, NotificationBatch, PendingChange } from './cohort-watch-store';
+import type { CohortTenant, CohortWatchStore, NotificationBatch, PendingChange } from './cohort-watch-store';
+import { deliverToChannels, isFinal } from '../notifications/channel-outcomes';
+import { emailSender, webhookSender } from '../notifications/channel-senders';
 import { notificationEmail, notificationEvent } from './notification-payload';
 import { notificationCohorts, tenantsWithCohorts, type CohortNotificationTarget } from './notification-cohorts';
 
@@ -45,10 +46,6 @@ export interface NotificationRunSummary {
 export const MAX_CHANGES_PER_NOTIFICATION = 500;
 /** Members a watched cohort may have; past it the cohort is not watched (the run says so). */
 export const MAX_WATCHED_MEMBERS = 100_000;
-/** An email channel `sending` for longer than this was left by a sender that stopped (a run lasts at most 10 minutes on AWS). */
-export const STALE_SENDING_MS = 10 * 60_000;
-/** Runs that try a channel refused for now before it is `failed`. */
-export const MAX_CHANNEL_ATTEMPTS = 5;
 
 export async function runCohortNotifications(deps: CohortNotifierDeps): Promise<NotificationRunSummary> {
   const summary: NotificationRunSummary = { cohorts: 0, added: 0, removed: 0, notifications: 0, delivered: 0, failed: 0, problems: [] };
@@ -135,79 +132,17 @@ async function deliver(
   const event = notificationEvent(tenant, cohort, batch, changes);
   const webhookIds = Object.keys(batch.channels).filter((channel) => !channel.includes('@'));
   const webhooks = webhookIds.length > 0 ? await readDeliveryChannels({ resources: deps.resources }, tenant.orgId, tenant.appId, webhookIds, now()) : new Map();
-  const outcomes: Record<string, ChannelOutcome> = { ...batch.channels };
-  for (const [channel, outcome] of Object.entries(batch.channels)) {
-    if (outcome.status === 'sent' || outcome.status === 'failed' || outcome.status === 'unconfirmed') continue;
-    const at = now().toISOString();
-    const settle = async (next: Omit<ChannelOutcome, 'updated_at'>, from: ChannelOutcome['status']) => {
-      const full = { ...next, updated_at: at };
-      if (await deps.watch.setChannel(tenant, batch, channel, from, full)) outcomes[channel] = full;
-      if (full.status === 'sent') summary.delivered += 1;
-      if (full.status === 'failed' || full.status === 'unconfirmed') summary.failed += 1;
-    };
-    if (channel.includes('@')) {
-      // An email left `sending` by a sender that stopped may have gone out: never sent again. One
-      // still `sending` lately may be under way in another run: left to it.
-      if (outcome.status === 'sending') {
-        if (Date.parse(at) - Date.parse(outcome.updated_at) < STALE_SENDING_MS) continue;
-        await settle(
-          { status: 'unconfirmed', attempts: outcome.attempts, error: 'the sender stopped while sending; it may or may not have gone out' },
-          'sending',
-        );
-        continue;
-      }
-      if (!deps.emailFrom) {
-        await settle({ status: 'failed', attempts: outcome.attempts, error: 'no sender address is configured for notification emails' }, outcome.status);
-        continue;
-      }
-      if (!(await deps.watch.setChannel(tenant, batch, channel, outcome.status, { status: 'sending', attempts: outcome.attempts + 1, updated_at: at })))
-        continue;
-      const message = notificationEmail(cohort, changes);
-      const sent = await deps.emailTransport.send({
-        id: `${batch.batch_id}-${channel}`,
-        from: deps.emailFrom,
-        to: channel,
-        cc: [],
-        bcc: [],
-        subject: message.subject,
-        html: message.html,
-        headers: {},
-      });
-      const attempts = outcome.attempts + 1;
-      await settle(
-        sent.status === 'sent'
-          ? { status: 'sent', attempts }
-          : {
-              status: sent.status === 'retrying' && attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : sent.status,
-              attempts,
-              error: `${sent.code}: ${sent.message}`,
-            },
-        'sending',
-      );
-      continue;
-    }
-    const target = webhooks.get(channel);
-    if (target?.status !== 'active') {
-      await settle({ status: 'failed', attempts: outcome.attempts, error: `webhook channel ${channel} does not exist or is inactive` }, outcome.status);
-      continue;
-    }
-    // Resending a webhook is safe: receivers deduplicate by the event id, the batch's.
-    const result = await sendWebhookBatch(target, { items: [], id: batch.batch_id, body: Buffer.from(JSON.stringify(event), 'utf8') }, deps.webhookOptions);
-    const attempts = outcome.attempts + 1;
-    const last = result.requests[result.requests.length - 1];
-    await settle(
-      result.success
-        ? { status: 'sent', attempts }
-        : {
-            status: attempts >= MAX_CHANNEL_ATTEMPTS ? 'failed' : 'retrying',
-            attempts,
-            error: `${last?.error_code ?? 'error'}: ${last?.error_message ?? ''}`.trim(),
-          },
-      outcome.status,
-    );
-  }
-  if (Object.values(outcomes).every((o) => o.status === 'sent' || o.status === 'failed' || o.status === 'unconfirmed'))
-    await deps.watch.closeBatch(tenant, batch, now());
+  const outcomes = await deliverToChannels(
+    batch.channels,
+    async (channel) =>
+      channel.includes('@')
+        ? emailSender(deps.emailTransport, deps.emailFrom, { id: `${batch.batch_id}-${channel}`, to: channel, ...notificationEmail(cohort, changes) })
+        : webhookSender(webhooks.get(channel), channel, batch.batch_id, event, deps.webhookOptions),
+    (channel, from, next) => deps.watch.setChannel(tenant, batch, channel, from, next),
+    now,
+    summary,
+  );
+  if (Object.values(outcomes).every(isFinal)) await deps.watch.closeBatch(tenant, batch, now());
 }
 
 /** Fields may name the profile kind first (`user.metadata.plan`), as governance variables do. */

@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { batchWrite } from '../shared/aws/batch-write';
 import { queryAll } from '../shared/aws/query-pages';
 import { appRulesPartition } from '../resources/keys';
+import type { ChannelOutcome } from '../notifications/channel-outcomes';
 
 /**
  * What the cohort watcher keeps, in the app's partition of the resources table:
@@ -28,14 +29,6 @@ export interface PendingChange {
   readonly change: MembershipChange;
   readonly at: string;
   readonly fields: Record<string, unknown>;
-}
-
-/** A channel's outcome in a batch: `pending` → `sent` | `failed`, or `sending` (an email under way) → `unconfirmed` after a stop. */
-export interface ChannelOutcome {
-  readonly status: 'pending' | 'sending' | 'sent' | 'retrying' | 'failed' | 'unconfirmed';
-  readonly attempts: number;
-  readonly error?: string;
-  readonly updated_at: string;
 }
 
 export interface NotificationBatch {
