@@ -9,6 +9,7 @@ import { EmailSender } from './email-sender';
 import { ExportWorker } from './export-worker';
 import { settingVariables } from '../functions/definitions/environment';
 import { GovernanceRefresh } from './governance-refresh';
+import { AlertEvaluator } from './alert-evaluator';
 import { IngestPipeline } from './ingest-pipeline';
 import { ManagementApi } from './management-api';
 import { Monitoring } from './monitoring';
@@ -86,6 +87,14 @@ export class UsageAnalyticsStack extends Stack {
       tokenSigningSecret: this.managementApi.tokenSigningSecret,
       publicBaseUrl: this.managementApi.http.stage.url,
       ...(emailIdentity ? { emailIdentity } : {}),
+    });
+    new AlertEvaluator(this, 'Alerts', {
+      storage: this.storage,
+      search: this.search,
+      logLevel,
+      logRetention,
+      emails: this.emails,
+      ...(emailIdentity ? { notificationsFrom: emailIdentity.includes('@') ? emailIdentity : `notifications@${emailIdentity}` } : {}),
     });
     // A template's test message is sent by the management Lambda, through the same identity and configuration set.
     const management = this.managementApi.functions.management;

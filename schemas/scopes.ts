@@ -43,6 +43,11 @@ export const managementScopes = [
   'update:encrypted_keys',
   'delete:encrypted_keys',
   'create:eth_abi',
+  // Not in the original's list: alert rules and their history (docs/alerts.md).
+  'create:alerts',
+  'read:alerts',
+  'update:alerts',
+  'delete:alerts',
 ] as const;
 
 export const ManagementScope = z.enum(managementScopes);

@@ -25,8 +25,9 @@ import { openLocalSearchIndex, type LocalSearchBackend, type LocalSearchIndex } 
 import { CONSOLE_DIST } from './console-build';
 import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
 import { startLocalExports, type LocalExports } from './periodic-exports';
-import { startScheduledTask, type ScheduledTask } from './scheduled-task';
-import { cohortNotifier, emailSender } from '../../functions/composition-root/email-services';
+import type { ScheduledTask } from './scheduled-task';
+import type { AlertRunSummary } from '../../functions/alerts/alert-runner';
+import { startNotificationJobs } from './notification-jobs';
 import { localEmailTransport } from '../../functions/composition-root/local-email-transport';
 import type { NotificationRunSummary } from '../../functions/cohort-notifications/cohort-notifier';
 import type { EmailRunSummary, EmailSenderHooks, EmailSenderSettings } from '../../functions/emails/email-sender';
@@ -111,6 +112,11 @@ export interface LocalRuntimeOptions {
    * and the sender of their emails (default notifications@localhost).
    */
   readonly cohortNotifications?: { intervalMs?: number; emailFrom?: string; now?: () => Date };
+  /**
+   * Alert evaluation: every `intervalMs` (default 60 s; 0: only `alerts.runOnce()` and the API's
+   * "run now"); `pagerDutyUrl` replaces PagerDuty's Events API (tests point it at a receiver).
+   */
+  readonly alerts?: { intervalMs?: number; pagerDutyUrl?: string; now?: () => Date };
 }
 
 export interface LocalRuntime {
@@ -134,6 +140,8 @@ export interface LocalRuntime {
   readonly emails: ScheduledTask<EmailRunSummary>;
   /** Cohort notifications: on their timer, and `runOnce` on demand. */
   readonly cohortNotifications: ScheduledTask<NotificationRunSummary>;
+  /** Alert evaluation: on its timer, and `runOnce` on demand (npm run alerts -- --now). */
+  readonly alerts: ScheduledTask<AlertRunSummary>;
   /** Where emails go: `outbox` (files under outboxDir) or `smtp`. */
   readonly emailTransport: EmailTransport;
   /** True when this start created the local admin user's password (printed once by npm start). */
@@ -224,6 +232,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         onExportCreated: () => exports.kick(),
         emailTransport: mailTransport,
         ingestBacklog: journal.backlogProbe(backlogLimitMs),
+        notificationsFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
+        ...(options.alerts?.pagerDutyUrl ? { pagerDutyUrl: options.alerts.pagerDutyUrl } : {}),
       }),
     });
     const consumer = consumerHandler(stores, index, noMetrics);
@@ -313,41 +323,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
     exports = startLocalExports(exportRunDeps(stores, index), options.exportIntervalMs ?? 5_000, log, options.exportLimits);
-    const sendEmails = emailSender(stores, {
+    const { emails, cohortNotifications, alerts } = startNotificationJobs(stores, {
       index,
+      transport: mailTransport,
       signingKey,
-      transport: mailTransport,
       publicBaseUrl: management.url,
-      ...(options.email?.settings ? { settings: options.email.settings } : {}),
-      ...(options.email?.hooks ? { hooks: options.email.hooks } : {}),
-      ...(options.email?.now ? { now: options.email.now } : {}),
-    });
-    const emails = startScheduledTask(sendEmails, options.email?.intervalMs ?? (options.endpoints ? 0 : 60_000), {
-      onResult: (summary) => {
-        if (summary.sent + summary.failed + summary.unconfirmed + summary.retrying > 0)
-          log(
-            `emails: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed (${mailTransport.name})`,
-          );
-        summary.problems.forEach((p) => log(`email template ${p.template_id} (${p.org_id}/${p.app_id}): ${p.message}`));
-      },
-      onError: (error) => log(`email run failed: ${error instanceof Error ? error.message : String(error)}`),
-    });
-    const notify = cohortNotifier(stores, {
-      index,
-      transport: mailTransport,
-      emailFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
-      webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
-      ...(options.cohortNotifications?.now ? { now: options.cohortNotifications.now } : {}),
-    });
-    const cohortNotifications = startScheduledTask(notify, options.cohortNotifications?.intervalMs ?? (options.endpoints ? 0 : governanceRefreshMs), {
-      onResult: (summary) => {
-        if (summary.notifications + summary.added + summary.removed > 0)
-          log(
-            `cohort notifications: ${summary.added} joined, ${summary.removed} left, ${summary.notifications} notifications, ${summary.delivered} delivered, ${summary.failed} failed`,
-          );
-        summary.problems.forEach((p) => log(`cohort ${p.cohort_id} (${p.org_id}/${p.app_id}): ${p.message}`));
-      },
-      onError: (error) => log(`cohort notifications failed: ${error instanceof Error ? error.message : String(error)}`),
+      webhookAllowPrivateTargets,
+      defaultIntervalMs: options.endpoints ? 0 : undefined,
+      governanceRefreshMs,
+      options,
+      log,
     });
 
     let stopping: Promise<void> | undefined;
@@ -366,6 +351,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       exports,
       emails,
       cohortNotifications,
+      alerts,
       emailTransport: mailTransport,
       adminPasswordCreated,
       waitUntilConsumed: (timeoutMs) => poller.waitUntilIdle(timeoutMs),
@@ -378,6 +364,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await exports.stop();
           await emails.stop();
           await cohortNotifications.stop();
+          await alerts.stop();
           await poller.stop({ drain: true, drainTimeoutMs: options.shutdownDrainMs });
           if (journal.openEntries > 0) log(`journal: ${journal.openEntries} record(s) not yet consumed are kept for the next start`);
           await journal.close();

@@ -1,3 +1,4 @@
+import type { AlertRunDeps } from '../alerts/alert-runner';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { ClientOptions } from '../billing/providers/client-options';
 import { runCohortNotifications, type NotificationRunSummary } from '../cohort-notifications/cohort-notifier';
@@ -62,4 +63,22 @@ export function cohortNotifier(
     now: options.now ?? stores.now,
   };
   return () => runCohortNotifications(deps);
+}
+
+/** Alert evaluation and delivery (alerts/alert-runner.ts) over the stores: one run. */
+export function alertRunDeps(
+  stores: ServiceStores,
+  options: { index: SearchableIndex; transport: EmailTransport; emailFrom?: string; webhookOptions?: ClientOptions; pagerDutyUrl?: string; now?: () => Date },
+): AlertRunDeps {
+  return {
+    resources: stores.resources,
+    alerts: stores.alerts,
+    registry: stores.alertingApps,
+    index: queryTimeIndex(stores, options.index),
+    emailTransport: options.transport,
+    ...(options.emailFrom ? { emailFrom: options.emailFrom } : {}),
+    ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),
+    ...(options.pagerDutyUrl ? { pagerDutyUrl: options.pagerDutyUrl } : {}),
+    now: options.now ?? stores.now,
+  };
 }

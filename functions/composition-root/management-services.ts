@@ -6,6 +6,7 @@ import { createManagementApiHandler } from '../routers/management-api';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import type { HttpHandler } from '../shared/http/handler';
+import { alertRunDeps } from './email-services';
 import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
@@ -30,6 +31,10 @@ export function managementApiHandler(
     emailTransport: EmailTransport;
     /** The ingest backlog, where the deployment measures it (the local journal). */
     ingestBacklog?: IngestBacklogProbe;
+    /** The sender of alert emails (NOTIFICATIONS_FROM); none: alert email channels fail as not configured. */
+    notificationsFrom?: string;
+    /** PagerDuty's Events API v2 URL, when not PagerDuty's own (tests). */
+    pagerDutyUrl?: string;
   },
 ): HttpHandler {
   return createManagementApiHandler({
@@ -56,6 +61,13 @@ export function managementApiHandler(
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
     ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),
+    alerting: alertRunDeps(stores, {
+      index: options.index,
+      transport: options.emailTransport,
+      webhookOptions: { allowPrivateTargets: options.webhookAllowPrivateTargets },
+      ...(options.notificationsFrom ? { emailFrom: options.notificationsFrom } : {}),
+      ...(options.pagerDutyUrl ? { pagerDutyUrl: options.pagerDutyUrl } : {}),
+    }),
     now: stores.now,
   });
 }

@@ -1,3 +1,6 @@
+import { AlertStore } from '../alerts/alert-store';
+import { AppRegistry } from '../resources/app-registry';
+import { ALERTING_APPS_PARTITION } from '../resources/keys';
 import { BalanceLedger } from '../billing/balances/balance-ledger';
 import { BalanceStore } from '../billing/balances/balance-store';
 import { ReportStore } from '../billing/reports/report-store';
@@ -102,6 +105,14 @@ export class ServiceStores extends IngestStores {
   }
   get governedApps(): GovernedApps {
     return this.once('governedApps', () => new GovernedApps(this.documents, this.resourcesTable));
+  }
+  /** Alerts: each series' state, firings and resolves with their deliveries (beside the rules). */
+  get alerts(): AlertStore {
+    return this.once('alerts', () => new AlertStore(this.documents, this.resourcesTable));
+  }
+  /** The apps with alert rules, which the alert schedule walks. */
+  get alertingApps(): AppRegistry {
+    return this.once('alertingApps', () => new AppRegistry(this.documents, this.resourcesTable, ALERTING_APPS_PARTITION));
   }
 
   // Billing (billing table).

@@ -156,6 +156,18 @@ export const EmailSenderEnv = z.object({
   [v.notificationsFrom]: z.email().optional(),
 });
 
+/**
+ * Alert evaluation (every minute): rules, states and history (resources table), the search index,
+ * webhook channels, and SES for email channels (sent from NOTIFICATIONS_FROM).
+ */
+export const AlertEvaluatorEnv = z.object({
+  ...common,
+  ...search,
+  ...emailDelivery,
+  [tables.resources.envVar]: name,
+  [v.notificationsFrom]: z.email().optional(),
+});
+
 /** The scheduled export worker: jobs and their queue (resources table), the search index, the parts (exports bucket). */
 export const ExportWorkerEnv = z.object({
   ...common,

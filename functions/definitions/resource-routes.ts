@@ -176,6 +176,17 @@ export const resourceRoutes: readonly RouteDefinition[] = [
   manage('POST', '/~/governance/rules/{id}', 'governanceRules.update', 'update:apps', 'Update a governance rule'),
   manage('PUT', '/~/governance/rules/{id}', 'governanceRules.update', 'update:apps', 'Update a governance rule (alias of POST)'),
   manage('DELETE', '/~/governance/rules/{id}', 'governanceRules.delete', 'update:apps', 'Delete a governance rule'),
+  // Alerts: a metric of events against a threshold, notified by email, webhook, Slack or PagerDuty
+  manage('GET', '/~/alerts', 'alerts.list', 'read:alerts', 'List alert rules (newest first; take, before_id)'),
+  manage('POST', '/~/alerts', 'alerts.create', 'create:alerts', 'Create an alert rule'),
+  // Before `{id}`: `preview` is no alert id.
+  manage('POST', '/~/alerts/preview', 'alerts.preview', 'read:alerts', "An alert's metric and threshold over recent windows"),
+  manage('GET', '/~/alerts/{id}', 'alerts.get', 'read:alerts', 'One alert rule'),
+  manage('POST', '/~/alerts/{id}', 'alerts.update', 'update:alerts', 'Update an alert rule'),
+  manage('PUT', '/~/alerts/{id}', 'alerts.update', 'update:alerts', 'Update an alert rule (alias of POST)'),
+  manage('DELETE', '/~/alerts/{id}', 'alerts.delete', 'delete:alerts', 'Delete an alert rule'),
+  manage('GET', '/~/alerts/{id}/history', 'alerts.history', 'read:alerts', 'Firings and resolves of an alert, newest first, with their deliveries'),
+  manage('POST', '/~/alerts/{id}/evaluate', 'alerts.evaluate', 'update:alerts', 'Evaluate an alert now and deliver what it fires'),
   // Billing meters (the original's *:billing_meters scopes map to read:reports / create:reports / delete:reports)
   manage('GET', '/~/billing/meters', 'billingMeters.list', 'read:reports', 'List billing meters (newest first; take, before_id)'),
   manage('POST', '/~/billing/meters', 'billingMeters.create', 'create:reports', 'Create a billing meter'),

@@ -12,14 +12,9 @@
  *     under way in another run, and is left to it.
  */
 
-export type ChannelStatus = 'pending' | 'sending' | 'sent' | 'retrying' | 'failed' | 'unconfirmed';
+import type { ChannelOutcome, ChannelStatus } from '../../schemas/channel-outcome';
 
-export interface ChannelOutcome {
-  readonly status: ChannelStatus;
-  readonly attempts: number;
-  readonly error?: string;
-  readonly updated_at: string;
-}
+export type { ChannelOutcome, ChannelStatus };
 
 /** What one attempt of a sender did. `unconfirmed`: the answer was lost (it may have gone out). */
 export type SendResult = { readonly status: 'sent' } | { readonly status: 'retrying' | 'failed' | 'unconfirmed'; readonly error: string };

@@ -9,6 +9,8 @@ export const PRICE_PREFIX = 'PRICE';
 export const RULE_CONFIG_SORT_KEY = 'CONFIG#RULES';
 /** The registry of apps whose rules the scheduled refresh walks: `GOVERNANCE#APPS` / `<org>#<app>`. */
 export const GOVERNED_APPS_PARTITION = 'GOVERNANCE#APPS';
+/** The registry of apps with alert rules, which the alert schedule walks: `ALERTS#APPS` / `<org>#<app>`. */
+export const ALERTING_APPS_PARTITION = 'ALERTS#APPS';
 
 /** The org and app owning a per-app partition; undefined for any other partition. */
 export function appOfPartition(partition: string): { orgId: string; appId: string } | undefined {

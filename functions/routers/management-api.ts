@@ -1,3 +1,5 @@
+import { alertOperations } from '../alerts/alert-operations';
+import type { AlertRunDeps } from '../alerts/alert-runner';
 import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
@@ -30,6 +32,8 @@ export interface ManagementApiDeps
     EmailOperationDeps {
   /** The ingest backlog, where the deployment measures it (the local journal); absent on AWS. */
   readonly ingestBacklog?: IngestBacklogProbe;
+  /** Alert rules' stores and senders (their history, "run now" and previews). */
+  readonly alerting: AlertRunDeps;
 }
 
 /**
@@ -48,6 +52,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...oauthOperations(deps),
       ...consoleSessionOperations(deps),
       ...resourceOperations(deps),
+      ...alertOperations(deps.alerting),
       ...balanceOperations(deps),
       ...catalogOperations(deps),
       ...channelOperations(deps),

@@ -9,6 +9,7 @@ import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resourc
 import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
 import { RuleMembers, RuleMembersQuery } from '../../../schemas/governance';
+import { AlertEvent, AlertPreviewRequest, AlertRuleCreate, AlertRuleUpdate } from '../../../schemas/resources/alert-rule';
 import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../../schemas/resources/virtual-event-type';
 import { ExportCreate, ExportJobAnswer } from '../../../schemas/resources/export-job';
 import { AppResponse, OAuthErrorBody, OAuthToken, OrgUserResponse, SignedTokenResponse } from '../response-schemas';
@@ -257,6 +258,50 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     responseStatus: 200,
     response: named('GovernanceRuleMembers', RuleMembers),
     errors: [400, 404, 410, 503],
+  },
+  ...crud('alerts', {
+    noun: 'alert',
+    plural: 'alert rules',
+    idParam: 'id',
+    create: named('AlertRuleCreate', AlertRuleCreate),
+    update: named('AlertRuleUpdate', AlertRuleUpdate),
+    document: named('AlertRule', z.looseObject({ ...AlertRuleCreate.shape, ...SystemFields })),
+  }),
+  'alerts.history': {
+    description:
+      "The alert's firings and resolves, newest first, each with where its messages stand per channel. Page with `before` = the `next_before` of the page before.",
+    params: { id: "The alert's id." },
+    query: z.object({ take: z.coerce.number().int().min(1).max(1000).optional(), before: z.string().optional() }),
+    responseStatus: 200,
+    response: named('AlertHistory', z.object({ events: z.array(named('AlertEvent', AlertEvent)), next_before: z.string().optional() })),
+    errors: [400, 404, 410],
+  },
+  'alerts.evaluate': {
+    description:
+      'Run now: evaluates the window ending this minute at once (whatever the interval), records and delivers what fires or resolves, and answers each series with its value and threshold now.',
+    params: { id: "The alert's id." },
+    responseStatus: 200,
+    response: named(
+      'AlertEvaluation',
+      z.object({
+        fired: z.number().int(),
+        resolved: z.number().int(),
+        delivered: z.number().int(),
+        failed: z.number().int(),
+        series: z.array(z.object({ series: z.string(), value: z.number().nullable(), threshold: z.number().nullable(), breaching: z.boolean().nullable() })),
+      }),
+    ),
+    errors: [404, 410],
+  },
+  'alerts.preview': {
+    description: "An alert's metric over consecutive windows back from now, with the threshold each is held to (a chart before saving). Nothing is stored.",
+    body: named('AlertPreviewRequest', AlertPreviewRequest),
+    responseStatus: 200,
+    response: named(
+      'AlertPreview',
+      z.object({ points: z.array(z.object({ time: z.string(), value: z.number().nullable(), threshold: z.number().nullable() })) }),
+    ),
+    errors: [400],
   },
   ...crud('billingMeters', {
     noun: 'billing meter',

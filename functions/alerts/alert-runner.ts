@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { AlertRuleCreate, type AlertEvent } from '../../schemas/resources/alert-rule';
+import { readDeliveryChannels } from '../billing/channels/channel-reader';
+import type { ClientOptions } from '../billing/providers/client-options';
+import type { EmailTransport } from '../emails/email-transport';
+import { deliverToChannels, isFinal, pendingChannels, type DeliveryTally } from '../notifications/channel-outcomes';
+import { emailSender, pagerDutySender, slackSender, webhookSender } from '../notifications/channel-senders';
+import type { AppRegistry } from '../resources/app-registry';
+import { appRulesPartition } from '../resources/keys';
+import type { ResourceStore } from '../resources/resource-store';
+import type { SearchableIndex } from '../search/port';
+import { readSeries, type SeriesReading } from './alert-metrics';
+import { alertEmail, alertPagerDutyEvent, alertSlackText, alertWebhookBody, channelKeys, secretOf, type AlertRuleDocument } from './alert-messages';
+import type { AlertStore, AlertTenant, SeriesState, StoredAlertEvent } from './alert-store';
+
+/**
+ * Alert evaluation: every run visits the apps with alerts; each enabled alert whose interval has
+ * passed is evaluated once per tick (the run claims the window), each series' crossing recorded once
+ * as a firing or a resolve, and every event with channels left is delivered (channel-outcomes.ts:
+ * one message per event and channel, across retries and crashes).
+ */
+
+export const ALERT_PREFIX = 'ALERT';
+
+export interface AlertRunDeps {
+  readonly resources: ResourceStore;
+  readonly alerts: AlertStore;
+  readonly registry: AppRegistry;
+  readonly index: SearchableIndex;
+  readonly emailTransport: EmailTransport;
+  readonly emailFrom?: string;
+  readonly webhookOptions?: ClientOptions;
+  /** PagerDuty's Events API v2 URL (tests point it at a receiver). */
+  readonly pagerDutyUrl?: string;
+  readonly now?: () => Date;
+}
+
+export interface AlertRunSummary extends DeliveryTally {
+  alerts: number;
+  evaluated: number;
+  fired: number;
+  resolved: number;
+  problems: { org_id: string; app_id: string; alert_id: string; message: string }[];
+}
+
+export const emptySummary = (): AlertRunSummary => ({ alerts: 0, evaluated: 0, fired: 0, resolved: 0, delivered: 0, failed: 0, problems: [] });
+
+export async function runAlerts(deps: AlertRunDeps): Promise<AlertRunSummary> {
+  const summary = emptySummary();
+  for (const app of await deps.registry.list()) {
+    const tenant = { orgId: app.org_id, appId: app.app_id };
+    const rules = await alertRules(deps.resources, tenant);
+    if (rules.length === 0) await deps.registry.forget(tenant.orgId, tenant.appId);
+    for (const rule of rules) {
+      summary.alerts += 1;
+      try {
+        if (rule.state === 1) await evaluateAlert(deps, tenant, rule, summary, { force: false });
+        await deliverOpenEvents(deps, tenant, rule, summary);
+      } catch (error) {
+        summary.problems.push({
+          org_id: tenant.orgId,
+          app_id: tenant.appId,
+          alert_id: rule._id,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  }
+  return summary;
+}
+
+/** The app's alert rules that parse (a stored one that does not is skipped). */
+export async function alertRules(resources: ResourceStore, tenant: AlertTenant): Promise<AlertRuleDocument[]> {
+  const found: AlertRuleDocument[] = [];
+  let beforeId: string | undefined;
+  do {
+    const page = await resources.list(
+      { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: ALERT_PREFIX },
+      { take: 1000, ...(beforeId ? { beforeId } : {}) },
+    );
+    for (const { id, document } of page.items) {
+      const { _id, org_id, app_id, created_at, modified_at, ...fields } = document;
+      const parsed = AlertRuleCreate.safeParse(fields);
+      if (parsed.success) found.push({ ...parsed.data, _id: id });
+    }
+    beforeId = page.nextBeforeId;
+  } while (beforeId);
+  return found;
+}
+
+/**
+ * Evaluates the window ending at this minute, when the alert's interval has passed since the last
+ * (or at once with `force`: "run now"); a run that loses the claim to another leaves it.
+ */
+export async function evaluateAlert(
+  deps: AlertRunDeps,
+  tenant: AlertTenant,
+  rule: AlertRuleDocument,
+  summary: AlertRunSummary,
+  options: { force: boolean },
+): Promise<boolean> {
+  const now = deps.now?.() ?? new Date();
+  const windowEnd = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const last = await deps.alerts.lastWindowEnd(tenant, rule._id);
+  if (last !== undefined && Date.parse(last) >= windowEnd.getTime() && !options.force) return false;
+  if (last !== undefined && !options.force && windowEnd.getTime() - Date.parse(last) < rule.interval_minutes * 60_000) return false;
+  if (
+    !(await deps.alerts.claimWindow(tenant, rule._id, last, options.force && last !== undefined && Date.parse(last) >= windowEnd.getTime() ? now : windowEnd))
+  )
+    return false;
+  summary.evaluated += 1;
+  const scope = { org_id: tenant.orgId, app_id: tenant.appId };
+  const readings = await readSeries(deps.index, scope, rule, windowEnd, now);
+  const states = await deps.alerts.series(tenant, rule._id);
+  // A firing series with no events in this window: an additive metric is 0 there, which may resolve it.
+  const additive = rule.metric === 'count' || rule.metric === 'sum_weight' || rule.metric.startsWith('unique_');
+  for (const [series, state] of states)
+    if (state.status === 'firing' && !readings.has(series) && additive && rule.condition.type === 'static')
+      readings.set(series, {
+        value: 0,
+        threshold: rule.condition.threshold,
+        breaching: rule.condition.operator === 'above' ? false : 0 < rule.condition.threshold,
+      });
+  for (const [series, reading] of readings) {
+    const state = states.get(series);
+    const kind = nextKind(rule, state, reading, windowEnd);
+    if (!kind) continue;
+    const at = now.toISOString();
+    const firedAt = kind === 'fired' ? at : (state?.last_fired_at ?? at);
+    const event: AlertEvent = {
+      event_id: `alert_${createHash('sha256').update([rule._id, series, kind, firedAt].join('\u001f')).digest('hex').slice(0, 32)}`,
+      alert_id: rule._id,
+      kind,
+      series,
+      value: reading.value,
+      threshold: reading.threshold,
+      at,
+      fired_at: firedAt,
+      window_start: new Date(windowEnd.getTime() - rule.window_minutes * 60_000).toISOString(),
+      window_end: windowEnd.toISOString(),
+      channels: pendingChannels(channelKeys(rule.channels), now),
+    };
+    if (await deps.alerts.transition(tenant, state, event)) summary[kind] += 1;
+  }
+  return true;
+}
+
+/** Fires a series crossing its threshold (unless it fired within the cooldown); resolves one back from it. */
+function nextKind(rule: AlertRuleDocument, state: SeriesState | undefined, reading: SeriesReading, windowEnd: Date): 'fired' | 'resolved' | undefined {
+  const firing = state?.status === 'firing';
+  if (reading.breaching === true && !firing) {
+    const cooling = state?.last_fired_at && windowEnd.getTime() - Date.parse(state.last_fired_at) < rule.cooldown_minutes * 60_000;
+    return cooling ? undefined : 'fired';
+  }
+  if (reading.breaching === false && firing) return 'resolved';
+  return undefined;
+}
+
+export async function deliverOpenEvents(deps: AlertRunDeps, tenant: AlertTenant, rule: AlertRuleDocument, tally: DeliveryTally): Promise<void> {
+  const now = () => deps.now?.() ?? new Date();
+  for (const event of await deps.alerts.openEvents(tenant, rule._id)) {
+    const webhookIds = Object.keys(event.channels)
+      .filter((key) => key.startsWith('webhook:'))
+      .map((key) => key.slice('webhook:'.length));
+    const webhooks =
+      webhookIds.length > 0 ? await readDeliveryChannels({ resources: deps.resources }, tenant.orgId, tenant.appId, webhookIds, now()) : new Map();
+    const outcomes = await deliverToChannels(
+      event.channels,
+      async (key) => senderFor(deps, tenant, rule, event, key, webhooks),
+      (channel, from, next) => deps.alerts.setChannel(tenant, event, channel, from, next),
+      now,
+      tally,
+    );
+    if (Object.values(outcomes).every(isFinal)) await deps.alerts.close(tenant, event);
+  }
+}
+
+function senderFor(
+  deps: AlertRunDeps,
+  tenant: AlertTenant,
+  rule: AlertRuleDocument,
+  event: StoredAlertEvent,
+  key: string,
+  webhooks: Map<string, Parameters<typeof webhookSender>[0]>,
+) {
+  const kind = key.slice(0, key.indexOf(':'));
+  const target = key.slice(key.indexOf(':') + 1);
+  if (kind === 'email') return emailSender(deps.emailTransport, deps.emailFrom, { id: `${event.event_id}-${target}`, to: target, ...alertEmail(rule, event) });
+  if (kind === 'webhook') return webhookSender(webhooks.get(target), target, event.event_id, alertWebhookBody(tenant, rule, event), deps.webhookOptions);
+  const secret = secretOf(rule.channels, key);
+  if (secret === undefined) return { problem: `the alert no longer has the ${kind} channel ${target}` };
+  if (kind === 'slack') return slackSender(secret, alertSlackText(rule, event), deps.webhookOptions);
+  return pagerDutySender(alertPagerDutyEvent(secret, rule, event), deps.pagerDutyUrl, deps.webhookOptions);
+}
