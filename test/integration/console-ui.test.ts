@@ -1041,6 +1041,36 @@ describe('web console', () => {
     await shot('governance-quota-members');
   }, 60_000);
 
+  it('creates an alert with its metric charted against the threshold, runs it now, and shows its history', async () => {
+    await page.goto(`${consoleUrl}/alerts`);
+    await page.getByRole('link', { name: 'create one' }).click();
+    const form = page.getByRole('form', { name: 'New alert' });
+    await form.locator('input[name="alert_name"]').fill('Busy API');
+    await form.locator('input[name="alert_window"]').fill('60');
+    await form.locator('input[name="alert_threshold"]').fill('2');
+    // The preview: the metric per window, with the threshold drawn.
+    await form.getByRole('img', { name: 'count per 60-minute window, with the threshold' }).waitFor({ timeout: 30_000 });
+    await form.getByRole('button', { name: 'Create alert' }).click();
+    // No channel yet: refused, and said so.
+    await form.getByRole('alert').filter({ hasText: 'at least one' }).first().waitFor();
+    await form.locator('input[name="alert_emails"]').fill('oncall@example.com');
+    expect(await seriousViolations()).toEqual([]);
+    await shot('alert-editor');
+    await form.getByRole('button', { name: 'Create alert' }).click();
+    await page.waitForURL(/\/console\/alerts$/);
+    await page.getByRole('table', { name: 'Alerts' }).getByText('above 2').waitFor();
+
+    await page.getByRole('link', { name: 'Busy API' }).click();
+    await page.getByRole('heading', { name: 'Never fired' }).waitFor();
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Evaluated now: 1 fired' }).waitFor();
+    const history = page.getByRole('table', { name: 'Alert history' });
+    await history.getByText('email:oncall@example.com: sent').waitFor({ timeout: 30_000 });
+    expect(await history.getByRole('row').count()).toBe(2);
+    expect(await seriousViolations()).toEqual([]);
+    await shot('alert-history');
+  }, 60_000);
+
   it('rearranges, renames and deletes a dashboard, with one time range for all tiles, and renames and deletes workspaces', async () => {
     await page.goto(`${consoleUrl}/dashboards`);
     await page.getByRole('link', { name: 'Operations' }).click();
@@ -1198,6 +1228,8 @@ describe('web console', () => {
       '/emails/new',
       '/governance',
       '/governance/new',
+      '/alerts',
+      '/alerts/new',
       '/companies/console-co',
       '/charts/new?metric=count&interval=1h&from=-24h',
     ];

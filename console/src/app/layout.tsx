@@ -15,6 +15,7 @@ const SECTIONS = [
   { to: '/cohorts', label: 'Cohorts', scope: 'read:cohorts' },
   { to: '/emails', label: 'Emails', scope: 'read:cohorts' },
   { to: '/governance', label: 'Governance', scope: 'read:apps' },
+  { to: '/alerts', label: 'Alerts', scope: 'read:alerts' },
   { to: '/billing/reports', label: 'Billing', scope: 'read:reports' },
   { to: '/exports', label: 'Exports', scope: 'read:events' },
   { to: '/contracts', label: 'Contracts', scope: 'create:eth_abi' },

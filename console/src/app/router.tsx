@@ -27,6 +27,9 @@ const AppsPage = lazyPage(() => import('./routes/apps-page').then((m) => m.AppsP
 const BillingMetersPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingMetersPage));
 const BillingReportPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingReportPage));
 const BillingReportsPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.BillingReportsPage));
+const AlertPage = lazyPage(() => import('./routes/alert-pages').then((m) => m.AlertPage));
+const AlertsPage = lazyPage(() => import('./routes/alert-pages').then((m) => m.AlertsPage));
+const NewAlertPage = lazyPage(() => import('./routes/alert-pages').then((m) => m.NewAlertPage));
 const CatalogPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.CatalogPage));
 const ChannelsPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.ChannelsPage));
 const MeterPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.MeterPage));
@@ -96,6 +99,9 @@ function consoleRoutes(config: ConsoleConfig): RouteObject[] {
         { path: '/emails', element: <EmailTemplatesPage /> },
         { path: '/emails/new', element: <NewEmailTemplatePage /> },
         { path: '/emails/:templateId', element: <EmailTemplatePage /> },
+        { path: '/alerts', element: <AlertsPage /> },
+        { path: '/alerts/new', element: <NewAlertPage /> },
+        { path: '/alerts/:alertId', element: <AlertPage /> },
         { path: '/governance', element: <GovernancePage /> },
         { path: '/governance/new', element: <NewGovernanceRulePage /> },
         { path: '/governance/:ruleId', element: <GovernanceRulePage /> },

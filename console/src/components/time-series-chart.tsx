@@ -44,7 +44,7 @@ export default function TimeSeriesChart({
         showSymbol: s.points.filter(([, value]) => value !== null && value !== 0).length < 40,
         connectNulls: false,
         data: s.points,
-        ...(i === 0 && markLines.length > 0 ? { markLine: { symbol: 'none', label: { formatter: '{b}' }, data: markLines } } : {}),
+        ...(i === 0 && markLines.length > 0 ? { markLine: { symbol: 'none', label: { formatter: '{b}', position: 'insideEndTop' }, data: markLines } } : {}),
       })),
     });
     const resize = () => chart.resize();
