@@ -31,6 +31,9 @@ const METRIC_AGGS: Record<AlertMetricType, Record<string, unknown> | undefined> 
   p99_latency: { value: { percentiles: { field: 'duration_ms', percents: [99], keyed: false } } },
   unique_users: { value: { cardinality: { field: 'user_id' } } },
   unique_companies: { value: { cardinality: { field: 'company_id' } } },
+  // Billing metrics are read from subscriptions (billing-series.ts), never searched.
+  quota_used_percent: undefined,
+  balance_available: undefined,
 };
 
 /** The search body measuring the rule's metric (the window is the search's range). */

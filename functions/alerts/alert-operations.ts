@@ -8,7 +8,8 @@ import type { StoredDocument } from '../resources/resource-store';
 import { parseQuery, parseSearchRequest } from '../search/dsl';
 import { ValidationError, type FieldIssue } from '../shared/errors';
 import { parseBody, parseQueryParams } from '../shared/invalid-input';
-import { bucketValue, metricBody, readSeries } from './alert-metrics';
+import { bucketValue, metricBody } from './alert-metrics';
+import { isBillingMetric, readAlertSeries } from './billing-series';
 import { ALERT_PREFIX, alertRules, deliverOpenEvents, emptySummary, evaluateAlert, type AlertRunDeps } from './alert-runner';
 import type { AlertRuleDocument } from './alert-messages';
 
@@ -32,7 +33,29 @@ async function checkAlert(deps: AlertRunDeps, ctx: ResourceContext, rule: Stored
   channels.webhook_channel_ids.forEach((id, i) => {
     if (!found.has(id)) issues.push({ field: `channels.webhook_channel_ids[${i}]`, reason: 'no billing channel with this id in this app' });
   });
+  issues.push(...(await checkBillingMetric(deps, ctx, rule)));
+  issues.sort((a, b) => a.field.localeCompare(b.field));
   if (issues.length > 0) throw new ValidationError(`Invalid alert: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+}
+
+/** Billing metrics read subscriptions: no query, grouping or past weeks; a quota alert names an enabled quota rule. */
+async function checkBillingMetric(deps: AlertRunDeps, ctx: ResourceContext, rule: StoredDocument): Promise<FieldIssue[]> {
+  const metric = rule['metric'] as AlertRuleCreate['metric'];
+  const issues: FieldIssue[] = [];
+  if (!isBillingMetric(metric)) {
+    if (rule['quota_rule_id'] !== undefined) issues.push({ field: 'quota_rule_id', reason: 'only a quota_used_percent alert names a quota rule' });
+    return issues;
+  }
+  if (rule['query'] !== undefined) issues.push({ field: 'query', reason: `${metric} reads subscriptions, not events: no query` });
+  if (rule['group_by'] !== undefined)
+    issues.push({ field: 'group_by', reason: `${metric} has a series per ${metric === 'balance_available' ? 'subscription' : 'company'} already` });
+  if ((rule['condition'] as AlertRuleCreate['condition']).type !== 'static')
+    issues.push({ field: 'condition.type', reason: `${metric} needs a fixed threshold` });
+  if (metric === 'quota_used_percent') {
+    const quotaRule = (await deps.governanceRules(ctx.orgId, ctx.appId)).find((r) => r._id === rule['quota_rule_id']);
+    if (!quotaRule || quotaRule.model !== 'quota') issues.push({ field: 'quota_rule_id', reason: 'must name an enabled governance rule with model quota' });
+  }
+  return issues;
 }
 
 export function alertKind(deps: AlertRunDeps): CrudKind<AlertRuleCreate, AlertRuleUpdate> {
@@ -163,7 +186,7 @@ export function alertOperations(deps: AlertRunDeps): ResourceOperationTable {
       await evaluateAlert(deps, ctx, rule, summary, { force: true });
       await deliverOpenEvents(deps, ctx, rule, summary);
       const now = new Date(ctx.now);
-      const readings = await readSeries(deps.index, { org_id: ctx.orgId, app_id: ctx.appId }, rule, new Date(Math.floor(now.getTime() / 60_000) * 60_000), now);
+      const readings = await readAlertSeries(deps, { org_id: ctx.orgId, app_id: ctx.appId }, rule, new Date(Math.floor(now.getTime() / 60_000) * 60_000), now);
       const series = [...readings].slice(0, 100).map(([id, reading]) => ({ series: id, ...reading }));
       const { fired, resolved, delivered, failed } = summary;
       return { status: 200, body: { fired, resolved, delivered, failed, series } };
@@ -172,6 +195,11 @@ export function alertOperations(deps: AlertRunDeps): ResourceOperationTable {
     'alerts.preview': async (request, caller) => {
       const ctx = contextOf(request, caller, deps.now?.() ?? new Date());
       const body = parseBody(AlertPreviewRequest, readObjectBody(request));
+      if (isBillingMetric(body.metric))
+        throw new ValidationError(
+          `${body.metric} is read from subscriptions as they are now: it has no past windows to chart; run the alert to see each value`,
+          [{ field: 'metric', reason: 'billing metrics have no history to preview' }],
+        );
       if (body.query !== undefined) {
         try {
           parseQuery(body.query);

@@ -9,7 +9,8 @@ import type { AppRegistry } from '../resources/app-registry';
 import { appRulesPartition } from '../resources/keys';
 import type { ResourceStore } from '../resources/resource-store';
 import type { SearchableIndex } from '../search/port';
-import { readSeries, type SeriesReading } from './alert-metrics';
+import type { SeriesReading } from './alert-metrics';
+import { readAlertSeries, type BillingSeriesDeps } from './billing-series';
 import { alertEmail, alertPagerDutyEvent, alertSlackText, alertWebhookBody, channelKeys, secretOf, type AlertRuleDocument } from './alert-messages';
 import type { AlertStore, AlertTenant, SeriesState, StoredAlertEvent } from './alert-store';
 
@@ -22,7 +23,7 @@ import type { AlertStore, AlertTenant, SeriesState, StoredAlertEvent } from './a
 
 export const ALERT_PREFIX = 'ALERT';
 
-export interface AlertRunDeps {
+export interface AlertRunDeps extends BillingSeriesDeps {
   readonly resources: ResourceStore;
   readonly alerts: AlertStore;
   readonly registry: AppRegistry;
@@ -110,7 +111,7 @@ export async function evaluateAlert(
     return false;
   summary.evaluated += 1;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
-  const readings = await readSeries(deps.index, scope, rule, windowEnd, now);
+  const readings = await readAlertSeries(deps, scope, rule, windowEnd, now);
   const states = await deps.alerts.series(tenant, rule._id);
   // A firing series with no events in this window: an additive metric is 0 there, which may resolve it.
   const additive = rule.metric === 'count' || rule.metric === 'sum_weight' || rule.metric.startsWith('unique_');

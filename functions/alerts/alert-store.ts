@@ -127,7 +127,9 @@ export class AlertStore {
       );
       return stored;
     } catch (error) {
-      if (error instanceof TransactionCanceledException) return undefined;
+      // Another run moved the series (or wrote this very event) first; anything else is a failure.
+      const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+      if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return undefined;
       throw error;
     }
   }

@@ -6,6 +6,7 @@ import { runEmailSender, type EmailRunSummary, type EmailSenderHooks, type Email
 import { sesTransport, type EmailTransport } from '../emails/email-transport';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
+import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 
@@ -75,6 +76,8 @@ export function alertRunDeps(
     alerts: stores.alerts,
     registry: stores.alertingApps,
     index: queryTimeIndex(stores, options.index),
+    billing: governanceBillingFacts(stores, options.index),
+    governanceRules: (orgId, appId) => stores.rules.enabledRules(orgId, appId),
     emailTransport: options.transport,
     ...(options.emailFrom ? { emailFrom: options.emailFrom } : {}),
     ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),

@@ -148,10 +148,43 @@ interface QuotaCheck {
  * is blocked only when each of them is over its quota.
  */
 async function overQuota(input: PlanSelectionInput, rule: StoredRule, active: readonly PlanSubscription[]): Promise<PlanSelection> {
+  const over = new Map<string, Record<string, string>>();
+  const underQuota = new Set<string>();
+  for (const { subscription, period, limit, used } of await quotaUsage(input, rule, active)) {
+    const { companyId } = subscription;
+    if (used < limit) {
+      underQuota.add(companyId);
+      continue;
+    }
+    if (!over.has(companyId))
+      over.set(companyId, {
+        subscription_id: subscription.subscriptionId,
+        plan_id: onePlanOf(rule, subscription)!.plan_id,
+        quota_limit: String(limit),
+        quota_used: String(used),
+        quota_period_start: period.start.toISOString(),
+        quota_reset: period.end.toISOString(),
+        quota_reset_http: period.end.toUTCString(),
+      });
+  }
+  for (const companyId of underQuota) over.delete(companyId);
+  return over;
+}
+
+export interface QuotaUsage extends QuotaCheck {
+  readonly used: number;
+}
+
+/**
+ * Each active subscription on the quota rule's plans with its quota (the rule's, else its catalog
+ * plan's), its current billing period and the usage in it (billing alerts read the same figures).
+ */
+export async function quotaUsage(input: PlanSelectionInput, rule: StoredRule, active: readonly PlanSubscription[]): Promise<QuotaUsage[]> {
   const checks: QuotaCheck[] = [];
   const catalog = new Map<string, Promise<number | undefined>>();
   for (const subscription of active) {
-    const plan = onePlanOf(rule, subscription)!;
+    const plan = onePlanOf(rule, subscription);
+    if (!plan) continue;
     let limit = rule.quota?.limit;
     if (limit === undefined) {
       const key = `${plan.provider}\n${plan.plan_id}`;
@@ -162,28 +195,7 @@ async function overQuota(input: PlanSelectionInput, rule: StoredRule, active: re
     checks.push({ subscription, period: currentBillingPeriod(subscription.periodStart, subscription.periodEnd, input.now), limit });
   }
   const usage = await usageByPeriod(input, rule, checks);
-  const over = new Map<string, Record<string, string>>();
-  const underQuota = new Set<string>();
-  for (const check of checks) {
-    const { companyId } = check.subscription;
-    const used = usage.get(periodKey(check.period))?.get(companyId) ?? 0;
-    if (used < check.limit) {
-      underQuota.add(companyId);
-      continue;
-    }
-    if (!over.has(companyId))
-      over.set(companyId, {
-        subscription_id: check.subscription.subscriptionId,
-        plan_id: onePlanOf(rule, check.subscription)!.plan_id,
-        quota_limit: String(check.limit),
-        quota_used: String(used),
-        quota_period_start: check.period.start.toISOString(),
-        quota_reset: check.period.end.toISOString(),
-        quota_reset_http: check.period.end.toUTCString(),
-      });
-  }
-  for (const companyId of underQuota) over.delete(companyId);
-  return over;
+  return checks.map((check) => ({ ...check, used: usage.get(periodKey(check.period))?.get(check.subscription.companyId) ?? 0 }));
 }
 
 const periodKey = (period: BillingPeriod) => `${period.start.toISOString()}/${period.end.toISOString()}`;

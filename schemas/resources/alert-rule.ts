@@ -8,8 +8,23 @@ import { ChannelOutcome } from '../channel-outcome';
  */
 
 export const AlertMetricType = z.enum(
-  ['count', 'sum_weight', 'error_rate', 'avg_latency', 'p50_latency', 'p90_latency', 'p99_latency', 'unique_users', 'unique_companies'],
-  { error: 'must be count, sum_weight, error_rate, avg_latency, p50_latency, p90_latency, p99_latency, unique_users or unique_companies' },
+  [
+    'count',
+    'sum_weight',
+    'error_rate',
+    'avg_latency',
+    'p50_latency',
+    'p90_latency',
+    'p99_latency',
+    'unique_users',
+    'unique_companies',
+    'quota_used_percent',
+    'balance_available',
+  ],
+  {
+    error:
+      'must be count, sum_weight, error_rate, avg_latency, p50_latency, p90_latency, p99_latency, unique_users, unique_companies, quota_used_percent or balance_available',
+  },
 );
 export type AlertMetricType = z.infer<typeof AlertMetricType>;
 
@@ -61,6 +76,8 @@ const fields = {
   /** An events query of the search DSL; absent: every event. */
   query: z.record(z.string(), z.unknown()).optional(),
   metric: AlertMetricType,
+  /** quota_used_percent only: the governance quota rule whose subscriptions and quotas are watched. */
+  quota_rule_id: z.string().min(1).max(128).optional(),
   /** Per-customer alerts: one series per company or user (the busiest 1,000 in the window). */
   group_by: z.enum(['company_id', 'user_id'], { error: 'must be company_id or user_id' }).optional(),
   window_minutes: z.number().int().min(1, 'must be 1 to 10080').max(10_080, 'must be 1 to 10080'),

@@ -1042,6 +1042,10 @@ describe('web console', () => {
   }, 60_000);
 
   it('creates an alert with its metric charted against the threshold, runs it now, and shows its history', async () => {
+    const at = Date.now();
+    const calls = [0, 1, 2].map((i) => apiCall({ transaction_id: uuid(9500 + i) }, new Date(at - (i + 1) * 60_000)));
+    expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
+    await rt.waitUntilConsumed();
     await page.goto(`${consoleUrl}/alerts`);
     await page.getByRole('link', { name: 'create one' }).click();
     const form = page.getByRole('form', { name: 'New alert' });

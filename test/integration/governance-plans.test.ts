@@ -181,6 +181,64 @@ describe.each(searchBackends())('quotas, balances and subscriptions in governanc
     expect(served.status).toBe(200);
   });
 
+  it('alerts at 75% of a quota and on a low prepaid balance, per company and per subscription', async () => {
+    const alert = async (body: Record<string, unknown>) => {
+      const created = await rt.management(
+        'POST',
+        '/~/alerts',
+        {},
+        { state: 1, window_minutes: 5, interval_minutes: 1, channels: { emails: ['billing@x.test'] }, ...body },
+      );
+      expect(created.status).toBe(201);
+      return String(created.body._id);
+    };
+    const quotaAlert = await alert({
+      name: 'Near quota',
+      metric: 'quota_used_percent',
+      quota_rule_id: ruleIds['quota'],
+      condition: { type: 'static', operator: 'above', threshold: 75 },
+    });
+    const balanceAlert = await alert({ name: 'Low balance', metric: 'balance_available', condition: { type: 'static', operator: 'below', threshold: 30 } });
+    // other-co, on the Starter plan, made 1 call above and makes 3 more: 4 of its 5, 80 %.
+    for (let i = 0; i < 3; i++) expect((await callAs('other-co')).status).toBe(200);
+    const quota = await eventually(
+      () => rt.management('POST', `/~/alerts/${quotaAlert}/evaluate`),
+      (r) => r.body.series?.some((s: { series: string; value: number }) => s.series === 'other-co' && s.value === 80),
+      30_000,
+    );
+    expect(quota.body.series).toEqual(expect.arrayContaining([{ series: 'other-co', value: 80, threshold: 75, breaching: true }]));
+    const fired = (await rt.management('GET', `/~/alerts/${quotaAlert}/history`)).body.events;
+    // starter-co, blocked and renewed above, may be over 75 % too: each company is a series of its own.
+    const otherCo = fired.find((event: { series: string }) => event.series === 'other-co');
+    expect(otherCo).toMatchObject({ kind: 'fired', value: 80, threshold: 75 });
+    expect(otherCo.channels['email:billing@x.test']).toMatchObject({ status: 'sent' });
+
+    // prepaid-co holds 25.00 after its top-up: below 30.
+    const balance = await rt.management('POST', `/~/alerts/${balanceAlert}/evaluate`);
+    expect(balance.body).toMatchObject({ fired: 1, series: [{ series: 'sub-prepaid', value: 25, threshold: 30, breaching: true }] });
+
+    const refused = async (body: Record<string, unknown>) =>
+      (
+        await rt.management(
+          'POST',
+          '/~/alerts',
+          {},
+          { name: 'x', state: 1, window_minutes: 5, interval_minutes: 1, channels: { emails: ['a@x.test'] }, ...body },
+        )
+      ).body.error.details;
+    const fixed = { type: 'static', operator: 'above', threshold: 1 };
+    expect(await refused({ metric: 'quota_used_percent', quota_rule_id: ruleIds['balance'], condition: fixed })).toEqual([
+      { field: 'quota_rule_id', reason: expect.stringContaining('model quota') },
+    ]);
+    expect(await refused({ metric: 'balance_available', group_by: 'company_id', condition: { type: 'dynamic', operator: 'below', factor: 2 } })).toEqual([
+      { field: 'condition.type', reason: expect.any(String) },
+      { field: 'group_by', reason: expect.any(String) },
+    ]);
+    expect(
+      (await rt.management('POST', '/~/alerts/preview', {}, { metric: 'balance_available', window_minutes: 5, condition: fixed })).body.error.details,
+    ).toEqual([{ field: 'metric', reason: 'billing metrics have no history to preview' }]);
+  });
+
   it('refuses billing rules that cannot select anyone, naming the member', async () => {
     const refused = async (rule: Record<string, unknown>) =>
       (await rt.management('POST', '/~/governance/rules', {}, { name: 'x', state: 1, block: true, type: 'company', ...rule })).body.error.details;

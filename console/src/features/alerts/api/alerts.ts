@@ -69,3 +69,12 @@ export function useWebhookChannels() {
     queryFn: async () => dataOf(await api.GET('/~/billing/channels', { params: { query: { take: 100 } } })),
   });
 }
+
+/** The app's governance rules with model quota, for a quota alert to watch. */
+export function useQuotaRules() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['alerts', 'quota-rules'],
+    queryFn: async () => (dataOf(await api.GET('/~/governance/rules', { params: { query: { take: 100 } } })) ?? []).filter((rule) => rule.model === 'quota'),
+  });
+}

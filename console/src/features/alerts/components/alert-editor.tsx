@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
-import { useSaveAlert, useWebhookChannels, type AlertPreviewRequest, type AlertRule, type AlertRuleInput } from '../api/alerts';
+import { useQuotaRules, useSaveAlert, useWebhookChannels, type AlertPreviewRequest, type AlertRule, type AlertRuleInput } from '../api/alerts';
 import { AlertChart } from './alert-chart';
 
 type Metric = AlertRuleInput['metric'];
@@ -16,7 +16,11 @@ const METRICS: readonly [Metric, string][] = [
   ['p99_latency', 'p99 latency (ms)'],
   ['unique_users', 'unique users'],
   ['unique_companies', 'unique companies'],
+  ['quota_used_percent', '% of quota used this billing period (per company)'],
+  ['balance_available', 'prepaid balance left (per subscription)'],
 ];
+/** Read from subscriptions, not events: no query, grouping, past weeks or chart. */
+const isBilling = (metric: Metric) => metric === 'quota_used_percent' || metric === 'balance_available';
 
 const lines = (text: string) =>
   text
@@ -30,6 +34,7 @@ interface Draft {
   enabled: boolean;
   query: string;
   metric: Metric;
+  quotaRuleId: string;
   groupBy: '' | 'company_id' | 'user_id';
   window: string;
   interval: string;
@@ -53,6 +58,7 @@ function draftOf(alert: AlertRule | undefined): Draft {
     enabled: (alert?.state ?? 1) === 1,
     query: alert?.query ? JSON.stringify(alert.query, null, 2) : '',
     metric: alert?.metric ?? 'count',
+    quotaRuleId: alert?.quota_rule_id ?? '',
     groupBy: alert?.group_by ?? '',
     window: String(alert?.window_minutes ?? 5),
     interval: String(alert?.interval_minutes ?? 1),
@@ -90,12 +96,14 @@ function inputOf(draft: Draft): AlertRuleInput | { queryProblem: string } {
           weeks: Number(draft.weeks),
           ...(draft.minimum.trim() === '' ? {} : { minimum: Number(draft.minimum) }),
         };
+  const billing = isBilling(draft.metric);
   return {
     name: draft.name.trim(),
     state: draft.enabled ? 1 : 0,
-    ...(query ? { query } : {}),
+    ...(query && !billing ? { query } : {}),
     metric: draft.metric,
-    ...(draft.groupBy ? { group_by: draft.groupBy } : {}),
+    ...(draft.metric === 'quota_used_percent' ? { quota_rule_id: draft.quotaRuleId } : {}),
+    ...(draft.groupBy && !billing ? { group_by: draft.groupBy } : {}),
     window_minutes: Number(draft.window),
     interval_minutes: Number(draft.interval),
     cooldown_minutes: Number(draft.cooldown),
@@ -111,7 +119,7 @@ function inputOf(draft: Draft): AlertRuleInput | { queryProblem: string } {
 
 /** What the chart previews for the draft, once its numbers read as numbers. */
 function previewOf(input: AlertRuleInput | { queryProblem: string }): AlertPreviewRequest | undefined {
-  if ('queryProblem' in input) return undefined;
+  if ('queryProblem' in input || isBilling(input.metric)) return undefined;
   const numbers = [input.window_minutes, input.condition.type === 'static' ? input.condition.threshold : input.condition.factor];
   if (numbers.some((n) => !Number.isFinite(n)) || input.window_minutes < 1) return undefined;
   return {
@@ -127,6 +135,7 @@ function previewOf(input: AlertRuleInput | { queryProblem: string }): AlertPrevi
 export function AlertEditor({ alert, onSaved }: { alert?: AlertRule; onSaved: () => void }) {
   const save = useSaveAlert();
   const channels = useWebhookChannels();
+  const quotaRules = useQuotaRules();
   const [draft, setDraft] = useState(() => draftOf(alert));
   const [queryProblem, setQueryProblem] = useState<string>();
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
@@ -163,13 +172,27 @@ export function AlertEditor({ alert, onSaved }: { alert?: AlertRule; onSaved: ()
               ))}
             </select>
           </Field>
-          <Field label="For" problem={problem('group_by')}>
-            <select name="alert_group_by" value={draft.groupBy} onChange={(e) => set({ groupBy: e.target.value as Draft['groupBy'] })}>
-              <option value="">all events together</option>
-              <option value="company_id">each company</option>
-              <option value="user_id">each user</option>
-            </select>
-          </Field>
+          {draft.metric === 'quota_used_percent' && (
+            <Field label="Quota rule" problem={problem('quota_rule_id')}>
+              <select name="alert_quota_rule" value={draft.quotaRuleId} onChange={(e) => set({ quotaRuleId: e.target.value })}>
+                <option value="">choose a governance quota rule</option>
+                {(quotaRules.data ?? []).map((rule) => (
+                  <option key={rule._id} value={rule._id}>
+                    {rule.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
+          {!isBilling(draft.metric) && (
+            <Field label="For" problem={problem('group_by')}>
+              <select name="alert_group_by" value={draft.groupBy} onChange={(e) => set({ groupBy: e.target.value as Draft['groupBy'] })}>
+                <option value="">all events together</option>
+                <option value="company_id">each company</option>
+                <option value="user_id">each user</option>
+              </select>
+            </Field>
+          )}
           <Field label="Over the last (minutes)" problem={problem('window_minutes')}>
             <input name="alert_window" inputMode="numeric" value={draft.window} onChange={(e) => set({ window: e.target.value })} size={6} />
           </Field>
@@ -177,9 +200,11 @@ export function AlertEditor({ alert, onSaved }: { alert?: AlertRule; onSaved: ()
             <input name="alert_interval" inputMode="numeric" value={draft.interval} onChange={(e) => set({ interval: e.target.value })} size={6} />
           </Field>
         </div>
-        <Field label="Of events matching (a search query as JSON; empty: all)" problem={problem('query')}>
-          <textarea name="alert_query" value={draft.query} onChange={(e) => set({ query: e.target.value })} rows={2} />
-        </Field>
+        {!isBilling(draft.metric) && (
+          <Field label="Of events matching (a search query as JSON; empty: all)" problem={problem('query')}>
+            <textarea name="alert_query" value={draft.query} onChange={(e) => set({ query: e.target.value })} rows={2} />
+          </Field>
+        )}
       </fieldset>
       <fieldset>
         <legend>When it fires</legend>
@@ -217,7 +242,11 @@ export function AlertEditor({ alert, onSaved }: { alert?: AlertRule; onSaved: ()
             <input name="alert_cooldown" inputMode="numeric" value={draft.cooldown} onChange={(e) => set({ cooldown: e.target.value })} size={6} />
           </Field>
         </div>
-        <AlertChart request={previewOf(input)} />
+        {isBilling(draft.metric) ? (
+          <p className="muted">Read from subscriptions as they are now: Run now shows each value.</p>
+        ) : (
+          <AlertChart request={previewOf(input)} />
+        )}
       </fieldset>
       <fieldset>
         <legend>Where it tells</legend>
