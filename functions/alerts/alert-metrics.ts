@@ -31,6 +31,8 @@ const METRIC_AGGS: Record<AlertMetricType, Record<string, unknown> | undefined> 
   p99_latency: { value: { percentiles: { field: 'duration_ms', percents: [99], keyed: false } } },
   unique_users: { value: { cardinality: { field: 'user_id' } } },
   unique_companies: { value: { cardinality: { field: 'company_id' } } },
+  // Counted by arrival (received_at), not by event time: see windowSearch.
+  late_events: undefined,
   // Billing metrics are read from subscriptions (billing-series.ts), never searched.
   quota_used_percent: undefined,
   balance_available: undefined,
@@ -43,6 +45,19 @@ export function metricBody(rule: Pick<AlertRuleShape, 'query' | 'metric' | 'grou
   return { size: 0, track_total_hits: false, query: rule.query ?? { match_all: {} }, aggs: { series: { ...series, ...(sub ? { aggs: sub } : {}) } } };
 }
 
+/** Late events (more than 5 minutes old when the collector received them) arrive now for a past time: counted by arrival. */
+export const LATE_EVENTS = { field: 'received_at', filter: { term: { is_late: true } } } as const;
+
+/**
+ * Where a window's events are: most metrics take the events whose time is in it (the search's range);
+ * late_events those that arrived in it, whatever their time (a filter on received_at instead).
+ */
+export function windowSearch(metric: AlertMetricType, query: Record<string, unknown> | undefined, window: MetricWindow) {
+  if (metric !== 'late_events') return { query, range: { from: window.start, to: window.end } };
+  const arrived = { range: { [LATE_EVENTS.field]: { gte: window.start.toISOString(), lt: window.end.toISOString() } } };
+  return { query: { bool: { filter: [query ?? { match_all: {} }, LATE_EVENTS.filter, arrived] } }, range: undefined };
+}
+
 interface Bucket {
   key?: unknown;
   doc_count: number;
@@ -52,10 +67,10 @@ interface Bucket {
 
 /** A bucket's metric value: null for a rate or latency of no calls. */
 export function bucketValue(metric: AlertMetricType, bucket: Bucket): number | null {
-  if (metric === 'count') return bucket.doc_count;
+  if (metric === 'count' || metric === 'late_events') return bucket.doc_count;
   if (metric === 'error_rate') return bucket.doc_count === 0 ? null : ((bucket.errors?.doc_count ?? 0) / bucket.doc_count) * 100;
   const value = bucket.value?.values ? bucket.value.values[0]?.value : bucket.value?.value;
-  if (value === undefined || value === null || Number.isNaN(value)) return metric === 'sum_weight' || metric.startsWith('unique_') ? 0 : null;
+  if (value === undefined || value === null || Number.isNaN(value)) return isAdditive(metric) ? 0 : null;
   return value;
 }
 
@@ -66,9 +81,10 @@ export async function measure(
   window: MetricWindow,
   now: Date,
 ): Promise<Map<string, number | null>> {
+  const where = windowSearch(rule.metric, rule.query, window);
   const response = await index.search(
-    { scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: 'UTC', now },
-    parseSearchRequest(metricBody(rule), 'events', { timeZone: 'UTC' }),
+    { scope, kind: 'events', ...(where.range ? { range: where.range } : {}), timeZone: 'UTC', now },
+    parseSearchRequest(metricBody({ ...rule, query: where.query }), 'events', { timeZone: 'UTC' }),
   );
   const series = response.aggregations?.['series'] as (Bucket & { buckets?: Bucket[] }) | undefined;
   const values = new Map<string, number | null>();
@@ -115,7 +131,7 @@ async function thresholdsOf(
     const shiftedEnd = new Date(end.getTime() - week * WEEK_MS);
     past.push(await measure(index, scope, rule, { start: new Date(shiftedEnd.getTime() - windowMs), end: shiftedEnd }, now));
   }
-  const additive = rule.metric === 'count' || rule.metric === 'sum_weight' || rule.metric.startsWith('unique_');
+  const additive = isAdditive(rule.metric);
   return (series) => {
     if (!current.has(series)) return null;
     // A series absent in a past week had none of an additive metric; a rate or latency had no value.
@@ -125,6 +141,10 @@ async function thresholdsOf(
     return condition.operator === 'above' ? baseline * condition.factor : baseline / condition.factor;
   };
 }
+
+/** Metrics that are 0 where there are no events (the others have no value there). */
+export const isAdditive = (metric: AlertMetricType) =>
+  metric === 'count' || metric === 'sum_weight' || metric === 'late_events' || metric.startsWith('unique_');
 
 /** Whether the value crosses the threshold; null when there is nothing to judge. */
 export function judge(condition: AlertCondition, value: number | null, threshold: number | null): boolean | null {

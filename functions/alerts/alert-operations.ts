@@ -8,7 +8,7 @@ import type { StoredDocument } from '../resources/resource-store';
 import { parseQuery, parseSearchRequest } from '../search/dsl';
 import { ValidationError, type FieldIssue } from '../shared/errors';
 import { parseBody, parseQueryParams } from '../shared/invalid-input';
-import { bucketValue, metricBody } from './alert-metrics';
+import { bucketValue, LATE_EVENTS, metricBody, windowSearch } from './alert-metrics';
 import { isBillingMetric, readAlertSeries } from './billing-series';
 import { ALERT_PREFIX, alertRules, deliverOpenEvents, emptySummary, evaluateAlert, type AlertRunDeps } from './alert-runner';
 import type { AlertRuleDocument } from './alert-messages';
@@ -101,23 +101,25 @@ export interface AlertPreviewPoint {
  */
 export async function previewAlert(deps: Pick<AlertRunDeps, 'index'>, scope: { org_id: string; app_id: string }, request: AlertPreviewRequest, now: Date) {
   const windowMs = request.window_minutes * 60_000;
-  const end = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const end = now;
   const series = request.series && request.group_by ? { term: { [request.group_by]: request.series } } : undefined;
   const query = series ? { bool: { filter: [request.query ?? { match_all: {} }, series] } } : request.query;
   const histogram = async (shiftMs: number) => {
     const to = new Date(end.getTime() - shiftMs);
     const from = new Date(to.getTime() - request.windows * windowMs);
-    const sub = (metricBody({ metric: request.metric, ...(query ? { query } : {}) }).aggs as { series: { aggs?: Record<string, unknown> } }).series.aggs;
+    const sub = (metricBody({ metric: request.metric }).aggs as { series: { aggs?: Record<string, unknown> } }).series.aggs;
+    // Late events are charted by when they arrived, as the alert counts them.
+    const where = windowSearch(request.metric, query, { start: from, end: to });
     const body = {
       size: 0,
       track_total_hits: false,
-      query: query ?? { match_all: {} },
+      query: where.query ?? { match_all: {} },
       aggs: {
         windows: {
           date_histogram: {
-            field: 'request.time',
+            field: request.metric === 'late_events' ? LATE_EVENTS.field : 'request.time',
             fixed_interval: `${request.window_minutes}m`,
-            offset: `${(to.getTime() % windowMs) / 60_000}m`,
+            offset: `${to.getTime() % windowMs}ms`,
             min_doc_count: 0,
             extended_bounds: { min: from.getTime(), max: to.getTime() - 1 },
           },
@@ -126,7 +128,7 @@ export async function previewAlert(deps: Pick<AlertRunDeps, 'index'>, scope: { o
       },
     };
     const response = await deps.index.search(
-      { scope, kind: 'events', range: { from, to }, timeZone: 'UTC', now },
+      { scope, kind: 'events', ...(where.range ? { range: where.range } : {}), timeZone: 'UTC', now },
       parseSearchRequest(body, 'events', { timeZone: 'UTC' }),
     );
     const buckets = (
@@ -186,7 +188,7 @@ export function alertOperations(deps: AlertRunDeps): ResourceOperationTable {
       await evaluateAlert(deps, ctx, rule, summary, { force: true });
       await deliverOpenEvents(deps, ctx, rule, summary);
       const now = new Date(ctx.now);
-      const readings = await readAlertSeries(deps, { org_id: ctx.orgId, app_id: ctx.appId }, rule, new Date(Math.floor(now.getTime() / 60_000) * 60_000), now);
+      const readings = await readAlertSeries(deps, { org_id: ctx.orgId, app_id: ctx.appId }, rule, now, now);
       const series = [...readings].slice(0, 100).map(([id, reading]) => ({ series: id, ...reading }));
       const { fired, resolved, delivered, failed } = summary;
       return { status: 200, body: { fired, resolved, delivered, failed, series } };

@@ -9,7 +9,7 @@ import type { AppRegistry } from '../resources/app-registry';
 import { appRulesPartition } from '../resources/keys';
 import type { ResourceStore } from '../resources/resource-store';
 import type { SearchableIndex } from '../search/port';
-import type { SeriesReading } from './alert-metrics';
+import { isAdditive, type SeriesReading } from './alert-metrics';
 import { readAlertSeries, type BillingSeriesDeps } from './billing-series';
 import { alertEmail, alertPagerDutyEvent, alertSlackText, alertWebhookBody, channelKeys, secretOf, type AlertRuleDocument } from './alert-messages';
 import type { AlertStore, AlertTenant, SeriesState, StoredAlertEvent } from './alert-store';
@@ -101,20 +101,17 @@ export async function evaluateAlert(
   options: { force: boolean },
 ): Promise<boolean> {
   const now = deps.now?.() ?? new Date();
-  const windowEnd = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  // A scheduled run takes whole minutes (one window per tick, claimed); "run now" takes the window up to this instant.
+  const windowEnd = options.force ? now : new Date(Math.floor(now.getTime() / 60_000) * 60_000);
   const last = await deps.alerts.lastWindowEnd(tenant, rule._id);
-  if (last !== undefined && Date.parse(last) >= windowEnd.getTime() && !options.force) return false;
   if (last !== undefined && !options.force && windowEnd.getTime() - Date.parse(last) < rule.interval_minutes * 60_000) return false;
-  if (
-    !(await deps.alerts.claimWindow(tenant, rule._id, last, options.force && last !== undefined && Date.parse(last) >= windowEnd.getTime() ? now : windowEnd))
-  )
-    return false;
+  if (!(await deps.alerts.claimWindow(tenant, rule._id, last, windowEnd))) return false;
   summary.evaluated += 1;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const readings = await readAlertSeries(deps, scope, rule, windowEnd, now);
   const states = await deps.alerts.series(tenant, rule._id);
   // A firing series with no events in this window: an additive metric is 0 there, which may resolve it.
-  const additive = rule.metric === 'count' || rule.metric === 'sum_weight' || rule.metric.startsWith('unique_');
+  const additive = isAdditive(rule.metric);
   for (const [series, state] of states)
     if (state.status === 'firing' && !readings.has(series) && additive && rule.condition.type === 'static')
       readings.set(series, {

@@ -18,12 +18,13 @@ export const AlertMetricType = z.enum(
     'p99_latency',
     'unique_users',
     'unique_companies',
+    'late_events',
     'quota_used_percent',
     'balance_available',
   ],
   {
     error:
-      'must be count, sum_weight, error_rate, avg_latency, p50_latency, p90_latency, p99_latency, unique_users, unique_companies, quota_used_percent or balance_available',
+      'must be count, sum_weight, error_rate, avg_latency, p50_latency, p90_latency, p99_latency, unique_users, unique_companies, late_events, quota_used_percent or balance_available',
   },
 );
 export type AlertMetricType = z.infer<typeof AlertMetricType>;

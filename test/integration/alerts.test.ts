@@ -189,6 +189,27 @@ describe('alerts', () => {
     expect(await rt.alerts.runOnce()).toMatchObject({ fired: 0, delivered: 0, failed: 0 });
   });
 
+  it('counts late events by when they arrived, beyond the 5-minute threshold', async () => {
+    clock = () => new Date();
+    // Of the 30 calls sent at the start (1 to 30 minutes old), those 5 minutes old or more when received (26) were late.
+    const id = await createAlert({
+      name: 'Late events',
+      metric: 'late_events',
+      window_minutes: 60,
+      condition: { type: 'static', operator: 'above', threshold: 20 },
+      channels: { emails: ['billing@x.test'] },
+    });
+    const now = await rt.management('POST', `/~/alerts/${id}/evaluate`);
+    expect(now.body).toMatchObject({ fired: 1, series: [{ series: '*', value: 26, threshold: 20, breaching: true }] });
+    const preview = await rt.management(
+      'POST',
+      '/~/alerts/preview',
+      {},
+      { metric: 'late_events', window_minutes: 60, windows: 3, condition: { type: 'static', operator: 'above', threshold: 20 } },
+    );
+    expect(preview.body.points.map((p: { value: number }) => p.value)).toEqual([0, 0, 26]);
+  });
+
   it('runs now, previews the metric with its threshold, and refuses a bad rule naming the member', async () => {
     clock = () => new Date();
     const id = await createAlert({

@@ -16,6 +16,7 @@ const METRICS: readonly [Metric, string][] = [
   ['p99_latency', 'p99 latency (ms)'],
   ['unique_users', 'unique users'],
   ['unique_companies', 'unique companies'],
+  ['late_events', 'late events (arrived over 5 min after their time)'],
   ['quota_used_percent', '% of quota used this billing period (per company)'],
   ['balance_available', 'prepaid balance left (per subscription)'],
 ];
