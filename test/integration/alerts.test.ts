@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { evaluateAlert, emptySummary, type AlertRunDeps } from '../../functions/alerts/alert-runner';
 import { alertRunDeps } from '../../functions/composition-root/email-services';
 import { SIGNATURE_HEADER, verifyWebhook } from '../../functions/billing/providers/webhook-signature';
-import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
+import { apiCall, searchBackends, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
 /**
  * Alerts against the local runtime with real receivers: an SMTP server, and an HTTP server standing
@@ -13,7 +13,7 @@ import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/run
  * channel; a receiver's error is retried with the same id; a sender stopped mid-delivery never
  * sends a claimed message twice.
  */
-describe('alerts', () => {
+describe.each(searchBackends())('alerts on $name', ({ search }) => {
   let rt: TestRuntime;
   let smtp: SMTPServer;
   let receiver: Server;
@@ -64,6 +64,7 @@ describe('alerts', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     rt = await startTestRuntime('alerts', {
+      search: search(),
       email: { smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, intervalMs: 0 },
       cohortNotifications: { intervalMs: 0, emailFrom: 'alerts@service.test' },
       alerts: { intervalMs: 0, pagerDutyUrl: `${base}/pagerduty`, now: () => clock() },
