@@ -3,6 +3,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type Dyn
 import type { AlertEvent } from '../../schemas/resources/alert-rule';
 import type { ChannelOutcome, ChannelStatus } from '../notifications/channel-outcomes';
 import { appRulesPartition } from '../resources/keys';
+import { writeChannelOutcome } from '../notifications/channel-outcome-write';
 import { queryAll } from '../shared/aws/query-pages';
 
 /**
@@ -153,22 +154,7 @@ export class AlertStore {
   }
 
   async setChannel(t: AlertTenant, event: StoredAlertEvent, channel: string, from: ChannelStatus, outcome: ChannelOutcome): Promise<boolean> {
-    try {
-      await this.documents.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: pk(t), sk: event.sk },
-          UpdateExpression: 'SET channels.#c = :outcome',
-          ConditionExpression: 'channels.#c.#s = :from',
-          ExpressionAttributeNames: { '#c': channel, '#s': 'status' },
-          ExpressionAttributeValues: { ':outcome': outcome, ':from': from },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    return writeChannelOutcome(this.documents, this.tableName, { pk: pk(t), sk: event.sk }, channel, from, outcome);
   }
 
   /** The event's channels are all final: it leaves the open list. */

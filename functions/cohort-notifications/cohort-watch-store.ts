@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { batchWrite } from '../shared/aws/batch-write';
 import { queryAll } from '../shared/aws/query-pages';
 import { appRulesPartition } from '../resources/keys';
+import { writeChannelOutcome } from '../notifications/channel-outcome-write';
 import type { ChannelOutcome } from '../notifications/channel-outcomes';
 
 /**
@@ -186,22 +187,7 @@ export class CohortWatchStore {
 
   /** Records one channel's outcome, if the channel is still in the state the caller read. */
   async setChannel(tenant: CohortTenant, batch: NotificationBatch, channel: string, from: ChannelOutcome['status'], outcome: ChannelOutcome): Promise<boolean> {
-    try {
-      await this.documents.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: pk(tenant), sk: batch.sk },
-          UpdateExpression: 'SET channels.#c = :outcome',
-          ConditionExpression: 'channels.#c.#s = :from',
-          ExpressionAttributeNames: { '#c': channel, '#s': 'status' },
-          ExpressionAttributeValues: { ':outcome': outcome, ':from': from },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    return writeChannelOutcome(this.documents, this.tableName, { pk: pk(tenant), sk: batch.sk }, channel, from, outcome);
   }
 
   /** Closes a batch whose channels all have a final outcome, and notes when the cohort was last notified. */

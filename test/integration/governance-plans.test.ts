@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { eventually, searchBackends, send, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
+import { startMoesifApp } from './support/moesif-app';
 
 /**
  * Quotas and billing state in governance, applied by the unmodified moesif-nodejs middleware in an
@@ -9,24 +8,13 @@ import { eventually, searchBackends, send, startTestRuntime, type TestResponse, 
  * balance is used up and served after a top-up; a company whose subscription was cancelled is
  * blocked (402) until it is active again.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const express = require('express');
-
-function freshMoesif(): (options: Record<string, unknown>) => unknown {
-  let loaded: ((options: Record<string, unknown>) => unknown) | undefined;
-  jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    loaded = require('moesif-nodejs');
-  });
-  return loaded!;
-}
 
 const DAY = 86_400_000;
 const QUOTA = 5;
 
 describe.each(searchBackends())('quotas, balances and subscriptions in governance, through moesif-nodejs on $name', ({ search }) => {
   let rt: TestRuntime;
-  let server: Server;
+  let moesifApp: Awaited<ReturnType<typeof startMoesifApp>> | undefined;
   let apiUrl: string;
   const ruleIds: Record<string, string> = {};
 
@@ -76,25 +64,16 @@ describe.each(searchBackends())('quotas, balances and subscriptions in governanc
     await createRule('balance', { name: 'Prepaid balance', model: 'balance', plans: [{ provider: 'webhook', plan_id: 'prepaid', price_ids: [] }] });
     await createRule('subscription', { name: 'Pro subscription', model: 'subscription', plans: [{ provider: 'webhook', plan_id: 'pro', price_ids: [] }] });
 
-    const app = express();
-    app.use(
-      freshMoesif()({
-        applicationId: rt.credentials.collector_application_id,
-        baseUri: rt.credentials.collector_url,
-        identifyCompany: (req: { headers: Record<string, string | undefined> }) => req.headers['x-company-id'],
-      }),
-    );
-    app.get(/.*/, (_req: unknown, res: { json(body: unknown): void }) => res.json({ ok: true }));
-    server = await new Promise<Server>((resolve) => {
-      const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+    moesifApp = await startMoesifApp({
+      applicationId: rt.credentials.collector_application_id,
+      baseUri: rt.credentials.collector_url,
+      identifyCompany: (req: { headers: Record<string, string | undefined> }) => req.headers['x-company-id'],
     });
-    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    apiUrl = moesifApp.url;
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    // Let the SDK's batched event delivery (2 s timer) finish before the collector goes away.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await moesifApp?.close();
     await rt?.dispose();
   });
 

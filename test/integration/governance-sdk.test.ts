@@ -1,35 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { appRulesPartition, RULE_CONFIG_SORT_KEY } from '../../functions/resources/keys';
 import { RULE_CONFIG_CHUNK_BYTES, RuleConfigStore } from '../../functions/governance/rule-config-store';
 import type { RuleAssignments } from '../../schemas/governance';
 import { eventually, send, searchBackends, startTestRuntime, type TestResponse, type TestRuntime } from './support/runtime';
+import { startMoesifApp } from './support/moesif-app';
 
 /**
  * Governance rules reach the real SDK: the unmodified moesif-nodejs middleware in an Express app,
  * pointed at the local collector, blocks what the rules created through the management API say —
  * a regex rule by route, and a user rule by cohort membership computed from profiles.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const express = require('express');
-/**
- * moesif-nodejs keeps its fetched config in module state: each run (DuckDB, OpenSearch) loads its own
- * copy, as two API servers would, so the second is not served the first one's app.
- */
-function freshMoesif(): (options: Record<string, unknown>) => unknown {
-  let loaded: ((options: Record<string, unknown>) => unknown) | undefined;
-  jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    loaded = require('moesif-nodejs');
-  });
-  return loaded!;
-}
 
 describe.each(searchBackends())('governance rules applied by the moesif-nodejs middleware on $name', ({ search }) => {
   let rt: TestRuntime;
-  let server: Server;
+  let moesifApp: Awaited<ReturnType<typeof startMoesifApp>> | undefined;
   let apiUrl: string;
   let userRuleId: string;
   let regexRuleId: string;
@@ -109,25 +94,16 @@ describe.each(searchBackends())('governance rules applied by the moesif-nodejs m
     );
     expect(disabled.status).toBe(201);
 
-    const app = express();
-    app.use(
-      freshMoesif()({
-        applicationId: rt.credentials.collector_application_id,
-        baseUri: rt.credentials.collector_url,
-        identifyUser: (req: { headers: Record<string, string | undefined> }) => req.headers['x-user-id'],
-      }),
-    );
-    app.get(/.*/, (_req: unknown, res: { json(body: unknown): void }) => res.json({ ok: true }));
-    server = await new Promise<Server>((resolve) => {
-      const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+    moesifApp = await startMoesifApp({
+      applicationId: rt.credentials.collector_application_id,
+      baseUri: rt.credentials.collector_url,
+      identifyUser: (req: { headers: Record<string, string | undefined> }) => req.headers['x-user-id'],
     });
-    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    apiUrl = moesifApp.url;
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    // Let the SDK's batched event delivery (2 s timer) finish before the collector goes away.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await moesifApp?.close();
     await rt?.dispose();
   });
 
