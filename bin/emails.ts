@@ -7,8 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLocalRuntime } from './local/runtime';
-import { readRuntimeFile } from './local/runtime-file';
+import { runOnceOnLocalData } from './local/one-off-run';
 
 const USAGE = 'usage: npm run emails -- --now';
 
@@ -18,35 +17,21 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const dataDir = resolve(process.env['DATA_DIR'] ?? '.data');
-  const running = await readRuntimeFile(dataDir);
-  if (running) {
-    console.error(
-      `[emails] npm start (pid ${running.pid}) is running on ${dataDir} and holds its DuckDB file; it sends emails itself every EMAIL_INTERVAL_MS (default 60 s). Stop it first to send from here.`,
-    );
-    return 1;
-  }
-  const smtpUrl = process.env['SMTP_URL'];
-  const runtime = await startLocalRuntime({
-    dataDir,
-    collectorPort: 0,
-    managementPort: Number(process.env['MANAGEMENT_PORT'] ?? 3001),
-    billingIntervalMs: 0,
-    governanceRefreshMs: 0,
-    email: { intervalMs: 0, ...(smtpUrl ? { smtpUrl } : {}) },
-  });
-  try {
-    await runtime.waitUntilConsumed(60_000);
-    const summary = await runtime.emails.runOnce();
-    console.log(
-      `emails (${runtime.emailTransport.name}): ${summary.templates} active templates, ${summary.recipients} recipients: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed, ${summary.alreadyDone} already done for their period`,
-    );
-    for (const problem of summary.problems) console.log(`  template ${problem.template_id} (${problem.org_id}/${problem.app_id}): ${problem.message}`);
-    if (runtime.emailTransport.name === 'outbox') console.log(`  messages are in ${resolve(dataDir, 'outbox')} (set SMTP_URL to send them)`);
-    return summary.problems.length > 0 ? 1 : 0;
-  } finally {
-    await runtime.stop();
-  }
+  return runOnceOnLocalData(
+    'emails',
+    'it sends emails itself every EMAIL_INTERVAL_MS (default 60 s)',
+    async (runtime, dataDir) => {
+      const summary = await runtime.emails.runOnce();
+      console.log(
+        `emails (${runtime.emailTransport.name}): ${summary.templates} active templates, ${summary.recipients} recipients: ${summary.sent} sent, ${summary.retrying} retrying, ${summary.failed} failed, ${summary.unconfirmed} unconfirmed, ${summary.suppressed} unsubscribed, ${summary.alreadyDone} already done for their period`,
+      );
+      for (const problem of summary.problems) console.log(`  template ${problem.template_id} (${problem.org_id}/${problem.app_id}): ${problem.message}`);
+      if (runtime.emailTransport.name === 'outbox') console.log(`  messages are in ${resolve(dataDir, 'outbox')} (set SMTP_URL to send them)`);
+      return summary.problems.length > 0 ? 1 : 0;
+    },
+    // Unsubscribe links point where npm start serves them.
+    { managementPort: Number(process.env['MANAGEMENT_PORT'] ?? 3001) },
+  );
 }
 
 main(process.argv.slice(2)).then(

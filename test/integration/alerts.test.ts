@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { evaluateAlert, emptySummary, type AlertRunDeps } from '../../functions/alerts/alert-runner';
 import { alertRunDeps } from '../../functions/composition-root/email-services';
 import { SIGNATURE_HEADER, verifyWebhook } from '../../functions/billing/providers/webhook-signature';
 import { apiCall, searchBackends, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
+import { startSmtpReceiver } from './support/smtp-receiver';
 
 /**
  * Alerts against the local runtime with real receivers: an SMTP server, and an HTTP server standing
@@ -15,12 +15,12 @@ import { apiCall, searchBackends, startTestRuntime, uuid, type TestRuntime } fro
  */
 describe.each(searchBackends())('alerts on $name', ({ search }) => {
   let rt: TestRuntime;
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
   let receiver: Server;
   let base = '';
   let secret = '';
   let channelId = '';
-  const mails: ParsedMail[] = [];
+  let mails: ParsedMail[] = [];
   const requests: { path: string; body: string; headers: IncomingMessage['headers'] }[] = [];
   /** Answers the next requests to a path with this status, then 200. */
   const failNext = new Map<string, number[]>();
@@ -42,17 +42,8 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
   const history = async (id: string) => (await rt.management('GET', `/~/alerts/${id}/history`)).body.events as Record<string, any>[];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        simpleParser(stream).then((mail) => {
-          mails.push(mail);
-          callback();
-        }, callback);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpReceiver();
+    mails = smtp.mails;
     receiver = createServer((request, response) => {
       void read(request).then((body) => {
         const path = request.url ?? '';
@@ -65,7 +56,7 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     rt = await startTestRuntime('alerts', {
       search: search(),
-      email: { smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, intervalMs: 0 },
+      email: { smtpUrl: smtp.url, intervalMs: 0 },
       cohortNotifications: { intervalMs: 0, emailFrom: 'alerts@service.test' },
       alerts: { intervalMs: 0, pagerDutyUrl: `${base}/pagerduty`, now: () => clock() },
     });
@@ -92,7 +83,7 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
 
   afterAll(async () => {
     await rt?.dispose();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+    await smtp?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
   });
 

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { EVENT_ID_HEADER } from '../../functions/billing/providers/webhook-client';
 import { SIGNATURE_HEADER, verifyWebhook } from '../../functions/billing/providers/webhook-signature';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
+import { startSmtpReceiver } from './support/smtp-receiver';
 
 /**
  * Cohort notifications with a real webhook receiver and a real SMTP server: members entering and
@@ -13,9 +13,9 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  */
 describe('cohort notifications', () => {
   let rt: TestRuntime;
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
   let receiver: Server;
-  const mails: ParsedMail[] = [];
+  let mails: ParsedMail[] = [];
   const hooks: { body: string; headers: IncomingMessage['headers'] }[] = [];
   let secret = '';
   let clock = () => new Date();
@@ -42,17 +42,8 @@ describe('cohort notifications', () => {
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        simpleParser(stream).then((mail) => {
-          mails.push(mail);
-          callback();
-        }, callback);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpReceiver();
+    mails = smtp.mails;
     receiver = createServer((request, response) => {
       void read(request).then((body) => {
         hooks.push({ body, headers: request.headers });
@@ -61,7 +52,7 @@ describe('cohort notifications', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     rt = await startTestRuntime('cohort-notifications', {
-      email: { smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, intervalMs: 0 },
+      email: { smtpUrl: smtp.url, intervalMs: 0 },
       cohortNotifications: { intervalMs: 0, emailFrom: 'alerts@service.test', now: () => clock() },
     });
     const channel = await rt.management(
@@ -104,7 +95,7 @@ describe('cohort notifications', () => {
 
   afterAll(async () => {
     await rt?.dispose();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+    await smtp?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
   });
 
