@@ -9,6 +9,8 @@ import { parseBody } from '../shared/invalid-input';
 
 export interface BalanceOperationDeps {
   readonly balances: BalanceLedger;
+  /** A balance decides governance `balance` rules: a top-up lifts their block at once rather than at the next scheduled refresh. */
+  readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
   readonly now?: () => Date;
 }
 
@@ -31,6 +33,7 @@ export function balanceOperations(
       const ctx = contextOf(request, caller, now());
       const input = parseBody(BalanceTransactionCreate, readObjectBody(request));
       await ledger.recordTransaction(ctx, input);
+      await deps.onGovernanceChange?.(ctx.orgId, ctx.appId);
       return { status: 204 };
     },
 
