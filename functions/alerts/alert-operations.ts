@@ -53,7 +53,7 @@ async function checkBillingMetric(deps: AlertRunDeps, ctx: ResourceContext, rule
     issues.push({ field: 'condition.type', reason: `${metric} needs a fixed threshold` });
   if (metric === 'quota_used_percent') {
     const quotaRule = (await deps.governanceRules(ctx.orgId, ctx.appId)).find((r) => r._id === rule['quota_rule_id']);
-    if (!quotaRule || quotaRule.model !== 'quota') issues.push({ field: 'quota_rule_id', reason: 'must name an enabled governance rule with model quota' });
+    if (quotaRule?.model !== 'quota') issues.push({ field: 'quota_rule_id', reason: 'must name an enabled governance rule with model quota' });
   }
   return issues;
 }

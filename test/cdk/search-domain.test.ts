@@ -1,4 +1,5 @@
 import type { ExportWorker } from '../../lib/export-worker';
+import type { AlertEvaluator } from '../../lib/alert-evaluator';
 import type { GovernanceRefresh } from '../../lib/governance-refresh';
 import { logicalIdOf, synthesize } from './synth';
 
@@ -32,7 +33,7 @@ describe('OpenSearch domain with the default context', () => {
     expect(domain.Properties.AdvancedSecurityOptions).toBeUndefined();
   });
 
-  it('admits only the consumer, search, shared-views, management, governance refresh, export worker, billing run and email sender Lambda roles, for HTTP calls', () => {
+  it('admits only the consumer, search, shared-views, management, governance refresh, export worker, alert evaluator, billing run and email sender Lambda roles, for HTTP calls', () => {
     expect(domain.Properties.AccessPolicies.Statement).toEqual([
       {
         Effect: 'Allow',
@@ -50,6 +51,8 @@ describe('OpenSearch domain with the default context', () => {
             { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('Exports') as ExportWorker).function.role), 'Arn'] },
             // Behavioural emails: cohort members and dynamic fields.
             { 'Fn::GetAtt': [logicalIdOf(stack.emails.function.role), 'Arn'] },
+            // Alerts measure metrics of events.
+            { 'Fn::GetAtt': [logicalIdOf((stack.node.findChild('Alerts') as AlertEvaluator).function.role), 'Arn'] },
             // Meters are aggregations over the event index.
             { 'Fn::GetAtt': [logicalIdOf(stack.billingRun.function.role), 'Arn'] },
           ],

@@ -991,7 +991,7 @@ describe('web console', () => {
       (
         await rt.collect('/v1/subscriptions', {
           subscription_id: 'sub-console',
-          company_id: 'console-co',
+          company_id: 'quota-co',
           status: 'active',
           current_period_start: new Date(now - 86_400_000).toISOString(),
           current_period_end: new Date(now + 29 * 86_400_000).toISOString(),
@@ -1003,7 +1003,7 @@ describe('web console', () => {
       apiCall(
         {
           transaction_id: uuid(9400 + i),
-          company_id: 'console-co',
+          company_id: 'quota-co',
           request: { time: new Date(now - 60_000 * (i + 1)).toISOString(), uri: 'https://api.example.com/widgets', verb: 'GET', headers: {} },
         },
         new Date(now - 60_000 * (i + 1)),
@@ -1034,8 +1034,8 @@ describe('web console', () => {
     const blocked = page.getByRole('table', { name: 'Blocked now, by id' });
     await blocked.waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Blocked now: 1' }).waitFor();
-    const row = blocked.getByRole('row', { name: /console-co/ });
-    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['console-co', '3', '2', 'sub-console', 'console-plan']));
+    const row = blocked.getByRole('row', { name: /quota-co/ });
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['quota-co', '3', '2', 'sub-console', 'console-plan']));
     expect(await page.getByRole('form', { name: 'Edit governance rule' }).locator('input[name="quota_limit"]').inputValue()).toBe('2');
     expect(await seriousViolations()).toEqual([]);
     await shot('governance-quota-members');
