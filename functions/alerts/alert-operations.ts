@@ -9,7 +9,7 @@ import { parseQuery, parseSearchRequest } from '../search/dsl';
 import { ValidationError, type FieldIssue } from '../shared/errors';
 import { parseBody, parseQueryParams } from '../shared/invalid-input';
 import { bucketValue, LATE_EVENTS, metricBody, windowSearch } from './alert-metrics';
-import { isBillingMetric, readAlertSeries } from './billing-series';
+import { isBillingMetric } from './billing-series';
 import { ALERT_PREFIX, alertRules, deliverOpenEvents, emptySummary, evaluateAlert, type AlertRunDeps } from './alert-runner';
 import type { AlertRuleDocument } from './alert-messages';
 
@@ -185,10 +185,9 @@ export function alertOperations(deps: AlertRunDeps): ResourceOperationTable {
       const ctx = contextOf(request, caller, deps.now?.() ?? new Date());
       const rule = await ruleOf(ctx, request.pathParams.id ?? '');
       const summary = emptySummary();
-      await evaluateAlert(deps, ctx, rule, summary, { force: true });
+      // The readings answered are the ones judged: a second read could see events the judgement did not.
+      const readings = (await evaluateAlert(deps, ctx, rule, summary, { force: true })) ?? new Map();
       await deliverOpenEvents(deps, ctx, rule, summary);
-      const now = new Date(ctx.now);
-      const readings = await readAlertSeries(deps, { org_id: ctx.orgId, app_id: ctx.appId }, rule, now, now);
       const series = [...readings].slice(0, 100).map(([id, reading]) => ({ series: id, ...reading }));
       const { fired, resolved, delivered, failed } = summary;
       return { status: 200, body: { fired, resolved, delivered, failed, series } };

@@ -9,8 +9,8 @@ import type { AppRegistry } from '../resources/app-registry';
 import { appRulesPartition } from '../resources/keys';
 import type { ResourceStore } from '../resources/resource-store';
 import type { SearchableIndex } from '../search/port';
-import { isAdditive, type SeriesReading } from './alert-metrics';
-import { readAlertSeries, type BillingSeriesDeps } from './billing-series';
+import { isAdditive, judge, type SeriesReading } from './alert-metrics';
+import { isBillingMetric, readAlertSeries, type BillingSeriesDeps } from './billing-series';
 import { alertEmail, alertPagerDutyEvent, alertSlackText, alertWebhookBody, channelKeys, secretOf, type AlertRuleDocument } from './alert-messages';
 import type { AlertStore, AlertTenant, SeriesState, StoredAlertEvent } from './alert-store';
 
@@ -91,7 +91,8 @@ export async function alertRules(resources: ResourceStore, tenant: AlertTenant):
 
 /**
  * Evaluates the window ending at this minute, when the alert's interval has passed since the last
- * (or at once with `force`: "run now"); a run that loses the claim to another leaves it.
+ * (or at once with `force`: "run now"); a run that loses the claim to another leaves it. Answers
+ * the readings it judged (undefined when it did not evaluate).
  */
 export async function evaluateAlert(
   deps: AlertRunDeps,
@@ -99,26 +100,29 @@ export async function evaluateAlert(
   rule: AlertRuleDocument,
   summary: AlertRunSummary,
   options: { force: boolean },
-): Promise<boolean> {
+): Promise<Map<string, SeriesReading> | undefined> {
   const now = deps.now?.() ?? new Date();
   // A scheduled run takes whole minutes (one window per tick, claimed); "run now" takes the window up to this instant.
   const windowEnd = options.force ? now : new Date(Math.floor(now.getTime() / 60_000) * 60_000);
   const last = await deps.alerts.lastWindowEnd(tenant, rule._id);
-  if (last !== undefined && !options.force && windowEnd.getTime() - Date.parse(last) < rule.interval_minutes * 60_000) return false;
-  if (!(await deps.alerts.claimWindow(tenant, rule._id, last, windowEnd))) return false;
+  if (last !== undefined && !options.force && windowEnd.getTime() - Date.parse(last) < rule.interval_minutes * 60_000) return undefined;
+  if (!(await deps.alerts.claimWindow(tenant, rule._id, last, windowEnd))) return undefined;
   summary.evaluated += 1;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const readings = await readAlertSeries(deps, scope, rule, windowEnd, now);
   const states = await deps.alerts.series(tenant, rule._id);
-  // A firing series with no events in this window: an additive metric is 0 there, which may resolve it.
+  // A firing series missing from this window: an additive metric is 0 there, which may resolve it; a
+  // billing series (a subscription or company no longer watched) resolves without a value.
   const additive = isAdditive(rule.metric);
-  for (const [series, state] of states)
-    if (state.status === 'firing' && !readings.has(series) && additive && rule.condition.type === 'static')
-      readings.set(series, {
-        value: 0,
-        threshold: rule.condition.threshold,
-        breaching: rule.condition.operator === 'above' ? false : 0 < rule.condition.threshold,
-      });
+  const condition = rule.condition;
+  for (const [series, state] of states) {
+    if (state.status !== 'firing' || readings.has(series)) continue;
+    if (isBillingMetric(rule.metric)) readings.set(series, { value: null, threshold: null, breaching: false });
+    else if (additive && condition.type === 'static')
+      readings.set(series, { value: 0, threshold: condition.threshold, breaching: judge(condition, 0, condition.threshold) });
+    // 0 never exceeds a multiple of a past mean; below one it may well be, so that waits for a value.
+    else if (additive && condition.operator === 'above') readings.set(series, { value: 0, threshold: null, breaching: false });
+  }
   for (const [series, reading] of readings) {
     const state = states.get(series);
     const kind = nextKind(rule, state, reading, windowEnd);
@@ -140,7 +144,7 @@ export async function evaluateAlert(
     };
     if (await deps.alerts.transition(tenant, state, event)) summary[kind] += 1;
   }
-  return true;
+  return readings;
 }
 
 /** Fires a series crossing its threshold (unless it fired within the cooldown); resolves one back from it. */

@@ -195,6 +195,15 @@ describe.each(searchBackends())('quotas, balances and subscriptions in governanc
     // prepaid-co holds 25.00 after its top-up: below 30.
     const balance = await rt.management('POST', `/~/alerts/${balanceAlert}/evaluate`);
     expect(balance.body).toMatchObject({ fired: 1, series: [{ series: 'sub-prepaid', value: 25, threshold: 30, breaching: true }] });
+    // The subscription is cancelled: no longer watched, its firing resolves (without a value).
+    expect((await subscribe('sub-prepaid', 'prepaid-co', 'prepaid', 'cancelled', new Date())).status).toBe(201);
+    await rt.waitUntilConsumed();
+    expect((await rt.management('POST', `/~/alerts/${balanceAlert}/evaluate`)).body).toMatchObject({
+      resolved: 1,
+      series: [{ series: 'sub-prepaid', value: null, threshold: null, breaching: false }],
+    });
+    const resolved = (await rt.management('GET', `/~/alerts/${balanceAlert}/history`)).body.events[0];
+    expect(resolved).toMatchObject({ kind: 'resolved', series: 'sub-prepaid', value: null });
 
     const refused = async (body: Record<string, unknown>) =>
       (
