@@ -32,6 +32,8 @@ const LocalEnv = z.object({
   SMTP_URL: z.string().url().optional(),
   /** How often the email sender runs; 0 turns it off (AWS: every 15 minutes). */
   EMAIL_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How often due alerts are evaluated; 0 turns it off (AWS: every minute). */
+  ALERT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** Where searches run: embedded DuckDB, or OpenSearch as on AWS (OPENSEARCH_ENDPOINT, or a node started in DATA_DIR/opensearch). */
   SEARCH_BACKEND: z.enum(['duckdb', 'opensearch']).default('duckdb'),
   OPENSEARCH_ENDPOINT: z.string().url().optional(),
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     ingestBacklogLimitMs: env.INGEST_BACKLOG_LIMIT_MS,
     email: { ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}), intervalMs: env.EMAIL_INTERVAL_MS },
+    alerts: { intervalMs: env.ALERT_INTERVAL_MS },
   });
   const c = runtime.credentials;
   console.log(

@@ -88,18 +88,21 @@ export class UsageAnalyticsStack extends Stack {
       publicBaseUrl: this.managementApi.http.stage.url,
       ...(emailIdentity ? { emailIdentity } : {}),
     });
+    const notificationsFrom = emailIdentity ? (emailIdentity.includes('@') ? emailIdentity : `notifications@${emailIdentity}`) : undefined;
     new AlertEvaluator(this, 'Alerts', {
       storage: this.storage,
       search: this.search,
       logLevel,
       logRetention,
       emails: this.emails,
-      ...(emailIdentity ? { notificationsFrom: emailIdentity.includes('@') ? emailIdentity : `notifications@${emailIdentity}` } : {}),
+      ...(notificationsFrom ? { notificationsFrom } : {}),
     });
     // A template's test message is sent by the management Lambda, through the same identity and configuration set.
     const management = this.managementApi.functions.management;
     this.emails.grantSend(management.role);
     management.function.addEnvironment(settingVariables.sesConfigurationSet, this.emails.configurationSet.configurationSetName);
+    // An alert run now through the API sends its emails as the scheduled evaluator does.
+    if (notificationsFrom) management.function.addEnvironment(settingVariables.notificationsFrom, notificationsFrom);
     const billingReservedConcurrency = context.optionalString('billingReservedConcurrency');
     this.billingRun = new BillingRun(this, 'BillingRun', {
       storage: this.storage,

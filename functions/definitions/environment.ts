@@ -140,6 +140,8 @@ export const ManagementApiEnv = z.object({
   [tables.billing.envVar]: name,
   // Export jobs: their parts' download URLs are signed here, and a cancel deletes them.
   [buckets.exports.envVar]: name,
+  /** The sender of an alert's emails when it is run now through the API (the scheduled evaluator has its own). */
+  [v.notificationsFrom]: z.email().optional(),
 });
 /**
  * The scheduled email sender: templates, cohorts and send records (resources table), the search

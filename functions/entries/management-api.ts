@@ -31,6 +31,7 @@ const api = managementApiHandler(stores, {
   webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   // A template's test message goes out as the scheduled sender's do: through SES.
   emailTransport: sesEmailTransport(env.AWS_REGION, env.SES_CONFIGURATION_SET),
+  ...(env.NOTIFICATIONS_FROM ? { notificationsFrom: env.NOTIFICATIONS_FROM } : {}),
 });
 
 // The console's built files travel in the bundle (lib/management-api.ts builds them into console/); it
