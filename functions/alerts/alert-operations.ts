@@ -10,7 +10,7 @@ import { ValidationError, type FieldIssue } from '../shared/errors';
 import { parseBody, parseQueryParams } from '../shared/invalid-input';
 import { bucketValue, LATE_EVENTS, metricBody, windowSearch } from './alert-metrics';
 import { isBillingMetric } from './billing-series';
-import { ALERT_PREFIX, alertRules, deliverOpenEvents, emptySummary, evaluateAlert, type AlertRunDeps } from './alert-runner';
+import { ALERT_PREFIX, alertRuleOf, alertRules, deliverOpenEvents, emptySummary, evaluateAlert, type AlertRunDeps } from './alert-runner';
 import type { AlertRuleDocument } from './alert-messages';
 
 /** Alert rules an app may have: each costs one to five searches per evaluation. */
@@ -158,9 +158,12 @@ export async function previewAlert(deps: Pick<AlertRunDeps, 'index'>, scope: { o
 export function alertOperations(deps: AlertRunDeps): ResourceOperationTable {
   const kind = alertKind(deps);
   const ruleOf = async (ctx: ResourceContext, id: string): Promise<AlertRuleDocument> => {
-    const stored = await deps.resources.get({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: ALERT_PREFIX }, id, 'alert');
-    const { _id, org_id, app_id, created_at, modified_at, ...fields } = stored;
-    return { ...AlertRuleCreate.parse(fields), _id: id };
+    const rule = alertRuleOf(id, await deps.resources.get({ partition: appRulesPartition(ctx.orgId, ctx.appId), prefix: ALERT_PREFIX }, id, 'alert'));
+    if (!rule)
+      throw new ValidationError(`The stored alert ${id} no longer validates: save it again with a full body`, [
+        { field: 'id', reason: 'the stored alert does not validate' },
+      ]);
+    return rule;
   };
   return {
     ...namedOperations('alerts', crudOperations(kind, { store: deps.resources, ...(deps.now ? { now: deps.now } : {}) })),

@@ -70,6 +70,13 @@ export async function runAlerts(deps: AlertRunDeps): Promise<AlertRunSummary> {
   return summary;
 }
 
+/** A stored alert as a rule; undefined when it no longer validates (written by another version). */
+export function alertRuleOf(id: string, document: Record<string, unknown>): AlertRuleDocument | undefined {
+  const { _id, org_id, app_id, created_at, modified_at, ...fields } = document;
+  const parsed = AlertRuleCreate.safeParse(fields);
+  return parsed.success ? { ...parsed.data, _id: id } : undefined;
+}
+
 /** The app's alert rules that parse (a stored one that does not is skipped). */
 export async function alertRules(resources: ResourceStore, tenant: AlertTenant): Promise<AlertRuleDocument[]> {
   const found: AlertRuleDocument[] = [];
@@ -80,9 +87,8 @@ export async function alertRules(resources: ResourceStore, tenant: AlertTenant):
       { take: 1000, ...(beforeId ? { beforeId } : {}) },
     );
     for (const { id, document } of page.items) {
-      const { _id, org_id, app_id, created_at, modified_at, ...fields } = document;
-      const parsed = AlertRuleCreate.safeParse(fields);
-      if (parsed.success) found.push({ ...parsed.data, _id: id });
+      const rule = alertRuleOf(id, document);
+      if (rule) found.push(rule);
     }
     beforeId = page.nextBeforeId;
   } while (beforeId);

@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AlertEvent } from '../../schemas/resources/alert-rule';
 import type { ChannelOutcome, ChannelStatus } from '../notifications/channel-outcomes';
 import { appRulesPartition } from '../resources/keys';
 import { writeChannelOutcome } from '../notifications/channel-outcome-write';
+import { batchGet } from '../shared/aws/batch-get';
 import { queryAll } from '../shared/aws/query-pages';
 
 /**
@@ -143,13 +144,12 @@ export class AlertStore {
       ExpressionAttributeValues: { ':pk': pk(t), ':prefix': openKey(alertId, '') },
       ConsistentRead: true,
     });
-    const events: StoredAlertEvent[] = [];
-    for (const pointer of pointers) {
-      const { Item } = await this.documents.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk: pk(t), sk: String(pointer['event_sk']) }, ConsistentRead: true }),
-      );
-      if (Item) events.push(eventOf(Item));
-    }
+    const items = await batchGet(
+      this.documents,
+      this.tableName,
+      pointers.map((pointer) => ({ pk: pk(t), sk: String(pointer['event_sk']) })),
+    );
+    const events = items.map(eventOf);
     return events.sort((a, b) => (a.sk < b.sk ? -1 : 1));
   }
 
@@ -159,9 +159,7 @@ export class AlertStore {
 
   /** The event's channels are all final: it leaves the open list. */
   async close(t: AlertTenant, event: StoredAlertEvent): Promise<void> {
-    await this.documents.send(
-      new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: this.tableName, Key: { pk: pk(t), sk: openKey(event.alert_id, event.event_id) } } }] }),
-    );
+    await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: pk(t), sk: openKey(event.alert_id, event.event_id) } }));
   }
 
   /** The alert's history, newest first, `take` per page; `before` is the `next_before` of the page before. */

@@ -1,4 +1,5 @@
 import type { StoredRule } from '../../schemas/governance';
+import { Decimal } from '../../values/decimal';
 import { parseSearchRequest } from '../search/dsl';
 import type { SearchableIndex, TenantScope } from '../search/port';
 import { modelOf } from './rule-model';
@@ -120,7 +121,7 @@ async function exhaustedBalances(input: PlanSelectionInput, rule: StoredRule, ac
     const balance = await input.facts.availableBalance(input.scope, s.subscriptionId);
     if (balance === undefined) continue;
     const entry = byCompany.get(s.companyId) ?? { exhausted: [], funded: false };
-    if (isPositive(balance)) entry.funded = true;
+    if (Decimal.from(balance).compare(0) > 0) entry.funded = true;
     else entry.exhausted.push({ s, balance });
     byCompany.set(s.companyId, entry);
   }
@@ -132,9 +133,6 @@ async function exhaustedBalances(input: PlanSelectionInput, rule: StoredRule, ac
   }
   return selection;
 }
-
-/** Decimal text above zero (the ledger writes plain decimals such as `-0.50` or `12`). */
-const isPositive = (decimal: string): boolean => !decimal.startsWith('-') && /[1-9]/.test(decimal);
 
 interface QuotaCheck {
   readonly subscription: PlanSubscription;
