@@ -9,6 +9,7 @@ const FUNCTION_TIERS = [
   ['management-tokens'],
   ['search'],
   ['resources'],
+  ['cohorts'],
   ['management', 'governance', 'oauth', 'ethereum', 'exports'],
   ['billing', 'emails', 'console-sessions', 'shared-views'],
   ['notifications'],

@@ -81,6 +81,9 @@ export const StoredCohort = z.object({
   sample_rate: z.number().optional(),
   /** Decides between sampled cohorts sharing a member: the larger wins (see computeSampleRates). */
   priority: z.number().optional(),
+  /** Where calendar windows of behavioural conditions are reckoned (else the app's time zone). */
+  time_zone: z.string().optional(),
+  week_starts_on: z.number().int().min(0).max(6).optional(),
 });
 export type StoredCohort = z.infer<typeof StoredCohort>;
 

@@ -1,6 +1,7 @@
 import type { StoredRule } from '../../schemas/governance';
 import type { AlertMetricType } from '../../schemas/resources/alert-rule';
-import { ACTIVE_SUBSCRIPTION_STATUSES, onePlanOf, quotaUsage, type BillingFacts } from '../governance/plan-selection';
+import { ACTIVE_SUBSCRIPTION_STATUSES } from '../cohorts/subscription-periods';
+import { onePlanOf, quotaUsage, type BillingFacts } from '../governance/plan-selection';
 import { modelOf } from '../governance/rule-model';
 import type { SearchableIndex, TenantScope } from '../search/port';
 import { judge, readSeries, type AlertRuleShape, type SeriesReading } from './alert-metrics';

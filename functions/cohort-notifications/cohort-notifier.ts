@@ -3,9 +3,8 @@ import { readDeliveryChannels } from '../billing/channels/channel-reader';
 import type { ClientOptions } from '../billing/providers/client-options';
 import { lastClosedPeriod } from '../emails/email-periods';
 import type { EmailTransport } from '../emails/email-transport';
-import { criteriaQuery, forEachMember } from '../governance/membership';
+import { cohortMemberInput, forEachCohortMember, type CohortSources } from '../cohorts/cohort-members';
 import type { ResourceStore } from '../resources/resource-store';
-import type { SearchableIndex } from '../search/port';
 import type { CohortTenant, CohortWatchStore, NotificationBatch, PendingChange } from './cohort-watch-store';
 import { deliverToChannels, isFinal } from '../notifications/channel-outcomes';
 import { emailSender, webhookSender } from '../notifications/channel-senders';
@@ -20,10 +19,9 @@ import { notificationCohorts, tenantsWithCohorts, type CohortNotificationTarget 
  * emails (claimed before sending, never sent twice).
  */
 
-export interface CohortNotifierDeps {
+export interface CohortNotifierDeps extends CohortSources {
   readonly resources: ResourceStore;
   readonly watch: CohortWatchStore;
-  readonly index: SearchableIndex;
   readonly emailTransport: EmailTransport;
   /** The sender of notification emails; none: email channels fail as not configured. */
   readonly emailFrom?: string;
@@ -71,13 +69,10 @@ export async function runCohortNotifications(deps: CohortNotifierDeps): Promise<
 /** Who is in the cohort now against who was: each difference recorded once (the first look only records who is in). */
 async function watchCohort(deps: CohortNotifierDeps, tenant: CohortTenant, cohort: CohortNotificationTarget, summary: NotificationRunSummary): Promise<void> {
   const now = deps.now?.() ?? new Date();
-  const query = criteriaQuery(cohort.criteria);
-  if (typeof query === 'string') throw new Error(query);
   const current = new Map<string, Record<string, unknown>>();
-  const listed = await forEachMember(
-    { index: deps.index, scope: { org_id: tenant.orgId, app_id: tenant.appId }, timeZone: 'UTC', now, maxMembersPerRule: MAX_WATCHED_MEMBERS },
-    cohort.type === 'user' ? 'users' : 'companies',
-    query,
+  const listed = await forEachCohortMember(
+    await cohortMemberInput(deps, { org_id: tenant.orgId, app_id: tenant.appId }, now, MAX_WATCHED_MEMBERS),
+    { cohort_type: cohort.type, criteria: cohort.criteria, time_zone: cohort.time_zone, week_starts_on: cohort.week_starts_on },
     cohort.fields.map(sourcePath),
     (id, source) => {
       current.set(id, Object.fromEntries(cohort.fields.map((field) => [field, valueAt(source, sourcePath(field))])));

@@ -11,6 +11,8 @@ export interface CohortNotificationTarget {
   readonly type: 'user' | 'company';
   /** The stored criteria (JSON text). */
   readonly criteria: string;
+  readonly time_zone?: string;
+  readonly week_starts_on?: number;
   readonly rule: NotificationRule;
   /** The rule's fields (profile paths) reported of each member; the id alone when none. */
   readonly fields: readonly string[];
@@ -37,6 +39,8 @@ export async function notificationCohorts(resources: ResourceStore, tenant: Coho
         name: String(document['cohort_name'] ?? id),
         type,
         criteria: document['criteria'],
+        ...(typeof document['time_zone'] === 'string' ? { time_zone: document['time_zone'] } : {}),
+        ...(typeof document['week_starts_on'] === 'number' ? { week_starts_on: document['week_starts_on'] } : {}),
         rule: rule.data,
         fields: rule.data.fields ?? [],
         channels: [...new Set(channels)],

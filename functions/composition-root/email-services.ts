@@ -6,6 +6,7 @@ import { runEmailSender, type EmailRunSummary, type EmailSenderHooks, type Email
 import { sesTransport, type EmailTransport } from '../emails/email-transport';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
+import { cohortSources } from './cohort-sources';
 import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
@@ -39,7 +40,7 @@ export function emailSender(
     resources: stores.resources,
     sends: stores.emailSends,
     // Dynamic fields and cohorts may name virtual event types: they mean what they mean everywhere.
-    index: queryTimeIndex(stores, options.index),
+    ...cohortSources(stores, options.index),
     transport: options.transport,
     signingKey: options.signingKey,
     publicBaseUrl: options.publicBaseUrl,
@@ -57,7 +58,7 @@ export function cohortNotifier(
   const deps = {
     resources: stores.resources,
     watch: stores.cohortWatch,
-    index: queryTimeIndex(stores, options.index),
+    ...cohortSources(stores, options.index),
     emailTransport: options.transport,
     ...(options.emailFrom ? { emailFrom: options.emailFrom } : {}),
     ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),

@@ -7,6 +7,7 @@ import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
 import type { HttpHandler } from '../shared/http/handler';
 import { alertRunDeps } from './email-services';
+import { cohortSources } from './cohort-sources';
 import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
@@ -52,6 +53,7 @@ export function managementApiHandler(
     resources: stores.resources,
     purger: stores.appPurger,
     balances: stores.balances,
+    cohortSources: cohortSources(stores, options.index),
     ruleMembership: async (orgId, appId) => (await stores.ruleConfigs.read(orgId, appId)).assignments,
     reports: stores.reports,
     ...stores.queryBudget,
@@ -79,7 +81,8 @@ export function governanceRefresher(stores: ServiceStores, index: SearchableInde
     purger: stores.appPurger,
     rules: stores.rules,
     configs: stores.ruleConfigs,
-    index,
+    // Behavioural cohorts may name virtual event types.
+    index: queryTimeIndex(stores, index),
     billing: governanceBillingFacts(stores, index),
     now: stores.now,
   });

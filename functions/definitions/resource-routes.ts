@@ -152,6 +152,8 @@ export const resourceRoutes: readonly RouteDefinition[] = [
   manage('GET', '/~/cohorts', 'cohorts.list', 'read:cohorts', 'List cohorts (newest first; cohort_type, take, before_id)'),
   manage('POST', '/~/cohorts', 'cohorts.create', 'create:cohorts', 'Create a cohort'),
   manage('GET', '/~/cohorts/{cohortId}', 'cohorts.get', 'read:cohorts', 'One cohort'),
+  manage('GET', '/~/cohorts/{cohortId}/members', 'cohorts.members', 'read:cohorts', 'Who is in a cohort now (profile criteria and behaviour), in id order'),
+  manage('POST', '/~/cohorts/members/preview', 'cohorts.previewMembers', 'read:cohorts', 'Who unsaved cohort criteria select now (the live count)'),
   manage('POST', '/~/cohorts/{cohortId}', 'cohorts.update', 'update:cohorts', 'Update a cohort (cohort_type required, unchanged)'),
   manage('PUT', '/~/cohorts/{cohortId}', 'cohorts.update', 'update:cohorts', 'Update a cohort (alias of POST)'),
   manage('DELETE', '/~/cohorts/{cohortId}', 'cohorts.delete', 'delete:cohorts', 'Delete a cohort'),

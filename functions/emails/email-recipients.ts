@@ -1,6 +1,7 @@
 import type { StoredCohort } from '../../schemas/governance';
 import type { QueryNode } from '../../schemas/search-tree';
-import { criteriaQuery, forEachMember, type SearchInput } from '../governance/membership';
+import { CohortUnavailable, forEachCohortMember, type CohortMemberInput } from '../cohorts/cohort-members';
+import { forEachMember } from '../cohorts/profile-pages';
 import { MAX_SIZE, parseQuery } from '../search/dsl';
 
 /**
@@ -35,7 +36,7 @@ export interface RecipientsResult {
  * count towards the cap, so a cohort larger than it is worked through run after run.
  */
 export async function templateRecipients(
-  input: SearchInput,
+  input: CohortMemberInput,
   cohorts: readonly { id: string; cohort: StoredCohort | undefined }[],
   done: (userId: string) => boolean = () => false,
 ): Promise<RecipientsResult> {
@@ -52,23 +53,25 @@ export async function templateRecipients(
       problems.push(`cohort ${id} no longer exists`);
       continue;
     }
-    const query = criteriaQuery(cohort.criteria);
-    if (typeof query === 'string') {
-      problems.push(`cohort ${id}: ${query}`);
-      continue;
-    }
-    if (cohort.cohort_type === 'user') {
-      await forEachMember(input, 'users', query, PROFILE_FIELDS, (userId, source) => {
-        const email = emailOf(source);
-        if (email)
-          add({ userId, email, member: { kind: 'user', id: userId }, companyId: stringOr(source['company_id']), profile: { ...source, user_id: userId } });
-      });
-      continue;
-    }
     const companies: string[] = [];
-    await forEachMember(input, 'companies', query, [], (companyId) => {
-      companies.push(companyId);
-    });
+    try {
+      if (cohort.cohort_type === 'user') {
+        await forEachCohortMember(input, cohort, PROFILE_FIELDS, (userId, source) => {
+          const email = emailOf(source);
+          if (email)
+            add({ userId, email, member: { kind: 'user', id: userId }, companyId: stringOr(source['company_id']), profile: { ...source, user_id: userId } });
+        });
+        continue;
+      }
+      await forEachCohortMember(input, cohort, [], (companyId) => {
+        companies.push(companyId);
+      });
+    } catch (error) {
+      // Criteria that cannot be computed are reported; a failing search fails the run (it is retried).
+      if (!(error instanceof CohortUnavailable)) throw error;
+      problems.push(`cohort ${id}: ${error.message}`);
+      continue;
+    }
     for (let i = 0; i < companies.length; i += MAX_TERMS) {
       const batch = companies.slice(i, i + MAX_TERMS);
       await forEachMember(input, 'users', companyUsers(batch), PROFILE_FIELDS, (userId, source) => {

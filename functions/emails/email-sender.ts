@@ -11,6 +11,7 @@ import { mapWithConcurrency } from '../shared/concurrency';
 import { dynamicValues, type DynamicValues } from './dynamic-fields';
 import { lastClosedPeriod, type EmailPeriod } from './email-periods';
 import { templateRecipients, type Recipient } from './email-recipients';
+import { cohortMemberInput, type CohortSources } from '../cohorts/cohort-members';
 import type { EmailSendStore, EmailTenant } from './email-send-store';
 import type { EmailTransport, SendOutcome } from './email-transport';
 import { SEND_TAG, sendTagValue } from './ses-events';
@@ -24,10 +25,9 @@ import { unsubscribeLinks } from './unsubscribe-links';
  * store before its message is sent, so a second sender, a retry or a restart never sends it twice.
  */
 
-export interface EmailSenderDeps {
+export interface EmailSenderDeps extends CohortSources {
   readonly resources: ResourceStore;
   readonly sends: EmailSendStore;
-  readonly index: SearchableIndex;
   readonly transport: EmailTransport;
   readonly signingKey: SigningKeyProvider;
   /** The management API's URL: unsubscribe links point there. */
@@ -119,7 +119,7 @@ async function sendTemplate(
     const record = earlier.get(userId);
     return record !== undefined && record.status !== 'retrying' && !(record.status === 'sending' && now.getTime() - Date.parse(record.claimed_at) >= staleMs);
   };
-  const { recipients, done: alreadyDone, problems } = await templateRecipients({ index: deps.index, scope, timeZone: 'UTC', now }, cohorts, done);
+  const { recipients, done: alreadyDone, problems } = await templateRecipients(await cohortMemberInput(deps, scope, now), cohorts, done);
   for (const message of problems) summary.problems.push({ org_id: tenant.orgId, app_id: tenant.appId, template_id: template._id, message });
   summary.recipients += recipients.length + alreadyDone;
   summary.alreadyDone += alreadyDone;

@@ -1,9 +1,10 @@
 import type { StoredRule } from '../../schemas/governance';
 import { Decimal } from '../../values/decimal';
-import { parseSearchRequest } from '../search/dsl';
 import type { SearchableIndex, TenantScope } from '../search/port';
 import { modelOf } from './rule-model';
-import { currentBillingPeriod, type BillingPeriod } from './billing-period';
+import { currentBillingPeriod, type BillingPeriod } from '../../values/billing-period';
+import { measureMembers } from '../cohorts/member-measures';
+import { ACTIVE_SUBSCRIPTION_STATUSES, type PlanSubscription, type SubscriptionFacts } from '../cohorts/subscription-periods';
 
 /**
  * Which companies a rule with `plans`, or with a billing `model`, selects, each with the values its
@@ -12,30 +13,12 @@ import { currentBillingPeriod, type BillingPeriod } from './billing-period';
  * one grouped query per distinct billing period.
  */
 
-/** A subscription as governance needs it. */
-export interface PlanSubscription {
-  readonly subscriptionId: string;
-  readonly companyId: string;
-  readonly status: string;
-  readonly periodStart: Date | null;
-  readonly periodEnd: Date | null;
-  readonly items: readonly { readonly plan_id?: string | null; readonly price_id?: string | null }[];
-}
-
-export interface BillingFacts {
-  /** Every subscription of the app. */
-  subscriptions(scope: TenantScope, now: Date): Promise<readonly PlanSubscription[]>;
+export interface BillingFacts extends SubscriptionFacts {
   /** The subscription's available prepaid balance as decimal text; undefined when it has no balance. */
   availableBalance(scope: TenantScope, subscriptionId: string): Promise<string | undefined>;
   /** The `quota` metadata of the catalog plan with this id and provider, when it has a usable one. */
   planQuota(scope: TenantScope, provider: string, planId: string): Promise<number | undefined>;
 }
-
-/** Statuses whose subscription is served (and billed); any other is inactive. */
-export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing']);
-
-/** Companies per grouped usage query (the DSL's terms cap). */
-const COMPANIES_PER_QUERY = 10_000;
 
 /** Whether membership of the rule depends on subscriptions (and so on this module). */
 export const selectsByPlans = (rule: StoredRule): boolean => rule.plans.length > 0 || modelOf(rule) !== 'cohort';
@@ -207,34 +190,21 @@ async function usageByPeriod(input: PlanSelectionInput, rule: StoredRule, checks
     entry.companies.add(subscription.companyId);
     companiesByPeriod.set(key, entry);
   }
-  const weight = rule.quota?.metric === 'weight';
   const usage = new Map<string, Map<string, number>>();
   for (const [key, { period, companies }] of companiesByPeriod) {
-    const used = new Map<string, number>();
-    usage.set(key, used);
     // A period that has not begun has no usage.
-    if (period.start.getTime() > input.now.getTime()) continue;
-    const ids = [...companies];
-    for (let i = 0; i < ids.length; i += COMPANIES_PER_QUERY) {
-      const chunk = ids.slice(i, i + COMPANIES_PER_QUERY);
-      const filter: unknown[] = [{ terms: { company_id: chunk } }];
-      if (rule.quota?.query) filter.push(rule.quota.query);
-      const body = {
-        size: 0,
-        track_total_hits: false,
-        query: { bool: { filter } },
-        aggs: {
-          companies: { terms: { field: 'company_id', size: chunk.length }, ...(weight ? { aggs: { used: { sum: { field: 'weight', missing: 1 } } } } : {}) },
-        },
-      };
-      const response = await input.index.search(
-        { scope: input.scope, kind: 'events', range: { from: period.start, to: period.end }, timeZone: input.timeZone, now: input.now },
-        parseSearchRequest(body, 'events', { timeZone: input.timeZone }),
-      );
-      const buckets = (response.aggregations?.['companies'] as { buckets?: { key: unknown; doc_count: number; used?: { value: number | null } }[] } | undefined)
-        ?.buckets;
-      for (const bucket of buckets ?? []) used.set(String(bucket.key), weight ? (bucket.used?.value ?? 0) : bucket.doc_count);
+    if (period.start.getTime() > input.now.getTime()) {
+      usage.set(key, new Map());
+      continue;
     }
+    const measured = await measureMembers(input, {
+      entity: 'company',
+      ids: [...companies],
+      ...(rule.quota?.query ? { query: rule.quota.query } : {}),
+      measure: rule.quota?.metric === 'weight' ? 'sum_weight' : 'count',
+      window: period,
+    });
+    usage.set(key, new Map([...measured].map(([companyId, { value }]) => [companyId, value])));
   }
   return usage;
 }

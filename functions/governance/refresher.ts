@@ -115,7 +115,14 @@ export class GovernanceRefresher {
       rules.flatMap((rule) => rule.cohorts.map((cohort) => cohort.id)),
     );
     const sampled = await this.deps.rules.sampledCohorts(orgId, appId);
-    const search = { index: this.deps.index, scope: { org_id: orgId, app_id: appId }, timeZone: app.time_zone, now: this.now() };
+    const search = {
+      index: this.deps.index,
+      scope: { org_id: orgId, app_id: appId },
+      timeZone: app.time_zone,
+      weekStartsOn: app.week_starts_on,
+      now: this.now(),
+      subscriptions: this.deps.billing,
+    };
     const planned = await selectByPlans({ ...search, facts: this.deps.billing }, rules);
     const membership = await computeMembership({ ...search, rules, cohorts, selections: planned.selections });
     const sampling = await computeSampleRates({ ...search, cohorts: sampled });

@@ -2,7 +2,7 @@ import { BillingMeterCreate, BillingMeterUpdate } from '../../schemas/resources/
 import { ValidationError } from '../shared/errors';
 import { crudOperations, type CrudKind } from '../resources/crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
-import { parseCriteria } from './search-criteria';
+import { parseCriteria } from '../search/stored-criteria';
 
 export const METER_PREFIX = 'METER';
 

@@ -5,15 +5,13 @@ import { appRulesPartition } from '../resources/keys';
 import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
 import type { StoredDocument } from '../resources/resource-store';
-import { parseCriteria } from './search-criteria';
+import { parseCohortCriteria } from '../cohorts/cohort-criteria';
 
 export const COHORT_PREFIX = 'COHORT';
 
-const indexOf = (type: CohortType) => (type === 'user' ? 'users' : 'companies');
-
-/** Criteria checked against the cohort kind's search fields, stored as a JSON string (spec: stored criteria is a string). */
+/** Criteria checked against the cohort kind's search fields (and the events' for behaviour), stored as a JSON string (spec: stored criteria is a string). */
 function storedCriteria(criteria: Record<string, unknown>, type: CohortType): string {
-  parseCriteria(criteria, indexOf(type), 'criteria');
+  parseCohortCriteria(criteria, type);
   return JSON.stringify(criteria);
 }
 

@@ -7,7 +7,7 @@ import { ValidationError } from '../shared/errors';
 import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
 import type { ResourceStore, StoredDocument } from '../resources/resource-store';
-import { parseCriteria } from './search-criteria';
+import { parseCriteria } from '../search/stored-criteria';
 
 export const VIRTUAL_EVENT_TYPE_PREFIX = 'VIRTUAL_EVENT_TYPE';
 

@@ -12,6 +12,8 @@ import { oauthOperations, type OAuthDeps } from '../oauth/oauth-operations';
 import { consoleSessionOperations, type ConsoleSessionDeps } from '../console-sessions/console-session-operations';
 import { openApiOperations } from '../openapi/openapi-operations';
 import { resourceOperations, type ResourceOperationsDeps } from './resource-operations';
+import { cohortMemberOperations } from '../management/cohort-members';
+import type { CohortSources } from '../cohorts/cohort-members';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
 import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
 import { ethAbiOperations } from '../ethereum/eth-abi-operations';
@@ -34,6 +36,8 @@ export interface ManagementApiDeps
   readonly ingestBacklog?: IngestBacklogProbe;
   /** Alert rules' stores and senders (their history, "run now" and previews). */
   readonly alerting: AlertRunDeps;
+  /** What computing a cohort's members reads (cohort member lists and previews). */
+  readonly cohortSources: CohortSources;
 }
 
 /**
@@ -52,6 +56,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...oauthOperations(deps),
       ...consoleSessionOperations(deps),
       ...resourceOperations(deps),
+      ...cohortMemberOperations(deps),
       ...alertOperations(deps.alerting),
       ...balanceOperations(deps),
       ...catalogOperations(deps),

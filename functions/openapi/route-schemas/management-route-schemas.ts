@@ -6,7 +6,7 @@ import { AppCreate, AppUpdate } from '../../../schemas/resources/app-input';
 import { MeterPreview } from '../../../schemas/billing/meter-preview';
 import { ConsoleSignIn } from '../../../schemas/console-session';
 import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resources/billing-meter';
-import { CohortCreate, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
+import { CohortCreate, CohortMembers, CohortMembersPreview, CohortMembersQuery, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
 import { RuleMembers, RuleMembersQuery } from '../../../schemas/governance';
 import { AlertEvent, AlertPreviewRequest, AlertRuleCreate, AlertRuleUpdate } from '../../../schemas/resources/alert-rule';
@@ -17,6 +17,9 @@ import { crud, ListQuery, named, NEXT_PAGE, SystemFields, type RouteSchema } fro
 
 /** OAuth, tokens, org users and the managed resources of the management API. */
 // ── Management: OAuth, access tokens, org users ──
+
+/** One named schema for both member-list answers (a name may be registered once). */
+const CohortMembersSchema = named('CohortMembers', CohortMembers);
 
 export const OrgUserSchema = named('OrgUser', OrgUserResponse);
 const OAuthTokenSchema = named('OAuthToken', OAuthToken);
@@ -227,6 +230,23 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     filters: z.object({ cohort_type: CohortType.optional() }),
     updateNote: 'cohort_type is required and must be unchanged.',
   }),
+  'cohorts.members': {
+    description:
+      'Who is in the cohort now, computed at the request: profiles matching its criteria and, for a behavioural cohort, meeting its event conditions. Sorted by id; page with `after` = the `next_after` of the page before; `member_id` asks about one user or company.',
+    params: { cohortId: "The cohort's id." },
+    query: CohortMembersQuery,
+    responseStatus: 200,
+    response: CohortMembersSchema,
+    errors: [400, 404, 410],
+  },
+  'cohorts.previewMembers': {
+    description:
+      'Who criteria not yet saved would select now, counted exactly as a saved cohort is (the console counts members with it while criteria are edited). Nothing is stored.',
+    body: named('CohortMembersPreview', CohortMembersPreview),
+    responseStatus: 200,
+    response: CohortMembersSchema,
+    errors: [400],
+  },
   'cohorts.deleteSampleRate': {
     description: "Removes a cohort's sample rate.",
     params: { cohortId: "The cohort's id." },

@@ -1,7 +1,8 @@
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { profileDocument } from '../../../functions/search/index-documents';
 import type { SearchableIndex, TenantScope } from '../../../functions/search/port';
-import { computeMembership, computeSampleRates, criteriaQuery } from '../../../functions/governance/membership';
+import { computeMembership, computeSampleRates } from '../../../functions/governance/membership';
+import { readStoredCriteria } from '../../../functions/cohorts/cohort-criteria';
 import { StoredRule, type StoredCohort } from '../../../schemas/governance';
 
 /** Cohort membership of rules, computed through the real (in-process) DuckDB search index. */
@@ -106,7 +107,7 @@ test('regex rules, rules without cohorts, missing, mistyped and unreadable cohor
     ['gone', 'cohort not found'],
     ['gold', 'a company cohort cannot select for a user rule'],
     ['bad', 'criteria is not JSON'],
-    ['script', 'criteria'],
+    ['script', 'Invalid criteria'],
   ]);
 });
 
@@ -133,8 +134,10 @@ test('member ids named like Object.prototype members are ordinary keys', async (
 });
 
 test('criteria are read as a search body or as a bare query', () => {
-  expect(criteriaQuery(JSON.stringify({ query: { match_all: {} } }))).toEqual({ type: 'match_all' });
-  expect(criteriaQuery(JSON.stringify({ exists: { field: 'metadata.email' } }))).toEqual({ type: 'exists', field: 'metadata.email' });
+  expect(readStoredCriteria(JSON.stringify({ query: { match_all: {} } }), 'user')).toEqual({ profiles: { type: 'match_all' } });
+  expect(readStoredCriteria(JSON.stringify({ exists: { field: 'metadata.email' } }), 'user')).toEqual({
+    profiles: { type: 'exists', field: 'metadata.email' },
+  });
 });
 
 describe('cohort sample rates (dynamic sampling)', () => {

@@ -2,7 +2,8 @@ import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
 import type { SearchableIndex, TenantScope } from '../../../functions/search/port';
 import { computeMembership } from '../../../functions/governance/membership';
-import { selectByPlans, type BillingFacts, type PlanSubscription } from '../../../functions/governance/plan-selection';
+import type { PlanSubscription } from '../../../functions/cohorts/subscription-periods';
+import { selectByPlans, type BillingFacts } from '../../../functions/governance/plan-selection';
 import { StoredRule } from '../../../schemas/governance';
 
 /** Which companies rules with plans select: quotas counted in the real (in-process) DuckDB index, balances and subscriptions as billing reports them. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { listOptions } from '../../../functions/resources/crud-operations';
 import { normaliseEsQuery } from '../../../functions/management/billing-meters';
 import { newResourceId, isPlausibleId } from '../../../functions/resources/resource-store';
-import { criteriaQuery, parseCriteria } from '../../../functions/management/search-criteria';
+import { criteriaQuery, parseCriteria } from '../../../functions/search/stored-criteria';
 import { ValidationError } from '../../../functions/shared/errors';
 import { GovernanceRuleCreate } from '../../../schemas/resources/governance-rule';
 import { parseBody } from '../../../functions/shared/invalid-input';

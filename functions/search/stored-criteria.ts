@@ -1,8 +1,8 @@
-import { parseQuery, parseSearchRequest } from '../search/dsl';
-import { expandQuery } from '../search/virtual-event-types/expand-query';
-import { expandRequest } from '../search/virtual-event-types/expand-request';
+import { parseQuery, parseSearchRequest } from './dsl';
+import { expandQuery } from './virtual-event-types/expand-query';
+import { expandRequest } from './virtual-event-types/expand-request';
 import type { QueryNode, SearchRequest } from '../../schemas/search-tree';
-import type { IndexKind } from '../search/port';
+import type { IndexKind } from './port';
 import { ValidationError, isServiceError } from '../shared/errors';
 
 /** Top-level members of a search body: criteria with only these is a search body, otherwise a bare query. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { addMonthsAnchored, currentBillingPeriod } from '../../../functions/governance/billing-period';
+import { addMonthsAnchored, currentBillingPeriod } from '../../../values/billing-period';
 
 const at = (iso: string) => new Date(iso);
 

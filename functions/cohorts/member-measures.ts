@@ -1,0 +1,67 @@
+import { parseSearchRequest } from '../search/dsl';
+import { MAX_PRECISION_THRESHOLD, MAX_TERMS_SIZE } from '../search/dsl/limits';
+import type { EventWindow } from './event-windows';
+import type { SearchInput } from './profile-pages';
+
+/**
+ * What each of a set of users or companies did in a window: its matching events and their measure
+ * (a count, a sum of weight, or a count of distinct values), from one grouped search per 10,000
+ * ids. Exact on both backends: every id of a search has its own bucket (the terms size is the ids'
+ * number), and distinct values are counted below OpenSearch's precision threshold of 40,000 per
+ * member, where its count is exact (DuckDB's always is).
+ */
+
+export type MemberMeasureKind = 'count' | 'sum_weight' | 'distinct';
+
+export interface MemberMeasureRequest {
+  readonly entity: 'user' | 'company';
+  readonly ids: readonly string[];
+  /** An events query (DSL); none: every event. */
+  readonly query?: Record<string, unknown>;
+  readonly measure: MemberMeasureKind;
+  /** The field of a distinct measure. */
+  readonly field?: string;
+  readonly window: EventWindow;
+}
+
+export interface MemberMeasure {
+  /** Matching events in the window. */
+  readonly events: number;
+  readonly value: number;
+}
+
+/** Id → its events and measure; ids without a matching event in the window are absent. */
+export async function measureMembers(input: SearchInput, request: MemberMeasureRequest): Promise<Map<string, MemberMeasure>> {
+  const measured = new Map<string, MemberMeasure>();
+  // A window that has not begun (or is empty) holds no events.
+  if (!(request.window.end.getTime() > request.window.start.getTime()) || request.ids.length === 0) return measured;
+  const field = request.entity === 'user' ? 'user_id' : 'company_id';
+  const metric =
+    request.measure === 'sum_weight'
+      ? { value: { sum: { field: 'weight', missing: 1 } } }
+      : request.measure === 'distinct'
+        ? { value: { cardinality: { field: request.field, precision_threshold: MAX_PRECISION_THRESHOLD } } }
+        : undefined;
+  for (let i = 0; i < request.ids.length; i += MAX_TERMS_SIZE) {
+    const chunk = request.ids.slice(i, i + MAX_TERMS_SIZE);
+    const filter: unknown[] = [{ terms: { [field]: chunk } }];
+    if (request.query) filter.push(request.query);
+    const body = {
+      size: 0,
+      track_total_hits: false,
+      query: { bool: { filter } },
+      aggs: { members: { terms: { field, size: chunk.length }, ...(metric ? { aggs: metric } : {}) } },
+    };
+    const response = await input.index.search(
+      { scope: input.scope, kind: 'events', range: { from: request.window.start, to: request.window.end }, timeZone: input.timeZone, now: input.now },
+      parseSearchRequest(body, 'events', { timeZone: input.timeZone }),
+    );
+    const buckets = (response.aggregations?.['members'] as { buckets?: { key: unknown; doc_count: number; value?: { value: number | null } }[] } | undefined)
+      ?.buckets;
+    for (const bucket of buckets ?? []) {
+      if (bucket.doc_count === 0) continue;
+      measured.set(String(bucket.key), { events: bucket.doc_count, value: metric ? (bucket.value?.value ?? 0) : bucket.doc_count });
+    }
+  }
+  return measured;
+}

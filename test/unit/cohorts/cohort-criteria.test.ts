@@ -1,0 +1,61 @@
+import { parseCohortCriteria, readStoredCriteria } from '../../../functions/cohorts/cohort-criteria';
+import { ValidationError } from '../../../functions/shared/errors';
+
+const refusal = (criteria: Record<string, unknown>, type: 'user' | 'company' = 'company') => {
+  try {
+    parseCohortCriteria(criteria, type);
+  } catch (error) {
+    if (error instanceof ValidationError) return error.details[0];
+    throw error;
+  }
+  throw new Error('accepted');
+};
+
+test('profile criteria alone parse as before; events sit beside the profile query', () => {
+  expect(parseCohortCriteria({ term: { 'metadata.plan': 'pro' } }, 'company').events).toBeUndefined();
+  const parsed = parseCohortCriteria(
+    {
+      query: { term: { 'metadata.plan': 'pro' } },
+      events: {
+        conditions: [{ query: { term: { 'request.verb': 'POST' } }, measure: 'sum_weight', operator: 'gt', value: 10, window: { last: 7, unit: 'days' } }],
+      },
+    },
+    'company',
+  );
+  expect(parsed.events?.conditions).toHaveLength(1);
+  expect(parseCohortCriteria({ events: { match: 'any', conditions: [{ performed: false, window: { billing_period: 'current' } }] } }, 'user').profiles).toEqual(
+    {
+      type: 'match_all',
+    },
+  );
+});
+
+test('each problem of a condition is a 400 naming its member', () => {
+  expect(refusal({ events: { conditions: [{ window: { last: 0, unit: 'days' } }] } })?.field).toBe('criteria.events.conditions[0].window.last');
+  expect(refusal({ events: { conditions: [{ window: { calendar: 'fortnight' } }] } })?.field).toMatch(/^criteria\.events\.conditions\[0\]\.window/);
+  expect(refusal({ events: { conditions: [] } })).toMatchObject({ field: 'criteria.events.conditions' });
+  expect(refusal({ events: { conditions: [{ window: { last: 1, unit: 'days' }, colour: 'red' }] } })).toMatchObject({
+    field: 'criteria.events.conditions[0].colour',
+    reason: 'is not a known field',
+  });
+  expect(refusal({ events: { conditions: [{ measure: 'distinct', window: { last: 1, unit: 'days' } }] } })).toEqual({
+    field: 'criteria.events.conditions[0].field',
+    reason: 'is required when measure is distinct',
+  });
+  expect(refusal({ events: { conditions: [{ measure: 'distinct', field: 'request.route', window: { last: 1, unit: 'days' } }] } })?.field).toBe(
+    'criteria.events.conditions[0].field',
+  );
+  expect(refusal({ events: { conditions: [{ query: { script: {} }, window: { last: 1, unit: 'days' } }] } })?.field).toMatch(
+    /^criteria\.events\.conditions\[0\]\.query/,
+  );
+  expect(refusal({ events: { conditions: [{ query: { query: { match_all: {} } }, window: { last: 1, unit: 'days' } }] } })?.field).toBe(
+    'criteria.events.conditions[0].query',
+  );
+  expect(refusal({ bool: { filter: [] }, events: { conditions: [{ window: { last: 1, unit: 'days' } }] } })?.field).toBe('criteria.events');
+});
+
+test('stored criteria that cannot be read say why instead of selecting everyone', () => {
+  expect(readStoredCriteria('{', 'user')).toBe('criteria is not JSON');
+  expect(readStoredCriteria('[]', 'user')).toBe('criteria is not a JSON object');
+  expect(readStoredCriteria(JSON.stringify({ events: { conditions: [{ window: {} }] } }), 'user')).toMatch(/criteria\.events\.conditions\[0\]\.window/);
+});
