@@ -4,7 +4,8 @@ import { parseSearchRequest } from '../search/dsl';
 import type { IndexKind } from '../search/port';
 import { parseCriteria } from '../search/stored-criteria';
 import { ValidationError } from '../shared/errors';
-import { parseOrRefuse, REQUIRED_WHEN_MISSING } from '../shared/invalid-input';
+import type * as z from 'zod';
+import { fieldIssuesOf, invalidInput, REQUIRED_WHEN_MISSING } from '../shared/invalid-input';
 
 /**
  * A cohort's criteria: a profile query (a search body or a bare query over users or companies) and,
@@ -32,15 +33,37 @@ export function parseCohortCriteria(criteria: Record<string, unknown>, type: Coh
       { field: `${field}.events`, reason: 'belongs in a search body, beside "query" (put the profile query under "query")' },
     ]);
   }
-  const conditions = parseOrRefuse(
-    CohortEvents,
-    events,
-    field,
-    { root: `${field}.events`, prefix: [field, 'events'], unknownMember: () => 'is not a known field' },
-    REQUIRED_WHEN_MISSING,
-  );
+  const checked = CohortEvents.safeParse(events, REQUIRED_WHEN_MISSING);
+  if (!checked.success) {
+    const naming = { root: `${field}.events`, prefix: [field, 'events'], unknownMember: () => 'is not a known field' };
+    throw invalidInput(
+      field,
+      fieldIssuesOf(
+        checked.error.issues.flatMap((issue) => windowBranchIssues(issue, events)),
+        naming,
+      ),
+    );
+  }
+  const conditions = checked.data;
   conditions.conditions.forEach((condition, k) => checkCondition(condition, `${field}.events.conditions[${k}]`));
   return { profiles, events: conditions };
+}
+
+/** The member that picks a window's kind, in CohortEventWindow's order. */
+const WINDOW_KEYS = ['last', 'calendar', 'billing_period'];
+
+/**
+ * A window matching none of its kinds is one zod union issue: named instead by the kind its own
+ * member picks (`window.unit` of a rolling window), or as a window naming no kind.
+ */
+function windowBranchIssues(issue: z.core.$ZodIssue, events: unknown): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.path.at(-1) !== 'window') return [issue];
+  let window: unknown = events;
+  for (const key of issue.path) window = typeof window === 'object' && window !== null ? (window as Record<PropertyKey, unknown>)[key] : undefined;
+  const branch = typeof window === 'object' && window !== null ? WINDOW_KEYS.findIndex((key) => key in window) : -1;
+  const chosen = issue.errors[branch];
+  if (!chosen) return [{ ...issue, message: 'must be {last, unit}, {calendar, periods_ago} or {billing_period: "current"}' }];
+  return chosen.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
 /** Criteria as stored (JSON text): the parsed criteria, or why they cannot be read (the cohort then has no members). */

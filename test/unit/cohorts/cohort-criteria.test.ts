@@ -32,7 +32,10 @@ test('profile criteria alone parse as before; events sit beside the profile quer
 
 test('each problem of a condition is a 400 naming its member', () => {
   expect(refusal({ events: { conditions: [{ window: { last: 0, unit: 'days' } }] } })?.field).toBe('criteria.events.conditions[0].window.last');
-  expect(refusal({ events: { conditions: [{ window: { calendar: 'fortnight' } }] } })?.field).toMatch(/^criteria\.events\.conditions\[0\]\.window/);
+  expect(refusal({ events: { conditions: [{ window: { calendar: 'fortnight' } }] } })?.field).toBe('criteria.events.conditions[0].window.calendar');
+  expect(refusal({ events: { conditions: [{ window: { every: 'day' } }] } })?.reason).toBe(
+    'must be {last, unit}, {calendar, periods_ago} or {billing_period: "current"}',
+  );
   expect(refusal({ events: { conditions: [] } })).toMatchObject({ field: 'criteria.events.conditions' });
   expect(refusal({ events: { conditions: [{ window: { last: 1, unit: 'days' }, colour: 'red' }] } })).toMatchObject({
     field: 'criteria.events.conditions[0].colour',
