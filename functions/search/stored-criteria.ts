@@ -38,9 +38,3 @@ export function parseCriteria(
     throw new ValidationError(`Invalid ${field}: ${details[0]?.field ?? field}: ${details[0]?.reason ?? error.message}`, details);
   }
 }
-
-/** The query a stored criteria string selects (the whole index when the body has no query). */
-export function criteriaQuery(stored: string, kind: IndexKind): QueryNode {
-  const parsed = parseCriteria(JSON.parse(stored) as Record<string, unknown>, kind, 'criteria');
-  return parsed.form === 'query' ? parsed.query : parsed.request.query;
-}

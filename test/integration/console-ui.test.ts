@@ -611,19 +611,34 @@ describe('web console', () => {
     const editor = page.getByRole('form', { name: 'New cohort' });
     await editor.locator('input[name="cohort_name"]').fill('Pro users');
     await editor.locator('textarea[name="criteria"]').fill('metadata.plan:pro');
-    await editor.getByRole('status').filter({ hasText: '1 user profile(s) match now.' }).waitFor({ timeout: 30_000 });
+    await editor.getByRole('status').filter({ hasText: '1 user profile(s) are members now.' }).waitFor({ timeout: 30_000 });
     await editor.locator('textarea[name="criteria"]').fill('{"term":');
     await editor.getByRole('alert').filter({ hasText: 'not valid JSON' }).waitFor();
     await editor.locator('textarea[name="criteria"]').fill('{"term":{"metadata.plan.raw":"pro"}}');
-    await editor.getByRole('status').filter({ hasText: '1 user profile(s) match now.' }).waitFor({ timeout: 30_000 });
+    await editor.getByRole('status').filter({ hasText: '1 user profile(s) are members now.' }).waitFor({ timeout: 30_000 });
+    // Behaviour: pro users who made no POST call in the last 30 days (none: the console user did), then those who did.
+    await editor.getByRole('button', { name: 'Add event condition' }).click();
+    const condition = editor.getByRole('group', { name: 'Event condition 1' });
+    await condition.getByLabel('Events').fill('request.verb:POST');
+    await condition.getByLabel('Performed').selectOption('did not');
+    await editor.getByRole('status').filter({ hasText: '0 user profile(s) are members now.' }).waitFor({ timeout: 30_000 });
+    await condition.getByLabel('Performed').selectOption('did');
+    await editor.getByRole('status').filter({ hasText: '1 user profile(s) are members now.' }).waitFor({ timeout: 30_000 });
     await editor.getByRole('button', { name: 'Create cohort' }).click();
     await page.waitForURL(/\/console\/cohorts\/[^/]+$/);
     const cohortId = decodeURIComponent(page.url().split('/').pop()!);
     await page.getByRole('region', { name: 'Members' }).getByRole('link', { name: 'console-user' }).waitFor();
     const stored = await rt.management('GET', `/~/cohorts/${cohortId}`);
     expect(stored.body).toMatchObject({ cohort_name: 'Pro users', cohort_type: 'user' });
-    // Stored as JSON text, as the spec has it.
-    expect(JSON.parse(stored.body.criteria)).toEqual({ term: { 'metadata.plan.raw': 'pro' } });
+    // Stored as JSON text, as the spec has it: the profile query beside the event conditions.
+    expect(JSON.parse(stored.body.criteria)).toEqual({
+      query: { term: { 'metadata.plan.raw': 'pro' } },
+      events: {
+        conditions: [
+          { query: { query_string: { query: 'request.verb:POST' } }, measure: 'count', operator: 'gte', value: 1, window: { last: 30, unit: 'days' } },
+        ],
+      },
+    });
     await shot('cohort');
     const rule = await rt.management(
       'POST',
@@ -635,7 +650,7 @@ describe('web console', () => {
     await page.goto(`${consoleUrl}/governance`);
     const row = page.getByRole('row', { name: /Pro users get a header/ });
     await row.getByRole('link', { name: 'Pro users', exact: true }).waitFor();
-    await row.getByText('1 user profile(s) match now.').waitFor({ timeout: 30_000 });
+    await row.getByText('1 user profile(s) are members now.').waitFor({ timeout: 30_000 });
     // The user's profile names the cohorts it belongs to.
     await page.goto(`${consoleUrl}/users/console-user`);
     await page.getByRole('region', { name: 'Cohorts' }).getByRole('link', { name: 'Pro users' }).waitFor({ timeout: 30_000 });
@@ -944,7 +959,7 @@ describe('web console', () => {
     const form = page.getByRole('form', { name: 'New governance rule' });
     await form.locator('input[name="rule_name"]').fill('Block rule targets');
     await form.locator(`input[name="cohort_ids"][value="${cohort.body._id}"]`).check();
-    await form.getByRole('status').filter({ hasText: '1 user profile(s) match now.' }).waitFor({ timeout: 30_000 });
+    await form.getByRole('status').filter({ hasText: '1 user profile(s) are members now.' }).waitFor({ timeout: 30_000 });
     await form.locator('input[name="response_status"]').fill('402');
     await form.locator('textarea[name="response_body"]').fill('{"error": "Upgrade, {{name}}"}');
     await form.getByRole('button', { name: 'Add to variables' }).click();

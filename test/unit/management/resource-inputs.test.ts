@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { listOptions } from '../../../functions/resources/crud-operations';
 import { normaliseEsQuery } from '../../../functions/management/billing-meters';
 import { newResourceId, isPlausibleId } from '../../../functions/resources/resource-store';
-import { criteriaQuery, parseCriteria } from '../../../functions/search/stored-criteria';
+import { parseCriteria } from '../../../functions/search/stored-criteria';
+import { readStoredCriteria } from '../../../functions/cohorts/cohort-criteria';
 import { ValidationError } from '../../../functions/shared/errors';
 import { GovernanceRuleCreate } from '../../../schemas/resources/governance-rule';
 import { parseBody } from '../../../functions/shared/invalid-input';
@@ -69,8 +70,8 @@ describe('search criteria', () => {
     expect(parseCriteria({ term: { 'user_id.raw': 'a' } }, 'users', 'criteria').form).toBe('query');
     expect(fieldsOf(() => parseCriteria({ query: { script: {} } }, 'users', 'criteria'))[0]).toMatch(/^criteria\.query/);
     expect(fieldsOf(() => parseCriteria({ size: -1 }, 'users', 'criteria'))).toEqual(['criteria.size']);
-    expect(criteriaQuery(JSON.stringify({ term: { 'user_id.raw': 'a' } }), 'users')).toEqual(
-      criteriaQuery(JSON.stringify({ query: { term: { 'user_id.raw': 'a' } } }), 'users'),
+    expect(readStoredCriteria(JSON.stringify({ term: { 'user_id.raw': 'a' } }), 'user')).toEqual(
+      readStoredCriteria(JSON.stringify({ query: { term: { 'user_id.raw': 'a' } } }), 'user'),
     );
   });
 });

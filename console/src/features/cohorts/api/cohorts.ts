@@ -5,9 +5,8 @@ import { dataOf } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
 import { useApi } from '../../../lib/api-context';
 import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-pages';
-import { membersBody, PROFILE_INDEX, type CohortType } from '../utils/criteria';
+import type { CohortType } from '../utils/criteria';
 import { isJsonObject } from '../../../lib/json-object';
-import { profileHitOf, type ProfileHit } from '../../../lib/profile-hits';
 
 /** A cohort as the console works with it: the API's, with `criteria` as the query object. */
 export type Cohort = Pick<ApiSchema<'Cohort'>, '_id' | 'cohort_name' | 'cohort_type' | 'sample_rate'> & { readonly criteria: Record<string, unknown> };
@@ -64,32 +63,25 @@ export function useDeleteCohort() {
   });
 }
 
-/** A cohort member: a user or company profile. */
-export type Member = ProfileHit;
-
 const MEMBERS_PAGE = 25;
 
-/** How many profiles the criteria select, and the members a page of 25 at a time (newest change first, search_after). */
+/**
+ * Who the criteria select now, a page of 25 at a time in id order, counted by the server as a saved
+ * cohort is (profile criteria and behaviour): the live count while editing, the list on a cohort's page.
+ */
 export function useCohortMembers(type: CohortType, criteria: Record<string, unknown> | undefined) {
   const api = useApi();
   return useInfiniteQuery({
     queryKey: ['cohorts', 'members', type, criteria],
     enabled: criteria !== undefined,
-    queryFn: async ({ pageParam }) => {
-      const body = {
-        ...membersBody(criteria!),
-        size: MEMBERS_PAGE,
-        track_total_hits: true,
-        sort: [{ updated_at: { order: 'desc' as const } }],
-        ...(pageParam ? { search_after: [...pageParam] } : {}),
-      };
-      const result =
-        PROFILE_INDEX[type] === 'users' ? await api.POST('/search/~/search/users', { body }) : await api.POST('/search/~/search/companies', { body });
-      const answer = dataOf(result);
-      return { total: answer.hits.total, members: answer.hits.hits.map(profileHitOf) };
-    },
-    initialPageParam: undefined as readonly unknown[] | undefined,
-    getNextPageParam: (last) => (last.members.length < MEMBERS_PAGE ? undefined : last.members[last.members.length - 1]?.sort),
+    queryFn: async ({ pageParam }) =>
+      dataOf(
+        await api.POST('/~/cohorts/members/preview', {
+          body: { cohort_type: type, criteria: criteria!, take: MEMBERS_PAGE, ...(pageParam ? { after: pageParam } : {}) },
+        }),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_after,
   });
 }
 
@@ -116,12 +108,12 @@ export function useProfileCohorts(type: CohortType, profileId: string) {
     enabled: cohorts.data !== undefined,
     queryFn: async () => {
       const candidates = (cohorts.data ?? []).filter((cohort) => cohort.cohort_type === type).slice(0, MAX_COHORTS_CHECKED);
-      const idField = type === 'user' ? 'user_id.raw' : 'company_id.raw';
       const matches = await Promise.all(
         candidates.map(async (cohort) => {
-          const body = { query: { bool: { filter: [membersBody(cohort.criteria)['query'], { term: { [idField]: profileId } }] } } };
-          const result = type === 'user' ? await api.POST('/search/~/count/users', { body }) : await api.POST('/search/~/count/companies', { body });
-          return dataOf(result).count > 0 ? cohort : undefined;
+          const result = await api.GET('/~/cohorts/{cohortId}/members', {
+            params: { path: { cohortId: cohort._id }, query: { take: 1, member_id: profileId } },
+          });
+          return dataOf(result).total > 0 ? cohort : undefined;
         }),
       );
       return matches.filter((cohort): cohort is Cohort => cohort !== undefined);

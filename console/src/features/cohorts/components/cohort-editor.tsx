@@ -1,29 +1,36 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
 import { useSaveCohort, type Cohort } from '../api/cohorts';
-import { criteriaFromText, textOfCriteria, type CohortType } from '../utils/criteria';
+import { criteriaFromText, type CohortType } from '../utils/criteria';
+import { eventsOfRows, joinCriteria, splitCriteria, type EventConditions } from '../utils/event-conditions';
 import { CohortMembers } from './cohort-members';
+import { EventConditionsFields } from './event-conditions-fields';
 
 /** How long the editor waits after typing before counting members again. */
 const COUNT_DELAY_MS = 400;
 
-/** Creates or edits a cohort: name, kind and criteria, with the member count following the criteria as they are typed. */
+/**
+ * Creates or edits a cohort: name, kind, the profiles it takes and what they did (event
+ * conditions), with the member count following the criteria as they are edited.
+ */
 export function CohortEditor({ cohort, onSaved }: { cohort?: Cohort; onSaved: (cohort: Cohort) => void }) {
+  const initial = cohort ? splitCriteria(cohort.criteria) : { profileText: '', events: { match: 'all' as const, rows: [] } };
   const [name, setName] = useState(cohort?.cohort_name ?? '');
   const [type, setType] = useState<CohortType>(cohort?.cohort_type ?? 'user');
-  const [text, setText] = useState(cohort ? textOfCriteria(cohort.criteria) : '');
+  const [text, setText] = useState(initial.profileText);
+  const [events, setEvents] = useState<EventConditions>(initial.events);
   const [counted, setCounted] = useState<{ criteria?: Record<string, unknown>; problem?: string }>({});
   const save = useSaveCohort();
   useEffect(() => {
     const timer = setTimeout(() => {
       try {
-        setCounted({ criteria: criteriaFromText(text) });
+        setCounted({ criteria: joinCriteria(criteriaFromText(text), eventsOfRows(events)) });
       } catch (error) {
         setCounted({ problem: error instanceof Error ? error.message : String(error) });
       }
     }, COUNT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [text, events]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!counted.criteria) return;
@@ -37,7 +44,7 @@ export function CohortEditor({ cohort, onSaved }: { cohort?: Cohort; onSaved: (c
         </label>
         <label>
           Of
-          <select name="cohort_type" value={type} onChange={(e) => setType(e.target.value as CohortType)} disabled={cohort !== undefined}>
+          <select name="cohort_type" value={type} onChange={(e) => setType(e.target.value === 'company' ? 'company' : 'user')} disabled={cohort !== undefined}>
             <option value="user">Users</option>
             <option value="company">Companies</option>
           </select>
@@ -45,10 +52,11 @@ export function CohortEditor({ cohort, onSaved }: { cohort?: Cohort; onSaved: (c
       </div>
       <label className="criteria">
         <span>
-          Criteria: <code>field:value</code> terms, or a search-DSL query as JSON
+          Profiles: <code>field:value</code> terms, or a search-DSL query as JSON
         </span>
         <textarea name="criteria" value={text} onChange={(e) => setText(e.target.value)} rows={4} placeholder="metadata.plan:pro" />
       </label>
+      <EventConditionsFields value={events} onChange={setEvents} />
       {counted.problem ? (
         <p role="alert" className="error-message">
           The criteria are not valid JSON: {counted.problem}

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { criteriaFromText, membersBody, textOfCriteria } from './criteria';
+import { criteriaFromText, textOfCriteria } from './criteria';
 
 describe('cohort criteria', () => {
   it('read query-string terms, JSON queries and bodies, and an empty text as everyone', () => {
@@ -8,11 +8,6 @@ describe('cohort criteria', () => {
     expect(criteriaFromText('  ')).toEqual({ match_all: {} });
     expect(() => criteriaFromText('{"term":')).toThrow(SyntaxError);
     expect(() => criteriaFromText('{')).toThrow(SyntaxError);
-  });
-
-  it('select members with the criteria as a query, or as the body they already are', () => {
-    expect(membersBody({ term: { a: 1 } })).toEqual({ query: { term: { a: 1 } } });
-    expect(membersBody({ query: { term: { a: 1 } } })).toEqual({ query: { term: { a: 1 } } });
   });
 
   it('give back the text they were made from', () => {

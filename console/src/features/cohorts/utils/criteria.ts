@@ -3,11 +3,6 @@ export type CohortType = 'user' | 'company';
 
 export const PROFILE_INDEX: Record<CohortType, 'users' | 'companies'> = { user: 'users', company: 'companies' };
 
-/** The search body that selects a cohort's members. */
-export function membersBody(criteria: Record<string, unknown>): Record<string, unknown> {
-  return 'query' in criteria ? criteria : { query: criteria };
-}
-
 /**
  * Criteria from what the editor holds: JSON (a query or a body) when it starts with `{`, otherwise
  * query-string terms (`metadata.plan:pro AND company_id.raw:acme`). Throws a SyntaxError naming the problem.
