@@ -18,8 +18,9 @@ import { ANALYSES_TARGET_MS, benchEventAnalyses } from './bench/event-analyses';
 import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
 import { fmt, trackPeakRss } from './bench/timing';
 import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
+import { benchCohorts } from './bench/cohorts';
 
-const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'exports', 'billing', 'console'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'cohorts', 'exports', 'billing', 'console'] as const;
 
 /** The value of `--events N`, if given. */
 function eventsOption(args: readonly string[]): number | undefined {
@@ -118,6 +119,12 @@ async function main(): Promise<void> {
     log(
       `  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'}); peak RSS ${peakRssMb.toLocaleString('en')} MB`,
     );
+  }
+  if (run('cohorts')) {
+    log('\n## Behavioural cohorts: members of three user cohorts over 1,000,000 events (20,000 users) on DuckDB vs one hand-written SQL statement each');
+    const r = await benchCohorts({ log });
+    results.cohorts = r;
+    log('  no target: the cost of computing a behavioural cohort, each refresh, as a ratio to the SQL');
   }
   if (run('exports')) {
     log(

@@ -1,4 +1,4 @@
-import { MAX_SIZE } from '../search/dsl';
+import { MAX_RESULT_WINDOW } from '../search/dsl/limits';
 import type { QueryNode, SortValue } from '../../schemas/search-tree';
 import type { IndexKind, SearchableIndex, SearchHit, TenantScope } from '../search/port';
 
@@ -16,9 +16,12 @@ export interface SearchInput {
   readonly maxMembersPerRule?: number;
 }
 
-/** Every profile matching `query`, a page at a time in `_id` order, reading only `includes`. */
+/**
+ * Every profile matching `query`, a page at a time in `_id` order, reading only `includes`. Pages
+ * are as large as both backends allow a search_after page to be (10,000), not an API caller's 1,000.
+ */
 export async function* profilePages(input: SearchInput, kind: IndexKind, query: QueryNode, includes: readonly string[]): AsyncGenerator<readonly SearchHit[]> {
-  const pageSize = Math.min(input.pageSize ?? MAX_SIZE, MAX_SIZE);
+  const pageSize = Math.min(input.pageSize ?? MAX_RESULT_WINDOW, MAX_RESULT_WINDOW);
   let searchAfter: SortValue[] | undefined;
   for (;;) {
     const response = await input.index.search(

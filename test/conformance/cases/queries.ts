@@ -36,6 +36,17 @@ export const QUERY_CASES: readonly ConformanceCase[] = [
   onCalls('query', 'term on a number field', { term: { 'response.status': 404 } }, found('c3')),
   onCalls('numbers', 'term with a number given as a string matches the number', { term: { 'response.status': '200' } }, found('c8', 'c6', 'c5', 'c1')),
   onCalls('query', 'terms matches any of the values', { terms: { user_id: ['u-bob', 'u-carol', 'nobody'] } }, found('c5', 'c4', 'c2')),
+  onCalls(
+    'query',
+    'terms with a long list of values (bound as one list) matches any of them, in a bool and negated',
+    {
+      bool: {
+        filter: [{ terms: { user_id: [...Array.from({ length: 200 }, (_, k) => `nobody-${k}`), 'u-bob', "o'hara"] } }],
+        must_not: [{ ids: { values: [...Array.from({ length: 100 }, (_, k) => `c${k + 100}`), 'c4'] } }],
+      },
+    },
+    found('c5', 'c2'),
+  ),
   onCalls('numbers', 'terms mixes numbers and numeric strings on a number field', { terms: { 'response.status': [201, '429'] } }, found('c7', 'c2')),
   onCalls('text', 'term on a text field matches one of its tokens', { term: { 'metadata.plan': 'pro' } }, found('c8', 'c6', 'c3', 'c1')),
   onCalls('text', 'term on a text field does not analyse its value', { term: { 'metadata.plan': 'Enterprise' } }, found()),

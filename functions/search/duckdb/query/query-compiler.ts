@@ -5,7 +5,7 @@ import type { IndexKind } from '../../port';
 import { parseQueryString } from '../../query-string';
 import { literalWildcard, normalizeWildcard } from '../../wildcard-patterns';
 import { METADATA_COLUMN, otherMetadataColumn, typedMetadataColumn, type TableContext, type TypedMetadataKey } from '../search-tables';
-import { column, type SqlParams } from './sql';
+import { column, inStrings, type SqlParams } from './sql';
 import { booleanOf, literalTest, numberOf, numberParam } from './query-values';
 import {
   ELEMENT,
@@ -80,7 +80,7 @@ export class QueryCompiler {
       case 'wildcard':
         return this.wildcard(node.field, node.value, node.case_insensitive);
       case 'ids':
-        return node.values.length === 0 ? 'FALSE' : `${column(this.alias, 'id')} IN (${node.values.map((id) => this.params.add(id)).join(', ')})`;
+        return node.values.length === 0 ? 'FALSE' : inStrings(this.params, column(this.alias, 'id'), node.values);
       case 'query_string':
         return this.compile(parseQueryString(node.query, node));
     }
@@ -162,7 +162,7 @@ export class QueryCompiler {
     const booleans = values.map((value) => booleanOf(field, value)).filter((b): b is boolean => b !== undefined);
     const tokens = strings.filter(isToken);
     const tests: ValueTests = {
-      keyword: (s) => `${s} IN (${strings.map((text) => this.params.add(text)).join(', ')})`,
+      keyword: (s) => inStrings(this.params, s, strings),
     };
     if (tokens.length > 0) tests.text = (s) => this.tokensMatch(s, tokens);
     const exactShortValues = strings.every((text) => text.length <= RAW_IGNORE_ABOVE);

@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import { DuckDBInstance, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+import { forEachCohortMember } from '../../functions/cohorts/cohort-members';
+import { fixedWindow } from '../../functions/cohorts/event-windows';
+import type { CohortEventWindow } from '../../schemas/resources/cohort';
+import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
+import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset } from './search-dataset';
+import { compare, timeMs } from './timing';
+
+/**
+ * Behavioural cohorts at 1M events (the search bench's data: 20,000 users over 30 days): members
+ * computed as every use of a cohort computes them (cohort-members.ts, on DuckDB), against one
+ * hand-written SQL statement per cohort over the same file. The two member lists must agree
+ * before anything is timed.
+ */
+
+const ROUNDS = 9;
+
+interface BenchCohort {
+  readonly name: string;
+  readonly window: Exclude<CohortEventWindow, { billing_period: 'current' }>;
+  readonly condition: Record<string, unknown>;
+  /** The same members in SQL: `$from` / `$to` are the window, `$org_id` / `$app_id` the tenant. */
+  readonly sql: string;
+}
+
+const TENANT_EVENTS = 'org_id = $org_id AND app_id = $app_id AND "time" >= $from AND "time" < $to';
+const TENANT_USERS = 'SELECT id FROM users WHERE org_id = $org_id AND app_id = $app_id';
+
+const COHORTS: BenchCohort[] = [
+  {
+    name: 'at least 20 POST calls in the last 7 days',
+    window: { last: 7, unit: 'days' },
+    condition: { query: { term: { 'request.verb': 'POST' } }, operator: 'gte', value: 20 },
+    sql: `${TENANT_USERS} AND id IN (SELECT user_id FROM events WHERE ${TENANT_EVENTS} AND verb = 'POST' GROUP BY user_id HAVING count(*) >= 20) ORDER BY id`,
+  },
+  {
+    name: 'no search in the last 14 days',
+    window: { last: 14, unit: 'days' },
+    condition: { performed: false, query: { wildcard: { 'request.route.raw': '*/search' } } },
+    sql: `${TENANT_USERS} AND id NOT IN (SELECT user_id FROM events WHERE ${TENANT_EVENTS} AND route LIKE '%/search' AND user_id IS NOT NULL) ORDER BY id`,
+  },
+  {
+    name: 'at least 5 distinct routes this calendar week',
+    window: { calendar: 'week' },
+    condition: { measure: 'distinct', field: 'request.route.raw', operator: 'gte', value: 5 },
+    sql: `${TENANT_USERS} AND id IN (SELECT user_id FROM events WHERE ${TENANT_EVENTS} GROUP BY user_id HAVING count(DISTINCT route) >= 5) ORDER BY id`,
+  },
+];
+
+export interface CohortTiming {
+  readonly name: string;
+  readonly members: number;
+  readonly oursMs: number;
+  readonly sqlMs: number;
+  readonly ratio: number;
+}
+
+export async function benchCohorts(options: { log?: (line: string) => void; dir?: string } = {}): Promise<{ users: number; timings: CohortTiming[] }> {
+  const log = options.log ?? (() => {});
+  const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec: DEFAULT_SEARCH_DATASET, log });
+  log(dataset.reused ? `  reusing ${dataset.path}` : `  generated ${dataset.path} in ${Math.round(dataset.generatedSeconds)} s`);
+  const index = await createDuckDbSearchIndex({ path: dataset.path });
+  const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
+  const connection = await baseline.connect();
+  const now = dataset.anchor;
+  const timings: CohortTiming[] = [];
+  try {
+    for (const cohort of COHORTS) {
+      const window = fixedWindow(cohort.window, { now, timeZone: 'UTC', weekStartsOn: 1 });
+      const values: Record<string, DuckDBValue> = {
+        org_id: BENCH_TENANT.org_id,
+        app_id: BENCH_TENANT.app_id,
+        from: timestampTZValue(BigInt(window.start.getTime()) * 1000n),
+        to: timestampTZValue(BigInt(window.end.getTime()) * 1000n),
+      };
+      const criteria = JSON.stringify({ events: { conditions: [{ ...cohort.condition, window: cohort.window }] } });
+      const ours = async () => {
+        const members: string[] = [];
+        await forEachCohortMember({ index, scope: BENCH_TENANT, timeZone: 'UTC', weekStartsOn: 1, now }, { cohort_type: 'user', criteria }, [], (id) =>
+          members.push(id),
+        );
+        return members;
+      };
+      const sql = async () => (await connection.runAndReadAll(cohort.sql, values)).getRowsJS().map((row) => String(row[0]));
+      let mine: string[] = [];
+      let theirs: string[] = [];
+      await timeMs(async () => (mine = await ours()));
+      await timeMs(async () => (theirs = await sql()));
+      const sorted = [...mine].sort();
+      const expected = [...theirs].sort();
+      if (sorted.length !== expected.length || sorted.some((id, k) => id !== expected[k]))
+        throw new Error(`cohorts bench: "${cohort.name}" has ${sorted.length} members, the SQL ${expected.length}`);
+      if (expected.length === 0) throw new Error(`cohorts bench: "${cohort.name}" has no members: nothing would be measured`);
+      const timed = await compare(ROUNDS, sql, ours);
+      timings.push({
+        name: cohort.name,
+        members: expected.length,
+        oursMs: timed.subjectMs,
+        sqlMs: timed.baselineMs,
+        ratio: timed.subjectMs / timed.baselineMs,
+      });
+      log(
+        `  ${cohort.name}: ${expected.length.toLocaleString('en')} members; ours ${timed.subjectMs.toFixed(1)} ms, SQL ${timed.baselineMs.toFixed(1)} ms, ratio ${(timed.subjectMs / timed.baselineMs).toFixed(2)}`,
+      );
+    }
+  } finally {
+    connection.closeSync();
+    baseline.closeSync();
+    await index.close();
+  }
+  return { users: DEFAULT_SEARCH_DATASET.users, timings };
+}
