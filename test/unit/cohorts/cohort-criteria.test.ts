@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { parseCohortCriteria, readStoredCriteria } from '../../../functions/cohorts/cohort-criteria';
 import { ValidationError } from '../../../functions/shared/errors';
 
@@ -61,4 +62,40 @@ test('stored criteria that cannot be read say why instead of selecting everyone'
   expect(readStoredCriteria('{', 'user')).toBe('criteria is not JSON');
   expect(readStoredCriteria('[]', 'user')).toBe('criteria is not a JSON object');
   expect(readStoredCriteria(JSON.stringify({ events: { conditions: [{ window: {} }] } }), 'user')).toMatch(/criteria\.events\.conditions\[0\]\.window/);
+});
+
+test('any events member is either taken or refused with a 400 naming a field under criteria.events, never anything else', () => {
+  const condition = fc.record(
+    {
+      performed: fc.oneof(fc.boolean(), fc.anything()),
+      query: fc.oneof(fc.constant({ term: { 'request.verb': 'POST' } }), fc.dictionary(fc.string(), fc.anything())),
+      measure: fc.oneof(fc.constantFrom('count', 'sum_weight', 'distinct'), fc.anything()),
+      field: fc.oneof(fc.constantFrom('request.route.raw', 'user_id'), fc.string()),
+      operator: fc.oneof(fc.constantFrom('gte', 'lt', 'eq'), fc.anything()),
+      value: fc.oneof(fc.integer(), fc.double(), fc.anything()),
+      window: fc.oneof(
+        fc.record({ last: fc.integer({ min: -2, max: 200_000 }), unit: fc.constantFrom('minutes', 'days', 'weeks') }),
+        fc.record({ calendar: fc.constantFrom('week', 'month', 'fortnight'), periods_ago: fc.integer({ min: -1, max: 2000 }) }, { requiredKeys: [] }),
+        fc.record({ billing_period: fc.constantFrom('current', 'next') }),
+        fc.anything(),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.record({ match: fc.anything(), conditions: fc.array(condition, { maxLength: 12 }) }, { requiredKeys: [] }), fc.anything()),
+      (events) => {
+        try {
+          parseCohortCriteria({ query: { match_all: {} }, events }, 'company');
+        } catch (error) {
+          expect(error).toBeInstanceOf(ValidationError);
+          const details = (error as ValidationError).details;
+          expect(details.length).toBeGreaterThan(0);
+          for (const detail of details) expect(detail.field).toMatch(/^criteria\.events/);
+        }
+      },
+    ),
+    { numRuns: 500 },
+  );
 });
