@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PageTake } from './page-take';
 
 /**
  * Governance as the SDKs consume it (moesif-nodejs `governanceRulesManager`):
@@ -106,12 +107,7 @@ export const RuleMembers = z.object({
 });
 export type RuleMembers = z.infer<typeof RuleMembers>;
 export const RuleMembersQuery = z.object({
-  take: z.coerce
-    .number({ error: 'must be a whole number from 1 to 1000' })
-    .int('must be a whole number from 1 to 1000')
-    .min(1, 'must be a whole number from 1 to 1000')
-    .max(1000, 'must be a whole number from 1 to 1000')
-    .default(100),
+  take: PageTake.default(100),
   after: z.string().min(1).max(512).optional(),
 });
 export type RuleMembersQuery = z.infer<typeof RuleMembersQuery>;

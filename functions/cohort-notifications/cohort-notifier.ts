@@ -3,7 +3,7 @@ import { readDeliveryChannels } from '../billing/channels/channel-reader';
 import type { ClientOptions } from '../billing/providers/client-options';
 import { lastClosedPeriod } from '../emails/email-periods';
 import type { EmailTransport } from '../emails/email-transport';
-import { cohortMemberInput, forEachCohortMember, type CohortSources } from '../cohorts/cohort-members';
+import { cohortMemberInput, forEachCohortMember, sourcesForOneRun, type CohortSources } from '../cohorts/cohort-members';
 import type { ResourceStore } from '../resources/resource-store';
 import type { CohortTenant, CohortWatchStore, NotificationBatch, PendingChange } from './cohort-watch-store';
 import { deliverToChannels, isFinal } from '../notifications/channel-outcomes';
@@ -45,7 +45,8 @@ export const MAX_CHANGES_PER_NOTIFICATION = 500;
 /** Members a watched cohort may have; past it the cohort is not watched (the run says so). */
 export const MAX_WATCHED_MEMBERS = 100_000;
 
-export async function runCohortNotifications(deps: CohortNotifierDeps): Promise<NotificationRunSummary> {
+export async function runCohortNotifications(sources: CohortNotifierDeps): Promise<NotificationRunSummary> {
+  const deps = sourcesForOneRun(sources);
   const summary: NotificationRunSummary = { cohorts: 0, added: 0, removed: 0, notifications: 0, delivered: 0, failed: 0, problems: [] };
   for (const tenant of await (deps.tenants ?? (() => tenantsWithCohorts(deps.resources)))()) {
     for (const cohort of await notificationCohorts(deps.resources, tenant)) {

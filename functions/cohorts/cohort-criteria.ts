@@ -19,7 +19,7 @@ export interface CohortCriteria {
 
 export const PROFILE_KIND: Record<CohortType, IndexKind> = { user: 'users', company: 'companies' };
 
-/** The events field naming a member of each kind. */
+/** The field naming a member of each kind, in events and in the member's own profile. */
 export const MEMBER_FIELD: Record<CohortType, 'user_id' | 'company_id'> = { user: 'user_id', company: 'company_id' };
 
 /** Checks criteria as a cohort of `type` takes them; a 400 names the member at fault (`criteria.events.conditions[0].window`). */

@@ -5,10 +5,10 @@ import { MAX_TERMS_SIZE } from '../search/dsl/limits';
 import type { SearchableIndex, SearchHit, TenantScope } from '../search/port';
 import type { AppCalendar } from './app-calendar';
 import { PROFILE_KIND, readStoredCriteria, type CohortCriteria } from './cohort-criteria';
-import { fixedWindow, type EventWindow } from './event-windows';
-import { measureMembers, type MemberMeasure } from './member-measures';
+import { fixedWindow } from './event-windows';
+import { measureInOwnWindows, measureMembers, type MemberMeasure } from './member-measures';
 import { bothOf, forEachMember, MAX_MEMBERS_PER_RULE, profilePages, type SearchInput } from './profile-pages';
-import { currentPeriodsByCompany, type SubscriptionFacts } from './subscription-periods';
+import { currentPeriodsByCompany, readOncePerRun, type SubscriptionFacts } from './subscription-periods';
 
 /**
  * Who is in a cohort now: the one definition every use of a cohort reads (governance rules, dynamic
@@ -43,6 +43,11 @@ export interface CohortSources {
   readonly subscriptions?: SubscriptionFacts;
   /** The app's time zone and first day of the week, for calendar windows (UTC, Sunday without it). */
   readonly calendar?: AppCalendar;
+}
+
+/** A job's sources for one run: every cohort of an app shares one read of its subscriptions. */
+export function sourcesForOneRun<T extends CohortSources>(sources: T): T {
+  return sources.subscriptions ? { ...sources, subscriptions: readOncePerRun(sources.subscriptions) } : sources;
 }
 
 /** The input for computing an app's cohorts now, from a job's sources. */
@@ -116,55 +121,36 @@ async function conditionJudge(input: CohortMemberInput, cohort: CohortDefinition
 
   /** The members of the batch who performed the condition as stated (its `performed` set aside). */
   const performers = async (condition: CohortEventCondition, batch: readonly SearchHit[]): Promise<Set<string>> => {
-    const measure = condition.measure ?? 'count';
-    const ask = (ids: readonly string[], window: EventWindow) =>
-      measureMembers(input, {
-        entity,
-        ids,
-        ...(condition.query ? { query: condition.query } : {}),
-        measure,
-        ...(condition.field ? { field: condition.field } : {}),
-        window,
-      });
-    const measured = new Map<string, MemberMeasure>();
-    if ('billing_period' in condition.window) {
-      // One search per distinct period; a member without an active subscription has no period.
-      const byPeriod = new Map<string, { period: BillingPeriod; ids: string[] }>();
-      for (const hit of batch) {
-        const period = periods!.get(companyOf(hit));
-        if (!period) continue;
-        const key = `${period.start.toISOString()}/${period.end.toISOString()}`;
-        const entry = byPeriod.get(key) ?? { period, ids: [] };
-        entry.ids.push(hit._id);
-        byPeriod.set(key, entry);
-      }
-      for (const { period, ids } of byPeriod.values()) {
-        const end = Math.min(period.end.getTime(), input.now.getTime());
-        for (const [id, value] of await ask(ids, { start: period.start, end: new Date(end) })) measured.set(id, value);
-      }
-    } else {
-      for (const [id, value] of await ask(
-        batch.map((hit) => hit._id),
-        fixedWindow(condition.window, settings),
-      ))
-        measured.set(id, value);
+    const request = {
+      entity,
+      ...(condition.query ? { query: condition.query } : {}),
+      measure: condition.measure ?? 'count',
+      ...(condition.field ? { field: condition.field } : {}),
+    };
+    const performed = (measure: MemberMeasure | undefined) => measure !== undefined && measure.events > 0 && compares(measure.value, condition);
+    if (!('billing_period' in condition.window)) {
+      const measured = await measureMembers(input, { ...request, ids: batch.map((hit) => hit._id), window: fixedWindow(condition.window, settings) });
+      return new Set(batch.filter((hit) => performed(measured.get(hit._id))).map((hit) => hit._id));
     }
-    const passed = new Set<string>();
-    for (const [id, { events: count, value }] of measured) if (count > 0 && compares(value, condition)) passed.add(id);
-    return passed;
+    // Each member's own period, up to now; a member without an active subscription has none.
+    const windows = batch.flatMap((hit) => {
+      const period = periods!.get(companyOf(hit));
+      return period ? [{ id: hit._id, window: { start: period.start, end: new Date(Math.min(period.end.getTime(), input.now.getTime())) } }] : [];
+    });
+    const measured = await measureInOwnWindows(input, request, windows);
+    return new Set(windows.filter(({ id, window }) => performed(measured(id, window))).map(({ id }) => id));
   };
 
   return {
     needsCompany: needsPeriods && entity === 'user',
     async members(batch: readonly SearchHit[]): Promise<SearchHit[]> {
-      const outcomes: boolean[][] = batch.map(() => []);
+      const meets: ((hit: SearchHit) => boolean)[] = [];
       for (const condition of events.conditions) {
         const did = await performers(condition, batch);
         const wanted = condition.performed ?? true;
-        batch.forEach((hit, k) => outcomes[k]!.push(did.has(hit._id) === wanted));
+        meets.push((hit) => did.has(hit._id) === wanted);
       }
-      const any = events.match === 'any';
-      return batch.filter((_, k) => (any ? outcomes[k]!.some(Boolean) : outcomes[k]!.every(Boolean)));
+      return batch.filter((hit) => (events.match === 'any' ? meets.some((meet) => meet(hit)) : meets.every((meet) => meet(hit))));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { parseSearchRequest } from '../search/dsl';
 import { MAX_PRECISION_THRESHOLD, MAX_TERMS_SIZE } from '../search/dsl/limits';
+import { MEMBER_FIELD } from './cohort-criteria';
 import type { EventWindow } from './event-windows';
 import type { SearchInput } from './profile-pages';
 
@@ -35,7 +36,7 @@ export async function measureMembers(input: SearchInput, request: MemberMeasureR
   const measured = new Map<string, MemberMeasure>();
   // A window that has not begun (or is empty) holds no events.
   if (!(request.window.end.getTime() > request.window.start.getTime()) || request.ids.length === 0) return measured;
-  const field = request.entity === 'user' ? 'user_id' : 'company_id';
+  const field = MEMBER_FIELD[request.entity];
   const metric =
     request.measure === 'sum_weight'
       ? { value: { sum: { field: 'weight', missing: 1 } } }
@@ -64,4 +65,27 @@ export async function measureMembers(input: SearchInput, request: MemberMeasureR
     }
   }
   return measured;
+}
+
+/**
+ * Members each measured over a window of their own (a subscription's billing period): one grouped
+ * search per distinct window. The answer gives a member's measure in one of its windows, if it
+ * had a matching event there.
+ */
+export async function measureInOwnWindows(
+  input: SearchInput,
+  request: Omit<MemberMeasureRequest, 'ids' | 'window'>,
+  wanted: readonly { readonly id: string; readonly window: EventWindow }[],
+): Promise<(id: string, window: EventWindow) => MemberMeasure | undefined> {
+  const windowKey = (window: EventWindow) => `${window.start.toISOString()}/${window.end.toISOString()}`;
+  const byWindow = new Map<string, { window: EventWindow; ids: Set<string> }>();
+  for (const { id, window } of wanted) {
+    const key = windowKey(window);
+    const entry = byWindow.get(key) ?? { window, ids: new Set<string>() };
+    entry.ids.add(id);
+    byWindow.set(key, entry);
+  }
+  const measured = new Map<string, Map<string, MemberMeasure>>();
+  for (const [key, { window, ids }] of byWindow) measured.set(key, await measureMembers(input, { ...request, ids: [...ids], window }));
+  return (id, window) => measured.get(windowKey(window))?.get(id);
 }

@@ -33,3 +33,22 @@ export async function currentPeriodsByCompany(facts: SubscriptionFacts, scope: T
   }
   return periods;
 }
+
+/**
+ * The same facts, but each app's subscriptions read once for as long as this wrapper is used: a
+ * refresh or a run makes one and every rule and cohort of an app shares one read (the `now` of
+ * the first read stands for the run's).
+ */
+export function readOncePerRun<T extends SubscriptionFacts>(facts: T): T {
+  const read = new Map<string, Promise<readonly PlanSubscription[]>>();
+  const once: SubscriptionFacts = {
+    subscriptions(scope, now) {
+      const key = `${scope.org_id}\u0000${scope.app_id}`;
+      const held = read.get(key) ?? facts.subscriptions(scope, now);
+      read.set(key, held);
+      return held;
+    },
+  };
+  // The other facts (balances, catalog quotas) pass through to the wrapped object.
+  return Object.assign(Object.create(facts) as T, once);
+}

@@ -11,7 +11,7 @@ import { mapWithConcurrency } from '../shared/concurrency';
 import { dynamicValues, type DynamicValues } from './dynamic-fields';
 import { lastClosedPeriod, type EmailPeriod } from './email-periods';
 import { templateRecipients, type Recipient } from './email-recipients';
-import { cohortMemberInput, type CohortSources } from '../cohorts/cohort-members';
+import { cohortMemberInput, sourcesForOneRun, type CohortSources } from '../cohorts/cohort-members';
 import type { EmailSendStore, EmailTenant } from './email-send-store';
 import type { EmailTransport, SendOutcome } from './email-transport';
 import { SEND_TAG, sendTagValue } from './ses-events';
@@ -67,7 +67,8 @@ export interface EmailRunSummary {
 export const MAX_EMAIL_ATTEMPTS = 5;
 const DEFAULT_STALE_CLAIM_MS = 10 * 60_000;
 
-export async function runEmailSender(deps: EmailSenderDeps, settings: EmailSenderSettings = {}, hooks: EmailSenderHooks = {}): Promise<EmailRunSummary> {
+export async function runEmailSender(sources: EmailSenderDeps, settings: EmailSenderSettings = {}, hooks: EmailSenderHooks = {}): Promise<EmailRunSummary> {
+  const deps = sourcesForOneRun(sources);
   const summary: EmailRunSummary = {
     templates: 0,
     recipients: 0,

@@ -66,11 +66,8 @@ export async function computeMembership(input: MembershipInput): Promise<Members
     const members: RuleMembers = { input, rule, entity, cohorts, includes, assign, problems, assigned: new Set(), cut: false };
     if (selection && cohorts.length === 0) await assignSelected(members, selection);
     else if (selection) {
-      const companies = [...selection.keys()];
-      for (let i = 0; i < companies.length; i += SELECTED_PER_SEARCH) {
-        const inSelection = parseQuery({ terms: { company_id: companies.slice(i, i + SELECTED_PER_SEARCH) } });
+      for (const inSelection of selectionFilters(selection))
         await assignCohortMembers(members, (source, id) => selection.get(entity === 'user' ? String(source['company_id'] ?? '') : id), inSelection);
-      }
     } else await assignCohortMembers(members, () => ({}));
     if (members.cut)
       problems.push({ rule_id: rule._id, reason: `more than ${input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE} members; the rest are not listed` });
@@ -81,6 +78,12 @@ export async function computeMembership(input: MembershipInput): Promise<Members
 
 /** Companies per `terms` filter when narrowing a search to a plan selection. */
 const SELECTED_PER_SEARCH = 10_000;
+
+/** The selected companies as `terms` filters on `company_id`, SELECTED_PER_SEARCH at a time. */
+function* selectionFilters(selection: PlanSelection): Generator<QueryNode> {
+  const companies = [...selection.keys()];
+  for (let i = 0; i < companies.length; i += SELECTED_PER_SEARCH) yield parseQuery({ terms: { company_id: companies.slice(i, i + SELECTED_PER_SEARCH) } });
+}
 
 /** One rule's membership being listed: the members assigned so far, whether the cap cut it. */
 interface RuleMembers {
@@ -139,11 +142,10 @@ async function assignCohortMembers(
 /** A company rule selecting by plans alone hits every selected company, profile or not; variables come from the profiles that exist. */
 async function assignSelected(members: RuleMembers, selection: PlanSelection): Promise<void> {
   const { input, rule, entity, includes } = members;
-  const companies = [...selection.keys()];
   if (entity === 'user') {
     // Users of the selected companies: every user profile of each.
-    for (let i = 0; i < companies.length && !members.cut; i += SELECTED_PER_SEARCH) {
-      const inSelection = parseQuery({ terms: { company_id: companies.slice(i, i + SELECTED_PER_SEARCH) } });
+    for (const inSelection of selectionFilters(selection)) {
+      if (members.cut) return;
       const listed = await forEachMember(input, 'users', inSelection, [...includes, 'company_id'], (id, source) => {
         members.assign(id, { ...variableValues(rule, source, entity), ...selection.get(String(source['company_id'] ?? '')) });
       });
@@ -152,10 +154,10 @@ async function assignSelected(members: RuleMembers, selection: PlanSelection): P
     return;
   }
   const fromProfiles = new Map<string, Record<string, string>>();
-  for (let i = 0; includes.length > 0 && i < companies.length; i += SELECTED_PER_SEARCH) {
-    const chunk = parseQuery({ terms: { company_id: companies.slice(i, i + SELECTED_PER_SEARCH) } });
-    await forEachMember(input, 'companies', chunk, includes, (id, source) => fromProfiles.set(id, variableValues(rule, source, entity)));
-  }
+  if (includes.length > 0)
+    for (const inSelection of selectionFilters(selection))
+      await forEachMember(input, 'companies', inSelection, includes, (id, source) => fromProfiles.set(id, variableValues(rule, source, entity)));
+  const companies = [...selection.keys()];
   const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
   for (const companyId of companies.slice(0, cap)) members.assign(companyId, { ...fromProfiles.get(companyId), ...selection.get(companyId) });
   if (companies.length > cap) members.cut = true;

@@ -3,7 +3,7 @@ import { Decimal } from '../../values/decimal';
 import type { SearchableIndex, TenantScope } from '../search/port';
 import { modelOf } from './rule-model';
 import { currentBillingPeriod, type BillingPeriod } from '../../values/billing-period';
-import { measureMembers } from '../cohorts/member-measures';
+import { measureInOwnWindows } from '../cohorts/member-measures';
 import { ACTIVE_SUBSCRIPTION_STATUSES, type PlanSubscription, type SubscriptionFacts } from '../cohorts/subscription-periods';
 
 /**
@@ -175,36 +175,11 @@ export async function quotaUsage(input: PlanSelectionInput, rule: StoredRule, ac
     if (limit === undefined) throw new Error(`no quota: the rule has no quota.limit and the catalog plan ${plan.plan_id} has no quota metadata`);
     checks.push({ subscription, period: currentBillingPeriod(subscription.periodStart, subscription.periodEnd, input.now), limit });
   }
-  const usage = await usageByPeriod(input, rule, checks);
-  return checks.map((check) => ({ ...check, used: usage.get(periodKey(check.period))?.get(check.subscription.companyId) ?? 0 }));
-}
-
-const periodKey = (period: BillingPeriod) => `${period.start.toISOString()}/${period.end.toISOString()}`;
-
-/** Usage per company in each distinct period: a grouped query over the period's companies (count, or sum of weight). */
-async function usageByPeriod(input: PlanSelectionInput, rule: StoredRule, checks: readonly QuotaCheck[]): Promise<Map<string, Map<string, number>>> {
-  const companiesByPeriod = new Map<string, { period: BillingPeriod; companies: Set<string> }>();
-  for (const { period, subscription } of checks) {
-    const key = periodKey(period);
-    const entry = companiesByPeriod.get(key) ?? { period, companies: new Set<string>() };
-    entry.companies.add(subscription.companyId);
-    companiesByPeriod.set(key, entry);
-  }
-  const usage = new Map<string, Map<string, number>>();
-  for (const [key, { period, companies }] of companiesByPeriod) {
-    // A period that has not begun has no usage.
-    if (period.start.getTime() > input.now.getTime()) {
-      usage.set(key, new Map());
-      continue;
-    }
-    const measured = await measureMembers(input, {
-      entity: 'company',
-      ids: [...companies],
-      ...(rule.quota?.query ? { query: rule.quota.query } : {}),
-      measure: rule.quota?.metric === 'weight' ? 'sum_weight' : 'count',
-      window: period,
-    });
-    usage.set(key, new Map([...measured].map(([companyId, { value }]) => [companyId, value])));
-  }
-  return usage;
+  // Each subscription's usage in its own period (count, or sum of weight); a period not begun has none.
+  const usage = await measureInOwnWindows(
+    input,
+    { entity: 'company', ...(rule.quota?.query ? { query: rule.quota.query } : {}), measure: rule.quota?.metric === 'weight' ? 'sum_weight' : 'count' },
+    checks.filter((check) => check.period.start.getTime() <= input.now.getTime()).map((check) => ({ id: check.subscription.companyId, window: check.period })),
+  );
+  return checks.map((check) => ({ ...check, used: usage(check.subscription.companyId, check.period)?.value ?? 0 }));
 }

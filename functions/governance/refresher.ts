@@ -8,6 +8,7 @@ import { computeMembership, computeSampleRates, type MembershipProblem } from '.
 import type { RuleConfigStore } from './rule-config-store';
 import type { GovernanceRuleStore } from './rule-store';
 import { selectByPlans, type BillingFacts } from './plan-selection';
+import { readOncePerRun } from '../cohorts/subscription-periods';
 
 /**
  * Recomputes what SDKs fetch from GET /v1/config for an app: the cohort membership of its rules and
@@ -115,15 +116,17 @@ export class GovernanceRefresher {
       rules.flatMap((rule) => rule.cohorts.map((cohort) => cohort.id)),
     );
     const sampled = await this.deps.rules.sampledCohorts(orgId, appId);
+    // Plan selections and billing-period cohorts all read the app's subscriptions: once per refresh.
+    const billing = readOncePerRun(this.deps.billing);
     const search = {
       index: this.deps.index,
       scope: { org_id: orgId, app_id: appId },
       timeZone: app.time_zone,
       weekStartsOn: app.week_starts_on,
       now: this.now(),
-      subscriptions: this.deps.billing,
+      subscriptions: billing,
     };
-    const planned = await selectByPlans({ ...search, facts: this.deps.billing }, rules);
+    const planned = await selectByPlans({ ...search, facts: billing }, rules);
     const membership = await computeMembership({ ...search, rules, cohorts, selections: planned.selections });
     const sampling = await computeSampleRates({ ...search, cohorts: sampled });
     const problems = [...planned.problems, ...membership.problems, ...sampling.problems];

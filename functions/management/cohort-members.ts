@@ -1,12 +1,13 @@
-import { CohortMembersPreview, CohortMembersQuery, type CohortMembers, type CohortType } from '../../schemas/resources/cohort';
+import { CohortMembersPreview, CohortMembersQuery, type CohortMembers } from '../../schemas/resources/cohort';
 import { StoredCohort } from '../../schemas/governance';
-import { parseCohortCriteria } from '../cohorts/cohort-criteria';
+import { MEMBER_FIELD, parseCohortCriteria } from '../cohorts/cohort-criteria';
 import { cohortMemberInput, CohortUnavailable, forEachCohortMember, type CohortDefinition, type CohortSources } from '../cohorts/cohort-members';
 import { MAX_MEMBERS_PER_RULE } from '../cohorts/profile-pages';
 import { assertTimeZone } from '../search/dates/time-zone';
 import { parseQuery } from '../search/dsl';
 import { appRulesPartition } from '../resources/keys';
 import { contextOf, readObjectBody } from '../resources/crud-operations';
+import { byKey, pageAfter } from '../resources/page-after';
 import type { ResourceOperationTable } from '../resources/resource-deps';
 import type { ResourceStore } from '../resources/resource-store';
 import { ValidationError } from '../shared/errors';
@@ -57,8 +58,6 @@ export function cohortMemberOperations(deps: CohortMemberDeps): ResourceOperatio
   };
 }
 
-const ID_FIELD: Record<CohortType, string> = { user: 'user_id', company: 'company_id' };
-
 /** Every member (up to the cap), sorted by id; the page after `after`. */
 async function membersPage(
   deps: CohortMemberDeps,
@@ -67,7 +66,7 @@ async function membersPage(
   page: { take: number; after?: string | undefined; member_id?: string | undefined },
 ): Promise<CohortMembers> {
   const ids: string[] = [];
-  const narrow = page.member_id === undefined ? undefined : parseQuery({ term: { [ID_FIELD[cohort.cohort_type]]: page.member_id } });
+  const narrow = page.member_id === undefined ? undefined : parseQuery({ term: { [MEMBER_FIELD[cohort.cohort_type]]: page.member_id } });
   let listed: 'all' | 'cut';
   try {
     listed = await forEachCohortMember(
@@ -81,17 +80,9 @@ async function membersPage(
     if (!(error instanceof CohortUnavailable)) throw error;
     throw new ValidationError(`The cohort cannot be computed: ${error.message}`, [{ field: 'criteria', reason: error.message }]);
   }
-  ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const from = page.after === undefined ? 0 : ids.findIndex((id) => id > page.after!);
-  const members = from < 0 ? [] : ids.slice(from, from + page.take);
-  const more = from >= 0 && from + page.take < ids.length;
-  return {
-    cohort_type: cohort.cohort_type,
-    total: ids.length,
-    cut: listed === 'cut',
-    members: members.map((id) => ({ id })),
-    ...(more ? { next_after: members.at(-1)! } : {}),
-  };
+  const idOf = (member: { id: string }) => member.id;
+  const { items, ...next } = pageAfter(ids.map((id) => ({ id })).sort(byKey(idOf)), idOf, page);
+  return { cohort_type: cohort.cohort_type, total: ids.length, cut: listed === 'cut', members: items, ...next };
 }
 
 const now = (deps: CohortMemberDeps) => deps.now?.() ?? new Date();

@@ -1,6 +1,7 @@
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../schemas/resources/governance-rule';
 import { appRulesPartition, RULE_SORT_PREFIX } from '../resources/keys';
 import { GoneError, NotFoundError, ValidationError, type FieldIssue } from '../shared/errors';
+import { byKey, pageAfter } from '../resources/page-after';
 import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
 import { parseQueryParams } from '../shared/invalid-input';
 import { RuleMembersQuery, type RuleAssignments, type RuleMembers } from '../../schemas/governance';
@@ -173,10 +174,7 @@ export function membersOf(ruleId: string, membership: Pick<RuleAssignments, 'use
       if (assignment) all.push({ kind, id, values: assignment.values });
     }
   const key = (m: { kind: string; id: string }) => `${m.kind}:${m.id}`;
-  all.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  const from = page.after === undefined ? 0 : all.findIndex((m) => key(m) > page.after!);
-  const members = from < 0 ? [] : all.slice(from, from + page.take);
-  const last = members.at(-1);
-  const more = from >= 0 && from + page.take < all.length;
-  return { rule_id: ruleId, total: all.length, members, ...(more && last ? { next_after: key(last) } : {}) };
+  all.sort(byKey(key));
+  const { items, ...next } = pageAfter(all, key, page);
+  return { rule_id: ruleId, total: all.length, members: items, ...next };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PageTake } from '../page-take';
 import { EmailPeriod } from './email-template';
 
 /**
@@ -99,15 +100,9 @@ export const CohortUpdate = z.strictObject({
 });
 export type CohortUpdate = z.infer<typeof CohortUpdate>;
 
-const take = z.coerce
-  .number({ error: 'must be a whole number from 1 to 1000' })
-  .int('must be a whole number from 1 to 1000')
-  .min(1, 'must be a whole number from 1 to 1000')
-  .max(1000, 'must be a whole number from 1 to 1000');
-
 /** Paging of a member list, and the one member to look for (is this user in the cohort now?). */
 const memberPaging = {
-  take: take.default(25),
+  take: PageTake.default(25),
   /** The `next_after` of the page before. */
   after: z.string().min(1).max(512).optional(),
   member_id: z.string().min(1).max(512).optional(),
