@@ -78,8 +78,9 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    if (read.status !== 404) return fail(values.json, `search answered ${read.status}: ${await read.text()}`);
-    last = `${read.status}`;
+    // Not there yet (404), or busy for a moment (429 throttled, 503 unavailable): asked again until the deadline.
+    if (read.status !== 404 && read.status !== 429 && read.status !== 503) return fail(values.json, `search answered ${read.status}: ${await read.text()}`);
+    last = `${read.status}${read.status === 404 ? '' : `: ${await read.text()}`}`;
     await new Promise((done) => setTimeout(done, 250));
   }
   return fail(values.json, `event ${transactionId} was acknowledged but not searchable within ${values.timeout} s (last answer ${last})`);
