@@ -12,7 +12,7 @@ const FUNCTION_TIERS = [
   ['cohorts'],
   ['management', 'governance', 'oauth', 'ethereum', 'exports'],
   ['billing', 'emails', 'console-sessions', 'shared-views'],
-  ['notifications'],
+  ['notifications', 'customer-portal'],
   ['ingest', 'cohort-notifications', 'alerts'],
   ['openapi'],
   ['routers'],

@@ -152,8 +152,10 @@ export class ManagementApi extends Construct {
     );
     props.search.grantHttpAccess(search.role);
 
-    // Shared views answer people without an account: the role reads token records, workspaces and
-    // dashboards (GetItem, BatchGetItem) and counts the org's rate (UpdateItem), and searches. Nothing else.
+    // Shared views and customer pages answer people without an account: the role reads token records,
+    // workspaces, dashboards, meters, prices and revocations (GetItem, BatchGetItem, Query), writes
+    // spend caps (PutItem, UpdateItem, DeleteItem; UpdateItem also counts the org's rate), reads balances
+    // and billing run state (GetItem, Query on the billing table), and searches. Nothing else.
     const sharedViews = new ServiceFunction(this, 'SharedViews', {
       entry: 'functions/entries/shared-views-api.ts',
       description: 'management API: public and embedded workspaces and dashboards (shared-view tokens)',
@@ -165,12 +167,24 @@ export class ManagementApi extends Construct {
         ...lambdaEnvironment(SharedViewApiEnv, {
           ...openSearchEnvironment(props.search),
           [tables.resources.envVar]: props.storage.tables.resources.tableName,
+          [tables.billing.envVar]: props.storage.tables.billing.tableName,
           [settingVariables.tokenSigningSecretArn]: this.tokenSigningSecret.secretArn,
         }),
       },
     });
     this.tokenSigningSecret.grantRead(sharedViews.function);
-    props.storage.tables.resources.grant(sharedViews.function, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem');
+    props.storage.tables.resources.grant(
+      sharedViews.function,
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:ConditionCheckItem',
+    );
+    props.storage.tables.billing.grant(sharedViews.function, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query');
     props.search.grantHttpAccess(sharedViews.role);
 
     const management = new ServiceFunction(this, 'Management', {

@@ -36,6 +36,7 @@ const METRIC_AGGS: Record<AlertMetricType, Record<string, unknown> | undefined> 
   // Billing metrics are read from subscriptions (billing-series.ts), never searched.
   quota_used_percent: undefined,
   balance_available: undefined,
+  spend_cap_used_percent: undefined,
 };
 
 /** The search body measuring the rule's metric (the window is the search's range). */

@@ -49,6 +49,8 @@ async function checkBillingMetric(deps: AlertRunDeps, ctx: ResourceContext, rule
   if (rule['query'] !== undefined) issues.push({ field: 'query', reason: `${metric} reads subscriptions, not events: no query` });
   if (rule['group_by'] !== undefined)
     issues.push({ field: 'group_by', reason: `${metric} has a series per ${metric === 'balance_available' ? 'subscription' : 'company'} already` });
+  if (metric === 'spend_cap_used_percent' && (rule['condition'] as AlertRuleCreate['condition']).operator !== 'above')
+    issues.push({ field: 'condition.operator', reason: 'spend_cap_used_percent warns as spending rises: above' });
   if ((rule['condition'] as AlertRuleCreate['condition']).type !== 'static')
     issues.push({ field: 'condition.type', reason: `${metric} needs a fixed threshold` });
   if (metric === 'quota_used_percent') {

@@ -11,9 +11,12 @@ import { judge, readSeries, type AlertRuleShape, type SeriesReading } from './al
  *   quota_used_percent  per company on a quota rule's plans: usage this billing period as a
  *                       percentage of the quota (80 and 100 are the usual thresholds)
  *   balance_available   per subscription with a prepaid balance: what is left
+ *   spend_cap_used_percent  per company that set itself a spend cap: its bill so far this period as
+ *                       a percentage of its budget, judged against the customer's own warning
+ *                       threshold (warn_at_percent), else the rule's
  */
 
-export const BILLING_METRICS: ReadonlySet<AlertMetricType> = new Set(['quota_used_percent', 'balance_available']);
+export const BILLING_METRICS: ReadonlySet<AlertMetricType> = new Set(['quota_used_percent', 'balance_available', 'spend_cap_used_percent']);
 export const isBillingMetric = (metric: AlertMetricType) => BILLING_METRICS.has(metric);
 
 export interface BillingSeriesDeps {
@@ -37,6 +40,17 @@ export async function readAlertSeries(
   const condition = rule.condition;
   // Billing metrics have no past to compare with: the management API accepts fixed thresholds only.
   const threshold = condition.type === 'static' ? condition.threshold : null;
+  if (rule.metric === 'spend_cap_used_percent') {
+    const caps = await deps.billing.spendCaps(scope, now);
+    return new Map(
+      caps.map((cap) => {
+        const own = cap.warn_at_percent ?? threshold;
+        // At the threshold counts: a customer warned "at 80 %" hears it when 80 % is reached.
+        const breaching = own === null ? null : cap.used_percent >= own;
+        return [cap.company_id, { value: cap.used_percent, threshold: own, breaching }];
+      }),
+    );
+  }
   const values = rule.metric === 'quota_used_percent' ? await quotaPercents(deps, scope, rule, now) : await balances(deps, scope, now);
   return new Map([...values].map(([series, value]) => [series, { value, threshold, breaching: judge(condition, value, threshold) }]));
 }

@@ -3,10 +3,13 @@ import type { BillingFacts } from '../governance/plan-selection';
 import { catalogPlanQuota } from '../resources/catalog-plan-quota';
 import type { SearchableIndex } from '../search/port';
 import type { ServiceStores } from './service-stores';
+import { spendCapStandings } from '../customer-portal/spend-caps/spend-cap-standing';
+import { customerUsageDeps } from './customer-usage-services';
 
 /**
  * What governance reads from billing (a layer above it): the app's subscriptions from the index, a
- * subscription's prepaid balance from the ledger, and a catalog plan's quota.
+ * subscription's prepaid balance from the ledger, a catalog plan's quota, and customers' spend caps
+ * with their bills so far.
  */
 export function governanceBillingFacts(stores: ServiceStores, index: SearchableIndex): BillingFacts {
   return {
@@ -18,5 +21,6 @@ export function governanceBillingFacts(stores: ServiceStores, index: SearchableI
       return balance?.figures.available.toString();
     },
     planQuota: (scope, provider, planId) => catalogPlanQuota(stores.resources, { orgId: scope.org_id, appId: scope.app_id }, provider, planId),
+    spendCaps: (scope, now) => spendCapStandings(customerUsageDeps(stores, index), { orgId: scope.org_id, appId: scope.app_id }, now),
   };
 }

@@ -122,6 +122,8 @@ export const SharedViewApiEnv = z.object({
   ...search,
   ...managementAuth,
   ...queryBudget,
+  // A customer's usage page reads balances and what the billing run has reported.
+  [tables.billing.envVar]: name,
 });
 
 /** Behavioural emails go through SES on AWS; its configuration set records bounces and complaints. */

@@ -7,9 +7,10 @@ export type ApiName = 'collector' | 'management';
  * The Lambdas that serve HTTP. Each has one entry file in functions/entries/.
  * - collector: the Collector API.
  * - search: the management API's `/search/~/...` routes (the search backend, heavy queries).
- * - shared-views: the public routes a shared-view token opens (`/public/views/...`): one workspace or
- *   dashboard and its stored queries, for people without an account. Its own Lambda, so what a
- *   leaked link can reach is bounded by that Lambda's role (read the resources table, search).
+ * - shared-views: the public routes a shared-view or customer token opens (`/public/views/...`,
+ *   `/public/customers/...`): stored queries, and a customer's usage, bill and spend cap, for people
+ *   without an account. Its own Lambda, so what a leaked link can reach is bounded by that Lambda's
+ *   role (read the resources and billing tables, write spend caps, search).
  * - management: every other management route (OAuth, access tokens, resources). Paths that start
  *   with `~` have no prefix API Gateway can route on, so they all reach the `$default` Lambda;
  *   grouping them in one Lambda is what the gateway allows (see lib/management-api.ts).
@@ -28,7 +29,9 @@ export type RouteAuth =
   | { kind: 'collector-app' }
   | { kind: 'management-token'; scope: ManagementScope }
   /** The `{token}` path parameter is a shared-view token (functions/shared-views). */
-  | { kind: 'shared-view-token' };
+  | { kind: 'shared-view-token' }
+  /** The `{token}` path parameter is a customer token (functions/customer-portal). */
+  | { kind: 'customer-token' };
 
 export interface RouteDefinition {
   readonly api: ApiName;
@@ -87,5 +90,16 @@ export const sharedView = (method: HttpMethod, path: string, operation: string, 
   lambda: 'shared-views',
   operation,
   auth: { kind: 'shared-view-token' },
+  summary,
+});
+
+/** A customer route: served by the shared-views Lambda, the `{token}` path parameter a customer token. */
+export const customerRoute = (method: HttpMethod, path: string, operation: string, summary: string): RouteDefinition => ({
+  api: 'management',
+  method,
+  path,
+  lambda: 'shared-views',
+  operation,
+  auth: { kind: 'customer-token' },
   summary,
 });

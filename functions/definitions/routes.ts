@@ -1,6 +1,7 @@
 import { collector, search, manage, open, type ApiName, type HttpLambdaName, type RouteDefinition } from './route-types';
 import { billingRoutes } from './billing-routes';
 import { resourceRoutes } from './resource-routes';
+import { customerRoutes } from './customer-routes';
 
 export type { ApiName, HttpLambdaName, HttpMethod, ManagementLambdaName, RouteAuth, RouteDefinition } from './route-types';
 export { MANAGEMENT_DEFAULT_LAMBDA } from './route-types';
@@ -149,6 +150,7 @@ export const routes: readonly RouteDefinition[] = [
   manage('DELETE', '/~/organizations/users/{username}', 'deleteOrgUser', 'update:organizations', 'Delete an org user'),
   ...billingRoutes,
   ...resourceRoutes,
+  ...customerRoutes,
 ];
 
 /** Every management route is also served under `/v1` (the original service accepts both). */

@@ -1,4 +1,5 @@
 import type { StoredRule } from '../../schemas/governance';
+import type { SpendCapStanding } from '../../schemas/resources/spend-cap';
 import { Decimal } from '../../values/decimal';
 import type { SearchableIndex, TenantScope } from '../search/port';
 import { modelOf } from './rule-model';
@@ -18,6 +19,8 @@ export interface BillingFacts extends SubscriptionFacts {
   availableBalance(scope: TenantScope, subscriptionId: string): Promise<string | undefined>;
   /** The `quota` metadata of the catalog plan with this id and provider, when it has a usable one. */
   planQuota(scope: TenantScope, provider: string, planId: string): Promise<number | undefined>;
+  /** Every customer's own spend cap and its bill so far this period (spend_cap rules and alerts). */
+  spendCaps(scope: TenantScope, now: Date): Promise<readonly SpendCapStanding[]>;
 }
 
 /** Whether membership of the rule depends on subscriptions (and so on this module). */
@@ -45,7 +48,7 @@ export async function selectByPlans(
   if (planned.length === 0) return { selections, problems };
   const subscriptions = await input.facts.subscriptions(input.scope, input.now);
   for (const rule of planned) {
-    if (rule.plans.length === 0) {
+    if (rule.plans.length === 0 && modelOf(rule) !== 'spend_cap') {
       problems.push({ rule_id: rule._id, reason: `a ${modelOf(rule)} rule needs plans; it selects nobody` });
       selections.set(rule._id, new Map());
       continue;
@@ -85,7 +88,28 @@ async function selectFor(input: PlanSelectionInput, rule: StoredRule, onPlans: r
       return exhaustedBalances(input, rule, active);
     case 'quota':
       return overQuota(input, rule, active);
+    case 'spend_cap':
+      return cappedCompanies(input, rule, active);
   }
+}
+
+/**
+ * Companies whose bill so far this period reached the hard cap they set themselves; with plans,
+ * only those with an active subscription on one of them.
+ */
+async function cappedCompanies(input: PlanSelectionInput, rule: StoredRule, active: readonly PlanSubscription[]): Promise<PlanSelection> {
+  const onPlans = rule.plans.length === 0 ? undefined : new Set(active.map((s) => s.companyId));
+  const selection: PlanSelection = new Map();
+  for (const cap of await input.facts.spendCaps(input.scope, input.now)) {
+    if (!cap.capped || (onPlans && !onPlans.has(cap.company_id))) continue;
+    selection.set(cap.company_id, {
+      spend_cap_budget: cap.budget,
+      spend_cap_spent: cap.spent,
+      spend_cap_currency: cap.currency,
+      spend_cap_reset: cap.period_end ?? '',
+    });
+  }
+  return selection;
 }
 
 function everyCompany(subscriptions: readonly PlanSubscription[], values: (s: PlanSubscription) => Record<string, string>): PlanSelection {

@@ -113,6 +113,7 @@ export function toSdkRule(rule: StoredRule): SdkRule {
 export function billingVariables(rule: Pick<StoredRule, 'model' | 'plans'>): string[] {
   const model = modelOf(rule);
   if (model === 'cohort' && rule.plans.length === 0) return [];
+  if (model === 'spend_cap') return ['spend_cap_budget', 'spend_cap_spent', 'spend_cap_currency', 'spend_cap_reset'];
   const common = ['subscription_id', 'plan_id'];
   if (model === 'quota') return [...common, 'quota_limit', 'quota_used', 'quota_period_start', 'quota_reset', 'quota_reset_http'];
   if (model === 'balance') return [...common, 'balance'];
@@ -144,6 +145,16 @@ export function defaultResponse(rule: Pick<StoredRule, 'model'>): Record<string,
       return {
         status: 402,
         body: { error: { code: 'subscription_inactive', message: 'Subscription {{subscription_id}} is {{subscription_status}}: it is not active' } },
+      };
+    case 'spend_cap':
+      return {
+        status: 402,
+        body: {
+          error: {
+            code: 'spend_cap_reached',
+            message: 'The spend cap of {{spend_cap_budget}} {{spend_cap_currency}} for this billing period is reached; it resets at {{spend_cap_reset}}',
+          },
+        },
       };
     case 'cohort':
       return {};

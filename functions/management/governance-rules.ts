@@ -50,7 +50,7 @@ async function checkCohorts(store: ResourceStore, ctx: ResourceContext, rule: St
 
 /**
  * Plans and billing models: a quota, balance or subscription rule is a user or company rule with
- * plans (the subscriptions it reads); only a quota rule has a `quota`, whose query must parse and
+ * plans (the subscriptions it reads; a spend_cap rule reads customers' own caps, and plans only narrow it); only a quota rule has a `quota`, whose query must parse and
  * whose limit comes from the rule or from every plan's catalog entry.
  */
 async function checkPlans(store: ResourceStore, ctx: ResourceContext, rule: StoredDocument): Promise<void> {
@@ -63,7 +63,7 @@ async function checkPlans(store: ResourceStore, ctx: ResourceContext, rule: Stor
       field: plans.length > 0 ? 'plans' : 'model',
       reason: 'a regex rule matches requests only; plans and billing models need a user or company rule',
     });
-  else if (model !== 'cohort' && plans.length === 0)
+  else if (model !== 'cohort' && model !== 'spend_cap' && plans.length === 0)
     issues.push({ field: 'plans', reason: `a ${model} rule reads the subscriptions on its plans: name at least one` });
   if (quota !== undefined && model !== 'quota') issues.push({ field: 'quota', reason: 'only a rule with model "quota" has a quota' });
   if (quota?.query !== undefined) {

@@ -302,7 +302,8 @@ function errorStatuses(route: RouteDefinition, entry: RouteSchema | undefined): 
   if (entry?.query) statuses.add(400);
   if (route.auth.kind === 'collector-app') statuses.add(401);
   // The management authenticator: token and scope (401), organisation status (402), rate limit (429).
-  if (route.auth.kind === 'management-token' || route.auth.kind === 'shared-view-token') [401, 402, 429].forEach((s) => statuses.add(s as ErrorStatus));
+  if (route.auth.kind === 'management-token' || route.auth.kind === 'shared-view-token' || route.auth.kind === 'customer-token')
+    [401, 402, 429].forEach((s) => statuses.add(s as ErrorStatus));
   // A deleted app answers 410 on every route of its tokens.
   if (route.auth.kind === 'management-token') statuses.add(410);
   // Queries run within a time budget (functions/search/query-budget.ts).
@@ -377,6 +378,7 @@ function security(api: ApiName, route: RouteDefinition): Json[] {
     case 'management-token':
       return [{ oauth2: [route.auth.scope] }];
     case 'shared-view-token':
+    case 'customer-token':
       // The credential is the `{token}` path parameter (a link anyone may open): no header scheme.
       return [];
     default:

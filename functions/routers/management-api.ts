@@ -15,6 +15,7 @@ import { resourceOperations, type ResourceOperationsDeps } from './resource-oper
 import { cohortMemberOperations } from '../management/cohort-members';
 import type { CohortSources } from '../cohorts/cohort-members';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
+import { customerTokenOperations } from '../customer-portal/access/customer-token-operations';
 import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
 import { ethAbiOperations } from '../ethereum/eth-abi-operations';
 import { ingestBacklogOperations, type IngestBacklogProbe } from '../ingest/backlog/ingest-backlog';
@@ -68,6 +69,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...ingestBacklogOperations(deps),
       ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
+      ...customerTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });
 }

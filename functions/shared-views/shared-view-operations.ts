@@ -1,16 +1,13 @@
 import * as z from 'zod';
 import { DrawingItem } from '../../schemas/resources/workspace';
-import type { SharedTimeRange, SharedView, SharedViewClaims, SharedWorkspace, SharedViewTokenRecord } from '../../schemas/resources/shared-view';
+import type { SharedView, SharedViewClaims, SharedWorkspace, SharedViewTokenRecord } from '../../schemas/resources/shared-view';
 import { rowsOf } from '../management/kinds/dashboard-tree';
 import { resourceKey, type ResourceStore, type StoredDocument } from '../resources/resource-store';
-import { parseFunnelBody, parseRetentionBody } from '../search/analyses/parse-analyses';
-import { parseRequestRange } from '../search/dates/request-range';
-import { parseSearchRequest } from '../search/dsl';
-import type { SearchableIndex, SearchContext } from '../search/port';
-import { withinQueryBudget, type QueryBudgetDeps } from '../search/query-budget';
 import { GoneError, NotFoundError, UnauthorizedError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { targetLocation } from './signed-token-records';
+import { runStoredChart, type StoredChartDeps } from './stored-chart';
+import { allowedRange } from './time-ranges';
 
 /** Who is reading a shared view: the verified token and its live record. */
 export interface SharedViewCaller {
@@ -18,10 +15,8 @@ export interface SharedViewCaller {
   readonly record: SharedViewTokenRecord;
 }
 
-export interface SharedViewOperationDeps extends QueryBudgetDeps {
+export interface SharedViewOperationDeps extends StoredChartDeps {
   readonly store: ResourceStore;
-  readonly index: SearchableIndex;
-  readonly ready: () => Promise<void>;
   readonly now?: () => Date;
 }
 
@@ -55,47 +50,18 @@ export function sharedViewOperations(deps: SharedViewOperationDeps): Record<stri
 
     sharedViewData: async (request, { claims, record }) => {
       const workspace = await sharedWorkspace(deps.store, claims, request.pathParams['workspaceId'] ?? '');
-      const range = allowedRange(record.time_ranges, request.query['range']);
-      const at = now();
-      const window = parseRequestRange({ from: range.from, to: range.to, time_zone: record.time_zone }, at);
-      const context: SearchContext = {
+      const range = allowedRange(record.time_ranges, request.query['range'], 'shared-view token');
+      const answer = await runStoredChart(deps, {
         scope: { org_id: claims.org_id, app_id: claims.app_id },
-        kind: 'events',
-        range: { from: window.from, to: window.to },
+        workspace,
+        range,
         timeZone: record.time_zone,
-        now: at,
-      };
-      await deps.ready();
-      const chart = (workspace['chart'] ?? {}) as Record<string, unknown>;
-      const retention = (chart['view_elements'] as Record<string, unknown> | undefined)?.['retention_query'];
-      const base = { range, time_zone: record.time_zone };
-      // A viewer's query runs under the owner's budget: one of the org's concurrent queries, the same time limit.
-      const budgeted = <T>(query: (within: SearchContext) => Promise<T>) =>
-        withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...context, signal }));
-      if (chart['funnel_query'] !== undefined) {
-        const funnel = parseFunnelBody(chart['funnel_query']);
-        return { status: 200, body: { query: 'funnel', ...base, answer: await budgeted((within) => deps.index.funnel(within, funnel)) } };
-      }
-      if (retention !== undefined) {
-        const parsed = parseRetentionBody(retention);
-        return { status: 200, body: { query: 'retention', ...base, answer: await budgeted((within) => deps.index.retention(within, parsed)) } };
-      }
-      const search = parseSearchRequest(chart['es_query'] ?? { size: 0, query: { match_all: {} } }, 'events', { timeZone: record.time_zone });
-      return { status: 200, body: { query: 'search', ...base, answer: await budgeted((within) => deps.index.search(within, search)) } };
+        now: now(),
+        ...(request.disconnected ? { disconnected: request.disconnected } : {}),
+      });
+      return { status: 200, body: answer };
     },
   };
-}
-
-/** The `range` query parameter: an index into the token's ranges (default the first); any other is refused as not allowed. */
-function allowedRange(ranges: readonly SharedTimeRange[], given: string | undefined): SharedTimeRange {
-  const index = given === undefined ? 0 : /^\d{1,2}$/.test(given) ? Number(given) : -1;
-  const range = ranges[index];
-  if (!range)
-    throw new UnauthorizedError(
-      `The shared-view token allows ${ranges.length} time range${ranges.length === 1 ? '' : 's'} (range 0 to ${ranges.length - 1}), not ${JSON.stringify(given)}`,
-      [{ field: 'range', reason: 'not a time range this token allows' }],
-    );
-  return range;
 }
 
 /** The token's workspace or dashboard, as stored now; a 404 once it is deleted. */
@@ -144,7 +110,7 @@ async function sharedContent(store: ResourceStore, claims: SharedViewClaims): Pr
 /** The workspaces a shared dashboard shows, in its order (each once, at most MAX_SHARED_DASHBOARD_WORKSPACES). */
 const dashboardWorkspaceIds = (dashboard: StoredDocument): string[] => [...new Set(rowsOf(dashboard).flat())].slice(0, MAX_SHARED_DASHBOARD_WORKSPACES);
 
-function shownWorkspace(stored: StoredDocument): SharedWorkspace {
+export function shownWorkspace(stored: StoredDocument): SharedWorkspace {
   const chart = (stored['chart'] ?? {}) as Record<string, unknown>;
   const shownChart = Object.fromEntries(SHOWN_CHART_FIELDS.filter((field) => chart[field] !== undefined).map((field) => [field, chart[field]]));
   // Checked when the workspace was written; read back as the shape the answer declares.

@@ -3,7 +3,6 @@ import {
   MAX_SHARED_TOKEN_SECONDS,
   SharedViewTokenCreate,
   type SharedTargetKind,
-  type SharedTimeRange,
   type SharedViewToken,
   type SharedViewTokenRecord,
 } from '../../schemas/resources/shared-view';
@@ -12,9 +11,9 @@ import { nextPageHeader } from '../resources/references';
 import type { ResourceOperationTable } from '../resources/resource-deps';
 import { newResourceId, type ResourceStore, type StoredDocument } from '../resources/resource-store';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
-import { parseRequestRange } from '../search/dates/request-range';
 import { assertTimeZone } from '../search/dates/time-zone';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../shared/errors';
+import { checkedTimeRanges, ownRange } from './time-ranges';
 import { originOf } from '../shared/http/origin';
 import type { HttpRequest } from '../shared/http/types';
 import { signSharedViewToken } from './shared-view-token';
@@ -123,20 +122,8 @@ function newRecord(
 ): SharedViewTokenRecord {
   const chart = (kind === 'workspace' ? target.document['chart'] : undefined) as { from?: unknown; to?: unknown; time_zone?: unknown } | undefined;
   const timeZone = assertTimeZone(input.time_zone ?? (typeof chart?.time_zone === 'string' ? chart.time_zone : 'UTC'), 'time_zone');
-  const ownRange: SharedTimeRange = { from: typeof chart?.from === 'string' ? chart.from : '-24h', to: typeof chart?.to === 'string' ? chart.to : 'now' };
-  const timeRanges = input.time_ranges ?? [ownRange];
-  // Each range must be one the search API reads, now and later: checked as the viewer's request will be.
-  timeRanges.forEach((range, i) => {
-    try {
-      parseRequestRange({ from: range.from, to: range.to, time_zone: timeZone }, at);
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      const field = `time_ranges[${i}].${error.details[0]?.field === 'to' ? 'to' : 'from'}`;
-      throw new ValidationError(`Invalid ${field}: ${error.details[0]?.reason ?? error.message}`, [
-        { field, reason: error.details[0]?.reason ?? error.message },
-      ]);
-    }
-  });
+  const timeRanges = input.time_ranges ?? [ownRange(chart)];
+  checkedTimeRanges(timeRanges, timeZone, at);
   return {
     _id: newResourceId(at.getTime()),
     org_id: ctx.orgId,

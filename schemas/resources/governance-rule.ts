@@ -34,9 +34,11 @@ export const RulePlan = z.strictObject({
  *   quota         companies on its plans whose usage this billing period reached the quota
  *   balance       companies on its plans whose prepaid balance is used up
  *   subscription  companies whose subscriptions on its plans are all inactive or cancelled
+ *   spend_cap     companies whose bill so far this period reached the hard spend cap they set
+ *                 themselves (through a customer token); plans, if given, narrow it
  */
-export const GovernanceRuleModel = z.enum(['cohort', 'quota', 'balance', 'subscription'], {
-  error: 'must be cohort, quota, balance or subscription',
+export const GovernanceRuleModel = z.enum(['cohort', 'quota', 'balance', 'subscription', 'spend_cap'], {
+  error: 'must be cohort, quota, balance, subscription or spend_cap',
 });
 export type GovernanceRuleModel = z.infer<typeof GovernanceRuleModel>;
 

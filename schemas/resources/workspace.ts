@@ -32,6 +32,7 @@ export const TemplateItem = z.strictObject({
   dynamic_fields: z.array(z.string()),
   dynamic_time: z.boolean().optional(),
 });
+export type TemplateItem = z.infer<typeof TemplateItem>;
 
 const KeyValuePair = z.strictObject({ key: z.string(), val: z.string() });
 

@@ -1,5 +1,6 @@
 import { buckets, ingestStream, tables } from '../../functions/definitions/resources';
 import type { ServiceFunction } from '../../lib/service-function';
+import type { IConstruct } from 'constructs';
 import { EmailSenderEnv, ManagementApiEnv, parseEnv, SearchApiEnv, SharedViewApiEnv } from '../../functions/definitions/environment';
 import { logicalIdOf, synthesize } from './synth';
 
@@ -68,7 +69,7 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
   [
     'shared-views',
     stack.managementApi.functions['shared-views'],
-    [tables.resources.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN'],
+    [tables.resources.envVar, tables.billing.envVar, 'SEARCH_BACKEND', 'OPENSEARCH_ENDPOINT', 'OPENSEARCH_REPLICAS', 'TOKEN_SIGNING_SECRET_ARN'],
   ],
 ];
 
@@ -192,10 +193,28 @@ describe('shared-views Lambda permissions (it answers anyone holding a link)', (
     resources[logicalIdOf(stack.managementApi.functions['shared-views'].role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument.Statement;
   const actions = statements.flatMap((s) => [s.Action].flat());
 
-  it('reads items of the resources table and counts the rate, and writes nothing else anywhere', () => {
+  const onTable = (table: IConstruct) =>
+    statements
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')) && JSON.stringify(s.Resource).includes(`"${logicalIdOf(table)}"`))
+      .flatMap((s) => [s.Action].flat())
+      .sort();
+
+  it('reads and writes items of the resources table (spend caps, the rate), only reads the billing table, and touches nothing else', () => {
     const onTables = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
-    expect(onTables.every((s) => JSON.stringify(s.Resource).includes(`"${logicalIdOf(stack.storage.tables.resources)}"`))).toBe(true);
-    expect(onTables.flatMap((s) => [s.Action].flat()).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(onTables.flatMap((s) => [s.Action].flat()).length).toBe(
+      onTable(stack.storage.tables.resources).length + onTable(stack.storage.tables.billing).length,
+    );
+    expect(onTable(stack.storage.tables.resources)).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(onTable(stack.storage.tables.billing)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     expect(actions.filter((a) => /^(s3|kinesis|sqs|lambda):/.test(a))).toEqual([]);
   });
 

@@ -76,7 +76,7 @@ export async function runBilling(input: BillingRunInput): Promise<BillingRunSumm
   return { startedAt: started.toISOString(), durationMs: clock().getTime() - started.getTime(), complete, ...counters, errors, warnings };
 }
 
-async function activeMeters(deps: BillingRunDeps, tenant: ReportTenant): Promise<(RunMeter | { id: string; error: string })[]> {
+export async function activeMeters(deps: Pick<BillingRunDeps, 'resources'>, tenant: ReportTenant): Promise<(RunMeter | { id: string; error: string })[]> {
   const store = deps.resources;
   const meters: (RunMeter | { id: string; error: string })[] = [];
   let beforeId: string | undefined;

@@ -35,11 +35,12 @@ export class SubscriptionDirectory {
     }
   }
 
-  static async load(index: SearchableIndex, scope: TenantScope, now: Date): Promise<SubscriptionDirectory> {
+  /** The app's subscriptions, or those a query selects (one company's, for its usage page). */
+  static async load(index: SearchableIndex, scope: TenantScope, now: Date, query?: Record<string, unknown>): Promise<SubscriptionDirectory> {
     const found = new Map<string, KnownSubscription>();
     let after: unknown[] | undefined;
     for (;;) {
-      const body = { size: PAGE, sort: [{ subscription_id: { order: 'asc' } }], ...(after ? { search_after: after } : {}) };
+      const body = { size: PAGE, ...(query ? { query } : {}), sort: [{ subscription_id: { order: 'asc' } }], ...(after ? { search_after: after } : {}) };
       const response = await index.search(
         { scope, kind: 'subscriptions', timeZone: 'UTC', now },
         parseSearchRequest(body, 'subscriptions', { timeZone: 'UTC' }),

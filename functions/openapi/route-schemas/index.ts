@@ -7,6 +7,7 @@ import { documentSchemas, searchSchemas } from './search-route-schemas';
 import { sharedViewSchemas } from './shared-view-route-schemas';
 import { emailSchemas } from './email-route-schemas';
 import { ethAbiSchemas } from './eth-abi-route-schemas';
+import { customerSchemas } from './customer-route-schemas';
 
 export type { ErrorStatus, RouteSchema } from './route-schema';
 
@@ -35,4 +36,5 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...sharedViewSchemas,
   ...emailSchemas,
   ...ethAbiSchemas,
+  ...customerSchemas,
 };

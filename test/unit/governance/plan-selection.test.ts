@@ -5,6 +5,7 @@ import { computeMembership } from '../../../functions/governance/membership';
 import type { PlanSubscription } from '../../../functions/cohorts/subscription-periods';
 import { selectByPlans, type BillingFacts } from '../../../functions/governance/plan-selection';
 import { StoredRule } from '../../../schemas/governance';
+import type { SpendCapStanding } from '../../../schemas/resources/spend-cap';
 
 /** Which companies rules with plans select: quotas counted in the real (in-process) DuckDB index, balances and subscriptions as billing reports them. */
 
@@ -50,10 +51,16 @@ const subscription = (subscriptionId: string, companyId: string, planId: string,
   items: [{ plan_id: planId, price_id: `${planId}-monthly` }],
   ...fields,
 });
-const facts = (subscriptions: PlanSubscription[], balances: Record<string, string> = {}, catalog: Record<string, number> = {}): BillingFacts => ({
+const facts = (
+  subscriptions: PlanSubscription[],
+  balances: Record<string, string> = {},
+  catalog: Record<string, number> = {},
+  caps: SpendCapStanding[] = [],
+): BillingFacts => ({
   subscriptions: async () => subscriptions,
   availableBalance: async (_scope, id) => balances[id],
   planQuota: async (_scope, _provider, planId) => catalog[planId],
+  spendCaps: async () => caps,
 });
 const rule = (fields: Record<string, unknown>) =>
   StoredRule.parse({ _id: 'r1', type: 'company', block: true, state: 1, plans: [{ provider: 'webhook', plan_id: 'starter', price_ids: [] }], ...fields });
@@ -131,6 +138,31 @@ it('subscription rules select companies with subscriptions on the plans none of 
   expect((await select([rule({ model: 'subscription' })], facts(subs))).selected).toEqual({
     busy: { subscription_id: 's-busy', subscription_status: 'cancelled', plan_id: 'starter' },
   });
+});
+
+it('spend_cap rules select companies whose bill reached the hard cap they set, on any plan or only on the rule’s plans', async () => {
+  const cap = (companyId: string, spent: string, fields: Partial<SpendCapStanding> = {}): SpendCapStanding => ({
+    company_id: companyId,
+    budget: '100',
+    currency: 'USD',
+    hard_cap: true,
+    updated_at: NOW.toISOString(),
+    spent,
+    used_percent: Number(spent),
+    period_end: PERIOD_END.toISOString(),
+    warning: false,
+    capped: Number(spent) >= 100,
+    ...fields,
+  });
+  const caps = [cap('busy', '100'), cap('quiet', '99.99'), cap('soft', '250', { hard_cap: false, capped: false }), cap('other', '120')];
+  const subs = [subscription('s-busy', 'busy', 'starter'), subscription('s-other', 'other', 'enterprise')];
+  const reached = { spend_cap_budget: '100', spend_cap_currency: 'USD', spend_cap_reset: PERIOD_END.toISOString() };
+  const anyPlan = await select([rule({ model: 'spend_cap', plans: [] })], facts(subs, {}, {}, caps));
+  expect(anyPlan).toEqual({
+    problems: [],
+    selected: { busy: { ...reached, spend_cap_spent: '100' }, other: { ...reached, spend_cap_spent: '120' } },
+  });
+  expect((await select([rule({ model: 'spend_cap' })], facts(subs, {}, {}, caps))).selected).toEqual({ busy: { ...reached, spend_cap_spent: '100' } });
 });
 
 it('a rule’s members: the selected companies, their users for a user rule, narrowed to its cohorts’ members', async () => {

@@ -1,0 +1,165 @@
+import type { CustomerMeterUsage, CustomerUsage } from '../../../schemas/billing/customer-usage';
+import { Decimal } from '../../../values/decimal';
+import { activeMeters } from '../../billing/run/billing-run';
+import { loadMeterPricing, type CatalogPrice, type MeterPricing } from '../../billing/run/meter-pricing';
+import type { RunMeter } from '../../billing/run/run-meter';
+import type { PeriodTotal } from '../../billing/run/run-state-store';
+import { BILLABLE_STATUSES, SubscriptionDirectory, type KnownSubscription } from '../../billing/run/subscription-directory';
+import { subscriptionReportKey } from '../../billing/reports/report-id';
+import type { ReportTenant } from '../../billing/reports/report-store';
+import type { ResourceStore } from '../../resources/resource-store';
+import type { SearchableIndex } from '../../search/port';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import { customerPeriod, type CustomerPeriod } from './customer-period';
+import { pricedUsage, projectedQuantity, windowQuantities } from './usage-pricing';
+
+/**
+ * One customer's usage and bill this period, from its events, as the billing run will bill them:
+ * the same meters, attribution (events naming a subscription; the company's other events to the
+ * subscription the run picks), reporting windows, multiplier and rounding, catalog price and tiers.
+ * The estimate projects the usage so far over the whole period; once the period has ended it is the
+ * bill itself, and equals what the run reports for that period.
+ */
+
+export interface CustomerUsageDeps {
+  readonly index: SearchableIndex;
+  readonly resources: ResourceStore;
+  /** The available prepaid balance of a subscription (decimal text), when it has one. */
+  readonly balance: (tenant: ReportTenant, subscriptionId: string) => Promise<string | undefined>;
+  /** Period-to-date usage the billing run has reported per report key of a meter (run state). */
+  readonly billedTotals: (tenant: ReportTenant, meterId: string) => Promise<ReadonlyMap<string, PeriodTotal>>;
+}
+
+export interface CustomerUsageInput {
+  readonly tenant: ReportTenant;
+  readonly companyId: string;
+  readonly subscriptionId?: string;
+  /** A period other than the current one: a subscription's stated period, or a UTC month, starting then. */
+  readonly periodStart?: Date;
+  readonly now: Date;
+}
+
+/** One meter's lines for one subscription: what the usage answer shows and what the balance needs. */
+interface MeterLine {
+  readonly usage: CustomerMeterUsage;
+  readonly billedAmount: Decimal;
+}
+
+export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsageInput): Promise<CustomerUsage> {
+  const { tenant, companyId, now } = input;
+  const scope = { org_id: tenant.orgId, app_id: tenant.appId };
+  const directory = await SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } });
+  const own = [...directory.subscriptions.values()].filter(
+    (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
+  );
+  if (input.subscriptionId !== undefined && own.length === 0) throw new NotFoundError(`The company ${companyId} has no subscription ${input.subscriptionId}`);
+  const periods = new Map<string, CustomerPeriod>();
+  for (const s of own) {
+    const period = BILLABLE_STATUSES.has(s.status) ? customerPeriod(s, now, input.periodStart) : undefined;
+    if (period) periods.set(s.subscriptionId, period);
+  }
+  if (input.periodStart !== undefined && periods.size === 0 && own.some((s) => BILLABLE_STATUSES.has(s.status)))
+    throw new ValidationError('Invalid period_start: no billing period of the customer starts then', [
+      { field: 'period_start', reason: "is neither a subscription's period start nor the first of a UTC month" },
+    ]);
+  const billable = own.filter((s) => periods.has(s.subscriptionId));
+  const meters = (await activeMeters({ resources: deps.resources }, tenant)).filter((m): m is RunMeter => !('error' in m));
+  const pricings = new Map<string, Promise<MeterPricing | undefined>>();
+  const pricingOf = (planId: string | undefined) => {
+    if (planId === undefined) return Promise.resolve(undefined);
+    let pricing = pricings.get(planId);
+    if (!pricing) {
+      pricing = loadMeterPricing(deps.resources, tenant, planId);
+      pricings.set(planId, pricing);
+    }
+    return pricing;
+  };
+
+  const lines: MeterLine[] = [];
+  for (const meter of meters) {
+    const pricing = await pricingOf(meter.catalogPlanId);
+    const chosen = directory.forCompany(companyId, meter.billedIds);
+    // A per-subscription (placeholder) meter is evaluated only for the subscriptions carrying its ids.
+    const evaluated = meter.perSubscription ? new Set(directory.billableFor(meter.billedIds).map((s) => s.subscriptionId)) : undefined;
+    const billed = await deps.billedTotals(tenant, meter.id);
+    for (const subscription of billable) {
+      if (evaluated && !evaluated.has(subscription.subscriptionId)) continue;
+      const companyAttributed = chosen?.subscriptionId === subscription.subscriptionId;
+      const period = periods.get(subscription.subscriptionId)!;
+      const windows = await windowQuantities(deps.index, scope, meter, subscription, companyAttributed, period, now);
+      if (windows.total === 0n && !companyAttributed) continue;
+      lines.push(meterLine(meter, subscription, pricing?.priceFor(subscription), period, windows, billed, now));
+    }
+  }
+  return {
+    company_id: companyId,
+    generated_at: now.toISOString(),
+    subscriptions: await Promise.all(
+      billable.map(async (s) => {
+        const period = periods.get(s.subscriptionId)!;
+        const available = await deps.balance(tenant, s.subscriptionId);
+        const shown = {
+          subscription_id: s.subscriptionId,
+          status: s.status,
+          period: { start: period.start.toISOString(), end: period.end.toISOString(), closed: period.closed },
+        };
+        if (available === undefined) return shown;
+        // The run draws each reported amount: what it has reported is drawn already, the rest of the estimate will be.
+        const toDraw = Decimal.sum(
+          lines
+            .filter((line) => line.usage.subscription_id === s.subscriptionId)
+            .map((line) => Decimal.from(line.usage.estimated_amount ?? '0').minus(line.billedAmount)),
+        );
+        return { ...shown, balance: { available, after_estimate: Decimal.from(available).minus(toDraw).toString() } };
+      }),
+    ),
+    meters: lines.map((line) => line.usage),
+    totals: totalsByCurrency(lines.map((line) => line.usage)),
+  };
+}
+
+function meterLine(
+  meter: RunMeter,
+  subscription: KnownSubscription,
+  price: CatalogPrice | undefined,
+  period: CustomerPeriod,
+  windows: Awaited<ReturnType<typeof windowQuantities>>,
+  billed: ReadonlyMap<string, PeriodTotal>,
+  now: Date,
+): MeterLine {
+  const estimated = period.closed ? windows.total : projectedQuantity(windows.total, period, now);
+  const so = price ? pricedUsage(price, windows.total) : undefined;
+  const estimate = price ? pricedUsage(price, estimated) : undefined;
+  // What the run has reported this period (its period-to-date total), priced as it priced it.
+  const total = billed.get(subscriptionReportKey(subscription.subscriptionId));
+  const billedUsage = total && total.periodStart === period.start.toISOString() ? BigInt(total.usage) : 0n;
+  return {
+    usage: {
+      billing_meter_id: meter.id,
+      name: meter.name,
+      subscription_id: subscription.subscriptionId,
+      usage: Number(windows.total),
+      estimated_usage: Number(estimated),
+      price_id: price?.id ?? null,
+      currency: price?.currency ?? null,
+      amount: so ? so.amount.toString() : null,
+      estimated_amount: estimate ? estimate.amount.toString() : null,
+      estimate_lines: estimate ? estimate.lines : [],
+      daily: windows.daily,
+    },
+    billedAmount: price ? pricedUsage(price, billedUsage).amount : Decimal.ZERO,
+  };
+}
+
+function totalsByCurrency(meters: readonly CustomerMeterUsage[]): CustomerUsage['totals'] {
+  const sums = new Map<string, { amount: Decimal; estimated: Decimal }>();
+  for (const meter of meters) {
+    if (meter.currency === null) continue;
+    const sum = sums.get(meter.currency) ?? { amount: Decimal.ZERO, estimated: Decimal.ZERO };
+    sums.set(meter.currency, {
+      amount: sum.amount.plus(Decimal.from(meter.amount ?? '0')),
+      estimated: sum.estimated.plus(Decimal.from(meter.estimated_amount ?? '0')),
+    });
+  }
+  return [...sums].map(([currency, sum]) => ({ currency, amount: sum.amount.toString(), estimated_amount: sum.estimated.toString() }));
+}

@@ -1,0 +1,111 @@
+import * as z from 'zod';
+import { CustomerUsage } from '../../../schemas/billing/customer-usage';
+import {
+  CustomerDataQuery,
+  CustomerRevocation,
+  CustomerToken,
+  CustomerTokenCreate,
+  CustomerUsageQuery,
+  CustomerView,
+  MAX_CUSTOMER_TOKEN_SECONDS,
+} from '../../../schemas/resources/customer-access';
+import { SharedData } from '../../../schemas/resources/shared-view';
+import { SpendCapInput, SpendCapStanding } from '../../../schemas/resources/spend-cap';
+import { ListQuery, NEXT_PAGE, named, type RouteSchema } from './route-schema';
+import { FunnelSchema, RetentionSchema, SearchHitsSchema } from './search-route-schemas';
+
+/** Customer access: customer tokens, and what one opens (templates, usage and bill, spend cap). */
+
+const CustomerTokenSchema = named('CustomerToken', CustomerToken);
+const CustomerRevocationSchema = named('CustomerRevocation', CustomerRevocation);
+const SpendCapSchema = named('SpendCapStanding', SpendCapStanding);
+const token = { token: 'The customer token (`ct1.…`), as minted.' };
+
+const CustomerDataSchema = named(
+  'CustomerData',
+  z.discriminatedUnion('query', [
+    SharedData.extend({ query: z.literal('search'), answer: SearchHitsSchema }),
+    SharedData.extend({ query: z.literal('funnel'), answer: FunnelSchema }),
+    SharedData.extend({ query: z.literal('retention'), answer: RetentionSchema }),
+  ]),
+);
+
+export const customerSchemas: Record<string, RouteSchema> = {
+  'customerTokens.create': {
+    description: `Mints, server to server, a signed token for one customer (a company): it binds \`company_id\` (and \`subscription_id\`, and \`values\`) to the dynamic fields of the app's template workspaces, opens the customer's usage, bill and spend cap, and nothing else. Nothing is stored: minting is a signature. The token lives \`expires_in\` seconds (default an hour, at most ${MAX_CUSTOMER_TOKEN_SECONDS}); revoking the customer ends every token issued before. \`usage_url\` is the embeddable usage page.`,
+    body: CustomerTokenCreate,
+    responseStatus: 201,
+    response: CustomerTokenSchema,
+  },
+  'customerTokens.revocations.list': {
+    description: 'Customers whose tokens were revoked, and when (tokens issued before then answer 401).',
+    query: ListQuery,
+    responseStatus: 200,
+    response: z.array(CustomerRevocationSchema),
+    responseHeaders: NEXT_PAGE,
+  },
+  'customerTokens.revocations.put': {
+    description:
+      'Revokes every token of the customer issued until now: each answers 401 from then on. Tokens minted afterwards work (stop minting for a customer to keep it out).',
+    params: { companyId: 'The customer (company id).' },
+    responseStatus: 200,
+    response: CustomerRevocationSchema,
+    errors: [503],
+  },
+  'customerTokens.revocations.delete': {
+    description: "Lifts the customer's revocation: its unexpired tokens work again.",
+    params: { companyId: 'The customer (company id).' },
+    responseStatus: 204,
+    errors: [404],
+  },
+  customerView: {
+    description:
+      'What the token opens: the customer, every value it binds, and the template workspaces whose dynamic fields it binds (their charts, never their policy, owner or comments), each with the time ranges the customer may pick. 401 when the token is forged, expired or revoked.',
+    params: token,
+    responseStatus: 200,
+    response: named('CustomerView', CustomerView),
+  },
+  customerTemplateData: {
+    runsQuery: true,
+    description:
+      "Runs a template workspace's stored query with each of its dynamic fields required to equal the token's value (every funnel step and both retention events too), over one of the template's time ranges. A workspace the token does not open, a template with a dynamic field the token binds no value to, or a range the template does not allow, is a 401.",
+    params: { ...token, workspaceId: 'A template workspace the token opens.' },
+    query: CustomerDataQuery,
+    responseStatus: 200,
+    response: CustomerDataSchema,
+  },
+  customerUsage: {
+    runsQuery: true,
+    description:
+      "The customer's usage this billing period per billing meter and subscription, as the billing run will bill it (per reporting window, the meter's multiplier and rounding, the catalog price's tiers, rounded to the currency): the amount so far, the estimated bill for the period (the usage so far projected over the period; once the period has ended, the bill itself, equal to what the run reports), daily usage, and prepaid balances. Meters priced by the provider (Stripe, Chargebee …) show usage without amounts.",
+    params: token,
+    query: CustomerUsageQuery,
+    responseStatus: 200,
+    response: named('CustomerUsage', CustomerUsage),
+    errors: [404],
+  },
+  customerSpendCapGet: {
+    runsQuery: true,
+    description: "The customer's spend cap and where its bill so far stands against it.",
+    params: token,
+    responseStatus: 200,
+    response: SpendCapSchema,
+    errors: [404],
+  },
+  customerSpendCapPut: {
+    runsQuery: true,
+    description:
+      "Sets the customer's spend cap: a budget per billing period in one currency, a warning threshold (sent by the app's alert rules on spend_cap_used_percent), and whether reaching the budget blocks the customer's API calls (through the app's spend_cap governance rule).",
+    params: token,
+    body: SpendCapInput,
+    responseStatus: 200,
+    response: SpendCapSchema,
+    errors: [503],
+  },
+  customerSpendCapDelete: {
+    description: "Removes the customer's spend cap (a block it caused lifts at the next governance refresh).",
+    params: token,
+    responseStatus: 204,
+    errors: [404],
+  },
+};
