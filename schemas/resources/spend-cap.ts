@@ -7,20 +7,18 @@ import * as z from 'zod';
  * far reaches the budget, until the period ends or the budget is raised).
  */
 
-const Amount = z
-  .string()
-  .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a positive decimal amount, such as "250" or "99.50"')
-  .refine((text) => Number(text) > 0, 'must be more than 0');
+/** A positive decimal amount (not all zeros). */
+const Amount = z.string().regex(/^(?!0*(\.0*)?$)\d{1,12}(\.\d{1,6})?$/, 'must be a decimal amount above 0, such as "250" or "99.50"');
 
 /** PUT /public/customers/{token}/spend_cap. */
 export const SpendCapInput = z.strictObject({
   /** The most the customer means to spend per billing period (decimal text in `currency`). */
   budget: Amount,
-  /** ISO 4217 code of the budget; only the bill in this currency counts against it. */
+  /** ISO 4217 code of the budget, kept in lower case as the catalog keeps prices' currencies; only the bill in this currency counts against it. */
   currency: z
     .string()
     .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
-    .transform((code) => code.toUpperCase()),
+    .transform((code) => code.toLowerCase()),
   /** Warn when the bill so far passes this percentage of the budget; absent: the alert rule's threshold. */
   warn_at_percent: z.int().min(1).max(100).optional(),
   /** Block the customer's API calls once the bill so far reaches the budget (when the app has a spend_cap governance rule). */
