@@ -82,16 +82,18 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
 
 /**
  * The console's pages may not be framed by other sites (a signed-in page in a hostile frame invites
- * clickjacking); the embeddable shared view (`/console/embed/<token>`) is made to be, anywhere.
+ * clickjacking); the embeddable shared view (`/console/embed/<token>`) and a customer's usage page
+ * (`/console/customer/<token>`, shown inside the API company's own product) are made to be, anywhere.
  */
 export function framingHeaders(relative: string): Record<string, string> {
-  if (relative.startsWith(`${EMBED_SEGMENT}/`)) return { 'content-security-policy': 'frame-ancestors *' };
+  if (relative.startsWith(`${EMBED_SEGMENT}/`) || relative.startsWith(`${CUSTOMER_SEGMENT}/`)) return { 'content-security-policy': 'frame-ancestors *' };
   return { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' };
 }
 
-/** The console routes that end in a token: shared views, plain and embeddable, and email unsubscribe pages (console/src/app/router.tsx). */
+/** The console routes that end in a token: shared views, plain and embeddable, email unsubscribe pages and customer pages (console/src/app/router.tsx). */
 export const EMBED_SEGMENT = 'embed';
-const SHARED_VIEW_PAGE = new RegExp(`^(shared|${EMBED_SEGMENT}|unsubscribe)/[^/]+$`);
+export const CUSTOMER_SEGMENT = 'customer';
+const SHARED_VIEW_PAGE = new RegExp(`^((shared|${EMBED_SEGMENT}|unsubscribe)/[^/]+|${CUSTOMER_SEGMENT}/[^/]+(/templates)?)$`);
 
 async function isFile(path: string): Promise<boolean> {
   try {

@@ -80,7 +80,8 @@ export const WorkspaceUpdate = z.strictObject({
   colors: workspaceFields.colors.optional(),
   drawings: workspaceFields.drawings.optional(),
   chart: workspaceFields.chart.optional(),
-  template: workspaceFields.template.optional(),
+  /** null: the workspace is no longer a template (customer tokens stop opening it). */
+  template: workspaceFields.template.nullable().optional(),
   width: workspaceFields.width.optional(),
   sort_order: workspaceFields.sort_order.optional(),
   policy: workspaceFields.policy.optional(),

@@ -20,6 +20,8 @@ const standalone = (page: ReactNode) => <Suspense fallback={<Loading label="Load
 // Shared views and unsubscribe links are opened by people without an account: their code (charts
 // included) loads with them, not with the sign-in page.
 const SharedViewPage = lazyPage(() => import('./routes/shared-view-page').then((m) => m.SharedViewPage));
+const CustomerUsagePage = lazyPage(() => import('./routes/customer-pages').then((m) => m.CustomerUsagePage));
+const CustomerTemplatesPage = lazyPage(() => import('./routes/customer-pages').then((m) => m.CustomerTemplatesPage));
 const UnsubscribePage = lazyPage(() => import('./routes/unsubscribe-page').then((m) => m.UnsubscribePage));
 const ApiReferencePage = lazyPage(() => import('./routes/api-reference-page').then((m) => m.ApiReferencePage));
 
@@ -69,6 +71,9 @@ function consoleRoutes(config: ConsoleConfig): RouteObject[] {
     { path: '/shared/:token', element: standalone(<SharedViewPage embedded={false} />) },
     { path: '/embed/:token', element: standalone(<SharedViewPage embedded />) },
     { path: '/unsubscribe/:token', element: standalone(<UnsubscribePage />) },
+    // A customer's pages: opened in the API company's product with a customer token, framed anywhere.
+    { path: '/customer/:token', element: standalone(<CustomerUsagePage />) },
+    { path: '/customer/:token/templates', element: standalone(<CustomerTemplatesPage />) },
     { path: '/api-reference', element: standalone(<ApiReferencePage {...(config.collectorUrl ? { collectorUrl: config.collectorUrl } : {})} />) },
     {
       element: <ConsoleLayout />,

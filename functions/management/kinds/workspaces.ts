@@ -44,7 +44,10 @@ export function workspaceOperations(deps: ResourceDeps): ResourceOperationTable 
     applyUpdate(current, input) {
       const next: StoredDocument = { ...current, ...input };
       if (input.chart !== undefined) next.chart = checkedChart(input.chart);
-      if (input.template !== undefined) next.is_template = true;
+      if (input.template === null) {
+        delete next.template;
+        next.is_template = false;
+      } else if (input.template !== undefined) next.is_template = true;
       return storable(next);
     },
     listFilter: (query) => (query.type === undefined ? undefined : { attribute: 'type', value: query.type }),

@@ -33,7 +33,7 @@ const CustomerDataSchema = named(
 export const customerSchemas: Record<string, RouteSchema> = {
   'customerTokens.create': {
     description: `Mints, server to server, a signed token for one customer (a company): it binds \`company_id\` (and \`subscription_id\`, and \`values\`) to the dynamic fields of the app's template workspaces, opens the customer's usage, bill and spend cap, and nothing else. Nothing is stored: minting is a signature. The token lives \`expires_in\` seconds (default an hour, at most ${MAX_CUSTOMER_TOKEN_SECONDS}); revoking the customer ends every token issued before. \`usage_url\` is the embeddable usage page.`,
-    body: CustomerTokenCreate,
+    body: named('CustomerTokenCreate', CustomerTokenCreate),
     responseStatus: 201,
     response: CustomerTokenSchema,
   },

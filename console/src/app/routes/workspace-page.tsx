@@ -4,6 +4,7 @@ import { useWorkspace } from '../../features/charts/api/workspaces';
 import { AddToDashboardForm } from '../../features/charts/components/add-to-dashboard-form';
 import { ChartPanel } from '../../features/charts/components/chart-panel';
 import { ShareLinks } from '../../features/charts/components/share-links';
+import { CustomerTemplateSettings } from '../../features/charts/components/customer-template-settings';
 import { specOfWorkspaceChart, specToParams, VIEWS } from '../../features/charts/utils/chart-spec';
 import { QueryState } from '../../components/query-state';
 
@@ -13,7 +14,7 @@ export function WorkspacePage() {
   const navigate = useNavigate();
   const workspace = useWorkspace(workspaceId);
   if (!workspace.isSuccess) return <QueryState query={workspace} loading="Loading the workspace…" />;
-  const { chart, name, drawings } = workspace.data;
+  const { chart, name, drawings, template } = workspace.data;
   const drawable = chart.view in VIEWS;
   const spec = specOfWorkspaceChart(chart);
   return (
@@ -28,6 +29,7 @@ export function WorkspacePage() {
       )}
       <AddToDashboardForm workspaceId={workspaceId} onAdded={(dashboardId) => void navigate(`/dashboards/${encodeURIComponent(dashboardId)}`)} />
       <ShareLinks target={{ kind: 'workspace', id: workspaceId }} />
+      <CustomerTemplateSettings workspaceId={workspaceId} template={template} />
     </>
   );
 }

@@ -19,9 +19,10 @@ const METRICS: readonly [Metric, string][] = [
   ['late_events', 'late events (arrived over 5 min after their time)'],
   ['quota_used_percent', '% of quota used this billing period (per company)'],
   ['balance_available', 'prepaid balance left (per subscription)'],
+  ['spend_cap_used_percent', "% of a customer's own spend cap spent (per company; its own warning threshold first)"],
 ];
 /** Read from subscriptions, not events: no query, grouping, past weeks or chart. */
-const isBilling = (metric: Metric) => metric === 'quota_used_percent' || metric === 'balance_available';
+const isBilling = (metric: Metric) => metric === 'quota_used_percent' || metric === 'balance_available' || metric === 'spend_cap_used_percent';
 
 const lines = (text: string) =>
   text

@@ -18,6 +18,8 @@ export interface Workspace {
   readonly name: string;
   readonly chart: { view: string; url_query?: string; from?: string; to?: string; time_zone?: string; es_query?: Record<string, unknown> };
   readonly drawings?: readonly Drawing[];
+  /** Present on a template: the fields a customer token binds, and whether the customer picks the time. */
+  readonly template?: { dynamic_fields: string[]; dynamic_time?: boolean };
 }
 
 /** Saves a chart as a workspace (its `chart` says how to draw it again). */

@@ -10,6 +10,10 @@ const COLUMNS: readonly [string, string][] = [
   ['quota_reset', 'Resets'],
   ['balance', 'Balance'],
   ['subscription_status', 'Subscription'],
+  ['spend_cap_spent', 'Spent'],
+  ['spend_cap_budget', 'Spend cap'],
+  ['spend_cap_currency', 'Currency'],
+  ['spend_cap_reset', 'Resets'],
   ['subscription_id', 'Subscription id'],
   ['plan_id', 'Plan'],
 ];

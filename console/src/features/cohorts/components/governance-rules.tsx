@@ -9,6 +9,7 @@ const MODEL_HITS = {
   quota: 'subscribers over quota',
   balance: 'subscribers with no balance left',
   subscription: 'inactive subscribers',
+  spend_cap: 'customers past their own spend cap',
 } as const;
 
 /** Governance rules, and for user and company rules the cohorts they hit with how many members each has now. */
@@ -57,6 +58,7 @@ export function GovernanceRules() {
                         {MODEL_HITS[rule.model ?? 'cohort']} on {(rule.plans ?? []).map((plan) => plan.plan_id).join(', ')}
                       </div>
                     )}
+                    {rule.model === 'spend_cap' && (rule.plans ?? []).length === 0 && <div className="muted">{MODEL_HITS.spend_cap}</div>}
                     {(rule.cohorts ?? []).map((ref) => (
                       <RuleCohort key={ref.id} id={ref.id} />
                     ))}

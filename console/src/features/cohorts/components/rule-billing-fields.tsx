@@ -64,6 +64,7 @@ const MODELS: readonly [RuleModel, string][] = [
   ['quota', 'subscribers over their quota this billing period'],
   ['balance', 'subscribers whose prepaid balance is used up'],
   ['subscription', 'subscribers whose subscription is inactive or cancelled'],
+  ['spend_cap', 'customers whose bill reached the spend cap they set (plans optional)'],
 ];
 
 /** Which subscribers a user or company rule hits: its plans, and a billing model with its quota. */

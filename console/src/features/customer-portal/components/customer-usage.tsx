@@ -1,0 +1,122 @@
+import { Loading } from '../../../components/loading';
+import { QueryState } from '../../../components/query-state';
+import { EmptyState } from '../../../components/empty-state';
+import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
+import { ApiError } from '../../../lib/api-error';
+import { useCustomerUsage, type CustomerUsage } from '../api/customer-portal';
+import { formatDate, formatMoney, formatNumber, type UsageTheme } from '../utils/usage-theme';
+import { SpendCapForm } from './spend-cap-form';
+
+/**
+ * One customer's usage page, for an iframe in the API company's product: the bill so far and the
+ * estimate for the period, prepaid balances, usage per meter and per day, and the spend cap the
+ * customer sets itself. The token in the link is its only credential.
+ */
+export function CustomerUsageContent({ token, theme }: { token: string; theme: UsageTheme }) {
+  const usage = useCustomerUsage(token);
+  if (usage.error instanceof ApiError && (usage.error.status === 401 || usage.error.status === 404))
+    return (
+      <div role="alert" className="error-message">
+        <p>This page's link no longer works: it has expired or was revoked. Reload the page you opened it from.</p>
+      </div>
+    );
+  if (!usage.isSuccess) return <QueryState query={usage} loading="Loading your usage…" />;
+  const { subscriptions, meters, totals } = usage.data;
+  const locale = theme.locale;
+  return (
+    <div className="customer-usage">
+      <header className="page-header">
+        <div className="customer-brand">
+          {theme.logo && <img src={theme.logo} alt="" className="customer-logo" />}
+          <h1>{theme.title}</h1>
+        </div>
+        {subscriptions.map((s) => (
+          <span key={s.subscription_id} className="muted">
+            {formatDate(s.period.start, locale)} – {formatDate(s.period.end, locale)}
+            {s.period.closed ? ' (ended)' : ''}
+          </span>
+        ))}
+      </header>
+      {meters.length === 0 ? (
+        <EmptyState title="No usage this period">
+          <p>Usage shows here as soon as it is recorded.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <section aria-label="Bill" className="bill-summary">
+            {totals.map((total) => (
+              <dl key={total.currency} className="facts">
+                <dt>So far</dt>
+                <dd>{formatMoney(total.amount, total.currency, locale)}</dd>
+                <dt>Estimated for the period</dt>
+                <dd>{formatMoney(total.estimated_amount, total.currency, locale)}</dd>
+              </dl>
+            ))}
+            {subscriptions.map(
+              (s) =>
+                s.balance && (
+                  <dl key={s.subscription_id} className="facts" aria-label={`Prepaid balance of ${s.subscription_id}`}>
+                    <dt>Prepaid balance</dt>
+                    <dd>{totals[0] ? formatMoney(s.balance.available, totals[0].currency, locale) : s.balance.available}</dd>
+                    <dt>Left after this period (estimated)</dt>
+                    <dd>{totals[0] ? formatMoney(s.balance.after_estimate, totals[0].currency, locale) : s.balance.after_estimate}</dd>
+                  </dl>
+                ),
+            )}
+          </section>
+          <MeterTable meters={meters} locale={locale} />
+          <DailyUsage meters={meters} />
+        </>
+      )}
+      {totals[0] ? (
+        <SpendCapForm token={token} currency={totals[0].currency} locale={locale} />
+      ) : (
+        <p className="muted">A spend cap can be set once usage is priced.</p>
+      )}
+    </div>
+  );
+}
+
+function MeterTable({ meters, locale }: { meters: CustomerUsage['meters']; locale: string | undefined }) {
+  const money = (amount: string | null, currency: string | null) => (amount !== null && currency !== null ? formatMoney(amount, currency, locale) : '—');
+  return (
+    <table className="event-table">
+      <caption className="muted">Usage by meter</caption>
+      <thead>
+        <tr>
+          <th scope="col">Meter</th>
+          <th scope="col">Usage so far</th>
+          <th scope="col">Amount so far</th>
+          <th scope="col">Estimated usage</th>
+          <th scope="col">Estimated amount</th>
+        </tr>
+      </thead>
+      <tbody>
+        {meters.map((meter) => (
+          <tr key={`${meter.billing_meter_id}|${meter.subscription_id}`}>
+            <td>{meter.name}</td>
+            <td>{formatNumber(meter.usage, locale)}</td>
+            <td>{money(meter.amount, meter.currency)}</td>
+            <td>{formatNumber(meter.estimated_usage, locale)}</td>
+            <td>{money(meter.estimated_amount, meter.currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function DailyUsage({ meters }: { meters: CustomerUsage['meters'] }) {
+  const TimeSeriesChart = useTimeSeriesChart();
+  if (!TimeSeriesChart) return <Loading label="Drawing the chart…" />;
+  const series = meters.map((meter) => ({
+    name: meter.name,
+    points: meter.daily.map((day): [number, number | null] => [Date.parse(`${day.date}T00:00:00Z`), day.usage]),
+  }));
+  return (
+    <section aria-label="Daily usage">
+      <h2>Daily usage</h2>
+      <TimeSeriesChart series={series} label="Usage per day and meter" stacked />
+    </section>
+  );
+}
