@@ -23,7 +23,7 @@ const theme = new URLSearchParams({
   ...(process.env.PORTAL_LOGO ? { logo: process.env.PORTAL_LOGO } : {}),
 });
 
-const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const signedInCustomer = (request) => /(?:^|;\s*)customer=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
 
 /** Mints a token for one customer: its usage page, templates and spend cap, for an hour. */
@@ -52,8 +52,8 @@ app.get('/', async (request, response, next) => {
   try {
     const { usage_url: usageUrl } = await mintCustomerToken(decodeURIComponent(companyId));
     response.type('html').send(`<!doctype html><html lang="en"><title>Usage</title><main>
-      <h1>Account of ${escape(decodeURIComponent(companyId))}</h1>
-      <iframe title="Usage and billing" src="${escape(`${usageUrl}?${theme}`)}" style="width:100%;height:900px;border:0"></iframe>
+      <h1>Account of ${escapeHtml(decodeURIComponent(companyId))}</h1>
+      <iframe title="Usage and billing" src="${escapeHtml(`${usageUrl}?${theme}`)}" style="width:100%;height:900px;border:0"></iframe>
       <form method="post" action="/sign-out"><button>Sign out</button></form>
     </main></html>`);
   } catch (error) {
