@@ -13,6 +13,7 @@ import type { IndexDocument, SearchableIndex, TenantScope } from '../../function
 import { startEmulators } from '../local/emulators';
 import { startLocalRuntime } from '../local/runtime';
 import { timeMs } from './timing';
+import { benchUsagePage, countingSearches, type UsagePageTiming } from './customer-usage-page';
 import type { ReceiverTotals } from './webhook-receiver-process';
 
 export const BILLING_TARGET_RATIO = 2;
@@ -52,6 +53,8 @@ export interface BillingBenchResult {
   queryMsAfter: number;
   ratio: number;
   generatedSeconds: number;
+  /** One customer's usage page load after the run (customer-usage-page.ts). */
+  usagePage: UsagePageTiming;
 }
 
 const HOUR = 3_600_000;
@@ -87,7 +90,13 @@ export async function benchBilling(
   // What has started, stopped in `finally` whichever step failed.
   const started: { rt?: Awaited<ReturnType<typeof startLocalRuntime>>; receiver?: Awaited<ReturnType<typeof startReceiver>> } = {};
   try {
-    const rt = (started.rt = await startLocalRuntime({ dataDir, billingIntervalMs: 0, endpoints: emulators.endpoints }));
+    let counted: ReturnType<typeof countingSearches> | undefined;
+    const rt = (started.rt = await startLocalRuntime({
+      dataDir,
+      billingIntervalMs: 0,
+      endpoints: emulators.endpoints,
+      wrapSearchIndex: (index) => (counted = countingSearches(index)).index,
+    }));
     const receiver = (started.receiver = await startReceiver());
     const c = rt.credentials;
     const scope: TenantScope = { org_id: c.org_id, app_id: c.app_id };
@@ -292,6 +301,19 @@ export async function benchBilling(
     const queryMsAfter = await bareQueries();
     log(`  bare aggregation queries (after the run): ${windows} windows in ${Math.round(queryMsAfter)} ms`);
     const queryMs = (queryMsBefore + queryMsAfter) / 2;
+    // The DynamoDB counter again, now for the page loads (the difference around one load is its share).
+    counting = true;
+    const countAll = () => [...dynamoRequests.values()].reduce((sum, entry) => sum + entry.requests, 0);
+    const usagePage = await benchUsagePage({
+      managementUrl: c.management_url,
+      managementToken: c.management_token,
+      companyId: 'co-0',
+      period: range,
+      searches: () => counted?.searches() ?? 0,
+      dynamoRequests: countAll,
+      log,
+    });
+    counting = false;
     return {
       scale,
       companies,
@@ -306,6 +328,7 @@ export async function benchBilling(
       queryMsAfter,
       ratio: runMs / queryMs,
       generatedSeconds,
+      usagePage,
     };
   } finally {
     await started.receiver?.stop();
