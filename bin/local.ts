@@ -16,6 +16,7 @@ const LocalEnv = z.object({
   HOST: z.string().default('127.0.0.1'),
   QUIET: z.enum(['0', '1', 'true', 'false']).default('0'),
   MANAGEMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   /** How long one query of the API may run before it is stopped with 504 (AWS: the same default). */
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).default(25_000),
   /** Queries one org may run at once; more are answered 429 (AWS: the same default). */
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
     managementPort: env.MANAGEMENT_PORT,
     host: env.HOST,
     log,
-    managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE },
+    managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE, customerPagesRateLimitPerMinute: env.CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE },
     queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG },
     search:
       env.SEARCH_BACKEND === 'opensearch'

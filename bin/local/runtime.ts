@@ -71,7 +71,13 @@ export interface LocalRuntimeOptions {
   /** How often the governance membership of every app with rules is recomputed (the AWS schedule is 1 min). Default 15 s; 0 turns it off. */
   readonly governanceRefreshMs?: number;
   /** Management API limits and clock (tests lower the rate limit, fix the clock, shorten the org-status cache). */
-  readonly managementAuth?: { rateLimitPerMinute?: number; orgStatusTtlMs?: number; tokenUrlRateLimitPerMinute?: number; now?: () => Date };
+  readonly managementAuth?: {
+    rateLimitPerMinute?: number;
+    orgStatusTtlMs?: number;
+    tokenUrlRateLimitPerMinute?: number;
+    customerPagesRateLimitPerMinute?: number;
+    now?: () => Date;
+  };
   /** Each query of the API: its time budget and the queries one org may run at once (defaults as on AWS). */
   readonly queryBudget?: { timeMs?: number; concurrentPerOrg?: number };
   /**
@@ -196,6 +202,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         dedupClaims: LOCAL_DEDUP_CLAIMS,
         ...(managementAuth.rateLimitPerMinute === undefined ? {} : { managementRateLimitPerMinute: managementAuth.rateLimitPerMinute }),
         ...(managementAuth.tokenUrlRateLimitPerMinute === undefined ? {} : { tokenUrlRateLimitPerMinute: managementAuth.tokenUrlRateLimitPerMinute }),
+        ...(managementAuth.customerPagesRateLimitPerMinute === undefined
+          ? {}
+          : { customerPagesRateLimitPerMinute: managementAuth.customerPagesRateLimitPerMinute }),
         ...(managementAuth.orgStatusTtlMs === undefined ? {} : { orgStatusTtlMs: managementAuth.orgStatusTtlMs }),
         ...(options.queryBudget?.timeMs === undefined ? {} : { queryTimeBudgetMs: options.queryBudget.timeMs }),
         ...(options.queryBudget?.concurrentPerOrg === undefined ? {} : { concurrentQueriesPerOrg: options.queryBudget.concurrentPerOrg }),

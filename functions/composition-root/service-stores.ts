@@ -22,7 +22,13 @@ import { RateLimiter } from '../rate-limit/rate-limiter';
 import { QuerySlots } from '../rate-limit/query-slots';
 import type { QueryBudgetDeps } from '../search/query-budget';
 import { ConsoleSessionStore } from '../console-sessions/session-store';
-import { DEFAULT_CONCURRENT_QUERIES_PER_ORG, DEFAULT_QUERY_TIME_BUDGET_MS, DEFAULT_TOKEN_URL_RATE_LIMIT, IngestStores } from './ingest-stores';
+import {
+  DEFAULT_CONCURRENT_QUERIES_PER_ORG,
+  DEFAULT_CUSTOMER_PAGES_RATE_LIMIT,
+  DEFAULT_QUERY_TIME_BUDGET_MS,
+  DEFAULT_TOKEN_URL_RATE_LIMIT,
+  IngestStores,
+} from './ingest-stores';
 
 export { IngestStores, type ServiceStoresInput, type StorageNames, type StoreSettings } from './ingest-stores';
 
@@ -62,6 +68,22 @@ export class ServiceStores extends IngestStores {
         new RateLimiter(this.documents, this.resourcesTable, {
           limitPerMinute: this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT,
           bucket: 'TOKEN_URL_MINUTE',
+          now: () => this.now().getTime(),
+        }),
+    );
+  }
+  /**
+   * Customer pages' own counter: an API company's portal, loaded by its many customers, must not
+   * spend the rate its own scripts and console use (nor the reverse). Queries still share the org's
+   * concurrent-query budget.
+   */
+  get customerPagesRateLimiter(): RateLimiter {
+    return this.once(
+      'customerPagesRateLimiter',
+      () =>
+        new RateLimiter(this.documents, this.resourcesTable, {
+          limitPerMinute: this.settings.customerPagesRateLimitPerMinute ?? DEFAULT_CUSTOMER_PAGES_RATE_LIMIT,
+          bucket: 'CUSTOMER_PAGES_MINUTE',
           now: () => this.now().getTime(),
         }),
     );

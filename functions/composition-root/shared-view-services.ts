@@ -21,6 +21,7 @@ export function sharedViewApiHandler(
     signingKey: options.signingKey,
     orgStatus: stores.orgStatus,
     rateLimiter: stores.managementRateLimiter,
+    customerPagesRateLimiter: stores.customerPagesRateLimiter,
     ...stores.queryBudget,
     now: stores.now,
   });

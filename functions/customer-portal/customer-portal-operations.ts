@@ -30,6 +30,8 @@ export interface CustomerPortalDeps extends StoredChartDeps, SpendCapDeps {
 export function customerPortalOperations(deps: CustomerPortalDeps): Record<string, Operation<CustomerCaller>> {
   const now = deps.now ?? (() => new Date());
   const tenantOf = (claims: CustomerClaims) => ({ orgId: claims.org_id, appId: claims.app_id });
+  // A spend cap is the company's, whatever subscription a token narrows its pages to.
+  const companyUsageOf = (claims: CustomerClaims, at: Date) => customerUsage(deps, { tenant: tenantOf(claims), companyId: claims.company_id, now: at });
   const usageOf = (claims: CustomerClaims, at: Date, periodStart?: Date) =>
     customerUsage(deps, {
       tenant: tenantOf(claims),
@@ -78,7 +80,7 @@ export function customerPortalOperations(deps: CustomerPortalDeps): Record<strin
       parseQueryParams(NoQuery, request.query);
       const cap = await deps.caps.get(claims.org_id, claims.app_id, claims.company_id);
       if (!cap) throw new NotFoundError(`The customer ${claims.company_id} has set no spend cap`);
-      return { status: 200, body: standingOf(cap, await usageOf(claims, now())) };
+      return { status: 200, body: standingOf(cap, await companyUsageOf(claims, now())) };
     },
 
     customerSpendCapPut: async (request, { claims }) => {
@@ -94,7 +96,7 @@ export function customerPortalOperations(deps: CustomerPortalDeps): Record<strin
         updated_at: at.toISOString(),
       };
       await deps.caps.put(claims.org_id, claims.app_id, cap);
-      return { status: 200, body: standingOf(cap, await usageOf(claims, at)) };
+      return { status: 200, body: standingOf(cap, await companyUsageOf(claims, at)) };
     },
 
     customerSpendCapDelete: async (request, { claims }) => {

@@ -21,6 +21,7 @@ export const settingVariables = {
   webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   tokenSigningSecretArn: 'TOKEN_SIGNING_SECRET_ARN',
   managementRateLimitPerMinute: 'MANAGEMENT_RATE_LIMIT_PER_MINUTE',
+  customerPagesRateLimitPerMinute: 'CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE',
   queryTimeBudgetMs: 'QUERY_TIME_BUDGET_MS',
   concurrentQueriesPerOrg: 'CONCURRENT_QUERIES_PER_ORG',
   billingProvidersSecretArn: 'BILLING_PROVIDERS_SECRET_ARN',
@@ -124,6 +125,8 @@ export const SharedViewApiEnv = z.object({
   ...queryBudget,
   // A customer's usage page reads balances and what the billing run has reported.
   [tables.billing.envVar]: name,
+  /** Customer-page requests per org per minute: their own counter, so a busy portal never spends the management API's rate. */
+  [v.customerPagesRateLimitPerMinute]: z.coerce.number().int().positive().default(6000),
 });
 
 /** Behavioural emails go through SES on AWS; its configuration set records bounces and complaints. */

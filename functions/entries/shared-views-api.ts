@@ -15,6 +15,7 @@ export const handler = sharedViewApiHandler(
   new ServiceStores(
     lambdaStoresInput(env, {
       managementRateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE,
+      customerPagesRateLimitPerMinute: env.CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE,
       queryTimeBudgetMs: env.QUERY_TIME_BUDGET_MS,
       concurrentQueriesPerOrg: env.CONCURRENT_QUERIES_PER_ORG,
     }),

@@ -21,6 +21,8 @@ export interface SharedViewApiDeps extends SharedViewOperationDeps, CustomerPort
   readonly orgStatus: OrgStatusCache;
   /** Viewers spend the owning org's query budget: a leaked link cannot query without bound. */
   readonly rateLimiter: RateLimiter;
+  /** Customer pages count on their own per-org counter (a busy portal leaves the management API its rate). */
+  readonly customerPagesRateLimiter: RateLimiter;
 }
 
 type Rate = Awaited<ReturnType<RateLimiter['take']>>;
@@ -52,7 +54,8 @@ export function createSharedViewApiHandler(deps: SharedViewApiDeps): HttpHandler
       caller = { kind: 'customer', claims };
     } else throw new Error(`route ${route.path} is not a public route`);
     await deps.orgStatus.assertActive(caller.claims.org_id);
-    return { ...caller, rate: await deps.rateLimiter.take(caller.claims.org_id) };
+    const limiter = caller.kind === 'customer' ? deps.customerPagesRateLimiter : deps.rateLimiter;
+    return { ...caller, rate: await limiter.take(caller.claims.org_id) };
   };
   return createHttpHandler<PublicCaller & { rate: Rate }>({
     routes: routesOf({ lambda: 'shared-views' }),

@@ -9,6 +9,7 @@ import { subscriptionReportKey } from '../../billing/reports/report-id';
 import type { ReportTenant } from '../../billing/reports/report-store';
 import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
+import { mapWithConcurrency } from '../../shared/concurrency';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { customerPeriod, type CustomerPeriod } from './customer-period';
 import { pricedUsage, projectedQuantity, windowQuantities } from './usage-pricing';
@@ -20,6 +21,9 @@ import { pricedUsage, projectedQuantity, windowQuantities } from './usage-pricin
  * The estimate projects the usage so far over the whole period; once the period has ended it is the
  * bill itself, and equals what the run reports for that period.
  */
+
+/** Meters measured at once for one customer (each a histogram per subscription). */
+const METERS_IN_FLIGHT = 4;
 
 export interface CustomerUsageDeps {
   readonly index: SearchableIndex;
@@ -75,44 +79,47 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     return pricing;
   };
 
-  const lines: MeterLine[] = [];
-  for (const meter of meters) {
+  // Balances first: what the run has reported is read only for subscriptions that draw on one.
+  const balances = new Map(await Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)));
+  const drawsOnBalance = [...balances.values()].some((available) => available !== undefined);
+  const perMeter = await mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => {
     const pricing = await pricingOf(meter.catalogPlanId);
     const chosen = directory.forCompany(companyId, meter.billedIds);
     // A per-subscription (placeholder) meter is evaluated only for the subscriptions carrying its ids.
     const evaluated = meter.perSubscription ? new Set(directory.billableFor(meter.billedIds).map((s) => s.subscriptionId)) : undefined;
-    const billed = await deps.billedTotals(tenant, meter.id);
+    const billed = drawsOnBalance ? await deps.billedTotals(tenant, meter.id) : new Map<string, PeriodTotal>();
+    const found: MeterLine[] = [];
     for (const subscription of billable) {
       if (evaluated && !evaluated.has(subscription.subscriptionId)) continue;
       const companyAttributed = chosen?.subscriptionId === subscription.subscriptionId;
       const period = periods.get(subscription.subscriptionId)!;
       const windows = await windowQuantities(deps.index, scope, meter, subscription, companyAttributed, period, now);
       if (windows.total === 0n && !companyAttributed) continue;
-      lines.push(meterLine(meter, subscription, pricing?.priceFor(subscription), period, windows, billed, now));
+      found.push(meterLine(meter, subscription, pricing?.priceFor(subscription), period, windows, billed, now));
     }
-  }
+    return found;
+  });
+  const lines = perMeter.flat();
   return {
     company_id: companyId,
     generated_at: now.toISOString(),
-    subscriptions: await Promise.all(
-      billable.map(async (s) => {
-        const period = periods.get(s.subscriptionId)!;
-        const available = await deps.balance(tenant, s.subscriptionId);
-        const shown = {
-          subscription_id: s.subscriptionId,
-          status: s.status,
-          period: { start: period.start.toISOString(), end: period.end.toISOString(), closed: period.closed },
-        };
-        if (available === undefined) return shown;
-        // The run draws each reported amount: what it has reported is drawn already, the rest of the estimate will be.
-        const toDraw = Decimal.sum(
-          lines
-            .filter((line) => line.usage.subscription_id === s.subscriptionId)
-            .map((line) => Decimal.from(line.usage.estimated_amount ?? '0').minus(line.billedAmount)),
-        );
-        return { ...shown, balance: { available, after_estimate: Decimal.from(available).minus(toDraw).toString() } };
-      }),
-    ),
+    subscriptions: billable.map((s) => {
+      const period = periods.get(s.subscriptionId)!;
+      const available = balances.get(s.subscriptionId);
+      const shown = {
+        subscription_id: s.subscriptionId,
+        status: s.status,
+        period: { start: period.start.toISOString(), end: period.end.toISOString(), closed: period.closed },
+      };
+      if (available === undefined) return shown;
+      // The run draws each reported amount: what it has reported is drawn already, the rest of the estimate will be.
+      const toDraw = Decimal.sum(
+        lines
+          .filter((line) => line.usage.subscription_id === s.subscriptionId)
+          .map((line) => Decimal.from(line.usage.estimated_amount ?? '0').minus(line.billedAmount)),
+      );
+      return { ...shown, balance: { available, after_estimate: Decimal.from(available).minus(toDraw).toString() } };
+    }),
     meters: lines.map((line) => line.usage),
     totals: totalsByCurrency(lines.map((line) => line.usage)),
   };
