@@ -51,26 +51,11 @@ export class ServiceStores extends IngestStores {
     );
   }
   get managementRateLimiter(): RateLimiter {
-    return this.once(
-      'managementRateLimiter',
-      () =>
-        new RateLimiter(this.documents, this.resourcesTable, {
-          limitPerMinute: this.settings.managementRateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT,
-          now: () => this.now().getTime(),
-        }),
-    );
+    return this.rateLimiter('managementRateLimiter', this.settings.managementRateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT);
   }
   /** The token URL's own counter, so password guessing cannot spend the org's query budget (nor the reverse). */
   get tokenUrlRateLimiter(): RateLimiter {
-    return this.once(
-      'tokenUrlRateLimiter',
-      () =>
-        new RateLimiter(this.documents, this.resourcesTable, {
-          limitPerMinute: this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT,
-          bucket: 'TOKEN_URL_MINUTE',
-          now: () => this.now().getTime(),
-        }),
-    );
+    return this.rateLimiter('tokenUrlRateLimiter', this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT, 'TOKEN_URL_MINUTE');
   }
   /**
    * Customer pages' own counter: an API company's portal, loaded by its many customers, must not
@@ -78,14 +63,17 @@ export class ServiceStores extends IngestStores {
    * concurrent-query budget.
    */
   get customerPagesRateLimiter(): RateLimiter {
-    return this.once(
+    return this.rateLimiter(
       'customerPagesRateLimiter',
-      () =>
-        new RateLimiter(this.documents, this.resourcesTable, {
-          limitPerMinute: this.settings.customerPagesRateLimitPerMinute ?? DEFAULT_CUSTOMER_PAGES_RATE_LIMIT,
-          bucket: 'CUSTOMER_PAGES_MINUTE',
-          now: () => this.now().getTime(),
-        }),
+      this.settings.customerPagesRateLimitPerMinute ?? DEFAULT_CUSTOMER_PAGES_RATE_LIMIT,
+      'CUSTOMER_PAGES_MINUTE',
+    );
+  }
+  /** One per-org counter of the resources table, built once under `name`; `bucket` keeps its items apart from the others'. */
+  private rateLimiter(name: string, limitPerMinute: number, bucket?: string): RateLimiter {
+    return this.once(
+      name,
+      () => new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute, ...(bucket ? { bucket } : {}), now: () => this.now().getTime() }),
     );
   }
 

@@ -9,7 +9,7 @@ import type { BillingReport } from '../../schemas/billing/report';
 import type { CustomerUsage } from '../../schemas/billing/customer-usage';
 import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
 import { Decimal } from '../../values/decimal';
-import { billingDeps, HOUR, numberedCalls } from './support/billing-scenario';
+import { billingDeps, GRADUATED_TIERS, HOUR, numberedCalls, tieredPlan } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -59,30 +59,11 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     });
     await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
 
-    planA = (await post('/~/billing/catalog/plans', { name: 'Calls' })).body.id;
-    planB = (await post('/~/billing/catalog/plans', { name: 'Writes' })).body.id;
-    const graduated = await post('/~/billing/catalog/prices', {
-      name: 'graduated',
-      plan_id: planA,
-      pricing_model: 'tiered_graduated',
-      currency: 'USD',
-      tiers: [
-        { up_to: 10, unit_price_in_decimal: '0.1' },
-        { up_to: 'inf', unit_price_in_decimal: '0.05', flat_price_in_decimal: '1' },
-      ],
-    });
-    expect(graduated.status).toBe(201);
-    const volume = await post('/~/billing/catalog/prices', {
-      name: 'volume',
-      plan_id: planB,
-      pricing_model: 'tiered_volume',
-      currency: 'USD',
-      tiers: [
-        { up_to: 5, unit_price_in_decimal: '0.3' },
-        { up_to: 'inf', unit_price_in_decimal: '0.2', flat_price_in_decimal: '2' },
-      ],
-    });
-    expect(volume.status).toBe(201);
+    planA = await tieredPlan(rt, 'Calls', 'tiered_graduated', GRADUATED_TIERS);
+    planB = await tieredPlan(rt, 'Writes', 'tiered_volume', [
+      { up_to: 5, unit_price_in_decimal: '0.3' },
+      { up_to: 'inf', unit_price_in_decimal: '0.2', flat_price_in_decimal: '2' },
+    ]);
     const meter = async (name: string, planId: string, query: unknown, params: Record<string, unknown> = {}) => {
       const created = await post('/~/billing/meters', {
         name,

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../bin/local/console-build';
+import { GRADUATED_TIERS, tieredPlan } from './support/billing-scenario';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
 /**
@@ -29,18 +30,7 @@ describe('customer usage page and templates in the browser', () => {
     await mkdir(SCREENSHOTS, { recursive: true });
     rt = await startTestRuntime('customer-portal-ui', { managementAuth: { rateLimitPerMinute: 100_000 }, governanceRefreshMs: 0 });
     const post = (path: string, body: unknown) => rt.management('POST', path, {}, body);
-    const plan = (await post('/~/billing/catalog/plans', { name: 'Calls' })).body.id;
-    const price = await post('/~/billing/catalog/prices', {
-      name: 'graduated',
-      plan_id: plan,
-      pricing_model: 'tiered_graduated',
-      currency: 'USD',
-      tiers: [
-        { up_to: 10, unit_price_in_decimal: '0.1' },
-        { up_to: 'inf', unit_price_in_decimal: '0.05', flat_price_in_decimal: '1' },
-      ],
-    });
-    expect(price.status).toBe(201);
+    const plan = await tieredPlan(rt, 'Calls', 'tiered_graduated', GRADUATED_TIERS);
     const meter = await post('/~/billing/meters', {
       name: 'API calls',
       slug: 'calls',

@@ -237,7 +237,7 @@ describe.each(searchBackends())('quotas, balances and subscriptions in governanc
     expect(
       await refused({ model: 'quota', plans: [{ provider: 'webhook', plan_id: 'starter', price_ids: [] }], quota: { limit: 1, query: { nope: {} } } }),
     ).toEqual([{ field: 'quota.query', reason: expect.any(String) }]);
-    expect(await refused({ model: 'monthly' })).toEqual([{ field: 'model', reason: 'must be cohort, quota, balance or subscription' }]);
+    expect(await refused({ model: 'monthly' })).toEqual([{ field: 'model', reason: 'must be cohort, quota, balance, subscription or spend_cap' }]);
     expect(await refused({ type: 'regex', model: 'balance', plans: [{ provider: 'webhook', plan_id: 'p', price_ids: [] }] })).toEqual([
       { field: 'plans', reason: expect.stringContaining('regex') },
     ]);

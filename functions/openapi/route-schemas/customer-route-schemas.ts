@@ -9,10 +9,9 @@ import {
   CustomerView,
   MAX_CUSTOMER_TOKEN_SECONDS,
 } from '../../../schemas/resources/customer-access';
-import { SharedData } from '../../../schemas/resources/shared-view';
 import { SpendCapInput, SpendCapStanding } from '../../../schemas/resources/spend-cap';
 import { ListQuery, NEXT_PAGE, named, type RouteSchema } from './route-schema';
-import { FunnelSchema, RetentionSchema, SearchHitsSchema } from './search-route-schemas';
+import { SharedDataSchema } from './shared-view-route-schemas';
 
 /** Customer access: customer tokens, and what one opens (templates, usage and bill, spend cap). */
 
@@ -20,15 +19,6 @@ const CustomerTokenSchema = named('CustomerToken', CustomerToken);
 const CustomerRevocationSchema = named('CustomerRevocation', CustomerRevocation);
 const SpendCapSchema = named('SpendCapStanding', SpendCapStanding);
 const token = { token: 'The customer token (`ct1.…`), as minted.' };
-
-const CustomerDataSchema = named(
-  'CustomerData',
-  z.discriminatedUnion('query', [
-    SharedData.extend({ query: z.literal('search'), answer: SearchHitsSchema }),
-    SharedData.extend({ query: z.literal('funnel'), answer: FunnelSchema }),
-    SharedData.extend({ query: z.literal('retention'), answer: RetentionSchema }),
-  ]),
-);
 
 export const customerSchemas: Record<string, RouteSchema> = {
   'customerTokens.create': {
@@ -72,7 +62,7 @@ export const customerSchemas: Record<string, RouteSchema> = {
     params: { ...token, workspaceId: 'A template workspace the token opens.' },
     query: CustomerDataQuery,
     responseStatus: 200,
-    response: CustomerDataSchema,
+    response: SharedDataSchema,
   },
   customerUsage: {
     runsQuery: true,

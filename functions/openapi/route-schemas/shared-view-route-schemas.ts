@@ -15,8 +15,8 @@ import { FunnelSchema, RetentionSchema, SearchHitsSchema } from './search-route-
 const SharedViewTokenSchema = named('SharedViewToken', SharedViewToken);
 const SharedViewSchema = named('SharedView', SharedView);
 
-/** A shared workspace's answer, as the search, funnel or retention endpoint answers, told apart by `query`. */
-const SharedDataSchema = named(
+/** A stored chart's answer (a shared workspace's, a customer template's), as the search, funnel or retention endpoint answers, told apart by `query`. */
+export const SharedDataSchema = named(
   'SharedData',
   z.discriminatedUnion('query', [
     SharedData.extend({ query: z.literal('search'), answer: SearchHitsSchema }),

@@ -45,3 +45,31 @@ export function billingDeps(
     ...(extra.hooks ? { hooks: extra.hooks } : {}),
   };
 }
+
+/** A tier of a catalog price, as the catalog API takes it. */
+export interface PriceTier {
+  readonly up_to: number | 'inf';
+  readonly unit_price_in_decimal: string;
+  readonly flat_price_in_decimal?: string;
+}
+
+/** A catalog plan with one tiered USD price (graduated or volume); answers the plan's id. */
+export async function tieredPlan(rt: TestRuntime, name: string, pricingModel: 'tiered_graduated' | 'tiered_volume', tiers: PriceTier[]): Promise<string> {
+  const plan = await rt.management('POST', '/~/billing/catalog/plans', {}, { name });
+  if (plan.status !== 201) throw new Error(`creating plan ${name} answered ${plan.status}`);
+  const planId = String(plan.body.id);
+  const price = await rt.management(
+    'POST',
+    '/~/billing/catalog/prices',
+    {},
+    { name: pricingModel, plan_id: planId, pricing_model: pricingModel, currency: 'USD', tiers },
+  );
+  if (price.status !== 201) throw new Error(`creating the price of plan ${name} answered ${price.status}: ${JSON.stringify(price.body)}`);
+  return planId;
+}
+
+/** Graduated: 10 units at 0.10, then 0.05 each plus 1.00 once the second tier is reached. */
+export const GRADUATED_TIERS: PriceTier[] = [
+  { up_to: 10, unit_price_in_decimal: '0.1' },
+  { up_to: 'inf', unit_price_in_decimal: '0.05', flat_price_in_decimal: '1' },
+];

@@ -25,6 +25,39 @@ export interface ChartSource {
   retention(spec: ChartSpec): Promise<RetentionAnswer>;
 }
 
+/** A stored chart's answer as a shared view or a customer template gives it: which kind of query ran, and its answer. */
+export type StoredAnswer =
+  | { readonly query: 'search'; readonly answer: SearchAnswer }
+  | { readonly query: 'funnel'; readonly answer: FunnelAnswer }
+  | { readonly query: 'retention'; readonly answer: RetentionAnswer };
+
+/**
+ * The source of a chart whose query is stored server side (a shared view, a customer template): the
+ * spec only says how to draw the answer; the viewer sends no query, so each kind asks for the same
+ * answer and checks it is the kind it draws.
+ */
+export function storedChartSource(key: readonly unknown[], data: () => Promise<StoredAnswer>, noun: string): ChartSource {
+  const mismatch = (wanted: string, got: string) => new Error(`this ${noun} draws a ${wanted} answer, and its workspace answered a ${got} query`);
+  return {
+    key,
+    search: async () => {
+      const stored = await data();
+      if (stored.query !== 'search') throw mismatch('search', stored.query);
+      return stored.answer;
+    },
+    funnel: async () => {
+      const stored = await data();
+      if (stored.query !== 'funnel') throw mismatch('funnel', stored.query);
+      return stored.answer;
+    },
+    retention: async () => {
+      const stored = await data();
+      if (stored.query !== 'retention') throw mismatch('retention', stored.query);
+      return stored.answer;
+    },
+  };
+}
+
 const ChartSourceContext = createContext<ChartSource | undefined>(undefined);
 
 export function ChartSourceProvider({ source, children }: { source: ChartSource; children: ReactNode }) {

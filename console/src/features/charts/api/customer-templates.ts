@@ -3,7 +3,7 @@ import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
 import type { components } from '../../../lib/api-schema';
 import { useApiMutation } from '../../../lib/api-mutation';
-import type { ChartSource } from './chart-source';
+import { storedChartSource, type ChartSource } from './chart-source';
 
 export type CustomerView = components['schemas']['CustomerView'];
 export type CustomerToken = components['schemas']['CustomerToken'];
@@ -22,29 +22,14 @@ export function useCustomerView(token: string) {
 
 /** A template's answers for the customer: its stored query, its dynamic fields bound by the service to the token's values. */
 export function customerChartSource(api: ReturnType<typeof useApi>, token: string, workspaceId: string, range: number): ChartSource {
-  const data = async () =>
-    dataOf(
-      await api.GET('/public/customers/{token}/workspaces/{workspaceId}/data', { params: { path: { token, workspaceId }, query: { range: String(range) } } }),
-    );
-  const mismatch = (wanted: string, got: string) => new Error(`this chart draws a ${wanted} answer, and its template answered a ${got} query`);
-  return {
-    key: ['customer', token, workspaceId, range],
-    search: async () => {
-      const answer = await data();
-      if (answer.query !== 'search') throw mismatch('search', answer.query);
-      return answer.answer;
-    },
-    funnel: async () => {
-      const answer = await data();
-      if (answer.query !== 'funnel') throw mismatch('funnel', answer.query);
-      return answer.answer;
-    },
-    retention: async () => {
-      const answer = await data();
-      if (answer.query !== 'retention') throw mismatch('retention', answer.query);
-      return answer.answer;
-    },
-  };
+  return storedChartSource(
+    ['customer', token, workspaceId, range],
+    async () =>
+      dataOf(
+        await api.GET('/public/customers/{token}/workspaces/{workspaceId}/data', { params: { path: { token, workspaceId }, query: { range: String(range) } } }),
+      ),
+    'template',
+  );
 }
 
 /** Marks a workspace as a template (its dynamic fields and whether its time is dynamic), or unmarks it (null). */

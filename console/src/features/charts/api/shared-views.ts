@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
 import type { components } from '../../../lib/api-schema';
-import type { ChartSource } from './chart-source';
+import { storedChartSource, type ChartSource } from './chart-source';
 
 export type SharedView = components['schemas']['SharedView'];
 export type SharedViewToken = components['schemas']['SharedViewToken'];
@@ -23,28 +23,14 @@ export function useSharedView(token: string) {
  * (the spec only says how to draw the answer; the viewer sends no query).
  */
 export function sharedChartSource(api: ReturnType<typeof useApi>, token: string, workspaceId: string, range: number): ChartSource {
-  const data = async () =>
-    dataOf(await api.GET('/public/views/{token}/workspaces/{workspaceId}/data', { params: { path: { token, workspaceId }, query: { range: String(range) } } }));
-  // The workspace's stored query decides which answer comes back; a view asks for the one it draws.
-  const mismatch = (wanted: string, got: string) => new Error(`this shared chart draws a ${wanted} answer, and its workspace answered a ${got} query`);
-  return {
-    key: ['shared', token, workspaceId, range],
-    search: async () => {
-      const shared = await data();
-      if (shared.query !== 'search') throw mismatch('search', shared.query);
-      return shared.answer;
-    },
-    funnel: async () => {
-      const shared = await data();
-      if (shared.query !== 'funnel') throw mismatch('funnel', shared.query);
-      return shared.answer;
-    },
-    retention: async () => {
-      const shared = await data();
-      if (shared.query !== 'retention') throw mismatch('retention', shared.query);
-      return shared.answer;
-    },
-  };
+  return storedChartSource(
+    ['shared', token, workspaceId, range],
+    async () =>
+      dataOf(
+        await api.GET('/public/views/{token}/workspaces/{workspaceId}/data', { params: { path: { token, workspaceId }, query: { range: String(range) } } }),
+      ),
+    'shared chart',
+  );
 }
 
 type Target = { kind: 'workspace' | 'dashboard'; id: string };
