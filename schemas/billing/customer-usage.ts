@@ -53,6 +53,19 @@ export const CustomerSubscription = z.object({
     .optional(),
 });
 
+/** A closed period's bill as the billing run reported it (its usage totals, late corrections included), priced at the catalog price. */
+export const CustomerInvoice = z.object({
+  subscription_id: z.string(),
+  period_start: z.string(),
+  period_end: z.string(),
+  meters: z.array(
+    z.object({ billing_meter_id: z.string(), name: z.string(), usage: z.number(), currency: z.string().nullable(), amount: z.string().nullable() }),
+  ),
+  /** Per currency, the amounts of its meters (decimal text). */
+  totals: z.array(z.object({ currency: z.string(), amount: z.string() })),
+});
+export type CustomerInvoice = z.infer<typeof CustomerInvoice>;
+
 export const CustomerUsage = z.object({
   company_id: z.string(),
   generated_at: z.string(),
@@ -60,5 +73,7 @@ export const CustomerUsage = z.object({
   meters: z.array(CustomerMeterUsage),
   /** Per currency: the amount so far and the estimated bill, over every meter (decimal text). */
   totals: z.array(z.object({ currency: z.string(), amount: z.string(), estimated_amount: z.string() })),
+  /** The last closed periods' bills as reported by the billing run (up to four per subscription), newest first. */
+  invoices: z.array(CustomerInvoice),
 });
 export type CustomerUsage = z.infer<typeof CustomerUsage>;

@@ -278,6 +278,7 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     expect(line('calls').daily.reduce((sum, day) => sum + day.usage, 0)).toBe(21);
     expect(usage.totals.map((t) => [t.currency, Number(t.estimated_amount)])).toEqual([['usd', 4.05]]);
     expect([Number(usage.subscriptions[0]!.balance!.available), Number(usage.subscriptions[0]!.balance!.after_estimate)]).toEqual([5, 0.95]);
+    expect(usage.invoices).toEqual([]);
 
     const run = await runBilling({ now: new Date(), ...billingDeps(rt, () => new Map(), { settings: { backfillMs: 8 * HOUR } }) });
     expect(run.errors).toEqual([]);
@@ -300,6 +301,21 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     expect(Number(after.subscriptions[0]!.balance!.available)).toBe(0.95);
     expect(Number(after.subscriptions[0]!.balance!.after_estimate)).toBe(0.95);
     expect(after.totals).toEqual(usage.totals);
+    // The closed period is now an invoice, as the run reported it.
+    expect(after.invoices.map((invoice) => [invoice.subscription_id, invoice.period_start, invoice.period_end, invoice.totals])).toEqual([
+      [
+        'sub-acme',
+        closed.current_period_start,
+        closed.current_period_end,
+        [{ currency: 'usd', amount: Decimal.from(usage.totals[0]!.estimated_amount).toString() }],
+      ],
+    ]);
+    expect(after.invoices[0]!.meters.map((m) => [m.billing_meter_id, m.usage]).sort()).toEqual(
+      [
+        [ids['calls'], 21],
+        [ids['writes'], 5],
+      ].sort(),
+    );
   }, 120_000);
 
   it('projects an open period from its rate so far', async () => {

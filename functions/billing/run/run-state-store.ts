@@ -16,7 +16,8 @@ import { queryAll } from '../../shared/aws/query-pages';
  * transaction as the window's reports, so reports, totals and cursor move together or not at all.
  */
 
-export interface PeriodTotal {
+/** One period's total of a report key. */
+export interface ClosedPeriodTotal {
   /** Period start / end (ISO): the subscription's current period, else the UTC calendar month. */
   readonly periodStart: string;
   readonly periodEnd: string;
@@ -24,15 +25,35 @@ export interface PeriodTotal {
   readonly usage: number;
 }
 
+export interface PeriodTotal extends ClosedPeriodTotal {
+  /**
+   * The totals of the periods before, newest first (at most EARLIER_PERIODS of window-reports.ts),
+   * as reported, late corrections included: what a customer's last invoices were billed.
+   */
+  readonly earlier?: readonly ClosedPeriodTotal[];
+}
+
 /** A total as stored: short member names, as a meter's totals hold one entry per subscription (tens of thousands). */
 interface StoredPeriodTotal {
   readonly ps: string;
   readonly pe: string;
   readonly u: number;
+  /** Earlier periods: [start, end, usage], newest first. */
+  readonly h?: [string, string, number][];
 }
 
-const storedTotal = (total: PeriodTotal): StoredPeriodTotal => ({ ps: total.periodStart, pe: total.periodEnd, u: total.usage });
-const periodTotal = (stored: StoredPeriodTotal): PeriodTotal => ({ periodStart: stored.ps, periodEnd: stored.pe, usage: stored.u });
+const storedTotal = (total: PeriodTotal): StoredPeriodTotal => ({
+  ps: total.periodStart,
+  pe: total.periodEnd,
+  u: total.usage,
+  ...(total.earlier?.length ? { h: total.earlier.map((e): [string, string, number] => [e.periodStart, e.periodEnd, e.usage]) } : {}),
+});
+const periodTotal = (stored: StoredPeriodTotal): PeriodTotal => ({
+  periodStart: stored.ps,
+  periodEnd: stored.pe,
+  usage: stored.u,
+  ...(stored.h?.length ? { earlier: stored.h.map(([periodStart, periodEnd, usage]) => ({ periodStart, periodEnd, usage })) } : {}),
+});
 
 export interface MeterCursor {
   readonly nextWindowStart: Date;

@@ -160,6 +160,9 @@ export function invoiceOf(
   return { id: named ?? `${subscriptionId}:${periodStart}`, period_start: periodStart, period_end: isoOf(period.end) };
 }
 
+/** Periods before the current one whose totals a report key keeps (PeriodTotal.earlier). */
+export const EARLIER_PERIODS = 3;
+
 export function buildWindowReports(input: BuildInput): BuildResult {
   const { tenant, meter, window, now } = input;
   const stamp = now.toISOString();
@@ -220,10 +223,16 @@ export function buildWindowReports(input: BuildInput): BuildResult {
         // A correction of an earlier period: that period's total is the report's own, moved by the delta.
         totalBefore = prev?.report_total_usage ?? 0;
         totalAfter = totalBefore + delta;
+        if (current.earlier?.some((e) => e.periodStart === periodStart))
+          input.totals.set(key, { ...current, earlier: current.earlier.map((e) => (e.periodStart === periodStart ? { ...e, usage: e.usage + delta } : e)) });
       } else {
         totalBefore = 0;
         totalAfter = delta + (prev?.meter_usage ?? 0);
-        input.totals.set(key, { periodStart, periodEnd: isoOf(period.end), usage: totalAfter });
+        // A new period: the one it follows joins the earlier periods' totals (what its invoice was billed).
+        const earlier = current
+          ? [{ periodStart: current.periodStart, periodEnd: current.periodEnd, usage: current.usage }, ...(current.earlier ?? [])].slice(0, EARLIER_PERIODS)
+          : undefined;
+        input.totals.set(key, { periodStart, periodEnd: isoOf(period.end), usage: totalAfter, ...(earlier ? { earlier } : {}) });
       }
     }
     const usage = reportUsage(meter.aggregator, prev?.usage.invoice, subscription, subscriptionId, period, isoOf);

@@ -13,6 +13,7 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { customerPeriod, type CustomerPeriod } from './customer-period';
 import { pricedUsage, projectedQuantity, windowQuantities } from './usage-pricing';
+import { reportedInvoices } from './reported-invoices';
 
 /**
  * One customer's usage and bill this period, from its events, as the billing run will bill them:
@@ -81,13 +82,13 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
 
   // Balances first: what the run has reported is read only for subscriptions that draw on one.
   const balances = new Map(await Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)));
-  const drawsOnBalance = [...balances.values()].some((available) => available !== undefined);
   const perMeter = await mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => {
     const pricing = await pricingOf(meter.catalogPlanId);
     const chosen = directory.forCompany(companyId, meter.billedIds);
     // A per-subscription (placeholder) meter is evaluated only for the subscriptions carrying its ids.
     const evaluated = meter.perSubscription ? new Set(directory.billableFor(meter.billedIds).map((s) => s.subscriptionId)) : undefined;
-    const billed = drawsOnBalance ? await deps.billedTotals(tenant, meter.id) : new Map<string, PeriodTotal>();
+    // What the run has reported: the balance's drawn part, and the last periods' invoices.
+    const billed = await deps.billedTotals(tenant, meter.id);
     const found: MeterLine[] = [];
     for (const subscription of billable) {
       if (evaluated && !evaluated.has(subscription.subscriptionId)) continue;
@@ -97,9 +98,9 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       if (windows.total === 0n && !companyAttributed) continue;
       found.push(meterLine(meter, subscription, pricing?.priceFor(subscription), period, windows, billed, now));
     }
-    return found;
+    return { lines: found, reported: { meter, pricing, billed } };
   });
-  const lines = perMeter.flat();
+  const lines = perMeter.flatMap((meter) => meter.lines);
   return {
     company_id: companyId,
     generated_at: now.toISOString(),
@@ -122,6 +123,11 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     }),
     meters: lines.map((line) => line.usage),
     totals: totalsByCurrency(lines.map((line) => line.usage)),
+    invoices: reportedInvoices(
+      perMeter.map((meter) => meter.reported),
+      own,
+      now,
+    ),
   };
 }
 

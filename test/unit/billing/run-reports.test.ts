@@ -230,6 +230,27 @@ describe('billing run: attribution and reports', () => {
     expect(report).toMatchObject({ report_total_usage: 3, amount_exact: '0.3' });
   });
 
+  it("keeps the totals of the periods before, as reported and corrected: what a customer's last invoices were billed", () => {
+    const feb = sub('s-a', 'acme', { periodStart: new Date('2026-02-10T11:00:00Z'), periodEnd: new Date('2026-03-10T11:00:00Z') });
+    const mar = sub('s-a', 'acme', { periodStart: new Date('2026-03-10T11:00:00Z'), periodEnd: new Date('2026-04-10T11:00:00Z') });
+    const totals = new Map<string, PeriodTotal>();
+    const usageOf = (subscription: KnownSubscription, raw: number) =>
+      new Map([['S:s-a', { raw: Decimal.from(raw), subscription, companyId: 'acme', subscriptionId: 's-a', fromSubscriptionId: true, fromCompany: false }]]);
+    const common = { tenant, meter: meter(), totals, pricing, directory, now: new Date('2026-03-10T13:00:00Z') };
+    const [inFeb] = buildWindowReports({ ...common, window: w1, usage: usageOf(feb, 2), previous: new Map<string, BillingReport>() }).reports;
+    expect(totals.get('S:s-a')).toEqual({ periodStart: '2026-02-10T11:00:00.000Z', periodEnd: '2026-03-10T11:00:00.000Z', usage: 2 });
+    buildWindowReports({ ...common, window: w2, usage: usageOf(mar, 4), previous: new Map<string, BillingReport>() });
+    expect(totals.get('S:s-a')).toEqual({
+      periodStart: '2026-03-10T11:00:00.000Z',
+      periodEnd: '2026-04-10T11:00:00.000Z',
+      usage: 4,
+      earlier: [{ periodStart: '2026-02-10T11:00:00.000Z', periodEnd: '2026-03-10T11:00:00.000Z', usage: 2 }],
+    });
+    // Late events in February's last window: its total moves with the correction; March's stays.
+    buildWindowReports({ ...common, window: w1, usage: usageOf(feb, 5), previous: new Map([['S:s-a', inFeb!]]) });
+    expect(totals.get('S:s-a')).toMatchObject({ usage: 4, earlier: [{ periodStart: '2026-02-10T11:00:00.000Z', usage: 5 }] });
+  });
+
   it('report ids round-trip and refuse anything else', () => {
     const id = reportId({ windowStart: w1.start, meterId: 'm#1', reportKey: 'C:a company' });
     expect(parseReportId(id)).toEqual({ windowStart: w1.start, meterId: 'm#1', reportKey: 'C:a company' });

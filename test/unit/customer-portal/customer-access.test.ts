@@ -88,6 +88,7 @@ describe('spend caps', () => {
     subscriptions: [{ subscription_id: 's1', status: 'active', period: { start: '2027-03-01T00:00:00.000Z', end: '2027-04-01T00:00:00.000Z', closed: false } }],
     meters: [],
     totals: [{ currency: 'usd', amount, estimated_amount: amount }],
+    invoices: [],
   });
   const cap = { company_id: 'acme', budget: '100', currency: 'usd', warn_at_percent: 80, hard_cap: true, updated_at: '2027-03-15T00:00:00.000Z' };
 

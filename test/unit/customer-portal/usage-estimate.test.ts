@@ -3,6 +3,9 @@ import type { KnownSubscription } from '../../../functions/billing/run/subscript
 import { customerPeriod } from '../../../functions/customer-portal/usage/customer-period';
 import { pricedUsage, projectedQuantity } from '../../../functions/customer-portal/usage/usage-pricing';
 import type { PriceTerms } from '../../../schemas/billing/catalog';
+import type { CatalogPrice } from '../../../functions/billing/run/meter-pricing';
+import { runMeterOf } from '../../../functions/billing/run/run-meter';
+import { reportedInvoices } from '../../../functions/customer-portal/usage/reported-invoices';
 
 /** The pure parts of a customer's bill estimate: which period, the projection, and the price of a total. */
 
@@ -108,5 +111,42 @@ describe('the price of a period total', () => {
         expect(pricedUsage(graduated, a + more).amount.compare(pricedUsage(graduated, a).amount)).toBeGreaterThanOrEqual(0);
       }),
     );
+  });
+});
+
+describe("a customer's last invoices", () => {
+  it('are the periods the run reported: the current total once its period ended, and the earlier ones, priced and newest first', () => {
+    const meter = runMeterOf({
+      _id: 'm1',
+      name: 'calls',
+      es_query: '{"query":{"match_all":{}}}',
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['c'], custom_plan: { plan_id: 'p' } } } },
+    });
+    if ('error' in meter) throw new Error(meter.error);
+    const price = { id: 'price-1', pricing_model: 'per_unit', currency: 'usd', price_in_decimal: '0.1' } as CatalogPrice;
+    const billed = new Map([
+      [
+        'S:s1',
+        {
+          periodStart: '2027-03-01T00:00:00.000Z',
+          periodEnd: '2027-03-15T00:00:00.000Z',
+          usage: 7,
+          earlier: [{ periodStart: '2027-02-15T00:00:00.000Z', periodEnd: '2027-03-01T00:00:00.000Z', usage: 12 }],
+        },
+      ],
+    ]);
+    const invoices = reportedInvoices(
+      [{ meter, pricing: { priceFor: () => price }, billed }],
+      [subscription('2027-03-01T00:00:00Z', '2027-03-15T00:00:00Z')],
+      NOW,
+    );
+    expect(invoices.map((i) => [i.period_start, i.meters[0]!.usage, i.totals])).toEqual([
+      ['2027-03-01T00:00:00.000Z', 7, [{ currency: 'usd', amount: '0.7' }]],
+      ['2027-02-15T00:00:00.000Z', 12, [{ currency: 'usd', amount: '1.2' }]],
+    ]);
+    // A period still open is not an invoice yet.
+    expect(
+      reportedInvoices([{ meter, pricing: undefined, billed }], [subscription(null, null)], new Date('2027-03-10T00:00:00Z')).map((i) => i.period_start),
+    ).toEqual(['2027-02-15T00:00:00.000Z']);
   });
 });

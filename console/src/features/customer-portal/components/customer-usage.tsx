@@ -21,7 +21,7 @@ export function CustomerUsageContent({ token, theme }: { token: string; theme: U
       </div>
     );
   if (!usage.isSuccess) return <QueryState query={usage} loading="Loading your usage…" />;
-  const { subscriptions, meters, totals } = usage.data;
+  const { subscriptions, meters, totals, invoices } = usage.data;
   const locale = theme.locale;
   return (
     <div className="customer-usage">
@@ -68,6 +68,7 @@ export function CustomerUsageContent({ token, theme }: { token: string; theme: U
           <DailyUsage meters={meters} />
         </>
       )}
+      {invoices.length > 0 && <PastInvoices invoices={invoices} locale={locale} />}
       {totals[0] ? (
         <SpendCapForm token={token} currency={totals[0].currency} locale={locale} />
       ) : (
@@ -99,6 +100,33 @@ function MeterTable({ meters, locale }: { meters: CustomerUsage['meters']; local
             <td>{money(meter.amount, meter.currency)}</td>
             <td>{formatNumber(meter.estimated_usage, locale)}</td>
             <td>{money(meter.estimated_amount, meter.currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The last closed periods as they were billed. */
+function PastInvoices({ invoices, locale }: { invoices: CustomerUsage['invoices']; locale: string | undefined }) {
+  return (
+    <table className="event-table">
+      <caption className="muted">Past periods, as billed</caption>
+      <thead>
+        <tr>
+          <th scope="col">Period</th>
+          <th scope="col">Usage</th>
+          <th scope="col">Amount</th>
+        </tr>
+      </thead>
+      <tbody>
+        {invoices.map((invoice) => (
+          <tr key={`${invoice.subscription_id}|${invoice.period_start}`}>
+            <td>
+              {formatDate(invoice.period_start, locale)} – {formatDate(invoice.period_end, locale)}
+            </td>
+            <td>{invoice.meters.map((meter) => `${meter.name}: ${formatNumber(meter.usage, locale)}`).join(', ')}</td>
+            <td>{invoice.totals.map((total) => formatMoney(total.amount, total.currency, locale)).join(', ') || '—'}</td>
           </tr>
         ))}
       </tbody>
