@@ -114,9 +114,10 @@ describe('customer usage page and templates in the browser', () => {
     await page.goto(exampleUrl);
     await page.fill('input[name="company_id"]', 'acme');
     await page.click('button');
-    await page.waitForSelector('iframe[title="Usage and billing"]');
-    const frame = page.frames().find((f) => f.url().startsWith(`${rt.credentials.management_url}/console/customer/ct1.`));
-    expect(frame).toBeDefined();
+    // The iframe element comes first, its page a moment later: wait until the frame is at the usage page.
+    const frame = await (await page.waitForSelector('iframe[title="Usage and billing"]')).contentFrame();
+    expect(frame).not.toBeNull();
+    await frame!.waitForURL((url) => url.href.startsWith(`${rt.credentials.management_url}/console/customer/ct1.`));
     expect(new URL(frame!.url()).origin).not.toBe(new URL(page.url()).origin);
     await frame!.getByRole('heading', { name: 'Your API usage' }).waitFor();
     // 12 calls: 10 × 0.10 + 2 × 0.05 + 1 flat = 2.10, written in German.
