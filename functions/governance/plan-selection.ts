@@ -47,6 +47,11 @@ export async function selectByPlans(
   const planned = rules.filter((rule) => rule.type !== 'regex' && selectsByPlans(rule));
   if (planned.length === 0) return { selections, problems };
   const subscriptions = await input.facts.subscriptions(input.scope, input.now);
+  // Customers' spend caps are read once per refresh, however many spend_cap rules read them.
+  let caps: Promise<readonly SpendCapStanding[]> | undefined;
+  const facts: BillingFacts = Object.assign(Object.create(input.facts) as BillingFacts, {
+    spendCaps: () => (caps ??= input.facts.spendCaps(input.scope, input.now)),
+  });
   for (const rule of planned) {
     if (rule.plans.length === 0 && modelOf(rule) !== 'spend_cap') {
       problems.push({ rule_id: rule._id, reason: `a ${modelOf(rule)} rule needs plans; it selects nobody` });
@@ -55,7 +60,7 @@ export async function selectByPlans(
     }
     const onPlans = subscriptions.filter((s) => onePlanOf(rule, s) !== undefined);
     try {
-      selections.set(rule._id, await selectFor(input, rule, onPlans));
+      selections.set(rule._id, await selectFor({ ...input, facts }, rule, onPlans));
     } catch (error) {
       problems.push({ rule_id: rule._id, reason: error instanceof Error ? error.message : String(error) });
       selections.set(rule._id, new Map());

@@ -1,5 +1,5 @@
 import { CustomerRevocation } from '../../../schemas/resources/customer-access';
-import type { ResourceStore } from '../../resources/resource-store';
+import type { ListOptions, ResourceStore } from '../../resources/resource-store';
 import { companyRecordLocation, deleteCompanyRecord, putCompanyRecord, readCompanyRecord } from '../company-records';
 
 /**
@@ -16,7 +16,8 @@ export interface CustomerRevocations {
   revoke(orgId: string, appId: string, companyId: string, by: string, at: Date): Promise<CustomerRevocation>;
   /** False when the company was not revoked. */
   restore(orgId: string, appId: string, companyId: string): Promise<boolean>;
-  list(orgId: string, appId: string, take: number, beforeId?: string): Promise<{ items: CustomerRevocation[]; nextBeforeId?: string }>;
+  /** A page of revoked customers (`take`, `before_id` as every list reads them). */
+  list(orgId: string, appId: string, options: ListOptions): Promise<{ items: CustomerRevocation[]; nextBeforeId?: string }>;
 }
 
 export function customerRevocations(store: ResourceStore): CustomerRevocations {
@@ -33,8 +34,8 @@ export function customerRevocations(store: ResourceStore): CustomerRevocations {
       return record;
     },
     restore: (orgId, appId, companyId) => deleteCompanyRecord(store, at(orgId, appId), companyId),
-    async list(orgId, appId, take, beforeId) {
-      const page = await store.list(at(orgId, appId), { take, ...(beforeId === undefined ? {} : { beforeId }) });
+    async list(orgId, appId, options) {
+      const page = await store.list(at(orgId, appId), options);
       const items = page.items.map((item) => CustomerRevocation.safeParse(item.document)).flatMap((parsed) => (parsed.success ? [parsed.data] : []));
       return page.nextBeforeId === undefined ? { items } : { items, nextBeforeId: page.nextBeforeId };
     },

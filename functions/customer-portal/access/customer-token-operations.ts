@@ -71,8 +71,7 @@ export function customerTokenOperations(deps: CustomerTokenDeps): ResourceOperat
     },
     'customerTokens.revocations.list': async (request, caller) => {
       const ctx = contextOf(request, caller, now());
-      const options = listOptions(request.query);
-      const page = await revocations.list(ctx.orgId, ctx.appId, options.take ?? 50, options.beforeId);
+      const page = await revocations.list(ctx.orgId, ctx.appId, listOptions(request.query));
       return { status: 200, body: page.items, headers: nextPageHeader(page.nextBeforeId) };
     },
     'customerTokens.revocations.put': async (request, caller) => {
