@@ -20,12 +20,14 @@ import { mapWithConcurrency } from '../../shared/concurrency';
  *
  * How claims are written (`mode`), the same claim either way:
  *   statements    the default, and the one for AWS: one write unit per claim
- *   transactions  100 conditional puts per TransactWriteItems (`attribute_not_exists(pk) OR owner =
- *                 :owner`, so a refused put is another owner's key and needs no read-back; the
- *                 transaction is retried without it). DynamoDB Local commits a transaction at once
- *                 and every statement of a batch by itself: 2,200–2,500 claims/s against 470–520
- *                 there. On AWS a transactional write costs two units, so only the local runtime
- *                 uses it.
+ *   transactions  100 puts per TransactWriteItems on the condition `attribute_not_exists(pk)`; a
+ *                 refused put (the transaction names it) is read back like a refused INSERT, and the
+ *                 transaction is retried without it. DynamoDB Local commits a transaction at once
+ *                 and every statement of a batch by itself: 2,200–3,100 claims/s against 470–520
+ *                 there. The bare absence test costs it 0.26 ms of CPU per claim against 0.32 ms for
+ *                 `attribute_not_exists(pk) OR owner = :owner`, and refusals are rare (retries and
+ *                 client duplicates). On AWS a transactional write costs two units, so only the
+ *                 local runtime uses it.
  *
  * Every acknowledged record is eventually processed — by the event source's retries, or by replaying
  * it from the failed-records bucket with its record_id intact — so the owner always finishes. Claims
@@ -74,15 +76,14 @@ export class DedupStore {
         seen.add(key);
       }
       pending = later;
-      if (this.options.mode === 'transactions') {
-        const chunks = chunksOf(round, CLAIMS_PER_TRANSACTION);
-        const others = (await mapWithConcurrency(chunks, this.options.concurrency ?? TRANSACTION_CONCURRENCY, (chunk) => this.put(chunk))).flat();
-        for (const { index } of round) statuses[index] = 'claimed';
-        for (const { index } of others) statuses[index] = 'duplicate';
-        continue;
-      }
-      const chunks = chunksOf(round, CLAIMS_PER_REQUEST);
-      const refused = (await mapWithConcurrency(chunks, this.options.concurrency ?? CLAIM_CONCURRENCY, (chunk) => this.insert(chunk))).flat();
+      const refused =
+        this.options.mode === 'transactions'
+          ? (
+              await mapWithConcurrency(chunksOf(round, CLAIMS_PER_TRANSACTION), this.options.concurrency ?? TRANSACTION_CONCURRENCY, (chunk) => this.put(chunk))
+            ).flat()
+          : (
+              await mapWithConcurrency(chunksOf(round, CLAIMS_PER_REQUEST), this.options.concurrency ?? CLAIM_CONCURRENCY, (chunk) => this.insert(chunk))
+            ).flat();
       for (const { index } of round) statuses[index] = 'claimed';
       const owners = await this.ownersOf(refused.map(({ request }) => request));
       for (const { request, index } of refused)
@@ -117,16 +118,15 @@ export class DedupStore {
   }
 
   /**
-   * Claims the chunk in one transaction of conditional puts: a new key, or one this record owns
-   * already (put again, same owner). Answers the entries another record owns, which the cancelled
-   * transaction names; the rest are put again without them.
+   * Claims the chunk in one transaction of puts of new keys. Answers the entries whose key exists,
+   * which the cancelled transaction names; the rest are put again without them.
    */
   private async put<T extends { request: ClaimRequest }>(chunk: readonly T[]): Promise<T[]> {
     const now = (this.options.now ?? Date.now)();
     const claimedAt = new Date(now).toISOString();
     const expiresAt = Math.floor(now / 1000) + DEDUP_RETENTION_DAYS * 86_400;
     let remaining = [...chunk];
-    const others: T[] = [];
+    const existing: T[] = [];
     while (remaining.length > 0) {
       try {
         await this.documents.send(
@@ -135,24 +135,22 @@ export class DedupStore {
               Put: {
                 TableName: this.tableName,
                 Item: { pk: dedupKey(request.appId, request.eventId), owner: request.owner, claimed_at: claimedAt, expires_at: expiresAt },
-                ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
-                ExpressionAttributeNames: { '#owner': 'owner' },
-                ExpressionAttributeValues: { ':owner': request.owner },
+                ConditionExpression: 'attribute_not_exists(pk)',
               },
             })),
           }),
         );
-        return others;
+        return existing;
       } catch (error) {
         const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
         const refused = remaining.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
         // Anything else (a conflicting transaction, throttling) fails the batch, which is retried whole.
         if (refused.length === 0) throw error;
-        others.push(...refused);
+        existing.push(...refused);
         remaining = remaining.filter((entry) => !refused.includes(entry));
       }
     }
-    return others;
+    return existing;
   }
 
   /** The owners of existing claims, read consistently. */
