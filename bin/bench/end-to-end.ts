@@ -42,7 +42,7 @@ export interface EndToEndResult {
 export async function benchEndToEnd(
   options: { events?: number; warmupEvents?: number; batchSize?: number; concurrency?: number; log?: (line: string) => void } = {},
 ): Promise<EndToEndResult> {
-  const events = options.events ?? 20_000;
+  const events = options.events ?? 30_000;
   // A running service is warm: DynamoDB Local's JIT spends its first tens of thousands of claims
   // compiling (about 1 ms of CPU per claim, then 0.3 ms), so the rate that says whether the pipeline
   // keeps up is the one after a warm-up through the same pipeline; the warm-up's own rate is reported too.

@@ -51,7 +51,7 @@ export const CLAIM_CONCURRENCY = 8;
 /** Puts per TransactWriteItems (DynamoDB's limit). */
 export const CLAIMS_PER_TRANSACTION = 100;
 /** Transactions in flight per consumer batch. */
-const TRANSACTION_CONCURRENCY = 4;
+const TRANSACTION_CONCURRENCY = 8;
 
 export type ClaimMode = 'statements' | 'transactions';
 

@@ -81,4 +81,31 @@ describe('local stream poller: idle back-off and nudges', () => {
     // Stopping wakes the idle shard too (no minute-long wait).
     await poller.stop({ drain: false });
   }, 10_000);
+
+  it('reads the next batch while one is delivered, delivers in order, and an empty read sent ahead is not "caught up"', async () => {
+    const stream = new FakeStream();
+    const seen: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const handler = async (event: KinesisStreamEvent) => {
+      const data = event.Records.map((record) => Buffer.from(record.kinesis.data, 'base64').toString());
+      if (data.includes('first')) await gate;
+      seen.push(...data);
+      return { batchItemFailures: [] };
+    };
+    const poller = new StreamPoller({ kinesis: stream.client, streamName: 's', handler, onFailure: noQuarantine, idlePollMs: 60_000, maxIdlePollMs: 60_000 });
+    await poller.start();
+    while (stream.reads < 1) await wait(5);
+    stream.put('first');
+    poller.nudge();
+    while (stream.reads < 3) await wait(5);
+    // The read after 'first' went out while 'first' was still being delivered, and found nothing.
+    expect(seen).toEqual([]);
+    stream.put('late');
+    const idle = poller.waitUntilIdle(5_000);
+    release();
+    await idle;
+    expect(seen).toEqual(['first', 'late']);
+    await poller.stop({ drain: false });
+  }, 10_000);
 });
