@@ -165,7 +165,13 @@ it('spend_cap rules select companies whose bill reached the hard cap they set, o
   expect((await select([rule({ model: 'spend_cap' })], facts(subs, {}, {}, caps))).selected).toEqual({ busy: { ...reached, spend_cap_spent: '100' } });
   // Two spend_cap rules, one reading of the caps (each reading computes every capped customer's bill).
   let readings = 0;
-  const counted = { ...facts(subs, {}, {}, caps), spendCaps: async () => ((readings += 1), caps) };
+  const counted = {
+    ...facts(subs, {}, {}, caps),
+    spendCaps: async () => {
+      readings += 1;
+      return caps;
+    },
+  };
   await selectByPlans({ index, scope: TENANT, timeZone: 'UTC', now: NOW, facts: counted }, [
     rule({ model: 'spend_cap' }),
     rule({ _id: 'r2', model: 'spend_cap' }),
