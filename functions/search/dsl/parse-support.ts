@@ -103,6 +103,11 @@ export const IntLike = (min: number, max: number, what: string) =>
 /** Relevance is not computed, so boosts change nothing; accepted for compatibility. */
 export const Boost = z.number({ error: 'boost must be a number' }).optional();
 export const QueryName = z.string({ error: '_name must be a string' }).optional();
+/**
+ * `boost` and `_name` beside a query's field. Schemas are built once, at module load: zod compiles
+ * an object schema on its first parse, so one built per call compiled again on every request.
+ */
+export const BoostAndName = z.object({ boost: Boost, _name: QueryName });
 export const FieldName = z.string({ error: 'a field name must be a string' }).superRefine((name, ctx) => {
   const problem = fieldNameProblem(name);
   if (problem !== undefined) issue(ctx, [], problem);
@@ -146,7 +151,7 @@ export function singleField<T>(kind: string, parse: (field: string, spec: unknow
       return z.NEVER;
     }
     const fields = fieldKeys(body, ctx);
-    if (fields === INVALID || parseAt(z.object({ boost: Boost, _name: QueryName }), body, ctx, []) === INVALID) return z.NEVER;
+    if (fields === INVALID || parseAt(BoostAndName, body, ctx, []) === INVALID) return z.NEVER;
     if (fields.length !== 1) {
       issue(ctx, fields.length === 0 ? [] : [fields[1] as string], `${kind} takes exactly one field`);
       return z.NEVER;

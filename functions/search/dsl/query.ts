@@ -8,6 +8,7 @@ import { MAX_BOOL_CLAUSES, MAX_TERMS_VALUES } from './limits';
 import { patternProblem } from '../wildcard-patterns';
 import {
   Boost,
+  BoostAndName,
   FieldName,
   INVALID,
   Operator,
@@ -34,13 +35,15 @@ export const term = singleField('term', (field, spec, ctx): Parsed<QueryNode> =>
   return { type: 'term', field, value: params.value, case_insensitive: params.case_insensitive ?? false };
 });
 
+const TermsValues = z.array(ScalarValue, { error: 'terms takes an array of values' }).max(MAX_TERMS_VALUES);
+
 export const terms = z.unknown().transform((body, ctx): QueryNode => {
   if (!isPlainObject(body)) {
     issue(ctx, [], 'terms takes an object: {"terms": {"field": [values]}}');
     return z.NEVER;
   }
   const fields = fieldKeys(body, ctx);
-  if (fields === INVALID || parseAt(z.object({ boost: Boost, _name: QueryName }), body, ctx, []) === INVALID) return z.NEVER;
+  if (fields === INVALID || parseAt(BoostAndName, body, ctx, []) === INVALID) return z.NEVER;
   if (fields.length !== 1) {
     issue(ctx, fields.length === 0 ? [] : [fields[1] as string], 'terms takes exactly one field');
     return z.NEVER;
@@ -51,7 +54,7 @@ export const terms = z.unknown().transform((body, ctx): QueryNode => {
     issue(ctx, [field], 'terms lookup (values read from another document) is not supported');
     return z.NEVER;
   }
-  const values = parseAt(z.array(ScalarValue, { error: 'terms takes an array of values' }).max(MAX_TERMS_VALUES), body[field], ctx, [field]);
+  const values = parseAt(TermsValues, body[field], ctx, [field]);
   if (values === INVALID) return z.NEVER;
   values.forEach((value, position) => checkDateValue(ctx, [field, position], field, value, false));
   return { type: 'terms', field, values };

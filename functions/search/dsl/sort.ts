@@ -35,6 +35,9 @@ export const SortParams = z.strictObject({
   unmapped_type: z.enum(UNMAPPED_TYPES, { error: `unmapped_type must be one of ${UNMAPPED_TYPES.join(', ')}` }).optional(),
 });
 
+/** A sort given as a bare order (`{"time": "desc"}`), checked as its params would be. */
+const OrderOnly = z.object({ order: Order });
+
 export function sortEntry(kind: IndexKind) {
   return z.unknown().transform((item, ctx): SortEntry => {
     const entry = (field: string, params: z.infer<typeof SortParams>, path: Path): SortEntry | typeof z.NEVER => {
@@ -82,7 +85,7 @@ export function sortEntry(kind: IndexKind) {
       return z.NEVER;
     }
     const spec = item[field];
-    const params = typeof spec === 'string' ? parseAt(z.object({ order: Order }), { order: spec }, ctx, [field]) : parseAt(SortParams, spec, ctx, [field]);
+    const params = typeof spec === 'string' ? parseAt(OrderOnly, { order: spec }, ctx, [field]) : parseAt(SortParams, spec, ctx, [field]);
     if (params === INVALID) return z.NEVER;
     return entry(field, params, [field]);
   });
