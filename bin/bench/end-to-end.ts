@@ -135,9 +135,8 @@ export async function benchEndToEnd(
       }
       return Number(process.hrtime.bigint() - start) / 1e9;
     };
-    const warmupSeconds = warmupEvents > 0 ? await sendAndWait(warmupEvents) : 0;
-    const warmupEventsPerSecond = warmupEvents > 0 ? warmupEvents / warmupSeconds : 0;
-    if (warmupEvents > 0) log(`  warm-up: ${warmupEvents} events at ${warmupEventsPerSecond.toFixed(0)} events/s`);
+    const warmupEventsPerSecond = warmupEvents > 0 ? warmupEvents / (await sendAndWait(warmupEvents)) : 0;
+    log(`  warm-up: ${warmupEvents} events at ${warmupEventsPerSecond.toFixed(0)} events/s`);
     const seconds = await sendAndWait(events);
     const eventsPerSecond = events / seconds;
     log(`  measured: ${events} events at ${eventsPerSecond.toFixed(0)} events/s`);

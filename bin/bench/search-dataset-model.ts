@@ -85,7 +85,7 @@ function uuidOf(random: Random): string {
   return `${hex(32)}-${hex(16)}-4${hex(12)}-${(8 + Math.floor(random() * 4)).toString(16)}${hex(12)}-${hex(24)}${hex(24)}`;
 }
 
-export interface Route {
+interface Route {
   readonly verb: string;
   readonly path: string;
   /** Median latency in ms. */
