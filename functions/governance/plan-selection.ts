@@ -49,7 +49,10 @@ export async function selectByPlans(
   const subscriptions = await input.facts.subscriptions(input.scope, input.now);
   // Customers' spend caps are read once per refresh, however many spend_cap rules read them.
   let caps: Promise<readonly SpendCapStanding[]> | undefined;
-  const facts: BillingFacts = { ...input.facts, spendCaps: () => (caps ??= input.facts.spendCaps(input.scope, input.now)) };
+  // A view of the facts (their prototype kept: some are class instances, whose methods a spread would drop).
+  const facts: BillingFacts = Object.assign(Object.create(input.facts) as BillingFacts, {
+    spendCaps: () => (caps ??= input.facts.spendCaps(input.scope, input.now)),
+  });
   for (const rule of planned) {
     if (rule.plans.length === 0 && modelOf(rule) !== 'spend_cap') {
       problems.push({ rule_id: rule._id, reason: `a ${modelOf(rule)} rule needs plans; it selects nobody` });
