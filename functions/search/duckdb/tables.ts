@@ -30,6 +30,14 @@ export function columnsOf(table: SearchTable, typedKeys: readonly string[] = [])
   ];
 }
 
+/**
+ * Event ids are mostly random (UUIDs the collector or the SDKs make): DuckDB's FSST halves their size on disk,
+ * but every read decompresses them, which took four times as long as reading them uncompressed (45 against
+ * 12 ms per million), and funnels, search_after pages, hits and exports read them. 20 MB more per million
+ * events (under 3 % of the file). Tables made before keep their compression (DuckDB cannot change it in place).
+ */
+export const EVENT_ID_COMPRESSION = 'uncompressed';
+
 export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
@@ -44,7 +52,10 @@ const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
  */
 export function createTableSql(table: SearchTable, name: string = table.name): string {
   const columns = columnsOf(table).map(
-    ({ name: column, type }) => `${quoteIdentifier(column)} ${type}${KEY_COLUMNS.has(column) || column === 'version' || column === 'doc' ? ' NOT NULL' : ''}`,
+    ({ name: column, type }) =>
+      `${quoteIdentifier(column)} ${type}${KEY_COLUMNS.has(column) || column === 'version' || column === 'doc' ? ' NOT NULL' : ''}${
+        !table.versioned && column === 'id' ? ` USING COMPRESSION ${EVENT_ID_COMPRESSION}` : ''
+      }`,
   );
   return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(name)} (${columns.join(', ')}${table.versioned ? ', PRIMARY KEY (org_id, app_id, id)' : ''})`;
 }
