@@ -318,14 +318,12 @@ export function levelSql(level: Level, env: QueryEnv, options: LevelQueryOptions
   const counted = countsOnly ? 'sum(agg_rows)' : 'count(*)';
   const kept = minDocCount > 1 ? [`${counted} >= ${minDocCount}`] : [];
   let grouped: string;
-  if (countsOnly) {
+  if (flat) {
     if (!countRows) kept.push(`${key} IS NOT NULL`);
     const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
-    grouped = countsByStepSql(level, env, having);
-  } else if (flat) {
-    if (!countRows) kept.push(`${key} IS NOT NULL`);
-    const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
-    grouped = `SELECT ${keyValueSql(level, env).sql} AS ${key}, ${measures.join(', ')} ${env.fromWhereSql} GROUP BY ${key}${having}`;
+    grouped = countsOnly
+      ? countsByStepSql(level, env, having)
+      : `SELECT ${keyValueSql(level, env).sql} AS ${key}, ${measures.join(', ')} ${env.fromWhereSql} GROUP BY ${key}${having}`;
   } else {
     const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
     const rows = rowsSql(env, chain, chainConditions(chain), columns, options.restriction, countRows ? level : undefined);
