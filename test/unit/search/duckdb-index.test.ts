@@ -57,23 +57,26 @@ describe('DuckDB search index', () => {
     await reopened.close();
   });
 
-  it("stores events' ids uncompressed, and reads them back", async () => {
+  it("stores events' ids and user ids uncompressed, and reads them back", async () => {
     const path = join(folder, 'search.duckdb');
     const index = await createDuckDbSearchIndex({ path });
     const ids = Array.from({ length: 3000 }, (_, i) => `${i.toString(16).padStart(8, '0')}-3c2b-4e1f-9a7d-0b1c2d3e4f5a`);
-    await index.index(ids.map((id, i) => apiCall(id, new Date(Date.UTC(2024, 1, 10) + i * 1000).toISOString())));
+    await index.index(ids.map((id, i) => apiCall(id, new Date(Date.UTC(2024, 1, 10) + i * 1000).toISOString(), { user_id: `user-${i % 700}` })));
     await index.close();
 
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
     const compressions = await connection.runAndReadAll(
-      `SELECT DISTINCT compression FROM pragma_storage_info('events') WHERE column_name = 'id' AND segment_type = 'VARCHAR'`,
+      `SELECT DISTINCT column_name, compression FROM pragma_storage_info('events') WHERE column_name IN ('id', 'user_id') AND segment_type = 'VARCHAR' ORDER BY ALL`,
     );
-    const stored = await connection.runAndReadAll('SELECT id FROM events ORDER BY id');
+    const stored = await connection.runAndReadAll('SELECT id, user_id FROM events ORDER BY id');
     connection.closeSync();
     instance.closeSync();
-    expect(compressions.getRows()).toEqual([['Uncompressed']]);
-    expect(stored.getRows().map(([id]) => id)).toEqual(ids);
+    expect(compressions.getRows()).toEqual([
+      ['id', 'Uncompressed'],
+      ['user_id', 'Uncompressed'],
+    ]);
+    expect(stored.getRows()).toEqual(ids.map((id, i) => [id, `user-${i % 700}`]));
   });
 
   it('fills the typed columns the query compiler reads', async () => {
