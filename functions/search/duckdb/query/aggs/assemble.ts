@@ -3,7 +3,8 @@ import { bucketStart, formatKeyAsString, nextBucket } from '../../../dates/inter
 import { javaDoubleString } from './java-double';
 import { emptyMetricSortValue, metricResult } from './metrics';
 import type { Level, OrderTerm, Scope, Shape, ShapeMap, TopHitsPlan } from './plan';
-import { filterCountColumn, keyColumn, orderColumn, type Key } from './queries';
+import { filterCountColumn, orderColumn } from './queries';
+import { keyColumn, type Key } from './rows';
 import type { TopHitsHit } from './top-hits';
 
 /**

@@ -8,7 +8,7 @@ import { filterSource } from '../../../source-filter';
 import type { SqlParams } from '../sql';
 import { chainOf, type TopHitsNode, type TopHitsPlan } from './plan';
 import { valueSql } from './values';
-import { chainConditions, keyColumn, rowsSql, type QueryEnv, type Restriction, type RowColumn } from './queries';
+import { chainConditions, keyColumn, rowsSql, type QueryEnv, type Restriction, type RowColumn } from './rows';
 
 /**
  * top_hits: sorting the documents of a bucket, and the hits as the search's own hits look. Relevance is
