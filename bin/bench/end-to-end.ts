@@ -136,7 +136,7 @@ export async function benchEndToEnd(
       return Number(process.hrtime.bigint() - start) / 1e9;
     };
     const warmupEventsPerSecond = warmupEvents > 0 ? warmupEvents / (await sendAndWait(warmupEvents)) : 0;
-    log(`  warm-up: ${warmupEvents} events at ${warmupEventsPerSecond.toFixed(0)} events/s`);
+    if (warmupEvents > 0) log(`  warm-up: ${warmupEvents} events at ${warmupEventsPerSecond.toFixed(0)} events/s`);
     const seconds = await sendAndWait(events);
     const eventsPerSecond = events / seconds;
     log(`  measured: ${events} events at ${eventsPerSecond.toFixed(0)} events/s`);

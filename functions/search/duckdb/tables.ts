@@ -53,12 +53,11 @@ const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
  * the few row groups that hold that span (storedEventKeysSql).
  */
 export function createTableSql(table: SearchTable, name: string = table.name): string {
-  const columns = columnsOf(table).map(
-    ({ name: column, type }) =>
-      `${quoteIdentifier(column)} ${type}${KEY_COLUMNS.has(column) || column === 'version' || column === 'doc' ? ' NOT NULL' : ''}${
-        !table.versioned && UNCOMPRESSED_EVENT_COLUMNS.has(column) ? ' USING COMPRESSION uncompressed' : ''
-      }`,
-  );
+  const columns = columnsOf(table).map(({ name: column, type }) => {
+    const notNull = KEY_COLUMNS.has(column) || column === 'version' || column === 'doc' ? ' NOT NULL' : '';
+    const uncompressed = table.kind === 'events' && UNCOMPRESSED_EVENT_COLUMNS.has(column) ? ' USING COMPRESSION uncompressed' : '';
+    return `${quoteIdentifier(column)} ${type}${notNull}${uncompressed}`;
+  });
   return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(name)} (${columns.join(', ')}${table.versioned ? ', PRIMARY KEY (org_id, app_id, id)' : ''})`;
 }
 

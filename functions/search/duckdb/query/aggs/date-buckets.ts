@@ -143,14 +143,15 @@ function lookupSql(v: string, boundaries: readonly number[]): string {
 /** What the key of an instant in the span depends on: one offset, or the transitions and the lookups after each. */
 type ZonePeriods =
   | { readonly offset: number }
-  | { readonly transitions: readonly ZoneTransition[]; readonly fixups: readonly { window: Window; boundaries: number[] }[] };
+  | { readonly transitions: readonly [ZoneTransition, ...ZoneTransition[]]; readonly fixups: readonly { window: Window; boundaries: number[] }[] };
 
 function zonePeriods(interval: BucketInterval, timeZone: string, span: InstantSpan | undefined): ZonePeriods {
   if (isFixedZone(timeZone) || span === undefined) return { offset: offsetMs(span?.lo ?? 0, timeZone) };
   // Rows just after a transition before the span still need it (their bucket may start before the span).
   const reach = 'fixedMs' in interval ? interval.fixedMs : LONGEST_MS[interval.calendar] + 2 * DAY_MS;
-  const transitions = transitionsBetween(span.lo - reach, span.hi, timeZone);
-  if (transitions.length === 0) return { offset: offsetMs(span.lo, timeZone) };
+  const [first, ...later] = transitionsBetween(span.lo - reach, span.hi, timeZone);
+  if (first === undefined) return { offset: offsetMs(span.lo, timeZone) };
+  const transitions: [ZoneTransition, ...ZoneTransition[]] = [first, ...later];
   const fixups = mergedWindows(transitions, interval).map((window) => ({ window, boundaries: boundariesOf(window, interval, timeZone) }));
   return { transitions, fixups };
 }
@@ -163,7 +164,7 @@ function keyInZoneSql(v: string, interval: BucketInterval, timeZone: string, spa
     .slice()
     .reverse()
     .map((transition) => `WHEN ${v} >= ${transition.at} THEN ${transition.after}`);
-  const offset = `(CASE ${offsets.join(' ')} ELSE ${transitions[0]!.before} END)`;
+  const offset = `(CASE ${offsets.join(' ')} ELSE ${transitions[0].before} END)`;
   const lookups = fixups.map(({ window, boundaries }) => `WHEN ${v} >= ${window.start} AND ${v} < ${window.end} THEN ${lookupSql(v, boundaries)}`);
   return `(CASE ${lookups.join(' ')} ELSE ${constantOffsetKeySql(v, interval, offset)} END)`;
 }

@@ -132,15 +132,14 @@ export function levelSql(level: Level, env: QueryEnv, options: LevelQueryOptions
   const countsOnly = flat && level.dimension.type === 'date_histogram' && aggregates.length === 0;
   const counted = countsOnly ? 'sum(agg_rows)' : 'count(*)';
   const kept = minDocCount > 1 ? [`${counted} >= ${minDocCount}`] : [];
+  if (flat && !countRows) kept.push(`${key} IS NOT NULL`);
+  const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
   let grouped: string;
-  if (flat) {
-    if (!countRows) kept.push(`${key} IS NOT NULL`);
-    const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
-    grouped = countsOnly
-      ? countsByStepSql(level, env, having)
-      : `SELECT ${keyValueSql(level, env).sql} AS ${key}, ${measures.join(', ')} ${env.fromWhereSql} GROUP BY ${key}${having}`;
+  if (countsOnly) {
+    grouped = countsByStepSql(level, env, having);
+  } else if (flat) {
+    grouped = `SELECT ${keyValueSql(level, env).sql} AS ${key}, ${measures.join(', ')} ${env.fromWhereSql} GROUP BY ${key}${having}`;
   } else {
-    const having = kept.length === 0 ? '' : ` HAVING ${countRows ? `${key} IS NULL OR ` : ''}(${kept.join(' AND ')})`;
     const rows = rowsSql(env, chain, chainConditions(chain), columns, options.restriction, countRows ? level : undefined);
     grouped = `SELECT ${keys.join(', ')}, ${measures.join(', ')} FROM (${rows}) GROUP BY ${keys.join(', ')}${having}`;
   }
