@@ -28,7 +28,16 @@ import type { TableContext } from './search-tables';
 import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed-metadata';
 import { SerialQueue } from './serial-queue';
 import { TableWriter, inTransaction } from './table-writes';
-import { METADATA_COLUMN, SEARCH_TABLES, addMetadataColumnSql, createTableSql, dropEventKeySql, quoteIdentifier, type SearchTable } from './tables';
+import {
+  METADATA_COLUMN,
+  SEARCH_TABLES,
+  addMetadataColumnSql,
+  createTableSql,
+  dropEventKeySql,
+  quoteIdentifier,
+  retypeToBigintSql,
+  type SearchTable,
+} from './tables';
 
 export interface DuckDbSearchIndexOptions {
   /** A database file (created with its folder if missing), or ':memory:'. */
@@ -112,7 +121,8 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   /**
    * A file from an older version is brought up to date before any read or write: the metadata
-   * column is added and backfilled, and the events table loses its key index (tables.ts).
+   * column is added and backfilled, DOUBLE columns now BIGINT are converted, and the events table
+   * loses its key index (tables.ts).
    */
   private async migrate(table: SearchTable): Promise<void> {
     const found = await this.writer.runAndReadAll(
@@ -120,6 +130,17 @@ class DuckDbSearchIndex implements SearchableIndex {
       [table.name, METADATA_COLUMN],
     );
     if (Number(found.getRows()[0]?.[0] ?? 0) === 0) await inTransaction(this.writer, addMetadataColumnSql(table));
+    const stored = await this.writer.runAndReadAll(
+      `SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND data_type = 'DOUBLE'`,
+      [table.name],
+    );
+    const doubles = new Set(stored.getRows().map(([name]) => String(name)));
+    const retyped = table.hotColumns.filter((column) => column.type === 'BIGINT' && doubles.has(column.name));
+    if (retyped.length > 0)
+      await inTransaction(
+        this.writer,
+        retyped.map((column) => retypeToBigintSql(table, column.name)),
+      );
     if (table.versioned) return;
     const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
       table.name,

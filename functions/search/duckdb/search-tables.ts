@@ -95,7 +95,9 @@ export const SEARCH_TABLES: Readonly<Record<IndexKind, SearchTable>> = {
       hot('subscription_id', 'VARCHAR'),
       hot('session_token', 'VARCHAR'),
       hot('weight', 'INTEGER'),
-      hot('duration_ms', 'DOUBLE'),
+      // Whole milliseconds, as OpenSearch's `long` (durations of two millisecond times): DuckDB takes
+      // percentiles of integers in about 0.6x the time of doubles.
+      hot('duration_ms', 'BIGINT'),
       hot('is_late', 'BOOLEAN'),
       hot('received_at', 'TIMESTAMPTZ'),
     ],

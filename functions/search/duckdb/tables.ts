@@ -79,6 +79,19 @@ export function dropEventKeySql(table: SearchTable): string[] {
 }
 
 /**
+ * A hot column a file from an older version stores as DOUBLE where the table now declares BIGINT
+ * (duration_ms) is converted in place, each value truncated toward zero as `toColumnValue` does; a
+ * value beyond the safe integers becomes NULL, as it would be written now.
+ */
+export function retypeToBigintSql(table: SearchTable, column: string): string {
+  const name = quoteIdentifier(column);
+  return (
+    `ALTER TABLE ${quoteIdentifier(table.name)} ALTER COLUMN ${name} SET DATA TYPE BIGINT ` +
+    `USING CASE WHEN abs(trunc(${name})) <= ${Number.MAX_SAFE_INTEGER} THEN CAST(trunc(${name}) AS BIGINT) END`
+  );
+}
+
+/**
  * Brings a table of a file written by an older version up to `columnsOf`: the metadata column is
  * added and filled from each stored document. Run in one transaction, so a file is never left
  * with the column but without its values.

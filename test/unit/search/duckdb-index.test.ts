@@ -108,7 +108,7 @@ describe('DuckDB search index', () => {
         subscription_id: 's-9',
         session_token: 'tok',
         weight: 3,
-        duration_ms: 125,
+        duration_ms: 125n,
         is_late: true,
         received_ms: BigInt(Date.parse('2024-02-10T08:00:00.250Z')),
         doc_verb: 'DELETE',
@@ -251,6 +251,47 @@ describe('DuckDB search index', () => {
         ).getRows()[0]![0],
       ),
     ).toBe(0);
+    checkConnection.closeSync();
+    check.closeSync();
+  });
+
+  it("converts an older file's DOUBLE duration_ms to BIGINT, truncating as it now writes, and keeps answering", async () => {
+    const path = join(folder, 'double-durations.duckdb');
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    for (const table of Object.values(SEARCH_TABLES)) {
+      const ddl = createTableSql(table);
+      await connection.run(table.versioned ? ddl : ddl.replace('"duration_ms" BIGINT', '"duration_ms" DOUBLE'));
+    }
+    const placeholders = columnsOf(SEARCH_TABLES.events)
+      .map((_, position) => `$${position + 1}`)
+      .join(', ');
+    for (const id of ['a', 'b', 'c'])
+      await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, apiCall(id, '2024-02-10T08:00:00.000Z')));
+    await connection.run(`UPDATE events SET duration_ms = CASE id WHEN 'a' THEN 99.9 WHEN 'b' THEN 250.5 ELSE -3.7 END`);
+    connection.closeSync();
+    instance.closeSync();
+
+    const index = await createDuckDbSearchIndex({ path });
+    await index.index([apiCall('d', '2024-02-11T08:00:00.000Z')]);
+    const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: new Date('2024-03-01T00:00:00.000Z') };
+    const answer = await index.search(
+      ctx,
+      parseSearchRequest(
+        { size: 10, sort: ['_id'], query: { range: { duration_ms: { gte: 99 } } }, aggs: { p: { percentiles: { field: 'duration_ms', percents: [50] } } } },
+        'events',
+      ),
+    );
+    // Stored: 99, 250, -3 (truncated toward zero, as OpenSearch coerces a long) and 125 written after.
+    expect(answer.hits.hits.map((hit) => hit._id)).toEqual(['a', 'b', 'd']);
+    expect(answer.aggregations).toEqual({ p: { values: { '50.0': 125 } } });
+    await index.close();
+    const check = await DuckDBInstance.create(path);
+    const checkConnection = await check.connect();
+    const stored = await checkConnection.runAndReadAll(
+      `SELECT (SELECT data_type FROM duckdb_columns() WHERE table_name = 'events' AND column_name = 'duration_ms') AS type, list(duration_ms ORDER BY id) AS values FROM events`,
+    );
+    expect(stored.getRowObjectsJS()).toEqual([{ type: 'BIGINT', values: [99n, 250n, -3n, 125n] }]);
     checkConnection.closeSync();
     check.closeSync();
   });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { SearchableIndex } from '../../../../functions/search/port';
 import { aggregate, call, failureOf, indexOf } from './harness';
 
@@ -130,5 +131,32 @@ describe('metric aggregations on DuckDB', () => {
   it('refuses a numeric metric on a field holding text', async () => {
     const failure = await failureOf(aggregate(index, { aggs: { plans: { sum: { field: 'metadata.plan' } } } }));
     expect(failure).toMatchObject({ status: 400, details: [{ field: 'aggs.plans.sum.field', reason: expect.stringContaining('metadata.plan.raw') }] });
+  });
+
+  it('percentiles of an integer column (read in its own type) equal those of the same numbers read as doubles (property)', async () => {
+    const empty = await indexOf([]);
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), { minLength: 1, maxLength: 40 }),
+          fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 4 }),
+          async (durations, percents) => {
+            const scope = { org_id: 'org-p', app_id: `app-${run++}` };
+            // duration_ms is a BIGINT column; the same number under metadata is read from JSON as a DOUBLE.
+            const documents = durations.map((durationMs, n) =>
+              call({ id: `p${n}`, time: '2026-03-01T10:00:00.000Z', durationMs, metadata: { duration: durationMs } }, scope),
+            );
+            expect((await empty.index(documents)).failures).toEqual([]);
+            const aggs = { own: { percentiles: { field: 'duration_ms', percents } }, doubles: { percentiles: { field: 'metadata.duration', percents } } };
+            const result = await aggregate(empty, { aggs }, { scope });
+            expect(result.own).toEqual(result.doubles);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    } finally {
+      await empty.close();
+    }
   });
 });

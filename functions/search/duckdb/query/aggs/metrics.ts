@@ -3,7 +3,7 @@ import type { SearchContext } from '../../../port';
 import type { SqlParams } from '../sql';
 import { javaDoubleString } from './java-double';
 import type { MetricOutput } from './plan';
-import { missingSql, valueSql, withMissing, type ValueSql } from './values';
+import { keyTypeOf, missingSql, valueSql, withMissing, type ValueSql } from './values';
 
 /**
  * Metrics as aggregate columns of the query of their scope, and their OpenSearch response shape.
@@ -22,9 +22,18 @@ const resultColumn = (output: MetricOutput, part?: string): string => `o${output
 
 const COUNTING = new Set(['value_count', 'cardinality']);
 
+/**
+ * Percentiles of a typed integer column read it in its own type: quantile_cont interpolates in DOUBLE either
+ * way, and DuckDB orders integers faster than doubles (the p50/p99 of 10 M durations by route: 0.6x the time).
+ */
+const readsOwnIntegers = (output: MetricOutput): boolean =>
+  output.node.type === 'percentiles' && output.node.missing === undefined && output.value.kind === 'number' && INTEGER_TYPES.has(keyTypeOf(output.value));
+
+const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT']);
+
 /** The input of a metric for one row, honouring `missing`. */
 export function metricInputSql(output: MetricOutput, ctx: SearchContext, params: SqlParams): ValueSql {
-  const view = COUNTING.has(output.node.type) ? 'key' : 'numeric';
+  const view = COUNTING.has(output.node.type) || readsOwnIntegers(output) ? 'key' : 'numeric';
   const value = valueSql(output.value, view);
   if (output.node.missing === undefined) return value;
   return withMissing(value, missingSql(output.node.missing, output.value.kind, view, ctx, params, `${output.path}.${output.node.type}.missing`));
