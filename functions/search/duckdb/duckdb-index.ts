@@ -104,7 +104,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly reads: ConnectionPool,
     policy: TypedMetadataPolicy,
   ) {
-    this.tables = new TableWriter(writer, policy, () => this.beforeOtherValues());
+    this.tables = new TableWriter(writer, policy, () => this.beforeLayoutChange());
   }
 
   async ensureReady(): Promise<void> {
@@ -295,7 +295,7 @@ class DuckDbSearchIndex implements SearchableIndex {
   /**
    * Runs a query compiled for the table's current layout (its typed metadata keys), again from the
    * start if the layout changed before one of its statements began: a statement only runs while
-   * the layout it was compiled for is the current one (see beforeOtherValues).
+   * the layout it was compiled for is the current one (see beforeLayoutChange).
    */
   private async withLayout<T>(context: SearchContext, query: (ctx: TableContext, run: QueryRunner) => Promise<T>): Promise<T> {
     for (;;) {
@@ -309,15 +309,16 @@ class DuckDbSearchIndex implements SearchableIndex {
   }
 
   private layoutOf(context: SearchContext): TableContext {
-    return { ...context, typedMetadata: this.tables.typedMetadataLayout(SEARCH_TABLES[context.kind]) };
+    const table = SEARCH_TABLES[context.kind];
+    return { ...context, typedMetadata: this.tables.typedMetadataLayout(table), int32Columns: this.tables.int32ColumnsOf(table) };
   }
 
   /**
-   * A write is about to commit the first rows holding another value than a string under a typed
-   * metadata key, whose layout says so already: statements compiled before (which would skip those
-   * rows) must not start from now on, and those running must finish before the commit.
+   * A write is about to commit rows the layout now allows for (another value than a string under a
+   * typed metadata key, a value wider than INTEGER): statements compiled before (which would skip or
+   * fail on those rows) must not start from now on, and those running must finish before the commit.
    */
-  private async beforeOtherValues(): Promise<void> {
+  private async beforeLayoutChange(): Promise<void> {
     this.layoutGeneration += 1;
     await this.reads.drain();
   }

@@ -52,9 +52,13 @@ export interface TypedMetadataKey {
   readonly others: boolean;
 }
 
-/** A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys, filled for every row. */
+/**
+ * A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys, filled
+ * for every row, and its BIGINT columns holding only values that fit an INTEGER (int32-columns.ts).
+ */
 export interface TableContext extends SearchContext {
   readonly typedMetadata?: ReadonlyMap<string, TypedMetadataKey>;
+  readonly int32Columns?: ReadonlySet<string>;
 }
 
 /** The comment on a typed metadata key's column once every row's value is in it. */

@@ -26,6 +26,7 @@ import {
   type SearchTable,
 } from './tables';
 import { METADATA_COLUMN, typedMetadataKeysOf, type TypedMetadataKey } from './search-tables';
+import { Int32Columns } from './int32-columns';
 import { DEFAULT_TYPED_METADATA_POLICY, fillTypedMetadata, frequentMetadataKeys, keysWithOtherValues, type TypedMetadataPolicy } from './typed-metadata';
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
@@ -61,15 +62,18 @@ export class TableWriter {
   private readonly typedKeys = new Map<string, { readonly all: readonly string[]; readonly filled: readonly string[]; readonly others: Set<string> }>();
   private readonly appendedSinceReview = new Map<string, number>();
 
+  private readonly int32Columns = new Int32Columns();
+
   /**
-   * `beforeOtherValues` runs before a write commits the first row holding another value than a
-   * string under a typed key, once typedMetadataLayout says so: it must see that no query compiled
-   * without that branch is still running (duckdb-index.ts drains them).
+   * `beforeLayoutChange` runs before a write commits rows that queries compiled for the current layout
+   * would answer wrongly: the first row holding another value than a string under a typed key, once
+   * typedMetadataLayout says so, or a value wider than INTEGER in a column int32ColumnsOf names. It must
+   * see that no such query is still running (duckdb-index.ts drains them).
    */
   constructor(
     private readonly connection: DuckDBConnection,
     private readonly policy: TypedMetadataPolicy = DEFAULT_TYPED_METADATA_POLICY,
-    private readonly beforeOtherValues: () => Promise<void> = async () => {},
+    private readonly beforeLayoutChange: () => Promise<void> = async () => {},
   ) {}
 
   /** Run once the table exists: notes its stored columns and makes the profiles' staging table. */
@@ -81,6 +85,12 @@ export class TableWriter {
     }
     await this.connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITE_IDS_TABLE} (id VARCHAR NOT NULL)`);
     await this.readLayout(table);
+    await this.int32Columns.load(this.connection, table);
+  }
+
+  /** The table's BIGINT columns holding only INTEGER values, which queries may read as INTEGER. */
+  int32ColumnsOf(table: SearchTable): ReadonlySet<string> {
+    return this.int32Columns.of(table);
   }
 
   /** The table's typed metadata keys filled for every row, which queries read from their columns. */
@@ -150,6 +160,7 @@ export class TableWriter {
           });
     if (fresh.length === 0) return 0;
     await this.noteOtherValues(table, documents);
+    if (this.int32Columns.widenFor(table, documents)) await this.beforeLayoutChange();
     await inTransaction(this.connection, () => this.append(table.name, null, this.typesOf(table, typedKeys, order), fresh));
     const appended = (this.appendedSinceReview.get(table.name) ?? 0) + fresh.length;
     this.appendedSinceReview.set(table.name, appended);
@@ -165,7 +176,7 @@ export class TableWriter {
     const fresh = typed.all.filter((key) => !typed.others.has(key) && documents.some((document) => holdsOtherValue(document.source[METADATA_COLUMN], key)));
     if (fresh.length === 0) return;
     for (const key of fresh) typed.others.add(key);
-    await this.beforeOtherValues();
+    await this.beforeLayoutChange();
   }
 
   /**

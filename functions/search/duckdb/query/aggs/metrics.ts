@@ -1,5 +1,5 @@
 import { formatKeyAsString } from '../../../dates/intervals';
-import type { SearchContext } from '../../../port';
+import type { TableContext } from '../../search-tables';
 import type { SqlParams } from '../sql';
 import { javaDoubleString } from './java-double';
 import type { MetricOutput } from './plan';
@@ -32,8 +32,14 @@ const readsOwnIntegers = (output: MetricOutput): boolean =>
 const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT']);
 
 /** The input of a metric for one row, honouring `missing`. */
-export function metricInputSql(output: MetricOutput, ctx: SearchContext, params: SqlParams): ValueSql {
-  const view = COUNTING.has(output.node.type) || readsOwnIntegers(output) ? 'key' : 'numeric';
+export function metricInputSql(output: MetricOutput, ctx: TableContext, params: SqlParams): ValueSql {
+  if (readsOwnIntegers(output)) {
+    const value = valueSql(output.value, 'key');
+    const hot = output.value.ref.hot;
+    // A BIGINT column holding only INTEGER values is read as one: percentiles in 0.8x the time again.
+    return hot?.type === 'BIGINT' && ctx.int32Columns?.has(hot.name) === true ? { ...value, sql: `CAST(${value.sql} AS INTEGER)` } : value;
+  }
+  const view = COUNTING.has(output.node.type) ? 'key' : 'numeric';
   const value = valueSql(output.value, view);
   if (output.node.missing === undefined) return value;
   return withMissing(value, missingSql(output.node.missing, output.value.kind, view, ctx, params, `${output.path}.${output.node.type}.missing`));
