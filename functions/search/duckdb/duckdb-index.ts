@@ -125,17 +125,14 @@ class DuckDbSearchIndex implements SearchableIndex {
    * loses its key index (tables.ts).
    */
   private async migrate(table: SearchTable): Promise<void> {
-    const found = await this.writer.runAndReadAll(
-      `SELECT count(*) FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 AND column_name = $2`,
-      [table.name, METADATA_COLUMN],
-    );
-    if (Number(found.getRows()[0]?.[0] ?? 0) === 0) await inTransaction(this.writer, addMetadataColumnSql(table));
+    // One read of the stored columns and their types serves both checks.
     const stored = await this.writer.runAndReadAll(
-      `SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND data_type = 'DOUBLE'`,
+      `SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1`,
       [table.name],
     );
-    const doubles = new Set(stored.getRows().map(([name]) => String(name)));
-    const retyped = table.hotColumns.filter((column) => column.type === 'BIGINT' && doubles.has(column.name));
+    const types = new Map(stored.getRows().map(([name, type]) => [String(name), String(type)]));
+    if (!types.has(METADATA_COLUMN)) await inTransaction(this.writer, addMetadataColumnSql(table));
+    const retyped = table.hotColumns.filter((column) => column.type === 'BIGINT' && types.get(column.name) === 'DOUBLE');
     if (retyped.length > 0)
       await inTransaction(
         this.writer,

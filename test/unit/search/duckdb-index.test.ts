@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
@@ -28,6 +28,14 @@ function apiCall(id: string, time: string, data: Record<string, unknown> = {}, t
       ...data,
     },
   });
+}
+
+/** Writes documents as rows straight into a file's events table, as an older version left them. */
+async function insertEventRows(connection: DuckDBConnection, documents: readonly IndexDocument[]): Promise<void> {
+  const placeholders = columnsOf(SEARCH_TABLES.events)
+    .map((_, position) => `$${position + 1}`)
+    .join(', ');
+  for (const document of documents) await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, document));
 }
 
 describe('DuckDB search index', () => {
@@ -218,10 +226,7 @@ describe('DuckDB search index', () => {
       await connection.run(table.versioned ? ddl : ddl.replace(/\)$/, ', PRIMARY KEY (org_id, app_id, id))'));
     }
     const stored = [apiCall('a', '2024-02-10T08:00:00.000Z'), apiCall('b', '2024-02-12T08:00:00.000Z')];
-    const placeholders = columnsOf(SEARCH_TABLES.events)
-      .map((_, position) => `$${position + 1}`)
-      .join(', ');
-    for (const document of stored) await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, document));
+    await insertEventRows(connection, stored);
     const keys = async () =>
       Number(
         (
@@ -263,11 +268,10 @@ describe('DuckDB search index', () => {
       const ddl = createTableSql(table);
       await connection.run(table.versioned ? ddl : ddl.replace('"duration_ms" BIGINT', '"duration_ms" DOUBLE'));
     }
-    const placeholders = columnsOf(SEARCH_TABLES.events)
-      .map((_, position) => `$${position + 1}`)
-      .join(', ');
-    for (const id of ['a', 'b', 'c'])
-      await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, apiCall(id, '2024-02-10T08:00:00.000Z')));
+    await insertEventRows(
+      connection,
+      ['a', 'b', 'c'].map((id) => apiCall(id, '2024-02-10T08:00:00.000Z')),
+    );
     await connection.run(`UPDATE events SET duration_ms = CASE id WHEN 'a' THEN 99.9 WHEN 'b' THEN 250.5 ELSE -3.7 END`);
     connection.closeSync();
     instance.closeSync();

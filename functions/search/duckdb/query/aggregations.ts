@@ -1,6 +1,6 @@
 import type { AggregationNode } from '../../../../schemas/search-tree';
 import { isFixedZone } from '../../dates/time-zone';
-import type { SearchContext } from '../../port';
+import type { TableContext } from '../search-tables';
 import { assertGuaranteedBuckets, BucketBudget } from '../../bucket-cap';
 import { Assembler, tupleKey, type LevelRows, type QueryResults, type Row, type TopHitsBucket } from './aggs/assemble';
 import type { InstantSpan } from './aggs/date-buckets';
@@ -71,7 +71,7 @@ class Execution {
   constructor(
     private readonly run: QueryRunner,
     private readonly base: AggregationBase,
-    private readonly ctx: SearchContext,
+    private readonly ctx: TableContext,
   ) {}
 
   private env(params: SqlParams): QueryEnv {
@@ -208,7 +208,7 @@ export async function aggregateAndCount(
   run: QueryRunner,
   base: AggregationBase,
   aggs: Record<string, AggregationNode>,
-  ctx: SearchContext,
+  ctx: TableContext,
 ): Promise<AggregationOutcome> {
   if (Object.keys(aggs).length === 0) return { aggregations: {}, docCount: undefined };
   assertGuaranteedBuckets(aggs, ctx);
@@ -227,7 +227,7 @@ export async function runAggregations(
   run: QueryRunner,
   base: AggregationBase,
   aggs: Record<string, AggregationNode>,
-  ctx: SearchContext,
+  ctx: TableContext,
 ): Promise<Record<string, unknown>> {
   return (await aggregateAndCount(run, base, aggs, ctx)).aggregations;
 }

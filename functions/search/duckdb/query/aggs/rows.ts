@@ -1,6 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import type { QueryNode } from '../../../../../schemas/search-tree';
-import type { SearchContext } from '../../../port';
+import type { TableContext } from '../../search-tables';
 import { column, type SqlParams } from '../sql';
 import { compileQuery } from '../query-compiler';
 import { dateBucketKeySql, type InstantSpan } from './date-buckets';
@@ -22,7 +22,8 @@ export type Key = string | number | boolean;
 
 export interface QueryEnv {
   readonly fromWhereSql: string;
-  readonly ctx: SearchContext;
+  /** The search, with the table layout its SQL is compiled for (typed metadata keys, INTEGER-valued columns). */
+  readonly ctx: TableContext;
   /** This statement's parameters (each statement has its own). */
   readonly params: SqlParams;
   /** The instants each date_histogram's field holds (see date-buckets.ts); none for UTC and fixed offsets. */
