@@ -4,7 +4,7 @@ import { forEachCohortMember } from '../../functions/cohorts/cohort-members';
 import { fixedWindow } from '../../functions/cohorts/event-windows';
 import type { CohortEventWindow } from '../../schemas/resources/cohort';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
-import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset } from './search-dataset';
+import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn } from './search-dataset';
 import { compare, timeMs } from './timing';
 
 /**
@@ -20,12 +20,12 @@ interface BenchCohort {
   readonly name: string;
   readonly window: Exclude<CohortEventWindow, { billing_period: 'current' }>;
   readonly condition: Record<string, unknown>;
-  /** The same members in SQL: `$from` / `$to` are the window, `$org_id` / `$app_id` the tenant. */
+  /** The same members in SQL: `$from` / `$to` are the window, `$tenant_number` the tenant's number in the file. */
   readonly sql: string;
 }
 
-const TENANT_EVENTS = 'org_id = $org_id AND app_id = $app_id AND "time" >= $from AND "time" < $to';
-const TENANT_USERS = 'SELECT id FROM users WHERE org_id = $org_id AND app_id = $app_id';
+const TENANT_EVENTS = 'tenant_number = $tenant_number AND "time" >= $from AND "time" < $to';
+const TENANT_USERS = 'SELECT id FROM users WHERE tenant_number = $tenant_number';
 
 const COHORTS: BenchCohort[] = [
   {
@@ -63,14 +63,14 @@ export async function benchCohorts(options: { log?: (line: string) => void; dir?
   const index = await createDuckDbSearchIndex({ path: dataset.path });
   const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
   const connection = await baseline.connect();
+  const tenantNumber = await tenantNumberIn(connection, BENCH_TENANT);
   const now = dataset.anchor;
   const timings: CohortTiming[] = [];
   try {
     for (const cohort of COHORTS) {
       const window = fixedWindow(cohort.window, { now, timeZone: 'UTC', weekStartsOn: 1 });
       const values: Record<string, DuckDBValue> = {
-        org_id: BENCH_TENANT.org_id,
-        app_id: BENCH_TENANT.app_id,
+        tenant_number: tenantNumber,
         from: timestampTZValue(BigInt(window.start.getTime()) * 1000n),
         to: timestampTZValue(BigInt(window.end.getTime()) * 1000n),
       };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import { SEARCH_TABLES, createTableSql } from '../../functions/search/duckdb/tables';
 import type { IndexDocument, SearchIndex, TenantScope } from '../../functions/search/port';
@@ -99,6 +100,14 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The tenant's number in a search file (tenant-numbers.ts), which the hand-written SQL filters on as the adapter does. */
+export async function tenantNumberIn(connection: DuckDBConnection, scope: TenantScope): Promise<number> {
+  const result = await connection.runAndReadAll('SELECT tenant_number FROM tenants WHERE org_id = $1 AND app_id = $2', [scope.org_id, scope.app_id]);
+  const number = result.getRows()[0]?.[0];
+  if (typeof number !== 'number') throw new Error(`the search file has no tenant ${scope.org_id}/${scope.app_id}`);
+  return number;
 }
 
 /** A change of the table layout (hot columns, types) makes the cached file stale. */

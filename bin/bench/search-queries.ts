@@ -1,5 +1,5 @@
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
-import type { SearchHit, SearchResponse, TenantScope } from '../../functions/search/port';
+import type { SearchHit, SearchResponse } from '../../functions/search/port';
 
 /**
  * The eight dashboard queries of the search benchmark, each asked twice: as an OpenSearch-style
@@ -23,7 +23,8 @@ export interface RangeParams {
 
 /** What the SQL must confine itself to: the tenant and, for events, the window the request's parameters resolved to. */
 export interface SqlScope {
-  readonly tenant: TenantScope;
+  /** The tenant's number in the file (tenantNumberIn): the hand-written SQL filters on it, as the adapter does. */
+  readonly tenantNumber: number;
   readonly from?: Date;
   readonly to?: Date;
 }
@@ -185,10 +186,10 @@ export function dashboardQueries(options: { sampleEmail: string; plan: string })
       params: {},
       ours: async (send) => hitsAnswer(await send({ size: 10, query: { term: { 'metadata.email.raw': options.sampleEmail } } }), false),
       sql: async (run, scope) => {
-        const rows = await run(
-          'SELECT id, doc, count(*) OVER () FROM users WHERE org_id = $org_id AND app_id = $app_id AND email = $email ORDER BY id LIMIT 10',
-          { org_id: scope.tenant.org_id, app_id: scope.tenant.app_id, email: options.sampleEmail },
-        );
+        const rows = await run('SELECT id, doc, count(*) OVER () FROM users WHERE tenant_number = $tenant_number AND email = $email ORDER BY id LIMIT 10', {
+          tenant_number: scope.tenantNumber,
+          email: options.sampleEmail,
+        });
         return { total: Number(rows[0]?.[2] ?? 0), hits: rows.map(([id, doc]) => ({ _id: id, _source: JSON.parse(doc as string) as unknown })) };
       },
     },
@@ -221,8 +222,8 @@ function hitsAnswer(response: SearchResponse, withSort: boolean) {
 }
 
 function eventScope(scope: SqlScope): { where: string; values: Record<string, DuckDBValue> } {
-  const conditions = ['org_id = $org_id', 'app_id = $app_id'];
-  const values: Record<string, DuckDBValue> = { org_id: scope.tenant.org_id, app_id: scope.tenant.app_id };
+  const conditions = ['tenant_number = $tenant_number'];
+  const values: Record<string, DuckDBValue> = { tenant_number: scope.tenantNumber };
   if (scope.from) {
     conditions.push('"time" >= $from');
     values.from = timestampTZValue(BigInt(scope.from.getTime()) * 1000n);

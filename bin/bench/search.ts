@@ -5,7 +5,7 @@ import { parseRequestRange } from '../../functions/search/dates/request-range';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';
 import { firstDifference } from './search-compare';
-import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, type SearchDatasetSpec } from './search-dataset';
+import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn, type SearchDatasetSpec } from './search-dataset';
 import { dashboardQueries, type DashboardQuery, type RunSql, type Send, type SqlScope } from './search-queries';
 import { compare, timeMs } from './timing';
 
@@ -66,13 +66,14 @@ export async function benchSearch(options: { log?: (line: string) => void; spec?
   const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
   const connection = await baseline.connect();
   const runSql: RunSql = async (sql, values) => (await connection.runAndReadAll(sql, values)).getRowsJS();
+  const tenantNumber = await tenantNumberIn(connection, BENCH_TENANT);
 
   const queries: SearchQueryResult[] = [];
   try {
     for (const query of dashboardQueries({ sampleEmail: dataset.sampleEmail, plan: 'enterprise' })) {
       // The data's "now", so relative windows select the same events whenever the cached file was made.
       const range = parseRequestRange(query.params, dataset.anchor);
-      const scope: SqlScope = { tenant: BENCH_TENANT, ...(query.kind === 'events' ? { from: range.from, to: range.to } : {}) };
+      const scope: SqlScope = { tenantNumber, ...(query.kind === 'events' ? { from: range.from, to: range.to } : {}) };
       let requests = 0;
       const send: Send = (body) => {
         requests++;

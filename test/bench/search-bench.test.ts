@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { benchSearch } from '../../bin/bench/search';
 import { firstDifference } from '../../bin/bench/search-compare';
-import { BENCH_TENANT, OTHER_TENANT, prepareSearchDataset, type SearchDataset, type SearchDatasetSpec } from '../../bin/bench/search-dataset';
+import { BENCH_TENANT, OTHER_TENANT, prepareSearchDataset, tenantNumberIn, type SearchDataset, type SearchDatasetSpec } from '../../bin/bench/search-dataset';
 import { dashboardQueries, type DashboardQuery, type RunSql } from '../../bin/bench/search-queries';
 
 /**
@@ -30,6 +30,7 @@ let connection: DuckDBConnection;
 let runSql: RunSql;
 let events: StoredEvent[];
 let queries: Map<string, DashboardQuery>;
+let tenantNumber: number;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'search-bench-'));
@@ -38,6 +39,7 @@ beforeAll(async () => {
   instance = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
   connection = await instance.connect();
   runSql = async (sql, values) => (await connection.runAndReadAll(sql, values)).getRowsJS();
+  tenantNumber = await tenantNumberIn(connection, BENCH_TENANT);
   const rows = await runSql('SELECT id, app_id, epoch_ms("time"), doc FROM events', {});
   events = rows.map(([id, app_id, t, doc]) => ({ id: id as string, app_id: app_id as string, t: Number(t), doc: JSON.parse(doc as string) }));
   queries = new Map(dashboardQueries({ sampleEmail: dataset.sampleEmail, plan: 'enterprise' }).map((q) => [q.name, q]));
@@ -61,7 +63,7 @@ function inWindow(days: number): StoredEvent[] {
 }
 
 function window(days: number) {
-  return { tenant: BENCH_TENANT, from: new Date(dataset.anchor.getTime() - days * DAY), to: dataset.anchor };
+  return { tenantNumber, from: new Date(dataset.anchor.getTime() - days * DAY), to: dataset.anchor };
 }
 
 /** OpenSearch's terms answer computed in JS: buckets by count desc (or metric), key asc. */
@@ -228,7 +230,7 @@ describe('hand-written SQL baselines agree with the documents', () => {
   });
 
   it("finds a user by email in the caller's tenant only", async () => {
-    const answer = (await query('user search').sql(runSql, { tenant: BENCH_TENANT })) as {
+    const answer = (await query('user search').sql(runSql, { tenantNumber })) as {
       total: number;
       hits: { _id: string; _source: Record<string, any> }[];
     };

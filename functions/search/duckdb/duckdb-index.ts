@@ -28,6 +28,8 @@ import type { TableContext } from './search-tables';
 import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed-metadata';
 import { SerialQueue } from './serial-queue';
 import { TableWriter, inTransaction } from './table-writes';
+import { TENANT_NUMBER_COLUMN } from './search-tables';
+import { TenantNumbers, addTenantNumberColumnSql, createTenantsTableSql } from './tenant-numbers';
 import {
   METADATA_COLUMN,
   SEARCH_TABLES,
@@ -93,6 +95,7 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
 class DuckDbSearchIndex implements SearchableIndex {
   private readonly writes = new SerialQueue();
   private readonly tables: TableWriter;
+  private readonly tenants = new TenantNumbers();
 
   private closed = false;
   /** Changes when queries compiled before must not run any more (withLayout). */
@@ -104,15 +107,19 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly reads: ConnectionPool,
     policy: TypedMetadataPolicy,
   ) {
-    this.tables = new TableWriter(writer, policy, () => this.beforeLayoutChange());
+    this.tables = new TableWriter(writer, this.tenants, policy, () => this.beforeLayoutChange());
   }
 
   async ensureReady(): Promise<void> {
     this.assertOpen();
     return this.writes.run(async () => {
+      await this.writer.run(createTenantsTableSql());
       for (const table of Object.values(SEARCH_TABLES)) {
         await this.writer.run(createTableSql(table));
         await this.migrate(table);
+      }
+      await this.tenants.load(this.writer);
+      for (const table of Object.values(SEARCH_TABLES)) {
         await this.tables.prepare(table);
         await this.tables.reviewTypedMetadata(table);
       }
@@ -121,8 +128,8 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   /**
    * A file from an older version is brought up to date before any read or write: the metadata
-   * column is added and backfilled, DOUBLE columns now BIGINT are converted, and the events table
-   * loses its key index (tables.ts).
+   * column is added and backfilled, DOUBLE columns now BIGINT are converted, the rows get their
+   * tenant's number (tenant-numbers.ts), and the events table loses its key index (tables.ts).
    */
   private async migrate(table: SearchTable): Promise<void> {
     // One read of the stored columns and their types serves both checks.
@@ -138,6 +145,7 @@ class DuckDbSearchIndex implements SearchableIndex {
         this.writer,
         retyped.map((column) => retypeToBigintSql(table, column.name)),
       );
+    if (!types.has(TENANT_NUMBER_COLUMN)) await inTransaction(this.writer, addTenantNumberColumnSql(table));
     if (table.versioned) return;
     const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
       table.name,
@@ -178,8 +186,8 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   async count(scope: TenantScope, kind: IndexKind, range: TimeRange = {}): Promise<number> {
     this.assertOpen();
-    const conditions = ['org_id = $org_id', 'app_id = $app_id'];
-    const values: Record<string, DuckDBValue> = { org_id: scope.org_id, app_id: scope.app_id };
+    const conditions = [`${quoteIdentifier(TENANT_NUMBER_COLUMN)} = $tenant`];
+    const values: Record<string, DuckDBValue> = { tenant: this.tenants.numberOf(scope) };
     if (range.from !== undefined) {
       conditions.push('"time" >= $from');
       values.from = timestampOf(range.from);
@@ -307,7 +315,12 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   private layoutOf(context: SearchContext): TableContext {
     const table = SEARCH_TABLES[context.kind];
-    return { ...context, typedMetadata: this.tables.typedMetadataLayout(table), int32Columns: this.tables.int32ColumnsOf(table) };
+    return {
+      ...context,
+      tenantNumber: this.tenants.numberOf(context.scope),
+      typedMetadata: this.tables.typedMetadataLayout(table),
+      int32Columns: this.tables.int32ColumnsOf(table),
+    };
   }
 
   /**

@@ -29,6 +29,9 @@ export interface SearchTable {
   readonly hotColumns: readonly HotColumn[];
 }
 
+/** The column holding the row's tenant number (tenant-numbers.ts), which scans filter on. */
+export const TENANT_NUMBER_COLUMN = 'tenant_number';
+
 /** The JSON column holding `_source.metadata` (NULL when the document has none). */
 export const METADATA_COLUMN = 'metadata';
 
@@ -53,10 +56,13 @@ export interface TypedMetadataKey {
 }
 
 /**
- * A search context with what the DuckDB compiler knows of the table's layout: its typed metadata keys, filled
- * for every row, and its BIGINT columns holding only values that fit an INTEGER (int32-columns.ts).
+ * A search context with what the DuckDB compiler knows of the table's layout: the tenant's number in
+ * it (tenant-numbers.ts), its typed metadata keys, filled for every row, and its BIGINT columns holding
+ * only values that fit an INTEGER (int32-columns.ts).
  */
 export interface TableContext extends SearchContext {
+  /** The scope's tenant number, NO_TENANT (0) when the tenant has no rows. */
+  readonly tenantNumber: number;
   readonly typedMetadata?: ReadonlyMap<string, TypedMetadataKey>;
   readonly int32Columns?: ReadonlySet<string>;
 }

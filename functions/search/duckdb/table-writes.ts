@@ -27,6 +27,7 @@ import {
 } from './tables';
 import { METADATA_COLUMN, typedMetadataKeysOf, type TypedMetadataKey } from './search-tables';
 import { Int32Columns } from './int32-columns';
+import type { TenantNumbers } from './tenant-numbers';
 import { DEFAULT_TYPED_METADATA_POLICY, fillTypedMetadata, frequentMetadataKeys, keysWithOtherValues, type TypedMetadataPolicy } from './typed-metadata';
 
 const DUCKDB_TYPES: Record<ColumnType | 'JSON', DuckDBType> = {
@@ -72,6 +73,7 @@ export class TableWriter {
    */
   constructor(
     private readonly connection: DuckDBConnection,
+    private readonly tenants: TenantNumbers,
     private readonly policy: TypedMetadataPolicy = DEFAULT_TYPED_METADATA_POLICY,
     private readonly beforeLayoutChange: () => Promise<void> = async () => {},
   ) {}
@@ -140,6 +142,7 @@ export class TableWriter {
   /** Writes one kind's documents; answers how many rows were inserted or replaced. */
   async write(table: SearchTable, documents: readonly IndexDocument[]): Promise<number> {
     const unique = uniqueByKey(table, documents);
+    await this.tenants.register(this.connection, unique);
     return table.versioned ? this.mergeProfiles(table, unique) : this.appendEvents(table, unique);
   }
 
@@ -149,7 +152,7 @@ export class TableWriter {
     // The rows (JSON of each document, typed hot columns: most of a write's JavaScript) are built
     // while DuckDB looks for the stored ids on its own threads.
     const { stored, built: rows } = await this.storedEventKeysWhile(table, documents, () =>
-      documents.map((document) => rowInStoredOrder(table, document, typedKeys, order)),
+      documents.map((document) => rowInStoredOrder(table, document, this.tenants.numberOf(document), typedKeys, order)),
     );
     const fresh =
       stored.size === 0
@@ -216,7 +219,7 @@ export class TableWriter {
         stagingTableName(table),
         'temp',
         this.typesOf(table, []),
-        documents.map((document) => rowOf(table, document)),
+        documents.map((document) => rowOf(table, document, this.tenants.numberOf(document))),
       );
       const result = await this.connection.runAndReadAll(mergeFromStagingSql(table));
       return Number(result.getRows()[0]?.[0] ?? 0);
@@ -249,8 +252,14 @@ export class TableWriter {
 }
 
 /** A document's row with its values in the table's stored column order (`order`: stored position → `columnsOf` position). */
-function rowInStoredOrder(table: SearchTable, document: IndexDocument, typedKeys: readonly string[], order: readonly number[] | undefined): DuckDBValue[] {
-  const row = rowOf(table, document, typedKeys);
+function rowInStoredOrder(
+  table: SearchTable,
+  document: IndexDocument,
+  tenantNumber: number,
+  typedKeys: readonly string[],
+  order: readonly number[] | undefined,
+): DuckDBValue[] {
+  const row = rowOf(table, document, tenantNumber, typedKeys);
   return order === undefined ? row : order.map((position) => row[position] ?? null);
 }
 

@@ -1,7 +1,15 @@
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import { isoMillis } from '../index-documents';
 import type { IndexDocument } from '../port';
-import { METADATA_COLUMN, TYPED_METADATA_FILLED, otherMetadataColumn, typedMetadataColumn, type ColumnType, type SearchTable } from './search-tables';
+import {
+  METADATA_COLUMN,
+  TENANT_NUMBER_COLUMN,
+  TYPED_METADATA_FILLED,
+  otherMetadataColumn,
+  typedMetadataColumn,
+  type ColumnType,
+  type SearchTable,
+} from './search-tables';
 
 /** Rows, DDL and merges of the DuckDB search tables declared in search-tables.ts. */
 
@@ -9,15 +17,17 @@ export { METADATA_COLUMN, SEARCH_TABLES } from './search-tables';
 export type { ColumnType, HotColumn, SearchTable } from './search-tables';
 
 /**
- * Every column in table order: key, time, version (profiles), hot columns, the document, its
- * metadata, then two columns per typed metadata key (typed-metadata.ts). The metadata column and
- * the typed keys come last because files gain them by ALTER TABLE, which appends.
+ * Every column in table order: key, tenant number, time, version (profiles), hot columns, the
+ * document, its metadata, then two columns per typed metadata key (typed-metadata.ts). The metadata
+ * column and the typed keys come last because files gain them by ALTER TABLE, which appends (a file
+ * from before tenant numbers gains that column last too: writes follow each file's stored order).
  */
 export function columnsOf(table: SearchTable, typedKeys: readonly string[] = []): { name: string; type: ColumnType | 'JSON' }[] {
   return [
     { name: 'org_id', type: 'VARCHAR' },
     { name: 'app_id', type: 'VARCHAR' },
     { name: 'id', type: 'VARCHAR' },
+    { name: TENANT_NUMBER_COLUMN, type: 'INTEGER' },
     { name: 'time', type: 'TIMESTAMPTZ' },
     ...(table.versioned ? [{ name: 'version', type: 'BIGINT' as const }] : []),
     ...table.hotColumns.map(({ name, type }) => ({ name, type })),
@@ -42,7 +52,7 @@ export const UNCOMPRESSED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['id', 'u
 
 export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', 'time']);
+const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', TENANT_NUMBER_COLUMN, 'time']);
 
 /**
  * Profiles are keyed by (org_id, app_id, id): a newer version replaces the row. Events have no key
@@ -123,7 +133,7 @@ export function mergeFromStagingSql(table: SearchTable): string {
     .map(({ name }) => quoteIdentifier(name))
     .join(', ');
   const updated = columnsOf(table)
-    .filter(({ name }) => !['org_id', 'app_id', 'id'].includes(name))
+    .filter(({ name }) => !['org_id', 'app_id', 'id', TENANT_NUMBER_COLUMN].includes(name))
     .map(({ name }) => `${quoteIdentifier(name)} = excluded.${quoteIdentifier(name)}`);
   return (
     `INSERT INTO ${target} (${names}) SELECT ${names} FROM ${quoteIdentifier(stagingTableName(table))} ON CONFLICT (org_id, app_id, id) ` +
@@ -208,9 +218,12 @@ export function documentJson(source: unknown): string {
 /** A string as documentJson stores it inside a document: lone surrogates become U+FFFD. */
 export const wellFormed = (value: string): string => value.replace(LONE_SURROGATE, '\ufffd');
 
-/** One row of the kind's table, in `columnsOf` order. The document must have passed `documentProblem`. */
-export function rowOf(table: SearchTable, document: IndexDocument, typedKeys: readonly string[] = []): DuckDBValue[] {
-  const row: DuckDBValue[] = [document.org_id, document.app_id, document.id, toColumnValue('TIMESTAMPTZ', document.time)];
+/**
+ * One row of the kind's table, in `columnsOf` order, for a document of the tenant numbered
+ * `tenantNumber`. The document must have passed `documentProblem`.
+ */
+export function rowOf(table: SearchTable, document: IndexDocument, tenantNumber: number, typedKeys: readonly string[] = []): DuckDBValue[] {
+  const row: DuckDBValue[] = [document.org_id, document.app_id, document.id, tenantNumber, toColumnValue('TIMESTAMPTZ', document.time)];
   if (table.versioned) row.push(toColumnValue('BIGINT', document.version));
   for (const column of table.hotColumns) row.push(toColumnValue(column.type, valueAt(document.source, column.path)));
   row.push(documentJson(document.source));

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { eventDocument, profileDocument } from '../../../functions/search/index-documents';
-import { SEARCH_TABLES, columnsOf, createTableSql, quoteIdentifier, rowOf } from '../../../functions/search/duckdb/tables';
+import { SEARCH_TABLES, columnsOf, quoteIdentifier } from '../../../functions/search/duckdb/tables';
+import { insertOlderEventRows, olderEventColumns, olderEventRow, olderTableSql } from './support/older-layouts';
 import type { IndexDocument, SearchContext } from '../../../functions/search/port';
 import { parseSearchRequest } from '../../../functions/search/dsl';
 
@@ -28,14 +29,6 @@ function apiCall(id: string, time: string, data: Record<string, unknown> = {}, t
       ...data,
     },
   });
-}
-
-/** Writes documents as rows straight into a file's events table, as an older version left them. */
-async function insertEventRows(connection: DuckDBConnection, documents: readonly IndexDocument[]): Promise<void> {
-  const placeholders = columnsOf(SEARCH_TABLES.events)
-    .map((_, position) => `$${position + 1}`)
-    .join(', ');
-  for (const document of documents) await connection.run(`INSERT INTO events VALUES (${placeholders})`, rowOf(SEARCH_TABLES.events, document));
 }
 
 describe('DuckDB search index', () => {
@@ -160,18 +153,15 @@ describe('DuckDB search index', () => {
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     for (const table of Object.values(SEARCH_TABLES)) {
-      const ddl = createTableSql(table);
+      const ddl = olderTableSql(table);
       const oldDdl = ddl.replace(', "metadata" JSON', '');
       expect(oldDdl).not.toBe(ddl);
       await connection.run(oldDdl);
     }
-    const oldColumns = columnsOf(SEARCH_TABLES.events).length - 1;
+    const oldColumns = olderEventColumns() - 1;
     for (const document of old) {
       const placeholders = Array.from({ length: oldColumns }, (_, position) => `$${position + 1}`);
-      await connection.run(
-        `INSERT INTO ${quoteIdentifier('events')} VALUES (${placeholders.join(', ')})`,
-        rowOf(SEARCH_TABLES.events, document).slice(0, oldColumns),
-      );
+      await connection.run(`INSERT INTO ${quoteIdentifier('events')} VALUES (${placeholders.join(', ')})`, olderEventRow(document).slice(0, oldColumns));
     }
     connection.closeSync();
     instance.closeSync();
@@ -222,11 +212,11 @@ describe('DuckDB search index', () => {
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     for (const table of Object.values(SEARCH_TABLES)) {
-      const ddl = createTableSql(table);
+      const ddl = olderTableSql(table);
       await connection.run(table.versioned ? ddl : ddl.replace(/\)$/, ', PRIMARY KEY (org_id, app_id, id))'));
     }
     const stored = [apiCall('a', '2024-02-10T08:00:00.000Z'), apiCall('b', '2024-02-12T08:00:00.000Z')];
-    await insertEventRows(connection, stored);
+    await insertOlderEventRows(connection, stored);
     const keys = async () =>
       Number(
         (
@@ -265,10 +255,10 @@ describe('DuckDB search index', () => {
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     for (const table of Object.values(SEARCH_TABLES)) {
-      const ddl = createTableSql(table);
+      const ddl = olderTableSql(table);
       await connection.run(table.versioned ? ddl : ddl.replace('"duration_ms" BIGINT', '"duration_ms" DOUBLE'));
     }
-    await insertEventRows(
+    await insertOlderEventRows(
       connection,
       ['a', 'b', 'c'].map((id) => apiCall(id, '2024-02-10T08:00:00.000Z')),
     );

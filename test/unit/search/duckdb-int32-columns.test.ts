@@ -51,7 +51,7 @@ describe('BIGINT columns read as INTEGER while their values fit', () => {
     expect(columns.widenFor(SEARCH_TABLES.events, [callTaking('a', 5), callTaking('b', -(2 ** 31))])).toBe(false);
     expect(columns.widenFor(SEARCH_TABLES.events, [callTaking('c', 5), callTaking('d', WIDE_MS)])).toBe(true);
     expect([...columns.of(SEARCH_TABLES.events)]).toEqual([]);
-    await connection.run(`INSERT INTO events (org_id, app_id, id, "time", duration_ms, doc) VALUES ('o', 'a', 'x', now(), ${WIDE_MS}, '{}')`);
+    await connection.run(`INSERT INTO events (org_id, app_id, id, tenant_number, "time", duration_ms, doc) VALUES ('o', 'a', 'x', 1, now(), ${WIDE_MS}, '{}')`);
     await columns.load(connection, SEARCH_TABLES.events);
     expect([...columns.of(SEARCH_TABLES.events)]).toEqual([]);
     connection.closeSync();

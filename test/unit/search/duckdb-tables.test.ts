@@ -18,6 +18,7 @@ describe('DuckDB search tables', () => {
       'org_id',
       'app_id',
       'id',
+      'tenant_number',
       'time',
       'event_type',
       'verb',
@@ -40,6 +41,7 @@ describe('DuckDB search tables', () => {
       'org_id',
       'app_id',
       'id',
+      'tenant_number',
       'time',
       'version',
       'user_id',
@@ -65,7 +67,7 @@ describe('DuckDB search tables', () => {
     const users = mergeFromStagingSql(SEARCH_TABLES.users);
     // Columns by name, so a migrated file (metadata appended by ALTER TABLE) takes rows the same way.
     expect(users).toMatch(
-      /^INSERT INTO "users" \("org_id", "app_id", "id", "time", "version", .*"doc", "metadata"\) SELECT "org_id", .*"metadata" FROM "staging_users" ON CONFLICT/,
+      /^INSERT INTO "users" \("org_id", "app_id", "id", "tenant_number", "time", "version", .*"doc", "metadata"\) SELECT "org_id", .*"metadata" FROM "staging_users" ON CONFLICT/,
     );
     expect(users).toContain('DO UPDATE SET "time" = excluded."time", "version" = excluded."version"');
     expect(users).toContain('"doc" = excluded."doc", "metadata" = excluded."metadata" WHERE excluded.version > "users".version');
@@ -79,12 +81,13 @@ describe('DuckDB search tables', () => {
       received_at: '2026-01-01T00:00:00.000Z',
       data: { request: { time: '2026-01-01T00:00:00.000Z', uri: '/x', verb: 'GET' }, metadata: { plan: 'pro', n: [1, 2] } },
     });
-    const row = rowOf(SEARCH_TABLES.events, document);
+    const row = rowOf(SEARCH_TABLES.events, document, 7);
     expect(row).toHaveLength(columnsOf(SEARCH_TABLES.events).length);
     expect(JSON.parse(row[row.length - 1] as string)).toEqual({ plan: 'pro', n: [1, 2] });
     const bare = rowOf(
       SEARCH_TABLES.companies,
       profileDocument({ org_id: 'o', app_id: 'a' }, 'companies', 'c1', { company_id: 'c1' }, 1, '2026-01-01T00:00:00.000Z'),
+      7,
     );
     expect(bare[bare.length - 1]).toBeNull();
   });

@@ -5,6 +5,7 @@ import { effectiveSort } from '../../effective-sort';
 import { resolveField, sortTypeOf, type FieldRef, type SortType } from '../../fields';
 import type { SearchContext, SearchHit, SearchResponse } from '../../port';
 import { SEARCH_TABLES } from '../tables';
+import { TENANT_NUMBER_COLUMN, type TableContext } from '../search-tables';
 import { filterSource } from '../../source-filter';
 import { trackedTotal, untrackedTotal } from '../../total-hits';
 import { column, quoteIdentifier, SqlParams, type QueryRunner } from './sql';
@@ -32,30 +33,34 @@ export type AggregateFn = (
   run: QueryRunner,
   base: BaseRelation,
   aggs: Record<string, AggregationNode>,
-  ctx: SearchContext,
+  ctx: TableContext,
 ) => Promise<{ readonly aggregations: Record<string, unknown>; readonly docCount: number | undefined }>;
 
+/** The condition confining a read to the context's tenant: its number (tenant-numbers.ts), one INTEGER to compare. */
+export const tenantConditionSql = (ctx: TableContext, params: SqlParams, alias = 'd'): string =>
+  `${column(alias, TENANT_NUMBER_COLUMN)} = ${params.add(ctx.tenantNumber)}`;
+
 /** The tenant and time-window conditions every read is confined to, first so nothing can loosen them. */
-function tenantConditions(ctx: SearchContext, params: SqlParams, alias = 'd'): string[] {
-  const conditions = [`${column(alias, 'org_id')} = ${params.add(ctx.scope.org_id)}`, `${column(alias, 'app_id')} = ${params.add(ctx.scope.app_id)}`];
+function tenantConditions(ctx: TableContext, params: SqlParams, alias = 'd'): string[] {
+  const conditions = [tenantConditionSql(ctx, params, alias)];
   if (ctx.range?.from !== undefined) conditions.push(`${column(alias, 'time')} >= ${params.add(ctx.range.from)}`);
   if (ctx.range?.to !== undefined) conditions.push(`${column(alias, 'time')} < ${params.add(ctx.range.to)}`);
   return conditions;
 }
 
-export function baseRelation(ctx: SearchContext, query: QueryNode, params: SqlParams = new SqlParams(), alias = 'd'): BaseRelation {
+export function baseRelation(ctx: TableContext, query: QueryNode, params: SqlParams = new SqlParams(), alias = 'd'): BaseRelation {
   const conditions = tenantConditions(ctx, params, alias);
   if (query.type !== 'match_all') conditions.push(`(${compileQuery(query, ctx.kind, ctx, params, alias)})`);
   return { fromWhereSql: `FROM ${quoteIdentifier(SEARCH_TABLES[ctx.kind].name)} ${alias} WHERE ${conditions.join(' AND ')}`, params };
 }
 
-export async function countMatching(run: QueryRunner, ctx: SearchContext, query: QueryNode): Promise<number> {
+export async function countMatching(run: QueryRunner, ctx: TableContext, query: QueryNode): Promise<number> {
   const base = baseRelation(ctx, query);
   const rows = await run(`SELECT count(*) AS total ${base.fromWhereSql}`, base.params.values);
   return Number(rows[0]?.total ?? 0);
 }
 
-export async function runSearch(run: QueryRunner, ctx: SearchContext, request: SearchRequest, aggregate: AggregateFn): Promise<SearchResponse> {
+export async function runSearch(run: QueryRunner, ctx: TableContext, request: SearchRequest, aggregate: AggregateFn): Promise<SearchResponse> {
   const started = Date.now();
   const base = baseRelation(ctx, request.query);
   const aggregated = Object.keys(request.aggs).length > 0 ? await aggregate(run, base, request.aggs, ctx) : undefined;

@@ -3,9 +3,13 @@ import { aggregateAndCount } from '../../../../functions/search/duckdb/query/agg
 import { baseRelation } from '../../../../functions/search/duckdb/query/search';
 import type { QueryRunner } from '../../../../functions/search/duckdb/query/sql';
 import { createTableSql, rowOf, SEARCH_TABLES } from '../../../../functions/search/duckdb/tables';
-import type { IndexDocument, SearchContext } from '../../../../functions/search/port';
+import type { IndexDocument } from '../../../../functions/search/port';
+import type { TableContext } from '../../../../functions/search/duckdb/search-tables';
 import { parseSearchRequest } from '../../../../functions/search/dsl';
 import { call, NOW, TENANT, type Json } from './harness';
+
+/** Every row here is TENANT's, under this number. */
+const TENANT_NUMBER = 1;
 
 /** The statements the aggregations send: a fixed number per request, never one per bucket. */
 
@@ -16,7 +20,7 @@ async function recordingRunner(documents: readonly IndexDocument[]): Promise<{ r
   await connection.run(`SET TimeZone = 'UTC'`);
   await connection.run(createTableSql(SEARCH_TABLES.events));
   for (const document of documents) {
-    const row = rowOf(SEARCH_TABLES.events, document);
+    const row = rowOf(SEARCH_TABLES.events, document, TENANT_NUMBER);
     await connection.run(`INSERT INTO events VALUES (${row.map((_value, position) => `$${position + 1}`).join(', ')})`, row);
   }
   const statements: string[] = [];
@@ -46,7 +50,7 @@ describe('aggregation statements on DuckDB', () => {
     runner.close();
   });
 
-  const ctx: SearchContext = { scope: TENANT, kind: 'events', timeZone: 'UTC', now: NOW };
+  const ctx: TableContext = { scope: TENANT, kind: 'events', timeZone: 'UTC', now: NOW, tenantNumber: TENANT_NUMBER };
 
   async function run(body: Record<string, unknown>): Promise<{ aggregations: Json; docCount: number | undefined; statements: number }> {
     runner.statements.length = 0;

@@ -1,6 +1,7 @@
 import { baseRelation, countMatching } from '../../../../functions/search/duckdb/query/search';
 import { parseQuery } from '../../../../functions/search/dsl';
-import { context, event, OTHER_APP, OTHER_ORG, openDatabase, search, TENANT, type TestDatabase } from './fixture';
+import { NO_TENANT } from '../../../../functions/search/duckdb/tenant-numbers';
+import { context, event, OTHER_APP, OTHER_ORG, openDatabase, search, TENANT, tenantNumberOf, type TestDatabase } from './fixture';
 
 /**
  * The tenant and window conditions come first and are ANDed with the whole query, so no clause can
@@ -55,6 +56,14 @@ test('the window applies outside the query', async () => {
 
 test('the base relation puts the tenant and window first and the query in parentheses', () => {
   const base = baseRelation(window, parseQuery({ bool: { should: [{ match_all: {} }, { term: { user_id: 'x' } }] } }));
-  expect(base.fromWhereSql).toMatch(/^FROM "events" d WHERE d\."org_id" = \$1 AND d\."app_id" = \$2 AND d\."time" >= \$3 AND \(.*\)$/);
-  expect(base.params.values.slice(0, 2)).toEqual([TENANT.org_id, TENANT.app_id]);
+  expect(base.fromWhereSql).toMatch(/^FROM "events" d WHERE d\."tenant_number" = \$1 AND d\."time" >= \$2 AND \(.*\)$/);
+  expect(base.params.values.slice(0, 1)).toEqual([tenantNumberOf(TENANT)]);
+});
+
+test('a tenant without rows has no number and sees nothing, whatever it asks', async () => {
+  const stranger = context('events', { scope: { org_id: 'org-9', app_id: 'app-1' } });
+  expect(stranger.tenantNumber).toBe(NO_TENANT);
+  const response = await search(db, { query: { bool: { should: [{ match_all: {} }, { ids: { values: ['shared', 'old'] } }] } }, size: 100 }, stranger);
+  expect(response.hits.total).toBe(0);
+  expect(await countMatching(db.run, stranger, parseQuery({ match_all: {} }))).toBe(0);
 });

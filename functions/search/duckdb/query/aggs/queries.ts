@@ -1,6 +1,7 @@
 import { RAW_IGNORE_ABOVE } from '../../../fields';
 import { SEARCH_TABLES } from '../../tables';
 import { quoteIdentifier } from '../sql';
+import { tenantConditionSql } from '../search';
 import { dateBucketKeySql, keyStepMs } from './date-buckets';
 import { conditionColumn, emptyMetricSortSql, inputColumn, metricAggregatesSql, metricInputSql, metricSortSql, type MetricInput } from './metrics';
 import { chainOf, type Level, type OrderTerm, type Scope } from './plan';
@@ -95,7 +96,7 @@ function orderSql(term: OrderTerm, position: number, level: Level): string {
 /** The tenant's documents of the index, ignoring the query and the time window (terms with min_doc_count 0). */
 function tenantFromSql(env: QueryEnv): string {
   const table = quoteIdentifier(SEARCH_TABLES[env.ctx.kind].name);
-  return `FROM ${table} d WHERE d.org_id = ${env.params.add(env.ctx.scope.org_id)} AND d.app_id = ${env.params.add(env.ctx.scope.app_id)}`;
+  return `FROM ${table} d WHERE ${tenantConditionSql(env.ctx, env.params)}`;
 }
 
 export interface LevelQueryOptions {
