@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
@@ -9,6 +7,7 @@ import { SEARCH_TABLES, columnsOf, quoteIdentifier } from '../../../functions/se
 import { insertOlderEventRows, olderEventColumns, olderEventRow, olderTableSql } from './support/older-layouts';
 import type { IndexDocument, SearchContext } from '../../../functions/search/port';
 import { parseSearchRequest } from '../../../functions/search/dsl';
+import { folderPerTest } from './support/temp-folder';
 
 const scope = { org_id: 'org-1', app_id: 'app-1' };
 
@@ -32,18 +31,10 @@ function apiCall(id: string, time: string, data: Record<string, unknown> = {}, t
 }
 
 describe('DuckDB search index', () => {
-  let folder: string;
-
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'duckdb-index-'));
-  });
-
-  afterEach(() => {
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const folder = folderPerTest('duckdb-index-');
 
   it('keeps its data in the file across a close and a reopen', async () => {
-    const path = join(folder, 'search.duckdb');
+    const path = folder.path('search.duckdb');
     const first = await createDuckDbSearchIndex({ path });
     const event = apiCall('kept', '2024-02-10T08:00:00.000Z');
     const profile = profileDocument(scope, 'users', 'u-9', { user_id: 'u-9' }, 7, '2024-02-10T08:00:00.000Z');
@@ -59,7 +50,7 @@ describe('DuckDB search index', () => {
   });
 
   it("stores events' ids and user ids uncompressed, and reads them back", async () => {
-    const path = join(folder, 'search.duckdb');
+    const path = folder.path('search.duckdb');
     const index = await createDuckDbSearchIndex({ path });
     const ids = Array.from({ length: 3000 }, (_, i) => `${i.toString(16).padStart(8, '0')}-3c2b-4e1f-9a7d-0b1c2d3e4f5a`);
     await index.index(ids.map((id, i) => apiCall(id, new Date(Date.UTC(2024, 1, 10) + i * 1000).toISOString(), { user_id: `user-${i % 700}` })));
@@ -81,7 +72,7 @@ describe('DuckDB search index', () => {
   });
 
   it('fills the typed columns the query compiler reads', async () => {
-    const path = join(folder, 'search.duckdb');
+    const path = folder.path('search.duckdb');
     const index = await createDuckDbSearchIndex({ path });
     await index.index([
       apiCall('typed', '2024-02-10T08:00:00.250Z'),
@@ -122,7 +113,7 @@ describe('DuckDB search index', () => {
   });
 
   it("appends into the columns by name when a file lists the events table's columns in another order", async () => {
-    const path = join(folder, 'reordered.duckdb');
+    const path = folder.path('reordered.duckdb');
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     const columns = columnsOf(SEARCH_TABLES.events).map(({ name, type }) => `${quoteIdentifier(name)} ${type}`);
@@ -143,7 +134,7 @@ describe('DuckDB search index', () => {
   });
 
   it('migrates a file written before the metadata column: adds it, backfills it, and searches it', async () => {
-    const path = join(folder, 'old.duckdb');
+    const path = folder.path('old.duckdb');
     const old = [
       apiCall('pro', '2024-02-10T08:00:00.000Z', { metadata: { plan: 'pro', seats: 5, tags: ['a', 'b'] } }),
       apiCall('free', '2024-02-10T09:00:00.000Z', { metadata: { plan: 'free/é', seats: 1 } }),
@@ -208,7 +199,7 @@ describe('DuckDB search index', () => {
   });
 
   it('rebuilds a keyed events table of an older file without its key, and still stores each event once', async () => {
-    const path = join(folder, 'keyed.duckdb');
+    const path = folder.path('keyed.duckdb');
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     for (const table of Object.values(SEARCH_TABLES)) {
@@ -251,7 +242,7 @@ describe('DuckDB search index', () => {
   });
 
   it("converts an older file's DOUBLE duration_ms to BIGINT, truncating as it now writes, and keeps answering", async () => {
-    const path = join(folder, 'double-durations.duckdb');
+    const path = folder.path('double-durations.duckdb');
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     for (const table of Object.values(SEARCH_TABLES)) {
@@ -356,7 +347,7 @@ describe('DuckDB search index', () => {
   });
 
   it('finishes writes already queued when closed', async () => {
-    const path = join(folder, 'search.duckdb');
+    const path = folder.path('search.duckdb');
     const index = await createDuckDbSearchIndex({ path });
     const pending = index.index([apiCall('queued', '2024-02-10T08:00:00.000Z')]);
     await index.close();

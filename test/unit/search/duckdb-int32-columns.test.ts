@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
 import { Int32Columns } from '../../../functions/search/duckdb/int32-columns';
@@ -8,6 +5,7 @@ import { SEARCH_TABLES, createTableSql } from '../../../functions/search/duckdb/
 import { parseSearchRequest } from '../../../functions/search/dsl';
 import { eventDocument } from '../../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, SearchContext } from '../../../functions/search/port';
+import { folderPerTest } from './support/temp-folder';
 
 const scope = { org_id: 'org-1', app_id: 'app-1' };
 const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: new Date('2024-03-01T00:00:00.000Z') };
@@ -33,13 +31,7 @@ async function percentiles(index: SearchableIndex): Promise<unknown> {
 }
 
 describe('BIGINT columns read as INTEGER while their values fit', () => {
-  let folder: string;
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'duckdb-int32-'));
-  });
-  afterEach(() => {
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const folder = folderPerTest('duckdb-int32-');
 
   it('names duration_ms while every stored value fits, and drops it for a write bringing a wider one', async () => {
     const instance = await DuckDBInstance.create(':memory:');
@@ -59,7 +51,7 @@ describe('BIGINT columns read as INTEGER while their values fit', () => {
   });
 
   it('answers percentiles exactly before and after the first duration wider than an INTEGER, and after a restart', async () => {
-    const path = join(folder, 'search.duckdb');
+    const path = folder.path('search.duckdb');
     const index = await createDuckDbSearchIndex({ path });
     await index.index([callTaking('a', 100), callTaking('b', 300)]);
     expect(await percentiles(index)).toEqual({ p: { values: { '0.0': 100, '50.0': 200, '100.0': 300 } } });

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
@@ -9,6 +7,7 @@ import { eventDocument, profileDocument } from '../../../functions/search/index-
 import type { IndexDocument, SearchableIndex, TenantScope } from '../../../functions/search/port';
 import { parseSearchRequest } from '../../../functions/search/dsl';
 import { insertOlderEventRows, olderTableSql } from './support/older-layouts';
+import { folderPerTest } from './support/temp-folder';
 
 /**
  * Rows carry their tenant's number and every scan filters on it (tenant-numbers.ts): each tenant
@@ -37,16 +36,10 @@ async function idsSeenBy(index: SearchableIndex, scope: TenantScope): Promise<st
 }
 
 describe('tenant numbers of the DuckDB search tables', () => {
-  let folder: string;
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'duckdb-tenants-'));
-  });
-  afterEach(() => {
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const folder = folderPerTest('duckdb-tenants-');
 
   it('numbers the tenants of a file written before them, and keeps each to its own rows after', async () => {
-    const path = join(folder, 'older.duckdb');
+    const path = folder.path('older.duckdb');
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     for (const table of Object.values(SEARCH_TABLES)) await connection.run(olderTableSql(table));
@@ -107,7 +100,7 @@ describe('tenant numbers of the DuckDB search tables', () => {
         }),
         fc.nat({ max: 3 }),
         async (batches, reopenAfter) => {
-          const path = join(folder, `property-${run++}.duckdb`);
+          const path = folder.path(`property-${run++}.duckdb`);
           let index = await createDuckDbSearchIndex({ path });
           const expected = scopes.map(() => new Set<string>());
           for (const [position, batch] of batches.entries()) {
@@ -131,7 +124,7 @@ describe('tenant numbers of the DuckDB search tables', () => {
 
   it('never matches a row whose tenant number is unknown to it', async () => {
     // Rows written straight into the table under a number no tenant has: no scope can reach them.
-    const path = join(folder, 'stray.duckdb');
+    const path = folder.path('stray.duckdb');
     const index = await createDuckDbSearchIndex({ path });
     await index.index([call(ACME, 'a1')]);
     await index.close();

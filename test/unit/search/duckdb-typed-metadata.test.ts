@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import type { QueryNode } from '../../../schemas/search-tree';
@@ -11,6 +8,7 @@ import { addTypedMetadataColumnsSql } from '../../../functions/search/duckdb/tab
 import { parseSearchRequest } from '../../../functions/search/dsl';
 import { eventDocument } from '../../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, SearchContext } from '../../../functions/search/port';
+import { folderPerTest } from './support/temp-folder';
 
 const scope = { org_id: 'org-t', app_id: 'app-t' };
 const ctx: SearchContext = { scope, kind: 'events', timeZone: 'UTC', now: new Date('2024-03-01T00:00:00.000Z') };
@@ -52,18 +50,10 @@ describe('typed metadata keys: which keys are promoted', () => {
 });
 
 describe('typed metadata keys in the DuckDB index', () => {
-  let folder: string;
-
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'typed-metadata-'));
-  });
-
-  afterEach(() => {
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const folder = folderPerTest('typed-metadata-');
 
   it('promotes a frequent key when a file opens, keeps it across a reopen, and fills it for rows written after', async () => {
-    const path = join(folder, 'search.duckdb');
+    const path = folder.path('search.duckdb');
     const before = await createDuckDbSearchIndex({ path, typedMetadata: NEVER });
     await before.index([action('a1', { plan: 'pro' }), action('a2', { plan: 'free', seats: 3 }), action('a3', undefined), action('a4', { plan: 7 })]);
     await before.close();
@@ -101,7 +91,7 @@ describe('typed metadata keys in the DuckDB index', () => {
   });
 
   it('finishes filling the columns of a key a stopped process left unfilled before any query reads them', async () => {
-    const path = join(folder, 'stopped.duckdb');
+    const path = folder.path('stopped.duckdb');
     const before = await createDuckDbSearchIndex({ path, typedMetadata: NEVER });
     await before.index([action('s1', { plan: 'pro' }), action('s2', { plan: 5 }), action('s3', undefined)]);
     await before.close();
