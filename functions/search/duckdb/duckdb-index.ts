@@ -24,11 +24,10 @@ import { runFunnel, runRetention } from './query/event-analyses';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
-import type { TableContext } from './search-tables';
+import { TENANT_NUMBER_COLUMN, type TableContext } from './search-tables';
 import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed-metadata';
 import { SerialQueue } from './serial-queue';
 import { TableWriter, inTransaction } from './table-writes';
-import { TENANT_NUMBER_COLUMN } from './search-tables';
 import { TenantNumbers, addTenantNumberColumnSql, createTenantsTableSql } from './tenant-numbers';
 import {
   METADATA_COLUMN,
