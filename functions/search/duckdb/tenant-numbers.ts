@@ -40,7 +40,8 @@ export function addTenantNumberColumnSql(table: SearchTable): string[] {
 }
 
 export class TenantNumbers {
-  private readonly numbers = new Map<string, number>();
+  /** By org, then app: looking up two strings a document already holds costs no new string per row. */
+  private readonly numbers = new Map<string, Map<string, number>>();
   private highest = NO_TENANT;
 
   /** Reads every tenant's number (run once the tables are migrated). */
@@ -51,7 +52,7 @@ export class TenantNumbers {
 
   /** The tenant's number, or NO_TENANT while it has no rows. */
   numberOf(scope: TenantScope): number {
-    return this.numbers.get(keyOf(scope)) ?? NO_TENANT;
+    return this.numbers.get(scope.org_id)?.get(scope.app_id) ?? NO_TENANT;
   }
 
   /**
@@ -60,7 +61,7 @@ export class TenantNumbers {
    */
   async register(connection: DuckDBConnection, scopes: Iterable<TenantScope>): Promise<void> {
     const fresh = new Map<string, TenantScope>();
-    for (const scope of scopes) if (!this.numbers.has(keyOf(scope))) fresh.set(keyOf(scope), scope);
+    for (const scope of scopes) if (this.numberOf(scope) === NO_TENANT) fresh.set(`${scope.org_id}\u0000${scope.app_id}`, scope);
     if (fresh.size === 0) return;
     const numbered = [...fresh.values()].map((scope, i) => ({ scope, number: this.highest + i + 1 }));
     const rows = numbered.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
@@ -72,9 +73,9 @@ export class TenantNumbers {
   }
 
   private remember(scope: TenantScope, number: number): void {
-    this.numbers.set(keyOf(scope), number);
+    const apps = this.numbers.get(scope.org_id) ?? new Map<string, number>();
+    apps.set(scope.app_id, number);
+    this.numbers.set(scope.org_id, apps);
     this.highest = Math.max(this.highest, number);
   }
 }
-
-const keyOf = (scope: TenantScope): string => `${scope.org_id}\u0000${scope.app_id}`;
