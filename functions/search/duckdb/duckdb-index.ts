@@ -113,12 +113,10 @@ class DuckDbSearchIndex implements SearchableIndex {
     this.assertOpen();
     return this.writes.run(async () => {
       await this.writer.run(createTenantsTableSql());
+      await this.tenants.load(this.writer);
       for (const table of Object.values(SEARCH_TABLES)) {
         await this.writer.run(createTableSql(table));
         await this.migrate(table);
-      }
-      await this.tenants.load(this.writer);
-      for (const table of Object.values(SEARCH_TABLES)) {
         await this.tables.prepare(table);
         await this.tables.reviewTypedMetadata(table);
       }
@@ -144,7 +142,15 @@ class DuckDbSearchIndex implements SearchableIndex {
         this.writer,
         retyped.map((column) => retypeToBigintSql(table, column.name)),
       );
-    if (!types.has(TENANT_NUMBER_COLUMN)) await inTransaction(this.writer, addTenantNumberColumnSql(table));
+    if (!types.has(TENANT_NUMBER_COLUMN)) {
+      // Numbered as the writer numbers them (in a stable order), then the column is added and filled.
+      const tenants = await this.writer.runAndReadAll(`SELECT DISTINCT org_id, app_id FROM ${quoteIdentifier(table.name)} ORDER BY org_id, app_id`);
+      await this.tenants.register(
+        this.writer,
+        tenants.getRows().map(([org, app]) => ({ org_id: String(org), app_id: String(app) })),
+      );
+      await inTransaction(this.writer, addTenantNumberColumnSql(table));
+    }
     if (table.versioned) return;
     const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
       table.name,
@@ -185,21 +191,9 @@ class DuckDbSearchIndex implements SearchableIndex {
 
   async count(scope: TenantScope, kind: IndexKind, range: TimeRange = {}): Promise<number> {
     this.assertOpen();
-    const conditions = [`${quoteIdentifier(TENANT_NUMBER_COLUMN)} = $tenant`];
-    const values: Record<string, DuckDBValue> = { tenant: this.tenants.numberOf(scope) };
-    if (range.from !== undefined) {
-      conditions.push('"time" >= $from');
-      values.from = timestampOf(range.from);
-    }
-    if (range.to !== undefined) {
-      conditions.push('"time" < $to');
-      values.to = timestampOf(range.to);
-    }
-    const sql = `SELECT count(*) FROM ${quoteIdentifier(SEARCH_TABLES[kind].name)} WHERE ${conditions.join(' AND ')}`;
-    return this.reads.run(async (reader) => {
-      const result = await reader.runAndReadAll(sql, values);
-      return Number(result.getRows()[0]?.[0] ?? 0);
-    });
+    // The tenant and window every search is confined to (query/search.ts); a bare count has no date math, so no zone.
+    const context: SearchContext = { scope, kind, range, timeZone: 'UTC', now: new Date() };
+    return this.withLayout(context, (ctx, run) => countMatching(run, ctx, { type: 'match_all' }));
   }
 
   /**

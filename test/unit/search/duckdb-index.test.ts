@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { createDuckDbSearchIndex } from '../../../functions/search/duckdb/duckdb-index';
