@@ -57,6 +57,13 @@ export interface DuckDbSearchIndexOptions {
 const DEFAULT_READERS = 6;
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 const CHECKPOINT_THRESHOLD = '256MB';
+/**
+ * DuckDB's allocator keeps freed pages for reuse, outside its memory budget. A background thread
+ * returns them to the system, and so does the end of any task that allocated over 32 MB (DuckDB's
+ * default: 128 MB). Writing 1 M events peaked 170–370 MB lower (bench: writes) and the funnel and
+ * retention at 10 M took the same time.
+ */
+const ALLOCATOR_RETURNS_MEMORY = { allocator_background_threads: 'true', allocator_flush_threshold: '32MB' } as const;
 /** A size DuckDB's memory_limit accepts. */
 export const MEMORY_LIMIT = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
 
@@ -71,7 +78,11 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
   if (!MEMORY_LIMIT.test(memoryLimit)) throw new Error(`memory limit ${memoryLimit} is not a size such as 1GB or 512MB`);
   // Checkpoints every 256 MB of WAL rather than DuckDB's 16 MB: a consumer write of 20 k events is
   // about that much, and a checkpoint after each one nearly halved the write rate (bench: writes).
-  const instance = await DuckDBInstance.create(options.path, { memory_limit: memoryLimit, checkpoint_threshold: CHECKPOINT_THRESHOLD });
+  const instance = await DuckDBInstance.create(options.path, {
+    memory_limit: memoryLimit,
+    checkpoint_threshold: CHECKPOINT_THRESHOLD,
+    ...ALLOCATOR_RETURNS_MEMORY,
+  });
   try {
     const writer = await instance.connect();
     const readers: DuckDBConnection[] = [];
