@@ -60,8 +60,8 @@ const CHECKPOINT_THRESHOLD = '128MB';
 /**
  * DuckDB's allocator keeps freed pages for reuse, outside its memory budget. A background thread
  * returns them to the system, and so does the end of any task that allocated over 32 MB (DuckDB's
- * default: 128 MB). Writing 1 M events peaked 170–370 MB lower (bench: writes) and the funnel and
- * retention at 10 M took the same time.
+ * default: 128 MB). Writing 1 M events peaked at 1,674–1,783 MB against 1,823–2,070 (bench: writes),
+ * and the funnel and retention at 10 M took the same time.
  */
 const ALLOCATOR_RETURNS_MEMORY = { allocator_background_threads: 'true', allocator_flush_threshold: '32MB' } as const;
 /** A size DuckDB's memory_limit accepts. */
