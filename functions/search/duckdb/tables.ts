@@ -118,7 +118,7 @@ export const stagingTableName = (table: SearchTable): string => `staging_${table
 export function createStagingTableSql(table: SearchTable): string {
   // The document is staged as text; the INSERT into the JSON column validates it.
   const columns = columnsOf(table).map(({ name, type }) => `${quoteIdentifier(name)} ${type === 'JSON' ? 'VARCHAR' : type}`);
-  return `CREATE TEMP TABLE IF NOT EXISTS ${quoteIdentifier(stagingTableName(table))} (${columns.join(', ')})`;
+  return `CREATE OR REPLACE TEMP TABLE ${quoteIdentifier(stagingTableName(table))} (${columns.join(', ')})`;
 }
 
 /**
