@@ -33,13 +33,17 @@ export async function runFunnel(run: QueryRunner, ctx: TableContext, query: Funn
   const flags = Object.fromEntries(query.steps.map((step, k) => [`step_${k}`, step.query]));
   const events = flaggedEvents(ctx, query.by, flags, params);
   const window = params.add(query.windowMs);
-  const anyStep = query.steps.map((_, k) => `step_${k}`).join(' OR ');
+  const later = query.steps.slice(1).map((_, i) => `step_${i + 1}`);
   // An event's place in its actor's journey is (time, id): "strictly after" compares the pairs, as
-  // structs compare, so no numbering (a window sort over every step event) is needed.
+  // structs compare, so no numbering (a window sort over every step event) is needed. Entries come
+  // straight from a scan filtered on the first step, and only events of a later step are kept for
+  // the joins: the first step is often the commonest event (a POST), and keeping its events among
+  // the steps made the 4-step funnel over 10 M events take 1.25× the time. `flagged` is not
+  // materialised, so each use reads the table with its own filter.
   const ctes = [
-    `flagged AS (${events})`,
-    `steps AS (SELECT actor, {'ms': ms, 'id': id} AS place, ${query.steps.map((_, k) => `step_${k}`).join(', ')} FROM flagged WHERE ${anyStep})`,
-    `reached_0 AS (SELECT actor, min(place) AS place, struct_extract(min(place), 'ms') AS entry_ms, CAST(NULL AS BIGINT) AS gap FROM steps WHERE step_0 GROUP BY actor)`,
+    `flagged AS NOT MATERIALIZED (${events})`,
+    `steps AS (SELECT actor, {'ms': ms, 'id': id} AS place, ${later.join(', ')} FROM flagged WHERE ${later.join(' OR ')})`,
+    `reached_0 AS (SELECT actor, min({'ms': ms, 'id': id}) AS place, min(ms) AS entry_ms, CAST(NULL AS BIGINT) AS gap FROM flagged WHERE step_0 GROUP BY actor)`,
   ];
   for (let k = 1; k < query.steps.length; k += 1) {
     ctes.push(
@@ -67,7 +71,8 @@ export async function runRetention(run: QueryRunner, ctx: TableContext, query: R
   const stopList = params.add(listValue(starts.slice(1).map((stop) => BigInt(stop))));
   const followed = params.add(query.periods);
   const sql =
-    `WITH flagged AS (${events}), ` +
+    // Not materialised: the cohorts' and the returns' reads each filter the table themselves (0.94× the time at 10 M).
+    `WITH flagged AS NOT MATERIALIZED (${events}), ` +
     `periods AS (SELECT unnest(CAST(${startList} AS BIGINT[])) AS start, unnest(CAST(${stopList} AS BIGINT[])) AS stop, ` +
     `unnest(range(0, len(CAST(${startList} AS BIGINT[])))) AS idx), ` +
     `firsts AS (SELECT actor, min(ms) AS first_ms FROM flagged WHERE is_first GROUP BY actor), ` +
