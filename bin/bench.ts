@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     const peakRssMb = rss.stop();
     results.exports = { ...r, peakRssMb };
     log(
-      `  export ${fmt(r.exportMs / 1000)} s, paging ${fmt(r.pagingMs / 1000)} s (mean of ${fmt(r.pagingMsBefore / 1000)} s before and ${fmt(r.pagingMsAfter / 1000)} s after), ratio ${fmt(r.ratio)} (target ≤ ${EXPORT_TARGET_RATIO})`,
+      `  export ${fmt(r.exportMs / 1000)} s, paging ${fmt(r.pagingMs / 1000)} s (mean of ${fmt(r.pagingMsBefore / 1000)} s before and ${fmt(r.pagingMsAfter / 1000)} s after), ratio ${fmt(r.ratio)} (target ≤ ${EXPORT_TARGET_RATIO}); peak RSS ${peakRssMb.toLocaleString('en')} MB`,
     );
   }
   if (run('billing')) {
