@@ -29,6 +29,7 @@ import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed
 import { SerialQueue } from './serial-queue';
 import { TableWriter, inTransaction } from './table-writes';
 import { TenantNumbers, addTenantNumberColumnSql, createTenantsTableSql } from './tenant-numbers';
+import { TrimmedCheckpoints } from './trimmed-checkpoints';
 import {
   METADATA_COLUMN,
   SEARCH_TABLES,
@@ -56,7 +57,7 @@ export interface DuckDbSearchIndexOptions {
 
 const DEFAULT_READERS = 6;
 export const DEFAULT_MEMORY_LIMIT = '1GB';
-const CHECKPOINT_THRESHOLD = '128MB';
+const CHECKPOINT_THRESHOLD = '256MB';
 /**
  * DuckDB's allocator keeps freed pages for reuse, outside its memory budget. A background thread
  * returns them to the system, and so does the end of any task that allocated over 32 MB (DuckDB's
@@ -76,10 +77,8 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
   if (options.path !== ':memory:') mkdirSync(dirname(resolve(options.path)), { recursive: true });
   const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   if (!MEMORY_LIMIT.test(memoryLimit)) throw new Error(`memory limit ${memoryLimit} is not a size such as 1GB or 512MB`);
-  // Checkpoints every 128 MB of WAL rather than DuckDB's 16 MB: a consumer write of 20 k events is
-  // about 28 MB of WAL, and a checkpoint after each one nearly halved the write rate (bench: writes).
-  // The process's memory peaks while a checkpoint compresses the rows since the last: at 256 MB,
-  // writing 1 M events peaked about 145 MB higher at the same rate; at 64 MB, no lower than at 128.
+  // The writer checkpoints every 128 MB of log, with the cache trimmed first (trimmed-checkpoints.ts);
+  // DuckDB's own automatic checkpoint (16 MB by default) only takes one that failed.
   const instance = await DuckDBInstance.create(options.path, {
     memory_limit: memoryLimit,
     checkpoint_threshold: CHECKPOINT_THRESHOLD,
@@ -95,7 +94,8 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
     // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
     for (const reader of readers) await reader.run('SET late_materialization_max_rows = 10000');
     const policy = { ...DEFAULT_TYPED_METADATA_POLICY, ...options.typedMetadata };
-    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers), policy);
+    const checkpoints = new TrimmedCheckpoints(writer, options.path === ':memory:' ? undefined : `${options.path}.wal`, memoryLimit);
+    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers), policy, checkpoints);
     await index.ensureReady();
     return index;
   } catch (error) {
@@ -118,6 +118,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly writer: DuckDBConnection,
     private readonly reads: ConnectionPool,
     policy: TypedMetadataPolicy,
+    private readonly checkpoints: TrimmedCheckpoints,
   ) {
     this.tables = new TableWriter(writer, this.tenants, policy, () => this.beforeLayoutChange());
   }
@@ -198,6 +199,7 @@ class DuckDbSearchIndex implements SearchableIndex {
           for (const document of group) failures.push({ kind, id: document.id, reason, retryable: true });
         }
       }
+      await this.checkpoints.afterWrite();
       return { written, failures };
     });
   }

@@ -1,0 +1,110 @@
+import { statSync } from 'node:fs';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { TrimmedCheckpoints, bytesOfSize } from '../../../functions/search/duckdb/trimmed-checkpoints';
+import { folderPerTest } from './support/temp-folder';
+
+const BUDGET = '256MB';
+
+async function setting(connection: DuckDBConnection, name: string): Promise<string> {
+  const result = await connection.runAndReadAll(`SELECT current_setting('${name}')`);
+  return String(result.getRows()[0]?.[0]);
+}
+
+/** What DuckDB's buffer pool holds of the file's blocks: its cache. */
+async function cachedBytes(connection: DuckDBConnection): Promise<number> {
+  const result = await connection.runAndReadAll(`SELECT memory_usage_bytes FROM duckdb_memory() WHERE tag = 'BASE_TABLE'`);
+  return Number(result.getRows()[0]?.[0] ?? 0);
+}
+
+const walSize = (path: string) => {
+  try {
+    return statSync(`${path}.wal`).size;
+  } catch {
+    return 0;
+  }
+};
+
+describe('checkpoints with the cache trimmed', () => {
+  const folder = folderPerTest('trimmed-checkpoints-');
+
+  it('reads memory sizes as DuckDB does', () => {
+    expect(bytesOfSize('1GB')).toBe(1e9);
+    expect(bytesOfSize('512 MiB')).toBe(512 * 2 ** 20);
+    expect(bytesOfSize('1.5gb')).toBe(1.5e9);
+    expect(() => bytesOfSize('1 lot')).toThrow('1 lot is not a size');
+  });
+
+  it('checkpoints once the log passes its size, evicting cached blocks first, and leaves the budget as configured', async () => {
+    const path = folder.path('search.duckdb');
+    // DuckDB's own checkpoint is out of the way, so only the writer's can empty the log.
+    const instance = await DuckDBInstance.create(path, { memory_limit: BUDGET, checkpoint_threshold: '1GB' });
+    const connection = await instance.connect();
+    try {
+      const configured = await setting(connection, 'memory_limit');
+      const checkpoints = new TrimmedCheckpoints(connection, `${path}.wal`, BUDGET, { walBytes: 4_000_000, cacheShare: 0.1 });
+      // Digests do not compress: the table's blocks are about as large as its text.
+      await connection.run(
+        `CREATE TABLE t AS SELECT range AS i, md5(range::VARCHAR) || md5((range + 1)::VARCHAR) || md5((range + 2)::VARCHAR) AS s FROM range(1000000)`,
+      );
+      await connection.run('CHECKPOINT');
+      // Reading every block fills the cache with more than a tenth of the budget.
+      await connection.run('SELECT sum(i), max(s) FROM t');
+      const filled = await cachedBytes(connection);
+      expect(filled).toBeGreaterThan(0.1 * bytesOfSize(BUDGET));
+
+      await connection.run(`INSERT INTO t SELECT range AS i, 'y' || range AS s FROM range(10)`);
+      expect(walSize(path)).toBeLessThan(4_000_000);
+      expect(await checkpoints.afterWrite()).toBe(false);
+      expect(walSize(path)).toBeGreaterThan(0);
+
+      // Under a row group, so it goes through the log (larger inserts are written to the file directly).
+      await connection.run(`INSERT INTO t SELECT range AS i, md5(range::VARCHAR) || md5((range + 3)::VARCHAR) AS s FROM range(100000)`);
+      expect(walSize(path)).toBeGreaterThanOrEqual(4_000_000);
+      expect(await checkpoints.afterWrite()).toBe(true);
+      expect(walSize(path)).toBe(0);
+      expect(await cachedBytes(connection)).toBeLessThan(filled);
+      // The budget is what it was: the trim lasted only until the checkpoint began.
+      expect(await setting(connection, 'memory_limit')).toBe(configured);
+      const rows = await connection.runAndReadAll('SELECT count(*) FROM t');
+      expect(Number(rows.getRows()[0]?.[0])).toBe(1_100_010);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it('takes a checkpoint while a search holds a transaction open', async () => {
+    const path = folder.path('search.duckdb');
+    const instance = await DuckDBInstance.create(path, { memory_limit: BUDGET, checkpoint_threshold: '1GB' });
+    const writer = await instance.connect();
+    const reader = await instance.connect();
+    try {
+      const configured = await setting(writer, 'memory_limit');
+      const checkpoints = new TrimmedCheckpoints(writer, `${path}.wal`, BUDGET, { walBytes: 1, cacheShare: 0.5 });
+      await writer.run('CREATE TABLE t AS SELECT range AS i FROM range(100000)');
+      await reader.run('BEGIN TRANSACTION');
+      await reader.run('SELECT count(*) FROM t');
+      await writer.run('INSERT INTO t SELECT range FROM range(1000)');
+      expect(await checkpoints.afterWrite()).toBe(true);
+      expect(walSize(path)).toBe(0);
+      expect(await setting(writer, 'memory_limit')).toBe(configured);
+      await reader.run('COMMIT');
+    } finally {
+      reader.closeSync();
+      writer.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it('never checkpoints an in-memory database', async () => {
+    const instance = await DuckDBInstance.create(':memory:', { memory_limit: BUDGET });
+    const connection = await instance.connect();
+    try {
+      await connection.run('CREATE TABLE t AS SELECT range AS i FROM range(1000)');
+      expect(await new TrimmedCheckpoints(connection, undefined, BUDGET, { walBytes: 1, cacheShare: 0.5 }).afterWrite()).toBe(false);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+});
