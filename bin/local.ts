@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { DEFAULT_INGEST_BACKLOG_LIMIT_MS, startLocalRuntime } from './local/runtime';
 import { ensureConsoleBuilt } from './local/console-build';
-import { DEFAULT_MEMORY_LIMIT, MEMORY_LIMIT } from '../functions/search/duckdb/duckdb-index';
+import { DEFAULT_MEMORY_LIMIT } from '../functions/search/duckdb/duckdb-index';
+import { MEMORY_LIMIT } from '../functions/search/duckdb/memory-sizes';
 
 const LocalEnv = z.object({
   COLLECTOR_PORT: z.coerce.number().int().min(0).max(65535).default(3000),

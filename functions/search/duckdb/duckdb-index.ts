@@ -29,7 +29,8 @@ import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed
 import { SerialQueue } from './serial-queue';
 import { TableWriter, inTransaction } from './table-writes';
 import { TenantNumbers, addTenantNumberColumnSql, createTenantsTableSql } from './tenant-numbers';
-import { TrimmedCheckpoints } from './trimmed-checkpoints';
+import { CacheTrim } from './cache-trim';
+import { MEMORY_LIMIT } from './memory-sizes';
 import {
   METADATA_COLUMN,
   SEARCH_TABLES,
@@ -65,8 +66,6 @@ const CHECKPOINT_THRESHOLD = '128MB';
  * and the funnel and retention at 10 M took the same time.
  */
 const ALLOCATOR_RETURNS_MEMORY = { allocator_background_threads: 'true', allocator_flush_threshold: '32MB' } as const;
-/** A size DuckDB's memory_limit accepts. */
-export const MEMORY_LIMIT = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
 
 /**
  * The embedded search backend of local mode. One connection writes (through a queue, so
@@ -80,7 +79,7 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
   // Checkpoints every 128 MB of WAL rather than DuckDB's 16 MB: a consumer write of 20 k events is
   // about 28 MB of WAL, and a checkpoint after each one nearly halved the write rate (bench: writes).
   // At 256 MB, writing 1 M events peaked about 145 MB higher at the same rate; at 64 MB, no lower
-  // than at 128. The cache is trimmed before the write that will checkpoint (trimmed-checkpoints.ts).
+  // than at 128. The cache is trimmed before the write that will checkpoint (cache-trim.ts).
   const instance = await DuckDBInstance.create(options.path, {
     memory_limit: memoryLimit,
     checkpoint_threshold: CHECKPOINT_THRESHOLD,
@@ -96,8 +95,9 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
     // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
     for (const reader of readers) await reader.run('SET late_materialization_max_rows = 10000');
     const policy = { ...DEFAULT_TYPED_METADATA_POLICY, ...options.typedMetadata };
-    const checkpoints = new TrimmedCheckpoints(writer, options.path === ':memory:' ? undefined : `${options.path}.wal`, memoryLimit);
-    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers), policy, checkpoints);
+    const walPath = options.path === ':memory:' ? undefined : `${options.path}.wal`;
+    const cacheTrim = new CacheTrim(writer, walPath, { memoryLimit, checkpointThreshold: CHECKPOINT_THRESHOLD });
+    const index = new DuckDbSearchIndex(instance, writer, new ConnectionPool(readers), policy, cacheTrim);
     await index.ensureReady();
     return index;
   } catch (error) {
@@ -120,7 +120,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     private readonly writer: DuckDBConnection,
     private readonly reads: ConnectionPool,
     policy: TypedMetadataPolicy,
-    private readonly checkpoints: TrimmedCheckpoints,
+    private readonly cacheTrim: CacheTrim,
   ) {
     this.tables = new TableWriter(writer, this.tenants, policy, () => this.beforeLayoutChange());
   }
@@ -191,7 +191,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     if (byKind.size === 0) return { written: 0, failures };
 
     return this.writes.run(async () => {
-      await this.checkpoints.beforeWrite();
+      await this.cacheTrim.beforeWrite();
       let written = 0;
       for (const [kind, group] of byKind) {
         const table = SEARCH_TABLES[kind];

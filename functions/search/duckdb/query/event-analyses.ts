@@ -34,6 +34,7 @@ export async function runFunnel(run: QueryRunner, ctx: TableContext, query: Funn
   const events = flaggedEvents(ctx, query.by, flags, params);
   const window = params.add(query.windowMs);
   const later = query.steps.slice(1).map((_, i) => `step_${i + 1}`);
+  const place = `{'ms': ms, 'id': id}`;
   // An event's place in its actor's journey is (time, id): "strictly after" compares the pairs, as
   // structs compare, so no numbering (a window sort over every step event) is needed. Entries come
   // straight from a scan filtered on the first step, and only events of a later step are kept for
@@ -42,8 +43,8 @@ export async function runFunnel(run: QueryRunner, ctx: TableContext, query: Funn
   // materialised, so each use reads the table with its own filter.
   const ctes = [
     `flagged AS NOT MATERIALIZED (${events})`,
-    `steps AS (SELECT actor, {'ms': ms, 'id': id} AS place, ${later.join(', ')} FROM flagged WHERE ${later.join(' OR ')})`,
-    `reached_0 AS (SELECT actor, min({'ms': ms, 'id': id}) AS place, min(ms) AS entry_ms, CAST(NULL AS BIGINT) AS gap FROM flagged WHERE step_0 GROUP BY actor)`,
+    `steps AS (SELECT actor, ${place} AS place, ${later.join(', ')} FROM flagged WHERE ${later.join(' OR ')})`,
+    `reached_0 AS (SELECT actor, min(${place}) AS place, min(ms) AS entry_ms, CAST(NULL AS BIGINT) AS gap FROM flagged WHERE step_0 GROUP BY actor)`,
   ];
   for (let k = 1; k < query.steps.length; k += 1) {
     ctes.push(

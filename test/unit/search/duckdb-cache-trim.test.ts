@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { TrimmedCheckpoints, bytesOfSize } from '../../../functions/search/duckdb/trimmed-checkpoints';
+import { CacheTrim } from '../../../functions/search/duckdb/cache-trim';
+import { bytesOfSize } from '../../../functions/search/duckdb/memory-sizes';
 import { folderPerTest } from './support/temp-folder';
 
 const BUDGET = '256MB';
@@ -25,7 +26,7 @@ const walSize = (path: string) => {
 };
 
 describe("DuckDB's cache trimmed before a checkpoint", () => {
-  const folder = folderPerTest('trimmed-checkpoints-');
+  const folder = folderPerTest('cache-trim-');
 
   it('reads memory sizes as DuckDB does', () => {
     expect(bytesOfSize('1GB')).toBe(1e9);
@@ -42,7 +43,7 @@ describe("DuckDB's cache trimmed before a checkpoint", () => {
     const reader = await instance.connect();
     try {
       const configured = await setting(connection, 'memory_limit');
-      const checkpoints = new TrimmedCheckpoints(connection, `${path}.wal`, BUDGET, { walBytes: 4_000_000, cacheShare: 0.1 });
+      const cacheTrim = new CacheTrim(connection, `${path}.wal`, { memoryLimit: BUDGET, checkpointThreshold: '5MB' }, { logShare: 0.8, cacheShare: 0.1 });
       // Digests do not compress: the table's blocks are about as large as its text.
       await connection.run(
         `CREATE TABLE t AS SELECT range AS i, md5(range::VARCHAR) || md5((range + 1)::VARCHAR) || md5((range + 2)::VARCHAR) AS s FROM range(1000000)`,
@@ -55,7 +56,7 @@ describe("DuckDB's cache trimmed before a checkpoint", () => {
 
       await connection.run(`INSERT INTO t SELECT range AS i, 'y' || range AS s FROM range(10)`);
       expect(walSize(path)).toBeLessThan(4_000_000);
-      expect(await checkpoints.beforeWrite()).toBe(false);
+      expect(await cacheTrim.beforeWrite()).toBe(false);
       expect(await cachedBytes(connection)).toBe(filled);
 
       // Under a row group, so it goes through the log (larger inserts are written to the file directly).
@@ -64,7 +65,7 @@ describe("DuckDB's cache trimmed before a checkpoint", () => {
       // A search holding a transaction open does not stop the trim.
       await reader.run('BEGIN TRANSACTION');
       await reader.run('SELECT count(*) FROM t');
-      expect(await checkpoints.beforeWrite()).toBe(true);
+      expect(await cacheTrim.beforeWrite()).toBe(true);
       await reader.run('COMMIT');
       expect(await cachedBytes(connection)).toBeLessThan(filled);
       // The budget is what it was: the trim lasted a moment.
@@ -83,7 +84,9 @@ describe("DuckDB's cache trimmed before a checkpoint", () => {
     const connection = await instance.connect();
     try {
       await connection.run('CREATE TABLE t AS SELECT range AS i FROM range(1000)');
-      expect(await new TrimmedCheckpoints(connection, undefined, BUDGET, { walBytes: 1, cacheShare: 0.5 }).beforeWrite()).toBe(false);
+      expect(
+        await new CacheTrim(connection, undefined, { memoryLimit: BUDGET, checkpointThreshold: '1KB' }, { logShare: 0.001, cacheShare: 0.5 }).beforeWrite(),
+      ).toBe(false);
     } finally {
       connection.closeSync();
       instance.closeSync();

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { bytesOfSize } from './memory-sizes';
 
 /**
  * DuckDB's cache trimmed before a write that will checkpoint. A process writing events peaks while
@@ -14,42 +15,33 @@ import type { DuckDBConnection } from '@duckdb/node-api';
  * after the commit wrote them to the log first, and generating the bench's data took 1.1–1.2× the
  * time.
  */
-export interface TrimmedCheckpointPolicy {
-  /** Trim once the write-ahead log holds this many bytes: about one write of 20 k events (28 MB of log) short of DuckDB's threshold. */
-  readonly walBytes: number;
+export interface CacheTrimPolicy {
+  /** Trim once the write-ahead log holds this share of DuckDB's checkpoint threshold: at 0.75 of 128 MB, about one write of 20 k events (28 MB of log) short of it. */
+  readonly logShare: number;
   /** The share of the budget the cache is trimmed to. */
   readonly cacheShare: number;
 }
 
-/** With DuckDB checkpointing every 128 MB of log (duckdb-index.ts). */
-export const DEFAULT_TRIMMED_CHECKPOINT_POLICY: TrimmedCheckpointPolicy = { walBytes: 96_000_000, cacheShare: 0.6 };
+export const DEFAULT_CACHE_TRIM_POLICY: CacheTrimPolicy = { logShare: 0.75, cacheShare: 0.6 };
 
-const UNIT_BYTES: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
-
-/** The bytes of a size as DuckDB's memory_limit reads it (`1GB` is 10^9 bytes, `1GiB` 2^30). */
-export function bytesOfSize(size: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(size.trim());
-  const unit = match === null ? undefined : UNIT_BYTES[match[2]!.toLowerCase()];
-  if (match === null || unit === undefined) throw new Error(`${size} is not a size such as 1GB or 512MB`);
-  return Math.floor(Number(match[1]) * unit);
-}
-
-export class TrimmedCheckpoints {
+export class CacheTrim {
   private readonly trimmedLimit: string;
+  private readonly trimAtLogBytes: number;
 
   /** `walPath` is undefined for an in-memory database, which never checkpoints. */
   constructor(
     private readonly connection: DuckDBConnection,
     private readonly walPath: string | undefined,
-    private readonly memoryLimit: string,
-    private readonly policy: TrimmedCheckpointPolicy = DEFAULT_TRIMMED_CHECKPOINT_POLICY,
+    private readonly limits: { readonly memoryLimit: string; readonly checkpointThreshold: string },
+    policy: CacheTrimPolicy = DEFAULT_CACHE_TRIM_POLICY,
   ) {
-    this.trimmedLimit = `${Math.floor(bytesOfSize(memoryLimit) * policy.cacheShare)}B`;
+    this.trimmedLimit = `${Math.floor(bytesOfSize(limits.memoryLimit) * policy.cacheShare)}B`;
+    this.trimAtLogBytes = bytesOfSize(limits.checkpointThreshold) * policy.logShare;
   }
 
   /** Run before a write, on the writer connection: answers whether the cache was trimmed. */
   async beforeWrite(): Promise<boolean> {
-    if (this.walPath === undefined || walBytes(this.walPath) < this.policy.walBytes) return false;
+    if (this.walPath === undefined || walBytes(this.walPath) < this.trimAtLogBytes) return false;
     try {
       await this.connection.run(`SET memory_limit = '${this.trimmedLimit}'`);
       return true;
@@ -57,7 +49,7 @@ export class TrimmedCheckpoints {
       // Searches hold more than the trimmed limit: the cache stays as it was.
       return false;
     } finally {
-      await this.connection.run(`SET memory_limit = '${this.memoryLimit}'`);
+      await this.connection.run(`SET memory_limit = '${this.limits.memoryLimit}'`);
     }
   }
 }
