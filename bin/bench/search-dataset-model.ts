@@ -210,15 +210,14 @@ class EventFactory {
     const failed = random() < 0.09;
     const status = failed ? pickWeighted(random, ERROR_STATUSES, ERROR_WEIGHTS) : SUCCESS_STATUS[route.verb]!;
     const duration = Math.max(1, Math.min(30_000, Math.round(route.latency * Math.exp(0.55 * gaussian(random)) * (status >= 500 ? 3 : 1))));
-    const event = realisticEvent(ordinal, new Date(atMs));
-    const request = event.request as Record<string, unknown>;
-    const response = event.response as Record<string, unknown>;
-    request.time = new Date(atMs).toISOString();
-    request.uri = `https://api.example.com${route.path}?page=${ordinal % 10}&limit=50`;
-    request.verb = route.verb;
-    response.time = new Date(atMs + duration).toISOString();
-    response.status = status;
-    event.transaction_id = uuidOf(random);
+    const event = realisticEvent(ordinal, new Date(atMs), {
+      requestTime: new Date(atMs).toISOString(),
+      uri: `https://api.example.com${route.path}?page=${ordinal % 10}&limit=50`,
+      verb: route.verb,
+      responseTime: new Date(atMs + duration).toISOString(),
+      status,
+      transactionId: uuidOf(random),
+    });
     const sampled = random();
     // SDKs send a weight only when sampling; the collector fills in 1 otherwise.
     if (sampled >= 0.9) event.weight = sampled < 0.98 ? 10 : 100;
