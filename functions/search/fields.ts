@@ -35,6 +35,12 @@ const KEY_COLUMNS: Readonly<Record<string, { column: HotColumn; type: FieldType 
   time: { column: { name: 'time', type: 'TIMESTAMPTZ', path: ['time'] }, type: 'date' },
 };
 
+/**
+ * Fields an events row holds in a key column too: every event is dated by its request.time
+ * (documentProblem refuses one that is not), so dashboards over it read the typed column.
+ */
+const EVENT_KEY_ALIASES: Readonly<Record<string, string>> = { 'request.time': 'time' };
+
 /** Enums and tokens matched exactly (full paths). */
 const KEYWORD_PATHS = new Set(['event_type', 'request.verb', 'direction', 'session_token', 'virtual_event_types']);
 /** Timestamps by full path; any last segment ending in `_time` or `_at` is one too. */
@@ -77,7 +83,7 @@ const HOT_TYPES: Record<HotColumn['type'], FieldType> = {
 export function resolveField(kind: IndexKind, name: string): FieldRef {
   const raw = name.endsWith('.raw') && name.length > 4;
   const path = raw ? name.slice(0, -4) : name;
-  const key = KEY_COLUMNS[path];
+  const key = KEY_COLUMNS[(kind === 'events' && !raw && EVENT_KEY_ALIASES[path]) || path];
   if (key !== undefined) {
     if (!raw) return { path, raw, type: key.type, hot: key.column };
     return key.column.type === 'VARCHAR' ? { path, raw, type: 'keyword', hot: key.column } : { path, raw, type: 'keyword' };

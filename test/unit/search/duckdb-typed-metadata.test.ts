@@ -19,7 +19,13 @@ const NEVER = { minRows: Number.MAX_SAFE_INTEGER };
 
 function action(id: string, metadata: Record<string, unknown> | undefined): IndexDocument {
   const time = new Date(Date.parse('2024-02-01T00:00:00.000Z') + Number.parseInt(id.slice(1), 10) * 1000).toISOString();
-  return eventDocument(scope, 'action', { id, time, received_at: time, late: false, data: { action_name: 'Clicked', ...(metadata ? { metadata } : {}) } });
+  return eventDocument(scope, 'action', {
+    id,
+    time,
+    received_at: time,
+    late: false,
+    data: { action_name: 'Clicked', request: { time }, ...(metadata ? { metadata } : {}) },
+  });
 }
 
 async function hitIds(index: SearchableIndex, query: QueryNode | Record<string, unknown>): Promise<string[]> {

@@ -108,6 +108,8 @@ describe('documentProblem', () => {
 
   it('accepts what the builders make', () => {
     expect(documentProblem(event)).toBeUndefined();
+    // The same instant written with an offset is the same date.
+    expect(documentProblem({ ...event, time: '2024-03-05T12:00:00+02:00' })).toBeUndefined();
     expect(documentProblem(user)).toBeUndefined();
   });
 
@@ -116,6 +118,8 @@ describe('documentProblem', () => {
     ['a time that is not ISO 8601', { ...event, time: 'yesterday' }, 'time is not an ISO 8601'],
     ['a source of another tenant', { ...event, source: { ...event.source, app_id: 'other' } }, 'differ'],
     ['a versioned event', { ...event, version: 1 }, 'not versioned'],
+    ['an event without request.time', { ...event, source: { ...event.source, request: { uri: '/' } } }, 'request.time differs'],
+    ['an event dated otherwise than its request.time', { ...event, time: '2024-03-05T10:00:00.001Z' }, 'request.time differs'],
     ['a profile without version', { ...user, version: undefined }, 'version'],
     ['a profile with a negative version', { ...user, version: -1 }, 'version'],
   ])('refuses %s', (_name, document, reason) => {

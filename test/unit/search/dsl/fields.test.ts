@@ -18,6 +18,8 @@ describe('resolveField', () => {
     ['weight', { path: 'weight', raw: false, type: 'number' }, 'weight'],
     ['is_late', { path: 'is_late', raw: false, type: 'boolean' }, 'is_late'],
     ['received_at', { path: 'received_at', raw: false, type: 'date' }, 'received_at'],
+    // Every event is dated by its request.time (documentProblem refuses one that is not).
+    ['request.time', { path: 'request.time', raw: false, type: 'date' }, 'time'],
   ])('events %s', (name, expected, column) => {
     const field = resolveField('events', name);
     expect(field).toMatchObject(expected);
@@ -28,7 +30,7 @@ describe('resolveField', () => {
     ['direction', 'keyword'],
     ['transaction_id', 'keyword'],
     ['span.parent_id', 'keyword'],
-    ['request.time', 'date'],
+    ['request.time.raw', 'keyword'],
     ['response.time', 'date'],
     ['metadata.signed_up_at', 'date'],
     ['metadata.last_login_time', 'date'],
@@ -51,6 +53,7 @@ describe('resolveField', () => {
     expect(resolveField('subscriptions', 'status')).toMatchObject({ type: 'text', hot: { name: 'status' } });
     // The events table's typed status is response.status; a profile's response.status is plain JSON.
     expect(resolveField('users', 'response.status')).toEqual({ path: 'response.status', raw: false, type: 'unknown' });
+    expect(resolveField('users', 'request.time')).toEqual({ path: 'request.time', raw: false, type: 'date' });
   });
 
   test('a .raw of a non-string column is the JSON string, not the typed column', () => {

@@ -50,7 +50,9 @@ export function event(
   data: Record<string, unknown>,
   scopes: readonly TenantScope[] = [TENANT, OTHER_APP, OTHER_ORG],
 ): IndexDocument[] {
-  return scopes.map((scope) => eventDocument(scope, 'event', { id, time, received_at: time, data }));
+  // The collector dates every event by its request.time; the index refuses one that is not.
+  const request = data.request === undefined ? { time } : data.request;
+  return scopes.map((scope) => eventDocument(scope, 'event', { id, time, received_at: time, data: { ...data, request } }));
 }
 
 export function profile(
