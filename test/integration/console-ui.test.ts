@@ -71,8 +71,18 @@ describe('web console', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/password/i);
     await page.fill('input[name="password"]', rt.credentials.admin_password!);
     await shot('sign-in');
+    // The page signed in to loads while the form is filled in, so it shows at once: never the
+    // page-loading fallback, which React keeps on screen for at least 300 ms.
+    await page.waitForFunction(`performance.getEntriesByType('resource').some((entry) => /\\/assets\\/events-page-[^/]+\\.js$/.test(entry.name))`, undefined, {
+      timeout: 30_000,
+    });
+    await page.evaluate(`new MutationObserver(() => {
+      if (document.body.textContent.includes('Loading the page')) window.__pageFallbackShown = true;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true })`);
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/events$/);
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate('window.__pageFallbackShown === true')).toBe(false);
     // The token is in the page's memory only: not in the URL, not in storage. The session is an HttpOnly cookie.
     expect(page.url()).not.toMatch(/token|eyJ/);
     expect(await page.evaluate<number>('sessionStorage.length + localStorage.length')).toBe(0);

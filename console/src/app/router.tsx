@@ -1,17 +1,41 @@
-import { lazy, Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { isValidElement, Suspense, use, useMemo, type ComponentType, type ReactNode } from 'react';
+import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
 import type { ConsoleConfig } from '../config/console-config';
 import { ConsoleLayout } from './layout';
 import { NotFoundPage } from './routes/not-found-page';
 import { SignInPage } from './routes/sign-in-page';
 import { Loading } from '../components/loading';
+import { loadTimeSeriesChart } from '../components/use-time-series-chart';
+import { moduleLoader } from '../lib/module-loader';
+
+/** A page whose module loads on first visit, or earlier through `preload`. */
+interface LazyPage<P> {
+  (props: P): ReactNode;
+  preload(): Promise<unknown>;
+}
 
 /**
  * Pages load on first visit, each module its own chunk: the first page carries the shell (layout,
- * sign-in, shared views) and the page it shows, not every page of the console.
+ * sign-in, shared views) and the page it shows, not every page of the console. A page loaded
+ * before it is shown (`preload`) renders at once, without its Suspense fallback (module-loader.ts).
  */
-function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
-  return lazy(async () => ({ default: await load() }));
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  const page = moduleLoader(load);
+  // Made once per page at module load, as React.lazy makes its components: never during a render.
+  // biome-ignore lint/correctness/noComponentHookFactories: a factory called at module level, like React.lazy
+  const Page = (props: P) => {
+    const Component = page.loaded ?? use(page.load());
+    return <Component {...props} />;
+  };
+  return Object.assign(Page, { preload: () => page.load() });
+}
+
+/** Starts loading the modules of the pages `path` shows, so they render without a fallback. */
+function preloadPagesAt(routes: RouteObject[], path: string): void {
+  for (const { route } of matchRoutes(routes, path) ?? []) {
+    const page = isValidElement(route.element) ? route.element.type : undefined;
+    if (typeof page === 'function' && 'preload' in page && typeof page.preload === 'function') void page.preload();
+  }
 }
 
 /** Pages outside the signed-in layout (whose own Suspense waits for its pages) wait here. */
@@ -37,7 +61,13 @@ const ChannelsPage = lazyPage(() => import('./routes/billing-pages').then((m) =>
 const MeterPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.MeterPage));
 const NewMeterPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.NewMeterPage));
 const SubscriptionLedgerPage = lazyPage(() => import('./routes/billing-pages').then((m) => m.SubscriptionLedgerPage));
-const ChartPage = lazyPage(() => import('./routes/chart-page').then((m) => m.ChartPage));
+// Pages that open on a chart start loading ECharts with their own module: on sign-in to one, both load
+// while the form is filled in, and the chart is drawn as soon as its search answers.
+const withChart = <T,>(page: Promise<T>): Promise<T> => {
+  void loadTimeSeriesChart();
+  return page;
+};
+const ChartPage = lazyPage(() => withChart(import('./routes/chart-page').then((m) => m.ChartPage)));
 const CohortPage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.CohortPage));
 const CohortsPage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.CohortsPage));
 const GovernancePage = lazyPage(() => import('./routes/cohort-pages').then((m) => m.GovernancePage));
@@ -56,7 +86,7 @@ const EventsPage = lazyPage(() => import('./routes/events-page').then((m) => m.E
 const VirtualEventTypesPage = lazyPage(() => import('./routes/events-page').then((m) => m.VirtualEventTypesPage));
 const ExportsPage = lazyPage(() => import('./routes/exports-page').then((m) => m.ExportsPage));
 const ProfilePage = lazyPage(() => import('./routes/profile-page').then((m) => m.ProfilePage));
-const WorkspacePage = lazyPage(() => import('./routes/workspace-page').then((m) => m.WorkspacePage));
+const WorkspacePage = lazyPage(() => withChart(import('./routes/workspace-page').then((m) => m.WorkspacePage)));
 
 /**
  * Every page of the console is a real URL under /console/ that can be shared and reloaded. Routes
@@ -65,8 +95,10 @@ const WorkspacePage = lazyPage(() => import('./routes/workspace-page').then((m) 
  * JavaScript.
  */
 function consoleRoutes(config: ConsoleConfig): RouteObject[] {
-  return [
-    { path: '/sign-in', element: <SignInPage defaultOrgId={config.orgId} /> },
+  const preload = (path: string) => preloadPagesAt(routes, path);
+  const routes: RouteObject[] = [
+    // The page signed in to loads while the form is filled in.
+    { path: '/sign-in', element: <SignInPage defaultOrgId={config.orgId} preloadPage={preload} /> },
     // Shared links need no session: outside the signed-in layout (the server lets only /embed/ be framed).
     { path: '/shared/:token', element: standalone(<SharedViewPage embedded={false} />) },
     { path: '/embed/:token', element: standalone(<SharedViewPage embedded />) },
@@ -116,6 +148,7 @@ function consoleRoutes(config: ConsoleConfig): RouteObject[] {
       ],
     },
   ];
+  return routes;
 }
 
 export function ConsoleRoutes({ config }: { config: ConsoleConfig }) {

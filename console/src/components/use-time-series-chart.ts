@@ -1,15 +1,14 @@
 import { useEffect, useState, type ComponentType } from 'react';
+import { moduleLoader } from '../lib/module-loader';
 import type TimeSeriesChart from './time-series-chart';
 
 type ChartComponent = ComponentType<Parameters<typeof TimeSeriesChart>[0]>;
 
-let loaded: ChartComponent | undefined;
-let loading: Promise<ChartComponent> | undefined;
+const timeSeriesChart = moduleLoader<ChartComponent>(() => import('./time-series-chart').then((module) => module.default));
 
 /** Starts loading ECharts (its own chunk, kept out of the first page); the same promise for every caller. */
 export function loadTimeSeriesChart(): Promise<ChartComponent> {
-  loading ??= import('./time-series-chart').then((module) => (loaded = module.default));
-  return loading;
+  return timeSeriesChart.load();
 }
 
 /**
@@ -18,7 +17,7 @@ export function loadTimeSeriesChart(): Promise<ChartComponent> {
  * (no Suspense fallback, which React keeps on screen for at least 300 ms).
  */
 export function useTimeSeriesChart(): ChartComponent | undefined {
-  const [component, setComponent] = useState<ChartComponent | undefined>(() => loaded);
+  const [component, setComponent] = useState<ChartComponent | undefined>(() => timeSeriesChart.loaded);
   useEffect(() => {
     if (component) return undefined;
     let live = true;

@@ -1,15 +1,19 @@
+import { useEffect } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
 import { useSession } from '../../lib/session-context';
 
-export function SignInPage({ defaultOrgId }: { defaultOrgId?: string }) {
+/** `preloadPage` starts loading the page signed in to, while the form is filled in. */
+export function SignInPage({ defaultOrgId, preloadPage }: { defaultOrgId?: string; preloadPage?: (path: string) => void }) {
   const { session, setSession } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   const state = location.state as { from?: string; expired?: boolean } | null;
   const [params] = useSearchParams();
   const appId = params.get('app_id') ?? undefined;
-  if (session) return <Navigate to={state?.from ?? '/events'} replace />;
+  const destination = state?.from ?? '/events';
+  useEffect(() => preloadPage?.(destination), [preloadPage, destination]);
+  if (session) return <Navigate to={destination} replace />;
   return (
     <main className="sign-in-page" id="main">
       <h1>Sign in</h1>
@@ -19,7 +23,7 @@ export function SignInPage({ defaultOrgId }: { defaultOrgId?: string }) {
         appId={appId}
         onSignedIn={(next) => {
           setSession(next);
-          void navigate(state?.from ?? '/events', { replace: true });
+          void navigate(destination, { replace: true });
         }}
       />
     </main>
