@@ -20,12 +20,22 @@ export function FieldInput({
   onChange: (field: string) => void;
   placeholder?: string;
 }) {
-  const fields = useEventFields();
+  // The suggestions are asked for when the field is first focused, not with the page.
+  const [wanted, setWanted] = useState(false);
+  const fields = useEventFields(wanted);
   const listId = useId();
   return (
     <label>
       {label}
-      <input name={name} list={listId} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} autoComplete="off" />
+      <input
+        name={name}
+        list={listId}
+        value={value}
+        onFocus={() => setWanted(true)}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        autoComplete="off"
+      />
       <datalist id={listId}>
         {(fields.data ?? []).map((field) => (
           <option key={field.name} value={field.name}>
@@ -46,7 +56,8 @@ export function FilterPicker({ label, onPick, targets }: { label: string; onPick
   const [fieldName, setFieldName] = useState('');
   const [value, setValue] = useState('');
   const [target, setTarget] = useState(0);
-  const fields = useEventFields();
+  // What its field input fetched once focused: a field typed before the list arrives is taken as a keyword.
+  const fields = useEventFields(false);
   const field: PickableField | undefined =
     fieldName.trim() === '' ? undefined : (fields.data?.find((f) => f.name === fieldName.trim()) ?? { name: fieldName.trim(), type: 'keyword' });
   const values = useFieldValues(field, value);

@@ -9,11 +9,16 @@ import { pickableFields, VALUES_SHOWN, VALUES_WINDOW, type PickableField } from 
  * the top values of one, so nobody has to know the query syntax or the data by heart.
  */
 
-/** The fields of the app's events, for pickers. */
-export function useEventFields() {
+/**
+ * The fields of the app's events, for pickers. Asked for only once `wanted` (a picker was focused):
+ * listing them reads the last 30 days of events, which would otherwise compete with the page's own
+ * queries on every page showing a picker. A picker not yet wanted still reads what another fetched.
+ */
+export function useEventFields(wanted = true) {
   const api = useApi();
   return useQuery({
     queryKey: ['events', 'fields'],
+    enabled: wanted,
     staleTime: 60_000,
     queryFn: async () => pickableFields(dataOf(await api.GET('/search/~/mappings/events/properties', { params: { query: VALUES_WINDOW } })).properties),
   });
