@@ -79,11 +79,16 @@ const HOT_TYPES: Record<HotColumn['type'], FieldType> = {
   TIMESTAMPTZ: 'date',
 };
 
+/** The key column a field is read from, when it has one: its own path, or an event field's alias. */
+function keyColumnPath(kind: IndexKind, path: string, raw: boolean): string {
+  return (kind === 'events' && !raw && EVENT_KEY_ALIASES[path]) || path;
+}
+
 /** The type and storage of a field as a query names it (`request.route`, `user_id.raw`, `_id`). */
 export function resolveField(kind: IndexKind, name: string): FieldRef {
   const raw = name.endsWith('.raw') && name.length > 4;
   const path = raw ? name.slice(0, -4) : name;
-  const key = KEY_COLUMNS[(kind === 'events' && !raw && EVENT_KEY_ALIASES[path]) || path];
+  const key = KEY_COLUMNS[keyColumnPath(kind, path, raw)];
   if (key !== undefined) {
     if (!raw) return { path, raw, type: key.type, hot: key.column };
     return key.column.type === 'VARCHAR' ? { path, raw, type: 'keyword', hot: key.column } : { path, raw, type: 'keyword' };

@@ -98,13 +98,14 @@ export function documentProblem(document: IndexDocument): string | undefined {
   if (document.source.org_id !== document.org_id || document.source.app_id !== document.app_id) {
     return 'source org_id/app_id differ from the document tenant';
   }
-  if (isoMillis(document.time) === undefined) return `time is not an ISO 8601 date-time: ${String(document.time)}`;
+  const timeMs = isoMillis(document.time);
+  if (timeMs === undefined) return `time is not an ISO 8601 date-time: ${String(document.time)}`;
   if (document.kind === 'events') {
     if (document.version !== undefined) return 'events are not versioned';
-    // The collector dates every event by its request.time: the DuckDB index reads the field from the time column.
+    // The collector dates every event by its request.time (the same text), and the DuckDB index
+    // reads that field from the time column: an event dated otherwise would answer wrongly there.
     const request = document.source.request;
-    // The same text, as the collector writes both, needs no parsing.
-    const sameTime = isObject(request) && (request.time === document.time || isoMillis(request.time) === isoMillis(document.time));
+    const sameTime = isObject(request) && (request.time === document.time || isoMillis(request.time) === timeMs);
     if (!sameTime) return 'source request.time differs from the event time';
   } else if (document.version === undefined || !Number.isSafeInteger(document.version) || document.version < 0) {
     return 'profile documents need a non-negative integer version';

@@ -54,7 +54,8 @@ export class CacheTrim {
   }
 }
 
-function walBytes(path: string): number {
+/** The size of a write-ahead log; 0 when there is none (nothing written since the last checkpoint). */
+export function walBytes(path: string): number {
   try {
     return statSync(path).size;
   } catch {

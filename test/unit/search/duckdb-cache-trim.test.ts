@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { CacheTrim } from '../../../functions/search/duckdb/cache-trim';
+import { CacheTrim, walBytes } from '../../../functions/search/duckdb/cache-trim';
 import { bytesOfSize } from '../../../functions/search/duckdb/memory-sizes';
 import { folderPerTest } from './support/temp-folder';
 
@@ -17,13 +16,7 @@ async function cachedBytes(connection: DuckDBConnection): Promise<number> {
   return Number(result.getRows()[0]?.[0] ?? 0);
 }
 
-const walSize = (path: string) => {
-  try {
-    return statSync(`${path}.wal`).size;
-  } catch {
-    return 0;
-  }
-};
+const walSize = (path: string) => walBytes(`${path}.wal`);
 
 describe("DuckDB's cache trimmed before a checkpoint", () => {
   const folder = folderPerTest('cache-trim-');
