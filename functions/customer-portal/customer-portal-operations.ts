@@ -2,6 +2,7 @@ import type { CustomerClaims, CustomerView } from '../../schemas/resources/custo
 import { CustomerDataQuery, CustomerUsageQuery, NoQuery } from '../../schemas/resources/customer-access';
 import { SpendCapInput, type SpendCap } from '../../schemas/resources/spend-cap';
 import type { ResourceStore } from '../resources/resource-store';
+import type { CustomerBound } from '../search/port';
 import { runStoredChart, type StoredChartDeps } from '../shared-views/stored-chart';
 import { allowedRange } from '../shared-views/time-ranges';
 import { NotFoundError } from '../shared/errors';
@@ -11,6 +12,12 @@ import { parseBody, parseQueryParams } from '../shared/invalid-input';
 import { standingOf, type SpendCapDeps } from './spend-caps/spend-cap-standing';
 import { openedTemplate, openedTemplates } from './templates/customer-templates';
 import { customerUsage } from './usage/customer-usage';
+
+/** The customer a token's reads are confined to: its company, and its subscription when it binds one. */
+const customerBoundOf = (claims: CustomerClaims): CustomerBound => ({
+  company_id: claims.company_id,
+  ...(claims.subscription_id === undefined ? {} : { subscription_id: claims.subscription_id }),
+});
 
 /** Who is calling a customer route: the verified, unrevoked token's claims. */
 export interface CustomerCaller {
@@ -65,6 +72,8 @@ export function customerPortalOperations(deps: CustomerPortalDeps): Record<strin
         timeZone: claims.time_zone,
         now: now(),
         required: opened.required,
+        // Whatever the template's fields and the token's values say, only the token's customer is read.
+        customer: customerBoundOf(claims),
         ...(request.disconnected ? { disconnected: request.disconnected } : {}),
       });
       return { status: 200, body: answer };

@@ -79,8 +79,19 @@ export interface SearchIndex {
 }
 
 /** Where a search runs: the tenant, the index, the `from`/`to` window and the time zone of the request. */
+/**
+ * The one customer a read is for (a customer token's company, and its subscription when the token
+ * binds one): every event the read sees must carry these values, whatever its query says.
+ */
+export interface CustomerBound {
+  readonly company_id: string;
+  readonly subscription_id?: string;
+}
+
 export interface SearchContext {
   readonly scope: TenantScope;
+  /** Confines the read to one customer's events, in the engine's own tenant filter (customer tokens). */
+  readonly customer?: CustomerBound;
   readonly kind: IndexKind;
   /** Events only: confines hits and aggregations to this window of event time. */
   readonly range?: TimeRange;

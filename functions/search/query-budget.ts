@@ -4,7 +4,7 @@ import type { QuerySlots } from '../rate-limit/query-slots';
 
 export interface QueryBudgetDeps {
   /** The org's concurrent queries (429 when all are taken). */
-  readonly querySlots: QuerySlots;
+  readonly querySlots: Pick<QuerySlots, 'acquire'>;
   /** How long one query may run before it is stopped (504). */
   readonly queryTimeMs: number;
 }

@@ -3,7 +3,7 @@ import type { StoredDocument } from '../resources/resource-store';
 import { parseFunnelBody, parseRetentionBody } from '../search/analyses/parse-analyses';
 import { parseRequestRange } from '../search/dates/request-range';
 import { parseSearchRequest } from '../search/dsl';
-import type { SearchableIndex, SearchContext, TenantScope } from '../search/port';
+import type { CustomerBound, SearchableIndex, SearchContext, TenantScope } from '../search/port';
 import { withinQueryBudget, type QueryBudgetDeps } from '../search/query-budget';
 
 export interface StoredChartDeps extends QueryBudgetDeps {
@@ -21,7 +21,8 @@ export interface RequiredTerm {
  * Runs a workspace's stored query (chart.es_query, chart.funnel_query or the retention query) over
  * one allowed range, as the search, funnel or retention endpoint would, under the owning org's query
  * budget. Required terms are added as filters around every query the chart holds (each funnel step,
- * both retention events), so a template shows only the events of the values bound to its viewer.
+ * both retention events), so a template shows only the events of the values bound to its viewer;
+ * a customer bound to the read is applied by the engine itself, beneath every query and aggregation.
  */
 export async function runStoredChart(
   deps: StoredChartDeps,
@@ -33,11 +34,20 @@ export async function runStoredChart(
     now: Date;
     disconnected?: AbortSignal;
     required?: readonly RequiredTerm[];
+    /** A customer token's reads: the engine confines every query of the chart to this customer. */
+    customer?: CustomerBound;
   },
 ) {
   const { scope, range, timeZone, now } = input;
   const window = parseRequestRange({ from: range.from, to: range.to, time_zone: timeZone }, now);
-  const context: SearchContext = { scope, kind: 'events', range: { from: window.from, to: window.to }, timeZone, now };
+  const context: SearchContext = {
+    scope,
+    kind: 'events',
+    range: { from: window.from, to: window.to },
+    timeZone,
+    now,
+    ...(input.customer ? { customer: input.customer } : {}),
+  };
   await deps.ready();
   const chart = (input.workspace['chart'] ?? {}) as Record<string, unknown>;
   const retention = (chart['view_elements'] as Record<string, unknown> | undefined)?.['retention_query'];

@@ -28,7 +28,10 @@ const DynamicFieldName = z
 export const CustomerTokenCreate = z.strictObject({
   /** The customer: only events, usage and bills of this company are reachable. */
   company_id: Identifier,
-  /** Narrows the customer to one of its subscriptions (usage, bill, and the `subscription_id` dynamic field). */
+  /**
+   * Narrows the customer to one of its subscriptions (usage, bill, template data, and the
+   * `subscription_id` dynamic field); it must be a subscription of `company_id` (400 otherwise).
+   */
   subscription_id: Identifier.optional(),
   /** Values of the templates' other dynamic fields (`user_id`, a metadata field …), bound as required filters. */
   values: z

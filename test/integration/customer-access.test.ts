@@ -182,6 +182,21 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     expect(hitsOf(await dataOf(forUser, ids['user-calls']!))).toBe(11);
   });
 
+  it("never opens another company's events through bound values, and mints no token for another company's subscription", async () => {
+    // A token of acme bound to globex's user: the template's own filter would find globex's 3 events; the token's company keeps them out.
+    const intruder = (await mint({ company_id: 'acme', values: { user_id: 'u-globex' } })).token;
+    const answer = await dataOf(intruder, ids['user-calls']!);
+    expect(answer.status).toBe(200);
+    expect(hitsOf(answer)).toBe(0);
+    const refused = await post('/~/customer_tokens', { company_id: 'acme', subscription_id: 'sub-globex' });
+    expect([refused.status, refused.body.error.details]).toEqual([400, [{ field: 'subscription_id', reason: 'is a subscription of another company, not of acme' }]]);
+    const unknown = await post('/~/customer_tokens', { company_id: 'acme', subscription_id: 'sub-nobody' });
+    expect([unknown.status, unknown.body.error.details[0].field]).toEqual([400, 'subscription_id']);
+    // Its own subscription: the template data narrows to the events naming it (5 of acme's 14 reads).
+    const own = (await mint({ company_id: 'acme', subscription_id: 'sub-acme' })).token;
+    expect(hitsOf(await dataOf(own, ids['company-calls']!))).toBe(5);
+  });
+
   it('answers 401 for any workspace, range or other route the token does not open, and 400 for a parameter it would ignore', async () => {
     const refusals: [string, string, string][] = [
       [ids['internal']!, '', 'is not a template workspace'],

@@ -11,6 +11,7 @@ import type { ResourceOperationTable } from '../../resources/resource-deps';
 import { resourceKey, type ResourceStore } from '../../resources/resource-store';
 import type { SigningKeyProvider } from '../../management-tokens/signing-key';
 import { assertTimeZone } from '../../search/dates/time-zone';
+import type { SearchableIndex, TenantScope } from '../../search/port';
 import { checkedTimeRanges } from '../../shared-views/time-ranges';
 import { targetLocation } from '../../shared-views/signed-token-records';
 import { NotFoundError, ValidationError } from '../../shared/errors';
@@ -21,6 +22,8 @@ import { customerRevocations } from './customer-revocations';
 
 export interface CustomerTokenDeps {
   readonly store: ResourceStore;
+  /** Where the subscription a token narrows to is looked up (it must be the company's own). */
+  readonly index: SearchableIndex;
   readonly signingKey: SigningKeyProvider;
   readonly now?: () => Date;
 }
@@ -46,6 +49,8 @@ export function customerTokenOperations(deps: CustomerTokenDeps): ResourceOperat
       const timeZone = assertTimeZone(input.time_zone ?? 'UTC', 'time_zone');
       if (input.time_ranges) checkedTimeRanges(input.time_ranges, timeZone, at);
       if (input.templates) await assertTemplates(deps.store, ctx.orgId, ctx.appId, input.templates);
+      if (input.subscription_id !== undefined)
+        await assertOwnSubscription(deps.index, { org_id: ctx.orgId, app_id: ctx.appId }, input.company_id, input.subscription_id);
       const claims: CustomerClaims = {
         typ: 'customer',
         org_id: ctx.orgId,
@@ -109,6 +114,19 @@ function companyParam(params: Readonly<Record<string, string>>): string {
   if (companyId === '' || companyId.length > 256)
     throw new ValidationError('Invalid companyId', [{ field: 'companyId', reason: 'must be 1 to 256 characters' }]);
   return companyId;
+}
+
+/**
+ * A token narrowed to a subscription must name one of the company's own: the subscription's profile
+ * must exist and name the company (400 naming subscription_id otherwise), so no token can be minted
+ * that reaches another company's subscription.
+ */
+async function assertOwnSubscription(index: SearchableIndex, scope: TenantScope, companyId: string, subscriptionId: string): Promise<void> {
+  const profile = await index.get(scope, 'subscriptions', subscriptionId);
+  const owner = profile?._source['company_id'];
+  if (owner === companyId) return;
+  const reason = profile === undefined ? `no subscription with this id (it must be one of company ${companyId}'s)` : `is a subscription of another company, not of ${companyId}`;
+  throw new ValidationError(`Invalid subscription_id: ${reason}`, [{ field: 'subscription_id', reason }]);
 }
 
 /** Each named template exists and is a template workspace (400 naming the first that is not). */

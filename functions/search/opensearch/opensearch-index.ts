@@ -1,5 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { documentProblem } from '../index-documents';
+import { customerTerms } from '../customer-bound';
+import { toOpenSearchQuery } from './query-body';
 import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
@@ -71,7 +73,15 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly limits: BulkLimits,
     private readonly replicas: number,
   ) {
-    this.target = { client, prefix, wrap: (scope, context) => tenantClauses(scope, context?.range) };
+    this.target = {
+      client,
+      prefix,
+      wrap: (scope, context) => [
+        ...tenantClauses(scope, context?.range),
+        // A customer-bound read (customer tokens) sees that customer's documents only, inside the same wrap.
+        ...(context?.customer ? customerTerms(context.customer).map((term) => toOpenSearchQuery(term, context)) : []),
+      ],
+    };
   }
 
   async ensureReady(): Promise<void> {

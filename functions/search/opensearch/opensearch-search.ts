@@ -61,12 +61,15 @@ function trackTotalHits(track: boolean | number): boolean | number {
   return typeof track === 'number' && track >= 2 ** 31 - 1 ? true : track;
 }
 
-/** terms with min_doc_count 0 list the caller's own terms only (zero-buckets.ts): one request finds them first. */
+/**
+ * terms with min_doc_count 0 list the caller's own terms only (zero-buckets.ts): one request finds them
+ * first, over the tenant (and a bound customer) without the time window.
+ */
 async function withZeroBuckets(target: OpenSearchTarget, context: SearchContext, bodies: Aggregations, nodes: Record<string, AggregationNode>): Promise<void> {
   const wanted = zeroBucketTerms(bodies, nodes);
   if (wanted.length === 0) return;
   const answer = (await send(
-    () => searchRequest(target.client, readTarget(target.prefix, context.kind), tenantTermsBody(target.wrap(context.scope), wanted)),
+    () => searchRequest(target.client, readTarget(target.prefix, context.kind), tenantTermsBody(target.wrap(context.scope, { ...context, range: {} }), wanted)),
     nodes,
     context.signal,
   )) as OpenSearchSearchAnswer;

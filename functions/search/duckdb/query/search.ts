@@ -11,6 +11,7 @@ import { trackedTotal, untrackedTotal } from '../../total-hits';
 import { column, quoteIdentifier, SqlParams, type QueryRunner } from './sql';
 import { fieldValueSql, fieldValuesSql } from './field-sql';
 import { compileQuery } from './query-compiler';
+import { customerTerms } from '../../customer-bound';
 
 /**
  * A search on DuckDB, answered in OpenSearch's response shape. Everything reads one base relation,
@@ -36,9 +37,15 @@ export type AggregateFn = (
   ctx: TableContext,
 ) => Promise<{ readonly aggregations: Record<string, unknown>; readonly docCount: number | undefined }>;
 
-/** The condition confining a read to the context's tenant: its number (tenant-numbers.ts), one INTEGER to compare. */
-export const tenantConditionSql = (ctx: TableContext, params: SqlParams, alias = 'd'): string =>
-  `${column(alias, TENANT_NUMBER_COLUMN)} = ${params.add(ctx.tenantNumber)}`;
+/**
+ * The condition confining a read to the context's tenant: its number (tenant-numbers.ts), one INTEGER
+ * to compare; for a customer-bound read, also the customer's terms (customer-bound.ts).
+ */
+export function tenantConditionSql(ctx: TableContext, params: SqlParams, alias = 'd'): string {
+  const tenant = `${column(alias, TENANT_NUMBER_COLUMN)} = ${params.add(ctx.tenantNumber)}`;
+  const customer = customerTerms(ctx.customer).map((term) => `(${compileQuery(term, ctx.kind, ctx, params, alias)})`);
+  return [tenant, ...customer].join(' AND ');
+}
 
 /** The tenant and time-window conditions every read is confined to, first so nothing can loosen them. */
 function tenantConditions(ctx: TableContext, params: SqlParams, alias = 'd'): string[] {
