@@ -5,28 +5,28 @@
  * the filter are dropped; arrays of objects are filtered element by element.
  */
 
+import { wildcardMatcher, type PatternPart } from './wildcard-patterns';
+
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const patternCache = new Map<string, RegExp>();
+const patternCache = new Map<string, PathTest>();
 
-function compile(pattern: string): RegExp {
-  let regex = patternCache.get(pattern);
-  if (regex === undefined) {
-    regex = new RegExp(
-      `^${pattern
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-      's',
-    );
+type PathTest = (path: string) => boolean;
+
+/** A `_source` pattern as a path test: only `*` is special (any characters), matched in linear steps (wildcard-patterns.ts). */
+function compile(pattern: string): PathTest {
+  let test = patternCache.get(pattern);
+  if (test === undefined) {
+    const parts: PatternPart[] = [...pattern].map((ch) => (ch === '*' ? { kind: 'any-run' } : { kind: 'literal', ch }));
+    test = wildcardMatcher(parts);
     if (patternCache.size > 1000) patternCache.clear();
-    patternCache.set(pattern, regex);
+    patternCache.set(pattern, test);
   }
-  return regex;
+  return test;
 }
 
 /** Whether some pattern could match `path` or a path below it (so the object must be descended into). */
@@ -45,19 +45,19 @@ export function filterSource(source: Json, includes: readonly string[], excludes
   return filterObject(source, '', includes, include, exclude, includes.length === 0);
 }
 
-function filterObject(object: Json, prefix: string, includePatterns: readonly string[], include: RegExp[], exclude: RegExp[], included: boolean): Json {
+function filterObject(object: Json, prefix: string, includePatterns: readonly string[], include: PathTest[], exclude: PathTest[], included: boolean): Json {
   const kept: Json = {};
   for (const [key, value] of Object.entries(object)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
-    if (exclude.some((regex) => regex.test(path))) continue;
-    const selfIncluded = included || include.some((regex) => regex.test(path));
+    if (exclude.some((test) => test(path))) continue;
+    const selfIncluded = included || include.some((test) => test(path));
     const filtered = filterValue(value, path, includePatterns, include, exclude, selfIncluded);
     if (filtered !== undefined) kept[key] = filtered;
   }
   return kept;
 }
 
-function filterValue(value: unknown, path: string, includePatterns: readonly string[], include: RegExp[], exclude: RegExp[], included: boolean): unknown {
+function filterValue(value: unknown, path: string, includePatterns: readonly string[], include: PathTest[], exclude: PathTest[], included: boolean): unknown {
   if (isObject(value)) {
     if (!included && !includePatterns.some((pattern) => couldMatchBelow(pattern, path))) return undefined;
     const filtered = filterObject(value, path, includePatterns, include, exclude, included);

@@ -14,7 +14,7 @@ export const MAX_PATTERN_LENGTH = 1000;
 /** `*` and `?` in a wildcard pattern after its runs are collapsed: 2^10 automaton states at worst. */
 export const MAX_PATTERN_WILDCARDS = 10;
 
-type PatternPart = { readonly kind: 'literal'; readonly ch: string } | { readonly kind: 'any-one' } | { readonly kind: 'any-run' };
+export type PatternPart = { readonly kind: 'literal'; readonly ch: string } | { readonly kind: 'any-one' } | { readonly kind: 'any-run' };
 
 /** The pattern's characters: literals (backslash escapes undone; a trailing backslash is literal), `?` and `*`. */
 export function wildcardParts(pattern: string): PatternPart[] {
@@ -118,4 +118,41 @@ export function wildcardMatches(pattern: string, text: string): boolean {
     if (states.size === 0) return false;
   }
   return states.has(parts.length);
+}
+
+/**
+ * A matcher for a wildcard pattern over whole strings, for the places that match names or paths in
+ * the process (virtual event types, `_source` filters): never a regular expression built from the
+ * request, which backtracks exponentially on patterns such as `*a*a*a*a*b`. The greedy walk keeps
+ * one place to resume (the last `*`), so a test takes at most pattern × text steps. `parts` defaults
+ * to the DSL's syntax (wildcardParts); case-insensitive matching folds each character to lower case.
+ */
+export function wildcardMatcher(pattern: string | readonly PatternPart[], caseInsensitive = false): (text: string) => boolean {
+  const fold = (ch: string) => (caseInsensitive ? ch.toLowerCase() : ch);
+  const parts = (typeof pattern === 'string' ? wildcardParts(pattern) : pattern).map((part) => (part.kind === 'literal' ? { kind: part.kind, ch: fold(part.ch) } : part));
+  return (text) => {
+    const chars = [...text];
+    let at = 0;
+    let next = 0;
+    // The last `*` seen and the character its run would take next when the walk resumes there.
+    let star = -1;
+    let resume = 0;
+    while (next < chars.length) {
+      const part = parts[at];
+      if (part !== undefined && part.kind === 'any-run') {
+        star = at;
+        resume = next;
+        at += 1;
+      } else if (part !== undefined && (part.kind === 'any-one' || part.ch === fold(chars[next] as string))) {
+        at += 1;
+        next += 1;
+      } else if (star !== -1) {
+        at = star + 1;
+        resume += 1;
+        next = resume;
+      } else return false;
+    }
+    while (parts[at]?.kind === 'any-run') at += 1;
+    return at === parts.length;
+  };
 }

@@ -84,17 +84,21 @@ function parseEpoch(text: string, unitMs: number, roundUp: boolean): ParsedField
   return { instant: roundUp && unitMs === 1000 && !text.includes('.') ? instant + 999 : instant };
 }
 
-/** Builds a regular expression from a pattern's tokens; returns the field setter for each group. */
+/**
+ * Parses a value with a pattern: each token becomes a piece (a small regular expression for the text
+ * it may take, and the field setter of its value), and matchPieces finds where each piece ends.
+ */
 function parsePattern(pattern: string, text: string): ParsedFields | undefined {
   const tokens = tokenize(pattern);
-  let source = '^';
-  const setters: ((fields: ParsedFields, value: string) => boolean)[] = [];
+  const pieces: PatternPiece[] = [];
+  const setters: Setter[] = [];
   const numeric = (count: number, max = 2): string => (count === 1 ? `(\\d{1,${max}})` : `(\\d{${count}})`);
   for (const token of tokens) {
     if ('literal' in token) {
-      source += token.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      pieces.push({ literal: token.literal });
       continue;
     }
+    let source = '';
     const { letter, count } = token;
     const set = (key: keyof ParsedFields) => (fields: ParsedFields, value: string) => {
       (fields[key] as number) = Number(value);
@@ -203,15 +207,54 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       default:
         throw invalidFormat(pattern, `pattern letter '${letter}' is not supported`);
     }
+    pieces.push({ regex: new RegExp(`^${source}$`), setter: setters.pop() as Setter });
   }
-  const match = new RegExp(`${source}$`).exec(text);
-  if (!match) return undefined;
+  const values = matchPieces(pieces, text);
+  if (!values) return undefined;
   const fields: ParsedFields = {};
-  for (let i = 0; i < setters.length; i++) {
-    if (!(setters[i] as (f: ParsedFields, v: string) => boolean)(fields, match[i + 1] as string)) return undefined;
+  for (const [i, piece] of pieces.entries()) {
+    if ('setter' in piece && !piece.setter(fields, values[i] as string)) return undefined;
   }
   if (fields.pm !== undefined && fields.hour !== undefined && fields.pm) fields.hour += 12;
   return fields;
+}
+
+type Setter = (fields: ParsedFields, value: string) => boolean;
+
+/** A token of a pattern: literal text, or a field's text (a small anchored expression) and its setter. */
+type PatternPiece = { readonly literal: string } | { readonly regex: RegExp; readonly setter: Setter };
+
+/** The longest text one field's piece is tried on (zone ids are the longest, about 32 characters). */
+const MAX_FIELD_LENGTH = 48;
+
+/**
+ * The text each piece takes, so that together they take all of `text`; undefined when they cannot.
+ * Each piece tries its longest text first, as one backtracking expression of all pieces would, but
+ * a (piece, position) that failed once is not tried again: at most pieces × positions × 48 tests,
+ * where one expression for patterns like `ydydyd…` took exponential time (20 s for 16 fields).
+ */
+function matchPieces(pieces: readonly PatternPiece[], text: string): string[] | undefined {
+  const failed = new Set<number>();
+  const taken: string[] = [];
+  const from = (i: number, at: number): boolean => {
+    if (i === pieces.length) return at === text.length;
+    const key = i * (text.length + 1) + at;
+    if (failed.has(key)) return false;
+    const piece = pieces[i] as PatternPiece;
+    if ('literal' in piece) {
+      if (text.startsWith(piece.literal, at) && from(i + 1, at + piece.literal.length)) return true;
+    } else {
+      for (let length = Math.min(MAX_FIELD_LENGTH, text.length - at); length > 0; length -= 1) {
+        const value = text.slice(at, at + length);
+        if (!piece.regex.test(value)) continue;
+        taken[i] = value;
+        if (from(i + 1, at + length)) return true;
+      }
+    }
+    failed.add(key);
+    return false;
+  };
+  return from(0, 0) ? taken : undefined;
 }
 
 /** Fields → instant: OpenSearch's defaults for absent fields, then the value's own zone or the request's. */

@@ -1,6 +1,7 @@
 import type { QueryNode } from '../../../schemas/search-tree';
 import { ValidationError } from '../../shared/errors';
 import { parseQueryString } from '../query-string';
+import { wildcardMatcher } from '../wildcard-patterns';
 
 /**
  * Virtual event types at query time: a query on the field `virtual_event_types` becomes the stored
@@ -94,8 +95,8 @@ export function expandQuery(node: QueryNode, types: ReadonlyMap<string, QueryNod
     }
     case 'wildcard': {
       if (!isVirtualEventTypesField(node.field)) return node;
-      const pattern = wildcardPattern(node.value, node.case_insensitive);
-      return matching((name) => pattern.test(name));
+      const matches = wildcardMatcher(node.value, node.case_insensitive);
+      return matching(matches);
     }
     case 'exists':
       return isVirtualEventTypesField(node.field) ? matching(() => true) : node;
@@ -121,10 +122,4 @@ const memberOf = (path: string, member: string) => (path === '' ? member : `${pa
 function refused(field: string, kind: string): ValidationError {
   const reason = `${VIRTUAL_EVENT_TYPES_FIELD} takes term, terms, match, prefix, wildcard and exists queries, not ${kind}`;
   return new ValidationError(`Invalid ${field}: ${reason}`, [{ field, reason }]);
-}
-
-/** OpenSearch wildcard syntax (`*` any run, `?` one character) as an anchored regular expression. */
-function wildcardPattern(value: string, caseInsensitive: boolean): RegExp {
-  const source = [...value].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${source}$`, caseInsensitive ? 'isu' : 'su');
 }

@@ -6,6 +6,7 @@ import {
   literalWildcard,
   normalizeWildcard,
   patternProblem,
+  wildcardMatcher,
   wildcardMatches,
 } from '../../../functions/search/wildcard-patterns';
 import { ValidationError } from '../../../functions/shared/errors';
@@ -38,6 +39,25 @@ describe('wildcard patterns: the reference matcher', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('the in-process matcher agrees with the reference, case-sensitive and folded', () => {
+    fc.assert(
+      fc.property(patternArbitrary, textArbitrary, fc.boolean(), (pattern, text, folded) => {
+        const expected = folded ? new RegExp(jsRegex(pattern).source, 'iu').test(text) : wildcardMatches(pattern, text);
+        expect(wildcardMatcher(pattern, folded)(text)).toBe(expected);
+        expect(wildcardMatcher(pattern, folded)(folded ? text.toUpperCase() : text)).toBe(folded ? expected : wildcardMatches(pattern, text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers patterns that make a backtracking expression run for minutes at once', () => {
+    // `*a*a*a*a*a*b` against 128 letters held the whole process for 66 s as a RegExp; here it is 128 × 11 steps at most.
+    const name = 'a'.repeat(128);
+    expect(wildcardMatcher('*a*a*a*a*a*b')(name)).toBe(false);
+    expect(wildcardMatcher('*a*a*a*a*a*a*a*a*a*b', true)(name.repeat(8))).toBe(false);
+    expect(wildcardMatcher('*a*a*a*a*a*')(name)).toBe(true);
   });
 
   it('normalizing keeps the set of matched strings and collapses every run of wildcards', () => {

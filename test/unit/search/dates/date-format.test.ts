@@ -54,6 +54,15 @@ describe('parseDate', () => {
     expect(parseDate('2026-03-02 10:00 America/New_York', 'UTC', false, 'yyyy-MM-dd HH:mm VV')).toBe(at('2026-03-02T15:00:00Z'));
     expect(parseDate('2026-03-02 10:00 Nowhere/Town', 'UTC', false, 'yyyy-MM-dd HH:mm VV')).toBeUndefined();
   });
+
+  it('reads adjacent numeric fields as one expression of them would, and a pattern of many such fields at once', () => {
+    expect(parseDate('20260302', 'UTC', false, 'yyyyMMdd')).toBe(at('2026-03-02T00:00:00Z'));
+    expect(parseDate('2026032', 'UTC', false, 'yyyyMMd')).toBe(at('2026-03-02T00:00:00Z'));
+    expect(parseDate('261305', 'UTC', false, 'yyMd')).toBeUndefined();
+    // As one regular expression, `ydyd…` (16 fields) against 41 characters took 20 s and held the process.
+    expect(parseDate(`${'1'.repeat(40)}x`, 'UTC', false, 'yd'.repeat(8))).toBeUndefined();
+    expect(parseDate(`${'1'.repeat(200)}x`, 'UTC', false, 'yd'.repeat(40))).toBeUndefined();
+  });
 });
 
 describe('formatDate', () => {
