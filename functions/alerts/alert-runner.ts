@@ -8,7 +8,11 @@ import { emailSender, pagerDutySender, slackSender, webhookSender } from '../not
 import type { AppRegistry } from '../resources/app-registry';
 import { appRulesPartition } from '../resources/keys';
 import type { ResourceStore } from '../resources/resource-store';
+import { abortable } from '../search/abortable';
 import type { SearchableIndex } from '../search/port';
+import { withQuerySignal } from '../search/query-signal';
+import { mapWithConcurrency } from '../shared/concurrency';
+import { QueryTimeoutError } from '../shared/errors';
 import { isAdditive, judge, type SeriesReading } from './alert-metrics';
 import { isBillingMetric, readAlertSeries, type BillingSeriesDeps } from './billing-series';
 import { alertEmail, alertPagerDutyEvent, alertSlackText, alertWebhookBody, channelKeys, secretOf, type AlertRuleDocument } from './alert-messages';
@@ -33,8 +37,15 @@ export interface AlertRunDeps extends BillingSeriesDeps {
   readonly webhookOptions?: ClientOptions;
   /** PagerDuty's Events API v2 URL (tests point it at a receiver). */
   readonly pagerDutyUrl?: string;
+  /** How long one rule's reading may take before it is stopped (default ALERT_RULE_BUDGET_MS). */
+  readonly ruleBudgetMs?: number;
   readonly now?: () => Date;
 }
+
+/** One rule's reading of its window: past it the rule's queries are stopped and the run moves on. */
+export const ALERT_RULE_BUDGET_MS = 20_000;
+/** Apps whose rules are evaluated side by side, so one tenant's slow rules do not hold the others'. */
+const APPS_IN_FLIGHT = 4;
 
 export interface AlertRunSummary extends DeliveryTally {
   alerts: number;
@@ -48,7 +59,7 @@ export const emptySummary = (): AlertRunSummary => ({ alerts: 0, evaluated: 0, f
 
 export async function runAlerts(deps: AlertRunDeps): Promise<AlertRunSummary> {
   const summary = emptySummary();
-  for (const app of await deps.registry.list()) {
+  await mapWithConcurrency(await deps.registry.list(), APPS_IN_FLIGHT, async (app) => {
     const tenant = { orgId: app.org_id, appId: app.app_id };
     const rules = await alertRules(deps.resources, tenant);
     if (rules.length === 0) await deps.registry.forget(tenant.orgId, tenant.appId);
@@ -66,7 +77,7 @@ export async function runAlerts(deps: AlertRunDeps): Promise<AlertRunSummary> {
         });
       }
     }
-  }
+  });
   return summary;
 }
 
@@ -115,7 +126,9 @@ export async function evaluateAlert(
   if (!(await deps.alerts.claimWindow(tenant, rule._id, last, windowEnd))) return undefined;
   summary.evaluated += 1;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
-  const readings = await readAlertSeries(deps, scope, rule, windowEnd, now);
+  const readings = await withinRuleBudget(deps.ruleBudgetMs ?? ALERT_RULE_BUDGET_MS, rule._id, (signal) =>
+    readAlertSeries({ ...deps, index: withQuerySignal(deps.index, signal) }, scope, rule, windowEnd, now),
+  );
   const states = await deps.alerts.series(tenant, rule._id);
   // A firing series missing from this window: an additive metric is 0 there, which may resolve it; a
   // billing series (a subscription or company no longer watched) resolves without a value.
@@ -151,6 +164,20 @@ export async function evaluateAlert(
     if (await deps.alerts.transition(tenant, state, event)) summary[kind] += 1;
   }
   return readings;
+}
+
+/** Runs one rule's reading under its own time budget: its queries are stopped (and it fails) once the budget is spent. */
+async function withinRuleBudget<T>(budgetMs: number, ruleId: string, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new QueryTimeoutError(`The alert ${ruleId} took over ${budgetMs} ms to read its window and was stopped`)),
+    budgetMs,
+  );
+  try {
+    return await abortable(controller.signal, read(controller.signal));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Fires a series crossing its threshold (unless it fired within the cooldown); resolves one back from it. */

@@ -202,6 +202,27 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
     expect(preview.body.points.map((p: { value: number }) => p.value)).toEqual([0, 0, 26]);
   });
 
+  it('stops a rule whose reading outlasts its own budget, so the run goes on to the next', async () => {
+    clock = () => new Date();
+    const id = await createAlert({
+      name: 'Budgeted',
+      metric: 'count',
+      window_minutes: 60,
+      condition: { type: 'static', operator: 'above', threshold: 1 },
+      channels: { emails: ['oncall@x.test'] },
+    });
+    const rule = { ...(await rt.management('GET', `/~/alerts/${id}`)).body, _id: id };
+    const tenant = { orgId: rt.credentials.org_id, appId: rt.credentials.app_id };
+    const deps = (ruleBudgetMs: number): AlertRunDeps => ({
+      ...alertRunDeps(rt.stores, { index: rt.index, transport: rt.emailTransport, now: clock }),
+      ruleBudgetMs,
+    });
+    await expect(evaluateAlert(deps(0), tenant, rule, emptySummary(), { force: true })).rejects.toMatchObject({ status: 504 });
+    const summary = emptySummary();
+    await evaluateAlert(deps(20_000), tenant, rule, summary, { force: true });
+    expect(summary.fired).toBe(1);
+  });
+
   it('runs now, previews the metric with its threshold, and refuses a bad rule naming the member', async () => {
     clock = () => new Date();
     const id = await createAlert({
@@ -249,6 +270,10 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
       { field: 'channels.webhook_channel_ids[0]', reason: expect.any(String) },
     ]);
     expect(await refused({ ...valid, query: { nope: {} }, channels: { emails: ['a@x.test'] } })).toEqual([{ field: 'query', reason: expect.any(String) }]);
+    // Checked on save as a search checks it: a range over virtual event type names is refused there too.
+    expect(await refused({ ...valid, query: { range: { virtual_event_types: { gte: 'a' } } }, channels: { emails: ['a@x.test'] } })).toEqual([
+      { field: 'query', reason: expect.stringContaining('virtual_event_types takes term') },
+    ]);
     expect(await refused({ ...valid, metric: 'median', channels: { emails: ['a@x.test'] } })).toEqual([
       { field: 'metric', reason: expect.stringContaining('must be count') },
     ]);
