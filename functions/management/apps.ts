@@ -2,6 +2,7 @@ import { App, AppSettings } from '../../schemas/app';
 import { AppCreate, AppUpdate, APP_SETTING_FIELDS } from '../../schemas/resources/app-input';
 import { collectorKeyKey, newCollectorApplicationId, orgKey } from '../organisations/app-store';
 import { assertTimeZone } from '../search/dates/time-zone';
+import { assertLinearRegexConfig } from './regex-config-safety';
 import { originOf } from '../shared/http/origin';
 import { INLINE_PURGE_ITEMS, type AppPurger } from '../resources/app-purge';
 import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
@@ -69,8 +70,9 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
     createSchema: AppCreate,
     updateSchema: AppUpdate,
     readOnly: READ_ONLY,
-    toStored: (input, ctx, system) =>
-      App.parse({
+    toStored: async (input, ctx, system) => {
+      await assertLinearRegexConfig(input.regex_config, 'regex_config');
+      return App.parse({
         org_id: ctx.orgId,
         app_id: system._id,
         name: input.name,
@@ -81,8 +83,10 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
         settings: AppSettings.parse(settingsOf(input)),
         created_at: system.created_at,
         modified_at: system.modified_at,
-      }),
-    applyUpdate: (current, input) => {
+      });
+    },
+    applyUpdate: async (current, input) => {
+      await assertLinearRegexConfig(input.regex_config, 'regex_config');
       const app = App.parse(current);
       const next = {
         ...app,

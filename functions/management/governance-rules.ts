@@ -10,6 +10,7 @@ import { namedOperations, type ResourceDeps, type ResourceOperationTable } from 
 import type { ResourceStore, StoredDocument } from '../resources/resource-store';
 import { catalogPlanQuota } from '../resources/catalog-plan-quota';
 import { parseQuery } from '../search/dsl';
+import { assertLinearRegexConfig } from './regex-config-safety';
 
 /** `RULE`: the collector's rule store (functions/governance/rule-store.ts) reads `RULE#<id>` items. */
 export const RULE_PREFIX = RULE_SORT_PREFIX.slice(0, -1);
@@ -129,6 +130,7 @@ export function governanceRuleKind(deps: ResourceDeps): CrudKind<GovernanceRuleC
     toStored: async (input, ctx, system) => {
       const rule = { ...system, ...input };
       await checkLimits(deps.store, ctx, rule);
+      await assertLinearRegexConfig(input.regex_config, 'regex_config');
       await checkCohorts(deps.store, ctx, rule);
       await checkPlans(deps.store, ctx, rule);
       return rule;
@@ -138,6 +140,7 @@ export function governanceRuleKind(deps: ResourceDeps): CrudKind<GovernanceRuleC
       // Moving a rule off the quota model drops its quota rather than refusing the stored one.
       if (input.model !== undefined && input.model !== 'quota' && input.quota === undefined) delete rule.quota;
       await checkLimits(deps.store, ctx, rule);
+      await assertLinearRegexConfig(input.regex_config, 'regex_config');
       await checkCohorts(deps.store, ctx, rule);
       await checkPlans(deps.store, ctx, rule);
       return rule;

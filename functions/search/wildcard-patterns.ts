@@ -129,7 +129,9 @@ export function wildcardMatches(pattern: string, text: string): boolean {
  */
 export function wildcardMatcher(pattern: string | readonly PatternPart[], caseInsensitive = false): (text: string) => boolean {
   const fold = (ch: string) => (caseInsensitive ? ch.toLowerCase() : ch);
-  const parts = (typeof pattern === 'string' ? wildcardParts(pattern) : pattern).map((part) => (part.kind === 'literal' ? { kind: part.kind, ch: fold(part.ch) } : part));
+  const parts = (typeof pattern === 'string' ? wildcardParts(pattern) : pattern).map((part) =>
+    part.kind === 'literal' ? { kind: part.kind, ch: fold(part.ch) } : part,
+  );
   return (text) => {
     const chars = [...text];
     let at = 0;

@@ -189,7 +189,10 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     expect(answer.status).toBe(200);
     expect(hitsOf(answer)).toBe(0);
     const refused = await post('/~/customer_tokens', { company_id: 'acme', subscription_id: 'sub-globex' });
-    expect([refused.status, refused.body.error.details]).toEqual([400, [{ field: 'subscription_id', reason: 'is a subscription of another company, not of acme' }]]);
+    expect([refused.status, refused.body.error.details]).toEqual([
+      400,
+      [{ field: 'subscription_id', reason: 'is a subscription of another company, not of acme' }],
+    ]);
     const unknown = await post('/~/customer_tokens', { company_id: 'acme', subscription_id: 'sub-nobody' });
     expect([unknown.status, unknown.body.error.details[0].field]).toEqual([400, 'subscription_id']);
     // Its own subscription: the template data narrows to the events naming it (5 of acme's 14 reads).

@@ -185,8 +185,19 @@ describe.each(searchBackends())('governance rules applied by the moesif-nodejs m
     );
     expect(slow.status).toBe(400);
     expect(slow.body.error.details).toEqual([
-      expect.objectContaining({ field: 'regex_config[0].conditions[0].value', reason: expect.stringMatching(/nests a variable repetition/) }),
+      expect.objectContaining({ field: 'regex_config[0].conditions[0].value', reason: expect.stringMatching(/exponential time/) }),
     ]);
+    // Polynomial is refused too (16.7 s on 25 characters in Node), and so is the same pattern in an app's sampling rules.
+    const quadratic = { path: 'request.route', value: '.*.*.*.*.*.*.*.*.*.*=.*$' };
+    const polynomial = await rt.management(
+      'POST',
+      v1('/~/governance/rules'),
+      {},
+      { name: 'Slow too', type: 'regex', state: 1, block: true, regex_config: [{ conditions: [quadratic] }] },
+    );
+    expect([polynomial.status, polynomial.body.error.details[0].reason]).toEqual([400, expect.stringMatching(/polynomial/)]);
+    const sampling = await rt.management('POST', v1(`/~/apps/${rt.credentials.app_id}`), {}, { regex_config: [{ conditions: [quadratic], sample_rate: 50 }] });
+    expect([sampling.status, sampling.body.error.details[0].field]).toEqual([400, 'regex_config[0].conditions[0].value']);
 
     const many = await rt.management(
       'POST',

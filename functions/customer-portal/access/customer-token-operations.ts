@@ -125,7 +125,10 @@ async function assertOwnSubscription(index: SearchableIndex, scope: TenantScope,
   const profile = await index.get(scope, 'subscriptions', subscriptionId);
   const owner = profile?._source['company_id'];
   if (owner === companyId) return;
-  const reason = profile === undefined ? `no subscription with this id (it must be one of company ${companyId}'s)` : `is a subscription of another company, not of ${companyId}`;
+  const reason =
+    profile === undefined
+      ? `no subscription with this id (it must be one of company ${companyId}'s)`
+      : `is a subscription of another company, not of ${companyId}`;
   throw new ValidationError(`Invalid subscription_id: ${reason}`, [{ field: 'subscription_id', reason }]);
 }
 

@@ -64,12 +64,7 @@ const documentOf = (scope: TenantScope, spec: Spec) => {
 const marksOf = (letter: string) => [`company-${letter}`, `secret-of-${letter}`, `user-${letter}-0`, `user-${letter}-1`, ...SUBSCRIPTIONS[letter]!];
 
 // Hostile values: any company's users, subscriptions, metadata and ids, and values nobody has.
-const anyValue = fc.constantFrom(
-  ...COMPANIES.flatMap((letter) => [...marksOf(letter), letter]),
-  'anon-0',
-  'none',
-  'nobody',
-);
+const anyValue = fc.constantFrom(...COMPANIES.flatMap((letter) => [...marksOf(letter), letter]), 'anon-0', 'none', 'nobody');
 const anyQuery: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.constant({ match_all: {} }),
   fc.constant({ term: { 'request.verb': 'POST' } }),
@@ -114,14 +109,12 @@ const anyRange = fc.constantFrom(
   { from: '2026-03-11T00:00:00.000Z', to: '2026-03-13T12:00:00.000Z' },
   { from: '2026-03-14T00:00:00.000Z', to: '2026-03-15T00:00:00.000Z' },
 );
-const anyCustomer: fc.Arbitrary<CustomerBound> = fc
-  .constantFrom(...COMPANIES)
-  .chain((letter) =>
-    fc.option(fc.constantFrom(...SUBSCRIPTIONS[letter]!), { nil: undefined }).map((sub) => ({
-      company_id: `company-${letter}`,
-      ...(sub === undefined ? {} : { subscription_id: sub }),
-    })),
-  );
+const anyCustomer: fc.Arbitrary<CustomerBound> = fc.constantFrom(...COMPANIES).chain((letter) =>
+  fc.option(fc.constantFrom(...SUBSCRIPTIONS[letter]!), { nil: undefined }).map((sub) => ({
+    company_id: `company-${letter}`,
+    ...(sub === undefined ? {} : { subscription_id: sub }),
+  })),
+);
 
 /** Queries here never wait for a slot: the budget's bound is not what this suite tests. */
 const freeSlots = { acquire: async () => ({ release: async () => undefined }) } satisfies Pick<QuerySlots, 'acquire'>;
@@ -160,8 +153,7 @@ describe.each(conformanceBackends())('customer-bound reads: $name', (backend) =>
       ...(customer ? { customer } : {}),
     });
   /** The answer as text, without what differs between two runs of one query (timings, the app's id). */
-  const comparable = (answer: unknown, appId: string) =>
-    JSON.stringify(answer, (key, value) => (key === 'took' ? 0 : value)).replaceAll(appId, FULL.app_id);
+  const comparable = (answer: unknown, appId: string) => JSON.stringify(answer, (key, value) => (key === 'took' ? 0 : value)).replaceAll(appId, FULL.app_id);
 
   it('answers a bound customer exactly what its own events give, and nothing of another company (property)', async () => {
     await fc.assert(
@@ -182,7 +174,11 @@ describe.each(conformanceBackends())('customer-bound reads: $name', (backend) =>
   it('the three reproductions answer nothing of company b for a token of company a', async () => {
     const byVerb = { es_query: { size: 50, query: { match_all: {} }, aggs: { verbs: { terms: { field: 'request.verb' } } } } };
     const range = { from: '2026-03-09T00:00:00.000Z', to: '2026-03-16T00:00:00.000Z' };
-    const tries: RequiredTerm[][] = [[{ field: 'user_id', value: 'user-b-0' }], [{ field: 'subscription_id', value: 'sub-b-1' }], [{ field: 'metadata.co.raw', value: 'company-b' }]];
+    const tries: RequiredTerm[][] = [
+      [{ field: 'user_id', value: 'user-b-0' }],
+      [{ field: 'subscription_id', value: 'sub-b-1' }],
+      [{ field: 'metadata.co.raw', value: 'company-b' }],
+    ];
     for (const required of tries) {
       const answer = await run(FULL, byVerb, range, required, { company_id: 'company-a' });
       expect([required, (answer.answer as { hits: { total: number } }).hits.total]).toEqual([required, 0]);
