@@ -19,6 +19,8 @@ export interface AlertEvaluatorProps {
   readonly emails: EmailSender;
   /** NOTIFICATIONS_FROM: the address alert emails come from (none: email channels fail as not configured). */
   readonly notificationsFrom?: string;
+  /** SLACK_WEBHOOK_HOSTS: comma-separated hosts besides Slack's own that alert Slack URLs may name. */
+  readonly slackWebhookHosts?: string;
   /** How often due alerts are evaluated. Default: 1 minute (an alert's own interval is at least that). */
   readonly every?: Duration;
 }
@@ -49,6 +51,7 @@ export class AlertEvaluator extends Construct {
           [tables.resources.envVar]: props.storage.tables.resources.tableName,
           [settingVariables.sesConfigurationSet]: props.emails.configurationSet.configurationSetName,
           ...(props.notificationsFrom ? { [settingVariables.notificationsFrom]: props.notificationsFrom } : {}),
+          ...(props.slackWebhookHosts ? { [settingVariables.slackWebhookHosts]: props.slackWebhookHosts } : {}),
         }),
       },
     });

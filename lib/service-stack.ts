@@ -27,7 +27,8 @@ export interface UsageAnalyticsStackProps extends StackProps {
  *   searchDomainName (derived from the stack name), logLevel (info), logRetentionDays (30),
  *   collectorRateLimit (2000/s), collectorBurstLimit (4000), managementRateLimit (50/s),
  *   managementBurstLimit (100), alarmTopicArn (none: alarms do not notify), emailIdentity (none: behavioural
- *   emails may send from any SES identity of the account).
+ *   emails may send from any SES identity of the account), slackWebhookHosts (none: alert Slack URLs
+ *   must be on Slack's own hosts; comma-separated extra https hosts).
  */
 export class UsageAnalyticsStack extends Stack {
   readonly storage: Storage;
@@ -89,6 +90,8 @@ export class UsageAnalyticsStack extends Stack {
       ...(emailIdentity ? { emailIdentity } : {}),
     });
     const notificationsFrom = emailIdentity ? (emailIdentity.includes('@') ? emailIdentity : `notifications@${emailIdentity}`) : undefined;
+    // Hosts besides Slack's own that alert Slack URLs may name (an operator's relay): checked on save and at send.
+    const slackWebhookHosts = context.optionalString('slackWebhookHosts');
     new AlertEvaluator(this, 'Alerts', {
       storage: this.storage,
       search: this.search,
@@ -96,7 +99,9 @@ export class UsageAnalyticsStack extends Stack {
       logRetention,
       emails: this.emails,
       ...(notificationsFrom ? { notificationsFrom } : {}),
+      ...(slackWebhookHosts ? { slackWebhookHosts } : {}),
     });
+    if (slackWebhookHosts) this.managementApi.functions.management.function.addEnvironment(settingVariables.slackWebhookHosts, slackWebhookHosts);
     // A template's test message is sent by the management Lambda, through the same identity and configuration set.
     const management = this.managementApi.functions.management;
     this.emails.grantSend(management.role);

@@ -7,6 +7,7 @@ import { namedOperations, type ResourceOperationTable } from '../resources/resou
 import type { StoredDocument } from '../resources/resource-store';
 import { parseQuery, parseSearchRequest } from '../search/dsl';
 import { expandQuery } from '../search/virtual-event-types/expand-query';
+import { slackUrlProblem } from '../notifications/slack-target';
 import { ValidationError, type FieldIssue } from '../shared/errors';
 import { parseBody, parseQueryParams } from '../shared/invalid-input';
 import { bucketValue, LATE_EVENTS, metricBody, windowSearch } from './alert-metrics';
@@ -36,6 +37,10 @@ async function checkAlert(deps: AlertRunDeps, ctx: ResourceContext, rule: Stored
   const problem = rule['query'] === undefined ? undefined : eventsQueryProblem(rule['query']);
   if (problem !== undefined) issues.push({ field: 'query', reason: problem });
   const channels = rule['channels'] as AlertRuleCreate['channels'];
+  channels.slack_urls.forEach((url, i) => {
+    const reason = slackUrlProblem(url, deps.webhookOptions);
+    if (reason !== undefined) issues.push({ field: `channels.slack_urls[${i}]`, reason });
+  });
   if (Object.values(channels).every((list) => list.length === 0))
     issues.push({ field: 'channels', reason: 'name at least one email, webhook channel, Slack URL or PagerDuty key' });
   const found = await readDeliveryChannels({ resources: deps.resources }, ctx.orgId, ctx.appId, channels.webhook_channel_ids, new Date(ctx.now));

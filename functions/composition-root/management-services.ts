@@ -26,6 +26,8 @@ export function managementApiHandler(
     onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
     /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook channels may name loopback/private addresses. */
     webhookAllowPrivateTargets: boolean;
+    /** SLACK_WEBHOOK_HOSTS: hosts besides Slack's own that alert Slack URLs may name. */
+    slackHosts?: readonly string[];
     /** Starts a new export at once (locally); on AWS the scheduled export worker takes it within a minute. */
     onExportCreated?: (ref: ExportRef) => void;
     /** Where a template's test message goes (the email sender's transport). */
@@ -66,7 +68,7 @@ export function managementApiHandler(
     alerting: alertRunDeps(stores, {
       index: options.index,
       transport: options.emailTransport,
-      webhookOptions: { allowPrivateTargets: options.webhookAllowPrivateTargets },
+      webhookOptions: { allowPrivateTargets: options.webhookAllowPrivateTargets, ...(options.slackHosts ? { slackHosts: options.slackHosts } : {}) },
       ...(options.notificationsFrom ? { emailFrom: options.notificationsFrom } : {}),
       ...(options.pagerDutyUrl ? { pagerDutyUrl: options.pagerDutyUrl } : {}),
     }),

@@ -29,6 +29,7 @@ export const settingVariables = {
   sesConfigurationSet: 'SES_CONFIGURATION_SET',
   publicBaseUrl: 'PUBLIC_BASE_URL',
   notificationsFrom: 'NOTIFICATIONS_FROM',
+  slackWebhookHosts: 'SLACK_WEBHOOK_HOSTS',
 } as const;
 const v = settingVariables;
 
@@ -85,8 +86,22 @@ const flag = (fallback: boolean) =>
  * refused (400 on `url`) and deliveries resolving to them are refused (`forbidden_target`). Only local
  * mode and tests set this true (receivers on localhost); CDK leaves it unset.
  */
+/** Hosts, comma-separated, that alert Slack URLs may name besides Slack's own (an operator's relay). */
+const slackHosts = {
+  [v.slackWebhookHosts]: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    ),
+};
+
 const webhookTargets = {
   [v.webhookAllowPrivateTargets]: flag(false),
+  ...slackHosts,
 };
 
 /** Every management Lambda authenticates tokens (signing key) and counts the org's rate (resources table). */
@@ -171,6 +186,7 @@ export const AlertEvaluatorEnv = z.object({
   ...common,
   ...search,
   ...emailDelivery,
+  ...slackHosts,
   [tables.resources.envVar]: name,
   [v.notificationsFrom]: z.email().optional(),
 });

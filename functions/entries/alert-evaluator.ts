@@ -12,6 +12,7 @@ const index = searchIndexFromEnv(env);
 const deps = alertRunDeps(new ServiceStores(lambdaStoresInput(env)), {
   index,
   transport: sesEmailTransport(env.AWS_REGION, env.SES_CONFIGURATION_SET),
+  webhookOptions: { allowPrivateTargets: false, slackHosts: env.SLACK_WEBHOOK_HOSTS },
   ...(env.NOTIFICATIONS_FROM ? { emailFrom: env.NOTIFICATIONS_FROM } : {}),
 });
 

@@ -29,6 +29,7 @@ const api = managementApiHandler(stores, {
   // Governance changes recompute the app's rule membership before the answer (the schedule catches the rest).
   onGovernanceChange: governanceChangeHook(governanceRefresher(stores, index)),
   webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+  slackHosts: env.SLACK_WEBHOOK_HOSTS,
   // A template's test message goes out as the scheduled sender's do: through SES.
   emailTransport: sesEmailTransport(env.AWS_REGION, env.SES_CONFIGURATION_SET),
   ...(env.NOTIFICATIONS_FROM ? { notificationsFrom: env.NOTIFICATIONS_FROM } : {}),

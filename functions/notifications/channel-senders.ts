@@ -1,9 +1,11 @@
 import type { DeliveryChannel } from '../billing/channels/channel-delivery';
 import { sendHttp, type FetchLike } from '../billing/providers/attempts';
 import { webhookTransport, type ClientOptions } from '../billing/providers/client-options';
+import { ForbiddenTargetError } from '../billing/providers/guarded-fetch';
 import { sendWebhookBatch } from '../billing/run/webhook-batch';
 import type { EmailTransport } from '../emails/email-transport';
 import type { ChannelSender, SenderOrProblem, SendResult } from './channel-outcomes';
+import { slackUrlProblem } from './slack-target';
 
 /** The senders of each kind of channel a notification may go to (channel-outcomes.ts says which are resendable). */
 
@@ -38,7 +40,10 @@ export function webhookSender(channel: DeliveryChannel | undefined, channelId: s
 
 const TIMEOUT_MS = 10_000;
 
-/** One JSON POST: 2xx sent; 429 and 5xx retrying; other answers failed; no answer `unconfirmed` (it may have arrived). */
+/**
+ * One JSON POST: 2xx sent; 429 and 5xx retrying; other answers and a target the policy refuses
+ * failed; no answer `unconfirmed` (it may have arrived).
+ */
 async function postJson(fetchFn: FetchLike, url: string, body: unknown): Promise<SendResult> {
   let status: number;
   let text: string;
@@ -50,6 +55,8 @@ async function postJson(fetchFn: FetchLike, url: string, body: unknown): Promise
       TIMEOUT_MS,
     ));
   } catch (error) {
+    // Refused by the target policy before anything was sent: it never arrived, and never will.
+    if (error instanceof ForbiddenTargetError) return { status: 'failed', error: error.message };
     return { status: 'unconfirmed', error: `no answer: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (status >= 200 && status < 300) return { status: 'sent' };
@@ -58,7 +65,10 @@ async function postJson(fetchFn: FetchLike, url: string, body: unknown): Promise
 }
 
 /** A Slack incoming webhook (`https://hooks.slack.com/services/…`): claimed before sending, since Slack posts every request it gets. */
-export function slackSender(url: string, text: string, options?: ClientOptions): ChannelSender {
+export function slackSender(url: string, text: string, options?: ClientOptions): SenderOrProblem {
+  // Checked again at send: a rule saved before the check, or under another policy, is refused here.
+  const problem = slackUrlProblem(url, options);
+  if (problem !== undefined) return { problem: `the Slack URL ${problem}` };
   const fetchFn = webhookTransport(options);
   return { resendable: false, send: () => postJson(fetchFn, url, { text }) };
 }

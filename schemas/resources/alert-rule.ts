@@ -64,10 +64,13 @@ export const AlertChannels = z.strictObject({
     .default([]),
   /** Billing channels (`/~/billing/channels`): signed webhooks. */
   webhook_channel_ids: z.array(z.string().min(1).max(128)).max(20).default([]),
-  /** Slack incoming webhook URLs. */
+  /** Slack incoming webhook URLs: https on hooks.slack.com (or a host the deployment allows), checked on save and at send. */
   slack_urls: z.array(Url).max(20).default([]),
-  /** PagerDuty Events v2 routing (integration) keys. */
-  pagerduty_routing_keys: z.array(z.string().min(1).max(128)).max(20).default([]),
+  /** PagerDuty Events v2 routing (integration) keys: 32 letters and digits, as PagerDuty issues them. */
+  pagerduty_routing_keys: z
+    .array(z.string().regex(/^[A-Za-z0-9]{32}$/, { error: 'must be a PagerDuty integration key: 32 letters and digits' }))
+    .max(20)
+    .default([]),
 });
 export type AlertChannels = z.infer<typeof AlertChannels>;
 

@@ -93,7 +93,12 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
       metric: 'count',
       window_minutes: 60,
       condition: { type: 'static', operator: 'above', threshold: 20 },
-      channels: { emails: ['oncall@x.test'], webhook_channel_ids: [channelId], slack_urls: [`${base}/slack`], pagerduty_routing_keys: ['pd-key-1'] },
+      channels: {
+        emails: ['oncall@x.test'],
+        webhook_channel_ids: [channelId],
+        slack_urls: [`${base}/slack`],
+        pagerduty_routing_keys: ['pdkey1pdkey1pdkey1pdkey1pdkey1p1'],
+      },
     });
     const first = await rt.alerts.runOnce();
     expect(first).toMatchObject({ fired: 1, resolved: 0, delivered: 4, failed: 0 });
@@ -103,7 +108,7 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
     expect(verifyWebhook(signed.body, signed.headers[SIGNATURE_HEADER] as string, secret, Math.floor(Date.now() / 1000))).toMatchObject({ valid: true });
     expect(received('/slack')).toEqual([{ text: expect.stringContaining('Traffic spike fired for all events: count 30 (threshold 20)') }]);
     const [trigger] = received('/pagerduty');
-    expect(trigger).toMatchObject({ routing_key: 'pd-key-1', event_action: 'trigger', payload: { severity: 'error' } });
+    expect(trigger).toMatchObject({ routing_key: 'pdkey1pdkey1pdkey1pdkey1pdkey1p1', event_action: 'trigger', payload: { severity: 'error' } });
     expect(mails.filter((m) => m.subject === '[Alert] Traffic spike — all events')).toHaveLength(1);
 
     // Still over the threshold a minute later: no new firing, nothing sent.
@@ -118,7 +123,7 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
     expect(await rt.alerts.runOnce()).toMatchObject({ fired: 0, resolved: 1, delivered: 4 });
     expect(received('/hooks').map((h) => h.type)).toEqual(['alert.fired', 'alert.resolved']);
     expect(received('/slack')).toHaveLength(2);
-    expect(received('/pagerduty')[1]).toEqual({ routing_key: 'pd-key-1', event_action: 'resolve', dedup_key: trigger!.dedup_key });
+    expect(received('/pagerduty')[1]).toEqual({ routing_key: 'pdkey1pdkey1pdkey1pdkey1pdkey1p1', event_action: 'resolve', dedup_key: trigger!.dedup_key });
     expect(mails.filter((m) => m.subject?.startsWith('[Resolved] Traffic spike'))).toHaveLength(1);
     expect(await rt.alerts.runOnce()).toMatchObject({ fired: 0, resolved: 0, delivered: 0 });
 
@@ -144,7 +149,7 @@ describe.each(searchBackends())('alerts on $name', ({ search }) => {
       group_by: 'company_id',
       window_minutes: 60,
       condition: { type: 'static', operator: 'above', threshold: 50 },
-      channels: { slack_urls: [`${base}/slack`], pagerduty_routing_keys: ['pd-key-2'] },
+      channels: { slack_urls: [`${base}/slack`], pagerduty_routing_keys: ['pdkey2pdkey2pdkey2pdkey2pdkey2p2'] },
     });
     // The run stops after recording the firing and claiming its Slack message (the state a kill leaves).
     const deps: AlertRunDeps = alertRunDeps(rt.stores, { index: rt.index, transport: rt.emailTransport, pagerDutyUrl: `${base}/pagerduty`, now: clock });

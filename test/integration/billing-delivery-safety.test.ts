@@ -131,6 +131,38 @@ describe('billing delivery safety', () => {
     expect((await rt.management('GET', `/~/billing/channels/${created.body._id}`)).body.url).toBe('https://hooks.example.com/usage');
   });
 
+  it("alert Slack URLs must be Slack's https webhook hosts and public (400 on save), and PagerDuty keys their documented form", async () => {
+    const alert = (channels: Record<string, unknown>) => ({
+      name: 'Errors',
+      state: 1,
+      metric: 'count',
+      window_minutes: 5,
+      interval_minutes: 1,
+      condition: { type: 'static', operator: 'above', threshold: 1 },
+      channels,
+    });
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data',
+      'https://127.0.0.1/services/x',
+      'https://[::1]/services/x',
+      'http://hooks.slack.com/services/T0/B0/x',
+      'https://hooks.example.com/services/T0/B0/x',
+      'https://localhost/services/x',
+    ]) {
+      const refused = await rt.management('POST', '/~/alerts', {}, alert({ slack_urls: [url] }));
+      expect([url, refused.status, refused.body.error.details.map((d: { field: string }) => d.field)]).toEqual([url, 400, ['channels.slack_urls[0]']]);
+    }
+    const badKey = await rt.management('POST', '/~/alerts', {}, alert({ pagerduty_routing_keys: ['pd-key-1'] }));
+    expect([badKey.status, badKey.body.error.details[0].field]).toEqual([400, 'channels.pagerduty_routing_keys[0]']);
+    const created = await rt.management(
+      'POST',
+      '/~/alerts',
+      {},
+      alert({ slack_urls: ['https://hooks.slack.com/services/T0/B0/abc'], pagerduty_routing_keys: ['0123456789abcdef0123456789abcdef'] }),
+    );
+    expect(created.status).toBe(201);
+  });
+
   it('a stored loopback channel is never delivered to: the test delivery and the billing run record forbidden_target (failed, listed)', async () => {
     const fake = await receiver('legacy', 'whsec_legacy_channel_secret');
     const channelId = await storedChannel(fake.channelUrl('legacy'), 'whsec_legacy_channel_secret');

@@ -15,6 +15,8 @@ export interface ClientOptions {
    * Other providers' base URLs are the operator's configuration and are not checked.
    */
   readonly allowPrivateTargets?: boolean;
+  /** Alert Slack channels only: hosts besides Slack's own that Slack URLs may name (SLACK_WEBHOOK_HOSTS). */
+  readonly slackHosts?: readonly string[];
 }
 
 export interface ResolvedClientOptions {
