@@ -74,7 +74,6 @@ export interface LocalRuntimeOptions {
   readonly managementAuth?: {
     rateLimitPerMinute?: number;
     orgStatusTtlMs?: number;
-    tokenUrlRateLimitPerMinute?: number;
     customerPagesRateLimitPerMinute?: number;
     now?: () => Date;
   };
@@ -201,7 +200,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         // DynamoDB Local commits a transaction at once and each statement by itself (dedup-store.ts).
         dedupClaims: LOCAL_DEDUP_CLAIMS,
         ...(managementAuth.rateLimitPerMinute === undefined ? {} : { managementRateLimitPerMinute: managementAuth.rateLimitPerMinute }),
-        ...(managementAuth.tokenUrlRateLimitPerMinute === undefined ? {} : { tokenUrlRateLimitPerMinute: managementAuth.tokenUrlRateLimitPerMinute }),
         ...(managementAuth.customerPagesRateLimitPerMinute === undefined
           ? {}
           : { customerPagesRateLimitPerMinute: managementAuth.customerPagesRateLimitPerMinute }),

@@ -33,8 +33,6 @@ export interface StoreSettings {
   readonly queryTimeBudgetMs?: number;
   /** Queries one org may run at once (CONCURRENT_QUERIES_PER_ORG); default 10. */
   readonly concurrentQueriesPerOrg?: number;
-  /** Password attempts per org per minute at the OAuth token URL; default 30. */
-  readonly tokenUrlRateLimitPerMinute?: number;
   /** Requests of customer pages (customer tokens) per org per minute (CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE); default 6,000. */
   readonly customerPagesRateLimitPerMinute?: number;
   /** How long an org's subscription status is cached; at most (and by default) 30 s. */
@@ -48,7 +46,6 @@ export interface StoreSettings {
   readonly now?: () => Date;
 }
 
-export const DEFAULT_TOKEN_URL_RATE_LIMIT = 30;
 export const DEFAULT_CUSTOMER_PAGES_RATE_LIMIT = 6000;
 export const DEFAULT_QUERY_TIME_BUDGET_MS = 25_000;
 export const DEFAULT_CONCURRENT_QUERIES_PER_ORG = 10;

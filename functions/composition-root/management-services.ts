@@ -51,7 +51,7 @@ export function managementApiHandler(
     consoleSessions: stores.consoleSessions,
     orgStatus: stores.orgStatus,
     rateLimiter: stores.managementRateLimiter,
-    tokenUrlRateLimiter: stores.tokenUrlRateLimiter,
+    signInThrottle: stores.signInThrottle,
     resources: stores.resources,
     purger: stores.appPurger,
     balances: stores.balances,

@@ -20,15 +20,10 @@ import { OrgUserStore } from '../organisations/org-user-store';
 import { DEFAULT_MANAGEMENT_RATE_LIMIT } from '../rate-limit/rate-limit-policy';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { QuerySlots } from '../rate-limit/query-slots';
+import { DEFAULT_SIGN_IN_POLICY, DynamoFailureCounters, SignInThrottle } from '../rate-limit/sign-in-throttle';
 import type { QueryBudgetDeps } from '../search/query-budget';
 import { ConsoleSessionStore } from '../console-sessions/session-store';
-import {
-  DEFAULT_CONCURRENT_QUERIES_PER_ORG,
-  DEFAULT_CUSTOMER_PAGES_RATE_LIMIT,
-  DEFAULT_QUERY_TIME_BUDGET_MS,
-  DEFAULT_TOKEN_URL_RATE_LIMIT,
-  IngestStores,
-} from './ingest-stores';
+import { DEFAULT_CONCURRENT_QUERIES_PER_ORG, DEFAULT_CUSTOMER_PAGES_RATE_LIMIT, DEFAULT_QUERY_TIME_BUDGET_MS, IngestStores } from './ingest-stores';
 
 export { IngestStores, type ServiceStoresInput, type StorageNames, type StoreSettings } from './ingest-stores';
 
@@ -53,9 +48,12 @@ export class ServiceStores extends IngestStores {
   get managementRateLimiter(): RateLimiter {
     return this.rateLimiter('managementRateLimiter', this.settings.managementRateLimitPerMinute ?? DEFAULT_MANAGEMENT_RATE_LIMIT);
   }
-  /** The token URL's own counter, so password guessing cannot spend the org's query budget (nor the reverse). */
-  get tokenUrlRateLimiter(): RateLimiter {
-    return this.rateLimiter('tokenUrlRateLimiter', this.settings.tokenUrlRateLimitPerMinute ?? DEFAULT_TOKEN_URL_RATE_LIMIT, 'TOKEN_URL_MINUTE');
+  /** Failed password sign-ins per account and source (the token URL and the console's sign-in). */
+  get signInThrottle(): SignInThrottle {
+    return this.once(
+      'signInThrottle',
+      () => new SignInThrottle(new DynamoFailureCounters(this.documents, this.resourcesTable), DEFAULT_SIGN_IN_POLICY, () => this.now().getTime()),
+    );
   }
   /**
    * Customer pages' own counter: an API company's portal, loaded by its many customers, must not

@@ -1,7 +1,7 @@
 import { ConsoleSignIn } from '../../schemas/console-session';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { effectiveScopes } from '../management-tokens/scope-list';
-import { answeringOAuthErrors, NO_STORE_HEADERS, OAuthError, oauthErrorResult, takePasswordAttempt } from '../oauth/oauth-error';
+import { answeringOAuthErrors, NO_STORE_HEADERS, OAuthError, oauthErrorResult, throttledSignIn } from '../oauth/oauth-error';
 import type { OAuthDeps } from '../oauth/oauth-operations';
 import { issueShortLivedToken, passwordGrant } from '../oauth/password-grant';
 import { readJsonBody } from '../shared/http/body';
@@ -35,11 +35,12 @@ export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<strin
           throw new OAuthError(400, 'invalid_request', `${fieldPath(issue.path, 'body')}: ${issue.message}`);
         }
         const { org_id, username, password, app_id } = input.data;
-        await takePasswordAttempt(deps.tokenUrlRateLimiter, org_id);
         const at = now();
-        const { answer, identity } = await passwordGrant(
-          { users: deps.users, tokens: deps.tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: at },
-          { orgId: org_id, username, password, ...(app_id ? { appId: app_id } : {}) },
+        const { answer, identity } = await throttledSignIn(deps.signInThrottle, { orgId: org_id, username, source: request.sourceIp }, async () =>
+          passwordGrant(
+            { users: deps.users, tokens: deps.tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: at },
+            { orgId: org_id, username, password, ...(app_id ? { appId: app_id } : {}) },
+          ),
         );
         const started = await deps.consoleSessions.start(identity, at);
         return {

@@ -1,5 +1,5 @@
 import type { OAuthErrorCode } from '../../schemas/oauth';
-import { TooManyRequestsError } from '../shared/errors';
+import type { SignInAttempt, SignInThrottle } from '../rate-limit/sign-in-throttle';
 import type { OperationResult } from '../shared/http/types';
 
 /**
@@ -36,10 +36,25 @@ export async function answeringOAuthErrors(work: () => Promise<OperationResult>)
   }
 }
 
-/** One password attempt against the org's token-URL limit; past it, the RFC's 429. */
-export async function takePasswordAttempt(limiter: { take(key: string): Promise<unknown> }, orgId: string): Promise<void> {
-  await limiter.take(orgId).catch((error: unknown) => {
-    if (error instanceof TooManyRequestsError) throw new OAuthError(429, 'too_many_requests', error.message, error.headers);
+/**
+ * One password attempt under the sign-in throttle (rate-limit/sign-in-throttle.ts): refused with the
+ * RFC's 429 and Retry-After while its account and source must wait; a wrong password is counted, a
+ * right one forgives this source's failures on the account.
+ */
+export async function throttledSignIn<T>(throttle: SignInThrottle, attempt: SignInAttempt, grant: () => Promise<T>): Promise<T> {
+  const waitMs = await throttle.waitMs(attempt);
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new OAuthError(429, 'too_many_requests', `Too many failed sign-ins for this account or from this address; retry in ${seconds} s`, {
+      'retry-after': String(seconds),
+    });
+  }
+  try {
+    const granted = await grant();
+    await throttle.succeeded(attempt);
+    return granted;
+  } catch (error) {
+    if (error instanceof OAuthError && error.code === 'invalid_grant') await throttle.failed(attempt);
     throw error;
-  });
+  }
 }

@@ -3,7 +3,7 @@ import { CreateOrgUser } from '../../schemas/org';
 import type { AppStore } from '../organisations/app-store';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import type { OrgUserStore } from '../organisations/org-user-store';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import { splitScopeList } from '../management-tokens/scope-list';
 import type { TokenStore } from '../management-tokens/token-store';
@@ -12,7 +12,7 @@ import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest } from '../shared/http/types';
 import { listAccessTokens, mintAccessToken, revokeAccessToken } from './access-tokens';
-import { answeringOAuthErrors, NO_STORE_HEADERS, takePasswordAttempt } from './oauth-error';
+import { answeringOAuthErrors, NO_STORE_HEADERS, throttledSignIn } from './oauth-error';
 import { createOrgUser, deleteOrgUser } from './org-users';
 import { grantPasswordToken } from './password-grant';
 import { parsePasswordGrantRequest } from './token-request';
@@ -21,8 +21,8 @@ export interface OAuthDeps {
   readonly apps: AppStore;
   readonly users: OrgUserStore;
   readonly tokens: TokenStore;
-  /** Password attempts per org per minute at the token URL (its own counter, not the org's query budget). */
-  readonly tokenUrlRateLimiter: RateLimiter;
+  /** Failed password attempts per account and source (rate-limit/sign-in-throttle.ts). */
+  readonly signInThrottle: SignInThrottle;
   readonly signingKey: SigningKeyProvider;
   readonly now?: () => Date;
 }
@@ -31,17 +31,18 @@ const MAX_USER_BODY_BYTES = 16 * 1024;
 /** The token URL, access-token minting and revocation, and org users. */
 export function oauthOperations(deps: OAuthDeps): Record<string, Operation<ManagementCaller | undefined>> {
   const now = () => deps.now?.() ?? new Date();
-  const { tokens, users, tokenUrlRateLimiter: tokenUrlLimiter } = deps;
+  const { tokens, users } = deps;
 
   return {
     issueAccessToken: (request) =>
       answeringOAuthErrors(async () => {
         const orgId = request.pathParams['orgId']!;
-        await takePasswordAttempt(tokenUrlLimiter, orgId);
         const grant = parsePasswordGrantRequest(request);
-        const answer = await grantPasswordToken(
-          { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
-          { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
+        const answer = await throttledSignIn(deps.signInThrottle, { orgId, username: grant.username, source: request.sourceIp }, async () =>
+          grantPasswordToken(
+            { users, tokens, apps: deps.apps, signingKey: await deps.signingKey(), now: now() },
+            { orgId, username: grant.username, password: grant.password, scopes: splitScopeList(grant.scope), appId: grant.app_id },
+          ),
         );
         return { status: 200, body: answer, headers: { ...NO_STORE_HEADERS } };
       }),

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { setOrgStatus } from '../../functions/organisations/org-status';
 import { managementScopes } from '../../schemas/scopes';
@@ -11,7 +12,7 @@ describe('OAuth and access tokens API', () => {
   let otherToken: string;
 
   beforeAll(async () => {
-    rt = await startTestRuntime('oauth', { managementAuth: { orgStatusTtlMs: 0, tokenUrlRateLimitPerMinute: 20 } });
+    rt = await startTestRuntime('oauth', { managementAuth: { orgStatusTtlMs: 0 } });
     await rt.apps.createOrgWithApp({ orgId: 'org_other', orgName: 'Other', appId: 'app_other', appName: 'Other' });
     otherToken = await rt.issueToken({ org_id: 'org_other', app_id: 'app_other' });
   });
@@ -22,6 +23,23 @@ describe('OAuth and access tokens API', () => {
     send(tokenUrl(orgId), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
   const json = (fields: Record<string, unknown>, orgId?: string) =>
     send(tokenUrl(orgId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) });
+  /** A request from a given loopback source address (every 127.x address is this machine's). */
+  const requestFrom = (source: string, url: string, contentType: string, body: string) =>
+    new Promise<TestResponse>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', localAddress: source, headers: { 'content-type': contentType } }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: response.statusCode ?? 0, headers, body: text ? JSON.parse(text) : undefined });
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  const formFrom = (source: string, fields: Record<string, string>) =>
+    requestFrom(source, tokenUrl(), 'application/x-www-form-urlencoded', new URLSearchParams(fields).toString());
   const admin = () => ({ grant_type: 'password', username: rt.credentials.admin_username!, password: rt.credentials.admin_password! });
   const as = (token: string, method: string, path: string, body?: unknown) => rt.management(method, path, { authorization: `Bearer ${token}` }, body);
   const expectOAuthError = (response: TestResponse, status: number, error: string) => {
@@ -76,18 +94,36 @@ describe('OAuth and access tokens API', () => {
       expect(granted.body.scope).toBe('read:events');
     });
 
-    it('rate-limits password attempts per org with 429 in OAuth form', async () => {
-      // Limit 20 a minute: at most 30 in a minute and 50 over two, so 60 quick attempts must hit it.
+    it('throttles failed sign-ins per account and source with growing delays, never locking the owner out from a clean source', async () => {
+      const created = await rt.management('POST', '/~/organizations/users', {}, { username: 'victim', password: 'victim-password-1', scopes: ['read:events'] });
+      expect(created.status).toBe(201);
+      const guess = (source: string, password: string) => formFrom(source, { grant_type: 'password', username: 'victim', password });
+      // One attacker source: five free failures, then 429 with Retry-After while its delay runs (its refusals are not counted).
       const answers: TestResponse[] = [];
-      for (let i = 0; i < 60; i++) answers.push(await form({ grant_type: 'password', username: 'guess', password: `guess-${i}` }, 'org_guessing'));
-      const limited = answers.filter((a) => a.status === 429);
-      expect(limited.length).toBeGreaterThanOrEqual(10);
-      expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(50);
-      expectOAuthError(limited[0]!, 429, 'too_many_requests');
-      expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(limited[0]!.headers.get('x-ratelimit-remaining')).toBe('0');
-      // Another org's logins are unaffected.
-      expect((await form(admin())).status).toBe(200);
+      for (let i = 0; i < 12; i++) answers.push(await guess('127.0.0.2', `guess-${i}`));
+      expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, ...Array.from({ length: 7 }, () => 429)]);
+      expectOAuthError(answers[5]!, 429, 'too_many_requests');
+      expect(Number(answers[5]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Even the right password waits at that source; from another source the owner signs in at once.
+      expect((await guess('127.0.0.2', 'victim-password-1')).status).toBe(429);
+      expect((await guess('127.0.0.1', 'victim-password-1')).status).toBe(200);
+
+      // Nine more sources, five failures each, bring the account to 50 failures: from then on a source
+      // that has failed on it waits after its failure, while a source that has not failed still signs in.
+      for (let host = 3; host <= 11; host++) for (let i = 0; i < 5; i++) expect((await guess(`127.0.0.${host}`, `spray-${i}`)).status).toBe(401);
+      expect((await guess('127.0.0.13', 'spray-x')).status).toBe(401);
+      expect((await guess('127.0.0.13', 'victim-password-1')).status).toBe(429);
+      expect((await guess('127.0.0.14', 'victim-password-1')).status).toBe(200);
+      // The console's sign-in shares the throttle.
+      const consoleSignIn = (source: string, password: string) =>
+        requestFrom(
+          source,
+          `${rt.credentials.management_url}/oauth/console_session`,
+          'application/json',
+          JSON.stringify({ org_id: rt.credentials.org_id, username: 'victim', password }),
+        );
+      expect((await consoleSignIn('127.0.0.2', 'victim-password-1')).status).toBe(429);
+      expect((await consoleSignIn('127.0.0.15', 'victim-password-1')).status).toBe(200);
     });
   });
 

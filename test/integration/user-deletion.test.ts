@@ -9,7 +9,7 @@ describe('deleting an org user', () => {
   let rt: TestRuntime;
 
   beforeAll(async () => {
-    rt = await startTestRuntime('user-deletion', { managementAuth: { rateLimitPerMinute: 100_000, tokenUrlRateLimitPerMinute: 1000 }, governanceRefreshMs: 0 });
+    rt = await startTestRuntime('user-deletion', { managementAuth: { rateLimitPerMinute: 100_000 }, governanceRefreshMs: 0 });
   });
   afterAll(() => rt?.dispose());
 

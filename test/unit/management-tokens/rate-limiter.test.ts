@@ -53,8 +53,8 @@ describe('RateLimiter', () => {
 
   it('keeps separate buckets apart', async () => {
     const { client, items } = fakeTable();
-    const limiter = new RateLimiter(client, 'resources', { limitPerMinute: 2, bucket: 'TOKEN_URL_MINUTE', now });
+    const limiter = new RateLimiter(client, 'resources', { limitPerMinute: 2, bucket: 'CUSTOMER_PAGES_MINUTE', now });
     await limiter.take('org');
-    expect([...items.keys()][0]).toMatch(/^RATE#org\|TOKEN_URL_MINUTE#/);
+    expect([...items.keys()][0]).toMatch(/^RATE#org\|CUSTOMER_PAGES_MINUTE#/);
   });
 });
