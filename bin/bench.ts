@@ -19,8 +19,9 @@ import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
 import { fmt, trackPeakRss } from './bench/timing';
 import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
 import { benchCohorts } from './bench/cohorts';
+import { FAIR_SHARE_TARGET_MS, benchFairShare } from './bench/fair-share';
 
-const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'cohorts', 'exports', 'billing', 'console'] as const;
+const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'fairness', 'cohorts', 'exports', 'billing', 'console'] as const;
 
 /** The value of `--events N`, if given. */
 function eventsOption(args: readonly string[]): number | undefined {
@@ -118,6 +119,16 @@ async function main(): Promise<void> {
     results.analyses = { ...r, peakRssMb };
     log(
       `  data ${r.reusedData ? 'reused' : 'generated'} (generation takes ${Math.round(r.generatedSeconds)} s); target: median ≤ ${ANALYSES_TARGET_MS} ms each (${r.timings.every((t) => t.medianMs <= ANALYSES_TARGET_MS) ? 'met' : 'MISSED'}); peak RSS ${peakRssMb.toLocaleString('en')} MB`,
+    );
+  }
+  if (run('fairness')) {
+    log(
+      `\n## Fair share: one org floods DuckDB with heavy searches (30 at once, 10 let through), another counts, over ${(events ?? DEFAULT_SEARCH_DATASET.events).toLocaleString('en')} events`,
+    );
+    const r = await benchFairShare({ log, ...(events ? { spec: { ...DEFAULT_SEARCH_DATASET, events } } : {}) });
+    results.fairness = r;
+    log(
+      `  target: the quiet org's count within ${FAIR_SHARE_TARGET_MS} ms under the flood (${r.fairShare.quietMaxMs <= FAIR_SHARE_TARGET_MS ? 'met' : 'MISSED'}: ${r.fairShare.quietMaxMs.toFixed(0)} ms at most, ${r.unshared.quietMaxMs.toFixed(0)} ms without the fair share)`,
     );
   }
   if (run('cohorts')) {

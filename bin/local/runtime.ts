@@ -78,7 +78,7 @@ export interface LocalRuntimeOptions {
     now?: () => Date;
   };
   /** Each query of the API: its time budget and the queries one org may run at once (defaults as on AWS). */
-  readonly queryBudget?: { timeMs?: number; concurrentPerOrg?: number };
+  readonly queryBudget?: { timeMs?: number; concurrentPerOrg?: number; searchConcurrency?: number };
   /**
    * How often the billing run runs (the AWS schedule is 5 min). Default: 60 s (npm start reads BILLING_INTERVAL_MS)
    * when the runtime starts its own emulators (npm start), off (0) on shared emulators (tests).
@@ -206,6 +206,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         ...(managementAuth.orgStatusTtlMs === undefined ? {} : { orgStatusTtlMs: managementAuth.orgStatusTtlMs }),
         ...(options.queryBudget?.timeMs === undefined ? {} : { queryTimeBudgetMs: options.queryBudget.timeMs }),
         ...(options.queryBudget?.concurrentPerOrg === undefined ? {} : { concurrentQueriesPerOrg: options.queryBudget.concurrentPerOrg }),
+        ...(options.queryBudget?.searchConcurrency === undefined ? {} : { searchConcurrency: options.queryBudget.searchConcurrency }),
         ...(managementAuth.now ? { now: managementAuth.now } : {}),
       },
     });

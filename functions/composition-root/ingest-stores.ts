@@ -33,6 +33,8 @@ export interface StoreSettings {
   readonly queryTimeBudgetMs?: number;
   /** Queries one org may run at once (CONCURRENT_QUERIES_PER_ORG); default 10. */
   readonly concurrentQueriesPerOrg?: number;
+  /** Queries of all orgs this process runs at once, shared fairly between orgs (SEARCH_CONCURRENCY); default 4. */
+  readonly searchConcurrency?: number;
   /** Requests of customer pages (customer tokens) per org per minute (CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE); default 6,000. */
   readonly customerPagesRateLimitPerMinute?: number;
   /** How long an org's subscription status is cached; at most (and by default) 30 s. */
@@ -49,6 +51,8 @@ export interface StoreSettings {
 export const DEFAULT_CUSTOMER_PAGES_RATE_LIMIT = 6000;
 export const DEFAULT_QUERY_TIME_BUDGET_MS = 25_000;
 export const DEFAULT_CONCURRENT_QUERIES_PER_ORG = 10;
+/** Queries of all orgs one process runs at once: about what two cores keep busy without one org's flood queueing the rest. */
+export const DEFAULT_SEARCH_CONCURRENCY = 4;
 
 export interface ServiceStoresInput {
   readonly clients: AwsClients;

@@ -19,11 +19,18 @@ import { OrgStatusCache } from '../organisations/org-status';
 import { OrgUserStore } from '../organisations/org-user-store';
 import { DEFAULT_MANAGEMENT_RATE_LIMIT } from '../rate-limit/rate-limit-policy';
 import { RateLimiter } from '../rate-limit/rate-limiter';
+import { FairShare } from '../rate-limit/fair-share';
 import { QuerySlots } from '../rate-limit/query-slots';
 import { DEFAULT_SIGN_IN_POLICY, DynamoFailureCounters, SignInThrottle } from '../rate-limit/sign-in-throttle';
 import type { QueryBudgetDeps } from '../search/query-budget';
 import { ConsoleSessionStore } from '../console-sessions/session-store';
-import { DEFAULT_CONCURRENT_QUERIES_PER_ORG, DEFAULT_CUSTOMER_PAGES_RATE_LIMIT, DEFAULT_QUERY_TIME_BUDGET_MS, IngestStores } from './ingest-stores';
+import {
+  DEFAULT_CONCURRENT_QUERIES_PER_ORG,
+  DEFAULT_CUSTOMER_PAGES_RATE_LIMIT,
+  DEFAULT_SEARCH_CONCURRENCY,
+  DEFAULT_QUERY_TIME_BUDGET_MS,
+  IngestStores,
+} from './ingest-stores';
 
 export { IngestStores, type ServiceStoresInput, type StorageNames, type StoreSettings } from './ingest-stores';
 
@@ -75,7 +82,7 @@ export class ServiceStores extends IngestStores {
     );
   }
 
-  /** Each query of the API: its org's concurrent-query slots and its time budget. */
+  /** Each query of the API: its org's concurrent-query slots, the process's fair share of the engine and its time budget. */
   get queryBudget(): QueryBudgetDeps {
     return this.once('queryBudget', () => {
       const queryTimeMs = this.settings.queryTimeBudgetMs ?? DEFAULT_QUERY_TIME_BUDGET_MS;
@@ -85,7 +92,7 @@ export class ServiceStores extends IngestStores {
         leaseMs: queryTimeMs + 5_000,
         now: () => this.now().getTime(),
       });
-      return { querySlots: slots, queryTimeMs };
+      return { querySlots: slots, queryTimeMs, fairShare: new FairShare(this.settings.searchConcurrency ?? DEFAULT_SEARCH_CONCURRENCY) };
     });
   }
 

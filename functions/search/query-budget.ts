@@ -1,5 +1,6 @@
 import { abortable } from './abortable';
 import { ClientClosedError, QueryTimeoutError } from '../shared/errors';
+import type { FairShare } from '../rate-limit/fair-share';
 import type { QuerySlots } from '../rate-limit/query-slots';
 
 export interface QueryBudgetDeps {
@@ -7,11 +8,13 @@ export interface QueryBudgetDeps {
   readonly querySlots: Pick<QuerySlots, 'acquire'>;
   /** How long one query may run before it is stopped (504). */
   readonly queryTimeMs: number;
+  /** The process's fair share of the engine: queries in flight bounded as a whole, served org by org. */
+  readonly fairShare?: FairShare;
 }
 
 /**
  * Runs one query of the API within its budget: a slot of the org's concurrent queries (429 with
- * Retry-After when none is free), a time budget (stopped with 504 past it) and the caller's
+ * Retry-After when none is free), then a slot of the process's fair share of the engine, a time budget (stopped with 504 past it) and the caller's
  * connection (stopped when the caller hangs up). `work` gets the signal to hand to the backend
  * in its SearchContext; whatever the backend rejects with after the signal aborted, the signal's
  * reason is what the caller sees.
@@ -34,7 +37,15 @@ export async function withinQueryBudget<T>(
   const hungUp = () => controller.abort(new ClientClosedError('The client closed the connection; its query was stopped'));
   if (disconnected?.aborted) hungUp();
   else disconnected?.addEventListener('abort', hungUp, { once: true });
-  const running = work(controller.signal);
+  // Waiting for the engine's fair share counts against the budget, and ends when the caller hangs up.
+  const running = (async () => {
+    const release = deps.fairShare ? await deps.fairShare.acquire(orgId, controller.signal) : undefined;
+    try {
+      return await work(controller.signal);
+    } finally {
+      release?.();
+    }
+  })();
   try {
     // The caller is answered as soon as the budget is spent, whenever the backend notices.
     return await abortable(controller.signal, running);
