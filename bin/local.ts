@@ -22,6 +22,8 @@ const LocalEnv = z.object({
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).default(25_000),
   /** Queries one org may run at once; more are answered 429 (AWS: the same default). */
   CONCURRENT_QUERIES_PER_ORG: z.coerce.number().int().min(1).default(10),
+  /** Queries of all orgs run at once, shared fairly between orgs (functions/rate-limit/fair-share.ts). */
+  SEARCH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** How often the local billing run runs; 0 turns it off (AWS: every 5 minutes). */
   BILLING_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** How often governance-rule membership is recomputed; 0 turns it off (AWS: every minute). */
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
     host: env.HOST,
     log,
     managementAuth: { rateLimitPerMinute: env.MANAGEMENT_RATE_LIMIT_PER_MINUTE, customerPagesRateLimitPerMinute: env.CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE },
-    queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG },
+    queryBudget: { timeMs: env.QUERY_TIME_BUDGET_MS, concurrentPerOrg: env.CONCURRENT_QUERIES_PER_ORG, searchConcurrency: env.SEARCH_CONCURRENCY },
     search:
       env.SEARCH_BACKEND === 'opensearch'
         ? { backend: 'opensearch', ...(env.OPENSEARCH_ENDPOINT ? { endpoint: env.OPENSEARCH_ENDPOINT } : {}) }

@@ -15,5 +15,6 @@ export function searchIndexFromEnv(env: {
   return createOpenSearchIndex({
     client: createOpenSearchClient({ endpoint: env.OPENSEARCH_ENDPOINT, region: env.AWS_REGION, signWithIam: true }),
     replicas: env.OPENSEARCH_REPLICAS,
+    searchBackpressure: 'enforced',
   });
 }

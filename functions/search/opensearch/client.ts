@@ -11,9 +11,16 @@ export interface OpenSearchClientOptions {
   readonly signWithIam: boolean;
 }
 
+/**
+ * Requests one process keeps in flight to the domain at most (the rest wait for a socket): a Lambda's
+ * queries are few, and this bounds what any one instance can put on the cluster at once.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 8;
+const agent = { keepAlive: true, maxSockets: MAX_REQUESTS_IN_FLIGHT };
+
 /** The client the OpenSearch adapter is given: built at the edge (a handler), never in domain code. */
 export function createOpenSearchClient(options: OpenSearchClientOptions): Client {
-  if (!options.signWithIam) return new Client({ node: options.endpoint });
+  if (!options.signWithIam) return new Client({ node: options.endpoint, agent });
   if (options.region === undefined || options.region === '') {
     throw new Error('signing OpenSearch requests with IAM needs the region of the domain');
   }
@@ -22,5 +29,6 @@ export function createOpenSearchClient(options: OpenSearchClientOptions): Client
   return new Client({
     ...AwsSigv4Signer({ region: options.region, service: 'es', getCredentials: () => credentials() }),
     node: options.endpoint,
+    agent,
   });
 }

@@ -44,12 +44,18 @@ export interface OpenSearchIndexOptions {
   readonly bulkLimits?: BulkLimits;
   /** Replicas of every index (default 1); 0 on a one-node domain, where a replica cannot be placed. */
   readonly replicas?: number;
+  /**
+   * OpenSearch's search backpressure mode, applied to the cluster when the index is made ready
+   * (`enforced` on AWS: under duress the node cancels the most resource-hungry search tasks, so one
+   * tenant's heavy searches cannot starve the others'); unset: the cluster's own setting is kept.
+   */
+  readonly searchBackpressure?: 'monitor_only' | 'enforced';
 }
 
 export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchableIndex {
   const prefix = options.indexPrefix ?? '';
   assertValidIndexPrefix(prefix);
-  return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS, options.replicas ?? 1);
+  return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS, options.replicas ?? 1, options.searchBackpressure);
 }
 
 /** Filter clauses matching only the caller's own documents and, when given, those whose time is in [from, to). */
@@ -72,6 +78,7 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly prefix: string,
     private readonly limits: BulkLimits,
     private readonly replicas: number,
+    private readonly searchBackpressure?: 'monitor_only' | 'enforced',
   ) {
     this.target = {
       client,
@@ -85,6 +92,7 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   async ensureReady(): Promise<void> {
+    if (this.searchBackpressure) await this.applySearchBackpressure(this.searchBackpressure);
     const common = commonComponentTemplate(this.prefix, this.replicas);
     await this.client.cluster.putComponentTemplate({ name: common.name, body: common.body });
     for (const template of indexTemplates(this.prefix)) {
@@ -100,6 +108,15 @@ class OpenSearchIndex implements SearchableIndex {
       } catch (error) {
         if (!isAlreadyExists(error)) throw error;
       }
+    }
+  }
+
+  /** A domain that does not let this role change the setting keeps its own: the search still works, so that is a warning. */
+  private async applySearchBackpressure(mode: 'monitor_only' | 'enforced'): Promise<void> {
+    try {
+      await this.client.cluster.putSettings({ body: { persistent: { 'search_backpressure.mode': mode } } });
+    } catch (error) {
+      console.warn(JSON.stringify({ level: 'warn', message: 'could not set search_backpressure.mode', mode, error: String(error).slice(0, 300) }));
     }
   }
 
