@@ -187,7 +187,9 @@ function toEvent(request: IncomingMessage, body: Buffer, receivedAt: number): Ht
 
   const queryStringParameters: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(rawQueryString)) {
-    queryStringParameters[name] = name in queryStringParameters ? `${queryStringParameters[name]},${value}` : value;
+    // As API Gateway does: repeated names joined by commas, every name an own member (`__proto__` and `constructor` included).
+    const joined = Object.hasOwn(queryStringParameters, name) ? `${queryStringParameters[name]},${value}` : value;
+    Object.defineProperty(queryStringParameters, name, { value: joined, enumerable: true, writable: true, configurable: true });
   }
 
   const method = request.method ?? 'GET';

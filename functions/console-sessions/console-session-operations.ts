@@ -4,7 +4,9 @@ import { effectiveScopes } from '../management-tokens/scope-list';
 import { answeringOAuthErrors, NO_STORE_HEADERS, OAuthError, oauthErrorResult, throttledSignIn } from '../oauth/oauth-error';
 import type { OAuthDeps } from '../oauth/oauth-operations';
 import { issueShortLivedToken, passwordGrant } from '../oauth/password-grant';
+import { ServiceError } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
+import type { HttpRequest } from '../shared/http/types';
 import type { Operation } from '../shared/http/handler';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './session-cookie';
 import type { ConsoleSessionStore } from './session-store';
@@ -29,7 +31,7 @@ export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<strin
   return {
     startConsoleSession: (request) =>
       answeringOAuthErrors(async () => {
-        const input = ConsoleSignIn.safeParse(readJsonBody(request, MAX_SIGN_IN_BYTES));
+        const input = ConsoleSignIn.safeParse(signInBody(request));
         if (!input.success) {
           const issue = input.error.issues[0]!;
           throw new OAuthError(400, 'invalid_request', `${fieldPath(issue.path, 'body')}: ${issue.message}`);
@@ -80,4 +82,14 @@ export function consoleSessionOperations(deps: ConsoleSessionDeps): Record<strin
       return { status: 204, cookies: [clearSessionCookie(request)] };
     },
   };
+}
+
+/** The sign-in body as JSON; an empty or unreadable one is the RFC 6749 invalid_request its document declares, not the service's error shape. */
+function signInBody(request: HttpRequest): unknown {
+  try {
+    return readJsonBody(request, MAX_SIGN_IN_BYTES);
+  } catch (error) {
+    if (error instanceof ServiceError && error.status < 500) throw new OAuthError(400, 'invalid_request', error.message);
+    throw error;
+  }
 }

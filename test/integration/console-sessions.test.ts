@@ -42,6 +42,12 @@ describe('console sessions', () => {
     const empty = await send(url('/oauth/console_session'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(empty.status).toBe(400);
     expect(empty.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('org_id') });
+    // No body at all, or one that is not JSON: the same declared shape, not the service's own.
+    for (const body of [undefined, 'not json']) {
+      const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) };
+      const answer = await send(url('/oauth/console_session'), init);
+      expect([answer.status, answer.body]).toEqual([400, { error: 'invalid_request', error_description: expect.any(String) }]);
+    }
   });
 
   it('trades the cookie for a new token, rotating it; the replaced cookie works for a moment, then ends the session', async () => {

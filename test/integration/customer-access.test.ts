@@ -222,6 +222,10 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     const ignored = await dataOf(tokens['acme']!, ids['company-calls']!, '?company_id=globex');
     expect([ignored.status, ignored.body.error.details[0].field]).toEqual([400, 'company_id']);
     expect((await asCustomer(tokens['acme']!, '/usage?company_id=globex')).status).toBe(400);
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const odd = await asCustomer(tokens['acme']!, `/usage?${name}=1`);
+      expect([name, odd.status, odd.body.error.details[0].field]).toEqual([name, 400, name]);
+    }
 
     // Every other route of the management API, with the token as bearer and as any {token} parameter.
     for (const route of routesOf({ api: 'management' })) {
@@ -354,6 +358,12 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['budget', 'currency', 'extra']);
     expect((await asCustomer(tokens['initech']!, '/spend_cap')).status).toBe(404);
+    // A currency the catalog prices nothing in: such a cap could never be reached.
+    const unpriced = await asCustomer(tokens['initech']!, '/spend_cap', 'PUT', { budget: '10', currency: 'XYZ' });
+    expect([unpriced.status, unpriced.body.error.details]).toEqual([
+      400,
+      [{ field: 'currency', reason: 'the catalog has no price in xyz (it prices in usd)' }],
+    ]);
 
     const set = await asCustomer(tokens['initech']!, '/spend_cap', 'PUT', { budget: '0.5', currency: 'usd', warn_at_percent: 50, hard_cap: true });
     expect(set.status).toBe(200);

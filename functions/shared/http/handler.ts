@@ -57,7 +57,8 @@ export function toHttpRequest(event: HttpEvent, context?: HandlerContext): HttpR
   }
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (value !== undefined) query[name] = value;
+    // Defined, not assigned: `?__proto__=1` would otherwise vanish instead of being refused as an unknown parameter.
+    if (value !== undefined) Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true });
   }
   const body = event.body ?? '';
   let rawBody: Buffer | undefined;
