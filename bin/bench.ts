@@ -20,8 +20,23 @@ import { fmt, trackPeakRss } from './bench/timing';
 import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
 import { benchCohorts } from './bench/cohorts';
 import { FAIR_SHARE_TARGET_MS, benchFairShare } from './bench/fair-share';
+import { HOSTILE_BODIES, HOSTILE_HEAP_GROWTH_TARGET_MB, HOSTILE_ROUNDS, benchHostileMemory } from './bench/hostile-memory';
 
-const sections = ['collector', 'bundle', 'e2e', 'writes', 'search', 'opensearch', 'analyses', 'fairness', 'cohorts', 'exports', 'billing', 'console'] as const;
+const sections = [
+  'collector',
+  'bundle',
+  'e2e',
+  'writes',
+  'search',
+  'opensearch',
+  'analyses',
+  'fairness',
+  'memory',
+  'cohorts',
+  'exports',
+  'billing',
+  'console',
+] as const;
 
 /** The value of `--events N`, if given. */
 function eventsOption(args: readonly string[]): number | undefined {
@@ -129,6 +144,15 @@ async function main(): Promise<void> {
     results.fairness = r;
     log(
       `  target: the quiet org's count within ${FAIR_SHARE_TARGET_MS} ms under the flood (${r.fairShare.quietMaxMs <= FAIR_SHARE_TARGET_MS ? 'met' : 'MISSED'}: ${r.fairShare.quietMaxMs.toFixed(0)} ms at most, ${r.unshared.quietMaxMs.toFixed(0)} ms without the fair share)`,
+    );
+  }
+  if (run('memory')) {
+    log(`\n## Memory through hostile search bodies: ${HOSTILE_ROUNDS} rounds of ${HOSTILE_BODIES.toLocaleString('en')}, each with cache keys of its own`);
+    const r = await benchHostileMemory({ log });
+    results.memory = r;
+    const lastHeapGrowth = (r.heapMbAfterRound.at(-1) ?? 0) - (r.heapMbAfterRound.at(-2) ?? r.startHeapMb);
+    log(
+      `  ${r.answered} answered, ${r.refused} refused; heap in use after a collection ${r.startHeapMb} → ${r.heapMbAfterRound.join(' → ')} MB, RSS ${r.startRssMb} → ${r.rssMbAfterRound.join(' → ')} MB; target: the last round adds ≤ ${HOSTILE_HEAP_GROWTH_TARGET_MB} MB of heap (${lastHeapGrowth <= HOSTILE_HEAP_GROWTH_TARGET_MB ? 'met' : 'MISSED'}: ${lastHeapGrowth} MB)`,
     );
   }
   if (run('cohorts')) {

@@ -5,6 +5,7 @@
  * the filter are dropped; arrays of objects are filtered element by element.
  */
 
+import { BoundedMap } from '../../values/bounded-map';
 import { wildcardMatcher, type PatternPart } from './wildcard-patterns';
 
 type Json = Record<string, unknown>;
@@ -13,7 +14,7 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const patternCache = new Map<string, PathTest>();
+const patternCache = new BoundedMap<string, PathTest>(1000);
 
 type PathTest = (path: string) => boolean;
 
@@ -23,7 +24,6 @@ function compile(pattern: string): PathTest {
   if (test === undefined) {
     const parts: PatternPart[] = [...pattern].map((ch) => (ch === '*' ? { kind: 'any-run' } : { kind: 'literal', ch }));
     test = wildcardMatcher(parts);
-    if (patternCache.size > 1000) patternCache.clear();
     patternCache.set(pattern, test);
   }
   return test;

@@ -85,6 +85,33 @@ describe('virtual event types', () => {
     expect((await rt.management('GET', `/~/virtual_eventtypes/${created.body._id}`)).status).toBe(410);
   });
 
+  it('matches wildcards over type names in linear time: patterns that backtracked for minutes as a RegExp answer at once', async () => {
+    const long = await post('/~/virtual_eventtypes', { name: 'a'.repeat(128), criteria: { term: { 'request.verb': 'POST' } } });
+    expect(long.status).toBe(201);
+    const window = '?from=-7d&to=now';
+    const wildcard = (value: string) => post(`/search/~/search/events${window}`, { query: { wildcard: { virtual_event_types: { value } } } });
+    // 6 and 10 stars against 128 letters: a backtracking expression took 66 s and minutes, holding every other request.
+    const [six, ten, apps] = await Promise.all([wildcard('*a*a*a*a*a*b'), wildcard('*a*a*a*a*a*a*a*a*a*b'), rt.management('GET', '/~/apps')]);
+    expect([six.status, ten.status, apps.status]).toEqual([200, 200, 200]);
+    expect([ids(six), ids(ten)]).toEqual([[], []]);
+    expect(ids(await wildcard('*a*a*a*a*a*'))).toHaveLength(2);
+    // An alert on the same pattern is saved and evaluated like the search.
+    const alert = await post('/~/alerts', {
+      name: 'Long type',
+      state: 1,
+      metric: 'count',
+      window_minutes: 60,
+      interval_minutes: 1,
+      query: { wildcard: { virtual_event_types: { value: '*a*a*a*a*a*a*a*a*a*b' } } },
+      condition: { type: 'static', operator: 'above', threshold: 0 },
+      channels: { emails: ['oncall@x.test'] },
+    });
+    expect(alert.status).toBe(201);
+    const evaluated = await post(`/~/alerts/${alert.body._id}/evaluate`, {});
+    expect([evaluated.status, evaluated.body.fired]).toEqual([200, 0]);
+    expect((await rt.management('DELETE', `/~/virtual_eventtypes/${long.body._id}`)).status).toBe(204);
+  });
+
   it('refuses bad types and bad uses of the field with a 400 naming the member, and stores nothing', async () => {
     const cases: [unknown, string][] = [
       [{ criteria: { match_all: {} } }, 'name'],

@@ -13,6 +13,7 @@
  */
 import { ValidationError } from '../../shared/errors';
 import { offsetMs, partsOfLocalMs, utcMs } from './time-zone';
+import { BoundedMap } from '../../../values/bounded-map';
 
 /** The format OpenSearch uses for our date fields (no explicit format in the mapping). */
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';
@@ -48,7 +49,8 @@ type Token = { literal: string } | { letter: string; count: number };
 
 const SUPPORTED_LETTERS = new Set(['y', 'u', 'M', 'L', 'd', 'D', 'H', 'k', 'h', 'K', 'm', 's', 'S', 'a', 'E', 'X', 'x', 'Z', 'V']);
 
-const patternCache = new Map<string, Token[]>();
+/** Formats come from requests: the most recent 256 stay parsed. */
+const patternCache = new BoundedMap<string, Token[]>(256);
 
 export function invalidFormat(format: string, reason: string): ValidationError {
   return new ValidationError(`invalid date format ${JSON.stringify(format)}`, [{ field: 'format', reason }]);

@@ -14,6 +14,7 @@ import { daysInMonth } from '../../../values/calendar';
 import { ValidationError } from '../../shared/errors';
 import { formatDate } from './date-format';
 import { DAY_MS, HOUR_MS, partsOfLocalMs, utcMs, zoneRules, type ZoneRules, type ZoneTransition } from './time-zone';
+import { BoundedMap } from '../../../values/bounded-map';
 
 export type CalendarUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 export type BucketInterval = { calendar: CalendarUnit } | { fixedMs: number };
@@ -297,7 +298,8 @@ export class BucketRounding {
 
 const CALENDAR_MS: Partial<Record<CalendarUnit, number>> = { minute: MINUTE_MS, hour: HOUR_MS };
 
-const roundings = new Map<string, BucketRounding>();
+/** Intervals and zones come from requests: the most recent 256 roundings stay built. */
+const roundings = new BoundedMap<string, BucketRounding>(256);
 let lastRounding: BucketRounding | undefined;
 let lastZone = '';
 

@@ -12,6 +12,7 @@ import { daysInMonth } from '../../../values/calendar';
  * the tests compare the tables with Intl at random instants 1990–2040 in zones with unusual rules.
  */
 import { ValidationError } from '../../shared/errors';
+import { BoundedMap } from '../../../values/bounded-map';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -45,7 +46,8 @@ interface Block {
   transitions: ZoneTransition[];
 }
 
-const zones = new Map<string, ZoneRules>();
+/** Zones as requests write them (any case of a name, any fixed offset): the most recent 1,024 stay loaded. */
+const zones = new BoundedMap<string, ZoneRules>(1024);
 
 const FIXED_OFFSET = /^([+-])(\d{2})(?::?(\d{2}))?$/;
 

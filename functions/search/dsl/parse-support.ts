@@ -3,6 +3,7 @@ import { resolveDateMath } from '../dates/date-math';
 import { fieldNameProblem, isDateName } from '../fields';
 import { ValidationError } from '../../shared/errors';
 import type { Scalar } from '../../../schemas/search-tree';
+import { BoundedMap } from '../../../values/bounded-map';
 
 /** What every part of the search DSL parser shares: issues with paths, leaf schemas, single-field query forms. */
 
@@ -179,10 +180,15 @@ export function valueOrParams<P extends Record<string, unknown>>(
 
 /**
  * Schemas depend only on the index kind and the request's time zone: built once and reused (building
- * them costs more than parsing a body). Time zones are validated names, so the cache stays small.
+ * them costs more than parsing a body). Time zones are validated, but there are thousands of names and
+ * fixed offsets a request may write: the 64 most recently used schemas stay built.
  */
-const schemaCache = new Map<string, unknown>();
+const schemaCache = new BoundedMap<string, unknown>(64);
 export function memoized<T>(key: string, build: () => T): T {
-  if (!schemaCache.has(key)) schemaCache.set(key, build());
-  return schemaCache.get(key) as T;
+  let schema = schemaCache.get(key);
+  if (schema === undefined) {
+    schema = build();
+    schemaCache.set(key, schema);
+  }
+  return schema as T;
 }
