@@ -27,8 +27,11 @@ export const MAX_TAKE = 1000;
 const UPDATE_ATTEMPTS = 8;
 /** Jittered pause before a retry, so racing writers spread out instead of colliding again. */
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-/** Ids outside this shape cannot exist: answered 404 without touching the table (keeps keys well under DynamoDB's limits). */
-const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * Ids outside this shape cannot exist: answered 404 without touching the table (keeps keys well under
+ * DynamoDB's limits). Also the documented shape of `before_id`.
+ */
+export const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 /** BatchGetItem's per-call key limit. */
 
 export type StoredDocument = Record<string, unknown>;

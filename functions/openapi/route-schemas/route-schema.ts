@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_TAKE, MAX_TAKE } from '../../resources/resource-store';
+import { DEFAULT_TAKE, ID_SHAPE, MAX_TAKE } from '../../resources/resource-store';
 
 /** The shape of a route's OpenAPI description and the helpers every area uses. */
 export interface RouteSchema {
@@ -43,7 +43,7 @@ export const ListQuery = z.object({
     .max(MAX_TAKE)
     .optional()
     .meta({ description: `Page size, 1–${MAX_TAKE}; default ${DEFAULT_TAKE}.` }),
-  before_id: z.string().optional().meta({ description: 'The x-next-before-id of the previous page.' }),
+  before_id: z.string().regex(ID_SHAPE).optional().meta({ description: 'The x-next-before-id of the previous page.' }),
 });
 export const NEXT_PAGE = { 'x-next-before-id': 'Present when another page may follow: pass it as before_id.' };
 

@@ -92,6 +92,18 @@ describe.each(apis)('the %s document', (api) => {
   const document = documents[api];
   const operations = operationsOf(document);
 
+  it('states the shape of before_id wherever a list takes it, as the API checks it (a generated client sends only ids it accepts)', () => {
+    // Billing reports and the balance ledger page by positions of their own (a report id or cursor, a sequence_id).
+    const lists = operationsOf(documents.management).filter(
+      ({ path, op }) => !path.includes('/billing/reports') && (op['parameters'] ?? []).some((p: Json) => p['name'] === 'before_id'),
+    );
+    expect(lists.length).toBeGreaterThan(20);
+    for (const { path, method, op } of lists) {
+      const parameter = (op['parameters'] as Json[]).find((p) => p['name'] === 'before_id')!;
+      expect([method, path, parameter['schema']['pattern']]).toEqual([method, path, '^[A-Za-z0-9_-]{1,128}$']);
+    }
+  });
+
   it('is OpenAPI 3.1 with info, paths and components', () => {
     expect(document['openapi']).toMatch(/^3\.1\.\d+$/);
     expect(document['info']).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
