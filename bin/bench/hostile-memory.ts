@@ -3,6 +3,7 @@ import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-in
 import { eventDocument } from '../../functions/search/index-documents';
 import type { TenantScope } from '../../functions/search/port';
 import { ServiceError } from '../../functions/shared/errors';
+import { seededRandom } from './search-dataset-model';
 
 /**
  * The process's memory through rounds of hostile search bodies, each with keys of its own where the
@@ -26,18 +27,6 @@ export interface HostileMemoryResult {
 }
 
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/Argentina/Buenos_Aires', 'Pacific/Chatham'];
-
-/** mulberry32: the same hostile bodies every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hostileBody(random: () => number, n: number): { body: Record<string, unknown>; timeZone: string } {
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
@@ -85,7 +74,8 @@ export async function benchHostileMemory(options: { log?: (line: string) => void
         });
       }),
     );
-    const random = seeded(51);
+    // The same hostile bodies every run.
+    const random = seededRandom(51);
     const startHeapMb = heapMb();
     const startRssMb = rssMb();
     const rssMbAfterRound: number[] = [];
