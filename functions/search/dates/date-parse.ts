@@ -207,7 +207,10 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       default:
         throw invalidFormat(pattern, `pattern letter '${letter}' is not supported`);
     }
-    pieces.push({ regex: new RegExp(`^${source}$`), setter: setters.pop() as Setter });
+    // Each letter's case above added exactly one setter: the value of this piece.
+    const setter = setters.pop();
+    if (setter === undefined) throw new Error(`date pattern letter '${letter}' set no field`);
+    pieces.push({ regex: new RegExp(`^${source}$`), setter });
   }
   const values = matchPieces(pieces, text);
   if (!values) return undefined;
