@@ -85,20 +85,21 @@ function parseEpoch(text: string, unitMs: number, roundUp: boolean): ParsedField
 }
 
 /**
- * Parses a value with a pattern: each token becomes a piece (a small regular expression for the text
- * it may take, and the field setter of its value), and matchPieces finds where each piece ends.
+ * Parses a value with a pattern: each token becomes a piece (a test of the text it may take, and the
+ * field setter of its value), and matchPieces finds where each piece ends. No regular expression is
+ * built from the pattern, so no pattern can make one that backtracks or fails to compile.
  */
 function parsePattern(pattern: string, text: string): ParsedFields | undefined {
   const tokens = tokenize(pattern);
   const pieces: PatternPiece[] = [];
   const setters: Setter[] = [];
-  const numeric = (count: number, max = 2): string => (count === 1 ? `(\\d{1,${max}})` : `(\\d{${count}})`);
+  const numeric = (count: number, max = 2): TextTest => (count === 1 ? digits(1, max) : digits(count, count));
   for (const token of tokens) {
     if ('literal' in token) {
       pieces.push({ literal: token.literal });
       continue;
     }
-    let source = '';
+    let test: TextTest;
     const { letter, count } = token;
     const set = (key: keyof ParsedFields) => (fields: ParsedFields, value: string) => {
       (fields[key] as number) = Number(value);
@@ -108,13 +109,13 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'y':
       case 'u':
         if (count === 2) {
-          source += '(\\d{2})';
+          test = digits(2, 2);
           setters.push((fields, value) => {
             fields.year = 2000 + Number(value);
             return true;
           });
         } else {
-          source += `([+-]?\\d{${count},9})`;
+          test = signed(digits(count, 9));
           setters.push(set('year'));
         }
         break;
@@ -122,27 +123,27 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'L':
         if (count >= 3) {
           const names = MONTHS.map((month) => (count === 3 ? month.slice(0, 3) : month));
-          source += `(${names.join('|')})`;
+          test = oneOf(names);
           setters.push((fields, value) => {
             fields.month = names.indexOf(value) + 1;
             return true;
           });
         } else {
-          source += numeric(count);
+          test = numeric(count);
           setters.push(set('month'));
         }
         break;
       case 'd':
-        source += numeric(count);
+        test = numeric(count);
         setters.push(set('day'));
         break;
       case 'D':
-        source += numeric(count, 3);
+        test = numeric(count, 3);
         setters.push(set('dayOfYear'));
         break;
       case 'H':
       case 'k':
-        source += numeric(count);
+        test = numeric(count);
         setters.push((fields, value) => {
           fields.hour = Number(value) % 24;
           return true;
@@ -150,29 +151,29 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
         break;
       case 'h':
       case 'K':
-        source += numeric(count);
+        test = numeric(count);
         setters.push((fields, value) => {
           fields.hour = Number(value) % 12;
           return true;
         });
         break;
       case 'm':
-        source += numeric(count);
+        test = numeric(count);
         setters.push(set('minute'));
         break;
       case 's':
-        source += numeric(count);
+        test = numeric(count);
         setters.push(set('second'));
         break;
       case 'S':
-        source += `(\\d{${count}})`;
+        test = digits(count, count);
         setters.push((fields, value) => {
           fields.millisecond = fractionMs(value);
           return true;
         });
         break;
       case 'a':
-        source += '(AM|PM|am|pm)';
+        test = oneOf(['AM', 'PM', 'am', 'pm']);
         setters.push((fields, value) => {
           fields.pm = value.toUpperCase() === 'PM';
           return true;
@@ -180,14 +181,14 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
         break;
       case 'E': {
         const names = WEEKDAYS.map((day) => (count >= 4 ? day : day.slice(0, 3)));
-        source += `(${names.join('|')})`;
+        test = oneOf(names);
         setters.push(() => true);
         break;
       }
       case 'X':
       case 'x':
       case 'Z':
-        source += '(Z|[+-]\\d{2}(?::?\\d{2})?)';
+        test = isOffsetText;
         setters.push((fields, value) => {
           const zone = parseZoneText(value);
           if (!zone) return false;
@@ -196,7 +197,7 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
         });
         break;
       case 'V':
-        source += '([A-Za-z][A-Za-z0-9_/+-]*)';
+        test = isZoneIdText;
         setters.push((fields, value) => {
           const zone = parseZoneText(value);
           if (!zone) return false;
@@ -210,7 +211,7 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
     // Each letter's case above added exactly one setter: the value of this piece.
     const setter = setters.pop();
     if (setter === undefined) throw new Error(`date pattern letter '${letter}' set no field`);
-    pieces.push({ regex: new RegExp(`^${source}$`), setter });
+    pieces.push({ test, setter });
   }
   const values = matchPieces(pieces, text);
   if (!values) return undefined;
@@ -223,9 +224,38 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
 }
 
 type Setter = (fields: ParsedFields, value: string) => boolean;
+/** Whether a piece of text is all a field may take (anchored at both ends). */
+type TextTest = (text: string) => boolean;
 
-/** A token of a pattern: literal text, or a field's text (a small anchored expression) and its setter. */
-type PatternPiece = { readonly literal: string } | { readonly regex: RegExp; readonly setter: Setter };
+/** A token of a pattern: literal text, or a field's text test and its setter. */
+type PatternPiece = { readonly literal: string } | { readonly test: TextTest; readonly setter: Setter };
+
+const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
+const allDigits = (text: string) => [...text].every(isDigit);
+/** `\d{min,max}`. */
+const digits =
+  (min: number, max: number): TextTest =>
+  (text) =>
+    text.length >= min && text.length <= max && allDigits(text);
+/** `[+-]?` then what `body` takes. */
+const signed =
+  (body: TextTest): TextTest =>
+  (text) =>
+    body(text[0] === '+' || text[0] === '-' ? text.slice(1) : text);
+const oneOf =
+  (names: readonly string[]): TextTest =>
+  (text) =>
+    names.includes(text);
+/** `Z|[+-]\d{2}(:?\d{2})?`: an offset as X, x and Z write it. */
+const isOffsetText: TextTest = (text) => {
+  if (text === 'Z') return true;
+  if (text[0] !== '+' && text[0] !== '-') return false;
+  const rest = text.slice(1);
+  if (rest.length === 2 || rest.length === 4) return allDigits(rest);
+  return rest.length === 5 && rest[2] === ':' && allDigits(rest.slice(0, 2)) && allDigits(rest.slice(3));
+};
+/** `[A-Za-z][A-Za-z0-9_/+-]*`: a zone id as V writes it. */
+const isZoneIdText: TextTest = (text) => /^[A-Za-z][A-Za-z0-9_/+-]*$/.test(text);
 
 /** The longest text one field's piece is tried on (zone ids are the longest, about 32 characters). */
 const MAX_FIELD_LENGTH = 48;
@@ -249,7 +279,7 @@ function matchPieces(pieces: readonly PatternPiece[], text: string): string[] | 
     } else {
       for (let length = Math.min(MAX_FIELD_LENGTH, text.length - at); length > 0; length -= 1) {
         const value = text.slice(at, at + length);
-        if (!piece.regex.test(value)) continue;
+        if (!piece.test(value)) continue;
         taken[i] = value;
         if (from(i + 1, at + length)) return true;
       }

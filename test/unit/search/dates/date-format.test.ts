@@ -62,6 +62,9 @@ describe('parseDate', () => {
     // As one regular expression, `ydyd…` (16 fields) against 41 characters took 20 s and held the process.
     expect(parseDate(`${'1'.repeat(40)}x`, 'UTC', false, 'yd'.repeat(8))).toBeUndefined();
     expect(parseDate(`${'1'.repeat(200)}x`, 'UTC', false, 'yd'.repeat(40))).toBeUndefined();
+    // Ten year letters ask for more digits than a year takes: no match, where one expression of it failed to compile.
+    expect(parseDate('2026', 'UTC', false, 'yyyyyyyyyy')).toBeUndefined();
+    expect(parseDate('+2026-03-02T10:00+05:30', 'UTC', false, "yyyy-MM-dd'T'HH:mmXXX")).toBe(at('2026-03-02T04:30:00Z'));
   });
 });
 
