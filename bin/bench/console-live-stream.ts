@@ -100,7 +100,8 @@ export async function benchLiveStream(
       }
     })();
     const streamSeen = page
-      .getByRole('link', { name: new RegExp(`${lastRoute}$`) })
+      // The last tick's route is contained in no other link's name (earlier ticks are smaller numbers).
+      .getByRole('link', { name: lastRoute })
       .waitFor({ timeout: 120_000 })
       .then(() => Date.now() - lastSentAt);
     const [apiLagMs, streamLagMs] = await Promise.all([apiSeen, streamSeen]);

@@ -5,6 +5,7 @@ import {
   type ManagementLambdaName as ManagementLambda,
 } from '../../functions/definitions/routes';
 import type { HttpHandler } from '../../functions/shared/http/handler';
+import { pathTemplate } from '../../functions/shared/http/path-template';
 
 /**
  * Local stand-in for the management API's gateway routing: a request goes to the Lambda whose
@@ -14,21 +15,13 @@ import type { HttpHandler } from '../../functions/shared/http/handler';
 export function managementDispatcher(handlers: Record<ManagementLambda, HttpHandler>): HttpHandler {
   const patterns = routesOf({ api: 'management' }).flatMap((route) =>
     (route.exactPath ? [''] : MANAGEMENT_PATH_PREFIXES).map((prefix) => ({
-      pattern: pathPattern(prefix + route.path),
+      template: pathTemplate(prefix + route.path),
       lambda: route.lambda as ManagementLambda,
     })),
   );
   return (event, context) => {
     const path = event.rawPath.length > 1 ? event.rawPath.replace(/\/$/, '') : event.rawPath;
-    const lambda = patterns.find((p) => p.pattern.test(path))?.lambda ?? MANAGEMENT_DEFAULT_LAMBDA;
+    const lambda = patterns.find((p) => p.template.match(path) !== undefined)?.lambda ?? MANAGEMENT_DEFAULT_LAMBDA;
     return handlers[lambda](event, context);
   };
-}
-
-function pathPattern(path: string): RegExp {
-  const source = path
-    .split('/')
-    .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source}$`);
 }

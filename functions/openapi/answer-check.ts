@@ -1,4 +1,5 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { pathTemplate, type PathTemplate } from '../shared/http/path-template';
 
 /**
  * Checks answers against an OpenAPI 3.1 document, as a validating proxy would: the path and method
@@ -23,7 +24,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 export class AnswerChecker {
   private readonly ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
   private readonly validators = new Map<string, ValidateFunction>();
-  private readonly templates: { path: string; pattern: RegExp; literal: number }[];
+  private readonly templates: PathTemplate[];
 
   constructor(
     private readonly document: Json,
@@ -32,42 +33,42 @@ export class AnswerChecker {
     this.ajv.addSchema(document, name);
     const paths = Object.keys(document['paths'] as Json);
     // Literal segments win over parameters (`/~/cohorts/mine` before `/~/cohorts/{id}`).
-    this.templates = paths
-      .map((path) => ({ path, pattern: templatePattern(path), literal: path.split('/').filter((segment) => !segment.startsWith('{')).length }))
-      .sort((a, b) => b.literal - a.literal);
+    this.templates = paths.map((path) => pathTemplate(path)).sort((a, b) => b.literals - a.literals);
   }
 
   /** Why the answer is out of the document, or undefined when it is within it. */
   problem(answer: CheckedAnswer): string | undefined {
-    const template = this.templates.find((candidate) => candidate.pattern.test(answer.path));
+    // A documented path also answers with one trailing slash.
+    const path = answer.path.length > 1 && answer.path.endsWith('/') ? answer.path.slice(0, -1) : answer.path;
+    const template = this.templates.find((candidate) => candidate.match(path) !== undefined);
     if (template === undefined) return answer.status === 404 ? undefined : `no documented path matches ${answer.path}, yet the answer was ${answer.status}`;
-    const item = (this.document['paths'] as Record<string, Json>)[template.path] as Json;
+    const item = (this.document['paths'] as Record<string, Json>)[template.template] as Json;
     const method = answer.method.toLowerCase();
     const operation = item[method] as Json | undefined;
     if (operation === undefined) {
       const documented = METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase());
-      if (answer.status !== 405) return `${answer.method} is not documented on ${template.path}, yet the answer was ${answer.status}, not 405`;
+      if (answer.status !== 405) return `${answer.method} is not documented on ${template.template}, yet the answer was ${answer.status}, not 405`;
       const allowed = (answer.allow ?? '')
         .split(',')
         .map((m) => m.trim())
         .filter((m) => m !== '' && m !== 'OPTIONS' && m !== 'HEAD');
       const expected = documented.filter((m) => m !== 'OPTIONS' && m !== 'HEAD');
       if (allowed.sort().join(',') !== expected.sort().join(','))
-        return `405 on ${template.path}: Allow says ${answer.allow ?? '(none)'}, the document lists ${expected.join(', ')}`;
+        return `405 on ${template.template}: Allow says ${answer.allow ?? '(none)'}, the document lists ${expected.join(', ')}`;
       return this.bodyProblem(answer, '#/components/schemas/Error');
     }
     const responses = operation['responses'] as Json;
     const declared = (responses[String(answer.status)] ?? responses['default']) as Json | undefined;
     if (declared === undefined)
-      return `${answer.method} ${template.path} answered ${answer.status}, which it does not declare (declared: ${Object.keys(responses).join(', ')})`;
+      return `${answer.method} ${template.template} answered ${answer.status}, which it does not declare (declared: ${Object.keys(responses).join(', ')})`;
     const response = this.resolve(declared);
     const schemaPointer = response.pointer === undefined ? undefined : `${response.pointer}/content/application~1json/schema`;
     const hasSchema = (response.value['content'] as Json | undefined)?.['application/json'] !== undefined;
-    if (!hasSchema) return answer.body === undefined ? undefined : `${answer.method} ${template.path} ${answer.status} declares no JSON body, yet one came`;
+    if (!hasSchema) return answer.body === undefined ? undefined : `${answer.method} ${template.template} ${answer.status} declares no JSON body, yet one came`;
     if (answer.bodyTooLarge) return undefined;
-    const pointer = schemaPointer ?? `#/paths/${escapeToken(template.path)}/${method}/responses/${answer.status}/content/application~1json/schema`;
+    const pointer = schemaPointer ?? `#/paths/${escapeToken(template.template)}/${method}/responses/${answer.status}/content/application~1json/schema`;
     const problem = this.bodyProblem(answer, pointer);
-    return problem === undefined ? undefined : `${answer.method} ${template.path} ${answer.status}: ${problem}`;
+    return problem === undefined ? undefined : `${answer.method} ${template.template} ${answer.status}: ${problem}`;
   }
 
   private bodyProblem(answer: CheckedAnswer, pointer: string): string | undefined {
@@ -99,11 +100,3 @@ export class AnswerChecker {
 
 /** A JSON Pointer token: `~` and `/` escaped. */
 const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
-
-function templatePattern(path: string): RegExp {
-  const source = path
-    .split('/')
-    .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source}/?$`);
-}

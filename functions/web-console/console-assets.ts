@@ -68,7 +68,7 @@ export function withConsole(api: HttpHandler, settings: ConsoleSettings): HttpHa
     if (relative !== '' && (await isFile(file))) return asset(file, relative.startsWith('assets/'));
     // A path of the console's own router (no file extension): the app decides what it shows.
     // Shared-view and unsubscribe pages end in a token, whose dots are not a file extension.
-    if (extname(relative) !== '' && !SHARED_VIEW_PAGE.test(relative)) return plain(404, 'No such file');
+    if (extname(relative) !== '' && !isTokenPage(relative)) return plain(404, 'No such file');
     const index = join(distDir, 'index.html');
     if (!(await isFile(index)))
       return plain(
@@ -93,7 +93,15 @@ export function framingHeaders(relative: string): Record<string, string> {
 /** The console routes that end in a token: shared views, plain and embeddable, email unsubscribe pages and customer pages (console/src/app/router.tsx). */
 export const EMBED_SEGMENT = 'embed';
 export const CUSTOMER_SEGMENT = 'customer';
-const SHARED_VIEW_PAGE = new RegExp(`^((shared|${EMBED_SEGMENT}|unsubscribe)/[^/]+|${CUSTOMER_SEGMENT}/[^/]+(/templates)?)$`);
+const TOKEN_PAGES = new Set(['shared', EMBED_SEGMENT, 'unsubscribe']);
+
+/** `shared|embed|unsubscribe/<token>` or `customer/<token>[/templates]`: the page, whatever the token's characters. */
+function isTokenPage(relative: string): boolean {
+  const [section, token, rest, ...more] = relative.split('/');
+  if (token === undefined || token === '' || more.length > 0) return false;
+  if (TOKEN_PAGES.has(section ?? '')) return rest === undefined;
+  return section === CUSTOMER_SEGMENT && (rest === undefined || rest === 'templates');
+}
 
 async function isFile(path: string): Promise<boolean> {
   try {

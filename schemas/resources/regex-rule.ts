@@ -6,6 +6,7 @@ import * as z from 'zod';
  */
 function compiles(pattern: string): boolean {
   try {
+    // Compiled to read its syntax as the SDKs' engine does, never run: nothing here can backtrack.
     new RegExp(pattern);
     return true;
   } catch {

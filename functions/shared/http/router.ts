@@ -1,6 +1,7 @@
 import type { RouteDefinition } from '../../definitions/routes';
 import { MANAGEMENT_PATH_PREFIXES } from '../../definitions/routes';
-import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
+import { pathTemplate, type PathTemplate } from './path-template';
 
 export interface RouteMatch {
   route: RouteDefinition;
@@ -9,8 +10,7 @@ export interface RouteMatch {
 
 interface CompiledRoute {
   route: RouteDefinition;
-  pattern: RegExp;
-  params: string[];
+  template: PathTemplate;
 }
 
 /** Matches request paths against a set of routes; unknown path → 404, known path wrong method → 405. */
@@ -20,13 +20,14 @@ export class Router {
   constructor(routes: readonly RouteDefinition[]) {
     this.compiled = routes.flatMap((route) => {
       const prefixes = route.api === 'management' && !route.exactPath ? MANAGEMENT_PATH_PREFIXES : [''];
-      return prefixes.map((prefix) => compile(route, prefix + route.path));
+      return prefixes.map((prefix) => ({ route, template: pathTemplate(prefix + route.path) }));
     });
   }
 
   /** Methods served on a path (for 405 and CORS preflight answers); empty if the path is unknown. */
   methodsFor(path: string): string[] {
-    const methods = this.compiled.filter((c) => c.pattern.test(normalise(path))).map((c) => c.route.method);
+    const clean = normalise(path);
+    const methods = this.compiled.filter((c) => c.template.match(clean) !== undefined).map((c) => c.route.method);
     return [...new Set(methods)];
   }
 
@@ -34,13 +35,13 @@ export class Router {
     const clean = normalise(path);
     let pathKnown = false;
     for (const c of this.compiled) {
-      const m = c.pattern.exec(clean);
-      if (!m) continue;
+      const values = c.template.match(clean);
+      if (!values) continue;
       pathKnown = true;
       if (c.route.method !== method) continue;
       const pathParams: Record<string, string> = {};
-      c.params.forEach((name, i) => {
-        pathParams[name] = decodeURIComponent(m[i + 1] ?? '');
+      c.template.params.forEach((name, i) => {
+        pathParams[name] = decodedParam(name, values[i] ?? '');
       });
       return { route: c.route, pathParams };
     }
@@ -54,18 +55,11 @@ function normalise(path: string): string {
   return trimmed || '/';
 }
 
-function compile(route: RouteDefinition, path: string): CompiledRoute {
-  const params: string[] = [];
-  const source = path
-    .split('/')
-    .map((segment) => {
-      const param = /^\{(\w+)\}$/.exec(segment);
-      if (param) {
-        params.push(param[1]!);
-        return '([^/]+)';
-      }
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('/');
-  return { route, pattern: new RegExp(`^${source}$`), params };
+/** A path parameter's value; one that is not valid percent-encoding (`%E0%A4`) is the caller's mistake, a 400 naming it. */
+function decodedParam(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ValidationError(`Invalid ${name}: not valid percent-encoding`, [{ field: name, reason: 'is not valid percent-encoding' }]);
+  }
 }

@@ -17,6 +17,16 @@ describe('Router', () => {
     expect(match.pathParams).toEqual({ id: 'user one' });
   });
 
+  it('answers a path parameter that is not valid percent-encoding with a 400 naming it, and needs every parameter non-empty', () => {
+    expect(() => router.match('GET', '/search/~/users/%E0%A4')).toThrow(
+      expect.objectContaining({ status: 400, details: [{ field: 'id', reason: 'is not valid percent-encoding' }] }),
+    );
+    expect(() => router.match('GET', '/search/~/users//x')).toThrow(NotFoundError);
+    // Characters that mean something in a regular expression are plain text in a path.
+    expect(() => router.match('POST', '/v1/events.batch')).toThrow(NotFoundError);
+    expect(router.match('GET', '/search/~/users/a.*(b)+').pathParams).toEqual({ id: 'a.*(b)+' });
+  });
+
   it('serves every management route under /v1 as well', () => {
     // Each API has its own router (both serve GET /openapi.json).
     const management = new Router(routesOf({ api: 'management' }));

@@ -26,6 +26,17 @@ describe("DuckDB's cache trimmed before a checkpoint", () => {
     expect(bytesOfSize('512 MiB')).toBe(512 * 2 ** 20);
     expect(bytesOfSize('1.5gb')).toBe(1.5e9);
     expect(() => bytesOfSize('1 lot')).toThrow('1 lot is not a size');
+    // Every unit the pattern takes has its size (the pattern and the unit table agree).
+    for (const [unit, bytes] of [
+      ['kb', 1e3],
+      ['MB', 1e6],
+      ['tb', 1e12],
+      ['KiB', 2 ** 10],
+      ['gib', 2 ** 30],
+      ['TiB', 2 ** 40],
+    ] as const)
+      expect(bytesOfSize(`2${unit}`)).toBe(2 * bytes);
+    expect(() => bytesOfSize('2pb')).toThrow('is not a size');
   });
 
   it('trims the cache once the log nears a checkpoint, and leaves the budget as configured', async () => {

@@ -53,6 +53,11 @@ describe('the console on the management API', () => {
     expect((await serve('/console/%2e%2e/secret.txt')).statusCode).toBe(404);
     expect((await serve('/console/assets/missing.js')).statusCode).toBe(404);
     expect((await serve('/console/%E0%A4%A')).statusCode).toBe(404);
+    // A token with dots is a page of its kind; a file-looking path of another shape is not.
+    for (const page of ['/console/customer/ct1.a.b', '/console/customer/ct1.a.b/templates', '/console/unsubscribe/u1.a.b'])
+      expect((await serve(page)).statusCode).toBe(200);
+    for (const page of ['/console/customer/ct1.a.b/other.js', '/console/shared/a.b/c.d', '/console/other/a.b'])
+      expect((await serve(page)).statusCode).toBe(404);
     expect((await serve('/console/events', 'POST')).statusCode).toBe(405);
     expect(await serve('/console')).toMatchObject({ statusCode: 308, headers: { location: '/console/' } });
   });
