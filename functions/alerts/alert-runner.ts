@@ -8,7 +8,7 @@ import { emailSender, pagerDutySender, slackSender, webhookSender } from '../not
 import type { AppRegistry } from '../resources/app-registry';
 import { appRulesPartition } from '../resources/keys';
 import type { ResourceStore } from '../resources/resource-store';
-import { abortable } from '../search/abortable';
+import { withinTime } from '../search/abortable';
 import type { SearchableIndex } from '../search/port';
 import { withQuerySignal } from '../search/query-signal';
 import { mapWithConcurrency } from '../shared/concurrency';
@@ -126,8 +126,11 @@ export async function evaluateAlert(
   if (!(await deps.alerts.claimWindow(tenant, rule._id, last, windowEnd))) return undefined;
   summary.evaluated += 1;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
-  const readings = await withinRuleBudget(deps.ruleBudgetMs ?? ALERT_RULE_BUDGET_MS, rule._id, (signal) =>
-    readAlertSeries({ ...deps, index: withQuerySignal(deps.index, signal) }, scope, rule, windowEnd, now),
+  const budgetMs = deps.ruleBudgetMs ?? ALERT_RULE_BUDGET_MS;
+  const readings = await withinTime(
+    budgetMs,
+    () => new QueryTimeoutError(`The alert ${rule._id} took over ${budgetMs} ms to read its window and was stopped`),
+    (signal) => readAlertSeries({ ...deps, index: withQuerySignal(deps.index, signal) }, scope, rule, windowEnd, now),
   );
   const states = await deps.alerts.series(tenant, rule._id);
   // A firing series missing from this window: an additive metric is 0 there, which may resolve it; a
@@ -164,20 +167,6 @@ export async function evaluateAlert(
     if (await deps.alerts.transition(tenant, state, event)) summary[kind] += 1;
   }
   return readings;
-}
-
-/** Runs one rule's reading under its own time budget: its queries are stopped (and it fails) once the budget is spent. */
-async function withinRuleBudget<T>(budgetMs: number, ruleId: string, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new QueryTimeoutError(`The alert ${ruleId} took over ${budgetMs} ms to read its window and was stopped`)),
-    budgetMs,
-  );
-  try {
-    return await abortable(controller.signal, read(controller.signal));
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Fires a series crossing its threshold (unless it fired within the cooldown); resolves one back from it. */

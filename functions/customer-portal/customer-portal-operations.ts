@@ -5,11 +5,11 @@ import type { ResourceStore } from '../resources/resource-store';
 import type { CustomerBound } from '../search/port';
 import { runStoredChart, type StoredChartDeps } from '../shared-views/stored-chart';
 import { allowedRange } from '../shared-views/time-ranges';
-import { NotFoundError, ValidationError } from '../shared/errors';
-import { appRulesPartition, PRICE_PREFIX } from '../resources/keys';
+import { NotFoundError } from '../shared/errors';
 import type { Operation } from '../shared/http/handler';
 import { readObjectBody } from '../resources/crud-operations';
 import { parseBody, parseQueryParams } from '../shared/invalid-input';
+import { assertCatalogCurrency } from './spend-caps/spend-cap-currency';
 import { standingOf, type SpendCapDeps } from './spend-caps/spend-cap-standing';
 import { openedTemplate, openedTemplates } from './templates/customer-templates';
 import { customerUsage } from './usage/customer-usage';
@@ -96,7 +96,7 @@ export function customerPortalOperations(deps: CustomerPortalDeps): Record<strin
     customerSpendCapPut: async (request, { claims }) => {
       parseQueryParams(NoQuery, request.query);
       const input = parseBody(SpendCapInput, readObjectBody(request));
-      await assertCatalogCurrency(deps.store, claims, input.currency);
+      await assertCatalogCurrency(deps.store, { orgId: claims.org_id, appId: claims.app_id }, input.currency);
       const at = now();
       const cap: SpendCap = {
         company_id: claims.company_id,
@@ -117,27 +117,4 @@ export function customerPortalOperations(deps: CustomerPortalDeps): Record<strin
       return { status: 204 };
     },
   };
-}
-
-/** Prices read to learn the catalog's currencies (a catalog holds a few plans' prices). */
-const MAX_PRICES_READ = 5_000;
-
-/** A cap counts the bill in its currency: one the catalog prices nothing in could never be reached (400 naming currency). */
-async function assertCatalogCurrency(store: ResourceStore, claims: CustomerClaims, currency: string): Promise<void> {
-  const currencies = new Set<string>();
-  let beforeId: string | undefined;
-  let read = 0;
-  do {
-    const page = await store.list(
-      { partition: appRulesPartition(claims.org_id, claims.app_id), prefix: PRICE_PREFIX },
-      { take: 1000, ...(beforeId ? { beforeId } : {}) },
-    );
-    for (const { document } of page.items) if (typeof document['currency'] === 'string') currencies.add(document['currency'].toLowerCase());
-    read += page.items.length;
-    beforeId = page.nextBeforeId;
-  } while (beforeId && !currencies.has(currency) && read < MAX_PRICES_READ);
-  if (currencies.has(currency)) return;
-  const reason =
-    currencies.size === 0 ? 'the catalog has no prices yet' : `the catalog has no price in ${currency} (it prices in ${[...currencies].sort().join(', ')})`;
-  throw new ValidationError(`Invalid currency: ${reason}`, [{ field: 'currency', reason }]);
 }

@@ -80,12 +80,6 @@ const flag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
-/**
- * Webhook channel URLs are chosen by tenants. On AWS loopback inside a Lambda is its runtime API and
- * private/link-local addresses reach the VPC and metadata endpoints, so channels naming them are
- * refused (400 on `url`) and deliveries resolving to them are refused (`forbidden_target`). Only local
- * mode and tests set this true (receivers on localhost); CDK leaves it unset.
- */
 /** Hosts, comma-separated, that alert Slack URLs may name besides Slack's own (an operator's relay). */
 const slackHosts = {
   [v.slackWebhookHosts]: z
@@ -99,6 +93,12 @@ const slackHosts = {
     ),
 };
 
+/**
+ * Webhook channel URLs are chosen by tenants. On AWS loopback inside a Lambda is its runtime API and
+ * private/link-local addresses reach the VPC and metadata endpoints, so channels naming them are
+ * refused (400 on `url`) and deliveries resolving to them are refused (`forbidden_target`). Only local
+ * mode and tests set this true (receivers on localhost); CDK leaves it unset.
+ */
 const webhookTargets = {
   [v.webhookAllowPrivateTargets]: flag(false),
   ...slackHosts,

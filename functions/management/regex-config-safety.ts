@@ -16,7 +16,14 @@ export async function assertLinearRegexConfig(configs: readonly { conditions: re
   );
   // A pattern repeated across conditions is analysed once.
   const verdicts = new Map<string, Promise<string | undefined>>();
-  const verdictOf = (pattern: string) => verdicts.get(pattern) ?? verdicts.set(pattern, regexBacktrackingProblem(pattern)).get(pattern)!;
+  const verdictOf = (pattern: string) => {
+    let verdict = verdicts.get(pattern);
+    if (verdict === undefined) {
+      verdict = regexBacktrackingProblem(pattern);
+      verdicts.set(pattern, verdict);
+    }
+    return verdict;
+  };
   const reasons = await mapWithConcurrency(places, ANALYSES_IN_FLIGHT, ({ pattern }) => verdictOf(pattern));
   const issues: FieldIssue[] = places.flatMap(({ at }, i) => {
     const reason = reasons[i];

@@ -28,3 +28,17 @@ export function abortable<T>(signal: AbortSignal | undefined, request: Promise<T
     );
   });
 }
+
+/**
+ * Runs work that a time budget bounds: past `ms` the signal it was given aborts with `timedOut()`
+ * (its queries are stopped as the backends stop them) and the caller is answered with that error at once.
+ */
+export async function withinTime<T>(ms: number, timedOut: () => Error, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(timedOut()), ms);
+  try {
+    return await abortable(controller.signal, work(controller.signal));
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -111,9 +111,15 @@ class OpenSearchIndex implements SearchableIndex {
     }
   }
 
-  /** A domain that does not let this role change the setting keeps its own: the search still works, so that is a warning. */
+  /**
+   * Read first, written only when it differs: every Lambda makes its index ready, and a settings write
+   * is a cluster-state update. A domain that does not let this role change the setting keeps its own:
+   * the search still works, so that is a warning.
+   */
   private async applySearchBackpressure(mode: 'monitor_only' | 'enforced'): Promise<void> {
     try {
+      const current = (await this.client.cluster.getSettings({ flat_settings: true })).body as { persistent?: Record<string, unknown> };
+      if (current.persistent?.['search_backpressure.mode'] === mode) return;
       await this.client.cluster.putSettings({ body: { persistent: { 'search_backpressure.mode': mode } } });
     } catch (error) {
       console.warn(JSON.stringify({ level: 'warn', message: 'could not set search_backpressure.mode', mode, error: String(error).slice(0, 300) }));
