@@ -59,6 +59,8 @@ export interface DuckDbSearchIndexOptions {
 const DEFAULT_READERS = 6;
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 const CHECKPOINT_THRESHOLD = '128MB';
+/** Rows below which a top-N reads other columns only for the rows it returns (DuckDB's default is 50). */
+export const LATE_MATERIALIZATION_MAX_ROWS = 10_000;
 /**
  * DuckDB's allocator keeps freed pages for reuse, outside its memory budget. A background thread
  * returns them to the system, and so does the end of any task that allocated over 32 MB (DuckDB's
@@ -93,7 +95,7 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
     for (const connection of [writer, ...readers]) await connection.run(`SET TimeZone = 'UTC'`);
     // A page reads `doc` only for the rows it returns (up to from + size = 10,000), not for every row
     // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
-    for (const reader of readers) await reader.run('SET late_materialization_max_rows = 10000');
+    for (const reader of readers) await reader.run(`SET late_materialization_max_rows = ${LATE_MATERIALIZATION_MAX_ROWS}`);
     const policy = { ...DEFAULT_TYPED_METADATA_POLICY, ...options.typedMetadata };
     const walPath = options.path === ':memory:' ? undefined : `${options.path}.wal`;
     const cacheTrim = new CacheTrim(writer, walPath, { memoryLimit, checkpointThreshold: CHECKPOINT_THRESHOLD });
