@@ -24,14 +24,23 @@ import { normaliseDateTime } from '../values/iso-date-time';
  */
 
 /** An ISO 8601 date-time string, normalised to UTC `YYYY-MM-DDTHH:mm:ss.sssZ`. */
-export const DateTime = z.string({ error: typeError('expected an ISO 8601 date-time string') }).transform((text, ctx) => {
-  const normalised = normaliseDateTime(text);
-  if (normalised === undefined) {
-    ctx.issues.push({ code: 'custom', input: text, message: 'expected an ISO 8601 date-time such as 2024-05-01T12:00:00.000Z' });
-    return z.NEVER;
-  }
-  return normalised;
-});
+export const DateTime = z
+  .string({ error: typeError('expected an ISO 8601 date-time string') })
+  .meta({
+    anyOf: [
+      { type: 'string', format: 'date-time' },
+      { type: 'string', format: 'date' },
+    ],
+    description: 'ISO 8601: a date-time (with Z, an offset, or none for UTC) or a date (midnight UTC).',
+  })
+  .transform((text, ctx) => {
+    const normalised = normaliseDateTime(text);
+    if (normalised === undefined) {
+      ctx.issues.push({ code: 'custom', input: text, message: 'expected an ISO 8601 date-time such as 2024-05-01T12:00:00.000Z' });
+      return z.NEVER;
+    }
+    return normalised;
+  });
 
 /** Type errors say "is required" when the value is missing, else the given expectation. */
 function typeError(expected: string): (issue: { input?: unknown }) => string {
@@ -60,28 +69,27 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** Free-form JSON object. Not copied key by key: it is stored as sent. */
-export const JsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'expected a JSON object');
+export const JsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'expected a JSON object').meta({ type: 'object' });
 const Metadata = JsonObject.nullish();
 
 /**
  * A header map: one pass, and the same object back when every value is already a string
  * (the common case), so large header maps are not copied.
  */
-export const HeaderMap = z.unknown().transform((value, ctx): Record<string, string> => {
-  if (!isPlainObject(value)) {
-    const message = value === undefined ? 'is required' : 'expected an object mapping header names to values';
-    ctx.issues.push({ code: 'custom', input: value, message });
-    return z.NEVER;
-  }
-  const headers = normaliseHeaders(value);
-  if (headers) return headers;
-  for (const name in value) {
-    if (headerText(value[name]) === INVALID_HEADER) {
-      ctx.issues.push({ code: 'custom', input: value[name], path: [name], message: 'a header value must be a string, number, boolean or an array of those' });
+const HEADER_VALUE = { type: ['string', 'number', 'boolean', 'null'] };
+export const HeaderMap = z
+  .custom<Record<string, unknown>>(isPlainObject, { error: typeError('expected an object mapping header names to values') })
+  .meta({ type: 'object', additionalProperties: { anyOf: [HEADER_VALUE, { type: 'array', items: HEADER_VALUE }] } })
+  .transform((value, ctx): Record<string, string> => {
+    const headers = normaliseHeaders(value);
+    if (headers) return headers;
+    for (const name in value) {
+      if (headerText(value[name]) === INVALID_HEADER) {
+        ctx.issues.push({ code: 'custom', input: value[name], path: [name], message: 'a header value must be a string, number, boolean or an array of those' });
+      }
     }
-  }
-  return z.NEVER;
-});
+    return z.NEVER;
+  });
 
 /**
  * Header values as strings (see the rules at the top), without touching the given map: the same
@@ -273,6 +281,9 @@ export const Campaign = z.looseObject({
  * not yet identified, and `{user_id, anonymous_id, …}` when it identifies one, which attributes the
  * visitor's activity to the user. One of the two ids is required.
  */
+/** JSON Schema for "this member is set": the documents' form of the user_id-or-anonymous_id rule. */
+const NAMED_BY = (field: string) => ({ required: [field], properties: { [field]: { type: 'string' } } });
+
 export const UserProfile = z
   .looseObject({
     user_id: OptionalIdentifier,
@@ -294,7 +305,8 @@ export const UserProfile = z
         message: 'is required (an anonymous visitor is sent with anonymous_id instead)',
       });
     }
-  });
+  })
+  .meta({ anyOf: [NAMED_BY('user_id'), NAMED_BY('anonymous_id')] });
 export type UserProfile = z.infer<typeof UserProfile>;
 
 export const CompanyProfile = z.looseObject({

@@ -19,7 +19,9 @@ export const BOOTSTRAP_SUBJECT = 'bootstrap';
 /** Body of POST /~/organizations/users. */
 export const CreateOrgUser = z
   .object({
-    username: Username.refine((name) => name !== BOOTSTRAP_SUBJECT, { message: `"${BOOTSTRAP_SUBJECT}" is reserved for the local bootstrap token` }),
+    username: Username.refine((name) => name !== BOOTSTRAP_SUBJECT, { message: `"${BOOTSTRAP_SUBJECT}" is reserved for the local bootstrap token` }).meta({
+      not: { const: BOOTSTRAP_SUBJECT },
+    }),
     password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024, 'must be at most 1024 characters'),
     scopes: z.array(UserScope).min(1, 'name at least one scope (or admin)'),
   })

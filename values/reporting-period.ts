@@ -23,12 +23,24 @@ export function reportingPeriodMs(period: string): number {
   const match = PERIOD_TEXT.exec(period);
   if (!match) throw new RangeError(`"${period}" is not a reporting period: use a number and m, h or d, e.g. 5m, 1h, 1d`);
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  if (ms < MIN_REPORTING_PERIOD_MS) throw new RangeError(`"${period}" is shorter than the 5m billing run interval`);
-  if (ms > MAX_REPORTING_PERIOD_MS) throw new RangeError(`"${period}" is longer than 31d`);
-  if (UNIT_MS.d % ms !== 0 && ms % UNIT_MS.d !== 0)
-    throw new RangeError(`"${period}" does not divide a day evenly, so its windows could not align to UTC days`);
+  const problem = periodProblem(ms);
+  if (problem !== undefined) throw new RangeError(`"${period}" ${problem}`);
   return ms;
 }
+
+function periodProblem(ms: number): string | undefined {
+  if (ms < MIN_REPORTING_PERIOD_MS) return 'is shorter than the 5m billing run interval';
+  if (ms > MAX_REPORTING_PERIOD_MS) return 'is longer than 31d';
+  if (UNIT_MS.d % ms !== 0 && ms % UNIT_MS.d !== 0) return 'does not divide a day evenly, so its windows could not align to UTC days';
+  return undefined;
+}
+
+/** Every period reportingPeriodMs accepts, written without leading zeros (`5m` … `9999m`, `1h` …, `1d` … `31d`). */
+export const REPORTING_PERIODS: readonly string[] = (['m', 'h', 'd'] as const).flatMap((unit) =>
+  Array.from({ length: 9999 }, (_, i) => i + 1)
+    .filter((count) => periodProblem(count * UNIT_MS[unit]) === undefined)
+    .map((count) => `${count}${unit}`),
+);
 
 /** The window of `periodMs` that contains `at`. */
 export function windowContaining(at: Date, periodMs: number): UsageWindow {

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { AlertPreviewRequest, AlertRuleCreate, AlertRuleUpdate } from '../../schemas/resources/alert-rule';
+import { AlertHistoryQuery, AlertPreviewRequest, AlertRuleCreate, AlertRuleUpdate } from '../../schemas/resources/alert-rule';
 import { readDeliveryChannels } from '../billing/channels/channel-reader';
 import { contextOf, crudOperations, readObjectBody, type CrudKind, type ResourceContext } from '../resources/crud-operations';
 import { appRulesPartition } from '../resources/keys';
@@ -100,11 +99,6 @@ export function alertKind(deps: AlertRunDeps): CrudKind<AlertRuleCreate, AlertRu
   };
 }
 
-const HistoryQuery = z.object({
-  take: z.coerce.number().int().min(1, 'must be 1 to 1000').max(1000, 'must be 1 to 1000').default(50),
-  before: z.string().min(1).max(1024).optional(),
-});
-
 export interface AlertPreviewPoint {
   time: string;
   value: number | null;
@@ -186,7 +180,7 @@ export function alertOperations(deps: AlertRunDeps): ResourceOperationTable {
     /** GET /~/alerts/{id}/history: firings and resolves, newest first, with each channel's outcome. */
     'alerts.history': async (request, caller) => {
       const ctx = contextOf(request, caller, deps.now?.() ?? new Date());
-      const query = parseQueryParams(HistoryQuery, request.query);
+      const query = parseQueryParams(AlertHistoryQuery, request.query);
       const id = request.pathParams.id ?? '';
       await ruleOf(ctx, id);
       if (query.before !== undefined && !query.before.startsWith(`ALERTEVENT#${id}#`))

@@ -1,10 +1,10 @@
-import { EmailSendStatus, EmailTestRequest, UnsubscribeRequest } from '../../schemas/resources/email-send';
+import { EmailSendsQuery, EmailTestRequest, UnsubscribeRequest } from '../../schemas/resources/email-send';
 import { EmailTemplateDocument } from '../../schemas/resources/email-template';
 import { contextOf, readObjectBody } from '../resources/crud-operations';
 import { EMAIL_TEMPLATE_PREFIX } from './email-templates';
 import { inApp, nextPageHeader } from '../resources/references';
 import type { ResourceOperationTable } from '../resources/resource-deps';
-import { DEFAULT_TAKE, MAX_TAKE, type ResourceStore } from '../resources/resource-store';
+import type { ResourceStore } from '../resources/resource-store';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { SearchableIndex } from '../search/port';
@@ -20,7 +20,7 @@ import { ALL_TEMPLATES, type EmailSendStore } from './email-send-store';
 import type { EmailTransport } from './email-transport';
 import { unsubscribeLinks } from './unsubscribe-links';
 import { verifyUnsubscribeToken } from './unsubscribe-token';
-import { parseBody } from '../shared/invalid-input';
+import { parseBody, parseQueryParams } from '../shared/invalid-input';
 
 export interface EmailOperationDeps {
   readonly resources: ResourceStore;
@@ -92,7 +92,7 @@ export function emailOperations(deps: EmailOperationDeps): ResourceOperationTabl
     'emailTemplates.sends': async (request, caller) => {
       const ctx = contextOf(request, caller, now());
       const template = await templateOf(ctx.orgId, ctx.appId, request.pathParams['id'] ?? '');
-      const { take, before, status } = sendsQuery(request);
+      const { take, before_id: before, status } = parseQueryParams(EmailSendsQuery, request.query);
       const page = await deps.emailSends.list({ orgId: ctx.orgId, appId: ctx.appId }, template._id, {
         take,
         ...(before ? { before } : {}),
@@ -127,19 +127,6 @@ export function emailOperations(deps: EmailOperationDeps): ResourceOperationTabl
       return { status: 200, body: { email: claims.email, unsubscribed: input.all ? 'all' : 'template', template_id: claims.template_id } };
     },
   };
-}
-
-function sendsQuery(request: HttpRequest): { take: number; before?: string; status?: EmailSendStatus } {
-  const { take: takeText, before_id: before, status } = request.query;
-  const take = takeText === undefined ? DEFAULT_TAKE : Number(takeText);
-  if (takeText !== undefined && (!/^\d+$/.test(takeText) || take < 1 || take > MAX_TAKE))
-    throw new ValidationError(`take must be an integer from 1 to ${MAX_TAKE}`, [{ field: 'take', reason: `must be an integer from 1 to ${MAX_TAKE}` }]);
-  const parsedStatus = status === undefined ? undefined : EmailSendStatus.safeParse(status);
-  if (parsedStatus && !parsedStatus.success)
-    throw new ValidationError(`status must be one of ${EmailSendStatus.options.join(', ')}`, [
-      { field: 'status', reason: `must be one of ${EmailSendStatus.options.join(', ')}` },
-    ]);
-  return { take, ...(before ? { before } : {}), ...(parsedStatus?.success ? { status: parsedStatus.data } : {}) };
 }
 
 /** A JSON object, or the form body mail clients send for one-click unsubscribe (RFC 8058), or nothing. */

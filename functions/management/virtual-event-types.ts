@@ -3,7 +3,7 @@ import type { QueryNode } from '../../schemas/search-tree';
 import { appRulesPartition } from '../resources/keys';
 import type { TenantScope } from '../search/port';
 import { queryMentions, VIRTUAL_EVENT_TYPES_FIELD, type VirtualEventTypeDefinition } from '../search/virtual-event-types/expand-query';
-import { ValidationError } from '../shared/errors';
+import { ConflictError, ValidationError } from '../shared/errors';
 import { crudOperations, type CrudKind, type ResourceContext } from '../resources/crud-operations';
 import { namedOperations, type ResourceDeps, type ResourceOperationTable } from '../resources/resource-deps';
 import type { ResourceStore, StoredDocument } from '../resources/resource-store';
@@ -44,16 +44,16 @@ async function storedTypes(store: ResourceStore, orgId: string, appId: string): 
   return page.items.map((item) => item.document);
 }
 
-/** A name another type of the app has is a 400 naming `name`: searches and buckets name types by name. */
+/** A name another type of the app has is a 409 naming `name`: searches and buckets name types by name. */
 async function assertNameFree(store: ResourceStore, ctx: ResourceContext, name: string, ownId?: string): Promise<void> {
   const types = await storedTypes(store, ctx.orgId, ctx.appId);
   if (types.some((type) => type['name'] === name && type['_id'] !== ownId)) {
-    throw new ValidationError(`A virtual event type named ${JSON.stringify(name)} exists already`, [
+    throw new ConflictError(`A virtual event type named ${JSON.stringify(name)} exists already`, [
       { field: 'name', reason: 'another virtual event type of the app has this name' },
     ]);
   }
   if (ownId === undefined && types.length >= MAX_VIRTUAL_EVENT_TYPES) {
-    throw new ValidationError(`An app may have at most ${MAX_VIRTUAL_EVENT_TYPES} virtual event types`, [
+    throw new ConflictError(`An app may have at most ${MAX_VIRTUAL_EVENT_TYPES} virtual event types`, [
       { field: 'name', reason: `the app has ${MAX_VIRTUAL_EVENT_TYPES} virtual event types already` },
     ]);
   }

@@ -40,13 +40,16 @@ export class AnswerChecker {
   problem(answer: CheckedAnswer): string | undefined {
     // A documented path also answers with one trailing slash.
     const path = answer.path.length > 1 && answer.path.endsWith('/') ? answer.path.slice(0, -1) : answer.path;
-    const template = this.templates.find((candidate) => candidate.match(path) !== undefined);
-    if (template === undefined) return answer.status === 404 ? undefined : `no documented path matches ${answer.path}, yet the answer was ${answer.status}`;
-    const item = (this.document['paths'] as Record<string, Json>)[template.template] as Json;
+    const matching = this.templates.filter((candidate) => candidate.match(path) !== undefined);
+    if (matching.length === 0) return answer.status === 404 ? undefined : `no documented path matches ${answer.path}, yet the answer was ${answer.status}`;
+    const items = matching.map((candidate) => (this.document['paths'] as Record<string, Json>)[candidate.template] as Json);
     const method = answer.method.toLowerCase();
-    const operation = item[method] as Json | undefined;
+    // The most literal path that has the method serves it (`/~/alerts/preview` takes GET from `/~/alerts/{id}`).
+    const serving = items.findIndex((item) => item[method] !== undefined);
+    const template = matching[Math.max(0, serving)]!;
+    const operation = serving < 0 ? undefined : (items[serving]![method] as Json);
     if (operation === undefined) {
-      const documented = METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase());
+      const documented = METHODS.filter((m) => items.some((item) => item[m] !== undefined)).map((m) => m.toUpperCase());
       if (answer.status !== 405) return `${answer.method} is not documented on ${template.template}, yet the answer was ${answer.status}, not 405`;
       const allowed = (answer.allow ?? '')
         .split(',')

@@ -4,6 +4,7 @@ import type { ErrorStatus, RouteSchema } from './route-schemas';
 import { managementScopes } from '../../schemas/scopes';
 import { ErrorResponse } from './response-schemas';
 import { addResourceLinks } from './resource-links';
+import { STORED_JSON_SCHEMA } from '../../schemas/stored-json';
 
 /**
  * Builds an API's OpenAPI 3.1 document from the route table and the registry of route schemas.
@@ -22,6 +23,10 @@ const ERROR_RESPONSES: Record<ErrorStatus | 405, { name: string; description: st
   404: { name: 'NotFound', description: 'No such resource (or no such endpoint).' },
   405: { name: 'MethodNotAllowed', description: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   406: { name: 'NotAcceptable', description: 'The Accept header rules out application/json.' },
+  409: {
+    name: 'Conflict',
+    description: 'The request conflicts with what is stored (a name taken, a limit reached, a field that cannot change); details name the field.',
+  },
   410: { name: 'Gone', description: 'The resource was deleted.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit after decompression.' },
   415: { name: 'UnsupportedMediaType', description: 'The Content-Encoding is not one of gzip, deflate, br.' },
@@ -64,6 +69,8 @@ export function buildOpenApiDocument(options: BuildOptions): Json {
   const { pieces: input, components: inputComponents } = generate('input', requestPieces(routes, options.schemas));
   const { pieces: output, components: outputComponents } = generate('output', responsePieces(routes, options.schemas));
   const components = mergeComponents(inputComponents, outputComponents, output);
+  // Free-form members refer to it by hand (schemas/stored-json.ts): zod has no schema of its own for it.
+  if (JSON.stringify([input, components]).includes(`${SCHEMA_REF}StoredJson`)) components['StoredJson'] = STORED_JSON_SCHEMA;
 
   const paths: Record<string, Json> = {};
   for (const form of forms) {

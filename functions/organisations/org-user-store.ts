@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { StoredOrgUser, type CreateOrgUser, type OrgUser } from '../../schemas/org';
-import { ValidationError } from '../shared/errors';
+import { ConflictError } from '../shared/errors';
 import { hashPassword } from './password-hash';
 import { queryAll } from '../shared/aws/query-pages';
 
@@ -46,7 +46,7 @@ export class OrgUserStore {
       );
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
-        throw new ValidationError(`A user named ${input.username} already exists in this organisation`, [{ field: 'username', reason: 'already exists' }]);
+        throw new ConflictError(`A user named ${input.username} already exists in this organisation`, [{ field: 'username', reason: 'already exists' }]);
       }
       throw error;
     }

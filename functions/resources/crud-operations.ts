@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { appRulesPartition } from './keys';
 import { invalidInput, parseBody } from '../shared/invalid-input';
-import { UnauthorizedError, ValidationError, type FieldIssue } from '../shared/errors';
+import { ConflictError, UnauthorizedError, ValidationError, type FieldIssue } from '../shared/errors';
 import { readJsonBody } from '../shared/http/body';
 import type { Operation } from '../shared/http/handler';
 import type { HttpRequest, OperationResult } from '../shared/http/types';
@@ -199,5 +199,5 @@ function assertUnchanged(body: Record<string, unknown>, shown: Record<string, un
     if (field === 'modified_at' || !(field in body)) continue;
     if (!isDeepStrictEqual(body[field], shown[field])) issues.push({ field, reason: 'cannot be changed' });
   }
-  if (issues.length > 0) throw new ValidationError(`Immutable fields: ${issues.map((i) => i.field).join(', ')}`, issues);
+  if (issues.length > 0) throw new ConflictError(`Immutable fields: ${issues.map((i) => i.field).join(', ')}`, issues);
 }

@@ -179,10 +179,13 @@ function deletionBody(progress: DeletionProgress, deletionId: string | undefined
   };
 }
 
+/** The JSON body, or undefined when there is none (an empty body means `{}`; a JSON `null` is no search body). */
 function optionalBody(request: HttpRequest): unknown {
   if (request.rawBody.length === 0 && !request.bodyText) return undefined;
   try {
-    return readJsonBody(request, MAX_SEARCH_BODY_BYTES);
+    const body = readJsonBody(request, MAX_SEARCH_BODY_BYTES);
+    if (body === null) throw new ValidationError('The body must be a JSON object (or empty)', [{ field: 'body', reason: 'is null' }]);
+    return body;
   } catch (error) {
     if (error instanceof PayloadTooLargeError) throw new ValidationError('A search body may be at most 1 MB', [{ field: 'body', reason: 'over 1 MB' }]);
     throw error;

@@ -57,6 +57,12 @@ export class NotAcceptableError extends ServiceError {
   readonly code = 'not_acceptable';
 }
 
+/** The request conflicts with what is stored: a name already taken, a limit reached, a field that cannot change. */
+export class ConflictError extends ServiceError {
+  readonly status = 409;
+  readonly code = 'conflict';
+}
+
 export class GoneError extends ServiceError {
   readonly status = 410;
   readonly code = 'gone';

@@ -7,11 +7,15 @@ import { Decimal } from '../../values/decimal';
  * (`"0.0025"`), never a float.
  */
 
-export const DecimalText = z.string().refine(Decimal.isDecimalText, { message: 'must be a decimal number as text, e.g. "0.0025"' });
+// The documents state a plain form (up to 30 digits each side); exponents (`1e-4`) are read too.
+export const DecimalText = z
+  .string()
+  .refine(Decimal.isDecimalText, { message: 'must be a decimal number as text, e.g. "0.0025"' })
+  .meta({ pattern: '^[+-]?[0-9]{1,30}([.][0-9]{1,30})?$' });
 // zod runs every refinement, also after the one before failed: a text that is no decimal is that one's issue only.
 const NonNegativeDecimalText = DecimalText.refine((text) => !Decimal.isDecimalText(text) || !Decimal.from(text).isNegative(), {
   message: 'must not be negative',
-});
+}).meta({ pattern: '^[+]?[0-9]{1,30}([.][0-9]{1,30})?$' });
 
 /** Accepted pricing models; the aliases are the names other billing systems use for the same thing. */
 export const PRICING_MODEL_ALIASES = {
@@ -64,7 +68,7 @@ export const PlanInput = z.strictObject({
   description: z.string().max(2000).optional(),
   status: CatalogStatus.default('active'),
   product_id: z.string().min(1).max(256).optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
+  metadata: z.record(z.string().min(1), z.string()).optional(),
   unit: z.string().max(100).optional(),
 });
 export type PlanInput = z.infer<typeof PlanInput>;
@@ -87,7 +91,7 @@ export const PriceFields = z
     period_units: z.enum(['d', 'w', 'M', 'y']).optional(),
     period: z.number().int().positive().optional(),
     price_in_decimal: NonNegativeDecimalText.optional(),
-    metadata: z.record(z.string(), z.string()).optional(),
+    metadata: z.record(z.string().min(1), z.string()).optional(),
     transform_quantity: TransformQuantity.optional(),
     tiers: z.array(PriceTier).min(1).max(100).optional(),
   })

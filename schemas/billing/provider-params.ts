@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ReportingPeriod } from './reporting-period';
 
 /**
  * Provider parameters of a billing meter (`billing_plan.params.<provider>_params`): the identifiers
@@ -8,12 +9,9 @@ import * as z from 'zod';
 
 const Id = z.string().min(1).max(255);
 
-/** `reporting_period` as the reporting-period module parses it (`5m`, `1h`, `1d`); checked there. */
+/** `reporting_period` as the billing run reads it (`5m`, `1h`, `1d`). */
 export const ProviderReporting = z.looseObject({
-  reporting_period: z
-    .string()
-    .regex(/^\d{1,4}[mhd]$/, 'must be a number and m, h or d, e.g. 5m, 1h, 1d')
-    .optional(),
+  reporting_period: ReportingPeriod.optional(),
 });
 
 /** Stripe Billing Meters: the meter's `event_name` and, if the meter overrides them, its payload keys. */

@@ -134,3 +134,9 @@ export const AlertPreviewRequest = z.strictObject({
   windows: z.number().int().min(2).max(200).default(48),
 });
 export type AlertPreviewRequest = z.infer<typeof AlertPreviewRequest>;
+
+/** A page of an alert's history: `before` is the `next_before` of the page before. */
+export const AlertHistoryQuery = z.object({
+  take: z.coerce.number().int().min(1, 'must be 1 to 1000').max(1000, 'must be 1 to 1000').default(50),
+  before: z.string().min(1).max(1024).optional(),
+});

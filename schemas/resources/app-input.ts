@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TimeZoneName } from '../time-zone';
 import { RegexRule } from './regex-rule';
 
 /** Bodies of POST /~/apps and POST /~/apps/{id} (spec: App create / update, plus the app's settings). */
@@ -31,7 +32,7 @@ const settingsFields = {
 
 const appFields = {
   /** A TZ database name (also checked against the TZ database). */
-  time_zone: z.string().min(1).max(64).optional(),
+  time_zone: TimeZoneName.optional(),
   week_starts_on: z.number().int().min(0).max(6).optional(),
   custom_app_id: z.string().min(1).max(128).optional(),
   ...settingsFields,

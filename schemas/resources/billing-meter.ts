@@ -1,23 +1,11 @@
 import * as z from 'zod';
-import { reportingPeriodMs } from '../../values/reporting-period';
+import { ReportingPeriod } from '../billing/reporting-period';
 
 /** Meter states: active meters are billed by the billing run; inactive ones are kept but skipped. */
 export const BillingMeterStatus = z.enum(['active', 'inactive']);
 
 export const BillingProvider = z.enum(['webhook', 'stripe', 'chargebee', 'recurly', 'zuora']);
 export type BillingProvider = z.infer<typeof BillingProvider>;
-
-/** `5m`, `1h`, `1d`…: checked by the run's own parser, so a meter that saves is a meter the run can bill. */
-const ReportingPeriod = z
-  .string()
-  .max(64)
-  .superRefine((value, ctx) => {
-    try {
-      reportingPeriodMs(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    }
-  });
 
 const reporting = z.looseObject({ reporting_period: ReportingPeriod.optional() });
 
@@ -38,7 +26,8 @@ export const WebhookParams = z.strictObject({
 export const BillingParams = z.strictObject({
   /** How fractional usage (after the multiplier) becomes a whole quantity. */
   usage_rounding_mode: z.enum(['up', 'down', 'nearest']).optional(),
-  usage_multiplier: z.number().positive().max(1e12).optional(),
+  /** Positive; at least 1e-130, the least a DynamoDB number holds. */
+  usage_multiplier: z.number().min(1e-130, 'must be positive (at least 1e-130)').max(1e12).optional(),
   webhook_params: WebhookParams.optional(),
   stripe_params: ProviderParams.optional(),
   chargebee_params: ProviderParams.optional(),

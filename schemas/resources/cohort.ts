@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TimeZoneName } from '../time-zone';
 import { PageTake } from '../page-take';
 import { EmailPeriod } from './email-template';
 
@@ -28,7 +29,7 @@ const optionalFields = {
   url_query: z.string().max(16_384).optional(),
   from: z.string().max(64).optional(),
   to: z.string().max(64).optional(),
-  time_zone: z.string().min(1).max(64).optional(),
+  time_zone: TimeZoneName.optional(),
   locked_by: z.string().max(256).optional(),
   week_starts_on: z.number().int().min(0).max(6).optional(),
   notification_rule: NotificationRule.optional(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TimeZoneName } from '../time-zone';
 import { SharedTimeRange, SharedWorkspace, MAX_SHARED_TIME_RANGES } from './shared-view';
 
 /**
@@ -43,7 +44,7 @@ export const CustomerTokenCreate = z.strictObject({
   /** Ranges the customer may pick on templates with `dynamic_time`; the first is the default. Default: each template's own range. */
   time_ranges: z.array(SharedTimeRange).min(1).max(MAX_SHARED_TIME_RANGES).optional(),
   /** The time zone ranges and buckets are read in (TZ database name); default UTC. */
-  time_zone: z.string().max(64).optional(),
+  time_zone: TimeZoneName.optional(),
   /** Seconds the token lives (60 to 7 days); default an hour. */
   expires_in: z.int().min(60).max(MAX_CUSTOMER_TOKEN_SECONDS).optional(),
 });

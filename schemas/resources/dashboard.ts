@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { StoredObject } from '../stored-json';
 import { PolicyItem } from './policy';
 
 /** Ids of other resources of the same app (dashboards, workspaces) as the API carries them. */
@@ -67,7 +68,7 @@ export const DashboardDocument = z.object({
   profile_view_promotion: z.string().optional(),
   sort_order: z.number().optional(),
   policy: PolicyItem.optional(),
-  migration: z.record(z.string(), z.unknown()).optional(),
+  migration: StoredObject.optional(),
 });
 export type DashboardDocument = z.infer<typeof DashboardDocument>;
 

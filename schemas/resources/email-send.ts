@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PageTake } from '../page-take';
 
 /**
  * What the behavioural email sender records per (template, recipient, period): one record, claimed
@@ -64,3 +65,14 @@ export const UnsubscribeClaims = z.strictObject({
   email: z.string(),
 });
 export type UnsubscribeClaims = z.infer<typeof UnsubscribeClaims>;
+
+/** GET …/sends: a page of the log. `before_id` is the x-next-before-id of the page before (base64url of a record key). */
+export const EmailSendsQuery = z.object({
+  take: PageTake.default(50),
+  before_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be the x-next-before-id of the page before')
+    .optional()
+    .meta({ description: 'The x-next-before-id of the previous page.' }),
+  status: EmailSendStatus.optional().meta({ description: 'Only records in this status.' }),
+});

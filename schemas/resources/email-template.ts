@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { StoredObject } from '../stored-json';
 
 /** Addresses are plain `local@domain` (no display names): the sender's provider takes them as they are. */
 // RFC 5321: a local part (before the @) of at most 64 characters; the email format of the documents checks it too.
@@ -37,14 +38,14 @@ export type CohortReference = z.infer<typeof CohortReference>;
 export const TemplateConfig = z.strictObject({
   subject: z.string().min(1).max(998),
   editor: z.string().min(1).max(64),
-  design: z.record(z.string(), z.unknown()),
+  design: StoredObject,
   thumbnail_url: z.url().optional(),
 });
 
 /** Spec: TemplateContent. */
 export const TemplateContent = z.strictObject({
   html: z.string().max(300_000),
-  chunks: z.record(z.string(), z.unknown()),
+  chunks: StoredObject,
 });
 
 /** Spec: DynamicField: a `{{token}}` in the template filled with an aggregate of an event or profile field. */

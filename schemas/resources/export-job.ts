@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DateParameter, TimeZoneName } from '../time-zone';
 
 /**
  * Bulk exports (`/~/exports`): a job that reads events, users or companies through the search
@@ -17,9 +18,9 @@ export type ExportStatus = z.infer<typeof ExportStatus>;
 
 export const ExportCreate = z.strictObject({
   kind: ExportKind,
-  from: z.string().max(64).optional().meta({ description: 'Events only: the window start (ISO 8601 or relative such as -7d; default: everything).' }),
-  to: z.string().max(64).optional().meta({ description: 'Events only: the window end, exclusive (default: now at creation).' }),
-  time_zone: z.string().max(64).optional(),
+  from: DateParameter.optional().meta({ description: 'Events only: the window start (ISO 8601 or relative such as -7d; default: everything).' }),
+  to: DateParameter.optional().meta({ description: 'Events only: the window end, exclusive (default: now at creation).' }),
+  time_zone: TimeZoneName.optional(),
   query: z.record(z.string(), z.unknown()).optional().meta({ description: 'A search-DSL query narrowing what is exported (default: everything).' }),
   format: ExportFormat.default('ndjson'),
   fields: z

@@ -8,11 +8,12 @@ import * as z from 'zod';
 
 const MAX_WRAPPED_KEY_CHARS = 8192;
 
-/** Base64 (standard or URL alphabet, padding optional) of at least 16 bytes. */
+/** Base64 (standard or URL alphabet, padding optional) of at least 16 bytes: 22 characters or more. */
 const WrappedKey = z
   .string()
   .max(MAX_WRAPPED_KEY_CHARS)
   .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, { message: 'must be base64 of the wrapped key', abort: true })
+  .regex(/^[A-Za-z0-9+/_-]{22}/, { message: 'must decode to at least 16 bytes', abort: true })
   .refine((value) => Buffer.from(value, 'base64').length >= 16, { message: 'must decode to at least 16 bytes' });
 
 /** The calendar month (UTC) whose data the key encrypts, `YYYY-MM`. */
@@ -44,10 +45,17 @@ export const EncryptedKeyUpdate = z.strictObject({
 });
 export type EncryptedKeyUpdate = z.infer<typeof EncryptedKeyUpdate>;
 
+const MonthOrDateTime = z.string().meta({
+  anyOf: [
+    { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' },
+    { type: 'string', format: 'date-time' },
+  ],
+});
+
 /** GET /~/keystore query: keys whose month lies in [from, to] (date-times or months), of one type. */
 export const EncryptedKeyListQuery = z.object({
-  from: z.string().optional(),
-  to: z.string().optional(),
+  from: MonthOrDateTime.optional(),
+  to: MonthOrDateTime.optional(),
   type: z.string().optional(),
 });
 

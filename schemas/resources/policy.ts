@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { StoredObject } from '../stored-json';
 
 /**
  * Sharing policy of a dashboard or workspace (spec: PolicyItem, ACLItem). The service stores and
@@ -17,7 +18,7 @@ export type AclItem = z.infer<typeof AclItem>;
 
 export const PolicyItem = z.strictObject({
   acl: z.array(AclItem).max(MAX_ACL_ITEMS).refine(uniqueGrantees, { message: 'lists a grantee more than once' }),
-  resource: z.record(z.string(), z.unknown()),
+  resource: StoredObject,
   api_scopes: z.array(z.string()).optional(),
   original_encoded_resource: z.string().optional(),
 });

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { StoredObject } from '../stored-json';
+import { DateParameter, TimeZoneName } from '../time-zone';
 import { DrawingItem } from './workspace';
 
 /**
@@ -13,8 +15,8 @@ export type SharedTargetKind = z.infer<typeof SharedTargetKind>;
 
 /** A time range a viewer may pick: relative (`-7d`, `now`) or absolute ISO 8601, as the search API's `from`/`to`. */
 export const SharedTimeRange = z.strictObject({
-  from: z.string().min(1).max(64),
-  to: z.string().min(1).max(64),
+  from: DateParameter,
+  to: DateParameter,
   /** What a viewer sees in the range picker; default "from → to". */
   label: z.string().min(1).max(64).optional(),
 });
@@ -27,21 +29,23 @@ export const MAX_SHARED_TOKEN_SECONDS = 366 * 86_400;
 export const DEFAULT_SHARED_TOKEN_SECONDS = 30 * 86_400;
 
 /** POST /~/workspaces/{id}/signed_tokens (and /~/dashboards/{dashId}/signed_tokens). */
-export const SharedViewTokenCreate = z.strictObject({
-  /** When the token stops working (ISO 8601, in the future, at most a year ahead). */
-  expires_at: z.string().optional(),
-  /** Or: seconds from now (60 to a year). Default 30 days. */
-  expires_in: z.int().min(60).max(MAX_SHARED_TOKEN_SECONDS).optional(),
-  /**
-   * The ranges a viewer may pick, the first being the default. Default: the workspace's own
-   * `chart.from`/`chart.to` (or the last 24 hours when it has none).
-   */
-  time_ranges: z.array(SharedTimeRange).min(1).max(MAX_SHARED_TIME_RANGES).optional(),
-  /** The time zone the ranges and the charts' buckets are read in (TZ database name); default the chart's, else UTC. */
-  time_zone: z.string().max(64).optional(),
-  /** A note for the owner (who the link was given to). */
-  description: z.string().max(256).optional(),
-});
+export const SharedViewTokenCreate = z
+  .strictObject({
+    /** When the token stops working (ISO 8601, in the future, at most a year ahead). */
+    expires_at: z.string().optional(),
+    /** Or: seconds from now (60 to a year). Default 30 days. */
+    expires_in: z.int().min(60).max(MAX_SHARED_TOKEN_SECONDS).optional(),
+    /**
+     * The ranges a viewer may pick, the first being the default. Default: the workspace's own
+     * `chart.from`/`chart.to` (or the last 24 hours when it has none).
+     */
+    time_ranges: z.array(SharedTimeRange).min(1).max(MAX_SHARED_TIME_RANGES).optional(),
+    /** The time zone the ranges and the charts' buckets are read in (TZ database name); default the chart's, else UTC. */
+    time_zone: TimeZoneName.optional(),
+    /** A note for the owner (who the link was given to). */
+    description: z.string().max(256).optional(),
+  })
+  .meta({ not: { required: ['expires_at', 'expires_in'] } });
 export type SharedViewTokenCreate = z.infer<typeof SharedViewTokenCreate>;
 
 /** The stored record of a token (the token itself is never stored: it is signed, and shown once). */
@@ -90,8 +94,8 @@ export type SharedViewClaims = z.infer<typeof SharedViewClaims>;
 export const SharedWorkspace = z.object({
   _id: z.string(),
   name: z.string().optional(),
-  chart: z.record(z.string(), z.unknown()).optional(),
-  colors: z.record(z.string(), z.unknown()).optional(),
+  chart: StoredObject.optional(),
+  colors: StoredObject.optional(),
   drawings: z.array(DrawingItem).optional(),
   width: z.number().optional(),
 });

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { StoredObject } from '../stored-json';
+import { TimeZoneName } from '../time-zone';
 import { PolicyItem } from './policy';
 
 /** Spec: ChartItem. `es_query` is further checked as an events search body (workspaces kind). */
@@ -11,7 +13,7 @@ export const ChartItem = z.strictObject({
   args: z.string().optional(),
   to: z.string().optional(),
   from: z.string().optional(),
-  time_zone: z.string().optional(),
+  time_zone: TimeZoneName.optional(),
   funnel_query: z.record(z.string(), z.unknown()).optional(),
   view_elements: z.record(z.string(), z.unknown()).optional(),
   es_query: z.record(z.string(), z.unknown()).optional(),
@@ -42,7 +44,7 @@ export const SequenceItem = z.strictObject({
   submit_data: z.strictObject({
     url: z.string(),
     verb: z.string(),
-    body: z.record(z.string(), z.unknown()).optional(),
+    body: StoredObject.optional(),
     params: z.array(KeyValuePair).optional(),
     headers: z.array(KeyValuePair).optional(),
   }),
@@ -52,7 +54,7 @@ const workspaceFields = {
   name: z.string().min(1).max(256),
   policy: PolicyItem,
   chart: ChartItem,
-  colors: z.record(z.string(), z.unknown()),
+  colors: StoredObject,
   drawings: z.array(DrawingItem).max(200),
   template: TemplateItem,
   width: z.number(),
@@ -69,7 +71,7 @@ export const WorkspaceCreate = z.strictObject({
   sort_order: workspaceFields.sort_order.optional(),
   is_default: z.boolean().optional(),
   view_count: z.number().int().min(0).optional(),
-  dashboard: z.record(z.string(), z.unknown()).optional(),
+  dashboard: StoredObject.optional(),
   type: z.string().max(64).optional(),
 });
 export type WorkspaceCreate = z.infer<typeof WorkspaceCreate>;
@@ -132,8 +134,8 @@ export const WorkspaceDocument = z.object({
   name: z.string().optional(),
   is_default: z.boolean().optional(),
   is_template: z.boolean().optional(),
-  dashboard: z.record(z.string(), z.unknown()).optional(),
-  colors: z.record(z.string(), z.unknown()).optional(),
+  dashboard: StoredObject.optional(),
+  colors: StoredObject.optional(),
   sequence: z.array(SequenceItem).optional(),
   drawings: z.array(DrawingItem).optional(),
   chart: ChartItem.optional(),
@@ -142,7 +144,7 @@ export const WorkspaceDocument = z.object({
   width: z.number().optional(),
   sort_order: z.number().optional(),
   policy: PolicyItem.optional(),
-  migration: z.record(z.string(), z.unknown()).optional(),
+  migration: StoredObject.optional(),
   comments: CommentsSummary.optional(),
 });
 export type WorkspaceDocument = z.infer<typeof WorkspaceDocument>;

@@ -73,7 +73,7 @@ describe('keystore: one key per type and month', () => {
       '/~/keystore',
       months.map((month, i) => ({ month, type: 'rotation', encrypted_key: material(i + 1) })),
     );
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(409);
     expect(answer.body.error.details).toEqual([{ field: '[55].month', reason: expect.stringMatching(/key for 2035-08 exists/) }]);
     expect((await monthsStored()).filter((slot) => slot.startsWith('rotation|'))).toEqual([]);
     // The freed slots can be taken.

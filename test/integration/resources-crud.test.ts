@@ -337,7 +337,7 @@ describe('managed resources', () => {
       expect(fieldsOf(await api('PUT', `/~/billing/meters/${created._id}`, { status: 'paused' }))).toEqual(['status']);
 
       // No meter field of its own is fixed (billing keys everything by _id, not slug or provider); the
-      // system fields are: echoed unchanged they pass, changed they are a 400 naming each, nothing written.
+      // system fields are: echoed unchanged they pass, changed they are a 409 naming each, nothing written.
       expect((await api('POST', `/~/billing/meters/${created._id}`, { _id: created._id, created_at: created.created_at, slug: 'crud-2' })).body.slug).toBe(
         'crud-2',
       );
@@ -347,7 +347,7 @@ describe('managed resources', () => {
         org_id: 'org_b',
         name: 'Sneaky',
       });
-      expect(changed.status).toBe(400);
+      expect(changed.status).toBe(409);
       expect(fieldsOf(changed).sort()).toEqual(['_id', 'created_at', 'org_id']);
       expect((await api('GET', `/~/billing/meters/${created._id}`)).body).toMatchObject({ name: 'Renamed', slug: 'crud-2', created_at: created.created_at });
 

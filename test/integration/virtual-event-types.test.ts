@@ -130,7 +130,7 @@ describe('virtual event types', () => {
     const first = await post('/~/virtual_eventtypes', { name: 'Reads', criteria: { term: { 'request.verb': 'GET' } } });
     expect(first.status).toBe(201);
     const duplicate = await post('/~/virtual_eventtypes', { name: 'Reads', criteria: { match_all: {} } });
-    expect(duplicate.status).toBe(400);
+    expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.details).toEqual([expect.objectContaining({ field: 'name' })]);
     expect((await rt.management('GET', '/~/virtual_eventtypes')).body.filter((type: { name: string }) => type.name === 'Reads')).toHaveLength(1);
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PROVIDERS } from '../../../schemas/billing/provider-params';
+import { DateParameter, TimeZoneName } from '../../../schemas/time-zone';
 import { ReportStatus, type BillingReport } from '../../../schemas/billing/report';
 import { parseRequestRange } from '../../search/dates/request-range';
 import { ValidationError } from '../../shared/errors';
@@ -15,23 +16,26 @@ import { reportKeyOf, type ReportStore, type ReportTenant, type WindowReports } 
 const Id = z.string().min(1).max(256);
 const Bool = z.enum(['true', 'false'], { error: 'must be true or false' });
 /** Comma-separated statuses: `status=failed,retrying`. */
-const Statuses = z.string().transform((text, ctx) => {
-  const values = text
-    .split(',')
-    .map((value) => value.trim())
-    .filter(Boolean);
-  const bad = values.filter((value) => !ReportStatus.safeParse(value).success);
-  if (values.length === 0 || bad.length > 0) {
-    ctx.addIssue({ code: 'custom', message: `must be one or more of ${ReportStatus.options.join(', ')} (comma-separated)` });
-    return z.NEVER;
-  }
-  return new Set(values);
-});
+const Statuses = z
+  .string()
+  .transform((text, ctx) => {
+    const values = text
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean);
+    const bad = values.filter((value) => !ReportStatus.safeParse(value).success);
+    if (values.length === 0 || bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `must be one or more of ${ReportStatus.options.join(', ')} (comma-separated)` });
+      return z.NEVER;
+    }
+    return new Set(values);
+  })
+  .meta({ pattern: `^(${ReportStatus.options.join('|')})(,(${ReportStatus.options.join('|')}))*$` });
 
 export const ReportFilterParams = z.object({
-  from: z.string().optional(),
-  to: z.string().optional(),
-  time_zone: z.string().optional(),
+  from: DateParameter.optional(),
+  to: DateParameter.optional(),
+  time_zone: TimeZoneName.optional(),
   billing_meter_id: Id.optional(),
   company_id: Id.optional(),
   subscription_id: Id.optional(),
@@ -48,7 +52,8 @@ export const ReportListParams = z.strictObject({
     .regex(/^\d{1,4}$/, 'must be an integer from 1 to 1000')
     .transform(Number)
     .refine((n) => n >= 1 && n <= 1000, 'must be an integer from 1 to 1000')
-    .optional(),
+    .optional()
+    .meta({ type: 'integer', minimum: 1, maximum: 1000 }),
   /** The `x-next-before-id` of the previous page (a report id): the list continues after it. */
   before_id: z.string().max(2000).optional(),
 });

@@ -7,7 +7,8 @@ import {
   KeyMonth,
   type EncryptedKeySummary,
 } from '../../../schemas/resources/keystore';
-import { ValidationError, type FieldIssue } from '../../shared/errors';
+import { ConflictError, ValidationError, type FieldIssue } from '../../shared/errors';
+import { normaliseDateTime } from '../../../values/iso-date-time';
 import { readJsonBody } from '../../shared/http/body';
 import {
   contextOf,
@@ -44,7 +45,7 @@ const slotKey = (ctx: Pick<ResourceContext, 'orgId' | 'appId'>, type: string, mo
  * customer's master key; the service stores them as given and can decrypt nothing. Even wrapped,
  * the material is answered only by `GET /~/keystore/{keyId}` (the proxy fetches the key it needs):
  * lists and create/update answers carry the key's metadata and `fingerprint`, never
- * `encrypted_key`. One key per (type, month): a second one is a 400 (update the first to re-wrap).
+ * `encrypted_key`. One key per (type, month): a second one is a 409 (update the first to re-wrap).
  */
 export function keystoreOperations(deps: ResourceDeps): ResourceOperationTable {
   const now = deps.now ?? (() => new Date());
@@ -128,7 +129,8 @@ function summary(stored: StoredDocument): EncryptedKeySummary {
 /** `from` / `to`: a month `YYYY-MM` or a date-time (its UTC month). */
 function monthOf(value: string, field: string): string {
   if (KeyMonth.safeParse(value).success) return value;
-  const time = Date.parse(value);
+  // The collector's strict ISO 8601 reading: Date.parse would also take "0" or "March 5".
+  const time = Date.parse(normaliseDateTime(value) ?? '');
   if (Number.isNaN(time)) throw new ValidationError(`${field} must be a month YYYY-MM or a date-time`, [{ field, reason: 'is not a month or date-time' }]);
   return new Date(time).toISOString().slice(0, 7);
 }
@@ -166,7 +168,7 @@ async function writeWithSlots(deps: ResourceDeps, ctx: ResourceContext, keys: re
       const i = start + index - chunk.length;
       return { field: isList ? `[${i}].month` : 'month', reason: `a ${String(keys[i]!.type)} key for ${String(keys[i]!.month)} exists; update it instead` };
     });
-    throw new ValidationError(`Duplicate keys: ${issues.map((i) => i.field).join(', ')}`, issues);
+    throw new ConflictError(`Duplicate keys: ${issues.map((i) => i.field).join(', ')}`, issues);
   }
 }
 
@@ -180,6 +182,7 @@ async function assertNewSlots(deps: ResourceDeps, ctx: ResourceContext, keys: re
     if (seen.has(slot)) issues.push({ field: fieldOf(i), reason: `repeats the ${key.type} key for ${key.month} of item ${seen.get(slot)}` });
     else seen.set(slot, i);
   });
+  if (issues.length > 0) throw new ValidationError(`Duplicate keys: ${issues.map((i) => i.field).join(', ')}`, issues);
   const months = [...new Set(keys.map((key) => key.month))];
   for (const month of months) {
     const page = await filteredList(deps.store, inApp(ctx, ENCRYPTED_KEY_PREFIX), { take: 1000, where: { attribute: 'month', value: month } }, () => true);
@@ -188,5 +191,5 @@ async function assertNewSlots(deps: ResourceDeps, ctx: ResourceContext, keys: re
       if (i >= 0) issues.push({ field: fieldOf(i), reason: `a ${keys[i]!.type} key for ${month} exists (${item.id}); update it instead` });
     }
   }
-  if (issues.length > 0) throw new ValidationError(`Duplicate keys: ${issues.map((i) => i.field).join(', ')}`, issues);
+  if (issues.length > 0) throw new ConflictError(`Duplicate keys: ${issues.map((i) => i.field).join(', ')}`, issues);
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BalanceEntry, BalanceTransactionCreate, SubscriptionBalance } from '../../../schemas/billing/balance';
+import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
 import { BillingReport } from '../../../schemas/billing/report';
@@ -155,6 +155,8 @@ export const reportSchemas: Record<string, RouteSchema> = {
 
 // ── Management: credit balances ──
 
+const BalanceId = z.string().min(1).max(MAX_BALANCE_ID_LENGTH);
+
 export const balanceSchemas: Record<string, RouteSchema> = {
   createBalanceTransaction: {
     description:
@@ -165,9 +167,13 @@ export const balanceSchemas: Record<string, RouteSchema> = {
   listBalanceTransactions: {
     description: "A subscription's balance ledger, newest first.",
     query: z.object({
-      subscription_id: z.string().meta({ description: 'The subscription whose ledger to list.' }),
+      subscription_id: BalanceId.meta({ description: 'The subscription whose ledger to list.' }),
       take: ListQuery.shape.take,
-      before_id: z.string().optional().meta({ description: 'The x-next-before-id (a sequence_id) of the previous page.' }),
+      before_id: z
+        .string()
+        .regex(/^[1-9][0-9]{0,11}$/)
+        .optional()
+        .meta({ description: 'The x-next-before-id (a sequence_id) of the previous page.' }),
     }),
     responseStatus: 200,
     response: z.array(named('BalanceEntry', BalanceEntry)),
@@ -176,8 +182,8 @@ export const balanceSchemas: Record<string, RouteSchema> = {
   listBalances: {
     description: 'Credit balances of one subscription or of every subscription of a company (give subscription_id or company_id).',
     query: z.object({
-      subscription_id: z.string().optional(),
-      company_id: z.string().optional(),
+      subscription_id: BalanceId.optional(),
+      company_id: BalanceId.optional(),
     }),
     responseStatus: 200,
     response: z.array(named('SubscriptionBalance', SubscriptionBalance)),

@@ -126,6 +126,7 @@ export const boardSchemas: Record<string, RouteSchema> = {
   }),
   ...crud('keystore', {
     noun: 'encrypted key',
+    createConflicts: true,
     plural: 'encrypted keys (without their key material)',
     idParam: 'keyId',
     create: EncryptedKeyCreateBody,

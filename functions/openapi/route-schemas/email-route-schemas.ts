@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { EmailSendRecord, EmailSendStatus, EmailTestRequest, UnsubscribeRequest } from '../../../schemas/resources/email-send';
-import { ListQuery, NEXT_PAGE, named, type RouteSchema } from './route-schema';
+import { EmailSendRecord, EmailSendsQuery, EmailTestRequest, UnsubscribeRequest } from '../../../schemas/resources/email-send';
+import { NEXT_PAGE, named, type RouteSchema } from './route-schema';
 
 /** Behavioural emails beyond the templates' CRUD: test messages, the sends log, unsubscribe links. */
 
@@ -29,7 +29,7 @@ export const emailSchemas: Record<string, RouteSchema> = {
     description:
       "The template's sends log: one record per period and recipient (status sending, sent, retrying, failed, unconfirmed, suppressed or bounced), newest period first.",
     params: { id: "The template's id." },
-    query: ListQuery.extend({ status: EmailSendStatus.optional().meta({ description: 'Only records in this status.' }) }),
+    query: EmailSendsQuery,
     responseStatus: 200,
     response: z.array(EmailSendSchema),
     responseHeaders: NEXT_PAGE,

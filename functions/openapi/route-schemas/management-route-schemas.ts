@@ -9,7 +9,7 @@ import { BillingMeterCreate, BillingMeterUpdate } from '../../../schemas/resourc
 import { CohortCreate, CohortMembers, CohortMembersPreview, CohortMembersQuery, CohortType, CohortUpdate } from '../../../schemas/resources/cohort';
 import { GovernanceRuleCreate, GovernanceRuleUpdate } from '../../../schemas/resources/governance-rule';
 import { RuleMembers, RuleMembersQuery } from '../../../schemas/governance';
-import { AlertEvent, AlertPreviewRequest, AlertRuleCreate, AlertRuleUpdate } from '../../../schemas/resources/alert-rule';
+import { AlertEvent, AlertHistoryQuery, AlertPreviewRequest, AlertRuleCreate, AlertRuleUpdate } from '../../../schemas/resources/alert-rule';
 import { VirtualEventTypeCreate, VirtualEventTypeUpdate } from '../../../schemas/resources/virtual-event-type';
 import { ExportCreate, ExportJobAnswer } from '../../../schemas/resources/export-job';
 import { AppResponse, OAuthErrorBody, OAuthToken, OrgUserResponse, SignedTokenResponse } from '../response-schemas';
@@ -105,6 +105,7 @@ export const oauthSchemas: Record<string, RouteSchema> = {
     body: CreateOrgUser,
     responseStatus: 201,
     response: OrgUserSchema,
+    errors: [409],
   },
   listOrgUsers: {
     description: "The users of the caller's organisation (never their password hashes).",
@@ -258,6 +259,7 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     noun: 'virtual event type',
     plural: 'virtual event types',
     idParam: 'id',
+    createConflicts: true,
     create: named('VirtualEventTypeCreate', VirtualEventTypeCreate),
     update: named('VirtualEventTypeUpdate', VirtualEventTypeUpdate),
     document: VirtualEventTypeSchema,
@@ -291,7 +293,7 @@ export const resourceSchemas: Record<string, RouteSchema> = {
     description:
       "The alert's firings and resolves, newest first, each with where its messages stand per channel. Page with `before` = the `next_before` of the page before.",
     params: { id: "The alert's id." },
-    query: z.object({ take: z.coerce.number().int().min(1).max(1000).optional(), before: z.string().optional() }),
+    query: AlertHistoryQuery,
     responseStatus: 200,
     response: named('AlertHistory', z.object({ events: z.array(named('AlertEvent', AlertEvent)), next_before: z.string().optional() })),
     errors: [400, 404, 410],

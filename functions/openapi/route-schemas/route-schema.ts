@@ -29,7 +29,7 @@ export interface RouteSchema {
   readonly ownErrors?: { readonly statuses: readonly ErrorStatus[]; readonly schema: z.ZodType; readonly description: string };
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 410 | 413 | 415 | 429 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 404 | 406 | 409 | 410 | 413 | 415 | 429 | 503 | 504;
 
 /** A name for a schema in the documents' `components.schemas` (the generator turns it into a $ref). */
 export const named = <T extends z.ZodType>(name: string, schema: T): T => schema.meta({ id: name }) as T;
@@ -54,6 +54,8 @@ export interface CrudSpec {
   readonly create: z.ZodType;
   readonly update: z.ZodType;
   readonly document: z.ZodType;
+  /** Creates can conflict with what is stored (a unique name, a count limit): a 409. */
+  readonly createConflicts?: true;
   /** The list's filter parameters beyond take and before_id. */
   readonly filters?: z.ZodObject;
   /** Updates must repeat a field unchanged, or the service sets fields an update may echo. */
@@ -78,15 +80,16 @@ export function crud(name: string, spec: CrudSpec): Record<string, RouteSchema> 
       body: spec.create,
       responseStatus: 201,
       response: document,
+      ...(spec.createConflicts ? { errors: [409] } : {}),
     },
     [`${name}.update`]: {
-      description: `Updates a ${spec.noun} with the fields given. Fields the service sets may be echoed unchanged; a changed one is a 400 naming it.${spec.updateNote ? ` ${spec.updateNote}` : ''}`,
+      description: `Updates a ${spec.noun} with the fields given. Fields the service sets may be echoed unchanged; a changed one is a 409 naming it.${spec.updateNote ? ` ${spec.updateNote}` : ''}`,
       params,
       body: spec.update,
       responseStatus: 200,
       response: document,
       // 503: a concurrent change won the race; retry.
-      errors: [404, 410, 503],
+      errors: [404, 409, 410, 503],
     },
     [`${name}.delete`]: { description: `Deletes a ${spec.noun}; afterwards its id answers 410.`, params, responseStatus: 204, errors: [404, 410] },
   };

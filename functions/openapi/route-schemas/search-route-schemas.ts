@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DateParameter, TimeZoneName } from '../../../schemas/time-zone';
 import { MAX_AGGREGATION_DEPTH, MAX_RESULT_WINDOW, MAX_SIZE } from '../../search/dsl';
 import { CompanyDeleted, Count, Document, EventsDeletion, FieldList, OpenApiDocument, SearchHits, UserDeleted } from '../response-schemas';
 import { FunnelAnswer, FunnelBody, RetentionAnswer, RetentionBody } from '../../../schemas/event-analyses';
@@ -8,10 +9,10 @@ import { CompanyProfileSchema, ingest, SubscriptionSchema, UserProfileSchema } f
 /** The management API's search operations (and profile writes, which take the collector's bodies). */
 // ── Management: search ──
 
-export const timeZone = z.string().optional().meta({ description: 'TZ database name for dates without an offset and calendar buckets; default UTC.' });
+export const timeZone = TimeZoneName.optional().meta({ description: 'TZ database name for dates without an offset and calendar buckets; default UTC.' });
 export const EventRangeQuery = z.object({
-  from: z.string().optional().meta({ description: 'Start of the event-time window (inclusive): ISO 8601, `now`, or relative such as -24h, -2w, -1M.' }),
-  to: z.string().optional().meta({ description: 'End of the window (exclusive), in the same forms as from.' }),
+  from: DateParameter.optional().meta({ description: 'Start of the event-time window (inclusive): ISO 8601, `now`, or relative such as -24h, -2w, -1M.' }),
+  to: DateParameter.optional().meta({ description: 'End of the window (exclusive), in the same forms as from.' }),
   time_zone: timeZone,
 });
 export const ProfileQuery = z.object({ time_zone: timeZone });
@@ -122,7 +123,14 @@ export const searchSchemas: Record<string, RouteSchema> = {
   },
   getEvent: byId(
     'event',
-    z.object({ event_time: z.string().optional().meta({ description: "The event's time (ISO 8601): where to look, for a faster answer." }) }),
+    z.object({
+      event_time: z
+        .string()
+        .max(64)
+        .optional()
+        .meta({ format: 'date-time' })
+        .meta({ description: "The event's time (ISO 8601): where to look, for a faster answer." }),
+    }),
   ),
   eventProperties: properties('event', EventRangeQuery),
   searchUsers: search('user profiles', ProfileQuery),

@@ -13,6 +13,7 @@ import { daysInMonth } from '../../../values/calendar';
  */
 import { ValidationError } from '../../shared/errors';
 import { BoundedMap } from '../../../values/bounded-map';
+import { knownTimeZoneName } from '../../../values/time-zone-names';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -78,14 +79,15 @@ function canonicalZone(name: string): string | undefined {
     if (hours === 0 && minutes === 0) return 'UTC';
     return `${fixed[1]}${fixed[2]}:${String(minutes).padStart(2, '0')}`;
   }
-  // Newer engines let Intl take offset strings too; only names starting with a letter are zone names here.
-  if (!/^[A-Za-z]/.test(name)) return undefined;
+  // Only names both engines know (values/time-zone-names.ts), in the list's spelling.
+  const known = knownTimeZoneName(name);
+  if (known === undefined) return undefined;
   try {
-    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: known }).resolvedOptions().timeZone;
     if (resolved === 'UTC' || resolved === 'Etc/UTC' || resolved === 'Etc/GMT' || resolved === 'GMT') return 'UTC';
-    // ICU resolves links to its own (often older) canonical names (Asia/Kolkata → Asia/Calcutta): keep the caller's
-    // name, which java.time (OpenSearch) knows too; only fix its case when it is ICU's canonical name.
-    return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
+    // ICU resolves links to its own (often older) canonical names (Asia/Kolkata → Asia/Calcutta): keep the name as
+    // written, which java.time (OpenSearch) knows too.
+    return known;
   } catch {
     return undefined;
   }

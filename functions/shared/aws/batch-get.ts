@@ -11,6 +11,7 @@ const MAX_ATTEMPTS = 9;
  * The items with these keys (strongly consistent), read 100 at a time, retrying what DynamoDB leaves
  * unprocessed (throttling) with a growing pause; throws if keys are still unprocessed after 9
  * attempts, so a caller never takes a partial answer for "not there". Items come in no particular order.
+ * A key given twice is read once: DynamoDB refuses a batch that repeats a key.
  */
 export async function batchGet(
   documents: DynamoDBDocumentClient,
@@ -18,8 +19,9 @@ export async function batchGet(
   keys: readonly Record<string, unknown>[],
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_KEYS);
+  const distinct = [...new Map(keys.map((key) => [keyText(key), key])).values()];
+  for (let i = 0; i < distinct.length; i += BATCH_GET_KEYS) {
+    let pending: Record<string, unknown>[] | undefined = distinct.slice(i, i + BATCH_GET_KEYS);
     for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
       if (attempt >= MAX_ATTEMPTS) throw new Error(`DynamoDB kept returning unprocessed keys while reading from ${tableName}`);
       if (attempt > 0) await sleep(Math.min(1000, 50 * 2 ** attempt));
@@ -31,4 +33,13 @@ export async function batchGet(
     }
   }
   return items;
+}
+
+/** A key's identity: its attributes in name order (key attributes are strings or numbers). */
+function keyText(key: Record<string, unknown>): string {
+  return JSON.stringify(
+    Object.keys(key)
+      .sort()
+      .map((name) => [name, key[name]]),
+  );
 }

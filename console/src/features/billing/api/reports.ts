@@ -25,7 +25,7 @@ export function useReports(filters: ReportFilters) {
           query: {
             from: filters.from,
             to: 'now',
-            take: String(LIST_PAGE_SIZE),
+            take: LIST_PAGE_SIZE,
             ...(filters.meterId ? { billing_meter_id: filters.meterId } : {}),
             ...(filters.status ? { status: filters.status } : {}),
             ...(filters.subscriptionId ? { subscription_id: filters.subscriptionId } : {}),
