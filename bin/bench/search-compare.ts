@@ -41,8 +41,11 @@ export function firstDifference(ours: unknown, expected: unknown, path = '$', es
 }
 
 const NONE: ReadonlySet<string> = new Set();
-/** 1%: two merges of the same t-digest differ far less; a wrong bucket or field differs far more. */
-const ESTIMATE_TOLERANCE = 0.01;
+/**
+ * 3%: OpenSearch's t-digest (compression 100) was 1.2–1.4% off the exact p50/p99 at 1 M events (1% failed the
+ * bench's own check there); a wrong bucket or field differs far more.
+ */
+const ESTIMATE_TOLERANCE = 0.03;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
