@@ -2,7 +2,7 @@ import { batchGet } from '../shared/aws/batch-get';
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchDelete } from '../shared/aws/batch-write';
+import { batchDelete, batchWrite } from '../shared/aws/batch-write';
 import { appKey, orgKey } from '../organisations/app-store';
 import { appOfPartition } from './keys';
 import { GoneError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
@@ -80,6 +80,11 @@ export function isPlausibleId(id: string): boolean {
   return ID_SHAPE.test(id);
 }
 
+/** The registry of the per-app partitions holding a kind: `KIND_PARTITIONS#<prefix>` / the partition's key. */
+const registryPartition = (prefix: string) => `KIND_PARTITIONS#${prefix}`;
+/** The registry's marker: the kind's items from before the registry were found by a scan and registered. */
+const REGISTRY_BACKFILLED = '#backfilled';
+
 /** Sort-key prefix of apps in their org's partition (APP#<id>), as apps.ts stores them. */
 const APP_SORT_PREFIX = 'APP';
 /** The key of a resource's item. */
@@ -124,10 +129,33 @@ export class ResourceStore {
   }
 
   /**
-   * The partitions holding at least one item of a kind (sort keys `<prefix>#…`): a scan of the whole
-   * table, keys only, for the rare jobs that visit every app (the billing run finding metered apps).
+   * The per-app partitions that have held an item of a kind (sort keys `<prefix>#…`), for the jobs that visit every
+   * app (the billing run finding metered apps): one query of the kind's registry, which every create writes to, so
+   * its cost follows the apps that use the kind, not the table. A partition whose items were all deleted stays listed
+   * (the job finds nothing there). Items written before the registry existed are found by one scan per kind, the
+   * first time it is asked for (a marker records that it ran).
    */
   async partitionsHolding(prefix: string): Promise<string[]> {
+    const registered = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': registryPartition(prefix) },
+      ConsistentRead: true,
+    });
+    const partitions = new Set(registered.map((item) => String(item['sk'])));
+    if (partitions.delete(REGISTRY_BACKFILLED)) return [...partitions];
+    const scanned = await this.scanPartitionsHolding(prefix);
+    const missing = scanned.filter((partition) => !partitions.has(partition));
+    await batchWrite(
+      this.documents,
+      this.tableName,
+      [...missing, REGISTRY_BACKFILLED].map((sk) => ({ PutRequest: { Item: { pk: registryPartition(prefix), sk } } })),
+    );
+    return [...partitions, ...missing];
+  }
+
+  /** The partitions holding an item of a kind, by a scan of the whole table (keys only). */
+  private async scanPartitionsHolding(prefix: string): Promise<string[]> {
     const partitions = new Set<string>();
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -184,9 +212,17 @@ export class ResourceStore {
     const checks = owners.map((owner) => ({
       ConditionCheck: { TableName: this.tableName, Key: appKey(owner.orgId, owner.appId), ConditionExpression: 'attribute_exists(pk)' },
     }));
+    // Per-app kinds are registered (see partitionsHolding); after the checks, so failure indexes stay as they are.
+    const registrations = [
+      ...new Map(
+        entries
+          .filter((entry) => appOfPartition(entry.at.partition) !== undefined)
+          .map((entry) => [`${entry.at.prefix}|${entry.at.partition}`, { pk: registryPartition(entry.at.prefix), sk: entry.at.partition }] as const),
+      ).values(),
+    ].map((Item) => ({ Put: { TableName: this.tableName, Item } }));
     try {
       if (puts.length === 1 && extra.length === 0 && checks.length === 0) await this.documents.send(new PutCommand(puts[0]!));
-      else await this.documents.send(new TransactWriteCommand({ TransactItems: [...puts.map((Put) => ({ Put })), ...extra, ...checks] }));
+      else await this.documents.send(new TransactWriteCommand({ TransactItems: [...puts.map((Put) => ({ Put })), ...extra, ...checks, ...registrations] }));
       return [];
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return [0];

@@ -15,11 +15,11 @@ describe('keystore: one key per type and month', () => {
   const api = (method: string, path: string, body?: unknown) => rt.management(method, path, {}, body);
   const monthsStored = async () => ((await api('GET', '/~/keystore?take=1000')).body as { month: string; type: string }[]).map((k) => `${k.type}|${k.month}`);
 
-  it('lets exactly one of several simultaneous creates of a slot succeed; the others get the documented 400', async () => {
+  it('lets exactly one of several simultaneous creates of a slot succeed; the others get the documented 409', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api('POST', '/~/keystore', { month: '2027-01', encrypted_key: material(i + 1) })));
-    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400, 400, 400]);
-    for (const refused of answers.filter((a) => a.status === 400)) {
-      expect(refused.body.error.code).toBe('invalid_request');
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) {
+      expect(refused.body.error.code).toBe('conflict');
       expect(refused.body.error.details).toEqual([{ field: 'month', reason: expect.stringMatching(/^a data_key key for 2027-01 exists/) }]);
     }
     expect((await monthsStored()).filter((slot) => slot === 'data_key|2027-01')).toHaveLength(1);
@@ -41,8 +41,8 @@ describe('keystore: one key per type and month', () => {
         { month: '2027-03', encrypted_key: material(4) },
       ]),
     ]);
-    expect([first.status, second.status].sort()).toEqual([201, 400]);
-    const loser = first.status === 400 ? first : second;
+    expect([first.status, second.status].sort()).toEqual([201, 409]);
+    const loser = first.status === 409 ? first : second;
     expect(loser.body.error.details).toEqual([{ field: '[1].month', reason: expect.stringMatching(/key for 2027-03 exists/) }]);
     const stored = await monthsStored();
     expect(stored.filter((slot) => slot === 'data_key|2027-03')).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { loadOrCreateSigningKey } from '../../bin/local/bootstrap';
 import { issueManagementToken } from '../../functions/management-tokens/token-issuer';
 import { TokenStore } from '../../functions/management-tokens/token-store';
@@ -153,6 +154,29 @@ describe('managed resources', () => {
       expect((await store.get(at, '0000000000010000bbbb', 'meter')).modified_at).toBe('2030-01-01T00:00:00.000Z');
       const changed = await store.update(at, '0000000000010000bbbb', 'meter', (current) => ({ ...current, name: 'b' }));
       expect(changed.modified_at).not.toBe('2030-01-01T00:00:00.000Z');
+    });
+  });
+
+  describe('apps holding a kind', () => {
+    it('lists the apps that hold a kind from its registry, including items written before the registry existed, without scanning again', async () => {
+      const store = new ResourceStore(rt.clients.documents, rt.names.tables.resources);
+      const apps = ['app_kind_a', 'app_kind_b', 'app_kind_c'];
+      for (const appId of apps) await rt.apps.createOrgWithApp({ orgId: `org_${appId}`, orgName: appId, appId, appName: appId });
+      const partition = (appId: string) => `ORG#org_${appId}#APP#${appId}`;
+      // An item from before the registry: written straight to the table, as an older version did.
+      await rt.clients.documents.send(
+        new PutCommand({ TableName: rt.names.tables.resources, Item: { pk: partition('app_kind_a'), sk: 'KINDTEST#0000000000010000cccc', _id: 'old' } }),
+      );
+      expect(await store.create({ partition: partition('app_kind_b'), prefix: 'KINDTEST' }, '0000000000010000dddd', { _id: 'new' })).toBe(true);
+      expect((await store.partitionsHolding('KINDTEST')).sort()).toEqual([partition('app_kind_a'), partition('app_kind_b')]);
+      // Registered now: an item written straight to the table again is not seen (no second scan) …
+      await rt.clients.documents.send(
+        new PutCommand({ TableName: rt.names.tables.resources, Item: { pk: partition('app_kind_c'), sk: 'KINDTEST#0000000000010000eeee', _id: 'unseen' } }),
+      );
+      expect((await store.partitionsHolding('KINDTEST')).sort()).toEqual([partition('app_kind_a'), partition('app_kind_b')]);
+      // … while one created through the store is.
+      expect(await store.create({ partition: partition('app_kind_c'), prefix: 'KINDTEST' }, '0000000000010000ffff', { _id: 'created' })).toBe(true);
+      expect((await store.partitionsHolding('KINDTEST')).sort()).toEqual(apps.map(partition));
     });
   });
 

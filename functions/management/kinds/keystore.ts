@@ -29,10 +29,10 @@ export const ENCRYPTED_KEY_PREFIX = 'KEY';
 /**
  * One item per taken (type, month): `KEY_SLOT#<type>#<month>` in the app's partition, written in the
  * key's own transaction with attribute_not_exists, so of two simultaneous creates of one slot exactly
- * one succeeds (the other is the same 400 as a create after it).
+ * one succeeds (the other is the same 409 as a create after it).
  */
 export const KEY_SLOT_PREFIX = 'KEY_SLOT';
-/** A transaction holds 100 items: a key and its slot each, plus the app's existence check. */
+/** A transaction holds 100 items: a key and its slot each, plus the app's existence check and the kind's registration. */
 const KEYS_PER_TRANSACTION = 49;
 
 const slotKey = (ctx: Pick<ResourceContext, 'orgId' | 'appId'>, type: string, month: string) => ({
