@@ -84,7 +84,7 @@ describe('billing product catalog (/~/billing/catalog/plans, /prices)', () => {
     const bad = await rt.management('POST', `/~/billing/catalog/prices/${price.body.id}`, {}, { pricing_model: 'volume' });
     expect(bad.status).toBe(400);
     const moved = await rt.management('PUT', `/~/billing/catalog/prices/${price.body.id}`, {}, { plan_id: 'other' });
-    expect(moved.status).toBe(400);
+    expect(moved.status).toBe(409);
     expect(moved.body.error.details[0].field).toBe('plan_id');
   });
 

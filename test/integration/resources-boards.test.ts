@@ -388,7 +388,7 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       expect(fieldsOf(await api('GET', '/~/keystore?from=soon'))).toEqual(['from']);
 
       const duplicate = await api('POST', '/~/keystore', { month: '2026-01', encrypted_key: material(9) });
-      expect(duplicate.status).toBe(400);
+      expect(duplicate.status).toBe(409);
       expect(fieldsOf(duplicate)).toEqual(['month']);
       const twice = await api('POST', '/~/keystore', [
         { month: '2026-05', encrypted_key: material(5) },

@@ -78,7 +78,7 @@ describe('deleting an org user', () => {
     expect(mintWhileDeleting.body.error.details).toEqual([{ field: 'authorization', reason: 'user deleted' }]);
     expect((await login('erin', password)).status).toBe(401);
     // Creating the name again must wait for the sweep.
-    expect((await rt.management('POST', '/~/organizations/users', {}, { username: 'erin', password, scopes })).status).toBe(400);
+    expect((await rt.management('POST', '/~/organizations/users', {}, { username: 'erin', password, scopes })).status).toBe(409);
 
     expect((await rt.management('DELETE', '/~/organizations/users/erin')).status).toBe(204);
     expect((await as(token, 'GET', '/~/apps')).status).toBe(401);
