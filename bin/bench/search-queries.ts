@@ -271,14 +271,16 @@ async function termsSql(
 /**
  * Hourly buckets in a time zone, empty hours between the first and the last filled, keys as
  * epoch millis and key_as_string in the zone's offset at the bucket (OpenSearch's format).
- * The zone's offsets are whole hours, so its hours are UTC's hours: a hand-writer buckets in UTC (no zone
- * arithmetic per row, which made this baseline 4.5× slower than it need be) and applies the zone to the few
- * bucket keys only. The repeated hour of a DST fall-back stays two buckets, as OpenSearch keeps it.
+ * The zone's offsets are whole hours, so its hours are UTC's hours: a hand-writer buckets epoch milliseconds by
+ * integer division (no calendar or zone arithmetic per row, which made this baseline several times slower than it
+ * need be) and applies the zone to the few bucket keys only. The repeated hour of a DST fall-back stays two
+ * buckets, as OpenSearch keeps it.
  */
 async function hourlyHistogramSql(run: RunSql, scope: SqlScope, zone: string) {
   const { where, values } = eventScope(scope);
   const rows = await run(
-    `WITH counts AS (SELECT time_bucket(INTERVAL '1 hour', "time") AS k, count(*) AS n FROM events WHERE ${where} GROUP BY k),
+    `WITH hour_counts AS (SELECT epoch_ms("time") // 3600000 AS h, count(*) AS n FROM events WHERE ${where} GROUP BY h),
+     counts AS (SELECT to_timestamp(h * 3600) AS k, n FROM hour_counts),
      hours AS (SELECT unnest(generate_series(min(k), max(k), INTERVAL '1 hour')) AS k FROM counts),
      filled AS (SELECT hours.k, coalesce(counts.n, 0) AS n, CAST(epoch(timezone($zone, hours.k)) - epoch(hours.k) AS INTEGER) AS offset_s FROM hours LEFT JOIN counts USING (k))
      SELECT epoch_ms(k),
