@@ -101,9 +101,9 @@ export class UsageAnalyticsStack extends Stack {
       ...(notificationsFrom ? { notificationsFrom } : {}),
       ...(slackWebhookHosts ? { slackWebhookHosts } : {}),
     });
-    if (slackWebhookHosts) this.managementApi.functions.management.function.addEnvironment(settingVariables.slackWebhookHosts, slackWebhookHosts);
     // A template's test message is sent by the management Lambda, through the same identity and configuration set.
     const management = this.managementApi.functions.management;
+    if (slackWebhookHosts) management.function.addEnvironment(settingVariables.slackWebhookHosts, slackWebhookHosts);
     this.emails.grantSend(management.role);
     management.function.addEnvironment(settingVariables.sesConfigurationSet, this.emails.configurationSet.configurationSetName);
     // An alert run now through the API sends its emails as the scheduled evaluator does.

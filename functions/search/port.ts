@@ -78,7 +78,6 @@ export interface SearchIndex {
   close(): Promise<void>;
 }
 
-/** Where a search runs: the tenant, the index, the `from`/`to` window and the time zone of the request. */
 /**
  * The one customer a read is for (a customer token's company, and its subscription when the token
  * binds one): every event the read sees must carry these values, whatever its query says.
@@ -88,6 +87,7 @@ export interface CustomerBound {
   readonly subscription_id?: string;
 }
 
+/** Where a search runs: the tenant, the index, the `from`/`to` window and the time zone of the request. */
 export interface SearchContext {
   readonly scope: TenantScope;
   /** Confines the read to one customer's events, in the engine's own tenant filter (customer tokens). */

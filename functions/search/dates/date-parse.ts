@@ -92,7 +92,6 @@ function parseEpoch(text: string, unitMs: number, roundUp: boolean): ParsedField
 function parsePattern(pattern: string, text: string): ParsedFields | undefined {
   const tokens = tokenize(pattern);
   const pieces: PatternPiece[] = [];
-  const setters: Setter[] = [];
   const numeric = (count: number, max = 2): TextTest => (count === 1 ? digits(1, max) : digits(count, count));
   for (const token of tokens) {
     if ('literal' in token) {
@@ -100,6 +99,7 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       continue;
     }
     let test: TextTest;
+    let setter: Setter;
     const { letter, count } = token;
     const set = (key: keyof ParsedFields) => (fields: ParsedFields, value: string) => {
       (fields[key] as number) = Number(value);
@@ -110,13 +110,13 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
       case 'u':
         if (count === 2) {
           test = digits(2, 2);
-          setters.push((fields, value) => {
+          setter = (fields, value) => {
             fields.year = 2000 + Number(value);
             return true;
-          });
+          };
         } else {
           test = signed(digits(count, 9));
-          setters.push(set('year'));
+          setter = set('year');
         }
         break;
       case 'M':
@@ -124,93 +124,90 @@ function parsePattern(pattern: string, text: string): ParsedFields | undefined {
         if (count >= 3) {
           const names = MONTHS.map((month) => (count === 3 ? month.slice(0, 3) : month));
           test = oneOf(names);
-          setters.push((fields, value) => {
+          setter = (fields, value) => {
             fields.month = names.indexOf(value) + 1;
             return true;
-          });
+          };
         } else {
           test = numeric(count);
-          setters.push(set('month'));
+          setter = set('month');
         }
         break;
       case 'd':
         test = numeric(count);
-        setters.push(set('day'));
+        setter = set('day');
         break;
       case 'D':
         test = numeric(count, 3);
-        setters.push(set('dayOfYear'));
+        setter = set('dayOfYear');
         break;
       case 'H':
       case 'k':
         test = numeric(count);
-        setters.push((fields, value) => {
+        setter = (fields, value) => {
           fields.hour = Number(value) % 24;
           return true;
-        });
+        };
         break;
       case 'h':
       case 'K':
         test = numeric(count);
-        setters.push((fields, value) => {
+        setter = (fields, value) => {
           fields.hour = Number(value) % 12;
           return true;
-        });
+        };
         break;
       case 'm':
         test = numeric(count);
-        setters.push(set('minute'));
+        setter = set('minute');
         break;
       case 's':
         test = numeric(count);
-        setters.push(set('second'));
+        setter = set('second');
         break;
       case 'S':
         test = digits(count, count);
-        setters.push((fields, value) => {
+        setter = (fields, value) => {
           fields.millisecond = fractionMs(value);
           return true;
-        });
+        };
         break;
       case 'a':
         test = oneOf(['AM', 'PM', 'am', 'pm']);
-        setters.push((fields, value) => {
+        setter = (fields, value) => {
           fields.pm = value.toUpperCase() === 'PM';
           return true;
-        });
+        };
         break;
       case 'E': {
         const names = WEEKDAYS.map((day) => (count >= 4 ? day : day.slice(0, 3)));
         test = oneOf(names);
-        setters.push(() => true);
+        setter = () => true;
         break;
       }
       case 'X':
       case 'x':
       case 'Z':
         test = isOffsetText;
-        setters.push((fields, value) => {
+        setter = (fields, value) => {
           const zone = parseZoneText(value);
           if (!zone) return false;
           Object.assign(fields, zone);
           return true;
-        });
+        };
         break;
       case 'V':
         test = isZoneIdText;
-        setters.push((fields, value) => {
+        setter = (fields, value) => {
           const zone = parseZoneText(value);
           if (!zone) return false;
           Object.assign(fields, zone);
           return true;
-        });
+        };
         break;
       default:
         throw invalidFormat(pattern, `pattern letter '${letter}' is not supported`);
     }
-    // Each letter's case above added exactly one setter: the value of this piece.
-    const setter = setters.pop();
-    if (setter === undefined) throw new Error(`date pattern letter '${letter}' set no field`);
     pieces.push({ test, setter });
   }
   const values = matchPieces(pieces, text);
