@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { StoredOrgUser, type CreateOrgUser, type OrgUser } from '../../schemas/org';
+import { StoredOrgUser, Username, type CreateOrgUser, type OrgUser } from '../../schemas/org';
 import { ConflictError } from '../shared/errors';
 import { hashPassword } from './password-hash';
 import { queryAll } from '../shared/aws/query-pages';
@@ -16,6 +16,8 @@ import { queryAll } from '../shared/aws/query-pages';
  */
 export const userKey = (orgId: string, username: string) => ({ pk: `ORG#${orgId}`, sk: `USER#${username}` });
 const USER_PREFIX = 'USER#';
+/** DynamoDB's limit on a partition key's value. */
+const MAX_PARTITION_KEY_BYTES = 2048;
 /** How long a deleted user's mark outlives its sweep: far longer than any request that began before it. */
 export const DELETED_USER_MARK_SECONDS = 24 * 3600;
 const isDeleted = (item: Record<string, unknown>) => item['deleted_at'] !== undefined;
@@ -54,6 +56,8 @@ export class OrgUserStore {
   }
 
   async find(orgId: string, username: string): Promise<StoredOrgUser | undefined> {
+    // A name no user can have, or a key DynamoDB cannot hold, names nobody (it would be a 500 from the table).
+    if (!Username.safeParse(username).success || Buffer.byteLength(userKey(orgId, username).pk) > MAX_PARTITION_KEY_BYTES) return undefined;
     const result = await this.documents.send(new GetCommand({ TableName: this.tableName, Key: userKey(orgId, username), ConsistentRead: true }));
     return result.Item && !isDeleted(result.Item) ? StoredOrgUser.parse(result.Item) : undefined;
   }

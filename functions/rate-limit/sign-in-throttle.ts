@@ -1,4 +1,6 @@
-import { BatchGetCommand, DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../shared/aws/batch-get';
 
 /**
  * Password sign-in throttling as OWASP's authentication guidance describes it: failures are
@@ -124,8 +126,17 @@ export class SignInThrottle {
   }
 }
 
+/**
+ * A key part as written, or its SHA-256 when longer than any real one: a sign-in may name any org, user or
+ * address, and a DynamoDB key holds at most 2,048 bytes (a 3,000-character username was a 500).
+ */
+function part(text: string): string {
+  const encoded = encodeURIComponent(text);
+  return encoded.length <= MAX_KEY_PART ? encoded : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+const MAX_KEY_PART = 256;
+
 function keysOf(attempt: SignInAttempt) {
-  const part = encodeURIComponent;
   const source = part(attempt.source || 'unknown');
   const account = `${part(attempt.orgId)}/${part(attempt.username)}`;
   return { accountSource: `account-source#${account}#${source}`, source: `source#${source}`, account: `account#${account}` };
@@ -139,14 +150,15 @@ export class DynamoFailureCounters implements FailureCounters {
   ) {}
 
   async read(keys: readonly string[], window: string): Promise<Map<string, FailureCount>> {
-    const answer = await this.documents.send(
-      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys.map((key) => this.key(key, window)), ConsistentRead: true } } }),
+    const items = await batchGet(
+      this.documents,
+      this.tableName,
+      keys.map((key) => this.key(key, window)),
     );
     const found = new Map<string, FailureCount>();
-    for (const item of answer.Responses?.[this.tableName] ?? []) {
+    for (const item of items) {
       found.set(String(item['pk']).slice(PREFIX.length), { failures: Number(item['failures'] ?? 0), lastFailureMs: Number(item['last_failure_ms'] ?? 0) });
     }
-    // Unprocessed keys (throttling) read as no failures: the next attempt reads them again.
     return found;
   }
 

@@ -75,6 +75,10 @@ describe('OAuth and access tokens API', () => {
       expectOAuthError(wrong, 401, 'invalid_grant');
       expect(unknown.body).toEqual(wrong.body);
       expect(otherOrg.body).toEqual(wrong.body);
+      // Names longer than any key DynamoDB holds (they were a 500 from the table) are unknown users too.
+      const long = 'x'.repeat(3000);
+      expect((await form({ ...admin(), username: long, password: 'not-the-password' })).body).toEqual(wrong.body);
+      expect((await form({ ...admin(), password: 'not-the-password' }, long)).body).toEqual(wrong.body);
     });
 
     it('answers bad requests in RFC 6749 form', async () => {
