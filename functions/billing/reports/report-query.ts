@@ -15,6 +15,7 @@ import { reportKeyOf, type ReportStore, type ReportTenant, type WindowReports } 
 
 const Id = z.string().min(1).max(256);
 const Bool = z.enum(['true', 'false'], { error: 'must be true or false' });
+const STATUS_NAMES = ReportStatus.options.join('|');
 /** Comma-separated statuses: `status=failed,retrying`. */
 const Statuses = z
   .string()
@@ -30,7 +31,7 @@ const Statuses = z
     }
     return new Set(values);
   })
-  .meta({ pattern: `^(${ReportStatus.options.join('|')})(,(${ReportStatus.options.join('|')}))*$` });
+  .meta({ pattern: `^(${STATUS_NAMES})(,(${STATUS_NAMES}))*$` });
 
 export const ReportFilterParams = z.object({
   from: DateParameter.optional(),
