@@ -1,9 +1,9 @@
-import { median, type FunnelCounts, type RetentionCounts } from './analysis-answers';
-import { periodIndex, type RetentionPeriods } from './retention-periods';
+import { median, type FunnelCounts } from './analysis-answers';
 
 /**
- * Funnels and retention computed from each actor's events, for a backend that hands them over per
- * actor (OpenSearch's composite pages). The DuckDB backend computes the same in SQL.
+ * The funnel computed from each actor's events: the rule both backends implement (DuckDB in SQL,
+ * OpenSearch in its script, journey-scripts.ts), and what OpenSearch applies in the Lambda to the
+ * actors whose order the script cannot tell without their ids.
  *
  * Funnel rule: an actor enters at its first step-1 event of the window; each later step is its
  * first event of that step strictly after the previous step's event (events ordered by time, then
@@ -36,7 +36,6 @@ export function actorFunnel(steps: readonly (readonly ActorEvent[])[], windowMs:
 export class FunnelTally {
   private readonly reached: number[];
   private readonly gaps: number[][];
-  private exact = true;
 
   constructor(steps: number) {
     this.reached = new Array<number>(steps).fill(0);
@@ -50,48 +49,17 @@ export class FunnelTally {
     }
   }
 
-  /** Some actor's events were cut short (a backend cap): the counts may be low. */
-  markInexact(): void {
-    this.exact = false;
+  /** Counts a backend made itself (OpenSearch's script): reached[k] actors, and each one's time into step k in gaps[k]. */
+  addCounted(reached: readonly number[], gaps: readonly (readonly number[])[]): void {
+    reached.forEach((count, k) => {
+      this.reached[k]! += count;
+    });
+    gaps.forEach((times, k) => {
+      if (k > 0) this.gaps[k]!.push(...times);
+    });
   }
 
   counts(): FunnelCounts {
-    return { reached: [...this.reached], medianIntoMs: this.gaps.map((gaps, k) => (k === 0 ? null : median(gaps))), exact: this.exact };
-  }
-}
-
-/** Retention counts from each actor's first qualifying event and the times it came back. */
-export class RetentionTally {
-  private readonly sizes = new Map<number, number>();
-  private readonly returned = new Map<number, Map<number, number>>();
-  private exact = true;
-
-  constructor(
-    private readonly periods: RetentionPeriods,
-    private readonly followed: number,
-  ) {}
-
-  /** `firstTime`: the actor's first first_event; `returnTimes`: a time in each period it returned (any order, repeats allowed). */
-  add(firstTime: number, returnTimes: Iterable<number>): void {
-    const cohort = periodIndex(this.periods, firstTime);
-    if (cohort < 0) return;
-    this.sizes.set(cohort, (this.sizes.get(cohort) ?? 0) + 1);
-    const offsets = new Set<number>();
-    for (const time of returnTimes) {
-      const offset = periodIndex(this.periods, time) - cohort;
-      if (offset >= 1 && offset <= this.followed) offsets.add(offset);
-    }
-    if (offsets.size === 0) return;
-    const row = this.returned.get(cohort) ?? new Map<number, number>();
-    for (const offset of offsets) row.set(offset, (row.get(offset) ?? 0) + 1);
-    this.returned.set(cohort, row);
-  }
-
-  markInexact(): void {
-    this.exact = false;
-  }
-
-  counts(): RetentionCounts {
-    return { sizes: this.sizes, returned: this.returned, exact: this.exact };
+    return { reached: [...this.reached], medianIntoMs: this.gaps.map((gaps, k) => (k === 0 ? null : median(gaps))), exact: true };
   }
 }

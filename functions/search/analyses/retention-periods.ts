@@ -26,19 +26,6 @@ export function retentionPeriods(from: number, to: number, interval: RetentionIn
   return { starts, to };
 }
 
-/** The index of the period holding `ms` (binary search; -1 before the first). */
-export function periodIndex(periods: RetentionPeriods, ms: number): number {
-  let low = 0;
-  let high = periods.starts.length - 1;
-  if (ms < periods.starts[0]!) return -1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (periods.starts[middle]! <= ms) low = middle;
-    else high = middle - 1;
-  }
-  return low;
-}
-
 /** The periods of a retention request's window: `from` is required (400 naming it), `to` defaults to the request's now. */
 export function windowPeriods(range: { from?: Date; to?: Date } | undefined, now: Date, interval: RetentionInterval, timeZone: string): RetentionPeriods {
   if (range?.from === undefined)

@@ -2,153 +2,181 @@ import { abortable } from '../abortable';
 import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { funnelAnswer, retentionAnswer } from '../analyses/analysis-answers';
-import { actorFunnel, FunnelTally, RetentionTally, type ActorEvent } from '../analyses/actor-journeys';
+import { actorFunnel, FunnelTally, type ActorEvent } from '../analyses/actor-journeys';
 import type { RetentionPeriods } from '../analyses/retention-periods';
+import type { QueryNode } from '../../../schemas/search-tree';
 import type { SearchContext } from '../port';
+import { FUNNEL_SCRIPTS, RETENTION_SCRIPTS } from './journey-scripts';
 import { readTarget } from './naming';
 import { toOpenSearchQuery } from './query-body';
-import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
 import type { OpenSearchTarget } from './opensearch-search';
-import type { Aggregations, QueryClause, SearchBody, SortClause } from './request-types';
-import { searchRequest } from './search-request';
+import type { QueryClause, SearchAfter, SearchBody, SortClause } from './request-types';
+import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
+import { LENIENT_TARGET, searchRequest } from './search-request';
 
 /**
- * Funnels and retention on OpenSearch: a composite aggregation pages through the actors of the
- * window (ANALYSIS_PAGE_ACTORS a request); per actor, each step's first events (top_hits sorted by
- * time, then id) or its first first_event and the calendar periods it returned in (a
- * date_histogram in the request's zone, the rounding retention-periods.ts reproduces). The Lambda
- * then applies the rules of analyses/actor-journeys.ts, as DuckDB does in SQL.
+ * Funnels and retention on OpenSearch, exact, in one scripted_metric aggregation over the window
+ * (journey-scripts.ts): the shards collect each actor's events of the analysis in one pass, the
+ * coordinating node orders each actor's events and applies the rules of analyses/actor-journeys.ts,
+ * and only the counts come back. docs/design.md records the designs measured before this one.
  *
- * Caps (documented in docs/management-api.md, Funnels and retention): at most MAX_ANALYSIS_ACTORS actors are followed, and a funnel
- * sees each actor's first EVENTS_PER_STEP events of each step; past either the answer says
- * `exact: false`.
+ * Ties are the exception: the script reads no ids, so an actor with two events in one millisecond
+ * (ordered by id) is left to followByIds, which reads those actors' events with ids and applies
+ * actor-journeys.ts in the Lambda.
+ *
+ * Memory is bounded by reading at most EVENTS_PER_PASS events in one request: a bigger window is
+ * read in passes over disjoint sets of actors (a count first says how many passes).
  */
 
-export const ANALYSIS_PAGE_ACTORS = 500;
-export const MAX_ANALYSIS_ACTORS = 200_000;
-export const EVENTS_PER_STEP = 100;
+/** The events one pass holds on the cluster (about 150 bytes each in the funnel's state). */
+export const EVENTS_PER_PASS = 1_000_000;
 
-type Json = Record<string, unknown>;
-/** Where the next composite page starts: the last actor's key. */
-type AfterKey = Record<string, string>;
+type Script = { source: string; lang: 'painless' };
+const painless = (source: string): Script => ({ source, lang: 'painless' });
 
-interface CompositePage {
-  readonly buckets: readonly (Json & { key: { actor: string } })[];
-  readonly after_key?: AfterKey;
-}
-
-/** The actor field as mapped: `*_id` strings are keywords (templates.ts). */
-const actorField = (by: FunnelQuery['by']) => by;
-
-/** The body of one composite page: the tenant-wrapped window, only events having an actor, the per-actor sub-aggregations. */
-export function analysisPageBody(
+/**
+ * The window's events having an actor and matching at least one of the queries, each scored with
+ * the bitmask of those it matches (query k adds 2^k).
+ */
+export function maskedEvents(
   target: Pick<OpenSearchTarget, 'wrap'>,
   context: SearchContext,
   by: FunnelQuery['by'],
-  match: QueryClause,
-  perActor: Aggregations,
-  after?: AfterKey,
+  queries: readonly QueryNode[],
+): QueryClause {
+  return {
+    bool: {
+      filter: [...target.wrap(context.scope, context), { exists: { field: by } }],
+      should: queries.map((query, k) => ({ constant_score: { filter: toOpenSearchQuery(query, context), boost: 2 ** k } })),
+      minimum_should_match: 1,
+    },
+  };
+}
+
+/** One pass: the scripted_metric over the masked events, for the actors of pass `part` of `parts`. */
+export function journeyBody(
+  query: QueryClause,
+  scripts: typeof FUNNEL_SCRIPTS | typeof RETENTION_SCRIPTS,
+  params: Record<string, unknown>,
+  part: number,
+  parts: number,
 ): SearchBody {
   return {
     size: 0,
     track_total_hits: false,
-    query: { bool: { filter: [...target.wrap(context.scope, context), { exists: { field: actorField(by) } }, match] } },
+    query,
     aggs: {
-      actors: {
-        composite: { size: ANALYSIS_PAGE_ACTORS, sources: [{ actor: { terms: { field: actorField(by) } } }], ...(after ? { after } : {}) },
-        aggs: perActor,
+      journeys: {
+        scripted_metric: {
+          init_script: painless(scripts.init_script),
+          map_script: painless(scripts.map_script),
+          combine_script: painless(scripts.combine_script),
+          reduce_script: painless(scripts.reduce_script),
+          params: { ...params, part, parts },
+        },
       },
     },
   };
 }
 
-/** Events in time order, ties by id: the order the DuckDB backend reads a journey in. */
-const FIRST_EVENTS_FIRST: SortClause[] = [{ [TIME_FIELD]: { order: 'asc' } }, { [DOC_ID_FIELD]: { order: 'asc' } }];
-
-/** Per step: the actor's first EVENTS_PER_STEP events of the step, as (time, id). */
-export function funnelPerActor(query: FunnelQuery, context: SearchContext): Aggregations {
-  return Object.fromEntries(
-    query.steps.map((step, k) => [
-      `step_${k}`,
-      {
-        filter: toOpenSearchQuery(step.query, context),
-        aggs: { first: { top_hits: { size: EVENTS_PER_STEP, _source: false, sort: FIRST_EVENTS_FIRST } } },
-      },
-    ]),
-  );
-}
-
-export function retentionPerActor(query: RetentionQuery, context: SearchContext): Aggregations {
-  return {
-    first: { filter: toOpenSearchQuery(query.first, context), aggs: { at: { min: { field: TIME_FIELD } } } },
-    returns: {
-      filter: toOpenSearchQuery(query.returning, context),
-      aggs: { periods: { date_histogram: { field: TIME_FIELD, calendar_interval: query.interval, time_zone: context.timeZone, min_doc_count: 1 } } },
-    },
-  };
-}
-
-interface TopHits {
-  hits: { total?: { value?: number } | number; hits: { sort?: unknown[] }[] };
-}
-
-/** An actor's step events from its bucket, and whether some were left out. */
-export function stepEvents(bucket: Json, steps: number): { events: ActorEvent[][]; cut: boolean } {
-  let cut = false;
-  const events = Array.from({ length: steps }, (_, k) => {
-    const top = (bucket[`step_${k}`] as { first?: TopHits } | undefined)?.first;
-    if (!top) return [];
-    const total = typeof top.hits.total === 'number' ? top.hits.total : (top.hits.total?.value ?? 0);
-    if (total > top.hits.hits.length) cut = true;
-    return top.hits.hits.map((hit) => ({ time: Number(hit.sort?.[0]), id: String(hit.sort?.[1]) }));
-  });
-  return { events, cut };
-}
-
-/** An actor's first first_event time (undefined when it has none) and a time in each period it returned. */
-export function actorReturns(bucket: Json): { first: number | undefined; returns: number[] } {
-  const first = (bucket['first'] as { at?: { value?: number | null } } | undefined)?.at?.value;
-  const periods = (bucket['returns'] as { periods?: { buckets?: { key: number }[] } } | undefined)?.periods?.buckets ?? [];
-  return { first: typeof first === 'number' ? first : undefined, returns: periods.map((period) => Number(period.key)) };
-}
-
-/** Every composite page in turn, up to MAX_ANALYSIS_ACTORS actors; false when the cap stopped it. */
-async function eachPage(
+/** Each pass's reduced value, in turn. */
+async function eachPass(
   target: OpenSearchTarget,
   context: SearchContext,
-  body: (after?: AfterKey) => SearchBody,
-  visit: (bucket: Json) => void,
-): Promise<boolean> {
-  let after: AfterKey | undefined;
-  let actors = 0;
-  for (;;) {
-    const pending = searchRequest(target.client, readTarget(target.prefix, 'events'), body(after));
+  query: QueryClause,
+  body: (part: number, parts: number) => SearchBody,
+): Promise<unknown[]> {
+  const index = readTarget(target.prefix, 'events');
+  const counting = target.client.count({ index, ...LENIENT_TARGET, body: { query } });
+  const { body: counted } = await abortable(context.signal, counting, () => counting.abort());
+  const parts = Math.max(1, Math.ceil(Number(counted.count) / EVENTS_PER_PASS));
+  const values: unknown[] = [];
+  for (let part = 0; part < parts; part += 1) {
+    const pending = searchRequest(target.client, index, body(part, parts));
     const response = await abortable(context.signal, pending, () => pending.abort());
-    const page = (response.body as { aggregations?: { actors?: CompositePage } }).aggregations?.actors ?? { buckets: [] };
-    for (const bucket of page.buckets) visit(bucket);
-    actors += page.buckets.length;
-    if (page.after_key === undefined || page.buckets.length === 0) return true;
-    if (actors >= MAX_ANALYSIS_ACTORS) return false;
-    after = page.after_key;
+    values.push((response.body as { aggregations?: { journeys?: { value?: unknown } } }).aggregations?.journeys?.value);
   }
+  return values;
+}
+
+interface FunnelPass {
+  readonly reached: readonly number[];
+  readonly gaps: readonly (readonly number[])[];
+  readonly ambiguous: readonly string[];
 }
 
 export async function funnelOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
-  const tally = new FunnelTally(query.steps.length);
-  const anyStep: QueryClause = { bool: { should: query.steps.map((step) => toOpenSearchQuery(step.query, context)), minimum_should_match: 1 } };
-  const perActor = funnelPerActor(query, context);
-  const complete = await eachPage(
+  const events = maskedEvents(
     target,
     context,
-    (after) => analysisPageBody(target, context, query.by, anyStep, perActor, after),
-    (bucket) => {
-      const { events, cut } = stepEvents(bucket, query.steps.length);
-      if (cut) tally.markInexact();
-      tally.add(actorFunnel(events, query.windowMs));
-    },
+    query.by,
+    query.steps.map((step) => step.query),
   );
-  if (!complete) tally.markInexact();
+  const params = { actor: query.by, steps: query.steps.length, window: query.windowMs };
+  const passes = (await eachPass(target, context, events, (part, parts) => journeyBody(events, FUNNEL_SCRIPTS, params, part, parts))) as (
+    | FunnelPass
+    | undefined
+  )[];
+  const tally = new FunnelTally(query.steps.length);
+  for (const pass of passes)
+    if (pass)
+      tally.addCounted(
+        pass.reached.map(Number),
+        pass.gaps.map((gaps) => gaps.map(Number)),
+      );
+  const ambiguous = passes.flatMap((pass) => pass?.ambiguous ?? []);
+  for (let at = 0; at < ambiguous.length; at += FOLLOWED_ACTORS_PER_REQUEST) {
+    for (const steps of await followByIds(target, context, events, query, ambiguous.slice(at, at + FOLLOWED_ACTORS_PER_REQUEST))) {
+      tally.add(actorFunnel(steps, query.windowMs));
+    }
+  }
   return funnelAnswer(query, tally.counts());
+}
+
+/** Actors a follow-up names in one terms filter (OpenSearch's default cap on terms is 65,536). */
+const FOLLOWED_ACTORS_PER_REQUEST = 10_000;
+const FOLLOW_PAGE = 10_000;
+const BY_TIME_THEN_ID: SortClause[] = [{ [TIME_FIELD]: { order: 'asc' } }, { [DOC_ID_FIELD]: { order: 'asc' } }];
+
+/** The step events of the given actors in (time, id) order, per actor and step, as actor-journeys.ts reads them. */
+async function followByIds(
+  target: OpenSearchTarget,
+  context: SearchContext,
+  events: QueryClause,
+  query: FunnelQuery,
+  actors: readonly string[],
+): Promise<ActorEvent[][][]> {
+  const journeys = new Map<string, ActorEvent[][]>();
+  let after: SearchAfter | undefined;
+  for (;;) {
+    const body: SearchBody = {
+      size: FOLLOW_PAGE,
+      track_total_hits: false,
+      // The score is the mask of the steps an event matches (maskedEvents); a terms filter scores nothing.
+      track_scores: true,
+      _source: false,
+      docvalue_fields: [query.by],
+      query: { bool: { must: [events], filter: [{ terms: { [query.by]: [...actors] } }] } },
+      sort: BY_TIME_THEN_ID,
+      ...(after ? { search_after: after } : {}),
+    };
+    const pending = searchRequest(target.client, readTarget(target.prefix, 'events'), body);
+    const response = await abortable(context.signal, pending, () => pending.abort());
+    const hits = (response.body as { hits: { hits: { _score: number; sort: [number, string]; fields?: Record<string, string[]> }[] } }).hits.hits;
+    for (const hit of hits) {
+      const actor = hit.fields?.[query.by]?.[0];
+      if (actor === undefined) continue;
+      const steps = journeys.get(actor) ?? query.steps.map(() => []);
+      journeys.set(actor, steps);
+      const mask = Math.round(hit._score);
+      const event = { time: Number(hit.sort[0]), id: String(hit.sort[1]) };
+      steps.forEach((events, k) => {
+        if ((mask & (2 ** k)) !== 0) events.push(event);
+      });
+    }
+    if (hits.length < FOLLOW_PAGE) return [...journeys.values()];
+    after = hits[hits.length - 1]!.sort;
+  }
 }
 
 export async function retentionOnOpenSearch(
@@ -157,20 +185,24 @@ export async function retentionOnOpenSearch(
   query: RetentionQuery,
   periods: RetentionPeriods,
 ): Promise<RetentionAnswer> {
-  const tally = new RetentionTally(periods, query.periods);
-  const either: QueryClause = {
-    bool: { should: [toOpenSearchQuery(query.first, context), toOpenSearchQuery(query.returning, context)], minimum_should_match: 1 },
-  };
-  const perActor = retentionPerActor(query, context);
-  const complete = await eachPage(
-    target,
-    context,
-    (after) => analysisPageBody(target, context, query.by, either, perActor, after),
-    (bucket) => {
-      const { first, returns } = actorReturns(bucket);
-      if (first !== undefined) tally.add(first, returns);
-    },
-  );
-  if (!complete) tally.markInexact();
-  return retentionAnswer(query, periods, tally.counts());
+  const events = maskedEvents(target, context, query.by, [query.first, query.returning]);
+  const params = { actor: query.by, starts: periods.starts, periods: query.periods };
+  const passes = (await eachPass(target, context, events, (part, parts) => journeyBody(events, RETENTION_SCRIPTS, params, part, parts))) as (
+    | Record<string, number>
+    | undefined
+  )[];
+  const sizes = new Map<number, number>();
+  const returned = new Map<number, Map<number, number>>();
+  for (const pass of passes) {
+    for (const [key, actors] of Object.entries(pass ?? {})) {
+      const [cohort, offset] = key.split(':').map(Number) as [number, number];
+      if (offset === 0) sizes.set(cohort, (sizes.get(cohort) ?? 0) + actors);
+      else {
+        const row = returned.get(cohort) ?? new Map<number, number>();
+        row.set(offset, (row.get(offset) ?? 0) + actors);
+        returned.set(cohort, row);
+      }
+    }
+  }
+  return retentionAnswer(query, periods, { sizes, returned, exact: true });
 }

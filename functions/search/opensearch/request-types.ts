@@ -45,5 +45,6 @@ export type AggregationBody = { aggs?: Aggregations } & (
   | { max: MetricFields }
   | { value_count: MetricFields }
   | { stats: MetricFields }
+  | { scripted_metric: Types.Common_Aggregations.ScriptedMetricAggregation }
 );
 export type Aggregations = Record<string, AggregationBody>;

@@ -64,6 +64,30 @@ describe.each(conformanceBackends())('funnels and retention: $name', (backend) =
     );
   });
 
+  it("a funnel without ties, across a month's end (two monthly indices on OpenSearch), counts as the rule written out does", async () => {
+    const monthEnd = Date.UTC(2025, 3, 1);
+    await fc.assert(
+      fc.asyncProperty(
+        callsOver(300),
+        fc.array(step, { minLength: 2, maxLength: 4 }),
+        fc.integer({ min: 1, max: 200 }),
+        async (drawn, steps, windowMinutes) => {
+          // Each event its own minute (no two share a time), half of them before the month's end.
+          const events = drawn.map((call, i) => ({ ...call, at: monthEnd + (i - (drawn.length >> 1)) * 7 * MINUTE }));
+          const scope = await load(events);
+          const answer = await opened().funnel(
+            context(scope, monthEnd - DAY, monthEnd + DAY),
+            parseFunnelBody({ steps: steps.map((spec) => ({ query: spec.query })), conversion_window: `${windowMinutes}m` }),
+          );
+          expect(answer.steps.map(({ entered, converted, median_time_to_convert_ms }) => ({ entered, converted, median_time_to_convert_ms }))).toEqual(
+            expectedFunnel(events, steps, windowMinutes * MINUTE),
+          );
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
   it('a funnel sees only the window: events before from or at to take no part', async () => {
     const events: Call[] = [
       { id: 'a', user: 'u1', verb: 'GET', status: 200, at: BASE - MINUTE },

@@ -9,6 +9,7 @@ import java.util.List;
 import org.opensearch.common.logging.LogConfigurator;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.index.reindex.ReindexPlugin;
+import org.opensearch.painless.PainlessPlugin;
 import org.opensearch.node.InternalSettingsPreparer;
 import org.opensearch.node.Node;
 import org.opensearch.plugins.Plugin;
@@ -58,7 +59,7 @@ public final class LocalOpenSearch {
             .put("indices.breaker.total.use_real_memory", false)
             .build();
         LogConfigurator.configureWithoutConfig(settings);
-        Node node = new ClasspathNode(settings, List.of(Netty4Plugin.class, ReindexPlugin.class));
+        Node node = new ClasspathNode(settings, List.of(Netty4Plugin.class, ReindexPlugin.class, PainlessPlugin.class));
         node.start();
         System.out.println("OPENSEARCH_READY " + port);
         System.out.flush();
