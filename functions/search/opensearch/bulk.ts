@@ -13,9 +13,15 @@ import { toStoredSource } from './stored-source';
 export interface BulkLimits {
   readonly maxBytes: number;
   readonly maxDocuments: number;
+  /** Requests sent at once (default 2). */
+  readonly inFlight?: number;
 }
 
-export const DEFAULT_BULK_LIMITS: BulkLimits = { maxBytes: 5 * 1024 * 1024, maxDocuments: 1000 };
+/**
+ * Two requests in flight: while the node indexes one chunk (a write thread per shard request), the
+ * next is being built and sent, so a node's second core works too (bench: opensearch, docs/benchmarks.md).
+ */
+export const DEFAULT_BULK_LIMITS: BulkLimits = { maxBytes: 5 * 1024 * 1024, maxDocuments: 1000, inFlight: 2 };
 
 export interface BulkChunk {
   readonly documents: readonly IndexDocument[];

@@ -19,6 +19,7 @@ import type {
   TenantScope,
   TimeRange,
 } from '../port';
+import { mapWithConcurrency } from '../../shared/concurrency';
 import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type BulkLimits, type BulkResponseItem } from './bulk';
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
@@ -134,15 +135,17 @@ class OpenSearchIndex implements SearchableIndex {
       if (problem === undefined) accepted.push(document);
       else failures.push({ kind: document.kind, id: document.id, reason: problem, retryable: false });
     }
-    let written = 0;
-    for (const chunk of bulkChunks(this.prefix, accepted, this.limits)) {
-      let outcome: IndexOutcome;
+    // Events are created once by id and profiles carry external versions, so chunks may land in any order.
+    const outcomes = await mapWithConcurrency(bulkChunks(this.prefix, accepted, this.limits), this.limits.inFlight ?? 1, async (chunk) => {
       try {
         const response = await this.client.transport.request({ method: 'POST', path: '/_bulk', bulkBody: chunk.body });
-        outcome = bulkOutcome(chunk, (response.body as { items?: BulkResponseItem[] }).items ?? []);
+        return bulkOutcome(chunk, (response.body as { items?: BulkResponseItem[] }).items ?? []);
       } catch (error) {
-        outcome = failedChunkOutcome(chunk, error);
+        return failedChunkOutcome(chunk, error);
       }
+    });
+    let written = 0;
+    for (const outcome of outcomes) {
       written += outcome.written;
       failures.push(...outcome.failures);
     }

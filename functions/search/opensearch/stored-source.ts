@@ -19,15 +19,25 @@ export const TIME_FIELD = `${INDEX_META_FIELD}.time`;
 export const DOC_ID_FIELD = `${INDEX_META_FIELD}.doc_id`;
 const BODY_HOLDERS = ['request', 'response'] as const;
 
+/** Fields the templates map as keywords by their full path (templates.ts); any string field whose own name ends in `_id` is one too. */
+export const KEYWORD_PATHS = ['org_id', 'app_id', 'direction', 'session_token', 'event_type', 'request.verb'] as const;
+const KEYWORD_PATH_SET: ReadonlySet<string> = new Set(KEYWORD_PATHS);
+
+/** Whether the mapping holds the field's strings as a keyword already: its `.raw` form is the field itself. */
+export function mappedAsKeyword(path: string): boolean {
+  return KEYWORD_PATH_SET.has(path) || path.slice(path.lastIndexOf('.') + 1).endsWith('_id');
+}
+
 /**
  * A field as the mapping names it. `time` lives under index_meta; so does `_id` (and `_id.raw`):
  * OpenSearch's own `_id` carries the app prefix and cannot be sorted or aggregated on, so every
- * clause but the `ids` query uses the plain id in doc_id.
+ * clause but the `ids` query uses the plain id in doc_id. A keyword field has no `.raw` subfield
+ * (a second copy of every id cost 90 bytes an event): `user_id.raw` reads `user_id`.
  */
 export function mappedField(field: FieldRef): string {
   if (field.path === '_id') return DOC_ID_FIELD;
   const path = field.path === 'time' ? TIME_FIELD : field.path;
-  return field.raw ? `${path}.raw` : path;
+  return field.raw && !mappedAsKeyword(path) ? `${path}.raw` : path;
 }
 
 type JsonObject = Record<string, unknown>;

@@ -169,18 +169,22 @@ describe('templates', () => {
   const common = commonComponentTemplate('p-').body.template;
   const mappings = common.mappings!;
 
-  it('maps tenant keys as keywords, and strings as text with a .raw keyword (ids as keywords)', () => {
+  it('maps tenant keys as keywords, and strings as text with a .raw keyword (ids as keywords, without a .raw copy)', () => {
     expect(mappings.properties?.org_id).toEqual({ type: 'keyword' });
     expect(mappings.properties?.app_id).toEqual({ type: 'keyword' });
     expect(mappings.date_detection).toBe(false);
     const templates = Object.fromEntries((mappings.dynamic_templates ?? []).flatMap((entry) => Object.entries(entry)));
     const raw = { raw: { type: 'keyword', ignore_above: 1024 } };
-    expect(templates.ids).toEqual({ match_mapping_type: 'string', match: '*_id', mapping: { type: 'keyword', fields: raw } });
+    expect(templates.ids).toEqual({ match_mapping_type: 'string', match: '*_id', mapping: { type: 'keyword' } });
     expect(templates.dates).toEqual({ match_mapping_type: 'string', match_pattern: 'regex', match: '^.*(_at|_time)$', mapping: { type: 'date' } });
     expect(templates.strings).toEqual({ match_mapping_type: 'string', mapping: { type: 'text', fields: raw } });
     // First matching template wins: ids and dates must come before the catch-all for strings.
     expect((mappings.dynamic_templates ?? []).map((entry) => Object.keys(entry)[0])).toEqual(['ids', 'dates', 'strings', 'decimals']);
-    expect(mappings.properties?.session_token).toEqual({ type: 'keyword', fields: raw });
+    expect(mappings.properties?.session_token).toEqual({ type: 'keyword' });
+  });
+
+  it('compresses stored documents with DEFLATE (best_compression)', () => {
+    expect(common.settings).toMatchObject({ 'index.codec': 'best_compression' });
   });
 
   it('asks for the replicas it is given: none on a one-node domain, where a replica could never be placed', () => {

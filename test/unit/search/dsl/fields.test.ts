@@ -1,5 +1,6 @@
 import { analyzeText, fieldNameProblem, isToken, resolveField, textRangeProblem } from '../../../../functions/search/fields';
 import { commonComponentTemplate, indexTemplates } from '../../../../functions/search/opensearch/templates';
+import { DOC_ID_FIELD, KEYWORD_PATHS, mappedField } from '../../../../functions/search/opensearch/stored-source';
 
 describe('resolveField', () => {
   test.each([
@@ -117,7 +118,24 @@ describe('the OpenSearch templates agree with the typing rules', () => {
     { type?: string; properties?: Record<string, { type?: string }> }
   >;
 
-  test('strings of *_id fields are keywords with a .raw', () => {
+  test('every keyword the templates map is one mappedField reads for .raw, since keywords keep no .raw copy', () => {
+    type Mapping = { type?: string; fields?: unknown; properties?: Record<string, Mapping> };
+    const keywords = (properties: Record<string, Mapping>, prefix = ''): string[] =>
+      Object.entries(properties).flatMap(([name, mapping]) => {
+        expect(mapping.type === 'keyword' ? mapping.fields : undefined).toBeUndefined();
+        if (mapping.properties) return keywords(mapping.properties, `${prefix}${name}.`);
+        return mapping.type === 'keyword' ? [`${prefix}${name}`] : [];
+      });
+    const mapped = [...keywords(common.properties as Record<string, Mapping>), ...keywords(events as Record<string, Mapping>)].filter(
+      (path) => path !== DOC_ID_FIELD,
+    );
+    expect(new Set(mapped)).toEqual(new Set(KEYWORD_PATHS));
+    for (const path of [...KEYWORD_PATHS, 'request.body.order_id']) expect(mappedField(resolveField('events', `${path}.raw`))).toBe(path);
+    expect(mappedField(resolveField('events', 'request.route.raw'))).toBe('request.route.raw');
+    expect(mappedField(resolveField('events', 'metadata.valid_ids.raw'))).toBe('metadata.valid_ids.raw');
+  });
+
+  test('strings of *_id fields are keywords', () => {
     const ids = (common.dynamic_templates as Record<string, { match?: string; mapping: { type: string; fields?: unknown } }>[]).find((entry) => 'ids' in entry)!
       .ids!;
     expect(ids.match).toBe('*_id');
