@@ -13,7 +13,8 @@ import { LENIENT_TARGET, searchRequest } from './search-request';
 import { reportedSortValues } from './sort';
 import { applyTenantTerms, tenantTermsBody, zeroBucketTerms } from './zero-buckets';
 import { fromStoredSource } from './stored-source';
-import type { Aggregations, QueryClause } from './request-types';
+import type { Aggregations, QueryClause, SearchBody } from './request-types';
+import { pagesByTime, timeThenIdPage } from './time-pages';
 
 /**
  * The search side of the OpenSearch adapter. Every request is wrapped in the tenant filter (org,
@@ -40,9 +41,13 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   body.track_total_hits = trackTotalHits(request.track_total_hits);
   if (body.aggs !== undefined) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
-  const response = await send(() => searchRequest(target.client, readTarget(target.prefix, context.kind), body), request.aggs, context.signal);
-  const answer = response as OpenSearchSearchAnswer;
-  failOnShardFailures(answer, request.aggs);
+  const index = readTarget(target.prefix, context.kind);
+  const run = async (page: SearchBody) => {
+    const answer = (await send(() => searchRequest(target.client, index, page), request.aggs, context.signal)) as OpenSearchSearchAnswer;
+    failOnShardFailures(answer, request.aggs);
+    return answer;
+  };
+  const answer = pagesByTime(body) ? await timeThenIdPage(body, (hit: OpenSearchHit) => plainId(context, hit._id), run) : await run(body);
   assertAnswerBuckets(answer.aggregations, request.aggs);
   const hits = (answer.hits?.hits ?? []).map((hit) => reshapeHit(context, hit, request._source));
   const track = request.track_total_hits;
@@ -234,11 +239,14 @@ const totalOf = (total: number | { value: number } | undefined): number => (type
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-function reshapeHit(context: SearchContext, hit: OpenSearchHit, source: SearchRequest['_source']): SearchHit {
+/** A document's own id: OpenSearch's `_id` without the app prefix (naming.ts documentId). */
+function plainId(context: SearchContext, id: string): string {
   const prefix = `${context.scope.app_id}:`;
-  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = {
-    _id: hit._id.startsWith(prefix) ? hit._id.slice(prefix.length) : hit._id,
-  };
+  return id.startsWith(prefix) ? id.slice(prefix.length) : id;
+}
+
+function reshapeHit(context: SearchContext, hit: OpenSearchHit, source: SearchRequest['_source']): SearchHit {
+  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = { _id: plainId(context, hit._id) };
   if (source !== false && hit._source !== undefined) reshaped._source = filterSource(fromStoredSource(hit._source), source.includes, source.excludes);
   if (hit.sort !== undefined) reshaped.sort = reportedSortValues(hit.sort);
   return reshaped;

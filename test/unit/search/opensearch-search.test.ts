@@ -134,7 +134,9 @@ describe('OpenSearch search (scripted cluster)', () => {
     const { client, requests } = fakeOpenSearch(() => emptyAnswer);
     const index = createOpenSearchIndex({ client });
     await index.search(context(), parseSearchRequest({ sort: [{ time: 'asc' }], search_after: ['2026-03-10T12:00:00.000Z', 'e-1'] }, 'events'));
-    expect(bodyOf(requests[0]).search_after).toEqual([1773144000000, 'e-1']);
+    // A time-then-id page reads by time after the date, and that millisecond's events after the id (time-pages.ts).
+    expect(requests.map((request) => bodyOf(request).search_after)).toStrictEqual([[1773144000000], ['e-1']]);
+    expect(JSON.stringify(bodyOf(requests[1]).query)).toContain('"gte":1773144000000,"lte":1773144000000');
     // The parser checks this too; the adapter does not rely on it.
     const short = { ...parseSearchRequest({ sort: [{ time: 'asc' }] }, 'events'), search_after: [1773144000000] };
     await expect(index.search(context(), short)).rejects.toMatchObject({
