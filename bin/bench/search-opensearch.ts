@@ -12,6 +12,7 @@ import { commonComponentTemplate, indexTemplates } from '../../functions/search/
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';
 import { startOpenSearchNode } from '../local/opensearch-node';
 import { BENCH_FUNNEL, benchRetention } from './event-analyses';
+import { benchOpenSearchIngest, type IngestRun } from './opensearch-ingest';
 import { assertMeaningful, searchAsTheApiDoes, type SearchQueryResult } from './search';
 import { firstDifference } from './search-compare';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, datasetName, generateSearchData, prepareSearchDataset } from './search-dataset';
@@ -44,6 +45,9 @@ export interface OpenSearchBenchResult {
   /** Ours is the search API on the adapter; "SQL" columns hold the hand-written DSL. */
   readonly queries: SearchQueryResult[];
   readonly analyses: AnalysisOnOpenSearch[];
+  readonly ingest: IngestRun[];
+  /** The events indices' store size over the events they hold. */
+  readonly bytesPerEvent: number;
 }
 
 const HEAP_MB = 2048;
@@ -106,7 +110,10 @@ export async function benchSearchOnOpenSearch(options: { log?: (line: string) =>
     }
     const queries = await timeDashboardQueries(client, index, dataset.anchor, dataset.sampleEmail, log);
     const analyses = await timeAnalyses(client, index, dataset.path, dataset.anchor, log);
-    return { events: spec.events, reusedIndex: reusable, indexedSeconds, heapMb: HEAP_MB, queries, analyses };
+    const ingest = await benchOpenSearchIngest(client, dataset.anchor, log);
+    const bytesPerEvent = await eventBytes(client, spec.events + spec.otherTenantEvents);
+    log(`  on disk: ${Math.round(bytesPerEvent)} bytes an event (the events indices' store over their events; target ≤ 400)`);
+    return { events: spec.events, reusedIndex: reusable, indexedSeconds, heapMb: HEAP_MB, queries, analyses, ingest, bytesPerEvent };
   } finally {
     await index.close();
     await client.close();
@@ -227,6 +234,12 @@ async function timeAnalyses(
     await duckDb.close();
   }
   return results;
+}
+
+/** Bytes on disk an event: the events indices' primary store over the events indexed. */
+async function eventBytes(client: Client, events: number): Promise<number> {
+  const stats = await client.indices.stats({ index: `${BENCH_INDEX_PREFIX}events-*`, metric: 'store' });
+  return Number(stats.body._all.primaries?.store?.size_in_bytes ?? 0) / events;
 }
 
 /** Our hits without their sources: the hand-written side reads sources as stored, ours restores them (stored-source.ts). */
