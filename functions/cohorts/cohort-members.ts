@@ -5,8 +5,9 @@ import { MAX_TERMS_SIZE } from '../search/dsl/limits';
 import type { SearchableIndex, SearchHit, TenantScope } from '../search/port';
 import type { AppCalendar } from './app-calendar';
 import { PROFILE_KIND, readStoredCriteria, type CohortCriteria } from './cohort-criteria';
-import { fixedWindow } from './event-windows';
-import { measureInOwnWindows, measureMembers, type MemberMeasure } from './member-measures';
+import { fixedWindow, type EventWindow } from './event-windows';
+import { actorsMeeting, measureInOwnWindows, type MemberMeasure } from './member-measures';
+import { PerformerCursor } from './performer-cursor';
 import { bothOf, forEachMember, MAX_MEMBERS_PER_RULE, profilePages, type SearchInput } from './profile-pages';
 import { currentPeriodsByCompany, readOncePerRun, type SubscriptionFacts } from './subscription-periods';
 
@@ -15,9 +16,11 @@ import { currentPeriodsByCompany, readOncePerRun, type SubscriptionFacts } from 
  * sampling, cohort notifications, email recipients, the management API's member lists).
  *
  * A member is a user or company profile matching the criteria's profile query and, when the
- * criteria hold `events`, meeting its behavioural conditions: profiles are taken in `_id` order,
- * 10,000 at a time, and each condition measures what those did in its window with one grouped
- * events search (member-measures.ts).
+ * criteria hold `events`, meeting its behavioural conditions. Profiles are taken in `_id` order,
+ * 10,000 at a time. A condition over a fixed window is one query the engine answers with the
+ * actors meeting it, in the same order (actorsMeeting: the threshold applied in the engine), walked
+ * beside the profiles. A condition over each member's billing period measures a batch's members
+ * in their own windows (member-measures.ts).
  */
 
 /** A cohort as membership needs it (the stored document's fields). */
@@ -119,8 +122,25 @@ async function conditionJudge(input: CohortMemberInput, cohort: CohortDefinition
   const entity = cohort.cohort_type;
   const companyOf = (hit: SearchHit) => (entity === 'company' ? hit._id : String(hit._source?.['company_id'] ?? ''));
 
+  // A fixed window's performers, read once from the engine and walked as the batches come in _id order.
+  const cursors = new Map<CohortEventCondition, PerformerCursor>();
+  const cursorOf = (condition: CohortEventCondition, window: EventWindow): PerformerCursor => {
+    let cursor = cursors.get(condition);
+    if (!cursor) {
+      cursor = new PerformerCursor(actorsMeeting(input, entity, condition, window));
+      cursors.set(condition, cursor);
+    }
+    return cursor;
+  };
+
   /** The members of the batch who performed the condition as stated (its `performed` set aside). */
   const performers = async (condition: CohortEventCondition, batch: readonly SearchHit[]): Promise<Set<string>> => {
+    if (!('billing_period' in condition.window)) {
+      const cursor = cursorOf(condition, fixedWindow(condition.window, settings));
+      const did = new Set<string>();
+      for (const hit of batch) if (await cursor.has(hit._id)) did.add(hit._id);
+      return did;
+    }
     const request = {
       entity,
       ...(condition.query ? { query: condition.query } : {}),
@@ -128,10 +148,6 @@ async function conditionJudge(input: CohortMemberInput, cohort: CohortDefinition
       ...(condition.field ? { field: condition.field } : {}),
     };
     const performed = (measure: MemberMeasure | undefined) => measure !== undefined && measure.events > 0 && compares(measure.value, condition);
-    if (!('billing_period' in condition.window)) {
-      const measured = await measureMembers(input, { ...request, ids: batch.map((hit) => hit._id), window: fixedWindow(condition.window, settings) });
-      return new Set(batch.filter((hit) => performed(measured.get(hit._id))).map((hit) => hit._id));
-    }
     // Each member's own period, up to now; a member without an active subscription has none.
     const windows = batch.flatMap((hit) => {
       const period = periods!.get(companyOf(hit));

@@ -1,6 +1,7 @@
 import { parseSearchRequest } from '../search/dsl';
 import { MAX_PRECISION_THRESHOLD, MAX_TERMS_SIZE } from '../search/dsl/limits';
 import { MEMBER_FIELD } from './cohort-criteria';
+import type { CohortEventCondition } from '../../schemas/resources/cohort';
 import type { EventWindow } from './event-windows';
 import type { SearchInput } from './profile-pages';
 
@@ -31,18 +32,56 @@ export interface MemberMeasure {
   readonly value: number;
 }
 
+/**
+ * The actors meeting a condition in a window, from the engine (actorsMeeting), ascending by id. The
+ * condition is checked as the grouped search below would take it (the same 400s: a text field, a
+ * query the DSL refuses) before the engine sees it.
+ */
+export async function* actorsMeeting(
+  input: SearchInput,
+  entity: MemberMeasureRequest['entity'],
+  condition: CohortEventCondition,
+  window: EventWindow,
+): AsyncIterable<readonly string[]> {
+  if (!(window.end.getTime() > window.start.getTime())) return;
+  const by = MEMBER_FIELD[entity];
+  const measure = condition.measure ?? 'count';
+  const checked = parseSearchRequest(
+    {
+      size: 0,
+      ...(condition.query ? { query: condition.query } : {}),
+      aggs: { members: { terms: { field: by }, aggs: metricOf(measure, condition.field) ?? {} } },
+    },
+    'events',
+    { timeZone: input.timeZone },
+  );
+  yield* input.index.actorsMeeting(
+    { scope: input.scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: input.timeZone, now: input.now },
+    {
+      by,
+      query: checked.query,
+      measure,
+      ...(condition.field ? { field: condition.field } : {}),
+      operator: condition.operator ?? 'gte',
+      value: condition.value ?? 1,
+    },
+  );
+}
+
+/** The sub-aggregation a measure reads per member; none for a count (the bucket's own). */
+function metricOf(measure: MemberMeasureKind, field: string | undefined): Record<string, unknown> | undefined {
+  if (measure === 'sum_weight') return { value: { sum: { field: 'weight', missing: 1 } } };
+  if (measure === 'distinct') return { value: { cardinality: { field, precision_threshold: MAX_PRECISION_THRESHOLD } } };
+  return undefined;
+}
+
 /** Id → its events and measure; ids without a matching event in the window are absent. */
 export async function measureMembers(input: SearchInput, request: MemberMeasureRequest): Promise<Map<string, MemberMeasure>> {
   const measured = new Map<string, MemberMeasure>();
   // A window that has not begun (or is empty) holds no events.
   if (!(request.window.end.getTime() > request.window.start.getTime()) || request.ids.length === 0) return measured;
   const field = MEMBER_FIELD[request.entity];
-  const metric =
-    request.measure === 'sum_weight'
-      ? { value: { sum: { field: 'weight', missing: 1 } } }
-      : request.measure === 'distinct'
-        ? { value: { cardinality: { field: request.field, precision_threshold: MAX_PRECISION_THRESHOLD } } }
-        : undefined;
+  const metric = metricOf(request.measure, request.field);
   for (let i = 0; i < request.ids.length; i += MAX_TERMS_SIZE) {
     const chunk = request.ids.slice(i, i + MAX_TERMS_SIZE);
     const filter: unknown[] = [{ terms: { [field]: chunk } }];

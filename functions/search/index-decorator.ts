@@ -20,6 +20,7 @@ export function decorateIndex(index: SearchableIndex, overrides: Partial<Searcha
     countMatching: (context, query) => index.countMatching(context, query),
     funnel: (context, query) => index.funnel(context, query),
     retention: (context, query) => index.retention(context, query),
+    actorsMeeting: (context, condition) => index.actorsMeeting(context, condition),
     ...overrides,
   };
 }

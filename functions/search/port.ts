@@ -139,6 +139,24 @@ export interface SearchableIndex extends SearchIndex {
   funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer>;
   /** A retention table over the context's events; the context's range must have a `from` (400 otherwise). */
   retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer>;
+  /**
+   * The actors with an event matching the condition in the context's window whose measure compares
+   * as it says (a cohort's behavioural condition, applied in the engine), ascending by id in UTF-8
+   * byte order (values/utf8-order.ts), a page at a time.
+   */
+  actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]>;
+}
+
+/** What actorsMeeting applies; the parsed form of a cohort's event condition (schemas/resources/cohort.ts). */
+export interface ActorCondition {
+  readonly by: 'user_id' | 'company_id';
+  /** The events that count (match_all: every event). */
+  readonly query: QueryNode;
+  readonly measure: 'count' | 'sum_weight' | 'distinct';
+  /** The field whose distinct values a `distinct` measure counts (checked aggregatable by the caller). */
+  readonly field?: string;
+  readonly operator: 'gte' | 'gt' | 'lte' | 'lt' | 'eq';
+  readonly value: number;
 }
 
 /** A deletion of matching documents, done or under way. */

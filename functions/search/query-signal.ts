@@ -13,5 +13,6 @@ export function withQuerySignal(index: SearchableIndex, signal: AbortSignal): Se
     countMatching: (context, query) => index.countMatching(bound(context), query),
     funnel: (context, query) => index.funnel(bound(context), query),
     retention: (context, query) => index.retention(bound(context), query),
+    actorsMeeting: (context, condition) => index.actorsMeeting(bound(context), condition),
   });
 }

@@ -7,6 +7,7 @@ import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { windowPeriods } from '../analyses/retention-periods';
 import { documentProblem } from '../index-documents';
 import type {
+  ActorCondition,
   DeletionProgress,
   IndexDocument,
   IndexFailure,
@@ -21,6 +22,7 @@ import type {
 } from '../port';
 import { aggregateAndCount } from './query/aggregations';
 import { runFunnel, runRetention } from './query/event-analyses';
+import { runActorsMeeting } from './query/actor-conditions';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
@@ -57,6 +59,8 @@ export interface DuckDbSearchIndexOptions {
 }
 
 const DEFAULT_READERS = 6;
+/** Actors a page of actorsMeeting holds (the statement reads them all at once: ids are small). */
+const ACTOR_PAGE = 10_000;
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 const CHECKPOINT_THRESHOLD = '128MB';
 /** Rows below which a top-N reads other columns only for the rows it returns (DuckDB's default is 50). */
@@ -256,6 +260,12 @@ class DuckDbSearchIndex implements SearchableIndex {
     this.assertOpen();
     const periods = windowPeriods(context.range, context.now, query.interval, context.timeZone);
     return this.withLayout(context, (ctx, run) => runRetention(run, ctx, query, periods));
+  }
+
+  async *actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]> {
+    this.assertOpen();
+    const actors = await this.withLayout(context, (ctx, run) => runActorsMeeting(run, ctx, condition));
+    for (let at = 0; at < actors.length; at += ACTOR_PAGE) yield actors.slice(at, at + ACTOR_PAGE);
   }
 
   async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {

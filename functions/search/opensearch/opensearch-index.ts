@@ -7,6 +7,7 @@ import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { windowPeriods } from '../analyses/retention-periods';
 import type {
+  ActorCondition,
   DeletionProgress,
   IndexDocument,
   IndexFailure,
@@ -23,6 +24,7 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type BulkLimits, type BulkResponseItem } from './bulk';
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
+import { actorsMeetingOnOpenSearch } from './actor-conditions';
 import {
   countOpenSearch,
   deleteMatchingOpenSearch,
@@ -210,6 +212,10 @@ class OpenSearchIndex implements SearchableIndex {
 
   async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
     return retentionOnOpenSearch(this.target, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
+  }
+
+  actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]> {
+    return actorsMeetingOnOpenSearch(this.target, context, condition);
   }
 
   async refresh(): Promise<void> {

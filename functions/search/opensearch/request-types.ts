@@ -46,5 +46,6 @@ export type AggregationBody = { aggs?: Aggregations } & (
   | { value_count: MetricFields }
   | { stats: MetricFields }
   | { scripted_metric: Types.Common_Aggregations.ScriptedMetricAggregation }
+  | { bucket_selector: Types.Common_Aggregations.BucketSelectorAggregation }
 );
 export type Aggregations = Record<string, AggregationBody>;

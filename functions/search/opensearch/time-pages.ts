@@ -1,4 +1,5 @@
 import type { FieldSort, QueryClause, SearchAfter, SearchBody, SortClause } from './request-types';
+import { compareUtf8 } from '../../../values/utf8-order';
 import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
 
 /**
@@ -39,19 +40,6 @@ function timeThenId(body: SearchBody): { time: FieldSort; id: FieldSort } | unde
 }
 
 export const pagesByTime = (body: SearchBody): boolean => timeThenId(body) !== undefined;
-
-/** UTF-8 byte order (OpenSearch's keyword order): UTF-16 order, with surrogates above U+E000–U+FFFF. */
-export function compareUtf8(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-const codePointRank = (unit: number): number => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
 
 const sameTime = (query: QueryClause | undefined, time: unknown): QueryClause => ({
   bool: { filter: [...(query ? [query] : []), { range: { [TIME_FIELD]: { gte: time as number, lte: time as number, format: 'epoch_millis' } } }] },

@@ -8,7 +8,7 @@ import { expandRequest, requestMentions } from './expand-request';
 export type VirtualEventTypeSource = (scope: TenantScope) => Promise<readonly VirtualEventTypeDefinition[]>;
 
 /**
- * A search index whose event searches, counts, deletions, funnels and retention tables understand
+ * A search index whose event searches, counts, deletions, funnels, retention tables and cohort conditions understand
  * `virtual_event_types`. The app's types are read only when a request names the field, so every
  * other search costs what it did; everything else passes through.
  *
@@ -58,5 +58,8 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
       });
     },
     deleteMatching: async (context, query) => index.deleteMatching(context, await expanded(context, query)),
+    async *actorsMeeting(context, condition) {
+      yield* index.actorsMeeting(context, { ...condition, query: await expanded(context, condition.query) });
+    },
   });
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { SearchBody } from '../../../functions/search/opensearch/request-types';
 import { DOC_ID_FIELD, TIME_FIELD } from '../../../functions/search/opensearch/stored-source';
-import { compareUtf8, pagesByTime, timeThenIdPage, type PageHit } from '../../../functions/search/opensearch/time-pages';
+import { pagesByTime, timeThenIdPage, type PageHit } from '../../../functions/search/opensearch/time-pages';
+import { compareUtf8 } from '../../../values/utf8-order';
 
 /**
  * Time-then-id pages read by time alone (time-pages.ts) against a cluster stand-in that answers the

@@ -165,8 +165,8 @@ describe('toOpenSearchSearchBody', () => {
       'events',
     );
     expect(toOpenSearchSearchBody(request, [WRAP], ctx).aggs).toEqual({
-      users: { cardinality: { field: 'user_id.raw', precision_threshold: 40_000 } },
-      plain: { cardinality: { field: 'user_id.raw' } },
+      users: { cardinality: { field: 'user_id', precision_threshold: 40_000 } },
+      plain: { cardinality: { field: 'user_id' } },
     });
     let details: unknown;
     try {
