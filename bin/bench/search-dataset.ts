@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
-import { SEARCH_TABLES, createTableSql } from '../../functions/search/duckdb/tables';
+import { SEARCH_TABLES, STORAGE_VERSION, createTableSql, storageFeatures } from '../../functions/search/duckdb/tables';
 import type { IndexDocument, SearchIndex, TenantScope } from '../../functions/search/port';
 import {
   BENCH_TENANT,
@@ -113,7 +113,7 @@ export async function tenantNumberIn(connection: DuckDBConnection, scope: Tenant
 /** A change of the table layout (hot columns, types) makes the cached file stale. */
 function schemaFingerprint(): string {
   const ddl = Object.values(SEARCH_TABLES)
-    .map((table) => createTableSql(table))
+    .map((table) => createTableSql(table, table.name, storageFeatures(STORAGE_VERSION)))
     .join(';');
   return createHash('sha256').update(ddl).digest('hex').slice(0, 16);
 }

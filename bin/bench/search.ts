@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseSearchRequest } from '../../functions/search/dsl';
@@ -36,7 +37,12 @@ export interface SearchBenchResult {
   queries: SearchQueryResult[];
   /** Seconds for the timed part (warm-up, checks and rounds), without generation. */
   seconds: number;
+  /** The DuckDB file (its profiles included) over the events it holds, both tenants'. */
+  bytesPerEvent: number;
 }
+
+/** Issue target for the embedded file. */
+export const FILE_BYTES_PER_EVENT_TARGET = 200;
 
 /** Time spent per query, warm-up excluded; rounds are fitted to it (within MIN/MAX_ROUNDS). */
 const QUERY_BUDGET_MS = 40_000;
@@ -61,6 +67,8 @@ export async function benchSearch(options: { log?: (line: string) => void; spec?
       : `  generated ${dataset.path} in ${Math.round(dataset.generatedSeconds)} s`,
   );
 
+  const bytesPerEvent = statSync(dataset.path).size / (spec.events + spec.otherTenantEvents);
+  log(`  file: ${Math.round(bytesPerEvent)} bytes an event (target ≤ ${FILE_BYTES_PER_EVENT_TARGET})`);
   const started = process.hrtime.bigint();
   const index: SearchableIndex = await createDuckDbSearchIndex({ path: dataset.path });
   const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
@@ -129,6 +137,7 @@ export async function benchSearch(options: { log?: (line: string) => void; spec?
     reusedData: dataset.reused,
     queries,
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    bytesPerEvent,
   };
 }
 

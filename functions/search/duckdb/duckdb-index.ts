@@ -39,6 +39,9 @@ import {
   addMetadataColumnSql,
   createTableSql,
   dropEventKeySql,
+  STORAGE_VERSION,
+  storageFeatures,
+  type StorageFeatures,
   quoteIdentifier,
   retypeToBigintSql,
   type SearchTable,
@@ -87,6 +90,8 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
   // At 256 MB, writing 1 M events peaked about 145 MB higher at the same rate; at 64 MB, no lower
   // than at 128. The cache is trimmed before the write that will checkpoint (cache-trim.ts).
   const instance = await DuckDBInstance.create(options.path, {
+    // New files at 1.2, so the events' documents can be kept with zstd (tables.ts StorageFeatures).
+    storage_compatibility_version: STORAGE_VERSION,
     memory_limit: memoryLimit,
     checkpoint_threshold: CHECKPOINT_THRESHOLD,
     ...ALLOCATOR_RETURNS_MEMORY,
@@ -136,9 +141,11 @@ class DuckDbSearchIndex implements SearchableIndex {
     return this.writes.run(async () => {
       await this.writer.run(createTenantsTableSql());
       await this.tenants.load(this.writer);
+      const stored = await this.writer.runAndReadAll(`SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = current_database()`);
+      const storage = storageFeatures(String(stored.getRows()[0]?.[0] ?? ''));
       for (const table of Object.values(SEARCH_TABLES)) {
-        await this.writer.run(createTableSql(table));
-        await this.migrate(table);
+        await this.writer.run(createTableSql(table, table.name, storage));
+        await this.migrate(table, storage);
         await this.tables.prepare(table);
         await this.tables.reviewTypedMetadata(table);
       }
@@ -150,7 +157,7 @@ class DuckDbSearchIndex implements SearchableIndex {
    * column is added and backfilled, DOUBLE columns now BIGINT are converted, the rows get their
    * tenant's number (tenant-numbers.ts), and the events table loses its key index (tables.ts).
    */
-  private async migrate(table: SearchTable): Promise<void> {
+  private async migrate(table: SearchTable, storage: StorageFeatures): Promise<void> {
     // One read of the stored columns and their types serves both checks.
     const stored = await this.writer.runAndReadAll(
       `SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1`,
@@ -177,7 +184,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
       table.name,
     ]);
-    if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await inTransaction(this.writer, dropEventKeySql(table));
+    if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await inTransaction(this.writer, dropEventKeySql(table, storage));
   }
 
   async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {

@@ -3,6 +3,8 @@ import {
   SEARCH_TABLES,
   columnsOf,
   createTableSql,
+  STORAGE_VERSION,
+  storageFeatures,
   documentJson,
   mergeFromStagingSql,
   storedEventKeysSql,
@@ -56,6 +58,20 @@ describe('DuckDB search tables', () => {
       else expect(createTableSql(table)).not.toContain('PRIMARY KEY');
       expect(createTableSql(table)).toContain('"time" TIMESTAMPTZ NOT NULL');
     }
+  });
+
+  it('keeps documents with zstd in files of storage version 1.2 or later, and leaves older files to DuckDB', () => {
+    expect(storageFeatures('v1.2.0+')).toEqual({ zstd: true });
+    expect(storageFeatures('v1.5.0+')).toEqual({ zstd: true });
+    expect(storageFeatures('v2.0.0')).toEqual({ zstd: true });
+    expect(storageFeatures('v1.0.0+')).toEqual({ zstd: false });
+    expect(storageFeatures('v0.10.2')).toEqual({ zstd: false });
+    expect(storageFeatures(undefined)).toEqual({ zstd: false });
+    expect(storageFeatures(STORAGE_VERSION)).toEqual({ zstd: true });
+    const events = createTableSql(SEARCH_TABLES.events, 'events', { zstd: true });
+    expect(events).toContain('"doc" JSON NOT NULL USING COMPRESSION zstd');
+    expect(events).toContain('"id" VARCHAR NOT NULL USING COMPRESSION uncompressed');
+    expect(createTableSql(SEARCH_TABLES.events)).toContain('"doc" JSON NOT NULL,');
   });
 
   it("looks up an event write's stored ids within its time span and replaces profiles only with a newer version", () => {
