@@ -10,6 +10,7 @@ const FUNCTION_TIERS = [
   ['search'],
   ['resources'],
   ['cohorts'],
+  ['retention'],
   ['management', 'governance', 'oauth', 'ethereum', 'exports'],
   ['billing', 'emails', 'console-sessions', 'shared-views'],
   ['notifications', 'customer-portal'],

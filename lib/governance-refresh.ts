@@ -46,7 +46,7 @@ export class GovernanceRefresh extends Construct {
         }),
       },
     });
-    // Reads rules, cohorts, apps and the registry; writes the snapshot, its chunks, the app's hash and the registry.
+    // Reads rules, cohorts, apps and the registries (governed, retaining); writes the snapshot, its chunks, the app's hash and the registries.
     props.storage.tables.resources.grant(
       this.function.function,
       'dynamodb:GetItem',
@@ -57,7 +57,7 @@ export class GovernanceRefresh extends Construct {
       'dynamodb:DeleteItem',
       'dynamodb:BatchWriteItem',
     );
-    // Membership is a search over the profile indexes.
+    // Membership is a search over the profile indexes; data retention deletes expired events (a delete-by-query task).
     props.search.grantHttpAccess(this.function.role);
 
     this.schedule = new events.Rule(this, 'Schedule', {

@@ -1,5 +1,11 @@
 import * as z from 'zod';
 
+/**
+ * How long an app's events are kept, in days: at least the collector's 30-day acceptance window
+ * plus the dedup claims' 5 more (a late event may still arrive and be billed), at most ten years.
+ */
+export const DATA_RETENTION_DAYS = { min: 35, max: 3650 } as const;
+
 /** Per-app settings that feed GET /v1/config and collector rules. */
 export const AppSettings = z.object({
   sample_rate: z.number().int().min(0).max(100).default(100),
@@ -17,6 +23,8 @@ export const AppSettings = z.object({
   backfill_enabled: z.boolean().default(false),
   /** The app's route templates (`/orders/:order_id`), tried in order before ids are found automatically. */
   route_templates: z.array(z.string()).default([]),
+  /** Events older than this many days are deleted (functions/retention); null keeps them forever. */
+  data_retention_days: z.number().int().nullable().default(null),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

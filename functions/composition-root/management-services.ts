@@ -8,6 +8,7 @@ import type { SearchableIndex } from '../search/port';
 import type { HttpHandler } from '../shared/http/handler';
 import { alertRunDeps } from './email-services';
 import { cohortSources } from './cohort-sources';
+import { DataRetention } from '../retention';
 import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
@@ -54,6 +55,7 @@ export function managementApiHandler(
     signInThrottle: stores.signInThrottle,
     resources: stores.resources,
     purger: stores.appPurger,
+    retention: stores.retainingApps,
     balances: stores.balances,
     cohortSources: cohortSources(stores, options.index),
     ruleMembership: async (orgId, appId) => (await stores.ruleConfigs.read(orgId, appId)).assignments,
@@ -86,6 +88,13 @@ export function governanceRefresher(stores: ServiceStores, index: SearchableInde
     // Behavioural cohorts may name virtual event types.
     index: queryTimeIndex(stores, index),
     billing: governanceBillingFacts(stores, index),
+    retention: new DataRetention({
+      apps: stores.apps,
+      registry: stores.retainingApps,
+      index,
+      subscriptions: governanceBillingFacts(stores, index),
+      now: stores.now,
+    }),
     now: stores.now,
   });
 }

@@ -9,6 +9,7 @@ import { BalanceProbe } from '../billing/run/balance-probe';
 import { RunStateStore } from '../billing/run/run-state-store';
 import { CohortWatchStore } from '../cohort-notifications/cohort-watch-store';
 import { EmailSendStore } from '../emails/email-send-store';
+import { RetainingApps } from '../retention';
 import { GovernedApps } from '../governance/governed-apps';
 import { ExportFiles } from '../exports/export-files';
 import { ExportJobs } from '../exports/export-jobs';
@@ -117,6 +118,9 @@ export class ServiceStores extends IngestStores {
   /** Cohort notifications: members as last seen, changes, notifications (beside the cohorts). */
   get cohortWatch(): CohortWatchStore {
     return this.once('cohortWatch', () => new CohortWatchStore(this.documents, this.resourcesTable));
+  }
+  get retainingApps(): RetainingApps {
+    return this.once('retainingApps', () => new RetainingApps(this.documents, this.resourcesTable));
   }
   get governedApps(): GovernedApps {
     return this.once('governedApps', () => new GovernedApps(this.documents, this.resourcesTable));

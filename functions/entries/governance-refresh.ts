@@ -1,4 +1,4 @@
-/** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules, after continuing unfinished purges of deleted apps. */
+/** Lambda entry: the scheduled governance refresh (EventBridge, every minute) over all apps with rules, after continuing unfinished purges of deleted apps, then per-app data retention. */
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { governanceRefresher } from '../composition-root/management-services';
@@ -10,7 +10,10 @@ const env = parseEnv(GovernanceRefreshEnv);
 const refresher = governanceRefresher(new ServiceStores(lambdaStoresInput(env, { ruleConfigCacheTtlMs: 0 })), searchIndexFromEnv(env));
 
 export async function handler(): Promise<{ apps: number; changed: number; failed: number; purged: number }> {
-  const { results, failures, purges, purgeError } = await refresher.refreshAll();
+  const { results, failures, purges, purgeError, retention } = await refresher.refreshAll();
+  for (const outcome of retention?.outcomes ?? [])
+    if (outcome.deleted > 0 || outcome.task) console.log(JSON.stringify({ message: 'data retention applied', ...outcome }));
+  for (const failure of retention?.failures ?? []) console.error(JSON.stringify({ message: 'data retention failed; the next run retries', ...failure }));
   for (const purge of purges) console.log(JSON.stringify({ message: purge.done ? 'deleted app purged' : 'deleted app purge continues next run', ...purge }));
   if (purgeError) console.error(JSON.stringify({ message: 'purging deleted apps failed', error: purgeError }));
   for (const result of results) {

@@ -1,6 +1,7 @@
 import type { AppStore } from '../organisations/app-store';
 import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
+import type { DataRetention, RetentionPass } from '../retention';
 import { INLINE_PURGE_ITEMS, type AppPurger, type PurgeResult } from '../resources/app-purge';
 import type { GovernedApps } from './governed-apps';
 import { GOVERNED_APPS_PARTITION } from '../resources/keys';
@@ -45,6 +46,8 @@ export interface GovernanceRefresherDeps {
   readonly index: SearchableIndex;
   /** Subscriptions, balances and catalog quotas, for rules with plans or a billing model. */
   readonly billing: BillingFacts;
+  /** Per-app data retention, applied on the same schedule (functions/retention). */
+  readonly retention?: Pick<DataRetention, 'applyAll'>;
   readonly now?: () => Date;
 }
 
@@ -75,13 +78,15 @@ export class GovernanceRefresher {
   /**
    * Every app in the registry; one app's failure does not stop the others (it is reported). First,
    * the purges of deleted apps that their DELETE left unfinished continue (bounded per run): this
-   * schedule is what guarantees a deleted app's items all go.
+   * schedule is what guarantees a deleted app's items all go. Last, the apps with a data retention
+   * delete their expired events (functions/retention; its failures are reported in its pass).
    */
   async refreshAll(): Promise<{
     results: RefreshResult[];
     failures: { org_id: string; app_id: string; error: string }[];
     purges: PurgeResult[];
     purgeError?: string;
+    retention?: RetentionPass;
   }> {
     let purges: PurgeResult[] = [];
     let purgeError: string | undefined;
@@ -100,7 +105,8 @@ export class GovernanceRefresher {
         failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
       }
     });
-    return { results, failures, purges, ...(purgeError === undefined ? {} : { purgeError }) };
+    const retention = await this.deps.retention?.applyAll();
+    return { results, failures, purges, ...(purgeError === undefined ? {} : { purgeError }), ...(retention ? { retention } : {}) };
   }
 
   private async compute(orgId: string, appId: string): Promise<RefreshResult> {

@@ -110,6 +110,8 @@ export function appKind(deps: ResourceDeps): CrudKind<AppCreate, AppUpdate> {
     ],
     onChange: async (ctx, stored, change) => {
       deps.apps.forget(String(stored.collector_application_id), { orgId: ctx.orgId, appId: String(stored.app_id) });
+      // The retention pass walks a registry, not every org: a deleted app leaves it, as does one that keeps everything.
+      await deps.retention?.track(ctx.orgId, String(stored.app_id), change === 'delete' ? null : App.parse(stored).settings.data_retention_days);
       // Sampling, time zone and week start feed the SDK config of that app; route templates, the consumer.
       if (change === 'update') await deps.onGovernanceChange?.(ctx.orgId, String(stored.app_id));
       if (change === 'delete') await purgeDeletedApp(purger, ctx.orgId, String(stored.app_id));

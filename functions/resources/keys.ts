@@ -7,6 +7,8 @@ export const PLAN_PREFIX = 'PLAN';
 export const PRICE_PREFIX = 'PRICE';
 /** The header of an app's rule-membership snapshot (governance/rule-config-store.ts); its chunks follow as `CONFIG#RULES#<generation>#<n>`. */
 export const RULE_CONFIG_SORT_KEY = 'CONFIG#RULES';
+/** The registry of apps that keep their events for a limited time (functions/retention): `RETENTION#APPS` / `<org>#<app>`. */
+export const RETAINING_APPS_PARTITION = 'RETENTION#APPS';
 /** The registry of apps whose rules the scheduled refresh walks: `GOVERNANCE#APPS` / `<org>#<app>`. */
 export const GOVERNED_APPS_PARTITION = 'GOVERNANCE#APPS';
 /** The registry of apps with alert rules, which the alert schedule walks: `ALERTS#APPS` / `<org>#<app>`. */

@@ -17,6 +17,8 @@ export interface ResourceDeps {
   readonly onGovernanceChange?: (orgId: string, appId: string) => Promise<void>;
   /** The app's rule membership as the governance refresher last stored it (what SDKs fetch). */
   readonly ruleMembership?: (orgId: string, appId: string) => Promise<RuleAssignments>;
+  /** Keeps the registry of apps with a data retention in step with their settings (functions/retention). */
+  readonly retention?: { track(orgId: string, appId: string, days: number | null): Promise<void> };
   readonly now?: () => Date;
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DATA_RETENTION_DAYS } from '../app';
 import { TimeZoneName } from '../time-zone';
 import { RegexRule } from './regex-rule';
 
@@ -16,7 +17,7 @@ export const RoutePattern = z
     error: 'a parameter segment is :name, with letters, digits and _',
   });
 
-/** The app settings a caller may set (sampling, backfill, route templates); the first three feed GET /v1/config. */
+/** The app settings a caller may set (sampling, backfill, route templates, data retention); the first three feed GET /v1/config. */
 const settingsFields = {
   sample_rate: percent.optional(),
   user_sample_rate: z.record(z.string().min(1).max(256), percent).optional(),
@@ -28,6 +29,10 @@ const settingsFields = {
   backfill_enabled: z.boolean().optional(),
   /** Patterns tried in order before ids are found automatically; they apply to API calls indexed from then on. */
   route_templates: z.array(RoutePattern).max(100).optional(),
+  data_retention_days: z.number().int().min(DATA_RETENTION_DAYS.min).max(DATA_RETENTION_DAYS.max).nullable().optional().meta({
+    description:
+      "Days an event is kept; older ones are deleted within the hour (never inside a subscription's current billing period). null (the default) keeps every event.",
+  }),
 };
 
 const appFields = {

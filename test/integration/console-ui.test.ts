@@ -421,6 +421,21 @@ describe('web console', () => {
     await shot('route-templates');
   }, 60_000);
 
+  it('sets how many days the app keeps its events on the Apps page, and back to keeping every event', async () => {
+    await page.goto(`${consoleUrl}/apps`);
+    const form = page.getByRole('form', { name: 'Data retention' });
+    await form.getByLabel('Keep every event').uncheck();
+    await form.getByLabel('Days to keep events').fill('90');
+    await form.getByRole('button', { name: 'Save data retention' }).click();
+    await form.getByRole('status').filter({ hasText: 'Events are kept for 90 days.' }).waitFor();
+    expect((await rt.management('GET', `/~/apps/${rt.credentials.app_id}`)).body.data_retention_days).toBe(90);
+    await shot('data-retention');
+    await form.getByLabel('Keep every event').check();
+    await form.getByRole('button', { name: 'Save data retention' }).click();
+    await form.getByRole('status').filter({ hasText: 'Every event is kept.' }).waitFor();
+    expect((await rt.management('GET', `/~/apps/${rt.credentials.app_id}`)).body.data_retention_days).toBeNull();
+  }, 60_000);
+
   it('finds a customer and shows the profile with its usage and recent events', async () => {
     expect(
       (

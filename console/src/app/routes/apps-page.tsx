@@ -4,6 +4,7 @@ import { signOut } from '../../features/auth/api/sign-out';
 import { AppsList } from '../../features/apps/components/apps-list';
 import { IngestBacklog } from '../../features/apps/components/ingest-backlog';
 import { RouteTemplatesForm } from '../../features/apps/components/route-templates-form';
+import { DataRetentionForm } from '../../features/apps/components/data-retention-form';
 import { SdkSnippet } from '../../features/apps/components/sdk-snippet';
 import { TokenManager } from '../../features/apps/components/token-manager';
 import { useApi } from '../../lib/api-context';
@@ -41,6 +42,12 @@ export function AppsPage({ collectorUrl }: { collectorUrl?: string }) {
         <section aria-label="Routes">
           <h2>Routes</h2>
           <RouteTemplatesForm appId={session.appId} />
+        </section>
+      )}
+      {hasScope(session, 'update:apps') && (
+        <section aria-label="Data retention">
+          <h2>Data retention</h2>
+          <DataRetentionForm appId={session.appId} />
         </section>
       )}
       {hasScope(session, 'create:access_tokens') && (

@@ -84,6 +84,23 @@ export function useSaveRouteTemplates(appId: string) {
   );
 }
 
+/** How many days the app keeps its events (null: forever). */
+export function useDataRetention(appId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['apps', appId, 'data-retention'],
+    queryFn: async () => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: appId } } })).data_retention_days ?? null,
+  });
+}
+
+export function useSaveDataRetention(appId: string) {
+  return useApiMutation(
+    ['apps', appId, 'data-retention'],
+    async (api, days: number | null) =>
+      dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { data_retention_days: days } })).data_retention_days ?? null,
+  );
+}
+
 /** The ingest backlog (records acknowledged and not yet searchable), read again every 5 s. */
 export function useIngestBacklog() {
   const api = useApi();

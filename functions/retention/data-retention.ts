@@ -1,0 +1,90 @@
+import { currentPeriodsByCompany, type SubscriptionFacts } from '../cohorts/subscription-periods';
+import type { AppStore } from '../organisations/app-store';
+import type { SearchableIndex, SearchContext } from '../search/port';
+import { mapWithConcurrency } from '../shared/concurrency';
+import type { RetainingApps } from './retaining-apps';
+import { retentionCutoff } from './retention-cutoff';
+
+/**
+ * Per-app data retention: the events of an app older than its `data_retention_days` are deleted
+ * from the search index, on both backends through the port's deleteMatching (DuckDB at once,
+ * OpenSearch as a delete-by-query task: its monthly indices hold every app's events, so one app's
+ * retention cannot drop a whole index). The cut never enters a current billing period
+ * (retention-cutoff.ts). Run by the every-minute maintenance schedule, each app at most once an
+ * hour per process; a pass with nothing past the cut costs one count.
+ */
+
+export interface DataRetentionDeps {
+  readonly apps: Pick<AppStore, 'getApp'>;
+  readonly registry: Pick<RetainingApps, 'list' | 'forget'>;
+  readonly index: SearchableIndex;
+  readonly subscriptions: SubscriptionFacts;
+  readonly now?: () => Date;
+}
+
+export interface RetentionOutcome {
+  readonly org_id: string;
+  readonly app_id: string;
+  readonly cutoff: string;
+  /** Events deleted (so far, while an OpenSearch task runs on). */
+  readonly deleted: number;
+  readonly task?: string;
+}
+
+export interface RetentionPass {
+  readonly outcomes: RetentionOutcome[];
+  readonly failures: { org_id: string; app_id: string; error: string }[];
+}
+
+const PASS_EVERY_MS = 3_600_000;
+const APPS_IN_FLIGHT = 2;
+
+export class DataRetention {
+  private readonly lastPass = new Map<string, number>();
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: DataRetentionDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Every registered app whose last pass here is an hour old; one app's failure does not stop the others. */
+  async applyAll(): Promise<RetentionPass> {
+    const now = this.now().getTime();
+    const due = (await this.deps.registry.list()).filter(({ org_id, app_id }) => now - (this.lastPass.get(`${org_id}/${app_id}`) ?? 0) >= PASS_EVERY_MS);
+    const outcomes: RetentionOutcome[] = [];
+    const failures: RetentionPass['failures'] = [];
+    await mapWithConcurrency(due, APPS_IN_FLIGHT, async ({ org_id, app_id }) => {
+      try {
+        const outcome = await this.applyTo(org_id, app_id);
+        this.lastPass.set(`${org_id}/${app_id}`, now);
+        if (outcome) outcomes.push(outcome);
+      } catch (error) {
+        failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    return { outcomes, failures };
+  }
+
+  /** Deletes the app's events past its cut now; undefined when it keeps its events (it leaves the registry). */
+  async applyTo(orgId: string, appId: string): Promise<RetentionOutcome | undefined> {
+    const app = await this.deps.apps.getApp(orgId, appId);
+    const days = app?.settings.data_retention_days;
+    if (typeof days !== 'number') {
+      await this.deps.registry.forget(orgId, appId);
+      return undefined;
+    }
+    const now = this.now();
+    const scope = { org_id: orgId, app_id: appId };
+    const periods = await currentPeriodsByCompany(this.deps.subscriptions, scope, now);
+    const cutoff = retentionCutoff(
+      now,
+      days,
+      [...periods.values()].map((period) => period.start),
+    );
+    const context: SearchContext = { scope, kind: 'events', range: { to: cutoff }, timeZone: 'UTC', now };
+    const base = { org_id: orgId, app_id: appId, cutoff: cutoff.toISOString() };
+    if ((await this.deps.index.countMatching(context, { type: 'match_all' })) === 0) return { ...base, deleted: 0 };
+    const progress = await this.deps.index.deleteMatching(context, { type: 'match_all' });
+    return { ...base, deleted: progress.deleted, ...(progress.task === undefined ? {} : { task: progress.task }) };
+  }
+}
