@@ -6,7 +6,8 @@ export interface PeriodicRefresh {
 }
 
 /**
- * The local runtime's stand-in for the EventBridge schedule: refreshAll every `intervalMs`, one run
+ * The local runtime's stand-in for the EventBridge schedule: refreshAll (governance, purges, data
+ * retention) every `intervalMs`, one run
  * at a time (a slow run delays the next instead of overlapping it).
  */
 export function startPeriodicRefresh(refresher: GovernanceRefresher, intervalMs: number, log: (line: string) => void): PeriodicRefresh {
@@ -18,9 +19,12 @@ export function startPeriodicRefresh(refresher: GovernanceRefresher, intervalMs:
     timer = setTimeout(() => {
       running = refresher
         .refreshAll()
-        .then(({ failures, purgeError }) => {
+        .then(({ failures, purgeError, retention }) => {
           failures.forEach((f) => log(`governance refresh of ${f.org_id}/${f.app_id} failed: ${f.error}`));
           if (purgeError) log(`purging deleted apps failed: ${purgeError}`);
+          for (const outcome of retention?.outcomes ?? [])
+            if (outcome.deleted > 0) log(`data retention: deleted ${outcome.deleted} events of ${outcome.org_id}/${outcome.app_id} before ${outcome.cutoff}`);
+          for (const failure of retention?.failures ?? []) log(`data retention of ${failure.org_id}/${failure.app_id} failed: ${failure.error}`);
         })
         .catch((error: unknown) => log(`governance refresh failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => {
