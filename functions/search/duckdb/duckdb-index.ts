@@ -26,26 +26,15 @@ import { runActorsMeeting } from './query/actor-conditions';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
-import { TENANT_NUMBER_COLUMN, type TableContext } from './search-tables';
+import type { TableContext } from './search-tables';
 import { DEFAULT_TYPED_METADATA_POLICY, type TypedMetadataPolicy } from './typed-metadata';
 import { SerialQueue } from './serial-queue';
-import { TableWriter, inTransaction } from './table-writes';
-import { TenantNumbers, addTenantNumberColumnSql, createTenantsTableSql } from './tenant-numbers';
+import { TableWriter } from './table-writes';
+import { TenantNumbers, createTenantsTableSql } from './tenant-numbers';
 import { CacheTrim } from './cache-trim';
 import { MEMORY_LIMIT } from './memory-sizes';
-import {
-  METADATA_COLUMN,
-  SEARCH_TABLES,
-  addMetadataColumnSql,
-  createTableSql,
-  dropEventKeySql,
-  STORAGE_VERSION,
-  storageFeatures,
-  type StorageFeatures,
-  quoteIdentifier,
-  retypeToBigintSql,
-  type SearchTable,
-} from './tables';
+import { SEARCH_TABLES, createTableSql, quoteIdentifier, STORAGE_VERSION } from './tables';
+import { fileStorageFeatures, migrateTable } from './file-migrations';
 
 export interface DuckDbSearchIndexOptions {
   /** A database file (created with its folder if missing), or ':memory:'. */
@@ -141,50 +130,14 @@ class DuckDbSearchIndex implements SearchableIndex {
     return this.writes.run(async () => {
       await this.writer.run(createTenantsTableSql());
       await this.tenants.load(this.writer);
-      const stored = await this.writer.runAndReadAll(`SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = current_database()`);
-      const storage = storageFeatures(String(stored.getRows()[0]?.[0] ?? ''));
+      const storage = await fileStorageFeatures(this.writer);
       for (const table of Object.values(SEARCH_TABLES)) {
         await this.writer.run(createTableSql(table, table.name, storage));
-        await this.migrate(table, storage);
+        await migrateTable(this.writer, this.tenants, table, storage);
         await this.tables.prepare(table);
         await this.tables.reviewTypedMetadata(table);
       }
     });
-  }
-
-  /**
-   * A file from an older version is brought up to date before any read or write: the metadata
-   * column is added and backfilled, DOUBLE columns now BIGINT are converted, the rows get their
-   * tenant's number (tenant-numbers.ts), and the events table loses its key index (tables.ts).
-   */
-  private async migrate(table: SearchTable, storage: StorageFeatures): Promise<void> {
-    // One read of the stored columns and their types serves both checks.
-    const stored = await this.writer.runAndReadAll(
-      `SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1`,
-      [table.name],
-    );
-    const types = new Map(stored.getRows().map(([name, type]) => [String(name), String(type)]));
-    if (!types.has(METADATA_COLUMN)) await inTransaction(this.writer, addMetadataColumnSql(table));
-    const retyped = table.hotColumns.filter((column) => column.type === 'BIGINT' && types.get(column.name) === 'DOUBLE');
-    if (retyped.length > 0)
-      await inTransaction(
-        this.writer,
-        retyped.map((column) => retypeToBigintSql(table, column.name)),
-      );
-    if (!types.has(TENANT_NUMBER_COLUMN)) {
-      // Numbered as the writer numbers them (in a stable order), then the column is added and filled.
-      const tenants = await this.writer.runAndReadAll(`SELECT DISTINCT org_id, app_id FROM ${quoteIdentifier(table.name)} ORDER BY org_id, app_id`);
-      await this.tenants.register(
-        this.writer,
-        tenants.getRows().map(([org, app]) => ({ org_id: String(org), app_id: String(app) })),
-      );
-      await inTransaction(this.writer, addTenantNumberColumnSql(table));
-    }
-    if (table.versioned) return;
-    const keyed = await this.writer.runAndReadAll(`SELECT count(*) FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'`, [
-      table.name,
-    ]);
-    if (Number(keyed.getRows()[0]?.[0] ?? 0) > 0) await inTransaction(this.writer, dropEventKeySql(table, storage));
   }
 
   async index(documents: readonly IndexDocument[]): Promise<IndexOutcome> {
