@@ -79,6 +79,7 @@ export function managementApiHandler(
 }
 
 export function governanceRefresher(stores: ServiceStores, index: SearchableIndex): GovernanceRefresher {
+  const billing = governanceBillingFacts(stores, index);
   return new GovernanceRefresher({
     apps: stores.apps,
     governedApps: stores.governedApps,
@@ -87,12 +88,12 @@ export function governanceRefresher(stores: ServiceStores, index: SearchableInde
     configs: stores.ruleConfigs,
     // Behavioural cohorts may name virtual event types.
     index: queryTimeIndex(stores, index),
-    billing: governanceBillingFacts(stores, index),
+    billing,
     retention: new DataRetention({
       apps: stores.apps,
       registry: stores.retainingApps,
       index,
-      subscriptions: governanceBillingFacts(stores, index),
+      subscriptions: billing,
       now: stores.now,
     }),
     now: stores.now,

@@ -1,12 +1,9 @@
-import { abortable } from '../abortable';
 import { MAX_PRECISION_THRESHOLD } from '../dsl/limits';
 import { resolveField } from '../fields';
 import type { ActorCondition, SearchContext } from '../port';
-import { readTarget } from './naming';
-import type { OpenSearchTarget } from './opensearch-search';
+import { searchAnswer, type OpenSearchTarget } from './opensearch-search';
 import { toOpenSearchQuery } from './query-body';
 import type { AggregationBody, SearchBody } from './request-types';
-import { searchRequest } from './search-request';
 import { mappedField } from './stored-source';
 
 /**
@@ -75,9 +72,8 @@ export async function* actorsMeetingOnOpenSearch(
 ): AsyncIterable<readonly string[]> {
   let after: Record<string, string> | undefined;
   for (;;) {
-    const pending = searchRequest(target.client, readTarget(target.prefix, 'events'), actorPageBody(target, context, condition, after));
-    const response = await abortable(context.signal, pending, () => pending.abort());
-    const page = (response.body as { aggregations?: { actors?: ActorPage } }).aggregations?.actors;
+    const answer = await searchAnswer(target, context, actorPageBody(target, context, condition, after));
+    const page = (answer.aggregations as { actors?: ActorPage } | undefined)?.actors;
     const actors = (page?.buckets ?? []).map((bucket) => String(bucket.key.actor));
     if (actors.length > 0) yield actors;
     // The selector drops buckets after the page is cut: a page may hold none and still not be the last.

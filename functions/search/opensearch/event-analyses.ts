@@ -1,4 +1,3 @@
-import { abortable } from '../abortable';
 import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analyses';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { funnelAnswer, retentionAnswer } from '../analyses/analysis-answers';
@@ -7,12 +6,10 @@ import type { RetentionPeriods } from '../analyses/retention-periods';
 import type { QueryNode } from '../../../schemas/search-tree';
 import type { SearchContext } from '../port';
 import { FUNNEL_SCRIPTS, RETENTION_SCRIPTS } from './journey-scripts';
-import { readTarget } from './naming';
 import { toOpenSearchQuery } from './query-body';
-import type { OpenSearchTarget } from './opensearch-search';
+import { searchAnswer, totalOf, type OpenSearchTarget } from './opensearch-search';
 import type { QueryClause, SearchAfter, SearchBody, SortClause } from './request-types';
 import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
-import { LENIENT_TARGET, searchRequest } from './search-request';
 
 /**
  * Funnels and retention on OpenSearch, exact, in one scripted_metric aggregation over the window
@@ -86,15 +83,12 @@ async function eachPass(
   query: QueryClause,
   body: (part: number, parts: number) => SearchBody,
 ): Promise<unknown[]> {
-  const index = readTarget(target.prefix, 'events');
-  const counting = target.client.count({ index, ...LENIENT_TARGET, body: { query } });
-  const { body: counted } = await abortable(context.signal, counting, () => counting.abort());
-  const parts = Math.max(1, Math.ceil(Number(counted.count) / EVENTS_PER_PASS));
+  const counted = await searchAnswer(target, context, { size: 0, track_total_hits: true, query });
+  const parts = Math.max(1, Math.ceil(totalOf(counted.hits?.total) / EVENTS_PER_PASS));
   const values: unknown[] = [];
   for (let part = 0; part < parts; part += 1) {
-    const pending = searchRequest(target.client, index, body(part, parts));
-    const response = await abortable(context.signal, pending, () => pending.abort());
-    values.push((response.body as { aggregations?: { journeys?: { value?: unknown } } }).aggregations?.journeys?.value);
+    const answer = await searchAnswer(target, context, body(part, parts));
+    values.push((answer.aggregations as { journeys?: { value?: unknown } } | undefined)?.journeys?.value);
   }
   return values;
 }
@@ -160,9 +154,8 @@ async function followByIds(
       sort: BY_TIME_THEN_ID,
       ...(after ? { search_after: after } : {}),
     };
-    const pending = searchRequest(target.client, readTarget(target.prefix, 'events'), body);
-    const response = await abortable(context.signal, pending, () => pending.abort());
-    const hits = (response.body as { hits: { hits: { _score: number; sort: [number, string]; fields?: Record<string, string[]> }[] } }).hits.hits;
+    const answer = await searchAnswer(target, context, body);
+    const hits = (answer.hits?.hits ?? []) as unknown as { _score: number; sort: [number, string]; fields?: Record<string, string[]> }[];
     for (const hit of hits) {
       const actor = hit.fields?.[query.by]?.[0];
       if (actor === undefined) continue;

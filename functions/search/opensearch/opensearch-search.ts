@@ -41,12 +41,7 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   body.track_total_hits = trackTotalHits(request.track_total_hits);
   if (body.aggs !== undefined) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
-  const index = readTarget(target.prefix, context.kind);
-  const run = async (page: SearchBody) => {
-    const answer = (await send(() => searchRequest(target.client, index, page), request.aggs, context.signal)) as OpenSearchSearchAnswer;
-    failOnShardFailures(answer, request.aggs);
-    return answer;
-  };
+  const run = (page: SearchBody) => searchAnswer(target, context, page, request.aggs);
   const answer = pagesByTime(body) ? await timeThenIdPage(body, (hit: OpenSearchHit) => plainId(context, hit._id), run) : await run(body);
   assertAnswerBuckets(answer.aggregations, request.aggs);
   const hits = (answer.hits?.hits ?? []).map((hit) => reshapeHit(context, hit, request._source));
@@ -59,6 +54,23 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   };
   if (answer.aggregations !== undefined) result.aggregations = reshapeAggregations(context, answer.aggregations, request.aggs);
   return result;
+}
+
+/**
+ * One `_search` over the context's kind, as every read of the adapter sends it (searches, analyses,
+ * cohort conditions): stopped by the context's signal, a refused body a 400 naming why (the bucket
+ * cap naming the aggregation of `aggs`), and a partial answer (a shard failed) refused.
+ */
+export async function searchAnswer(
+  target: OpenSearchTarget,
+  context: SearchContext,
+  body: SearchBody,
+  aggs: Record<string, AggregationNode> = {},
+): Promise<OpenSearchSearchAnswer> {
+  const index = readTarget(target.prefix, context.kind);
+  const answer = (await send(() => searchRequest(target.client, index, body), aggs, context.signal)) as OpenSearchSearchAnswer;
+  failOnShardFailures(answer, aggs);
+  return answer;
 }
 
 /** OpenSearch reads track_total_hits as a Java int: a number beyond it can only mean "count them all". */
@@ -208,13 +220,13 @@ function mentionsTooManyBuckets(value: unknown, depth = 0): boolean {
   return ['error', 'root_cause', 'caused_by', 'failed_shards', 'reason', 'failures'].some((key) => mentionsTooManyBuckets(object[key], depth + 1));
 }
 
-interface OpenSearchHit {
+export interface OpenSearchHit {
   readonly _id: string;
   readonly _source?: Json;
   readonly sort?: unknown[];
 }
 
-interface OpenSearchSearchAnswer {
+export interface OpenSearchSearchAnswer {
   readonly timed_out?: boolean;
   readonly _shards?: { readonly failed?: number; readonly failures?: { reason?: { type?: string; reason?: string } }[] };
   readonly hits?: { readonly total?: number | { value: number }; readonly hits?: OpenSearchHit[] };
@@ -234,7 +246,7 @@ function failOnShardFailures(answer: OpenSearchSearchAnswer, aggs: Record<string
   throw new ServiceUnavailableError(`OpenSearch answered part of the search only: ${reason}`);
 }
 
-const totalOf = (total: number | { value: number } | undefined): number => (typeof total === 'number' ? total : (total?.value ?? 0));
+export const totalOf = (total: number | { value: number } | undefined): number => (typeof total === 'number' ? total : (total?.value ?? 0));
 
 // ---------------------------------------------------------------------------------------------
 // Answers

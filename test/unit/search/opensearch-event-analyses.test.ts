@@ -55,7 +55,10 @@ describe('funnels and retention on OpenSearch', () => {
 });
 
 describe('funnels and retention on a scripted OpenSearch cluster', () => {
-  const searches = (requests: RecordedRequest[]) => requests.filter((request) => request.path.endsWith('/_search')).map((request) => JSON.parse(request.body!));
+  // The count that sizes the passes is a search too: size 0, every hit counted.
+  const isCount = (request: RecordedRequest) => JSON.parse(request.body!).track_total_hits === true;
+  const counted = (count: number) => ({ status: 200, body: { took: 1, hits: { total: { value: count }, hits: [] } } });
+  const searches = (requests: RecordedRequest[]) => requests.filter((request) => !isCount(request)).map((request) => JSON.parse(request.body!));
 
   it("add up the passes' counts, with medians over every pass's times, and split a big window into passes of disjoint actors", async () => {
     const passes = [
@@ -64,8 +67,8 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
       { reached: [1, 0], gaps: [[], []], ambiguous: [] },
     ];
     const { client, requests } = fakeOpenSearch((request) =>
-      request.path.endsWith('/_count')
-        ? { status: 200, body: { count: 2 * EVENTS_PER_PASS + 1 } }
+      isCount(request)
+        ? counted(2 * EVENTS_PER_PASS + 1)
         : { status: 200, body: { took: 1, hits: { hits: [] }, aggregations: { journeys: { value: passes[searches(requests).length - 1] } } } },
     );
     const answer = await createOpenSearchIndex({ client, indexPrefix: 'p-' }).funnel(context, twoSteps);
@@ -86,7 +89,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
   it('follow the actors the script names as tied by their ids, in time-then-id order, and count them with the rest', async () => {
     const hit = (actor: string, time: number, id: string, mask: number) => ({ _score: mask, sort: [time, id], fields: { user_id: [actor] } });
     const { client, requests } = fakeOpenSearch((request) => {
-      if (request.path.endsWith('/_count')) return { status: 200, body: { count: 10 } };
+      if (isCount(request)) return counted(10);
       if (searches(requests).length === 1)
         return {
           status: 200,
@@ -106,10 +109,22 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
     expect(follow.track_scores).toBe(true);
   });
 
+  it('refuse an answer a shard failed, as every search does, instead of counting low', async () => {
+    const { client } = fakeOpenSearch((request) =>
+      isCount(request)
+        ? counted(10)
+        : {
+            status: 200,
+            body: { took: 1, _shards: { total: 2, failed: 1, failures: [{ reason: { type: 'script_exception', reason: 'runtime error' } }] }, hits: { hits: [] } },
+          },
+    );
+    await expect(createOpenSearchIndex({ client, indexPrefix: 'p-' }).funnel(context, twoSteps)).rejects.toMatchObject({ status: 503 });
+  });
+
   it("build the retention table from the script's cohort:offset counts, periods in the request's zone", async () => {
     const { client, requests } = fakeOpenSearch((request) =>
-      request.path.endsWith('/_count')
-        ? { status: 200, body: { count: 3 } }
+      isCount(request)
+        ? counted(3)
         : { status: 200, body: { took: 1, hits: { hits: [] }, aggregations: { journeys: { value: { '0:0': 2, '0:1': 1, '1:0': 1 } } } } },
     );
     const utc = { ...context, timeZone: 'UTC', range: { from: new Date(BASE), to: new Date(BASE + 3 * DAY) } };
