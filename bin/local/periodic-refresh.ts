@@ -19,7 +19,8 @@ export function startPeriodicRefresh(refresher: GovernanceRefresher, intervalMs:
     timer = setTimeout(() => {
       running = refresher
         .refreshAll()
-        .then(({ failures, purgeError, retention }) => {
+        .then(({ failures, purgeError, retention, retentionError }) => {
+          if (retentionError) log(`data retention could not run: ${retentionError}`);
           failures.forEach((f) => log(`governance refresh of ${f.org_id}/${f.app_id} failed: ${f.error}`));
           if (purgeError) log(`purging deleted apps failed: ${purgeError}`);
           for (const outcome of retention?.outcomes ?? [])

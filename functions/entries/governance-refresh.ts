@@ -10,7 +10,8 @@ const env = parseEnv(GovernanceRefreshEnv);
 const refresher = governanceRefresher(new ServiceStores(lambdaStoresInput(env, { ruleConfigCacheTtlMs: 0 })), searchIndexFromEnv(env));
 
 export async function handler(): Promise<{ apps: number; changed: number; failed: number; purged: number }> {
-  const { results, failures, purges, purgeError, retention } = await refresher.refreshAll();
+  const { results, failures, purges, purgeError, retention, retentionError } = await refresher.refreshAll();
+  if (retentionError) console.error(JSON.stringify({ message: 'data retention could not run; the next run retries', error: retentionError }));
   for (const outcome of retention?.outcomes ?? [])
     if (outcome.deleted > 0 || outcome.task) console.log(JSON.stringify({ message: 'data retention applied', ...outcome }));
   for (const failure of retention?.failures ?? []) console.error(JSON.stringify({ message: 'data retention failed; the next run retries', ...failure }));

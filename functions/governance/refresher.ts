@@ -87,6 +87,7 @@ export class GovernanceRefresher {
     purges: PurgeResult[];
     purgeError?: string;
     retention?: RetentionPass;
+    retentionError?: string;
   }> {
     let purges: PurgeResult[] = [];
     let purgeError: string | undefined;
@@ -105,8 +106,22 @@ export class GovernanceRefresher {
         failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
       }
     });
-    const retention = await this.deps.retention?.applyAll();
-    return { results, failures, purges, ...(purgeError === undefined ? {} : { purgeError }), ...(retention ? { retention } : {}) };
+    // Like the purges, retention that cannot even list its apps is reported, not thrown over the refresh done.
+    let retention: RetentionPass | undefined;
+    let retentionError: string | undefined;
+    try {
+      retention = await this.deps.retention?.applyAll();
+    } catch (error) {
+      retentionError = error instanceof Error ? error.message : String(error);
+    }
+    return {
+      results,
+      failures,
+      purges,
+      ...(purgeError === undefined ? {} : { purgeError }),
+      ...(retention ? { retention } : {}),
+      ...(retentionError === undefined ? {} : { retentionError }),
+    };
   }
 
   private async compute(orgId: string, appId: string): Promise<RefreshResult> {

@@ -1,4 +1,5 @@
-import type { FunnelAnswer, RetentionAnswer } from '../../schemas/event-analyses';
+import type { AnalysisActor, FunnelAnswer, RetentionAnswer } from '../../schemas/event-analyses';
+import type { CohortEventCondition } from '../../schemas/resources/cohort';
 import type { QueryNode, SearchRequest, SortValue } from '../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from './analyses/analysis-queries';
 
@@ -149,13 +150,13 @@ export interface SearchableIndex extends SearchIndex {
 
 /** What actorsMeeting applies; the parsed form of a cohort's event condition (schemas/resources/cohort.ts). */
 export interface ActorCondition {
-  readonly by: 'user_id' | 'company_id';
+  readonly by: AnalysisActor;
   /** The events that count (match_all: every event). */
   readonly query: QueryNode;
-  readonly measure: 'count' | 'sum_weight' | 'distinct';
+  readonly measure: NonNullable<CohortEventCondition['measure']>;
   /** The field whose distinct values a `distinct` measure counts (checked aggregatable by the caller). */
   readonly field?: string;
-  readonly operator: 'gte' | 'gt' | 'lte' | 'lt' | 'eq';
+  readonly operator: NonNullable<CohortEventCondition['operator']>;
   readonly value: number;
 }
 

@@ -13,7 +13,7 @@ import { toStoredSource } from './stored-source';
 export interface BulkLimits {
   readonly maxBytes: number;
   readonly maxDocuments: number;
-  /** Requests sent at once (default 2). */
+  /** Requests sent at once (one when unset; DEFAULT_BULK_LIMITS sends two). */
   readonly inFlight?: number;
 }
 

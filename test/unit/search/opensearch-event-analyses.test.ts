@@ -115,7 +115,11 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
         ? counted(10)
         : {
             status: 200,
-            body: { took: 1, _shards: { total: 2, failed: 1, failures: [{ reason: { type: 'script_exception', reason: 'runtime error' } }] }, hits: { hits: [] } },
+            body: {
+              took: 1,
+              _shards: { total: 2, failed: 1, failures: [{ reason: { type: 'script_exception', reason: 'runtime error' } }] },
+              hits: { hits: [] },
+            },
           },
     );
     await expect(createOpenSearchIndex({ client, indexPrefix: 'p-' }).funnel(context, twoSteps)).rejects.toMatchObject({ status: 503 });
