@@ -164,12 +164,11 @@ describe('ingest pipeline: exactly once, nothing lost', () => {
             org_id: rt.credentials.org_id,
             app_id: rt.credentials.app_id,
             kind: 'event',
-            items: eventIds.map((id) => ({
-              id,
-              time: new Date().toISOString(),
-              received_at: new Date().toISOString(),
-              data: { ...apiCall(), transaction_id: id },
-            })),
+            items: eventIds.map((id) => {
+              // One instant for the record's time and the call's request.time: the consumer refuses an event whose two differ.
+              const at = new Date();
+              return { id, time: at.toISOString(), received_at: at.toISOString(), data: { ...apiCall({}, at), transaction_id: id } };
+            }),
           }),
         ),
       });
