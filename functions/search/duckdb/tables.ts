@@ -41,22 +41,19 @@ export function columnsOf(table: SearchTable, typedKeys: readonly string[] = [])
 }
 
 /**
- * Event columns stored uncompressed. Ids are mostly random (UUIDs the collector or the SDKs make) and a row group
- * holds thousands of user ids: DuckDB picks FSST for both, which halves ids and thirds user ids on disk, but every
- * read decompresses them. Reading a million ids took 45 ms against 12 ms plain; grouping a million events by
- * user id 66 against 39. Funnels, retention and cohorts read every event's user id; pages, hits and exports its
- * id. About 30 MB more per million events (under 4 % of the file). Tables made before keep their compression
- * (DuckDB cannot change it in place).
- */
-export const UNCOMPRESSED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['id', 'user_id']);
-
-/**
  * What a file's storage version lets a table use. Files DuckDB writes at storage version 1.2 or
- * later can keep a column with zstd: the events' `doc` (the whole document, about 1.5 KB of JSON)
- * took 772 bytes an event with DuckDB's own choice (FSST) and 207 with zstd at 1 M events, and
- * reads of it were faster too (a page of 100 hits 86 ms against 137, a scan of every document 478
- * against 735), as zstd decompresses faster than FSST for strings this long. Older files keep FSST.
+ * later can keep a column with zstd. Measured at 1 M events (bytes an event; a scan of every value):
+ * - the events' `doc` (the whole document, about 1.5 KB of JSON): 772 with DuckDB's own choice (FSST),
+ *   111 with zstd, and reads faster too (a page of 100 hits 86 ms against 137, a scan of every
+ *   document 478 against 735), as zstd decompresses faster than FSST for strings this long;
+ * - `metadata` (the JSON object filters on untyped keys read): 39 with FSST, 19.5 with zstd, a scan
+ *   36 ms against 23.
+ * Other columns take DuckDB's choice: ids 22 with FSST against 41 uncompressed (a scan 14 ms
+ * against 4), user ids 4.4 against 13 (grouping by them 21 ms against 18); zstd was larger and
+ * slower for both. Older files keep FSST, since DuckDB cannot change a column's compression in place.
  */
+const ZSTD_COLUMNS: ReadonlySet<string> = new Set(['doc', METADATA_COLUMN]);
+
 export interface StorageFeatures {
   readonly zstd: boolean;
 }
@@ -88,12 +85,7 @@ const KEY_COLUMNS = new Set(['org_id', 'app_id', 'id', TENANT_NUMBER_COLUMN, 'ti
 export function createTableSql(table: SearchTable, name: string = table.name, storage: StorageFeatures = { zstd: false }): string {
   const columns = columnsOf(table).map(({ name: column, type }) => {
     const notNull = KEY_COLUMNS.has(column) || column === 'version' || column === 'doc' ? ' NOT NULL' : '';
-    const compression =
-      table.kind === 'events' && UNCOMPRESSED_EVENT_COLUMNS.has(column)
-        ? ' USING COMPRESSION uncompressed'
-        : column === 'doc' && storage.zstd
-          ? ' USING COMPRESSION zstd'
-          : '';
+    const compression = storage.zstd && ZSTD_COLUMNS.has(column) ? ' USING COMPRESSION zstd' : '';
     return `${quoteIdentifier(column)} ${type}${notNull}${compression}`;
   });
   return `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(name)} (${columns.join(', ')}${table.versioned ? ', PRIMARY KEY (org_id, app_id, id)' : ''})`;

@@ -70,7 +70,8 @@ describe('DuckDB search tables', () => {
     expect(storageFeatures(STORAGE_VERSION)).toEqual({ zstd: true });
     const events = createTableSql(SEARCH_TABLES.events, 'events', { zstd: true });
     expect(events).toContain('"doc" JSON NOT NULL USING COMPRESSION zstd');
-    expect(events).toContain('"id" VARCHAR NOT NULL USING COMPRESSION uncompressed');
+    expect(events).toContain('"metadata" JSON USING COMPRESSION zstd');
+    expect(events).toContain('"id" VARCHAR NOT NULL,');
     expect(createTableSql(SEARCH_TABLES.events)).toContain('"doc" JSON NOT NULL,');
   });
 
