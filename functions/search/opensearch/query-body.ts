@@ -16,8 +16,8 @@ import { mappedField } from './stored-source';
  * The parsed search tree as an OpenSearch request body (the caller's body is never sent). Written
  * so OpenSearch answers exactly as the DuckDB backend does:
  * - `time` is stored as `index_meta.time`. OpenSearch's `_id` carries the app (`app:id`) and
- *   cannot be sorted or aggregated on, so only the `ids` query uses it (with the prefix); every
- *   other clause, aggregation and sort on `_id` uses `index_meta.doc_id`, the plain id.
+ *   cannot be sorted or aggregated on, so only the `ids` query and exact terms use it (with the
+ *   prefix); every other clause, aggregation and sort on `_id` uses `index_meta.doc_id`, the plain id.
  * - Dates are resolved here, with the request's now and time zone, to epoch millis (a term on a
  *   date is the range of what the value names, as OpenSearch itself does), so `now` means the
  *   same instant on both backends.
@@ -82,6 +82,7 @@ class Serializer {
         const field = this.field(node.field);
         if (field.type === 'date') return { bool: { should: node.values.map((value) => this.dateEquals(field, value)), minimum_should_match: 1 } };
         if (node.values.length === 0) return { match_none: {} };
+        if (field.path === '_id') return { ids: { values: node.values.map((value) => this.documentId(value)) } };
         return { terms: { [this.name(field)]: node.values } };
       }
       case 'range':
@@ -121,6 +122,8 @@ class Serializer {
   private term(name: string, value: Scalar, caseInsensitive: boolean): QueryClause {
     const field = this.field(name);
     if (field.type === 'date') return this.dateEquals(field, value);
+    // doc_id is kept as doc values only (templates.ts): the indexed `_id` answers an exact id at once.
+    if (field.path === '_id' && !caseInsensitive) return { ids: { values: [this.documentId(value)] } };
     return { term: { [this.name(field)]: { value, ...(caseInsensitive ? { case_insensitive: true } : {}) } } };
   }
 

@@ -177,10 +177,12 @@ describe('templates', () => {
     const raw = { raw: { type: 'keyword', ignore_above: 1024 } };
     expect(templates.ids).toEqual({ match_mapping_type: 'string', match: '*_id', mapping: { type: 'keyword' } });
     expect(templates.dates).toEqual({ match_mapping_type: 'string', match_pattern: 'regex', match: '^.*(_at|_time)$', mapping: { type: 'date' } });
-    expect(templates.strings).toEqual({ match_mapping_type: 'string', mapping: { type: 'text', fields: raw } });
+    expect(templates.strings).toEqual({ match_mapping_type: 'string', mapping: { type: 'text', norms: false, fields: raw } });
     // First matching template wins: ids and dates must come before the catch-all for strings.
     expect((mappings.dynamic_templates ?? []).map((entry) => Object.keys(entry)[0])).toEqual(['ids', 'dates', 'strings', 'decimals']);
     expect(mappings.properties?.session_token).toEqual({ type: 'keyword' });
+    // Every event's own id: doc values only, not a term dictionary entry per event.
+    expect(mappings.properties?.transaction_id).toEqual({ type: 'keyword', index: false });
   });
 
   it('compresses stored documents with DEFLATE (best_compression)', () => {
@@ -194,7 +196,7 @@ describe('templates', () => {
 
   it('stores non-JSON bodies unparsed and maps the document time as a date', () => {
     expect(mappings.properties?.index_meta).toEqual({
-      properties: { time: { type: 'date' }, doc_id: { type: 'keyword' }, bodies: { type: 'object', enabled: false } },
+      properties: { time: { type: 'date' }, doc_id: { type: 'keyword', index: false }, bodies: { type: 'object', enabled: false } },
     });
     expect(common.settings).toMatchObject({ 'index.mapping.ignore_malformed': true });
   });

@@ -18,17 +18,18 @@ describe('toOpenSearchQuery', () => {
     ],
     ['terms', { terms: { 'response.status': [200, '404'] } }, { terms: { 'response.status': [200, '404'] } }],
     ["ids carry the app: the one clause on OpenSearch's own _id", { ids: { values: ['e1', 'e2'] } }, { ids: { values: ['app-1:e1', 'app-1:e2'] } }],
-    ['term on _id is on the plain doc_id', { term: { _id: 'e1' } }, { term: { 'index_meta.doc_id': { value: 'e1' } } }],
+    ["an exact term on _id asks OpenSearch's indexed _id (doc_id is doc values only)", { term: { _id: 'e1' } }, { ids: { values: ['app-1:e1'] } }],
     [
       'case_insensitive term on _id keeps the flag',
       { term: { _id: { value: 'E1', case_insensitive: true } } },
       { term: { 'index_meta.doc_id': { value: 'E1', case_insensitive: true } } },
     ],
-    ['terms on _id', { terms: { _id: ['e1', 'e2'] } }, { terms: { 'index_meta.doc_id': ['e1', 'e2'] } }],
-    ['_id.raw is doc_id too', { terms: { '_id.raw': ['e1'] } }, { terms: { 'index_meta.doc_id': ['e1'] } }],
+    ['terms on _id', { terms: { _id: ['e1', 'e2'] } }, { ids: { values: ['app-1:e1', 'app-1:e2'] } }],
+    ['_id.raw is _id too', { terms: { '_id.raw': ['e1'] } }, { ids: { values: ['app-1:e1'] } }],
+    ['a prefix of _id reads the plain doc_id', { prefix: { _id: 'e' } }, { prefix: { 'index_meta.doc_id': { value: 'e' } } }],
     ['prefix on _id', { prefix: { _id: 'ord_' } }, { prefix: { 'index_meta.doc_id': { value: 'ord_' } } }],
     ['range on _id compares plain ids', { range: { _id: { gte: 'e1', lt: 'e5' } } }, { range: { 'index_meta.doc_id': { gte: 'e1', lt: 'e5' } } }],
-    ['match on _id is a term', { match: { _id: 'e1' } }, { term: { 'index_meta.doc_id': { value: 'e1' } } }],
+    ['match on _id is an exact term', { match: { _id: 'e1' } }, { ids: { values: ['app-1:e1'] } }],
     ['exists on _id is every document', { exists: { field: '_id' } }, { match_all: {} }],
     ['time is index_meta.time', { exists: { field: 'time' } }, { exists: { field: 'index_meta.time' } }],
     [
@@ -216,7 +217,7 @@ describe('toOpenSearchSearchBody', () => {
         aggs: { usage: { sum: { field: 'weight' } } },
       },
       ok: { filters: { filters: { good: { range: { 'response.status': { lt: 400 } } } }, other_bucket: true, other_bucket_key: 'rest' } },
-      listed: { filters: { filters: [{ term: { 'index_meta.doc_id': { value: 'e1' } } }] } },
+      listed: { filters: { filters: [{ ids: { values: ['app-1:e1'] } }] } },
       latest: {
         top_hits: {
           size: 1,
