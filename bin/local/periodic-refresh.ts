@@ -26,6 +26,7 @@ export function startPeriodicRefresh(refresher: GovernanceRefresher, intervalMs:
           for (const outcome of retention?.outcomes ?? [])
             if (outcome.deleted > 0) log(`data retention: deleted ${outcome.deleted} events of ${outcome.org_id}/${outcome.app_id} before ${outcome.cutoff}`);
           for (const failure of retention?.failures ?? []) log(`data retention of ${failure.org_id}/${failure.app_id} failed: ${failure.error}`);
+          if (retention?.compactionError) log(`compaction failed: ${retention.compactionError}`);
         })
         .catch((error: unknown) => log(`governance refresh failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => {

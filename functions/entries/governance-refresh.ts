@@ -15,6 +15,8 @@ export async function handler(): Promise<{ apps: number; changed: number; failed
   for (const outcome of retention?.outcomes ?? [])
     if (outcome.deleted > 0 || outcome.task) console.log(JSON.stringify({ message: 'data retention applied', ...outcome }));
   for (const failure of retention?.failures ?? []) console.error(JSON.stringify({ message: 'data retention failed; the next run retries', ...failure }));
+  if (retention?.compacted?.length) console.log(JSON.stringify({ message: 'compacting settled months', indices: retention.compacted }));
+  if (retention?.compactionError) console.error(JSON.stringify({ message: 'compaction failed; the next hour retries', error: retention.compactionError }));
   for (const purge of purges) console.log(JSON.stringify({ message: purge.done ? 'deleted app purged' : 'deleted app purge continues next run', ...purge }));
   if (purgeError) console.error(JSON.stringify({ message: 'purging deleted apps failed', error: purgeError }));
   for (const result of results) {

@@ -11,7 +11,9 @@ import { retentionCutoff } from './retention-cutoff';
  * OpenSearch as a delete-by-query task: its monthly indices hold every app's events, so one app's
  * retention cannot drop a whole index). The cut never enters a current billing period
  * (retention-cutoff.ts). Run by the every-minute maintenance schedule, each app at most once an
- * hour per process; a pass with nothing past the cut costs one count.
+ * hour per process; a pass with nothing past the cut costs one count. The same hourly pass asks
+ * the index to compact what writes no longer reach (the port's compactSettled: OpenSearch merges
+ * each settled month into one segment), for every app at once.
  */
 
 export interface DataRetentionDeps {
@@ -34,6 +36,9 @@ export interface RetentionOutcome {
 export interface RetentionPass {
   readonly outcomes: RetentionOutcome[];
   readonly failures: { org_id: string; app_id: string; error: string }[];
+  /** What the index started compacting in this pass (its hourly turn). */
+  readonly compacted?: readonly string[];
+  readonly compactionError?: string;
 }
 
 const PASS_EVERY_MS = 3_600_000;
@@ -41,6 +46,7 @@ const APPS_IN_FLIGHT = 2;
 
 export class DataRetention {
   private readonly lastPass = new Map<string, number>();
+  private lastCompaction = 0;
   private readonly now: () => Date;
 
   constructor(private readonly deps: DataRetentionDeps) {
@@ -62,7 +68,18 @@ export class DataRetention {
         failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
       }
     });
-    return { outcomes, failures };
+    return { outcomes, failures, ...(await this.compactIfDue(now)) };
+  }
+
+  /** The index's compaction, at most hourly; its failure is reported beside the pass, as an app's is. */
+  private async compactIfDue(now: number): Promise<Pick<RetentionPass, 'compacted' | 'compactionError'>> {
+    if (now - this.lastCompaction < PASS_EVERY_MS) return {};
+    this.lastCompaction = now;
+    try {
+      return { compacted: await this.deps.index.compactSettled(new Date(now)) };
+    } catch (error) {
+      return { compactionError: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Deletes the app's events past its cut now; undefined when it keeps its events (it leaves the registry). */

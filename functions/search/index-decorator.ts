@@ -12,6 +12,7 @@ export function decorateIndex(index: SearchableIndex, overrides: Partial<Searcha
     get: (scope, kind, id, hint) => index.get(scope, kind, id, hint),
     refresh: () => index.refresh(),
     attributeVisitor: (scope, anonymousId, userId) => index.attributeVisitor(scope, anonymousId, userId),
+    compactSettled: (now) => index.compactSettled(now),
     close: () => index.close(),
     delete: (scope, kind, id) => index.delete(scope, kind, id),
     deleteMatching: (context, query) => index.deleteMatching(context, query),

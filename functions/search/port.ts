@@ -76,6 +76,12 @@ export interface SearchIndex {
    * Only user_id: company_id and subscription_id, which billing reads, never change afterwards.
    */
   attributeVisitor(scope: TenantScope, anonymousId: string, userId: string): Promise<number>;
+  /**
+   * Storage that normal writes no longer reach brought into its most compact form (OpenSearch: a
+   * settled month's events index merged into one segment, as a cluster task); returns what it
+   * started on. DuckDB compacts at its own checkpoints, so it has nothing to do.
+   */
+  compactSettled(now: Date): Promise<readonly string[]>;
   close(): Promise<void>;
 }
 

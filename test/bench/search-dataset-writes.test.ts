@@ -51,6 +51,10 @@ class RecordingIndex implements SearchIndex {
     return 0;
   }
 
+  async compactSettled(): Promise<readonly string[]> {
+    return [];
+  }
+
   async close(): Promise<void> {}
 }
 

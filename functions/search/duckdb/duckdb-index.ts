@@ -329,6 +329,11 @@ class DuckDbSearchIndex implements SearchableIndex {
     });
   }
 
+  /** DuckDB rewrites its row groups compactly at each checkpoint: nothing is left to merge. */
+  async compactSettled(): Promise<readonly string[]> {
+    return [];
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     // New calls are refused from now on; work already queued finishes before the file is released.

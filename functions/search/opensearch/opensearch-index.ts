@@ -25,6 +25,7 @@ import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type 
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { actorsMeetingOnOpenSearch } from './actor-conditions';
+import { compactSettledMonths } from './compaction';
 import {
   countOpenSearch,
   deleteMatchingOpenSearch,
@@ -224,6 +225,10 @@ class OpenSearchIndex implements SearchableIndex {
 
   attributeVisitor(scope: TenantScope, anonymousId: string, userId: string): Promise<number> {
     return attributeVisitorOpenSearch(this.target, scope, anonymousId, userId);
+  }
+
+  compactSettled(now: Date): Promise<readonly string[]> {
+    return compactSettledMonths(this.client, this.prefix, now);
   }
 
   /** The client is the caller's: it may serve other indices. */
