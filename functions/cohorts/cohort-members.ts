@@ -6,8 +6,8 @@ import type { SearchableIndex, SearchHit, TenantScope } from '../search/port';
 import type { AppCalendar } from './app-calendar';
 import { PROFILE_KIND, readStoredCriteria, type CohortCriteria } from './cohort-criteria';
 import { fixedWindow, type EventWindow } from './event-windows';
-import { actorsMeeting, measureInOwnWindows, type MemberMeasure } from './member-measures';
-import { PerformerCursor } from './performer-cursor';
+import { actorCondition, actorsMeeting, measureInOwnWindows, type MemberMeasure } from './member-measures';
+import { PerformerCursor } from '../search/performer-cursor';
 import { bothOf, forEachMember, MAX_MEMBERS_PER_RULE, profilePages, type SearchInput } from './profile-pages';
 import { currentPeriodsByCompany, readOncePerRun, type SubscriptionFacts } from './subscription-periods';
 
@@ -16,11 +16,12 @@ import { currentPeriodsByCompany, readOncePerRun, type SubscriptionFacts } from 
  * sampling, cohort notifications, email recipients, the management API's member lists).
  *
  * A member is a user or company profile matching the criteria's profile query and, when the
- * criteria hold `events`, meeting its behavioural conditions. Profiles are taken in `_id` order,
- * 10,000 at a time. A condition over a fixed window is one query the engine answers with the
- * actors meeting it, in the same order (actorsMeeting: the threshold applied in the engine), walked
- * beside the profiles. A condition over each member's billing period measures a batch's members
- * in their own windows (member-measures.ts).
+ * criteria hold `events`, meeting its behavioural conditions. When every condition has a fixed
+ * window the engine answers the members whole (the port's membersMeeting: one statement on DuckDB;
+ * on OpenSearch each condition's actors walked beside the profiles). With a condition over each
+ * member's billing period, profiles are taken in `_id` order 10,000 at a time: fixed-window
+ * conditions are walked the same way (actorsMeeting, the threshold applied in the engine), and a
+ * batch's members are measured in their own windows (member-measures.ts).
  */
 
 /** A cohort as membership needs it (the stored document's fields). */
@@ -86,6 +87,9 @@ export async function forEachCohortMember(
   const kind = PROFILE_KIND[cohort.cohort_type];
   const profiles = bothOf(criteria.profiles, narrow);
   if (!criteria.events) return forEachMember(input, kind, profiles, includes, visit);
+  if (!criteria.events.conditions.some((condition) => 'billing_period' in condition.window)) {
+    return forEachBehavingMember(input, cohort, criteria.events, profiles, includes, visit);
+  }
 
   const judge = await conditionJudge(input, cohort, criteria);
   const reads = judge.needsCompany && !includes.includes('company_id') ? [...includes, 'company_id'] : includes;
@@ -107,6 +111,46 @@ export async function forEachCohortMember(
     if (batch.length >= MAX_TERMS_SIZE && (await flush()) === 'cut') return 'cut';
   }
   return batch.length > 0 ? flush() : 'all';
+}
+
+/**
+ * Members when every condition has a fixed window: the engine answers them whole (membersMeeting:
+ * DuckDB in one statement, OpenSearch walking each condition's actors beside the profiles).
+ */
+async function forEachBehavingMember(
+  input: CohortMemberInput,
+  cohort: CohortDefinition,
+  events: NonNullable<CohortCriteria['events']>,
+  profiles: QueryNode,
+  includes: readonly string[],
+  visit: (id: string, source: Record<string, unknown>) => void,
+): Promise<'all' | 'cut'> {
+  const settings = { now: input.now, timeZone: cohort.time_zone ?? input.timeZone, weekStartsOn: cohort.week_starts_on ?? input.weekStartsOn ?? 0 };
+  const conditions = events.conditions.map((condition) => {
+    if ('billing_period' in condition.window) throw new Error('a billing-period condition has no fixed window');
+    const window = fixedWindow(condition.window, settings);
+    return {
+      condition: actorCondition(input, cohort.cohort_type, condition),
+      range: { from: window.start, to: window.end },
+      performed: condition.performed ?? true,
+    };
+  });
+  const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
+  let seen = 0;
+  const members = input.index.membersMeeting(
+    { scope: input.scope, kind: PROFILE_KIND[cohort.cohort_type], timeZone: input.timeZone, now: input.now },
+    profiles,
+    { conditions, match: events.match === 'any' ? 'any' : 'all' },
+    includes,
+  );
+  for await (const hits of members) {
+    for (const hit of hits) {
+      if (seen === cap) return 'cut';
+      visit(hit._id, hit._source ?? {});
+      seen++;
+    }
+  }
+  return 'all';
 }
 
 /** Decides, a batch of profiles at a time, which meet the cohort's conditions. */

@@ -1,5 +1,6 @@
 import { parseSearchRequest } from '../search/dsl';
 import { MAX_PRECISION_THRESHOLD, MAX_TERMS_SIZE } from '../search/dsl/limits';
+import type { ActorCondition } from '../search/port';
 import { MEMBER_FIELD } from './cohort-criteria';
 import type { CohortEventCondition } from '../../schemas/resources/cohort';
 import type { EventWindow } from './event-windows';
@@ -44,6 +45,14 @@ export async function* actorsMeeting(
   window: EventWindow,
 ): AsyncIterable<readonly string[]> {
   if (!(window.end.getTime() > window.start.getTime())) return;
+  yield* input.index.actorsMeeting(
+    { scope: input.scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: input.timeZone, now: input.now },
+    actorCondition(input, entity, condition),
+  );
+}
+
+/** A cohort's event condition as the engine applies it, checked first as the grouped search would take it. */
+export function actorCondition(input: SearchInput, entity: MemberMeasureRequest['entity'], condition: CohortEventCondition): ActorCondition {
   const by = MEMBER_FIELD[entity];
   const measure = condition.measure ?? 'count';
   const checked = parseSearchRequest(
@@ -55,17 +64,14 @@ export async function* actorsMeeting(
     'events',
     { timeZone: input.timeZone },
   );
-  yield* input.index.actorsMeeting(
-    { scope: input.scope, kind: 'events', range: { from: window.start, to: window.end }, timeZone: input.timeZone, now: input.now },
-    {
-      by,
-      query: checked.query,
-      measure,
-      ...(condition.field ? { field: condition.field } : {}),
-      operator: condition.operator ?? 'gte',
-      value: condition.value ?? 1,
-    },
-  );
+  return {
+    by,
+    query: checked.query,
+    measure,
+    ...(condition.field ? { field: condition.field } : {}),
+    operator: condition.operator ?? 'gte',
+    value: condition.value ?? 1,
+  };
 }
 
 /** The sub-aggregation a measure reads per member; none for a count (the bucket's own). */

@@ -1,5 +1,5 @@
-import { MAX_RESULT_WINDOW } from '../search/dsl/limits';
-import type { QueryNode, SortValue } from '../../schemas/search-tree';
+import type { QueryNode } from '../../schemas/search-tree';
+import { pagesInIdOrder } from '../search/id-order-pages';
 import type { IndexKind, SearchableIndex, SearchHit, TenantScope } from '../search/port';
 
 /** Members listed per cohort or rule; past this the listing is cut and the caller says so. */
@@ -16,33 +16,9 @@ export interface SearchInput {
   readonly maxMembersPerRule?: number;
 }
 
-/**
- * Every profile matching `query`, a page at a time in `_id` order, reading only `includes`. Pages
- * are as large as both backends allow a search_after page to be (10,000), not an API caller's 1,000.
- */
-export async function* profilePages(input: SearchInput, kind: IndexKind, query: QueryNode, includes: readonly string[]): AsyncGenerator<readonly SearchHit[]> {
-  const pageSize = Math.min(input.pageSize ?? MAX_RESULT_WINDOW, MAX_RESULT_WINDOW);
-  let searchAfter: SortValue[] | undefined;
-  for (;;) {
-    const response = await input.index.search(
-      { scope: input.scope, kind, timeZone: input.timeZone, now: input.now },
-      {
-        query,
-        size: pageSize,
-        from: 0,
-        sort: [{ field: '_id', order: 'asc', missing: '_last' }],
-        ...(searchAfter ? { search_after: searchAfter } : {}),
-        // Only the fields asked for; none, no source at all.
-        _source: includes.length > 0 ? { includes: [...includes], excludes: [] } : false,
-        track_total_hits: false,
-        aggs: {},
-      },
-    );
-    if (response.hits.hits.length > 0) yield response.hits.hits;
-    const last = response.hits.hits.at(-1);
-    if (response.hits.hits.length < pageSize || !last?.sort) return;
-    searchAfter = last.sort;
-  }
+/** Every profile matching `query`, a page at a time in `_id` order, reading only `includes` (pagesInIdOrder). */
+export function profilePages(input: SearchInput, kind: IndexKind, query: QueryNode, includes: readonly string[]): AsyncGenerator<readonly SearchHit[]> {
+  return pagesInIdOrder(input.index, { scope: input.scope, kind, timeZone: input.timeZone, now: input.now }, query, includes, input.pageSize);
 }
 
 /** Visits every matching profile in `_id` order, reading only `includes`; 'cut' when the cap stopped it. */

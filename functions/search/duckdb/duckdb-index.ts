@@ -8,6 +8,8 @@ import { windowPeriods } from '../analyses/retention-periods';
 import { documentProblem } from '../index-documents';
 import type {
   ActorCondition,
+  BehaviourFilter,
+  SearchHit,
   DeletionProgress,
   IndexDocument,
   IndexFailure,
@@ -22,7 +24,7 @@ import type {
 } from '../port';
 import { aggregateAndCount } from './query/aggregations';
 import { runFunnel, runRetention } from './query/event-analyses';
-import { runActorsMeeting } from './query/actor-conditions';
+import { runActorsMeeting, runMembersMeeting } from './query/actor-conditions';
 import { baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
@@ -226,6 +228,19 @@ class DuckDbSearchIndex implements SearchableIndex {
     this.assertOpen();
     const actors = await this.withLayout(context, (ctx, run) => runActorsMeeting(run, ctx, condition));
     for (let at = 0; at < actors.length; at += ACTOR_PAGE) yield actors.slice(at, at + ACTOR_PAGE);
+  }
+
+  async *membersMeeting(
+    context: SearchContext,
+    profiles: QueryNode,
+    behaviour: BehaviourFilter,
+    includes: readonly string[],
+  ): AsyncIterable<readonly SearchHit[]> {
+    this.assertOpen();
+    const members = await this.withLayout(context, (ctx, run) =>
+      runMembersMeeting(run, ctx, (range) => this.layoutOf({ ...context, kind: 'events', range }), profiles, behaviour, includes),
+    );
+    for (let at = 0; at < members.length; at += ACTOR_PAGE) yield members.slice(at, at + ACTOR_PAGE);
   }
 
   async delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {

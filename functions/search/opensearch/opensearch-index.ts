@@ -6,8 +6,11 @@ import type { FunnelAnswer, RetentionAnswer } from '../../../schemas/event-analy
 import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { windowPeriods } from '../analyses/retention-periods';
+import { walkMembers } from '../members-walk';
 import type {
   ActorCondition,
+  BehaviourFilter,
+  SearchHit,
   DeletionProgress,
   IndexDocument,
   IndexFailure,
@@ -225,6 +228,10 @@ class OpenSearchIndex implements SearchableIndex {
 
   attributeVisitor(scope: TenantScope, anonymousId: string, userId: string): Promise<number> {
     return attributeVisitorOpenSearch(this.target, scope, anonymousId, userId);
+  }
+
+  membersMeeting(context: SearchContext, profiles: QueryNode, behaviour: BehaviourFilter, includes: readonly string[]): AsyncIterable<readonly SearchHit[]> {
+    return walkMembers(this, context, profiles, behaviour, includes);
   }
 
   compactSettled(now: Date): Promise<readonly string[]> {

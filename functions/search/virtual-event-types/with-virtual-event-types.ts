@@ -61,5 +61,13 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
     async *actorsMeeting(context, condition) {
       yield* index.actorsMeeting(context, { ...condition, query: await expanded(context, condition.query) });
     },
+    async *membersMeeting(context, profiles, behaviour, includes) {
+      const conditions = [];
+      for (const entry of behaviour.conditions) {
+        const events = { ...context, kind: 'events' as const, range: entry.range };
+        conditions.push({ ...entry, condition: { ...entry.condition, query: await expanded(events, entry.condition.query) } });
+      }
+      yield* index.membersMeeting(context, profiles, { ...behaviour, conditions }, includes);
+    },
   });
 }

@@ -48,6 +48,7 @@ describe.each(conformanceBackends())('behavioural cohorts: $name', (backend) => 
         const scope = await load(data);
         for (const spec of specs) {
           const members: string[] = [];
+          const plans = new Map<string, unknown>();
           await forEachCohortMember(
             {
               index: opened(),
@@ -57,10 +58,16 @@ describe.each(conformanceBackends())('behavioural cohorts: $name', (backend) => 
               subscriptions: { subscriptions: async () => data.subscriptions },
             },
             { cohort_type: spec.type, criteria: JSON.stringify(criteriaOf(spec)), time_zone: spec.timeZone, week_starts_on: spec.weekStartsOn },
-            [],
-            (id) => members.push(id),
+            ['metadata.plan'],
+            (id, source) => {
+              members.push(id);
+              plans.set(id, (source['metadata'] as { plan?: unknown } | undefined)?.plan);
+            },
           );
           expect({ criteria: criteriaOf(spec), members: members.sort() }).toEqual({ criteria: criteriaOf(spec), members: expectedMembers(data, spec) });
+          // Each member comes with the fields asked for, from its own profile.
+          const profiles = spec.type === 'user' ? data.users : data.companies;
+          for (const id of members) expect(plans.get(id)).toBe(profiles.get(id)?.plan);
         }
       }),
       { numRuns: 25 },

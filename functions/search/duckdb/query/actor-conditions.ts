@@ -1,4 +1,6 @@
-import type { ActorCondition } from '../../port';
+import type { QueryNode } from '../../../../schemas/search-tree';
+import type { ActorCondition, BehaviourFilter, SearchHit, TimeRange } from '../../port';
+import { filterSource } from '../../source-filter';
 import { resolveField } from '../../fields';
 import type { TableContext } from '../search-tables';
 import { fieldValueSql, fieldValuesSql } from './field-sql';
@@ -14,26 +16,64 @@ import { SqlParams, type QueryRunner } from './sql';
 
 const OPERATORS: Record<ActorCondition['operator'], string> = { gte: '>=', gt: '>', lte: '<=', lt: '<', eq: '=' };
 
-function measureSql(condition: ActorCondition): string {
+function measureSql(condition: ActorCondition, alias: string): string {
   switch (condition.measure) {
     case 'count':
       return 'count(*)';
     case 'sum_weight':
-      return `sum(coalesce(${fieldValueSql(resolveField('events', 'weight'), 'number')}, 1))`;
-    case 'distinct':
-      return `len(list_distinct(flatten(list(${fieldValuesSql(resolveField('events', condition.field!), 'keyword')}))))`;
+      return `sum(coalesce(${fieldValueSql(resolveField('events', 'weight'), 'number', alias)}, 1))`;
+    case 'distinct': {
+      const field = resolveField('events', condition.field!);
+      // A hot column holds one value an event: DuckDB's own distinct count, about twice as fast as the list's.
+      if (field.hot !== undefined) return `count(DISTINCT ${fieldValueSql(field, 'keyword', alias)})`;
+      return `len(list_distinct(flatten(list(${fieldValuesSql(field, 'keyword', alias)}))))`;
+    }
   }
+}
+
+/** The statement listing the actors meeting a condition (one column, `actor`), its values added to `params`. */
+function actorsMeetingSql(ctx: TableContext, condition: ActorCondition, params: SqlParams, alias = 'd'): string {
+  const base = baseRelation(ctx, condition.query, params, alias);
+  const actor = fieldValueSql(resolveField('events', condition.by), 'keyword', alias);
+  const threshold = params.add(condition.value);
+  return (
+    `SELECT ${actor} AS actor ${base.fromWhereSql} AND ${actor} IS NOT NULL GROUP BY 1 ` +
+    `HAVING ${measureSql(condition, alias)} ${OPERATORS[condition.operator]} ${threshold}`
+  );
 }
 
 export async function runActorsMeeting(run: QueryRunner, ctx: TableContext, condition: ActorCondition): Promise<string[]> {
   const params = new SqlParams();
-  const base = baseRelation(ctx, condition.query, params);
-  const actor = fieldValueSql(resolveField('events', condition.by), 'keyword');
-  const threshold = params.add(condition.value);
+  const rows = await run(`${actorsMeetingSql(ctx, condition, params)} ORDER BY 1`, params.values);
+  return rows.map((row) => String(row['actor']));
+}
+
+/**
+ * A cohort's members in one statement: the profiles matching the query whose ids are (or are not)
+ * among each condition's actors, in id order, so only members leave the engine. `eventsContext`
+ * gives the events table's layout for a condition's window.
+ */
+export async function runMembersMeeting(
+  run: QueryRunner,
+  ctx: TableContext,
+  eventsContext: (range: TimeRange) => TableContext,
+  profiles: QueryNode,
+  behaviour: BehaviourFilter,
+  includes: readonly string[],
+): Promise<SearchHit[]> {
+  const params = new SqlParams();
+  const base = baseRelation(ctx, profiles, params);
+  const tests = behaviour.conditions.map(
+    ({ condition, range, performed }) => `d.id ${performed ? 'IN' : 'NOT IN'} (${actorsMeetingSql(eventsContext(range), condition, params, 'e')})`,
+  );
+  const behaves = tests.length > 0 ? ` AND (${tests.join(behaviour.match === 'any' ? ' OR ' : ' AND ')})` : '';
   const rows = await run(
-    `SELECT ${actor} AS actor ${base.fromWhereSql} AND ${actor} IS NOT NULL GROUP BY 1 ` +
-      `HAVING ${measureSql(condition)} ${OPERATORS[condition.operator]} ${threshold} ORDER BY 1`,
+    `SELECT d.id AS hit_id${includes.length > 0 ? ', d.doc AS hit_source' : ''} ${base.fromWhereSql}${behaves} ORDER BY d.id`,
     params.values,
   );
-  return rows.map((row) => String(row['actor']));
+  return rows.map((row) =>
+    includes.length > 0
+      ? { _id: String(row['hit_id']), _source: filterSource(JSON.parse(String(row['hit_source'])) as Record<string, unknown>, includes, []) }
+      : { _id: String(row['hit_id']) },
+  );
 }

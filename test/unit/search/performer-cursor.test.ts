@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PerformerCursor } from '../../../functions/cohorts/performer-cursor';
+import { PerformerCursor } from '../../../functions/search/performer-cursor';
 import { compareUtf8 } from '../../../values/utf8-order';
 
 async function* pagesOf(ids: readonly string[], size: number): AsyncIterable<readonly string[]> {
