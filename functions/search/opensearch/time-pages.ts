@@ -17,7 +17,7 @@ import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
 
 /** What this module reads of OpenSearch's answer; the rest of it passes through. */
 export interface PageHit {
-  readonly _id: string;
+  readonly _id?: string;
   readonly sort?: unknown[];
 }
 

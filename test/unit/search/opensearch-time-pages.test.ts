@@ -54,7 +54,7 @@ const body = (size: number, timeOrder: Order, idOrder: Order, after?: [number, s
   ...(after ? { search_after: after } : {}),
 });
 
-const plainId = (hit: PageHit) => hit._id.slice('app:'.length);
+const plainId = (hit: PageHit) => (hit._id ?? '').slice('app:'.length);
 
 describe('pages sorted by time, then id, read by time alone', () => {
   it('page through every document in the full sort order, whatever order the cluster gives ties of time', async () => {

@@ -136,6 +136,14 @@ describe('toOpenSearchSearchBody', () => {
     });
   });
 
+  test('hits without sources take their ids from doc values, fetching no stored field', () => {
+    const body = toOpenSearchSearchBody(parseSearchRequest({ _source: false }, 'users'), [WRAP], { ...ctx, kind: 'users' });
+    expect(body).toMatchObject({ _source: false, stored_fields: '_none_', docvalue_fields: ['index_meta.doc_id'] });
+    const withSources = toOpenSearchSearchBody(parseSearchRequest({}, 'users'), [WRAP], { ...ctx, kind: 'users' });
+    expect(withSources.stored_fields).toBeUndefined();
+    expect(withSources.docvalue_fields).toBeUndefined();
+  });
+
   test('search_after: plain _id (doc_id), dates as millis, missing values as the extremes OpenSearch sorts them at', () => {
     const request = parseSearchRequest(
       {
