@@ -116,9 +116,9 @@ async function main(): Promise<void> {
   }
   if (run('opensearch')) {
     log(
-      "\n## Search on OpenSearch 2.19: the same 8 queries over 1,000,000 events through our API on the adapter vs the same queries written by hand in OpenSearch's DSL, same index; then funnel and retention on both backends",
+      `\n## Search on OpenSearch 2.19: the same 8 queries over ${(events ?? DEFAULT_SEARCH_DATASET.events).toLocaleString('en')} events through our API on the adapter vs the same queries written by hand in OpenSearch's DSL, same index; then funnel, retention and cohorts on both backends`,
     );
-    const r = await benchSearchOnOpenSearch({ log });
+    const r = await benchSearchOnOpenSearch({ log, ...(events ? { spec: { ...DEFAULT_SEARCH_DATASET, events } } : {}) });
     results.opensearch = r;
     log(`  index ${r.reusedIndex ? 'reused' : 'built'} (indexing took ${Math.round(r.indexedSeconds)} s; node heap ${r.heapMb} MB)`);
     for (const line of searchTable(r, 'by hand')) log(line);

@@ -16,7 +16,7 @@ import { BENCH_COHORTS, benchCohortMembers } from './cohorts';
 import { benchOpenSearchIngest, type IngestRun } from './opensearch-ingest';
 import { assertMeaningful, searchAsTheApiDoes, type SearchQueryResult } from './search';
 import { firstDifference } from './search-compare';
-import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, datasetName, generateSearchData, prepareSearchDataset } from './search-dataset';
+import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, datasetName, generateSearchData, prepareSearchDataset, type SearchDatasetSpec } from './search-dataset';
 import { BENCH_INDEX_PREFIX, handWrittenQueries, type HandWrittenScope } from './search-opensearch-queries';
 import { dashboardQueries, type Send } from './search-queries';
 import { compare, median, timeMs } from './timing';
@@ -82,12 +82,15 @@ interface IndexManifest {
  * The node's home is kept under .bench/opensearch with a manifest: indexing 1M events takes
  * minutes, so later runs reuse it while the data set and the index templates are unchanged.
  */
-export async function benchSearchOnOpenSearch(options: { log?: (line: string) => void; dir?: string } = {}): Promise<OpenSearchBenchResult> {
+export async function benchSearchOnOpenSearch(
+  options: { log?: (line: string) => void; dir?: string; spec?: SearchDatasetSpec } = {},
+): Promise<OpenSearchBenchResult> {
   const log = options.log ?? (() => {});
   const benchDir = options.dir ?? resolve(__dirname, '../../.bench');
-  const spec = DEFAULT_SEARCH_DATASET;
+  const spec = options.spec ?? DEFAULT_SEARCH_DATASET;
   const dataset = await prepareSearchDataset({ dir: `${benchDir}/search`, spec, log });
-  const home = `${benchDir}/opensearch`;
+  // Each size keeps its own node home: a 5 M index beside the 1 M one is reused too.
+  const home = spec.events === DEFAULT_SEARCH_DATASET.events ? `${benchDir}/opensearch` : `${benchDir}/opensearch-${spec.events}`;
   const manifestPath = `${home}-index.json`;
   const wanted = { dataset: datasetName(spec), anchor: dataset.anchor.toISOString(), templates: templatesFingerprint() };
   const kept = await readManifest(manifestPath);
