@@ -27,7 +27,7 @@ const LocalEnv = z.object({
   /** How often the local billing run runs; 0 turns it off (AWS: every 5 minutes). */
   BILLING_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** How often governance-rule membership is recomputed; 0 turns it off (AWS: every minute). */
-  GOVERNANCE_REFRESH_MS: z.coerce.number().int().min(0).default(15_000),
+  GOVERNANCE_REFRESH_MS: z.coerce.number().int().min(0).default(10_000),
   /** Webhook channels on localhost/private addresses (local receivers); `false` behaves like AWS (functions/definitions/environment.ts). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('true'),
   /** On SIGTERM/Ctrl-C, how long the backlog on the stream is consumed before stopping; the rest stays journaled for the next start. */

@@ -152,7 +152,7 @@ export class GovernanceRefresher {
     const sampling = await computeSampleRates({ ...search, cohorts: sampled });
     const problems = [...planned.problems, ...membership.problems, ...sampling.problems];
     const { snapshot, changed } = await this.deps.configs.write(orgId, appId, { ...membership.assignments, ...sampling.rates });
-    if ((changed || app.rules_config_hash !== snapshot.hash) && !(await this.deps.apps.setRulesConfigHash(orgId, appId, snapshot.hash))) {
+    if ((changed || app.rules_config_hash !== snapshot.tag) && !(await this.deps.apps.setRulesConfigHash(orgId, appId, snapshot.tag))) {
       // The app was deleted while this ran, and its purge may be over: remove the snapshot just written.
       await this.deps.purger.purge(orgId, appId, INLINE_PURGE_ITEMS);
       return { org_id: orgId, app_id: appId, changed: false, problems };

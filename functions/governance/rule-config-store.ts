@@ -24,7 +24,28 @@ export const RULE_CONFIG_CHUNK_BYTES = 350_000;
 export interface RuleConfigSnapshot {
   /** Hex digest of the membership's canonical JSON: equal content, equal hash, on every instance. */
   readonly hash: string;
+  /**
+   * The digest of what the SDKs must do: the content without the values that move while a rule holds
+   * (a blocked company's usage, spend or balance), so the config's ETag, which makes every SDK
+   * fetch the config again, changes only when who is hit by what changes.
+   */
+  readonly tag: string;
   readonly assignments: RuleAssignments;
+}
+
+/** Rule values that move on every refresh while a company stays blocked (rule-store.ts billingVariables). */
+export const MOVING_RULE_VALUES: ReadonlySet<string> = new Set(['quota_used', 'spend_cap_spent', 'balance']);
+
+/** The tag of a membership (RuleConfigSnapshot.tag). */
+export function assignmentsTag(assignments: RuleAssignments): string {
+  const steady = (byId: RuleAssignments['user_rules']) =>
+    Object.fromEntries(
+      Object.entries(byId).map(([id, hits]) => [
+        id,
+        hits.map((hit) => ({ ...hit, values: Object.fromEntries(Object.entries(hit.values).filter(([name]) => !MOVING_RULE_VALUES.has(name))) })),
+      ]),
+    );
+  return contentHash(canonicalJson({ ...assignments, user_rules: steady(assignments.user_rules), company_rules: steady(assignments.company_rules) }));
 }
 
 export interface RuleConfigReader {
@@ -49,7 +70,11 @@ export function contentHash(json: string): string {
 }
 
 export const EMPTY_ASSIGNMENTS: RuleAssignments = { user_rules: {}, company_rules: {}, user_sample_rate: {}, company_sample_rate: {} };
-export const EMPTY_SNAPSHOT: RuleConfigSnapshot = { hash: contentHash(canonicalJson(EMPTY_ASSIGNMENTS)), assignments: EMPTY_ASSIGNMENTS };
+export const EMPTY_SNAPSHOT: RuleConfigSnapshot = {
+  hash: contentHash(canonicalJson(EMPTY_ASSIGNMENTS)),
+  tag: assignmentsTag(EMPTY_ASSIGNMENTS),
+  assignments: EMPTY_ASSIGNMENTS,
+};
 
 interface Header {
   hash: string;
@@ -94,7 +119,7 @@ export class RuleConfigStore implements RuleConfigReader {
    */
   async write(orgId: string, appId: string, assignments: RuleAssignments): Promise<{ snapshot: RuleConfigSnapshot; changed: boolean }> {
     const json = canonicalJson(assignments);
-    const snapshot: RuleConfigSnapshot = { hash: contentHash(json), assignments };
+    const snapshot: RuleConfigSnapshot = { hash: contentHash(json), tag: assignmentsTag(assignments), assignments };
     const previous = await this.header(orgId, appId);
     if (previous?.hash === snapshot.hash) return { snapshot, changed: false };
 
@@ -146,7 +171,9 @@ export class RuleConfigStore implements RuleConfigReader {
       const header = await this.header(orgId, appId);
       if (!header) return EMPTY_SNAPSHOT;
       const compressed = header.chunks === 0 ? header.data : await this.chunks(orgId, appId, header);
-      if (compressed) return { hash: header.hash, assignments: RuleAssignments.parse(JSON.parse(gunzipSync(compressed).toString('utf8'))) };
+      if (!compressed) continue;
+      const assignments = RuleAssignments.parse(JSON.parse(gunzipSync(compressed).toString('utf8')));
+      return { hash: header.hash, tag: assignmentsTag(assignments), assignments };
     }
     throw new Error(`rule config of ${orgId}/${appId} kept changing while being read`);
   }

@@ -29,7 +29,11 @@ interface CacheEntry {
 }
 
 export interface AppStoreOptions {
-  /** How long a resolved collector id stays cached in this Lambda instance. */
+  /**
+   * How long a resolved collector id (with its app) stays cached in this Lambda instance: 5 s by
+   * default, one read an app every 5 s per instance, so a changed setting or governance ETag reaches
+   * every ingest answer within seconds (at 60 s an SDK learnt of a quota's block a minute late).
+   */
   cacheTtlMs?: number;
   /** Unknown ids are cached briefly too, so a misconfigured SDK cannot hammer the table. */
   negativeCacheTtlMs?: number;
@@ -53,7 +57,7 @@ export class AppStore implements AppDirectory {
     private readonly tableName: string,
     options: AppStoreOptions = {},
   ) {
-    this.cacheTtlMs = options.cacheTtlMs ?? 60_000;
+    this.cacheTtlMs = options.cacheTtlMs ?? 5_000;
     this.negativeCacheTtlMs = options.negativeCacheTtlMs ?? 5_000;
     this.now = options.now ?? Date.now;
   }

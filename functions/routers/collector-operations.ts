@@ -52,7 +52,7 @@ export function collectorOperations(deps: CollectorDeps): Record<string, Operati
       const current = requireApp(app);
       const rules = await deps.rules.ruleConfig(current.org_id, current.app_id);
       // The tag of this body: membership can be newer here than on the (cached) app of ingest answers.
-      return { status: 200, body: sdkConfigFor(current, rules), headers: etagHeaders(configETag(current, rules.hash)) };
+      return { status: 200, body: sdkConfigFor(current, rules), headers: etagHeaders(configETag(current, rules.tag)) };
     },
     rules: async (_request: HttpRequest, app) => {
       const current = requireApp(app);

@@ -1059,7 +1059,8 @@ describe('web console', () => {
     await form.locator('select[name="rule_model"]').selectOption('quota');
     await form.getByRole('button', { name: 'Add a plan' }).click();
     await form.getByLabel('Plan id 1').fill('console-plan');
-    await form.locator('input[name="default_response"]').check();
+    // A new rule answers with the model's default (429 with X-RateLimit-* and Retry-After) unless told otherwise.
+    expect(await form.locator('input[name="default_response"]').isChecked()).toBe(true);
     // No limit, and the catalog has no such plan: refused, beside the quota field.
     await form.getByRole('button', { name: 'Create rule' }).click();
     await form.locator('.field.invalid').filter({ hasText: 'the catalog has no plan console-plan' }).waitFor();

@@ -269,6 +269,6 @@ describe('the membership snapshot store', () => {
     const replaced = await store.write(orgId, appId, small);
     expect(replaced.changed).toBe(true);
     expect(await chunkItems()).toEqual([]);
-    expect(await reader.read(orgId, appId)).toEqual({ hash: replaced.snapshot.hash, assignments: small });
+    expect(await reader.read(orgId, appId)).toEqual({ hash: replaced.snapshot.hash, tag: replaced.snapshot.tag, assignments: small });
   });
 });

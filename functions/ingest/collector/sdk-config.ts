@@ -37,13 +37,15 @@ export function sdkConfigFor(app: App, rules: RuleConfigSnapshot = EMPTY_SNAPSHO
 }
 
 /**
- * A strong ETag of the config's content: equal configs give equal tags across instances. The
- * membership (rules and cohort sample rates) enters through its content hash, so answers that have only the app (every ingest
- * answer, through `app.rules_config_hash`) carry the same tag as GET /v1/config.
+ * A strong ETag of what the config makes SDKs do: equal configs give equal tags across instances.
+ * The membership (rules and cohort sample rates) enters through its tag (RuleConfigSnapshot.tag:
+ * without the values that move while a company stays blocked), so answers that have only the app
+ * (every ingest answer, through `app.rules_config_hash`) carry the same tag as GET /v1/config, and
+ * an SDK fetches the config again only when whom a rule hits changes.
  */
-export function configETag(app: App, rulesHash: string = app.rules_config_hash ?? EMPTY_SNAPSHOT.hash): string {
+export function configETag(app: App, rulesTag: string = app.rules_config_hash ?? EMPTY_SNAPSHOT.tag): string {
   const { user_rules: _u, company_rules: _c, ...settings } = sdkConfigFor(app);
-  return createHash('sha256').update(JSON.stringify(settings)).update(rulesHash).digest('hex').slice(0, 32);
+  return createHash('sha256').update(JSON.stringify(settings)).update(rulesTag).digest('hex').slice(0, 32);
 }
 
 export const CONFIG_ETAG_HEADERS = ['x-moesif-config-etag', 'x-config-etag'] as const;

@@ -28,7 +28,8 @@ export function billingFieldsOf(rule: StoredGovernanceRule | undefined): Billing
     quotaLimit: rule?.quota?.limit === undefined ? '' : String(rule.quota.limit),
     quotaMetric: rule?.quota?.metric ?? 'count',
     quotaQuery: rule?.quota?.query === undefined ? '' : JSON.stringify(rule.quota.query, null, 2),
-    defaultResponse: rule !== undefined && (rule.model ?? 'cohort') !== 'cohort' && Object.keys(rule.response ?? {}).length === 0,
+    // A new rule starts with the model's default, which carries X-RateLimit-* and Retry-After for a quota.
+    defaultResponse: rule === undefined || ((rule.model ?? 'cohort') !== 'cohort' && Object.keys(rule.response ?? {}).length === 0),
   };
 }
 
