@@ -135,6 +135,16 @@ describe('customer usage page and templates in the browser', () => {
     await frame!.getByRole('button', { name: 'Save the cap' }).click();
     await expect(frame!.getByRole('status').textContent()).resolves.toMatch(/2,10\s\$ of 2,00\s\$ spent \(105 %\) — the cap is reached/);
     expect(pageErrors).toEqual([]);
+
+    // The same link with one character of its signature changed: said to be altered, not expired or revoked.
+    const usageUrl = new URL(frame!.url());
+    const token = usageUrl.pathname.slice(usageUrl.pathname.lastIndexOf('/') + 1);
+    const at = token.lastIndexOf('.') + 5;
+    usageUrl.pathname = `${usageUrl.pathname.slice(0, -token.length)}${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    const tamperedPage = await page.context().newPage();
+    await tamperedPage.goto(usageUrl.href);
+    await expect(tamperedPage.getByRole('alert').textContent()).resolves.toMatch(/not valid: it may have been cut short or changed/);
+    await tamperedPage.close();
   }, 60_000);
 
   it('makes a workspace a template in the console, tries it as a customer and shows the mint snippet', async () => {

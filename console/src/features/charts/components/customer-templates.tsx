@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-error';
+import { LinkRefused } from '../../../components/link-refused';
 import { QueryState } from '../../../components/query-state';
 import { EmptyState } from '../../../components/empty-state';
 import { ChartSourceProvider } from '../api/chart-source';
@@ -14,12 +15,7 @@ const rangeLabel = (range: Template['time_ranges'][number]) => range.label ?? `$
 /** The template workspaces a customer token opens, each drawn over the customer's own events. */
 export function CustomerTemplates({ token }: { token: string }) {
   const view = useCustomerView(token);
-  if (view.error instanceof ApiError && view.error.status === 401)
-    return (
-      <div role="alert" className="error-message">
-        <p>This page's link no longer works: it has expired or was revoked. Reload the page you opened it from.</p>
-      </div>
-    );
+  if (view.error instanceof ApiError && view.error.status === 401) return <LinkRefused error={view.error} />;
   if (!view.isSuccess) return <QueryState query={view} loading="Loading your charts…" />;
   if (view.data.templates.length === 0) return <EmptyState title="No charts are shared with you yet" />;
   return (

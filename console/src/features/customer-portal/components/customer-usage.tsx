@@ -3,6 +3,7 @@ import { QueryState } from '../../../components/query-state';
 import { EmptyState } from '../../../components/empty-state';
 import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { ApiError } from '../../../lib/api-error';
+import { LinkRefused } from '../../../components/link-refused';
 import { useCustomerUsage, type CustomerUsage } from '../api/customer-portal';
 import { formatDate, formatMoney, formatNumber, type UsageTheme } from '../utils/usage-theme';
 import { SpendCapForm } from './spend-cap-form';
@@ -14,12 +15,7 @@ import { SpendCapForm } from './spend-cap-form';
  */
 export function CustomerUsageContent({ token, theme }: { token: string; theme: UsageTheme }) {
   const usage = useCustomerUsage(token);
-  if (usage.error instanceof ApiError && (usage.error.status === 401 || usage.error.status === 404))
-    return (
-      <div role="alert" className="error-message">
-        <p>This page's link no longer works: it has expired or was revoked. Reload the page you opened it from.</p>
-      </div>
-    );
+  if (usage.error instanceof ApiError && (usage.error.status === 401 || usage.error.status === 404)) return <LinkRefused error={usage.error} />;
   if (!usage.isSuccess) return <QueryState query={usage} loading="Loading your usage…" />;
   const { subscriptions, meters, totals, invoices } = usage.data;
   const locale = theme.locale;
@@ -144,7 +140,7 @@ function DailyUsage({ meters }: { meters: CustomerUsage['meters'] }) {
   return (
     <section aria-label="Daily usage">
       <h2>Daily usage</h2>
-      <TimeSeriesChart series={series} label="Usage per day and meter" stacked />
+      <TimeSeriesChart series={series} label="Usage per day and meter" stacked daily />
     </section>
   );
 }
