@@ -20,7 +20,7 @@ export const DOC_ID_FIELD = `${INDEX_META_FIELD}.doc_id`;
 const BODY_HOLDERS = ['request', 'response'] as const;
 
 /** Fields the templates map as keywords by their full path (templates.ts); any string field whose own name ends in `_id` is one too. */
-export const KEYWORD_PATHS = ['org_id', 'app_id', 'direction', 'session_token', 'event_type', 'request.verb'] as const;
+export const KEYWORD_PATHS = ['org_id', 'app_id', 'direction', 'session_token', 'event_type', 'request.verb', 'transaction_id'] as const;
 const KEYWORD_PATH_SET: ReadonlySet<string> = new Set(KEYWORD_PATHS);
 
 /** Whether the mapping holds the field's strings as a keyword already: its `.raw` form is the field itself. */
