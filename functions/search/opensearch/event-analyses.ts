@@ -21,12 +21,19 @@ import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
  * (ordered by id) is left to followByIds, which reads those actors' events with ids and applies
  * actor-journeys.ts in the Lambda.
  *
- * Memory is bounded by reading at most EVENTS_PER_PASS events in one request: a bigger window is
- * read in passes over disjoint sets of actors (a count first says how many passes).
+ * Memory is bounded by reading at most EVENTS_PER_PASS events in one request, and the scripts' loops
+ * by at most ACTORS_PER_PASS actors: a bigger window is read in passes over disjoint sets of actors
+ * (a count first says how many passes).
  */
 
 /** The events one pass holds on the cluster (about 150 bytes each in the funnel's state). */
 export const EVENTS_PER_PASS = 1_000_000;
+/**
+ * The actors one pass holds: Painless stops a function call after 1,000,000 loop iterations, and a
+ * script's body loops twice over its shard's actors (journey-scripts.ts). The count is an estimate
+ * (a cardinality within a few per cent), well under the 500,000 the loops allow.
+ */
+export const ACTORS_PER_PASS = 200_000;
 
 type Script = { source: string; lang: 'painless' };
 const painless = (source: string): Script => ({ source, lang: 'painless' });
@@ -81,10 +88,12 @@ async function eachPass(
   target: OpenSearchTarget,
   context: SearchContext,
   query: QueryClause,
+  by: FunnelQuery['by'],
   body: (part: number, parts: number) => SearchBody,
 ): Promise<unknown[]> {
-  const counted = await searchAnswer(target, context, { size: 0, track_total_hits: true, query });
-  const parts = Math.max(1, Math.ceil(totalOf(counted.hits?.total) / EVENTS_PER_PASS));
+  const counted = await searchAnswer(target, context, { size: 0, track_total_hits: true, query, aggs: { actors: { cardinality: { field: by } } } });
+  const actors = Number((counted.aggregations as { actors?: { value?: number } } | undefined)?.actors?.value ?? 0);
+  const parts = Math.max(1, Math.ceil(totalOf(counted.hits?.total) / EVENTS_PER_PASS), Math.ceil(actors / ACTORS_PER_PASS));
   const values: unknown[] = [];
   for (let part = 0; part < parts; part += 1) {
     const answer = await searchAnswer(target, context, body(part, parts));
@@ -107,7 +116,7 @@ export async function funnelOnOpenSearch(target: OpenSearchTarget, context: Sear
     query.steps.map((step) => step.query),
   );
   const params = { actor: query.by, steps: query.steps.length, window: query.windowMs };
-  const passes = (await eachPass(target, context, events, (part, parts) => journeyBody(events, FUNNEL_SCRIPTS, params, part, parts))) as (
+  const passes = (await eachPass(target, context, events, query.by, (part, parts) => journeyBody(events, FUNNEL_SCRIPTS, params, part, parts))) as (
     | FunnelPass
     | undefined
   )[];
@@ -180,7 +189,7 @@ export async function retentionOnOpenSearch(
 ): Promise<RetentionAnswer> {
   const events = maskedEvents(target, context, query.by, [query.first, query.returning]);
   const params = { actor: query.by, starts: periods.starts, periods: query.periods };
-  const passes = (await eachPass(target, context, events, (part, parts) => journeyBody(events, RETENTION_SCRIPTS, params, part, parts))) as (
+  const passes = (await eachPass(target, context, events, query.by, (part, parts) => journeyBody(events, RETENTION_SCRIPTS, params, part, parts))) as (
     | Record<string, number>
     | undefined
   )[];

@@ -25,6 +25,14 @@ const ACTOR = `
   long time = doc['${TIME_FIELD}'].value.toInstant().toEpochMilli();`;
 
 /**
+ * Painless stops a script after 1,000,000 loop iterations, counted per function call. So no loop
+ * here runs over all of a pass's events in one call: a script's own body loops over actors (a pass
+ * holds at most ACTORS_PER_PASS of them, event-analyses.ts), and loops over one actor's events run
+ * in helper functions, over chunks of at most CHUNK events each.
+ */
+const CHUNK = 500_000;
+
+/**
  * Funnel state: per actor, its events packed as time × 2^10 + mask (MAX_FUNNEL_STEPS is 10), sorted
  * on each shard. Ids are not read: a keyword of a million distinct values costs more to read than
  * all else (620 of 920 ms a pass at 1 M, measured). So an actor with two events in the same
@@ -41,34 +49,52 @@ export const FUNNEL_SCRIPTS = {
   // Shard results are serialised even on one node: one long[] of every actor's sorted events, their
   // names and where each one's run ends travel as three values, not a list per actor (280 ms less at 1 M).
   combine_script: `
-  int total = 0;
-  for (List events : state.actors.values()) { total += events.size(); }
-  long[] events = new long[total];
+  List all = new ArrayList();
   int[] ends = new int[state.actors.size()];
   List names = new ArrayList();
-  int at = 0;
   for (def entry : state.actors.entrySet()) {
     List own = entry.getValue();
     Collections.sort(own);
-    for (def event : own) { events[at++] = event; }
-    ends[names.size()] = at;
+    all.addAll(own);
+    ends[names.size()] = all.size();
     names.add(entry.getKey());
   }
-  return ['names': names, 'ends': ends, 'events': events];`,
+  return ['names': names, 'ends': ends, 'events': all.stream().mapToLong(e -> e).toArray()];`,
   // Per step k: how many actors reached it (reached[k]) and each one's time from step k - 1 (gaps[k]).
   reduce_script: `
+  boolean tieIn(long[] events, int from, int to) {
+    for (int i = from + 1; i < to; i++) { if (events[i] >> 10 == events[i - 1] >> 10) { return true; } }
+    return false;
+  }
+  boolean hasTie(long[] events, int from, int to) {
+    for (int at = from; at < to; at += ${CHUNK}) {
+      int end = to < at + ${CHUNK} ? to : at + ${CHUNK};
+      if (tieIn(events, at == from ? from : at - 1, end)) { return true; }
+    }
+    return false;
+  }
+  int firstIn(long[] events, int at, int to, long bit) {
+    while (at < to && (events[at] & bit) == 0) { at++; }
+    return at;
+  }
+  int first(long[] events, int at, int to, long bit) {
+    while (at < to) {
+      int end = to < at + ${CHUNK} ? to : at + ${CHUNK};
+      int found = firstIn(events, at, end, bit);
+      if (found < end) { return found; }
+      at = end;
+    }
+    return to;
+  }
   void walk(String actor, long[] events, int from, int to, long window, long[] reached, List gaps, List ambiguous) {
-    for (int i = from + 1; i < to; i++) { if (events[i] >> 10 == events[i - 1] >> 10) { ambiguous.add(actor); return; } }
-    int at = from;
-    while (at < to && (events[at] & 1) == 0) { at++; }
+    if (hasTie(events, from, to)) { ambiguous.add(actor); return; }
+    int at = first(events, from, to, 1L);
     if (at == to) { return; }
     long previous = events[at] >> 10;
     long entered = previous;
     reached[0]++;
     for (int k = 1; k < reached.length; k++) {
-      long bit = 1L << k;
-      int next = at + 1;
-      while (next < to && (events[next] & bit) == 0) { next++; }
+      int next = first(events, at + 1, to, 1L << k);
       if (next == to || (events[next] >> 10) - entered > window) { return; }
       long time = events[next] >> 10;
       reached[k]++;
@@ -77,32 +103,34 @@ export const FUNNEL_SCRIPTS = {
       at = next;
     }
   }
+  void countNames(List names, Map seen) {
+    for (def name : names) { seen.put(name, seen.getOrDefault(name, 0) + 1); }
+  }
+  void append(List events, def source, int from, int to) {
+    for (int e = from; e < to; e++) { events.add(source[e]); }
+  }
+  void walkShard(def shard, Map seen, Map spread, long window, long[] reached, List gaps, List ambiguous) {
+    int from = 0;
+    for (int i = 0; i < shard.ends.length; i++) {
+      String actor = shard.names.get(i);
+      int to = shard.ends[i];
+      if (seen.get(actor) == 1) { walk(actor, shard.events, from, to, window, reached, gaps, ambiguous); }
+      else { append(spread.computeIfAbsent(actor, name -> new ArrayList()), shard.events, from, to); }
+      from = to;
+    }
+  }
   long[] reached = new long[params.steps];
   List gaps = new ArrayList();
   for (int k = 0; k < params.steps; k++) { gaps.add(new ArrayList()); }
   List ambiguous = new ArrayList();
   Map seen = new HashMap();
-  for (def shard : states) { if (shard != null) { for (def name : shard.names) { seen.put(name, seen.getOrDefault(name, 0) + 1); } } }
+  for (def shard : states) { if (shard != null) { countNames(shard.names, seen); } }
   Map spread = new HashMap();
-  for (def shard : states) {
-    if (shard == null) { continue; }
-    int from = 0;
-    for (int i = 0; i < shard.ends.length; i++) {
-      String actor = shard.names.get(i);
-      int to = shard.ends[i];
-      if (seen.get(actor) == 1) { walk(actor, shard.events, from, to, params.window, reached, gaps, ambiguous); }
-      else {
-        List events = spread.computeIfAbsent(actor, name -> new ArrayList());
-        for (int e = from; e < to; e++) { events.add(shard.events[e]); }
-      }
-      from = to;
-    }
-  }
+  for (def shard : states) { if (shard != null) { walkShard(shard, seen, spread, params.window, reached, gaps, ambiguous); } }
   for (def entry : spread.entrySet()) {
     List own = entry.getValue();
     Collections.sort(own);
-    long[] events = new long[own.size()];
-    for (int e = 0; e < events.length; e++) { events[e] = own.get(e); }
+    long[] events = own.stream().mapToLong(e -> e).toArray();
     walk(entry.getKey(), events, 0, events.length, params.window, reached, gaps, ambiguous);
   }
   return ['reached': reached, 'gaps': gaps, 'ambiguous': ambiguous];`,
@@ -125,6 +153,10 @@ export const RETENTION_SCRIPTS = {
     }
   }`,
   combine_script: `
+  int copy(Set periods, int[] into, int at) {
+    for (def period : periods) { into[at++] = period; }
+    return at;
+  }
   int total = 0;
   for (def seen : state.actors.values()) { total += seen[1].size(); }
   long[] firsts = new long[state.actors.size()];
@@ -134,42 +166,50 @@ export const RETENTION_SCRIPTS = {
   int at = 0;
   for (def entry : state.actors.entrySet()) {
     firsts[names.size()] = entry.getValue()[0];
-    for (def period : entry.getValue()[1]) { periods[at++] = period; }
+    at = copy(entry.getValue()[1], periods, at);
     ends[names.size()] = at;
     names.add(entry.getKey());
   }
   return ['names': names, 'firsts': firsts, 'ends': ends, 'periods': periods];`,
   // [cohort, offset, actors]: offset 0 is the cohort's size, 1…periods those that returned that many periods later.
   reduce_script: `
-  Map firsts = new HashMap();
-  Map returns = new HashMap();
-  for (def shard : states) {
-    if (shard == null) { continue; }
+  void addPeriods(Set periods, def source, int from, int to) {
+    for (int e = from; e < to; e++) { periods.add(source[e]); }
+  }
+  void mergeShard(def shard, Map firsts, Map returns) {
     int from = 0;
     for (int i = 0; i < shard.ends.length; i++) {
       String actor = shard.names.get(i);
       def known = firsts.get(actor);
       if (known == null || shard.firsts[i] < known) { firsts.put(actor, shard.firsts[i]); }
-      Set periods = returns.computeIfAbsent(actor, name -> new HashSet());
-      for (int e = from; e < shard.ends[i]; e++) { periods.add(shard.periods[e]); }
+      addPeriods(returns.computeIfAbsent(actor, name -> new HashSet()), shard.periods, from, shard.ends[i]);
       from = shard.ends[i];
     }
   }
+  int periodOf(List starts, long time) {
+    int low = 0;
+    int high = starts.size() - 1;
+    while (low < high) { int middle = (low + high + 1) >> 1; if (starts.get(middle) <= time) { low = middle; } else { high = middle - 1; } }
+    return low;
+  }
+  void countReturns(Map counts, int cohort, Set periods, int last) {
+    for (def period : periods) {
+      int offset = period - cohort;
+      if (offset >= 1 && offset <= last) { String key = cohort + ':' + offset; counts.put(key, counts.getOrDefault(key, 0) + 1); }
+    }
+  }
+  Map firsts = new HashMap();
+  Map returns = new HashMap();
+  for (def shard : states) { if (shard != null) { mergeShard(shard, firsts, returns); } }
   List starts = params.starts;
   Map counts = new HashMap();
   for (def entry : firsts.entrySet()) {
     long first = entry.getValue();
     if (first == Long.MAX_VALUE || first < starts.get(0)) { continue; }
-    int low = 0;
-    int high = starts.size() - 1;
-    while (low < high) { int middle = (low + high + 1) >> 1; if (starts.get(middle) <= first) { low = middle; } else { high = middle - 1; } }
-    int cohort = low;
+    int cohort = periodOf(starts, first);
     String size = cohort + ':0';
     counts.put(size, counts.getOrDefault(size, 0) + 1);
-    for (def period : returns.get(entry.getKey())) {
-      int offset = period - cohort;
-      if (offset >= 1 && offset <= params.periods) { String key = cohort + ':' + offset; counts.put(key, counts.getOrDefault(key, 0) + 1); }
-    }
+    countReturns(counts, cohort, returns.get(entry.getKey()), params.periods);
   }
   return counts;`,
 } as const;

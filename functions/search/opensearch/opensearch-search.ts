@@ -206,9 +206,18 @@ async function send(
 
 const errorBody = (error: unknown): unknown => (error as { meta?: { body?: unknown }; body?: unknown }).meta?.body ?? (error as { body?: unknown }).body;
 
+interface ErrorCause {
+  readonly root_cause?: { reason?: string }[];
+  readonly reason?: string;
+  readonly caused_by?: ErrorCause;
+}
+
+/** The first reason OpenSearch gives in words: the root cause's, the error's, or (a failed script's error has neither) its deepest cause's. */
 function rootCause(error: unknown): string {
-  const cause = (errorBody(error) as { error?: { root_cause?: { reason?: string }[]; reason?: string } } | undefined)?.error;
-  return cause?.root_cause?.[0]?.reason ?? cause?.reason ?? (error instanceof Error ? error.message : String(error));
+  const cause = (errorBody(error) as { error?: ErrorCause } | undefined)?.error;
+  let deepest = cause;
+  for (let depth = 0; deepest?.caused_by && depth < 8; depth += 1) deepest = deepest.caused_by;
+  return [cause?.root_cause?.[0]?.reason, cause?.reason, deepest?.reason].find((reason) => reason) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Past search.max_buckets OpenSearch fails with too_many_buckets_exception: as the error, its root or shard causes. */

@@ -421,6 +421,29 @@ describe('OpenSearch search (scripted cluster)', () => {
     });
   });
 
+  it('a refusal whose root cause and error say nothing names its deepest cause (a failed script)', async () => {
+    const { client } = fakeOpenSearch(() => ({
+      status: 400,
+      body: {
+        error: {
+          root_cause: [],
+          type: 'search_phase_execution_exception',
+          reason: '',
+          caused_by: {
+            type: 'script_exception',
+            reason: '',
+            caused_by: { type: 'painless_error', reason: 'The maximum number of statements that can be executed in a loop has been reached.' },
+          },
+        },
+        status: 400,
+      },
+    }));
+    await expect(createOpenSearchIndex({ client }).search(context(), parseSearchRequest({}, 'events'))).rejects.toMatchObject({
+      status: 400,
+      details: [{ field: 'body', reason: 'The maximum number of statements that can be executed in a loop has been reached.' }],
+    });
+  });
+
   it('counts with _count inside the tenant wrap', async () => {
     const { client, requests } = fakeOpenSearch(() => ({ status: 200, body: { count: 7 } }));
     const query = parseQuery({ range: { 'response.status': { gte: 500 } } });
