@@ -8,7 +8,7 @@ import { PROFILE_KIND, readStoredCriteria, type CohortCriteria } from './cohort-
 import { fixedWindow, type EventWindow } from './event-windows';
 import { actorCondition, actorsMeeting, measureInOwnWindows, type MemberMeasure } from './member-measures';
 import { PerformerCursor } from '../search/performer-cursor';
-import { bothOf, forEachMember, MAX_MEMBERS_PER_RULE, profilePages, type SearchInput } from './profile-pages';
+import { bothOf, forEachMember, memberCap, profilePages, visitUpTo, type SearchInput } from './profile-pages';
 import { currentPeriodsByCompany, readOncePerRun, type SubscriptionFacts } from './subscription-periods';
 
 /**
@@ -87,76 +87,70 @@ export async function forEachCohortMember(
   const kind = PROFILE_KIND[cohort.cohort_type];
   const profiles = bothOf(criteria.profiles, narrow);
   if (!criteria.events) return forEachMember(input, kind, profiles, includes, visit);
-  if (!criteria.events.conditions.some((condition) => 'billing_period' in condition.window)) {
-    return forEachBehavingMember(input, cohort, criteria.events, profiles, includes, visit);
-  }
+  const { conditions, match } = criteria.events;
+  if (conditions.every(hasFixedWindow)) return visitUpTo(behavingMembers(input, cohort, conditions, match, profiles, includes), memberCap(input), visit);
 
   const judge = await conditionJudge(input, cohort, criteria);
   const reads = judge.needsCompany && !includes.includes('company_id') ? [...includes, 'company_id'] : includes;
-  const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
-  let seen = 0;
-  let batch: SearchHit[] = [];
-  const flush = async (): Promise<'all' | 'cut'> => {
-    const passing = await judge.members(batch);
-    batch = [];
-    for (const hit of passing) {
-      if (seen === cap) return 'cut';
-      visit(hit._id, hit._source ?? {});
-      seen++;
+  async function* passing(): AsyncGenerator<readonly SearchHit[]> {
+    let batch: SearchHit[] = [];
+    for await (const hits of profilePages(input, kind, profiles, reads)) {
+      batch.push(...hits);
+      if (batch.length >= MAX_TERMS_SIZE) {
+        yield await judge.members(batch);
+        batch = [];
+      }
     }
-    return 'all';
-  };
-  for await (const hits of profilePages(input, kind, profiles, reads)) {
-    batch.push(...hits);
-    if (batch.length >= MAX_TERMS_SIZE && (await flush()) === 'cut') return 'cut';
+    if (batch.length > 0) yield await judge.members(batch);
   }
-  return batch.length > 0 ? flush() : 'all';
+  return visitUpTo(passing(), memberCap(input), visit);
+}
+
+type FixedWindowCondition = CohortEventCondition & { readonly window: Exclude<CohortEventCondition['window'], { billing_period: unknown }> };
+const hasFixedWindow = (condition: CohortEventCondition): condition is FixedWindowCondition => !('billing_period' in condition.window);
+
+/** Event windows resolve in the cohort's own time zone and week, else the app's. */
+function windowSettings(input: CohortMemberInput, cohort: CohortDefinition) {
+  return { now: input.now, timeZone: cohort.time_zone ?? input.timeZone, weekStartsOn: cohort.week_starts_on ?? input.weekStartsOn ?? 0 };
 }
 
 /**
  * Members when every condition has a fixed window: the engine answers them whole (membersMeeting:
- * DuckDB in one statement, OpenSearch walking each condition's actors beside the profiles).
+ * DuckDB in one statement, OpenSearch walking each condition's actors beside the profiles), one past
+ * the cap at most.
  */
-async function forEachBehavingMember(
+function behavingMembers(
   input: CohortMemberInput,
   cohort: CohortDefinition,
-  events: NonNullable<CohortCriteria['events']>,
+  conditions: readonly FixedWindowCondition[],
+  match: NonNullable<CohortCriteria['events']>['match'],
   profiles: QueryNode,
   includes: readonly string[],
-  visit: (id: string, source: Record<string, unknown>) => void,
-): Promise<'all' | 'cut'> {
-  const settings = { now: input.now, timeZone: cohort.time_zone ?? input.timeZone, weekStartsOn: cohort.week_starts_on ?? input.weekStartsOn ?? 0 };
-  const conditions = events.conditions.map((condition) => {
-    if ('billing_period' in condition.window) throw new Error('a billing-period condition has no fixed window');
-    const window = fixedWindow(condition.window, settings);
-    return {
-      condition: actorCondition(input, cohort.cohort_type, condition),
-      range: { from: window.start, to: window.end },
-      performed: condition.performed ?? true,
-    };
-  });
-  const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
-  let seen = 0;
-  const members = input.index.membersMeeting(
+): AsyncIterable<readonly SearchHit[]> {
+  const settings = windowSettings(input, cohort);
+  return input.index.membersMeeting(
     { scope: input.scope, kind: PROFILE_KIND[cohort.cohort_type], timeZone: input.timeZone, now: input.now },
-    profiles,
-    { conditions, match: events.match === 'any' ? 'any' : 'all' },
-    includes,
+    {
+      profiles,
+      conditions: conditions.map((condition) => {
+        const window = fixedWindow(condition.window, settings);
+        return {
+          condition: actorCondition(input, cohort.cohort_type, condition),
+          range: { from: window.start, to: window.end },
+          performed: condition.performed ?? true,
+        };
+      }),
+      match: match === 'any' ? 'any' : 'all',
+      includes,
+      limit: memberCap(input) + 1,
+    },
   );
-  for await (const hits of members) {
-    for (const hit of hits) {
-      if (seen === cap) return 'cut';
-      visit(hit._id, hit._source ?? {});
-      seen++;
-    }
-  }
-  return 'all';
 }
 
 /** Decides, a batch of profiles at a time, which meet the cohort's conditions. */
 async function conditionJudge(input: CohortMemberInput, cohort: CohortDefinition, criteria: CohortCriteria) {
   const events = criteria.events!;
-  const settings = { now: input.now, timeZone: cohort.time_zone ?? input.timeZone, weekStartsOn: cohort.week_starts_on ?? input.weekStartsOn ?? 0 };
+  const settings = windowSettings(input, cohort);
   const needsPeriods = events.conditions.some((condition) => 'billing_period' in condition.window);
   let periods: Map<string, BillingPeriod> | undefined;
   if (needsPeriods) {

@@ -29,9 +29,20 @@ export async function forEachMember(
   includes: readonly string[],
   visit: (id: string, source: Record<string, unknown>) => void,
 ): Promise<'all' | 'cut'> {
-  const cap = input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
+  return visitUpTo(profilePages(input, kind, query, includes), memberCap(input), visit);
+}
+
+/** The most members a listing visits (MAX_MEMBERS_PER_RULE unless the input says). */
+export const memberCap = (input: Pick<SearchInput, 'maxMembersPerRule'>): number => input.maxMembersPerRule ?? MAX_MEMBERS_PER_RULE;
+
+/** Visits the hits of `pages` in order, at most `cap` of them; 'cut' when one more was left (the pages stop being read). */
+export async function visitUpTo(
+  pages: AsyncIterable<readonly SearchHit[]>,
+  cap: number,
+  visit: (id: string, source: Record<string, unknown>) => void,
+): Promise<'all' | 'cut'> {
   let seen = 0;
-  for await (const hits of profilePages(input, kind, query, includes)) {
+  for await (const hits of pages) {
     for (const hit of hits) {
       if (seen === cap) return 'cut';
       visit(hit._id, hit._source ?? {});

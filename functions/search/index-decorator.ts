@@ -22,7 +22,7 @@ export function decorateIndex(index: SearchableIndex, overrides: Partial<Searcha
     funnel: (context, query) => index.funnel(context, query),
     retention: (context, query) => index.retention(context, query),
     actorsMeeting: (context, condition) => index.actorsMeeting(context, condition),
-    membersMeeting: (context, profiles, behaviour, includes) => index.membersMeeting(context, profiles, behaviour, includes),
+    membersMeeting: (context, request) => index.membersMeeting(context, request),
     ...overrides,
   };
 }

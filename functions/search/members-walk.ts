@@ -1,7 +1,6 @@
-import type { QueryNode } from '../../schemas/search-tree';
 import { pagesInIdOrder } from './id-order-pages';
 import { PerformerCursor } from './performer-cursor';
-import type { BehaviourFilter, SearchableIndex, SearchContext, SearchHit } from './port';
+import type { MembersRequest, SearchableIndex, SearchContext, SearchHit } from './port';
 
 /**
  * membersMeeting for a backend that cannot join profiles to events in one request (OpenSearch keeps
@@ -12,22 +11,25 @@ import type { BehaviourFilter, SearchableIndex, SearchContext, SearchHit } from 
 export async function* walkMembers(
   index: Pick<SearchableIndex, 'search' | 'actorsMeeting'>,
   context: SearchContext,
-  profiles: QueryNode,
-  behaviour: BehaviourFilter,
-  includes: readonly string[],
+  request: MembersRequest,
+  pageSize?: number,
 ): AsyncGenerator<readonly SearchHit[]> {
-  const walks = behaviour.conditions.map(({ condition, range, performed }) => ({
+  const walks = request.conditions.map(({ condition, range, performed }) => ({
     cursor: new PerformerCursor(index.actorsMeeting({ ...context, kind: 'events', range }, condition)),
     performed,
   }));
-  for await (const hits of pagesInIdOrder(index, context, profiles, includes)) {
+  let left = request.limit;
+  for await (const hits of pagesInIdOrder(index, context, request.profiles, request.includes, pageSize)) {
     const passing: SearchHit[] = [];
     for (const hit of hits) {
       // Every cursor is asked about every profile, so each keeps walking in step with the pages.
       const met: boolean[] = [];
       for (const { cursor, performed } of walks) met.push((await cursor.has(hit._id)) === performed);
-      if (behaviour.match === 'any' ? met.some(Boolean) : met.every(Boolean)) passing.push(hit);
+      if (request.match === 'any' ? met.some(Boolean) : met.every(Boolean)) passing.push(hit);
+      if (passing.length === left) break;
     }
     if (passing.length > 0) yield passing;
+    left -= passing.length;
+    if (left === 0) return;
   }
 }

@@ -153,19 +153,24 @@ export interface SearchableIndex extends SearchIndex {
    */
   actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]>;
   /**
-   * The profiles of the context's kind (users or companies) matching `profiles` whose behaviour
-   * passes `behaviour` (a cohort's fixed-window conditions), ascending by id in UTF-8 byte order, a
-   * page at a time, each hit with only the `includes` fields of its source (none: no source).
+   * The first `limit` profiles of the context's kind (users or companies) matching `profiles` whose
+   * behaviour passes the request's conditions (a cohort's fixed-window conditions), ascending by id
+   * in UTF-8 byte order, a page at a time, each hit with only the `includes` fields of its source
+   * (none: no source).
    */
-  membersMeeting(context: SearchContext, profiles: QueryNode, behaviour: BehaviourFilter, includes: readonly string[]): AsyncIterable<readonly SearchHit[]>;
+  membersMeeting(context: SearchContext, request: MembersRequest): AsyncIterable<readonly SearchHit[]>;
 }
 
-/** A cohort's behavioural conditions as membersMeeting applies them. */
-export interface BehaviourFilter {
+/** A cohort's members as membersMeeting lists them. */
+export interface MembersRequest {
+  readonly profiles: QueryNode;
   /** Each condition over its own window of events: a member must have performed it, or not. */
   readonly conditions: readonly { readonly condition: ActorCondition; readonly range: TimeRange; readonly performed: boolean }[];
   /** Whether every condition must pass, or one. */
   readonly match: 'all' | 'any';
+  readonly includes: readonly string[];
+  /** At most this many members (a caller's cap, and one more to know it was reached). */
+  readonly limit: number;
 }
 
 /** What actorsMeeting applies; the parsed form of a cohort's event condition (schemas/resources/cohort.ts). */

@@ -14,6 +14,6 @@ export function withQuerySignal(index: SearchableIndex, signal: AbortSignal): Se
     funnel: (context, query) => index.funnel(bound(context), query),
     retention: (context, query) => index.retention(bound(context), query),
     actorsMeeting: (context, condition) => index.actorsMeeting(bound(context), condition),
-    membersMeeting: (context, profiles, behaviour, includes) => index.membersMeeting(bound(context), profiles, behaviour, includes),
+    membersMeeting: (context, request) => index.membersMeeting(bound(context), request),
   });
 }

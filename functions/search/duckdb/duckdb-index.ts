@@ -8,7 +8,7 @@ import { windowPeriods } from '../analyses/retention-periods';
 import { documentProblem } from '../index-documents';
 import type {
   ActorCondition,
-  BehaviourFilter,
+  MembersRequest,
   SearchHit,
   DeletionProgress,
   IndexDocument,
@@ -230,15 +230,10 @@ class DuckDbSearchIndex implements SearchableIndex {
     for (let at = 0; at < actors.length; at += ACTOR_PAGE) yield actors.slice(at, at + ACTOR_PAGE);
   }
 
-  async *membersMeeting(
-    context: SearchContext,
-    profiles: QueryNode,
-    behaviour: BehaviourFilter,
-    includes: readonly string[],
-  ): AsyncIterable<readonly SearchHit[]> {
+  async *membersMeeting(context: SearchContext, request: MembersRequest): AsyncIterable<readonly SearchHit[]> {
     this.assertOpen();
     const members = await this.withLayout(context, (ctx, run) =>
-      runMembersMeeting(run, ctx, (range) => this.layoutOf({ ...context, kind: 'events', range }), profiles, behaviour, includes),
+      runMembersMeeting(run, ctx, (range) => this.layoutOf({ ...context, kind: 'events', range }), request),
     );
     for (let at = 0; at < members.length; at += ACTOR_PAGE) yield members.slice(at, at + ACTOR_PAGE);
   }

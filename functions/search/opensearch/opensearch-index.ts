@@ -9,7 +9,7 @@ import { windowPeriods } from '../analyses/retention-periods';
 import { walkMembers } from '../members-walk';
 import type {
   ActorCondition,
-  BehaviourFilter,
+  MembersRequest,
   SearchHit,
   DeletionProgress,
   IndexDocument,
@@ -230,8 +230,8 @@ class OpenSearchIndex implements SearchableIndex {
     return attributeVisitorOpenSearch(this.target, scope, anonymousId, userId);
   }
 
-  membersMeeting(context: SearchContext, profiles: QueryNode, behaviour: BehaviourFilter, includes: readonly string[]): AsyncIterable<readonly SearchHit[]> {
-    return walkMembers(this, context, profiles, behaviour, includes);
+  membersMeeting(context: SearchContext, request: MembersRequest): AsyncIterable<readonly SearchHit[]> {
+    return walkMembers(this, context, request);
   }
 
   compactSettled(now: Date): Promise<readonly string[]> {

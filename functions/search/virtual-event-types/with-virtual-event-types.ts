@@ -61,13 +61,15 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
     async *actorsMeeting(context, condition) {
       yield* index.actorsMeeting(context, { ...condition, query: await expanded(context, condition.query) });
     },
-    async *membersMeeting(context, profiles, behaviour, includes) {
-      const conditions = [];
-      for (const entry of behaviour.conditions) {
-        const events = { ...context, kind: 'events' as const, range: entry.range };
-        conditions.push({ ...entry, condition: { ...entry.condition, query: await expanded(events, entry.condition.query) } });
-      }
-      yield* index.membersMeeting(context, profiles, { ...behaviour, conditions }, includes);
+    async *membersMeeting(context, request) {
+      if (!request.conditions.some(({ condition }) => queryMentions(condition.query))) return yield* index.membersMeeting(context, request);
+      // The app's types are read once for all the conditions.
+      const types = await typesOf(context);
+      const conditions = request.conditions.map((entry) => ({
+        ...entry,
+        condition: { ...entry.condition, query: expandQuery(entry.condition.query, types) },
+      }));
+      yield* index.membersMeeting(context, { ...request, conditions });
     },
   });
 }

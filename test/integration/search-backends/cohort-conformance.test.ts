@@ -105,5 +105,15 @@ describe.each(conformanceBackends())('behavioural cohorts: $name', (backend) => 
       (id) => members.push(id),
     );
     expect(members).toEqual(ids.filter((_, k) => k % 6 === 0));
+
+    // Past the cap the listing is cut: the first members in id order, and the engine asked for one more only.
+    const capped: string[] = [];
+    const listed = await forEachCohortMember(
+      { index: opened(), scope, timeZone: 'UTC', now: new Date(NOW), maxMembersPerRule: 3 },
+      { cohort_type: 'user', criteria: JSON.stringify(criteria) },
+      [],
+      (id) => capped.push(id),
+    );
+    expect({ listed, capped }).toEqual({ listed: 'cut', capped: members.slice(0, 3) });
   });
 });

@@ -1,5 +1,4 @@
-import type { QueryNode } from '../../../../schemas/search-tree';
-import type { ActorCondition, BehaviourFilter, SearchHit, TimeRange } from '../../port';
+import type { ActorCondition, MembersRequest, SearchHit, TimeRange } from '../../port';
 import { filterSource } from '../../source-filter';
 import { resolveField } from '../../fields';
 import type { TableContext } from '../search-tables';
@@ -50,25 +49,25 @@ export async function runActorsMeeting(run: QueryRunner, ctx: TableContext, cond
 
 /**
  * A cohort's members in one statement: the profiles matching the query whose ids are (or are not)
- * among each condition's actors, in id order, so only members leave the engine. `eventsContext`
- * gives the events table's layout for a condition's window.
+ * among each condition's actors, in id order up to the request's limit, so only members leave the
+ * engine. `eventsContext` gives the events table's layout for a condition's window.
  */
 export async function runMembersMeeting(
   run: QueryRunner,
   ctx: TableContext,
   eventsContext: (range: TimeRange) => TableContext,
-  profiles: QueryNode,
-  behaviour: BehaviourFilter,
-  includes: readonly string[],
+  request: MembersRequest,
 ): Promise<SearchHit[]> {
+  const { includes } = request;
   const params = new SqlParams();
-  const base = baseRelation(ctx, profiles, params);
-  const tests = behaviour.conditions.map(
+  const base = baseRelation(ctx, request.profiles, params);
+  const tests = request.conditions.map(
     ({ condition, range, performed }) => `d.id ${performed ? 'IN' : 'NOT IN'} (${actorsMeetingSql(eventsContext(range), condition, params, 'e')})`,
   );
-  const behaves = tests.length > 0 ? ` AND (${tests.join(behaviour.match === 'any' ? ' OR ' : ' AND ')})` : '';
+  const behaves = tests.length > 0 ? ` AND (${tests.join(request.match === 'any' ? ' OR ' : ' AND ')})` : '';
+  const limit = params.add(request.limit);
   const rows = await run(
-    `SELECT d.id AS hit_id${includes.length > 0 ? ', d.doc AS hit_source' : ''} ${base.fromWhereSql}${behaves} ORDER BY d.id`,
+    `SELECT d.id AS hit_id${includes.length > 0 ? ', d.doc AS hit_source' : ''} ${base.fromWhereSql}${behaves} ORDER BY d.id LIMIT ${limit}`,
     params.values,
   );
   return rows.map((row) =>

@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { walkMembers } from '../../../functions/search/members-walk';
+import type { ActorCondition, MembersRequest, SearchContext, SearchHit, SearchResponse } from '../../../functions/search/port';
+import type { SearchRequest } from '../../../schemas/search-tree';
+import { compareUtf8 } from '../../../values/utf8-order';
+
+const context: SearchContext = { scope: { org_id: 'o', app_id: 'a' }, kind: 'users', timeZone: 'UTC', now: new Date('2026-11-29T00:00:00Z') };
+const condition = (value: number): ActorCondition => ({ by: 'user_id', query: { type: 'match_all' }, measure: 'count', operator: 'gte', value });
+
+/** A stand-in engine: profiles paged in id order after search_after; each condition's actors (keyed by its value) in pages of two. */
+function engine(profiles: readonly string[], actors: ReadonlyMap<number, readonly string[]>) {
+  const sorted = [...profiles].sort(compareUtf8);
+  return {
+    async search(_context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
+      const after = request.search_after?.[0];
+      const from = after === undefined ? 0 : sorted.findIndex((id) => compareUtf8(id, String(after)) > 0);
+      const page = from < 0 ? [] : sorted.slice(from, from + request.size);
+      return { took: 0, timed_out: false, hits: { total: page.length, max_score: null, hits: page.map((id): SearchHit => ({ _id: id, sort: [id] })) } };
+    },
+    async *actorsMeeting(_context: SearchContext, asked: ActorCondition): AsyncIterable<readonly string[]> {
+      const list = [...(actors.get(asked.value) ?? [])].sort(compareUtf8);
+      for (let at = 0; at < list.length; at += 2) yield list.slice(at, at + 2);
+    },
+  };
+}
+
+describe('members walked beside each condition’s actors (OpenSearch)', () => {
+  it('lists, in id order and up to the limit, the profiles passing all (or any) conditions, whatever the page size', async () => {
+    const id = fc.string({ minLength: 1, maxLength: 3, unit: fc.constantFrom('a', 'b', 'é', '😀') });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(id),
+        fc.uniqueArray(id),
+        fc.uniqueArray(id),
+        fc.boolean(),
+        fc.constantFrom<'all' | 'any'>('all', 'any'),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 10 }),
+        async (profiles, first, second, performedSecond, match, pageSize, limit) => {
+          const request: MembersRequest = {
+            profiles: { type: 'match_all' },
+            conditions: [
+              { condition: condition(1), range: {}, performed: true },
+              { condition: condition(2), range: {}, performed: performedSecond },
+            ],
+            match,
+            includes: [],
+            limit,
+          };
+          const listed: string[] = [];
+          for await (const page of walkMembers(
+            engine(
+              profiles,
+              new Map([
+                [1, first],
+                [2, second],
+              ]),
+            ),
+            context,
+            request,
+            pageSize,
+          ))
+            listed.push(...page.map((hit) => hit._id));
+          const passes = (profile: string) => {
+            const met = [first.includes(profile), second.includes(profile) === performedSecond];
+            return match === 'any' ? met.some(Boolean) : met.every(Boolean);
+          };
+          expect(listed).toEqual([...profiles].sort(compareUtf8).filter(passes).slice(0, limit));
+        },
+      ),
+    );
+  });
+});
