@@ -78,6 +78,8 @@ export const EMPTY_SNAPSHOT: RuleConfigSnapshot = {
 
 interface Header {
   hash: string;
+  /** Stored since the tag exists; computed from the content for a header written before. */
+  tag?: string;
   generation: string;
   chunks: number;
   data?: Uint8Array;
@@ -146,6 +148,7 @@ export class RuleConfigStore implements RuleConfigReader {
             org_id: orgId,
             app_id: appId,
             hash: snapshot.hash,
+            tag: snapshot.tag,
             generation,
             chunks: chunks.length,
             ...(chunks.length === 0 ? { data: compressed } : {}),
@@ -173,7 +176,7 @@ export class RuleConfigStore implements RuleConfigReader {
       const compressed = header.chunks === 0 ? header.data : await this.chunks(orgId, appId, header);
       if (!compressed) continue;
       const assignments = RuleAssignments.parse(JSON.parse(gunzipSync(compressed).toString('utf8')));
-      return { hash: header.hash, tag: assignmentsTag(assignments), assignments };
+      return { hash: header.hash, tag: header.tag ?? assignmentsTag(assignments), assignments };
     }
     throw new Error(`rule config of ${orgId}/${appId} kept changing while being read`);
   }
@@ -186,6 +189,7 @@ export class RuleConfigStore implements RuleConfigReader {
     if (!item) return undefined;
     return {
       hash: String(item['hash']),
+      ...(typeof item['tag'] === 'string' ? { tag: item['tag'] } : {}),
       generation: String(item['generation']),
       chunks: Number(item['chunks'] ?? 0),
       data: item['data'] as Uint8Array | undefined,
