@@ -1,17 +1,19 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { DATA_RETENTION_DAYS } from '../../../schemas/app';
 import { eventsIndexPattern } from './naming';
 
 /**
  * Compaction of settled months. An events index is written while its month runs and for the
  * collector's 30-day window after it, so it ends as tens of segments, each with its own term
  * dictionaries: 399–416 bytes an event at 1 M on the bench's data against 386 for the same
- * indices merged into one segment each. Once a month is settled (35 days after it ended, the window the
- * retention's minimum also keeps) it is force-merged into one segment per shard, as Amazon's own
+ * indices merged into one segment each. Once a month is settled (as many days after it ended as the
+ * shortest data retention keeps, for the same reason: the collector's window and the dedup claims'
+ * few days more) it is force-merged into one segment per shard, as Amazon's own
  * Index State Management would. The merge runs on the cluster as a task; a month written again
  * later (an app's backfill) is merged again on a later pass.
  */
 
-const SETTLED_AFTER_DAYS = 35;
+const SETTLED_AFTER_DAYS = DATA_RETENTION_DAYS.min;
 const DAY_MS = 86_400_000;
 
 /** The month an events index holds (`<prefix>events-YYYY.MM`), as the instant its month ends; undefined for other names. */
