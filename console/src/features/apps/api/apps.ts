@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { dataOf } from '../../../lib/api-client';
+import { dataOf, type ManagementClient } from '../../../lib/api-client';
 import { useApiMutation } from '../../../lib/api-mutation';
 import type { components } from '../../../lib/api-schema';
 import { useApi } from '../../../lib/api-context';
@@ -67,18 +67,22 @@ export function useIssuedTokens() {
   });
 }
 
+const readApp = async (api: ManagementClient, appId: string) => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: appId } } }));
+
+/** One read of the app for every form of its page, each taking its own part. */
+function useAppPart<Part>(appId: string, part: (app: Awaited<ReturnType<typeof readApp>>) => Part) {
+  const api = useApi();
+  return useQuery({ queryKey: ['apps', appId], queryFn: () => readApp(api, appId), select: part });
+}
+
 /** The route templates of an app (`/handles/:handle`), tried before ids are found in paths automatically. */
 export function useRouteTemplates(appId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['apps', appId, 'route-templates'],
-    queryFn: async () => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: appId } } })).route_templates,
-  });
+  return useAppPart(appId, (app) => app.route_templates);
 }
 
 export function useSaveRouteTemplates(appId: string) {
   return useApiMutation(
-    ['apps', appId, 'route-templates'],
+    ['apps', appId],
     async (api, templates: string[]) =>
       dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { route_templates: templates } })).route_templates,
   );
@@ -86,16 +90,12 @@ export function useSaveRouteTemplates(appId: string) {
 
 /** How many days the app keeps its events (null: forever). */
 export function useDataRetention(appId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['apps', appId, 'data-retention'],
-    queryFn: async () => dataOf(await api.GET('/~/apps/{id}', { params: { path: { id: appId } } })).data_retention_days ?? null,
-  });
+  return useAppPart(appId, (app) => app.data_retention_days ?? null);
 }
 
 export function useSaveDataRetention(appId: string) {
   return useApiMutation(
-    ['apps', appId, 'data-retention'],
+    ['apps', appId],
     async (api, days: number | null) =>
       dataOf(await api.POST('/~/apps/{id}', { params: { path: { id: appId } }, body: { data_retention_days: days } })).data_retention_days ?? null,
   );
