@@ -87,10 +87,10 @@ export function alertKind(deps: AlertRunDeps): CrudKind<AlertRuleCreate, AlertRu
         throw new ValidationError(`An app may have at most ${MAX_ALERTS_PER_APP} alerts`, [
           { field: 'body', reason: `the app has ${MAX_ALERTS_PER_APP} alerts already` },
         ]);
-      // The schedule visits registered apps only.
-      await deps.registry.remember(ctx.orgId, ctx.appId);
       return rule;
     },
+    // The schedule visits registered apps only; written with the rule, so no run sees one without the other.
+    createExtra: (_stored, ctx) => [deps.registry.rememberItem(ctx.orgId, ctx.appId)],
     applyUpdate: async (current, input, ctx) => {
       const rule = { ...current, ...input };
       await checkAlert(deps, ctx, rule);

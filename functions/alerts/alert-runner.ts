@@ -62,7 +62,7 @@ export async function runAlerts(deps: AlertRunDeps): Promise<AlertRunSummary> {
   await mapWithConcurrency(await deps.registry.list(), APPS_IN_FLIGHT, async (app) => {
     const tenant = { orgId: app.org_id, appId: app.app_id };
     const rules = await alertRules(deps.resources, tenant);
-    if (rules.length === 0) await deps.registry.forget(tenant.orgId, tenant.appId);
+    if (rules.length === 0) await deps.registry.forgetListed(app);
     for (const rule of rules) {
       summary.alerts += 1;
       try {

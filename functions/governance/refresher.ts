@@ -130,6 +130,8 @@ export class GovernanceRefresher {
       await this.deps.governedApps.forget(orgId, appId);
       return { org_id: orgId, app_id: appId, changed: false, problems: [] };
     }
+    // Read before the rules: a rule created after this read re-registers the app, and the forget below then leaves it.
+    const registered = await this.deps.governedApps.entry(orgId, appId);
     const rules = await this.deps.rules.enabledRules(orgId, appId);
     const cohorts = await this.deps.rules.cohorts(
       orgId,
@@ -159,7 +161,7 @@ export class GovernanceRefresher {
     }
     // An app stays registered while it has rules or sampled cohorts; without them its (empty) snapshot needs no refresh.
     if (rules.length > 0 || sampled.size > 0) await this.deps.governedApps.remember(orgId, appId);
-    else await this.deps.governedApps.forget(orgId, appId);
+    else if (registered) await this.deps.governedApps.forgetListed(registered);
     return { org_id: orgId, app_id: appId, hash: snapshot.hash, changed, problems };
   }
 }

@@ -2,6 +2,7 @@ import { currentPeriodsByCompany, type SubscriptionFacts } from '../cohorts/subs
 import type { AppStore } from '../organisations/app-store';
 import type { SearchableIndex, SearchContext } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
+import type { RegisteredApp } from '../resources/app-registry';
 import type { RetainingApps } from './retaining-apps';
 import { retentionCutoff } from './retention-cutoff';
 
@@ -18,7 +19,7 @@ import { retentionCutoff } from './retention-cutoff';
 
 export interface DataRetentionDeps {
   readonly apps: Pick<AppStore, 'getApp'>;
-  readonly registry: Pick<RetainingApps, 'list' | 'forget'>;
+  readonly registry: Pick<RetainingApps, 'list' | 'forgetListed'>;
   readonly index: SearchableIndex;
   readonly subscriptions: SubscriptionFacts;
   readonly now?: () => Date;
@@ -59,9 +60,10 @@ export class DataRetention {
     const due = (await this.deps.registry.list()).filter(({ org_id, app_id }) => now - (this.lastPass.get(`${org_id}/${app_id}`) ?? 0) >= PASS_EVERY_MS);
     const outcomes: RetentionOutcome[] = [];
     const failures: RetentionPass['failures'] = [];
-    await mapWithConcurrency(due, APPS_IN_FLIGHT, async ({ org_id, app_id }) => {
+    await mapWithConcurrency(due, APPS_IN_FLIGHT, async (listed) => {
+      const { org_id, app_id } = listed;
       try {
-        const outcome = await this.applyTo(org_id, app_id);
+        const outcome = await this.applyTo(org_id, app_id, listed);
         this.lastPass.set(`${org_id}/${app_id}`, now);
         if (outcome) outcomes.push(outcome);
       } catch (error) {
@@ -83,11 +85,11 @@ export class DataRetention {
   }
 
   /** Deletes the app's events past its cut now; undefined when it keeps its events (it leaves the registry). */
-  async applyTo(orgId: string, appId: string): Promise<RetentionOutcome | undefined> {
+  async applyTo(orgId: string, appId: string, listed?: RegisteredApp): Promise<RetentionOutcome | undefined> {
     const app = await this.deps.apps.getApp(orgId, appId);
     const days = app?.settings.data_retention_days;
     if (typeof days !== 'number') {
-      await this.deps.registry.forget(orgId, appId);
+      await this.deps.registry.forgetListed(listed ?? { org_id: orgId, app_id: appId });
       return undefined;
     }
     const now = this.now();

@@ -74,7 +74,7 @@ describe.each(conformanceBackends())('data retention: $name', (backend) => {
     const forgotten: string[] = [];
     const retention = new DataRetention({
       apps: { getApp: async (_org, app) => (app === 'other' ? appWith(other, null) : appWith(app === 'retained' ? retained : billed, 45)) },
-      registry: { list: async () => [retained, billed, other], forget: async (_org, app) => void forgotten.push(app) },
+      registry: { list: async () => [retained, billed, other], forgetListed: async (listed) => void forgotten.push(listed.app_id) },
       index: opened(),
       subscriptions: { subscriptions: async (scope) => (scope.app_id === 'billed' ? [subscription] : []) },
       now: () => NOW,
