@@ -208,8 +208,17 @@ export async function quotaUsage(input: PlanSelectionInput, rule: StoredRule, ac
   // Each subscription's usage in its own period (count, or sum of weight); a period not begun has none.
   const usage = await measureInOwnWindows(
     input,
-    { entity: 'company', ...(rule.quota?.query ? { query: rule.quota.query } : {}), measure: rule.quota?.metric === 'weight' ? 'sum_weight' : 'count' },
+    { entity: 'company', query: servedCalls(rule.quota?.query), measure: rule.quota?.metric === 'weight' ? 'sum_weight' : 'count' },
     checks.filter((check) => check.period.start.getTime() <= input.now.getTime()).map((check) => ({ id: check.subscription.companyId, window: check.period })),
   );
   return checks.map((check) => ({ ...check, used: usage(check.subscription.companyId, check.period)?.value ?? 0 }));
+}
+
+/**
+ * The quota's events without the calls a rule blocked (the SDKs log those with `blocked_by`): a
+ * refused call used nothing, and counting it would keep a company that calls while blocked over the
+ * quota of the next period too.
+ */
+function servedCalls(query: Record<string, unknown> | undefined): Record<string, unknown> {
+  return { bool: { ...(query ? { filter: [query] } : {}), must_not: [{ exists: { field: 'blocked_by' } }] } };
 }

@@ -27,8 +27,11 @@ const call = (companyId: string, time: string, extra: Record<string, unknown> = 
 beforeAll(async () => {
   index = await createDuckDbSearchIndex({ path: ':memory:' });
   const outcome = await index.index([
-    // busy: 3 calls this period (one of them to /v1/search, weight 10), 2 in the period before.
+    // busy: 3 calls this period (one of them to /v1/search, weight 10), 2 in the period before, and
+    // 2 this period that a rule blocked (logged with blocked_by), which use no quota.
     call('busy', '2027-03-02T00:00:00.000Z'),
+    call('busy', '2027-03-12T00:00:00.000Z', { blocked_by: 'r1' }),
+    call('busy', '2027-03-13T00:00:00.000Z', { blocked_by: 'r1', weight: 10 }),
     call('busy', '2027-03-10T00:00:00.000Z'),
     call('busy', '2027-03-14T00:00:00.000Z', { uri: '/v1/search', weight: 10 }),
     call('busy', '2027-02-20T00:00:00.000Z'),
