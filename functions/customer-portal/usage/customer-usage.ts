@@ -12,7 +12,8 @@ import type { SearchableIndex } from '../../search/port';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { customerPeriod, type CustomerPeriod } from './customer-period';
-import { pricedUsage, projectedQuantity, windowQuantities } from './usage-pricing';
+import { pricedUsage, projectedQuantity } from './usage-pricing';
+import { windowQuantities, type QuantityAsk, type WindowQuantities } from './window-quantities';
 import { reportedInvoices } from './reported-invoices';
 
 /**
@@ -23,8 +24,8 @@ import { reportedInvoices } from './reported-invoices';
  * bill itself, and equals what the run reports for that period.
  */
 
-/** Meters measured at once for one customer (each a histogram per subscription). */
-const METERS_IN_FLIGHT = 4;
+/** Meters whose prices and reported totals are read at once for one customer. */
+const METERS_IN_FLIGHT = 8;
 
 export interface CustomerUsageDeps {
   readonly index: SearchableIndex;
@@ -53,7 +54,11 @@ interface MeterLine {
 export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsageInput): Promise<CustomerUsage> {
   const { tenant, companyId, now } = input;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
-  const directory = await SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } });
+  // The reads that do not depend on each other run side by side: a page load is a few round trips, not one per meter.
+  const [directory, meters] = await Promise.all([
+    SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }),
+    activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m))),
+  ]);
   const own = [...directory.subscriptions.values()].filter(
     (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
   );
@@ -68,7 +73,6 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       { field: 'period_start', reason: "is neither a subscription's period start nor the first of a UTC month" },
     ]);
   const billable = own.filter((s) => periods.has(s.subscriptionId));
-  const meters = (await activeMeters({ resources: deps.resources }, tenant)).filter((m): m is RunMeter => !('error' in m));
   const pricings = new Map<string, Promise<MeterPricing | undefined>>();
   const pricingOf = (planId: string | undefined) => {
     if (planId === undefined) return Promise.resolve(undefined);
@@ -79,25 +83,40 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     }
     return pricing;
   };
-
-  // Balances first: what the run has reported is read only for subscriptions that draw on one.
-  const balances = new Map(await Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)));
-  const perMeter = await mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => {
-    const pricing = await pricingOf(meter.catalogPlanId);
+  const asks: QuantityAsk[] = [];
+  for (const meter of meters) {
     const chosen = directory.forCompany(companyId, meter.billedIds);
     // A per-subscription (placeholder) meter is evaluated only for the subscriptions carrying its ids.
     const evaluated = meter.perSubscription ? new Set(directory.billableFor(meter.billedIds).map((s) => s.subscriptionId)) : undefined;
-    // What the run has reported: the balance's drawn part, and the last periods' invoices.
-    const billed = await deps.billedTotals(tenant, meter.id);
-    const found: MeterLine[] = [];
     for (const subscription of billable) {
       if (evaluated && !evaluated.has(subscription.subscriptionId)) continue;
-      const companyAttributed = chosen?.subscriptionId === subscription.subscriptionId;
-      const period = periods.get(subscription.subscriptionId)!;
-      const windows = await windowQuantities(deps.index, scope, meter, subscription, companyAttributed, period, now);
-      if (windows.total === 0n && !companyAttributed) continue;
-      found.push(meterLine(meter, subscription, pricing?.priceFor(subscription), period, windows, billed, now));
+      asks.push({
+        meter,
+        subscription,
+        companyAttributed: chosen?.subscriptionId === subscription.subscriptionId,
+        period: periods.get(subscription.subscriptionId)!,
+      });
     }
+  }
+  const [reported, balanceList, quantities] = await Promise.all([
+    // Each meter's price and what the run has reported (the balance's drawn part, and the last periods' invoices).
+    mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({
+      meter,
+      pricing: await pricingOf(meter.catalogPlanId),
+      billed: await deps.billedTotals(tenant, meter.id),
+    })),
+    Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)),
+    // Every meter's windows of every subscription in one search (more only past the bucket cap).
+    windowQuantities(deps.index, scope, asks, now),
+  ]);
+  const balances = new Map(balanceList);
+  const perMeter = reported.map(({ meter, pricing, billed }) => {
+    const found: MeterLine[] = [];
+    asks.forEach((ask, n) => {
+      const windows = quantities[n]!;
+      if (ask.meter !== meter || (windows.total === 0n && !ask.companyAttributed)) return;
+      found.push(meterLine(meter, ask.subscription, pricing?.priceFor(ask.subscription), ask.period, windows, billed, now));
+    });
     return { lines: found, reported: { meter, pricing, billed } };
   });
   const lines = perMeter.flatMap((meter) => meter.lines);
@@ -136,7 +155,7 @@ function meterLine(
   subscription: KnownSubscription,
   price: CatalogPrice | undefined,
   period: CustomerPeriod,
-  windows: Awaited<ReturnType<typeof windowQuantities>>,
+  windows: WindowQuantities,
   billed: ReadonlyMap<string, PeriodTotal>,
   now: Date,
 ): MeterLine {
