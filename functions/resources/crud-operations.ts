@@ -63,6 +63,8 @@ export interface CrudKind<Create, Update> {
   readonly readOnly?: readonly string[];
   /** Fields of the update body that must equal the shown value (400 naming the field otherwise); kept for `updateSchema`. */
   readonly immutable?: readonly string[];
+  /** An id the caller chose in the create body (validated by createSchema); absent: one is generated. A taken one is a 409. */
+  readonly chosenId?: (input: Create) => string | undefined;
   /** Items written in the same transaction as a new resource (all or nothing). */
   readonly createExtra?: (stored: StoredDocument, ctx: ResourceContext) => TransactItems;
   /** Items written in the same transaction as a deletion. */
@@ -125,14 +127,17 @@ export function crudOperations<Create, Update>(kind: CrudKind<Create, Update>, d
       const ctx = contextOf(request, caller, now());
       const input = parseBody(kind.createSchema, readObjectBody(request));
       const at = locate(ctx);
+      const chosen = kind.chosenId?.(input);
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        const id = newResourceId(Date.parse(ctx.now));
+        const id = chosen ?? newResourceId(Date.parse(ctx.now));
         const system: SystemFields = { _id: id, org_id: ctx.orgId, app_id: ctx.appId, created_at: ctx.now, modified_at: ctx.now };
         const stored = await kind.toStored(input, ctx, system);
         if (await deps.store.create(at, id, stored, kind.createExtra?.(stored, ctx))) {
           await kind.onChange?.(ctx, stored, 'create');
           return { status: 201, body: render(stored, ctx) };
         }
+        if (chosen !== undefined)
+          throw new ConflictError(`A ${kind.noun} with the id ${chosen} exists already`, [{ field: 'id', reason: `is the id of another ${kind.noun}` }]);
       }
       throw new Error(`could not allocate a unique ${kind.noun} id`);
     },

@@ -1,4 +1,5 @@
 import { batchGet } from '../shared/aws/batch-get';
+import { RESOURCE_ID_SHAPE } from '../../schemas/resources/resource-id';
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -31,7 +32,7 @@ const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve
  * Ids outside this shape cannot exist: answered 404 without touching the table (keeps keys well under
  * DynamoDB's limits). Also the documented shape of `before_id`.
  */
-export const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+export const ID_SHAPE = RESOURCE_ID_SHAPE;
 /** BatchGetItem's per-call key limit. */
 
 export type StoredDocument = Record<string, unknown>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ChosenId } from '../resources/resource-id';
 import { Decimal } from '../../values/decimal';
 
 /**
@@ -63,6 +64,7 @@ const CatalogStatus = z.enum(['active', 'inactive', 'archived']);
 
 /** A plan of the catalog (spec "Price and plan objects"); its prices refer to it by `plan_id`. */
 export const PlanInput = z.strictObject({
+  id: ChosenId.optional(),
   name: z.string().min(1).max(200),
   provider: ProviderName.default('custom'),
   description: z.string().max(2000).optional(),
@@ -79,6 +81,7 @@ export type PlanUpdate = z.infer<typeof PlanUpdate>;
 
 export const PriceFields = z
   .object({
+    id: ChosenId.optional(),
     name: z.string().min(1).max(200),
     provider: ProviderName.default('custom'),
     plan_id: z.string().min(1).max(256),

@@ -51,6 +51,32 @@ describe('billing product catalog (/~/billing/catalog/plans, /prices)', () => {
     expect((await rt.management('GET', '/~/billing/catalog/plans?provider=stripe')).body).toEqual([]);
   });
 
+  it("takes chosen ids (a provider's own), answers 409 naming id when one is taken, and frees a deleted one", async () => {
+    const plan = await createPlan({ id: 'starter', name: 'Starter' });
+    expect(plan.status).toBe(201);
+    expect(plan.body).toMatchObject({ id: 'starter', name: 'Starter' });
+    expect((await rt.management('GET', '/~/billing/catalog/plans/starter')).body).toMatchObject({ id: 'starter', prices: [] });
+    const price = { id: 'price_1NxStarter', name: 'Starter calls', plan_id: 'starter', currency: 'usd', pricing_model: 'per_unit', price_in_decimal: '0.01' };
+    expect((await rt.management('POST', '/~/billing/catalog/prices', {}, price)).body).toMatchObject({ id: 'price_1NxStarter', plan_id: 'starter' });
+
+    const taken = await createPlan({ id: 'starter', name: 'Another' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.details).toEqual([{ field: 'id', reason: 'is the id of another plan' }]);
+    expect((await rt.management('POST', '/~/billing/catalog/prices', {}, price)).status).toBe(409);
+    expect((await rt.management('GET', '/~/billing/catalog/plans/starter')).body.name).toBe('Starter');
+    const shaped = await createPlan({ id: 'has space', name: 'Bad' });
+    expect(shaped.status).toBe(400);
+    expect(shaped.body.error.details).toEqual([expect.objectContaining({ field: 'id' })]);
+    // An id cannot change on update (it is the item's address).
+    expect((await rt.management('PUT', '/~/billing/catalog/plans/starter', {}, { id: 'other' })).status).toBe(409);
+
+    expect((await rt.management('DELETE', '/~/billing/catalog/prices/price_1NxStarter')).status).toBe(204);
+    expect((await rt.management('DELETE', '/~/billing/catalog/plans/starter')).status).toBe(204);
+    expect((await rt.management('GET', '/~/billing/catalog/plans/starter')).status).toBe(410);
+    expect((await createPlan({ id: 'starter', name: 'Starter again' })).status).toBe(201);
+    expect((await rt.management('GET', '/~/billing/catalog/plans/starter')).body.name).toBe('Starter again');
+  });
+
   it('refuses prices that are incomplete for their model or point at no plan, naming the field', async () => {
     const plan = await createPlan({ name: 'Basic' });
     const cases: [Record<string, unknown>, string][] = [

@@ -66,7 +66,8 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
     updateSchema: PlanUpdate,
     readOnly: CATALOG_READ_ONLY,
     immutable: ['provider'],
-    toStored: (input, _ctx, system) => ({ ...system, ...input }),
+    chosenId: (input) => input.id,
+    toStored: ({ id: _chosen, ...input }, _ctx, system) => ({ ...system, ...input }),
     present: catalogDocument,
     listFilter: providerFilter,
   };
@@ -79,7 +80,8 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
     updateSchema: PriceUpdate,
     readOnly: CATALOG_READ_ONLY,
     immutable: ['plan_id', 'provider'],
-    toStored: async (input, ctx, system) => {
+    chosenId: (input) => input.id,
+    toStored: async ({ id: _chosen, ...input }, ctx, system) => {
       await checkPlanOf(ctx, input);
       return { ...system, ...input };
     },

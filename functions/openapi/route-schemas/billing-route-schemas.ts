@@ -49,6 +49,7 @@ export const catalogSchemas: Record<string, RouteSchema> = {
       includes: z.string().optional().meta({ description: "`prices` embeds each plan's prices." }),
     }),
     updateNote: 'provider must be unchanged.',
+    createConflicts: true,
   }),
   ...crud('catalogPrices', {
     noun: 'catalog price',
@@ -62,6 +63,7 @@ export const catalogSchemas: Record<string, RouteSchema> = {
       plan_id: z.string().optional().meta({ description: 'Only prices of this plan.' }),
     }),
     updateNote: 'plan_id and provider must be unchanged; the merged price is validated as a whole.',
+    createConflicts: true,
   }),
 };
 // The catalog's get embeds the plan's prices.

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
+import { Field } from '../../../components/field';
 import { Loading } from '../../../components/loading';
+import { fieldProblem } from '../../../lib/api-error';
 import { useCreatePlan, usePlans, type CatalogPrice } from '../api/catalog';
 import { PriceForm } from './price-form';
 
@@ -23,17 +25,29 @@ export function PlansCatalog() {
   const plans = usePlans();
   const create = useCreatePlan();
   const [name, setName] = useState('');
+  const [id, setId] = useState('');
   const [adding, setAdding] = useState<string>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ name: name.trim() }, { onSuccess: () => setName('') });
+    create.mutate(
+      { name: name.trim(), ...(id.trim() ? { id: id.trim() } : {}) },
+      {
+        onSuccess: () => {
+          setName('');
+          setId('');
+        },
+      },
+    );
   };
   return (
     <section aria-label="Catalog">
-      <form className="inline-form" onSubmit={submit} aria-label="New plan">
-        <label>
-          Plan name <input name="plan_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
-        </label>
+      <form className="inline-form" onSubmit={submit} aria-label="New plan" noValidate>
+        <Field label="Plan name" problem={fieldProblem(create.error, 'name')}>
+          <input name="plan_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+        </Field>
+        <Field label="Plan id (optional)" problem={fieldProblem(create.error, 'id')} hint="Your provider's id, or a word such as starter; generated when empty">
+          <input name="plan_id" value={id} onChange={(e) => setId(e.target.value)} maxLength={128} pattern="[A-Za-z0-9_\-]+" />
+        </Field>
         <button type="submit" disabled={create.isPending}>
           Create plan
         </button>

@@ -18,6 +18,7 @@ interface TierRow {
 export function PriceForm({ planId }: { planId: string }) {
   const create = useCreatePrice();
   const [name, setName] = useState('');
+  const [id, setId] = useState('');
   const [currency, setCurrency] = useState('USD');
   const [model, setModel] = useState<Model>('graduated');
   const [unitPrice, setUnitPrice] = useState('');
@@ -37,13 +38,19 @@ export function PriceForm({ planId }: { planId: string }) {
     create.mutate(
       {
         name: name.trim(),
+        ...(id.trim() ? { id: id.trim() } : {}),
         plan_id: planId,
         currency: currency.trim(),
         pricing_model: model,
         ...(tiered(model) ? { tiers: tierValues } : { price_in_decimal: unitPrice.trim() }),
         ...(model === 'package' ? { transform_quantity: { divide_by: Number(divideBy), round: 'up' as const } } : {}),
       },
-      { onSuccess: () => setName('') },
+      {
+        onSuccess: () => {
+          setName('');
+          setId('');
+        },
+      },
     );
   };
   const problem = (field: string) => fieldProblem(create.error, field);
@@ -52,6 +59,9 @@ export function PriceForm({ planId }: { planId: string }) {
       <div className="inline-form">
         <Field label="Price name" problem={problem('name')}>
           <input name="price_name" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label="Price id (optional)" problem={problem('id')} hint="Your provider's price id; generated when empty">
+          <input name="price_id" value={id} onChange={(e) => setId(e.target.value)} maxLength={128} />
         </Field>
         <Field label="Currency" problem={problem('currency')}>
           <input name="currency" value={currency} onChange={(e) => setCurrency(e.target.value)} size={4} />

@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import { dataOf } from './api-client';
+import { useApi } from './api-context';
+import type { ApiSchema } from './api-types';
+
+export type CatalogPrice = ApiSchema<'CatalogPrice'>;
+export type CatalogPlan = ApiSchema<'CatalogPlan'>;
+
+/**
+ * The catalog's plans with their prices (`includes=prices`), for the billing pages and for the
+ * pickers of other features (a subscription's items, a rule's plans): people pick, not type ids.
+ */
+export function useCatalogPlans() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['billing', 'catalog'],
+    queryFn: async () => dataOf(await api.GET('/~/billing/catalog/plans', { params: { query: { includes: 'prices' } } })),
+  });
+}
