@@ -6,7 +6,13 @@ import * as z from 'zod';
  * says why), and the usage and amount per subscription of the window in progress.
  */
 
-export const MeterWarningCode = z.enum(['no_billable_subscription', 'no_matching_subscription', 'unattributed_usage', 'no_price']);
+export const MeterWarningCode = z.enum([
+  'no_billable_subscription',
+  'no_matching_subscription',
+  'subscriptions_without_items',
+  'unattributed_usage',
+  'no_price',
+]);
 export type MeterWarningCode = z.infer<typeof MeterWarningCode>;
 
 export const MeterWarning = z.object({
@@ -42,6 +48,8 @@ export const MeterPreview = z.object({
     matching: z.number().int(),
     /** The first matching subscription ids (at most 20). */
     matching_ids: z.array(z.string()),
+    /** Of the matching ones, those sent without items whose metadata.plan_id / price_id names the plan. */
+    matching_by_metadata: z.number().int(),
   }),
   window: z.object({ start: z.string(), end: z.string(), complete: z.boolean() }),
   lines: z.array(PreviewLine),

@@ -88,7 +88,7 @@ describe('billing meter preview and setup warnings', () => {
     await rt.waitUntilConsumed();
     const fixed = await rt.management('GET', `/~/billing/meters/${meter.body._id}/preview`);
     expect(fixed.body.warnings).toEqual([]);
-    expect(fixed.body.subscriptions).toEqual({ billable: 1, matching: 1, matching_ids: ['sub-x'] });
+    expect(fixed.body.subscriptions).toEqual({ billable: 1, matching: 1, matching_ids: ['sub-x'], matching_by_metadata: 0 });
     expect(fixed.body.lines).toEqual([
       {
         subscription_id: 'sub-x',

@@ -23,13 +23,23 @@ export function meterSetupWarnings(meter: Pick<RunMeter, 'billedIds' | 'perSubsc
       },
     ];
   }
+  const warnings: MeterWarning[] = [];
   if (ids.length > 0 && directory.billableFor(meter.billedIds).length === 0) {
-    return [
-      {
-        code: 'no_matching_subscription',
-        message: `None of the app's ${billable} active or trialing subscriptions has an item whose plan_id, price_id or subscription_item_id is ${named}. ${consequence}`,
-      },
-    ];
+    warnings.push({
+      code: 'no_matching_subscription',
+      message: `None of the app's ${billable} active or trialing subscriptions has an item whose plan_id, price_id or subscription_item_id is ${named} (or, sent without items, metadata.plan_id or metadata.price_id). ${consequence}`,
+    });
   }
-  return [];
+  const withoutItems = directory.billableFor(new Set()).filter((s) => s.items.length === 0);
+  if (ids.length > 0 && withoutItems.length > 0) {
+    const listed = withoutItems
+      .slice(0, 5)
+      .map((s) => s.subscriptionId)
+      .join(', ');
+    warnings.push({
+      code: 'subscriptions_without_items',
+      message: `${withoutItems.length} active or trialing subscriptions have no items and no metadata.plan_id (${listed}${withoutItems.length > 5 ? ', …' : ''}), so no meter bills them: add items on the company's page, or send metadata.plan_id with them (as an SDK's updateSubscription can).`,
+    });
+  }
+  return warnings;
 }

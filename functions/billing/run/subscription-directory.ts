@@ -16,6 +16,34 @@ export interface KnownSubscription {
   readonly items: readonly { readonly plan_id?: string | null; readonly price_id?: string | null; readonly subscription_item_id?: string | null }[];
   readonly createdAt: string | null;
   readonly metadata: Record<string, unknown>;
+  /** The items come from `metadata.plan_id` / `metadata.price_id`: it was sent without items (subscriptionItems). */
+  readonly itemsFromMetadata?: boolean;
+}
+
+type SentSubscription = ReturnType<typeof Subscription.parse>;
+
+/**
+ * What a subscription is subscribed to: its items; when it has none (the Moesif SDKs'
+ * `updateSubscription` sends no items), one item from its `metadata.plan_id` and `metadata.price_id`,
+ * so an SDK's subscription can be billed by naming its catalog plan in its metadata.
+ */
+export function subscriptionItems(s: Pick<SentSubscription, 'items' | 'metadata'>): { items: KnownSubscription['items']; fromMetadata: boolean } {
+  if (s.items && s.items.length > 0)
+    return {
+      items: s.items.map((item) => ({
+        plan_id: item.plan_id ?? null,
+        price_id: item.price_id ?? null,
+        subscription_item_id: item.subscription_item_id ?? null,
+      })),
+      fromMetadata: false,
+    };
+  const metadata = (s.metadata ?? {}) as Record<string, unknown>;
+  const named = (key: string) => (typeof metadata[key] === 'string' && metadata[key] !== '' ? (metadata[key] as string) : null);
+  const plan = named('plan_id');
+  const price = named('price_id');
+  return plan === null && price === null
+    ? { items: [], fromMetadata: false }
+    : { items: [{ plan_id: plan, price_id: price, subscription_item_id: null }], fromMetadata: true };
 }
 
 /** Statuses whose usage is billed. */
@@ -49,19 +77,17 @@ export class SubscriptionDirectory {
         const parsed = Subscription.safeParse(hit._source ?? {});
         if (!parsed.success) continue;
         const s = parsed.data;
+        const { items, fromMetadata } = subscriptionItems(s);
         found.set(s.subscription_id, {
           subscriptionId: s.subscription_id,
           companyId: s.company_id,
           status: s.status,
           periodStart: s.current_period_start ? new Date(s.current_period_start) : null,
           periodEnd: s.current_period_end ? new Date(s.current_period_end) : null,
-          items: (s.items ?? []).map((item) => ({
-            plan_id: item.plan_id ?? null,
-            price_id: item.price_id ?? null,
-            subscription_item_id: item.subscription_item_id ?? null,
-          })),
+          items,
           createdAt: s.created_at ?? null,
           metadata: (s.metadata ?? {}) as Record<string, unknown>,
+          ...(fromMetadata ? { itemsFromMetadata: true } : {}),
         });
       }
       const last = response.hits.hits[response.hits.hits.length - 1];

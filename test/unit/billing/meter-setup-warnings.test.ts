@@ -1,5 +1,5 @@
 import { meterSetupWarnings } from '../../../functions/billing/meter-check/meter-setup-warnings';
-import { SubscriptionDirectory, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
+import { SubscriptionDirectory, subscriptionItems, type KnownSubscription } from '../../../functions/billing/run/subscription-directory';
 
 const subscription = (id: string, status: string, items: KnownSubscription['items']): KnownSubscription => ({
   subscriptionId: id,
@@ -40,5 +40,33 @@ describe('meterSetupWarnings', () => {
       { code: 'no_billable_subscription', message: expect.stringContaining('no active or trialing subscription') },
     ]);
     expect(meterSetupWarnings(meter([]), directoryOf())[0]!.code).toBe('no_billable_subscription');
+  });
+
+  it('names the billable subscriptions that have no items, which no meter bills', () => {
+    const directory = directoryOf(subscription('s1', 'active', [{ plan_id: 'pro' }]), subscription('s2', 'active', []), subscription('s3', 'cancelled', []));
+    expect(meterSetupWarnings(meter(['pro']), directory)).toEqual([
+      {
+        code: 'subscriptions_without_items',
+        message: expect.stringContaining('1 active or trialing subscriptions have no items and no metadata.plan_id (s2)'),
+      },
+    ]);
+  });
+});
+
+describe('subscriptionItems', () => {
+  it('takes the items sent, else one item named by metadata.plan_id and metadata.price_id, else none', () => {
+    expect(subscriptionItems({ items: [{ plan_id: 'pro' }], metadata: { plan_id: 'basic' } })).toEqual({
+      items: [{ plan_id: 'pro', price_id: null, subscription_item_id: null }],
+      fromMetadata: false,
+    });
+    expect(subscriptionItems({ items: [], metadata: { plan_id: 'starter' } })).toEqual({
+      items: [{ plan_id: 'starter', price_id: null, subscription_item_id: null }],
+      fromMetadata: true,
+    });
+    expect(subscriptionItems({ metadata: { price_id: 'price_1', plan_id: '' } }).items).toEqual([
+      { plan_id: null, price_id: 'price_1', subscription_item_id: null },
+    ]);
+    expect(subscriptionItems({ metadata: { plan_id: 7 } })).toEqual({ items: [], fromMetadata: false });
+    expect(subscriptionItems({})).toEqual({ items: [], fromMetadata: false });
   });
 });

@@ -19,7 +19,7 @@ export function MeterPreviewPanel({ preview }: { preview: MeterPreview }) {
         {preview.billed_ids.length > 0 ? (
           <>
             Subscriptions must carry <strong>{preview.billed_ids.join(' or ')}</strong> as an item&apos;s <code>plan_id</code>, <code>price_id</code> or{' '}
-            <code>subscription_item_id</code>.{' '}
+            <code>subscription_item_id</code> (a subscription sent without items: its <code>metadata.plan_id</code> or <code>metadata.price_id</code>).{' '}
           </>
         ) : (
           <>Any active or trialing subscription of a company is billed. </>
@@ -31,7 +31,8 @@ export function MeterPreviewPanel({ preview }: { preview: MeterPreview }) {
             {subscriptions.matching > subscriptions.matching_ids.length ? ', …' : ''}
           </>
         )}
-        .{preview.per_subscription && ' The query is evaluated once per matching subscription.'}
+        .{subscriptions.matching_by_metadata > 0 && ` ${subscriptions.matching_by_metadata} of them by the plan named in their metadata (sent without items).`}
+        {preview.per_subscription && ' The query is evaluated once per matching subscription.'}
       </p>
       <table className="event-table" aria-label="Usage in the window in progress">
         <caption>
