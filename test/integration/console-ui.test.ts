@@ -577,20 +577,24 @@ describe('web console', () => {
   }, 60_000);
 
   it("records a credit on a company's subscription, shows its balances and the subscription's ledger", async () => {
+    const subscription = { subscription_id: 'sub-credit', company_id: 'console-co', status: 'active', items: [{ plan_id: 'console-credits' }] };
+    expect((await rt.collect('/v1/subscriptions', subscription)).status).toBe(201);
+    await rt.waitUntilConsumed();
     await page.goto(`${consoleUrl}/companies/console-co`);
     const credit = page.getByRole('form', { name: 'Record a balance transaction' });
-    await credit.locator('input[name="subscription_id"]').fill('sub-console');
+    // The company's subscriptions are offered by id, status and plan.
+    await credit.locator('select[name="subscription_id"]').selectOption({ label: 'sub-credit (active, console-credits)' });
     await credit.locator('input[name="amount"]').fill('-5');
     await credit.locator('input[name="description"]').fill('Welcome credit');
     await credit.getByRole('button', { name: 'Record' }).click();
     await credit.locator('.field.invalid').filter({ hasText: 'must be greater than zero' }).waitFor();
     await credit.locator('input[name="amount"]').fill('50.00');
     await credit.getByRole('button', { name: 'Record' }).click();
-    await credit.getByRole('status').filter({ hasText: 'credit of 50.00 recorded on sub-console.' }).waitFor();
+    await credit.getByRole('status').filter({ hasText: 'credit of 50.00 recorded on sub-credit.' }).waitFor();
     expect(await seriousViolations()).toEqual([]);
     const balances = page.getByRole('table', { name: 'Balances' });
-    await balances.getByRole('link', { name: 'sub-console' }).click();
-    await page.waitForURL(/\/console\/billing\/subscriptions\/sub-console$/);
+    await balances.getByRole('link', { name: 'sub-credit' }).click();
+    await page.waitForURL(/\/console\/billing\/subscriptions\/sub-credit$/);
     const ledger = page.getByRole('table', { name: 'Ledger' });
     await ledger.getByRole('cell', { name: 'Welcome credit' }).waitFor();
     // Every line has its time (the entry's effective_at) and says what it is.
@@ -1027,6 +1031,8 @@ describe('web console', () => {
 
   it('creates a quota rule on a plan, with the refusal beside the quota field, and shows who it blocks now with their usage', async () => {
     const now = Date.now();
+    const plans = (await rt.management('GET', '/~/billing/catalog/plans')).body as { id: string; name: string }[];
+    const planId = plans.find((plan) => plan.name === 'Console plan')!.id;
     expect(
       (
         await rt.collect('/v1/subscriptions', {
@@ -1035,7 +1041,7 @@ describe('web console', () => {
           status: 'active',
           current_period_start: new Date(now - 86_400_000).toISOString(),
           current_period_end: new Date(now + 29 * 86_400_000).toISOString(),
-          items: [{ plan_id: 'console-plan' }],
+          items: [{ plan_id: planId }],
         })
       ).status,
     ).toBe(201);
@@ -1058,25 +1064,28 @@ describe('web console', () => {
     await form.locator('select[name="rule_type"]').selectOption('company');
     await form.locator('select[name="rule_model"]').selectOption('quota');
     await form.getByRole('button', { name: 'Add a plan' }).click();
-    await form.getByLabel('Plan id 1').fill('console-plan');
+    await form.locator('select[name="rule_plan_0"]').selectOption({ label: `Console plan (${planId})` });
     // A new rule answers with the model's default (429 with X-RateLimit-* and Retry-After) unless told otherwise.
     expect(await form.locator('input[name="default_response"]').isChecked()).toBe(true);
     // No limit, and the catalog has no such plan: refused, beside the quota field.
     await form.getByRole('button', { name: 'Create rule' }).click();
-    await form.locator('.field.invalid').filter({ hasText: 'the catalog has no plan console-plan' }).waitFor();
+    await form
+      .locator('.field.invalid')
+      .filter({ hasText: `the catalog has no plan ${planId} of its provider with a quota` })
+      .waitFor();
     await form.locator('input[name="quota_limit"]').fill('2');
     expect(await seriousViolations()).toEqual([]);
     await shot('governance-quota-rule');
     await form.getByRole('button', { name: 'Create rule' }).click();
     await page.waitForURL(/\/console\/governance$/);
-    await page.getByText('subscribers over quota on console-plan').waitFor();
+    await page.getByText(`subscribers over quota on ${planId}`).waitFor();
 
     await page.getByRole('link', { name: 'Edit Console plan quota' }).click();
     const blocked = page.getByRole('table', { name: 'Blocked now, by id' });
     await blocked.waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Blocked now: 1' }).waitFor();
     const row = blocked.getByRole('row', { name: /quota-co/ });
-    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['quota-co', '3', '2', 'sub-console', 'console-plan']));
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['quota-co', '3', '2', 'sub-console', planId]));
     expect(await page.getByRole('form', { name: 'Edit governance rule' }).locator('input[name="quota_limit"]').inputValue()).toBe('2');
     expect(await seriousViolations()).toEqual([]);
     await shot('governance-quota-members');

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { SubscriptionSelect } from '../../../components/company-pickers';
 import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
@@ -48,7 +49,7 @@ export function TransactionForm({ companyId, subscriptionId }: { companyId: stri
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Record a balance transaction" noValidate>
       <Field label="Subscription" problem={problem('subscription_id')}>
-        <input name="subscription_id" value={subscription} onChange={(e) => setSubscription(e.target.value)} />
+        <SubscriptionSelect name="subscription_id" companyId={companyId} value={subscription} onChange={setSubscription} />
       </Field>
       <Field label="Type" problem={problem('type')}>
         <select name="transaction_type" value={type} onChange={(e) => setType(e.target.value as BalanceTransactionInput['type'])}>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { CompanyIdInput } from '../../../components/company-pickers';
 import { ErrorMessage } from '../../../components/error-message';
 import { useMintCustomerToken, useSaveTemplate, type CustomerToken } from '../api/customer-templates';
 
@@ -88,9 +89,10 @@ function TryAsCustomer({ workspaceId, fields }: { workspaceId: string; fields: s
     <section aria-label="Try as a customer">
       <h3>Try it as a customer</h3>
       <form className="inline-form" onSubmit={submit} aria-label="Try as a customer">
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: the input comes in through CompanyIdInput */}
         <label>
           Company id
-          <input name="company_id" value={companyId} onChange={(e) => setCompanyId(e.target.value)} required />
+          <CompanyIdInput name="company_id" value={companyId} onChange={setCompanyId} required />
         </label>
         {fields.includes('subscription_id') && (
           <label>

@@ -1,12 +1,14 @@
+import { PlanSelect, PriceChecklist } from '../../../components/catalog-pickers';
 import { Field } from '../../../components/field';
 import type { GovernanceRuleInput, StoredGovernanceRule } from '../api/governance-rules';
 
 export type RuleModel = NonNullable<GovernanceRuleInput['model']>;
 interface PlanRow {
+  /** The catalog plan's provider (its quota metadata is looked up by provider and id). */
   readonly provider: string;
   readonly planId: string;
-  /** Comma-separated; empty: any price of the plan. */
-  readonly priceIds: string;
+  /** None: any price of the plan. */
+  readonly priceIds: readonly string[];
 }
 
 /** The editor's state for plans and billing models. */
@@ -24,7 +26,7 @@ export interface BillingFields {
 export function billingFieldsOf(rule: StoredGovernanceRule | undefined): BillingFields {
   return {
     model: rule?.model ?? 'cohort',
-    plans: (rule?.plans ?? []).map((plan) => ({ provider: plan.provider, planId: plan.plan_id, priceIds: plan.price_ids.join(', ') })),
+    plans: (rule?.plans ?? []).map((plan) => ({ provider: plan.provider, planId: plan.plan_id, priceIds: plan.price_ids })),
     quotaLimit: rule?.quota?.limit === undefined ? '' : String(rule.quota.limit),
     quotaMetric: rule?.quota?.metric ?? 'count',
     quotaQuery: rule?.quota?.query === undefined ? '' : JSON.stringify(rule.quota.query, null, 2),
@@ -38,10 +40,7 @@ export function billingInput(fields: BillingFields): Pick<GovernanceRuleInput, '
   const plans = fields.plans.map((row) => ({
     provider: row.provider.trim(),
     plan_id: row.planId.trim(),
-    price_ids: row.priceIds
-      .split(',')
-      .map((id) => id.trim())
-      .filter((id) => id !== ''),
+    price_ids: [...row.priceIds],
   }));
   if (fields.model !== 'quota') return { model: fields.model, plans };
   let query: Record<string, unknown> | undefined;
@@ -94,21 +93,26 @@ export function RuleBillingFields({
       </Field>
       {fields.plans.map((row, i) => (
         <div className="inline-form" key={i}>
-          <Field label={`Provider ${i + 1}`} problem={problem(`plans[${i}].provider`)}>
-            <input value={row.provider} onChange={(e) => setPlan(i, { ...row, provider: e.target.value })} size={10} />
+          <Field label={`Plan ${i + 1}`} problem={problem(`plans[${i}].plan_id`) ?? problem(`plans[${i}].provider`)}>
+            <PlanSelect
+              name={`rule_plan_${i}`}
+              value={row.planId}
+              emptyLabel="(pick a plan)"
+              onChange={(plan) => setPlan(i, { provider: plan?.provider ?? row.provider, planId: plan?.id ?? '', priceIds: [] })}
+            />
           </Field>
-          <Field label={`Plan id ${i + 1}`} problem={problem(`plans[${i}].plan_id`)}>
-            <input value={row.planId} onChange={(e) => setPlan(i, { ...row, planId: e.target.value })} />
-          </Field>
-          <Field label={`Price ids ${i + 1} (comma-separated; empty: any)`}>
-            <input value={row.priceIds} onChange={(e) => setPlan(i, { ...row, priceIds: e.target.value })} />
-          </Field>
+          <PriceChecklist
+            label={`Prices of plan ${i + 1} (none ticked: any)`}
+            planId={row.planId}
+            selected={row.priceIds}
+            onChange={(priceIds) => setPlan(i, { ...row, priceIds })}
+          />
           <button type="button" className="secondary" onClick={() => set({ plans: fields.plans.filter((_, j) => j !== i) })}>
             Remove plan {i + 1}
           </button>
         </div>
       ))}
-      <button type="button" className="secondary" onClick={() => set({ plans: [...fields.plans, { provider: 'webhook', planId: '', priceIds: '' }] })}>
+      <button type="button" className="secondary" onClick={() => set({ plans: [...fields.plans, { provider: 'webhook', planId: '', priceIds: [] }] })}>
         Add a plan
       </button>
       {problem('plans') && (

@@ -1,7 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { dataOf } from '../../../lib/api-client';
 import { useApi } from '../../../lib/api-context';
-import { objectOf, textOf, type StoredHit } from '../../../lib/json-object';
 import { profileHitOf } from '../../../lib/profile-hits';
 import { PROFILE_PAGE_SIZE, profileSearchBody, type ProfileKind } from '../utils/profile-query';
 
@@ -36,42 +35,4 @@ export function useProfile(kind: ProfileKind, id: string) {
   });
 }
 
-export interface Subscription {
-  readonly subscription_id: string;
-  readonly status?: string | undefined;
-  readonly current_period_start?: string | undefined;
-  readonly current_period_end?: string | undefined;
-  readonly items?: readonly { plan_id?: string | undefined; price_id?: string | undefined }[] | undefined;
-  readonly [field: string]: unknown;
-}
-
-/** A subscription hit as the console reads it (its id from the hit when the document has none). */
-function subscriptionOf(hit: StoredHit): Subscription {
-  const source = hit._source ?? {};
-  const items = source['items'];
-  return {
-    ...source,
-    subscription_id: textOf(source['subscription_id']) ?? hit._id,
-    status: textOf(source['status']),
-    current_period_start: textOf(source['current_period_start']),
-    current_period_end: textOf(source['current_period_end']),
-    items: Array.isArray(items)
-      ? items.map((item: unknown) => {
-          const fields = objectOf(item) ?? {};
-          return { plan_id: textOf(fields['plan_id']), price_id: textOf(fields['price_id']) };
-        })
-      : undefined,
-  };
-}
-
-/** A company's subscriptions (up to 1000, as search hits). */
-export function useCompanySubscriptions(companyId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['profiles', 'companies', 'subscriptions', companyId],
-    queryFn: async () => {
-      const answer = dataOf(await api.GET('/search/~/companies/{id}/subscriptions', { params: { path: { id: companyId } } }));
-      return answer.hits.hits.map(subscriptionOf);
-    },
-  });
-}
+export { useCompanySubscriptions, type Subscription } from '../../../lib/company-choices';

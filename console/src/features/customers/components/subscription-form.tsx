@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
 import { fieldProblem } from '../../../lib/api-error';
-import { useCatalogPlans } from '../../../lib/catalog';
+import { PlanSelect, PriceSelect } from '../../../components/catalog-pickers';
 import type { Subscription } from '../api/profiles';
 import { useSaveSubscription, type SubscriptionStatus } from '../api/subscriptions';
 import { subscriptionBody, type ItemRow } from '../utils/subscription-body';
@@ -16,7 +16,6 @@ const STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'paused',
  */
 export function SubscriptionForm({ companyId, editing, onDone }: { companyId: string; editing?: Subscription; onDone: () => void }) {
   const save = useSaveSubscription(companyId);
-  const plans = useCatalogPlans();
   const [id, setId] = useState(editing?.subscription_id ?? '');
   const [status, setStatus] = useState<SubscriptionStatus>((editing?.status as SubscriptionStatus | undefined) ?? 'active');
   const [start, setStart] = useState(editing?.current_period_start?.slice(0, 10) ?? '');
@@ -30,7 +29,6 @@ export function SubscriptionForm({ companyId, editing, onDone }: { companyId: st
     event.preventDefault();
     save.mutate(subscriptionBody({ companyId, id, status, start, end, items }), { onSuccess: onDone });
   };
-  const catalog = plans.data ?? [];
   return (
     <form className="meter-editor" onSubmit={submit} aria-label={editing ? `Edit subscription ${editing.subscription_id}` : 'New subscription'} noValidate>
       <div className="inline-form">
@@ -53,42 +51,20 @@ export function SubscriptionForm({ companyId, editing, onDone }: { companyId: st
       </div>
       <fieldset className="webhook-params">
         <legend>Items: what the company is subscribed to</legend>
-        {plans.error && <ErrorMessage error={plans.error} />}
-        {items.map((item, i) => {
-          const prices = catalog.find((plan) => plan.id === item.planId)?.prices ?? [];
-          return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-            <div className="inline-form" key={i}>
-              <Field label={`Plan of item ${i + 1}`} problem={problem(`items.${i}.plan_id`)}>
-                <select name={`plan_${i}`} value={item.planId} onChange={(e) => setItem(i, { planId: e.target.value, priceId: '' })}>
-                  <option value="">(no plan)</option>
-                  {catalog.map((plan) => (
-                    <option key={plan.id} value={plan.id}>
-                      {plan.name} ({plan.id})
-                    </option>
-                  ))}
-                  {item.planId && !catalog.some((plan) => plan.id === item.planId) && <option value={item.planId}>{item.planId} (not in the catalog)</option>}
-                </select>
-              </Field>
-              <Field label={`Price of item ${i + 1}`} problem={problem(`items.${i}.price_id`)}>
-                <select name={`price_${i}`} value={item.priceId} onChange={(e) => setItem(i, { priceId: e.target.value })}>
-                  <option value="">(any price of the plan)</option>
-                  {prices.map((price) => (
-                    <option key={price.id} value={price.id}>
-                      {price.name} ({price.id})
-                    </option>
-                  ))}
-                  {item.priceId && !prices.some((price) => price.id === item.priceId) && (
-                    <option value={item.priceId}>{item.priceId} (not in the catalog)</option>
-                  )}
-                </select>
-              </Field>
-              <button type="button" className="secondary" onClick={() => setItems((rows) => rows.filter((_, j) => j !== i))}>
-                Remove item {i + 1}
-              </button>
-            </div>
-          );
-        })}
+        {items.map((item, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+          <div className="inline-form" key={i}>
+            <Field label={`Plan of item ${i + 1}`} problem={problem(`items.${i}.plan_id`)}>
+              <PlanSelect name={`plan_${i}`} value={item.planId} onChange={(plan) => setItem(i, { planId: plan?.id ?? '', priceId: '' })} />
+            </Field>
+            <Field label={`Price of item ${i + 1}`} problem={problem(`items.${i}.price_id`)}>
+              <PriceSelect name={`price_${i}`} planId={item.planId} value={item.priceId} onChange={(priceId) => setItem(i, { priceId })} />
+            </Field>
+            <button type="button" className="secondary" onClick={() => setItems((rows) => rows.filter((_, j) => j !== i))}>
+              Remove item {i + 1}
+            </button>
+          </div>
+        ))}
         <button type="button" className="secondary" onClick={() => setItems((rows) => [...rows, { planId: '', priceId: '' }])}>
           Add an item
         </button>
