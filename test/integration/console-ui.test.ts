@@ -608,7 +608,10 @@ describe('web console', () => {
   it('shows the collector application id with SDK snippets, and mints and revokes a management token', async () => {
     await page.goto(`${consoleUrl}/apps`);
     await expect(page.getByLabel('Collector application id', { exact: true }).textContent()).resolves.toBe(rt.credentials.collector_application_id);
-    await expect(page.getByLabel('moesif-nodejs snippet', { exact: true }).textContent()).resolves.toContain(`baseUri: '${rt.credentials.collector_url}'`);
+    // Every SDK the README names; each snippet is run in a real app by sdk-snippets.test.ts.
+    for (const sdk of ['moesif-nodejs', 'moesif-browser-js', 'moesifwsgi', 'moesifasgi', 'moesifapi'])
+      await expect(page.getByLabel(`${sdk} code`, { exact: true }).textContent()).resolves.toContain(rt.credentials.collector_application_id);
+    await expect(page.getByLabel('moesif-nodejs code', { exact: true }).textContent()).resolves.toContain(`baseUri: "${rt.credentials.collector_url}"`);
     await page.getByRole('table', { name: 'Apps' }).getByText('Current app').waitFor();
     await shot('apps');
     await page.click('button:has-text("Mint token")');

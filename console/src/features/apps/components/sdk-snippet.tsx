@@ -1,20 +1,11 @@
-import { useCollectorApplicationId } from '../api/apps';
 import { QueryState } from '../../../components/query-state';
+import { useCollectorApplicationId } from '../api/apps';
+import { sdkSnippets } from '../utils/sdk-snippets';
 
-/** How to point the Moesif SDKs at this collector, with the app's collector application id filled in. */
+/** How to point each Moesif SDK at this collector, with the app's collector application id filled in. */
 export function SdkSnippet({ collectorUrl }: { collectorUrl: string }) {
   const id = useCollectorApplicationId();
   if (!id.isSuccess) return <QueryState query={id} loading="Loading the collector application id…" />;
-  const node = `const moesif = require('moesif-nodejs');
-
-app.use(moesif({
-  applicationId: '${id.data}',
-  baseUri: '${collectorUrl}',
-}));`;
-  const api = `const moesifapi = require('moesifapi');
-
-moesifapi.configuration.ApplicationId = '${id.data}';
-moesifapi.configuration.BaseUri = '${collectorUrl}';`;
   return (
     <div className="sdk-snippet">
       <dl className="facts">
@@ -27,16 +18,18 @@ moesifapi.configuration.BaseUri = '${collectorUrl}';`;
           <code>{collectorUrl}</code>
         </dd>
       </dl>
-      <h3>Express middleware (moesif-nodejs)</h3>
-      <pre className="json-view" tabIndex={0} aria-label="moesif-nodejs snippet">
-        {node}
-      </pre>
-      <CopyButton text={node} label="Copy the moesif-nodejs snippet" />
-      <h3>API library (moesifapi)</h3>
-      <pre className="json-view" tabIndex={0} aria-label="moesifapi snippet">
-        {api}
-      </pre>
-      <CopyButton text={api} label="Copy the moesifapi snippet" />
+      {sdkSnippets(id.data, collectorUrl).map((snippet) => (
+        <section key={snippet.sdk} aria-label={`${snippet.sdk} snippet`}>
+          <h3>{snippet.title}</h3>
+          <p className="muted">
+            <code>{snippet.install}</code>
+          </p>
+          <pre className="json-view" tabIndex={0} aria-label={`${snippet.sdk} code`}>
+            {snippet.code}
+          </pre>
+          <CopyButton text={snippet.code} label={`Copy the ${snippet.sdk} snippet`} />
+        </section>
+      ))}
     </div>
   );
 }
