@@ -1105,6 +1105,12 @@ describe('web console', () => {
     await form.locator('input[name="alert_name"]').fill('Busy API');
     await form.locator('input[name="alert_window"]').fill('60');
     await form.locator('input[name="alert_threshold"]').fill('2');
+    // The events it counts, built from the data as a chart's filters are (the JSON stays the advanced form).
+    const picker = form.getByRole('group', { name: 'Build a condition from the data' });
+    await picker.locator('input[name="pick_field"]').fill('request.verb');
+    await picker.locator('input[name="pick_value"]').fill('GET');
+    await picker.getByRole('button', { name: 'Add filter' }).click();
+    await expect(form.locator('textarea[name="alert_query"]').inputValue()).resolves.toMatch(/^request\.verb.*GET/);
     // The preview: the metric per window, with the threshold drawn.
     await form.getByRole('img', { name: 'count per 60-minute window, with the threshold' }).waitFor({ timeout: 30_000 });
     await form.getByRole('button', { name: 'Create alert' }).click();
@@ -1122,7 +1128,9 @@ describe('web console', () => {
     await page.getByRole('button', { name: 'Run now' }).click();
     await page.getByRole('status').filter({ hasText: 'Evaluated now: 1 fired' }).waitFor();
     const history = page.getByRole('table', { name: 'Alert history' });
-    await history.getByText('email:oncall@example.com: sent').waitFor({ timeout: 30_000 });
+    await history.getByText('Email oncall@example.com: sent').waitFor({ timeout: 30_000 });
+    const stored = (await rt.management('GET', '/~/alerts')).body as { name: string; query?: unknown }[];
+    expect(stored.find((alert) => alert.name === 'Busy API')?.query).toEqual({ query_string: { query: expect.stringMatching(/^request\.verb.*GET/) } });
     expect(await history.getByRole('row').count()).toBe(2);
     expect(await seriousViolations()).toEqual([]);
     await shot('alert-history');

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
+import { FilterPicker } from '../../../components/filter-picker';
+import { queryFromText, textOfQuery, withQueryClause } from '../../../lib/query-text';
 import { fieldProblem } from '../../../lib/api-error';
 import { useQuotaRules, useSaveAlert, useWebhookChannels, type AlertPreviewRequest, type AlertRule, type AlertRuleInput } from '../api/alerts';
 import { AlertChart } from './alert-chart';
@@ -58,7 +60,7 @@ function draftOf(alert: AlertRule | undefined): Draft {
   return {
     name: alert?.name ?? '',
     enabled: (alert?.state ?? 1) === 1,
-    query: alert?.query ? JSON.stringify(alert.query, null, 2) : '',
+    query: alert?.query ? textOfQuery(alert.query) : '',
     metric: alert?.metric ?? 'count',
     quotaRuleId: alert?.quota_rule_id ?? '',
     groupBy: alert?.group_by ?? '',
@@ -78,12 +80,12 @@ function draftOf(alert: AlertRule | undefined): Draft {
   };
 }
 
-/** The alert the draft describes; a message for `query` when it is not JSON. Numbers are sent as typed, for the API to judge. */
+/** The alert the draft describes; a message for `query` when its JSON does not parse. Numbers are sent as typed, for the API to judge. */
 function inputOf(draft: Draft): AlertRuleInput | { queryProblem: string } {
   let query: Record<string, unknown> | undefined;
   if (draft.query.trim() !== '') {
     try {
-      query = JSON.parse(draft.query) as Record<string, unknown>;
+      query = queryFromText(draft.query);
     } catch (error) {
       return { queryProblem: `not valid JSON: ${(error as Error).message}` };
     }
@@ -203,9 +205,12 @@ export function AlertEditor({ alert, onSaved }: { alert?: AlertRule; onSaved: ()
           </Field>
         </div>
         {!isBilling(draft.metric) && (
-          <Field label="Of events matching (a search query as JSON; empty: all)" problem={problem('query')}>
-            <textarea name="alert_query" value={draft.query} onChange={(e) => set({ query: e.target.value })} rows={2} />
-          </Field>
+          <>
+            <Field label="Of events matching (terms such as request.verb:POST, or a search query as JSON; empty: all)" problem={problem('query')}>
+              <textarea name="alert_query" value={draft.query} onChange={(e) => set({ query: e.target.value })} rows={2} />
+            </Field>
+            <FilterPicker label="Build a condition from the data" onPick={(clause) => set({ query: withQueryClause(draft.query, clause) })} />
+          </>
         )}
       </fieldset>
       <fieldset>

@@ -1,12 +1,15 @@
 import { EmptyState } from '../../../components/empty-state';
 import { QueryState } from '../../../components/query-state';
-import { useAlertHistory } from '../api/alerts';
+import { useAlertHistory, useWebhookChannels } from '../api/alerts';
+import { channelName } from '../utils/channel-names';
 
 const shown = (value: number | null) => (value === null ? '—' : Number.isInteger(value) ? String(value) : value.toFixed(2));
 
 /** Firings and resolves, newest first, with where each message stands per channel. */
 export function AlertHistory({ alertId }: { alertId: string }) {
   const history = useAlertHistory(alertId);
+  const channels = useWebhookChannels();
+  const webhookNames = new Map((channels.data ?? []).map((channel) => [channel._id, channel.name]));
   if (!history.isSuccess) return <QueryState query={history} loading="Loading the alert's history…" />;
   const events = history.data.events;
   if (events.length === 0) return <EmptyState title="Never fired" />;
@@ -33,7 +36,7 @@ export function AlertHistory({ alertId }: { alertId: string }) {
             <td>
               {Object.entries(event.channels).map(([channel, outcome]) => (
                 <div key={channel} title={outcome.error}>
-                  {channel}: {outcome.status}
+                  {channelName(channel, webhookNames)}: {outcome.status}
                 </div>
               ))}
             </td>
