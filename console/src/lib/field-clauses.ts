@@ -1,5 +1,5 @@
 import type { components } from './api-schema';
-import { exactPhrase } from './query-text';
+import { exactPhrase, queryFromText } from './query-text';
 
 /** The fields a picker offers and the query-string clauses it writes (field-values.ts reads them from the API). */
 
@@ -51,4 +51,18 @@ export function fieldClause(field: PickableField, value: string): string {
 export function withClause(filter: string | undefined, clause: string): string {
   const current = filter?.trim() ?? '';
   return current === '' ? clause : `${current} AND ${clause}`;
+}
+
+/**
+ * The editor's text with a picked query-string clause added (AND): appended to query-string text,
+ * or, when the text is JSON, the JSON query and the clause both required (text that does not parse
+ * is left as it is, for its own error to show).
+ */
+export function withQueryClause(text: string, clause: string): string {
+  if (!text.trim().startsWith('{')) return withClause(text, clause);
+  try {
+    return JSON.stringify({ bool: { filter: [queryFromText(text), { query_string: { query: clause } }] } }, null, 2);
+  } catch {
+    return text;
+  }
 }

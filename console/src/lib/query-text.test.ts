@@ -1,4 +1,5 @@
-import { queryFromText, textOfQuery, withQueryClause } from './query-text';
+import { withQueryClause } from './field-clauses';
+import { queryFromText, textOfQuery } from './query-text';
 
 describe('queries as an editor holds them', () => {
   it('reads query-string terms or JSON, and gives back the text it was written as', () => {

@@ -1,5 +1,3 @@
-import { withClause } from './field-clauses';
-
 /** A query-string phrase matching exactly this value (quotes and backslashes escaped). */
 export function exactPhrase(value: string): string {
   return `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -25,18 +23,4 @@ export function textOfQuery(criteria: Record<string, unknown>): string {
   if (keys.length === 1 && queryString && Object.keys(queryString).length === 1 && typeof queryString.query === 'string') return queryString.query;
   if (keys.length === 1 && keys[0] === 'match_all') return '';
   return JSON.stringify(criteria, null, 2);
-}
-
-/**
- * The editor's text with a picked query-string clause added (AND): appended to query-string text,
- * or, when the text is JSON, the JSON query and the clause both required (text that does not parse
- * is left as it is, for its own error to show).
- */
-export function withQueryClause(text: string, clause: string): string {
-  if (!text.trim().startsWith('{')) return withClause(text, clause);
-  try {
-    return JSON.stringify({ bool: { filter: [queryFromText(text), { query_string: { query: clause } }] } }, null, 2);
-  } catch {
-    return text;
-  }
 }
