@@ -1303,6 +1303,16 @@ describe('web console', () => {
       await page.getByRole('main').waitFor();
       await page.waitForLoadState('networkidle');
       expect({ path, serious: await seriousViolations() }).toEqual({ path, serious: [] });
+      // Ids are picked (a select, checkboxes, or suggestions as you type), except an id one chooses oneself.
+      const typedIds = await page.$$eval('input', (inputs) =>
+        inputs
+          .filter(
+            (input) =>
+              /(^|_)ids?$/.test(input.name) && ['text', ''].includes(input.getAttribute('type') ?? '') && !input.list && !input.hasAttribute('data-chosen-id'),
+          )
+          .map((input) => input.name),
+      );
+      expect({ path, typedIds }).toEqual({ path, typedIds: [] });
     }
   }, 120_000);
 

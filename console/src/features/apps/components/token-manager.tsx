@@ -97,7 +97,7 @@ export function TokenManager({ scopes, currentTokenId }: { scopes: readonly stri
       )}
       <form className="inline-form" onSubmit={submitRevoke} aria-label="Revoke a token">
         <label>
-          Token id <input name="token_id" value={revokeId} onChange={(e) => setRevokeId(e.target.value)} required />
+          Token id <input name="token_id" data-chosen-id value={revokeId} onChange={(e) => setRevokeId(e.target.value)} required />
         </label>
         <button type="submit" disabled={revoke.isPending}>
           Revoke

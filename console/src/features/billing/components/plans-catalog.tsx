@@ -46,7 +46,7 @@ export function PlansCatalog() {
           <input name="plan_name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </Field>
         <Field label="Plan id (optional)" problem={fieldProblem(create.error, 'id')} hint="Your provider's id, or a word such as starter; generated when empty">
-          <input name="plan_id" value={id} onChange={(e) => setId(e.target.value)} maxLength={128} pattern="[A-Za-z0-9_\-]+" />
+          <input name="plan_id" data-chosen-id value={id} onChange={(e) => setId(e.target.value)} maxLength={128} pattern="[A-Za-z0-9_\-]+" />
         </Field>
         <button type="submit" disabled={create.isPending}>
           Create plan

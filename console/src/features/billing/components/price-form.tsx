@@ -61,7 +61,7 @@ export function PriceForm({ planId }: { planId: string }) {
           <input name="price_name" value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label="Price id (optional)" problem={problem('id')} hint="Your provider's price id; generated when empty">
-          <input name="price_id" value={id} onChange={(e) => setId(e.target.value)} maxLength={128} />
+          <input name="price_id" data-chosen-id value={id} onChange={(e) => setId(e.target.value)} maxLength={128} />
         </Field>
         <Field label="Currency" problem={problem('currency')}>
           <input name="currency" value={currency} onChange={(e) => setCurrency(e.target.value)} size={4} />

@@ -33,7 +33,7 @@ export function SubscriptionForm({ companyId, editing, onDone }: { companyId: st
     <form className="meter-editor" onSubmit={submit} aria-label={editing ? `Edit subscription ${editing.subscription_id}` : 'New subscription'} noValidate>
       <div className="inline-form">
         <Field label="Subscription id" problem={problem('subscription_id')} hint={editing ? undefined : "Your provider's id; generated when empty"}>
-          <input name="subscription_id" value={id} onChange={(e) => setId(e.target.value)} readOnly={editing !== undefined} />
+          <input name="subscription_id" data-chosen-id value={id} onChange={(e) => setId(e.target.value)} readOnly={editing !== undefined} />
         </Field>
         <Field label="Status" problem={problem('status')}>
           <select name="status" value={status} onChange={(e) => setStatus(e.target.value as SubscriptionStatus)}>
