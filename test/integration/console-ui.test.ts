@@ -1081,14 +1081,15 @@ describe('web console', () => {
     await shot('governance-quota-rule');
     await form.getByRole('button', { name: 'Create rule' }).click();
     await page.waitForURL(/\/console\/governance$/);
-    await page.getByText(`subscribers over quota on ${planId}`).waitFor();
+    // Lists name plans by their names.
+    await page.getByText('subscribers over quota on Console plan').waitFor();
 
     await page.getByRole('link', { name: 'Edit Console plan quota' }).click();
     const blocked = page.getByRole('table', { name: 'Blocked now, by id' });
     await blocked.waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Blocked now: 1' }).waitFor();
     const row = blocked.getByRole('row', { name: /quota-co/ });
-    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['quota-co', '3', '2', 'sub-console', planId]));
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['quota-co', '3', '2', 'sub-console', 'Console plan']));
     expect(await page.getByRole('form', { name: 'Edit governance rule' }).locator('input[name="quota_limit"]').inputValue()).toBe('2');
     expect(await seriousViolations()).toEqual([]);
     await shot('governance-quota-members');

@@ -17,3 +17,9 @@ export function useCatalogPlans() {
     queryFn: async () => dataOf(await api.GET('/~/billing/catalog/plans', { params: { query: { includes: 'prices' } } })),
   });
 }
+
+/** The catalog's plan names by id, for pages that name plans (a rule's plans, who it hits): people read names. */
+export function usePlanNames(): ReadonlyMap<string, string> {
+  const plans = useCatalogPlans();
+  return new Map((plans.data ?? []).map((plan) => [plan.id, plan.name]));
+}

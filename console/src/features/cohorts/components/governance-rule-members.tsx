@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { QueryState } from '../../../components/query-state';
+import { usePlanNames } from '../../../lib/catalog';
 import { useGovernanceRuleMembers } from '../api/governance-rules';
 
 /** The values worth a column, in this order, when any member has them. */
@@ -21,6 +22,7 @@ const COLUMNS: readonly [string, string][] = [
 /** Who the rule blocks (or tags) now, with the figures its response is filled with. */
 export function GovernanceRuleMembers({ ruleId, blocks }: { ruleId: string; blocks: boolean }) {
   const members = useGovernanceRuleMembers(ruleId);
+  const planNames = usePlanNames();
   if (!members.isSuccess) return <QueryState query={members} loading="Loading who the rule hits…" />;
   const { total, members: shown } = members.data;
   const heading = blocks ? 'Blocked now' : 'Tagged now';
@@ -54,7 +56,13 @@ export function GovernanceRuleMembers({ ruleId, blocks }: { ruleId: string; bloc
                 <Link to={`/${member.kind === 'user' ? 'users' : 'companies'}/${encodeURIComponent(member.id)}`}>{member.id}</Link>
               </td>
               {columns.map(([key]) => (
-                <td key={key}>{key === 'quota_reset' && member.values[key] ? new Date(member.values[key]).toLocaleString() : (member.values[key] ?? '')}</td>
+                <td key={key} title={key === 'plan_id' ? member.values[key] : undefined}>
+                  {key === 'quota_reset' && member.values[key]
+                    ? new Date(member.values[key]).toLocaleString()
+                    : key === 'plan_id' && member.values[key]
+                      ? (planNames.get(member.values[key]) ?? member.values[key])
+                      : (member.values[key] ?? '')}
+                </td>
               ))}
             </tr>
           ))}

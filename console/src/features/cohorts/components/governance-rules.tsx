@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { usePlanNames } from '../../../lib/catalog';
 import { EmptyState } from '../../../components/empty-state';
 import { useCohort, useGovernanceRulePages } from '../api/cohorts';
 import { CohortMembers } from './cohort-members';
@@ -14,6 +15,7 @@ const MODEL_HITS = {
 
 /** Governance rules, and for user and company rules the cohorts they hit with how many members each has now. */
 export function GovernanceRules() {
+  const planNames = usePlanNames();
   const rules = useGovernanceRulePages();
   const items = rules.data?.pages.flatMap((page) => page.items) ?? [];
   if (!rules.isSuccess) return <QueryState query={rules} loading="Loading governance rules…" />;
@@ -55,7 +57,7 @@ export function GovernanceRules() {
                   <>
                     {(rule.plans ?? []).length > 0 && (
                       <div className="muted">
-                        {MODEL_HITS[rule.model ?? 'cohort']} on {(rule.plans ?? []).map((plan) => plan.plan_id).join(', ')}
+                        {MODEL_HITS[rule.model ?? 'cohort']} on {(rule.plans ?? []).map((plan) => planNames.get(plan.plan_id) ?? plan.plan_id).join(', ')}
                       </div>
                     )}
                     {rule.model === 'spend_cap' && (rule.plans ?? []).length === 0 && <div className="muted">{MODEL_HITS.spend_cap}</div>}
