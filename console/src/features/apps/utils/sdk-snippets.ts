@@ -24,6 +24,15 @@ export function sdkSnippets(applicationId: string, collectorUrl: string): SdkSni
   const id = JSON.stringify(applicationId);
   const base = JSON.stringify(collectorUrl);
   const py = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  // The two Python middlewares take the same settings and differ in how they wrap the app.
+  const python = (module: string, wrap: string) => `from ${module} import MoesifMiddleware
+
+moesif_settings = {
+    'APPLICATION_ID': ${py(applicationId)},
+    'BASE_URI': ${py(collectorUrl)},
+    'LOG_BODY': True,
+}
+${wrap}`;
   return [
     {
       sdk: 'moesif-nodejs',
@@ -56,28 +65,14 @@ app.use(moesif({
       title: 'Python: Flask, Django or any WSGI app (moesifwsgi)',
       install: 'pip install moesifwsgi',
       language: 'python',
-      code: `from moesifwsgi import MoesifMiddleware
-
-moesif_settings = {
-    'APPLICATION_ID': ${py(applicationId)},
-    'BASE_URI': ${py(collectorUrl)},
-    'LOG_BODY': True,
-}
-app.wsgi_app = MoesifMiddleware(app.wsgi_app, moesif_settings)`,
+      code: python('moesifwsgi', 'app.wsgi_app = MoesifMiddleware(app.wsgi_app, moesif_settings)'),
     },
     {
       sdk: 'moesifasgi',
       title: 'Python: FastAPI, Starlette or any ASGI app (moesifasgi)',
       install: 'pip install moesifasgi',
       language: 'python',
-      code: `from moesifasgi import MoesifMiddleware
-
-moesif_settings = {
-    'APPLICATION_ID': ${py(applicationId)},
-    'BASE_URI': ${py(collectorUrl)},
-    'LOG_BODY': True,
-}
-app.add_middleware(MoesifMiddleware, settings=moesif_settings)`,
+      code: python('moesifasgi', 'app.add_middleware(MoesifMiddleware, settings=moesif_settings)'),
     },
     {
       sdk: 'moesifapi',
