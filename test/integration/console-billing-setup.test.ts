@@ -8,7 +8,8 @@ import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/run
  * A newcomer's billing setup in the console alone (Debian's Chromium): a plan and a price with the
  * ids they chose, a webhook channel, a subscription created on a company's profile with its plan and
  * price picked from the catalog, and a meter whose preview shows that subscription billed, beside
- * one an SDK sent without items, billed by the plan its metadata names.
+ * one the real moesif-nodejs sent without items (its updateSubscription has none), billed by the
+ * plan its metadata names.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/console');
@@ -55,8 +56,14 @@ describe('billing setup in the console', () => {
       expect((await rt.collect('/v1/companies', { company_id: company })).status).toBe(201);
       expect((await rt.collect('/v1/events', apiCall({ transaction_id: uuid(700 + i), company_id: company }, now))).status).toBe(201);
     }
-    const sdkSubscription = { subscription_id: 'sub_sdk', company_id: 'sdk-co', status: 'active', metadata: { plan_id: 'starter' } };
-    expect((await rt.collect('/v1/subscriptions', sdkSubscription)).status).toBe(201);
+    // The real moesif-nodejs: its updateSubscription carries no items, so the plan goes in its metadata.
+    let moesif: ((options: Record<string, unknown>) => { updateSubscription(model: Record<string, unknown>): Promise<unknown> }) | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      moesif = require('moesif-nodejs');
+    });
+    const sdk = moesif!({ applicationId: rt.credentials.collector_application_id, baseUri: rt.credentials.collector_url });
+    await sdk.updateSubscription({ subscriptionId: 'sub_sdk', companyId: 'sdk-co', status: 'active', metadata: { plan_id: 'starter' } });
 
     // The catalog: a plan and a price with chosen ids; a taken id is refused beside the field.
     const newPlan = page.getByRole('form', { name: 'New plan' });
