@@ -54,11 +54,30 @@ interface MeterLine {
 export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsageInput): Promise<CustomerUsage> {
   const { tenant, companyId, now } = input;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
-  // The reads that do not depend on each other run side by side: a page load is a few round trips, not one per meter.
-  const [directory, meters] = await Promise.all([
-    SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }),
-    activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m))),
-  ]);
+  const pricings = new Map<string, Promise<MeterPricing | undefined>>();
+  const pricingOf = (planId: string | undefined) => {
+    if (planId === undefined) return Promise.resolve(undefined);
+    let pricing = pricings.get(planId);
+    if (!pricing) {
+      pricing = loadMeterPricing(deps.resources, tenant, planId);
+      pricings.set(planId, pricing);
+    }
+    return pricing;
+  };
+  // The reads that do not depend on each other run side by side: a page load is a few round trips,
+  // not one per meter. Each meter's price and what the run has reported (the balance's drawn part,
+  // the last periods' invoices) are read while the company's subscriptions are.
+  const metersRead = activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m)));
+  const reportedRead = metersRead.then((meters) =>
+    mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({
+      meter,
+      pricing: await pricingOf(meter.catalogPlanId),
+      billed: await deps.billedTotals(tenant, meter.id),
+    })),
+  );
+  // Awaited below; marked handled now, for when a refusal of the request comes first.
+  reportedRead.catch(() => undefined);
+  const [directory, meters] = await Promise.all([SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }), metersRead]);
   const own = [...directory.subscriptions.values()].filter(
     (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
   );
@@ -73,16 +92,6 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       { field: 'period_start', reason: "is neither a subscription's period start nor the first of a UTC month" },
     ]);
   const billable = own.filter((s) => periods.has(s.subscriptionId));
-  const pricings = new Map<string, Promise<MeterPricing | undefined>>();
-  const pricingOf = (planId: string | undefined) => {
-    if (planId === undefined) return Promise.resolve(undefined);
-    let pricing = pricings.get(planId);
-    if (!pricing) {
-      pricing = loadMeterPricing(deps.resources, tenant, planId);
-      pricings.set(planId, pricing);
-    }
-    return pricing;
-  };
   const asks: QuantityAsk[] = [];
   for (const meter of meters) {
     const chosen = directory.forCompany(companyId, meter.billedIds);
@@ -99,12 +108,7 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     }
   }
   const [reported, balanceList, quantities] = await Promise.all([
-    // Each meter's price and what the run has reported (the balance's drawn part, and the last periods' invoices).
-    mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({
-      meter,
-      pricing: await pricingOf(meter.catalogPlanId),
-      billed: await deps.billedTotals(tenant, meter.id),
-    })),
+    reportedRead,
     Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)),
     // Every meter's windows of every subscription in one search (more only past the bucket cap).
     windowQuantities(deps.index, scope, asks, now),
