@@ -52,7 +52,6 @@ export function SubscriptionForm({ companyId, editing, onDone }: { companyId: st
       <fieldset className="webhook-params">
         <legend>Items: what the company is subscribed to</legend>
         {items.map((item, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
           <div className="inline-form" key={i}>
             <Field label={`Plan of item ${i + 1}`} problem={problem(`items.${i}.plan_id`)}>
               <PlanSelect name={`plan_${i}`} value={item.planId} onChange={(plan) => setItem(i, { planId: plan?.id ?? '', priceId: '' })} />
