@@ -1,4 +1,4 @@
-import { useCatalogPlans, type CatalogPlan } from '../lib/catalog';
+import { useCatalogPlans } from '../lib/catalog';
 import { ErrorMessage } from './error-message';
 
 /**
@@ -15,7 +15,8 @@ export function PlanSelect({
 }: {
   name: string;
   value: string;
-  onChange: (plan: Pick<CatalogPlan, 'id' | 'provider'> | undefined) => void;
+  /** The picked plan; a stored id the catalog no longer has comes back without a provider. */
+  onChange: (plan: { id: string; provider?: string } | undefined) => void;
   emptyLabel?: string;
 }) {
   const plans = useCatalogPlans();
@@ -27,7 +28,7 @@ export function PlanSelect({
         value={value}
         onChange={(e) => {
           const plan = catalog.find((p) => p.id === e.target.value);
-          onChange(plan ?? (e.target.value === '' ? undefined : { id: e.target.value, provider: 'webhook' }));
+          onChange(plan ? { id: plan.id, provider: plan.provider } : e.target.value === '' ? undefined : { id: e.target.value });
         }}
       >
         <option value="">{plans.isPending ? 'Loading the catalog…' : emptyLabel}</option>
