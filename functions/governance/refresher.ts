@@ -3,7 +3,7 @@ import type { SearchableIndex } from '../search/port';
 import { mapWithConcurrency } from '../shared/concurrency';
 import type { DataRetention, RetentionPass } from '../retention';
 import { INLINE_PURGE_ITEMS, type AppPurger, type PurgeResult } from '../resources/app-purge';
-import type { GovernedApps } from './governed-apps';
+import type { GovernedApp, GovernedApps } from './governed-apps';
 import { GOVERNED_APPS_PARTITION } from '../resources/keys';
 import { computeMembership, computeSampleRates, type MembershipProblem } from './membership';
 import type { RuleConfigStore } from './rule-config-store';
@@ -60,7 +60,8 @@ export class GovernanceRefresher {
     this.now = deps.now ?? (() => new Date());
   }
 
-  refreshApp(orgId: string, appId: string): Promise<RefreshResult> {
+  /** `listed`: the app's registry entry as the schedule listed it (else it is read before the rules). */
+  refreshApp(orgId: string, appId: string, listed?: GovernedApp): Promise<RefreshResult> {
     const key = `${orgId}/${appId}`;
     const current = this.running.get(key);
     if (current) {
@@ -68,7 +69,7 @@ export class GovernanceRefresher {
       current.again ??= current.run.catch(() => undefined).then(() => this.refreshApp(orgId, appId));
       return current.again;
     }
-    const run = this.compute(orgId, appId).finally(() => {
+    const run = this.compute(orgId, appId, listed).finally(() => {
       if (this.running.get(key)?.run === run) this.running.delete(key);
     });
     this.running.set(key, { run });
@@ -99,9 +100,10 @@ export class GovernanceRefresher {
     const apps = await this.deps.governedApps.list();
     const results: RefreshResult[] = [];
     const failures: { org_id: string; app_id: string; error: string }[] = [];
-    await mapWithConcurrency(apps, APPS_IN_FLIGHT, async ({ org_id, app_id }) => {
+    await mapWithConcurrency(apps, APPS_IN_FLIGHT, async (listed) => {
+      const { org_id, app_id } = listed;
       try {
-        results.push(await this.refreshApp(org_id, app_id));
+        results.push(await this.refreshApp(org_id, app_id, listed));
       } catch (error) {
         failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
       }
@@ -124,14 +126,15 @@ export class GovernanceRefresher {
     };
   }
 
-  private async compute(orgId: string, appId: string): Promise<RefreshResult> {
+  private async compute(orgId: string, appId: string, listed?: GovernedApp): Promise<RefreshResult> {
     const app = await this.deps.apps.getApp(orgId, appId);
     if (!app) {
       await this.deps.governedApps.forget(orgId, appId);
       return { org_id: orgId, app_id: appId, changed: false, problems: [] };
     }
-    // Read before the rules: a rule created after this read re-registers the app, and the forget below then leaves it.
-    const registered = await this.deps.governedApps.entry(orgId, appId);
+    // Known before the rules are read (listed by the schedule, else read now): a rule created after
+    // that re-registers the app, and the forget below then leaves it.
+    const registered = listed ?? (await this.deps.governedApps.entry(orgId, appId));
     const rules = await this.deps.rules.enabledRules(orgId, appId);
     const cohorts = await this.deps.rules.cohorts(
       orgId,
