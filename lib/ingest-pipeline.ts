@@ -11,7 +11,8 @@ import type { SearchDomain } from './search-domain';
 import { grantListBucket, grantObjectAccess } from './object-access';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
-import { lambdaEnvironment, openSearchEnvironment, ConsumerEnv } from '../functions/definitions/environment';
+import { lambdaEnvironment, openSearchEnvironment, ConsumerEnv, settingVariables } from '../functions/definitions/environment';
+import { GEOGRAPHY_DATABASE_PATH, geographyBundlingCommands } from './geography-bundling';
 
 export interface IngestPipelineProps {
   readonly storage: Storage;
@@ -49,8 +50,10 @@ export class IngestPipeline extends Construct {
       timeout: Duration.minutes(2),
       logLevel: props.logLevel,
       logRetention: props.logRetention,
+      afterBundling: geographyBundlingCommands,
       environment: {
         ...lambdaEnvironment(ConsumerEnv, {
+          [settingVariables.geoIpDatabase]: GEOGRAPHY_DATABASE_PATH,
           ...openSearchEnvironment(props.search),
           [tables.dedup.envVar]: storage.tables.dedup.tableName,
           [tables.profiles.envVar]: storage.tables.profiles.tableName,

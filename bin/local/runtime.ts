@@ -1,7 +1,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { billingRunDeps } from '../../functions/composition-root/billing-services';
-import { collectorHandler, consumerHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
+import { collectorHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
+import { consumerHandler } from '../../functions/composition-root/consumer-services';
+import { openCallerEnricher } from '../../functions/enrichment';
 import { governanceRefresher, managementApiHandler } from '../../functions/composition-root/management-services';
 import { searchApiHandler } from '../../functions/composition-root/search-services';
 import { sharedViewApiHandler } from '../../functions/composition-root/shared-view-services';
@@ -244,7 +246,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         ...(options.alerts?.pagerDutyUrl ? { pagerDutyUrl: options.alerts.pagerDutyUrl } : {}),
       }),
     });
-    const consumer = consumerHandler(stores, index, noMetrics);
+    const consumer = consumerHandler(stores, index, noMetrics, openCallerEnricher());
     const quarantine = stores.quarantine;
 
     const poller = new StreamPoller({

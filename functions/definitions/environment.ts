@@ -30,6 +30,7 @@ export const settingVariables = {
   publicBaseUrl: 'PUBLIC_BASE_URL',
   notificationsFrom: 'NOTIFICATIONS_FROM',
   slackWebhookHosts: 'SLACK_WEBHOOK_HOSTS',
+  geoIpDatabase: 'GEO_IP_DATABASE',
 } as const;
 const v = settingVariables;
 
@@ -64,6 +65,8 @@ export const ConsumerEnv = z.object({
   [tables.billing.envVar]: name,
   [buckets.archive.envVar]: name,
   [buckets.failedRecords.envVar]: name,
+  /** The MMDB file of IP geography (functions/enrichment); default: the one shipped in node_modules. */
+  [v.geoIpDatabase]: z.string().min(1).optional(),
 });
 
 export const UploadProcessorEnv = z.object({

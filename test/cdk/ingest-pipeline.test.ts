@@ -1,4 +1,6 @@
 import { consumerEventSource, ingestStream } from '../../functions/definitions/resources';
+import { existsSync } from 'node:fs';
+import { GEOGRAPHY_DATABASE_FILE, GEOGRAPHY_DATABASE_PATH, geographyBundlingCommands } from '../../lib/geography-bundling';
 import { logicalIdOf, synthesize } from './synth';
 
 const { stack, template, resources } = synthesize();
@@ -98,6 +100,17 @@ describe('consumer event source mapping', () => {
         Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/profiles/*']] },
       },
     ]);
+  });
+});
+
+describe('consumer enrichment', () => {
+  it('finds the IP geography database that bundling copies beside its code', () => {
+    expect(resources[consumerId]!.Properties.Environment.Variables.GEO_IP_DATABASE).toBe(GEOGRAPHY_DATABASE_PATH);
+    expect(GEOGRAPHY_DATABASE_PATH).toBe(`/var/task/${GEOGRAPHY_DATABASE_FILE}`);
+    const [command] = geographyBundlingCommands('/in', '/asset-output');
+    const [, source, target] = /^cp "(.+)" "(.+)"$/.exec(command!)!;
+    expect(existsSync(source!)).toBe(true);
+    expect(target).toBe(`/asset-output/${GEOGRAPHY_DATABASE_FILE}`);
   });
 });
 

@@ -19,6 +19,8 @@ interface CallSpec {
   readonly weight?: number;
   readonly metadata?: Record<string, unknown>;
   readonly requestHeaders?: Record<string, string>;
+  /** The caller's address (`request.ip_address`). */
+  readonly ip?: string;
   readonly late?: boolean;
 }
 
@@ -31,7 +33,14 @@ export function apiCall(spec: CallSpec): CaseDocument {
   const responseTime = new Date(Date.parse(spec.time) + (spec.duration ?? 0)).toISOString();
   const uri = spec.uri ?? 'https://api.shop.test/v1/ping';
   const data: Record<string, unknown> = {
-    request: { time: spec.time, uri, route: routeOfUri(uri), verb: spec.verb ?? 'GET', headers: spec.requestHeaders ?? {} },
+    request: {
+      time: spec.time,
+      uri,
+      route: routeOfUri(uri),
+      verb: spec.verb ?? 'GET',
+      headers: spec.requestHeaders ?? {},
+      ...(spec.ip === undefined ? {} : { ip_address: spec.ip }),
+    },
     response: { time: responseTime, status: spec.status ?? 200, headers: {} },
   };
   if (spec.user !== undefined) data.user_id = spec.user;

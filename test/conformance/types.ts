@@ -73,6 +73,7 @@ export type Area =
   | 'filters'
   | 'nesting'
   | 'profiles'
+  | 'enrichment'
   | 'rejections';
 
 export interface ConformanceCase {

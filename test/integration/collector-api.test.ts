@@ -348,6 +348,15 @@ describe('collector API', () => {
       expect(source.session_token).toBe('live_abc123');
     });
 
+    it("adds the caller's country and parsed user agent at ingest (DB-IP Country Lite, ua-parser-js)", async () => {
+      const event = apiCall({ transaction_id: uuid(501) });
+      (event.request as { headers: Record<string, string> }).headers['user-agent'] = 'python-requests/2.31.0';
+      await rt.collect('/v1/events', event, { headers: { 'x-forwarded-for': '81.2.69.142' } });
+      const request = (await getEvent(uuid(501))).body._source.request;
+      expect(request.geo_ip).toEqual({ country_iso_code: 'GB', country_name: 'United Kingdom' });
+      expect(request.user_agent).toEqual({ name: 'python-requests', major: '2' });
+    });
+
     it('requires transaction_id to be exactly 36 characters', async () => {
       const res = await rt.collect('/v1/events', apiCall({ transaction_id: `${uuid(1)}x` }));
       expect(res.status).toBe(400);

@@ -9,6 +9,7 @@ import type { LateWindowStore } from '../../billing/late-events/late-window-stor
 import type { EthAbiCatalog } from '../../ethereum/eth-abi-catalog';
 import type { AppStore } from '../../organisations/app-store';
 import { withEthFields } from '../../ethereum/eth-fields';
+import { withCallerFields, type CallerEnricher } from '../../enrichment';
 import type { Archive, ArchiveEntry } from './archive';
 import type { DedupStore } from './dedup-store';
 import { isPermanentFailure } from './permanent-failure';
@@ -40,6 +41,8 @@ export interface ConsumerDeps {
   readonly ethAbis?: Pick<EthAbiCatalog, 'lookupFor'>;
   /** The apps' route templates (`/orders/:order_id`), tried before ids are found in paths automatically. */
   readonly routeTemplates?: Pick<AppStore, 'routeTemplatesOf'>;
+  /** Adds the caller's country and parsed user agent to API calls and actions (functions/enrichment). */
+  readonly callers?: CallerEnricher;
   readonly now?: () => Date;
 }
 
@@ -145,10 +148,8 @@ async function storeEvents(deps: ConsumerDeps, events: readonly EventWork[], fai
   let documents: IndexDocument[];
   try {
     const patterns = await routePatternsOf(deps, toStore);
-    const built = await withIdentifiedUsers(
-      deps.profiles,
-      toStore.map((w) => eventDocument(w.scope, w.kind, w.item, patterns.get(w.scope.app_id))),
-    );
+    const shaped = toStore.map((w) => eventDocument(w.scope, w.kind, w.item, patterns.get(w.scope.app_id)));
+    const built = await withIdentifiedUsers(deps.profiles, deps.callers ? withCallerFields(deps.callers, shaped) : shaped);
     documents = deps.ethAbis ? await withEthFields(deps.ethAbis, built) : built;
   } catch {
     toStore.forEach((w) => failed.add(w.record));

@@ -2,6 +2,7 @@ import type { ConformanceCase } from '../types';
 import { DATE_HISTOGRAM_CASES, DATE_QUERY_CASES, HISTOGRAM_CASES } from './dates';
 import { FILTER_AGG_CASES, METRIC_CASES, NESTING_CASES, RANGE_AGG_CASES, TERMS_CASES } from './aggregations';
 import { ARRAY_CASES, MISSING_CASES } from './arrays-missing';
+import { ENRICHMENT_CASES } from './callers';
 import { PROFILE_CASES } from './profiles';
 import { BOOL_CASES, QUERY_CASES, QUERY_STRING_CASES } from './queries';
 import { REJECTION_CASES } from './rejections';
@@ -31,5 +32,6 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...DATE_HISTOGRAM_CASES,
   ...HISTOGRAM_CASES,
   ...PROFILE_CASES,
+  ...ENRICHMENT_CASES,
   ...REJECTION_CASES,
 ];
