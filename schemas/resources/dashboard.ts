@@ -9,6 +9,38 @@ const ResourceId = z.string().min(1).max(128);
 export const MAX_CHILD_DASHBOARDS = 100;
 export const MAX_DASHBOARD_WORKSPACES = 200;
 
+/** Columns of the console's dashboard grid; a tile's `x + w` stays within them. */
+export const DASHBOARD_COLUMNS = 12;
+/** A tile's height in grid rows (the console draws a row 40 px high). */
+export const MAX_TILE_HEIGHT = 24;
+
+/** Where one workspace sits on the dashboard's grid, in grid units (not in the spec: the console's saved layout). */
+export const DashboardTile = z
+  .strictObject({
+    workspace_id: ResourceId,
+    x: z
+      .int()
+      .min(0)
+      .max(DASHBOARD_COLUMNS - 1),
+    y: z.int().min(0).max(10_000),
+    w: z.int().min(1).max(DASHBOARD_COLUMNS),
+    h: z.int().min(2).max(MAX_TILE_HEIGHT),
+  })
+  .refine((tile) => tile.x + tile.w <= DASHBOARD_COLUMNS, { message: `x + w must be at most ${DASHBOARD_COLUMNS}`, path: ['w'] });
+export type DashboardTile = z.infer<typeof DashboardTile>;
+
+/** A grid layout names each workspace at most once. */
+const DashboardLayout = z
+  .array(DashboardTile)
+  .max(MAX_DASHBOARD_WORKSPACES)
+  .superRefine((tiles, ctx) => {
+    const seen = new Set<string>();
+    tiles.forEach((tile, i) => {
+      if (seen.has(tile.workspace_id)) ctx.addIssue({ code: 'custom', message: 'names a workspace placed earlier in the layout', path: [i, 'workspace_id'] });
+      seen.add(tile.workspace_id);
+    });
+  });
+
 /** Fields a caller may set on a dashboard (spec: DashboardUpdateItem). */
 const dashboardFields = {
   parent: ResourceId,
@@ -21,6 +53,12 @@ const dashboardFields = {
   }),
   sort_order: z.number(),
   policy: PolicyItem,
+  /**
+   * The grid: position and size of its workspaces. Sent alone, it also sets `workspace_ids` (rows by
+   * `y`, in `x` order); sent with them, it may only place workspaces they list. A workspace without
+   * a tile is placed below the others.
+   */
+  layout: DashboardLayout,
 };
 
 /**
@@ -35,6 +73,7 @@ export const DashboardCreate = z.strictObject({
   workspace_ids: dashboardFields.workspace_ids.default([]),
   sort_order: dashboardFields.sort_order.optional(),
   policy: dashboardFields.policy.optional(),
+  layout: dashboardFields.layout.optional(),
   profile_view_promotion: z.string().max(256).optional(),
 });
 export type DashboardCreate = z.infer<typeof DashboardCreate>;
@@ -48,6 +87,7 @@ export const DashboardUpdate = z.strictObject({
   sort_order: dashboardFields.sort_order.optional(),
   dashboard_ids: dashboardFields.dashboard_ids.optional(),
   policy: dashboardFields.policy.optional(),
+  layout: dashboardFields.layout.optional(),
 });
 export type DashboardUpdate = z.infer<typeof DashboardUpdate>;
 
@@ -64,6 +104,7 @@ export const DashboardDocument = z.object({
   name: z.string(),
   dashboard_ids: z.array(z.string()),
   workspace_ids: z.array(z.array(z.string())),
+  layout: z.array(DashboardTile).optional(),
   parent: z.string().optional(),
   profile_view_promotion: z.string().optional(),
   sort_order: z.number().optional(),

@@ -123,6 +123,41 @@ describe('boards: dashboards, workspaces, email templates, keystore', () => {
       expect((await api('GET', `/~/dashboards/${dash._id}`)).body).toEqual(dash);
     });
 
+    it('a grid layout sets the rows when sent alone, must agree with them when both are sent, and survives copies', async () => {
+      const [a, b, c] = [await createWorkspace({ name: 'A' }), await createWorkspace({ name: 'B' }), await createWorkspace({ name: 'C' })];
+      const layout = [
+        { workspace_id: b._id, x: 6, y: 0, w: 6, h: 6 },
+        { workspace_id: a._id, x: 0, y: 0, w: 6, h: 8 },
+        { workspace_id: c._id, x: 0, y: 8, w: 12, h: 4 },
+      ];
+      const dash = await createDashboard({ name: 'Grid', layout });
+      expect(dash).toMatchObject({ workspace_ids: [[a._id, b._id], [c._id]], layout });
+
+      // Rows alone (an older client, or "add to dashboard") keep the tiles of workspaces still listed.
+      const rowsOnly = await api('POST', `/~/dashboards/${dash._id}`, { workspace_ids: [[a._id], [c._id]] });
+      expect(rowsOnly.body.layout).toEqual([layout[1], layout[2]]);
+
+      const refused: [unknown, string][] = [
+        [{ workspace_ids: [[a._id]], layout: [layout[0]] }, 'layout[0].workspace_id'],
+        [{ layout: [layout[1], { ...layout[1], x: 1 }] }, 'layout[1].workspace_id'],
+        [{ layout: [{ ...layout[0], x: 8 }] }, 'layout[0].w'],
+        [{ layout: [{ ...layout[0], h: 1 }] }, 'layout[0].h'],
+        [{ layout: [{ workspace_id: '0000000000000000beef', x: 0, y: 0, w: 4, h: 4 }] }, 'workspace_ids[0][0]'],
+      ];
+      for (const [body, field] of refused) {
+        const answer = await api('POST', `/~/dashboards/${dash._id}`, body);
+        expect([answer.status, fieldsOf(answer)]).toEqual([400, [field]]);
+      }
+
+      const copy = (await api('POST', `/~/dashboards/${dash._id}/copy`)).body;
+      const copied = copy.workspace_ids.flat();
+      expect(copy.layout.map((tile: { workspace_id: string }) => tile.workspace_id)).toEqual(copied);
+      expect(copy.layout.map(({ workspace_id: _id, ...place }: Record<string, unknown>) => place)).toEqual([
+        { x: 0, y: 0, w: 6, h: 8 },
+        { x: 0, y: 8, w: 12, h: 4 },
+      ]);
+    });
+
     it('ACL: grant by query or body, replace a permission, revoke; unknown grantee 404', async () => {
       const dash = await createDashboard({ name: 'Shared' });
       const granted = await api('POST', `/~/dashboards/${dash._id}/policy/acl?grantee=alice&permission=read`);

@@ -6,6 +6,7 @@ import type { Operation } from '../../shared/http/handler';
 import { contextOf, type CrudDeps, type ResourceContext } from '../../resources/crud-operations';
 import { newResourceId, type ResourceStore, type StoredDocument } from '../../resources/resource-store';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX, dashboardTree, rowsOf } from './dashboard-tree';
+import { layoutWithIds } from './dashboard-layout';
 import { optionalObjectBody } from '../../resources/optional-body';
 import { inApp } from '../../resources/references';
 import { parseBody } from '../../shared/invalid-input';
@@ -59,6 +60,8 @@ export function copyDashboardOperation(deps: CrudDeps, idParam: string): Operati
         ),
         workspace_ids: rowsOf(doc).map((row) => row.flatMap((id) => (workspaceIds.has(id) ? [workspaceIds.get(id)!] : []))),
       };
+      const layout = layoutWithIds(doc, workspaceIds);
+      if (layout !== undefined) copy.layout = layout;
       if (!isRoot && typeof doc.parent === 'string' && dashboardIds.has(doc.parent)) copy.parent = dashboardIds.get(doc.parent);
       await createOrFail(deps.store, inApp(ctx, DASHBOARD_PREFIX), newId, copy);
       if (isRoot) root = copy;

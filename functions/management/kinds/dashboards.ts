@@ -6,6 +6,7 @@ import { namedOperations, type ResourceDeps, type ResourceOperationTable } from 
 import { cascadeDeleteOperation } from './dashboard-cascade';
 import { copyDashboardOperation } from './dashboard-copy';
 import { DASHBOARD_PREFIX, WORKSPACE_PREFIX, rowsOf } from './dashboard-tree';
+import { settledLayout } from './dashboard-layout';
 import { aclOperations } from './policy-acl';
 import { resolveReferences, type Reference } from '../../resources/references';
 import { storable } from '../../resources/storable';
@@ -15,7 +16,8 @@ const ID_PARAM = 'dashId';
 /**
  * Dashboards: CRUD (`/~/dashboards`, `/~/dashboards/{dashId}`; update is POST as in the original),
  * copy, cascade delete and ACL. `parent`, `dashboard_ids` and `workspace_ids` must name live
- * dashboards and workspaces of the same app.
+ * dashboards and workspaces of the same app; `layout` (the console's grid) agrees with
+ * `workspace_ids` (dashboard-layout.ts).
  */
 export function dashboardOperations(deps: ResourceDeps): ResourceOperationTable {
   const kind: CrudKind<DashboardCreate, DashboardUpdate> = {
@@ -25,16 +27,19 @@ export function dashboardOperations(deps: ResourceDeps): ResourceOperationTable 
     createSchema: DashboardCreate,
     updateSchema: DashboardUpdate,
     async toStored(input, ctx, system) {
-      await checkReferences(deps, ctx, input, undefined);
-      return storable({ ...system, auth_user_id: ctx.caller.sub, created: system.created_at, ...input });
+      // workspace_ids defaults to []: an empty list beside a layout was not sent.
+      const settled = { ...input, ...settledLayout(input, input.workspace_ids.length > 0 || input.layout === undefined) };
+      await checkReferences(deps, ctx, settled, undefined);
+      return storable({ ...system, auth_user_id: ctx.caller.sub, created: system.created_at, ...settled });
     },
     async applyUpdate(current, input, ctx) {
       const id = String(current._id);
       if (input.dashboard_id !== undefined && input.dashboard_id !== id) {
         throw new ValidationError('dashboard_id must be the id of the dashboard being updated', [{ field: 'dashboard_id', reason: `is not ${id}` }]);
       }
-      await checkReferences(deps, ctx, input, id, current);
-      const { dashboard_id: _ignored, ...changes } = input;
+      const settled = { ...input, ...settledLayout(input, input.workspace_ids !== undefined, current) };
+      await checkReferences(deps, ctx, settled, id, current);
+      const { dashboard_id: _ignored, ...changes } = settled;
       return storable({ ...current, ...changes });
     },
   };
