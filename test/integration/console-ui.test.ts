@@ -205,6 +205,56 @@ describe('web console', () => {
     });
   }, 60_000);
 
+  it('opens on an overview: calls, error rate and latency, top routes and customers, calls by country', async () => {
+    const route = '/overview-test/orders';
+    const call = (n: number, ip: string, status: number, userAgent: string) =>
+      apiCall({
+        transaction_id: uuid(300 + n),
+        request: { time: new Date().toISOString(), uri: `https://api.example.com${route}`, verb: 'GET', ip_address: ip, headers: { 'user-agent': userAgent } },
+        response: { time: new Date(Date.now() + 30).toISOString(), status, headers: {} },
+        company_id: 'overview-co',
+      });
+    const calls = [call(1, '81.2.69.142', 200, 'curl/8.4.0'), call(2, '81.2.69.142', 500, 'curl/8.4.0'), call(3, '8.8.8.8', 200, 'python-requests/2.31.0')];
+    expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
+    await rt.waitUntilConsumed();
+    const counted = await rt.management(
+      'POST',
+      '/search/~/search/events?from=-24h&to=now',
+      {},
+      { size: 0, track_total_hits: true, query: { term: { event_type: 'api_call' } } },
+    );
+    const total = (counted.body as { hits: { total: number } }).hits.total;
+
+    await page.goto(`${consoleUrl}/`);
+    await page.waitForURL(/\/console\/overview$/);
+    const calls24h = page.getByRole('figure', { name: 'API calls' });
+    await calls24h.waitFor({ timeout: 30_000 });
+    expect(Number((await calls24h.locator('output').textContent())!.replace(/[^0-9]/g, ''))).toBe(total);
+    await page.getByRole('figure', { name: 'Error rate' }).waitFor();
+    await page.getByRole('figure', { name: 'p90 latency' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Top routes' })
+      .getByRole('row', { name: new RegExp(route) })
+      .waitFor();
+    await expect(
+      page
+        .getByRole('table', { name: 'Top routes' })
+        .getByRole('row', { name: new RegExp(route) })
+        .textContent(),
+    ).resolves.toMatch(/3.*33\.3%/);
+    await page.getByRole('table', { name: 'Top customers' }).getByRole('link', { name: 'overview-co' }).waitFor();
+    const countries = page.getByRole('table', { name: 'Calls by country' });
+    await expect(countries.getByRole('row', { name: /United Kingdom/ }).textContent()).resolves.toMatch(/United Kingdom\s*GB\s*2/);
+    await countries.getByRole('row', { name: /United States/ }).waitFor();
+    await page.getByRole('link', { name: 'IP Geolocation by DB-IP' }).waitFor();
+    await page
+      .getByRole('img', { name: /Calls and errors/ })
+      .locator('canvas')
+      .waitFor({ timeout: 30_000 });
+    expect(await seriousViolations()).toEqual([]);
+    await shot('overview');
+  }, 60_000);
+
   it('draws a funnel and a retention table, from the URL and from the settings form', async () => {
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
     const events = [
@@ -716,7 +766,7 @@ describe('web console', () => {
       .getByRole('region', { name: 'Calls per hour' })
       .getByRole('img', { name: /Event count per 1h/ })
       .waitFor({ timeout: 30_000 });
-    await expect(page.locator('.dashboard-row').count()).resolves.toBe(2);
+    await expect(page.locator('.grid-tile').count()).resolves.toBe(2);
     await shot('dashboard');
   }, 60_000);
 
@@ -1153,8 +1203,44 @@ describe('web console', () => {
       .getByRole('region', { name: 'Calls per hour' })
       .getByRole('img', { name: /Event count per 1h/ })
       .waitFor({ timeout: 30_000 });
-    await page.getByRole('region', { name: 'Calls per hour' }).getByRole('button', { name: 'Move up' }).click();
+    // Dragged by its handle above the other tile: the grid saves the layout, and the rows follow it.
+    const handle = page.getByRole('region', { name: 'Calls per hour' }).locator('.tile-handle');
+    const target = (await page.getByRole('region', { name: 'Calls this month' }).boundingBox())!;
+    const start = (await handle.boundingBox())!;
+    await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(target.x + 40, target.y + 5, { steps: 12 });
+    await page.mouse.up();
     await eventually(rows, (now) => JSON.stringify(now) === JSON.stringify([[hourly], [monthly]]));
+    // Resized by its corner, and its width set from the keyboard.
+    const layoutOf = async () =>
+      ((await rt.management('GET', `/~/dashboards/${dashboardId}`)).body as { layout?: { workspace_id: string; w: number; h: number }[] }).layout ?? [];
+    const tileOf = async (id: string) => (await layoutOf()).find((tile) => tile.workspace_id === id);
+    const before = (await tileOf(hourly))!;
+    const corner = (await page.locator(`.grid-tile[data-workspace-id="${hourly}"] .react-resizable-handle`).boundingBox())!;
+    await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(corner.x, corner.y + 130, { steps: 10 });
+    await page.mouse.up();
+    await eventually(
+      () => tileOf(hourly),
+      (tile) => tile !== undefined && tile.h > before.h,
+    );
+    await page.getByRole('region', { name: 'Calls per hour' }).locator('select[name="tile_width"]').selectOption({ label: 'Half' });
+    await eventually(
+      () => tileOf(hourly),
+      (tile) => tile?.w === 6,
+    );
+    // Compared with the previous period: a dashed line beside the chart's own, and the number's previous value.
+    await page.getByLabel('Compare with the previous period').check();
+    await page.getByRole('region', { name: 'Calls per hour' }).locator('.chart[data-series="2"]').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'Calls this month' })
+      .getByText(/^Previous period: /)
+      .waitFor({ timeout: 30_000 });
+    expect(await seriousViolations()).toEqual([]);
+    await page.evaluate('window.getSelection().removeAllRanges()');
+    await shot('dashboard-grid');
     await page.getByRole('region', { name: 'Calls this month' }).getByRole('button', { name: 'Remove from dashboard' }).click();
     await eventually(rows, (now) => JSON.stringify(now) === JSON.stringify([[hourly]]));
     await page.getByRole('button', { name: 'Rename' }).click();

@@ -153,7 +153,7 @@ describe('customer usage page and templates in the browser', () => {
     await page.fill('input[name="username"]', rt.credentials.admin_username!);
     await page.fill('input[name="password"]', rt.credentials.admin_password!);
     await page.click('button[type="submit"]');
-    await page.waitForURL(/\/console\/events$/);
+    await page.waitForURL(/\/console\/overview$/);
     await page.goto(`${consoleUrl}/workspaces/${workspaceId}`);
     await page.getByText('Template for customers').click();
     await page.fill('input[name="dynamic_fields"]', 'company_id');

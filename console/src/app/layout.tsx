@@ -8,6 +8,7 @@ import { useSession } from '../lib/session-context';
 
 /** The sections, each shown only to a token with the scope its first page reads. */
 const SECTIONS = [
+  { to: '/overview', label: 'Overview', scope: 'read:events' },
   { to: '/events', label: 'Events', scope: 'read:events' },
   { to: '/charts/new', label: 'Charts', scope: 'read:events' },
   { to: '/dashboards', label: 'Dashboards', scope: 'read:dashboards' },

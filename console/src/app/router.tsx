@@ -85,6 +85,7 @@ const EventPage = lazyPage(() => import('./routes/event-page').then((m) => m.Eve
 const EventsPage = lazyPage(() => import('./routes/events-page').then((m) => m.EventsPage));
 const VirtualEventTypesPage = lazyPage(() => import('./routes/events-page').then((m) => m.VirtualEventTypesPage));
 const ExportsPage = lazyPage(() => import('./routes/exports-page').then((m) => m.ExportsPage));
+const OverviewPage = lazyPage(() => withChart(import('./routes/overview-page').then((m) => m.OverviewPage)));
 const ProfilePage = lazyPage(() => import('./routes/profile-page').then((m) => m.ProfilePage));
 const WorkspacePage = lazyPage(() => withChart(import('./routes/workspace-page').then((m) => m.WorkspacePage)));
 
@@ -110,7 +111,8 @@ function consoleRoutes(config: ConsoleConfig): RouteObject[] {
     {
       element: <ConsoleLayout />,
       children: [
-        { index: true, element: <Navigate to="/events" replace /> },
+        { index: true, element: <Navigate to="/overview" replace /> },
+        { path: '/overview', element: <OverviewPage /> },
         { path: '/events', element: <EventsPage /> },
         { path: '/events/:eventId', element: <EventPage /> },
         { path: '/event-types', element: <VirtualEventTypesPage /> },

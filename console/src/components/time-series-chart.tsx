@@ -50,6 +50,7 @@ export default function TimeSeriesChart({
         // Markers only where a line has few points (a lone bucket would otherwise draw nothing).
         showSymbol: s.points.filter(([, value]) => value !== null && value !== 0).length < 40,
         connectNulls: false,
+        ...(s.dashed ? { lineStyle: { type: 'dashed', opacity: 0.7 }, itemStyle: { opacity: 0.7 } } : {}),
         data: daily ? onDays(s, days) : s.points,
         // A day's slot fills the width while there are few days: a bar no wider than this still reads as one day.
         ...(daily ? { barMaxWidth: 48 } : {}),

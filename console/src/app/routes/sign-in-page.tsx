@@ -11,7 +11,7 @@ export function SignInPage({ defaultOrgId, preloadPage }: { defaultOrgId?: strin
   const state = location.state as { from?: string; expired?: boolean } | null;
   const [params] = useSearchParams();
   const appId = params.get('app_id') ?? undefined;
-  const destination = state?.from ?? '/events';
+  const destination = state?.from ?? '/overview';
   useEffect(() => preloadPage?.(destination), [preloadPage, destination]);
   if (session) return <Navigate to={destination} replace />;
   return (

@@ -7,10 +7,11 @@ export type ChartData =
   | { readonly kind: 'value'; readonly value: number | null }
   | { readonly kind: 'totals'; readonly totals: Total[] };
 
-/** What a chart draws, from one search of the events. */
-export function useChartData(spec: ChartSpec) {
+/** What a chart draws, from one search of the events (run only while `enabled`). */
+export function useChartData(spec: ChartSpec, enabled = true) {
   const source = useChartSource();
   return useQuery({
+    enabled,
     queryKey: ['charts', 'data', ...source.key, spec],
     queryFn: async (): Promise<ChartData> => {
       const answer = await source.search(spec);

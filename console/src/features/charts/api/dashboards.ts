@@ -50,15 +50,20 @@ export function useAddToDashboard() {
   });
 }
 
-/** Renames a dashboard or lays its workspaces out again (rows in order; a removed tile is left out). */
+type DashboardTile = NonNullable<Dashboard['layout']>[number];
+
+/**
+ * Renames a dashboard or lays its workspaces out again on the grid: the layout sent alone also sets
+ * the rows (a workspace left out leaves the dashboard).
+ */
 export function useUpdateDashboard() {
-  return useApiMutation(['dashboards'], async (api, input: { id: string; name?: string; rows?: readonly (readonly string[])[] }) =>
+  return useApiMutation(['dashboards'], async (api, input: { id: string; name?: string; layout?: readonly DashboardTile[] }) =>
     dataOf(
       await api.POST('/~/dashboards/{dashId}', {
         params: { path: { dashId: input.id } },
         body: {
           ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.rows === undefined ? {} : { workspace_ids: input.rows.filter((row) => row.length > 0).map((row) => [...row]) }),
+          ...(input.layout === undefined ? {} : { layout: [...input.layout] }),
         },
       }),
     ),

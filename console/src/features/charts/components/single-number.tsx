@@ -1,10 +1,21 @@
-/** A `metric` chart: one number for the whole window. */
-export function SingleNumber({ value, label }: { value: number | null; label: string }) {
-  const shown = value === null ? '—' : Number.isInteger(value) ? value.toLocaleString() : value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+import { changeText } from '../../../lib/previous-period';
+
+const shown = (value: number | null) =>
+  value === null ? '—' : Number.isInteger(value) ? value.toLocaleString() : value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+
+/** A `metric` chart: one number for the whole window, and the previous period's when compared. */
+export function SingleNumber({ value, label, previous }: { value: number | null; label: string; previous?: number | null }) {
+  const change = previous === undefined ? undefined : changeText(value, previous);
   return (
     <figure className="single-number" aria-label={label}>
-      <output>{shown}</output>
+      <output>{shown(value)}</output>
       <figcaption>{label}</figcaption>
+      {previous !== undefined && (
+        <p className="muted previous-period">
+          Previous period: {shown(previous)}
+          {change ? ` (${change})` : ''}
+        </p>
+      )}
     </figure>
   );
 }

@@ -3,9 +3,14 @@ import { Loading } from '../../../components/loading';
 import { METRICS, NO_VALUE, OTHER_VALUES, type ChartSpec, type Total } from '../utils/chart-spec';
 import { percent } from '../utils/analysis-spec';
 import { LazyTotalsChart } from './lazy-analysis-charts';
+import { changeText } from '../../../lib/previous-period';
 
-/** A `top_values` chart: its totals as bars, a pie or a table, each row with its share of the events. */
-export function TotalsView({ spec, totals, label }: { spec: ChartSpec; totals: readonly Total[]; label: string }) {
+/**
+ * A `top_values` chart: its totals as bars, a pie or a table, each row with its share of the events
+ * and, when compared, the same value's total in the previous period.
+ */
+export function TotalsView({ spec, totals, label, previous }: { spec: ChartSpec; totals: readonly Total[]; label: string; previous?: readonly Total[] }) {
+  const before = previous && new Map(previous.map((total) => [total.name, total.value]));
   const table = (
     <table className="event-table" aria-label={label}>
       <thead>
@@ -13,6 +18,7 @@ export function TotalsView({ spec, totals, label }: { spec: ChartSpec; totals: r
           <th scope="col">Value</th>
           <th scope="col">{METRICS[spec.metric].label}</th>
           <th scope="col">Share of events</th>
+          {before && <th scope="col">Previous period</th>}
         </tr>
       </thead>
       <tbody>
@@ -21,6 +27,7 @@ export function TotalsView({ spec, totals, label }: { spec: ChartSpec; totals: r
             <th scope="row">{total.name === OTHER_VALUES || total.name === NO_VALUE ? <em>{total.name}</em> : total.name}</th>
             <td>{total.value === null ? '–' : total.value.toLocaleString()}</td>
             <td>{percent(total.share)}</td>
+            {before && <td>{previousCell(total.value, before.get(total.name))}</td>}
           </tr>
         ))}
       </tbody>
@@ -35,4 +42,10 @@ export function TotalsView({ spec, totals, label }: { spec: ChartSpec; totals: r
       {table}
     </figure>
   );
+}
+
+function previousCell(value: number | null, previous: number | null | undefined): string {
+  if (previous === undefined || previous === null) return '–';
+  const change = changeText(value, previous);
+  return `${previous.toLocaleString()}${change ? ` (${change})` : ''}`;
 }

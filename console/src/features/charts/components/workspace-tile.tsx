@@ -8,19 +8,34 @@ import { ChartPanel } from './chart-panel';
 
 /**
  * One workspace on a dashboard: its name (opening it) and its chart, drawn from its own stored
- * query, over the dashboard's time range when it sets one. `actions` are the dashboard's controls.
+ * query, over the dashboard's time range when it sets one, beside the previous period with
+ * `compare`. `handle` is what the grid drags it by; `actions` are the dashboard's controls.
  */
-export function WorkspaceTile({ workspaceId, from, actions }: { workspaceId: string; from?: string; actions?: ReactNode }) {
+export function WorkspaceTile({
+  workspaceId,
+  from,
+  compare = false,
+  handle,
+  actions,
+}: {
+  workspaceId: string;
+  from?: string;
+  compare?: boolean;
+  handle?: ReactNode;
+  actions?: ReactNode;
+}) {
   const workspace = useWorkspace(workspaceId);
   if (workspace.isPending)
     return (
       <div className="tile">
+        {handle}
         <Loading label="Loading a workspace…" />
       </div>
     );
   if (workspace.error)
     return (
       <div className="tile">
+        {handle}
         <ErrorMessage error={workspace.error} />
         {actions}
       </div>
@@ -30,10 +45,11 @@ export function WorkspaceTile({ workspaceId, from, actions }: { workspaceId: str
   return (
     <section className="tile" aria-label={name}>
       <h2>
+        {handle}
         <Link to={`/workspaces/${encodeURIComponent(workspaceId)}`}>{name}</Link>
       </h2>
       {chart.view in VIEWS ? (
-        <ChartPanel spec={from ? { ...spec, from, to: 'now' } : spec} drawings={drawings} />
+        <ChartPanel spec={from ? { ...spec, from, to: 'now' } : spec} drawings={drawings} compare={compare} />
       ) : (
         <p className="muted">
           Its view (<code>{chart.view}</code>) is not drawn by the console.
