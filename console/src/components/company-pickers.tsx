@@ -1,24 +1,13 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useCompanyIdSuggestions, useCompanySubscriptions } from '../lib/company-choices';
 
 /** A company id with the app's companies suggested as you type (a datalist: any id may still be typed in full). */
 export function CompanyIdInput({ name, value, onChange, required }: { name: string; value: string; onChange: (id: string) => void; required?: boolean }) {
   const list = useId();
-  const [typed, setTyped] = useState(value);
-  const suggestions = useCompanyIdSuggestions(typed);
+  const suggestions = useCompanyIdSuggestions(value);
   return (
     <>
-      <input
-        name={name}
-        value={value}
-        list={list}
-        autoComplete="off"
-        required={required}
-        onChange={(e) => {
-          setTyped(e.target.value);
-          onChange(e.target.value);
-        }}
-      />
+      <input name={name} value={value} list={list} autoComplete="off" required={required} onChange={(e) => onChange(e.target.value)} />
       <datalist id={list}>
         {(suggestions.data ?? []).map((id) => (
           <option key={id} value={id} />
