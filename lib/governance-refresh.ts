@@ -7,21 +7,29 @@ import { tables } from '../functions/definitions/resources';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
-import { lambdaEnvironment, openSearchEnvironment, GovernanceRefreshEnv } from '../functions/definitions/environment';
+import { lambdaEnvironment, openSearchEnvironment, GovernanceRefreshEnv, settingVariables } from '../functions/definitions/environment';
 
 export interface GovernanceRefreshProps {
   readonly storage: Storage;
   readonly search: SearchDomain;
   readonly logLevel: string;
   readonly logRetention: logs.RetentionDays;
-  /** How often every app with rules gets its cohort membership recomputed. Default: 1 minute. */
+  /** How often the schedule invokes the refresh (purges, retention, every app with rules). Default: 1 minute. */
   readonly every?: Duration;
+  /**
+   * How often, within each invocation, the apps with rules are refreshed again (GOVERNANCE_REFRESH_SECONDS):
+   * what bounds how late a crossed quota bites. Default 10 s; CDK context `governanceRefreshSeconds`.
+   */
+  readonly refreshSeconds?: number;
 }
 
 /**
  * The scheduled governance refresh: an EventBridge rule invokes a Lambda that recomputes the cohort
  * membership of every app with governance rules (what SDKs read from GET /v1/config), because
- * profiles enter and leave cohorts without any management call.
+ * profiles enter and leave cohorts without any management call. EventBridge's shortest rate is a
+ * minute, so the Lambda refreshes those apps again every `refreshSeconds` until its timeout nears:
+ * quotas bite within seconds, at the price of the Lambda running most of each minute while any app
+ * has rules (docs/governance.md gives the cost).
  */
 export class GovernanceRefresh extends Construct {
   readonly function: ServiceFunction;
@@ -43,6 +51,7 @@ export class GovernanceRefresh extends Construct {
         ...lambdaEnvironment(GovernanceRefreshEnv, {
           ...openSearchEnvironment(props.search),
           [tables.resources.envVar]: props.storage.tables.resources.tableName,
+          [settingVariables.governanceRefreshSeconds]: String(props.refreshSeconds ?? 10),
         }),
       },
     });

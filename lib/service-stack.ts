@@ -77,7 +77,13 @@ export class UsageAnalyticsStack extends Stack {
       rateLimit: context.number('managementRateLimit', 50),
       burstLimit: context.number('managementBurstLimit', 100),
     });
-    new GovernanceRefresh(this, 'GovernanceRefresh', { storage: this.storage, search: this.search, logLevel, logRetention });
+    new GovernanceRefresh(this, 'GovernanceRefresh', {
+      storage: this.storage,
+      search: this.search,
+      logLevel,
+      logRetention,
+      refreshSeconds: context.number('governanceRefreshSeconds', 10),
+    });
     new ExportWorker(this, 'Exports', { storage: this.storage, search: this.search, logLevel, logRetention });
     const emailIdentity = context.optionalString('emailIdentity');
     this.emails = new EmailSender(this, 'Emails', {

@@ -31,6 +31,7 @@ export const settingVariables = {
   notificationsFrom: 'NOTIFICATIONS_FROM',
   slackWebhookHosts: 'SLACK_WEBHOOK_HOSTS',
   geoIpDatabase: 'GEO_IP_DATABASE',
+  governanceRefreshSeconds: 'GOVERNANCE_REFRESH_SECONDS',
 } as const;
 const v = settingVariables;
 
@@ -207,6 +208,8 @@ export const GovernanceRefreshEnv = z.object({
   ...common,
   ...search,
   [tables.resources.envVar]: name,
+  /** How often, within each scheduled minute, the governed apps are refreshed again (refresh-ticks.ts); 60 refreshes once a minute. */
+  [v.governanceRefreshSeconds]: z.coerce.number().int().min(1).max(60).default(10),
 });
 
 /** The scheduled billing run: meters and catalog (resources table), reports/balances/marks (billing table), the search index, provider connections. */

@@ -77,6 +77,25 @@ export class GovernanceRefresher {
   }
 
   /**
+   * Every app in the registry; one app's failure does not stop the others (it is reported). The
+   * schedule's repeats between its runs call this alone (refresh-ticks.ts).
+   */
+  async refreshGovernedApps(): Promise<{ results: RefreshResult[]; failures: { org_id: string; app_id: string; error: string }[] }> {
+    const apps = await this.deps.governedApps.list();
+    const results: RefreshResult[] = [];
+    const failures: { org_id: string; app_id: string; error: string }[] = [];
+    await mapWithConcurrency(apps, APPS_IN_FLIGHT, async (listed) => {
+      const { org_id, app_id } = listed;
+      try {
+        results.push(await this.refreshApp(org_id, app_id, listed));
+      } catch (error) {
+        failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    return { results, failures };
+  }
+
+  /**
    * Every app in the registry; one app's failure does not stop the others (it is reported). First,
    * the purges of deleted apps that their DELETE left unfinished continue (bounded per run): this
    * schedule is what guarantees a deleted app's items all go. Last, the apps with a data retention
@@ -97,17 +116,7 @@ export class GovernanceRefresher {
     } catch (error) {
       purgeError = error instanceof Error ? error.message : String(error);
     }
-    const apps = await this.deps.governedApps.list();
-    const results: RefreshResult[] = [];
-    const failures: { org_id: string; app_id: string; error: string }[] = [];
-    await mapWithConcurrency(apps, APPS_IN_FLIGHT, async (listed) => {
-      const { org_id, app_id } = listed;
-      try {
-        results.push(await this.refreshApp(org_id, app_id, listed));
-      } catch (error) {
-        failures.push({ org_id, app_id, error: error instanceof Error ? error.message : String(error) });
-      }
-    });
+    const { results, failures } = await this.refreshGovernedApps();
     // Like the purges, retention that cannot even list its apps is reported, not thrown over the refresh done.
     let retention: RetentionPass | undefined;
     let retentionError: string | undefined;

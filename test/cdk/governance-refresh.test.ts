@@ -30,6 +30,7 @@ test('the Lambda runs the refresh entry against the resources table and the sear
   const props = synth.resources[logicalIdOf(refresh())]!.Properties;
   expect(props['Timeout']).toBe(55);
   expect(Object.keys(props['Environment'].Variables).sort()).toEqual([
+    'GOVERNANCE_REFRESH_SECONDS',
     'LOG_LEVEL',
     'OPENSEARCH_ENDPOINT',
     'OPENSEARCH_REPLICAS',
@@ -37,6 +38,11 @@ test('the Lambda runs the refresh entry against the resources table and the sear
     'SEARCH_BACKEND',
   ]);
   expect(props['Environment'].Variables.SEARCH_BACKEND).toBe('opensearch');
+  // Within each scheduled minute, governed apps are refreshed again every 10 s: quotas bite within seconds.
+  expect(props['Environment'].Variables.GOVERNANCE_REFRESH_SECONDS).toBe('10');
+  const tuned = synthesize({ governanceRefreshSeconds: 30 });
+  const tunedRefresh = tuned.stack.node.findChild('GovernanceRefresh').node.findChild('Refresh').node.findChild('Function');
+  expect(tuned.resources[logicalIdOf(tunedRefresh)]!.Properties['Environment'].Variables.GOVERNANCE_REFRESH_SECONDS).toBe('30');
   // Deploy-time values are CloudFormation tokens here; the entry's env schema must accept the rest.
   const variables = props['Environment'].Variables as Record<string, unknown>;
   const placeholders = Object.fromEntries(
