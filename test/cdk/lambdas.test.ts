@@ -22,6 +22,7 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
       'SEARCH_BACKEND',
       'OPENSEARCH_ENDPOINT',
       'OPENSEARCH_REPLICAS',
+      'GEO_IP_DATABASE',
     ],
   ],
   ['upload processor', stack.uploads.processor, [ingestStream.envVar, tables.resources.envVar, buckets.uploads.envVar]],
