@@ -80,3 +80,30 @@ describe('readJsonBody', () => {
     expect(readJsonBody({ bodyText: wide, rawBody: Buffer.from(wide), headers }, 200)).toBe('€'.repeat(40));
   });
 });
+
+describe('unpaired surrogates in stored bodies', () => {
+  const request = (text: string) => ({ bodyText: text, rawBody: Buffer.from(text), headers: {} });
+  const refusedAt = (text: string) => {
+    try {
+      readJsonBody(request(text), 10_000);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      return (error as ValidationError).details.map((d) => d.field);
+    }
+    return [];
+  };
+
+  it('refuses one with 400 naming the member, in values and member names alike', () => {
+    expect(refusedAt('{"name":"a\\ud800b"}')).toEqual(['name']);
+    expect(refusedAt('{"items":[{"x":"ok"},{"x":"\\udffd"}]}')).toEqual(['items[1].x']);
+    expect(refusedAt('{"meta":{"\\udc00":1}}')).toEqual(['meta.\udc00']);
+  });
+
+  it('keeps escaped and raw valid Unicode, pairs included', () => {
+    expect(readJsonBody(request('{"name":"caf\\u00e9 \\ud83d\\ude00 😀"}'), 10_000)).toEqual({ name: 'café 😀 😀' });
+  });
+
+  it('leaves the collector what SDKs send', () => {
+    expect(readJsonBody(request('{"body":"cut \\ud83d"}'), 10_000, { storedAsMaps: false })).toEqual({ body: 'cut \ud83d' });
+  });
+});
