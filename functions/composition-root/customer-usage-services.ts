@@ -16,8 +16,6 @@ export function customerUsageDeps(stores: ServiceStores, index: SearchableIndex)
     async balance(tenant, subscriptionId) {
       return (await stores.balances.balance(tenant, subscriptionId))?.figures.available.toString();
     },
-    async billedTotals(tenant, meterId) {
-      return (await stores.runState.readCursor(tenant, meterId))?.totals ?? new Map();
-    },
+    reportedTotals: (tenant) => stores.runState.readAllTotals(tenant),
   };
 }

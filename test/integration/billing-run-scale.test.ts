@@ -130,6 +130,11 @@ describe('billing run at scale', () => {
     const [whole, split] = [await state.readCursor(tenant, meter.body._id), await state.readCursor(tenant, small.body._id)];
     expect(split!.revision).toBe(whole!.revision + 1);
     expect([...split!.totals.values()].map((t) => t.usage)).toEqual([...whole!.totals.values()].map((t) => t.usage));
+    // The usage page reads every meter's totals in one query: the same totals, shard by shard.
+    const all = await state.readAllTotals(tenant);
+    expect([...all.keys()].sort()).toEqual([meter.body._id, small.body._id].sort());
+    expect(all.get(meter.body._id)).toEqual(whole!.totals);
+    expect(all.get(small.body._id)).toEqual(split!.totals);
   }, 300_000);
 });
 

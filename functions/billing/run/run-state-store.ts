@@ -140,6 +140,45 @@ export class RunStateStore {
     };
   }
 
+  /**
+   * Every meter's current period totals at once (for a customer's usage page): one query of the run
+   * partition, read in key order (cursors before totals). A meter whose generation changed while it
+   * was read (its shards deleted meanwhile) is read again on its own.
+   */
+  async readAllTotals(tenant: ReportTenant): Promise<Map<string, Map<string, PeriodTotal>>> {
+    const cursors = new Map<string, { generation: string; shards: number }>();
+    const shards = new Map<string, Uint8Array[]>();
+    const items = await queryAll(this.documents, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': runPartition(tenant) },
+      ConsistentRead: true,
+    });
+    for (const item of items) {
+      const [kind, meter, generation] = String(item['sk']).split('#');
+      if (kind === 'CURSOR' && typeof item['totals_generation'] === 'string') {
+        cursors.set(meter!, { generation: item['totals_generation'], shards: Number(item['totals_shards'] ?? 0) });
+      } else if (kind === 'TOTALS') {
+        shards.set(`${meter}#${generation}`, [...(shards.get(`${meter}#${generation}`) ?? []), item['totals_gz'] as Uint8Array]);
+      }
+    }
+    const totals = new Map<string, Map<string, PeriodTotal>>();
+    for (const [meter, cursor] of cursors) {
+      const meterId = decodeURIComponent(meter);
+      const found = shards.get(`${meter}#${cursor.generation}`) ?? [];
+      if (found.length !== cursor.shards) {
+        totals.set(meterId, (await this.readCursor(tenant, meterId))?.totals ?? new Map());
+        continue;
+      }
+      const map = new Map<string, PeriodTotal>();
+      for (const gz of found) {
+        for (const [key, stored] of JSON.parse(gunzipSync(gz).toString('utf8')) as [string, StoredPeriodTotal][]) map.set(key, periodTotal(stored));
+      }
+      totals.set(meterId, map);
+    }
+    return totals;
+  }
+
   /** Writes a new totals generation (not yet current: the cursor put makes it so). */
   async writeTotals(tenant: ReportTenant, meterId: string, totals: ReadonlyMap<string, PeriodTotal>): Promise<{ generation: string; shards: number }> {
     const generation = randomBytes(6).toString('hex');

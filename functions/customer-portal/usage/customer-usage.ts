@@ -32,8 +32,8 @@ export interface CustomerUsageDeps {
   readonly resources: ResourceStore;
   /** The available prepaid balance of a subscription (decimal text), when it has one. */
   readonly balance: (tenant: ReportTenant, subscriptionId: string) => Promise<string | undefined>;
-  /** Period-to-date usage the billing run has reported per report key of a meter (run state). */
-  readonly billedTotals: (tenant: ReportTenant, meterId: string) => Promise<ReadonlyMap<string, PeriodTotal>>;
+  /** Period-to-date usage the billing run has reported, per meter id and report key (run state, read at once). */
+  readonly reportedTotals: (tenant: ReportTenant) => Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>>;
 }
 
 export interface CustomerUsageInput {
@@ -66,17 +66,19 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
   };
   // The reads that do not depend on each other run side by side: a page load is a few round trips,
   // not one per meter. Each meter's price and what the run has reported (the balance's drawn part,
-  // the last periods' invoices) are read while the company's subscriptions are.
+  // the last periods' invoices; every meter's in one query) are read while the company's subscriptions are.
   const metersRead = activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m)));
+  const totalsRead = deps.reportedTotals(tenant);
   const reportedRead = metersRead.then((meters) =>
     mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({
       meter,
       pricing: await pricingOf(meter.catalogPlanId),
-      billed: await deps.billedTotals(tenant, meter.id),
+      billed: (await totalsRead).get(meter.id) ?? new Map<string, PeriodTotal>(),
     })),
   );
   // Awaited below; marked handled now, for when a refusal of the request comes first.
   reportedRead.catch(() => undefined);
+  totalsRead.catch(() => undefined);
   const [directory, meters] = await Promise.all([SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }), metersRead]);
   const own = [...directory.subscriptions.values()].filter(
     (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
