@@ -10,7 +10,7 @@ import { MetersList } from '../../features/billing/components/meters-list';
 import { useMeter } from '../../features/billing/api/meters';
 import { ReportDetail } from '../../features/billing/components/report-detail';
 import { ReportsTable } from '../../features/billing/components/reports-table';
-import { RELATIVE_RANGES } from '../../lib/time';
+import { RangeSelect } from '../../components/range-select';
 import { QueryState } from '../../components/query-state';
 
 export function BillingMetersPage() {
@@ -48,13 +48,7 @@ export function BillingReportsPage() {
       <form className="filter-bar" aria-label="Report filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Time range
-          <select name="from" value={from} onChange={(e) => set('from', e.target.value)}>
-            {RELATIVE_RANGES.map((range) => (
-              <option key={range.from} value={range.from}>
-                {range.label}
-              </option>
-            ))}
-          </select>
+          <RangeSelect value={from} onChange={(next) => set('from', next)} />
         </label>
         <label>
           Status

@@ -89,7 +89,6 @@ function TryAsCustomer({ workspaceId, fields }: { workspaceId: string; fields: s
     <section aria-label="Try as a customer">
       <h3>Try it as a customer</h3>
       <form className="inline-form" onSubmit={submit} aria-label="Try as a customer">
-        {/* biome-ignore lint/a11y/noLabelWithoutControl: the input comes in through CompanyIdInput */}
         <label>
           Company id
           <CompanyIdInput name="company_id" value={companyId} onChange={setCompanyId} required />

@@ -6,7 +6,7 @@ import 'react-resizable/css/styles.css';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { PageHeader } from '../../../components/page-header';
-import { RELATIVE_RANGES } from '../../../lib/time';
+import { RangeSelect } from '../../../components/range-select';
 import { useDashboard, useDeleteDashboard, useUpdateDashboard } from '../api/dashboards';
 import { WorkspaceTile } from './workspace-tile';
 import { QueryState } from '../../../components/query-state';
@@ -73,14 +73,7 @@ export function DashboardGrid({ dashboardId }: { dashboardId: string }) {
       <form className="filter-bar" aria-label="Dashboard time range" onSubmit={(e) => e.preventDefault()}>
         <label>
           Time range of every tile
-          <select name="from" value={from} onChange={(e) => setFrom(e.target.value)}>
-            <option value="">Each workspace's own</option>
-            {RELATIVE_RANGES.map((range) => (
-              <option key={range.from} value={range.from}>
-                {range.label}
-              </option>
-            ))}
-          </select>
+          <RangeSelect value={from} onChange={setFrom} first={<option value="">Each workspace's own</option>} />
         </label>
         <label className="checkbox">
           <input type="checkbox" name="compare" checked={compare} onChange={(e) => setCompare(e.target.checked)} /> Compare with the previous period

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { FilterPicker } from '../../../components/filter-picker';
 import { withClause } from '../../../lib/field-clauses';
 import { RELATIVE_RANGES } from '../../../lib/time';
+import { RangeSelect } from '../../../components/range-select';
 import type { EventFilters } from '../utils/stream-query';
 
 /** The stream's filters: time range, status, verb, route, user, company, a free query bar and a picker that adds to it. */
@@ -21,24 +22,18 @@ export function EventFilterBar({ filters, onChange }: { filters: EventFilters; o
     <form className="filter-bar" onSubmit={submit} aria-label="Event filters">
       <label>
         Time range
-        <select
+        <RangeSelect
           name="range"
           value={relative ? draft.from : 'custom'}
-          onChange={(e) =>
+          onChange={(from) =>
             setDraft({
               ...draft,
-              from: e.target.value === 'custom' ? new Date(Date.now() - 86_400_000).toISOString() : e.target.value,
-              to: e.target.value === 'custom' ? new Date().toISOString() : 'now',
+              from: from === 'custom' ? new Date(Date.now() - 86_400_000).toISOString() : from,
+              to: from === 'custom' ? new Date().toISOString() : 'now',
             })
           }
-        >
-          {RELATIVE_RANGES.map((range) => (
-            <option key={range.from} value={range.from}>
-              {range.label}
-            </option>
-          ))}
-          <option value="custom">Between dates…</option>
-        </select>
+          last={<option value="custom">Between dates…</option>}
+        />
       </label>
       {!relative && (
         <>

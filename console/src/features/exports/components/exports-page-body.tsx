@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../../components/error-message';
 import { Field } from '../../../components/field';
 import { Loading } from '../../../components/loading';
 import { fieldProblem } from '../../../lib/api-error';
-import { RELATIVE_RANGES } from '../../../lib/time';
+import { RangeSelect } from '../../../components/range-select';
 import { useCancelExport, useExports, useStartExport, type ExportInput, type ExportJob } from '../api/exports';
 
 /** Typed filter: a JSON query as is, anything else as query syntax; blank exports everything. */
@@ -49,13 +49,7 @@ function ExportForm() {
       </Field>
       {kind === 'events' && (
         <Field label="Time range" problem={problem('from')}>
-          <select name="from" value={from} onChange={(e) => setFrom(e.target.value)}>
-            {RELATIVE_RANGES.map((range) => (
-              <option key={range.from} value={range.from}>
-                {range.label}
-              </option>
-            ))}
-          </select>
+          <RangeSelect value={from} onChange={setFrom} />
         </Field>
       )}
       <Field label="Only (query syntax or JSON; blank: all)" problem={problem('query') ?? (query === 'invalid' ? 'not valid JSON' : undefined)}>

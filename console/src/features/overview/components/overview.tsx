@@ -7,6 +7,7 @@ import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useAppTimeZone } from '../../../lib/app-time-zone';
 import { changeText } from '../../../lib/previous-period';
 import { RELATIVE_RANGES } from '../../../lib/time';
+import { RangeSelect } from '../../../components/range-select';
 import { OVERVIEW_REFRESH_MS, useOverview } from '../api/overview';
 import type { Overview as OverviewData, OverviewNumbers, TopRow } from '../utils/overview-body';
 
@@ -132,13 +133,7 @@ export function Overview() {
       <form className="filter-bar" aria-label="Overview range" onSubmit={(e) => e.preventDefault()}>
         <label>
           Range
-          <select name="from" value={from} onChange={(e) => setFrom(e.target.value)}>
-            {RELATIVE_RANGES.map((r) => (
-              <option key={r.from} value={r.from}>
-                {r.label}
-              </option>
-            ))}
-          </select>
+          <RangeSelect value={from} onChange={setFrom} />
         </label>
         {overview.isSuccess && (
           <span className="muted">
