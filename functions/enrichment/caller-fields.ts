@@ -27,25 +27,38 @@ export function withCallerFields(enricher: CallerEnricher, documents: IndexDocum
   return documents.map((document) => {
     const request = document.source['request'];
     if (document.kind !== 'events' || !isObject(request)) return document;
-    const added = callerFieldsOf(enricher, request);
-    return added === undefined ? document : { ...document, source: { ...document.source, request: { ...request, ...added } } };
+    const changed = callerFieldsOf(enricher, request);
+    if (changed === undefined) return document;
+    const next: JsonObject = { ...request, ...changed };
+    // A sender's value with nothing to put in its place goes (undefined would not be stored anyway).
+    for (const key of Object.keys(changed)) if (changed[key] === undefined) delete next[key];
+    return { ...document, source: { ...document.source, request: next } };
   });
 }
 
-/** The fields to add to one request, or undefined when there are none. */
+/**
+ * The fields to set on one request, or undefined when there are none. Both are objects in every
+ * document (the OpenSearch templates map them so): a sender's own object is kept; a sender's string
+ * `user_agent` is read as the User-Agent and kept as `user_agent_string`; any other value there is
+ * replaced (or removed when there is nothing to put in its place).
+ */
 export function callerFieldsOf(enricher: CallerEnricher, request: JsonObject): JsonObject | undefined {
-  const added: JsonObject = {};
-  const ip = request['ip_address'];
-  if (request['geo_ip'] === undefined && typeof ip === 'string') {
-    const geography = enricher.geography(ip.trim());
-    if (geography) added['geo_ip'] = geography;
+  const changed: JsonObject = {};
+  const ownGeography = request['geo_ip'];
+  if (!isObject(ownGeography)) {
+    const ip = request['ip_address'];
+    const geography = typeof ip === 'string' ? enricher.geography(ip.trim()) : undefined;
+    if (geography || ownGeography !== undefined) changed['geo_ip'] = geography;
   }
-  const userAgent = userAgentOf(request);
-  if (request['user_agent'] === undefined && userAgent !== undefined) {
-    const client = enricher.client(userAgent);
-    if (client) added['user_agent'] = client;
+  const ownClient = request['user_agent'];
+  if (!isObject(ownClient)) {
+    const sentAsText = typeof ownClient === 'string' && ownClient !== '' ? ownClient : undefined;
+    if (sentAsText !== undefined && request['user_agent_string'] === undefined) changed['user_agent_string'] = sentAsText;
+    const userAgent = userAgentOf(request) ?? sentAsText;
+    const client = userAgent === undefined ? undefined : enricher.client(userAgent);
+    if (client || ownClient !== undefined) changed['user_agent'] = client;
   }
-  return Object.keys(added).length === 0 ? undefined : added;
+  return Object.keys(changed).length === 0 ? undefined : changed;
 }
 
 function userAgentOf(request: JsonObject): string | undefined {

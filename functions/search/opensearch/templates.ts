@@ -117,7 +117,11 @@ export function indexTemplates(prefix: string): IndexTemplate[] {
             received_at: date,
             duration_ms: { type: 'long' },
             weight: { type: 'long' },
-            request: { properties: { time: date, verb: KEYWORD, body_truncated: { type: 'boolean' } } },
+            // The caller's geography and client (functions/enrichment) are objects in every tenant's
+            // documents: mapped as such up front, so no tenant's odd scalar there can claim the path first.
+            request: {
+              properties: { time: date, verb: KEYWORD, body_truncated: { type: 'boolean' }, geo_ip: { type: 'object' }, user_agent: { type: 'object' } },
+            },
             response: { properties: { time: date, status: { type: 'integer' }, body_truncated: { type: 'boolean' } } },
           },
         },

@@ -103,6 +103,18 @@ describe('withCallerFields', () => {
     expect(withCallerFields(enricher, [bare])[0]).toBe(bare);
   });
 
+  it("reads a sender's string user_agent as the User-Agent, keeps it as user_agent_string, and never leaves a scalar where an object goes", () => {
+    const sent = eventDoc({ ip_address: '10.0.0.1', user_agent: 'curl/8.4.0', geo_ip: 'somewhere', headers: {} });
+    expect(withCallerFields(enricher, [sent])[0]!.source['request']).toEqual({
+      ip_address: '10.0.0.1',
+      headers: {},
+      user_agent_string: 'curl/8.4.0',
+      user_agent: { name: 'curl', major: '8' },
+    });
+    const unreadable = eventDoc({ user_agent: 42, headers: {} });
+    expect(withCallerFields(enricher, [unreadable])[0]!.source['request']).toEqual({ headers: {} });
+  });
+
   it('leaves profiles alone', () => {
     const profile = eventDoc({ ip_address: '8.8.8.8' }, 'users');
     expect(withCallerFields(enricher, [profile])[0]).toBe(profile);
