@@ -205,7 +205,7 @@ describe('web console', () => {
     });
   }, 60_000);
 
-  it('opens on an overview: calls, error rate and latency, top routes and customers, calls by country', async () => {
+  it('opens on an overview: calls, error rate and latency, top routes, customers and clients, calls by country', async () => {
     const route = '/overview-test/orders';
     const call = (n: number, ip: string, status: number, userAgent: string) =>
       apiCall({
@@ -243,6 +243,10 @@ describe('web console', () => {
         .textContent(),
     ).resolves.toMatch(/3.*33\.3%/);
     await page.getByRole('table', { name: 'Top customers' }).getByRole('link', { name: 'overview-co' }).waitFor();
+    const clients = page.getByRole('table', { name: 'Top clients' });
+    // Other tests' calls say curl too (the helper's default header): python-requests is this test's alone.
+    await expect(clients.getByRole('row', { name: /python-requests/ }).textContent()).resolves.toMatch(/python-requests\s*1\s*0%/);
+    await clients.getByRole('row', { name: /curl/ }).waitFor();
     const countries = page.getByRole('table', { name: 'Calls by country' });
     await expect(countries.getByRole('row', { name: /United Kingdom/ }).textContent()).resolves.toMatch(/United Kingdom\s*GB\s*2/);
     await countries.getByRole('row', { name: /United States/ }).waitFor();

@@ -110,7 +110,9 @@ function Countries({ data }: { data: OverviewData }) {
         </table>
       )}
       <p className="muted">
-        {data.withoutCountry > 0 ? `${data.withoutCountry.toLocaleString()} calls without a country (private addresses, or stored before enrichment). ` : ''}
+        {data.withoutCountry > 0
+          ? `${data.withoutCountry.toLocaleString()} ${data.withoutCountry === 1 ? 'call' : 'calls'} without a country (private addresses, or stored before enrichment). `
+          : ''}
         <a href="https://db-ip.com">IP Geolocation by DB-IP</a>
       </p>
     </section>
@@ -120,7 +122,7 @@ function Countries({ data }: { data: OverviewData }) {
 /**
  * The console's home: the app's API calls over a range (live, read again every 30 s), its error
  * rate and latency against the previous period, calls and errors over time, the top routes,
- * customers and countries.
+ * customers, clients (browsers and HTTP libraries) and countries.
  */
 export function Overview() {
   const [from, setFrom] = useState('-24h');
@@ -174,6 +176,7 @@ export function Overview() {
               rows={overview.data.current.companies}
               name={(id) => <Link to={`/companies/${encodeURIComponent(id)}`}>{id}</Link>}
             />
+            <TopTable label="Top clients" column="Client" rows={overview.data.current.clients} name={(client) => client} />
             <Countries data={overview.data.current} />
           </div>
         </>

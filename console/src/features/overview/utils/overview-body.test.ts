@@ -21,6 +21,7 @@ describe('the overview search', () => {
         over_time: { buckets: [{ key: 1000, doc_count: 10, errors: { doc_count: 3 } }] },
         routes: { buckets: [{ key: '/a', doc_count: 8, errors: { doc_count: 2 }, latency: { values: { '90.0': 99 } } }] },
         companies: { buckets: [{ key: 'acme', doc_count: 4, errors: { doc_count: 0 } }] },
+        clients: { buckets: [{ key: 'curl', doc_count: 5, errors: { doc_count: 1 } }] },
         countries: { buckets: [{ key: 'GB', doc_count: 6 }], sum_other_doc_count: 1 },
       },
     });
@@ -31,6 +32,7 @@ describe('the overview search', () => {
     ]);
     expect(overview.routes).toEqual([{ key: '/a', calls: 8, errorRate: 0.25, p90: 99 }]);
     expect(overview.companies).toEqual([{ key: 'acme', calls: 4, errorRate: 0 }]);
+    expect(overview.clients).toEqual([{ key: 'curl', calls: 5, errorRate: 0.2 }]);
     expect(overview.countries).toEqual([{ code: 'GB', calls: 6, share: 0.6 }]);
     expect(overview.withoutCountry).toBe(3);
   });

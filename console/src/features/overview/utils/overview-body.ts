@@ -3,7 +3,7 @@ import type { Series } from '../../../components/chart-types';
 /**
  * The overview's one search: every API call of the window (actions are not calls), its count,
  * errors (status 400 and above), p50/p90 latency, calls and errors over time, the top routes,
- * customers (companies) and countries (`request.geo_ip`, added at ingest).
+ * customers (companies), clients and countries (`request.user_agent` and `request.geo_ip`, added at ingest).
  */
 
 /** The histogram interval of each range the overview offers: about 24–170 points. */
@@ -47,6 +47,7 @@ export function overviewBody(from: string, timeZone: string, numbersOnly = false
             aggs: { errors: ERRORS, latency: { percentiles: { field: 'duration_ms', percents: [90] } } },
           },
           companies: { terms: { field: 'company_id', size: TOP_ROWS }, aggs: { errors: ERRORS } },
+          clients: { terms: { field: 'request.user_agent.name.raw', size: TOP_ROWS }, aggs: { errors: ERRORS } },
           countries: { terms: { field: 'request.geo_ip.country_iso_code.raw', size: TOP_COUNTRIES } },
         },
   };
@@ -72,6 +73,8 @@ export interface Overview {
   readonly series: Series[];
   readonly routes: TopRow[];
   readonly companies: TopRow[];
+  /** Browsers and HTTP libraries, by the parsed User-Agent's name. */
+  readonly clients: TopRow[];
   readonly countries: { readonly code: string; readonly calls: number; readonly share: number }[];
   /** Calls without a country (private addresses, events stored before enrichment). */
   readonly withoutCountry: number;
@@ -123,6 +126,7 @@ export function readOverview(answer: Answer): Overview {
     ],
     routes: bucketsOf(aggregations, 'routes').map(top),
     companies: bucketsOf(aggregations, 'companies').map(top),
+    clients: bucketsOf(aggregations, 'clients').map(top),
     countries: countries.map((bucket) => ({ code: String(bucket.key), calls: bucket.doc_count, share: rate(bucket.doc_count, calls) })),
     withoutCountry: Math.max(0, calls - located - otherCountries),
   };
