@@ -64,6 +64,11 @@ export interface MeterCursor {
 }
 
 const SHARD_ENTRIES = 20_000;
+
+/** Adds one totals shard's entries (gzip JSON of [report key, stored total]) to `into`. */
+function readShard(gz: Uint8Array, into: Map<string, PeriodTotal>): void {
+  for (const [key, stored] of JSON.parse(gunzipSync(gz).toString('utf8')) as [string, StoredPeriodTotal][]) into.set(key, periodTotal(stored));
+}
 export const runPartition = (t: ReportTenant) => `BILLING_RUN#${t.orgId}#${t.appId}`;
 const meterPart = (meterId: string) => encodeURIComponent(meterId);
 const cursorKey = (t: ReportTenant, meterId: string) => ({ pk: runPartition(t), sk: `CURSOR#${meterPart(meterId)}` });
@@ -126,10 +131,7 @@ export class RunStateStore {
         ConsistentRead: true,
       });
       if (items.length !== shards) throw new Error(`meter ${meterId}: totals generation ${generation} has ${items.length} of ${shards} shards`);
-      for (const item of items) {
-        const entries = JSON.parse(gunzipSync(item['totals_gz'] as Uint8Array).toString('utf8')) as [string, StoredPeriodTotal][];
-        for (const [key, stored] of entries) totals.set(key, periodTotal(stored));
-      }
+      for (const item of items) readShard(item['totals_gz'] as Uint8Array, totals);
     }
     return {
       nextWindowStart: new Date(String(Item['next_window_start'])),
@@ -159,7 +161,8 @@ export class RunStateStore {
       if (kind === 'CURSOR' && typeof item['totals_generation'] === 'string') {
         cursors.set(meter!, { generation: item['totals_generation'], shards: Number(item['totals_shards'] ?? 0) });
       } else if (kind === 'TOTALS') {
-        shards.set(`${meter}#${generation}`, [...(shards.get(`${meter}#${generation}`) ?? []), item['totals_gz'] as Uint8Array]);
+        const key = `${meter}#${generation}`;
+        shards.set(key, [...(shards.get(key) ?? []), item['totals_gz'] as Uint8Array]);
       }
     }
     const totals = new Map<string, Map<string, PeriodTotal>>();
@@ -171,9 +174,7 @@ export class RunStateStore {
         continue;
       }
       const map = new Map<string, PeriodTotal>();
-      for (const gz of found) {
-        for (const [key, stored] of JSON.parse(gunzipSync(gz).toString('utf8')) as [string, StoredPeriodTotal][]) map.set(key, periodTotal(stored));
-      }
+      for (const gz of found) readShard(gz, map);
       totals.set(meterId, map);
     }
     return totals;

@@ -2,7 +2,6 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import { assertNoReservedMembers, mayHoldReservedMembers, type ReservedMemberRules } from './reserved-members';
 import type { HttpRequest } from './types';
-import { assertWellFormedStrings, mayHoldUnpairedSurrogates } from './well-formed-text';
 
 /**
  * Decodes a request body: `Content-Encoding` gzip/deflate/br (the SDKs gzip every POST), with the
@@ -57,8 +56,6 @@ export function readJsonBody(
   }
   const body = parseJsonText(text);
   if (mayHoldReservedMembers(text, reservedMembers)) assertNoReservedMembers(body, reservedMembers);
-  // Stored bodies only: the collector keeps what SDKs send (a body cut mid-pair is still an event).
-  if (reservedMembers.storedAsMaps && mayHoldUnpairedSurrogates(text)) assertWellFormedStrings(body);
   return body;
 }
 
