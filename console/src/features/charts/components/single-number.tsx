@@ -1,3 +1,4 @@
+import { FigureNumber } from '../../../components/figure-number';
 import { changeText } from '../../../lib/previous-period';
 
 const shown = (value: number | null) =>
@@ -7,15 +8,10 @@ const shown = (value: number | null) =>
 export function SingleNumber({ value, label, previous }: { value: number | null; label: string; previous?: number | null }) {
   const change = previous === undefined ? undefined : changeText(value, previous);
   return (
-    <figure className="single-number" aria-label={label}>
-      <output>{shown(value)}</output>
-      <figcaption>{label}</figcaption>
-      {previous !== undefined && (
-        <p className="muted previous-period">
-          Previous period: {shown(previous)}
-          {change ? ` (${change})` : ''}
-        </p>
-      )}
-    </figure>
+    <FigureNumber
+      label={label}
+      shown={shown(value)}
+      {...(previous === undefined ? {} : { note: `Previous period: ${shown(previous)}${change ? ` (${change})` : ''}` })}
+    />
   );
 }

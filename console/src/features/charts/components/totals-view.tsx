@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Loading } from '../../../components/loading';
 import { METRICS, NO_VALUE, OTHER_VALUES, type ChartSpec, type Total } from '../utils/chart-spec';
-import { percent } from '../utils/analysis-spec';
+import { percent } from '../../../lib/number-format';
 import { LazyTotalsChart } from './lazy-analysis-charts';
 import { changeText } from '../../../lib/previous-period';
 

@@ -100,11 +100,6 @@ export function readableDuration(ms: number): string {
   return `${(ms / 86_400_000).toFixed(1).replace(/\.0$/, '')} d`;
 }
 
-/** A rate as a percentage with one decimal. */
-export function percent(rate: number | null): string {
-  return rate === null ? '–' : `${(rate * 100).toFixed(1).replace(/\.0$/, '')}%`;
-}
-
 /** A retention period's start as its cohort is named: the day (or the month) in the chart's time zone. */
 export function formatPeriod(iso: string, interval: RetentionInterval, timeZone: string): string {
   const date = new Date(iso);

@@ -6,33 +6,25 @@ import { QueryState } from '../../../components/query-state';
 import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { useAppTimeZone } from '../../../lib/app-time-zone';
 import { changeText } from '../../../lib/previous-period';
+import { percent } from '../../../lib/number-format';
+import { FigureNumber } from '../../../components/figure-number';
 import { RELATIVE_RANGES } from '../../../lib/time';
 import { RangeSelect } from '../../../components/range-select';
 import { OVERVIEW_REFRESH_MS, useOverview } from '../api/overview';
 import type { Overview as OverviewData, OverviewNumbers, TopRow } from '../utils/overview-body';
 
-const percent = (share: number | null) => (share === null ? '—' : `${(share * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`);
+/** The change on the previous period, as a figure's note. */
+const compared = (change: string | undefined) => (change ? `${change} on the previous period` : 'Nothing in the previous period to compare');
 const millis = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${Math.round(value).toLocaleString()} ms`);
 const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
-
-/** One headline number, with the previous period's beside it. */
-function Figure({ label, shown, change }: { label: string; shown: string; change: string | undefined }) {
-  return (
-    <figure className="single-number" aria-label={label}>
-      <output>{shown}</output>
-      <figcaption>{label}</figcaption>
-      <p className="muted previous-period">{change ? `${change} on the previous period` : 'Nothing in the previous period to compare'}</p>
-    </figure>
-  );
-}
 
 function Headline({ numbers, previous }: { numbers: OverviewNumbers; previous: OverviewNumbers | undefined }) {
   return (
     <div className="overview-figures">
-      <Figure label="API calls" shown={numbers.calls.toLocaleString()} change={previous && changeText(numbers.calls, previous.calls)} />
-      <Figure label="Error rate" shown={percent(numbers.errorRate)} change={previous && changeText(numbers.errorRate, previous.errorRate)} />
-      <Figure label="p50 latency" shown={millis(numbers.p50)} change={previous && changeText(numbers.p50, previous.p50)} />
-      <Figure label="p90 latency" shown={millis(numbers.p90)} change={previous && changeText(numbers.p90, previous.p90)} />
+      <FigureNumber label="API calls" shown={numbers.calls.toLocaleString()} note={compared(previous && changeText(numbers.calls, previous.calls))} />
+      <FigureNumber label="Error rate" shown={percent(numbers.errorRate)} note={compared(previous && changeText(numbers.errorRate, previous.errorRate))} />
+      <FigureNumber label="p50 latency" shown={millis(numbers.p50)} note={compared(previous && changeText(numbers.p50, previous.p50))} />
+      <FigureNumber label="p90 latency" shown={millis(numbers.p90)} note={compared(previous && changeText(numbers.p90, previous.p90))} />
     </div>
   );
 }
