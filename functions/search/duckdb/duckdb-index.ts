@@ -35,6 +35,7 @@ import { TableWriter } from './table-writes';
 import { TenantNumbers, createTenantsTableSql } from './tenant-numbers';
 import { CacheTrim } from './cache-trim';
 import { MEMORY_LIMIT } from './memory-sizes';
+import { LateMaterialization } from './late-materialization';
 import { SEARCH_TABLES, createTableSql, quoteIdentifier, STORAGE_VERSION } from './tables';
 import { fileStorageFeatures, migrateTable } from './file-migrations';
 
@@ -57,15 +58,13 @@ const DEFAULT_READERS = 6;
 const ACTOR_PAGE = 10_000;
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 const CHECKPOINT_THRESHOLD = '128MB';
-/** Rows below which a top-N reads other columns only for the rows it returns (DuckDB's default is 50). */
-export const LATE_MATERIALIZATION_MAX_ROWS = 10_000;
 /**
  * DuckDB's allocator keeps freed pages for reuse, outside its memory budget. A background thread
  * returns them to the system, and so does the end of any task that allocated over 32 MB (DuckDB's
  * default: 128 MB). Writing 1 M events peaked at 1,674–1,783 MB against 1,823–2,070 (bench: writes),
  * and the funnel and retention at 10 M took the same time.
  */
-const ALLOCATOR_RETURNS_MEMORY = { allocator_background_threads: 'true', allocator_flush_threshold: '32MB' } as const;
+export const ALLOCATOR_RETURNS_MEMORY = { allocator_background_threads: 'true', allocator_flush_threshold: '32MB' } as const;
 
 /**
  * The embedded search backend of local mode. One connection writes (through a queue, so
@@ -93,9 +92,6 @@ export async function createDuckDbSearchIndex(options: DuckDbSearchIndexOptions)
     for (let i = 0; i < (options.readers ?? DEFAULT_READERS); i += 1) readers.push(await instance.connect());
     // Date strings without an offset in documents are UTC, whatever the machine's zone.
     for (const connection of [writer, ...readers]) await connection.run(`SET TimeZone = 'UTC'`);
-    // A page reads `doc` only for the rows it returns (up to from + size = 10,000), not for every row
-    // of the window: DuckDB's default of 50 made a 100-hit page read every document (136 ms → 14 ms).
-    for (const reader of readers) await reader.run(`SET late_materialization_max_rows = ${LATE_MATERIALIZATION_MAX_ROWS}`);
     const policy = { ...DEFAULT_TYPED_METADATA_POLICY, ...options.typedMetadata };
     const walPath = options.path === ':memory:' ? undefined : `${options.path}.wal`;
     const cacheTrim = new CacheTrim(writer, walPath, { memoryLimit, checkpointThreshold: CHECKPOINT_THRESHOLD });
@@ -112,6 +108,7 @@ class DuckDbSearchIndex implements SearchableIndex {
   private readonly writes = new SerialQueue();
   private readonly tables: TableWriter;
   private readonly tenants = new TenantNumbers();
+  private readonly lateMaterialization = new LateMaterialization();
 
   private closed = false;
   /** Changes when queries compiled before must not run any more (withLayout). */
@@ -269,11 +266,12 @@ class DuckDbSearchIndex implements SearchableIndex {
    * the running statement is interrupted (its connection is free again at once) and the call
    * rejects with the signal's reason.
    */
-  private reader(signal: AbortSignal | undefined, generation: number): QueryRunner {
+  private reader(signal: AbortSignal | undefined, generation: number, kind: IndexKind): QueryRunner {
     return (sql, params) =>
       this.reads.run(async (reader) => {
         signal?.throwIfAborted();
         if (generation !== this.layoutGeneration) throw new StaleLayoutError();
+        await this.lateMaterialization.prepare(reader, kind);
         const interrupt = () => reader.interrupt();
         signal?.addEventListener('abort', interrupt, { once: true });
         try {
@@ -298,7 +296,7 @@ class DuckDbSearchIndex implements SearchableIndex {
     for (;;) {
       const generation = this.layoutGeneration;
       try {
-        return await query(this.layoutOf(context), this.reader(context.signal, generation));
+        return await query(this.layoutOf(context), this.reader(context.signal, generation, context.kind));
       } catch (error) {
         if (!(error instanceof StaleLayoutError)) throw error;
       }
