@@ -16,6 +16,6 @@ export function customerUsageDeps(stores: ServiceStores, index: SearchableIndex)
     async balance(tenant, subscriptionId) {
       return (await stores.balances.balance(tenant, subscriptionId))?.figures.available.toString();
     },
-    reportedTotals: (tenant) => stores.runState.readAllTotals(tenant),
+    reportedTotals: (tenant, reportKeys) => stores.runState.readTotalsOf(tenant, reportKeys),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../../shared/aws/batch-get';
 import { batchWrite, type WriteRequest } from '../../shared/aws/batch-write';
 import type { ReportTenant, TransactItem } from '../reports/report-store';
 import { queryAll } from '../../shared/aws/query-pages';
@@ -9,7 +10,8 @@ import { queryAll } from '../../shared/aws/query-pages';
  * The billing run's own state per meter, in the billing table:
  *
  *   pk BILLING_RUN#<org>#<app>  sk CURSOR#<meter>                 next window to evaluate, revision, which totals generation is current
- *                               sk TOTALS#<meter>#<generation>#<n> gzip JSON: report key → period-to-date total
+ *                               sk TOTALS#<meter>#<generation>#<n> gzip JSON: report key → period-to-date total,
+ *                                                                  for the keys whose hash modulo the shard count is n
  *                               sk LEASE#<meter>                  who runs the meter now, until when
  *
  * Totals shards are written before the cursor that points at them; the cursor is written in the same
@@ -63,11 +65,29 @@ export interface MeterCursor {
   readonly totals: Map<string, PeriodTotal>;
 }
 
-const SHARD_ENTRIES = 20_000;
+/**
+ * Entries a totals shard holds at most. A key's shard is its hash modulo the shard count, so a reader
+ * of a few keys (a customer's usage page) reads only their shards; the run reads and writes them all.
+ * Small shards cost the run little on AWS (write units are per KB either way) and spare the page the
+ * decoding of every other customer's totals.
+ */
+const SHARD_ENTRIES = 500;
+
+/** The shard holding a report key: FNV-1a of its UTF-16 code units, modulo the shard count. */
+export function totalsShardOf(key: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % shards;
+}
+
+/** Cursors written before shards were chosen by hash hold their keys in sorted chunks: their readers read every shard. */
+const HASHED_SHARDS = 'hashed';
 
 /** Adds one totals shard's entries (gzip JSON of [report key, stored total]) to `into`. */
-function readShard(gz: Uint8Array, into: Map<string, PeriodTotal>): void {
-  for (const [key, stored] of JSON.parse(gunzipSync(gz).toString('utf8')) as [string, StoredPeriodTotal][]) into.set(key, periodTotal(stored));
+function readShard(gz: Uint8Array, into: Map<string, PeriodTotal>, wanted?: ReadonlySet<string>): void {
+  for (const [key, stored] of JSON.parse(gunzipSync(gz).toString('utf8')) as [string, StoredPeriodTotal][]) {
+    if (!wanted || wanted.has(key)) into.set(key, periodTotal(stored));
+  }
 }
 export const runPartition = (t: ReportTenant) => `BILLING_RUN#${t.orgId}#${t.appId}`;
 const meterPart = (meterId: string) => encodeURIComponent(meterId);
@@ -143,39 +163,49 @@ export class RunStateStore {
   }
 
   /**
-   * Every meter's current period totals at once (for a customer's usage page): one query of the run
-   * partition, read in key order (cursors before totals). A meter whose generation changed while it
-   * was read (its shards deleted meanwhile) is read again on its own.
+   * Every meter's current period totals of a few report keys (a customer's usage page): the cursors
+   * in one query, then only the shards holding those keys in one batch read, whatever the number of
+   * other keys. A meter whose generation changed meanwhile (its shards deleted) is read again on its own.
    */
-  async readAllTotals(tenant: ReportTenant): Promise<Map<string, Map<string, PeriodTotal>>> {
-    const cursors = new Map<string, { generation: string; shards: number }>();
-    const shards = new Map<string, Uint8Array[]>();
-    const items = await queryAll(this.documents, {
+  async readTotalsOf(tenant: ReportTenant, reportKeys: readonly string[]): Promise<Map<string, Map<string, PeriodTotal>>> {
+    const wanted = new Set(reportKeys);
+    const cursors = await queryAll(this.documents, {
       TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': runPartition(tenant) },
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': 'CURSOR#' },
       ConsistentRead: true,
     });
-    for (const item of items) {
-      const [kind, meter, generation] = String(item['sk']).split('#');
-      if (kind === 'CURSOR' && typeof item['totals_generation'] === 'string') {
-        cursors.set(meter!, { generation: item['totals_generation'], shards: Number(item['totals_shards'] ?? 0) });
-      } else if (kind === 'TOTALS') {
-        const key = `${meter}#${generation}`;
-        shards.set(key, [...(shards.get(key) ?? []), item['totals_gz'] as Uint8Array]);
-      }
-    }
     const totals = new Map<string, Map<string, PeriodTotal>>();
-    for (const [meter, cursor] of cursors) {
-      const meterId = decodeURIComponent(meter);
-      const found = shards.get(`${meter}#${cursor.generation}`) ?? [];
-      if (found.length !== cursor.shards) {
-        totals.set(meterId, (await this.readCursor(tenant, meterId))?.totals ?? new Map());
+    const shardKeys: ReturnType<typeof totalsKey>[] = [];
+    const meters = cursors.map((item) => {
+      const meterId = String(item['meter_id']);
+      const generation = typeof item['totals_generation'] === 'string' ? item['totals_generation'] : null;
+      const shards = Number(item['totals_shards'] ?? 0);
+      totals.set(meterId, new Map());
+      const numbers =
+        generation === null || shards === 0 || wanted.size === 0
+          ? []
+          : item['totals_layout'] === HASHED_SHARDS || shards === 1
+            ? [...new Set(reportKeys.map((key) => totalsShardOf(key, shards)))]
+            : Array.from({ length: shards }, (_, n) => n);
+      if (generation !== null) for (const n of numbers) shardKeys.push(totalsKey(tenant, meterId, generation, n));
+      return { meterId, generation, needed: numbers.length };
+    });
+    const items = await batchGet(this.documents, this.tableName, shardKeys);
+    const found = new Map<string, Uint8Array[]>();
+    for (const item of items) {
+      const [, meter, generation] = String(item['sk']).split('#');
+      const key = `${decodeURIComponent(meter!)}#${generation}`;
+      found.set(key, [...(found.get(key) ?? []), item['totals_gz'] as Uint8Array]);
+    }
+    for (const { meterId, generation, needed } of meters) {
+      const shards = found.get(`${meterId}#${generation}`) ?? [];
+      const map = totals.get(meterId)!;
+      if (shards.length === needed) {
+        for (const gz of shards) readShard(gz, map, wanted);
         continue;
       }
-      const map = new Map<string, PeriodTotal>();
-      for (const gz of found) readShard(gz, map);
-      totals.set(meterId, map);
+      for (const [key, total] of (await this.readCursor(tenant, meterId))?.totals ?? []) if (wanted.has(key)) map.set(key, total);
     }
     return totals;
   }
@@ -184,8 +214,8 @@ export class RunStateStore {
   async writeTotals(tenant: ReportTenant, meterId: string, totals: ReadonlyMap<string, PeriodTotal>): Promise<{ generation: string; shards: number }> {
     const generation = randomBytes(6).toString('hex');
     const entries = [...totals.entries()].map(([key, total]): [string, StoredPeriodTotal] => [key, storedTotal(total)]);
-    const chunks: [string, StoredPeriodTotal][][] = [];
-    for (let i = 0; i < entries.length; i += SHARD_ENTRIES) chunks.push(entries.slice(i, i + SHARD_ENTRIES));
+    const chunks: [string, StoredPeriodTotal][][] = Array.from({ length: Math.ceil(entries.length / SHARD_ENTRIES) }, () => []);
+    for (const entry of entries) chunks[totalsShardOf(entry[0], chunks.length)]!.push(entry);
     await this.batch(
       chunks.map((chunk, n) => ({
         PutRequest: { Item: { ...totalsKey(tenant, meterId, generation, n), totals_gz: gzipSync(Buffer.from(JSON.stringify(chunk), 'utf8')) } },
@@ -217,6 +247,7 @@ export class RunStateStore {
           revision: (previous?.revision ?? 0) + 1,
           totals_generation: next.totalsGeneration,
           totals_shards: next.totalsShards,
+          totals_layout: HASHED_SHARDS,
           updated_at: now.toISOString(),
         },
         ConditionExpression: previous ? 'revision = :revision' : 'attribute_not_exists(pk)',

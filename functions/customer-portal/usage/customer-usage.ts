@@ -32,8 +32,8 @@ export interface CustomerUsageDeps {
   readonly resources: ResourceStore;
   /** The available prepaid balance of a subscription (decimal text), when it has one. */
   readonly balance: (tenant: ReportTenant, subscriptionId: string) => Promise<string | undefined>;
-  /** Period-to-date usage the billing run has reported, per meter id and report key (run state, read at once). */
-  readonly reportedTotals: (tenant: ReportTenant) => Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>>;
+  /** Period-to-date usage the billing run has reported of these report keys, per meter id and report key (run state). */
+  readonly reportedTotals: (tenant: ReportTenant, reportKeys: readonly string[]) => Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>>;
 }
 
 export interface CustomerUsageInput {
@@ -65,20 +65,14 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     return pricing;
   };
   // The reads that do not depend on each other run side by side: a page load is a few round trips,
-  // not one per meter. Each meter's price and what the run has reported (the balance's drawn part,
-  // the last periods' invoices; every meter's in one query) are read while the company's subscriptions are.
+  // not one per meter. Each meter's price is read while the company's subscriptions are; what the run
+  // has reported of them (the balance's drawn part, the last periods' invoices) while its events are.
   const metersRead = activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m)));
-  const totalsRead = deps.reportedTotals(tenant);
-  const reportedRead = metersRead.then((meters) =>
-    mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({
-      meter,
-      pricing: await pricingOf(meter.catalogPlanId),
-      billed: (await totalsRead).get(meter.id) ?? new Map<string, PeriodTotal>(),
-    })),
+  const pricingsRead = metersRead.then((meters) =>
+    mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({ meter, pricing: await pricingOf(meter.catalogPlanId) })),
   );
   // Awaited below; marked handled now, for when a refusal of the request comes first.
-  reportedRead.catch(() => undefined);
-  totalsRead.catch(() => undefined);
+  pricingsRead.catch(() => undefined);
   const [directory, meters] = await Promise.all([SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }), metersRead]);
   const own = [...directory.subscriptions.values()].filter(
     (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
@@ -109,13 +103,18 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       });
     }
   }
-  const [reported, balanceList, quantities] = await Promise.all([
-    reportedRead,
+  const [priced, totals, balanceList, quantities] = await Promise.all([
+    pricingsRead,
+    deps.reportedTotals(
+      tenant,
+      own.map((s) => subscriptionReportKey(s.subscriptionId)),
+    ),
     Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)),
     // Every meter's windows of every subscription in one search (more only past the bucket cap).
     windowQuantities(deps.index, scope, asks, now),
   ]);
   const balances = new Map(balanceList);
+  const reported = priced.map(({ meter, pricing }) => ({ meter, pricing, billed: totals.get(meter.id) ?? new Map<string, PeriodTotal>() }));
   const perMeter = reported.map(({ meter, pricing, billed }) => {
     const found: MeterLine[] = [];
     asks.forEach((ask, n) => {
