@@ -308,6 +308,7 @@ export async function benchBilling(
       managementUrl: c.management_url,
       managementToken: c.management_token,
       companyId: 'co-0',
+      meters,
       period: range,
       searches: () => counted?.searches() ?? 0,
       dynamoRequests: countAll,

@@ -16,6 +16,6 @@ export function customerUsageDeps(stores: ServiceStores, index: SearchableIndex)
     async balance(tenant, subscriptionId) {
       return (await stores.balances.balance(tenant, subscriptionId))?.figures.available.toString();
     },
-    reportedTotals: (tenant, reportKeys) => stores.runState.readTotalsOf(tenant, reportKeys),
+    reportedTotals: (tenant) => stores.runState.totalsReader(tenant),
   };
 }

@@ -41,19 +41,29 @@ export function createSharedViewApiHandler(deps: SharedViewApiDeps): HttpHandler
   const authenticate = async (route: RouteDefinition, request: HttpRequest): Promise<PublicCaller & { rate: Rate }> => {
     const at = now();
     const token = request.pathParams['token'] ?? '';
+    // The token's own check and the org's standing are read side by side; a refused token is said first.
+    const standing = (orgId: string, check: () => Promise<PublicCaller>) =>
+      Promise.allSettled([check(), deps.orgStatus.assertActive(orgId)]).then(([checked, active]) => {
+        if (checked.status === 'rejected') throw checked.reason;
+        if (active.status === 'rejected') throw active.reason;
+        return checked.value;
+      });
     let caller: PublicCaller;
     if (route.auth.kind === 'shared-view-token') {
       const claims = verifySharedViewToken(token, await deps.signingKey(), Math.floor(at.getTime() / 1000));
-      const record = await liveRecord(deps.store, claims.org_id, claims.app_id, claims.tid);
-      if (!record || record.target_kind !== claims.kind || record.target_id !== claims.id) throw invalid('has been revoked');
-      caller = { kind: 'shared-view', claims, record };
+      caller = await standing(claims.org_id, async () => {
+        const record = await liveRecord(deps.store, claims.org_id, claims.app_id, claims.tid);
+        if (!record || record.target_kind !== claims.kind || record.target_id !== claims.id) throw invalid('has been revoked');
+        return { kind: 'shared-view', claims, record };
+      });
     } else if (route.auth.kind === 'customer-token') {
       const claims = verifyCustomerToken(token, await deps.signingKey(), Math.floor(at.getTime() / 1000));
-      const revokedAt = await revocations.revokedAt(claims.org_id, claims.app_id, claims.company_id);
-      if (revokedAt !== undefined && claims.iat_ms <= revokedAt) throw customerTokenRefused('has been revoked');
-      caller = { kind: 'customer', claims };
+      caller = await standing(claims.org_id, async () => {
+        const revokedAt = await revocations.revokedAt(claims.org_id, claims.app_id, claims.company_id);
+        if (revokedAt !== undefined && claims.iat_ms <= revokedAt) throw customerTokenRefused('has been revoked');
+        return { kind: 'customer', claims };
+      });
     } else throw new Error(`route ${route.path} is not a public route`);
-    await deps.orgStatus.assertActive(caller.claims.org_id);
     const limiter = caller.kind === 'customer' ? deps.customerPagesRateLimiter : deps.rateLimiter;
     return { ...caller, rate: await limiter.take(caller.claims.org_id) };
   };

@@ -168,13 +168,28 @@ export class RunStateStore {
    * other keys. A meter whose generation changed meanwhile (its shards deleted) is read again on its own.
    */
   async readTotalsOf(tenant: ReportTenant, reportKeys: readonly string[]): Promise<Map<string, Map<string, PeriodTotal>>> {
-    const wanted = new Set(reportKeys);
-    const cursors = await queryAll(this.documents, {
+    return this.totalsReader(tenant).of(reportKeys);
+  }
+
+  /** readTotalsOf in two steps: the cursors are read from now on, while the caller learns which keys it needs. */
+  totalsReader(tenant: ReportTenant): { of(reportKeys: readonly string[]): Promise<Map<string, Map<string, PeriodTotal>>> } {
+    const cursorsRead = queryAll(this.documents, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': runPartition(tenant), ':prefix': 'CURSOR#' },
       ConsistentRead: true,
     });
+    // Awaited by `of`; marked handled now, for a caller that never asks.
+    cursorsRead.catch(() => undefined);
+    return { of: async (reportKeys) => this.shardsOf(tenant, await cursorsRead, reportKeys) };
+  }
+
+  private async shardsOf(
+    tenant: ReportTenant,
+    cursors: readonly Record<string, unknown>[],
+    reportKeys: readonly string[],
+  ): Promise<Map<string, Map<string, PeriodTotal>>> {
+    const wanted = new Set(reportKeys);
     const totals = new Map<string, Map<string, PeriodTotal>>();
     const shardKeys: ReturnType<typeof totalsKey>[] = [];
     const meters = cursors.map((item) => {

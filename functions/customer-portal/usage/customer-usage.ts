@@ -32,8 +32,11 @@ export interface CustomerUsageDeps {
   readonly resources: ResourceStore;
   /** The available prepaid balance of a subscription (decimal text), when it has one. */
   readonly balance: (tenant: ReportTenant, subscriptionId: string) => Promise<string | undefined>;
-  /** Period-to-date usage the billing run has reported of these report keys, per meter id and report key (run state). */
-  readonly reportedTotals: (tenant: ReportTenant, reportKeys: readonly string[]) => Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>>;
+  /**
+   * Period-to-date usage the billing run has reported, per meter id and report key (run state): what
+   * can be read before the keys are known starts at once; `of` reads the keys'.
+   */
+  readonly reportedTotals: (tenant: ReportTenant) => { of(reportKeys: readonly string[]): Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>> };
 }
 
 export interface CustomerUsageInput {
@@ -65,14 +68,16 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     return pricing;
   };
   // The reads that do not depend on each other run side by side: a page load is a few round trips,
-  // not one per meter. Each meter's price is read while the company's subscriptions are; what the run
-  // has reported of them (the balance's drawn part, the last periods' invoices) while its events are.
+  // not one per meter. Each meter's price and the run's cursors are read while the company's
+  // subscriptions are; what the run has reported of those (the balance's drawn part, the last
+  // periods' invoices) while its events are.
   const metersRead = activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m)));
   const pricingsRead = metersRead.then((meters) =>
     mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({ meter, pricing: await pricingOf(meter.catalogPlanId) })),
   );
   // Awaited below; marked handled now, for when a refusal of the request comes first.
   pricingsRead.catch(() => undefined);
+  const totalsRead = deps.reportedTotals(tenant);
   const [directory, meters] = await Promise.all([SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }), metersRead]);
   const own = [...directory.subscriptions.values()].filter(
     (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
@@ -105,10 +110,7 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
   }
   const [priced, totals, balanceList, quantities] = await Promise.all([
     pricingsRead,
-    deps.reportedTotals(
-      tenant,
-      own.map((s) => subscriptionReportKey(s.subscriptionId)),
-    ),
+    totalsRead.of(own.map((s) => subscriptionReportKey(s.subscriptionId))),
     Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)),
     // Every meter's windows of every subscription in one search (more only past the bucket cap).
     windowQuantities(deps.index, scope, asks, now),
