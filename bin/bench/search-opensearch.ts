@@ -122,7 +122,9 @@ export async function benchSearchOnOpenSearch(
     const events = spec.events + spec.otherTenantEvents;
     const bytesPerEvent = kept?.writtenBytesPerEvent ?? (await settledEventBytes(client, events));
     await writeFile(manifestPath, JSON.stringify({ ...wanted, indexedSeconds, writtenBytesPerEvent: bytesPerEvent } satisfies IndexManifest, null, 2));
-    log(`  on disk as written, once the node's own merges have finished: ${Math.round(bytesPerEvent)} bytes an event (the events indices' store over their events; target ≤ 400)`);
+    log(
+      `  on disk as written, once the node's own merges have finished: ${Math.round(bytesPerEvent)} bytes an event (the events indices' store over their events; target ≤ 400)`,
+    );
     const compactedBytesPerEvent = await compactedBytes(client, index, dataset.anchor, events);
     log(`  on disk once its months are settled and compacted: ${Math.round(compactedBytesPerEvent)} bytes an event`);
     return { events: spec.events, reusedIndex: reusable, indexedSeconds, heapMb: HEAP_MB, queries, analyses, ingest, bytesPerEvent, compactedBytesPerEvent };

@@ -8,7 +8,8 @@ import { trackedTotal, untrackedTotal } from '../total-hits';
 import type { DeletionProgress, IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
-import { toOpenSearchQuery, toOpenSearchSearchBody } from './query-body';
+import { effectiveSort } from '../effective-sort';
+import { idSortPosition, toOpenSearchQuery, toOpenSearchSearchBody } from './query-body';
 import { LENIENT_TARGET, searchRequest } from './search-request';
 import { reportedSortValues } from './sort';
 import { applyTenantTerms, tenantTermsBody, zeroBucketTerms } from './zero-buckets';
@@ -44,7 +45,8 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   const run = (page: SearchBody) => searchAnswer(target, context, page, request.aggs);
   const answer = pagesByTime(body) ? await timeThenIdPage(body, (hit: OpenSearchHit) => hitId(context, hit), run) : await run(body);
   assertAnswerBuckets(answer.aggregations, request.aggs);
-  const hits = (answer.hits?.hits ?? []).map((hit) => reshapeHit(context, hit, request._source));
+  const idPosition = request._source === false ? idSortPosition(effectiveSort(context.kind, request.sort)) : undefined;
+  const hits = (answer.hits?.hits ?? []).map((hit) => reshapeHit(context, hit, request._source, idPosition));
   const track = request.track_total_hits;
   const total = track === false ? untrackedTotal(request.from, hits.length) : trackedTotal(totalOf(answer.hits?.total), track);
   const result: { took: number; timed_out: boolean; hits: SearchResponse['hits']; aggregations?: Record<string, unknown> } = {
@@ -262,8 +264,13 @@ export const totalOf = (total: number | { value: number } | undefined): number =
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-/** A document's own id: doc_id's doc values when the request asked for them, else OpenSearch's `_id` without the app prefix (naming.ts documentId). */
-function hitId(context: SearchContext, hit: OpenSearchHit): string {
+/**
+ * A document's own id: its sort value in a listing in id order, doc_id's doc values when the request
+ * asked for them, else OpenSearch's `_id` without the app prefix (naming.ts documentId).
+ */
+function hitId(context: SearchContext, hit: OpenSearchHit, idPosition?: number): string {
+  const fromSort = idPosition === undefined ? undefined : hit.sort?.[idPosition];
+  if (typeof fromSort === 'string') return fromSort;
   const fromDocValues = hit.fields?.[DOC_ID_FIELD]?.[0];
   if (typeof fromDocValues === 'string') return fromDocValues;
   const id = hit._id ?? '';
@@ -271,8 +278,8 @@ function hitId(context: SearchContext, hit: OpenSearchHit): string {
   return id.startsWith(prefix) ? id.slice(prefix.length) : id;
 }
 
-function reshapeHit(context: SearchContext, hit: OpenSearchHit, source: SearchRequest['_source']): SearchHit {
-  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = { _id: hitId(context, hit) };
+function reshapeHit(context: SearchContext, hit: OpenSearchHit, source: SearchRequest['_source'], idPosition?: number): SearchHit {
+  const reshaped: { _id: string; _source?: Record<string, unknown>; sort?: SortValue[] } = { _id: hitId(context, hit, idPosition) };
   if (source !== false && hit._source !== undefined) reshaped._source = filterSource(fromStoredSource(hit._source), source.includes, source.excludes);
   if (hit.sort !== undefined) reshaped.sort = reportedSortValues(hit.sort);
   return reshaped;
