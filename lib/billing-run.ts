@@ -1,5 +1,7 @@
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -7,7 +9,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { tables } from '../functions/definitions/resources';
+import { ingestStream, tables } from '../functions/definitions/resources';
 import type { SearchDomain } from './search-domain';
 import { ServiceFunction } from './service-function';
 import type { Storage } from './storage';
@@ -37,6 +39,8 @@ export interface BillingRunProps {
    * split the meters instead of billing one twice.
    */
   readonly reservedConcurrency?: number;
+  /** The ingest stream: companies and subscriptions synced in from providers are written to it. */
+  readonly stream: kinesis.IStream;
 }
 
 /**
@@ -91,6 +95,7 @@ export class BillingRun extends Construct {
           ...openSearchEnvironment(props.search),
           [tables.resources.envVar]: props.storage.tables.resources.tableName,
           [tables.billing.envVar]: props.storage.tables.billing.tableName,
+          [ingestStream.envVar]: props.stream.streamName,
           [settingVariables.billingProvidersSecretArn]: this.providersSecret.secretArn,
           [settingVariables.billingTimeBudgetMs]: String(runBudget.toMilliseconds()),
         }),
@@ -106,8 +111,21 @@ export class BillingRun extends Construct {
     // What fails (errors, ticks dropped after an hour of waiting) goes to the DLQ and alarms.
     fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1), onFailure: new SqsDestination(this.deadLetterQueue) });
 
-    // Resources table: the scan for apps with meters, meters and prices (Query), channels (BatchGetItem); the run writes nothing there.
-    props.storage.tables.resources.grant(fn, 'dynamodb:Scan', 'dynamodb:Query', 'dynamodb:BatchGetItem');
+    // Resources table: the scan for apps with meters, meters and prices (Query), channels (BatchGetItem);
+    // the sync in from providers writes catalog plans and prices and its own progress (single and
+    // transactional writes, each conditioned on the app's existence).
+    props.storage.tables.resources.grant(
+      fn,
+      'dynamodb:Scan',
+      'dynamodb:Query',
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:BatchWriteItem',
+    );
+    // Synced companies and subscriptions go onto the ingest stream, as the collector's do: PutRecords only.
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [props.stream.streamArn] }));
     // Billing table: reports, balances, late-window marks, cursors and leases (single, batch and transactional writes).
     props.storage.tables.billing.grant(
       fn,

@@ -117,6 +117,7 @@ export class UsageAnalyticsStack extends Stack {
     const billingReservedConcurrency = context.optionalString('billingReservedConcurrency');
     this.billingRun = new BillingRun(this, 'BillingRun', {
       storage: this.storage,
+      stream: this.pipeline.stream,
       search: this.search,
       logLevel,
       logRetention,

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { runBilling, type BillingProgress, type BillingRunDeps, type BillingRunSummary } from '../../functions/billing/run/billing-run';
-import { providerClients, type ProviderClientLookup } from '../../functions/billing/run/provider-registry';
 import { startScheduledTask } from './scheduled-task';
 
 /**
@@ -46,13 +45,11 @@ export function warningLine(w: BillingRunSummary['warnings'][number]): string {
 }
 
 /** Local provider connections: `<data dir>/billing-providers.json` (same document as the AWS secret); none when absent. */
-export async function localProviderClients(path: string): Promise<ProviderClientLookup> {
-  let text: string;
+export async function localProviderDocument(path: string): Promise<unknown> {
   try {
-    text = await readFile(path, 'utf8');
+    return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return providerClients({});
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw error;
   }
-  return providerClients(JSON.parse(text));
 }

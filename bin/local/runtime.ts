@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { billingRunDeps } from '../../functions/composition-root/billing-services';
+import { billingRunDeps, providerSyncDeps } from '../../functions/composition-root/billing-services';
+import { providerClients, providerConnections } from '../../functions/billing/run/provider-registry';
 import { collectorHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
 import { consumerHandler } from '../../functions/composition-root/consumer-services';
 import { openCallerEnricher } from '../../functions/enrichment';
@@ -25,7 +26,8 @@ import { withConsole } from '../../functions/web-console/console-assets';
 import { answerRecorder } from './answer-log';
 import { openLocalSearchIndex, type LocalSearchBackend, type LocalSearchIndex } from './local-search-index';
 import { CONSOLE_DIST } from './console-build';
-import { localProviderClients, startLocalBilling, type LocalBilling } from './periodic-billing';
+import { localProviderDocument, startLocalBilling, type LocalBilling } from './periodic-billing';
+import { startLocalProviderSync, type LocalProviderSync } from './periodic-provider-sync';
 import { startLocalExports, type LocalExports } from './periodic-exports';
 import type { ScheduledTask } from './scheduled-task';
 import type { AlertRunSummary } from '../../functions/alerts/alert-runner';
@@ -142,6 +144,8 @@ export interface LocalRuntime {
   readonly billingDeps: BillingRunDeps;
   /** The billing run: on its timer, and `runOnce` on demand (npm run billing -- --now). */
   readonly billing: LocalBilling;
+  /** The sync in from billing providers: on the billing run's timer, at once when asked for, and `runOnce` on demand. */
+  readonly providerSync: LocalProviderSync;
   readonly exports: LocalExports;
   /** The email sender: on its timer, and `runOnce` on demand (npm run emails -- --now). */
   readonly emails: ScheduledTask<EmailRunSummary>;
@@ -224,6 +228,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const governance = governanceRefresher(stores, index);
     // Started below, once everything it reads is; a job created before that waits for its first pass.
     let exports: LocalExports = { kick: () => {}, runOnce: async () => ({ ran: 0, cleared: 0, errors: [] }), stop: async () => {} };
+    let providerSync: LocalProviderSync = { kick: () => {}, runOnce: async () => ({ synced: 0, failed: 0 }), stop: async () => {} };
     const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
     const webhookAllowPrivateTargets = options.webhookAllowPrivateTargets ?? true;
@@ -240,6 +245,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         onGovernanceChange: governanceChangeHook(governance, log),
         webhookAllowPrivateTargets,
         onExportCreated: () => exports.kick(),
+        onSyncRequested: () => providerSync.kick(),
         emailTransport: mailTransport,
         ingestBacklog: journal.backlogProbe(backlogLimitMs),
         notificationsFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
@@ -326,12 +332,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
     const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;
     const billingIntervalMs = options.billingIntervalMs ?? (options.endpoints ? 0 : 60_000);
+    const providersDocument = await localProviderDocument(join(options.dataDir, 'billing-providers.json'));
     const billingDeps = billingRunDeps(stores, {
       index,
-      providerClient: await localProviderClients(join(options.dataDir, 'billing-providers.json')),
+      providerClient: providerClients(providersDocument),
       webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
     });
     const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
+    providerSync = startLocalProviderSync(providerSyncDeps(stores, providerConnections(providersDocument)), billingIntervalMs, log);
     exports = startLocalExports(exportRunDeps(stores, index), options.exportIntervalMs ?? 5_000, log, options.exportLimits);
     const { emails, cohortNotifications, alerts } = startNotificationJobs(stores, {
       index,
@@ -358,6 +366,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       stores,
       billingDeps,
       billing,
+      providerSync,
       exports,
       emails,
       cohortNotifications,
@@ -371,6 +380,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           await uploads.stop();
           await governanceTimer?.stop();
           await billing.stop();
+          await providerSync.stop();
           await exports.stop();
           await emails.stop();
           await cohortNotifications.stop();

@@ -31,6 +31,8 @@ export function managementApiHandler(
     slackHosts?: readonly string[];
     /** Starts a new export at once (locally); on AWS the scheduled export worker takes it within a minute. */
     onExportCreated?: (ref: ExportRef) => void;
+    /** Runs a requested provider sync at once (locally); on AWS the billing run takes it up within its 5 minutes. */
+    onSyncRequested?: (tenant: { orgId: string; appId: string }) => void;
     /** Where a template's test message goes (the email sender's transport). */
     emailTransport: EmailTransport;
     /** The ingest backlog, where the deployment measures it (the local journal). */
@@ -64,6 +66,7 @@ export function managementApiHandler(
     exportJobs: stores.exportJobs,
     exportFiles: stores.exportFiles,
     ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),
+    ...(options.onSyncRequested ? { onSyncRequested: options.onSyncRequested } : {}),
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
     ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),

@@ -16,6 +16,22 @@ export const billingRoutes: readonly RouteDefinition[] = [
   manage('POST', '/~/billing/catalog/prices/{id}', 'catalogPrices.update', 'create:reports', 'Update a catalog price (POST alias)'),
   manage('DELETE', '/~/billing/catalog/prices/{id}', 'catalogPrices.delete', 'delete:reports', 'Delete a catalog price'),
 
+  // ── Billing: sync in from a provider ──
+  manage(
+    'POST',
+    '/~/billing/providers/{provider}/sync',
+    'requestProviderSync',
+    'create:reports',
+    "Bring the provider's products, prices, customers and subscriptions in (a sync from the start; the one running is left to finish)",
+  ),
+  manage(
+    'GET',
+    '/~/billing/providers/{provider}/sync',
+    'getProviderSync',
+    'read:reports',
+    "The app's sync with the provider: progress, counts, what was left out",
+  ),
+
   // ── Billing: balances ──
   manage(
     'POST',

@@ -219,6 +219,8 @@ export const BillingRunEnv = z.object({
   ...webhookTargets,
   [tables.resources.envVar]: name,
   [tables.billing.envVar]: name,
+  // Companies and subscriptions synced in from providers take the collector's path.
+  [ingestStream.envVar]: name,
   /** Secrets Manager secret holding {"connections": [...], "apps": {...}} (functions/billing/run/provider-registry.ts); absent: webhook channels only. */
   [v.billingProvidersSecretArn]: z.string().min(1).optional(),
   /** Upper bound of one run's work; the Lambda's remaining time minus a minute is used when smaller. */

@@ -1,26 +1,30 @@
-/** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes) over every app with meters. */
+/** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes): first the due provider syncs in, then every app with meters. */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { BillingRunEnv, parseEnv } from '../definitions/environment';
-import { billingRunDeps } from '../composition-root/billing-services';
+import { billingRunDeps, providerSyncDeps } from '../composition-root/billing-services';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { searchIndexFromEnv } from '../search/search-backend';
 import { embeddedMetrics } from '../shared/metrics';
 import { runBilling, type BillingRunSummary } from '../billing/run/billing-run';
-import { providerClients, type ProviderClientLookup } from '../billing/run/provider-registry';
+import { providerClients, providerConnections, type ProviderClientLookup, type ProviderConnectionLookup } from '../billing/run/provider-registry';
+import { runDueSyncs } from '../billing/sync/sync-run';
 
 const env = parseEnv(BillingRunEnv);
 const stores = new ServiceStores(lambdaStoresInput(env));
 const index = searchIndexFromEnv(env);
 const secrets = new SecretsManagerClient({ region: env.AWS_REGION });
-let lookup: Promise<ProviderClientLookup> | undefined;
+let lookup: Promise<{ clients: ProviderClientLookup; connections: ProviderConnectionLookup }> | undefined;
+/** The share of a tick the syncs in may take (a large first import goes on in the next ticks, from its cursor). */
+const SYNC_SHARE = 0.3;
 // The FailedReports alarm reads this (namespace, name and dimension as FAILED_REPORTS_METRIC in lib/monitoring.ts).
 const metrics = embeddedMetrics('UsageAnalytics/Billing', { Service: 'billing-run' });
 
-async function loadProviders(): Promise<ProviderClientLookup> {
-  if (!env.BILLING_PROVIDERS_SECRET_ARN) return providerClients({});
-  const secret = await secrets.send(new GetSecretValueCommand({ SecretId: env.BILLING_PROVIDERS_SECRET_ARN }));
-  return providerClients(JSON.parse(secret.SecretString ?? '{}'));
+async function loadProviders(): Promise<{ clients: ProviderClientLookup; connections: ProviderConnectionLookup }> {
+  const document: unknown = env.BILLING_PROVIDERS_SECRET_ARN
+    ? JSON.parse((await secrets.send(new GetSecretValueCommand({ SecretId: env.BILLING_PROVIDERS_SECRET_ARN }))).SecretString ?? '{}')
+    : {};
+  return { clients: providerClients(document), connections: providerConnections(document) };
 }
 
 export async function handler(_event: unknown, context?: { getRemainingTimeInMillis?: () => number }): Promise<BillingRunSummary> {
@@ -28,9 +32,13 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
     lookup = undefined;
     throw error;
   });
-  const providerClient = await lookup;
+  const { clients: providerClient, connections } = await lookup;
   // Stop taking new windows with a margin before the Lambda timeout; the next run continues.
-  const remaining = context?.getRemainingTimeInMillis?.() ?? env.BILLING_TIME_BUDGET_MS;
+  let remaining = context?.getRemainingTimeInMillis?.() ?? env.BILLING_TIME_BUDGET_MS;
+  const syncStarted = Date.now();
+  const syncs = await runDueSyncs(providerSyncDeps(stores, connections), Math.floor(Math.min(env.BILLING_TIME_BUDGET_MS, remaining) * SYNC_SHARE));
+  if (syncs.synced + syncs.failed > 0) console.log(JSON.stringify({ message: 'provider syncs', ...syncs }));
+  remaining -= Date.now() - syncStarted;
   const summary = await runBilling({
     now: new Date(),
     timeBudgetMs: Math.max(10_000, Math.min(env.BILLING_TIME_BUDGET_MS, remaining - 60_000)),

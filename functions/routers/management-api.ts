@@ -3,6 +3,7 @@ import type { AlertRunDeps } from '../alerts/alert-runner';
 import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
+import { syncOperations } from '../billing/sync/sync-operations';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
 import { channelOperations, type ChannelDeps } from '../billing/channels/channel-operations';
 import { meterCheckOperations } from '../billing/meter-check/meter-check-operations';
@@ -37,6 +38,8 @@ export interface ManagementApiDeps
   readonly ingestBacklog?: IngestBacklogProbe;
   /** Alert rules' stores and senders (their history, "run now" and previews). */
   readonly alerting: AlertRunDeps;
+  /** Runs an app's requested provider sync at once (locally); on AWS the billing schedule takes it up. */
+  readonly onSyncRequested?: (tenant: { orgId: string; appId: string }) => void;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
 }
@@ -60,6 +63,11 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...cohortMemberOperations(deps),
       ...alertOperations(deps.alerting),
       ...balanceOperations(deps),
+      ...syncOperations({
+        resources: deps.resources,
+        ...(deps.onSyncRequested ? { startNow: deps.onSyncRequested } : {}),
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

@@ -3,7 +3,8 @@ import { appRulesPartition, PLAN_PREFIX, PRICE_PREFIX } from '../../resources/ke
 import { contextOf, crudOperations, type CrudKind, type ResourceContext } from '../../resources/crud-operations';
 import { namedOperations, type ResourceOperationTable } from '../../resources/resource-deps';
 import type { ResourceStore, StoredDocument } from '../../resources/resource-store';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import type { Operation } from '../../shared/http/handler';
 import { parseBody } from '../../shared/invalid-input';
 
 export { PLAN_PREFIX, PRICE_PREFIX };
@@ -95,9 +96,21 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
     listFilter: (query) => providerFilter(query) ?? (query.plan_id ? { attribute: 'plan_id', value: query.plan_id } : undefined),
   };
 
+  const now = deps.now ?? (() => new Date());
+  // A record synced in from a provider is the provider's: a change here would be undone by the next sync.
+  const unlessSynced =
+    <C>(prefix: string, noun: string, operation: Operation<C>): Operation<C> =>
+    async (request, caller) => {
+      const ctx = contextOf(request, caller as never, now());
+      const id = request.pathParams.id ?? '';
+      const current = await store.get(at(ctx, prefix), id, noun).catch(() => undefined);
+      const from = current?.synced_from as { provider?: string } | undefined;
+      if (from?.provider)
+        throw new ConflictError(`The ${noun} ${id} is synced from ${providerTitle(from.provider)}: change it there, and the next sync brings the change here`);
+      return operation(request, caller);
+    };
   const plans = crudOperations(planKind, { store, now: deps.now });
   const prices = crudOperations(priceKind, { store, now: deps.now });
-  const now = deps.now ?? (() => new Date());
 
   return {
     ...namedOperations('catalogPlans', {
@@ -118,8 +131,9 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
         const plan = result.body as Record<string, unknown>;
         return { ...result, body: { ...plan, prices: (await pricesOf(ctx, String(plan.id))).map(catalogDocument) } };
       },
+      update: unlessSynced(PLAN_PREFIX, 'plan', plans.update),
       // A plan with prices is not deleted: its prices would point at nothing.
-      async delete(request, caller) {
+      delete: unlessSynced(PLAN_PREFIX, 'plan', async (request, caller) => {
         const ctx = contextOf(request, caller, now());
         const id = request.pathParams.id ?? '';
         const remaining = await pricesOf(ctx, id);
@@ -129,11 +143,18 @@ export function catalogOperations(deps: CatalogDeps): ResourceOperationTable {
           ]);
         }
         return plans.delete(request, caller);
-      },
+      }),
     }),
-    ...namedOperations('catalogPrices', prices),
+    ...namedOperations('catalogPrices', {
+      ...prices,
+      update: unlessSynced(PRICE_PREFIX, 'price', prices.update),
+      delete: unlessSynced(PRICE_PREFIX, 'price', prices.delete),
+    }),
   };
 }
+
+const PROVIDER_TITLES: Record<string, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora' };
+const providerTitle = (provider: string) => PROVIDER_TITLES[provider] ?? provider;
 
 function stripUndefined(input: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));

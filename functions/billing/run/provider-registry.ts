@@ -18,6 +18,14 @@ export type ProviderConnectionsDocument = z.infer<typeof ProviderConnectionsDocu
 
 export type ProviderClientLookup = (tenant: { orgId: string; appId: string }, provider: Exclude<ProviderName, 'webhook'>) => ProviderClient<never> | undefined;
 
+export type ProviderConnectionLookup = (tenant: { orgId: string; appId: string }, provider: ProviderConnection['provider']) => ProviderConnection | undefined;
+
+/** Parses the document (throws naming the problem) and returns each app's connection to a provider (the sync in reads with it). */
+export function providerConnections(document: unknown): ProviderConnectionLookup {
+  const parsed = ProviderConnectionsDocument.parse(document);
+  return (tenant, provider) => (parsed.apps[`${tenant.orgId}/${tenant.appId}`] ?? parsed.connections).find((c) => c.provider === provider);
+}
+
 /** Parses the document (throws naming the problem) and returns the run's client lookup; clients are made once and reused. */
 export function providerClients(document: unknown, options?: ClientOptions): ProviderClientLookup {
   const parsed = ProviderConnectionsDocument.parse(document);

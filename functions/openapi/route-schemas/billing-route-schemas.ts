@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ProviderSync, SyncedFrom } from '../../../schemas/billing/provider-sync';
 import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
@@ -13,7 +14,14 @@ import { crud, named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-sch
 // ── Management: billing catalog ──
 
 /** What the service adds to a catalog item's fields (the original service's names). */
-const CATALOG_STAMP = { id: z.string(), created_at: z.string(), updated_at: z.string() };
+const CATALOG_STAMP = {
+  id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  synced_from: named('SyncedFrom', SyncedFrom)
+    .optional()
+    .meta({ description: 'Set when the item was synced in from a provider: it is changed there, not here (409).' }),
+};
 
 /** A price as the API answers it: its create body's fields as stored (aliases resolved, defaults filled). */
 export const CatalogPrice = named(
@@ -77,6 +85,12 @@ catalogSchemas['catalogPlans.delete'] = {
   description: 'Deletes a catalog plan that has no prices (a 400 names the plan otherwise); afterwards its id answers 410.',
   errors: [...(catalogSchemas['catalogPlans.delete']!.errors ?? []), 400],
 };
+// A plan or price synced in from a provider is changed at the provider: 409 names it.
+for (const name of ['catalogPlans.update', 'catalogPlans.delete', 'catalogPrices.update', 'catalogPrices.delete']) {
+  const schema = catalogSchemas[name]!;
+  const errors = schema.errors ?? [];
+  catalogSchemas[name] = { ...schema, errors: errors.includes(409) ? errors : [...errors, 409] };
+}
 
 // ── Management: billing webhook channels (helper P) ──
 
@@ -152,6 +166,29 @@ export const reportSchemas: Record<string, RouteSchema> = {
     responseStatus: 200,
     response: named('ReportExplanation', ReportExplain),
     errors: [404],
+  },
+};
+
+// ── Management: sync in from a provider ──
+
+const SyncPath = { provider: 'The provider to sync from: stripe.' };
+const ProviderSyncSchema = named('ProviderSync', ProviderSync);
+
+export const syncSchemas: Record<string, RouteSchema> = {
+  requestProviderSync: {
+    description:
+      "Asks for a sync from the provider (the app's connection in the billing providers secret): products become catalog plans, prices catalog prices, customers companies, subscriptions subscriptions, each marked `synced_from`. It runs in the background (locally at once, on AWS with the next billing run), page by page, resumable; once complete the sweep reads everything again every 6 hours. A sync already running is answered as it is.",
+    params: SyncPath,
+    responseStatus: 202,
+    response: ProviderSyncSchema,
+    errors: [400],
+  },
+  getProviderSync: {
+    description: "The app's sync with the provider: its status and phase, counts per kind, what was left out and why, when the sweep runs next.",
+    params: SyncPath,
+    responseStatus: 200,
+    response: ProviderSyncSchema,
+    errors: [400, 404],
   },
 };
 

@@ -1,5 +1,5 @@
 import { boardSchemas } from './board-route-schemas';
-import { balanceSchemas, catalogSchemas, channelSchemas, reportSchemas } from './billing-route-schemas';
+import { balanceSchemas, catalogSchemas, channelSchemas, reportSchemas, syncSchemas } from './billing-route-schemas';
 import { collectorSchemas } from './collector-route-schemas';
 import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route-schemas';
 import type { RouteSchema } from './route-schema';
@@ -33,6 +33,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...channelSchemas,
   ...reportSchemas,
   ...balanceSchemas,
+  ...syncSchemas,
   ...sharedViewSchemas,
   ...emailSchemas,
   ...ethAbiSchemas,

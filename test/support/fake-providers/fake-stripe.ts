@@ -1,3 +1,4 @@
+import { FakeStripeCatalog } from './fake-stripe-catalog';
 import { addTo, FakeProviderServer, header, isForm, parseIntegerText, type FakeReply, type FakeRequest, type FakeServerOptions } from './fake-server';
 
 /**
@@ -28,9 +29,12 @@ export class FakeStripe extends FakeProviderServer {
   private readonly idempotent = new Map<string, { body: string; reply: FakeReply }>();
   private readonly identifiers = new Set<string>();
   private readonly accepted: StripeMeterEvent[] = [];
+  /** Products, prices, customers and subscriptions, listed as Stripe lists them (what a sync in reads). */
+  readonly catalog: FakeStripeCatalog;
 
   constructor(private readonly options: FakeStripeOptions) {
     super(options);
+    this.catalog = new FakeStripeCatalog(() => this.now());
   }
 
   /** Events counted (duplicates by identifier left out). */
@@ -58,6 +62,8 @@ export class FakeStripe extends FakeProviderServer {
     if (request.headers.authorization !== `Bearer ${this.options.apiKey}`) {
       return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } } };
     }
+    const listed = this.catalog.list(request);
+    if (listed) return listed;
     if (!this.isUsageRequest(request)) return this.errorReply(404, `Unrecognized request URL (${request.method}: ${request.path})`, 'resource_missing');
     if (!isForm(request)) return this.errorReply(400, 'Stripe expects a form-encoded body', 'parameter_invalid');
 

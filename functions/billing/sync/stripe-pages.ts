@@ -1,0 +1,61 @@
+import Stripe from 'stripe';
+import type { SyncPhase } from '../../../schemas/billing/provider-sync';
+
+/**
+ * Stripe's lists, a page at a time (newest first, `starting_after` the last id read), as the sync
+ * reads them: prices with their tiers, subscriptions of every status with their customer. A list is
+ * a safe read: the SDK retries 5xx and what Stripe marks retryable, and a rate limit (429, which
+ * the SDK leaves to its caller) is waited out here, with a growing pause.
+ */
+
+export const STRIPE_PAGE = 100;
+const RATE_LIMIT_ATTEMPTS = 6;
+const RATE_LIMIT_PAUSE_MS = 500;
+
+export interface StripePage {
+  readonly objects: readonly unknown[];
+  readonly hasMore: boolean;
+}
+
+export type StripePageReader = (phase: SyncPhase, after: string | null) => Promise<StripePage>;
+
+export interface StripeReadConfig {
+  readonly apiKey: string;
+  /** A fake server's or stripe-mock's `http://127.0.0.1:port`; Stripe's own API by default. */
+  readonly baseUrl?: string;
+  readonly apiVersion?: string;
+}
+
+export function stripePageReader(config: StripeReadConfig): StripePageReader {
+  const base = new URL(config.baseUrl ?? 'https://api.stripe.com');
+  const stripe = new Stripe(config.apiKey, {
+    host: base.hostname,
+    port: base.port || (base.protocol === 'http:' ? 80 : 443),
+    protocol: base.protocol === 'http:' ? 'http' : 'https',
+    maxNetworkRetries: 4,
+    telemetry: false,
+    ...(config.apiVersion ? { apiVersion: config.apiVersion as Stripe.LatestApiVersion } : {}),
+  });
+  const read = async (phase: SyncPhase, after: string | null): Promise<StripePage> => {
+    const page = { limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) };
+    const list =
+      phase === 'products'
+        ? await stripe.products.list(page)
+        : phase === 'prices'
+          ? await stripe.prices.list({ ...page, expand: ['data.tiers'] })
+          : phase === 'customers'
+            ? await stripe.customers.list(page)
+            : await stripe.subscriptions.list({ ...page, status: 'all', expand: ['data.customer'] });
+    return { objects: list.data, hasMore: list.has_more };
+  };
+  return async (phase, after) => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await read(phase, after);
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode !== 429 || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
+        await new Promise((done) => setTimeout(done, RATE_LIMIT_PAUSE_MS * 2 ** (attempt - 1)));
+      }
+    }
+  };
+}

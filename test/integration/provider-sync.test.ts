@@ -1,0 +1,220 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { providerConnections } from '../../functions/billing/run/provider-registry';
+import { runDueSyncs, runSync } from '../../functions/billing/sync/sync-run';
+import { readSync } from '../../functions/billing/sync/sync-records';
+import { providerSyncDeps } from '../../functions/composition-root/billing-services';
+import type { ProviderSync } from '../../schemas/billing/provider-sync';
+import { FakeStripe } from '../support/fake-providers';
+import { stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
+import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * Sync in from Stripe on the real emulators against the fake Stripe's lists: 3 products, 5 prices,
+ * 20 customers and 25 subscriptions brought in by one sync (catalog plans and prices, companies,
+ * subscriptions with their items), a meter that bills them with no subscription entered by hand,
+ * synced records refused to edits, the sweep bringing a price change in, and a provider answering
+ * 429 and 500 meanwhile.
+ */
+describe('sync in from Stripe', () => {
+  const API_KEY = 'sk_test_sync';
+  let stripe: FakeStripe;
+  let rt: TestRuntime;
+  const tenant = () => ({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id });
+  const now = Math.floor(Date.now() / 1000);
+  const period = { start: now - 10 * 86_400, end: now + 20 * 86_400 };
+  const prices = [
+    { id: 'price_calls', product: 'prod_api', fields: { unit_amount_decimal: '0.25', nickname: 'API calls' } },
+    {
+      id: 'price_seats',
+      product: 'prod_api',
+      fields: { unit_amount: 1999, recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed', meter: null } },
+    },
+    {
+      id: 'price_storage',
+      product: 'prod_storage',
+      fields: {
+        billing_scheme: 'tiered',
+        tiers_mode: 'graduated',
+        tiers: [
+          { up_to: 1000, unit_amount_decimal: '1', flat_amount: null, flat_amount_decimal: null, unit_amount: null },
+          { up_to: null, unit_amount_decimal: '0.5', flat_amount: 500, flat_amount_decimal: '500', unit_amount: null },
+        ],
+      },
+    },
+    { id: 'price_bundles', product: 'prod_storage', fields: { unit_amount: 100, transform_quantity: { divide_by: 1000, round: 'up' } } },
+    { id: 'price_support_jpy', product: 'prod_support', fields: { currency: 'jpy', unit_amount: 500 } },
+  ];
+  const customerIds = Array.from({ length: 20 }, (_, n) => `cus_${String(n).padStart(3, '0')}`);
+  // Half the customers carry the team's own company id; the others are companies by their customer id.
+  const companyOf = (n: number) => (n % 2 === 0 ? `acme-${n}` : customerIds[n]!);
+
+  beforeAll(async () => {
+    stripe = await new FakeStripe({ apiKey: API_KEY }).start();
+    stripe.catalog.put('products', stripeObjects.product('prod_api', 'API'));
+    stripe.catalog.put('products', stripeObjects.product('prod_storage', 'Storage'));
+    stripe.catalog.put('products', stripeObjects.product('prod_support', 'Support'));
+    for (const price of prices) stripe.catalog.put('prices', stripeObjects.price(price.id, price.product, price.fields));
+    customerIds.forEach((id, n) =>
+      stripe.catalog.put(
+        'customers',
+        stripeObjects.customer(id, { name: `Customer ${n}`, ...(n % 2 === 0 ? { metadata: { company_id: companyOf(n) } } : {}) }),
+      ),
+    );
+    // 25 subscriptions: one per customer on API calls, and five more on storage; one of them cancelled.
+    customerIds.forEach((customer, n) =>
+      stripe.catalog.put('subscriptions', stripeObjects.subscription(`sub_calls_${n}`, customer, [{ id: 'price_calls', product: 'prod_api' }], period)),
+    );
+    for (let n = 0; n < 5; n += 1)
+      stripe.catalog.put(
+        'subscriptions',
+        stripeObjects.subscription(
+          `sub_storage_${n}`,
+          customerIds[n]!,
+          [{ id: 'price_storage', product: 'prod_storage' }],
+          period,
+          n === 4 ? 'canceled' : 'active',
+        ),
+      );
+    const dataDir = await mkdtemp(join(tmpdir(), 'uab-provider-sync-'));
+    await writeFile(join(dataDir, 'billing-providers.json'), JSON.stringify({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url }] }));
+    rt = await startTestRuntime('provider-sync', { dataDir, governanceRefreshMs: 0 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await rt?.stop();
+    await stripe?.stop();
+  });
+
+  async function completed(): Promise<ProviderSync> {
+    for (let started = Date.now(); Date.now() - started < 30_000; ) {
+      const got = await rt.management('GET', '/~/billing/providers/stripe/sync');
+      if (got.status === 200 && (got.body.status === 'completed' || got.body.status === 'failed')) return got.body as ProviderSync;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    throw new Error('the sync did not finish within 30 s');
+  }
+
+  it('brings every product, price, customer and subscription in with one request, through 429s and 500s', async () => {
+    stripe.failNext(2, 429, 'any').failNext(1, 500, 'any');
+    const requested = await rt.management('POST', '/~/billing/providers/stripe/sync');
+    expect(requested.status).toBe(202);
+    expect(requested.body).toMatchObject({ provider: 'stripe', status: expect.stringMatching(/requested|running/) });
+    const sync = await completed();
+    expect(sync).toMatchObject({ status: 'completed', counts: { products: 3, prices: 5, customers: 20, subscriptions: 25 }, skipped: [], error: null });
+    expect(Date.parse(sync.next_sweep_at!)).toBeGreaterThan(Date.now());
+    expect(stripe.requests().filter((r) => r.injected)).toHaveLength(3);
+
+    const plans = await rt.management('GET', '/~/billing/catalog/plans?provider=stripe&includes=prices');
+    expect(plans.body.map((p: { id: string }) => p.id).sort()).toEqual(['prod_api', 'prod_storage', 'prod_support']);
+    const price = async (id: string) => (await rt.management('GET', `/~/billing/catalog/prices/${id}`)).body;
+    // Stripe's amounts are in the currency's smallest unit; the catalog's in its main unit.
+    expect(await price('price_calls')).toMatchObject({
+      pricing_model: 'per_unit',
+      price_in_decimal: '0.0025',
+      currency: 'usd',
+      plan_id: 'prod_api',
+      provider: 'stripe',
+    });
+    expect(await price('price_seats')).toMatchObject({ price_in_decimal: '19.99' });
+    expect(await price('price_storage')).toMatchObject({
+      pricing_model: 'graduated',
+      tiers: [
+        { up_to: 1000, unit_price_in_decimal: '0.01' },
+        { up_to: 'inf', unit_price_in_decimal: '0.005', flat_price_in_decimal: '5' },
+      ],
+    });
+    expect(await price('price_bundles')).toMatchObject({
+      pricing_model: 'package',
+      price_in_decimal: '1',
+      transform_quantity: { divide_by: 1000, round: 'up' },
+    });
+    expect(await price('price_support_jpy')).toMatchObject({ price_in_decimal: '500', currency: 'jpy' });
+    expect((await price('price_calls')).synced_from).toMatchObject({ provider: 'stripe', object: 'price', id: 'price_calls' });
+
+    await rt.waitUntilConsumed(30_000);
+    const subscriptions = await rt.management('GET', `/search/~/companies/${companyOf(0)}/subscriptions`);
+    expect(subscriptions.status).toBe(200);
+    const listed = (subscriptions.body.hits?.hits ?? subscriptions.body).map((hit: { _source?: Record<string, unknown> }) => hit._source ?? hit);
+    expect(listed.map((s: { subscription_id: string }) => s.subscription_id).sort()).toEqual(['sub_calls_0', 'sub_storage_0']);
+    expect(listed.find((s: { subscription_id: string }) => s.subscription_id === 'sub_calls_0')).toMatchObject({
+      status: 'active',
+      items: [expect.objectContaining({ price_id: 'price_calls', plan_id: 'prod_api' })],
+      metadata: expect.objectContaining({ stripe_customer_id: 'cus_000' }),
+    });
+    const company = await rt.management('GET', `/search/~/companies/${companyOf(3)}`);
+    expect(company.status).toBe(200);
+  }, 60_000);
+
+  it('bills the synced subscriptions through a meter, with no subscription entered by hand', async () => {
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'synced calls',
+        slug: 'synced-calls',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'api_calls', price_id: 'price_calls' } } },
+      },
+    );
+    expect(meter.status).toBe(201);
+    const { w1, at } = settledWindows();
+    const call = numberedCalls();
+    const calls = [0, 1, 2].flatMap((n) => Array.from({ length: n + 2 }, (_, k) => call({ company_id: companyOf(n) }, at(w1, 5 + k))));
+    expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
+    await rt.waitUntilConsumed(30_000);
+    const summary = await rt.billing.runOnce({ now: new Date(w1.getTime() + 3 * HOUR) });
+    expect(summary.errors).toEqual([]);
+    await rt.billing.runOnce({ now: new Date(w1.getTime() + 3 * HOUR) });
+    // Each customer's Stripe meter receives its calls, by the customer id the sync stored beside the company.
+    expect(stripe.totals()).toEqual({ cus_000: 2n, cus_001: 3n, cus_002: 4n });
+  }, 60_000);
+
+  it('refuses edits of a synced price, naming the provider', async () => {
+    const edit = await rt.management('PUT', '/~/billing/catalog/prices/price_calls', {}, { name: 'renamed' });
+    expect(edit.status).toBe(409);
+    expect(edit.body.error.message).toContain('synced from Stripe');
+    expect((await rt.management('DELETE', '/~/billing/catalog/plans/prod_api')).status).toBe(409);
+  });
+
+  it('brings a price changed at the provider in with the sweep, writing nothing that did not change', async () => {
+    stripe.catalog.update('prices', 'price_calls', { unit_amount_decimal: '0.5' });
+    const before = (await rt.management('GET', '/~/billing/catalog/prices/price_seats')).body;
+    const sync = (await readSync(rt.stores.resources, tenant(), 'stripe'))!;
+    const sweepAt = new Date(Date.parse(sync.next_sweep_at!) + 1000);
+    const deps = {
+      ...providerSyncDeps(rt.stores, providerConnections({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url }] })),
+      now: () => sweepAt,
+    };
+    expect(await runDueSyncs(deps, 60_000)).toEqual({ synced: 1, failed: 0 });
+    expect((await rt.management('GET', '/~/billing/catalog/prices/price_calls')).body).toMatchObject({ price_in_decimal: '0.005' });
+    expect((await rt.management('GET', '/~/billing/catalog/prices/price_seats')).body.updated_at).toBe(before.updated_at);
+    // Not due again until the next sweep.
+    expect(await runDueSyncs(deps, 60_000)).toEqual({ synced: 0, failed: 0 });
+  }, 60_000);
+
+  it('resumes an interrupted sync after its cursor, and records a provider that keeps failing', async () => {
+    const deps = providerSyncDeps(rt.stores, providerConnections({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url }] }));
+    const found = (await readSync(rt.stores.resources, tenant(), 'stripe'))!;
+    const seen = stripe.requests().length;
+    const resumed: ProviderSync = { ...found, status: 'running', phase: 'customers', cursor: 'cus_010', lease_until: null };
+    expect(await runSync(deps, tenant(), resumed, Date.now() + 60_000)).toBe('completed');
+    const lists = stripe
+      .requests()
+      .slice(seen)
+      .map((r) => `${r.path}?${r.query.get('starting_after') ?? ''}`);
+    expect(lists[0]).toBe('/v1/customers?cus_010');
+    expect(lists.some((path) => path.startsWith('/v1/products'))).toBe(false);
+
+    stripe.failNext(20, 500, 'any');
+    const failed = await runSync(deps, tenant(), { ...found, status: 'requested' }, Date.now() + 60_000);
+    expect(failed).toBe('failed');
+    const stored = (await readSync(rt.stores.resources, tenant(), 'stripe'))!;
+    expect(stored).toMatchObject({ status: 'failed', error: expect.any(String) });
+    // Tried again after a quarter of an hour, not at once.
+    expect(Date.parse(stored.next_sweep_at!) - Date.parse(stored.finished_at!)).toBe(15 * 60_000);
+  }, 120_000);
+});
