@@ -46,6 +46,7 @@ describe('billing Lambda', () => {
         'BILLING_PROVIDERS_SECRET_ARN',
         'BILLING_TABLE',
         'BILLING_TIME_BUDGET_MS',
+        'INGEST_STREAM_NAME',
         'LOG_LEVEL',
         'NODE_OPTIONS',
         'OPENSEARCH_ENDPOINT',
@@ -123,16 +124,27 @@ test('the provider secret starts as an empty document the run accepts, and only 
   ]);
 });
 
-test('its role reads the resources table, reads and writes the billing table, and touches no other table', () => {
+test('its role reads the resources table and writes synced catalog items there, reads and writes the billing table, puts synced profiles on the stream, and touches no other table', () => {
   const statements = roleStatements();
   const tables = synth.stack.storage.tables;
-  expect(actionsOn(statements, logicalIdOf(tables.resources))).toEqual(new Set(['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:BatchGetItem']));
+  expect(actionsOn(statements, logicalIdOf(tables.resources))).toEqual(
+    new Set([
+      'dynamodb:Scan',
+      'dynamodb:Query',
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:BatchWriteItem',
+    ]),
+  );
+  expect([...actionsOn(statements, logicalIdOf(synth.stack.pipeline.stream))]).toEqual(['kinesis:PutRecords']);
   expect(actionsOn(statements, logicalIdOf(tables.billing))).toEqual(
     new Set(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']),
   );
   for (const other of [tables.dedup, tables.profiles]) expect(actionsOn(statements, logicalIdOf(other)).size).toBe(0);
   const allActions = statements.flatMap((s) => [s.Action].flat());
-  expect(allActions.filter((a) => !/^(logs|xray|dynamodb|secretsmanager|sqs):/.test(a))).toEqual([]);
+  expect(allActions.filter((a) => !/^(logs|xray|dynamodb|secretsmanager|sqs):/.test(a))).toEqual(['kinesis:PutRecords']);
   // The domain's access policy names the role (usage aggregation and subscriptions are searches).
   const domain = Object.values(synth.resources).find((r) => r.Type === 'AWS::OpenSearchService::Domain')!;
   expect(JSON.stringify(domain.Properties['AccessPolicies'])).toContain(logicalIdOf(run().function.role));

@@ -5,6 +5,7 @@ import { BillingMetricsChart } from '../../features/billing/components/billing-m
 import { LedgerTable } from '../../features/billing/components/ledger-table';
 import { MeterEditor } from '../../features/billing/components/meter-editor';
 import { PlansCatalog } from '../../features/billing/components/plans-catalog';
+import { ProviderSyncPanel } from '../../features/billing/components/provider-sync-panel';
 import { MeterName } from '../../features/billing/components/meter-name';
 import { MetersList } from '../../features/billing/components/meters-list';
 import { useMeter } from '../../features/billing/api/meters';
@@ -156,6 +157,7 @@ export function CatalogPage() {
       <PageHeader title="Plans and prices">
         <Link to="/billing/meters">Meters</Link>
       </PageHeader>
+      <ProviderSyncPanel />
       <PlansCatalog />
     </>
   );

@@ -66,6 +66,7 @@ export function PlansCatalog() {
           <section key={plan.id} className="tile" aria-label={`Plan ${plan.name}`}>
             <h2>
               {plan.name} <span className="muted">({plan.id})</span>
+              {plan.synced_from ? <span className="badge"> synced from Stripe</span> : null}
             </h2>
             {(plan.prices ?? []).length === 0 ? (
               <p className="muted">No prices yet.</p>
@@ -78,7 +79,9 @@ export function PlansCatalog() {
                 ))}
               </ul>
             )}
-            {adding === plan.id ? (
+            {plan.synced_from ? (
+              <p className="muted">Its prices are changed in Stripe; the next sync brings them here.</p>
+            ) : adding === plan.id ? (
               <PriceForm planId={plan.id} />
             ) : (
               <button type="button" className="secondary" onClick={() => setAdding(plan.id)}>

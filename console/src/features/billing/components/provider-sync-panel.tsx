@@ -1,0 +1,93 @@
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorMessage } from '../../../components/error-message';
+import { QueryState } from '../../../components/query-state';
+import { formatTime } from '../../../lib/time';
+import { syncInProgress, useProviderSync, useRequestSync, type ProviderSync } from '../api/provider-sync';
+
+const PHASES: readonly ProviderSync['phase'][] = ['products', 'prices', 'customers', 'subscriptions'];
+const STATUS_WORDS: Record<ProviderSync['status'], string> = {
+  requested: 'Waiting to start',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/**
+ * Sync in from Stripe: the products, prices, customers and subscriptions of the app's Stripe account
+ * brought in as catalog plans and prices, companies and subscriptions, with the sync's progress
+ * (read again every second while it runs), what it left out, and when the sweep reads everything again.
+ */
+export function ProviderSyncPanel() {
+  const sync = useProviderSync('stripe');
+  const request = useRequestSync();
+  const running = syncInProgress(sync.data);
+  return (
+    <section className="tile" aria-label="Sync from Stripe">
+      <h2>Sync from Stripe</h2>
+      <p className="muted">
+        Products become plans, prices become prices, customers become companies and subscriptions subscriptions, with the Stripe customer id kept beside each
+        company. What comes from Stripe is changed in Stripe. Needs the app's Stripe connection in the billing providers document.
+      </p>
+      <button type="button" onClick={() => request.mutate('stripe')} disabled={request.isPending || running}>
+        {running ? 'Syncing…' : sync.data ? 'Sync again now' : 'Sync from Stripe'}
+      </button>
+      <ErrorMessage error={request.error} />
+      {!sync.isSuccess ? (
+        <QueryState query={sync} loading="Reading the sync…" />
+      ) : sync.data === null ? (
+        <EmptyState title="Never synced">
+          <p>Nothing has been brought in from Stripe yet.</p>
+        </EmptyState>
+      ) : (
+        <SyncState sync={sync.data} />
+      )}
+    </section>
+  );
+}
+
+function SyncState({ sync }: { sync: ProviderSync }) {
+  const running = syncInProgress(sync);
+  return (
+    <>
+      <p role="status">
+        <strong>{STATUS_WORDS[sync.status]}</strong>
+        {running ? ` (reading ${sync.phase})` : ''}
+        {sync.finished_at ? `, finished ${formatTime(sync.finished_at)}` : sync.started_at ? `, started ${formatTime(sync.started_at)}` : ''}
+        {sync.next_sweep_at && !running ? `; next sweep ${formatTime(sync.next_sweep_at)}` : ''}
+      </p>
+      {sync.error ? <p className="error">{sync.error}</p> : null}
+      <table aria-label="Records brought in">
+        <thead>
+          <tr>
+            {PHASES.map((phase) => (
+              <th key={phase} scope="col">
+                {phase}
+              </th>
+            ))}
+            <th scope="col">left out</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            {PHASES.map((phase) => (
+              <td key={phase}>{sync.counts[phase].toLocaleString()}</td>
+            ))}
+            <td>{sync.skipped_count.toLocaleString()}</td>
+          </tr>
+        </tbody>
+      </table>
+      {sync.skipped.length > 0 ? (
+        <details>
+          <summary>What was left out, and why</summary>
+          <ul aria-label="Left out">
+            {sync.skipped.map((record) => (
+              <li key={`${record.object}:${record.id}`}>
+                {record.object} <code>{record.id}</code>: {record.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ensureConsoleBuilt } from '../../bin/local/console-build';
+import { FakeStripe } from '../support/fake-providers';
+import { stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * Sync in from Stripe in the console alone (Debian's Chromium): the catalog page starts the sync,
+ * follows it to its counts, shows what was left out and why, and then shows the Stripe plans with
+ * their prices, marked as Stripe's and without the form that would add a price to them.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/console');
+
+describe('sync from Stripe in the console', () => {
+  let stripe: FakeStripe;
+  let rt: TestRuntime;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureConsoleBuilt();
+    await mkdir(SCREENSHOTS, { recursive: true });
+    stripe = await new FakeStripe({ apiKey: 'sk_test_console' }).start();
+    stripe.catalog.put('products', stripeObjects.product('prod_api', 'API access'));
+    stripe.catalog.put('prices', stripeObjects.price('price_calls', 'prod_api', { unit_amount_decimal: '0.2', nickname: 'Per call' }));
+    // A price that asks the customer what to pay: the catalog cannot hold it, and says so.
+    stripe.catalog.put('prices', stripeObjects.price('price_tip', 'prod_api', { nickname: 'Pay what you want' }));
+    const now = Math.floor(Date.now() / 1000);
+    for (let n = 0; n < 3; n += 1) {
+      stripe.catalog.put('customers', stripeObjects.customer(`cus_${n}`, { name: `Customer ${n}` }));
+      stripe.catalog.put(
+        'subscriptions',
+        stripeObjects.subscription(`sub_${n}`, `cus_${n}`, [{ id: 'price_calls', product: 'prod_api' }], { start: now - 86_400, end: now + 86_400 }),
+      );
+    }
+    const dataDir = await mkdtemp(join(tmpdir(), 'uab-console-sync-'));
+    await writeFile(
+      join(dataDir, 'billing-providers.json'),
+      JSON.stringify({ connections: [{ provider: 'stripe', api_key: 'sk_test_console', base_url: stripe.url }] }),
+    );
+    rt = await startTestRuntime('console-provider-sync', { dataDir, governanceRefreshMs: 0 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${rt.credentials.management_url}/console/billing/catalog`);
+    await page.waitForURL(/\/console\/sign-in$/);
+    await page.fill('input[name="username"]', rt.credentials.admin_username!);
+    await page.fill('input[name="password"]', rt.credentials.admin_password!);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/billing\/catalog$/);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await rt?.dispose();
+    await stripe?.stop();
+  });
+
+  async function seriousViolations() {
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate<{ id: string; impact: string }[]>(
+      "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))",
+    );
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
+
+  it('starts a sync, follows it to its counts, and shows the synced catalog', async () => {
+    const panel = page.getByRole('region', { name: 'Sync from Stripe' });
+    await panel.getByRole('heading', { name: 'Never synced' }).waitFor();
+    await panel.getByRole('button', { name: 'Sync from Stripe' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor({ timeout: 30_000 });
+    const counts = panel.getByRole('table', { name: 'Records brought in' });
+    expect(await counts.locator('tbody td').allTextContents()).toEqual(['1', '1', '3', '3', '1']);
+    await panel.getByText('What was left out, and why').click();
+    await panel.getByRole('list', { name: 'Left out' }).getByText('price_tip').waitFor();
+    expect(await panel.getByRole('list', { name: 'Left out' }).textContent()).toContain('without an amount');
+
+    const plan = page.getByRole('region', { name: 'Plan API access' });
+    await plan.getByText('synced from Stripe').waitFor();
+    expect(await plan.getByRole('list', { name: 'Prices of API access' }).textContent()).toContain('0.002 USD per unit');
+    expect(await plan.getByRole('button', { name: /Add a price/ }).count()).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'provider-sync.png'), fullPage: true });
+    expect(await seriousViolations()).toEqual([]);
+
+    // The button asks again; the sync's own record says so.
+    await panel.getByRole('button', { name: 'Sync again now' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor({ timeout: 30_000 });
+    expect((await rt.management('GET', '/~/billing/providers/stripe/sync')).body).toMatchObject({ status: 'completed', counts: { subscriptions: 3 } });
+  }, 120_000);
+});
