@@ -103,6 +103,7 @@ export class ManagementApi extends Construct {
   readonly http: ServiceHttpApi;
   readonly tokenSigningSecret: secretsmanager.Secret;
   readonly functions: Record<ManagementLambdaName, ServiceFunction>;
+  private readonly stream: kinesis.IStream;
 
   constructor(scope: Construct, id: string, props: ManagementApiProps) {
     super(scope, id);
@@ -220,6 +221,7 @@ export class ManagementApi extends Construct {
     // Cohort membership of governance rules is a search over the profile indexes.
     props.search.grantHttpAccess(management.role);
     this.functions = { search, 'shared-views': sharedViews, management };
+    this.stream = props.stream;
 
     const integrations: Record<ManagementLambdaName, HttpLambdaIntegration> = {
       search: new HttpLambdaIntegration('SearchIntegration', search.function),
@@ -243,5 +245,19 @@ export class ManagementApi extends Construct {
     this.http.suppressAuthorizerFinding(
       'Management requests carry a signed bearer token (with scopes) verified by the Lambda with the shared auth module; the same check runs in local mode, where there is no API Gateway.',
     );
+  }
+
+  /**
+   * Providers' webhooks (POST /public/providers/{provider}/webhooks/{orgId}/{appId}) on the management
+   * Lambda: it reads the apps' connections (the billing run's providers secret, on the first webhook)
+   * to check an event's signature and read the object it names, and writes what the sync writes:
+   * catalog items (resources table, granted already) and companies and subscriptions (the ingest stream).
+   */
+  serveProviderWebhooks(providersSecret: secretsmanager.ISecret): void {
+    const fn = this.functions.management.function;
+    fn.addEnvironment(settingVariables.billingProvidersSecretArn, providersSecret.secretArn);
+    fn.addEnvironment(ingestStream.envVar, this.stream.streamName);
+    providersSecret.grantRead(fn);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [this.stream.streamArn] }));
   }
 }

@@ -124,6 +124,7 @@ export class UsageAnalyticsStack extends Stack {
       removalPolicy,
       ...(billingReservedConcurrency === undefined ? {} : { reservedConcurrency: context.number('billingReservedConcurrency', 1) }),
     });
+    this.managementApi.serveProviderWebhooks(this.billingRun.providersSecret);
     const alarmTopicArn = context.optionalString('alarmTopicArn');
     this.monitoring = new Monitoring(this, 'Monitoring', {
       consumer: this.pipeline.consumer.function,

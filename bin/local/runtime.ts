@@ -228,6 +228,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const governance = governanceRefresher(stores, index);
     // Started below, once everything it reads is; a job created before that waits for its first pass.
     let exports: LocalExports = { kick: () => {}, runOnce: async () => ({ ran: 0, cleared: 0, errors: [] }), stop: async () => {} };
+    const providersDocument = await localProviderDocument(join(options.dataDir, 'billing-providers.json'));
     let providerSync: LocalProviderSync = { kick: () => {}, runOnce: async () => ({ synced: 0, failed: 0 }), stop: async () => {} };
     const collectorApi = collectorHandler(stores, region);
     const signingKey = async () => signingKeyBytes;
@@ -246,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         webhookAllowPrivateTargets,
         onExportCreated: () => exports.kick(),
         onSyncRequested: () => providerSync.kick(),
+        providerConnections: async () => providerConnections(providersDocument),
         emailTransport: mailTransport,
         ingestBacklog: journal.backlogProbe(backlogLimitMs),
         notificationsFrom: options.cohortNotifications?.emailFrom ?? 'notifications@localhost',
@@ -332,7 +334,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const governanceRefreshMs = options.governanceRefreshMs ?? 15_000;
     const governanceTimer = governanceRefreshMs > 0 ? startPeriodicRefresh(governance, governanceRefreshMs, log) : undefined;
     const billingIntervalMs = options.billingIntervalMs ?? (options.endpoints ? 0 : 60_000);
-    const providersDocument = await localProviderDocument(join(options.dataDir, 'billing-providers.json'));
     const billingDeps = billingRunDeps(stores, {
       index,
       providerClient: providerClients(providersDocument),

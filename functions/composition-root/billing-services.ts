@@ -1,7 +1,10 @@
 import { collect } from '../ingest/collector/collect';
 import type { ProviderConnectionLookup } from '../billing/run/provider-registry';
-import { stripePageReader } from '../billing/sync/stripe-pages';
+import type { ProviderConnection } from '../billing/providers/provider-connections';
+import type { ProfileWriter } from '../billing/sync/record-writer';
+import { stripeReader } from '../billing/sync/stripe-pages';
 import type { SyncRunDeps } from '../billing/sync/sync-run';
+import type { SyncOperationDeps } from '../billing/sync/sync-operations';
 import type { ProviderName } from '../../schemas/billing/provider-params';
 import type { BillingRunDeps } from '../billing/run/billing-run';
 import type { ClientOptions } from '../billing/providers/client-options';
@@ -43,23 +46,50 @@ export function billingRunDeps(
 export function providerSyncDeps(stores: ServiceStores, connectionOf: ProviderConnectionLookup): SyncRunDeps {
   return {
     resources: stores.resources,
-    pagesOf(tenant) {
+    readerOf(tenant) {
       const connection = connectionOf(tenant, 'stripe');
-      if (connection?.provider !== 'stripe') return undefined;
-      return stripePageReader({
-        apiKey: connection.api_key,
-        ...(connection.base_url ? { baseUrl: connection.base_url } : {}),
-        ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
-      });
+      return connection?.provider === 'stripe' ? readerOfConnection(connection) : undefined;
     },
-    async writeProfiles(tenant, kind, records) {
-      const app = await stores.apps.getApp(tenant.orgId, tenant.appId);
-      if (!app) throw new Error(`the app ${tenant.appId} no longer exists`);
-      await collect(stores.publisher, { app, kind, batch: true, body: records, receivedAt: stores.now(), sourceIp: SYNC_SOURCE_IP });
-    },
+    writeProfiles: profileWriter(stores),
     now: stores.now,
   };
 }
 
 /** The address a synced record is collected from: none, it was read from the provider by the service itself. */
 const SYNC_SOURCE_IP = '0.0.0.0';
+
+const readerOfConnection = (connection: Extract<ProviderConnection, { provider: 'stripe' }>) =>
+  stripeReader({
+    apiKey: connection.api_key,
+    ...(connection.base_url ? { baseUrl: connection.base_url } : {}),
+    ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
+  });
+
+/** Companies and subscriptions written as the collector writes them (validated, to the ingest stream). */
+const profileWriter =
+  (stores: ServiceStores): ProfileWriter =>
+  async (tenant, kind, records) => {
+    const app = await stores.apps.getApp(tenant.orgId, tenant.appId);
+    if (!app) throw new Error(`the app ${tenant.appId} no longer exists`);
+    await collect(stores.publisher, { app, kind, batch: true, body: records, receivedAt: stores.now(), sourceIp: SYNC_SOURCE_IP });
+  };
+
+/**
+ * What providers' webhooks need: the sync's writes, each app's endpoint (its connection's signing
+ * secret and a reader of its account), and whether the app exists. The connections are read when a
+ * webhook first needs them (a Lambda reads its secret then, not at every cold start).
+ */
+export function providerWebhookDeps(stores: ServiceStores, connections: () => Promise<ProviderConnectionLookup>): NonNullable<SyncOperationDeps['webhooks']> {
+  return {
+    resources: stores.resources,
+    writeProfiles: profileWriter(stores),
+    now: stores.now,
+    async endpointOf(tenant) {
+      const connectionOf = await connections();
+      const connection = connectionOf(tenant, 'stripe');
+      if (connection?.provider !== 'stripe' || !connection.webhook_secret) return undefined;
+      return { secret: connection.webhook_secret, reader: readerOfConnection(connection) };
+    },
+    appExists: async (tenant) => (await stores.apps.getApp(tenant.orgId, tenant.appId)) !== undefined,
+  };
+}

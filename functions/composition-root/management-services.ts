@@ -12,6 +12,8 @@ import { DataRetention } from '../retention';
 import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
+import type { ProviderConnectionLookup } from '../billing/run/provider-registry';
+import { providerWebhookDeps } from './billing-services';
 
 /** The management API and the governance refresher, wired from the stores. */
 
@@ -33,6 +35,8 @@ export function managementApiHandler(
     onExportCreated?: (ref: ExportRef) => void;
     /** Runs a requested provider sync at once (locally); on AWS the billing run takes it up within its 5 minutes. */
     onSyncRequested?: (tenant: { orgId: string; appId: string }) => void;
+    /** The apps' provider connections (the billing providers document), read when a provider's webhook first needs them; none: refused. */
+    providerConnections?: () => Promise<ProviderConnectionLookup>;
     /** Where a template's test message goes (the email sender's transport). */
     emailTransport: EmailTransport;
     /** The ingest backlog, where the deployment measures it (the local journal). */
@@ -67,6 +71,7 @@ export function managementApiHandler(
     exportFiles: stores.exportFiles,
     ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),
     ...(options.onSyncRequested ? { onSyncRequested: options.onSyncRequested } : {}),
+    ...(options.providerConnections ? { providerWebhooks: providerWebhookDeps(stores, options.providerConnections) } : {}),
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
     ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),

@@ -1,4 +1,4 @@
-import { manage, type RouteDefinition } from './route-types';
+import { manage, open, type RouteDefinition } from './route-types';
 
 /** The route table's billing section: catalog, balances, reports, channels and meters (routes.ts). */
 export const billingRoutes: readonly RouteDefinition[] = [
@@ -31,6 +31,16 @@ export const billingRoutes: readonly RouteDefinition[] = [
     'read:reports',
     "The app's sync with the provider: progress, counts, what was left out",
   ),
+  // The provider holds no token: the event's signature with the endpoint's secret is the credential.
+  {
+    api: 'management',
+    method: 'POST',
+    path: '/public/providers/{provider}/webhooks/{orgId}/{appId}',
+    lambda: 'management',
+    operation: 'providerWebhook',
+    auth: open,
+    summary: "The provider's signed webhook events (Stripe: product.*, price.*, customer.*, customer.subscription.*), keeping synced records current",
+  },
 
   // ── Billing: balances ──
   manage(

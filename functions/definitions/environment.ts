@@ -164,6 +164,10 @@ export const ManagementApiEnv = z.object({
   [tables.billing.envVar]: name,
   // Export jobs: their parts' download URLs are signed here, and a cancel deletes them.
   [buckets.exports.envVar]: name,
+  /** The billing run's providers secret: providers' webhooks check signatures and read objects with the apps' connections. */
+  [v.billingProvidersSecretArn]: z.string().min(1).optional(),
+  // Companies and subscriptions a provider's webhook brings in take the collector's path.
+  [ingestStream.envVar]: name.optional(),
   /** The sender of an alert's emails when it is run now through the API (the scheduled evaluator has its own). */
   [v.notificationsFrom]: z.email().optional(),
 });

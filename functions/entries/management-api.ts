@@ -1,6 +1,7 @@
 /** Lambda entry: the management API's OAuth, access-token and resource routes, and the web console at /console/. */
 import { join } from 'node:path';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { providerConnections, type ProviderConnectionLookup } from '../billing/run/provider-registry';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { sesEmailTransport } from '../composition-root/email-services';
@@ -22,10 +23,26 @@ const stores = new ServiceStores(
   }),
 );
 const index = searchIndexFromEnv(env);
+const secrets = new SecretsManagerClient({ region: env.AWS_REGION });
+let connections: Promise<ProviderConnectionLookup> | undefined;
+/** The apps' provider connections, read on the first provider webhook (not at every cold start); read again after a failure. */
+function providerConnectionsOnce(): Promise<ProviderConnectionLookup> {
+  const arn = env.BILLING_PROVIDERS_SECRET_ARN;
+  if (!arn) return Promise.resolve(providerConnections({}));
+  connections ??= secrets.send(new GetSecretValueCommand({ SecretId: arn })).then(
+    (secret) => providerConnections(JSON.parse(secret.SecretString ?? '{}')),
+    (error: unknown) => {
+      connections = undefined;
+      throw error;
+    },
+  );
+  return connections;
+}
 
 const api = managementApiHandler(stores, {
   index,
-  signingKey: secretsManagerSigningKey(new SecretsManagerClient({ region: env.AWS_REGION }), env.TOKEN_SIGNING_SECRET_ARN),
+  signingKey: secretsManagerSigningKey(secrets, env.TOKEN_SIGNING_SECRET_ARN),
+  providerConnections: providerConnectionsOnce,
   // Governance changes recompute the app's rule membership before the answer (the schedule catches the rest).
   onGovernanceChange: governanceChangeHook(governanceRefresher(stores, index)),
   webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,

@@ -3,7 +3,7 @@ import type { AlertRunDeps } from '../alerts/alert-runner';
 import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
-import { syncOperations } from '../billing/sync/sync-operations';
+import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-operations';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
 import { channelOperations, type ChannelDeps } from '../billing/channels/channel-operations';
 import { meterCheckOperations } from '../billing/meter-check/meter-check-operations';
@@ -40,6 +40,8 @@ export interface ManagementApiDeps
   readonly alerting: AlertRunDeps;
   /** Runs an app's requested provider sync at once (locally); on AWS the billing schedule takes it up. */
   readonly onSyncRequested?: (tenant: { orgId: string; appId: string }) => void;
+  /** What providers' webhooks need (the apps' connections); none: they are refused. */
+  readonly providerWebhooks?: SyncOperationDeps['webhooks'];
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
 }
@@ -66,6 +68,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...syncOperations({
         resources: deps.resources,
         ...(deps.onSyncRequested ? { startNow: deps.onSyncRequested } : {}),
+        ...(deps.providerWebhooks ? { webhooks: deps.providerWebhooks } : {}),
         ...(deps.now ? { now: deps.now } : {}),
       }),
       ...catalogOperations(deps),

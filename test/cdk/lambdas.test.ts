@@ -52,6 +52,9 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
       'OPENSEARCH_REPLICAS',
       'TOKEN_SIGNING_SECRET_ARN',
       'SES_CONFIGURATION_SET',
+      // Providers' webhooks: the apps' connections, and the stream synced profiles take.
+      'BILLING_PROVIDERS_SECRET_ARN',
+      ingestStream.envVar,
     ],
   ],
   [
@@ -168,6 +171,15 @@ describe('management Lambda permissions', () => {
         ]),
       );
     }
+  });
+
+  it("reads the billing run's providers secret and puts records on the ingest stream, for providers' webhooks", () => {
+    const secretId = logicalIdOf(stack.billingRun.providersSecret);
+    const onSecret = statements.filter((s) => JSON.stringify(s.Resource).includes(`"${secretId}"`)).flatMap((s) => [s.Action].flat());
+    expect(onSecret.sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+    const streamId = logicalIdOf(stack.pipeline.stream);
+    const onStream = statements.filter((s) => JSON.stringify(s.Resource).includes(`"${streamId}"`)).flatMap((s) => [s.Action].flat());
+    expect(onStream).toEqual(['kinesis:PutRecords']);
   });
 
   it('signs download URLs of export parts and deletes them, and nothing else in the exports bucket', () => {

@@ -85,9 +85,16 @@ describe('sync from Stripe in the console', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'provider-sync.png'), fullPage: true });
     expect(await seriousViolations()).toEqual([]);
 
-    // The button asks again; the sync's own record says so.
+    // The button asks again: a new sync, started after the first finished.
+    const first = (await rt.management('GET', '/~/billing/providers/stripe/sync')).body;
     await panel.getByRole('button', { name: 'Sync again now' }).click();
-    await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor({ timeout: 30_000 });
-    expect((await rt.management('GET', '/~/billing/providers/stripe/sync')).body).toMatchObject({ status: 'completed', counts: { subscriptions: 3 } });
+    let again = first;
+    for (let started = Date.now(); Date.now() - started < 30_000 && (again.status !== 'completed' || again.started_at === first.started_at); ) {
+      await new Promise((done) => setTimeout(done, 200));
+      again = (await rt.management('GET', '/~/billing/providers/stripe/sync')).body;
+    }
+    expect(again).toMatchObject({ status: 'completed', counts: { subscriptions: 3 } });
+    expect(Date.parse(again.started_at)).toBeGreaterThan(Date.parse(first.finished_at));
+    await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor();
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { readSync } from '../../functions/billing/sync/sync-records';
 import { providerSyncDeps } from '../../functions/composition-root/billing-services';
 import type { ProviderSync } from '../../schemas/billing/provider-sync';
 import { FakeStripe } from '../support/fake-providers';
-import { stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
+import { signedStripeEvent, stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
 import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
@@ -20,6 +20,7 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  */
 describe('sync in from Stripe', () => {
   const API_KEY = 'sk_test_sync';
+  const WEBHOOK_SECRET = 'whsec_sync_test';
   let stripe: FakeStripe;
   let rt: TestRuntime;
   const tenant = () => ({ orgId: rt.credentials.org_id, appId: rt.credentials.app_id });
@@ -79,7 +80,10 @@ describe('sync in from Stripe', () => {
         ),
       );
     const dataDir = await mkdtemp(join(tmpdir(), 'uab-provider-sync-'));
-    await writeFile(join(dataDir, 'billing-providers.json'), JSON.stringify({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url }] }));
+    await writeFile(
+      join(dataDir, 'billing-providers.json'),
+      JSON.stringify({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url, webhook_secret: WEBHOOK_SECRET }] }),
+    );
     rt = await startTestRuntime('provider-sync', { dataDir, governanceRefreshMs: 0 });
   }, 120_000);
 
@@ -209,7 +213,8 @@ describe('sync in from Stripe', () => {
     expect(lists[0]).toBe('/v1/customers?cus_010');
     expect(lists.some((path) => path.startsWith('/v1/products'))).toBe(false);
 
-    stripe.failNext(20, 500, 'any');
+    // Five answers of 500: the first list and the SDK's four retries of it.
+    stripe.failNext(5, 500, 'any');
     const failed = await runSync(deps, tenant(), { ...found, status: 'requested' }, Date.now() + 60_000);
     expect(failed).toBe('failed');
     const stored = (await readSync(rt.stores.resources, tenant(), 'stripe'))!;
@@ -217,4 +222,64 @@ describe('sync in from Stripe', () => {
     // Tried again after a quarter of an hour, not at once.
     expect(Date.parse(stored.next_sweep_at!) - Date.parse(stored.finished_at!)).toBe(15 * 60_000);
   }, 120_000);
+
+  /** Delivers an event to the app's webhook URL as Stripe would (signed now with `secret`). */
+  async function deliver(event: Record<string, unknown>, secret = WEBHOOK_SECRET, at = new Date()) {
+    const { body, signature } = signedStripeEvent(secret, event, at);
+    const { org_id, app_id, management_url } = rt.credentials;
+    const response = await fetch(`${management_url}/public/providers/stripe/webhooks/${org_id}/${app_id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+  const event = (id: string, type: string, object: Record<string, unknown>, created = Math.floor(Date.now() / 1000)) => ({
+    id,
+    object: 'event',
+    type,
+    created,
+    data: { object },
+  });
+
+  it('keeps synced records current by webhook: applied at once, once per event, in any order, and only when signed', async () => {
+    stripe.catalog.update('prices', 'price_seats', { unit_amount: 2499 });
+    const newer = event('evt_2', 'price.updated', { id: 'price_seats' });
+    expect(await deliver(newer)).toEqual({ status: 200, body: { received: true, event_id: 'evt_2', outcome: 'applied' } });
+    expect((await rt.management('GET', '/~/billing/catalog/prices/price_seats')).body).toMatchObject({ price_in_decimal: '24.99' });
+    // Delivered again: nothing happens. An older event arriving late reads the price as it is now.
+    expect((await deliver(newer)).body.outcome).toBe('duplicate');
+    expect((await deliver(event('evt_1', 'price.updated', { id: 'price_seats' }, Math.floor(Date.now() / 1000) - 60))).body.outcome).toBe('applied');
+    expect((await rt.management('GET', '/~/billing/catalog/prices/price_seats')).body).toMatchObject({ price_in_decimal: '24.99' });
+
+    // A subscription cancelled at Stripe is cancelled here once its event is in.
+    stripe.catalog.update('subscriptions', 'sub_calls_5', { status: 'canceled' });
+    expect((await deliver(event('evt_3', 'customer.subscription.deleted', { id: 'sub_calls_5' }))).body.outcome).toBe('applied');
+    await rt.waitUntilConsumed(30_000);
+    const subscriptions = await rt.management('GET', `/search/~/companies/${companyOf(5)}/subscriptions`);
+    const listed = (subscriptions.body.hits?.hits ?? subscriptions.body).map((hit: { _source?: Record<string, unknown> }) => hit._source ?? hit);
+    expect(listed.find((s: { subscription_id: string }) => s.subscription_id === 'sub_calls_5')).toMatchObject({ status: 'cancelled' });
+
+    // A deleted product stays in the catalog, inactive; events the sync does not follow are acknowledged.
+    stripe.catalog.remove('products', 'prod_support');
+    expect((await deliver(event('evt_4', 'product.deleted', { id: 'prod_support' }))).body.outcome).toBe('applied');
+    expect((await rt.management('GET', '/~/billing/catalog/plans/prod_support')).body).toMatchObject({ status: 'inactive' });
+    expect((await deliver(event('evt_5', 'invoice.paid', { id: 'in_1' }))).body.outcome).toBe('ignored');
+
+    // Refused: another secret, a stale signature, no signature; an app without a webhook secret answers 404.
+    const refused = await deliver(event('evt_6', 'price.updated', { id: 'price_seats' }), 'whsec_other');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ field: 'stripe-signature', reason: expect.stringContaining('does not match') }]);
+    expect((await deliver(event('evt_7', 'price.updated', { id: 'price_seats' }), WEBHOOK_SECRET, new Date(Date.now() - 10 * 60_000))).status).toBe(400);
+    const unsigned = await fetch(`${rt.credentials.management_url}/public/providers/stripe/webhooks/${rt.credentials.org_id}/${rt.credentials.app_id}`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(unsigned.status).toBe(400);
+    const elsewhere = await fetch(`${rt.credentials.management_url}/public/providers/stripe/webhooks/${rt.credentials.org_id}/app_unknown`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(elsewhere.status).toBe(404);
+  }, 60_000);
 });

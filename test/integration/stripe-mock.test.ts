@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { createStripeClient } from '../../functions/billing/providers/stripe-client';
-import { stripePageReader } from '../../functions/billing/sync/stripe-pages';
+import { stripeReader } from '../../functions/billing/sync/stripe-pages';
 import { companyOfCustomer, planOfProduct, priceOfStripe, subscriptionOfStripe } from '../../functions/billing/sync/stripe-records';
 import { StripeParams } from '../../schemas/billing/provider-params';
 import { instantRuntime, reportRequest } from '../support/fake-providers/report-request';
@@ -48,21 +48,21 @@ describe(`Stripe client against stripe-mock ${STRIPE_MOCK_VERSION}`, () => {
   });
 
   it('reads every list a sync in reads (products, prices with tiers, customers, subscriptions with their customer) as Stripe’s API takes it', async () => {
-    const pages = stripePageReader({ apiKey: 'sk_test_123', baseUrl: mock.url });
+    const pages = stripeReader({ apiKey: 'sk_test_123', baseUrl: mock.url });
     const at = new Date();
-    const products = await pages('products', null);
+    const products = await pages.page('products', null);
     expect(products.objects.length).toBeGreaterThan(0);
     for (const product of products.objects as Stripe.Product[]) expect(planOfProduct(product).provider).toBe('stripe');
-    const prices = await pages('prices', null);
+    const prices = await pages.page('prices', null);
     // Each fixture price becomes a catalog price, or is left out with a reason: never an error.
     for (const price of prices.objects as Stripe.Price[]) {
       const mapped = priceOfStripe(price);
       expect('skipped' in mapped ? mapped.skipped : mapped.id).toEqual(expect.any(String));
     }
-    const customers = await pages('customers', null);
+    const customers = await pages.page('customers', null);
     for (const customer of customers.objects as Stripe.Customer[])
       expect(companyOfCustomer(customer, at)).toMatchObject({ metadata: { stripe_customer_id: customer.id } });
-    const subscriptions = await pages('subscriptions', 'sub_mock');
+    const subscriptions = await pages.page('subscriptions', 'sub_mock');
     for (const subscription of subscriptions.objects as Stripe.Subscription[]) {
       expect(typeof subscription.customer).toBe('object');
       expect(subscriptionOfStripe(subscription, at)).toMatchObject({ subscription_id: subscription.id });

@@ -16,7 +16,16 @@ import { createZuoraClient } from './zuora-client';
 const Secret = z.string().min(1).max(500);
 
 export const ProviderConnection = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('stripe'), api_key: Secret, base_url: z.url().optional(), api_version: z.string().min(1).optional() }).strict(),
+  z
+    .object({
+      provider: z.literal('stripe'),
+      api_key: Secret,
+      base_url: z.url().optional(),
+      api_version: z.string().min(1).optional(),
+      /** The signing secret of the Stripe webhook endpoint that keeps synced records current (`whsec_…`). */
+      webhook_secret: Secret.optional(),
+    })
+    .strict(),
   z.object({ provider: z.literal('chargebee'), api_key: Secret, base_url: z.url() }).strict(),
   z.object({ provider: z.literal('recurly'), api_key: Secret, base_url: z.url().optional() }).strict(),
   z.object({ provider: z.literal('zuora'), client_id: Secret, client_secret: Secret, base_url: z.url() }).strict(),

@@ -4,7 +4,7 @@ import type { SyncPhase } from '../../../schemas/billing/provider-sync';
 /**
  * Stripe's lists, a page at a time (newest first, `starting_after` the last id read), as the sync
  * reads them: prices with their tiers, subscriptions of every status with their customer. A list is
- * a safe read: the SDK retries 5xx and what Stripe marks retryable, and a rate limit (429, which
+ * a safe read, and so is one object's (what a webhook's event names): the SDK retries 5xx and what Stripe marks retryable, and a rate limit (429, which
  * the SDK leaves to its caller) is waited out here, with a growing pause.
  */
 
@@ -19,6 +19,12 @@ export interface StripePage {
 
 export type StripePageReader = (phase: SyncPhase, after: string | null) => Promise<StripePage>;
 
+/** What the sync reads of a Stripe account: its lists a page at a time, and one object as it is now (undefined: gone). */
+export interface StripeReader {
+  readonly page: StripePageReader;
+  readonly one: (phase: SyncPhase, id: string) => Promise<unknown>;
+}
+
 export interface StripeReadConfig {
   readonly apiKey: string;
   /** A fake server's or stripe-mock's `http://127.0.0.1:port`; Stripe's own API by default. */
@@ -26,7 +32,7 @@ export interface StripeReadConfig {
   readonly apiVersion?: string;
 }
 
-export function stripePageReader(config: StripeReadConfig): StripePageReader {
+export function stripeReader(config: StripeReadConfig): StripeReader {
   const base = new URL(config.baseUrl ?? 'https://api.stripe.com');
   const stripe = new Stripe(config.apiKey, {
     host: base.hostname,
@@ -48,14 +54,30 @@ export function stripePageReader(config: StripeReadConfig): StripePageReader {
             : await stripe.subscriptions.list({ ...page, status: 'all', expand: ['data.customer'] });
     return { objects: list.data, hasMore: list.has_more };
   };
-  return async (phase, after) => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await read(phase, after);
-      } catch (error) {
-        if ((error as { statusCode?: number }).statusCode !== 429 || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
-        await new Promise((done) => setTimeout(done, RATE_LIMIT_PAUSE_MS * 2 ** (attempt - 1)));
-      }
+  const retrieve = async (phase: SyncPhase, id: string): Promise<unknown> => {
+    try {
+      return phase === 'products'
+        ? await stripe.products.retrieve(id)
+        : phase === 'prices'
+          ? await stripe.prices.retrieve(id, { expand: ['tiers'] })
+          : phase === 'customers'
+            ? await stripe.customers.retrieve(id)
+            : await stripe.subscriptions.retrieve(id, { expand: ['customer'] });
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
+      throw error;
     }
   };
+  return { page: (phase, after) => waitingOutRateLimits(() => read(phase, after)), one: (phase, id) => waitingOutRateLimits(() => retrieve(phase, id)) };
+}
+
+async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 429 || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
+      await new Promise((done) => setTimeout(done, RATE_LIMIT_PAUSE_MS * 2 ** (attempt - 1)));
+    }
+  }
 }

@@ -2,15 +2,23 @@ import { SyncedProvider } from '../../../schemas/billing/provider-sync';
 import type { ManagementCaller } from '../../management-tokens/management-auth';
 import { contextOf } from '../../resources/crud-operations';
 import type { ResourceStore } from '../../resources/resource-store';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
-import { readSync, requestSync } from './sync-records';
+import { applyStripeEvent, verifyStripeSignature, type StripeWebhookDeps } from './stripe-webhooks';
+import type { StripeReader } from './stripe-pages';
+import { readSync, requestSync, type SyncTenant } from './sync-records';
 
 export interface SyncOperationDeps {
   readonly resources: ResourceStore;
   /** Runs the app's due syncs now where the runtime can (locally); on AWS the billing schedule takes the request up. */
   readonly startNow?: (tenant: { orgId: string; appId: string }) => void;
   readonly now?: () => Date;
+  /** What a provider's webhook needs; none: webhooks are refused (503) where the runtime cannot read the connections. */
+  readonly webhooks?: StripeWebhookDeps & {
+    /** The app's webhook endpoint: its signing secret and the reader of its account (from its connection); none: not set up. */
+    readonly endpointOf: (tenant: SyncTenant) => Promise<{ readonly secret: string; readonly reader: StripeReader } | undefined>;
+    readonly appExists: (tenant: SyncTenant) => Promise<boolean>;
+  };
 }
 
 type SyncOperation = Operation<ManagementCaller | undefined>;
@@ -28,8 +36,9 @@ function providerOf(value: string | undefined): SyncedProvider {
  * Sync in from a billing provider, for the token's app:
  * - POST /~/billing/providers/{provider}/sync → 202, the sync asked for (or the one running)
  * - GET  /~/billing/providers/{provider}/sync → its progress, counts and what was left out
+ * - POST /public/providers/{provider}/webhooks/{orgId}/{appId} → the provider's signed event, applied (stripe-webhooks.ts)
  */
-export function syncOperations(deps: SyncOperationDeps): Record<'requestProviderSync' | 'getProviderSync', SyncOperation> {
+export function syncOperations(deps: SyncOperationDeps): Record<'requestProviderSync' | 'getProviderSync' | 'providerWebhook', SyncOperation> {
   const now = deps.now ?? (() => new Date());
   return {
     async requestProviderSync(request, caller) {
@@ -44,6 +53,17 @@ export function syncOperations(deps: SyncOperationDeps): Record<'requestProvider
       const sync = await readSync(deps.resources, ctx, provider);
       if (!sync) throw new NotFoundError(`The app has never synced from ${provider}`);
       return { status: 200, body: sync };
+    },
+    async providerWebhook(request) {
+      providerOf(request.pathParams['provider']);
+      const webhooks = deps.webhooks;
+      if (!webhooks) throw new ServiceUnavailableError('Provider webhooks are not served here');
+      const tenant = { orgId: request.pathParams['orgId'] ?? '', appId: request.pathParams['appId'] ?? '' };
+      const endpoint = await webhooks.endpointOf(tenant);
+      // One answer for an unknown app and an app without a webhook secret: the URL tells a stranger nothing.
+      if (!endpoint || !(await webhooks.appExists(tenant))) throw new NotFoundError('No Stripe webhook endpoint is set up here');
+      verifyStripeSignature(request.rawBody, request.headers['stripe-signature'], endpoint.secret, now());
+      return { status: 200, body: await applyStripeEvent(webhooks, tenant, endpoint.reader, request.rawBody) };
     },
   };
 }

@@ -1,10 +1,8 @@
-import type Stripe from 'stripe';
-import { SYNC_PHASES, type ProviderSync, type SyncPhase } from '../../../schemas/billing/provider-sync';
-import { appOfPartition, PLAN_PREFIX, PRICE_PREFIX, appRulesPartition } from '../../resources/keys';
-import type { ResourceLocation, ResourceStore, StoredDocument } from '../../resources/resource-store';
-import { NotFoundError } from '../../shared/errors';
-import type { StripePageReader } from './stripe-pages';
-import { companyOfCustomer, planOfProduct, priceOfStripe, subscriptionOfStripe, syncedFrom, type Skipped } from './stripe-records';
+import { SYNC_PHASES, type ProviderSync } from '../../../schemas/billing/provider-sync';
+import { appOfPartition } from '../../resources/keys';
+import type { ResourceStore } from '../../resources/resource-store';
+import { RecordWriter, type ProfileWriter } from './record-writer';
+import type { StripeReader } from './stripe-pages';
 import { isDue, saveSync, SYNC_LEASE_MS, SYNC_PREFIX, syncOf, syncLocation, type SyncTenant } from './sync-records';
 
 /**
@@ -23,10 +21,10 @@ const MAX_SKIPPED_SHOWN = 50;
 
 export interface SyncRunDeps {
   readonly resources: ResourceStore;
-  /** The app's reader of its provider's lists; undefined when the app has no connection to it. */
-  readonly pagesOf: (tenant: SyncTenant) => StripePageReader | undefined;
+  /** The app's reader of its provider's account; undefined when the app has no connection to it. */
+  readonly readerOf: (tenant: SyncTenant) => StripeReader | undefined;
   /** Writes companies or subscriptions as the collector does (validated, to the ingest stream). */
-  readonly writeProfiles: (tenant: SyncTenant, kind: 'company' | 'subscription', records: readonly Record<string, unknown>[]) => Promise<void>;
+  readonly writeProfiles: ProfileWriter;
   readonly now: () => Date;
 }
 
@@ -58,7 +56,7 @@ export async function runDueSyncs(deps: SyncRunDeps, budgetMs: number): Promise<
 
 /** One app's sync, from where it stands, until done or the deadline; what it ended as. */
 export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: ProviderSync, deadline: number): Promise<ProviderSync['status']> {
-  const pages = deps.pagesOf(tenant);
+  const reader = deps.readerOf(tenant);
   const started = deps.now();
   const leaseUntil = () => new Date(deps.now().getTime() + SYNC_LEASE_MS).toISOString();
   // A requested sync or a sweep starts over; an abandoned one goes on from its cursor.
@@ -78,12 +76,12 @@ export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: Prov
         error: null,
         lease_until: leaseUntil(),
       };
-  if (!pages) {
+  if (!reader) {
     await saveSync(deps.resources, tenant, finished(sync, deps.now(), `The app has no ${sync.provider} connection (billing providers secret)`));
     return 'failed';
   }
   await saveSync(deps.resources, tenant, sync);
-  const writer = new RecordWriter(deps, tenant);
+  const writer = new RecordWriter(deps.resources, deps.writeProfiles, tenant, deps.now);
   try {
     for (let phase = SYNC_PHASES.indexOf(sync.phase); phase < SYNC_PHASES.length; phase += 1) {
       const kind = SYNC_PHASES[phase]!;
@@ -93,7 +91,7 @@ export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: Prov
           await saveSync(deps.resources, tenant, sync);
           return 'running';
         }
-        const page = await pages(kind, cursor);
+        const page = await reader.page(kind, cursor);
         const skipped = await writer.write(kind, page.objects);
         const last = page.objects.at(-1) as { id?: string } | undefined;
         cursor = last?.id ?? cursor;
@@ -127,112 +125,4 @@ function finished(sync: ProviderSync, now: Date, error?: string): ProviderSync {
     error: error ?? null,
     lease_until: null,
   };
-}
-
-type SkippedRecord = ProviderSync['skipped'][number];
-
-/** Writes one page of one kind; answers the records left out. */
-class RecordWriter {
-  private readonly at: (prefix: string) => ResourceLocation;
-
-  constructor(
-    private readonly deps: SyncRunDeps,
-    private readonly tenant: SyncTenant,
-  ) {
-    this.at = (prefix) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix });
-  }
-
-  async write(phase: SyncPhase, objects: readonly unknown[]): Promise<SkippedRecord[]> {
-    const now = this.deps.now();
-    const skipped: SkippedRecord[] = [];
-    const keep = <T>(object: string, id: string, record: T | Skipped): record is T => {
-      if (typeof record === 'object' && record !== null && 'skipped' in record) {
-        skipped.push({ object, id, reason: (record as Skipped).skipped });
-        return false;
-      }
-      return true;
-    };
-    switch (phase) {
-      case 'products':
-        for (const product of objects as Stripe.Product[])
-          await this.upsert(PLAN_PREFIX, 'plan', product.id, planOfProduct(product), syncedFrom('product', product.id, now));
-        break;
-      case 'prices':
-        for (const price of objects as Stripe.Price[]) {
-          const record = priceOfStripe(price);
-          if (!keep('price', price.id, record)) continue;
-          if (!(await this.planExists(record.plan_id))) {
-            skipped.push({ object: 'price', id: price.id, reason: `its product ${record.plan_id} was not read (deleted at the provider?)` });
-            continue;
-          }
-          await this.upsert(PRICE_PREFIX, 'price', price.id, record, syncedFrom('price', price.id, now));
-        }
-        break;
-      case 'customers':
-        if (objects.length > 0)
-          await this.deps.writeProfiles(
-            this.tenant,
-            'company',
-            (objects as Stripe.Customer[]).map((customer) => companyOfCustomer(customer, now)),
-          );
-        break;
-      case 'subscriptions': {
-        const records = (objects as Stripe.Subscription[]).map((subscription) => [subscription.id, subscriptionOfStripe(subscription, now)] as const);
-        const kept = records.filter(([id, record]) => keep('subscription', id, record)).map(([, record]) => record as Record<string, unknown>);
-        if (kept.length > 0) await this.deps.writeProfiles(this.tenant, 'subscription', kept);
-        break;
-      }
-    }
-    return skipped;
-  }
-
-  private readonly plans = new Map<string, Promise<boolean>>();
-
-  private planExists(planId: string): Promise<boolean> {
-    let known = this.plans.get(planId);
-    if (!known) {
-      known = this.deps.resources.get(this.at(PLAN_PREFIX), planId, 'plan').then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof NotFoundError) return false;
-          throw error;
-        },
-      );
-      this.plans.set(planId, known);
-    }
-    return known;
-  }
-
-  /** Creates the catalog record, or replaces its provider's fields when they changed (nothing is written otherwise). */
-  private async upsert(prefix: string, noun: string, id: string, fields: { id?: string }, from: ReturnType<typeof syncedFrom>): Promise<void> {
-    const { id: _id, ...kept } = fields;
-    const now = this.deps.now().toISOString();
-    const document: StoredDocument = {
-      _id: id,
-      org_id: this.tenant.orgId,
-      app_id: this.tenant.appId,
-      created_at: now,
-      modified_at: now,
-      ...kept,
-      synced_from: from,
-    };
-    if (await this.deps.resources.create(this.at(prefix), id, document)) return;
-    await this.deps.resources.update(this.at(prefix), id, noun, (current) => {
-      const { _id: id0, org_id, app_id, created_at, modified_at: _m, synced_from: previous, ...currentFields } = current;
-      const same = JSON.stringify(sorted(currentFields)) === JSON.stringify(sorted(kept)) && (previous as { id?: string } | undefined)?.id === from.id;
-      return same ? current : { _id: id0, org_id, app_id, created_at, ...kept, synced_from: from };
-    });
-  }
-}
-
-/** A value with every object's members in name order, for comparing what was stored with what was read. */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, member]) => [name, sorted(member)]),
-  );
 }

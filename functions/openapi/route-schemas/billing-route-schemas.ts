@@ -190,6 +190,21 @@ export const syncSchemas: Record<string, RouteSchema> = {
     response: ProviderSyncSchema,
     errors: [400, 404],
   },
+  providerWebhook: {
+    description:
+      "Where the provider sends its webhook events (register this URL in Stripe's dashboard with the events product.*, price.*, customer.* and customer.subscription.*, and put the endpoint's signing secret in the app's connection as webhook_secret). An event is taken only when signed with that secret within 5 minutes, once per event id; the object it names is read from the provider as it is now and written as the sync writes it, so repeated, late or out-of-order events leave the record as the provider has it. 404 when the app has no webhook secret.",
+    params: { ...SyncPath, orgId: "The app's organisation.", appId: 'The app.' },
+    body: named(
+      'ProviderWebhookEvent',
+      z.looseObject({ id: z.string(), type: z.string(), created: z.number().int(), data: z.looseObject({ object: z.looseObject({ id: z.string() }) }) }),
+    ),
+    responseStatus: 200,
+    response: named(
+      'ProviderWebhookOutcome',
+      z.object({ received: z.literal(true), event_id: z.string(), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
+    ),
+    errors: [400, 404, 503],
+  },
 };
 
 // ── Management: credit balances ──

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { FakeReply, FakeRequest } from './fake-server';
 
 /**
@@ -42,10 +43,22 @@ export class FakeStripeCatalog {
     return next;
   }
 
-  /** A GET of one of the lists, or undefined when the request is not one. */
+  /** Removes an object, as deleting a product does (a later retrieve answers 404). */
+  remove(kind: StripeListKind, id: string): void {
+    this.objects[kind].delete(id);
+  }
+
+  /** A GET of one of the lists or of one object (`/v1/prices/price_…`), or undefined when the request is neither. */
   list(request: FakeRequest): FakeReply | undefined {
-    const kind = request.path.replace(/^\/v1\//, '') as StripeListKind;
+    const [kind, id] = request.path.replace(/^\/v1\//, '').split('/') as [StripeListKind, string | undefined];
     if (request.method !== 'GET' || !(kind in this.objects)) return undefined;
+    if (id !== undefined) {
+      const found = this.objects[kind].get(id);
+      const expand = new Set([...request.query].filter(([name]) => /^expand\[\d*\]$/.test(name)).map(([, value]) => `data.${value}`));
+      return found
+        ? { status: 200, body: this.shown(kind, found, expand) }
+        : { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${KINDS[kind]}: '${id}'` } } };
+    }
     const limit = Number(request.query.get('limit') ?? 10);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) return invalid('limit must be an integer between 1 and 100');
     // Stripe takes `expand[]=…` and `expand[0]=…` (its SDKs send the indexed form).
@@ -75,6 +88,14 @@ export class FakeStripeCatalog {
   seconds(): number {
     return Math.floor(this.now().getTime() / 1000);
   }
+}
+
+/** A webhook delivery as Stripe signs it: the event's JSON and its Stripe-Signature header (v1: HMAC-SHA256 of `t.body`). */
+export function signedStripeEvent(secret: string, event: Record<string, unknown>, at: Date = new Date()): { body: string; signature: string } {
+  const body = JSON.stringify(event);
+  const t = Math.floor(at.getTime() / 1000);
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return { body, signature: `t=${t},v1=${v1}` };
 }
 
 function invalid(message: string): FakeReply {
