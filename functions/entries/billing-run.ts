@@ -36,8 +36,13 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
   // Stop taking new windows with a margin before the Lambda timeout; the next run continues.
   let remaining = context?.getRemainingTimeInMillis?.() ?? env.BILLING_TIME_BUDGET_MS;
   const syncStarted = Date.now();
-  const syncs = await runDueSyncs(providerSyncDeps(stores, connections), Math.floor(Math.min(env.BILLING_TIME_BUDGET_MS, remaining) * SYNC_SHARE));
-  if (syncs.synced + syncs.failed > 0) console.log(JSON.stringify({ message: 'provider syncs', ...syncs }));
+  // A sync that cannot run (its progress unreadable) must not keep the tick from billing.
+  try {
+    const syncs = await runDueSyncs(providerSyncDeps(stores, connections), Math.floor(Math.min(env.BILLING_TIME_BUDGET_MS, remaining) * SYNC_SHARE));
+    if (syncs.synced + syncs.failed > 0) console.log(JSON.stringify({ message: 'provider syncs', ...syncs }));
+  } catch (error) {
+    console.error(JSON.stringify({ message: 'provider syncs failed', error: error instanceof Error ? error.message : String(error) }));
+  }
   remaining -= Date.now() - syncStarted;
   const summary = await runBilling({
     now: new Date(),

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ensureConsoleBuilt } from '../../bin/local/console-build';
+import type { Browser, Page } from 'playwright-core';
+import { seriousViolations, signedInConsole } from './support/console-browser';
 import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/runtime';
 
 /**
@@ -11,7 +11,6 @@ import { apiCall, startTestRuntime, uuid, type TestRuntime } from './support/run
  * one the real moesif-nodejs sent without items (its updateSubscription has none), billed by the
  * plan its metadata names.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/console');
 
 describe('billing setup in the console', () => {
@@ -21,33 +20,15 @@ describe('billing setup in the console', () => {
   let consoleUrl: string;
 
   beforeAll(async () => {
-    await ensureConsoleBuilt();
     await mkdir(SCREENSHOTS, { recursive: true });
     rt = await startTestRuntime('console-billing-setup', { managementAuth: { rateLimitPerMinute: 100_000 }, governanceRefreshMs: 0 });
-    consoleUrl = `${rt.credentials.management_url}/console`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${consoleUrl}/billing/catalog`);
-    await page.waitForURL(/\/console\/sign-in$/);
-    await page.fill('input[name="username"]', rt.credentials.admin_username!);
-    await page.fill('input[name="password"]', rt.credentials.admin_password!);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(/\/console\/billing\/catalog$/);
+    ({ browser, page, consoleUrl } = await signedInConsole(rt, '/billing/catalog'));
   }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
     await rt?.dispose();
   });
-
-  /** axe-core's serious and critical WCAG 2 A/AA violations on the page as it is now. */
-  async function seriousViolations() {
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = await page.evaluate<{ id: string; impact: string }[]>(
-      "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))",
-    );
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
 
   it('connects a plan, a price, a subscription and a meter without the API', async () => {
     // What the SDKs send: two companies' calls in the window in progress, and one subscription without items.
@@ -102,7 +83,7 @@ describe('billing setup in the console', () => {
     await form.locator('input[name="current_period_end"]').fill(end.toISOString().slice(0, 10));
     await form.locator('select[name="plan_0"]').selectOption({ label: 'Starter (starter)' });
     await form.locator('select[name="price_0"]').selectOption({ label: 'Starter calls (price_starter)' });
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Create subscription' }).click();
     const row = page.getByRole('table', { name: 'Subscriptions' }).getByRole('row').filter({ hasText: 'sub_setup' });
     await row.filter({ hasText: 'starter / price_starter' }).waitFor({ timeout: 20_000 });

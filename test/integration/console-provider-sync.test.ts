@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ensureConsoleBuilt } from '../../bin/local/console-build';
+import type { Browser, Page } from 'playwright-core';
 import { FakeStripe } from '../support/fake-providers';
 import { stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
+import { seriousViolations, signedInConsole } from './support/console-browser';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -12,7 +12,6 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  * follows it to its counts, shows what was left out and why, and then shows the Stripe plans with
  * their prices, marked as Stripe's and without the form that would add a price to them.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/console');
 
 describe('sync from Stripe in the console', () => {
@@ -22,7 +21,6 @@ describe('sync from Stripe in the console', () => {
   let page: Page;
 
   beforeAll(async () => {
-    await ensureConsoleBuilt();
     await mkdir(SCREENSHOTS, { recursive: true });
     stripe = await new FakeStripe({ apiKey: 'sk_test_console' }).start();
     stripe.catalog.put('products', stripeObjects.product('prod_api', 'API access'));
@@ -43,14 +41,7 @@ describe('sync from Stripe in the console', () => {
       JSON.stringify({ connections: [{ provider: 'stripe', api_key: 'sk_test_console', base_url: stripe.url }] }),
     );
     rt = await startTestRuntime('console-provider-sync', { dataDir, governanceRefreshMs: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${rt.credentials.management_url}/console/billing/catalog`);
-    await page.waitForURL(/\/console\/sign-in$/);
-    await page.fill('input[name="username"]', rt.credentials.admin_username!);
-    await page.fill('input[name="password"]', rt.credentials.admin_password!);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(/\/console\/billing\/catalog$/);
+    ({ browser, page } = await signedInConsole(rt, '/billing/catalog'));
   }, 240_000);
 
   afterAll(async () => {
@@ -58,14 +49,6 @@ describe('sync from Stripe in the console', () => {
     await rt?.dispose();
     await stripe?.stop();
   });
-
-  async function seriousViolations() {
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = await page.evaluate<{ id: string; impact: string }[]>(
-      "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))",
-    );
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
 
   it('starts a sync, follows it to its counts, and shows the synced catalog', async () => {
     const panel = page.getByRole('region', { name: 'Sync from Stripe' });
@@ -83,7 +66,7 @@ describe('sync from Stripe in the console', () => {
     expect(await plan.getByRole('list', { name: 'Prices of API access' }).textContent()).toContain('0.002 USD per unit');
     expect(await plan.getByRole('button', { name: /Add a price/ }).count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'provider-sync.png'), fullPage: true });
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The button asks again: a new sync, started after the first finished.
     const first = (await rt.management('GET', '/~/billing/providers/stripe/sync')).body;

@@ -1,16 +1,12 @@
 import Stripe from 'stripe';
+import { stripeSdk, type StripeAccountConfig } from './stripe-sdk';
 import type { StripeParams } from '../../../schemas/billing/provider-params';
 import { RequestLog, runAttempts, classifyFailureStatus, type AttemptResult } from './attempts';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { correctionDelta, type ProviderClient, type UsageReportRequest } from './provider-port';
 import { parseRetryAfter, type RetryRuntime } from './retry-policy';
 
-export interface StripeClientConfig {
-  readonly apiKey: string;
-  /** e.g. `https://api.stripe.com` (default) or a fake server's `http://127.0.0.1:port`. */
-  readonly baseUrl?: string;
-  readonly apiVersion?: string;
-}
+export type StripeClientConfig = StripeAccountConfig;
 
 /** Stripe refuses meter events older than 35 days; an hour's margin keeps a slow retry inside. */
 const OLDEST_TIMESTAMP_MS = 35 * 86_400_000 - 3_600_000;
@@ -41,16 +37,7 @@ export function stripeMeterEvent(request: UsageReportRequest<StripeParams>, now:
  */
 export function createStripeClient(config: StripeClientConfig, options?: ClientOptions): ProviderClient<StripeParams> {
   const { policy, runtime } = resolveClientOptions(options);
-  const base = new URL(config.baseUrl ?? 'https://api.stripe.com');
-  const stripe = new Stripe(config.apiKey, {
-    host: base.hostname,
-    port: base.port || (base.protocol === 'http:' ? 80 : 443),
-    protocol: base.protocol === 'http:' ? 'http' : 'https',
-    maxNetworkRetries: 0,
-    timeout: policy.timeoutMs,
-    telemetry: false,
-    ...(config.apiVersion ? { apiVersion: config.apiVersion as Stripe.LatestApiVersion } : {}),
-  });
+  const stripe = stripeSdk(config, { maxNetworkRetries: 0, timeoutMs: policy.timeoutMs });
   return {
     provider: 'stripe',
     async report(request) {

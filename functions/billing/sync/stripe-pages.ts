@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import { stripeSdk, type StripeAccountConfig } from '../providers/stripe-sdk';
 import type { SyncPhase } from '../../../schemas/billing/provider-sync';
 
 /**
@@ -25,23 +25,8 @@ export interface StripeReader {
   readonly one: (phase: SyncPhase, id: string) => Promise<unknown>;
 }
 
-export interface StripeReadConfig {
-  readonly apiKey: string;
-  /** A fake server's or stripe-mock's `http://127.0.0.1:port`; Stripe's own API by default. */
-  readonly baseUrl?: string;
-  readonly apiVersion?: string;
-}
-
-export function stripeReader(config: StripeReadConfig): StripeReader {
-  const base = new URL(config.baseUrl ?? 'https://api.stripe.com');
-  const stripe = new Stripe(config.apiKey, {
-    host: base.hostname,
-    port: base.port || (base.protocol === 'http:' ? 80 : 443),
-    protocol: base.protocol === 'http:' ? 'http' : 'https',
-    maxNetworkRetries: 4,
-    telemetry: false,
-    ...(config.apiVersion ? { apiVersion: config.apiVersion as Stripe.LatestApiVersion } : {}),
-  });
+export function stripeReader(config: StripeAccountConfig): StripeReader {
+  const stripe = stripeSdk(config, { maxNetworkRetries: 4 });
   const read = async (phase: SyncPhase, after: string | null): Promise<StripePage> => {
     const page = { limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) };
     const list =

@@ -136,9 +136,13 @@ describe('toOpenSearchSearchBody', () => {
     });
   });
 
-  test('hits without sources take their ids from doc values, fetching no stored field', () => {
+  test('hits without sources take their ids from doc values, fetching no stored field; a listing in id order from its sort values', () => {
+    const byTime = toOpenSearchSearchBody(parseSearchRequest({ _source: false }, 'events'), [WRAP], ctx);
+    expect(byTime).toMatchObject({ _source: false, stored_fields: '_none_', docvalue_fields: ['index_meta.doc_id'] });
+    // Profiles sort by id alone: each hit's sort value is its id, no doc values fetched beside it.
     const body = toOpenSearchSearchBody(parseSearchRequest({ _source: false }, 'users'), [WRAP], { ...ctx, kind: 'users' });
-    expect(body).toMatchObject({ _source: false, stored_fields: '_none_', docvalue_fields: ['index_meta.doc_id'] });
+    expect(body).toMatchObject({ _source: false, stored_fields: '_none_', sort: [{ 'index_meta.doc_id': expect.anything() }] });
+    expect(body.docvalue_fields).toBeUndefined();
     const withSources = toOpenSearchSearchBody(parseSearchRequest({}, 'users'), [WRAP], { ...ctx, kind: 'users' });
     expect(withSources.stored_fields).toBeUndefined();
     expect(withSources.docvalue_fields).toBeUndefined();
