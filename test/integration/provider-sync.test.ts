@@ -1,7 +1,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
+import type Stripe from 'stripe';
 import { providerConnections } from '../../functions/billing/run/provider-registry';
+import { priceOfStripe } from '../../functions/billing/sync/stripe-records';
 import { runDueSyncs, runSync } from '../../functions/billing/sync/sync-run';
 import { readSync } from '../../functions/billing/sync/sync-records';
 import { providerSyncDeps } from '../../functions/composition-root/billing-services';
@@ -282,4 +285,43 @@ describe('sync in from Stripe', () => {
     });
     expect(elsewhere.status).toBe(404);
   }, 60_000);
+
+  it('converges to the provider: any changes, their events delivered in any order, twice or never, then the sweep', async () => {
+    const connections = providerConnections({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url }] });
+    let eventNumber = 100;
+    const change = fc.record({
+      price: fc.constantFrom('price_calls', 'price_seats', 'price_bundles'),
+      amount: fc.integer({ min: 1, max: 100_000 }),
+      active: fc.boolean(),
+      nickname: fc.constantFrom('Calls', 'Seats', 'Bundles', 'Renamed'),
+    });
+    // Each change's event: delivered once, twice, or lost.
+    const delivery = fc.constantFrom(1, 2, 0);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(change, delivery), { minLength: 1, maxLength: 6 }), fc.boolean(), async (changes, reversed) => {
+        const events: Record<string, unknown>[] = [];
+        for (const [{ price, amount, active, nickname }, times] of changes) {
+          stripe.catalog.update('prices', price, { unit_amount: amount, unit_amount_decimal: null, active, nickname });
+          const sent = event(`evt_${(eventNumber += 1)}`, 'price.updated', { id: price });
+          for (let n = 0; n < times; n += 1) events.push(sent);
+        }
+        for (const sent of reversed ? events.reverse() : events) expect((await deliver(sent)).status).toBe(200);
+        if (changes.some(([, times]) => times === 0)) {
+          const sync = (await readSync(rt.stores.resources, tenant(), 'stripe'))!;
+          const sweepAt = new Date(Math.max(Date.now(), Date.parse(sync.next_sweep_at ?? new Date().toISOString())) + 1000);
+          expect((await runDueSyncs({ ...providerSyncDeps(rt.stores, connections), now: () => sweepAt }, 60_000)).failed).toBe(0);
+        }
+        for (const id of new Set(changes.map(([c]) => c.price))) {
+          const expected = priceOfStripe(stripe.catalog.get('prices', id) as unknown as Stripe.Price) as Record<string, unknown>;
+          const stored = (await rt.management('GET', `/~/billing/catalog/prices/${id}`)).body;
+          expect({ price: stored.price_in_decimal, status: stored.status, name: stored.name }).toEqual({
+            price: expected['price_in_decimal'],
+            status: expected['status'],
+            name: expected['name'],
+          });
+        }
+      }),
+      { numRuns: 15 },
+    );
+  }, 180_000);
 });
