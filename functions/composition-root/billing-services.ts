@@ -5,6 +5,9 @@ import type { ProfileWriter } from '../billing/sync/record-writer';
 import { stripeReader } from '../billing/sync/stripe-pages';
 import type { SyncRunDeps } from '../billing/sync/sync-run';
 import type { SyncOperationDeps } from '../billing/sync/sync-operations';
+import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
+import { stripeUsageTotals } from '../billing/reconcile/stripe-usage-totals';
+import type { StripeAccountConfig } from '../billing/providers/stripe-sdk';
 import type { ProviderName } from '../../schemas/billing/provider-params';
 import type { BillingRunDeps } from '../billing/run/billing-run';
 import type { ClientOptions } from '../billing/providers/client-options';
@@ -58,12 +61,14 @@ export function providerSyncDeps(stores: ServiceStores, connectionOf: ProviderCo
 /** The address a synced record is collected from: none, it was read from the provider by the service itself. */
 const SYNC_SOURCE_IP = '0.0.0.0';
 
-const readerOfConnection = (connection: Extract<ProviderConnection, { provider: 'stripe' }>) =>
-  stripeReader({
-    apiKey: connection.api_key,
-    ...(connection.base_url ? { baseUrl: connection.base_url } : {}),
-    ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
-  });
+/** Where a Stripe connection reaches its account. */
+const stripeAccount = (connection: Extract<ProviderConnection, { provider: 'stripe' }>): StripeAccountConfig => ({
+  apiKey: connection.api_key,
+  ...(connection.base_url ? { baseUrl: connection.base_url } : {}),
+  ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
+});
+
+const readerOfConnection = (connection: Extract<ProviderConnection, { provider: 'stripe' }>) => stripeReader(stripeAccount(connection));
 
 /** Companies and subscriptions written as the collector writes them (validated, to the ingest stream). */
 const profileWriter =
@@ -91,5 +96,20 @@ export function providerWebhookDeps(stores: ServiceStores, connections: () => Pr
       return { secret: connection.webhook_secret, reader: readerOfConnection(connection) };
     },
     appExists: async (tenant) => (await stores.apps.getApp(tenant.orgId, tenant.appId)) !== undefined,
+  };
+}
+
+/** What reconciling a meter with its provider reads: the run's totals, the subscriptions, and the app's Stripe account. */
+export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, connections: () => Promise<ProviderConnectionLookup>): ReconcileDeps {
+  return {
+    resources: stores.resources,
+    runState: stores.runState,
+    index: queryTimeIndex(stores, index),
+    async usageTotalsOf(tenant) {
+      const connection = (await connections())(tenant, 'stripe');
+      if (connection?.provider !== 'stripe') return undefined;
+      return stripeUsageTotals(stripeAccount(connection));
+    },
+    now: stores.now,
   };
 }

@@ -13,7 +13,7 @@ import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 import type { ProviderConnectionLookup } from '../billing/run/provider-registry';
-import { providerWebhookDeps } from './billing-services';
+import { providerWebhookDeps, reconcileDeps } from './billing-services';
 
 /** The management API and the governance refresher, wired from the stores. */
 
@@ -71,7 +71,12 @@ export function managementApiHandler(
     exportFiles: stores.exportFiles,
     ...(options.onExportCreated ? { onExportCreated: options.onExportCreated } : {}),
     ...(options.onSyncRequested ? { onSyncRequested: options.onSyncRequested } : {}),
-    ...(options.providerConnections ? { providerWebhooks: providerWebhookDeps(stores, options.providerConnections) } : {}),
+    ...(options.providerConnections
+      ? {
+          providerWebhooks: providerWebhookDeps(stores, options.providerConnections),
+          reconcile: reconcileDeps(stores, options.index, options.providerConnections),
+        }
+      : {}),
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
     ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),

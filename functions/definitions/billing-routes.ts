@@ -42,6 +42,22 @@ export const billingRoutes: readonly RouteDefinition[] = [
     summary: "The provider's signed webhook events (Stripe: product.*, price.*, customer.*, customer.subscription.*), keeping synced records current",
   },
 
+  // ── Billing: reconcile out ──
+  manage(
+    'POST',
+    '/~/billing/meters/{meterId}/reconciliation',
+    'reconcileMeter',
+    'create:reports',
+    "Read back what the meter's provider holds for every reported subscription this period, and compare with what was reported",
+  ),
+  manage(
+    'GET',
+    '/~/billing/meters/{meterId}/reconciliation',
+    'getMeterReconciliation',
+    'read:reports',
+    "The meter's last reconciliation: matched, drift, unknown",
+  ),
+
   // ── Billing: balances ──
   manage(
     'POST',

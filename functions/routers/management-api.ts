@@ -4,6 +4,8 @@ import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
 import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-operations';
+import { reconcileOperations } from '../billing/reconcile/reconcile-operations';
+import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
 import { channelOperations, type ChannelDeps } from '../billing/channels/channel-operations';
 import { meterCheckOperations } from '../billing/meter-check/meter-check-operations';
@@ -42,6 +44,8 @@ export interface ManagementApiDeps
   readonly onSyncRequested?: (tenant: { orgId: string; appId: string }) => void;
   /** What providers' webhooks need (the apps' connections); none: they are refused. */
   readonly providerWebhooks?: SyncOperationDeps['webhooks'];
+  /** What reconciling a meter with its provider reads (the apps' connections); none: not served. */
+  readonly reconcile?: ReconcileDeps;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
 }
@@ -71,6 +75,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
         ...(deps.providerWebhooks ? { webhooks: deps.providerWebhooks } : {}),
         ...(deps.now ? { now: deps.now } : {}),
       }),
+      ...reconcileOperations(deps.reconcile),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

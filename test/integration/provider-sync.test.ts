@@ -155,6 +155,8 @@ describe('sync in from Stripe', () => {
     expect(company.status).toBe(200);
   }, 60_000);
 
+  let meterId: string;
+
   it('bills the synced subscriptions through a meter, with no subscription entered by hand', async () => {
     const meter = await rt.management(
       'POST',
@@ -168,6 +170,7 @@ describe('sync in from Stripe', () => {
       },
     );
     expect(meter.status).toBe(201);
+    meterId = meter.body._id;
     const { w1, at } = settledWindows();
     const call = numberedCalls();
     const calls = [0, 1, 2].flatMap((n) => Array.from({ length: n + 2 }, (_, k) => call({ company_id: companyOf(n) }, at(w1, 5 + k))));
@@ -178,6 +181,26 @@ describe('sync in from Stripe', () => {
     await rt.billing.runOnce({ now: new Date(w1.getTime() + 3 * HOUR) });
     // Each customer's Stripe meter receives its calls, by the customer id the sync stored beside the company.
     expect(stripe.totals()).toEqual({ cus_000: 2n, cus_001: 3n, cus_002: 4n });
+  }, 60_000);
+
+  it('reconciles what was reported with what Stripe holds: every subscription matched, then a planted difference reported as drift', async () => {
+    stripe.addMeter('mtr_calls', 'api_calls');
+    const first = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ billing_meter_id: meterId, provider: 'stripe', counts: { drift: 0, unknown: 0 }, drift: [] });
+    expect(first.body.counts.matched).toBeGreaterThanOrEqual(3);
+
+    // Usage Stripe holds that was never reported (another integration sending to the same meter).
+    stripe.plantEvent({ event_name: 'api_calls', customer: 'cus_001', value: 5n, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const drifted = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(drifted.body.counts).toMatchObject({ drift: 1, unknown: 0 });
+    expect(drifted.body.drift).toEqual([
+      expect.objectContaining({ subscription_id: 'sub_calls_1', customer: 'cus_001', reported: 3, provider: 8, difference: 5, since: drifted.body.checked_at }),
+    ]);
+    // Seen again: the same drift keeps the time it was first seen.
+    const again = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(again.body.drift[0].since).toBe(drifted.body.checked_at);
+    expect((await rt.management('GET', `/~/billing/meters/${meterId}/reconciliation`)).body).toEqual(again.body);
   }, 60_000);
 
   it('refuses edits of a synced price, naming the provider', async () => {

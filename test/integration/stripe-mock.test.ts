@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { createStripeClient } from '../../functions/billing/providers/stripe-client';
 import { stripeReader } from '../../functions/billing/sync/stripe-pages';
+import { stripeUsageTotals } from '../../functions/billing/reconcile/stripe-usage-totals';
+import { stripeSdk } from '../../functions/billing/providers/stripe-sdk';
 import { companyOfCustomer, planOfProduct, priceOfStripe, subscriptionOfStripe } from '../../functions/billing/sync/stripe-records';
 import { StripeParams } from '../../schemas/billing/provider-params';
 import { instantRuntime, reportRequest } from '../support/fake-providers/report-request';
@@ -67,5 +69,15 @@ describe(`Stripe client against stripe-mock ${STRIPE_MOCK_VERSION}`, () => {
       expect(typeof subscription.customer).toBe('object');
       expect(subscriptionOfStripe(subscription, at)).toMatchObject({ subscription_id: subscription.id });
     }
+  });
+
+  it('reads back a meter’s usage for a customer and period (meters by event name, then event summaries) as Stripe’s API takes it', async () => {
+    const meter = (await stripeSdk({ apiKey: 'sk_test_123', baseUrl: mock.url }, { maxNetworkRetries: 0 }).billing.meters.list({ limit: 1 })).data[0]!;
+    const totals = stripeUsageTotals({ apiKey: 'sk_test_123', baseUrl: mock.url });
+    const held = await totals.totalOf(meter.event_name, 'cus_mock', new Date('2026-11-01T00:00:30Z'), new Date('2026-11-29T12:00:00Z'));
+    expect(held).toEqual({ value: expect.any(Number) });
+    expect(await totals.totalOf('no_such_event', 'cus_mock', new Date('2026-11-01T00:00:00Z'), new Date('2026-11-02T00:00:00Z'))).toEqual({
+      unknown: expect.stringContaining('no active meter'),
+    });
   });
 });

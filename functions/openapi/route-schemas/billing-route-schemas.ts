@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ProviderSync, SyncedFrom } from '../../../schemas/billing/provider-sync';
+import { Reconciliation } from '../../../schemas/billing/reconciliation';
 import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
@@ -204,6 +205,28 @@ export const syncSchemas: Record<string, RouteSchema> = {
       z.object({ received: z.literal(true), event_id: z.string(), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
     ),
     errors: [400, 404, 503],
+  },
+};
+
+// ── Management: reconcile out ──
+
+const ReconciliationSchema = named('Reconciliation', Reconciliation);
+
+export const reconcileSchemas: Record<string, RouteSchema> = {
+  reconcileMeter: {
+    description:
+      "Reads back what Stripe holds for each subscription the meter has reported this period (the meter's event summaries for the subscription's customer over the period) and compares it with the run's period-to-date total: matched, drift (by how much, since when) or unknown (why). Meters reporting to Stripe only, so far.",
+    params: { meterId: 'The billing meter.' },
+    responseStatus: 200,
+    response: ReconciliationSchema,
+    errors: [400, 404],
+  },
+  getMeterReconciliation: {
+    description: "The meter's last reconciliation.",
+    params: { meterId: 'The billing meter.' },
+    responseStatus: 200,
+    response: ReconciliationSchema,
+    errors: [404],
   },
 };
 

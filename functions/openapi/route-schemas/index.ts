@@ -1,5 +1,5 @@
 import { boardSchemas } from './board-route-schemas';
-import { balanceSchemas, catalogSchemas, channelSchemas, reportSchemas, syncSchemas } from './billing-route-schemas';
+import { balanceSchemas, catalogSchemas, channelSchemas, reconcileSchemas, reportSchemas, syncSchemas } from './billing-route-schemas';
 import { collectorSchemas } from './collector-route-schemas';
 import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route-schemas';
 import type { RouteSchema } from './route-schema';
@@ -34,6 +34,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...reportSchemas,
   ...balanceSchemas,
   ...syncSchemas,
+  ...reconcileSchemas,
   ...sharedViewSchemas,
   ...emailSchemas,
   ...ethAbiSchemas,

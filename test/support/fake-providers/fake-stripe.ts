@@ -37,6 +37,19 @@ export class FakeStripe extends FakeProviderServer {
     this.catalog = new FakeStripeCatalog(() => this.now());
   }
 
+  private readonly meters = new Map<string, string>();
+
+  /** A Stripe meter summing the events named `eventName` (what reconciliation reads back). */
+  addMeter(id: string, eventName: string): this {
+    this.meters.set(id, eventName);
+    return this;
+  }
+
+  /** An event recorded at Stripe that the service did not send (drift planted at the provider). */
+  plantEvent(event: Omit<StripeMeterEvent, 'identifier'>): void {
+    this.accepted.push({ ...event, identifier: `planted_${this.accepted.length + 1}` });
+  }
+
   /** Events counted (duplicates by identifier left out). */
   events(): StripeMeterEvent[] {
     return [...this.accepted];
@@ -64,6 +77,8 @@ export class FakeStripe extends FakeProviderServer {
     }
     const listed = this.catalog.list(request);
     if (listed) return listed;
+    const metered = this.meterRead(request);
+    if (metered) return metered;
     if (!this.isUsageRequest(request)) return this.errorReply(404, `Unrecognized request URL (${request.method}: ${request.path})`, 'resource_missing');
     if (!isForm(request)) return this.errorReply(400, 'Stripe expects a form-encoded body', 'parameter_invalid');
 
@@ -125,6 +140,48 @@ export class FakeStripe extends FakeProviderServer {
         timestamp,
       },
     };
+  }
+
+  /** `GET /v1/billing/meters` and `GET /v1/billing/meters/{id}/event_summaries` (one summary over the whole range). */
+  private meterRead(request: FakeRequest): FakeReply | undefined {
+    if (request.method !== 'GET') return undefined;
+    if (request.path === '/v1/billing/meters') {
+      const data = [...this.meters].map(([id, event_name]) => ({
+        id,
+        object: 'billing.meter',
+        event_name,
+        status: 'active',
+        default_aggregation: { formula: 'sum' },
+      }));
+      return { status: 200, body: { object: 'list', url: '/v1/billing/meters', has_more: false, data } };
+    }
+    const summaries = /^\/v1\/billing\/meters\/([^/]+)\/event_summaries$/.exec(request.path);
+    if (!summaries) return undefined;
+    const meter = summaries[1]!;
+    const eventName = this.meters.get(meter);
+    if (!eventName) return this.errorReply(404, `No such billing meter: '${meter}'`, 'resource_missing');
+    const customer = request.query.get('customer');
+    const start = Number(request.query.get('start_time'));
+    const end = Number(request.query.get('end_time'));
+    if (!customer) return this.missing('customer');
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start % 60 !== 0 || end % 60 !== 0) {
+      return this.errorReply(400, 'start_time and end_time must be whole minutes', 'parameter_invalid_integer');
+    }
+    const value = this.accepted
+      .filter((e) => e.event_name === eventName && e.customer === customer && e.timestamp >= start && e.timestamp < end)
+      .reduce((sum, e) => sum + e.value, 0n);
+    const data = [
+      {
+        id: `mtrusg_${meter}_${customer}`,
+        object: 'billing.meter_event_summary',
+        aggregated_value: Number(value),
+        start_time: start,
+        end_time: end,
+        meter,
+        livemode: false,
+      },
+    ];
+    return { status: 200, body: { object: 'list', url: request.path, has_more: false, data } };
   }
 
   private missing(parameter: string): FakeReply {

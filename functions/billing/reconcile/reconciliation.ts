@@ -1,0 +1,110 @@
+import type { Reconciliation, ReconciliationDrift } from '../../../schemas/billing/reconciliation';
+import { Reconciliation as ReconciliationSchema } from '../../../schemas/billing/reconciliation';
+import { appRulesPartition } from '../../resources/keys';
+import type { ResourceStore } from '../../resources/resource-store';
+import type { SearchableIndex } from '../../search/port';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import { METER_PREFIX } from '../../management/billing-meters';
+import { subscriptionReportKey } from '../reports/report-id';
+import { runMeterOf } from '../run/run-meter';
+import type { RunStateStore } from '../run/run-state-store';
+import { SubscriptionDirectory } from '../run/subscription-directory';
+import type { ProviderUsageTotals } from './stripe-usage-totals';
+
+/**
+ * Reconcile out: for each subscription a meter has reported, the current period's usage as the run
+ * reported it (its period-to-date total, corrections included) against what the provider holds for
+ * the same customer and period. Kept per meter (`RECONCILE#<meter id>`), with when each drift was
+ * first seen.
+ */
+
+export const RECONCILE_PREFIX = 'RECONCILE';
+/** Provider reads at once (Stripe allows 100 reads a second in live mode). */
+const READS_IN_FLIGHT = 16;
+const MAX_DRIFT_SHOWN = 500;
+const MAX_UNKNOWN_SHOWN = 50;
+
+export interface ReconcileDeps {
+  readonly resources: ResourceStore;
+  readonly runState: Pick<RunStateStore, 'readCursor'>;
+  readonly index: SearchableIndex;
+  /** The app's reader of its Stripe account's usage; undefined without a connection. */
+  readonly usageTotalsOf: (tenant: { orgId: string; appId: string }) => Promise<ProviderUsageTotals | undefined>;
+  readonly now: () => Date;
+}
+
+export type ReconcileTenant = { readonly orgId: string; readonly appId: string };
+
+const location = (tenant: ReconcileTenant) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: RECONCILE_PREFIX });
+
+export async function lastReconciliation(resources: ResourceStore, tenant: ReconcileTenant, meterId: string): Promise<Reconciliation | undefined> {
+  try {
+    return ReconciliationSchema.parse(await resources.get(location(tenant), meterId, 'reconciliation'));
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string): Promise<Reconciliation> {
+  const now = deps.now();
+  const meter = runMeterOf(
+    await deps.resources.get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, meterId, 'billing meter'),
+  );
+  if ('error' in meter) throw new ValidationError(`The meter cannot be reconciled: ${meter.error}`, [{ field: 'meterId', reason: meter.error }]);
+  if (meter.provider !== 'stripe')
+    throw new ValidationError(`Only meters reporting to Stripe are reconciled so far; this one reports to ${meter.provider}`, [
+      { field: 'billing_plan.provider_slug', reason: 'must be stripe' },
+    ]);
+  const eventName = String(meter.params['event_name']);
+  const totals = await deps.usageTotalsOf(tenant);
+  if (!totals) throw new ValidationError('The app has no Stripe connection to read back from', [{ field: 'provider', reason: 'no stripe connection' }]);
+  const [cursor, directory, previous] = await Promise.all([
+    deps.runState.readCursor(tenant, meterId),
+    SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now),
+    lastReconciliation(deps.resources, tenant, meterId),
+  ]);
+  const before = new Map((previous?.drift ?? []).map((d) => [`${d.subscription_id}\u0000${d.period_start}\u0000${d.difference}`, d.since]));
+  const reported = [...(cursor?.totals ?? [])].filter(([key]) => key.startsWith(subscriptionReportKey('')));
+  const outcomes = await mapWithConcurrency(reported, READS_IN_FLIGHT, async ([key, total]) => {
+    const subscriptionId = key.slice(subscriptionReportKey('').length);
+    const known = directory.subscriptions.get(subscriptionId);
+    // The customer the run reported to (deliver-reports.ts): the subscription's Stripe customer, else its company.
+    const customer = String(known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'] ?? known?.companyId ?? '');
+    if (!customer) return { unknown: { subscription_id: subscriptionId, reason: 'the subscription is no longer known' } };
+    const to = new Date(Math.min(Date.parse(total.periodEnd), now.getTime()));
+    const held = await totals.totalOf(eventName, customer, new Date(total.periodStart), to).catch((error: unknown) => ({
+      unknown: `Stripe could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    }));
+    if ('unknown' in held) return { unknown: { subscription_id: subscriptionId, reason: held.unknown } };
+    if (held.value === total.usage) return { matched: true };
+    const difference = held.value - total.usage;
+    const drift: ReconciliationDrift = {
+      subscription_id: subscriptionId,
+      customer,
+      period_start: total.periodStart,
+      period_end: total.periodEnd,
+      reported: total.usage,
+      provider: held.value,
+      difference,
+      since: before.get(`${subscriptionId}\u0000${total.periodStart}\u0000${difference}`) ?? now.toISOString(),
+    };
+    return { drift };
+  });
+  const drift = outcomes.flatMap((o) => ('drift' in o && o.drift ? [o.drift] : []));
+  const unknown = outcomes.flatMap((o) => ('unknown' in o && o.unknown ? [o.unknown] : []));
+  const result: Reconciliation = {
+    billing_meter_id: meterId,
+    provider: 'stripe',
+    checked_at: now.toISOString(),
+    counts: { matched: outcomes.length - drift.length - unknown.length, drift: drift.length, unknown: unknown.length },
+    drift: drift.sort((a, b) => Math.abs(b.difference) - Math.abs(a.difference)).slice(0, MAX_DRIFT_SHOWN),
+    unknown: unknown.slice(0, MAX_UNKNOWN_SHOWN),
+  };
+  const stored = { _id: meterId, org_id: tenant.orgId, app_id: tenant.appId, created_at: now.toISOString(), ...result };
+  if (!(await deps.resources.create(location(tenant), meterId, stored))) {
+    await deps.resources.update(location(tenant), meterId, 'reconciliation', (current) => ({ ...current, ...result }));
+  }
+  return result;
+}
