@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeStripe } from '../support/fake-providers';
 import { stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
 import { seriousViolations, signedInConsole } from './support/console-browser';
+import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -79,5 +80,44 @@ describe('sync from Stripe in the console', () => {
     expect(again).toMatchObject({ status: 'completed', counts: { subscriptions: 3 } });
     expect(Date.parse(again.started_at)).toBeGreaterThan(Date.parse(first.finished_at));
     await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor();
+  }, 120_000);
+
+  it("checks a Stripe meter's reported usage against Stripe on its page, showing the drift", async () => {
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'Stripe calls',
+        slug: 'stripe-calls',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'stripe', params: { stripe_params: { event_name: 'api_calls', price_id: 'price_calls' } } },
+      },
+    );
+    expect(meter.status).toBe(201);
+    const { w1, at } = settledWindows();
+    const call = numberedCalls();
+    expect(
+      (
+        await rt.collect(
+          '/v1/events/batch',
+          [0, 1, 2].map((k) => call({ company_id: 'cus_0' }, at(w1, 5 + k))),
+        )
+      ).status,
+    ).toBe(201);
+    await rt.waitUntilConsumed(30_000);
+    expect((await rt.billing.runOnce({ now: new Date(w1.getTime() + 3 * HOUR) })).errors).toEqual([]);
+    stripe.addMeter('mtr_calls', 'api_calls');
+    stripe.plantEvent({ event_name: 'api_calls', customer: 'cus_0', value: 2n, timestamp: Math.floor(Date.now() / 1000) - 60 });
+
+    await page.goto(`${rt.credentials.management_url}/console/billing/meters/${meter.body._id}`);
+    const panel = page.getByRole('region', { name: 'Reconciliation with Stripe' });
+    await panel.getByRole('heading', { name: 'Not checked yet' }).waitFor();
+    await panel.getByRole('button', { name: 'Check against Stripe now' }).click();
+    await panel.getByRole('status').filter({ hasText: '1 with drift' }).waitFor();
+    const row = panel.getByRole('table', { name: 'Drift' }).locator('tbody tr');
+    expect(await row.locator('td').allTextContents()).toEqual(expect.arrayContaining(['sub_0', 'cus_0', '3', '5', '+2']));
+    await page.screenshot({ path: join(SCREENSHOTS, 'reconciliation.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 });
