@@ -37,6 +37,7 @@ const METRIC_AGGS: Record<AlertMetricType, Record<string, unknown> | undefined> 
   quota_used_percent: undefined,
   balance_available: undefined,
   spend_cap_used_percent: undefined,
+  reconciliation_drift: undefined,
 };
 
 /** The search body measuring the rule's metric (the window is the search's range). */

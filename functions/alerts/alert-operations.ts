@@ -52,6 +52,9 @@ async function checkAlert(deps: AlertRunDeps, ctx: ResourceContext, rule: Stored
 }
 
 /** Billing metrics read subscriptions: no query, grouping or past weeks; a quota alert names an enabled quota rule. */
+/** What a billing metric's series are, where not a company. */
+const SERIES_OF: Partial<Record<AlertRuleCreate['metric'], string>> = { balance_available: 'subscription', reconciliation_drift: 'meter and subscription' };
+
 async function checkBillingMetric(deps: AlertRunDeps, ctx: ResourceContext, rule: StoredDocument): Promise<FieldIssue[]> {
   const metric = rule['metric'] as AlertRuleCreate['metric'];
   const issues: FieldIssue[] = [];
@@ -60,8 +63,7 @@ async function checkBillingMetric(deps: AlertRunDeps, ctx: ResourceContext, rule
     return issues;
   }
   if (rule['query'] !== undefined) issues.push({ field: 'query', reason: `${metric} reads subscriptions, not events: no query` });
-  if (rule['group_by'] !== undefined)
-    issues.push({ field: 'group_by', reason: `${metric} has a series per ${metric === 'balance_available' ? 'subscription' : 'company'} already` });
+  if (rule['group_by'] !== undefined) issues.push({ field: 'group_by', reason: `${metric} has a series per ${SERIES_OF[metric] ?? 'company'} already` });
   if (metric === 'spend_cap_used_percent' && (rule['condition'] as AlertRuleCreate['condition']).operator !== 'above')
     issues.push({ field: 'condition.operator', reason: 'spend_cap_used_percent warns as spending rises: above' });
   if ((rule['condition'] as AlertRuleCreate['condition']).type !== 'static')

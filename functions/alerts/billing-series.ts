@@ -14,9 +14,16 @@ import { judge, readSeries, type AlertRuleShape, type SeriesReading } from './al
  *   spend_cap_used_percent  per company that set itself a spend cap: its bill so far this period as
  *                       a percentage of its budget, judged against the customer's own warning
  *                       threshold (warn_at_percent), else the rule's
+ *   reconciliation_drift  per meter and subscription the last reconciliation found drift for: how
+ *                       far the provider's usage is from what was reported (absolute)
  */
 
-export const BILLING_METRICS: ReadonlySet<AlertMetricType> = new Set(['quota_used_percent', 'balance_available', 'spend_cap_used_percent']);
+export const BILLING_METRICS: ReadonlySet<AlertMetricType> = new Set([
+  'quota_used_percent',
+  'balance_available',
+  'spend_cap_used_percent',
+  'reconciliation_drift',
+]);
 export const isBillingMetric = (metric: AlertMetricType) => BILLING_METRICS.has(metric);
 
 export interface BillingSeriesDeps {
@@ -24,6 +31,8 @@ export interface BillingSeriesDeps {
   readonly billing: BillingFacts;
   /** The app's enabled governance rules (a quota alert names one). */
   readonly governanceRules: (orgId: string, appId: string) => Promise<StoredRule[]>;
+  /** The drift the app's last reconciliations found: `<meter id>/<subscription id>` → |difference|. */
+  readonly reconciliationDrift: (scope: TenantScope) => Promise<ReadonlyMap<string, number>>;
 }
 
 export type AlertSeriesRule = AlertRuleShape & { readonly quota_rule_id?: string | undefined };
@@ -51,7 +60,12 @@ export async function readAlertSeries(
       }),
     );
   }
-  const values = rule.metric === 'quota_used_percent' ? await quotaPercents(deps, scope, rule, now) : await balances(deps, scope, now);
+  const values =
+    rule.metric === 'quota_used_percent'
+      ? await quotaPercents(deps, scope, rule, now)
+      : rule.metric === 'reconciliation_drift'
+        ? await deps.reconciliationDrift(scope)
+        : await balances(deps, scope, now);
   return new Map([...values].map(([series, value]) => [series, { value, threshold, breaching: judge(condition, value, threshold) }]));
 }
 

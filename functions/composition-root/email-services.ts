@@ -10,6 +10,7 @@ import { cohortSources } from './cohort-sources';
 import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
+import { driftOfApp } from '../billing/reconcile/reconciliation';
 
 /** Behavioural emails wired from the stores: the transport the settings name, and the sender. */
 
@@ -79,6 +80,7 @@ export function alertRunDeps(
     index: queryTimeIndex(stores, options.index),
     billing: governanceBillingFacts(stores, options.index),
     governanceRules: (orgId, appId) => stores.rules.enabledRules(orgId, appId),
+    reconciliationDrift: (scope) => driftOfApp(stores.resources, { orgId: scope.org_id, appId: scope.app_id }),
     emailTransport: options.transport,
     ...(options.emailFrom ? { emailFrom: options.emailFrom } : {}),
     ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),

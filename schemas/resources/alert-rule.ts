@@ -22,10 +22,11 @@ export const AlertMetricType = z.enum(
     'quota_used_percent',
     'balance_available',
     'spend_cap_used_percent',
+    'reconciliation_drift',
   ],
   {
     error:
-      'must be count, sum_weight, error_rate, avg_latency, p50_latency, p90_latency, p99_latency, unique_users, unique_companies, late_events, quota_used_percent, balance_available or spend_cap_used_percent',
+      'must be count, sum_weight, error_rate, avg_latency, p50_latency, p90_latency, p99_latency, unique_users, unique_companies, late_events, quota_used_percent, balance_available, spend_cap_used_percent or reconciliation_drift',
   },
 );
 export type AlertMetricType = z.infer<typeof AlertMetricType>;

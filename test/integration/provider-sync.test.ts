@@ -1,4 +1,6 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -201,6 +203,39 @@ describe('sync in from Stripe', () => {
     const again = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
     expect(again.body.drift[0].since).toBe(drifted.body.checked_at);
     expect((await rt.management('GET', `/~/billing/meters/${meterId}/reconciliation`)).body).toEqual(again.body);
+
+    // An alert on reconciliation_drift tells the team, per meter and subscription.
+    const posts: string[] = [];
+    const slack = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        posts.push(body);
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((listening) => slack.listen(0, '127.0.0.1', listening));
+    try {
+      const alert = await rt.management(
+        'POST',
+        '/~/alerts',
+        {},
+        {
+          name: 'Billing drift',
+          state: 1,
+          metric: 'reconciliation_drift',
+          window_minutes: 60,
+          interval_minutes: 1,
+          condition: { type: 'static', operator: 'above', threshold: 0 },
+          channels: { slack_urls: [`http://127.0.0.1:${(slack.address() as AddressInfo).port}/slack`] },
+        },
+      );
+      expect(alert.status).toBe(201);
+      expect(await rt.alerts.runOnce()).toMatchObject({ fired: 1 });
+      expect(posts.join()).toContain(`Billing drift fired for ${meterId}/sub_calls_1: reconciliation_drift 5`);
+    } finally {
+      slack.close();
+    }
   }, 60_000);
 
   it('refuses edits of a synced price, naming the provider', async () => {

@@ -47,6 +47,22 @@ export async function lastReconciliation(resources: ResourceStore, tenant: Recon
   }
 }
 
+/** The drift every meter's last reconciliation found: `<meter id>/<subscription id>` → |difference| (the `reconciliation_drift` alert's series). */
+export async function driftOfApp(resources: ResourceStore, tenant: ReconcileTenant): Promise<Map<string, number>> {
+  const drift = new Map<string, number>();
+  let beforeId: string | undefined;
+  do {
+    const page = await resources.list(location(tenant), { take: 100, ...(beforeId ? { beforeId } : {}) });
+    for (const { document } of page.items) {
+      const parsed = ReconciliationSchema.safeParse(document);
+      if (!parsed.success) continue;
+      for (const entry of parsed.data.drift) drift.set(`${parsed.data.billing_meter_id}/${entry.subscription_id}`, Math.abs(entry.difference));
+    }
+    beforeId = page.nextBeforeId;
+  } while (beforeId !== undefined);
+  return drift;
+}
+
 export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string): Promise<Reconciliation> {
   const now = deps.now();
   const meter = runMeterOf(

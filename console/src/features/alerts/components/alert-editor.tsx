@@ -23,9 +23,11 @@ const METRICS: readonly [Metric, string][] = [
   ['quota_used_percent', '% of quota used this billing period (per company)'],
   ['balance_available', 'prepaid balance left (per subscription)'],
   ['spend_cap_used_percent', "% of a customer's own spend cap spent (per company; its own warning threshold first)"],
+  ['reconciliation_drift', 'usage the provider holds apart from what was reported (per meter and subscription, from the last reconciliation)'],
 ];
 /** Read from subscriptions, not events: no query, grouping, past weeks or chart. */
-const isBilling = (metric: Metric) => metric === 'quota_used_percent' || metric === 'balance_available' || metric === 'spend_cap_used_percent';
+const isBilling = (metric: Metric) =>
+  metric === 'quota_used_percent' || metric === 'balance_available' || metric === 'spend_cap_used_percent' || metric === 'reconciliation_drift';
 
 const lines = (text: string) =>
   text
