@@ -3,29 +3,13 @@ import type Stripe from 'stripe';
 import { PriceInput } from '../../../schemas/billing/catalog';
 import { companyOfCustomer, mainUnitAmount, planOfProduct, priceOfStripe, subscriptionOfStripe } from '../../../functions/billing/sync/stripe-records';
 import { Decimal } from '../../../values/decimal';
+import { stripeObjects } from '../../support/fake-providers/fake-stripe-catalog';
 
 const at = new Date('2026-11-01T00:00:00Z');
 
-/** A Stripe price with what the mapping reads (the rest of Stripe's fields do not matter to it). */
-function stripePrice(fields: Partial<Stripe.Price>): Stripe.Price {
-  return {
-    id: 'price_x',
-    object: 'price',
-    active: true,
-    currency: 'usd',
-    product: 'prod_x',
-    nickname: null,
-    billing_scheme: 'per_unit',
-    tiers_mode: null,
-    transform_quantity: null,
-    unit_amount: null,
-    unit_amount_decimal: null,
-    tax_behavior: 'unspecified',
-    recurring: null,
-    metadata: {},
-    ...fields,
-  } as Stripe.Price;
-}
+/** A Stripe price as the fake Stripe lists it, with `fields` replaced. */
+const stripePrice = (fields: Partial<Stripe.Price>): Stripe.Price =>
+  stripeObjects.price('price_x', 'prod_x', { recurring: null, ...fields } as Record<string, unknown>) as unknown as Stripe.Price;
 
 describe("Stripe's records as the service's", () => {
   it('turns any amount in a currency’s smallest unit into its main unit exactly', () => {
