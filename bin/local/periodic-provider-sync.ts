@@ -1,10 +1,12 @@
+import { reconcileDueMeters } from '../../functions/billing/reconcile/reconcile-due';
+import type { ReconcileDeps } from '../../functions/billing/reconcile/reconciliation';
 import { runDueSyncs, type SyncRunDeps, type SyncRunSummary } from '../../functions/billing/sync/sync-run';
 import { startScheduledTask } from './scheduled-task';
 
 /**
- * The local runtime's stand-in for the sync in that the billing schedule runs on AWS: a pass over
- * the apps' due provider syncs every `intervalMs` (0: no timer), and one at once when a sync is
- * asked for (`kick`). Passes never overlap.
+ * The local runtime's stand-in for what the billing schedule runs beside billing on AWS: a pass over
+ * the apps' due provider syncs, then the Stripe meters due for reconciliation, every `intervalMs`
+ * (0: no timer), and one at once when a sync is asked for (`kick`). Passes never overlap.
  */
 export interface LocalProviderSync {
   kick(): void;
@@ -15,8 +17,14 @@ export interface LocalProviderSync {
 /** A pass's time budget, as the billing Lambda gives its sync step. */
 export const SYNC_PASS_BUDGET_MS = 120_000;
 
-export function startLocalProviderSync(deps: SyncRunDeps, intervalMs: number, log: (line: string) => void): LocalProviderSync {
-  const task = startScheduledTask(() => runDueSyncs(deps, SYNC_PASS_BUDGET_MS), intervalMs, {
+export function startLocalProviderSync(deps: SyncRunDeps, reconcile: ReconcileDeps, intervalMs: number, log: (line: string) => void): LocalProviderSync {
+  const pass = async () => {
+    const synced = await runDueSyncs(deps, SYNC_PASS_BUDGET_MS);
+    const reconciled = await reconcileDueMeters(reconcile, SYNC_PASS_BUDGET_MS, log);
+    if (reconciled.checked + reconciled.failed > 0) log(`reconciliation with Stripe: ${reconciled.checked} meters checked, ${reconciled.failed} failed`);
+    return synced;
+  };
+  const task = startScheduledTask(pass, intervalMs, {
     onResult: (summary) => {
       if (summary.synced + summary.failed > 0) log(`provider sync: ${summary.synced} completed, ${summary.failed} failed`);
     },

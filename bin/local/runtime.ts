@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { billingRunDeps, providerSyncDeps } from '../../functions/composition-root/billing-services';
+import { billingRunDeps, providerSyncDeps, reconcileDeps } from '../../functions/composition-root/billing-services';
 import { providerClients, providerConnections } from '../../functions/billing/run/provider-registry';
 import { collectorHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
 import { consumerHandler } from '../../functions/composition-root/consumer-services';
@@ -340,7 +340,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       webhookOptions: { allowPrivateTargets: webhookAllowPrivateTargets },
     });
     const billing = startLocalBilling(billingDeps, billingIntervalMs, log);
-    providerSync = startLocalProviderSync(providerSyncDeps(stores, providerConnections(providersDocument)), billingIntervalMs, log);
+    providerSync = startLocalProviderSync(
+      providerSyncDeps(stores, providerConnections(providersDocument)),
+      reconcileDeps(stores, index, async () => providerConnections(providersDocument)),
+      billingIntervalMs,
+      log,
+    );
     exports = startLocalExports(exportRunDeps(stores, index), options.exportIntervalMs ?? 5_000, log, options.exportLimits);
     const { emails, cohortNotifications, alerts } = startNotificationJobs(stores, {
       index,

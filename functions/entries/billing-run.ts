@@ -1,7 +1,8 @@
 /** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes): first the due provider syncs in, then every app with meters. */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { BillingRunEnv, parseEnv } from '../definitions/environment';
-import { billingRunDeps, providerSyncDeps } from '../composition-root/billing-services';
+import { billingRunDeps, providerSyncDeps, reconcileDeps } from '../composition-root/billing-services';
+import { reconcileDueMeters } from '../billing/reconcile/reconcile-due';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { searchIndexFromEnv } from '../search/search-backend';
@@ -64,5 +65,18 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
     );
   console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length, warnings: summary.warnings.length }));
   metrics({ FailedReports: summary.failed, MeterErrors: summary.errors.length });
+  // Reconciliation with Stripe when due (every 6 hours a meter), in what is left of the tick.
+  const left = (context?.getRemainingTimeInMillis?.() ?? 0) - 60_000;
+  if (left > 10_000) {
+    const reconciled = await reconcileDueMeters(
+      reconcileDeps(stores, index, async () => connections),
+      left,
+      (line) => console.error(line),
+    ).catch((error: unknown) => {
+      console.error(JSON.stringify({ message: 'reconciliation failed', error: error instanceof Error ? error.message : String(error) }));
+      return { checked: 0, failed: 0 };
+    });
+    if (reconciled.checked + reconciled.failed > 0) console.log(JSON.stringify({ message: 'reconciliations', ...reconciled }));
+  }
   return summary;
 }

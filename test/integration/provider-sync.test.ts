@@ -9,7 +9,8 @@ import { providerConnections } from '../../functions/billing/run/provider-regist
 import { priceOfStripe } from '../../functions/billing/sync/stripe-records';
 import { runDueSyncs, runSync } from '../../functions/billing/sync/sync-run';
 import { readSync } from '../../functions/billing/sync/sync-records';
-import { providerSyncDeps } from '../../functions/composition-root/billing-services';
+import { providerSyncDeps, reconcileDeps } from '../../functions/composition-root/billing-services';
+import { reconcileDueMeters } from '../../functions/billing/reconcile/reconcile-due';
 import type { ProviderSync } from '../../schemas/billing/provider-sync';
 import { FakeStripe } from '../support/fake-providers';
 import { signedStripeEvent, stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
@@ -232,6 +233,13 @@ describe('sync in from Stripe', () => {
       );
       expect(alert.status).toBe(201);
       expect(await rt.alerts.runOnce()).toMatchObject({ fired: 1 });
+      // On the schedule: checked again once the last check is 6 hours old, not before.
+      const connections = async () => providerConnections({ connections: [{ provider: 'stripe', api_key: API_KEY, base_url: stripe.url }] });
+      const scheduled = (at: Date) => ({ ...reconcileDeps(rt.stores, rt.index, connections), now: () => at });
+      expect(await reconcileDueMeters(scheduled(new Date()), 30_000)).toEqual({ checked: 0, failed: 0 });
+      const later = new Date(Date.now() + 6 * HOUR + 60_000);
+      expect(await reconcileDueMeters(scheduled(later), 30_000)).toEqual({ checked: 1, failed: 0 });
+      expect((await rt.management('GET', `/~/billing/meters/${meterId}/reconciliation`)).body.checked_at).toBe(later.toISOString());
       expect(posts.join()).toContain(`Billing drift fired for ${meterId}/sub_calls_1: reconciliation_drift 5`);
     } finally {
       slack.close();

@@ -95,8 +95,8 @@ export async function activeMeters(deps: Pick<BillingRunDeps, 'resources'>, tena
   return meters.reverse();
 }
 
-/** Apps that have a meter (a scan of the resources table for meter items, keys only). */
-async function tenantsWithMeters(deps: Pick<BillingRunDeps, 'resources'>): Promise<ReportTenant[]> {
+/** Apps that have a meter (the registry of the partitions holding meters: no scan of other tenants' data). */
+export async function tenantsWithMeters(deps: Pick<BillingRunDeps, 'resources'>): Promise<ReportTenant[]> {
   const found = new Map<string, ReportTenant>();
   for (const partition of await deps.resources.partitionsHolding(METER_PREFIX)) {
     const match = /^ORG#([^#]+)#APP#([^#]+)$/.exec(partition);
