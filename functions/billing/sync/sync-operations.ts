@@ -2,7 +2,7 @@ import { SyncedProvider } from '../../../schemas/billing/provider-sync';
 import type { ManagementCaller } from '../../management-tokens/management-auth';
 import { contextOf } from '../../resources/crud-operations';
 import type { ResourceStore } from '../../resources/resource-store';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
+import { NotFoundError, ServiceUnavailableError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import { applyStripeEvent, verifyStripeSignature, type StripeWebhookDeps } from './stripe-webhooks';
 import type { StripeReader } from './stripe-pages';
@@ -23,12 +23,11 @@ export interface SyncOperationDeps {
 
 type SyncOperation = Operation<ManagementCaller | undefined>;
 
+/** The provider in the path; another is a path that does not exist (404), as `/providers/foo` is no resource. */
 function providerOf(value: string | undefined): SyncedProvider {
   const parsed = SyncedProvider.safeParse(value);
   if (!parsed.success)
-    throw new ValidationError(`Records cannot be synced in from ${JSON.stringify(value)}`, [
-      { field: 'provider', reason: `must be one of ${SyncedProvider.options.join(', ')}` },
-    ]);
+    throw new NotFoundError(`Records cannot be synced in from ${JSON.stringify(value)}: the providers synced are ${SyncedProvider.options.join(', ')}`);
   return parsed.data;
 }
 

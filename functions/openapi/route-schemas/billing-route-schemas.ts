@@ -172,7 +172,7 @@ export const reportSchemas: Record<string, RouteSchema> = {
 
 // ── Management: sync in from a provider ──
 
-const SyncPath = { provider: 'The provider to sync from: stripe.' };
+const SyncPath = { provider: 'The provider to sync from: stripe (another answers 404).' };
 const ProviderSyncSchema = named('ProviderSync', ProviderSync);
 
 export const syncSchemas: Record<string, RouteSchema> = {
@@ -182,14 +182,14 @@ export const syncSchemas: Record<string, RouteSchema> = {
     params: SyncPath,
     responseStatus: 202,
     response: ProviderSyncSchema,
-    errors: [400],
+    errors: [404],
   },
   getProviderSync: {
     description: "The app's sync with the provider: its status and phase, counts per kind, what was left out and why, when the sweep runs next.",
     params: SyncPath,
     responseStatus: 200,
     response: ProviderSyncSchema,
-    errors: [400, 404],
+    errors: [404],
   },
   providerWebhook: {
     description:
