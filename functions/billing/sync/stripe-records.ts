@@ -35,7 +35,8 @@ const metadataOf = (metadata: Stripe.Metadata | null | undefined): Record<string
 export function planOfProduct(product: Stripe.Product): PlanInput {
   return PlanInput.parse({
     id: product.id,
-    name: product.name,
+    // The catalog keeps 200 characters of a name; a product without one is named by its id.
+    name: product.name.slice(0, 200) || product.id,
     provider: 'stripe',
     status: product.active ? 'active' : 'inactive',
     product_id: product.id,

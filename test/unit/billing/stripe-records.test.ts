@@ -85,6 +85,9 @@ describe("Stripe's records as the service's", () => {
       provider: 'stripe',
       status: 'inactive',
     });
+    // Names the catalog could not hold are cut, or replaced by the id.
+    expect(planOfProduct({ id: 'prod_2', name: 'x'.repeat(250), active: true, metadata: {} } as unknown as Stripe.Product).name).toHaveLength(200);
+    expect(planOfProduct({ id: 'prod_3', name: '', active: true, metadata: {} } as unknown as Stripe.Product).name).toBe('prod_3');
     const customer = { id: 'cus_1', metadata: { company_id: 'acme' }, name: 'Acme', email: null } as unknown as Stripe.Customer;
     expect(companyOfCustomer(customer, at)).toEqual({
       company_id: 'acme',
