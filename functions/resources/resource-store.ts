@@ -238,6 +238,11 @@ export class ResourceStore {
     }
   }
 
+  /** The live document, or undefined when there is none (never written, or deleted): for callers to whom absence is an answer. */
+  async find(at: ResourceLocation, id: string): Promise<StoredDocument | undefined> {
+    return isPlausibleId(id) ? await this.read(liveKey(at, id)) : undefined;
+  }
+
   /** The stored document; NotFoundError if it never existed, GoneError if it was deleted. */
   async get(at: ResourceLocation, id: string, noun: string): Promise<StoredDocument> {
     const found = isPlausibleId(id) ? await this.read(liveKey(at, id)) : undefined;

@@ -4,7 +4,7 @@ import { appRulesPartition } from '../../resources/keys';
 import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { mapWithConcurrency } from '../../shared/concurrency';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { ValidationError } from '../../shared/errors';
 import { METER_PREFIX } from '../../management/billing-meters';
 import { subscriptionReportKey } from '../reports/report-id';
 import { runMeterOf } from '../run/run-meter';
@@ -39,12 +39,8 @@ export type ReconcileTenant = { readonly orgId: string; readonly appId: string }
 const location = (tenant: ReconcileTenant) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: RECONCILE_PREFIX });
 
 export async function lastReconciliation(resources: ResourceStore, tenant: ReconcileTenant, meterId: string): Promise<Reconciliation | undefined> {
-  try {
-    return ReconciliationSchema.parse(await resources.get(location(tenant), meterId, 'reconciliation'));
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  const stored = await resources.find(location(tenant), meterId);
+  return stored && ReconciliationSchema.parse(stored);
 }
 
 /** The drift every meter's last reconciliation found: `<meter id>/<subscription id>` → |difference| (the `reconciliation_drift` alert's series). */

@@ -89,13 +89,7 @@ export class RecordWriter {
   private planExists(planId: string): Promise<boolean> {
     let known = this.plans.get(planId);
     if (!known) {
-      known = this.resources.get(this.at(PLAN_PREFIX), planId, 'plan').then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof NotFoundError) return false;
-          throw error;
-        },
-      );
+      known = this.resources.find(this.at(PLAN_PREFIX), planId).then((plan) => plan !== undefined);
       this.plans.set(planId, known);
     }
     return known;

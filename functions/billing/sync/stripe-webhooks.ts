@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { SyncPhase } from '../../../schemas/billing/provider-sync';
 import type { ResourceStore } from '../../resources/resource-store';
 import { appRulesPartition } from '../../resources/keys';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
+import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { RecordWriter, type ProfileWriter } from './record-writer';
 import type { StripeReader } from './stripe-pages';
 import type { SyncTenant } from './sync-records';
@@ -82,7 +82,7 @@ export async function applyStripeEvent(deps: StripeWebhookDeps, tenant: SyncTena
   const phase = phaseOfEvent(event.type);
   if (!phase) return { received: true, event_id: event.id, outcome: 'ignored' };
   const at = { partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: EVENT_PREFIX };
-  if (await seen(deps.resources, at, event.id)) return { received: true, event_id: event.id, outcome: 'duplicate' };
+  if (await deps.resources.find(at, event.id)) return { received: true, event_id: event.id, outcome: 'duplicate' };
   // Stripe down or refusing: 503, and Stripe delivers the event again later.
   const current = await reader.one(phase, event.data.object.id).catch((error: unknown) => {
     throw new ServiceUnavailableError(
@@ -107,14 +107,4 @@ export async function applyStripeEvent(deps: StripeWebhookDeps, tenant: SyncTena
     expires_at: Math.floor(now.getTime() / 1000) + EVENT_MEMORY_DAYS * 86_400,
   });
   return { received: true, event_id: event.id, outcome: 'applied' };
-}
-
-async function seen(resources: ResourceStore, at: { partition: string; prefix: string }, id: string): Promise<boolean> {
-  try {
-    await resources.get(at, id, 'event');
-    return true;
-  } catch (error) {
-    if (error instanceof NotFoundError) return false;
-    throw error;
-  }
 }

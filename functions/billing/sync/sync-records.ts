@@ -1,7 +1,6 @@
 import { ProviderSync, type SyncedProvider } from '../../../schemas/billing/provider-sync';
 import { appRulesPartition } from '../../resources/keys';
 import type { ResourceLocation, ResourceStore, StoredDocument } from '../../resources/resource-store';
-import { NotFoundError } from '../../shared/errors';
 
 /**
  * An app's sync with a provider, stored as a managed resource of the app (`SYNC#<provider>`): what
@@ -25,12 +24,8 @@ export function syncOf(stored: StoredDocument): ProviderSync {
 }
 
 export async function readSync(resources: ResourceStore, tenant: SyncTenant, provider: SyncedProvider): Promise<ProviderSync | undefined> {
-  try {
-    return syncOf(await resources.get(syncLocation(tenant), provider, 'sync'));
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  const stored = await resources.find(syncLocation(tenant), provider);
+  return stored && syncOf(stored);
 }
 
 const fresh = (provider: SyncedProvider, now: Date): ProviderSync => ({
