@@ -7,6 +7,7 @@ import type { SyncRunDeps } from '../billing/sync/sync-run';
 import type { SyncOperationDeps } from '../billing/sync/sync-operations';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { stripeUsageTotals } from '../billing/reconcile/stripe-usage-totals';
+import { createStripeClient } from '../billing/providers/stripe-client';
 import type { StripeAccountConfig } from '../billing/providers/stripe-sdk';
 import type { ProviderName } from '../../schemas/billing/provider-params';
 import type { BillingRunDeps } from '../billing/run/billing-run';
@@ -105,10 +106,11 @@ export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, con
     resources: stores.resources,
     runState: stores.runState,
     index: queryTimeIndex(stores, index),
-    async usageTotalsOf(tenant) {
+    async accountOf(tenant) {
       const connection = (await connections())(tenant, 'stripe');
       if (connection?.provider !== 'stripe') return undefined;
-      return stripeUsageTotals(stripeAccount(connection));
+      const account = stripeAccount(connection);
+      return { totals: stripeUsageTotals(account), corrections: createStripeClient(account) };
     },
     now: stores.now,
   };

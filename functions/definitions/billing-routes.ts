@@ -57,6 +57,13 @@ export const billingRoutes: readonly RouteDefinition[] = [
     'read:reports',
     "The meter's last reconciliation: matched, drift, unknown",
   ),
+  manage(
+    'POST',
+    '/~/billing/meters/{meterId}/reconciliation/corrections',
+    'correctMeterDrift',
+    'create:reports',
+    'Send the drift found now to the provider as one correction per subscription and period, then compare again',
+  ),
 
   // ── Billing: balances ──
   manage(

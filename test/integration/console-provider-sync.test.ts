@@ -82,7 +82,7 @@ describe('sync from Stripe in the console', () => {
     await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor();
   }, 120_000);
 
-  it("checks a Stripe meter's reported usage against Stripe on its page, showing the drift", async () => {
+  it("checks a Stripe meter's reported usage against Stripe on its page, showing the drift, and corrects it", async () => {
     const meter = await rt.management(
       'POST',
       '/~/billing/meters',
@@ -118,6 +118,16 @@ describe('sync from Stripe in the console', () => {
     const row = panel.getByRole('table', { name: 'Drift' }).locator('tbody tr');
     expect(await row.locator('td').allTextContents()).toEqual(expect.arrayContaining(['sub_0', 'cus_0', '3', '5', '+2']));
     await page.screenshot({ path: join(SCREENSHOTS, 'reconciliation.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Corrected from the row: Stripe gets −2, and the comparison made afterwards matches.
+    await row.getByRole('button', { name: 'Correct sub_0' }).click();
+    await panel.getByRole('status', { name: 'Correction outcome' }).filter({ hasText: 'Sent 1 correction to Stripe' }).waitFor();
+    await panel.getByRole('status').filter({ hasText: '0 with drift' }).waitFor();
+    expect(stripe.totals()['cus_0']).toBe(3n);
+    await panel.getByText('Corrections sent (1)').click();
+    const sent = panel.getByRole('table', { name: 'Corrections sent' }).locator('tbody tr');
+    expect(await sent.locator('td').allTextContents()).toEqual(expect.arrayContaining(['sub_0', '-2', '1', 'sent']));
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 });

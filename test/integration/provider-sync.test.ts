@@ -246,6 +246,27 @@ describe('sync in from Stripe', () => {
     }
   }, 60_000);
 
+  it('corrects the drift with one action, through a versioned correction Stripe takes once, and then matches', async () => {
+    const before = stripe.totals();
+    const corrected = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`);
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.corrections).toEqual([
+      expect.objectContaining({ subscription_id: 'sub_calls_1', customer: 'cus_001', sent: -5, correction_version: 1, outcome: 'sent', attempts: 1 }),
+    ]);
+    expect(corrected.body.reconciliation).toMatchObject({ counts: { drift: 0, unknown: 0 }, drift: [] });
+    expect(corrected.body.reconciliation.corrections[0]).toEqual(corrected.body.corrections[0]);
+    // Stripe now holds what was reported: the planted 5 taken back by a meter event of −5.
+    expect(stripe.totals()).toEqual({ ...before, cus_001: before['cus_001']! - 5n });
+    // Nothing left to correct: a second action sends nothing and keeps the first one's record.
+    const again = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`, {}, { subscription_ids: ['sub_calls_1'] });
+    expect(again.body.corrections).toEqual([]);
+    expect(again.body.reconciliation.corrections).toHaveLength(1);
+    // A body that is not what the action takes is refused, naming the field.
+    const bad = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`, {}, { subscription_ids: [] });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('subscription_ids');
+  }, 60_000);
+
   it('refuses edits of a synced price, naming the provider', async () => {
     const edit = await rt.management('PUT', '/~/billing/catalog/prices/price_calls', {}, { name: 'renamed' });
     expect(edit.status).toBe(409);

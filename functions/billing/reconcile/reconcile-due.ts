@@ -26,9 +26,10 @@ export async function reconcileDueMeters(deps: ReconcileDeps, budgetMs: number, 
       const last = await lastReconciliation(deps.resources, tenant, meter.id);
       if (last && deps.now().getTime() - Date.parse(last.checked_at) < RECONCILE_INTERVAL_MS) continue;
       // An app without a Stripe connection has nothing to read back: not a failure of the schedule.
-      if (!(await deps.usageTotalsOf(tenant))) continue;
+      const account = await deps.accountOf(tenant);
+      if (!account) continue;
       try {
-        await reconcileMeter(deps, tenant, meter.id);
+        await reconcileMeter(deps, tenant, meter.id, account);
         checked += 1;
       } catch (error) {
         if (!(error instanceof ValidationError)) failed += 1;

@@ -1,4 +1,4 @@
-import type { Reconciliation, ReconciliationDrift } from '../../../schemas/billing/reconciliation';
+import type { Reconciliation, ReconciliationCorrection, ReconciliationDrift } from '../../../schemas/billing/reconciliation';
 import { Reconciliation as ReconciliationSchema } from '../../../schemas/billing/reconciliation';
 import { appRulesPartition } from '../../resources/keys';
 import type { ResourceStore } from '../../resources/resource-store';
@@ -10,6 +10,8 @@ import { subscriptionReportKey } from '../reports/report-id';
 import { runMeterOf } from '../run/run-meter';
 import type { RunStateStore } from '../run/run-state-store';
 import { SubscriptionDirectory } from '../run/subscription-directory';
+import type { ProviderClient } from '../providers/provider-port';
+import type { StripeParams } from '../../../schemas/billing/provider-params';
 import type { ProviderUsageTotals } from './stripe-usage-totals';
 
 /**
@@ -24,17 +26,23 @@ export const RECONCILE_PREFIX = 'RECONCILE';
 const READS_IN_FLIGHT = 16;
 const MAX_DRIFT_SHOWN = 500;
 const MAX_UNKNOWN_SHOWN = 50;
+const MAX_CORRECTIONS_KEPT = 200;
 
 export interface ReconcileDeps {
   readonly resources: ResourceStore;
   readonly runState: Pick<RunStateStore, 'readCursor'>;
   readonly index: SearchableIndex;
-  /** The app's reader of its Stripe account's usage; undefined without a connection. */
-  readonly usageTotalsOf: (tenant: { orgId: string; appId: string }) => Promise<ProviderUsageTotals | undefined>;
+  /** The app's Stripe account (its usage read back, and the client drift corrections go through); undefined without a connection. */
+  readonly accountOf: (tenant: { orgId: string; appId: string }) => Promise<ReconcileAccount | undefined>;
   readonly now: () => Date;
 }
 
 export type ReconcileTenant = { readonly orgId: string; readonly appId: string };
+
+export interface ReconcileAccount {
+  readonly totals: ProviderUsageTotals;
+  readonly corrections: ProviderClient<StripeParams>;
+}
 
 const location = (tenant: ReconcileTenant) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: RECONCILE_PREFIX });
 
@@ -59,8 +67,8 @@ export async function driftOfApp(resources: ResourceStore, tenant: ReconcileTena
   return drift;
 }
 
-export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string): Promise<Reconciliation> {
-  const now = deps.now();
+/** The meter, if it reports to Stripe, and the app's Stripe account; a ValidationError naming what is missing otherwise. */
+export async function stripeMeterOf(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount) {
   const meter = runMeterOf(
     await deps.resources.get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, meterId, 'billing meter'),
   );
@@ -69,9 +77,16 @@ export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenan
     throw new ValidationError(`Only meters reporting to Stripe are reconciled so far; this one reports to ${meter.provider}`, [
       { field: 'billing_plan.provider_slug', reason: 'must be stripe' },
     ]);
+  const stripe = account ?? (await deps.accountOf(tenant));
+  if (!stripe) throw new ValidationError('The app has no Stripe connection to read back from', [{ field: 'provider', reason: 'no stripe connection' }]);
+  return { meter, account: stripe };
+}
+
+export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount): Promise<Reconciliation> {
+  const now = deps.now();
+  const { meter, account: stripe } = await stripeMeterOf(deps, tenant, meterId, account);
   const eventName = String(meter.params['event_name']);
-  const totals = await deps.usageTotalsOf(tenant);
-  if (!totals) throw new ValidationError('The app has no Stripe connection to read back from', [{ field: 'provider', reason: 'no stripe connection' }]);
+  const { totals } = stripe;
   const [cursor, directory, previous] = await Promise.all([
     deps.runState.readCursor(tenant, meterId),
     SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now),
@@ -114,9 +129,27 @@ export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenan
     drift: drift.sort((a, b) => Math.abs(b.difference) - Math.abs(a.difference)).slice(0, MAX_DRIFT_SHOWN),
     unknown: unknown.slice(0, MAX_UNKNOWN_SHOWN),
   };
-  const stored = { _id: meterId, org_id: tenant.orgId, app_id: tenant.appId, created_at: now.toISOString(), ...result };
-  if (!(await deps.resources.create(location(tenant), meterId, stored))) {
-    await deps.resources.update(location(tenant), meterId, 'reconciliation', (current) => ({ ...current, ...result }));
-  }
-  return result;
+  return saveReconciliation(deps.resources, tenant, result);
+}
+
+/** Stores a meter's reconciliation (its corrections so far are kept) and answers it as stored. */
+export async function saveReconciliation(
+  resources: ResourceStore,
+  tenant: ReconcileTenant,
+  result: Omit<Reconciliation, 'corrections'>,
+): Promise<Reconciliation> {
+  const meterId = result.billing_meter_id;
+  const stored = { _id: meterId, org_id: tenant.orgId, app_id: tenant.appId, created_at: result.checked_at, ...result };
+  if (await resources.create(location(tenant), meterId, stored)) return result;
+  const updated = await resources.update(location(tenant), meterId, 'reconciliation', (current) => ({ ...current, ...result }));
+  return ReconciliationSchema.parse(updated);
+}
+
+/** Adds corrections to the meter's record, newest first, keeping the last MAX_CORRECTIONS_KEPT. */
+export async function recordCorrections(resources: ResourceStore, tenant: ReconcileTenant, meterId: string, corrections: readonly ReconciliationCorrection[]) {
+  if (corrections.length === 0) return;
+  await resources.update(location(tenant), meterId, 'reconciliation', (current) => {
+    const earlier = ReconciliationSchema.shape.corrections.parse(current['corrections']) ?? [];
+    return { ...current, corrections: [...corrections, ...earlier].slice(0, MAX_CORRECTIONS_KEPT) };
+  });
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ProviderSync, SyncedFrom } from '../../../schemas/billing/provider-sync';
-import { Reconciliation } from '../../../schemas/billing/reconciliation';
+import { DriftCorrectionOutcome, DriftCorrectionRequest, Reconciliation } from '../../../schemas/billing/reconciliation';
 import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
@@ -227,6 +227,15 @@ export const reconcileSchemas: Record<string, RouteSchema> = {
     responseStatus: 200,
     response: ReconciliationSchema,
     errors: [404],
+  },
+  correctMeterDrift: {
+    description:
+      "Compares the meter with Stripe again, then sends each drifting subscription's difference (reported − held) as one meter event dated at its period's start, with an idempotency key per subscription, period and correction version (a retried action is taken once). Answers what was sent and the comparison made afterwards. At most the 500 largest drifts a call; only whole differences.",
+    params: { meterId: 'The billing meter.' },
+    body: named('DriftCorrectionRequest', DriftCorrectionRequest),
+    responseStatus: 200,
+    response: named('DriftCorrectionOutcome', DriftCorrectionOutcome),
+    errors: [400, 404],
   },
 };
 

@@ -24,3 +24,15 @@ export function useReconcile() {
     dataOf(await api.POST('/~/billing/meters/{meterId}/reconciliation', { params: { path: { meterId } } })),
   );
 }
+
+/** Sends the drift found now to the provider (every subscription's, or only the ones named), then compares again. */
+export function useCorrectDrift(meterId: string) {
+  return useApiMutation(['billing', 'reconciliation'], async (api, subscriptionIds: readonly string[] | undefined) =>
+    dataOf(
+      await api.POST('/~/billing/meters/{meterId}/reconciliation/corrections', {
+        params: { path: { meterId } },
+        body: subscriptionIds ? { subscription_ids: [...subscriptionIds] } : {},
+      }),
+    ),
+  );
+}

@@ -2,17 +2,26 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/time';
-import { useReconcile, useReconciliation, type Reconciliation } from '../api/reconciliation';
+import { useCorrectDrift, useReconcile, useReconciliation, type Reconciliation } from '../api/reconciliation';
+
+type Correction = NonNullable<Reconciliation['corrections']>[number];
+type CorrectDrift = ReturnType<typeof useCorrectDrift>;
 
 /**
  * A Stripe meter's reconciliation: what Stripe holds for each subscription this period against what
  * the billing run reported, checked on demand; the subscriptions that differ, by how much and since
- * when, and those Stripe could not say anything about.
+ * when, and those Stripe could not say anything about. Drift is corrected from here, all of it or one
+ * subscription's, and the corrections sent are listed.
  */
 export function ReconciliationPanel({ meterId }: { meterId: string }) {
   const last = useReconciliation(meterId);
   const check = useReconcile();
-  const shown = check.data ?? last.data;
+  const correct = useCorrectDrift(meterId);
+  // The newest comparison: the stored one, or what the last check or correction answered.
+  const shown = [last.data, check.data, correct.data?.reconciliation].reduce<Reconciliation | null | undefined>(
+    (newest, candidate) => (candidate && (!newest || candidate.checked_at > newest.checked_at) ? candidate : newest),
+    undefined,
+  );
   return (
     <section className="tile" aria-label="Reconciliation with Stripe">
       <h2>Reconciliation with Stripe</h2>
@@ -20,7 +29,8 @@ export function ReconciliationPanel({ meterId }: { meterId: string }) {
       <button type="button" onClick={() => check.mutate(meterId)} disabled={check.isPending}>
         {check.isPending ? 'Checking…' : 'Check against Stripe now'}
       </button>
-      <ErrorMessage error={check.error} />
+      <ErrorMessage error={check.error ?? correct.error} />
+      {correct.data ? <CorrectionSummary corrections={correct.data.corrections} /> : null}
       {!last.isSuccess ? (
         <QueryState query={last} loading="Reading the last reconciliation…" />
       ) : !shown ? (
@@ -28,13 +38,24 @@ export function ReconciliationPanel({ meterId }: { meterId: string }) {
           <p>Nothing has been compared with Stripe for this meter.</p>
         </EmptyState>
       ) : (
-        <Outcome reconciliation={shown} />
+        <Outcome reconciliation={shown} correct={correct} />
       )}
     </section>
   );
 }
 
-function Outcome({ reconciliation }: { reconciliation: Reconciliation }) {
+function CorrectionSummary({ corrections }: { corrections: readonly Correction[] }) {
+  const failed = corrections.filter((c) => c.outcome === 'failed').length;
+  return (
+    <p role="status" aria-label="Correction outcome">
+      {corrections.length === 0
+        ? 'Nothing to correct: no drift was left when Stripe was read again.'
+        : `Sent ${(corrections.length - failed).toLocaleString()} correction${corrections.length - failed === 1 ? '' : 's'} to Stripe${failed > 0 ? `; ${failed.toLocaleString()} failed (see below)` : ''}.`}
+    </p>
+  );
+}
+
+function Outcome({ reconciliation, correct }: { reconciliation: Reconciliation; correct: CorrectDrift }) {
   const { counts } = reconciliation;
   return (
     <>
@@ -42,6 +63,11 @@ function Outcome({ reconciliation }: { reconciliation: Reconciliation }) {
         Checked {formatTime(reconciliation.checked_at)}: <strong>{counts.matched.toLocaleString()} matched</strong>, {counts.drift.toLocaleString()} with drift,{' '}
         {counts.unknown.toLocaleString()} unknown.
       </p>
+      {reconciliation.drift.length > 0 ? (
+        <button type="button" onClick={() => correct.mutate(undefined)} disabled={correct.isPending}>
+          {correct.isPending ? 'Correcting…' : `Correct all drift (${reconciliation.drift.length.toLocaleString()})`}
+        </button>
+      ) : null}
       {reconciliation.drift.length > 0 ? (
         <table aria-label="Drift">
           <thead>
@@ -53,6 +79,9 @@ function Outcome({ reconciliation }: { reconciliation: Reconciliation }) {
               <th scope="col">At Stripe</th>
               <th scope="col">Difference</th>
               <th scope="col">Since</th>
+              <th scope="col">
+                <span className="visually-hidden">Action</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -67,11 +96,22 @@ function Outcome({ reconciliation }: { reconciliation: Reconciliation }) {
                 <td>{drift.provider.toLocaleString()}</td>
                 <td>{drift.difference > 0 ? `+${drift.difference.toLocaleString()}` : drift.difference.toLocaleString()}</td>
                 <td>{formatTime(drift.since)}</td>
+                <td>
+                  <button
+                    type="button"
+                    onClick={() => correct.mutate([drift.subscription_id])}
+                    disabled={correct.isPending}
+                    aria-label={`Correct ${drift.subscription_id}`}
+                  >
+                    Correct
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
+      {reconciliation.corrections && reconciliation.corrections.length > 0 ? <CorrectionsSent corrections={reconciliation.corrections} /> : null}
       {reconciliation.unknown.length > 0 ? (
         <details>
           <summary>What Stripe could not say, and why</summary>
@@ -85,5 +125,38 @@ function Outcome({ reconciliation }: { reconciliation: Reconciliation }) {
         </details>
       ) : null}
     </>
+  );
+}
+
+/** Corrections sent so far: each one a meter event of the difference, with its idempotency key. */
+function CorrectionsSent({ corrections }: { corrections: readonly Correction[] }) {
+  return (
+    <details>
+      <summary>Corrections sent ({corrections.length.toLocaleString()})</summary>
+      <table aria-label="Corrections sent">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Subscription</th>
+            <th scope="col">Period</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Version</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {corrections.map((c) => (
+            <tr key={c.idempotency_key + c.at}>
+              <td>{formatTime(c.at)}</td>
+              <td>{c.subscription_id}</td>
+              <td>{formatTime(c.period_start)}</td>
+              <td>{c.sent > 0 ? `+${c.sent.toLocaleString()}` : c.sent.toLocaleString()}</td>
+              <td>{c.correction_version}</td>
+              <td>{c.outcome === 'failed' ? `failed: ${c.reason ?? ''}` : c.outcome}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }

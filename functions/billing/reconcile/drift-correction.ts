@@ -1,0 +1,88 @@
+import type { DriftCorrectionOutcome, ReconciliationCorrection, ReconciliationDrift } from '../../../schemas/billing/reconciliation';
+import type { StripeParams } from '../../../schemas/billing/provider-params';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
+import type { UsageReportRequest } from '../providers/provider-port';
+import { lastReconciliation, reconcileMeter, recordCorrections, stripeMeterOf, type ReconcileDeps, type ReconcileTenant } from './reconciliation';
+
+/**
+ * Drift corrected in one action: the meter is compared with Stripe again (so only drift that is still
+ * there is corrected), and each drifting subscription's difference is sent as one more meter event
+ * in its period, through the same client, retry policy and idempotency keys as the run's versioned
+ * corrections. Stripe adds meter events up, so afterwards it holds what was reported; the comparison
+ * made after sending is the answer.
+ *
+ * Each correction is a version per subscription and period (`reconcile:<subscription>` in the key):
+ * the action retried after a crash, or run twice at once, sends the same key, which Stripe takes once.
+ */
+
+const SENDS_IN_FLIGHT = 8;
+
+export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, only?: readonly string[]): Promise<DriftCorrectionOutcome> {
+  const { meter, account } = await stripeMeterOf(deps, tenant, meterId);
+  const [current, previous] = await Promise.all([reconcileMeter(deps, tenant, meterId, account), lastReconciliation(deps.resources, tenant, meterId)]);
+  const wanted = only ? new Set(only) : undefined;
+  const earlier = previous?.corrections ?? [];
+  const params = meter.params as StripeParams;
+  const corrections = await mapWithConcurrency(
+    current.drift.filter((drift) => !wanted || wanted.has(drift.subscription_id)),
+    SENDS_IN_FLIGHT,
+    async (drift): Promise<ReconciliationCorrection> => {
+      const version =
+        earlier.filter((c) => c.subscription_id === drift.subscription_id && c.period_start === drift.period_start && c.outcome !== 'failed').length + 1;
+      const identity: ReportIdentity = {
+        orgId: tenant.orgId,
+        appId: tenant.appId,
+        meterId,
+        subscriptionId: `reconcile:${drift.subscription_id}`,
+        windowStart: new Date(drift.period_start),
+        windowEnd: new Date(drift.period_end),
+        reportVersion: version,
+        destination: 'stripe',
+      };
+      const key = idempotencyKey(identity);
+      const base = {
+        subscription_id: drift.subscription_id,
+        customer: drift.customer,
+        period_start: drift.period_start,
+        period_end: drift.period_end,
+        correction_version: version,
+        sent: -drift.difference,
+        idempotency_key: key,
+        at: deps.now().toISOString(),
+      };
+      if (!Number.isInteger(drift.difference))
+        return { ...base, sent: 0, outcome: 'failed', reason: 'Stripe holds a fractional total; only whole differences are corrected', attempts: 0 };
+      const outcome = await account.corrections.report(correctionRequest(identity, key, drift, params));
+      const failure = outcome.requests.at(-1);
+      return {
+        ...base,
+        outcome: outcome.success ? (outcome.duplicate ? 'duplicate' : 'sent') : 'failed',
+        ...(outcome.success ? {} : { reason: failure?.error_message ?? 'Stripe did not take the correction' }),
+        attempts: outcome.requests.length,
+      };
+    },
+  );
+  await recordCorrections(deps.resources, tenant, meterId, corrections);
+  if (corrections.some((c) => c.outcome !== 'failed')) await reconcileMeter(deps, tenant, meterId, account);
+  return { corrections, reconciliation: (await lastReconciliation(deps.resources, tenant, meterId)) ?? current };
+}
+
+/**
+ * The correction as a usage report: the period as its window (Stripe dates the event at the period's
+ * start, so it lands on the period's invoice), the reported total as the quantity and what Stripe
+ * holds as what was sent before; the client sends the difference of the two.
+ */
+function correctionRequest(identity: ReportIdentity, key: string, drift: ReconciliationDrift, params: StripeParams): UsageReportRequest<StripeParams> {
+  return {
+    identity,
+    idempotencyKey: key,
+    meter: { id: identity.meterId },
+    subscription: { subscriptionId: drift.subscription_id, companyId: drift.customer, customerId: drift.customer },
+    window: { start: identity.windowStart, end: identity.windowEnd },
+    quantity: BigInt(drift.reported),
+    previousQuantity: BigInt(drift.provider),
+    reportTotalUsage: BigInt(drift.reported),
+    params,
+  };
+}
