@@ -19,6 +19,7 @@ export function decorateIndex(index: SearchableIndex, overrides: Partial<Searcha
     deletionProgress: (task) => index.deletionProgress(task),
     search: (context, request) => index.search(context, request),
     countMatching: (context, query) => index.countMatching(context, query),
+    arrivalLags: (context, query) => index.arrivalLags(context, query),
     funnel: (context, query) => index.funnel(context, query),
     retention: (context, query) => index.retention(context, query),
     actorsMeeting: (context, condition) => index.actorsMeeting(context, condition),

@@ -1,3 +1,4 @@
+import type { ArrivalLags } from './arrival-lags';
 import type { AnalysisActor, FunnelAnswer, RetentionAnswer } from '../../schemas/event-analyses';
 import type { CohortEventCondition } from '../../schemas/resources/cohort';
 import type { QueryNode, SearchRequest, SortValue } from '../../schemas/search-tree';
@@ -132,6 +133,8 @@ export interface SearchResponse {
 export interface SearchableIndex extends SearchIndex {
   search(context: SearchContext, request: SearchRequest): Promise<SearchResponse>;
   countMatching(context: SearchContext, query: QueryNode): Promise<number>;
+  /** Events matching `query` in the context's range, counted by how long after their time they arrived (arrival-lags.ts). */
+  arrivalLags(context: SearchContext, query: QueryNode): Promise<ArrivalLags>;
   /** Deletes one document; false when there was none. */
   delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean>;
   /**

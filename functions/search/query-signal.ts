@@ -11,6 +11,7 @@ export function withQuerySignal(index: SearchableIndex, signal: AbortSignal): Se
   return decorateIndex(index, {
     search: (context, request) => index.search(bound(context), request),
     countMatching: (context, query) => index.countMatching(bound(context), query),
+    arrivalLags: (context, query) => index.arrivalLags(bound(context), query),
     funnel: (context, query) => index.funnel(bound(context), query),
     retention: (context, query) => index.retention(bound(context), query),
     actorsMeeting: (context, condition) => index.actorsMeeting(bound(context), condition),

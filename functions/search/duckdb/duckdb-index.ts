@@ -1,3 +1,4 @@
+import type { ArrivalLags } from '../arrival-lags';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance, timestampTZValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
@@ -25,7 +26,7 @@ import type {
 import { aggregateAndCount } from './query/aggregations';
 import { runFunnel, runRetention } from './query/event-analyses';
 import { runActorsMeeting, runMembersMeeting } from './query/actor-conditions';
-import { baseRelation, countMatching, runSearch } from './query/search';
+import { arrivalLagsOf, baseRelation, countMatching, runSearch } from './query/search';
 import type { QueryRunner } from './query/sql';
 import { ConnectionPool } from './connection-pool';
 import type { TableContext } from './search-tables';
@@ -208,6 +209,12 @@ class DuckDbSearchIndex implements SearchableIndex {
   async countMatching(context: SearchContext, query: QueryNode): Promise<number> {
     this.assertOpen();
     return this.withLayout(context, (ctx, run) => countMatching(run, ctx, query));
+  }
+
+  async arrivalLags(context: SearchContext, query: QueryNode): Promise<ArrivalLags> {
+    this.assertOpen();
+    if (context.kind !== 'events') return { events: 0, counts: [] };
+    return this.withLayout(context, (ctx, run) => arrivalLagsOf(run, ctx, query));
   }
 
   async funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {

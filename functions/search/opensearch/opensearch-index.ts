@@ -1,3 +1,4 @@
+import type { ArrivalLags } from '../arrival-lags';
 import type { Client } from '@opensearch-project/opensearch';
 import { documentProblem } from '../index-documents';
 import { customerTerms } from '../customer-bound';
@@ -31,6 +32,7 @@ import { actorsMeetingOnOpenSearch } from './actor-conditions';
 import { compactSettledMonths } from './compaction';
 import {
   countOpenSearch,
+  arrivalLagsOnOpenSearch,
   deleteMatchingOpenSearch,
   deleteOpenSearchDocument,
   deletionProgressOpenSearch,
@@ -196,6 +198,11 @@ class OpenSearchIndex implements SearchableIndex {
 
   countMatching(context: SearchContext, query: QueryNode): Promise<number> {
     return countOpenSearch(this.target, context, query);
+  }
+
+  arrivalLags(context: SearchContext, query: QueryNode): Promise<ArrivalLags> {
+    if (context.kind !== 'events') return Promise.resolve({ events: 0, counts: [] });
+    return arrivalLagsOnOpenSearch(this.target, context, query);
   }
 
   delete(scope: TenantScope, kind: IndexKind, id: string): Promise<boolean> {

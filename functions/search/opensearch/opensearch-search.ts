@@ -13,7 +13,8 @@ import { idSortPosition, toOpenSearchQuery, toOpenSearchSearchBody } from './que
 import { LENIENT_TARGET, searchRequest } from './search-request';
 import { reportedSortValues } from './sort';
 import { applyTenantTerms, tenantTermsBody, zeroBucketTerms } from './zero-buckets';
-import { DOC_ID_FIELD, fromStoredSource } from './stored-source';
+import { DOC_ID_FIELD, fromStoredSource, TIME_FIELD } from './stored-source';
+import { ARRIVAL_LAG_EDGES_MS, type ArrivalLags } from '../arrival-lags';
 import type { Aggregations, QueryClause, SearchBody } from './request-types';
 import { pagesByTime, timeThenIdPage } from './time-pages';
 
@@ -103,6 +104,35 @@ export async function countOpenSearch(target: OpenSearchTarget, context: SearchC
     context.signal,
   );
   return Number((response as { count?: number }).count ?? 0);
+}
+
+/**
+ * Events by how long after their time they arrived: a range aggregation over a script's lag (doc
+ * values of both dates), with the same buckets as DuckDB's (arrival-lags.ts).
+ */
+export async function arrivalLagsOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode): Promise<ArrivalLags> {
+  const edges = ARRIVAL_LAG_EDGES_MS;
+  const ranges = [...edges.map((to, k) => (k === 0 ? { to } : { from: edges[k - 1], to })), { from: edges.at(-1) }];
+  const body = {
+    size: 0,
+    track_total_hits: false,
+    query: { bool: { filter: [wrapped(target, context, query), { exists: { field: 'received_at' } }] } },
+    aggs: {
+      lags: {
+        range: {
+          script: { lang: 'painless', source: `doc['received_at'].value.toInstant().toEpochMilli() - doc['${TIME_FIELD}'].value.toInstant().toEpochMilli()` },
+          ranges,
+        },
+      },
+    },
+  };
+  const response = (await send(
+    () => target.client.search({ index: readTarget(target.prefix, context.kind), ...LENIENT_TARGET, body: body as never }),
+    undefined,
+    context.signal,
+  )) as { aggregations?: { lags?: { buckets?: { doc_count: number }[] } } };
+  const counts = (response.aggregations?.lags?.buckets ?? []).map((bucket) => bucket.doc_count);
+  return { events: counts.reduce((sum, n) => sum + n, 0), counts };
 }
 
 /** Deletes one document of the tenant; false when it has none with this id. */

@@ -40,6 +40,7 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
       return plan.reshape(await index.search(context, plan.request));
     },
     countMatching: async (context, query) => index.countMatching(context, await expanded(context, query)),
+    arrivalLags: async (context, query) => index.arrivalLags(context, await expanded(context, query)),
     async funnel(context, query) {
       if (!query.steps.some((step) => queryMentions(step.query))) return index.funnel(context, query);
       const types = await typesOf(context);

@@ -175,6 +175,35 @@ describe.each(backends)('SearchIndex conformance: $name', (backend) => {
     expect(await index.attributeVisitor(scope, 'anon-1', 'u-8')).toBe(0);
   });
 
+  it('counts events by how late they arrived, within the range and the query', async () => {
+    const scope = newScope();
+    const lateBy = (id: string, at: number, lagMs: number, userId = 'u-1') => {
+      const document = apiCall(scope, id, at, { user_id: userId });
+      return { ...document, source: { ...document.source, received_at: new Date(at + lagMs).toISOString() } };
+    };
+    await indexAll([
+      lateBy('on-time', BASE, 500),
+      lateBy('early', BASE + 1000, -30_000),
+      lateBy('ten-minutes', BASE + 2000, 10 * 60_000),
+      lateBy('two-hours', BASE + 3000, 2 * 3_600_000),
+      lateBy('four-days', BASE + 4000, 4 * 86_400_000),
+      lateBy('other-user', BASE + 5000, 10 * 60_000, 'u-2'),
+      lateBy('outside', BASE + 86_400_000, 500),
+    ]);
+    const searchable = index as SearchableIndex;
+    const context = {
+      scope,
+      kind: 'events' as const,
+      timeZone: 'UTC',
+      now: new Date(BASE + 86_400_000),
+      range: { from: new Date(BASE), to: new Date(BASE + 3_600_000) },
+    };
+    // Buckets: <1 min, <5 min, <15 min, <1 h, <6 h, <24 h, <3 days, later.
+    expect(await searchable.arrivalLags(context, { type: 'match_all' })).toEqual({ events: 6, counts: [2, 0, 2, 0, 1, 0, 0, 1] });
+    const firstUser = { type: 'term' as const, field: 'user_id', value: 'u-1', case_insensitive: false };
+    expect(await searchable.arrivalLags(context, firstUser)).toEqual({ events: 5, counts: [2, 0, 1, 0, 1, 0, 0, 1] });
+  });
+
   it('stores companies and subscriptions as their own kinds', async () => {
     const scope = newScope();
     const time = new Date(BASE).toISOString();

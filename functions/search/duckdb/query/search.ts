@@ -1,3 +1,4 @@
+import { ARRIVAL_LAG_EDGES_MS, type ArrivalLags } from '../../arrival-lags';
 import type { AggregationNode, QueryNode, Scalar, SearchRequest, SortEntry, SortValue } from '../../../../schemas/search-tree';
 import { ValidationError } from '../../../shared/errors';
 import { resolveDateMath } from '../../dates/date-math';
@@ -65,6 +66,21 @@ export async function countMatching(run: QueryRunner, ctx: TableContext, query: 
   const base = baseRelation(ctx, query);
   const rows = await run(`SELECT count(*) AS total ${base.fromWhereSql}`, base.params.values);
   return Number(rows[0]?.total ?? 0);
+}
+
+/** Events by how long after their time they arrived: one pass, a count per bucket (arrival-lags.ts). */
+export async function arrivalLagsOf(run: QueryRunner, ctx: TableContext, query: QueryNode): Promise<ArrivalLags> {
+  const base = baseRelation(ctx, query);
+  const lag = 'epoch_ms(d.received_at) - epoch_ms(d."time")';
+  const buckets = [
+    ...ARRIVAL_LAG_EDGES_MS.map(
+      (edge, k) => `count(*) FILTER (WHERE ${lag} < ${edge}${k > 0 ? ` AND ${lag} >= ${ARRIVAL_LAG_EDGES_MS[k - 1]}` : ''}) AS b${k}`,
+    ),
+  ];
+  buckets.push(`count(*) FILTER (WHERE ${lag} >= ${ARRIVAL_LAG_EDGES_MS.at(-1)}) AS b${ARRIVAL_LAG_EDGES_MS.length}`);
+  const rows = await run(`SELECT count(*) AS events, ${buckets.join(', ')} ${base.fromWhereSql} AND d.received_at IS NOT NULL`, base.params.values);
+  const row = rows[0] ?? {};
+  return { events: Number(row['events'] ?? 0), counts: Array.from({ length: ARRIVAL_LAG_EDGES_MS.length + 1 }, (_, k) => Number(row[`b${k}`] ?? 0)) };
 }
 
 export async function runSearch(run: QueryRunner, ctx: TableContext, request: SearchRequest, aggregate: AggregateFn): Promise<SearchResponse> {
