@@ -8,6 +8,8 @@ import type { SyncOperationDeps } from '../billing/sync/sync-operations';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { stripeUsageTotals } from '../billing/reconcile/stripe-usage-totals';
 import { createStripeClient } from '../billing/providers/stripe-client';
+import { observedGraceMs } from '../billing/completeness/lateness';
+import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
 import type { StripeAccountConfig } from '../billing/providers/stripe-sdk';
 import type { ProviderName } from '../../schemas/billing/provider-params';
 import type { BillingRunDeps } from '../billing/run/billing-run';
@@ -39,7 +41,13 @@ export function billingRunDeps(
     index: queryTimeIndex(stores, options.index, { reuseTypesForMs: 60_000 }),
     ...(options.providerClient ? { providerClient: options.providerClient } : {}),
     ...(options.webhookOptions ? { webhookOptions: options.webhookOptions } : {}),
+    observedGraceMs: (tenant, meterId) => observedGraceMs(stores.resources, tenant, meterId),
   };
+}
+
+/** What measuring and reading a meter's completeness reads: its events' arrival times, its cursor and totals. */
+export function completenessDeps(stores: ServiceStores, index: SearchableIndex): CompletenessDeps {
+  return { resources: stores.resources, runState: stores.runState, index: queryTimeIndex(stores, index), now: stores.now };
 }
 
 /**

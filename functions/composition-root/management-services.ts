@@ -13,7 +13,7 @@ import { governanceBillingFacts } from './governance-billing-facts';
 import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 import type { ProviderConnectionLookup } from '../billing/run/provider-registry';
-import { providerWebhookDeps, reconcileDeps } from './billing-services';
+import { completenessDeps, providerWebhookDeps, reconcileDeps } from './billing-services';
 
 /** The management API and the governance refresher, wired from the stores. */
 
@@ -66,6 +66,7 @@ export function managementApiHandler(
     cohortSources: cohortSources(stores, options.index),
     ruleMembership: async (orgId, appId) => (await stores.ruleConfigs.read(orgId, appId)).assignments,
     reports: stores.reports,
+    runState: stores.runState,
     ...stores.queryBudget,
     exportJobs: stores.exportJobs,
     exportFiles: stores.exportFiles,
@@ -77,6 +78,7 @@ export function managementApiHandler(
           reconcile: reconcileDeps(stores, options.index, options.providerConnections),
         }
       : {}),
+    completeness: completenessDeps(stores, options.index),
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
     ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),

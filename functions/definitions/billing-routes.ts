@@ -65,6 +65,22 @@ export const billingRoutes: readonly RouteDefinition[] = [
     'Send the drift found now to the provider as one correction per subscription and period, then compare again',
   ),
 
+  // ── Billing: completeness before close ──
+  manage(
+    'GET',
+    '/~/billing/meters/{meterId}/completeness',
+    'getMeterCompleteness',
+    'read:reports',
+    "The meter's grace period, how late its events arrive, which windows are final, in grace or open, and the late corrections after final",
+  ),
+  manage(
+    'POST',
+    '/~/billing/meters/{meterId}/completeness',
+    'measureMeterLateness',
+    'create:reports',
+    "Measure how late the meter's events arrive now (else measured once a day), then answer its completeness",
+  ),
+
   // ── Billing: balances ──
   manage(
     'POST',

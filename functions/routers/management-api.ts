@@ -5,6 +5,8 @@ import { managementAuthenticator, managementRateLimitHeaders, type ManagementAut
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
 import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-operations';
 import { reconcileOperations } from '../billing/reconcile/reconcile-operations';
+import { completenessOperations } from '../billing/completeness/completeness-operations';
+import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
 import { channelOperations, type ChannelDeps } from '../billing/channels/channel-operations';
@@ -46,6 +48,8 @@ export interface ManagementApiDeps
   readonly providerWebhooks?: SyncOperationDeps['webhooks'];
   /** What reconciling a meter with its provider reads (the apps' connections); none: not served. */
   readonly reconcile?: ReconcileDeps;
+  /** What a meter's completeness reads (lateness, cursors). */
+  readonly completeness: CompletenessDeps;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
 }
@@ -76,6 +80,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
         ...(deps.now ? { now: deps.now } : {}),
       }),
       ...reconcileOperations(deps.reconcile),
+      ...completenessOperations(deps.completeness),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

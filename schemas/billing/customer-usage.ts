@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PeriodStatus } from './completeness';
 
 /**
  * GET /public/customers/{token}/usage: one customer's usage and bill for the current billing period,
@@ -35,6 +36,8 @@ export const BillingPeriod = z.object({
   end: z.string(),
   /** True once the period has ended: the estimate is then the bill itself. */
   closed: z.boolean(),
+  /** open (running), in_grace (ended; its last windows wait for late events before they are reported), final (all of it reported). */
+  status: PeriodStatus,
 });
 
 export const CustomerSubscription = z.object({
@@ -58,8 +61,19 @@ export const CustomerInvoice = z.object({
   subscription_id: z.string(),
   period_start: z.string(),
   period_end: z.string(),
+  status: PeriodStatus,
+  /** Corrections from events that arrived after the period was final (each changed the reported usage, and so this bill). */
+  late_corrections: z.number().int().nonnegative(),
   meters: z.array(
-    z.object({ billing_meter_id: z.string(), name: z.string(), usage: z.number(), currency: z.string().nullable(), amount: z.string().nullable() }),
+    z.object({
+      billing_meter_id: z.string(),
+      name: z.string(),
+      usage: z.number(),
+      /** Of `usage`, what late events after final added (negative: took away). */
+      late_usage: z.number(),
+      currency: z.string().nullable(),
+      amount: z.string().nullable(),
+    }),
   ),
   /** Per currency, the amounts of its meters (decimal text). */
   totals: z.array(z.object({ currency: z.string(), amount: z.string() })),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PeriodStatus } from './completeness';
 import { ProviderRequestRecord } from './provider-request';
 import { CreditBalance } from './balance';
 
@@ -51,6 +52,8 @@ export const ReportVersionEntry = z.object({
   delta: z.number().int(),
   /** What this version charged (a correction: the change of price), exact decimal string, when a price applies. */
   amount_exact: z.string().optional(),
+  /** A late correction: made after every window of the report's billing period had been reported (the period was final). */
+  after_final: z.boolean().optional(),
   created_at: z.string(),
 });
 export type ReportVersionEntry = z.infer<typeof ReportVersionEntry>;
@@ -109,3 +112,7 @@ export const BillingReport = z.object({
   updated_at: z.string(),
 });
 export type BillingReport = z.infer<typeof BillingReport>;
+
+/** A report as the API answers it: with its billing period's status at the time of asking (null for an unattributed report, which has no period). */
+export const BillingReportAnswer = BillingReport.extend({ period_status: PeriodStatus.nullable() });
+export type BillingReportAnswer = z.infer<typeof BillingReportAnswer>;

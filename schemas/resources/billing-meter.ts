@@ -28,6 +28,12 @@ export const BillingParams = z.strictObject({
   usage_rounding_mode: z.enum(['up', 'down', 'nearest']).optional(),
   /** Positive; at least 1e-130, the least a DynamoDB number holds. */
   usage_multiplier: z.number().min(1e-130, 'must be positive (at least 1e-130)').max(1e12).optional(),
+  /**
+   * Minutes after a reporting window closes before its first report, so late events are in it. Left
+   * out: chosen from how late the meter's events arrive (6 to 60 minutes). At least 6: the marks
+   * that send later events as corrections need 5.
+   */
+  grace_period_minutes: z.number().int().min(6).max(1440).optional(),
   webhook_params: WebhookParams.optional(),
   stripe_params: ProviderParams.optional(),
   chargebee_params: ProviderParams.optional(),

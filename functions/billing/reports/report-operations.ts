@@ -10,9 +10,14 @@ import { listReports, ReportListParams, reportSelection } from './report-query';
 import type { ReportStore } from './report-store';
 import type { ResourceStore } from '../../resources/resource-store';
 import { parseQueryParams } from '../../shared/invalid-input';
+import type { BillingReport, BillingReportAnswer } from '../../../schemas/billing/report';
+import { periodStatus } from '../../../values/period-status';
+import type { RunStateStore } from '../run/run-state-store';
 
 export interface ReportOperationDeps extends QueryBudgetDeps {
   readonly reports: ReportStore;
+  /** Where the meters' cursors stand (a report's billing period is final once its meter's cursor has passed it). */
+  readonly runState: Pick<RunStateStore, 'cursorPositions'>;
   /** Where the meters are (an explanation re-runs its meter's query). */
   readonly resources: ResourceStore;
   readonly index: SearchableIndex;
@@ -34,16 +39,19 @@ export function reportOperations(deps: ReportOperationDeps): ResourceOperationTa
     async 'billingReports.list'(request, caller) {
       const ctx = contextOf(request, caller, now());
       const params = parseQueryParams(ReportListParams, request.query);
-      const page = await listReports(store, ctx, reportSelection(params, new Date(ctx.now)), params.take ?? DEFAULT_TAKE, params.before_id);
+      const [page, cursors] = await Promise.all([
+        listReports(store, ctx, reportSelection(params, new Date(ctx.now)), params.take ?? DEFAULT_TAKE, params.before_id),
+        deps.runState.cursorPositions(ctx),
+      ]);
       const headers: Record<string, string> = page.nextBeforeId === undefined ? {} : { 'x-next-before-id': page.nextBeforeId };
-      return { status: 200, body: page.reports, headers };
+      return { status: 200, body: page.reports.map((report) => withPeriodStatus(report, cursors, new Date(ctx.now))), headers };
     },
 
     async 'billingReports.get'(request, caller) {
       const ctx = contextOf(request, caller, now());
-      const report = await store.getReport(ctx, request.pathParams.reportId ?? '');
+      const [report, cursors] = await Promise.all([store.getReport(ctx, request.pathParams.reportId ?? ''), deps.runState.cursorPositions(ctx)]);
       if (!report) throw new NotFoundError('No such billing report');
-      return { status: 200, body: report };
+      return { status: 200, body: withPeriodStatus(report, cursors, new Date(ctx.now)) };
     },
 
     async 'billingReports.metrics'(request, caller) {
@@ -61,4 +69,10 @@ export function reportOperations(deps: ReportOperationDeps): ResourceOperationTa
       return { status: 200, body: explanation };
     },
   };
+}
+
+/** The report as answered: with its billing period's status now. */
+function withPeriodStatus(report: BillingReport, cursors: ReadonlyMap<string, Date>, now: Date): BillingReportAnswer {
+  const end = report.subscription_period_end;
+  return { ...report, period_status: end === null ? null : periodStatus(end, now, cursors.get(report.billing_meter_id)) };
 }

@@ -35,6 +35,8 @@ export interface BillingRunDeps {
   readonly providerClient?: (tenant: ReportTenant, provider: Exclude<ProviderName, 'webhook'>) => ProviderClient<never> | undefined;
   /** Options of the webhook clients (retry policy, runtime, fetch, private targets). */
   readonly webhookOptions?: ClientOptions;
+  /** The grace period observed for a meter that sets none (completeness); default: none, the minimum applies. */
+  readonly observedGraceMs?: (tenant: ReportTenant, meterId: string) => Promise<number | undefined>;
   /** Channels by id (default: the channel resources of the app). */
   readonly channels?: (tenant: ReportTenant, ids: readonly string[], now: Date) => Promise<Map<string, DeliveryChannel>>;
 }
@@ -43,7 +45,7 @@ export interface BillingRunDeps {
 export interface BillingRunSettings {
   /** How far back a new meter's first run starts (default 31 days before the meter was created). */
   readonly backfillMs?: number;
-  /** Wait after a window closes before its first evaluation (default LATE_AFTER_MS + 1 min). */
+  /** Wait after a window closes before its first evaluation, for every meter (default: the meter's grace period, at least LATE_AFTER_MS + 1 min). */
   readonly settleMs?: number;
   /** Runs a report is sent in before it is marked failed (default MAX_DELIVERY_RUNS). */
   readonly maxDeliveryRuns?: number;

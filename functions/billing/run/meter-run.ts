@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { closedWindows, windowContaining, type UsageWindow } from '../../../values/reporting-period';
 import { TaskLane } from '../../shared/concurrency';
 import { LATE_AFTER_MS } from '../late-events/late-window-store';
+
+/** The least a window waits after it closes: the late-event marks need LATE_AFTER_MS, plus a minute for indexing. */
+export const MIN_SETTLE_MS = LATE_AFTER_MS + 60_000;
 import { reportKeyOf, type PreparedOutcomes, type ReportTenant, type WindowReports } from '../reports/report-store';
 import {
   type BillingProgress,
@@ -31,6 +34,7 @@ import type { WindowUsage } from './window-usage';
 export class MeterRun implements WindowPipelineSteps {
   private readonly holder = randomUUID();
   private cursor: MeterCursor | undefined;
+  private settleMs = MIN_SETTLE_MS;
   private pricing: MeterPricing | undefined;
   private delivery: Promise<DeliveryDeps> | undefined;
   /** Clean-up writes (old generations) that need not delay the next window; awaited before the meter ends. */
@@ -77,7 +81,7 @@ export class MeterRun implements WindowPipelineSteps {
       return true;
     }
     try {
-      this.cursor = await deps.runState.readCursor(tenant, meter.id);
+      [this.cursor, this.settleMs] = await Promise.all([deps.runState.readCursor(tenant, meter.id), this.graceMs()]);
       this.pricing = await loadMeterPricing(deps.resources, tenant, meter.catalogPlanId);
       if (!(await this.newWindows())) return false;
       // Corrections read stored headers: the outcomes of the windows just delivered are recorded first.
@@ -96,6 +100,14 @@ export class MeterRun implements WindowPipelineSteps {
       const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) this.progress({ phase: 'meter-done', detail: `clean-up of an old generation failed: ${String(failure.reason)}` });
     }
+  }
+
+  /** What windows wait after they close: the run's setting, else the meter's grace period (its own, else the one observed), never under the minimum. */
+  private async graceMs(): Promise<number> {
+    const { settings } = this.context;
+    if (settings.settleMs !== undefined) return settings.settleMs;
+    const grace = this.meter.graceMs ?? (await this.deps.observedGraceMs?.(this.tenant, this.meter.id));
+    return Math.max(MIN_SETTLE_MS, grace ?? 0);
   }
 
   private async takeLease(): Promise<boolean> {
@@ -126,7 +138,7 @@ export class MeterRun implements WindowPipelineSteps {
       from: start,
       now: input.now,
       periodMs: meter.periodMs,
-      settleMs: settings.settleMs ?? LATE_AFTER_MS + 60_000,
+      settleMs: this.settleMs,
       limit: 1_000_000,
     });
     if (closed.length === 0) return true;
@@ -241,6 +253,7 @@ export class MeterRun implements WindowPipelineSteps {
         pricing: this.pricing,
         directory: this.context.directory,
         now,
+        ...(this.cursor ? { finalThrough: this.cursor.nextWindowStart } : {}),
       });
       changed += built.changed;
       const stamp = now.toISOString();

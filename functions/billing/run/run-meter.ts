@@ -26,6 +26,8 @@ export interface RunMeter {
   /** True when the query names `{{company_id}}` / `{{subscription_id}}`: evaluated once per subscription. */
   readonly perSubscription: boolean;
   readonly periodMs: number;
+  /** The grace period the meter's plan sets (`grace_period_minutes`), if it sets one. */
+  readonly graceMs?: number;
   readonly multiplier: number;
   readonly rounding: RoundingMode;
   /** Plan and price ids the meter bills (see attributionIds). */
@@ -81,6 +83,7 @@ export function runMeterOf(stored: Record<string, unknown>): RunMeter | { error:
       aggregator,
       perSubscription: PLACEHOLDER.test(text),
       periodMs: reportingPeriodMs(period),
+      ...(typeof allParams['grace_period_minutes'] === 'number' ? { graceMs: allParams['grace_period_minutes'] * 60_000 } : {}),
       multiplier: typeof allParams['usage_multiplier'] === 'number' ? allParams['usage_multiplier'] : 1,
       rounding: (allParams['usage_rounding_mode'] as RoundingMode | undefined) ?? 'nearest',
       billedIds: attributionIds(params),

@@ -25,6 +25,9 @@ export interface ClosedPeriodTotal {
   readonly periodEnd: string;
   /** Sum of meter_usage of the subscription's windows in the period. */
   readonly usage: number;
+  /** Corrections made after the period was final (every window reported), and the usage they changed. */
+  readonly lateCorrections?: number;
+  readonly lateUsage?: number;
 }
 
 export interface PeriodTotal extends ClosedPeriodTotal {
@@ -40,21 +43,39 @@ interface StoredPeriodTotal {
   readonly ps: string;
   readonly pe: string;
   readonly u: number;
-  /** Earlier periods: [start, end, usage], newest first. */
-  readonly h?: [string, string, number][];
+  /** Late corrections after final: [count, usage]. */
+  readonly l?: [number, number];
+  /** Earlier periods: [start, end, usage, late corrections?, late usage?], newest first. */
+  readonly h?: StoredEarlier[];
 }
+
+type StoredEarlier = [string, string, number] | [string, string, number, number, number];
+
+const lateOf = (stored: { l?: [number, number] } | StoredEarlier): { lateCorrections: number; lateUsage: number } | undefined => {
+  const late = Array.isArray(stored) ? (stored.length === 5 ? [stored[3], stored[4]] : undefined) : stored.l;
+  return late ? { lateCorrections: late[0]!, lateUsage: late[1]! } : undefined;
+};
 
 const storedTotal = (total: PeriodTotal): StoredPeriodTotal => ({
   ps: total.periodStart,
   pe: total.periodEnd,
   u: total.usage,
-  ...(total.earlier?.length ? { h: total.earlier.map((e): [string, string, number] => [e.periodStart, e.periodEnd, e.usage]) } : {}),
+  ...(total.lateCorrections ? { l: [total.lateCorrections, total.lateUsage ?? 0] as [number, number] } : {}),
+  ...(total.earlier?.length
+    ? {
+        h: total.earlier.map(
+          (e): StoredEarlier =>
+            e.lateCorrections ? [e.periodStart, e.periodEnd, e.usage, e.lateCorrections, e.lateUsage ?? 0] : [e.periodStart, e.periodEnd, e.usage],
+        ),
+      }
+    : {}),
 });
 const periodTotal = (stored: StoredPeriodTotal): PeriodTotal => ({
   periodStart: stored.ps,
   periodEnd: stored.pe,
   usage: stored.u,
-  ...(stored.h?.length ? { earlier: stored.h.map(([periodStart, periodEnd, usage]) => ({ periodStart, periodEnd, usage })) } : {}),
+  ...lateOf(stored),
+  ...(stored.h?.length ? { earlier: stored.h.map((e) => ({ periodStart: e[0], periodEnd: e[1], usage: e[2], ...lateOf(e) })) } : {}),
 });
 
 export interface MeterCursor {
@@ -171,8 +192,16 @@ export class RunStateStore {
     return this.totalsReader(tenant).of(reportKeys);
   }
 
+  /** Where every meter's cursor of the app stands (every window before it has had its first report), by meter id. */
+  async cursorPositions(tenant: ReportTenant): Promise<Map<string, Date>> {
+    return this.totalsReader(tenant).positions();
+  }
+
   /** readTotalsOf in two steps: the cursors are read from now on, while the caller learns which keys it needs. */
-  totalsReader(tenant: ReportTenant): { of(reportKeys: readonly string[]): Promise<Map<string, Map<string, PeriodTotal>>> } {
+  totalsReader(tenant: ReportTenant): {
+    of(reportKeys: readonly string[]): Promise<Map<string, Map<string, PeriodTotal>>>;
+    positions(): Promise<Map<string, Date>>;
+  } {
     const cursorsRead = queryAll(this.documents, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -181,7 +210,10 @@ export class RunStateStore {
     });
     // Awaited by `of`; marked handled now, for a caller that never asks.
     cursorsRead.catch(() => undefined);
-    return { of: async (reportKeys) => this.shardsOf(tenant, await cursorsRead, reportKeys) };
+    return {
+      of: async (reportKeys) => this.shardsOf(tenant, await cursorsRead, reportKeys),
+      positions: async () => new Map((await cursorsRead).map((item) => [String(item['meter_id']), new Date(String(item['next_window_start']))])),
+    };
   }
 
   private async shardsOf(

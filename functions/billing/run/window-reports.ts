@@ -9,7 +9,7 @@ import type { ReportTenant } from '../reports/report-store';
 import type { UsageWindow } from '../../../values/reporting-period';
 import type { MeterPricing } from './meter-pricing';
 import type { RunMeter } from './run-meter';
-import type { PeriodTotal } from './run-state-store';
+import type { ClosedPeriodTotal, PeriodTotal } from './run-state-store';
 import type { KnownSubscription, SubscriptionDirectory } from './subscription-directory';
 import type { UsageTarget, WindowUsage } from './window-usage';
 
@@ -116,6 +116,11 @@ export interface BuildInput {
   readonly pricing: MeterPricing | undefined;
   readonly directory: SubscriptionDirectory;
   readonly now: Date;
+  /**
+   * Where the meter's cursor stands: every window before it has had its first report, so a billing
+   * period ending at or before it is final, and a change to it is a late correction after final.
+   */
+  readonly finalThrough?: Date;
 }
 
 export interface BuildResult {
@@ -212,19 +217,26 @@ export function buildWindowReports(input: BuildInput): BuildResult {
 
     let totalBefore = 0;
     let totalAfter = quantity;
+    // A change to a period whose every window had been reported: counted on the period's total and marked on the version.
+    const afterFinal = prev !== undefined && period !== undefined && input.finalThrough !== undefined && period.end.getTime() <= input.finalThrough.getTime();
     if (attributed && period) {
       const current = input.totals.get(key);
       const periodStart = isoOf(period.start);
       if (current && current.periodStart === periodStart) {
         totalBefore = current.usage;
         totalAfter = current.usage + delta;
-        input.totals.set(key, { ...current, usage: totalAfter });
+        input.totals.set(key, afterFinal ? withLateCorrection({ ...current, usage: totalAfter }, delta) : { ...current, usage: totalAfter });
       } else if (current && current.periodStart > periodStart) {
         // A correction of an earlier period: that period's total is the report's own, moved by the delta.
         totalBefore = prev?.report_total_usage ?? 0;
         totalAfter = totalBefore + delta;
         if (current.earlier?.some((e) => e.periodStart === periodStart))
-          input.totals.set(key, { ...current, earlier: current.earlier.map((e) => (e.periodStart === periodStart ? { ...e, usage: e.usage + delta } : e)) });
+          input.totals.set(key, {
+            ...current,
+            earlier: current.earlier.map((e) =>
+              e.periodStart === periodStart ? withLateCorrection({ ...e, usage: e.usage + delta }, afterFinal ? delta : undefined) : e,
+            ),
+          });
       } else {
         totalBefore = 0;
         totalAfter = delta + (prev?.meter_usage ?? 0);
@@ -304,12 +316,19 @@ export function buildWindowReports(input: BuildInput): BuildResult {
     const newVersion: BillingReport['versions'][number] = versionAmount
       ? { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, amount_exact: versionAmount.toString(), created_at: stamp }
       : { report_version: version, meter_metric: rawText, meter_usage: quantity, delta, created_at: stamp };
+    if (afterFinal) newVersion.after_final = true;
     report.versions = prev ? [...prev.versions, newVersion] : [newVersion];
     report.created_at = prev?.created_at ?? stamp;
     report.updated_at = stamp;
     reports.push(report);
   }
   return { reports, changed };
+}
+
+/** A period total with one more late correction after final counted (`delta` undefined: unchanged). */
+function withLateCorrection<T extends ClosedPeriodTotal>(total: T, delta: number | undefined): T {
+  if (delta === undefined) return total;
+  return { ...total, lateCorrections: (total.lateCorrections ?? 0) + 1, lateUsage: (total.lateUsage ?? 0) + delta };
 }
 
 type ReportUsage = BillingReport['usage'];

@@ -15,6 +15,7 @@ import { customerPeriod, type CustomerPeriod } from './customer-period';
 import { pricedUsage, projectedQuantity } from './usage-pricing';
 import { windowQuantities, type QuantityAsk, type WindowQuantities } from './window-quantities';
 import { reportedInvoices } from './reported-invoices';
+import { leastCursor, periodStatus } from '../../../values/period-status';
 
 /**
  * One customer's usage and bill this period, from its events, as the billing run will bill them:
@@ -36,7 +37,11 @@ export interface CustomerUsageDeps {
    * Period-to-date usage the billing run has reported, per meter id and report key (run state): what
    * can be read before the keys are known starts at once; `of` reads the keys'.
    */
-  readonly reportedTotals: (tenant: ReportTenant) => { of(reportKeys: readonly string[]): Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>> };
+  readonly reportedTotals: (tenant: ReportTenant) => {
+    of(reportKeys: readonly string[]): Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>>;
+    /** Where each meter's cursor stands (a period is final once every meter's has passed it). */
+    positions(): Promise<ReadonlyMap<string, Date>>;
+  };
 }
 
 export interface CustomerUsageInput {
@@ -108,9 +113,10 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       });
     }
   }
-  const [priced, totals, balanceList, quantities] = await Promise.all([
+  const [priced, totals, cursors, balanceList, quantities] = await Promise.all([
     pricingsRead,
     totalsRead.of(own.map((s) => subscriptionReportKey(s.subscriptionId))),
+    totalsRead.positions(),
     Promise.all(billable.map(async (s) => [s.subscriptionId, await deps.balance(tenant, s.subscriptionId)] as const)),
     // Every meter's windows of every subscription in one search (more only past the bucket cap).
     windowQuantities(deps.index, scope, asks, now),
@@ -127,6 +133,8 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
     return { lines: found, reported: { meter, pricing, billed } };
   });
   const lines = perMeter.flatMap((meter) => meter.lines);
+  // Final once every meter billing the customer has reported the whole period.
+  const finalThrough = leastCursor(meters.map((meter) => cursors.get(meter.id)));
   return {
     company_id: companyId,
     generated_at: now.toISOString(),
@@ -136,7 +144,12 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       const shown = {
         subscription_id: s.subscriptionId,
         status: s.status,
-        period: { start: period.start.toISOString(), end: period.end.toISOString(), closed: period.closed },
+        period: {
+          start: period.start.toISOString(),
+          end: period.end.toISOString(),
+          closed: period.closed,
+          status: periodStatus(period.end, now, finalThrough),
+        },
       };
       if (available === undefined) return shown;
       // The run draws each reported amount: what it has reported is drawn already, the rest of the estimate will be.
@@ -153,6 +166,7 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       perMeter.map((meter) => meter.reported),
       own,
       now,
+      finalThrough,
     ),
   };
 }

@@ -6,6 +6,7 @@ import type { ClosedPeriodTotal, PeriodTotal } from '../../billing/run/run-state
 import type { KnownSubscription } from '../../billing/run/subscription-directory';
 import { subscriptionReportKey } from '../../billing/reports/report-id';
 import { pricedUsage } from './usage-pricing';
+import { periodStatus } from '../../../values/period-status';
 
 /** What the billing run has reported for one meter: its pricing and its period totals per report key. */
 export interface MeterBilled {
@@ -19,7 +20,12 @@ export interface MeterBilled {
  * each meter's reported total (the run's period totals: the current one once its period has ended,
  * and the ones before it), priced at the catalog price as the run priced it. Newest first.
  */
-export function reportedInvoices(meters: readonly MeterBilled[], subscriptions: readonly KnownSubscription[], now: Date): CustomerInvoice[] {
+export function reportedInvoices(
+  meters: readonly MeterBilled[],
+  subscriptions: readonly KnownSubscription[],
+  now: Date,
+  finalThrough: Date | undefined,
+): CustomerInvoice[] {
   const invoices = new Map<string, CustomerInvoice>();
   for (const { meter, pricing, billed } of meters) {
     for (const subscription of subscriptions) {
@@ -33,13 +39,17 @@ export function reportedInvoices(meters: readonly MeterBilled[], subscriptions: 
           subscription_id: subscription.subscriptionId,
           period_start: period.periodStart,
           period_end: period.periodEnd,
+          status: periodStatus(period.periodEnd, now, finalThrough),
+          late_corrections: 0,
           meters: [],
           totals: [],
         };
+        invoice.late_corrections += period.lateCorrections ?? 0;
         invoice.meters.push({
           billing_meter_id: meter.id,
           name: meter.name,
           usage: period.usage,
+          late_usage: period.lateUsage ?? 0,
           currency: price?.currency ?? null,
           amount: price ? pricedUsage(price, BigInt(period.usage)).amount.toString() : null,
         });

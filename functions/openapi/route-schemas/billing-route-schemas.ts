@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { ProviderSync, SyncedFrom } from '../../../schemas/billing/provider-sync';
+import { MeterCompleteness } from '../../../schemas/billing/completeness';
 import { DriftCorrectionOutcome, DriftCorrectionRequest, Reconciliation } from '../../../schemas/billing/reconciliation';
 import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
 import { ChannelCreate, ChannelStatus, ChannelTestRequest, ChannelUpdate, StoredChannel } from '../../../schemas/billing/channel';
-import { BillingReport } from '../../../schemas/billing/report';
+import { BillingReportAnswer } from '../../../schemas/billing/report';
 import { ReportMetricsParams } from '../../billing/reports/report-metrics';
 import { ReportListParams } from '../../billing/reports/report-query';
 import { ReportExplain, ReportMetrics } from '../report-answers';
@@ -134,7 +135,7 @@ export const channelSchemas: Record<string, RouteSchema> = {
 
 // ── Management: billing reports (helper P) ──
 
-export const BillingReportSchema = named('BillingReport', BillingReport);
+export const BillingReportSchema = named('BillingReport', BillingReportAnswer);
 
 export const reportSchemas: Record<string, RouteSchema> = {
   'billingReports.list': {
@@ -235,6 +236,29 @@ export const reconcileSchemas: Record<string, RouteSchema> = {
     body: named('DriftCorrectionRequest', DriftCorrectionRequest),
     responseStatus: 200,
     response: named('DriftCorrectionOutcome', DriftCorrectionOutcome),
+    errors: [400, 404],
+  },
+};
+
+// ── Management: completeness before close ──
+
+const MeterCompletenessSchema = named('MeterCompleteness', MeterCompleteness);
+
+export const completenessSchemas: Record<string, RouteSchema> = {
+  getMeterCompleteness: {
+    description:
+      "Where the meter's data stands: the grace period its windows wait after they close before their first report (set by billing_plan.params.grace_period_minutes, else chosen from the lateness observed, else 6 minutes), the lateness last measured (events by how long after their time they arrived, over the last 7 days, the app's and the meter's), which windows are final, in grace or open, and the late corrections made after a billing period was final.",
+    params: { meterId: 'The billing meter.' },
+    responseStatus: 200,
+    response: MeterCompletenessSchema,
+    errors: [400, 404],
+  },
+  measureMeterLateness: {
+    description:
+      "Measures how late the meter's events arrive now (one aggregation over 7 days of its events, one over the app's), keeps it, and answers the meter's completeness.",
+    params: { meterId: 'The billing meter.' },
+    responseStatus: 200,
+    response: MeterCompletenessSchema,
     errors: [400, 404],
   },
 };

@@ -1,5 +1,5 @@
 import { boardSchemas } from './board-route-schemas';
-import { balanceSchemas, catalogSchemas, channelSchemas, reconcileSchemas, reportSchemas, syncSchemas } from './billing-route-schemas';
+import { balanceSchemas, catalogSchemas, channelSchemas, completenessSchemas, reconcileSchemas, reportSchemas, syncSchemas } from './billing-route-schemas';
 import { collectorSchemas } from './collector-route-schemas';
 import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route-schemas';
 import type { RouteSchema } from './route-schema';
@@ -35,6 +35,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...balanceSchemas,
   ...syncSchemas,
   ...reconcileSchemas,
+  ...completenessSchemas,
   ...sharedViewSchemas,
   ...emailSchemas,
   ...ethAbiSchemas,

@@ -251,6 +251,41 @@ describe('billing run: attribution and reports', () => {
     expect(totals.get('S:s-a')).toMatchObject({ usage: 4, earlier: [{ periodStart: '2026-02-10T11:00:00.000Z', usage: 5 }] });
   });
 
+  it('marks a correction of a final period (every window reported) as late after final, and counts it on the period', () => {
+    const feb = sub('s-a', 'acme', { periodStart: new Date('2026-02-10T11:00:00Z'), periodEnd: new Date('2026-03-10T11:00:00Z') });
+    const mar = sub('s-a', 'acme', { periodStart: new Date('2026-03-10T11:00:00Z'), periodEnd: new Date('2026-04-10T11:00:00Z') });
+    const totals = new Map<string, PeriodTotal>();
+    const usageOf = (subscription: KnownSubscription, raw: number) =>
+      new Map([['S:s-a', { raw: Decimal.from(raw), subscription, companyId: 'acme', subscriptionId: 's-a', fromSubscriptionId: true, fromCompany: false }]]);
+    const common = { tenant, meter: meter(), totals, pricing, directory, now: new Date('2026-03-10T13:00:00Z') };
+    const [inFeb] = buildWindowReports({ ...common, window: w1, usage: usageOf(feb, 2), previous: new Map<string, BillingReport>() }).reports;
+    // Before the cursor passes February's end, a change to it is an ordinary correction (the period is in grace).
+    const [inGrace] = buildWindowReports({
+      ...common,
+      window: w1,
+      usage: usageOf(feb, 3),
+      previous: new Map([['S:s-a', inFeb!]]),
+      finalThrough: new Date('2026-03-10T10:00:00Z'),
+    }).reports;
+    expect(inGrace!.versions.at(-1)!.after_final).toBeUndefined();
+    expect(totals.get('S:s-a')!.lateCorrections).toBeUndefined();
+    buildWindowReports({ ...common, window: w2, usage: usageOf(mar, 4), previous: new Map<string, BillingReport>() });
+    // Once it has passed: late after final, counted on February's total (one correction, +2 units).
+    const [late] = buildWindowReports({
+      ...common,
+      window: w1,
+      usage: usageOf(feb, 5),
+      previous: new Map([['S:s-a', inGrace!]]),
+      finalThrough: new Date('2026-03-10T14:00:00Z'),
+    }).reports;
+    expect(late!.versions.at(-1)).toMatchObject({ report_version: 3, delta: 2, after_final: true });
+    expect(totals.get('S:s-a')).toMatchObject({
+      usage: 4,
+      earlier: [{ periodStart: '2026-02-10T11:00:00.000Z', usage: 5, lateCorrections: 1, lateUsage: 2 }],
+    });
+    expect(totals.get('S:s-a')!.lateCorrections).toBeUndefined();
+  });
+
   it('report ids round-trip and refuse anything else', () => {
     const id = reportId({ windowStart: w1.start, meterId: 'm#1', reportKey: 'C:a company' });
     expect(parseReportId(id)).toEqual({ windowStart: w1.start, meterId: 'm#1', reportKey: 'C:a company' });

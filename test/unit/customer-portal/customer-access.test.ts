@@ -85,7 +85,13 @@ describe('spend caps', () => {
   const usage = (amount: string): CustomerUsage => ({
     company_id: 'acme',
     generated_at: '2027-03-15T12:00:00.000Z',
-    subscriptions: [{ subscription_id: 's1', status: 'active', period: { start: '2027-03-01T00:00:00.000Z', end: '2027-04-01T00:00:00.000Z', closed: false } }],
+    subscriptions: [
+      {
+        subscription_id: 's1',
+        status: 'active',
+        period: { start: '2027-03-01T00:00:00.000Z', end: '2027-04-01T00:00:00.000Z', closed: false, status: 'open' },
+      },
+    ],
     meters: [],
     totals: [{ currency: 'usd', amount, estimated_amount: amount }],
     invoices: [],

@@ -131,7 +131,7 @@ describe("a customer's last invoices", () => {
           periodStart: '2027-03-01T00:00:00.000Z',
           periodEnd: '2027-03-15T00:00:00.000Z',
           usage: 7,
-          earlier: [{ periodStart: '2027-02-15T00:00:00.000Z', periodEnd: '2027-03-01T00:00:00.000Z', usage: 12 }],
+          earlier: [{ periodStart: '2027-02-15T00:00:00.000Z', periodEnd: '2027-03-01T00:00:00.000Z', usage: 12, lateCorrections: 2, lateUsage: 3 }],
         },
       ],
     ]);
@@ -139,14 +139,18 @@ describe("a customer's last invoices", () => {
       [{ meter, pricing: { priceFor: () => price }, billed }],
       [subscription('2027-03-01T00:00:00Z', '2027-03-15T00:00:00Z')],
       NOW,
+      // The meter's cursor has passed the earlier period's end, not yet the last one's: in grace.
+      new Date('2027-03-14T23:00:00Z'),
     );
-    expect(invoices.map((i) => [i.period_start, i.meters[0]!.usage, i.totals])).toEqual([
-      ['2027-03-01T00:00:00.000Z', 7, [{ currency: 'usd', amount: '0.7' }]],
-      ['2027-02-15T00:00:00.000Z', 12, [{ currency: 'usd', amount: '1.2' }]],
+    expect(invoices.map((i) => [i.period_start, i.status, i.meters[0]!.usage, i.totals, i.late_corrections, i.meters[0]!.late_usage])).toEqual([
+      ['2027-03-01T00:00:00.000Z', 'in_grace', 7, [{ currency: 'usd', amount: '0.7' }], 0, 0],
+      ['2027-02-15T00:00:00.000Z', 'final', 12, [{ currency: 'usd', amount: '1.2' }], 2, 3],
     ]);
     // A period still open is not an invoice yet.
     expect(
-      reportedInvoices([{ meter, pricing: undefined, billed }], [subscription(null, null)], new Date('2027-03-10T00:00:00Z')).map((i) => i.period_start),
+      reportedInvoices([{ meter, pricing: undefined, billed }], [subscription(null, null)], new Date('2027-03-10T00:00:00Z'), undefined).map(
+        (i) => i.period_start,
+      ),
     ).toEqual(['2027-02-15T00:00:00.000Z']);
   });
 });
