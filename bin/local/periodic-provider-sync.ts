@@ -1,11 +1,14 @@
 import { reconcileDueMeters } from '../../functions/billing/reconcile/reconcile-due';
+import { measureDueLateness } from '../../functions/billing/completeness/lateness-due';
+import type { LatenessDeps } from '../../functions/billing/completeness/lateness';
 import type { ReconcileDeps } from '../../functions/billing/reconcile/reconciliation';
 import { runDueSyncs, type SyncRunDeps, type SyncRunSummary } from '../../functions/billing/sync/sync-run';
 import { startScheduledTask } from './scheduled-task';
 
 /**
  * The local runtime's stand-in for what the billing schedule runs beside billing on AWS: a pass over
- * the apps' due provider syncs, then the Stripe meters due for reconciliation, every `intervalMs`
+ * the apps' due provider syncs, then the Stripe meters due for reconciliation, then the meters whose
+ * lateness is a day old, every `intervalMs`
  * (0: no timer), and one at once when a sync is asked for (`kick`). Passes never overlap.
  */
 export interface LocalProviderSync {
@@ -17,11 +20,19 @@ export interface LocalProviderSync {
 /** A pass's time budget, as the billing Lambda gives its sync step. */
 export const SYNC_PASS_BUDGET_MS = 120_000;
 
-export function startLocalProviderSync(deps: SyncRunDeps, reconcile: ReconcileDeps, intervalMs: number, log: (line: string) => void): LocalProviderSync {
+export function startLocalProviderSync(
+  deps: SyncRunDeps,
+  reconcile: ReconcileDeps,
+  lateness: LatenessDeps,
+  intervalMs: number,
+  log: (line: string) => void,
+): LocalProviderSync {
   const pass = async () => {
     const synced = await runDueSyncs(deps, SYNC_PASS_BUDGET_MS);
     const reconciled = await reconcileDueMeters(reconcile, SYNC_PASS_BUDGET_MS, log);
     if (reconciled.checked + reconciled.failed > 0) log(`reconciliation with Stripe: ${reconciled.checked} meters checked, ${reconciled.failed} failed`);
+    const measured = await measureDueLateness(lateness, SYNC_PASS_BUDGET_MS, log);
+    if (measured.measured + measured.failed > 0) log(`lateness: ${measured.measured} meters measured, ${measured.failed} failed`);
     return synced;
   };
   const task = startScheduledTask(pass, intervalMs, {

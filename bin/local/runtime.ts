@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { billingRunDeps, providerSyncDeps, reconcileDeps } from '../../functions/composition-root/billing-services';
+import { billingRunDeps, completenessDeps, providerSyncDeps, reconcileDeps } from '../../functions/composition-root/billing-services';
 import { providerClients, providerConnections } from '../../functions/billing/run/provider-registry';
 import { collectorHandler, uploadProcessorDeps } from '../../functions/composition-root/ingest-services';
 import { consumerHandler } from '../../functions/composition-root/consumer-services';
@@ -343,6 +343,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     providerSync = startLocalProviderSync(
       providerSyncDeps(stores, providerConnections(providersDocument)),
       reconcileDeps(stores, index, async () => providerConnections(providersDocument)),
+      completenessDeps(stores, index),
       billingIntervalMs,
       log,
     );

@@ -1,8 +1,9 @@
 /** Lambda entry: the scheduled billing run (EventBridge, every 5 minutes): first the due provider syncs in, then every app with meters. */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { BillingRunEnv, parseEnv } from '../definitions/environment';
-import { billingRunDeps, providerSyncDeps, reconcileDeps } from '../composition-root/billing-services';
+import { billingRunDeps, completenessDeps, providerSyncDeps, reconcileDeps } from '../composition-root/billing-services';
 import { reconcileDueMeters } from '../billing/reconcile/reconcile-due';
+import { measureDueLateness } from '../billing/completeness/lateness-due';
 import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { searchIndexFromEnv } from '../search/search-backend';
@@ -77,6 +78,15 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
       return { checked: 0, failed: 0 };
     });
     if (reconciled.checked + reconciled.failed > 0) console.log(JSON.stringify({ message: 'reconciliations', ...reconciled }));
+  }
+  // Each meter's lateness once a day (what the grace period follows), in what is left after that.
+  const rest = (context?.getRemainingTimeInMillis?.() ?? 0) - 60_000;
+  if (rest > 10_000) {
+    const lateness = await measureDueLateness(completenessDeps(stores, index), rest, (line) => console.error(line)).catch((error: unknown) => {
+      console.error(JSON.stringify({ message: 'lateness measurement failed', error: error instanceof Error ? error.message : String(error) }));
+      return { measured: 0, failed: 0 };
+    });
+    if (lateness.measured + lateness.failed > 0) console.log(JSON.stringify({ message: 'lateness measured', ...lateness }));
   }
   return summary;
 }

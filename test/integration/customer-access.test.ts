@@ -289,7 +289,8 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
       {
         subscription_id: 'sub-acme',
         status: 'active',
-        period: { start: closed.current_period_start, end: closed.current_period_end, closed: true },
+        // Ended, but not every window of it reported yet: the run waits a grace period after each one.
+        period: { start: closed.current_period_start, end: closed.current_period_end, closed: true, status: 'in_grace' },
         balance: { available: expect.any(String), after_estimate: expect.any(String) },
       },
     ]);
@@ -338,13 +339,16 @@ describe('customer access (customer tokens, usage and bill, spend caps)', () => 
         [ids['writes'], 5],
       ].sort(),
     );
+    // Every window of the period is reported now: final.
+    expect(after.subscriptions[0]!.period.status).toBe('final');
+    expect(after.invoices[0]).toMatchObject({ status: 'final', late_corrections: 0 });
   }, 120_000);
 
   it('projects an open period from its rate so far', async () => {
     const answer = await asCustomer(tokens['initech']!, '/usage');
     expect(answer.status).toBe(200);
     const usage: CustomerUsage = answer.body;
-    expect(usage.subscriptions[0]!.period).toEqual({ start: open.current_period_start, end: open.current_period_end, closed: false });
+    expect(usage.subscriptions[0]!.period).toEqual({ start: open.current_period_start, end: open.current_period_end, closed: false, status: 'open' });
     const calls = usage.meters.find((m) => m.billing_meter_id === ids['calls'])!;
     expect(calls.usage).toBe(6);
     const elapsed = Date.parse(usage.generated_at) - Date.parse(open.current_period_start);
