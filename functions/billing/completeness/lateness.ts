@@ -72,14 +72,7 @@ export async function measureLateness(deps: LatenessDeps, tenant: CompletenessTe
     const bound = lagCovering(lags, share);
     return bound === undefined ? null : bound / 60_000;
   };
-  const p99 = lagCovering(lags, COVERED_SHARE);
-  const observed =
-    lags.events < MIN_EVENTS_OBSERVED
-      ? {
-          observed_grace_minutes: null,
-          reason: `${lags.events} events in the last ${MEASURED_DAYS} days; at least ${MIN_EVENTS_OBSERVED} are needed to choose from`,
-        }
-      : { observed_grace_minutes: Math.min(MAX_OBSERVED_GRACE_MS, Math.max(MIN_GRACE_MS, p99 ?? MAX_OBSERVED_GRACE_MS)) / 60_000 };
+  const observed = observedGrace(lags);
   const lateness: Lateness = {
     billing_meter_id: meter.id,
     measured_at: now.toISOString(),
@@ -95,6 +88,20 @@ export async function measureLateness(deps: LatenessDeps, tenant: CompletenessTe
   const stored = { _id: meter.id, org_id: tenant.orgId, app_id: tenant.appId, created_at: lateness.measured_at, ...lateness };
   if (!(await deps.resources.create(location(tenant), meter.id, stored))) await deps.resources.update(location(tenant), meter.id, 'lateness', () => stored);
   return lateness;
+}
+
+/**
+ * The grace period chosen from a meter's lateness: the bound 99 % of its events arrived within,
+ * kept between MIN_GRACE_MS and MAX_OBSERVED_GRACE_MS; none from fewer than MIN_EVENTS_OBSERVED events.
+ */
+export function observedGrace(lags: ArrivalLags): { observed_grace_minutes: number } | { observed_grace_minutes: null; reason: string } {
+  if (lags.events < MIN_EVENTS_OBSERVED)
+    return {
+      observed_grace_minutes: null,
+      reason: `${lags.events} events in the last ${MEASURED_DAYS} days; at least ${MIN_EVENTS_OBSERVED} are needed to choose from`,
+    };
+  const p99 = lagCovering(lags, COVERED_SHARE) ?? MAX_OBSERVED_GRACE_MS;
+  return { observed_grace_minutes: Math.min(MAX_OBSERVED_GRACE_MS, Math.max(MIN_GRACE_MS, p99)) / 60_000 };
 }
 
 /** The grace period a meter's windows wait: its own setting, else the one observed, else the minimum. */
