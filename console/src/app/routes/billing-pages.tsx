@@ -7,6 +7,7 @@ import { MeterEditor } from '../../features/billing/components/meter-editor';
 import { PlansCatalog } from '../../features/billing/components/plans-catalog';
 import { ProviderSyncPanel } from '../../features/billing/components/provider-sync-panel';
 import { ReconciliationPanel } from '../../features/billing/components/reconciliation-panel';
+import { CompletenessPanel } from '../../features/billing/components/completeness-panel';
 import { MeterName } from '../../features/billing/components/meter-name';
 import { MetersList } from '../../features/billing/components/meters-list';
 import { useMeter } from '../../features/billing/api/meters';
@@ -137,6 +138,7 @@ export function MeterPage() {
         <Link to={`/billing/reports?meter=${encodeURIComponent(meterId)}`}>Its reports</Link>
       </PageHeader>
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
+      <CompletenessPanel meterId={meterId} />
       {meter.data.billing_plan.provider_slug === 'stripe' ? <ReconciliationPanel meterId={meterId} /> : null}
     </>
   );

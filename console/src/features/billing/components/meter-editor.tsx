@@ -35,6 +35,7 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
   const [period, setPeriod] = useState(webhook.reporting?.reporting_period ?? '1h');
   const [providerParams, setProviderParams] = useState(provider === 'webhook' ? '' : JSON.stringify(params[`${provider}_params`] ?? {}, null, 2));
   const [multiplier, setMultiplier] = useState(String(params['usage_multiplier'] ?? ''));
+  const [grace, setGrace] = useState(String(params['grace_period_minutes'] ?? ''));
   const [jsonProblem, setJsonProblem] = useState<{ field: string; message: string }>();
 
   /** The meter as the form holds it, or undefined (with the problem shown) when a JSON field does not parse. */
@@ -58,6 +59,7 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
     }
     const planParams: Record<string, unknown> = {
       ...(multiplier.trim() ? { usage_multiplier: Number(multiplier) } : {}),
+      ...(grace.trim() ? { grace_period_minutes: Number(grace) } : {}),
       ...(provider === 'webhook'
         ? {
             webhook_params: {
@@ -122,6 +124,13 @@ export function MeterEditor({ meter, onSaved }: { meter?: StoredMeter; onSaved: 
         </Field>
         <Field label="Usage multiplier" problem={problem('billing_plan.params.usage_multiplier')}>
           <input name="usage_multiplier" value={multiplier} onChange={(e) => setMultiplier(e.target.value)} placeholder="1" size={6} />
+        </Field>
+        <Field
+          label="Grace period (minutes)"
+          problem={problem('billing_plan.params.grace_period_minutes')}
+          hint="How long a window waits for late events before its first report; empty: chosen from how late the events arrive"
+        >
+          <input name="grace_period_minutes" value={grace} onChange={(e) => setGrace(e.target.value)} placeholder="observed" size={8} inputMode="numeric" />
         </Field>
       </div>
       {provider === 'webhook' ? (

@@ -8,6 +8,13 @@ import { ReportExplanationView } from './report-explanation';
 import { formatAmount } from './reports-table';
 import { QueryState } from '../../../components/query-state';
 
+/** What a billing period's status means to someone reading a report. */
+const PERIOD_STATUS = {
+  open: 'open (still running)',
+  in_grace: 'in grace (ended; its last windows wait for late events)',
+  final: 'final (every window reported; later events come as corrections)',
+} as const;
+
 /** One billing report: what was billed for which window, its versions, and every request sent for it. */
 export function ReportDetail({ reportId }: { reportId: string }) {
   const format = useFormatTime();
@@ -49,6 +56,16 @@ export function ReportDetail({ reportId }: { reportId: string }) {
         </dd>
         <dt>Provider</dt>
         <dd>{r.provider}</dd>
+        <dt>Billing period</dt>
+        <dd>
+          {r.subscription_period_start && r.subscription_period_end ? (
+            <>
+              {format(r.subscription_period_start)} – {format(r.subscription_period_end)}: {PERIOD_STATUS[r.period_status ?? 'open']}
+            </>
+          ) : (
+            'none (unattributed)'
+          )}
+        </dd>
         <dt>Version</dt>
         <dd>
           {r.report_version}
@@ -64,6 +81,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
                 <th scope="col">Version</th>
                 <th scope="col">Usage</th>
                 <th scope="col">Change</th>
+                <th scope="col">Why</th>
                 <th scope="col">Created</th>
               </tr>
             </thead>
@@ -73,6 +91,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
                   <td>{v.report_version}</td>
                   <td>{v.meter_usage}</td>
                   <td>{v.delta > 0 ? `+${v.delta}` : v.delta}</td>
+                  <td>{v.report_version === 1 ? 'first report' : v.after_final ? 'late events after the period was final' : 'late events'}</td>
                   <td>{format(v.created_at)}</td>
                 </tr>
               ))}

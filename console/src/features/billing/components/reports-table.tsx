@@ -34,6 +34,7 @@ export function ReportsTable({ filters }: { filters: ReportFilters }) {
               <th scope="col">Usage</th>
               <th scope="col">Amount</th>
               <th scope="col">Status</th>
+              <th scope="col">Period</th>
               <th scope="col">Provider</th>
             </tr>
           </thead>
@@ -47,6 +48,7 @@ export function ReportsTable({ filters }: { filters: ReportFilters }) {
                 <td>{report.meter_usage.toLocaleString()}</td>
                 <td>{formatAmount(report.amount_exact, report.currency)}</td>
                 <td className={report.status === 'failed' ? 'status-5xx' : report.status === 'success' ? 'status-ok' : ''}>{report.status}</td>
+                <td>{report.period_status === 'in_grace' ? 'in grace' : (report.period_status ?? '—')}</td>
                 <td>{report.provider}</td>
               </tr>
             ))}

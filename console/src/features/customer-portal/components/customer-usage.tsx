@@ -28,8 +28,7 @@ export function CustomerUsageContent({ token, theme }: { token: string; theme: U
         </div>
         {subscriptions.map((s) => (
           <span key={s.subscription_id} className="muted">
-            {formatDate(s.period.start, locale)} – {formatDate(s.period.end, locale)}
-            {s.period.closed ? ' (ended)' : ''}
+            {formatDate(s.period.start, locale)} – {formatDate(s.period.end, locale)} ({PERIOD_STATUS[s.period.status]})
           </span>
         ))}
       </header>
@@ -104,6 +103,9 @@ function MeterTable({ meters, locale }: { meters: CustomerUsage['meters']; local
 }
 
 /** The last closed periods as they were billed. */
+/** What a period's status tells the customer: whether its numbers may still move. */
+const PERIOD_STATUS = { open: 'open', in_grace: 'ended, waiting for late usage', final: 'final' } as const;
+
 function PastInvoices({ invoices, locale }: { invoices: CustomerUsage['invoices']; locale: string | undefined }) {
   return (
     <table className="event-table">
@@ -111,6 +113,7 @@ function PastInvoices({ invoices, locale }: { invoices: CustomerUsage['invoices'
       <thead>
         <tr>
           <th scope="col">Period</th>
+          <th scope="col">Status</th>
           <th scope="col">Usage</th>
           <th scope="col">Amount</th>
         </tr>
@@ -121,7 +124,20 @@ function PastInvoices({ invoices, locale }: { invoices: CustomerUsage['invoices'
             <td>
               {formatDate(invoice.period_start, locale)} – {formatDate(invoice.period_end, locale)}
             </td>
-            <td>{invoice.meters.map((meter) => `${meter.name}: ${formatNumber(meter.usage, locale)}`).join(', ')}</td>
+            <td>
+              {PERIOD_STATUS[invoice.status]}
+              {invoice.late_corrections > 0
+                ? `; ${formatNumber(invoice.late_corrections, locale)} late correction${invoice.late_corrections === 1 ? '' : 's'} after final`
+                : ''}
+            </td>
+            <td>
+              {invoice.meters
+                .map(
+                  (meter) =>
+                    `${meter.name}: ${formatNumber(meter.usage, locale)}${meter.late_usage !== 0 ? ` (${meter.late_usage > 0 ? '+' : ''}${formatNumber(meter.late_usage, locale)} late)` : ''}`,
+                )
+                .join(', ')}
+            </td>
             <td>{invoice.totals.map((total) => formatMoney(total.amount, total.currency, locale)).join(', ') || '—'}</td>
           </tr>
         ))}
