@@ -19,6 +19,7 @@ import { EXPORT_TARGET_RATIO, benchExports } from './bench/exports';
 import { fmt, trackPeakRss } from './bench/timing';
 import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
 import { benchCohorts } from './bench/cohorts';
+import { PROVIDER_SYNC_BENCH, benchProviderSync } from './bench/provider-sync';
 import { FAIR_SHARE_TARGET_MS, benchFairShare } from './bench/fair-share';
 import { HOSTILE_BODIES, HOSTILE_HEAP_GROWTH_TARGET_MB, HOSTILE_ROUNDS, benchHostileMemory } from './bench/hostile-memory';
 
@@ -35,6 +36,7 @@ const sections = [
   'cohorts',
   'exports',
   'billing',
+  'sync',
   'console',
 ] as const;
 
@@ -185,6 +187,17 @@ async function main(): Promise<void> {
     );
     log(
       `  full run ${fmt(r.runMs / 1000)} s, bare queries ${fmt(r.queryMs / 1000)} s (mean of ${fmt(r.queryMsBefore / 1000)} s before and ${fmt(r.queryMsAfter / 1000)} s after the run), ratio ${fmt(r.ratio)} (target ≤ ${BILLING_TARGET_RATIO})`,
+    );
+  }
+
+  if (run('sync')) {
+    log(
+      `\n## Sync in and reconcile out: ${PROVIDER_SYNC_BENCH.customers.toLocaleString('en')} Stripe customers and subscriptions (fake Stripe, emulators in memory) brought in by one sync vs the same pages read with the SDK alone; then every subscription billed and reconciled`,
+    );
+    const r = await benchProviderSync({ log });
+    results.sync = r;
+    log(
+      `  sync ${fmt(r.syncMs / 1000)} s (${r.syncRequests} requests) vs listing ${fmt(r.listingMs / 1000)} s (${r.listingRequests} requests): ratio ${fmt(r.ratio)}; searchable after ${fmt(r.searchableMs / 1000)} s; reconciliation ${fmt(r.reconcileMs / r.reconciled, 3)} ms and ${fmt(r.reconcileRequests / r.reconciled, 3)} requests a subscription`,
     );
   }
 

@@ -1,5 +1,6 @@
 import { reconcileDueMeters } from '../../functions/billing/reconcile/reconcile-due';
 import { measureDueLateness } from '../../functions/billing/completeness/lateness-due';
+import { appsWithMeters } from '../../functions/billing/run/billing-run';
 import type { LatenessDeps } from '../../functions/billing/completeness/lateness';
 import type { ReconcileDeps } from '../../functions/billing/reconcile/reconciliation';
 import { runDueSyncs, type SyncRunDeps, type SyncRunSummary } from '../../functions/billing/sync/sync-run';
@@ -29,9 +30,11 @@ export function startLocalProviderSync(
 ): LocalProviderSync {
   const pass = async () => {
     const synced = await runDueSyncs(deps, SYNC_PASS_BUDGET_MS);
-    const reconciled = await reconcileDueMeters(reconcile, SYNC_PASS_BUDGET_MS, log);
+    const listed = appsWithMeters(reconcile);
+    listed.catch(() => undefined);
+    const reconciled = await reconcileDueMeters(reconcile, SYNC_PASS_BUDGET_MS, log, listed);
     if (reconciled.checked + reconciled.failed > 0) log(`reconciliation with Stripe: ${reconciled.checked} meters checked, ${reconciled.failed} failed`);
-    const measured = await measureDueLateness(lateness, SYNC_PASS_BUDGET_MS, log);
+    const measured = await measureDueLateness(lateness, SYNC_PASS_BUDGET_MS, log, listed);
     if (measured.measured + measured.failed > 0) log(`lateness: ${measured.measured} meters measured, ${measured.failed} failed`);
     return synced;
   };

@@ -8,7 +8,7 @@ import { lambdaStoresInput } from '../composition-root/lambda-stores';
 import { ServiceStores } from '../composition-root/service-stores';
 import { searchIndexFromEnv } from '../search/search-backend';
 import { embeddedMetrics } from '../shared/metrics';
-import { runBilling, type BillingRunSummary } from '../billing/run/billing-run';
+import { appsWithMeters, runBilling, type BillingRunSummary } from '../billing/run/billing-run';
 import { providerClients, providerConnections, type ProviderClientLookup, type ProviderConnectionLookup } from '../billing/run/provider-registry';
 import { runDueSyncs } from '../billing/sync/sync-run';
 
@@ -66,13 +66,17 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
     );
   console.log(JSON.stringify({ message: 'billing run', ...summary, errors: summary.errors.length, warnings: summary.warnings.length }));
   metrics({ FailedReports: summary.failed, MeterErrors: summary.errors.length });
-  // Reconciliation with Stripe when due (every 6 hours a meter), in what is left of the tick.
+  // Reconciliation with Stripe when due (every 6 hours a meter), in what is left of the tick; the
+  // apps and meters are listed once for it and the lateness measurement after it.
   const left = (context?.getRemainingTimeInMillis?.() ?? 0) - 60_000;
-  if (left > 10_000) {
+  const listed = left > 10_000 ? appsWithMeters({ resources: stores.resources }) : undefined;
+  listed?.catch(() => undefined);
+  if (listed) {
     const reconciled = await reconcileDueMeters(
       reconcileDeps(stores, index, async () => connections),
       left,
       (line) => console.error(line),
+      listed,
     ).catch((error: unknown) => {
       console.error(JSON.stringify({ message: 'reconciliation failed', error: error instanceof Error ? error.message : String(error) }));
       return { checked: 0, failed: 0 };
@@ -81,8 +85,8 @@ export async function handler(_event: unknown, context?: { getRemainingTimeInMil
   }
   // Each meter's lateness once a day (what the grace period follows), in what is left after that.
   const rest = (context?.getRemainingTimeInMillis?.() ?? 0) - 60_000;
-  if (rest > 10_000) {
-    const lateness = await measureDueLateness(completenessDeps(stores, index), rest, (line) => console.error(line)).catch((error: unknown) => {
+  if (listed && rest > 10_000) {
+    const lateness = await measureDueLateness(completenessDeps(stores, index), rest, (line) => console.error(line), listed).catch((error: unknown) => {
       console.error(JSON.stringify({ message: 'lateness measurement failed', error: error instanceof Error ? error.message : String(error) }));
       return { measured: 0, failed: 0 };
     });

@@ -1,4 +1,4 @@
-import { activeMeters, tenantsWithMeters } from '../run/billing-run';
+import { appsWithMeters, type AppMeters } from '../run/billing-run';
 import { measureLateness, storedLateness, type LatenessDeps } from './lateness';
 
 /**
@@ -13,12 +13,13 @@ export async function measureDueLateness(
   deps: LatenessDeps,
   budgetMs: number,
   log: (line: string) => void = () => {},
+  listed: Promise<readonly AppMeters[]> = appsWithMeters(deps),
 ): Promise<{ measured: number; failed: number }> {
   const deadline = Date.now() + budgetMs;
   let measured = 0;
   let failed = 0;
-  for (const tenant of await tenantsWithMeters(deps)) {
-    for (const meter of await activeMeters(deps, tenant)) {
+  for (const { tenant, meters } of await listed) {
+    for (const meter of meters) {
       if ('error' in meter) continue;
       if (Date.now() >= deadline) return { measured, failed };
       const last = await storedLateness(deps.resources, tenant, meter.id);

@@ -1,4 +1,4 @@
-import { activeMeters, tenantsWithMeters } from '../run/billing-run';
+import { appsWithMeters, type AppMeters } from '../run/billing-run';
 import { ValidationError } from '../../shared/errors';
 import { lastReconciliation, reconcileMeter, type ReconcileDeps } from './reconciliation';
 
@@ -15,12 +15,17 @@ export interface ReconcileSummary {
   readonly failed: number;
 }
 
-export async function reconcileDueMeters(deps: ReconcileDeps, budgetMs: number, log: (line: string) => void = () => {}): Promise<ReconcileSummary> {
+export async function reconcileDueMeters(
+  deps: ReconcileDeps,
+  budgetMs: number,
+  log: (line: string) => void = () => {},
+  listed: Promise<readonly AppMeters[]> = appsWithMeters(deps),
+): Promise<ReconcileSummary> {
   const deadline = Date.now() + budgetMs;
   let checked = 0;
   let failed = 0;
-  for (const tenant of await tenantsWithMeters(deps)) {
-    for (const meter of await activeMeters(deps, tenant)) {
+  for (const { tenant, meters } of await listed) {
+    for (const meter of meters) {
       if ('error' in meter || meter.provider !== 'stripe') continue;
       if (Date.now() >= deadline) return { checked, failed };
       const last = await lastReconciliation(deps.resources, tenant, meter.id);

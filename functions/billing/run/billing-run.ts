@@ -18,6 +18,14 @@ export type { BillingRunDeps, BillingRunSettings, BillingRunHooks, BillingProgre
  * with the same idempotency keys.
  */
 
+/** Every app that has meters, with its meters (the schedule's checks beside billing read this once a tick). */
+export type AppMeters = { readonly tenant: ReportTenant; readonly meters: Awaited<ReturnType<typeof activeMeters>> };
+export async function appsWithMeters(deps: Pick<BillingRunDeps, 'resources'>): Promise<AppMeters[]> {
+  const listed: AppMeters[] = [];
+  for (const tenant of await tenantsWithMeters(deps)) listed.push({ tenant, meters: await activeMeters(deps, tenant) });
+  return listed;
+}
+
 export async function runBilling(input: BillingRunInput): Promise<BillingRunSummary> {
   const { deps, now } = input;
   const hooks = input.hooks ?? {};
