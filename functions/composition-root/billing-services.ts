@@ -3,6 +3,8 @@ import type { ProviderConnectionLookup } from '../billing/run/provider-registry'
 import type { ProviderConnection } from '../billing/providers/provider-connections';
 import type { ProfileWriter } from '../billing/sync/record-writer';
 import { stripeReader } from '../billing/sync/stripe-pages';
+import { chargebeeReader } from '../billing/sync/chargebee-pages';
+import type { ProviderReader } from '../billing/sync/provider-reader';
 import type { SyncRunDeps } from '../billing/sync/sync-run';
 import type { SyncOperationDeps } from '../billing/sync/sync-operations';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
@@ -58,9 +60,9 @@ export function completenessDeps(stores: ServiceStores, index: SearchableIndex):
 export function providerSyncDeps(stores: ServiceStores, connectionOf: ProviderConnectionLookup): SyncRunDeps {
   return {
     resources: stores.resources,
-    readerOf(tenant) {
-      const connection = connectionOf(tenant, 'stripe');
-      return connection?.provider === 'stripe' ? readerOfConnection(connection) : undefined;
+    readerOf(tenant, provider) {
+      const connection = connectionOf(tenant, provider);
+      return connection ? readerOfConnection(connection) : undefined;
     },
     writeProfiles: profileWriter(stores),
     now: stores.now,
@@ -77,7 +79,12 @@ const stripeAccount = (connection: Extract<ProviderConnection, { provider: 'stri
   ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
 });
 
-const readerOfConnection = (connection: Extract<ProviderConnection, { provider: 'stripe' }>) => stripeReader(stripeAccount(connection));
+/** The sync's reader of a connected account; undefined for a provider whose records are not synced in yet. */
+function readerOfConnection(connection: ProviderConnection): ProviderReader | undefined {
+  if (connection.provider === 'stripe') return stripeReader(stripeAccount(connection));
+  if (connection.provider === 'chargebee') return chargebeeReader({ apiKey: connection.api_key, baseUrl: connection.base_url });
+  return undefined;
+}
 
 /** Companies and subscriptions written as the collector writes them (validated, to the ingest stream). */
 const profileWriter =
@@ -102,7 +109,7 @@ export function providerWebhookDeps(stores: ServiceStores, connections: () => Pr
       const connectionOf = await connections();
       const connection = connectionOf(tenant, 'stripe');
       if (connection?.provider !== 'stripe' || !connection.webhook_secret) return undefined;
-      return { secret: connection.webhook_secret, reader: readerOfConnection(connection) };
+      return { secret: connection.webhook_secret, reader: stripeReader(stripeAccount(connection)) };
     },
     appExists: async (tenant) => (await stores.apps.getApp(tenant.orgId, tenant.appId)) !== undefined,
   };

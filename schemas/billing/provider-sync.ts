@@ -6,7 +6,7 @@ import * as z from 'zod';
  */
 
 /** Providers whose records can be synced in (the others report usage only, for now). */
-export const SyncedProvider = z.enum(['stripe']);
+export const SyncedProvider = z.enum(['stripe', 'chargebee']);
 export type SyncedProvider = z.infer<typeof SyncedProvider>;
 
 /** What is read, in this order: subscriptions need their prices and customers to be known. */
@@ -35,7 +35,7 @@ export const ProviderSync = z.object({
   status: SyncStatus,
   /** The kind of record being read, while running; the last one read otherwise. */
   phase: SyncPhase,
-  /** The last record read of the phase: a resumed sync continues after it. */
+  /** Where the phase's next page starts (the provider's own cursor: Stripe's last id read, Chargebee's offset): a resumed sync continues there. */
   cursor: z.string().nullable(),
   /** Records brought in by this sync, per kind. */
   counts: z.object({ products: Count, prices: Count, customers: Count, subscriptions: Count }),

@@ -1,9 +1,8 @@
-import type Stripe from 'stripe';
 import type { ProviderSync, SyncPhase } from '../../../schemas/billing/provider-sync';
 import { appRulesPartition, PLAN_PREFIX, PRICE_PREFIX } from '../../resources/keys';
 import type { ResourceLocation, ResourceStore, StoredDocument } from '../../resources/resource-store';
 import { NotFoundError } from '../../shared/errors';
-import { companyOfCustomer, planOfProduct, priceOfStripe, subscriptionOfStripe, syncedFrom, type Skipped } from './stripe-records';
+import { isSkipped, syncedFrom, type RecordMapping } from './provider-reader';
 import type { SyncTenant } from './sync-records';
 
 /**
@@ -26,6 +25,7 @@ export class RecordWriter {
     private readonly writeProfiles: ProfileWriter,
     private readonly tenant: SyncTenant,
     private readonly now: () => Date,
+    private readonly records: RecordMapping,
   ) {
     this.at = (prefix) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix });
   }
@@ -33,41 +33,44 @@ export class RecordWriter {
   async write(phase: SyncPhase, objects: readonly unknown[]): Promise<SkippedRecord[]> {
     const now = this.now();
     const skipped: SkippedRecord[] = [];
-    const keep = <T>(object: string, id: string, record: T | Skipped): record is T => {
-      if (typeof record === 'object' && record !== null && 'skipped' in record) {
-        skipped.push({ object, id, reason: (record as Skipped).skipped });
-        return false;
-      }
-      return true;
+    const { records } = this;
+    const object = records.objectNames[phase];
+    const kept = <T>(read: unknown, record: T): Exclude<T, { skipped: string }> | undefined => {
+      if (!isSkipped(record)) return record as Exclude<T, { skipped: string }>;
+      skipped.push({ object, id: records.idOf(read), reason: record.skipped });
+      return undefined;
     };
+    const from = (read: unknown) => syncedFrom(records.provider, object, records.idOf(read), now);
     switch (phase) {
       case 'products':
-        for (const product of objects as Stripe.Product[])
-          await this.upsert(PLAN_PREFIX, 'plan', product.id, planOfProduct(product), syncedFrom('product', product.id, now));
-        break;
-      case 'prices':
-        for (const price of objects as Stripe.Price[]) {
-          const record = priceOfStripe(price);
-          if (!keep('price', price.id, record)) continue;
-          if (!(await this.planExists(record.plan_id))) {
-            skipped.push({ object: 'price', id: price.id, reason: `its product ${record.plan_id} was not read (deleted at the provider?)` });
-            continue;
-          }
-          await this.upsert(PRICE_PREFIX, 'price', price.id, record, syncedFrom('price', price.id, now));
+        for (const product of objects) {
+          const plan = kept(product, records.plan(product));
+          if (plan) await this.upsert(PLAN_PREFIX, 'plan', plan.id ?? records.idOf(product), plan, from(product));
         }
         break;
-      case 'customers':
-        if (objects.length > 0)
-          await this.writeProfiles(
-            this.tenant,
-            'company',
-            (objects as Stripe.Customer[]).map((customer) => companyOfCustomer(customer, now)),
-          );
+      case 'prices':
+        for (const read of objects) {
+          const price = kept(read, records.price(read));
+          if (!price) continue;
+          if (!(await this.planExists(price.plan_id))) {
+            skipped.push({
+              object,
+              id: records.idOf(read),
+              reason: `its ${records.objectNames.products} ${price.plan_id} was not read (deleted at the provider?)`,
+            });
+            continue;
+          }
+          await this.upsert(PRICE_PREFIX, 'price', price.id ?? records.idOf(read), price, from(read));
+        }
         break;
+      case 'customers': {
+        const companies = objects.map((customer) => kept(customer, records.company(customer, now))).filter((c) => c !== undefined);
+        if (companies.length > 0) await this.writeProfiles(this.tenant, 'company', companies);
+        break;
+      }
       case 'subscriptions': {
-        const records = (objects as Stripe.Subscription[]).map((subscription) => [subscription.id, subscriptionOfStripe(subscription, now)] as const);
-        const kept = records.filter(([id, record]) => keep('subscription', id, record)).map(([, record]) => record as Record<string, unknown>);
-        if (kept.length > 0) await this.writeProfiles(this.tenant, 'subscription', kept);
+        const subscriptions = objects.map((read) => kept(read, records.subscription(read, now))).filter((s) => s !== undefined);
+        if (subscriptions.length > 0) await this.writeProfiles(this.tenant, 'subscription', subscriptions);
         break;
       }
     }

@@ -1,5 +1,7 @@
 import { stripeSdk, type StripeAccountConfig } from '../providers/stripe-sdk';
 import type { SyncPhase } from '../../../schemas/billing/provider-sync';
+import type { ProviderPage, ProviderReader } from './provider-reader';
+import { stripeRecords } from './stripe-records';
 
 /**
  * Stripe's lists, a page at a time (newest first, `starting_after` the last id read), as the sync
@@ -12,22 +14,10 @@ export const STRIPE_PAGE = 100;
 const RATE_LIMIT_ATTEMPTS = 6;
 const RATE_LIMIT_PAUSE_MS = 500;
 
-export interface StripePage {
-  readonly objects: readonly unknown[];
-  readonly hasMore: boolean;
-}
-
-export type StripePageReader = (phase: SyncPhase, after: string | null) => Promise<StripePage>;
-
-/** What the sync reads of a Stripe account: its lists a page at a time, and one object as it is now (undefined: gone). */
-export interface StripeReader {
-  readonly page: StripePageReader;
-  readonly one: (phase: SyncPhase, id: string) => Promise<unknown>;
-}
-
-export function stripeReader(config: StripeAccountConfig): StripeReader {
+/** What the sync reads of a Stripe account: its lists a page at a time (the next after the last id read), and one object as it is now (undefined: gone). */
+export function stripeReader(config: StripeAccountConfig): ProviderReader {
   const stripe = stripeSdk(config, { maxNetworkRetries: 4 });
-  const read = async (phase: SyncPhase, after: string | null): Promise<StripePage> => {
+  const read = async (phase: SyncPhase, after: string | null): Promise<ProviderPage> => {
     const page = { limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) };
     const list =
       phase === 'products'
@@ -37,7 +27,8 @@ export function stripeReader(config: StripeAccountConfig): StripeReader {
           : phase === 'customers'
             ? await stripe.customers.list(page)
             : await stripe.subscriptions.list({ ...page, status: 'all', expand: ['data.customer'] });
-    return { objects: list.data, hasMore: list.has_more };
+    const last = list.data.at(-1);
+    return { objects: list.data, next: list.has_more && last ? last.id : null };
   };
   const retrieve = async (phase: SyncPhase, id: string): Promise<unknown> => {
     try {
@@ -53,7 +44,12 @@ export function stripeReader(config: StripeAccountConfig): StripeReader {
       throw error;
     }
   };
-  return { page: (phase, after) => waitingOutRateLimits(() => read(phase, after)), one: (phase, id) => waitingOutRateLimits(() => retrieve(phase, id)) };
+  return {
+    provider: 'stripe',
+    page: (phase, after) => waitingOutRateLimits(() => read(phase, after)),
+    one: (phase, id) => waitingOutRateLimits(() => retrieve(phase, id)),
+    records: stripeRecords,
+  };
 }
 
 async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { PlanInput, PriceInput, type PriceTier } from '../../../schemas/billing/catalog';
 import type { SyncedFrom } from '../../../schemas/billing/provider-sync';
 import { Decimal } from '../../../values/decimal';
+import { syncedFrom, type RecordMapping, type Skipped } from './provider-reader';
 
 /**
  * Stripe's objects as the service's records: products as catalog plans, prices as catalog prices
@@ -9,10 +10,7 @@ import { Decimal } from '../../../values/decimal';
  * subscriptions as subscriptions. Every record names where it came from (`synced_from`).
  */
 
-/** A record we cannot represent, and why (shown with the sync). */
-export interface Skipped {
-  readonly skipped: string;
-}
+export type { Skipped };
 
 /** Currencies Stripe counts in whole units, and in thousandths (stripe.com/docs/currencies). */
 const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
@@ -26,7 +24,7 @@ export function mainUnitAmount(minorUnits: string, currency: string): string {
   return digits === 0 ? value.toString() : value.dividedBy(10 ** digits, 12 + digits, 'nearest').toString();
 }
 
-export const syncedFrom = (object: string, id: string, at: Date): SyncedFrom => ({ provider: 'stripe', object, id, synced_at: at.toISOString() });
+const stripeOrigin = (object: string, id: string, at: Date): SyncedFrom => syncedFrom('stripe', object, id, at);
 
 /** Stripe's metadata values are strings already; the catalog keeps string maps. */
 const metadataOf = (metadata: Stripe.Metadata | null | undefined): Record<string, string> | undefined =>
@@ -115,7 +113,7 @@ export function companyOfCustomer(customer: Stripe.Customer, at: Date): Record<s
       ...(customer.name ? { name: customer.name } : {}),
       ...(customer.email ? { email: customer.email } : {}),
     },
-    synced_from: syncedFrom('customer', customer.id, at),
+    synced_from: stripeOrigin('customer', customer.id, at),
   };
 }
 
@@ -156,6 +154,17 @@ export function subscriptionOfStripe(subscription: Stripe.Subscription, at: Date
     })),
     metadata: { ...subscription.metadata, stripe_customer_id: customer.id },
     created_at: isoOf(subscription.created),
-    synced_from: syncedFrom('subscription', subscription.id, at),
+    synced_from: stripeOrigin('subscription', subscription.id, at),
   };
 }
+
+/** Stripe's objects as the sync maps them (provider-reader.ts). */
+export const stripeRecords: RecordMapping = {
+  provider: 'stripe',
+  objectNames: { products: 'product', prices: 'price', customers: 'customer', subscriptions: 'subscription' },
+  idOf: (object) => (object as { id: string }).id,
+  plan: (object) => planOfProduct(object as Stripe.Product),
+  price: (object) => priceOfStripe(object as Stripe.Price),
+  company: (object, at) => companyOfCustomer(object as Stripe.Customer, at),
+  subscription: (object, at) => subscriptionOfStripe(object as Stripe.Subscription, at),
+};

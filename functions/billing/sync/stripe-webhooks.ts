@@ -5,7 +5,7 @@ import type { ResourceStore } from '../../resources/resource-store';
 import { appRulesPartition } from '../../resources/keys';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { RecordWriter, type ProfileWriter } from './record-writer';
-import type { StripeReader } from './stripe-pages';
+import type { ProviderReader } from './provider-reader';
 import type { SyncTenant } from './sync-records';
 
 /**
@@ -69,7 +69,7 @@ export interface WebhookOutcome {
 }
 
 /** One verified event's payload, for the app whose Stripe account sent it. */
-export async function applyStripeEvent(deps: StripeWebhookDeps, tenant: SyncTenant, reader: StripeReader, payload: Buffer): Promise<WebhookOutcome> {
+export async function applyStripeEvent(deps: StripeWebhookDeps, tenant: SyncTenant, reader: ProviderReader, payload: Buffer): Promise<WebhookOutcome> {
   let json: unknown;
   try {
     json = JSON.parse(payload.toString('utf8'));
@@ -89,7 +89,7 @@ export async function applyStripeEvent(deps: StripeWebhookDeps, tenant: SyncTena
       `Stripe could not be read for ${event.type} ${event.data.object.id}: ${error instanceof Error ? error.message : String(error)}`,
     );
   });
-  const writer = new RecordWriter(deps.resources, deps.writeProfiles, tenant, deps.now);
+  const writer = new RecordWriter(deps.resources, deps.writeProfiles, tenant, deps.now, reader.records);
   if (current === undefined) {
     // Gone at Stripe (a deleted product): the catalog keeps it, no longer active.
     if (phase === 'products' || phase === 'prices') await writer.deactivate(phase, event.data.object.id);

@@ -5,7 +5,7 @@ import type { ResourceStore } from '../../resources/resource-store';
 import { NotFoundError, ServiceUnavailableError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import { applyStripeEvent, verifyStripeSignature, type StripeWebhookDeps } from './stripe-webhooks';
-import type { StripeReader } from './stripe-pages';
+import type { ProviderReader } from './provider-reader';
 import { readSync, requestSync, type SyncTenant } from './sync-records';
 
 export interface SyncOperationDeps {
@@ -16,7 +16,7 @@ export interface SyncOperationDeps {
   /** What a provider's webhook needs; none: webhooks are refused (503) where the runtime cannot read the connections. */
   readonly webhooks?: StripeWebhookDeps & {
     /** The app's webhook endpoint: its signing secret and the reader of its account (from its connection); none: not set up. */
-    readonly endpointOf: (tenant: SyncTenant) => Promise<{ readonly secret: string; readonly reader: StripeReader } | undefined>;
+    readonly endpointOf: (tenant: SyncTenant) => Promise<{ readonly secret: string; readonly reader: ProviderReader } | undefined>;
     readonly appExists: (tenant: SyncTenant) => Promise<boolean>;
   };
 }
@@ -54,7 +54,9 @@ export function syncOperations(deps: SyncOperationDeps): Record<'requestProvider
       return { status: 200, body: sync };
     },
     async providerWebhook(request) {
-      providerOf(request.pathParams['provider']);
+      // Chargebee keeps its records current by the sweep alone for now (its webhooks carry no signature to verify, only basic auth).
+      if (providerOf(request.pathParams['provider']) !== 'stripe')
+        throw new NotFoundError('Webhooks are taken from Stripe only; other providers are kept current by the sweep');
       const webhooks = deps.webhooks;
       if (!webhooks) throw new ServiceUnavailableError('Provider webhooks are not served here');
       const tenant = { orgId: request.pathParams['orgId'] ?? '', appId: request.pathParams['appId'] ?? '' };

@@ -1,8 +1,8 @@
-import { SYNC_PHASES, type ProviderSync } from '../../../schemas/billing/provider-sync';
+import { SYNC_PHASES, type ProviderSync, type SyncedProvider } from '../../../schemas/billing/provider-sync';
 import { appOfPartition } from '../../resources/keys';
 import type { ResourceStore } from '../../resources/resource-store';
 import { RecordWriter, type ProfileWriter } from './record-writer';
-import type { StripeReader } from './stripe-pages';
+import type { ProviderReader } from './provider-reader';
 import { isDue, saveSync, SYNC_LEASE_MS, SYNC_PREFIX, syncOf, syncLocation, type SyncTenant } from './sync-records';
 
 /**
@@ -22,7 +22,7 @@ const MAX_SKIPPED_SHOWN = 50;
 export interface SyncRunDeps {
   readonly resources: ResourceStore;
   /** The app's reader of its provider's account; undefined when the app has no connection to it. */
-  readonly readerOf: (tenant: SyncTenant) => StripeReader | undefined;
+  readonly readerOf: (tenant: SyncTenant, provider: SyncedProvider) => ProviderReader | undefined;
   /** Writes companies or subscriptions as the collector does (validated, to the ingest stream). */
   readonly writeProfiles: ProfileWriter;
   readonly now: () => Date;
@@ -56,7 +56,7 @@ export async function runDueSyncs(deps: SyncRunDeps, budgetMs: number): Promise<
 
 /** One app's sync, from where it stands, until done or the deadline; what it ended as. */
 export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: ProviderSync, deadline: number): Promise<ProviderSync['status']> {
-  const reader = deps.readerOf(tenant);
+  const reader = deps.readerOf(tenant, found.provider);
   const started = deps.now();
   const leaseUntil = () => new Date(deps.now().getTime() + SYNC_LEASE_MS).toISOString();
   // A requested sync or a sweep starts over; an abandoned one goes on from its cursor.
@@ -81,7 +81,7 @@ export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: Prov
     return 'failed';
   }
   await saveSync(deps.resources, tenant, sync);
-  const writer = new RecordWriter(deps.resources, deps.writeProfiles, tenant, deps.now);
+  const writer = new RecordWriter(deps.resources, deps.writeProfiles, tenant, deps.now, reader.records);
   try {
     for (let phase = SYNC_PHASES.indexOf(sync.phase); phase < SYNC_PHASES.length; phase += 1) {
       const kind = SYNC_PHASES[phase]!;
@@ -93,11 +93,12 @@ export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: Prov
         }
         const page = await reader.page(kind, cursor);
         const skipped = await writer.write(kind, page.objects);
-        const last = page.objects.at(-1) as { id?: string } | undefined;
-        cursor = last?.id ?? cursor;
+        cursor = page.next;
+        // A kind read to its end is saved as the next kind from its start, so a resumed sync does not read it again.
+        const done = cursor === null && phase + 1 < SYNC_PHASES.length;
         sync = {
           ...sync,
-          phase: kind,
+          phase: done ? SYNC_PHASES[phase + 1]! : kind,
           cursor,
           counts: { ...sync.counts, [kind]: sync.counts[kind] + page.objects.length - skipped.length },
           skipped: [...sync.skipped, ...skipped].slice(0, MAX_SKIPPED_SHOWN),
@@ -105,7 +106,7 @@ export async function runSync(deps: SyncRunDeps, tenant: SyncTenant, found: Prov
           lease_until: leaseUntil(),
         };
         await saveSync(deps.resources, tenant, sync);
-        if (!page.hasMore || !last?.id) break;
+        if (cursor === null) break;
       }
     }
     await saveSync(deps.resources, tenant, finished(sync, deps.now()));
