@@ -1,3 +1,4 @@
+import { FakeChargebeeCatalog } from './fake-chargebee-catalog';
 import { addTo, basicCredentials, FakeProviderServer, header, isForm, type FakeReply, type FakeRequest, type FakeServerOptions } from './fake-server';
 
 /**
@@ -27,6 +28,8 @@ const USAGES_PATH = /^\/api\/v2\/subscriptions\/([^/]+)\/usages$/;
 
 export class FakeChargebee extends FakeProviderServer {
   private readonly usages: Usage[] = [];
+  /** Items, item prices, customers and subscriptions, as the sync lists them (fake-chargebee-catalog.ts). */
+  readonly catalog = new FakeChargebeeCatalog();
   private readonly idempotent = new Map<string, { body: string; reply: FakeReply }>();
 
   constructor(private readonly options: FakeChargebeeOptions) {
@@ -59,6 +62,8 @@ export class FakeChargebee extends FakeProviderServer {
     const credentials = basicCredentials(header(request, 'authorization'));
     if (!credentials || credentials[0] !== this.options.apiKey)
       return this.errorReply(401, 'Sorry, authentication failed. Invalid api key', 'api_authentication_failed');
+    const listed = this.catalog.list(request);
+    if (listed) return listed;
     const match = USAGES_PATH.exec(request.path);
     if (request.method !== 'POST' || !match) return this.errorReply(404, "Sorry, we couldn't find that resource", 'resource_not_found');
     if (!isForm(request)) return this.errorReply(400, 'content type must be application/x-www-form-urlencoded', 'invalid_request');

@@ -1,0 +1,175 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProviderSync } from '../../schemas/billing/provider-sync';
+import { FakeChargebee } from '../support/fake-providers';
+import { chargebeeObjects } from '../support/fake-providers/fake-chargebee-catalog';
+import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * Sync in from Chargebee (Product Catalog 2.0) on the real emulators against the fake Chargebee's
+ * lists: items as catalog plans, item prices as catalog prices (per unit, tiered, volume, stairstep;
+ * a package price left out, saying why), 120 customers over two pages as companies, their
+ * subscriptions with their item prices; a meter billing them with no subscription entered by hand;
+ * Chargebee answering 429 and 500 meanwhile.
+ */
+describe('sync in from Chargebee', () => {
+  const API_KEY = 'cb_test_sync';
+  let chargebee: FakeChargebee;
+  let rt: TestRuntime;
+  const now = Math.floor(Date.now() / 1000);
+  const term = { start: now - 5 * 86_400, end: now + 25 * 86_400 };
+  const customerId = (n: number) => `cb_cus_${String(n).padStart(3, '0')}`;
+  // Every third customer carries the team's own company id.
+  const companyOf = (n: number) => (n % 3 === 0 ? `acme-${n}` : customerId(n));
+
+  beforeAll(async () => {
+    chargebee = await new FakeChargebee({ apiKey: API_KEY }).start();
+    chargebee.catalog.put('items', chargebeeObjects.item('api-calls', 'API calls'));
+    chargebee.catalog.put('items', chargebeeObjects.item('storage', 'Storage'));
+    chargebee.catalog.put('item_prices', chargebeeObjects.itemPrice('api-calls-USD-monthly', 'api-calls', { price: 25, pricing_model: 'per_unit' }));
+    chargebee.catalog.put(
+      'item_prices',
+      chargebeeObjects.itemPrice('storage-USD-tiered', 'storage', {
+        pricing_model: 'tiered',
+        tiers: [
+          { starting_unit: 1, ending_unit: 100, price: 10 },
+          { starting_unit: 101, price_in_decimal: '0.055' },
+        ],
+      }),
+    );
+    chargebee.catalog.put(
+      'item_prices',
+      chargebeeObjects.itemPrice('storage-USD-stairstep', 'storage', {
+        pricing_model: 'stairstep',
+        tiers: [
+          { starting_unit: 1, ending_unit: 10, price: 500 },
+          { starting_unit: 11, price: 900 },
+        ],
+      }),
+    );
+    chargebee.catalog.put(
+      'item_prices',
+      chargebeeObjects.itemPrice('storage-JPY-volume', 'storage', { pricing_model: 'volume', currency_code: 'JPY', tiers: [{ starting_unit: 1, price: 3 }] }),
+    );
+    chargebee.catalog.put('item_prices', chargebeeObjects.itemPrice('api-calls-USD-package', 'api-calls', { pricing_model: 'package', price: 100 }));
+    for (let n = 0; n < 120; n += 1) {
+      chargebee.catalog.put(
+        'customers',
+        chargebeeObjects.customer(customerId(n), {
+          first_name: 'Customer',
+          last_name: String(n),
+          ...(n % 3 === 0 ? { meta_data: { company_id: companyOf(n) } } : {}),
+        }),
+      );
+      chargebee.catalog.put(
+        'subscriptions',
+        chargebeeObjects.subscription(`cb_sub_${n}`, customerId(n), ['api-calls-USD-monthly'], term, n === 119 ? 'cancelled' : 'active'),
+      );
+    }
+    const dataDir = await mkdtemp(join(tmpdir(), 'uab-provider-sync-cb-'));
+    await writeFile(
+      join(dataDir, 'billing-providers.json'),
+      JSON.stringify({ connections: [{ provider: 'chargebee', api_key: API_KEY, base_url: chargebee.url }] }),
+    );
+    rt = await startTestRuntime('provider-sync-chargebee', { dataDir, governanceRefreshMs: 0 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await rt?.stop();
+    await chargebee?.stop();
+  });
+
+  async function completed(): Promise<ProviderSync> {
+    for (let started = Date.now(); Date.now() - started < 30_000; ) {
+      const got = await rt.management('GET', '/~/billing/providers/chargebee/sync');
+      if (got.status === 200 && (got.body.status === 'completed' || got.body.status === 'failed')) return got.body as ProviderSync;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    throw new Error('the sync did not finish within 30 s');
+  }
+
+  it('brings items, item prices, customers and subscriptions in with one request, page by page, through 429s and 500s', async () => {
+    chargebee.failNext(2, 429, 'any').failNext(1, 500, 'any');
+    const requested = await rt.management('POST', '/~/billing/providers/chargebee/sync');
+    expect(requested.status).toBe(202);
+    const sync = await completed();
+    expect(sync).toMatchObject({
+      provider: 'chargebee',
+      status: 'completed',
+      counts: { products: 2, prices: 4, customers: 120, subscriptions: 120 },
+      error: null,
+    });
+    expect(sync.skipped).toEqual([
+      { object: 'item_price', id: 'api-calls-USD-package', reason: expect.stringContaining('package pricing model is not one the catalog holds') },
+    ]);
+    expect(chargebee.requests().filter((r) => r.injected)).toHaveLength(3);
+
+    const price = async (id: string) => (await rt.management('GET', `/~/billing/catalog/prices/${id}`)).body;
+    // Chargebee's amounts are in the currency's minor unit unless given `_in_decimal`; the catalog's in its main unit.
+    expect(await price('api-calls-USD-monthly')).toMatchObject({
+      provider: 'chargebee',
+      plan_id: 'api-calls',
+      pricing_model: 'per_unit',
+      price_in_decimal: '0.25',
+      currency: 'usd',
+    });
+    expect(await price('storage-USD-tiered')).toMatchObject({
+      pricing_model: 'graduated',
+      tiers: [
+        { up_to: 100, unit_price_in_decimal: '0.1' },
+        { up_to: 'inf', unit_price_in_decimal: '0.055' },
+      ],
+    });
+    // Stairstep: the whole quantity priced by its step, as a volume tier with a flat price.
+    expect(await price('storage-USD-stairstep')).toMatchObject({
+      pricing_model: 'volume',
+      tiers: [
+        { up_to: 10, unit_price_in_decimal: '0', flat_price_in_decimal: '5' },
+        { up_to: 'inf', unit_price_in_decimal: '0', flat_price_in_decimal: '9' },
+      ],
+    });
+    expect(await price('storage-JPY-volume')).toMatchObject({ currency: 'jpy', tiers: [{ up_to: 'inf', unit_price_in_decimal: '3' }] });
+    const plan = (await rt.management('GET', '/~/billing/catalog/plans/api-calls')).body;
+    expect(plan).toMatchObject({ name: 'API calls', provider: 'chargebee', synced_from: { provider: 'chargebee', object: 'item', id: 'api-calls' } });
+
+    await rt.waitUntilConsumed(30_000);
+    const company = await rt.management('GET', `/search/~/companies/${companyOf(3)}`);
+    expect(company.status).toBe(200);
+    expect(JSON.stringify(company.body)).toContain(customerId(3));
+    // Edits of synced records are refused, naming the provider.
+    const edit = await rt.management('PUT', '/~/billing/catalog/prices/api-calls-USD-monthly', {}, { name: 'renamed' });
+    expect(edit.status).toBe(409);
+    expect(edit.body.error.message).toContain('synced from Chargebee');
+  }, 90_000);
+
+  it('bills the synced subscriptions through a Chargebee meter, with no subscription entered by hand', async () => {
+    const meter = await rt.management(
+      'POST',
+      '/~/billing/meters',
+      {},
+      {
+        name: 'chargebee calls',
+        slug: 'chargebee-calls',
+        es_query: { query: { match_all: {} } },
+        billing_plan: { provider_slug: 'chargebee', params: { chargebee_params: { item_price_id: 'api-calls-USD-monthly' } } },
+      },
+    );
+    expect(meter.status).toBe(201);
+    const { w1, at } = settledWindows();
+    const call = numberedCalls();
+    const calls = [0, 1, 2].flatMap((n) => Array.from({ length: n + 1 }, (_, k) => call({ company_id: companyOf(n) }, at(w1, 5 + k))));
+    expect((await rt.collect('/v1/events/batch', calls)).status).toBe(201);
+    await rt.waitUntilConsumed(30_000);
+    expect((await rt.billing.runOnce({ now: new Date(w1.getTime() + 3 * HOUR) })).errors).toEqual([]);
+    // Each Chargebee subscription receives its usage, by the subscription id the sync brought in.
+    expect(chargebee.totals()).toEqual({ cb_sub_0: 1n, cb_sub_1: 2n, cb_sub_2: 3n });
+  }, 60_000);
+
+  it('refuses a webhook path for Chargebee (kept current by the sweep) and an unknown provider alike, with 404', async () => {
+    const { org_id, app_id } = rt.credentials;
+    expect((await rt.management('POST', `/public/providers/chargebee/webhooks/${org_id}/${app_id}`, { authorization: '' }, { id: 'ev_1' })).status).toBe(404);
+    expect((await rt.management('GET', '/~/billing/providers/paddle/sync')).status).toBe(404);
+  });
+});
