@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { FakeStripe } from '../support/fake-providers';
+import { FakeChargebee, FakeStripe } from '../support/fake-providers';
+import { chargebeeObjects } from '../support/fake-providers/fake-chargebee-catalog';
 import { stripeObjects } from '../support/fake-providers/fake-stripe-catalog';
 import { seriousViolations, signedInConsole } from './support/console-browser';
 import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
@@ -17,6 +18,7 @@ const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/console');
 
 describe('sync from Stripe in the console', () => {
   let stripe: FakeStripe;
+  let chargebee: FakeChargebee;
   let rt: TestRuntime;
   let browser: Browser;
   let page: Page;
@@ -36,10 +38,23 @@ describe('sync from Stripe in the console', () => {
         stripeObjects.subscription(`sub_${n}`, `cus_${n}`, [{ id: 'price_calls', product: 'prod_api' }], { start: now - 86_400, end: now + 86_400 }),
       );
     }
+    chargebee = await new FakeChargebee({ apiKey: 'cb_test_console' }).start();
+    chargebee.catalog.put('items', chargebeeObjects.item('seats', 'Seats'));
+    chargebee.catalog.put('item_prices', chargebeeObjects.itemPrice('seats-USD-monthly', 'seats', { price: 1500 }));
+    chargebee.catalog.put('customers', chargebeeObjects.customer('cb_1', { company: 'Initech' }));
+    chargebee.catalog.put(
+      'subscriptions',
+      chargebeeObjects.subscription('cb_sub_1', 'cb_1', ['seats-USD-monthly'], { start: now - 86_400, end: now + 86_400 }),
+    );
     const dataDir = await mkdtemp(join(tmpdir(), 'uab-console-sync-'));
     await writeFile(
       join(dataDir, 'billing-providers.json'),
-      JSON.stringify({ connections: [{ provider: 'stripe', api_key: 'sk_test_console', base_url: stripe.url }] }),
+      JSON.stringify({
+        connections: [
+          { provider: 'stripe', api_key: 'sk_test_console', base_url: stripe.url },
+          { provider: 'chargebee', api_key: 'cb_test_console', base_url: chargebee.url },
+        ],
+      }),
     );
     rt = await startTestRuntime('console-provider-sync', { dataDir, governanceRefreshMs: 0 });
     ({ browser, page } = await signedInConsole(rt, '/billing/catalog'));
@@ -49,6 +64,7 @@ describe('sync from Stripe in the console', () => {
     await browser?.close();
     await rt?.dispose();
     await stripe?.stop();
+    await chargebee?.stop();
   });
 
   it('starts a sync, follows it to its counts, and shows the synced catalog', async () => {
@@ -80,6 +96,20 @@ describe('sync from Stripe in the console', () => {
     expect(again).toMatchObject({ status: 'completed', counts: { subscriptions: 3 } });
     expect(Date.parse(again.started_at)).toBeGreaterThan(Date.parse(first.finished_at));
     await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor();
+  }, 120_000);
+
+  it("syncs from Chargebee when it is chosen, and marks its plans as Chargebee's", async () => {
+    await page.goto(`${rt.credentials.management_url}/console/billing/catalog`);
+    await page.getByRole('region', { name: 'Sync from Stripe' }).getByLabel('Provider').selectOption('chargebee');
+    const panel = page.getByRole('region', { name: 'Sync from Chargebee' });
+    await panel.getByRole('heading', { name: 'Never synced' }).waitFor();
+    await panel.getByRole('button', { name: 'Sync from Chargebee' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor({ timeout: 30_000 });
+    expect(await panel.getByRole('table', { name: 'Records brought in' }).locator('tbody td').allTextContents()).toEqual(['1', '1', '1', '1', '0']);
+    const plan = page.getByRole('region', { name: 'Plan Seats' });
+    await plan.getByText('synced from Chargebee').waitFor();
+    await plan.getByText('Its prices are changed in Chargebee').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 
   it("checks a Stripe meter's reported usage against Stripe on its page, showing the drift, and corrects it", async () => {

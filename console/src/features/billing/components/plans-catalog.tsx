@@ -66,7 +66,7 @@ export function PlansCatalog() {
           <section key={plan.id} className="tile" aria-label={`Plan ${plan.name}`}>
             <h2>
               {plan.name} <span className="muted">({plan.id})</span>
-              {plan.synced_from ? <span className="badge"> synced from Stripe</span> : null}
+              {plan.synced_from ? <span className="badge"> synced from {providerTitle(plan.synced_from.provider)}</span> : null}
             </h2>
             {(plan.prices ?? []).length === 0 ? (
               <p className="muted">No prices yet.</p>
@@ -80,7 +80,7 @@ export function PlansCatalog() {
               </ul>
             )}
             {plan.synced_from ? (
-              <p className="muted">Its prices are changed in Stripe; the next sync brings them here.</p>
+              <p className="muted">Its prices are changed in {providerTitle(plan.synced_from.provider)}; the next sync brings them here.</p>
             ) : adding === plan.id ? (
               <PriceForm planId={plan.id} />
             ) : (
@@ -94,3 +94,5 @@ export function PlansCatalog() {
     </section>
   );
 }
+
+const providerTitle = (provider: string) => ({ stripe: 'Stripe', chargebee: 'Chargebee' })[provider] ?? provider;

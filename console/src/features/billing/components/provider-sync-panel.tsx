@@ -2,7 +2,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/time';
-import { syncInProgress, useProviderSync, useRequestSync, type ProviderSync } from '../api/provider-sync';
+import { useState } from 'react';
+import { syncInProgress, useProviderSync, useRequestSync, type ProviderSync, type SyncedProvider } from '../api/provider-sync';
 
 const PHASES: readonly ProviderSync['phase'][] = ['products', 'prices', 'customers', 'subscriptions'];
 const STATUS_WORDS: Record<ProviderSync['status'], string> = {
@@ -12,31 +13,57 @@ const STATUS_WORDS: Record<ProviderSync['status'], string> = {
   failed: 'Failed',
 };
 
+/** What each provider's records become, in its own words. */
+const PROVIDERS: Record<SyncedProvider, { title: string; becomes: string }> = {
+  stripe: {
+    title: 'Stripe',
+    becomes:
+      'Products become plans, prices become prices, customers become companies and subscriptions subscriptions, with the Stripe customer id kept beside each company.',
+  },
+  chargebee: {
+    title: 'Chargebee',
+    becomes:
+      'Items become plans, item prices become prices, customers become companies and subscriptions subscriptions (with their item prices), with the Chargebee customer id kept beside each company.',
+  },
+};
+
 /**
- * Sync in from Stripe: the products, prices, customers and subscriptions of the app's Stripe account
- * brought in as catalog plans and prices, companies and subscriptions, with the sync's progress
- * (read again every second while it runs), what it left out, and when the sweep reads everything again.
+ * Sync in from a billing provider (Stripe or Chargebee): the account's catalog, customers and
+ * subscriptions brought in as catalog plans and prices, companies and subscriptions, with the sync's
+ * progress (read again every second while it runs), what it left out, and when the sweep reads
+ * everything again.
  */
 export function ProviderSyncPanel() {
-  const sync = useProviderSync('stripe');
+  const [provider, setProvider] = useState<SyncedProvider>('stripe');
+  const sync = useProviderSync(provider);
   const request = useRequestSync();
   const running = syncInProgress(sync.data);
+  const { title, becomes } = PROVIDERS[provider];
   return (
-    <section className="tile" aria-label="Sync from Stripe">
-      <h2>Sync from Stripe</h2>
+    <section className="tile" aria-label={`Sync from ${title}`}>
+      <h2>Sync from {title}</h2>
+      <label className="field">
+        Provider
+        <select name="sync_provider" value={provider} onChange={(e) => setProvider(e.target.value as SyncedProvider)}>
+          {(Object.keys(PROVIDERS) as SyncedProvider[]).map((p) => (
+            <option key={p} value={p}>
+              {PROVIDERS[p].title}
+            </option>
+          ))}
+        </select>
+      </label>
       <p className="muted">
-        Products become plans, prices become prices, customers become companies and subscriptions subscriptions, with the Stripe customer id kept beside each
-        company. What comes from Stripe is changed in Stripe. Needs the app's Stripe connection in the billing providers document.
+        {becomes} What comes from {title} is changed in {title}. Needs the app's {title} connection in the billing providers document.
       </p>
-      <button type="button" onClick={() => request.mutate('stripe')} disabled={request.isPending || running}>
-        {running ? 'Syncing…' : sync.data ? 'Sync again now' : 'Sync from Stripe'}
+      <button type="button" onClick={() => request.mutate(provider)} disabled={request.isPending || running}>
+        {running ? 'Syncing…' : sync.data ? 'Sync again now' : `Sync from ${title}`}
       </button>
       <ErrorMessage error={request.error} />
       {!sync.isSuccess ? (
         <QueryState query={sync} loading="Reading the sync…" />
       ) : sync.data === null ? (
         <EmptyState title="Never synced">
-          <p>Nothing has been brought in from Stripe yet.</p>
+          <p>Nothing has been brought in from {title} yet.</p>
         </EmptyState>
       ) : (
         <SyncState sync={sync.data} />
