@@ -9,6 +9,7 @@ import type { SyncRunDeps } from '../billing/sync/sync-run';
 import type { SyncOperationDeps } from '../billing/sync/sync-operations';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { stripeUsageTotals } from '../billing/reconcile/stripe-usage-totals';
+import { chargebeeUsageTotals } from '../billing/reconcile/chargebee-usage-totals';
 import { createStripeClient } from '../billing/providers/stripe-client';
 import { observedGraceMs } from '../billing/completeness/lateness';
 import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
@@ -121,11 +122,14 @@ export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, con
     resources: stores.resources,
     runState: stores.runState,
     index: queryTimeIndex(stores, index),
-    async accountOf(tenant) {
-      const connection = (await connections())(tenant, 'stripe');
-      if (connection?.provider !== 'stripe') return undefined;
-      const account = stripeAccount(connection);
-      return { totals: stripeUsageTotals(account), corrections: createStripeClient(account) };
+    async accountOf(tenant, provider) {
+      const connection = (await connections())(tenant, provider);
+      if (connection?.provider === 'stripe') {
+        const account = stripeAccount(connection);
+        return { totals: stripeUsageTotals(account), corrections: createStripeClient(account) };
+      }
+      if (connection?.provider === 'chargebee') return { totals: chargebeeUsageTotals({ apiKey: connection.api_key, baseUrl: connection.base_url }) };
+      return undefined;
     },
     now: stores.now,
   };

@@ -167,6 +167,22 @@ describe('sync in from Chargebee', () => {
     expect(chargebee.totals()).toEqual({ cb_sub_0: 1n, cb_sub_1: 2n, cb_sub_2: 3n });
   }, 60_000);
 
+  it("reconciles a Chargebee meter with the site's usages: matched, then a planted usage reported as drift", async () => {
+    const meterId = ((await rt.management('GET', '/~/billing/meters')).body as { _id: string; slug: string }[]).find((m) => m.slug === 'chargebee-calls')!._id;
+    const first = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ provider: 'chargebee', counts: { matched: 3, drift: 0, unknown: 0 } });
+    chargebee.plantUsage({ subscription_id: 'cb_sub_1', item_price_id: 'api-calls-USD-monthly', usage_date: now - 3_600, quantity: 4n });
+    const drifted = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(drifted.body.drift).toEqual([
+      expect.objectContaining({ subscription_id: 'cb_sub_1', customer: customerId(1), reported: 2, provider: 6, difference: 4 }),
+    ]);
+    // Chargebee keeps one usage per window: drift there is shown, not sent back by the correction action.
+    const corrected = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`);
+    expect(corrected.status).toBe(400);
+    expect(corrected.body.error.message).toContain('not corrected by this action');
+  }, 60_000);
+
   it('refuses a webhook path for Chargebee (kept current by the sweep) and an unknown provider alike, with 404', async () => {
     const { org_id, app_id } = rt.credentials;
     expect((await rt.management('POST', `/public/providers/chargebee/webhooks/${org_id}/${app_id}`, { authorization: '' }, { id: 'ev_1' })).status).toBe(404);

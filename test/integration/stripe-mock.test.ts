@@ -74,9 +74,22 @@ describe(`Stripe client against stripe-mock ${STRIPE_MOCK_VERSION}`, () => {
   it('reads back a meter’s usage for a customer and period (meters by event name, then event summaries) as Stripe’s API takes it', async () => {
     const meter = (await stripeSdk({ apiKey: 'sk_test_123', baseUrl: mock.url }, { maxNetworkRetries: 0 }).billing.meters.list({ limit: 1 })).data[0]!;
     const totals = stripeUsageTotals({ apiKey: 'sk_test_123', baseUrl: mock.url });
-    const held = await totals.totalOf(meter.event_name, 'cus_mock', new Date('2026-11-01T00:00:30Z'), new Date('2026-11-29T12:00:00Z'));
+    const target = { subscriptionId: 'sub_mock', customer: 'cus_mock' };
+    const held = await totals.totalOf({
+      ...target,
+      params: { event_name: meter.event_name },
+      from: new Date('2026-11-01T00:00:30Z'),
+      to: new Date('2026-11-29T12:00:00Z'),
+    });
     expect(held).toEqual({ value: expect.any(Number) });
-    expect(await totals.totalOf('no_such_event', 'cus_mock', new Date('2026-11-01T00:00:00Z'), new Date('2026-11-02T00:00:00Z'))).toEqual({
+    expect(
+      await totals.totalOf({
+        ...target,
+        params: { event_name: 'no_such_event' },
+        from: new Date('2026-11-01T00:00:00Z'),
+        to: new Date('2026-11-02T00:00:00Z'),
+      }),
+    ).toEqual({
       unknown: expect.stringContaining('no active meter'),
     });
   });

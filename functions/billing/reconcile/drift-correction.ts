@@ -3,7 +3,8 @@ import type { StripeParams } from '../../../schemas/billing/provider-params';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
 import type { UsageReportRequest } from '../providers/provider-port';
-import { lastReconciliation, reconcileMeter, recordCorrections, stripeMeterOf, type ReconcileDeps, type ReconcileTenant } from './reconciliation';
+import { ValidationError } from '../../shared/errors';
+import { lastReconciliation, reconcileMeter, reconciledMeterOf, recordCorrections, type ReconcileDeps, type ReconcileTenant } from './reconciliation';
 
 /**
  * Drift corrected in one action: the meter is compared with Stripe again (so only drift that is still
@@ -19,7 +20,13 @@ import { lastReconciliation, reconcileMeter, recordCorrections, stripeMeterOf, t
 const SENDS_IN_FLIGHT = 8;
 
 export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, only?: readonly string[]): Promise<DriftCorrectionOutcome> {
-  const { meter, account } = await stripeMeterOf(deps, tenant, meterId);
+  const { meter, provider, account } = await reconciledMeterOf(deps, tenant, meterId);
+  const client = account.corrections;
+  if (!client)
+    throw new ValidationError(
+      `Drift at ${provider} is not corrected by this action: it keeps one usage per window, which the billing run's own versions replace; the drift shows which subscriptions and periods to look at`,
+      [{ field: 'billing_plan.provider_slug', reason: 'drift is corrected for stripe meters' }],
+    );
   const [current, previous] = await Promise.all([reconcileMeter(deps, tenant, meterId, account), lastReconciliation(deps.resources, tenant, meterId)]);
   const wanted = only ? new Set(only) : undefined;
   const earlier = previous?.corrections ?? [];
@@ -53,7 +60,7 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
       };
       if (!Number.isInteger(drift.difference))
         return { ...base, sent: 0, outcome: 'failed', reason: 'Stripe holds a fractional total; only whole differences are corrected', attempts: 0 };
-      const outcome = await account.corrections.report(correctionRequest(identity, key, drift, params));
+      const outcome = await client.report(correctionRequest(identity, key, drift, params));
       const failure = outcome.requests.at(-1);
       return {
         ...base,

@@ -26,12 +26,12 @@ export async function reconcileDueMeters(
   let failed = 0;
   for (const { tenant, meters } of await listed) {
     for (const meter of meters) {
-      if ('error' in meter || meter.provider !== 'stripe') continue;
+      if ('error' in meter || (meter.provider !== 'stripe' && meter.provider !== 'chargebee')) continue;
       if (Date.now() >= deadline) return { checked, failed };
       const last = await lastReconciliation(deps.resources, tenant, meter.id);
       if (last && deps.now().getTime() - Date.parse(last.checked_at) < RECONCILE_INTERVAL_MS) continue;
       // An app without a Stripe connection has nothing to read back: not a failure of the schedule.
-      const account = await deps.accountOf(tenant);
+      const account = await deps.accountOf(tenant, meter.provider);
       if (!account) continue;
       try {
         await reconcileMeter(deps, tenant, meter.id, account);

@@ -32,16 +32,21 @@ export interface ReconcileDeps {
   readonly resources: ResourceStore;
   readonly runState: Pick<RunStateStore, 'readCursor'>;
   readonly index: SearchableIndex;
-  /** The app's Stripe account (its usage read back, and the client drift corrections go through); undefined without a connection. */
-  readonly accountOf: (tenant: { orgId: string; appId: string }) => Promise<ReconcileAccount | undefined>;
+  /** The app's account at a provider (its usage read back, and for Stripe the client drift corrections go through); undefined without a connection. */
+  readonly accountOf: (tenant: { orgId: string; appId: string }, provider: ReconciledProvider) => Promise<ReconcileAccount | undefined>;
   readonly now: () => Date;
 }
 
 export type ReconcileTenant = { readonly orgId: string; readonly appId: string };
 
+export type ReconciledProvider = Reconciliation['provider'];
+const RECONCILED: readonly string[] = ReconciliationSchema.shape.provider.options;
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee' };
+
 export interface ReconcileAccount {
   readonly totals: ProviderUsageTotals;
-  readonly corrections: ProviderClient<StripeParams>;
+  /** Where drift can be sent back as a signed difference (Stripe adds meter events up); none where the provider keeps one usage per window. */
+  readonly corrections?: ProviderClient<StripeParams>;
 }
 
 const location = (tenant: ReconcileTenant) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: RECONCILE_PREFIX });
@@ -67,26 +72,27 @@ export async function driftOfApp(resources: ResourceStore, tenant: ReconcileTena
   return drift;
 }
 
-/** The meter, if it reports to Stripe, and the app's Stripe account; a ValidationError naming what is missing otherwise. */
-export async function stripeMeterOf(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount) {
+/** The meter, if its provider can be read back, and the app's account there; a ValidationError naming what is missing otherwise. */
+export async function reconciledMeterOf(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount) {
   const meter = runMeterOf(
     await deps.resources.get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, meterId, 'billing meter'),
   );
   if ('error' in meter) throw new ValidationError(`The meter cannot be reconciled: ${meter.error}`, [{ field: 'meterId', reason: meter.error }]);
-  if (meter.provider !== 'stripe')
-    throw new ValidationError(`Only meters reporting to Stripe are reconciled so far; this one reports to ${meter.provider}`, [
-      { field: 'billing_plan.provider_slug', reason: 'must be stripe' },
+  if (!RECONCILED.includes(meter.provider))
+    throw new ValidationError(`Meters reporting to ${RECONCILED.join(' or ')} are reconciled so far; this one reports to ${meter.provider}`, [
+      { field: 'billing_plan.provider_slug', reason: `must be ${RECONCILED.join(' or ')}` },
     ]);
-  const stripe = account ?? (await deps.accountOf(tenant));
-  if (!stripe) throw new ValidationError('The app has no Stripe connection to read back from', [{ field: 'provider', reason: 'no stripe connection' }]);
-  return { meter, account: stripe };
+  const provider = meter.provider as ReconciledProvider;
+  const found = account ?? (await deps.accountOf(tenant, provider));
+  if (!found)
+    throw new ValidationError(`The app has no ${TITLES[provider]} connection to read back from`, [{ field: 'provider', reason: `no ${provider} connection` }]);
+  return { meter, provider, account: found };
 }
 
 export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount): Promise<Reconciliation> {
   const now = deps.now();
-  const { meter, account: stripe } = await stripeMeterOf(deps, tenant, meterId, account);
-  const eventName = String(meter.params['event_name']);
-  const { totals } = stripe;
+  const { meter, provider, account: found } = await reconciledMeterOf(deps, tenant, meterId, account);
+  const { totals } = found;
   const [cursor, directory, previous] = await Promise.all([
     deps.runState.readCursor(tenant, meterId),
     SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now),
@@ -97,13 +103,13 @@ export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenan
   const outcomes = await mapWithConcurrency(reported, READS_IN_FLIGHT, async ([key, total]) => {
     const subscriptionId = key.slice(subscriptionReportKey('').length);
     const known = directory.subscriptions.get(subscriptionId);
-    // The customer the run reported to (deliver-reports.ts): the subscription's Stripe customer, else its company.
-    const customer = String(known?.metadata['stripe_customer_id'] ?? known?.metadata['customer_id'] ?? known?.companyId ?? '');
+    // The customer the run reported to (deliver-reports.ts): the subscription's provider customer, else its company.
+    const customer = String(known?.metadata[`${provider}_customer_id`] ?? known?.metadata['customer_id'] ?? known?.companyId ?? '');
     if (!customer) return { unknown: { subscription_id: subscriptionId, reason: 'the subscription is no longer known' } };
     const to = new Date(Math.min(Date.parse(total.periodEnd), now.getTime()));
-    const held = await totals.totalOf(eventName, customer, new Date(total.periodStart), to).catch((error: unknown) => ({
-      unknown: `Stripe could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    }));
+    const held = await totals
+      .totalOf({ params: meter.params, subscriptionId, customer, from: new Date(total.periodStart), to })
+      .catch((error: unknown) => ({ unknown: `${TITLES[provider]} could not be read: ${error instanceof Error ? error.message : String(error)}` }));
     if ('unknown' in held) return { unknown: { subscription_id: subscriptionId, reason: held.unknown } };
     if (held.value === total.usage) return { matched: true };
     const difference = held.value - total.usage;
@@ -123,7 +129,7 @@ export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenan
   const unknown = outcomes.flatMap((o) => ('unknown' in o && o.unknown ? [o.unknown] : []));
   const result: Reconciliation = {
     billing_meter_id: meterId,
-    provider: 'stripe',
+    provider,
     checked_at: now.toISOString(),
     counts: { matched: outcomes.length - drift.length - unknown.length, drift: drift.length, unknown: unknown.length },
     drift: drift.sort((a, b) => Math.abs(b.difference) - Math.abs(a.difference)).slice(0, MAX_DRIFT_SHOWN),

@@ -7,8 +7,19 @@ import { stripeSdk, type StripeAccountConfig } from '../providers/stripe-sdk';
 
 export type UsageTotal = { readonly value: number } | { readonly unknown: string };
 
+/** One subscription's period as reported: the meter's provider params, who it was reported for, and when. */
+export interface UsageTarget {
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly subscriptionId: string;
+  /** The provider's customer the run reported to (Stripe's `cus_…`). */
+  readonly customer: string;
+  readonly from: Date;
+  readonly to: Date;
+}
+
+/** What a provider holds of a meter's usage for one subscription and period. */
 export interface ProviderUsageTotals {
-  totalOf(eventName: string, customer: string, from: Date, to: Date): Promise<UsageTotal>;
+  totalOf(target: UsageTarget): Promise<UsageTotal>;
 }
 
 const MINUTE = 60;
@@ -28,7 +39,8 @@ export function stripeUsageTotals(config: StripeAccountConfig): ProviderUsageTot
     return found;
   };
   return {
-    async totalOf(eventName, customer, from, to) {
+    async totalOf({ params, customer, from, to }) {
+      const eventName = String(params['event_name']);
       const meter = await meterOf(eventName);
       if (!meter) return { unknown: `Stripe has no active meter with event_name ${eventName}` };
       const start_time = Math.floor(from.getTime() / 1000 / MINUTE) * MINUTE;

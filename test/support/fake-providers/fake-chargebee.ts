@@ -46,6 +46,28 @@ export class FakeChargebee extends FakeProviderServer {
     return Object.fromEntries(totals);
   }
 
+  /** A usage recorded at Chargebee that the service did not send (drift planted at the provider). */
+  plantUsage(usage: { subscription_id: string; item_price_id: string; usage_date: number; quantity: bigint }): void {
+    this.usages.push({ id: `planted_${this.usages.length + 1}`, ...usage });
+  }
+
+  /** `GET /api/v2/usages` with `subscription_id[is]`, `item_price_id[is]` and `usage_date[between]` (`[from, to]` in seconds), 100 a page. */
+  private listUsages(query: URLSearchParams): FakeReply {
+    const between = query.get('usage_date[between]');
+    const [from, to] = between ? (JSON.parse(between) as [number, number]) : [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const matching = this.usages.filter(
+      (u) =>
+        (query.get('subscription_id[is]') === null || u.subscription_id === query.get('subscription_id[is]')) &&
+        (query.get('item_price_id[is]') === null || u.item_price_id === query.get('item_price_id[is]')) &&
+        u.usage_date >= from &&
+        u.usage_date <= to,
+    );
+    const start = Number(query.get('offset') ?? 0);
+    const limit = Number(query.get('limit') ?? 10);
+    const page = matching.slice(start, start + limit).map((usage) => ({ usage: { ...usage, quantity: usage.quantity.toString(), object: 'usage' } }));
+    return { status: 200, body: { list: page, ...(start + limit < matching.length ? { next_offset: String(start + limit) } : {}) } };
+  }
+
   protected isUsageRequest(request: FakeRequest): boolean {
     return request.method === 'POST' && USAGES_PATH.test(request.path);
   }
@@ -64,6 +86,7 @@ export class FakeChargebee extends FakeProviderServer {
       return this.errorReply(401, 'Sorry, authentication failed. Invalid api key', 'api_authentication_failed');
     const listed = this.catalog.list(request);
     if (listed) return listed;
+    if (request.method === 'GET' && request.path === '/api/v2/usages') return this.listUsages(request.query);
     const match = USAGES_PATH.exec(request.path);
     if (request.method !== 'POST' || !match) return this.errorReply(404, "Sorry, we couldn't find that resource", 'resource_not_found');
     if (!isForm(request)) return this.errorReply(400, 'content type must be application/x-www-form-urlencoded', 'invalid_request');

@@ -5,6 +5,8 @@ import { formatTime } from '../../../lib/time';
 import { useCorrectDrift, useReconcile, useReconciliation, type Reconciliation } from '../api/reconciliation';
 
 type Correction = NonNullable<Reconciliation['corrections']>[number];
+type ReconciledProvider = Reconciliation['provider'];
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee' };
 type CorrectDrift = ReturnType<typeof useCorrectDrift>;
 
 /**
@@ -13,7 +15,8 @@ type CorrectDrift = ReturnType<typeof useCorrectDrift>;
  * when, and those Stripe could not say anything about. Drift is corrected from here, all of it or one
  * subscription's, and the corrections sent are listed.
  */
-export function ReconciliationPanel({ meterId }: { meterId: string }) {
+export function ReconciliationPanel({ meterId, provider }: { meterId: string; provider: ReconciledProvider }) {
+  const title = TITLES[provider];
   const last = useReconciliation(meterId);
   const check = useReconcile();
   const correct = useCorrectDrift(meterId);
@@ -23,11 +26,14 @@ export function ReconciliationPanel({ meterId }: { meterId: string }) {
     undefined,
   );
   return (
-    <section className="tile" aria-label="Reconciliation with Stripe">
-      <h2>Reconciliation with Stripe</h2>
-      <p className="muted">Reads back each reported subscription's usage this period from Stripe and compares it with what was reported.</p>
+    <section className="tile" aria-label={`Reconciliation with ${title}`}>
+      <h2>Reconciliation with {title}</h2>
+      <p className="muted">
+        Reads back each reported subscription's usage this period from {title} and compares it with what was reported.
+        {provider === 'stripe' ? '' : ` ${title} keeps one usage per window, so drift there is shown, not sent back.`}
+      </p>
       <button type="button" onClick={() => check.mutate(meterId)} disabled={check.isPending}>
-        {check.isPending ? 'Checking…' : 'Check against Stripe now'}
+        {check.isPending ? 'Checking…' : `Check against ${title} now`}
       </button>
       <ErrorMessage error={check.error ?? correct.error} />
       {correct.data ? <CorrectionSummary corrections={correct.data.corrections} /> : null}
@@ -35,10 +41,10 @@ export function ReconciliationPanel({ meterId }: { meterId: string }) {
         <QueryState query={last} loading="Reading the last reconciliation…" />
       ) : !shown ? (
         <EmptyState title="Not checked yet">
-          <p>Nothing has been compared with Stripe for this meter.</p>
+          <p>Nothing has been compared with {title} for this meter.</p>
         </EmptyState>
       ) : (
-        <Outcome reconciliation={shown} correct={correct} />
+        <Outcome reconciliation={shown} correct={provider === 'stripe' ? correct : undefined} title={title} />
       )}
     </section>
   );
@@ -55,7 +61,8 @@ function CorrectionSummary({ corrections }: { corrections: readonly Correction[]
   );
 }
 
-function Outcome({ reconciliation, correct }: { reconciliation: Reconciliation; correct: CorrectDrift }) {
+/** `correct` only where drift can be sent back (Stripe). */
+function Outcome({ reconciliation, correct, title }: { reconciliation: Reconciliation; correct: CorrectDrift | undefined; title: string }) {
   const { counts } = reconciliation;
   return (
     <>
@@ -63,7 +70,7 @@ function Outcome({ reconciliation, correct }: { reconciliation: Reconciliation; 
         Checked {formatTime(reconciliation.checked_at)}: <strong>{counts.matched.toLocaleString()} matched</strong>, {counts.drift.toLocaleString()} with drift,{' '}
         {counts.unknown.toLocaleString()} unknown.
       </p>
-      {reconciliation.drift.length > 0 ? (
+      {correct && reconciliation.drift.length > 0 ? (
         <button type="button" onClick={() => correct.mutate(undefined)} disabled={correct.isPending}>
           {correct.isPending ? 'Correcting…' : `Correct all drift (${reconciliation.drift.length.toLocaleString()})`}
         </button>
@@ -76,12 +83,14 @@ function Outcome({ reconciliation, correct }: { reconciliation: Reconciliation; 
               <th scope="col">Customer</th>
               <th scope="col">Period</th>
               <th scope="col">Reported</th>
-              <th scope="col">At Stripe</th>
+              <th scope="col">At {title}</th>
               <th scope="col">Difference</th>
               <th scope="col">Since</th>
-              <th scope="col">
-                <span className="visually-hidden">Action</span>
-              </th>
+              {correct ? (
+                <th scope="col">
+                  <span className="visually-hidden">Action</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -96,16 +105,18 @@ function Outcome({ reconciliation, correct }: { reconciliation: Reconciliation; 
                 <td>{drift.provider.toLocaleString()}</td>
                 <td>{drift.difference > 0 ? `+${drift.difference.toLocaleString()}` : drift.difference.toLocaleString()}</td>
                 <td>{formatTime(drift.since)}</td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => correct.mutate([drift.subscription_id])}
-                    disabled={correct.isPending}
-                    aria-label={`Correct ${drift.subscription_id}`}
-                  >
-                    Correct
-                  </button>
-                </td>
+                {correct ? (
+                  <td>
+                    <button
+                      type="button"
+                      onClick={() => correct.mutate([drift.subscription_id])}
+                      disabled={correct.isPending}
+                      aria-label={`Correct ${drift.subscription_id}`}
+                    >
+                      Correct
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
@@ -114,7 +125,7 @@ function Outcome({ reconciliation, correct }: { reconciliation: Reconciliation; 
       {reconciliation.corrections && reconciliation.corrections.length > 0 ? <CorrectionsSent corrections={reconciliation.corrections} /> : null}
       {reconciliation.unknown.length > 0 ? (
         <details>
-          <summary>What Stripe could not say, and why</summary>
+          <summary>What {title} could not say, and why</summary>
           <ul aria-label="Unknown">
             {reconciliation.unknown.map((entry) => (
               <li key={entry.subscription_id}>
