@@ -4,12 +4,15 @@ import type { ProviderConnection } from '../billing/providers/provider-connectio
 import type { ProfileWriter } from '../billing/sync/record-writer';
 import { stripeReader } from '../billing/sync/stripe-pages';
 import { chargebeeReader } from '../billing/sync/chargebee-pages';
+import { recurlyReader } from '../billing/sync/recurly-pages';
 import type { ProviderReader } from '../billing/sync/provider-reader';
 import type { SyncRunDeps } from '../billing/sync/sync-run';
 import type { SyncOperationDeps } from '../billing/sync/sync-operations';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { stripeUsageTotals } from '../billing/reconcile/stripe-usage-totals';
 import { chargebeeUsageTotals } from '../billing/reconcile/chargebee-usage-totals';
+import { recurlyUsageTotals } from '../billing/reconcile/recurly-usage-totals';
+import { createRecurlyClient } from '../billing/providers/recurly-client';
 import { createStripeClient } from '../billing/providers/stripe-client';
 import { observedGraceMs } from '../billing/completeness/lateness';
 import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
@@ -84,6 +87,7 @@ const stripeAccount = (connection: Extract<ProviderConnection, { provider: 'stri
 function readerOfConnection(connection: ProviderConnection): ProviderReader | undefined {
   if (connection.provider === 'stripe') return stripeReader(stripeAccount(connection));
   if (connection.provider === 'chargebee') return chargebeeReader({ apiKey: connection.api_key, baseUrl: connection.base_url });
+  if (connection.provider === 'recurly') return recurlyReader({ apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}) });
   return undefined;
 }
 
@@ -129,6 +133,10 @@ export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, con
         return { totals: stripeUsageTotals(account), corrections: createStripeClient(account) };
       }
       if (connection?.provider === 'chargebee') return { totals: chargebeeUsageTotals({ apiKey: connection.api_key, baseUrl: connection.base_url }) };
+      if (connection?.provider === 'recurly') {
+        const account = { apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}) };
+        return { totals: recurlyUsageTotals(account), corrections: createRecurlyClient(account) };
+      }
       return undefined;
     },
     now: stores.now,

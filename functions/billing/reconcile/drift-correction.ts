@@ -1,5 +1,4 @@
 import type { DriftCorrectionOutcome, ReconciliationCorrection, ReconciliationDrift } from '../../../schemas/billing/reconciliation';
-import type { StripeParams } from '../../../schemas/billing/provider-params';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { idempotencyKey, type ReportIdentity } from '../providers/idempotency-key';
 import type { UsageReportRequest } from '../providers/provider-port';
@@ -7,11 +6,11 @@ import { ValidationError } from '../../shared/errors';
 import { lastReconciliation, reconcileMeter, reconciledMeterOf, recordCorrections, type ReconcileDeps, type ReconcileTenant } from './reconciliation';
 
 /**
- * Drift corrected in one action: the meter is compared with Stripe again (so only drift that is still
- * there is corrected), and each drifting subscription's difference is sent as one more meter event
- * in its period, through the same client, retry policy and idempotency keys as the run's versioned
- * corrections. Stripe adds meter events up, so afterwards it holds what was reported; the comparison
- * made after sending is the answer.
+ * Drift corrected in one action: the meter is compared with its provider again (so only drift that is
+ * still there is corrected), and each drifting subscription's difference is sent as one more usage
+ * in its period (a Stripe meter event, a Recurly usage record), through the same client, retry policy
+ * and idempotency keys as the run's versioned corrections. Both add usage up, so afterwards the
+ * provider holds what was reported; the comparison made after sending is the answer.
  *
  * Each correction is a version per subscription and period (`reconcile:<subscription>` in the key):
  * the action retried after a crash, or run twice at once, sends the same key, which Stripe takes once.
@@ -30,7 +29,7 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
   const [current, previous] = await Promise.all([reconcileMeter(deps, tenant, meterId, account), lastReconciliation(deps.resources, tenant, meterId)]);
   const wanted = only ? new Set(only) : undefined;
   const earlier = previous?.corrections ?? [];
-  const params = meter.params as StripeParams;
+  const params = meter.params as never;
   const corrections = await mapWithConcurrency(
     current.drift.filter((drift) => !wanted || wanted.has(drift.subscription_id)),
     SENDS_IN_FLIGHT,
@@ -45,7 +44,7 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
         windowStart: new Date(drift.period_start),
         windowEnd: new Date(drift.period_end),
         reportVersion: version,
-        destination: 'stripe',
+        destination: provider,
       };
       const key = idempotencyKey(identity);
       const base = {
@@ -80,7 +79,7 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
  * start, so it lands on the period's invoice), the reported total as the quantity and what Stripe
  * holds as what was sent before; the client sends the difference of the two.
  */
-function correctionRequest(identity: ReportIdentity, key: string, drift: ReconciliationDrift, params: StripeParams): UsageReportRequest<StripeParams> {
+function correctionRequest(identity: ReportIdentity, key: string, drift: ReconciliationDrift, params: never): UsageReportRequest<never> {
   return {
     identity,
     idempotencyKey: key,

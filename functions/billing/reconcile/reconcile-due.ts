@@ -1,6 +1,6 @@
 import { appsWithMeters, type AppMeters } from '../run/billing-run';
 import { ValidationError } from '../../shared/errors';
-import { lastReconciliation, reconcileMeter, type ReconcileDeps } from './reconciliation';
+import { lastReconciliation, RECONCILED_PROVIDERS, reconcileMeter, type ReconcileDeps, type ReconciledProvider } from './reconciliation';
 
 /**
  * Reconciliation on the billing schedule: every meter reporting to Stripe is checked again once its
@@ -26,12 +26,12 @@ export async function reconcileDueMeters(
   let failed = 0;
   for (const { tenant, meters } of await listed) {
     for (const meter of meters) {
-      if ('error' in meter || (meter.provider !== 'stripe' && meter.provider !== 'chargebee')) continue;
+      if ('error' in meter || !RECONCILED_PROVIDERS.includes(meter.provider)) continue;
       if (Date.now() >= deadline) return { checked, failed };
       const last = await lastReconciliation(deps.resources, tenant, meter.id);
       if (last && deps.now().getTime() - Date.parse(last.checked_at) < RECONCILE_INTERVAL_MS) continue;
       // An app without a Stripe connection has nothing to read back: not a failure of the schedule.
-      const account = await deps.accountOf(tenant, meter.provider);
+      const account = await deps.accountOf(tenant, meter.provider as ReconciledProvider);
       if (!account) continue;
       try {
         await reconcileMeter(deps, tenant, meter.id, account);

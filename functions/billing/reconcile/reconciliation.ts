@@ -11,7 +11,6 @@ import { runMeterOf } from '../run/run-meter';
 import type { RunStateStore } from '../run/run-state-store';
 import { SubscriptionDirectory } from '../run/subscription-directory';
 import type { ProviderClient } from '../providers/provider-port';
-import type { StripeParams } from '../../../schemas/billing/provider-params';
 import type { ProviderUsageTotals } from './stripe-usage-totals';
 
 /**
@@ -40,13 +39,14 @@ export interface ReconcileDeps {
 export type ReconcileTenant = { readonly orgId: string; readonly appId: string };
 
 export type ReconciledProvider = Reconciliation['provider'];
-const RECONCILED: readonly string[] = ReconciliationSchema.shape.provider.options;
-const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee' };
+export const RECONCILED_PROVIDERS: readonly string[] = ReconciliationSchema.shape.provider.options;
+const RECONCILED = RECONCILED_PROVIDERS;
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly' };
 
 export interface ReconcileAccount {
   readonly totals: ProviderUsageTotals;
-  /** Where drift can be sent back as a signed difference (Stripe adds meter events up); none where the provider keeps one usage per window. */
-  readonly corrections?: ProviderClient<StripeParams>;
+  /** Where drift can be sent back as a signed difference (Stripe and Recurly add usage up); none where the provider keeps one usage per window. */
+  readonly corrections?: ProviderClient<never>;
 }
 
 const location = (tenant: ReconcileTenant) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: RECONCILE_PREFIX });

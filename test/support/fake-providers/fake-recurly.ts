@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { FakeRecurlyCatalog } from './fake-recurly-catalog';
 import { addTo, basicCredentials, FakeProviderServer, header, isJson, type FakeReply, type FakeRequest, type FakeServerOptions } from './fake-server';
 
 /**
@@ -30,6 +31,19 @@ const ACCEPT = /^application\/vnd\.recurly\.v2021-02-25(\+json)?$/;
 
 export class FakeRecurly extends FakeProviderServer {
   private readonly usages: Usage[] = [];
+  /** Plans, add-ons, accounts and subscriptions, as the sync lists them (fake-recurly-catalog.ts). */
+  readonly catalog = new FakeRecurlyCatalog();
+
+  /** A usage record at Recurly that the service did not log (drift planted at the provider). */
+  plantUsage(usage: { subscription_id: string; add_on_id: string; amount: number; usage_timestamp: string }): void {
+    this.usages.push({
+      id: `planted${this.usages.length + 1}`,
+      merchant_tag: null,
+      recording_timestamp: usage.usage_timestamp,
+      created_at: usage.usage_timestamp,
+      ...usage,
+    });
+  }
 
   constructor(private readonly options: FakeRecurlyOptions) {
     super(options);
@@ -59,6 +73,8 @@ export class FakeRecurly extends FakeProviderServer {
     if (!credentials || credentials[0] !== this.options.apiKey) return this.errorReply(401, 'Please provide a valid API key.', 'unauthorized');
     if (!ACCEPT.test(header(request, 'accept') ?? ''))
       return this.errorReply(406, "That accept header isn't in the format we use to specify an API version.", 'invalid_api_version');
+    const listed = this.catalog.list(request);
+    if (listed) return listed;
     const match = USAGE_PATH.exec(request.path);
     if (!match) return this.errorReply(404, `Couldn't find a route for ${request.method} ${request.path}`, 'not_found');
     const subscriptionId = decodeURIComponent(match[1]!);

@@ -25,10 +25,15 @@ const PROVIDERS: Record<SyncedProvider, { title: string; becomes: string }> = {
     becomes:
       'Items become plans, item prices become prices, customers become companies and subscriptions subscriptions (with their item prices), with the Chargebee customer id kept beside each company.',
   },
+  recurly: {
+    title: 'Recurly',
+    becomes:
+      'Plans become plans, usage add-ons become prices, accounts become companies (by their code) and subscriptions subscriptions (with their plan and add-ons), with the Recurly account id kept beside each company.',
+  },
 };
 
 /**
- * Sync in from a billing provider (Stripe or Chargebee): the account's catalog, customers and
+ * Sync in from a billing provider (Stripe, Chargebee or Recurly): the account's catalog, customers and
  * subscriptions brought in as catalog plans and prices, companies and subscriptions, with the sync's
  * progress (read again every second while it runs), what it left out, and when the sweep reads
  * everything again.

@@ -6,7 +6,7 @@ import { useCorrectDrift, useReconcile, useReconciliation, type Reconciliation }
 
 type Correction = NonNullable<Reconciliation['corrections']>[number];
 type ReconciledProvider = Reconciliation['provider'];
-const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee' };
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly' };
 type CorrectDrift = ReturnType<typeof useCorrectDrift>;
 
 /**
@@ -30,7 +30,7 @@ export function ReconciliationPanel({ meterId, provider }: { meterId: string; pr
       <h2>Reconciliation with {title}</h2>
       <p className="muted">
         Reads back each reported subscription's usage this period from {title} and compares it with what was reported.
-        {provider === 'stripe' ? '' : ` ${title} keeps one usage per window, so drift there is shown, not sent back.`}
+        {provider === 'chargebee' ? ` ${title} keeps one usage per window, so drift there is shown, not sent back.` : ''}
       </p>
       <button type="button" onClick={() => check.mutate(meterId)} disabled={check.isPending}>
         {check.isPending ? 'Checking…' : `Check against ${title} now`}
@@ -44,7 +44,7 @@ export function ReconciliationPanel({ meterId, provider }: { meterId: string; pr
           <p>Nothing has been compared with {title} for this meter.</p>
         </EmptyState>
       ) : (
-        <Outcome reconciliation={shown} correct={provider === 'stripe' ? correct : undefined} title={title} />
+        <Outcome reconciliation={shown} correct={provider === 'chargebee' ? undefined : correct} title={title} />
       )}
     </section>
   );
@@ -61,7 +61,7 @@ function CorrectionSummary({ corrections }: { corrections: readonly Correction[]
   );
 }
 
-/** `correct` only where drift can be sent back (Stripe). */
+/** `correct` only where drift can be sent back (Stripe and Recurly add usage up). */
 function Outcome({ reconciliation, correct, title }: { reconciliation: Reconciliation; correct: CorrectDrift | undefined; title: string }) {
   const { counts } = reconciliation;
   return (
