@@ -5,6 +5,9 @@ import type { ProfileWriter } from '../billing/sync/record-writer';
 import { stripeReader } from '../billing/sync/stripe-pages';
 import { chargebeeReader } from '../billing/sync/chargebee-pages';
 import { recurlyReader } from '../billing/sync/recurly-pages';
+import { zuoraReader } from '../billing/sync/zuora-pages';
+import { zuoraUsageTotals } from '../billing/reconcile/zuora-usage-totals';
+import { createZuoraClient } from '../billing/providers/zuora-client';
 import type { ProviderReader } from '../billing/sync/provider-reader';
 import type { SyncRunDeps } from '../billing/sync/sync-run';
 import type { SyncOperationDeps } from '../billing/sync/sync-operations';
@@ -83,13 +86,19 @@ const stripeAccount = (connection: Extract<ProviderConnection, { provider: 'stri
   ...(connection.api_version ? { apiVersion: connection.api_version } : {}),
 });
 
-/** The sync's reader of a connected account; undefined for a provider whose records are not synced in yet. */
+/** The sync's reader of a connected account. */
 function readerOfConnection(connection: ProviderConnection): ProviderReader | undefined {
   if (connection.provider === 'stripe') return stripeReader(stripeAccount(connection));
   if (connection.provider === 'chargebee') return chargebeeReader({ apiKey: connection.api_key, baseUrl: connection.base_url });
   if (connection.provider === 'recurly') return recurlyReader({ apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}) });
-  return undefined;
+  return zuoraReader(zuoraAccount(connection));
 }
+
+const zuoraAccount = (connection: Extract<ProviderConnection, { provider: 'zuora' }>) => ({
+  clientId: connection.client_id,
+  clientSecret: connection.client_secret,
+  baseUrl: connection.base_url,
+});
 
 /** Companies and subscriptions written as the collector writes them (validated, to the ingest stream). */
 const profileWriter =
@@ -136,6 +145,10 @@ export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, con
       if (connection?.provider === 'recurly') {
         const account = { apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}) };
         return { totals: recurlyUsageTotals(account), corrections: createRecurlyClient(account) };
+      }
+      if (connection?.provider === 'zuora') {
+        const account = zuoraAccount(connection);
+        return { totals: zuoraUsageTotals(account), corrections: createZuoraClient(account) };
       }
       return undefined;
     },

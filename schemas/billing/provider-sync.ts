@@ -6,7 +6,7 @@ import * as z from 'zod';
  */
 
 /** Providers whose records can be synced in (the others report usage only, for now). */
-export const SyncedProvider = z.enum(['stripe', 'chargebee', 'recurly']);
+export const SyncedProvider = z.enum(['stripe', 'chargebee', 'recurly', 'zuora']);
 export type SyncedProvider = z.infer<typeof SyncedProvider>;
 
 /** What is read, in this order: subscriptions need their prices and customers to be known. */

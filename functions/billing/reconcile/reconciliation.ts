@@ -41,7 +41,7 @@ export type ReconcileTenant = { readonly orgId: string; readonly appId: string }
 export type ReconciledProvider = Reconciliation['provider'];
 export const RECONCILED_PROVIDERS: readonly string[] = ReconciliationSchema.shape.provider.options;
 const RECONCILED = RECONCILED_PROVIDERS;
-const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly' };
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora' };
 
 export interface ReconcileAccount {
   readonly totals: ProviderUsageTotals;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { FakeZuoraCatalog } from './fake-zuora-catalog';
 import { addTo, FakeProviderServer, header, isForm, isJson, type FakeReply, type FakeRequest, type FakeServerOptions } from './fake-server';
 
 /**
@@ -31,6 +32,38 @@ const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export class FakeZuora extends FakeProviderServer {
   private readonly tokens = new Map<string, number>();
   private readonly usages: Usage[] = [];
+  /** Rate plans, charges, accounts and subscriptions, as the sync lists them (fake-zuora-catalog.ts). */
+  readonly catalog = new FakeZuoraCatalog();
+
+  /** A usage record at Zuora that the service did not send (drift planted at the provider). */
+  plantUsage(usage: Omit<Usage, 'Id'>): void {
+    this.usages.push({ Id: `planted${this.usages.length + 1}`, ...usage });
+  }
+
+  /** `GET /v1/usage/accounts/{account}`: the account's usage records, 40 a page by default, `nextPage` naming the next. */
+  private listUsage(account: string, query: URLSearchParams): FakeReply {
+    const pageSize = Number(query.get('pageSize') ?? 20);
+    const page = Number(query.get('page') ?? 1);
+    const own = this.usages.filter((u) => u.AccountNumber === account);
+    const slice = own.slice((page - 1) * pageSize, page * pageSize);
+    const more = page * pageSize < own.length;
+    return {
+      status: 200,
+      body: {
+        success: true,
+        usage: slice.map((u) => ({
+          id: u.Id,
+          accountNumber: u.AccountNumber,
+          subscriptionNumber: u.SubscriptionNumber ?? null,
+          chargeNumber: u.ChargeNumber ?? null,
+          unitOfMeasure: u.UOM,
+          quantity: u.Quantity,
+          startDateTime: u.StartDateTime,
+        })),
+        ...(more ? { nextPage: `${this.url}/v1/usage/accounts/${encodeURIComponent(account)}?pageSize=${pageSize}&page=${page + 1}` } : {}),
+      },
+    };
+  }
   private readonly idempotent = new Map<string, { body: string; reply: FakeReply; at: number }>();
 
   constructor(private readonly options: FakeZuoraOptions) {
@@ -67,10 +100,18 @@ export class FakeZuora extends FakeProviderServer {
 
   protected handle(request: FakeRequest): FakeReply {
     if (request.method === 'POST' && request.path === '/oauth/token') return this.token(request);
-    if (!this.isUsageRequest(request)) return this.errorReply(404, `No route for ${request.method} ${request.path}`, 'NOT_FOUND');
     const bearer = /^Bearer (.+)$/.exec(header(request, 'authorization') ?? '')?.[1];
     const expires = bearer ? this.tokens.get(bearer) : undefined;
-    if (expires === undefined || expires <= this.now().getTime()) return { status: 401, body: { message: 'Authentication error' } };
+    const signedIn = expires !== undefined && expires > this.now().getTime();
+    if (request.method === 'GET') {
+      if (!signedIn) return { status: 401, body: { message: 'Authentication error' } };
+      const listed = this.catalog.list(request);
+      if (listed) return listed;
+      const usage = /^\/v1\/usage\/accounts\/([^/]+)$/.exec(request.path);
+      if (usage) return this.listUsage(decodeURIComponent(usage[1]!), request.query);
+    }
+    if (!this.isUsageRequest(request)) return this.errorReply(404, `No route for ${request.method} ${request.path}`, 'NOT_FOUND');
+    if (!signedIn) return { status: 401, body: { message: 'Authentication error' } };
     if (!isJson(request)) return this.errorReply(415, 'Content-Type must be application/json', 'UNSUPPORTED_MEDIA_TYPE');
 
     const key = header(request, 'idempotency-key');

@@ -139,11 +139,7 @@ export function MeterPage() {
       </PageHeader>
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
       <CompletenessPanel meterId={meterId} />
-      {meter.data.billing_plan.provider_slug === 'stripe' ||
-      meter.data.billing_plan.provider_slug === 'chargebee' ||
-      meter.data.billing_plan.provider_slug === 'recurly' ? (
-        <ReconciliationPanel meterId={meterId} provider={meter.data.billing_plan.provider_slug} />
-      ) : null}
+      {meter.data.billing_plan.provider_slug !== 'webhook' ? <ReconciliationPanel meterId={meterId} provider={meter.data.billing_plan.provider_slug} /> : null}
     </>
   );
 }

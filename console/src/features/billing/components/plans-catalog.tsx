@@ -95,4 +95,4 @@ export function PlansCatalog() {
   );
 }
 
-const providerTitle = (provider: string) => ({ stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly' })[provider] ?? provider;
+const providerTitle = (provider: string) => ({ stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora' })[provider] ?? provider;

@@ -30,10 +30,15 @@ const PROVIDERS: Record<SyncedProvider, { title: string; becomes: string }> = {
     becomes:
       'Plans become plans, usage add-ons become prices, accounts become companies (by their code) and subscriptions subscriptions (with their plan and add-ons), with the Recurly account id kept beside each company.',
   },
+  zuora: {
+    title: 'Zuora',
+    becomes:
+      'Product rate plans become plans, usage charges become prices, accounts become companies (by account number) and subscriptions subscriptions (by number, with each charge number as an item), with the Zuora account id kept beside each company.',
+  },
 };
 
 /**
- * Sync in from a billing provider (Stripe, Chargebee or Recurly): the account's catalog, customers and
+ * Sync in from a billing provider (Stripe, Chargebee, Recurly or Zuora): the account's catalog, customers and
  * subscriptions brought in as catalog plans and prices, companies and subscriptions, with the sync's
  * progress (read again every second while it runs), what it left out, and when the sweep reads
  * everything again.

@@ -6,7 +6,7 @@ import { useCorrectDrift, useReconcile, useReconciliation, type Reconciliation }
 
 type Correction = NonNullable<Reconciliation['corrections']>[number];
 type ReconciledProvider = Reconciliation['provider'];
-const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly' };
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora' };
 type CorrectDrift = ReturnType<typeof useCorrectDrift>;
 
 /**
@@ -61,7 +61,7 @@ function CorrectionSummary({ corrections }: { corrections: readonly Correction[]
   );
 }
 
-/** `correct` only where drift can be sent back (Stripe and Recurly add usage up). */
+/** `correct` only where drift can be sent back (Stripe, Recurly and Zuora add usage up). */
 function Outcome({ reconciliation, correct, title }: { reconciliation: Reconciliation; correct: CorrectDrift | undefined; title: string }) {
   const { counts } = reconciliation;
   return (
