@@ -134,6 +134,7 @@ export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, con
   return {
     resources: stores.resources,
     runState: stores.runState,
+    reports: stores.reports,
     index: queryTimeIndex(stores, index),
     async accountOf(tenant, provider) {
       const connection = (await connections())(tenant, provider);

@@ -51,7 +51,8 @@ export type ReconciliationCorrection = z.infer<typeof ReconciliationCorrection>;
 
 export const Reconciliation = z.object({
   billing_meter_id: z.string(),
-  provider: z.enum(['stripe', 'chargebee', 'recurly', 'zuora']),
+  /** `webhook`: what the meter's receiver acknowledged, as the delivery records say. */
+  provider: z.enum(['stripe', 'chargebee', 'recurly', 'zuora', 'webhook']),
   checked_at: Instant,
   counts: z.object({ matched: Count, drift: Count, unknown: Count }),
   /** Subscriptions whose period differs (at most the first 500). */

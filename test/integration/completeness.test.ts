@@ -103,25 +103,42 @@ describe('completeness before close', () => {
     expect((await completeness()).late_after_final).toEqual({ corrections: 1, usage: 1 });
   }, 60_000);
 
+  it('reconciles a webhook meter with what its receiver acknowledged: matched, then drift once the receiver refuses a correction', async () => {
+    const matched = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(matched.status).toBe(200);
+    // sub-late's current period is the one that follows (its stated period ended): the check reads what the run reported for it.
+    expect(matched.body).toMatchObject({ provider: 'webhook', counts: { drift: 0, unknown: 0 } });
+    // A late event in w2, whose correction the receiver refuses (a 4xx): reported 2 for the window, acknowledged 1.
+    fake.failNext(1, { kind: 'status', status: 422, message: 'closed period', code: 'period_closed' });
+    expect((await rt.collect('/v1/events/batch', [call({ company_id: 'late-co' }, at(w2, 30))])).status).toBe(201);
+    await rt.waitUntilConsumed();
+    await run(new Date());
+    const drifted = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(drifted.body.drift).toEqual([expect.objectContaining({ subscription_id: 'sub-late', reported: 4, provider: 3, difference: -1 })]);
+    const refused = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('refused or never confirmed');
+  }, 60_000);
+
   it("measures how late the meter's events arrive, and keeps the configured grace when there is too little to choose from", async () => {
     const measured = await rt.management('POST', `/~/billing/meters/${meterId}/completeness`);
     expect(measured.status).toBe(200);
     const { lateness } = measured.body;
-    // Three events, each sent 3 to 5 hours after its time: all in the bucket of 1 to 6 hours.
-    expect(lateness.meter.events).toBe(3);
+    // Four events, each sent 2 to 5 hours after its time: all in the bucket of 1 to 6 hours.
+    expect(lateness.meter.events).toBe(4);
     expect(lateness.meter.buckets.map((b: { up_to_minutes: number | null; events: number }) => [b.up_to_minutes, b.events])).toEqual([
       [1, 0],
       [5, 0],
       [15, 0],
       [60, 0],
-      [360, 3],
+      [360, 4],
       [1440, 0],
       [4320, 0],
       [null, 0],
     ]);
     expect(lateness).toMatchObject({ p50_minutes: 360, p99_minutes: 360 });
     expect(lateness).toMatchObject({ observed_grace_minutes: null, reason: expect.stringContaining('at least 1000') });
-    expect(lateness.app.events).toBeGreaterThanOrEqual(3);
+    expect(lateness.app.events).toBeGreaterThanOrEqual(4);
     expect(measured.body.grace).toEqual({ minutes: 30, source: 'configured' });
     expect((await completeness()).lateness).toEqual(lateness);
     expect((await rt.management('GET', '/~/billing/meters/no-such-meter/completeness')).status).toBe(404);

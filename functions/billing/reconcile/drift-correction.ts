@@ -23,8 +23,10 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
   const client = account.corrections;
   if (!client)
     throw new ValidationError(
-      `Drift at ${provider} is not corrected by this action: it keeps one usage per window, which the billing run's own versions replace; the drift shows which subscriptions and periods to look at`,
-      [{ field: 'billing_plan.provider_slug', reason: 'drift is corrected for stripe meters' }],
+      provider === 'webhook'
+        ? "A webhook receiver's drift comes from deliveries it refused or never confirmed (the reports say which): this action does not send them again; the next correction of those windows carries them"
+        : `Drift at ${provider} is not corrected by this action: it keeps one usage per window, which the billing run's own versions replace; the drift shows which subscriptions and periods to look at`,
+      [{ field: 'billing_plan.provider_slug', reason: 'drift is corrected for stripe, recurly and zuora meters' }],
     );
   const [current, previous] = await Promise.all([reconcileMeter(deps, tenant, meterId, account), lastReconciliation(deps.resources, tenant, meterId)]);
   const wanted = only ? new Set(only) : undefined;

@@ -3,7 +3,8 @@ import { ValidationError } from '../../shared/errors';
 import { lastReconciliation, RECONCILED_PROVIDERS, reconcileMeter, type ReconcileDeps, type ReconciledProvider } from './reconciliation';
 
 /**
- * Reconciliation on the billing schedule: every meter reporting to Stripe is checked again once its
+ * Reconciliation on the billing schedule: every meter whose provider can be read back (and every
+ * webhook meter, through what its receiver acknowledged) is checked again once its
  * last check is RECONCILE_INTERVAL_MS old (one Stripe read per reported subscription each time), so
  * drift is found, and its alert fires, within hours without anyone asking.
  */
@@ -30,9 +31,9 @@ export async function reconcileDueMeters(
       if (Date.now() >= deadline) return { checked, failed };
       const last = await lastReconciliation(deps.resources, tenant, meter.id);
       if (last && deps.now().getTime() - Date.parse(last.checked_at) < RECONCILE_INTERVAL_MS) continue;
-      // An app without a Stripe connection has nothing to read back: not a failure of the schedule.
-      const account = await deps.accountOf(tenant, meter.provider as ReconciledProvider);
-      if (!account) continue;
+      // An app without a connection to the meter's provider has nothing to read back (a webhook meter reads its own records).
+      const account = meter.provider === 'webhook' ? undefined : await deps.accountOf(tenant, meter.provider as Exclude<ReconciledProvider, 'webhook'>);
+      if (meter.provider !== 'webhook' && !account) continue;
       try {
         await reconcileMeter(deps, tenant, meter.id, account);
         checked += 1;

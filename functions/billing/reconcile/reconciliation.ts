@@ -12,6 +12,8 @@ import type { RunStateStore } from '../run/run-state-store';
 import { SubscriptionDirectory } from '../run/subscription-directory';
 import type { ProviderClient } from '../providers/provider-port';
 import type { ProviderUsageTotals } from './stripe-usage-totals';
+import type { ReportStore } from '../reports/report-store';
+import { webhookAcknowledged } from './webhook-acknowledged';
 
 /**
  * Reconcile out: for each subscription a meter has reported, the current period's usage as the run
@@ -30,9 +32,11 @@ const MAX_CORRECTIONS_KEPT = 200;
 export interface ReconcileDeps {
   readonly resources: ResourceStore;
   readonly runState: Pick<RunStateStore, 'readCursor'>;
+  /** The report windows a webhook meter's acknowledgements are read from. */
+  readonly reports: Pick<ReportStore, 'listWindows'>;
   readonly index: SearchableIndex;
   /** The app's account at a provider (its usage read back, and for Stripe the client drift corrections go through); undefined without a connection. */
-  readonly accountOf: (tenant: { orgId: string; appId: string }, provider: ReconciledProvider) => Promise<ReconcileAccount | undefined>;
+  readonly accountOf: (tenant: { orgId: string; appId: string }, provider: Exclude<ReconciledProvider, 'webhook'>) => Promise<ReconcileAccount | undefined>;
   readonly now: () => Date;
 }
 
@@ -41,7 +45,7 @@ export type ReconcileTenant = { readonly orgId: string; readonly appId: string }
 export type ReconciledProvider = Reconciliation['provider'];
 export const RECONCILED_PROVIDERS: readonly string[] = ReconciliationSchema.shape.provider.options;
 const RECONCILED = RECONCILED_PROVIDERS;
-const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora' };
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora', webhook: 'the receiver' };
 
 export interface ReconcileAccount {
   readonly totals: ProviderUsageTotals;
@@ -83,6 +87,8 @@ export async function reconciledMeterOf(deps: ReconcileDeps, tenant: ReconcileTe
       { field: 'billing_plan.provider_slug', reason: `must be ${RECONCILED.join(' or ')}` },
     ]);
   const provider = meter.provider as ReconciledProvider;
+  // A webhook meter's receiver is read through what it acknowledged (webhook-acknowledged.ts), per reconciliation.
+  if (provider === 'webhook') return { meter, provider, account: account ?? { totals: { totalOf: async () => ({ unknown: 'not read yet' }) } } };
   const found = account ?? (await deps.accountOf(tenant, provider));
   if (!found)
     throw new ValidationError(`The app has no ${TITLES[provider]} connection to read back from`, [{ field: 'provider', reason: `no ${provider} connection` }]);
@@ -92,7 +98,6 @@ export async function reconciledMeterOf(deps: ReconcileDeps, tenant: ReconcileTe
 export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount): Promise<Reconciliation> {
   const now = deps.now();
   const { meter, provider, account: found } = await reconciledMeterOf(deps, tenant, meterId, account);
-  const { totals } = found;
   const [cursor, directory, previous] = await Promise.all([
     deps.runState.readCursor(tenant, meterId),
     SubscriptionDirectory.load(deps.index, { org_id: tenant.orgId, app_id: tenant.appId }, now),
@@ -100,6 +105,8 @@ export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenan
   ]);
   const before = new Map((previous?.drift ?? []).map((d) => [`${d.subscription_id}\u0000${d.period_start}\u0000${d.difference}`, d.since]));
   const reported = [...(cursor?.totals ?? [])].filter(([key]) => key.startsWith(subscriptionReportKey('')));
+  const earliest = Math.min(now.getTime(), ...reported.map(([, total]) => Date.parse(total.periodStart)));
+  const totals = provider === 'webhook' ? await webhookAcknowledged(deps.reports, tenant, meter, new Date(earliest), now) : found.totals;
   const outcomes = await mapWithConcurrency(reported, READS_IN_FLIGHT, async ([key, total]) => {
     const subscriptionId = key.slice(subscriptionReportKey('').length);
     const known = directory.subscriptions.get(subscriptionId);

@@ -139,7 +139,7 @@ export function MeterPage() {
       </PageHeader>
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
       <CompletenessPanel meterId={meterId} />
-      {meter.data.billing_plan.provider_slug !== 'webhook' ? <ReconciliationPanel meterId={meterId} provider={meter.data.billing_plan.provider_slug} /> : null}
+      <ReconciliationPanel meterId={meterId} provider={meter.data.billing_plan.provider_slug} />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { useCorrectDrift, useReconcile, useReconciliation, type Reconciliation }
 
 type Correction = NonNullable<Reconciliation['corrections']>[number];
 type ReconciledProvider = Reconciliation['provider'];
-const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora' };
+const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora', webhook: 'the receiver' };
 type CorrectDrift = ReturnType<typeof useCorrectDrift>;
 
 /**
@@ -31,6 +31,7 @@ export function ReconciliationPanel({ meterId, provider }: { meterId: string; pr
       <p className="muted">
         Reads back each reported subscription's usage this period from {title} and compares it with what was reported.
         {provider === 'chargebee' ? ` ${title} keeps one usage per window, so drift there is shown, not sent back.` : ''}
+        {provider === 'webhook' ? ' What the receiver holds is read from its answers to each delivery; what it refused shows as drift.' : ''}
       </p>
       <button type="button" onClick={() => check.mutate(meterId)} disabled={check.isPending}>
         {check.isPending ? 'Checking…' : `Check against ${title} now`}
@@ -44,7 +45,7 @@ export function ReconciliationPanel({ meterId, provider }: { meterId: string; pr
           <p>Nothing has been compared with {title} for this meter.</p>
         </EmptyState>
       ) : (
-        <Outcome reconciliation={shown} correct={provider === 'chargebee' ? undefined : correct} title={title} />
+        <Outcome reconciliation={shown} correct={provider === 'chargebee' || provider === 'webhook' ? undefined : correct} title={title} />
       )}
     </section>
   );

@@ -1,0 +1,77 @@
+import type { BillingReport } from '../../../schemas/billing/report';
+import { idempotencyKey } from '../providers/idempotency-key';
+import type { ReportStore, ReportTenant } from '../reports/report-store';
+import { keyState } from '../run/delivery-records';
+import type { RunMeter } from '../run/run-meter';
+import { primaryDestination } from '../run/window-reports';
+import type { ProviderUsageTotals } from './stripe-usage-totals';
+
+/**
+ * What a webhook meter's receiver acknowledged, as the delivery records say: a receiver has no
+ * standard way to be asked what it holds, but each answer it gave is recorded on the report. Per
+ * subscription, the usage of every window of the period up to the last version its primary channel
+ * acknowledged (a later version carries the ones it refused, so the last acknowledged is what it
+ * has); a version whose delivery is unconfirmed (a timeout, nothing answered since) makes the
+ * subscription `unknown`. Read from the period's report windows once for every subscription.
+ */
+
+const WINDOWS_A_PAGE = 200;
+
+export async function webhookAcknowledged(
+  reports: Pick<ReportStore, 'listWindows'>,
+  tenant: ReportTenant,
+  meter: RunMeter,
+  from: Date,
+  to: Date,
+): Promise<ProviderUsageTotals> {
+  const acknowledged = new Map<string, { value: number; windows: { start: number; value: number }[] } | { unknown: string }>();
+  const destination = primaryDestination(meter);
+  let cursor: string | undefined;
+  do {
+    const page = await reports.listWindows(tenant, { from, to, meterId: meter.id, maxWindows: WINDOWS_A_PAGE, ...(cursor ? { cursor } : {}) });
+    for (const group of page.windows) {
+      for (const report of group.reports) {
+        if (report.subscription_id === null || report.status === 'unattributed') continue;
+        const held = acknowledgedUsage(report, tenant, meter.id, destination);
+        const current = acknowledged.get(report.subscription_id) ?? { value: 0, windows: [] };
+        if ('unknown' in current) continue;
+        if ('unknown' in held) acknowledged.set(report.subscription_id, held);
+        else current.windows.push({ start: group.window.start.getTime(), value: held.value });
+        if (!acknowledged.has(report.subscription_id)) acknowledged.set(report.subscription_id, current);
+      }
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return {
+    async totalOf({ subscriptionId, from: periodStart, to: periodEnd }) {
+      const found = acknowledged.get(subscriptionId);
+      if (!found) return { value: 0 };
+      if ('unknown' in found) return found;
+      const value = found.windows.filter((w) => w.start >= periodStart.getTime() && w.start < periodEnd.getTime()).reduce((sum, w) => sum + w.value, 0);
+      return { value };
+    },
+  };
+}
+
+function acknowledgedUsage(report: BillingReport, tenant: ReportTenant, meterId: string, destination: string): { value: number } | { unknown: string } {
+  const keyOf = (reportVersion: number) =>
+    reportVersion === report.report_version
+      ? report.idempotency_key
+      : idempotencyKey({
+          orgId: tenant.orgId,
+          appId: tenant.appId,
+          meterId,
+          subscriptionId: report.subscription_id ?? `company:${report.company_id ?? ''}`,
+          windowStart: new Date(report.usage_start_time),
+          windowEnd: new Date(report.usage_end_time),
+          reportVersion,
+          destination,
+        });
+  for (let i = report.versions.length - 1; i >= 0; i -= 1) {
+    const version = report.versions[i]!;
+    const state = keyState(report.provider_requests, keyOf(version.report_version));
+    if (state === 'delivered') return { value: version.meter_usage };
+    if (state === 'unconfirmed') return { unknown: `window ${report.usage_start_time}: version ${version.report_version}'s delivery is unconfirmed` };
+  }
+  return { value: 0 };
+}
