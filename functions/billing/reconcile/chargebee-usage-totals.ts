@@ -1,4 +1,5 @@
 import { basicAuth, trimTrailingSlash } from '../providers/attempts';
+import { readWithRetries } from '../providers/provider-reads';
 import type { ProviderUsageTotals } from './stripe-usage-totals';
 
 /**
@@ -22,10 +23,10 @@ export function chargebeeUsageTotals(config: { readonly apiKey: string; readonly
           'usage_date[between]': JSON.stringify([Math.floor(from.getTime() / 1000), Math.ceil(to.getTime() / 1000)]),
           ...(offset ? { offset } : {}),
         });
-        const response = await fetchFn(`${base}?${query.toString()}`, { headers: { authorization: basicAuth(config.apiKey), accept: 'application/json' } });
-        if (response.status === 404) return { unknown: `Chargebee has no subscription ${subscriptionId}` };
-        if (!response.ok) throw new Error(`Chargebee answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-        const page = (await response.json()) as { list?: { usage?: { quantity?: string | number } }[]; next_offset?: string };
+        const page = (await readWithRetries('Chargebee', () =>
+          fetchFn(`${base}?${query.toString()}`, { headers: { authorization: basicAuth(config.apiKey), accept: 'application/json' } }),
+        )) as { list?: { usage?: { quantity?: string | number } }[]; next_offset?: string } | undefined;
+        if (!page) return { unknown: `Chargebee has no subscription ${subscriptionId}` };
         for (const entry of page.list ?? []) value += Number(entry.usage?.quantity ?? 0);
         offset = page.next_offset;
       } while (offset);

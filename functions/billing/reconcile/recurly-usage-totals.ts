@@ -1,4 +1,5 @@
 import { basicAuth, trimTrailingSlash } from '../providers/attempts';
+import { readWithRetries } from '../providers/provider-reads';
 import { RECURLY_ACCEPT } from '../providers/recurly-client';
 import type { ProviderUsageTotals } from './stripe-usage-totals';
 
@@ -17,10 +18,11 @@ export function recurlyUsageTotals(config: { readonly apiKey: string; readonly b
       let next: string | null = `/subscriptions/${encodeURIComponent(subscriptionId)}/add_ons/${encodeURIComponent(addOnId)}/usage?${query.toString()}`;
       let value = 0;
       while (next) {
-        const response = await fetchFn(`${base}${next}`, { headers: { authorization: basicAuth(config.apiKey), accept: RECURLY_ACCEPT } });
-        if (response.status === 404) return { unknown: `Recurly has no subscription ${subscriptionId} with add-on ${addOnId}` };
-        if (!response.ok) throw new Error(`Recurly answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-        const page = (await response.json()) as { data?: { amount?: number }[]; has_more?: boolean; next?: string | null };
+        const path: string = next;
+        const page = (await readWithRetries('Recurly', () =>
+          fetchFn(`${base}${path}`, { headers: { authorization: basicAuth(config.apiKey), accept: RECURLY_ACCEPT } }),
+        )) as { data?: { amount?: number }[]; has_more?: boolean; next?: string | null } | undefined;
+        if (!page) return { unknown: `Recurly has no subscription ${subscriptionId} with add-on ${addOnId}` };
         for (const usage of page.data ?? []) value += Number(usage.amount ?? 0);
         next = page.has_more && page.next ? page.next : null;
       }

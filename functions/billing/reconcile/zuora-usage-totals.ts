@@ -1,3 +1,4 @@
+import { readWithRetries } from '../providers/provider-reads';
 import { zuoraReads, type ZuoraAccountConfig } from '../providers/zuora-token';
 import type { ProviderUsageTotals } from './stripe-usage-totals';
 
@@ -17,13 +18,14 @@ export function zuoraUsageTotals(config: ZuoraAccountConfig, fetchFn: typeof fet
       let next: string | null = `/v1/usage/accounts/${encodeURIComponent(account)}?pageSize=40`;
       let value = 0;
       while (next) {
-        const response = await read(next);
-        if (response.status === 404) return { unknown: `Zuora has no account ${account}` };
-        if (!response.ok) throw new Error(`Zuora answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-        const page = (await response.json()) as {
-          usage?: { subscriptionNumber?: string; chargeNumber?: string; unitOfMeasure?: string; quantity?: number; startDateTime?: string }[];
-          nextPage?: string | null;
-        };
+        const path: string = next;
+        const page = (await readWithRetries('Zuora', () => read(path))) as
+          | {
+              usage?: { subscriptionNumber?: string; chargeNumber?: string; unitOfMeasure?: string; quantity?: number; startDateTime?: string }[];
+              nextPage?: string | null;
+            }
+          | undefined;
+        if (!page) return { unknown: `Zuora has no account ${account}` };
         for (const usage of page.usage ?? []) {
           const start = Date.parse(usage.startDateTime ?? '');
           if (usage.subscriptionNumber !== subscriptionId || usage.unitOfMeasure !== uom || (charge && usage.chargeNumber !== charge)) continue;

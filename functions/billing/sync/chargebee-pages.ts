@@ -1,6 +1,7 @@
 import type { SyncPhase } from '../../../schemas/billing/provider-sync';
 import { basicAuth, trimTrailingSlash } from '../providers/attempts';
 import type { ProviderPage, ProviderReader } from './provider-reader';
+import { readWithRetries } from '../providers/provider-reads';
 import { chargebeeRecords } from './chargebee-records';
 
 /**
@@ -8,7 +9,7 @@ import { chargebeeRecords } from './chargebee-records';
  * prices, customers, and subscriptions with their customer (`GET /api/v2/<list>?limit=100&offset=`,
  * each entry wrapped in its object's name, `next_offset` where the next page starts). A read is
  * safe to repeat: a 429 is waited out (its Retry-After, else a growing pause) and a 5xx or a lost
- * connection tried again, up to READ_ATTEMPTS times.
+ * connection tried again (providers/provider-reads.ts).
  */
 
 export interface ChargebeeAccountConfig {
@@ -18,8 +19,6 @@ export interface ChargebeeAccountConfig {
 }
 
 export const CHARGEBEE_PAGE = 100;
-const READ_ATTEMPTS = 6;
-const PAUSE_MS = 500;
 
 const LISTS: Record<SyncPhase, { path: string; entry: string }> = {
   products: { path: 'items', entry: 'item' },
@@ -33,26 +32,8 @@ type Entry = Record<string, Record<string, unknown> | undefined>;
 
 export function chargebeeReader(config: ChargebeeAccountConfig, fetchFn: typeof fetch = fetch): ProviderReader {
   const base = `${trimTrailingSlash(config.baseUrl)}/api/v2`;
-  const get = async (path: string): Promise<unknown> => {
-    for (let attempt = 1; ; attempt += 1) {
-      let status = 0;
-      let retryAfterMs: number | undefined;
-      try {
-        const response = await fetchFn(`${base}/${path}`, { headers: { authorization: basicAuth(config.apiKey), accept: 'application/json' } });
-        status = response.status;
-        if (status === 404) return undefined;
-        if (response.ok) return await response.json();
-        const retryAfter = Number(response.headers.get('retry-after'));
-        if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
-        if (status !== 429 && status < 500) throw new ChargebeeReadError(status, await response.text());
-      } catch (error) {
-        if (error instanceof ChargebeeReadError) throw error;
-        // No answer (a lost connection): as retryable as a 5xx.
-      }
-      if (attempt >= READ_ATTEMPTS) throw new ChargebeeReadError(status, `gave up after ${READ_ATTEMPTS} attempts`);
-      await new Promise((done) => setTimeout(done, retryAfterMs ?? PAUSE_MS * 2 ** (attempt - 1)));
-    }
-  };
+  const get = (path: string) =>
+    readWithRetries('Chargebee', () => fetchFn(`${base}/${path}`, { headers: { authorization: basicAuth(config.apiKey), accept: 'application/json' } }));
   // Subscriptions carry their customer (the company id may live in its meta_data).
   const withCustomer = (entry: Entry, name: string) => (name === 'subscription' ? { ...entry[name], customer: entry['customer'] } : entry[name]);
   return {
@@ -70,14 +51,4 @@ export function chargebeeReader(config: ChargebeeAccountConfig, fetchFn: typeof 
     },
     records: chargebeeRecords,
   };
-}
-
-export class ChargebeeReadError extends Error {
-  constructor(
-    readonly status: number,
-    detail: string,
-  ) {
-    super(`Chargebee answered ${status || 'nothing'}: ${detail.slice(0, 300)}`);
-    this.name = 'ChargebeeReadError';
-  }
 }
