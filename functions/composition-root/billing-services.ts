@@ -119,17 +119,17 @@ export function providerWebhookDeps(stores: ServiceStores, connections: () => Pr
     resources: stores.resources,
     writeProfiles: profileWriter(stores),
     now: stores.now,
-    async endpointOf(tenant) {
-      const connectionOf = await connections();
-      const connection = connectionOf(tenant, 'stripe');
-      if (connection?.provider !== 'stripe' || !connection.webhook_secret) return undefined;
-      return { secret: connection.webhook_secret, reader: stripeReader(stripeAccount(connection)) };
+    async endpointOf(tenant, provider) {
+      const connection = (await connections())(tenant, provider);
+      if ((connection?.provider !== 'stripe' && connection?.provider !== 'recurly') || !connection.webhook_secret) return undefined;
+      const reader = readerOfConnection(connection);
+      return reader ? { secret: connection.webhook_secret, reader } : undefined;
     },
     appExists: async (tenant) => (await stores.apps.getApp(tenant.orgId, tenant.appId)) !== undefined,
   };
 }
 
-/** What reconciling a meter with its provider reads: the run's totals, the subscriptions, and the app's Stripe account. */
+/** What reconciling a meter with its provider reads: the run's totals, the subscriptions, and the app's account at the provider. */
 export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, connections: () => Promise<ProviderConnectionLookup>): ReconcileDeps {
   return {
     resources: stores.resources,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderSync } from '../../schemas/billing/provider-sync';
 import { FakeRecurly } from '../support/fake-providers';
-import { recurlyObjects } from '../support/fake-providers/fake-recurly-catalog';
+import { recurlyObjects, signedRecurlyEvent } from '../support/fake-providers/fake-recurly-catalog';
 import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
@@ -16,6 +16,7 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  */
 describe('sync in from Recurly', () => {
   const API_KEY = 'recurly_test_sync';
+  const WEBHOOK_SECRET = 'recurly_webhook_secret';
   let recurly: FakeRecurly;
   let rt: TestRuntime;
   let meterId: string;
@@ -49,7 +50,7 @@ describe('sync in from Recurly', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'uab-provider-sync-recurly-'));
     await writeFile(
       join(dataDir, 'billing-providers.json'),
-      JSON.stringify({ connections: [{ provider: 'recurly', api_key: API_KEY, base_url: recurly.url }] }),
+      JSON.stringify({ connections: [{ provider: 'recurly', api_key: API_KEY, base_url: recurly.url, webhook_secret: WEBHOOK_SECRET }] }),
     );
     rt = await startTestRuntime('provider-sync-recurly', { dataDir, governanceRefreshMs: 0 });
   }, 120_000);
@@ -121,6 +122,54 @@ describe('sync in from Recurly', () => {
     await rt.waitUntilConsumed(30_000);
     expect((await rt.billing.runOnce({ now: new Date(w1.getTime() + 3 * HOUR) })).errors).toEqual([]);
     expect(recurly.totals()).toEqual({ rsub_0: 2n, rsub_1: 3n });
+  }, 60_000);
+
+  it('keeps accounts and subscriptions current by signed webhook: applied once, refused unsigned', async () => {
+    const { org_id, app_id } = rt.credentials;
+    const post = (event: Record<string, unknown>, signature?: string) =>
+      rt.management(
+        'POST',
+        `/public/providers/recurly/webhooks/${org_id}/${app_id}`,
+        { authorization: '', 'content-type': 'application/json', ...(signature ? { 'recurly-signature': signature } : {}) },
+        event,
+      );
+    const changed = recurlyObjects.subscription('rsub_5', { id: 'racc_5', code: 'company-5' }, plan, [calls], period, 'canceled');
+    recurly.catalog.put('subscriptions', changed);
+    const event = {
+      id: 'evt_sub_5',
+      object_type: 'subscription',
+      site_id: 'site',
+      event_type: 'canceled',
+      event_time: new Date().toISOString(),
+      uuid: changed['uuid'],
+    };
+    const signed = signedRecurlyEvent(WEBHOOK_SECRET, event);
+    const applied = await post(event, signed.signature);
+    expect(applied.body).toEqual({ received: true, event_id: 'evt_sub_5', outcome: 'applied' });
+    expect((await post(event, signed.signature)).body.outcome).toBe('duplicate');
+    const unsigned = await post(event);
+    expect(unsigned.status).toBe(400);
+    expect(JSON.stringify(unsigned.body)).toContain('recurly-signature');
+    expect((await post(event, signedRecurlyEvent('another secret', event).signature)).status).toBe(400);
+    // An account event: its code is read from Recurly as it is now.
+    recurly.catalog.put('accounts', recurlyObjects.account('racc_6', 'company-6', { company: 'Renamed Six' }));
+    const account = {
+      id: 'evt_acc_6',
+      object_type: 'account',
+      site_id: 'site',
+      event_type: 'updated',
+      event_time: new Date().toISOString(),
+      account_code: 'company-6',
+    };
+    expect((await post(account, signedRecurlyEvent(WEBHOOK_SECRET, account).signature)).body.outcome).toBe('applied');
+    // A catalog event is left to the sweep.
+    const item = { id: 'evt_item', object_type: 'item', site_id: 'site', event_type: 'updated', event_time: new Date().toISOString() };
+    expect((await post(item, signedRecurlyEvent(WEBHOOK_SECRET, item).signature)).body.outcome).toBe('ignored');
+    await rt.waitUntilConsumed(30_000);
+    const subscriptions = await rt.management('GET', '/search/~/companies/company-5/subscriptions');
+    const listed = (subscriptions.body.hits?.hits ?? subscriptions.body).map((hit: { _source?: Record<string, unknown> }) => hit._source ?? hit);
+    expect(listed.find((s: { subscription_id: string }) => s.subscription_id === 'rsub_5')).toMatchObject({ status: 'cancelled' });
+    expect(JSON.stringify((await rt.management('GET', '/search/~/companies/company-6')).body)).toContain('Renamed Six');
   }, 60_000);
 
   it("reconciles with the add-ons' usage records, and corrects a planted difference with one action", async () => {

@@ -27,7 +27,15 @@ export const ProviderConnection = z.discriminatedUnion('provider', [
     })
     .strict(),
   z.object({ provider: z.literal('chargebee'), api_key: Secret, base_url: z.url() }).strict(),
-  z.object({ provider: z.literal('recurly'), api_key: Secret, base_url: z.url().optional() }).strict(),
+  z
+    .object({
+      provider: z.literal('recurly'),
+      api_key: Secret,
+      base_url: z.url().optional(),
+      /** The secret of the Recurly webhook endpoint that keeps synced accounts and subscriptions current. */
+      webhook_secret: Secret.optional(),
+    })
+    .strict(),
   z.object({ provider: z.literal('zuora'), client_id: Secret, client_secret: Secret, base_url: z.url() }).strict(),
 ]);
 export type ProviderConnection = z.infer<typeof ProviderConnection>;

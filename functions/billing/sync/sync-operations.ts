@@ -4,7 +4,9 @@ import { contextOf } from '../../resources/crud-operations';
 import type { ResourceStore } from '../../resources/resource-store';
 import { NotFoundError, ServiceUnavailableError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
-import { applyStripeEvent, verifyStripeSignature, type StripeWebhookDeps } from './stripe-webhooks';
+import { applyProviderEvent, type ProviderEvent, type WebhookDeps } from './apply-event';
+import { recurlyEventOf, verifyRecurlySignature } from './recurly-webhooks';
+import { stripeEventOf, verifyStripeSignature } from './stripe-webhooks';
 import type { ProviderReader } from './provider-reader';
 import { readSync, requestSync, type SyncTenant } from './sync-records';
 
@@ -14,14 +16,21 @@ export interface SyncOperationDeps {
   readonly startNow?: (tenant: { orgId: string; appId: string }) => void;
   readonly now?: () => Date;
   /** What a provider's webhook needs; none: webhooks are refused (503) where the runtime cannot read the connections. */
-  readonly webhooks?: StripeWebhookDeps & {
-    /** The app's webhook endpoint: its signing secret and the reader of its account (from its connection); none: not set up. */
-    readonly endpointOf: (tenant: SyncTenant) => Promise<{ readonly secret: string; readonly reader: ProviderReader } | undefined>;
+  readonly webhooks?: WebhookDeps & {
+    /** The app's webhook endpoint at a provider: its signing secret and the reader of its account (from its connection); none: not set up. */
+    readonly endpointOf: (tenant: SyncTenant, provider: WebhookProvider) => Promise<{ readonly secret: string; readonly reader: ProviderReader } | undefined>;
     readonly appExists: (tenant: SyncTenant) => Promise<boolean>;
   };
 }
 
 type SyncOperation = Operation<ManagementCaller | undefined>;
+
+/** Providers whose signed webhooks are taken, and how each one's signature and event are read. */
+const WEBHOOKS = {
+  stripe: { header: 'stripe-signature', verify: verifyStripeSignature, eventOf: stripeEventOf },
+  recurly: { header: 'recurly-signature', verify: verifyRecurlySignature, eventOf: recurlyEventOf },
+} satisfies Record<string, { header: string; verify: typeof verifyStripeSignature; eventOf: (payload: Buffer) => ProviderEvent }>;
+export type WebhookProvider = keyof typeof WEBHOOKS;
 
 /** The provider in the path; another is a path that does not exist (404), as `/providers/foo` is no resource. */
 function providerOf(value: string | undefined): SyncedProvider {
@@ -54,17 +63,18 @@ export function syncOperations(deps: SyncOperationDeps): Record<'requestProvider
       return { status: 200, body: sync };
     },
     async providerWebhook(request) {
-      // Chargebee keeps its records current by the sweep alone for now (its webhooks carry no signature to verify, only basic auth).
-      if (providerOf(request.pathParams['provider']) !== 'stripe')
-        throw new NotFoundError('Webhooks are taken from Stripe only; other providers are kept current by the sweep');
+      const provider = providerOf(request.pathParams['provider']);
+      // Chargebee's and Zuora's webhooks carry no signature over the event: their records are kept current by the sweep.
+      if (!(provider in WEBHOOKS)) throw new NotFoundError('Webhooks are taken from Stripe and Recurly; other providers are kept current by the sweep');
+      const taken = WEBHOOKS[provider as WebhookProvider];
       const webhooks = deps.webhooks;
       if (!webhooks) throw new ServiceUnavailableError('Provider webhooks are not served here');
       const tenant = { orgId: request.pathParams['orgId'] ?? '', appId: request.pathParams['appId'] ?? '' };
-      const endpoint = await webhooks.endpointOf(tenant);
+      const endpoint = await webhooks.endpointOf(tenant, provider as WebhookProvider);
       // One answer for an unknown app and an app without a webhook secret: the URL tells a stranger nothing.
-      if (!endpoint || !(await webhooks.appExists(tenant))) throw new NotFoundError('No Stripe webhook endpoint is set up here');
-      verifyStripeSignature(request.rawBody, request.headers['stripe-signature'], endpoint.secret, now());
-      return { status: 200, body: await applyStripeEvent(webhooks, tenant, endpoint.reader, request.rawBody) };
+      if (!endpoint || !(await webhooks.appExists(tenant))) throw new NotFoundError(`No ${provider} webhook endpoint is set up here`);
+      taken.verify(request.rawBody, request.headers[taken.header], endpoint.secret, now());
+      return { status: 200, body: await applyProviderEvent(webhooks, tenant, endpoint.reader, taken.eventOf(request.rawBody)) };
     },
   };
 }

@@ -194,11 +194,14 @@ export const syncSchemas: Record<string, RouteSchema> = {
   },
   providerWebhook: {
     description:
-      "Where the provider sends its webhook events (register this URL in Stripe's dashboard with the events product.*, price.*, customer.* and customer.subscription.*, and put the endpoint's signing secret in the app's connection as webhook_secret). An event is taken only when signed with that secret within 5 minutes, once per event id; the object it names is read from the provider as it is now and written as the sync writes it, so repeated, late or out-of-order events leave the record as the provider has it. 404 when the app has no webhook secret.",
+      "Where the provider sends its signed webhook events. Stripe: register this URL with the events product.*, price.*, customer.* and customer.subscription.*, and put the endpoint's signing secret in the app's connection as webhook_secret (Stripe-Signature, within 5 minutes). Recurly: a JSON webhook endpoint with account and subscription events, its secret as the connection's webhook_secret (recurly-signature, within 5 minutes). An event is taken once per event id; the object it names is read from the provider as it is now and written as the sync writes it, so repeated, late or out-of-order events leave the record as the provider has it. 404 for Chargebee and Zuora (kept current by the sweep) and when the app has no webhook secret.",
     params: { ...SyncPath, orgId: "The app's organisation.", appId: 'The app.' },
     body: named(
       'ProviderWebhookEvent',
-      z.looseObject({ id: z.string(), type: z.string(), created: z.number().int(), data: z.looseObject({ object: z.looseObject({ id: z.string() }) }) }),
+      z.union([
+        z.looseObject({ id: z.string(), type: z.string(), created: z.number().int(), data: z.looseObject({ object: z.looseObject({ id: z.string() }) }) }),
+        z.looseObject({ id: z.string(), object_type: z.string(), event_type: z.string() }),
+      ]),
     ),
     responseStatus: 200,
     response: named(

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { FakeReply, FakeRequest } from './fake-server';
 
 /**
@@ -29,7 +30,13 @@ export class FakeRecurlyCatalog {
     const [kind, id, ...rest] = request.path.replace(/^\//, '').split('/') as [RecurlyListKind, string | undefined, ...string[]];
     if (request.method !== 'GET' || !(kind in this.objects) || rest.length > 0) return undefined;
     if (id !== undefined) {
-      const found = this.objects[kind].get(decodeURIComponent(id));
+      // Recurly takes `code-<code>` (plans, accounts) and `uuid-<uuid>` (subscriptions) beside ids.
+      const key = decodeURIComponent(id);
+      const found = key.startsWith('code-')
+        ? [...this.objects[kind].values()].find((o) => o['code'] === key.slice(5))
+        : key.startsWith('uuid-')
+          ? [...this.objects[kind].values()].find((o) => o['uuid'] === key.slice(5))
+          : this.objects[kind].get(key);
       return found
         ? { status: 200, body: found }
         : { status: 404, body: { error: { type: 'not_found', message: `Couldn't find ${KINDS[kind]} with id = ${id}` } } };
@@ -71,6 +78,7 @@ export const recurlyObjects = {
     state = 'active',
   ): RecurlyObject => ({
     id,
+    uuid: `uuid${id.replace(/[^a-z0-9]/gi, '')}`,
     state,
     account,
     plan,
@@ -80,3 +88,10 @@ export const recurlyObjects = {
     add_ons: addOns.map((addOn) => ({ object: 'subscription_add_on', add_on: addOn })),
   }),
 };
+
+/** A webhook delivery as Recurly signs it: the JSON body and its recurly-signature header (a timestamp in ms, then the HMAC-SHA256 of `timestamp.body`). */
+export function signedRecurlyEvent(secret: string, event: Record<string, unknown>, at: Date = new Date()): { body: string; signature: string } {
+  const body = JSON.stringify(event);
+  const timestamp = String(at.getTime());
+  return { body, signature: `${timestamp},${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}` };
+}
