@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,23 @@ describe('sync in from Zuora', () => {
     expect(corrected.status).toBe(200);
     expect(corrected.body.corrections).toEqual([expect.objectContaining({ subscription_id: 'S-1', sent: -4, outcome: 'sent' })]);
     expect(corrected.body.reconciliation.counts).toMatchObject({ matched: 1, drift: 0 });
+    expect(zuora.totals()).toEqual({ 'S-1': 3n });
+  }, 60_000);
+
+  it("leaves drift the service caused itself (a refused delivery) to the window's next correction, saying so", async () => {
+    const { w2, at } = settledWindows();
+    const call = numberedCalls();
+    const events = Array.from({ length: 2 }, (_unused, k) => call({ company_id: 'A-00001', transaction_id: randomUUID() }, at(w2, 10 + k)));
+    expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
+    await rt.waitUntilConsumed(30_000);
+    zuora.failNext(1, { kind: 'status', status: 400, message: 'Invalid charge', code: 'INVALID_VALUE' });
+    expect((await rt.billing.runOnce({ now: new Date(w2.getTime() + 2 * HOUR) })).failed).toBeGreaterThanOrEqual(1);
+    const drifted = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(drifted.body.drift).toEqual([expect.objectContaining({ subscription_id: 'S-1', reported: 5, provider: 3, difference: -2 })]);
+    const corrected = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`);
+    expect(corrected.body.corrections).toEqual([
+      expect.objectContaining({ subscription_id: 'S-1', outcome: 'failed', attempts: 0, reason: expect.stringContaining('refused by the provider') }),
+    ]);
     expect(zuora.totals()).toEqual({ 'S-1': 3n });
   }, 60_000);
 });

@@ -32,48 +32,80 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
   const wanted = only ? new Set(only) : undefined;
   const earlier = previous?.corrections ?? [];
   const params = meter.params as never;
-  const corrections = await mapWithConcurrency(
-    current.drift.filter((drift) => !wanted || wanted.has(drift.subscription_id)),
-    SENDS_IN_FLIGHT,
-    async (drift): Promise<ReconciliationCorrection> => {
-      const version =
-        earlier.filter((c) => c.subscription_id === drift.subscription_id && c.period_start === drift.period_start && c.outcome !== 'failed').length + 1;
-      const identity: ReportIdentity = {
-        orgId: tenant.orgId,
-        appId: tenant.appId,
-        meterId,
-        subscriptionId: `reconcile:${drift.subscription_id}`,
-        windowStart: new Date(drift.period_start),
-        windowEnd: new Date(drift.period_end),
-        reportVersion: version,
-        destination: provider,
-      };
-      const key = idempotencyKey(identity);
-      const base = {
-        subscription_id: drift.subscription_id,
-        customer: drift.customer,
-        period_start: drift.period_start,
-        period_end: drift.period_end,
-        correction_version: version,
-        sent: -drift.difference,
-        idempotency_key: key,
-        at: deps.now().toISOString(),
-      };
-      if (!Number.isInteger(drift.difference))
-        return { ...base, sent: 0, outcome: 'failed', reason: 'Stripe holds a fractional total; only whole differences are corrected', attempts: 0 };
-      const outcome = await client.report(correctionRequest(identity, key, drift, params));
-      const failure = outcome.requests.at(-1);
+  const chosen = current.drift.filter((drift) => !wanted || wanted.has(drift.subscription_id));
+  const refused = await withRefusedDeliveries(deps, tenant, meterId, chosen, deps.now());
+  const corrections = await mapWithConcurrency(chosen, SENDS_IN_FLIGHT, async (drift): Promise<ReconciliationCorrection> => {
+    const version =
+      earlier.filter((c) => c.subscription_id === drift.subscription_id && c.period_start === drift.period_start && c.outcome !== 'failed').length + 1;
+    const identity: ReportIdentity = {
+      orgId: tenant.orgId,
+      appId: tenant.appId,
+      meterId,
+      subscriptionId: `reconcile:${drift.subscription_id}`,
+      windowStart: new Date(drift.period_start),
+      windowEnd: new Date(drift.period_end),
+      reportVersion: version,
+      destination: provider,
+    };
+    const key = idempotencyKey(identity);
+    const base = {
+      subscription_id: drift.subscription_id,
+      customer: drift.customer,
+      period_start: drift.period_start,
+      period_end: drift.period_end,
+      correction_version: version,
+      sent: -drift.difference,
+      idempotency_key: key,
+      at: deps.now().toISOString(),
+    };
+    if (!Number.isInteger(drift.difference))
+      return { ...base, sent: 0, outcome: 'failed', reason: `${provider} holds a fractional total; only whole differences are corrected`, attempts: 0 };
+    // Its own refused version would be sent twice: the window's next correction carries it.
+    if (refused.has(drift.subscription_id))
       return {
         ...base,
-        outcome: outcome.success ? (outcome.duplicate ? 'duplicate' : 'sent') : 'failed',
-        ...(outcome.success ? {} : { reason: failure?.error_message ?? 'Stripe did not take the correction' }),
-        attempts: outcome.requests.length,
+        sent: 0,
+        outcome: 'failed',
+        reason: "a report of the period was refused by the provider (status failed): the window's next correction carries it, so it is not sent here too",
+        attempts: 0,
       };
-    },
-  );
+    const outcome = await client.report(correctionRequest(identity, key, drift, params));
+    const failure = outcome.requests.at(-1);
+    return {
+      ...base,
+      outcome: outcome.success ? (outcome.duplicate ? 'duplicate' : 'sent') : 'failed',
+      ...(outcome.success ? {} : { reason: failure?.error_message ?? `${provider} did not take the correction` }),
+      attempts: outcome.requests.length,
+    };
+  });
   await recordCorrections(deps.resources, tenant, meterId, corrections);
   if (corrections.some((c) => c.outcome !== 'failed')) await reconcileMeter(deps, tenant, meterId, account);
   return { corrections, reconciliation: (await lastReconciliation(deps.resources, tenant, meterId)) ?? current };
+}
+
+/** The drifting subscriptions whose period holds a report the provider refused (`failed`): read from the periods' windows once. */
+async function withRefusedDeliveries(
+  deps: ReconcileDeps,
+  tenant: ReconcileTenant,
+  meterId: string,
+  drift: readonly ReconciliationDrift[],
+  now: Date,
+): Promise<Set<string>> {
+  const refused = new Set<string>();
+  if (drift.length === 0) return refused;
+  const wanted = new Map(drift.map((d) => [d.subscription_id, d]));
+  const from = new Date(Math.min(...drift.map((d) => Date.parse(d.period_start))));
+  let cursor: string | undefined;
+  do {
+    const page = await deps.reports.listWindows(tenant, { from, to: now, meterId, maxWindows: 200, ...(cursor ? { cursor } : {}) });
+    for (const group of page.windows)
+      for (const report of group.reports) {
+        const period = report.subscription_id === null ? undefined : wanted.get(report.subscription_id);
+        if (period && report.status === 'failed' && report.subscription_period_start === period.period_start) refused.add(period.subscription_id);
+      }
+    cursor = page.cursor;
+  } while (cursor);
+  return refused;
 }
 
 /**
