@@ -16,6 +16,7 @@ import { stripeUsageTotals } from '../billing/reconcile/stripe-usage-totals';
 import { chargebeeUsageTotals } from '../billing/reconcile/chargebee-usage-totals';
 import { recurlyUsageTotals } from '../billing/reconcile/recurly-usage-totals';
 import { createRecurlyClient } from '../billing/providers/recurly-client';
+import { createChargebeeClient } from '../billing/providers/chargebee-client';
 import { createStripeClient } from '../billing/providers/stripe-client';
 import { observedGraceMs } from '../billing/completeness/lateness';
 import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
@@ -142,7 +143,10 @@ export function reconcileDeps(stores: ServiceStores, index: SearchableIndex, con
         const account = stripeAccount(connection);
         return { totals: stripeUsageTotals(account), corrections: createStripeClient(account) };
       }
-      if (connection?.provider === 'chargebee') return { totals: chargebeeUsageTotals({ apiKey: connection.api_key, baseUrl: connection.base_url }) };
+      if (connection?.provider === 'chargebee') {
+        const account = { apiKey: connection.api_key, baseUrl: connection.base_url };
+        return { totals: chargebeeUsageTotals(account), corrections: createChargebeeClient(account), correctsBy: 'added-usage' as const };
+      }
       if (connection?.provider === 'recurly') {
         const account = { apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}) };
         return { totals: recurlyUsageTotals(account), corrections: createRecurlyClient(account) };

@@ -167,7 +167,7 @@ describe('sync in from Chargebee', () => {
     expect(chargebee.totals()).toEqual({ cb_sub_0: 1n, cb_sub_1: 2n, cb_sub_2: 3n });
   }, 60_000);
 
-  it("reconciles a Chargebee meter with the site's usages: matched, then a planted usage reported as drift", async () => {
+  it("reconciles a Chargebee meter with the site's usages: matched, an excess reported and left, a shortfall corrected", async () => {
     const meterId = ((await rt.management('GET', '/~/billing/meters')).body as { _id: string; slug: string }[]).find((m) => m.slug === 'chargebee-calls')!._id;
     const first = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
     expect(first.status).toBe(200);
@@ -177,10 +177,20 @@ describe('sync in from Chargebee', () => {
     expect(drifted.body.drift).toEqual([
       expect.objectContaining({ subscription_id: 'cb_sub_1', customer: customerId(1), reported: 2, provider: 6, difference: 4 }),
     ]);
-    // Chargebee keeps one usage per window: drift there is shown, not sent back by the correction action.
+    // Chargebee takes no negative usage: an excess is left, saying so.
+    const excess = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`);
+    expect(excess.status).toBe(200);
+    expect(excess.body.corrections).toEqual([
+      expect.objectContaining({ subscription_id: 'cb_sub_1', outcome: 'failed', attempts: 0, reason: expect.stringContaining('takes no negative usage') }),
+    ]);
+    // A shortfall (a usage deleted there) is sent as a usage of its own, dated apart from every window's, and then matches.
+    chargebee.removeUsages((u) => u.id.startsWith('planted') || u.subscription_id === 'cb_sub_2');
+    const short = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
+    expect(short.body.drift).toEqual([expect.objectContaining({ subscription_id: 'cb_sub_2', reported: 3, provider: 0, difference: -3 })]);
     const corrected = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation/corrections`);
-    expect(corrected.status).toBe(400);
-    expect(corrected.body.error.message).toContain('not corrected by this action');
+    expect(corrected.body.corrections).toEqual([expect.objectContaining({ subscription_id: 'cb_sub_2', sent: 3, outcome: 'sent' })]);
+    expect(corrected.body.reconciliation.counts).toMatchObject({ matched: 3, drift: 0 });
+    expect(chargebee.totals()).toEqual({ cb_sub_0: 1n, cb_sub_1: 2n, cb_sub_2: 3n });
   }, 60_000);
 
   it('refuses a webhook path for Chargebee (kept current by the sweep) and an unknown provider alike, with 404', async () => {

@@ -8,9 +8,10 @@ import { lastReconciliation, reconcileMeter, reconciledMeterOf, recordCorrection
 /**
  * Drift corrected in one action: the meter is compared with its provider again (so only drift that is
  * still there is corrected), and each drifting subscription's difference is sent as one more usage
- * in its period (a Stripe meter event, a Recurly usage record), through the same client, retry policy
- * and idempotency keys as the run's versioned corrections. Both add usage up, so afterwards the
- * provider holds what was reported; the comparison made after sending is the answer.
+ * in its period (a Stripe meter event, a Recurly or Zuora usage record; for Chargebee, which takes no
+ * negative usage, a shortfall only), through the same client, retry policy and idempotency keys as
+ * the run's versioned corrections, so afterwards the provider holds what was reported; the
+ * comparison made after sending is the answer.
  *
  * Each correction is a version per subscription and period (`reconcile:<subscription>` in the key):
  * the action retried after a crash, or run twice at once, sends the same key, which Stripe takes once.
@@ -22,11 +23,10 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
   const { meter, provider, account } = await reconciledMeterOf(deps, tenant, meterId);
   const client = account.corrections;
   if (!client)
+    // Only a webhook meter has no provider client: its receiver's drift is what it refused or never confirmed.
     throw new ValidationError(
-      provider === 'webhook'
-        ? "A webhook receiver's drift comes from deliveries it refused or never confirmed (the reports say which): this action does not send them again; the next correction of those windows carries them"
-        : `Drift at ${provider} is not corrected by this action: it keeps one usage per window, which the billing run's own versions replace; the drift shows which subscriptions and periods to look at`,
-      [{ field: 'billing_plan.provider_slug', reason: 'drift is corrected for stripe, recurly and zuora meters' }],
+      "A webhook receiver's drift comes from deliveries it refused or never confirmed (the reports say which): this action does not send them again; the next correction of those windows carries them",
+      [{ field: 'billing_plan.provider_slug', reason: 'drift is corrected for meters reporting to a billing provider' }],
     );
   const [current, previous] = await Promise.all([reconcileMeter(deps, tenant, meterId, account), lastReconciliation(deps.resources, tenant, meterId)]);
   const wanted = only ? new Set(only) : undefined;
@@ -37,17 +37,10 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
   const corrections = await mapWithConcurrency(chosen, SENDS_IN_FLIGHT, async (drift): Promise<ReconciliationCorrection> => {
     const version =
       earlier.filter((c) => c.subscription_id === drift.subscription_id && c.period_start === drift.period_start && c.outcome !== 'failed').length + 1;
-    const identity: ReportIdentity = {
-      orgId: tenant.orgId,
-      appId: tenant.appId,
-      meterId,
-      subscriptionId: `reconcile:${drift.subscription_id}`,
-      windowStart: new Date(drift.period_start),
-      windowEnd: new Date(drift.period_end),
-      reportVersion: version,
-      destination: provider,
-    };
-    const key = idempotencyKey(identity);
+    const request =
+      account.correctsBy === 'added-usage'
+        ? shortfallRequest(tenant, meterId, drift, version, params)
+        : correctionRequest(tenant, meterId, drift, version, provider, params);
     const base = {
       subscription_id: drift.subscription_id,
       customer: drift.customer,
@@ -55,21 +48,17 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
       period_end: drift.period_end,
       correction_version: version,
       sent: -drift.difference,
-      idempotency_key: key,
+      idempotency_key: request.idempotencyKey,
       at: deps.now().toISOString(),
     };
-    if (!Number.isInteger(drift.difference))
-      return { ...base, sent: 0, outcome: 'failed', reason: `${provider} holds a fractional total; only whole differences are corrected`, attempts: 0 };
+    const refusal = (reason: string): ReconciliationCorrection => ({ ...base, sent: 0, outcome: 'failed', reason, attempts: 0 });
+    if (!Number.isInteger(drift.difference)) return refusal(`${provider} holds a fractional total; only whole differences are corrected`);
+    if (account.correctsBy === 'added-usage' && drift.difference > 0)
+      return refusal(`${provider} holds more than was reported and takes no negative usage: remove the extra usage there`);
     // Its own refused version would be sent twice: the window's next correction carries it.
     if (refused.has(drift.subscription_id))
-      return {
-        ...base,
-        sent: 0,
-        outcome: 'failed',
-        reason: "a report of the period was refused by the provider (status failed): the window's next correction carries it, so it is not sent here too",
-        attempts: 0,
-      };
-    const outcome = await client.report(correctionRequest(identity, key, drift, params));
+      return refusal("a report of the period was refused by the provider (status failed): the window's next correction carries it, so it is not sent here too");
+    const outcome = await client.report(request);
     const failure = outcome.requests.at(-1);
     return {
       ...base,
@@ -113,15 +102,62 @@ async function withRefusedDeliveries(
  * start, so it lands on the period's invoice), the reported total as the quantity and what Stripe
  * holds as what was sent before; the client sends the difference of the two.
  */
-function correctionRequest(identity: ReportIdentity, key: string, drift: ReconciliationDrift, params: never): UsageReportRequest<never> {
+function correctionRequest(
+  tenant: ReconcileTenant,
+  meterId: string,
+  drift: ReconciliationDrift,
+  version: number,
+  provider: string,
+  params: never,
+): UsageReportRequest<never> {
+  const identity: ReportIdentity = {
+    orgId: tenant.orgId,
+    appId: tenant.appId,
+    meterId,
+    subscriptionId: `reconcile:${drift.subscription_id}`,
+    windowStart: new Date(drift.period_start),
+    windowEnd: new Date(drift.period_end),
+    reportVersion: version,
+    destination: provider,
+  };
   return {
     identity,
-    idempotencyKey: key,
-    meter: { id: identity.meterId },
+    idempotencyKey: idempotencyKey(identity),
+    meter: { id: meterId },
     subscription: { subscriptionId: drift.subscription_id, companyId: drift.customer, customerId: drift.customer },
     window: { start: identity.windowStart, end: identity.windowEnd },
     quantity: BigInt(drift.reported),
     previousQuantity: BigInt(drift.provider),
+    reportTotalUsage: BigInt(drift.reported),
+    params,
+  };
+}
+
+/**
+ * A shortfall as a usage of its own, for a provider that keeps one usage per date (Chargebee): dated
+ * `version` seconds into the period, a date no window's usage has (windows start on whole minutes),
+ * with the shortfall as its quantity; its own key per version.
+ */
+function shortfallRequest(tenant: ReconcileTenant, meterId: string, drift: ReconciliationDrift, version: number, params: never): UsageReportRequest<never> {
+  const start = new Date(Date.parse(drift.period_start) + version * 1000);
+  const identity: ReportIdentity = {
+    orgId: tenant.orgId,
+    appId: tenant.appId,
+    meterId,
+    subscriptionId: `reconcile:${drift.subscription_id}`,
+    windowStart: start,
+    windowEnd: new Date(start.getTime() + 1000),
+    reportVersion: 1,
+    destination: 'chargebee',
+  };
+  return {
+    identity,
+    idempotencyKey: idempotencyKey(identity),
+    meter: { id: meterId },
+    subscription: { subscriptionId: drift.subscription_id, companyId: drift.customer, customerId: drift.customer },
+    window: { start, end: identity.windowEnd },
+    quantity: BigInt(-drift.difference),
+    previousQuantity: 0n,
     reportTotalUsage: BigInt(drift.reported),
     params,
   };

@@ -49,8 +49,14 @@ const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee
 
 export interface ReconcileAccount {
   readonly totals: ProviderUsageTotals;
-  /** Where drift can be sent back as a signed difference (Stripe and Recurly add usage up); none where the provider keeps one usage per window. */
+  /** The client drift corrections go through; none where they cannot be sent (a webhook receiver). */
   readonly corrections?: ProviderClient<never>;
+  /**
+   * How the provider takes a correction: `signed` (Stripe, Recurly, Zuora add usage up, negative
+   * included: the difference is sent); `added-usage` (Chargebee keeps one usage per date and takes no
+   * negative one: a shortfall is sent as a usage of its own, an excess cannot be taken back).
+   */
+  readonly correctsBy?: 'signed' | 'added-usage';
 }
 
 const location = (tenant: ReconcileTenant) => ({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: RECONCILE_PREFIX });

@@ -46,6 +46,11 @@ export class FakeChargebee extends FakeProviderServer {
     return Object.fromEntries(totals);
   }
 
+  /** Deletes usages, as "Delete a usage" in Chargebee would (drift planted at the provider). */
+  removeUsages(which: (usage: Usage) => boolean): void {
+    for (let i = this.usages.length - 1; i >= 0; i -= 1) if (which(this.usages[i]!)) this.usages.splice(i, 1);
+  }
+
   /** A usage recorded at Chargebee that the service did not send (drift planted at the provider). */
   plantUsage(usage: { subscription_id: string; item_price_id: string; usage_date: number; quantity: bigint }): void {
     this.usages.push({ id: `planted_${this.usages.length + 1}`, ...usage });

@@ -30,7 +30,7 @@ export function ReconciliationPanel({ meterId, provider }: { meterId: string; pr
       <h2>Reconciliation with {title}</h2>
       <p className="muted">
         Reads back each reported subscription's usage this period from {title} and compares it with what was reported.
-        {provider === 'chargebee' ? ` ${title} keeps one usage per window, so drift there is shown, not sent back.` : ''}
+        {provider === 'chargebee' ? ` ${title} takes no negative usage: a shortfall is sent as a usage of its own, an excess is left and said so.` : ''}
         {provider === 'webhook' ? ' What the receiver holds is read from its answers to each delivery; what it refused shows as drift.' : ''}
       </p>
       <button type="button" onClick={() => check.mutate(meterId)} disabled={check.isPending}>
@@ -45,7 +45,7 @@ export function ReconciliationPanel({ meterId, provider }: { meterId: string; pr
           <p>Nothing has been compared with {title} for this meter.</p>
         </EmptyState>
       ) : (
-        <Outcome reconciliation={shown} correct={provider === 'chargebee' || provider === 'webhook' ? undefined : correct} title={title} />
+        <Outcome reconciliation={shown} correct={provider === 'webhook' ? undefined : correct} title={title} />
       )}
     </section>
   );
@@ -62,7 +62,7 @@ function CorrectionSummary({ corrections }: { corrections: readonly Correction[]
   );
 }
 
-/** `correct` only where drift can be sent back (Stripe, Recurly and Zuora add usage up). */
+/** `correct` where drift can be sent to the provider (not to a webhook receiver). */
 function Outcome({ reconciliation, correct, title }: { reconciliation: Reconciliation; correct: CorrectDrift | undefined; title: string }) {
   const { counts } = reconciliation;
   return (
