@@ -8,7 +8,7 @@ import { ARRIVAL_LAG_EDGES_MS, lagCovering, type ArrivalLags } from '../../searc
 import { parseSearchRequest } from '../../search/dsl';
 import type { SearchableIndex } from '../../search/port';
 import { ValidationError } from '../../shared/errors';
-import { MIN_SETTLE_MS } from '../run/meter-run';
+import { MIN_SETTLE_MS } from '../run/settle-time';
 import { runMeterOf, type RunMeter } from '../run/run-meter';
 
 /**

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closedWindows, windowContaining, type UsageWindow } from '../../../values/reporting-period';
 import { TaskLane } from '../../shared/concurrency';
-import { LATE_AFTER_MS } from '../late-events/late-window-store';
-
-/** The least a window waits after it closes: the late-event marks need LATE_AFTER_MS, plus a minute for indexing. */
-export const MIN_SETTLE_MS = LATE_AFTER_MS + 60_000;
+import { MIN_SETTLE_MS, settleMsOf } from './settle-time';
 import { reportKeyOf, type PreparedOutcomes, type ReportTenant, type WindowReports } from '../reports/report-store';
 import {
   type BillingProgress,
@@ -81,7 +78,10 @@ export class MeterRun implements WindowPipelineSteps {
       return true;
     }
     try {
-      [this.cursor, this.settleMs] = await Promise.all([deps.runState.readCursor(tenant, meter.id), this.graceMs()]);
+      [this.cursor, this.settleMs] = await Promise.all([
+        deps.runState.readCursor(tenant, meter.id),
+        settleMsOf(this.context.settings, meter, deps.observedGraceMs, tenant),
+      ]);
       this.pricing = await loadMeterPricing(deps.resources, tenant, meter.catalogPlanId);
       if (!(await this.newWindows())) return false;
       // Corrections read stored headers: the outcomes of the windows just delivered are recorded first.
@@ -100,14 +100,6 @@ export class MeterRun implements WindowPipelineSteps {
       const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) this.progress({ phase: 'meter-done', detail: `clean-up of an old generation failed: ${String(failure.reason)}` });
     }
-  }
-
-  /** What windows wait after they close: the run's setting, else the meter's grace period (its own, else the one observed), never under the minimum. */
-  private async graceMs(): Promise<number> {
-    const { settings } = this.context;
-    if (settings.settleMs !== undefined) return settings.settleMs;
-    const grace = this.meter.graceMs ?? (await this.deps.observedGraceMs?.(this.tenant, this.meter.id));
-    return Math.max(MIN_SETTLE_MS, grace ?? 0);
   }
 
   private async takeLease(): Promise<boolean> {
