@@ -70,7 +70,7 @@ export function providerSyncDeps(stores: ServiceStores, connectionOf: ProviderCo
     resources: stores.resources,
     readerOf(tenant, provider) {
       const connection = connectionOf(tenant, provider);
-      return connection ? readerOfConnection(connection) : undefined;
+      return connection && readerOfConnection(connection);
     },
     writeProfiles: profileWriter(stores),
     now: stores.now,
@@ -88,7 +88,7 @@ const stripeAccount = (connection: Extract<ProviderConnection, { provider: 'stri
 });
 
 /** The sync's reader of a connected account. */
-function readerOfConnection(connection: ProviderConnection): ProviderReader | undefined {
+function readerOfConnection(connection: ProviderConnection): ProviderReader {
   if (connection.provider === 'stripe') return stripeReader(stripeAccount(connection));
   if (connection.provider === 'chargebee') return chargebeeReader({ apiKey: connection.api_key, baseUrl: connection.base_url });
   if (connection.provider === 'recurly') return recurlyReader({ apiKey: connection.api_key, ...(connection.base_url ? { baseUrl: connection.base_url } : {}) });
@@ -123,8 +123,7 @@ export function providerWebhookDeps(stores: ServiceStores, connections: () => Pr
     async endpointOf(tenant, provider) {
       const connection = (await connections())(tenant, provider);
       if ((connection?.provider !== 'stripe' && connection?.provider !== 'recurly') || !connection.webhook_secret) return undefined;
-      const reader = readerOfConnection(connection);
-      return reader ? { secret: connection.webhook_secret, reader } : undefined;
+      return { secret: connection.webhook_secret, reader: readerOfConnection(connection) };
     },
     appExists: async (tenant) => (await stores.apps.getApp(tenant.orgId, tenant.appId)) !== undefined,
   };

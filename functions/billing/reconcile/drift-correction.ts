@@ -21,7 +21,7 @@ const SENDS_IN_FLIGHT = 8;
 
 export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, only?: readonly string[]): Promise<DriftCorrectionOutcome> {
   const { meter, provider, account } = await reconciledMeterOf(deps, tenant, meterId);
-  const client = account.corrections;
+  const client = account?.corrections;
   if (!client)
     // Only a webhook meter has no provider client: its receiver's drift is what it refused or never confirmed.
     throw new ValidationError(
@@ -38,7 +38,7 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
     const version =
       earlier.filter((c) => c.subscription_id === drift.subscription_id && c.period_start === drift.period_start && c.outcome !== 'failed').length + 1;
     const request =
-      account.correctsBy === 'added-usage'
+      account?.correctsBy === 'added-usage'
         ? shortfallRequest(tenant, meterId, drift, version, params)
         : correctionRequest(tenant, meterId, drift, version, provider, params);
     const base = {
@@ -53,7 +53,7 @@ export async function correctDrift(deps: ReconcileDeps, tenant: ReconcileTenant,
     };
     const refusal = (reason: string): ReconciliationCorrection => ({ ...base, sent: 0, outcome: 'failed', reason, attempts: 0 });
     if (!Number.isInteger(drift.difference)) return refusal(`${provider} holds a fractional total; only whole differences are corrected`);
-    if (account.correctsBy === 'added-usage' && drift.difference > 0)
+    if (account?.correctsBy === 'added-usage' && drift.difference > 0)
       return refusal(`${provider} holds more than was reported and takes no negative usage: remove the extra usage there`);
     // Its own refused version would be sent twice: the window's next correction carries it.
     if (refused.has(drift.subscription_id))
@@ -84,16 +84,11 @@ async function withRefusedDeliveries(
   if (drift.length === 0) return refused;
   const wanted = new Map(drift.map((d) => [d.subscription_id, d]));
   const from = new Date(Math.min(...drift.map((d) => Date.parse(d.period_start))));
-  let cursor: string | undefined;
-  do {
-    const page = await deps.reports.listWindows(tenant, { from, to: now, meterId, maxWindows: 200, ...(cursor ? { cursor } : {}) });
-    for (const group of page.windows)
-      for (const report of group.reports) {
-        const period = report.subscription_id === null ? undefined : wanted.get(report.subscription_id);
-        if (period && report.status === 'failed' && report.subscription_period_start === period.period_start) refused.add(period.subscription_id);
-      }
-    cursor = page.cursor;
-  } while (cursor);
+  for await (const group of deps.reports.windowsBetween(tenant, { from, to: now, meterId }))
+    for (const report of group.reports) {
+      const period = report.subscription_id === null ? undefined : wanted.get(report.subscription_id);
+      if (period && report.status === 'failed' && report.subscription_period_start === period.period_start) refused.add(period.subscription_id);
+    }
   return refused;
 }
 

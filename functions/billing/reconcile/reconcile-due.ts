@@ -1,10 +1,9 @@
 import { appsWithMeters, type AppMeters } from '../run/billing-run';
 import { ValidationError } from '../../shared/errors';
-import { lastReconciliation, RECONCILED_PROVIDERS, reconcileMeter, type ReconcileDeps, type ReconciledProvider } from './reconciliation';
+import { lastReconciliation, reconcileMeter, type ReconcileDeps } from './reconciliation';
 
 /**
- * Reconciliation on the billing schedule: every meter whose provider can be read back (and every
- * webhook meter, through what its receiver acknowledged) is checked again once its
+ * Reconciliation on the billing schedule: every meter reporting to a billing provider is checked again once its
  * last check is RECONCILE_INTERVAL_MS old (one Stripe read per reported subscription each time), so
  * drift is found, and its alert fires, within hours without anyone asking.
  */
@@ -27,13 +26,15 @@ export async function reconcileDueMeters(
   let failed = 0;
   for (const { tenant, meters } of await listed) {
     for (const meter of meters) {
-      if ('error' in meter || !RECONCILED_PROVIDERS.includes(meter.provider)) continue;
+      // Webhook meters are checked on demand only: reading a period's report windows every 6 hours would cost
+      // more than it tells (a receiver's refusals already fail their reports and raise the failed-reports alarm).
+      if ('error' in meter || meter.provider === 'webhook') continue;
       if (Date.now() >= deadline) return { checked, failed };
       const last = await lastReconciliation(deps.resources, tenant, meter.id);
       if (last && deps.now().getTime() - Date.parse(last.checked_at) < RECONCILE_INTERVAL_MS) continue;
-      // An app without a connection to the meter's provider has nothing to read back (a webhook meter reads its own records).
-      const account = meter.provider === 'webhook' ? undefined : await deps.accountOf(tenant, meter.provider as Exclude<ReconciledProvider, 'webhook'>);
-      if (meter.provider !== 'webhook' && !account) continue;
+      // An app without a connection to the meter's provider has nothing to read back: not a failure of the schedule.
+      const account = await deps.accountOf(tenant, meter.provider);
+      if (!account) continue;
       try {
         await reconcileMeter(deps, tenant, meter.id, account);
         checked += 1;

@@ -7,7 +7,7 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import { ValidationError } from '../../shared/errors';
 import { METER_PREFIX } from '../../management/billing-meters';
 import { subscriptionReportKey } from '../reports/report-id';
-import { runMeterOf } from '../run/run-meter';
+import { runMeterOf, type RunMeter } from '../run/run-meter';
 import type { RunStateStore } from '../run/run-state-store';
 import { SubscriptionDirectory } from '../run/subscription-directory';
 import type { ProviderClient } from '../providers/provider-port';
@@ -33,7 +33,7 @@ export interface ReconcileDeps {
   readonly resources: ResourceStore;
   readonly runState: Pick<RunStateStore, 'readCursor'>;
   /** The report windows a webhook meter's acknowledgements are read from. */
-  readonly reports: Pick<ReportStore, 'listWindows'>;
+  readonly reports: Pick<ReportStore, 'windowsBetween'>;
   readonly index: SearchableIndex;
   /** The app's account at a provider (its usage read back, and for Stripe the client drift corrections go through); undefined without a connection. */
   readonly accountOf: (tenant: { orgId: string; appId: string }, provider: Exclude<ReconciledProvider, 'webhook'>) => Promise<ReconcileAccount | undefined>;
@@ -43,8 +43,6 @@ export interface ReconcileDeps {
 export type ReconcileTenant = { readonly orgId: string; readonly appId: string };
 
 export type ReconciledProvider = Reconciliation['provider'];
-export const RECONCILED_PROVIDERS: readonly string[] = ReconciliationSchema.shape.provider.options;
-const RECONCILED = RECONCILED_PROVIDERS;
 const TITLES: Record<ReconciledProvider, string> = { stripe: 'Stripe', chargebee: 'Chargebee', recurly: 'Recurly', zuora: 'Zuora', webhook: 'the receiver' };
 
 export interface ReconcileAccount {
@@ -82,19 +80,22 @@ export async function driftOfApp(resources: ResourceStore, tenant: ReconcileTena
   return drift;
 }
 
-/** The meter, if its provider can be read back, and the app's account there; a ValidationError naming what is missing otherwise. */
-export async function reconciledMeterOf(deps: ReconcileDeps, tenant: ReconcileTenant, meterId: string, account?: ReconcileAccount) {
+/**
+ * The meter and the app's account at its provider; none for a webhook meter, whose receiver is read
+ * through what it acknowledged (webhook-acknowledged.ts). A ValidationError names what is missing.
+ */
+export async function reconciledMeterOf(
+  deps: ReconcileDeps,
+  tenant: ReconcileTenant,
+  meterId: string,
+  account?: ReconcileAccount,
+): Promise<{ meter: RunMeter; provider: ReconciledProvider; account: ReconcileAccount | undefined }> {
   const meter = runMeterOf(
     await deps.resources.get({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: METER_PREFIX }, meterId, 'billing meter'),
   );
   if ('error' in meter) throw new ValidationError(`The meter cannot be reconciled: ${meter.error}`, [{ field: 'meterId', reason: meter.error }]);
-  if (!RECONCILED.includes(meter.provider))
-    throw new ValidationError(`Meters reporting to ${RECONCILED.join(' or ')} are reconciled so far; this one reports to ${meter.provider}`, [
-      { field: 'billing_plan.provider_slug', reason: `must be ${RECONCILED.join(' or ')}` },
-    ]);
-  const provider = meter.provider as ReconciledProvider;
-  // A webhook meter's receiver is read through what it acknowledged (webhook-acknowledged.ts), per reconciliation.
-  if (provider === 'webhook') return { meter, provider, account: account ?? { totals: { totalOf: async () => ({ unknown: 'not read yet' }) } } };
+  const provider = meter.provider;
+  if (provider === 'webhook') return { meter, provider, account: undefined };
   const found = account ?? (await deps.accountOf(tenant, provider));
   if (!found)
     throw new ValidationError(`The app has no ${TITLES[provider]} connection to read back from`, [{ field: 'provider', reason: `no ${provider} connection` }]);
@@ -111,8 +112,15 @@ export async function reconcileMeter(deps: ReconcileDeps, tenant: ReconcileTenan
   ]);
   const before = new Map((previous?.drift ?? []).map((d) => [`${d.subscription_id}\u0000${d.period_start}\u0000${d.difference}`, d.since]));
   const reported = [...(cursor?.totals ?? [])].filter(([key]) => key.startsWith(subscriptionReportKey('')));
-  const earliest = Math.min(now.getTime(), ...reported.map(([, total]) => Date.parse(total.periodStart)));
-  const totals = provider === 'webhook' ? await webhookAcknowledged(deps.reports, tenant, meter, new Date(earliest), now) : found.totals;
+  const totals =
+    found?.totals ??
+    (await webhookAcknowledged(
+      deps.reports,
+      tenant,
+      meter,
+      new Date(Math.min(now.getTime(), ...reported.map(([, total]) => Date.parse(total.periodStart)))),
+      now,
+    ));
   const outcomes = await mapWithConcurrency(reported, READS_IN_FLIGHT, async ([key, total]) => {
     const subscriptionId = key.slice(subscriptionReportKey('').length);
     const known = directory.subscriptions.get(subscriptionId);

@@ -15,39 +15,30 @@ import type { ProviderUsageTotals } from './stripe-usage-totals';
  * subscription `unknown`. Read from the period's report windows once for every subscription.
  */
 
-const WINDOWS_A_PAGE = 200;
-
 export async function webhookAcknowledged(
-  reports: Pick<ReportStore, 'listWindows'>,
+  reports: Pick<ReportStore, 'windowsBetween'>,
   tenant: ReportTenant,
   meter: RunMeter,
   from: Date,
   to: Date,
 ): Promise<ProviderUsageTotals> {
-  const acknowledged = new Map<string, { value: number; windows: { start: number; value: number }[] } | { unknown: string }>();
+  // Per subscription: each window's acknowledged usage, or why it cannot be known.
+  const acknowledged = new Map<string, { start: number; value: number }[] | { unknown: string }>();
   const destination = primaryDestination(meter);
-  let cursor: string | undefined;
-  do {
-    const page = await reports.listWindows(tenant, { from, to, meterId: meter.id, maxWindows: WINDOWS_A_PAGE, ...(cursor ? { cursor } : {}) });
-    for (const group of page.windows) {
-      for (const report of group.reports) {
-        if (report.subscription_id === null || report.status === 'unattributed') continue;
-        const held = acknowledgedUsage(report, tenant, meter.id, destination);
-        const current = acknowledged.get(report.subscription_id) ?? { value: 0, windows: [] };
-        if ('unknown' in current) continue;
-        if ('unknown' in held) acknowledged.set(report.subscription_id, held);
-        else current.windows.push({ start: group.window.start.getTime(), value: held.value });
-        if (!acknowledged.has(report.subscription_id)) acknowledged.set(report.subscription_id, current);
-      }
+  for await (const group of reports.windowsBetween(tenant, { from, to, meterId: meter.id })) {
+    for (const report of group.reports) {
+      if (report.subscription_id === null || report.status === 'unattributed') continue;
+      const windows = acknowledged.get(report.subscription_id) ?? [];
+      if (!Array.isArray(windows)) continue;
+      const held = acknowledgedUsage(report, tenant, meter.id, destination);
+      acknowledged.set(report.subscription_id, 'unknown' in held ? held : [...windows, { start: group.window.start.getTime(), value: held.value }]);
     }
-    cursor = page.cursor;
-  } while (cursor);
+  }
   return {
     async totalOf({ subscriptionId, from: periodStart, to: periodEnd }) {
-      const found = acknowledged.get(subscriptionId);
-      if (!found) return { value: 0 };
-      if ('unknown' in found) return found;
-      const value = found.windows.filter((w) => w.start >= periodStart.getTime() && w.start < periodEnd.getTime()).reduce((sum, w) => sum + w.value, 0);
+      const found = acknowledged.get(subscriptionId) ?? [];
+      if (!Array.isArray(found)) return found;
+      const value = found.filter((w) => w.start >= periodStart.getTime() && w.start < periodEnd.getTime()).reduce((sum, w) => sum + w.value, 0);
       return { value };
     },
   };

@@ -97,6 +97,16 @@ export class ReportStore {
     return listWindows(this.documents, this.tableName, tenant, request);
   }
 
+  /** Every group whose window overlaps [from, to), read a page of 200 at a time. */
+  async *windowsBetween(tenant: ReportTenant, request: Omit<ListWindowsRequest, 'cursor' | 'maxWindows'>): AsyncIterable<WindowReports> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listWindows(tenant, { ...request, maxWindows: 200, ...(cursor ? { cursor } : {}) });
+      yield* page.windows;
+      cursor = page.cursor;
+    } while (cursor);
+  }
+
   /** Groups that still hold pending or retrying reports (a cheap sparse index, not a scan of the reports). */
   async openWindows(tenant: ReportTenant, meterId: string): Promise<Date[]> {
     const items = await this.queryTable({
