@@ -122,7 +122,7 @@ export function providerWebhookDeps(stores: ServiceStores, connections: () => Pr
     now: stores.now,
     async endpointOf(tenant, provider) {
       const connection = (await connections())(tenant, provider);
-      if ((connection?.provider !== 'stripe' && connection?.provider !== 'recurly') || !connection.webhook_secret) return undefined;
+      if (!connection?.webhook_secret) return undefined;
       return { secret: connection.webhook_secret, reader: readerOfConnection(connection) };
     },
     appExists: async (tenant) => (await stores.apps.getApp(tenant.orgId, tenant.appId)) !== undefined,

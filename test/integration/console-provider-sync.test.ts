@@ -103,6 +103,10 @@ describe('sync from Stripe in the console', () => {
     await page.getByRole('region', { name: 'Sync from Stripe' }).getByLabel('Provider').selectOption('chargebee');
     const panel = page.getByRole('region', { name: 'Sync from Chargebee' });
     await panel.getByRole('heading', { name: 'Never synced' }).waitFor();
+    // The URL to register at Chargebee, and how: basic authentication with the connection's webhook_secret.
+    const { management_url, org_id, app_id } = rt.credentials;
+    expect(await panel.getByTestId('webhook-url').textContent()).toBe(`${management_url}/public/providers/chargebee/webhooks/${org_id}/${app_id}`);
+    await panel.getByText(/basic authentication: any user name, the connection's webhook_secret as the password/).waitFor();
     await panel.getByRole('button', { name: 'Sync from Chargebee' }).click();
     await panel.getByRole('status').filter({ hasText: 'Completed' }).waitFor({ timeout: 30_000 });
     expect(await panel.getByRole('table', { name: 'Records brought in' }).locator('tbody td').allTextContents()).toEqual(['1', '1', '1', '1', '0']);

@@ -16,6 +16,7 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  */
 describe('sync in from Chargebee', () => {
   const API_KEY = 'cb_test_sync';
+  const WEBHOOK_SECRET = 'cb_webhook_password';
   let chargebee: FakeChargebee;
   let rt: TestRuntime;
   const now = Math.floor(Date.now() / 1000);
@@ -71,7 +72,7 @@ describe('sync in from Chargebee', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'uab-provider-sync-cb-'));
     await writeFile(
       join(dataDir, 'billing-providers.json'),
-      JSON.stringify({ connections: [{ provider: 'chargebee', api_key: API_KEY, base_url: chargebee.url }] }),
+      JSON.stringify({ connections: [{ provider: 'chargebee', api_key: API_KEY, base_url: chargebee.url, webhook_secret: WEBHOOK_SECRET }] }),
     );
     rt = await startTestRuntime('provider-sync-chargebee', { dataDir, governanceRefreshMs: 0 });
   }, 120_000);
@@ -193,9 +194,46 @@ describe('sync in from Chargebee', () => {
     expect(chargebee.totals()).toEqual({ cb_sub_0: 1n, cb_sub_1: 2n, cb_sub_2: 3n });
   }, 60_000);
 
-  it('refuses a webhook path for Chargebee (kept current by the sweep) and an unknown provider alike, with 404', async () => {
+  it('keeps customers, subscriptions and item prices current by webhook with basic authentication: applied once, 401 without it', async () => {
     const { org_id, app_id } = rt.credentials;
-    expect((await rt.management('POST', `/public/providers/chargebee/webhooks/${org_id}/${app_id}`, { authorization: '' }, { id: 'ev_1' })).status).toBe(404);
+    const path = `/public/providers/chargebee/webhooks/${org_id}/${app_id}`;
+    const basic = (password: string) => `Basic ${Buffer.from(`chargebee:${password}`).toString('base64')}`;
+    const post = (event: Record<string, unknown>, authorization = basic(WEBHOOK_SECRET)) =>
+      rt.management('POST', path, { authorization, 'content-type': 'application/json' }, event);
+
+    chargebee.catalog.put('customers', chargebeeObjects.customer(customerId(4), { first_name: 'Renamed', last_name: 'Four' }));
+    const customerChanged = { id: 'ev_cus_4', event_type: 'customer_changed', occurred_at: now, content: { customer: { id: customerId(4) } } };
+    // Without credentials, as Zuora and a misconfigured site send: 401 with a challenge, nothing applied.
+    const unauthenticated = await post(customerChanged, '');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+    expect(unauthenticated.body.error.details).toEqual([expect.objectContaining({ field: 'authorization' })]);
+    expect((await post(customerChanged, basic('not the secret'))).status).toBe(401);
+    expect((await post(customerChanged)).body).toEqual({ received: true, event_id: 'ev_cus_4', outcome: 'applied' });
+    expect((await post(customerChanged)).body.outcome).toBe('duplicate');
+
+    // The body names the object; what is written is read from Chargebee as it is now.
+    chargebee.catalog.put('subscriptions', chargebeeObjects.subscription('cb_sub_5', customerId(5), ['api-calls-USD-monthly'], term, 'cancelled'));
+    const cancelled = { id: 'ev_sub_5', event_type: 'subscription_cancelled', content: { subscription: { id: 'cb_sub_5', status: 'active' } } };
+    expect((await post(cancelled)).body.outcome).toBe('applied');
+    chargebee.catalog.put(
+      'item_prices',
+      chargebeeObjects.itemPrice('storage-JPY-volume', 'storage', { pricing_model: 'volume', currency_code: 'JPY', tiers: [{ starting_unit: 1, price: 4 }] }),
+    );
+    expect((await post({ id: 'ev_ip', event_type: 'item_price_updated', content: { item_price: { id: 'storage-JPY-volume' } } })).body.outcome).toBe('applied');
+    expect((await post({ id: 'ev_inv', event_type: 'invoice_generated', content: { invoice: { id: 'inv_1' } } })).body.outcome).toBe('ignored');
+    const malformed = await post({ event_type: 'customer_changed' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.details).toEqual([expect.objectContaining({ field: 'body' })]);
+
+    expect((await rt.management('GET', '/~/billing/catalog/prices/storage-JPY-volume')).body).toMatchObject({
+      tiers: [{ up_to: 'inf', unit_price_in_decimal: '4' }],
+    });
+    await rt.waitUntilConsumed(30_000);
+    expect(JSON.stringify((await rt.management('GET', `/search/~/companies/${customerId(4)}`)).body)).toContain('Renamed Four');
+    const subscriptions = await rt.management('GET', `/search/~/companies/${customerId(5)}/subscriptions`);
+    const listed = (subscriptions.body.hits?.hits ?? subscriptions.body).map((hit: { _source?: Record<string, unknown> }) => hit._source ?? hit);
+    expect(listed.find((s: { subscription_id: string }) => s.subscription_id === 'cb_sub_5')).toMatchObject({ status: 'cancelled' });
     expect((await rt.management('GET', '/~/billing/providers/paddle/sync')).status).toBe(404);
-  });
+  }, 60_000);
 });

@@ -17,6 +17,7 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  */
 describe('sync in from Zuora', () => {
   const CLIENT = { clientId: 'zuora-client', clientSecret: 'zuora-secret' };
+  const WEBHOOK_SECRET = 'zuora-callout-password';
   let zuora: FakeZuora;
   let rt: TestRuntime;
   let meterId: string;
@@ -52,7 +53,11 @@ describe('sync in from Zuora', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'uab-provider-sync-zuora-'));
     await writeFile(
       join(dataDir, 'billing-providers.json'),
-      JSON.stringify({ connections: [{ provider: 'zuora', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, base_url: zuora.url }] }),
+      JSON.stringify({
+        connections: [
+          { provider: 'zuora', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, base_url: zuora.url, webhook_secret: WEBHOOK_SECRET },
+        ],
+      }),
     );
     rt = await startTestRuntime('provider-sync-zuora', { dataDir, governanceRefreshMs: 0 });
   }, 120_000);
@@ -161,5 +166,48 @@ describe('sync in from Zuora', () => {
       expect.objectContaining({ subscription_id: 'S-1', outcome: 'failed', attempts: 0, reason: expect.stringContaining('refused by the provider') }),
     ]);
     expect(zuora.totals()).toEqual({ 'S-1': 3n });
+  }, 60_000);
+
+  it('keeps accounts, subscriptions and charges current by callout notification: basic authentication (challenged first), once per notification id', async () => {
+    const { org_id, app_id } = rt.credentials;
+    const path = `/public/providers/zuora/webhooks/${org_id}/${app_id}`;
+    const basic = `Basic ${Buffer.from(`zuora:${WEBHOOK_SECRET}`).toString('base64')}`;
+    const callout = (body: Record<string, unknown>, headers: Record<string, string>) =>
+      rt.management('POST', path, { authorization: '', 'content-type': 'application/json', ...headers }, body);
+
+    zuora.catalog.put('accounts', zuoraObjects.account('acc-7', 'A-00007', 'Renamed Seven'));
+    const accountEdited = { event: 'AccountEdit', account_number: 'A-00007' };
+    // Zuora sends a callout without credentials first (no preemptive authentication): the challenge makes it send them.
+    const challenged = await callout(accountEdited, { 'zuora-notification-id': 'n-acc-7' });
+    expect(challenged.status).toBe(401);
+    expect(challenged.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+    expect((await callout(accountEdited, { 'zuora-notification-id': 'n-acc-7', authorization: basic })).body).toEqual({
+      received: true,
+      event_id: 'n-acc-7',
+      outcome: 'applied',
+    });
+    // A retry carries the same notification id.
+    expect((await callout(accountEdited, { 'zuora-notification-id': 'n-acc-7', authorization: basic })).body.outcome).toBe('duplicate');
+    const anonymous = await callout(accountEdited, { authorization: basic });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body.error.details).toEqual([expect.objectContaining({ field: 'zuora-notification-id' })]);
+
+    zuora.catalog.put('subscriptions', zuoraObjects.subscription('zsub-8', 'S-8', 'A-00008', [{ ...calls, chargeNumber: 'C-8' }], 'Cancelled'));
+    const cancelled = { event: 'SubscriptionCancelled', subscription_number: 'S-8', account_number: 'A-00008' };
+    expect((await callout(cancelled, { 'zuora-notification-id': 'n-sub-8', authorization: basic })).body.outcome).toBe('applied');
+    zuora.catalog.put(
+      'product-rate-plan-charges',
+      zuoraObjects.charge('prpc-calls', 'prp-api', { productRatePlanChargeTiers: [{ currency: 'USD', price: 0.004 }] }),
+    );
+    const repriced = { event: 'ProductRatePlanChargeUpdated', product_rate_plan_charge_id: 'prpc-calls' };
+    expect((await callout(repriced, { 'zuora-notification-id': 'n-prpc', authorization: basic })).body.outcome).toBe('applied');
+    expect((await callout({ event: 'PaymentProcessed' }, { 'zuora-notification-id': 'n-pay', authorization: basic })).body.outcome).toBe('ignored');
+
+    expect((await rt.management('GET', '/~/billing/catalog/prices/prpc-calls')).body).toMatchObject({ price_in_decimal: '0.004' });
+    await rt.waitUntilConsumed(30_000);
+    expect(JSON.stringify((await rt.management('GET', '/search/~/companies/A-00007')).body)).toContain('Renamed Seven');
+    const subscriptions = await rt.management('GET', '/search/~/companies/A-00008/subscriptions');
+    const listed = (subscriptions.body.hits?.hits ?? subscriptions.body).map((hit: { _source?: Record<string, unknown> }) => hit._source ?? hit);
+    expect(listed.find((s: { subscription_id: string }) => s.subscription_id === 'S-8')).toMatchObject({ status: 'cancelled' });
   }, 60_000);
 });

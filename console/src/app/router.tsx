@@ -127,7 +127,7 @@ function consoleRoutes(config: ConsoleConfig): RouteObject[] {
         { path: '/companies/:id', element: <ProfilePage kind="companies" /> },
         { path: '/billing/meters', element: <BillingMetersPage /> },
         { path: '/billing/meters/new', element: <NewMeterPage /> },
-        { path: '/billing/catalog', element: <CatalogPage /> },
+        { path: '/billing/catalog', element: <CatalogPage managementUrl={config.managementUrl} /> },
         { path: '/billing/channels', element: <ChannelsPage /> },
         { path: '/billing/meters/:meterId', element: <MeterPage /> },
         { path: '/billing/reports', element: <BillingReportsPage /> },

@@ -26,7 +26,15 @@ export const ProviderConnection = z.discriminatedUnion('provider', [
       webhook_secret: Secret.optional(),
     })
     .strict(),
-  z.object({ provider: z.literal('chargebee'), api_key: Secret, base_url: z.url() }).strict(),
+  z
+    .object({
+      provider: z.literal('chargebee'),
+      api_key: Secret,
+      base_url: z.url(),
+      /** The password of the site's webhook (basic authentication) that keeps synced records current. */
+      webhook_secret: Secret.optional(),
+    })
+    .strict(),
   z
     .object({
       provider: z.literal('recurly'),
@@ -36,7 +44,16 @@ export const ProviderConnection = z.discriminatedUnion('provider', [
       webhook_secret: Secret.optional(),
     })
     .strict(),
-  z.object({ provider: z.literal('zuora'), client_id: Secret, client_secret: Secret, base_url: z.url() }).strict(),
+  z
+    .object({
+      provider: z.literal('zuora'),
+      client_id: Secret,
+      client_secret: Secret,
+      base_url: z.url(),
+      /** The password of the tenant's callout notifications (basic authentication) that keep synced records current. */
+      webhook_secret: Secret.optional(),
+    })
+    .strict(),
 ]);
 export type ProviderConnection = z.infer<typeof ProviderConnection>;
 

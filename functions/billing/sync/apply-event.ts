@@ -1,7 +1,7 @@
 import type { SyncPhase } from '../../../schemas/billing/provider-sync';
 import { appRulesPartition } from '../../resources/keys';
 import type { ResourceStore } from '../../resources/resource-store';
-import { ServiceUnavailableError } from '../../shared/errors';
+import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import type { ProviderReader } from './provider-reader';
 import { RecordWriter, type ProfileWriter } from './record-writer';
 import type { SyncTenant } from './sync-records';
@@ -34,6 +34,15 @@ export interface ProviderEvent {
   readonly id: string;
   readonly type: string;
   readonly about?: { readonly phase: SyncPhase; readonly id: string };
+}
+
+/** A webhook's body as JSON, or a 400 saying it is not. */
+export function eventJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    throw new ValidationError('The event is not JSON', [{ field: 'body', reason: 'is not JSON' }]);
+  }
 }
 
 export async function applyProviderEvent(deps: WebhookDeps, tenant: SyncTenant, reader: ProviderReader, event: ProviderEvent): Promise<WebhookOutcome> {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { ValidationError } from '../../shared/errors';
-import type { ProviderEvent } from './apply-event';
+import { eventJson, type ProviderEvent } from './apply-event';
 
 /**
  * Recurly's JSON webhooks keeping synced accounts and subscriptions current: an event is taken only
@@ -39,13 +39,7 @@ export function verifyRecurlySignature(payload: Buffer, header: string | undefin
 
 /** A verified Recurly event's payload: the account or subscription it names, for applyProviderEvent. */
 export function recurlyEventOf(payload: Buffer): ProviderEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(payload.toString('utf8'));
-  } catch {
-    throw new ValidationError('The event is not JSON', [{ field: 'body', reason: 'is not JSON' }]);
-  }
-  const parsed = RecurlyEvent.safeParse(json);
+  const parsed = RecurlyEvent.safeParse(eventJson(payload));
   if (!parsed.success) throw new ValidationError('The body is not a Recurly event', [{ field: 'body', reason: 'needs id, object_type and event_type' }]);
   const event = parsed.data;
   const type = `${event.object_type}.${event.event_type}`;

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import type { SyncPhase } from '../../../schemas/billing/provider-sync';
 import { ValidationError } from '../../shared/errors';
-import type { ProviderEvent } from './apply-event';
+import { eventJson, type ProviderEvent } from './apply-event';
 
 /**
  * Stripe's webhooks keeping synced records current within seconds: an event is taken only when
@@ -48,13 +48,7 @@ export function verifyStripeSignature(payload: Buffer, header: string | undefine
 
 /** A verified Stripe event's payload: the object it names, for applyProviderEvent. */
 export function stripeEventOf(payload: Buffer): ProviderEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(payload.toString('utf8'));
-  } catch {
-    throw new ValidationError('The event is not JSON', [{ field: 'body', reason: 'is not JSON' }]);
-  }
-  const parsed = StripeEvent.safeParse(json);
+  const parsed = StripeEvent.safeParse(eventJson(payload));
   if (!parsed.success) throw new ValidationError('The body is not a Stripe event', [{ field: 'body', reason: 'needs id, type, created and data.object.id' }]);
   const event = parsed.data;
   const phase = phaseOfEvent(event.type);

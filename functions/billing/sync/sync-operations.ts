@@ -5,6 +5,7 @@ import type { ResourceStore } from '../../resources/resource-store';
 import { NotFoundError, ServiceUnavailableError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import { applyProviderEvent, type ProviderEvent, type WebhookDeps } from './apply-event';
+import { chargebeeEventOf, verifyBasicAuth, zuoraEventOf } from './basic-auth-webhooks';
 import { recurlyEventOf, verifyRecurlySignature } from './recurly-webhooks';
 import { stripeEventOf, verifyStripeSignature } from './stripe-webhooks';
 import type { ProviderReader } from './provider-reader';
@@ -25,11 +26,23 @@ export interface SyncOperationDeps {
 
 type SyncOperation = Operation<ManagementCaller | undefined>;
 
-/** Providers whose signed webhooks are taken, and how each one's signature and event are read. */
+/**
+ * How each provider's webhooks prove their sender (a signature over the body, or basic
+ * authentication with the connection's secret: basic-auth-webhooks.ts) and name what changed.
+ */
 const WEBHOOKS = {
   stripe: { header: 'stripe-signature', verify: verifyStripeSignature, eventOf: stripeEventOf },
   recurly: { header: 'recurly-signature', verify: verifyRecurlySignature, eventOf: recurlyEventOf },
-} satisfies Record<string, { header: string; verify: typeof verifyStripeSignature; eventOf: (payload: Buffer) => ProviderEvent }>;
+  chargebee: { header: 'authorization', verify: verifyBasicAuth, eventOf: chargebeeEventOf },
+  zuora: { header: 'authorization', verify: verifyBasicAuth, eventOf: zuoraEventOf },
+} satisfies Record<
+  SyncedProvider,
+  {
+    header: string;
+    verify: (payload: Buffer, header: string | undefined, secret: string, now: Date) => void;
+    eventOf: (payload: Buffer, headers: Readonly<Record<string, string | undefined>>) => ProviderEvent;
+  }
+>;
 export type WebhookProvider = keyof typeof WEBHOOKS;
 
 /** The provider in the path; another is a path that does not exist (404), as `/providers/foo` is no resource. */
@@ -44,7 +57,7 @@ function providerOf(value: string | undefined): SyncedProvider {
  * Sync in from a billing provider, for the token's app:
  * - POST /~/billing/providers/{provider}/sync → 202, the sync asked for (or the one running)
  * - GET  /~/billing/providers/{provider}/sync → its progress, counts and what was left out
- * - POST /public/providers/{provider}/webhooks/{orgId}/{appId} → the provider's signed event, applied (stripe-webhooks.ts)
+ * - POST /public/providers/{provider}/webhooks/{orgId}/{appId} → the provider's verified event, applied (apply-event.ts)
  */
 export function syncOperations(deps: SyncOperationDeps): Record<'requestProviderSync' | 'getProviderSync' | 'providerWebhook', SyncOperation> {
   const now = deps.now ?? (() => new Date());
@@ -64,17 +77,15 @@ export function syncOperations(deps: SyncOperationDeps): Record<'requestProvider
     },
     async providerWebhook(request) {
       const provider = providerOf(request.pathParams['provider']);
-      // Chargebee's and Zuora's webhooks carry no signature over the event: their records are kept current by the sweep.
-      if (!(provider in WEBHOOKS)) throw new NotFoundError('Webhooks are taken from Stripe and Recurly; other providers are kept current by the sweep');
-      const taken = WEBHOOKS[provider as WebhookProvider];
+      const taken = WEBHOOKS[provider];
       const webhooks = deps.webhooks;
       if (!webhooks) throw new ServiceUnavailableError('Provider webhooks are not served here');
       const tenant = { orgId: request.pathParams['orgId'] ?? '', appId: request.pathParams['appId'] ?? '' };
-      const endpoint = await webhooks.endpointOf(tenant, provider as WebhookProvider);
+      const endpoint = await webhooks.endpointOf(tenant, provider);
       // One answer for an unknown app and an app without a webhook secret: the URL tells a stranger nothing.
       if (!endpoint || !(await webhooks.appExists(tenant))) throw new NotFoundError(`No ${provider} webhook endpoint is set up here`);
       taken.verify(request.rawBody, request.headers[taken.header], endpoint.secret, now());
-      return { status: 200, body: await applyProviderEvent(webhooks, tenant, endpoint.reader, taken.eventOf(request.rawBody)) };
+      return { status: 200, body: await applyProviderEvent(webhooks, tenant, endpoint.reader, taken.eventOf(request.rawBody, request.headers)) };
     },
   };
 }

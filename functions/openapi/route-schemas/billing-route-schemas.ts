@@ -194,13 +194,22 @@ export const syncSchemas: Record<string, RouteSchema> = {
   },
   providerWebhook: {
     description:
-      "Where the provider sends its signed webhook events. Stripe: register this URL with the events product.*, price.*, customer.* and customer.subscription.*, and put the endpoint's signing secret in the app's connection as webhook_secret (Stripe-Signature, within 5 minutes). Recurly: a JSON webhook endpoint with account and subscription events, its secret as the connection's webhook_secret (recurly-signature, within 5 minutes). An event is taken once per event id; the object it names is read from the provider as it is now and written as the sync writes it, so repeated, late or out-of-order events leave the record as the provider has it. 404 for Chargebee and Zuora (kept current by the sweep) and when the app has no webhook secret.",
+      "Where the provider sends its webhook events. Stripe: register this URL with the events product.*, price.*, customer.* and customer.subscription.*, and put the endpoint's signing secret in the app's connection as webhook_secret (Stripe-Signature, within 5 minutes). Recurly: a JSON webhook endpoint with account and subscription events, its secret as the connection's webhook_secret (recurly-signature, within 5 minutes). Chargebee: a webhook with basic authentication whose password is the connection's webhook_secret. Zuora: a callout notification with basic authentication (password: webhook_secret) whose body is {event, subscription_number | account_number | product_rate_plan_charge_id | product_rate_plan_id}; its Zuora-Notification-Id header is the event id. 401 with WWW-Authenticate when basic authentication is missing or wrong. An event is taken once per event id; the object it names is read from the provider as it is now and written as the sync writes it, so repeated, late or out-of-order events leave the record as the provider has it. 404 when the app has no webhook secret for the provider.",
+
     params: { ...SyncPath, orgId: "The app's organisation.", appId: 'The app.' },
     body: named(
       'ProviderWebhookEvent',
       z.union([
         z.looseObject({ id: z.string(), type: z.string(), created: z.number().int(), data: z.looseObject({ object: z.looseObject({ id: z.string() }) }) }),
         z.looseObject({ id: z.string(), object_type: z.string(), event_type: z.string() }),
+        z.looseObject({ id: z.string(), event_type: z.string(), content: z.looseObject({}) }),
+        z.looseObject({
+          event: z.string(),
+          subscription_number: z.string().optional(),
+          account_number: z.string().optional(),
+          product_rate_plan_charge_id: z.string().optional(),
+          product_rate_plan_id: z.string().optional(),
+        }),
       ]),
     ),
     responseStatus: 200,
@@ -208,7 +217,7 @@ export const syncSchemas: Record<string, RouteSchema> = {
       'ProviderWebhookOutcome',
       z.object({ received: z.literal(true), event_id: z.string(), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
     ),
-    errors: [400, 404, 503],
+    errors: [400, 401, 404, 503],
   },
 };
 

@@ -155,13 +155,13 @@ export function ChannelsPage() {
   );
 }
 
-export function CatalogPage() {
+export function CatalogPage({ managementUrl }: { managementUrl: string }) {
   return (
     <>
       <PageHeader title="Plans and prices">
         <Link to="/billing/meters">Meters</Link>
       </PageHeader>
-      <ProviderSyncPanel />
+      <ProviderSyncPanel managementUrl={managementUrl} />
       <PlansCatalog />
     </>
   );
