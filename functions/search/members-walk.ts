@@ -1,3 +1,4 @@
+import { readAhead } from '../shared/concurrency';
 import { pagesInIdOrder } from './id-order-pages';
 import { PerformerCursor } from './performer-cursor';
 import type { MembersRequest, SearchableIndex, SearchContext, SearchHit } from './port';
@@ -6,7 +7,8 @@ import type { MembersRequest, SearchableIndex, SearchContext, SearchHit } from '
  * membersMeeting for a backend that cannot join profiles to events in one request (OpenSearch keeps
  * them in separate indices): the profiles are listed in id order and each condition's actors,
  * listed by the engine in the same order (actorsMeeting), are walked beside them, so no list of
- * ids is ever sent to the engine.
+ * ids is ever sent to the engine. Both are read a page ahead (readAhead), so the conditions' listings
+ * and the profiles' run side by side in the engine.
  */
 export async function* walkMembers(
   index: Pick<SearchableIndex, 'search' | 'actorsMeeting'>,
@@ -19,7 +21,7 @@ export async function* walkMembers(
     performed,
   }));
   let left = request.limit;
-  for await (const hits of pagesInIdOrder(index, context, request.profiles, request.includes, pageSize)) {
+  for await (const hits of readAhead(pagesInIdOrder(index, context, request.profiles, request.includes, pageSize))) {
     const passing: SearchHit[] = [];
     for (const hit of hits) {
       // Every cursor is asked about every profile, so each keeps walking in step with the pages.

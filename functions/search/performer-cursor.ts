@@ -1,9 +1,11 @@
 import { compareUtf8 } from '../../values/utf8-order';
+import { readAhead } from '../shared/concurrency';
 
 /**
  * The actors meeting a condition, as the engine lists them (ascending by id, a page at a time),
  * walked beside profiles taken in the same `_id` order: each profile costs a comparison, and no
- * list of ids is ever sent to the engine.
+ * list of ids is ever sent to the engine. Pages are read one ahead, from the cursor's creation, so
+ * the engine lists actors while the profiles are read.
  */
 export class PerformerCursor {
   private readonly pages: AsyncIterator<readonly string[]>;
@@ -12,7 +14,7 @@ export class PerformerCursor {
   private ended = false;
 
   constructor(pages: AsyncIterable<readonly string[]>) {
-    this.pages = pages[Symbol.asyncIterator]();
+    this.pages = readAhead(pages);
   }
 
   /** Whether `id` is among the actors; ids must be asked in ascending order. */

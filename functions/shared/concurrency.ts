@@ -39,3 +39,35 @@ export class TaskLane {
     }
   }
 }
+
+/**
+ * An async sequence read one item ahead: the first item is asked for at once, and each next one as
+ * soon as the one before is handed out, so the source (an engine's next page) works while the
+ * caller handles the current item. A rejection is raised when its item is asked for, never as an
+ * unhandled rejection of a read no one waits on.
+ */
+export function readAhead<T>(source: AsyncIterable<T>): AsyncIterableIterator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const ask = () => {
+    const read = iterator.next();
+    read.catch(() => {});
+    return read;
+  };
+  let pending = ask();
+  return {
+    async next() {
+      const result = await pending;
+      if (!result.done) pending = ask();
+      return result;
+    },
+    async return(value?: unknown) {
+      // Whatever is in flight settles first; then the source is closed (a generator's finally runs).
+      await pending.catch(() => {});
+      await iterator.return?.(value);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
