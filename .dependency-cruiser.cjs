@@ -11,7 +11,7 @@ const FUNCTION_TIERS = [
   ['resources'],
   ['cohorts'],
   ['retention'],
-  ['management', 'governance', 'oauth', 'ethereum', 'enrichment', 'exports'],
+  ['management', 'governance', 'oauth', 'ethereum', 'enrichment', 'exports', 'event-voids'],
   ['billing', 'emails', 'console-sessions', 'shared-views'],
   ['notifications', 'customer-portal'],
   ['ingest', 'cohort-notifications', 'alerts'],

@@ -223,6 +223,9 @@ export const TransactionId = z.string().length(36, 'must be exactly 36 character
 
 export const Direction = z.enum(['Incoming', 'Outgoing', 'Internal']);
 
+/** Fields the service writes into an event it voids (functions/event-voids): a sender cannot set them. */
+const SetByVoid = z.undefined({ error: 'is set by the service when an event is voided; send events without it' }).optional();
+
 export const ApiCallEvent = z.looseObject({
   request: ApiCallRequest,
   /** May be absent, e.g. when the call timed out. */
@@ -245,6 +248,8 @@ export const ApiCallEvent = z.looseObject({
     .nullish()
     .transform((value) => value ?? 1),
   metadata: Metadata,
+  voided_at: SetByVoid,
+  void_id: SetByVoid,
 });
 export type ApiCallEvent = z.infer<typeof ApiCallEvent>;
 
@@ -265,6 +270,8 @@ export const ActionEvent = z.looseObject({
   transaction_id: TransactionId.nullish(),
   metadata: Metadata,
   request: ActionRequest,
+  voided_at: SetByVoid,
+  void_id: SetByVoid,
 });
 export type ActionEvent = z.infer<typeof ActionEvent>;
 

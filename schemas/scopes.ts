@@ -10,6 +10,8 @@ export const managementScopes = [
   'create:access_tokens',
   'create:events',
   'read:events',
+  // Not in the original's list: voiding events (docs/event-voids.md).
+  'update:events',
   'create:users',
   'read:users',
   'update:users',

@@ -79,6 +79,13 @@ export function managementApiHandler(
         }
       : {}),
     completeness: completenessDeps(stores, options.index),
+    eventVoids: {
+      // The index as searches see it: a void's query may name the app's virtual event types.
+      index: queryTimeIndex(stores, options.index),
+      resources: stores.resources,
+      changedHours: (tenant, hours, at) => stores.lateWindows.markChanged(tenant.orgId, tenant.appId, hours, at),
+      now: stores.now,
+    },
     emailSends: stores.emailSends,
     emailTransport: options.emailTransport,
     ...(options.ingestBacklog ? { ingestBacklog: options.ingestBacklog } : {}),

@@ -45,6 +45,15 @@ export const routes: readonly RouteDefinition[] = [
     'A retention table: cohorts by the period of their first event, and how many came back in each later period',
   ),
   search('POST', '/search/~/search/count', 'countEvents', 'read:events', "Count events matching a query (the spec's other form)"),
+  manage(
+    'POST',
+    '/~/events/voids',
+    'createEventVoid',
+    'update:events',
+    'Void events by id or by a query in a time range (kept, hidden from reads, corrected in billing)',
+  ),
+  manage('GET', '/~/events/voids', 'listEventVoids', 'read:events', 'The audit log of voids, newest first'),
+  manage('GET', '/~/events/voids/{voidId}', 'getEventVoid', 'read:events', 'One void of the audit log'),
   search('GET', '/search/~/events/{id}', 'getEvent', 'read:events', 'One event by id'),
   search('GET', '/search/~/mappings/events/properties', 'eventProperties', 'read:events', 'Fields an event query can use'),
 

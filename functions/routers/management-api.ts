@@ -6,6 +6,7 @@ import { balanceOperations, type BalanceOperationDeps } from '../billing/balance
 import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-operations';
 import { reconcileOperations } from '../billing/reconcile/reconcile-operations';
 import { completenessOperations } from '../billing/completeness/completeness-operations';
+import { voidOperations, type VoidDeps } from '../event-voids';
 import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
@@ -52,6 +53,8 @@ export interface ManagementApiDeps
   readonly completeness: CompletenessDeps;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
+  /** What voiding events needs (the index, the audit log, billing's late marks). */
+  readonly eventVoids: VoidDeps;
 }
 
 /**
@@ -81,6 +84,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       }),
       ...reconcileOperations(deps.reconcile),
       ...completenessOperations(deps.completeness),
+      ...voidOperations(deps.eventVoids),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

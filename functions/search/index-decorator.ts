@@ -16,6 +16,7 @@ export function decorateIndex(index: SearchableIndex, overrides: Partial<Searcha
     close: () => index.close(),
     delete: (scope, kind, id) => index.delete(scope, kind, id),
     deleteMatching: (context, query) => index.deleteMatching(context, query),
+    voidEvents: (context, query, mark) => index.voidEvents(context, query, mark),
     deletionProgress: (task) => index.deletionProgress(task),
     search: (context, request) => index.search(context, request),
     countMatching: (context, query) => index.countMatching(context, query),

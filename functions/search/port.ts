@@ -103,6 +103,11 @@ export interface SearchContext {
   readonly kind: IndexKind;
   /** Events only: confines hits and aggregations to this window of event time. */
   readonly range?: TimeRange;
+  /**
+   * Events only: voided events (event-voids) are left out of every read unless asked for: `include`
+   * reads them beside the others, `only` reads them alone.
+   */
+  readonly voided?: VoidedEvents;
   /** TZ database name for date math and calendar buckets that name none themselves. */
   readonly timeZone: string;
   /** The request's "now", so relative dates in one request agree. */
@@ -113,6 +118,20 @@ export interface SearchContext {
    */
   readonly signal?: AbortSignal;
 }
+
+/** Which events a read sees of those voided: by default none. */
+export type VoidedEvents = 'include' | 'only';
+
+/** The fields a void writes into each event it marks (schemas/event-voids.ts). */
+export interface EventVoidMark {
+  readonly void_id: string;
+  /** ISO 8601. */
+  readonly voided_at: string;
+}
+
+/** The source fields holding a void's mark: set by the service only (the collector refuses them). */
+export const VOIDED_AT_FIELD = 'voided_at';
+export const VOID_ID_FIELD = 'void_id';
 
 export interface SearchHit {
   readonly _id: string;
@@ -143,6 +162,12 @@ export interface SearchableIndex extends SearchIndex {
    * `task` to follow through deletionProgress; otherwise the answer is complete.
    */
   deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress>;
+  /**
+   * Marks every event matching `query` in the context's range that is not voided yet as voided
+   * (`voided_at`, `void_id` in its source), so reads leave it out unless they ask for it; answers
+   * how many were marked. The whole update is visible to reads before it answers.
+   */
+  voidEvents(context: SearchContext, query: QueryNode, mark: EventVoidMark): Promise<number>;
   /** Where a running deletion stands; undefined when the backend knows no such task. */
   deletionProgress(task: string): Promise<DeletionProgress | undefined>;
   /** A funnel over the context's events (kind events; rules in analyses/actor-journeys.ts). */

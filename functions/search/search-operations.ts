@@ -55,11 +55,20 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
   const budgeted = <T>(request: HttpRequest, claims: ManagementTokenClaims, ctx: SearchContext, query: (ctx: SearchContext) => Promise<T>): Promise<T> =>
     withinQueryBudget(deps, claims.org_id, request.disconnected, (signal) => query({ ...ctx, signal }));
 
+  /** Event searches and counts read voided events only when the request asks (`voided`). */
+  const withVoided = (request: HttpRequest, ctx: SearchContext): SearchContext => {
+    const voided = request.query['voided'];
+    if (voided === undefined || ctx.kind !== 'events') return ctx;
+    if (voided !== 'include' && voided !== 'only')
+      throw new ValidationError('The voided parameter is not one of include, only', [{ field: 'voided', reason: 'must be include or only' }]);
+    return { ...ctx, voided };
+  };
+
   const search =
     (kind: IndexKind): SearchOperation =>
     async (request, claims) => {
       await deps.ready();
-      const ctx = context(request, claims, kind);
+      const ctx = withVoided(request, context(request, claims, kind));
       const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
       return { status: 200, body: await budgeted(request, claims, ctx, (within) => deps.index.search(within, parsed)) };
     };
@@ -68,7 +77,7 @@ export function searchOperations(deps: SearchOperationDeps): Record<string, Sear
     (kind: IndexKind): SearchOperation =>
     async (request, claims) => {
       await deps.ready();
-      const ctx = context(request, claims, kind);
+      const ctx = withVoided(request, context(request, claims, kind));
       // The count body is a search body; what counts is its query narrowed by its post_filter.
       const parsed = parseSearchRequest(optionalBody(request) ?? {}, kind, { timeZone: ctx.timeZone });
       const query: QueryNode = parsed.post_filter

@@ -31,6 +31,13 @@ export interface LateWindowMark {
   readonly events: number;
 }
 
+interface HourMark {
+  readonly org_id: string;
+  readonly app_id: string;
+  readonly hourStart: number;
+  count: number;
+}
+
 export const lateMarksPartition = (orgId: string, appId: string) => `LATE#${orgId}#${appId}`;
 
 export class LateWindowStore {
@@ -41,7 +48,7 @@ export class LateWindowStore {
 
   /** Marks the hours of the late events among `events`, indexed at `indexedAt`; one write per (app, hour). */
   async markLate(events: readonly IndexedEvent[], indexedAt: Date): Promise<number> {
-    const hours = new Map<string, { org_id: string; app_id: string; hourStart: number; count: number }>();
+    const hours = new Map<string, HourMark>();
     for (const event of events) {
       const time = Date.parse(event.time);
       if (!Number.isFinite(time) || indexedAt.getTime() - time <= LATE_AFTER_MS) continue;
@@ -51,7 +58,23 @@ export class LateWindowStore {
       if (entry) entry.count += 1;
       else hours.set(key, { org_id: event.org_id, app_id: event.app_id, hourStart, count: 1 });
     }
-    await mapWithConcurrency([...hours.values()], 8, async (mark) => {
+    await this.markHours([...hours.values()], indexedAt);
+    return hours.size;
+  }
+
+  /**
+   * Marks hours whose events changed at `changedAt` other than by arriving (a void: events.voidEvents):
+   * the run re-evaluates every window overlapping them that it evaluated before.
+   */
+  async markChanged(orgId: string, appId: string, hours: readonly { readonly hourStart: Date; readonly count: number }[], changedAt: Date): Promise<void> {
+    await this.markHours(
+      hours.map((hour) => ({ org_id: orgId, app_id: appId, hourStart: Math.floor(hour.hourStart.getTime() / HOUR_MS) * HOUR_MS, count: hour.count })),
+      changedAt,
+    );
+  }
+
+  private async markHours(marks: readonly HourMark[], indexedAt: Date): Promise<void> {
+    await mapWithConcurrency(marks, 8, async (mark) => {
       const key = { pk: lateMarksPartition(mark.org_id, mark.app_id), sk: `HOUR#${new Date(mark.hourStart).toISOString()}` };
       const values = { ':at': indexedAt.toISOString(), ':expires': Math.floor((mark.hourStart + HOUR_MS) / 1000) + MARK_RETENTION_SECONDS, ':n': mark.count };
       try {
@@ -72,7 +95,6 @@ export class LateWindowStore {
         );
       }
     });
-    return hours.size;
   }
 
   /** Marks of an app's hours in [from, to), i.e. the hours a billing run may have to re-evaluate. */

@@ -8,6 +8,7 @@ import { sharedViewSchemas } from './shared-view-route-schemas';
 import { emailSchemas } from './email-route-schemas';
 import { ethAbiSchemas } from './eth-abi-route-schemas';
 import { customerSchemas } from './customer-route-schemas';
+import { eventVoidSchemas } from './event-void-route-schemas';
 
 export type { ErrorStatus, RouteSchema } from './route-schema';
 
@@ -24,6 +25,7 @@ export type { ErrorStatus, RouteSchema } from './route-schema';
 export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...collectorSchemas,
   ...searchSchemas,
+  ...eventVoidSchemas,
   ...documentSchemas,
   ...oauthSchemas,
   ...resourceSchemas,

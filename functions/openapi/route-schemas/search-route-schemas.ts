@@ -15,6 +15,13 @@ export const EventRangeQuery = z.object({
   to: DateParameter.optional().meta({ description: 'End of the window (exclusive), in the same forms as from.' }),
   time_zone: timeZone,
 });
+/** Event searches and counts also read voided events when asked (docs/event-voids.md). */
+const EventSearchQuery = EventRangeQuery.extend({
+  voided: z
+    .enum(['include', 'only'])
+    .optional()
+    .meta({ description: 'Voided events are left out unless asked for: `include` reads them beside the others, `only` reads them alone.' }),
+});
 export const ProfileQuery = z.object({ time_zone: timeZone });
 
 /**
@@ -103,8 +110,8 @@ export const properties = (what: string, query: z.ZodObject): RouteSchema => ({
 });
 
 export const searchSchemas: Record<string, RouteSchema> = {
-  searchEvents: search('events (API calls and actions) in the from/to window', EventRangeQuery),
-  countEvents: count('events in the from/to window', EventRangeQuery),
+  searchEvents: search('events (API calls and actions) in the from/to window; voided ones with `voided`', EventSearchQuery),
+  countEvents: count('events in the from/to window; voided ones with `voided`', EventSearchQuery),
   funnelEvents: {
     description:
       "A funnel over the events of the from/to window: each actor (user or company) enters at its first step-1 event; each later step is its first event of that step after the previous step's, within conversion_window of entering. Per step: entered, converted, rates and the median time to convert. Exact on DuckDB; on OpenSearch up to the caps in docs/management-api.md (then exact: false).",

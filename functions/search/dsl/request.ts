@@ -95,7 +95,7 @@ export function parseSearchRequest(body: unknown, kind: IndexKind, options: Pars
   return parseWith(schema, body, 'search request', []);
 }
 
-/** Parses a bare query (`{"term": {...}}`): count criteria, cohorts, deletes. */
-export function parseQuery(body: unknown): QueryNode {
-  return parseWith(Query, body, 'query', []);
+/** Parses a bare query (`{"term": {...}}`): count criteria, cohorts, deletes; `prefix` is where it sits in the caller's body. */
+export function parseQuery(body: unknown, prefix: Path = []): QueryNode {
+  return parseWith(Query, body, 'query', prefix);
 }

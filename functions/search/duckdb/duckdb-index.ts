@@ -7,21 +7,24 @@ import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { windowPeriods } from '../analyses/retention-periods';
 import { documentProblem } from '../index-documents';
-import type {
-  ActorCondition,
-  MembersRequest,
-  SearchHit,
-  DeletionProgress,
-  IndexDocument,
-  IndexFailure,
-  IndexKind,
-  IndexOutcome,
-  SearchableIndex,
-  SearchContext,
-  SearchResponse,
-  StoredDocument,
-  TenantScope,
-  TimeRange,
+import {
+  VOID_ID_FIELD,
+  VOIDED_AT_FIELD,
+  type EventVoidMark,
+  type ActorCondition,
+  type MembersRequest,
+  type SearchHit,
+  type DeletionProgress,
+  type IndexDocument,
+  type IndexFailure,
+  type IndexKind,
+  type IndexOutcome,
+  type SearchableIndex,
+  type SearchContext,
+  type SearchResponse,
+  type StoredDocument,
+  type TenantScope,
+  type TimeRange,
 } from '../port';
 import { aggregateAndCount } from './query/aggregations';
 import { runFunnel, runRetention } from './query/event-analyses';
@@ -251,16 +254,32 @@ class DuckDbSearchIndex implements SearchableIndex {
     });
   }
 
-  /** Embedded and fast: done before it answers. */
+  /** Embedded and fast: done before it answers. A deletion takes voided events too. */
   async deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
     this.assertOpen();
     const deleted = await this.writes.run(async () => {
       // Compiled in the write queue: no write can change the layout before the statement runs.
-      const base = baseRelation(this.layoutOf(context), query);
+      const base = baseRelation(this.layoutOf({ ...context, voided: 'include' }), query);
       const result = await this.writer.runAndReadAll(`DELETE ${base.fromWhereSql}`, [...base.params.values]);
       return Number(result.getRows()[0]?.[0] ?? 0);
     });
     return { completed: true, deleted, total: deleted };
+  }
+
+  /** One UPDATE in the write queue: the mark in the hot column reads test, and in the document reads return. */
+  async voidEvents(context: SearchContext, query: QueryNode, mark: EventVoidMark): Promise<number> {
+    this.assertOpen();
+    return this.writes.run(async () => {
+      const base = baseRelation(this.layoutOf({ ...context, kind: 'events', voided: undefined }), query);
+      const at = base.params.add(new Date(mark.voided_at));
+      const patch = base.params.add(JSON.stringify({ [VOIDED_AT_FIELD]: mark.voided_at, [VOID_ID_FIELD]: mark.void_id }));
+      const events = quoteIdentifier(SEARCH_TABLES.events.name);
+      const result = await this.writer.runAndReadAll(
+        `UPDATE ${events} SET ${quoteIdentifier(VOIDED_AT_FIELD)} = ${at}, doc = json_merge_patch(doc, ${patch}::JSON) WHERE rowid IN (SELECT d.rowid ${base.fromWhereSql})`,
+        [...base.params.values],
+      );
+      return Number(result.getRows()[0]?.[0] ?? 0);
+    });
   }
 
   /** Deletions finish before deleteMatching answers: there is never a task to follow. */

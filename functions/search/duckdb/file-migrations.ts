@@ -21,7 +21,7 @@ export async function fileStorageFeatures(writer: DuckDBConnection): Promise<Sto
 
 /**
  * A file from an older version is brought up to date before any read or write: the metadata
- * column is added and backfilled, DOUBLE columns now BIGINT are converted, the rows get their
+ * column is added and backfilled, hot columns added since are added (NULL), DOUBLE columns now BIGINT are converted, the rows get their
  * tenant's number (tenant-numbers.ts), and the events table loses its key index (tables.ts).
  */
 export async function migrateTable(writer: DuckDBConnection, tenants: TenantNumbers, table: SearchTable, storage: StorageFeatures): Promise<void> {
@@ -32,6 +32,13 @@ export async function migrateTable(writer: DuckDBConnection, tenants: TenantNumb
   );
   const types = new Map(stored.getRows().map(([name, type]) => [String(name), String(type)]));
   if (!types.has(METADATA_COLUMN)) await inTransaction(writer, addMetadataColumnSql(table));
+  // Hot columns added since the file was made (events' voided_at) are NULL in its rows, as they are in their documents.
+  const missing = table.hotColumns.filter((column) => !types.has(column.name));
+  if (missing.length > 0)
+    await inTransaction(
+      writer,
+      missing.map((column) => `ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(column.name)} ${column.type}`),
+    );
   const retyped = table.hotColumns.filter((column) => column.type === 'BIGINT' && types.get(column.name) === 'DOUBLE');
   if (retyped.length > 0)
     await inTransaction(

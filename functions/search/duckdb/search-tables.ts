@@ -1,4 +1,4 @@
-import type { IndexKind, SearchContext } from '../port';
+import { VOIDED_AT_FIELD, type IndexKind, type SearchContext } from '../port';
 
 /**
  * The DuckDB tables behind the search port: one per kind, keyed by (org_id, app_id, id), with the
@@ -110,6 +110,8 @@ export const SEARCH_TABLES: Readonly<Record<IndexKind, SearchTable>> = {
       hot('duration_ms', 'BIGINT'),
       hot('is_late', 'BOOLEAN'),
       hot('received_at', 'TIMESTAMPTZ'),
+      // Set only by a void (event-voids), NULL for every live event: reads test it first (query/search.ts).
+      hot(VOIDED_AT_FIELD, 'TIMESTAMPTZ'),
     ],
   },
   users: {

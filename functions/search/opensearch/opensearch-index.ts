@@ -8,21 +8,24 @@ import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import type { FunnelQuery, RetentionQuery } from '../analyses/analysis-queries';
 import { windowPeriods } from '../analyses/retention-periods';
 import { walkMembers } from '../members-walk';
-import type {
-  ActorCondition,
-  MembersRequest,
-  SearchHit,
-  DeletionProgress,
-  IndexDocument,
-  IndexFailure,
-  IndexKind,
-  IndexOutcome,
-  SearchableIndex,
-  SearchContext,
-  SearchResponse,
-  StoredDocument,
-  TenantScope,
-  TimeRange,
+import {
+  VOIDED_AT_FIELD,
+  type ActorCondition,
+  type EventVoidMark,
+  type MembersRequest,
+  type VoidedEvents,
+  type SearchHit,
+  type DeletionProgress,
+  type IndexDocument,
+  type IndexFailure,
+  type IndexKind,
+  type IndexOutcome,
+  type SearchableIndex,
+  type SearchContext,
+  type SearchResponse,
+  type StoredDocument,
+  type TenantScope,
+  type TimeRange,
 } from '../port';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type BulkLimits, type BulkResponseItem } from './bulk';
@@ -37,6 +40,7 @@ import {
   deleteOpenSearchDocument,
   deletionProgressOpenSearch,
   searchOpenSearch,
+  voidEventsOpenSearch,
   type OpenSearchTarget,
 } from './opensearch-search';
 import { attributeVisitorOpenSearch } from './visitor-attribution';
@@ -79,6 +83,17 @@ export function tenantClauses(scope: TenantScope, range: TimeRange = {}): QueryC
   return clauses;
 }
 
+/**
+ * Which events a read sees of those voided (port.ts VoidedEvents): by default only those without a
+ * `voided_at`. The field is mapped by its name (a date, templates.ts) once a void writes it; before,
+ * `exists` matches nothing and the clause costs nothing.
+ */
+export function voidedClauses(voided: VoidedEvents | undefined): QueryClause[] {
+  if (voided === 'include') return [];
+  const marked: QueryClause = { exists: { field: VOIDED_AT_FIELD } };
+  return voided === 'only' ? [marked] : [{ bool: { must_not: [marked] } }];
+}
+
 class OpenSearchIndex implements SearchableIndex {
   private readonly target: OpenSearchTarget;
 
@@ -94,6 +109,7 @@ class OpenSearchIndex implements SearchableIndex {
       prefix,
       wrap: (scope, context) => [
         ...tenantClauses(scope, context?.range),
+        ...(context?.kind === 'events' ? voidedClauses(context.voided) : []),
         // A customer-bound read (customer tokens) sees that customer's documents only, inside the same wrap.
         ...(context?.customer ? customerTerms(context.customer).map((term) => toOpenSearchQuery(term, context)) : []),
       ],
@@ -210,7 +226,12 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   deleteMatching(context: SearchContext, query: QueryNode): Promise<DeletionProgress> {
-    return deleteMatchingOpenSearch(this.target, context, query);
+    // A deletion takes voided events too: they are the same person's or company's data.
+    return deleteMatchingOpenSearch(this.target, { ...context, voided: 'include' }, query);
+  }
+
+  voidEvents(context: SearchContext, query: QueryNode, mark: EventVoidMark): Promise<number> {
+    return voidEventsOpenSearch(this.target, { ...context, kind: 'events', voided: undefined }, query, mark);
   }
 
   deletionProgress(task: string): Promise<DeletionProgress | undefined> {

@@ -5,7 +5,17 @@ import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';
 import { trackedTotal, untrackedTotal } from '../total-hits';
-import type { DeletionProgress, IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
+import {
+  VOID_ID_FIELD,
+  VOIDED_AT_FIELD,
+  type DeletionProgress,
+  type EventVoidMark,
+  type IndexKind,
+  type SearchContext,
+  type SearchHit,
+  type SearchResponse,
+  type TenantScope,
+} from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
 import { effectiveSort } from '../effective-sort';
@@ -160,6 +170,40 @@ export async function deleteMatchingOpenSearch(target: OpenSearchTarget, context
   )) as { task?: string };
   if (!response.task) throw new ServiceUnavailableError('OpenSearch did not start the deletion task; retry');
   return { task: response.task, completed: false, deleted: 0 };
+}
+
+/**
+ * Marks the matching events voided with one update-by-query, every slice waited for and refreshed
+ * before it answers, so no read after it sees them as live. A version conflict (the consumer writing
+ * the same event at that moment) fails the void with a 503; events already marked stay voided and a
+ * retry marks the rest, as it reads only events not voided yet.
+ */
+export async function voidEventsOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode, mark: EventVoidMark): Promise<number> {
+  const response = (await send(() =>
+    target.client.updateByQuery({
+      index: readTarget(target.prefix, 'events'),
+      ...LENIENT_TARGET,
+      refresh: true,
+      conflicts: 'proceed',
+      slices: 'auto',
+      wait_for_completion: true,
+      body: {
+        query: wrapped(target, context, query),
+        script: {
+          lang: 'painless',
+          source: `ctx._source['${VOIDED_AT_FIELD}'] = params.voided_at; ctx._source['${VOID_ID_FIELD}'] = params.void_id;`,
+          params: { voided_at: mark.voided_at, void_id: mark.void_id },
+        },
+      },
+    }),
+  )) as { updated?: number; version_conflicts?: number; failures?: unknown[] };
+  const updated = Number(response.updated ?? 0);
+  if ((response.failures ?? []).length > 0 || Number(response.version_conflicts ?? 0) > 0) {
+    throw new ServiceUnavailableError(
+      `OpenSearch voided ${updated} events, then ${Number(response.version_conflicts ?? 0) > 0 ? `found ${response.version_conflicts} being written meanwhile` : `failed: ${JSON.stringify(response.failures).slice(0, 300)}`}; the same void again marks the rest`,
+    );
+  }
+  return updated;
 }
 
 interface TaskAnswer {

@@ -59,6 +59,7 @@ export function withVirtualEventTypes(index: SearchableIndex, source: VirtualEve
       });
     },
     deleteMatching: async (context, query) => index.deleteMatching(context, await expanded(context, query)),
+    voidEvents: async (context, query, mark) => index.voidEvents(context, await expanded(context, query), mark),
     async *actorsMeeting(context, condition) {
       yield* index.actorsMeeting(context, { ...condition, query: await expanded(context, condition.query) });
     },

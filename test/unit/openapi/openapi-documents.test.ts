@@ -195,7 +195,7 @@ describe('operations', () => {
     expect(documents.collector['components']['schemas']['ApiCallEvent']['required']).toEqual(['request']);
 
     const search = documents.management['paths']['/search/~/search/events']['post'];
-    expect(search['parameters'].map((p: Json) => p['name'])).toEqual(['from', 'to', 'time_zone']);
+    expect(search['parameters'].map((p: Json) => p['name'])).toEqual(['from', 'to', 'time_zone', 'voided']);
     expect(search['requestBody']['required']).toBe(false);
     expect(Object.keys(search['responses'])).toEqual(['200', '400', '401', '402', '406', '410', '413', '415', '429', '503', '504']);
   });

@@ -36,6 +36,7 @@ describe('DuckDB search tables', () => {
       'duration_ms',
       'is_late',
       'received_at',
+      'voided_at',
       'doc',
       'metadata',
     ]);

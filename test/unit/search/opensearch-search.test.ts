@@ -1,7 +1,7 @@
 import { parseQuery, parseSearchRequest } from '../../../functions/search/dsl';
 import { ServiceUnavailableError, ValidationError } from '../../../functions/shared/errors';
 import { eventDocument } from '../../../functions/search/index-documents';
-import { createOpenSearchIndex, tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
+import { createOpenSearchIndex, tenantClauses, voidedClauses } from '../../../functions/search/opensearch/opensearch-index';
 import { toOpenSearchQuery } from '../../../functions/search/opensearch/query-body';
 import { toStoredSource } from '../../../functions/search/opensearch/stored-source';
 import type { IndexKind, SearchContext } from '../../../functions/search/port';
@@ -49,7 +49,10 @@ describe('OpenSearch search (scripted cluster)', () => {
     expect(requests.map(call)).toEqual(['POST /p-events-*/_search']);
     expect(requests[0]!.query.get('ignore_unavailable')).toBe('true');
     const body = bodyOf(requests[0]);
-    expect(body.query).toEqual({ bool: { filter: [...tenantClauses(scope, window), toOpenSearchQuery(request.query, context())] } });
+    // Voided events are left out inside the tenant wrap.
+    expect(body.query).toEqual({
+      bool: { filter: [...tenantClauses(scope, window), ...voidedClauses(undefined), toOpenSearchQuery(request.query, context())] },
+    });
     expect(body.sort).toEqual([
       { 'index_meta.time': { order: 'desc', missing: '_last', unmapped_type: 'date' } },
       { 'index_meta.doc_id': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
@@ -233,7 +236,7 @@ describe('OpenSearch search (scripted cluster)', () => {
       expect(bodyOf(requests[0])).toEqual({
         size: 0,
         track_total_hits: false,
-        query: { bool: { filter: tenantClauses(scope) } },
+        query: { bool: { filter: [...tenantClauses(scope), ...voidedClauses(undefined)] } },
         aggs: {
           tenant_terms_0: { terms: { field: 'user_id', size: 10000, order: { _key: 'asc' } } },
           tenant_terms_1: { terms: { field: 'request.route.raw', size: 10000, order: { _key: 'asc' }, missing: 'none' } },
@@ -449,7 +452,9 @@ describe('OpenSearch search (scripted cluster)', () => {
     const query = parseQuery({ range: { 'response.status': { gte: 500 } } });
     expect(await createOpenSearchIndex({ client, indexPrefix: 'p-' }).countMatching(context(), query)).toBe(7);
     expect(requests.map(call)).toEqual(['POST /p-events-*/_count']);
-    expect(bodyOf(requests[0])).toEqual({ query: { bool: { filter: [...tenantClauses(scope, window), toOpenSearchQuery(query, context())] } } });
+    expect(bodyOf(requests[0])).toEqual({
+      query: { bool: { filter: [...tenantClauses(scope, window), ...voidedClauses(undefined), toOpenSearchQuery(query, context())] } },
+    });
   });
 
   it('deletes one document of the tenant by id, and says when there was none', async () => {

@@ -4,7 +4,7 @@ import { ValidationError } from '../../../shared/errors';
 import { resolveDateMath } from '../../dates/date-math';
 import { effectiveSort } from '../../effective-sort';
 import { resolveField, sortTypeOf, type FieldRef, type SortType } from '../../fields';
-import type { SearchContext, SearchHit, SearchResponse } from '../../port';
+import { VOIDED_AT_FIELD, type SearchContext, type SearchHit, type SearchResponse } from '../../port';
 import { SEARCH_TABLES } from '../tables';
 import { TENANT_NUMBER_COLUMN, type TableContext } from '../search-tables';
 import { filterSource } from '../../source-filter';
@@ -40,12 +40,19 @@ export type AggregateFn = (
 
 /**
  * The condition confining a read to the context's tenant: its number (tenant-numbers.ts), one INTEGER
- * to compare; for a customer-bound read, also the customer's terms (customer-bound.ts).
+ * to compare; for events, the voided ones left out unless asked for; for a customer-bound read, also
+ * the customer's terms (customer-bound.ts).
  */
 export function tenantConditionSql(ctx: TableContext, params: SqlParams, alias = 'd'): string {
   const tenant = `${column(alias, TENANT_NUMBER_COLUMN)} = ${params.add(ctx.tenantNumber)}`;
   const customer = customerTerms(ctx.customer).map((term) => `(${compileQuery(term, ctx.kind, ctx, params, alias)})`);
-  return [tenant, ...customer].join(' AND ');
+  return [tenant, ...voidedConditions(ctx, alias), ...customer].join(' AND ');
+}
+
+/** Which voided events the read sees (port.ts VoidedEvents): by default none, so every read leaves them out. */
+function voidedConditions(ctx: TableContext, alias: string): string[] {
+  if (ctx.kind !== 'events' || ctx.voided === 'include') return [];
+  return [`${column(alias, VOIDED_AT_FIELD)} IS ${ctx.voided === 'only' ? 'NOT NULL' : 'NULL'}`];
 }
 
 /** The tenant and time-window conditions every read is confined to, first so nothing can loosen them. */

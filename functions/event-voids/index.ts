@@ -1,0 +1,3 @@
+/** Voiding events with an audit trail (docs/event-voids.md). */
+export { voidOperations } from './void-operations';
+export type { VoidDeps } from './void-events';
