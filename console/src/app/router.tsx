@@ -83,6 +83,7 @@ const DashboardsPage = lazyPage(() => import('./routes/dashboard-pages').then((m
 const WorkspacesPage = lazyPage(() => import('./routes/dashboard-pages').then((m) => m.WorkspacesPage));
 const EventPage = lazyPage(() => import('./routes/event-page').then((m) => m.EventPage));
 const EventsPage = lazyPage(() => import('./routes/events-page').then((m) => m.EventsPage));
+const EventVoidsPage = lazyPage(() => import('./routes/events-page').then((m) => m.EventVoidsPage));
 const VirtualEventTypesPage = lazyPage(() => import('./routes/events-page').then((m) => m.VirtualEventTypesPage));
 const ExportsPage = lazyPage(() => import('./routes/exports-page').then((m) => m.ExportsPage));
 const OverviewPage = lazyPage(() => withChart(import('./routes/overview-page').then((m) => m.OverviewPage)));
@@ -114,6 +115,7 @@ function consoleRoutes(config: ConsoleConfig): RouteObject[] {
         { index: true, element: <Navigate to="/overview" replace /> },
         { path: '/overview', element: <OverviewPage /> },
         { path: '/events', element: <EventsPage /> },
+        { path: '/events/voids', element: <EventVoidsPage /> },
         { path: '/events/:eventId', element: <EventPage /> },
         { path: '/event-types', element: <VirtualEventTypesPage /> },
         { path: '/exports', element: <ExportsPage /> },

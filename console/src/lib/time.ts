@@ -20,3 +20,25 @@ export function formatTime(iso: string | undefined, timeZone?: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString(undefined, { timeZone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
+
+const RELATIVE_BOUND = /^-(\d+)([smhdwM])$/;
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * A range bound as an instant (ISO): `now`, relative (`-24h`, `-2w`, `-1M` a calendar month back) or
+ * already absolute; undefined when it cannot be read. For forms that need fixed instants (a void).
+ */
+export function instantOf(bound: string, now: number = Date.now()): string | undefined {
+  if (bound === 'now') return new Date(now).toISOString();
+  const relative = RELATIVE_BOUND.exec(bound);
+  if (relative) {
+    const amount = Number(relative[1]);
+    const unit = relative[2]!;
+    if (unit !== 'M') return new Date(now - amount * UNIT_MS[unit]!).toISOString();
+    const date = new Date(now);
+    date.setUTCMonth(date.getUTCMonth() - amount);
+    return date.toISOString();
+  }
+  const parsed = Date.parse(bound);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString();
+}

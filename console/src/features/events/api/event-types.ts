@@ -29,6 +29,9 @@ export interface EventSource {
   readonly session_token?: string;
   readonly duration_ms?: number;
   readonly metadata?: Record<string, unknown>;
+  /** Set when the event was voided (kept, left out of reads unless asked for), and by which void. */
+  readonly voided_at?: string;
+  readonly void_id?: string;
   readonly [field: string]: unknown;
 }
 
@@ -76,6 +79,8 @@ export function eventHitOf(hit: StoredHit): EventHit {
       session_token: textOf(source['session_token']),
       duration_ms: numberOf(source['duration_ms']),
       metadata: objectOf(source['metadata']),
+      voided_at: textOf(source['voided_at']),
+      void_id: textOf(source['void_id']),
     },
   };
 }

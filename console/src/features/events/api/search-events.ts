@@ -17,7 +17,7 @@ export async function searchEvents(api: ManagementClient, filters: EventFilters,
   const answer = dataOf(
     await api.POST('/search/~/search/events', {
       // Dates typed without an offset mean the app's time zone.
-      params: { query: { from: filters.from, to: filters.to, time_zone: timeZone } },
+      params: { query: { from: filters.from, to: filters.to, time_zone: timeZone, ...(filters.voided ? { voided: filters.voided } : {}) } },
       body: streamBody(filters, after),
     }),
   );

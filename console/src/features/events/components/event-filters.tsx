@@ -63,6 +63,18 @@ export function EventFilterBar({ filters, onChange }: { filters: EventFilters; o
       <label className="query-bar">
         Query <input {...field('text')} placeholder="request.verb:POST metadata.plan:pro" />
       </label>
+      <label>
+        Voided events
+        <select
+          name="voided"
+          value={draft.voided ?? ''}
+          onChange={(e) => setDraft({ ...draft, voided: e.target.value === 'include' || e.target.value === 'only' ? e.target.value : undefined })}
+        >
+          <option value="">Left out</option>
+          <option value="include">Included</option>
+          <option value="only">Only voided</option>
+        </select>
+      </label>
       <FilterPicker label="Build a condition from the data" onPick={(clause) => setDraft({ ...draft, text: withClause(draft.text, clause) })} />
       <button type="submit">Apply</button>
     </form>

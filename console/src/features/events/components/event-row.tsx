@@ -24,6 +24,11 @@ export function EventRow({ hit }: { hit: EventHit }) {
       </td>
       <td>
         <Link to={href}>{what}</Link>
+        {event.voided_at ? (
+          <span className="badge" title={`Voided ${format(event.voided_at)} (void ${event.void_id ?? ''})`}>
+            voided
+          </span>
+        ) : null}
       </td>
       <td className={statusClass(event.response?.status)}>{event.response?.status ?? ''}</td>
       <td>{event.duration_ms === undefined ? '' : `${event.duration_ms} ms`}</td>

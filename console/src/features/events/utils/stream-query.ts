@@ -14,7 +14,13 @@ export interface EventFilters {
   readonly companyId?: string;
   /** Query-bar text, e.g. `request.verb:POST response.status:500`. */
   readonly text?: string;
+  /** Voided events are left out unless asked for: beside the others, or alone. */
+  readonly voided?: VoidedEvents;
 }
+
+export type VoidedEvents = 'include' | 'only';
+
+const isVoidedEvents = (value: string | null): value is VoidedEvents => value === 'include' || value === 'only';
 
 export const PAGE_SIZE = 50;
 
@@ -50,6 +56,7 @@ export function streamBody(filters: EventFilters, after?: readonly unknown[]): R
 /** The filters a URL's search params describe (the stream's state lives in its URL, so it can be shared). */
 export function filtersFromParams(params: URLSearchParams): EventFilters {
   const optional = (name: string) => params.get(name) ?? undefined;
+  const voided = params.get('voided');
   return {
     from: params.get('from') ?? '-24h',
     to: params.get('to') ?? 'now',
@@ -59,6 +66,7 @@ export function filtersFromParams(params: URLSearchParams): EventFilters {
     userId: optional('user_id'),
     companyId: optional('company_id'),
     text: optional('q'),
+    voided: isVoidedEvents(voided) ? voided : undefined,
   };
 }
 
@@ -75,5 +83,6 @@ export function paramsFromFilters(filters: EventFilters): URLSearchParams {
   set('user_id', filters.userId);
   set('company_id', filters.companyId);
   set('q', filters.text);
+  set('voided', filters.voided);
   return params;
 }
