@@ -103,7 +103,6 @@ export class ManagementApi extends Construct {
   readonly http: ServiceHttpApi;
   readonly tokenSigningSecret: secretsmanager.Secret;
   readonly functions: Record<ManagementLambdaName, ServiceFunction>;
-  private readonly stream: kinesis.IStream;
 
   constructor(scope: Construct, id: string, props: ManagementApiProps) {
     super(scope, id);
@@ -203,10 +202,15 @@ export class ManagementApi extends Construct {
           [tables.billing.envVar]: props.storage.tables.billing.tableName,
           [buckets.exports.envVar]: props.storage.buckets.exports.bucketName,
           [settingVariables.tokenSigningSecretArn]: this.tokenSigningSecret.secretArn,
+          // A replacement's corrected events take the collector's path: dedup claims read, the stream written.
+          [tables.dedup.envVar]: props.storage.tables.dedup.tableName,
+          [ingestStream.envVar]: props.stream.streamName,
         }),
       },
     });
     this.tokenSigningSecret.grantRead(management.function);
+    props.storage.tables.dedup.grant(management.function, 'dynamodb:BatchGetItem');
+    management.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [props.stream.streamArn] }));
     // Export parts: download URLs are signed with this role (GetObject), and a cancel deletes the parts (list, delete).
     grantObjectAccess(
       management.role,
@@ -221,7 +225,6 @@ export class ManagementApi extends Construct {
     // Cohort membership of governance rules is a search over the profile indexes.
     props.search.grantHttpAccess(management.role);
     this.functions = { search, 'shared-views': sharedViews, management };
-    this.stream = props.stream;
 
     const integrations: Record<ManagementLambdaName, HttpLambdaIntegration> = {
       search: new HttpLambdaIntegration('SearchIntegration', search.function),
@@ -256,8 +259,7 @@ export class ManagementApi extends Construct {
   serveProviderWebhooks(providersSecret: secretsmanager.ISecret): void {
     const fn = this.functions.management.function;
     fn.addEnvironment(settingVariables.billingProvidersSecretArn, providersSecret.secretArn);
-    fn.addEnvironment(ingestStream.envVar, this.stream.streamName);
+    // The ingest stream is the function's already (a replacement's events take the same path).
     providersSecret.grantRead(fn);
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [this.stream.streamArn] }));
   }
 }

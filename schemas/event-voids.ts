@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DateTime } from './collector';
+import { RESOURCE_ID_SHAPE } from './resources/resource-id';
 
 /** At most this many events one void marks (a void that would mark more is refused, naming how many). */
 export const MAX_VOID_EVENTS = 100_000;
@@ -25,6 +26,34 @@ export const EventVoidRequest = z.strictObject({
 });
 export type EventVoidRequest = z.infer<typeof EventVoidRequest>;
 
+/** At most this many API calls and actions one replacement sends (the collector's batch size). */
+export const MAX_REPLACEMENT_EVENTS = 1_000;
+
+/**
+ * A time range's events replaced by a corrected set: the events `query` matches in [from, to) are
+ * voided, and `events` (API calls) and `actions` are collected as the collector takes them, each
+ * within the range. `id` makes a retry safe: a replacement with an id already logged is answered as
+ * logged, and nothing is done again.
+ */
+export const EventReplacementRequest = z.strictObject({
+  id: z.string().regex(RESOURCE_ID_SHAPE, 'must be 1-128 letters, digits, _ or -').optional(),
+  reason: z.string().trim().min(1, 'must say why (it is kept in the audit log)').max(500),
+  query: EventsQuery,
+  from: DateTime,
+  to: DateTime,
+  events: z
+    .array(z.unknown())
+    .max(MAX_REPLACEMENT_EVENTS)
+    .optional()
+    .meta({ description: 'API calls, each as POST /v1/events/batch takes it, with its request.time within [from, to).' }),
+  actions: z
+    .array(z.unknown())
+    .max(MAX_REPLACEMENT_EVENTS)
+    .optional()
+    .meta({ description: 'Actions, each as POST /v1/actions/batch takes it, with its request.time within [from, to).' }),
+});
+export type EventReplacementRequest = z.infer<typeof EventReplacementRequest>;
+
 /** A void as the audit log keeps it: who, when, why, what it named, and what it did. */
 export const EventVoid = z.object({
   id: z.string(),
@@ -45,6 +74,8 @@ export const EventVoid = z.object({
   voided: z.number().int(),
   /** Hours of event time the billing run re-evaluates for this void (closed windows become corrections). */
   billing_hours: z.number().int(),
+  /** A replacement: the API calls and actions sent in place of the voided events (collected, so never lost); null for a plain void. */
+  replacement: z.object({ events: z.number().int(), actions: z.number().int() }).nullable(),
   error: z.string().nullable(),
 });
 export type EventVoid = z.infer<typeof EventVoid>;

@@ -14,6 +14,7 @@ import { queryTimeIndex } from './query-time-index';
 import type { ServiceStores } from './service-stores';
 import type { ProviderConnectionLookup } from '../billing/run/provider-registry';
 import { completenessDeps, providerWebhookDeps, reconcileDeps } from './billing-services';
+import { replacementIntake } from './replacement-intake';
 
 /** The management API and the governance refresher, wired from the stores. */
 
@@ -84,6 +85,7 @@ export function managementApiHandler(
       index: queryTimeIndex(stores, options.index),
       resources: stores.resources,
       changedHours: (tenant, hours, at) => stores.lateWindows.markChanged(tenant.orgId, tenant.appId, hours, at),
+      intake: replacementIntake(stores),
       now: stores.now,
     },
     emailSends: stores.emailSends,

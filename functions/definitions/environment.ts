@@ -166,8 +166,10 @@ export const ManagementApiEnv = z.object({
   [buckets.exports.envVar]: name,
   /** The billing run's providers secret: providers' webhooks check signatures and read objects with the apps' connections. */
   [v.billingProvidersSecretArn]: z.string().min(1).optional(),
-  // Companies and subscriptions a provider's webhook brings in take the collector's path.
-  [ingestStream.envVar]: name.optional(),
+  // Companies and subscriptions a provider's webhook brings in, and a replacement's corrected events, take the collector's path.
+  [ingestStream.envVar]: name,
+  // A replacement's events with a caller's transaction id are checked against the dedup claims.
+  [tables.dedup.envVar]: name,
   /** The sender of an alert's emails when it is run now through the API (the scheduled evaluator has its own). */
   [v.notificationsFrom]: z.email().optional(),
 });

@@ -52,6 +52,13 @@ export const routes: readonly RouteDefinition[] = [
     'update:events',
     'Void events by id or by a query in a time range (kept, hidden from reads, corrected in billing)',
   ),
+  manage(
+    'POST',
+    '/~/events/replacements',
+    'replaceEvents',
+    'update:events',
+    "Replace a time range's wrong events with a corrected set (the wrong ones voided, the corrected ones collected)",
+  ),
   manage('GET', '/~/events/voids', 'listEventVoids', 'read:events', 'The audit log of voids, newest first'),
   manage('GET', '/~/events/voids/{voidId}', 'getEventVoid', 'read:events', 'One void of the audit log'),
   search('GET', '/search/~/events/{id}', 'getEvent', 'read:events', 'One event by id'),

@@ -33,7 +33,7 @@ export interface VoidCaller extends VoidTenant {
   readonly subject: string;
 }
 
-interface VoidTarget {
+export interface VoidTarget {
   readonly query: QueryNode;
   /** The query as the void was asked for, for the hour count's search (the DSL's own form). */
   readonly dsl: Record<string, unknown>;
@@ -42,7 +42,7 @@ interface VoidTarget {
 }
 
 /** What the request names, checked: exactly one of ids and query, a range within the reach. */
-function targetOf(request: EventVoidRequest, now: Date): VoidTarget {
+export function targetOf(request: EventVoidRequest, now: Date): VoidTarget {
   const issues: FieldIssue[] = [];
   const reachStart = new Date(now.getTime() - VOID_REACH_DAYS * DAY_MS);
   if ((request.event_ids === undefined) === (request.query === undefined))
@@ -89,50 +89,83 @@ async function matchedHours(
 export async function voidEvents(deps: VoidDeps, caller: VoidCaller, request: EventVoidRequest): Promise<EventVoid> {
   const now = deps.now();
   const target = targetOf(request, now);
+  const ids = request.event_ids ? [...new Set(request.event_ids)] : null;
+  return performVoid(deps, caller, target, {
+    id: newResourceId(now.getTime()),
+    reason: request.reason,
+    event_ids: ids,
+    query: request.query ?? null,
+    named: ids ? 'event_ids' : 'query',
+    now,
+  });
+}
+
+/** What a void (or a replacement's void) is asked to do, past its checks. */
+export interface VoidOrder {
+  readonly id: string;
+  readonly reason: string;
+  readonly event_ids: string[] | null;
+  readonly query: Record<string, unknown> | null;
+  /** The request member that names the events, for a 400 about them. */
+  readonly named: string;
+  readonly now: Date;
+  /** A replacement may void nothing (the range held none of the wrong events); a void may not. */
+  readonly mayMatchNone?: boolean;
+  /** A replacement's sending, once the void is done; what it sent goes into the log. */
+  readonly afterVoid?: () => Promise<NonNullable<EventVoid['replacement']>>;
+}
+
+/**
+ * Counts what the target matches (refusing none, unless allowed, and more than the cap), logs the
+ * void, marks the events, tells billing, runs what follows (a replacement's sending) and logs the end.
+ */
+export async function performVoid(deps: VoidDeps, caller: VoidCaller, target: VoidTarget, order: VoidOrder): Promise<EventVoid> {
   const context: SearchContext = {
     scope: { org_id: caller.orgId, app_id: caller.appId },
     kind: 'events',
     range: { from: target.from, to: target.to },
     timeZone: 'UTC',
-    now,
+    now: order.now,
   };
   const { matched, hours } = await matchedHours(deps.index, context, target);
-  const named = request.event_ids ? 'event_ids' : 'query';
-  if (matched === 0) throw invalidInput('void', [{ field: named, reason: 'matches no event that is not voided already in the range' }]);
+  if (matched === 0 && !order.mayMatchNone)
+    throw invalidInput('void', [{ field: order.named, reason: 'matches no event that is not voided already in the range' }]);
   if (matched > MAX_VOID_EVENTS)
     throw invalidInput('void', [
-      { field: named, reason: `matches ${matched} events, more than the ${MAX_VOID_EVENTS} one void may mark: narrow the range or the query` },
+      { field: order.named, reason: `matches ${matched} events, more than the ${MAX_VOID_EVENTS} one void may mark: narrow the range or the query` },
     ]);
 
   const started: EventVoid = {
-    id: newResourceId(now.getTime()),
+    id: order.id,
     status: 'running',
-    reason: request.reason,
+    reason: order.reason,
     created_by: caller.subject,
-    created_at: now.toISOString(),
+    created_at: order.now.toISOString(),
     finished_at: null,
-    event_ids: request.event_ids ? [...new Set(request.event_ids)] : null,
-    query: request.query ?? null,
+    event_ids: order.event_ids,
+    query: order.query,
     from: target.from.toISOString(),
     to: target.to.toISOString(),
     matched,
     voided: 0,
     billing_hours: hours.length,
+    replacement: null,
     error: null,
   };
   await recordVoidStarted(deps.resources, caller, started);
-  let voided: number;
+  let voided = 0;
+  let replacement: EventVoid['replacement'] = null;
   try {
-    voided = await deps.index.voidEvents(context, target.query, { void_id: started.id, voided_at: started.created_at });
+    if (matched > 0) voided = await deps.index.voidEvents(context, target.query, { void_id: started.id, voided_at: started.created_at });
+    // Marked after the void is visible to reads, so a run that evaluated a window before sees the mark as newer.
+    await deps.changedHours(caller, hours, deps.now());
+    if (order.afterVoid) replacement = await order.afterVoid();
   } catch (error) {
     // Some events may be marked: billing hears of every hour, and the log says what happened.
     await deps.changedHours(caller, hours, deps.now());
     const message = error instanceof Error ? error.message : String(error);
-    await recordVoidFinished(deps.resources, caller, started.id, { status: 'failed', finished_at: deps.now().toISOString(), error: message });
+    await recordVoidFinished(deps.resources, caller, started.id, { status: 'failed', finished_at: deps.now().toISOString(), voided, error: message });
     throw error;
   }
-  // Marked after the void is visible to reads, so a run that evaluated a window before sees the mark as newer.
-  const finished = deps.now();
-  await deps.changedHours(caller, hours, finished);
-  return recordVoidFinished(deps.resources, caller, started.id, { status: 'completed', finished_at: finished.toISOString(), voided });
+  return recordVoidFinished(deps.resources, caller, started.id, { status: 'completed', finished_at: deps.now().toISOString(), voided, replacement });
 }

@@ -1,9 +1,10 @@
-import { EventVoidRequest } from '../../schemas/event-voids';
+import { EventReplacementRequest, EventVoidRequest } from '../../schemas/event-voids';
 import type { ManagementCaller } from '../management-tokens/management-auth';
 import { contextOf, listOptions, readObjectBody } from '../resources/crud-operations';
 import type { Operation } from '../shared/http/handler';
 import { parseBody } from '../shared/invalid-input';
-import { voidEvents, type VoidDeps } from './void-events';
+import { replaceEvents, type ReplaceDeps } from './replace-events';
+import { voidEvents } from './void-events';
 import { listVoids, readVoid } from './void-records';
 
 type VoidOperation = Operation<ManagementCaller | undefined>;
@@ -11,11 +12,18 @@ type VoidOperation = Operation<ManagementCaller | undefined>;
 /**
  * Voids of the token's app's events, and their audit log:
  * - POST /~/events/voids → 201, the void done: events marked, billing told (void-events.ts)
+ * - POST /~/events/replacements → 201, a range's wrong events voided and the corrected ones collected (replace-events.ts); 200 for a retry of a logged id
  * - GET  /~/events/voids → the audit log, newest first (`take`, `before_id`; `x-next-before-id`)
  * - GET  /~/events/voids/{voidId} → one void
  */
-export function voidOperations(deps: VoidDeps): Record<'createEventVoid' | 'listEventVoids' | 'getEventVoid', VoidOperation> {
+export function voidOperations(deps: ReplaceDeps): Record<'createEventVoid' | 'replaceEvents' | 'listEventVoids' | 'getEventVoid', VoidOperation> {
   return {
+    async replaceEvents(request, caller) {
+      const ctx = contextOf(request, caller, deps.now());
+      const input = parseBody(EventReplacementRequest, readObjectBody(request));
+      const { created, replacement } = await replaceEvents(deps, { orgId: ctx.orgId, appId: ctx.appId, subject: ctx.caller.sub }, input);
+      return { status: created ? 201 : 200, body: replacement };
+    },
     async createEventVoid(request, caller) {
       const ctx = contextOf(request, caller, deps.now());
       const input = parseBody(EventVoidRequest, readObjectBody(request));

@@ -1,5 +1,6 @@
 import { EventVoid } from '../../schemas/event-voids';
 import { appRulesPartition } from '../resources/keys';
+import { ConflictError } from '../shared/errors';
 import type { ListOptions, ListPage, ResourceLocation, ResourceStore, StoredDocument } from '../resources/resource-store';
 
 /**
@@ -21,11 +22,18 @@ const voidOf = (stored: StoredDocument): EventVoid => EventVoid.parse(stored);
 
 export async function recordVoidStarted(resources: ResourceStore, tenant: VoidTenant, record: EventVoid): Promise<void> {
   const created = await resources.create(voidLocation(tenant), record.id, { _id: record.id, org_id: tenant.orgId, app_id: tenant.appId, ...record });
-  if (!created) throw new Error(`the void id ${record.id} is taken`);
+  if (!created)
+    throw new ConflictError(`A void or replacement with the id ${record.id} is logged already`, [{ field: 'id', reason: 'is the id of another void' }]);
 }
 
 export async function recordVoidFinished(resources: ResourceStore, tenant: VoidTenant, id: string, outcome: Partial<EventVoid>): Promise<EventVoid> {
   return voidOf(await resources.update(voidLocation(tenant), id, 'void', (current) => ({ ...current, ...outcome })));
+}
+
+/** A void of the log, or undefined when there is none with this id. */
+export async function findVoid(resources: ResourceStore, tenant: VoidTenant, id: string): Promise<EventVoid | undefined> {
+  const stored = await resources.find(voidLocation(tenant), id);
+  return stored && voidOf(stored);
 }
 
 export async function readVoid(resources: ResourceStore, tenant: VoidTenant, id: string): Promise<EventVoid> {

@@ -6,7 +6,7 @@ import { balanceOperations, type BalanceOperationDeps } from '../billing/balance
 import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-operations';
 import { reconcileOperations } from '../billing/reconcile/reconcile-operations';
 import { completenessOperations } from '../billing/completeness/completeness-operations';
-import { voidOperations, type VoidDeps } from '../event-voids';
+import { voidOperations, type ReplaceDeps } from '../event-voids';
 import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
@@ -53,8 +53,8 @@ export interface ManagementApiDeps
   readonly completeness: CompletenessDeps;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
-  /** What voiding events needs (the index, the audit log, billing's late marks). */
-  readonly eventVoids: VoidDeps;
+  /** What voiding and replacing events needs (the index, the audit log, billing's late marks, the collector's intake). */
+  readonly eventVoids: ReplaceDeps;
 }
 
 /**

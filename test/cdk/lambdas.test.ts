@@ -52,9 +52,11 @@ const serviceFunctions: Array<[string, ServiceFunction, string[]]> = [
       'OPENSEARCH_REPLICAS',
       'TOKEN_SIGNING_SECRET_ARN',
       'SES_CONFIGURATION_SET',
-      // Providers' webhooks: the apps' connections, and the stream synced profiles take.
+      // Providers' webhooks: the apps' connections, and the stream synced profiles and a replacement's events take.
       'BILLING_PROVIDERS_SECRET_ARN',
       ingestStream.envVar,
+      // A replacement's events with a caller's transaction id are checked against the dedup claims.
+      tables.dedup.envVar,
     ],
   ],
   [
@@ -155,9 +157,11 @@ describe('management Lambda permissions', () => {
       .filter(([, table]) => JSON.stringify(resource).includes(`"${logicalIdOf(table)}"`))
       .map(([key]) => key);
 
-  it('reads and writes the resources and billing tables, and no other table', () => {
+  it('reads and writes the resources and billing tables, reads dedup claims, and touches no other table', () => {
     const touched = new Set(statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:'))).flatMap((s) => tableIdsIn(s.Resource)));
-    expect([...touched].sort()).toEqual(['billing', 'resources']);
+    expect([...touched].sort()).toEqual(['billing', 'dedup', 'resources']);
+    // A replacement's events: which transaction ids are claimed already, read only.
+    expect(statements.filter((s) => tableIdsIn(s.Resource).includes('dedup')).flatMap((s) => [s.Action].flat())).toEqual(['dynamodb:BatchGetItem']);
     for (const key of ['resources', 'billing'] as const) {
       const actions = statements.filter((s) => tableIdsIn(s.Resource).includes(key)).flatMap((s) => [s.Action].flat());
       expect(actions).toEqual(
@@ -173,7 +177,7 @@ describe('management Lambda permissions', () => {
     }
   });
 
-  it("reads the billing run's providers secret and puts records on the ingest stream, for providers' webhooks", () => {
+  it("reads the billing run's providers secret and puts records on the ingest stream, for providers' webhooks and replacements", () => {
     const secretId = logicalIdOf(stack.billingRun.providersSecret);
     const onSecret = statements.filter((s) => JSON.stringify(s.Resource).includes(`"${secretId}"`)).flatMap((s) => [s.Action].flat());
     expect(onSecret.sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);

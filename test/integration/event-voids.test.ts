@@ -128,4 +128,47 @@ describe('voiding events', () => {
     expect(marked.status).toBe(400);
     expect(JSON.stringify(marked.body)).toContain('voided_at');
   }, 60_000);
+
+  it("replaces a window's events sent with the wrong company by the corrected set, once however often it is retried", async () => {
+    const wrong = [call({ company_id: 'wrong-co' }, at(w2, 20)), call({ company_id: 'wrong-co' }, at(w2, 25))];
+    expect((await rt.collect('/v1/events/batch', wrong)).status).toBe(201);
+    await rt.waitUntilConsumed();
+    const corrected: Record<string, unknown>[] = wrong.map(({ transaction_id: _id, ...event }) => ({ ...event, company_id: 'void-co' }));
+    const body = {
+      id: 'fix-wrong-company',
+      reason: 'the gateway sent wrong-co for void-co',
+      query: { term: { company_id: 'wrong-co' } },
+      from: w2.toISOString(),
+      to: new Date(w2.getTime() + HOUR).toISOString(),
+      events: corrected,
+    };
+    // Refused as a whole, naming the record: one outside the range, one reusing an accepted id.
+    const outside = await rt.management(
+      'POST',
+      '/~/events/replacements',
+      {},
+      { ...body, events: [{ ...corrected[0], request: { ...(corrected[0]!['request'] as object), time: at(w1, 1).toISOString() } }] },
+    );
+    expect(outside.status).toBe(400);
+    expect(outside.body.error.details).toEqual([expect.objectContaining({ field: 'events[0].request.time' })]);
+    const reused = await rt.management('POST', '/~/events/replacements', {}, { ...body, events: [wrong[0]] });
+    expect(reused.status).toBe(400);
+    expect(reused.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'events[0].transaction_id' })]));
+    const invalid = await rt.management('POST', '/~/events/replacements', {}, { ...body, events: [{ request: {} }] });
+    expect(invalid.status).toBe(400);
+    expect(JSON.stringify(invalid.body.error.details)).toContain('events[0].request');
+
+    const replaced = await rt.management('POST', '/~/events/replacements', {}, body);
+    expect(replaced.status).toBe(201);
+    expect(replaced.body).toMatchObject({ id: 'fix-wrong-company', status: 'completed', matched: 2, voided: 2, replacement: { events: 2, actions: 0 } });
+    const retried = await rt.management('POST', '/~/events/replacements', {}, body);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual(replaced.body);
+    await rt.waitUntilConsumed();
+    expect(await count(undefined, { term: { company_id: 'wrong-co' } })).toBe(0);
+    expect(await count('only', { term: { company_id: 'wrong-co' } })).toBe(2);
+    // Billed to void-co now: the replacement's events arrived late, so the run corrects w2.
+    await run(new Date());
+    expect(fake.totals()).toEqual({ 'sub-void': 4n });
+  }, 60_000);
 });

@@ -153,6 +153,12 @@ export class DedupStore {
     return existing;
   }
 
+  /** Which of the app's transaction ids are claimed already (stored, or on their way): their events would be duplicates. */
+  async claimedIds(appId: string, eventIds: readonly string[]): Promise<Set<string>> {
+    const owners = await this.ownersOf(eventIds.map((eventId) => ({ appId, eventId, owner: '' })));
+    return new Set(eventIds.filter((eventId) => owners.has(dedupKey(appId, eventId))));
+  }
+
   /** The owners of existing claims, read consistently. */
   private async ownersOf(requests: readonly ClaimRequest[]): Promise<Map<string, string>> {
     const keys = [...new Set(requests.map((r) => dedupKey(r.appId, r.eventId)))].map((pk) => ({ pk }));

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EventVoid, EventVoidRequest, MAX_VOID_EVENTS, VOID_REACH_DAYS } from '../../../schemas/event-voids';
+import { EventReplacementRequest, EventVoid, EventVoidRequest, MAX_REPLACEMENT_EVENTS, MAX_VOID_EVENTS, VOID_REACH_DAYS } from '../../../schemas/event-voids';
 import { named, NEXT_PAGE, ListQuery, type RouteSchema } from './route-schema';
 
 const EventVoidSchema = named('EventVoid', EventVoid);
@@ -11,6 +11,14 @@ export const eventVoidSchemas: Record<string, RouteSchema> = {
     responseStatus: 201,
     response: EventVoidSchema,
     errors: [503],
+  },
+  replaceEvents: {
+    description: `Replaces a time range's wrong events with a corrected set: the events the query matches with an event time in [from, to) are voided as a void does (none is fine), then events (API calls) and actions, each in the collector's shape and within [from, to), are collected as the collector takes them: all or nothing (400 naming events[i] or actions[i] and the field), deduplicated by transaction id (an id the app accepted before, voided or not, is refused: give the corrected event a new id, or none), and acknowledged once the ingest stream holds them. The billing run bills them as late events and corrects the closed windows. At most ${MAX_REPLACEMENT_EVENTS} of each. With an id, a retry is safe: a replacement logged under that id is answered (200) and nothing is done again; one that failed answers 409.`,
+    body: named('EventReplacementRequest', EventReplacementRequest),
+    responseStatus: 201,
+    alsoStatus: { status: 200, description: 'A retry: the replacement logged under this id, done before.' },
+    response: EventVoidSchema,
+    errors: [409, 503],
   },
   listEventVoids: {
     description: "The app's audit log of voids, newest first.",
