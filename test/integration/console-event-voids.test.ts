@@ -86,4 +86,26 @@ describe('voiding events in the console', () => {
     await stream.getByText('2 events in range').waitFor();
     expect(await stream.getByText('voided', { exact: true }).count()).toBe(2);
   }, 60_000);
+
+  it('replaces the filtered events with a corrected set pasted as JSON', async () => {
+    await page.goto(`${rt.credentials.management_url}/console/events?q=${encodeURIComponent('metadata.release:good')}`);
+    const stream = page.getByRole('region', { name: 'Event stream' });
+    await stream.getByText('3 events in range').waitFor();
+    await page.getByText('Void the events these filters match…').click();
+    const form = page.getByRole('form', { name: 'Void events' });
+    await form.getByRole('status').filter({ hasText: '3 events match' }).waitFor();
+    await form.getByLabel('Why (kept in the audit log)').fill('three calls were one retried call');
+    await form.getByLabel(/Send a corrected/).check();
+    const fixed = { ...call({ company_id: 'acme', metadata: { release: 'fixed' } }, new Date(Date.now() - HOUR)), transaction_id: undefined };
+    await form.getByLabel(/Corrected API calls/).fill('not json');
+    await form.getByText('This is not JSON yet.').waitFor();
+    await form.getByLabel(/Corrected API calls/).fill(JSON.stringify([fixed]));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/event-voids-replace.png`, fullPage: true });
+    await form.getByRole('button', { name: 'Replace 3 events with 1' }).click();
+    await form.getByRole('status').filter({ hasText: 'Voided 3 events and sent 1 in their place' }).waitFor();
+    await rt.waitUntilConsumed();
+    await page.goto(`${rt.credentials.management_url}/console/events?q=${encodeURIComponent('metadata.release:fixed')}`);
+    await stream.getByText('1 events in range').waitFor();
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import { keysetPage, LIST_PAGE_SIZE, useKeysetPages } from '../../../lib/keyset-
 
 export type EventVoid = components['schemas']['EventVoid'];
 export type EventVoidRequest = components['schemas']['EventVoidRequest'];
+export type EventReplacementRequest = components['schemas']['EventReplacementRequest'];
 
 /** How many live events a query matches in a fixed range: what a void of it would mark. */
 export function useVoidPreview(query: Record<string, unknown>, from: string | undefined, to: string | undefined) {
@@ -21,6 +22,11 @@ export function useVoidPreview(query: Record<string, unknown>, from: string | un
 /** Voids events; the stream, counts and the audit log are read again after. */
 export function useVoidEvents() {
   return useApiMutation(['events'], async (api, body: EventVoidRequest) => dataOf(await api.POST('/~/events/voids', { body })));
+}
+
+/** Replaces the range's matching events with a corrected set; the stream, counts and the audit log are read again after. */
+export function useReplaceEvents() {
+  return useApiMutation(['events'], async (api, body: EventReplacementRequest) => dataOf(await api.POST('/~/events/replacements', { body })));
 }
 
 /** The audit log of voids, newest first, a page at a time. */

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message';
 import { useFormatTime } from '../../../lib/app-time-zone';
 import { instantOf } from '../../../lib/time';
-import { useVoidEvents, useVoidPreview } from '../api/event-voids';
+import { useReplaceEvents, useVoidEvents, useVoidPreview } from '../api/event-voids';
 import { streamQuery, type EventFilters } from '../utils/stream-query';
 
 /**
@@ -16,15 +16,24 @@ export function VoidEventsForm({ filters }: { filters: EventFilters }) {
   const format = useFormatTime();
   const [range, setRange] = useState(() => ({ from: instantOf(filters.from) ?? '', to: instantOf(filters.to) ?? '' }));
   const [reason, setReason] = useState('');
+  /** A corrected set to send in the voided events' place (a replacement), as JSON text; null: a plain void. */
+  const [corrected, setCorrected] = useState<string | null>(null);
+  // One id per form: a repeated press retries the same replacement instead of making another.
+  const [replacementId] = useState(() => crypto.randomUUID());
   const query = streamQuery(filters);
   const from = instantOf(range.from);
   const to = instantOf(range.to);
   const preview = useVoidPreview(query, from, to);
   const voiding = useVoidEvents();
+  const replacing = useReplaceEvents();
   const matched = preview.data;
+  const parsed = corrected === null ? undefined : correctedEvents(corrected);
+  const done = voiding.data ?? replacing.data;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (from && to) voiding.mutate({ reason, query, from, to });
+    if (!from || !to) return;
+    if (parsed === undefined) voiding.mutate({ reason, query, from, to });
+    else if (Array.isArray(parsed)) replacing.mutate({ id: replacementId, reason, query, from, to, events: parsed });
   };
   return (
     <details className="tile">
@@ -44,6 +53,17 @@ export function VoidEventsForm({ filters }: { filters: EventFilters }) {
           Why (kept in the audit log)
           <textarea name="void_reason" value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={500} required />
         </label>
+        <label className="toggle">
+          <input type="checkbox" name="replace" checked={corrected !== null} onChange={(e) => setCorrected(e.target.checked ? '[]' : null)} /> Send a corrected
+          set in their place
+        </label>
+        {corrected !== null ? (
+          <label className="field">
+            Corrected API calls (a JSON array, each as POST /v1/events/batch takes it, timed within the range)
+            <textarea name="corrected_events" value={corrected} onChange={(e) => setCorrected(e.target.value)} rows={6} spellCheck={false} />
+            {typeof parsed === 'string' ? <span className="error">{parsed}</span> : null}
+          </label>
+        ) : null}
         <p role="status">
           {!from || !to
             ? 'Give the range as dates.'
@@ -54,17 +74,34 @@ export function VoidEventsForm({ filters }: { filters: EventFilters }) {
                 : `${matched.toLocaleString()} events match between ${format(from)} and ${format(to)}.`}
         </p>
         <ErrorMessage error={preview.error} />
-        <button type="submit" className="danger" disabled={!matched || !reason.trim() || voiding.isPending}>
-          {voiding.isPending ? 'Voiding…' : `Void ${matched?.toLocaleString() ?? ''} events`}
-        </button>
-        <ErrorMessage error={voiding.error} />
-        {voiding.data ? (
+        {Array.isArray(parsed) ? (
+          <button type="submit" className="danger" disabled={matched === undefined || !reason.trim() || parsed.length === 0 || replacing.isPending}>
+            {replacing.isPending ? 'Replacing…' : `Replace ${matched?.toLocaleString() ?? ''} events with ${parsed.length}`}
+          </button>
+        ) : (
+          <button type="submit" className="danger" disabled={!matched || !reason.trim() || voiding.isPending || parsed !== undefined}>
+            {voiding.isPending ? 'Voiding…' : `Void ${matched?.toLocaleString() ?? ''} events`}
+          </button>
+        )}
+        <ErrorMessage error={voiding.error ?? replacing.error} />
+        {done ? (
           <p role="status">
-            Voided {voiding.data.voided.toLocaleString()} events ({voiding.data.billing_hours} hours for billing to correct).{' '}
-            <Link to="/events/voids">The audit log</Link>
+            Voided {done.voided.toLocaleString()} events
+            {done.replacement ? ` and sent ${done.replacement.events.toLocaleString()} in their place` : ''} ({done.billing_hours} hours for billing to
+            correct). <Link to="/events/voids">The audit log</Link>
           </p>
         ) : null}
       </form>
     </details>
   );
+}
+
+/** The corrected set as typed: an array of events, or what is wrong with the text. */
+function correctedEvents(text: string): unknown[] | string {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : 'Give a JSON array of API calls.';
+  } catch {
+    return 'This is not JSON yet.';
+  }
 }

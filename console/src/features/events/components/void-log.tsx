@@ -78,6 +78,7 @@ export function VoidLog() {
               </td>
               <td>
                 <Link to={eventsOf(entry)}>{entry.voided.toLocaleString()}</Link> of {entry.matched.toLocaleString()}
+                {entry.replacement ? `, replaced by ${(entry.replacement.events + entry.replacement.actions).toLocaleString()}` : ''}
               </td>
               <td>{entry.status === 'failed' ? `failed: ${entry.error ?? ''}` : entry.status}</td>
             </tr>

@@ -14,6 +14,7 @@ const COLUMNS: readonly (keyof EventVoid)[] = [
   'matched',
   'voided',
   'billing_hours',
+  'replacement',
   'finished_at',
   'error',
 ];
