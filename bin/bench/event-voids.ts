@@ -49,7 +49,10 @@ export async function benchEventVoids(options: { log?: (line: string) => void; d
           await timeMs(async () => {
             const counted = await index.search(
               voidContext,
-              parseSearchRequest({ size: 0, track_total_hits: true, aggs: { hours: { date_histogram: { field: 'time', fixed_interval: '1h', min_doc_count: 1 } } } }, 'events'),
+              parseSearchRequest(
+                { size: 0, track_total_hits: true, aggs: { hours: { date_histogram: { field: 'time', fixed_interval: '1h', min_doc_count: 1 } } } },
+                'events',
+              ),
             );
             const voided = await index.voidEvents(voidContext, { type: 'match_all' }, { void_id: `bench-${round}`, voided_at: new Date().toISOString() });
             if (voided !== events || counted.hits.total !== events) throw new Error(`voids bench: voided ${voided} of ${events} events`);
@@ -80,7 +83,8 @@ async function rangeOfAtMost(path: string, context: SearchContext, cap: number):
       { ...context, range: { from: new Date(to.getTime() - 10 * 86_400_000), to } },
       parseSearchRequest({ size: 0, aggs: { hours: { date_histogram: { field: 'time', fixed_interval: '1h', min_doc_count: 1 } } } }, 'events'),
     );
-    const buckets = ((answer.aggregations?.['hours'] as { buckets: { key: number; doc_count: number }[] }).buckets ?? []).slice().reverse();
+    const hourly = answer.aggregations?.['hours'] as { buckets?: { key: number; doc_count: number }[] } | undefined;
+    const buckets = [...(hourly?.buckets ?? [])].reverse();
     let events = 0;
     let from = to;
     let hours = 0;
