@@ -80,6 +80,12 @@ export function managementApiHandler(
         }
       : {}),
     completeness: completenessDeps(stores, options.index),
+    simulation: {
+      index: queryTimeIndex(stores, options.index),
+      resources: stores.resources,
+      reportedTotals: (tenant) => stores.runState.totalsReader(tenant),
+      now: stores.now,
+    },
     eventVoids: {
       // The index as searches see it: a void's query may name the app's virtual event types.
       index: queryTimeIndex(stores, options.index),

@@ -42,6 +42,9 @@ export const billingRoutes: readonly RouteDefinition[] = [
     summary: "The provider's signed webhook events (Stripe: product.*, price.*, customer.*, customer.subscription.*), keeping synced records current",
   },
 
+  // ── Billing: price simulation ──
+  manage('POST', '/~/billing/simulations', 'simulatePrice', 'read:reports', "A meter's past periods priced under another catalog price, per subscription"),
+
   // ── Billing: reconcile out ──
   manage(
     'POST',

@@ -7,6 +7,8 @@ import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-ope
 import { reconcileOperations } from '../billing/reconcile/reconcile-operations';
 import { completenessOperations } from '../billing/completeness/completeness-operations';
 import { voidOperations, type ReplaceDeps } from '../event-voids';
+import { simulationOperations } from '../billing/simulation/simulation-operations';
+import type { SimulationDeps } from '../billing/simulation/price-simulation';
 import type { CompletenessDeps } from '../billing/completeness/meter-completeness';
 import type { ReconcileDeps } from '../billing/reconcile/reconciliation';
 import { catalogOperations, type CatalogDeps } from '../billing/catalog/catalog-operations';
@@ -53,6 +55,8 @@ export interface ManagementApiDeps
   readonly completeness: CompletenessDeps;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
+  /** What pricing past usage under another price reads (the run's period totals, the catalog, subscriptions). */
+  readonly simulation: SimulationDeps;
   /** What voiding and replacing events needs (the index, the audit log, billing's late marks, the collector's intake). */
   readonly eventVoids: ReplaceDeps;
 }
@@ -85,6 +89,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...reconcileOperations(deps.reconcile),
       ...completenessOperations(deps.completeness),
       ...voidOperations(deps.eventVoids),
+      ...simulationOperations(deps.simulation),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

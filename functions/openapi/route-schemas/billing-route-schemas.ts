@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ProviderSync, SyncedFrom } from '../../../schemas/billing/provider-sync';
 import { MeterCompleteness } from '../../../schemas/billing/completeness';
+import { PriceSimulation, PriceSimulationRequest } from '../../../schemas/billing/price-simulation';
 import { DriftCorrectionOutcome, DriftCorrectionRequest, Reconciliation } from '../../../schemas/billing/reconciliation';
 import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
@@ -249,6 +250,19 @@ export const reconcileSchemas: Record<string, RouteSchema> = {
     responseStatus: 200,
     response: named('DriftCorrectionOutcome', DriftCorrectionOutcome),
     errors: [400, 404],
+  },
+};
+
+// ── Management: price simulation ──
+
+export const simulationSchemas: Record<string, RouteSchema> = {
+  simulatePrice: {
+    description:
+      "Prices a meter's past usage under another catalog price (any status: a draft price need not be live): for each subscription (of one company, of one catalog plan, or every one the meter bills), each billing period that ended within [from, to), with the usage the run reported for it (late corrections included), the amount it was billed at its own catalog price, and the amount under the price tried; per subscription and in total, with the difference. Both amounts are one computation (exact tiers, the period total rounded once to the currency), so trying a subscription's own price reproduces what it was billed to the cent. Subscriptions whose price is in another currency are listed apart. 400 naming the field for an unknown price, a meter without a catalog price, or a range that is not past.",
+    body: named('PriceSimulationRequest', PriceSimulationRequest),
+    responseStatus: 200,
+    response: named('PriceSimulation', PriceSimulation),
+    errors: [404],
   },
 };
 

@@ -1,5 +1,14 @@
 import { boardSchemas } from './board-route-schemas';
-import { balanceSchemas, catalogSchemas, channelSchemas, completenessSchemas, reconcileSchemas, reportSchemas, syncSchemas } from './billing-route-schemas';
+import {
+  balanceSchemas,
+  catalogSchemas,
+  channelSchemas,
+  completenessSchemas,
+  reconcileSchemas,
+  reportSchemas,
+  simulationSchemas,
+  syncSchemas,
+} from './billing-route-schemas';
 import { collectorSchemas } from './collector-route-schemas';
 import { exportSchemas, oauthSchemas, resourceSchemas } from './management-route-schemas';
 import type { RouteSchema } from './route-schema';
@@ -38,6 +47,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...syncSchemas,
   ...reconcileSchemas,
   ...completenessSchemas,
+  ...simulationSchemas,
   ...sharedViewSchemas,
   ...emailSchemas,
   ...ethAbiSchemas,

@@ -1,0 +1,142 @@
+import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
+import { runBilling } from '../../functions/billing/run/billing-run';
+import type { CustomerUsage } from '../../schemas/billing/customer-usage';
+import type { PriceSimulation } from '../../schemas/billing/price-simulation';
+import { FakeWebhookReceiver } from '../support/fake-providers';
+import { billingDeps, GRADUATED_TIERS, HOUR, numberedCalls } from './support/billing-scenario';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * A meter's last period priced under other prices, on the real emulators: trying the subscriptions'
+ * own graduated price reproduces what the customer page bills them, to the cent; a draft per-unit
+ * price and a draft graduated price give what a hand calculation gives; the scope narrows to one
+ * company or one plan; refusals name the field.
+ */
+describe('price simulation', () => {
+  let rt: TestRuntime;
+  let fake: FakeWebhookReceiver;
+  let channel: DeliveryChannel;
+  let meterId: string;
+  let planId: string;
+  const prices: Record<string, string> = {};
+  const base = Math.floor(Date.now() / HOUR) * HOUR;
+  const hoursAgo = (n: number) => new Date(base - n * HOUR);
+  const closed = { current_period_start: hoursAgo(7).toISOString(), current_period_end: hoursAgo(1).toISOString() };
+  const call = numberedCalls();
+  const simulate = (body: Record<string, unknown>) =>
+    rt.management('POST', '/~/billing/simulations', {}, { billing_meter_id: meterId, from: hoursAgo(24).toISOString(), to: new Date().toISOString(), ...body });
+  const price = async (name: string, body: Record<string, unknown>) => {
+    const created = await rt.management('POST', '/~/billing/catalog/prices', {}, { name, plan_id: planId, currency: 'USD', ...body });
+    expect(created.status).toBe(201);
+    return String(created.body.id);
+  };
+
+  beforeAll(async () => {
+    rt = await startTestRuntime('price-simulation');
+    fake = await new FakeWebhookReceiver({ secrets: { sim: 'whsec_sim' } }).start();
+    channel = { id: 'sim', name: 'sim', url: fake.channelUrl('sim'), status: 'active', headers: {}, secrets: ['whsec_sim'] };
+    planId = String((await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API' })).body.id);
+    prices['own'] = await price('graduated', { pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS });
+    // Drafts: prices no subscription is on (inactive), to try.
+    prices['per_unit'] = await price('a cent a call', { pricing_model: 'per_unit', price_in_decimal: '0.01', status: 'inactive' });
+    prices['steeper'] = await price('steeper', {
+      pricing_model: 'tiered_graduated',
+      status: 'inactive',
+      tiers: [
+        { up_to: 4, unit_price_in_decimal: '0.25' },
+        { up_to: 'inf', unit_price_in_decimal: '0.125', flat_price_in_decimal: '0.5' },
+      ],
+    });
+    prices['euro'] = await price('in euros', { pricing_model: 'per_unit', price_in_decimal: '0.01', status: 'inactive', currency: 'EUR' });
+    for (const company of ['co-small', 'co-large'])
+      expect(
+        (
+          await rt.collect('/v1/subscriptions', {
+            subscription_id: `sub-${company}`,
+            company_id: company,
+            status: 'active',
+            items: [{ plan_id: planId }],
+            ...closed,
+          })
+        ).status,
+      ).toBe(201);
+    const meter = {
+      name: 'calls',
+      slug: 'calls',
+      es_query: { query: { match_all: {} } },
+      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['sim'], custom_plan: { plan_id: planId } } } },
+    };
+    const created = await rt.management('POST', '/~/billing/meters', {}, meter);
+    expect(created.status).toBe(201);
+    meterId = created.body._id;
+    const calls = (company: string, count: number) =>
+      Array.from({ length: count }, (_, k) => call({ company_id: company }, new Date(hoursAgo(6).getTime() + k * 60_000)));
+    expect((await rt.collect('/v1/events/batch', [...calls('co-small', 5), ...calls('co-large', 12)])).status).toBe(201);
+    await rt.waitUntilConsumed();
+    const run = await runBilling({
+      now: new Date(),
+      ...billingDeps(rt, (ids) => new Map(ids.filter((id) => id === channel.id).map((id) => [id, channel])), { settings: { backfillMs: 8 * HOUR } }),
+    });
+    expect(run.errors).toEqual([]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await fake?.stop();
+    await rt?.dispose();
+  });
+
+  it('reproduces what each subscription was billed, to the cent, when trying its own price', async () => {
+    const answer = (await simulate({ price_id: prices['own'] })).body as PriceSimulation;
+    expect(answer.subscriptions.map((s) => [s.subscription_id, s.usage, s.current_amount, s.simulated_amount, s.difference])).toEqual([
+      ['sub-co-large', 12, '2.1', '2.1', '0'],
+      ['sub-co-small', 5, '0.5', '0.5', '0'],
+    ]);
+    // What the customer page bills for that period (its invoice), for each company.
+    for (const company of ['co-small', 'co-large']) {
+      const minted = await rt.management('POST', '/~/customer_tokens', {}, { company_id: company });
+      const usage = (
+        await rt.management('GET', `/public/customers/${encodeURIComponent(minted.body.token)}/usage?period_start=${closed.current_period_start}`, {
+          authorization: '',
+        })
+      ).body as CustomerUsage;
+      const row = answer.subscriptions.find((s) => s.company_id === company)!;
+      expect(usage.invoices.map((invoice) => invoice.totals)).toEqual([[{ currency: 'usd', amount: row.current_amount }]]);
+    }
+  });
+
+  it('prices the same usage under draft prices as a hand calculation does', async () => {
+    const perUnit = (await simulate({ price_id: prices['per_unit'] })).body as PriceSimulation;
+    expect(perUnit.subscriptions.map((s) => [s.subscription_id, s.simulated_amount, s.difference])).toEqual([
+      ['sub-co-large', '0.12', '-1.98'],
+      ['sub-co-small', '0.05', '-0.45'],
+    ]);
+    expect(perUnit.totals).toEqual({ usage: 17, current_amount: '2.6', simulated_amount: '0.17', difference: '-2.43' });
+    // 4 at 0.25, the rest at 0.125, plus 0.50 once the second tier is reached: 12 → 1 + 1 + 0.5; 5 → 1 + 0.125 + 0.5 (0.625 + 1 = 1.625 → 1.63).
+    const steeper = (await simulate({ price_id: prices['steeper'] })).body as PriceSimulation;
+    expect(steeper.subscriptions.map((s) => [s.subscription_id, s.simulated_amount])).toEqual([
+      ['sub-co-small', '1.63'],
+      ['sub-co-large', '2.5'],
+    ]);
+    expect(steeper.subscriptions[0]!.periods).toEqual([
+      { period_start: closed.current_period_start, period_end: closed.current_period_end, usage: 5, current_amount: '0.5', simulated_amount: '1.63' },
+    ]);
+  });
+
+  it('narrows to one company or one plan, lists other currencies apart, and refuses what it cannot price', async () => {
+    expect(
+      ((await simulate({ price_id: prices['per_unit'], company_id: 'co-small' })).body as PriceSimulation).subscriptions.map((s) => s.subscription_id),
+    ).toEqual(['sub-co-small']);
+    expect(((await simulate({ price_id: prices['per_unit'], plan_id: 'another-plan' })).body as PriceSimulation).subscriptions).toEqual([]);
+    const euro = (await simulate({ price_id: prices['euro'] })).body as PriceSimulation;
+    expect([euro.subscriptions, euro.other_currency.sort()]).toEqual([[], ['sub-co-large', 'sub-co-small']]);
+    const refused = async (body: Record<string, unknown>, field: string) => {
+      const answer = await simulate(body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    };
+    await refused({ price_id: 'no-such-price' }, 'price_id');
+    await refused({ price_id: prices['own'], to: new Date(Date.now() + HOUR).toISOString() }, 'to');
+    await refused({ price_id: prices['own'], company_id: 'co-small', plan_id: planId }, 'plan_id');
+    await refused({ price_id: prices['own'], billing_meter_id: undefined }, 'billing_meter_id');
+  });
+});
