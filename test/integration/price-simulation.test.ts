@@ -1,9 +1,9 @@
 import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
-import { runBilling } from '../../functions/billing/run/billing-run';
 import type { CustomerUsage } from '../../schemas/billing/customer-usage';
 import type { PriceSimulation } from '../../schemas/billing/price-simulation';
 import { FakeWebhookReceiver } from '../support/fake-providers';
-import { billingDeps, GRADUATED_TIERS, HOUR, numberedCalls } from './support/billing-scenario';
+import { GRADUATED_TIERS, HOUR } from './support/billing-scenario';
+import { billedClosedPeriod } from './support/simulation-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -21,8 +21,7 @@ describe('price simulation', () => {
   const prices: Record<string, string> = {};
   const base = Math.floor(Date.now() / HOUR) * HOUR;
   const hoursAgo = (n: number) => new Date(base - n * HOUR);
-  const closed = { current_period_start: hoursAgo(7).toISOString(), current_period_end: hoursAgo(1).toISOString() };
-  const call = numberedCalls();
+  let closed: { current_period_start: string; current_period_end: string };
   const simulate = (body: Record<string, unknown>) =>
     rt.management('POST', '/~/billing/simulations', {}, { billing_meter_id: meterId, from: hoursAgo(24).toISOString(), to: new Date().toISOString(), ...body });
   const price = async (name: string, body: Record<string, unknown>) => {
@@ -48,36 +47,7 @@ describe('price simulation', () => {
       ],
     });
     prices['euro'] = await price('in euros', { pricing_model: 'per_unit', price_in_decimal: '0.01', status: 'inactive', currency: 'EUR' });
-    for (const company of ['co-small', 'co-large'])
-      expect(
-        (
-          await rt.collect('/v1/subscriptions', {
-            subscription_id: `sub-${company}`,
-            company_id: company,
-            status: 'active',
-            items: [{ plan_id: planId }],
-            ...closed,
-          })
-        ).status,
-      ).toBe(201);
-    const meter = {
-      name: 'calls',
-      slug: 'calls',
-      es_query: { query: { match_all: {} } },
-      billing_plan: { provider_slug: 'webhook', params: { webhook_params: { channel_ids: ['sim'], custom_plan: { plan_id: planId } } } },
-    };
-    const created = await rt.management('POST', '/~/billing/meters', {}, meter);
-    expect(created.status).toBe(201);
-    meterId = created.body._id;
-    const calls = (company: string, count: number) =>
-      Array.from({ length: count }, (_, k) => call({ company_id: company }, new Date(hoursAgo(6).getTime() + k * 60_000)));
-    expect((await rt.collect('/v1/events/batch', [...calls('co-small', 5), ...calls('co-large', 12)])).status).toBe(201);
-    await rt.waitUntilConsumed();
-    const run = await runBilling({
-      now: new Date(),
-      ...billingDeps(rt, (ids) => new Map(ids.filter((id) => id === channel.id).map((id) => [id, channel])), { settings: { backfillMs: 8 * HOUR } }),
-    });
-    expect(run.errors).toEqual([]);
+    ({ meterId, period: closed } = await billedClosedPeriod(rt, planId, channel));
   }, 60_000);
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { LedgerTable } from '../../features/billing/components/ledger-table';
 import { MeterEditor } from '../../features/billing/components/meter-editor';
 import { PlansCatalog } from '../../features/billing/components/plans-catalog';
 import { ProviderSyncPanel } from '../../features/billing/components/provider-sync-panel';
+import { PriceSimulationPanel } from '../../features/billing/components/price-simulation-panel';
 import { ReconciliationPanel } from '../../features/billing/components/reconciliation-panel';
 import { CompletenessPanel } from '../../features/billing/components/completeness-panel';
 import { MeterName } from '../../features/billing/components/meter-name';
@@ -140,6 +141,7 @@ export function MeterPage() {
       <MeterEditor meter={meter.data} onSaved={() => void navigate('/billing/meters')} />
       <CompletenessPanel meterId={meterId} />
       <ReconciliationPanel meterId={meterId} provider={meter.data.billing_plan.provider_slug} />
+      <PriceSimulationPanel meterId={meterId} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../../components/error-message';
 import { QueryState } from '../../../components/query-state';
 import { useApi } from '../../../lib/api-context';
 import { useFormatTime } from '../../../lib/app-time-zone';
+import { downloadText } from '../../../lib/csv';
 import { allVoids, useVoidLog, type EventVoid } from '../api/event-voids';
 import { paramsFromFilters } from '../utils/stream-query';
 import { voidLogCsv } from '../utils/void-log-csv';
@@ -26,12 +27,7 @@ export function VoidLog() {
   const download = async () => {
     try {
       setDownloadError(null);
-      const url = URL.createObjectURL(new Blob([voidLogCsv(await allVoids(api))], { type: 'text/csv' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = 'event-voids.csv';
-      link.click();
-      URL.revokeObjectURL(url);
+      downloadText(voidLogCsv(await allVoids(api)), 'event-voids.csv');
     } catch (error) {
       setDownloadError(error);
     }

@@ -1,3 +1,4 @@
+import { csvText } from '../../../lib/csv';
 import type { EventVoid } from '../api/event-voids';
 
 /** The audit log's columns, in the order a download lists them. */
@@ -19,14 +20,10 @@ const COLUMNS: readonly (keyof EventVoid)[] = [
   'error',
 ];
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; lists and queries as JSON. */
-function field(value: EventVoid[keyof EventVoid]): string {
-  const text = value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+/** One field: lists and queries as JSON, nothing for null. */
+const field = (value: EventVoid[keyof EventVoid]): string => (value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /** The audit log as CSV, a header line then one line per void. */
 export function voidLogCsv(voids: readonly EventVoid[]): string {
-  const lines = [COLUMNS.join(','), ...voids.map((entry) => COLUMNS.map((column) => field(entry[column])).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  return csvText([COLUMNS, ...voids.map((entry) => COLUMNS.map((column) => field(entry[column])))]);
 }
