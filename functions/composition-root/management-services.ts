@@ -15,6 +15,7 @@ import type { ServiceStores } from './service-stores';
 import type { ProviderConnectionLookup } from '../billing/run/provider-registry';
 import { completenessDeps, providerWebhookDeps, reconcileDeps } from './billing-services';
 import { replacementIntake } from './replacement-intake';
+import { customerUsageDeps } from './customer-usage-services';
 
 /** The management API and the governance refresher, wired from the stores. */
 
@@ -80,6 +81,7 @@ export function managementApiHandler(
         }
       : {}),
     completeness: completenessDeps(stores, options.index),
+    customerUsage: customerUsageDeps(stores, options.index),
     simulation: {
       index: queryTimeIndex(stores, options.index),
       resources: stores.resources,

@@ -44,6 +44,13 @@ export const billingRoutes: readonly RouteDefinition[] = [
 
   // ── Billing: price simulation ──
   manage('POST', '/~/billing/simulations', 'simulatePrice', 'read:reports', "A meter's past periods priced under another catalog price, per subscription"),
+  manage(
+    'POST',
+    '/~/billing/plan-change-previews',
+    'previewPlanChange',
+    'read:reports',
+    "A subscription's current period priced as kept and as moved to another price now",
+  ),
 
   // ── Billing: reconcile out ──
   manage(

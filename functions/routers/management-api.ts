@@ -24,6 +24,8 @@ import { cohortMemberOperations } from '../management/cohort-members';
 import type { CohortSources } from '../cohorts/cohort-members';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
 import { customerTokenOperations } from '../customer-portal/access/customer-token-operations';
+import { planChangeOperations } from '../customer-portal/usage/plan-change-operations';
+import type { CustomerUsageDeps } from '../customer-portal/usage/customer-usage';
 import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
 import { ethAbiOperations } from '../ethereum/eth-abi-operations';
 import { ingestBacklogOperations, type IngestBacklogProbe } from '../ingest/backlog/ingest-backlog';
@@ -55,6 +57,8 @@ export interface ManagementApiDeps
   readonly completeness: CompletenessDeps;
   /** What computing a cohort's members reads (cohort member lists and previews). */
   readonly cohortSources: CohortSources;
+  /** What a customer's usage this period reads (a price change's preview starts from it). */
+  readonly customerUsage: CustomerUsageDeps;
   /** What pricing past usage under another price reads (the run's period totals, the catalog, subscriptions). */
   readonly simulation: SimulationDeps;
   /** What voiding and replacing events needs (the index, the audit log, billing's late marks, the collector's intake). */
@@ -90,6 +94,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...completenessOperations(deps.completeness),
       ...voidOperations(deps.eventVoids),
       ...simulationOperations(deps.simulation),
+      ...planChangeOperations({ ...deps.customerUsage, now: deps.simulation.now }),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

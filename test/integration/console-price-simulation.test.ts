@@ -5,7 +5,7 @@ import type { DeliveryChannel } from '../../functions/billing/channels/channel-d
 import { FakeWebhookReceiver } from '../support/fake-providers';
 import { seriousViolations, signedInConsole } from './support/console-browser';
 import { GRADUATED_TIERS, HOUR } from './support/billing-scenario';
-import { billedClosedPeriod } from './support/simulation-scenario';
+import { billedClosedPeriod, subscriptionInPeriod } from './support/simulation-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -34,6 +34,8 @@ describe('price simulation in the console', () => {
     expect((await price({ name: 'graduated', pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS })).status).toBe(201);
     expect((await price({ name: 'a cent a call', pricing_model: 'per_unit', price_in_decimal: '0.01', status: 'inactive' })).status).toBe(201);
     ({ meterId } = await billedClosedPeriod(rt, planId, channel));
+    // A subscription in its period, for the preview of a price change.
+    await subscriptionInPeriod(rt, planId);
     ({ browser, page } = await signedInConsole(rt, `/billing/meters/${meterId}`));
   }, 240_000);
 
@@ -62,5 +64,19 @@ describe('price simulation in the console', () => {
     await panel.getByRole('button', { name: 'Download CSV' }).click();
     const csv = await readFile((await (await download).path())!, 'utf8');
     expect(csv.split('\r\n')).toContain(`sub-co-large,co-large,${hoursAgo(7).toISOString()},${hoursAgo(1).toISOString()},12,usd,2.1,0.12`);
+  }, 60_000);
+
+  it('previews moving a subscription in its period to a draft price now, meter by meter', async () => {
+    await page.goto(`${rt.credentials.management_url}/console/billing/subscriptions/sub-open`);
+    const panel = page.getByRole('region', { name: 'Preview a price change' });
+    await panel.getByLabel('New price').selectOption({ label: 'API: a cent a call (USD, inactive)' });
+    await panel.getByRole('button', { name: 'Preview' }).click();
+    await panel.getByRole('status').filter({ hasText: 'instead of' }).waitFor();
+    const row = panel.getByRole('table', { name: 'Price change by meter' }).locator('tbody tr');
+    expect(await row.count()).toBe(1);
+    const cells = await row.locator('td').allTextContents();
+    // The meter, 8 calls so far, and 8 at the graduated price (0.80) before the change.
+    expect([cells[0], cells[1], cells[4]]).toEqual(['calls', '8', '0.8']);
+    expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
 });

@@ -99,7 +99,14 @@ describe('webhook targets: address classes', () => {
 });
 
 describe('webhook targets: the deployment setting', () => {
-  const base = { RESOURCES_TABLE: 'r', BILLING_TABLE: 'b', EXPORTS_BUCKET: 'e', TOKEN_SIGNING_SECRET_ARN: 'arn:key', INGEST_STREAM_NAME: 's', DEDUP_TABLE: 'd' };
+  const base = {
+    RESOURCES_TABLE: 'r',
+    BILLING_TABLE: 'b',
+    EXPORTS_BUCKET: 'e',
+    TOKEN_SIGNING_SECRET_ARN: 'arn:key',
+    INGEST_STREAM_NAME: 's',
+    DEDUP_TABLE: 'd',
+  };
   it('WEBHOOK_ALLOW_PRIVATE_TARGETS is false unless set, read once at start, and anything but true/false/1/0 fails', () => {
     for (const schema of [BillingRunEnv, ManagementApiEnv]) {
       expect(parseEnv(schema, base).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);

@@ -1,9 +1,10 @@
 import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
 import type { CustomerUsage } from '../../schemas/billing/customer-usage';
 import type { PriceSimulation } from '../../schemas/billing/price-simulation';
+import type { PlanChangePreview } from '../../schemas/billing/plan-change';
 import { FakeWebhookReceiver } from '../support/fake-providers';
 import { GRADUATED_TIERS, HOUR } from './support/billing-scenario';
-import { billedClosedPeriod } from './support/simulation-scenario';
+import { billedClosedPeriod, subscriptionInPeriod } from './support/simulation-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -108,5 +109,40 @@ describe('price simulation', () => {
     await refused({ price_id: prices['own'], to: new Date(Date.now() + HOUR).toISOString() }, 'to');
     await refused({ price_id: prices['own'], company_id: 'co-small', plan_id: planId }, 'plan_id');
     await refused({ price_id: prices['own'], billing_meter_id: undefined }, 'billing_meter_id');
+  });
+
+  it('previews moving a subscription in its period to another price now: the usage so far at the old price, the rest at the new one', async () => {
+    const open = await subscriptionInPeriod(rt, planId);
+    const answer = await rt.management('POST', '/~/billing/plan-change-previews', {}, { subscription_id: 'sub-open', price_id: prices['per_unit'] });
+    expect(answer.status).toBe(200);
+    const preview = answer.body as PlanChangePreview;
+    expect(preview).toMatchObject({
+      subscription_id: 'sub-open',
+      company_id: 'co-open',
+      currency: 'usd',
+      period: { start: open.current_period_start, end: open.current_period_end },
+      left_out: [],
+    });
+    const [meter] = preview.meters;
+    expect(meter!.usage).toBe(8);
+    expect(meter!.estimated_usage).toBeGreaterThanOrEqual(8);
+    // By hand: the graduated price (10 at 0.10, then 0.05 each plus 1.00), and a cent a call.
+    const graduated = (units: number) => (units <= 10 ? units * 0.1 : 1 + (units - 10) * 0.05 + 1);
+    const cents = (amount: number) => (Math.round(amount * 100) / 100).toString();
+    expect(meter).toMatchObject({
+      keep_amount: cents(graduated(meter!.estimated_usage)),
+      before_change_amount: cents(graduated(8)),
+      after_change_amount: cents((meter!.estimated_usage - 8) * 0.01),
+    });
+    expect(Number(meter!.change_amount)).toBeCloseTo(Number(meter!.before_change_amount) + Number(meter!.after_change_amount), 10);
+    expect(preview.totals.difference).toBe(meter!.difference);
+    const euro = (await rt.management('POST', '/~/billing/plan-change-previews', {}, { subscription_id: 'sub-open', price_id: prices['euro'] }))
+      .body as PlanChangePreview;
+    expect([euro.meters, euro.left_out]).toEqual([[], [expect.objectContaining({ reason: expect.stringContaining('EUR') })]]);
+    expect((await rt.management('POST', '/~/billing/plan-change-previews', {}, { subscription_id: 'sub-nobody', price_id: prices['per_unit'] })).status).toBe(
+      404,
+    );
+    const unknown = await rt.management('POST', '/~/billing/plan-change-previews', {}, { subscription_id: 'sub-open', price_id: 'no-such-price' });
+    expect(unknown.body.error.details).toEqual([expect.objectContaining({ field: 'price_id' })]);
   });
 });

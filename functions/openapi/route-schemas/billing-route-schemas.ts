@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ProviderSync, SyncedFrom } from '../../../schemas/billing/provider-sync';
 import { MeterCompleteness } from '../../../schemas/billing/completeness';
 import { PriceSimulation, PriceSimulationRequest } from '../../../schemas/billing/price-simulation';
+import { PlanChangePreview, PlanChangePreviewRequest } from '../../../schemas/billing/plan-change';
 import { DriftCorrectionOutcome, DriftCorrectionRequest, Reconciliation } from '../../../schemas/billing/reconciliation';
 import { BalanceEntry, BalanceTransactionCreate, MAX_BALANCE_ID_LENGTH, SubscriptionBalance } from '../../../schemas/billing/balance';
 import { PlanInput, PlanUpdate, PriceFields, PriceInput, PriceUpdate } from '../../../schemas/billing/catalog';
@@ -262,6 +263,17 @@ export const simulationSchemas: Record<string, RouteSchema> = {
     body: named('PriceSimulationRequest', PriceSimulationRequest),
     responseStatus: 200,
     response: named('PriceSimulation', PriceSimulation),
+    errors: [404],
+  },
+};
+
+export const planChangeSchemas: Record<string, RouteSchema> = {
+  previewPlanChange: {
+    description:
+      "Previews moving a subscription's metered usage to another catalog price now. Each meter's usage this period, as the customer page estimates it (so far, and at the rate so far to the period's end), is priced as kept (the whole estimate at the current price) and as changed now: the usage so far at the current price, tiers counted from the period's start, plus the rest at the new price, tiers counted from the change. Usage is not prorated by time; each unit costs the price in force when it was used. Meters billed in another currency, or priced by a provider, are listed under left_out. 404 for an unknown subscription; 400 naming the field for an unknown price or a subscription without a period now.",
+    body: named('PlanChangePreviewRequest', PlanChangePreviewRequest),
+    responseStatus: 200,
+    response: named('PlanChangePreview', PlanChangePreview),
     errors: [404],
   },
 };

@@ -6,6 +6,7 @@ import {
   completenessSchemas,
   reconcileSchemas,
   reportSchemas,
+  planChangeSchemas,
   simulationSchemas,
   syncSchemas,
 } from './billing-route-schemas';
@@ -48,6 +49,7 @@ export const routeSchemas: Readonly<Record<string, RouteSchema>> = {
   ...reconcileSchemas,
   ...completenessSchemas,
   ...simulationSchemas,
+  ...planChangeSchemas,
   ...sharedViewSchemas,
   ...emailSchemas,
   ...ethAbiSchemas,

@@ -48,3 +48,28 @@ export async function billedClosedPeriod(
   if (run.errors.length > 0) throw new Error(`the billing run failed: ${JSON.stringify(run.errors)}`);
   return { meterId: String(meter.body._id), period };
 }
+
+/** A subscription in its period now (from 2 hours ago to 2 hours on), sub-open of co-open on `planId`, with 8 calls so far. */
+export async function subscriptionInPeriod(rt: TestRuntime, planId: string): Promise<{ current_period_start: string; current_period_end: string }> {
+  const base = Math.floor(Date.now() / HOUR) * HOUR;
+  const start = new Date(base - 2 * HOUR);
+  const period = { current_period_start: start.toISOString(), current_period_end: new Date(base + 2 * HOUR).toISOString() };
+  const sent = await rt.collect('/v1/subscriptions', {
+    subscription_id: 'sub-open',
+    company_id: 'co-open',
+    status: 'active',
+    items: [{ plan_id: planId }],
+    ...period,
+  });
+  if (sent.status !== 201) throw new Error(`the subscription answered ${sent.status}`);
+  // Without transaction ids: the collector gives each its own (other calls of the test used the numbered ones).
+  const call = numberedCalls();
+  const calls = Array.from({ length: 8 }, (_, k) => {
+    const { transaction_id: _id, ...event } = call({ company_id: 'co-open' }, new Date(start.getTime() + k * 60_000));
+    return event;
+  });
+  const events = await rt.collect('/v1/events/batch', calls);
+  if (events.status !== 201) throw new Error(`the events answered ${events.status}`);
+  await rt.waitUntilConsumed();
+  return period;
+}

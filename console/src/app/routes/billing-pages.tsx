@@ -7,6 +7,7 @@ import { MeterEditor } from '../../features/billing/components/meter-editor';
 import { PlansCatalog } from '../../features/billing/components/plans-catalog';
 import { ProviderSyncPanel } from '../../features/billing/components/provider-sync-panel';
 import { PriceSimulationPanel } from '../../features/billing/components/price-simulation-panel';
+import { PlanChangePreviewPanel } from '../../features/billing/components/plan-change-preview-panel';
 import { ReconciliationPanel } from '../../features/billing/components/reconciliation-panel';
 import { CompletenessPanel } from '../../features/billing/components/completeness-panel';
 import { MeterName } from '../../features/billing/components/meter-name';
@@ -112,6 +113,7 @@ export function SubscriptionLedgerPage() {
         <Link to={`/billing/reports?subscription=${encodeURIComponent(subscriptionId)}`}>Its reports</Link>
       </PageHeader>
       <LedgerTable subscriptionId={subscriptionId} />
+      <PlanChangePreviewPanel subscriptionId={subscriptionId} />
     </>
   );
 }

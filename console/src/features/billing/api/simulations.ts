@@ -12,3 +12,12 @@ export function useSimulatePrice() {
   const api = useApi();
   return useMutation({ mutationFn: async (body: PriceSimulationRequest) => dataOf(await api.POST('/~/billing/simulations', { body })) });
 }
+
+export type PlanChangePreview = components['schemas']['PlanChangePreview'];
+export type PlanChangePreviewRequest = components['schemas']['PlanChangePreviewRequest'];
+
+/** A subscription's period priced as kept and as moved to another price now (a read: nothing changes). */
+export function usePreviewPlanChange() {
+  const api = useApi();
+  return useMutation({ mutationFn: async (body: PlanChangePreviewRequest) => dataOf(await api.POST('/~/billing/plan-change-previews', { body })) });
+}

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { TotalsChart } from '../../../components/analysis-charts';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorMessage } from '../../../components/error-message';
+import { CatalogPriceSelect } from './catalog-price-select';
 import { useCatalogPlans } from '../../../lib/catalog';
 import { downloadText } from '../../../lib/csv';
 import { instantOf } from '../../../lib/time';
@@ -30,7 +31,6 @@ export function PriceSimulationPanel({ meterId }: { meterId: string }) {
   const simulation = useSimulatePrice();
   const [form, setForm] = useState({ priceId: '', from: instantOf('-3M') ?? '', to: instantOf('now') ?? '', companyId: '', planId: '' });
   const [sort, setSort] = useState<{ column: SimulationColumn; descending: boolean }>({ column: 'difference', descending: true });
-  const prices = (plans.data ?? []).flatMap((plan) => (plan.prices ?? []).map((price) => ({ plan, price })));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     simulation.mutate({
@@ -50,18 +50,13 @@ export function PriceSimulationPanel({ meterId }: { meterId: string }) {
           The periods that ended in the range, priced as billed and under the price chosen (a draft price need not be live), from the usage the billing run
           reported.
         </p>
-        <label className="field">
-          Price to try
-          <select name="simulation_price" value={form.priceId} onChange={(e) => setForm({ ...form, priceId: e.target.value })} required>
-            <option value="">Choose a price…</option>
-            {prices.map(({ plan, price }) => (
-              <option key={price.id} value={price.id}>
-                {plan.name}: {price.name} ({price.currency.toUpperCase()}
-                {price.status === 'active' ? '' : `, ${price.status}`})
-              </option>
-            ))}
-          </select>
-        </label>
+        <CatalogPriceSelect
+          label="Price to try"
+          name="simulation_price"
+          plans={plans.data ?? []}
+          value={form.priceId}
+          onChange={(priceId) => setForm({ ...form, priceId })}
+        />
         <label className="field">
           From <input name="simulation_from" value={form.from} onChange={(e) => setForm({ ...form, from: e.target.value })} />
         </label>
