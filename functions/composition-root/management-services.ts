@@ -84,6 +84,7 @@ export function managementApiHandler(
     customerUsage: customerUsageDeps(stores, options.index),
     simulation: {
       index: queryTimeIndex(stores, options.index),
+      cohortSources: cohortSources(stores, options.index),
       resources: stores.resources,
       reportedTotals: (tenant) => stores.runState.totalsReader(tenant),
       now: stores.now,

@@ -3,8 +3,8 @@ import { DateTime } from '../collector';
 
 /**
  * Pricing a meter's past usage under another catalog price: the billing periods that ended within
- * [from, to), for one company's subscriptions, or every subscription on one catalog plan, or all the
- * meter bills. The price may be one no subscription is on yet (an inactive, draft price).
+ * [from, to), for one company's subscriptions, every subscription on one catalog plan, the companies
+ * of one cohort (a user cohort: its members' companies), or all the meter bills. The price may be one no subscription is on yet (an inactive, draft price).
  */
 export const PriceSimulationRequest = z
   .strictObject({
@@ -14,8 +14,9 @@ export const PriceSimulationRequest = z
     to: DateTime,
     company_id: z.string().min(1).max(255).optional(),
     plan_id: z.string().min(1).max(128).optional(),
+    cohort_id: z.string().min(1).max(128).optional(),
   })
-  .meta({ description: 'What to simulate: a meter, the price to try, a past range, and optionally one company or one catalog plan.' });
+  .meta({ description: 'What to simulate: a meter, the price to try, a past range, and optionally one company, one catalog plan or one cohort.' });
 export type PriceSimulationRequest = z.infer<typeof PriceSimulationRequest>;
 
 const Amount = z.string().meta({ description: 'Decimal text, rounded to the currency as the run rounds a period total.' });

@@ -34,6 +34,12 @@ describe('price simulation in the console', () => {
     expect((await price({ name: 'graduated', pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS })).status).toBe(201);
     expect((await price({ name: 'a cent a call', pricing_model: 'per_unit', price_in_decimal: '0.01', status: 'inactive' })).status).toBe(201);
     ({ meterId } = await billedClosedPeriod(rt, planId, channel));
+    // Company profiles and a cohort of one of them, to narrow a simulation to.
+    expect((await rt.collect('/v1/companies/batch', [{ company_id: 'co-small' }, { company_id: 'co-large' }])).status).toBe(201);
+    expect(
+      (await rt.management('POST', '/~/cohorts', {}, { cohort_name: 'Large accounts', cohort_type: 'company', criteria: { term: { company_id: 'co-large' } } }))
+        .status,
+    ).toBe(201);
     // A subscription in its period, for the preview of a price change.
     await subscriptionInPeriod(rt, planId);
     ({ browser, page } = await signedInConsole(rt, `/billing/meters/${meterId}`));
@@ -63,6 +69,11 @@ describe('price simulation in the console', () => {
     const download = page.waitForEvent('download');
     await panel.getByRole('button', { name: 'Download CSV' }).click();
     const csv = await readFile((await (await download).path())!, 'utf8');
+    // Narrowed to a cohort's companies.
+    await panel.getByLabel('Only the companies of cohort').selectOption({ label: 'Large accounts (company)' });
+    await panel.getByRole('button', { name: 'Simulate' }).click();
+    await panel.getByRole('status').filter({ hasText: '1 subscriptions' }).waitFor();
+    expect(await firstColumn()).toEqual(['sub-co-large']);
     expect(csv.split('\r\n')).toContain(`sub-co-large,co-large,${hoursAgo(7).toISOString()},${hoursAgo(1).toISOString()},12,usd,2.1,0.12`);
   }, 60_000);
 

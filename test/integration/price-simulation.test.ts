@@ -105,6 +105,22 @@ describe('price simulation', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
     };
+    // A company cohort as the scope: its members' subscriptions (members are company profiles).
+    expect((await rt.collect('/v1/companies/batch', [{ company_id: 'co-small' }, { company_id: 'co-large' }])).status).toBe(201);
+    await rt.waitUntilConsumed();
+    const cohort = await rt.management(
+      'POST',
+      '/~/cohorts',
+      {},
+      { cohort_name: 'large', cohort_type: 'company', criteria: { term: { company_id: 'co-large' } } },
+    );
+    expect(cohort.status).toBe(201);
+    expect(
+      ((await simulate({ price_id: prices['per_unit'], cohort_id: cohort.body.cohort_id ?? cohort.body._id })).body as PriceSimulation).subscriptions.map(
+        (s) => s.subscription_id,
+      ),
+    ).toEqual(['sub-co-large']);
+    await refused({ price_id: prices['per_unit'], cohort_id: 'no-such-cohort' }, 'cohort_id');
     await refused({ price_id: 'no-such-price' }, 'price_id');
     await refused({ price_id: prices['own'], to: new Date(Date.now() + HOUR).toISOString() }, 'to');
     await refused({ price_id: prices['own'], company_id: 'co-small', plan_id: planId }, 'plan_id');

@@ -1,7 +1,8 @@
 import type { PriceTerms } from '../../../schemas/billing/catalog';
 import type { PriceSimulation, PriceSimulationRequest, SimulatedSubscription } from '../../../schemas/billing/price-simulation';
 import { Decimal } from '../../../values/decimal';
-import { appRulesPartition, PRICE_PREFIX } from '../../resources/keys';
+import { appRulesPartition, COHORT_SORT_PREFIX, PRICE_PREFIX } from '../../resources/keys';
+import { cohortMemberInput, CohortUnavailable, forEachCohortMember, type CohortDefinition, type CohortSources } from '../../cohorts/cohort-members';
 import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import type { FieldIssue } from '../../shared/errors';
@@ -23,10 +24,14 @@ import { SubscriptionDirectory, type KnownSubscription } from '../run/subscripti
  */
 
 const MAX_RANGE_DAYS = 400;
+/** Where the app's cohorts are kept: their sort-key prefix without its `#`. */
+const COHORT_PREFIX = COHORT_SORT_PREFIX.slice(0, -1);
 const DAY_MS = 86_400_000;
 
 export interface SimulationDeps {
   readonly index: SearchableIndex;
+  /** What computing a cohort's members reads (a cohort as the scope). */
+  readonly cohortSources: CohortSources;
   readonly resources: ResourceStore;
   /** The run's reported period totals of these report keys, per meter id (run state). */
   readonly reportedTotals: (tenant: SimulationTenant) => { of(reportKeys: readonly string[]): Promise<ReadonlyMap<string, ReadonlyMap<string, PeriodTotal>>> };
@@ -58,6 +63,28 @@ function rangeOf(request: PriceSimulationRequest, now: Date): { from: Date; to: 
   return { from, to };
 }
 
+/** At most this many companies a cohort scope holds. */
+const MAX_COHORT_COMPANIES = 100_000;
+
+/** The companies a cohort holds now: its members, or for a user cohort its members' companies. */
+async function companiesOfCohort(deps: SimulationDeps, tenant: SimulationTenant, cohortId: string, now: Date): Promise<Set<string>> {
+  const stored = await deps.resources.find({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: COHORT_PREFIX }, cohortId);
+  if (!stored) throw invalidInput('simulation', [{ field: 'cohort_id', reason: 'is no cohort of the app' }]);
+  const cohort = stored as unknown as CohortDefinition;
+  const input = await cohortMemberInput(deps.cohortSources, { org_id: tenant.orgId, app_id: tenant.appId }, now, MAX_COHORT_COMPANIES);
+  const companies = new Set<string>();
+  try {
+    await forEachCohortMember(input, cohort, cohort.cohort_type === 'user' ? ['company_id'] : [], (id, source) => {
+      const company = cohort.cohort_type === 'company' ? id : source['company_id'];
+      if (typeof company === 'string' && company !== '') companies.add(company);
+    });
+  } catch (error) {
+    if (error instanceof CohortUnavailable) throw invalidInput('simulation', [{ field: 'cohort_id', reason: `cannot be computed: ${error.message}` }]);
+    throw error;
+  }
+  return companies;
+}
+
 const onPlan = (subscription: KnownSubscription, planId: string) => subscription.items.some((item) => item.plan_id === planId);
 
 export async function simulatePrice(deps: SimulationDeps, tenant: SimulationTenant, request: PriceSimulationRequest): Promise<PriceSimulation> {
@@ -74,8 +101,12 @@ export async function simulatePrice(deps: SimulationDeps, tenant: SimulationTena
     ]);
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const directory = await SubscriptionDirectory.load(deps.index, scope, now, request.company_id ? { term: { company_id: request.company_id } } : undefined);
+  const cohortCompanies = request.cohort_id === undefined ? undefined : await companiesOfCohort(deps, tenant, request.cohort_id, now);
   const subscriptions = [...directory.subscriptions.values()].filter(
-    (s) => (request.company_id === undefined || s.companyId === request.company_id) && (request.plan_id === undefined || onPlan(s, request.plan_id)),
+    (s) =>
+      (request.company_id === undefined || s.companyId === request.company_id) &&
+      (request.plan_id === undefined || onPlan(s, request.plan_id)) &&
+      (cohortCompanies === undefined || cohortCompanies.has(s.companyId)),
   );
   const totals = (await deps.reportedTotals(tenant).of(subscriptions.map((s) => subscriptionReportKey(s.subscriptionId)))).get(meter.id);
 

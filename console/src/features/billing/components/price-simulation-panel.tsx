@@ -7,6 +7,7 @@ import { useCatalogPlans } from '../../../lib/catalog';
 import { downloadText } from '../../../lib/csv';
 import { instantOf } from '../../../lib/time';
 import { useSimulatePrice, type PriceSimulation } from '../api/simulations';
+import { useCohortChoices } from '../../../lib/cohort-names';
 import { simulationCsv, sortedRows, type SimulationColumn } from '../utils/simulation-table';
 
 const COLUMNS: readonly { key: SimulationColumn; title: string }[] = [
@@ -29,7 +30,8 @@ const CHARTED = 20;
 export function PriceSimulationPanel({ meterId }: { meterId: string }) {
   const plans = useCatalogPlans();
   const simulation = useSimulatePrice();
-  const [form, setForm] = useState({ priceId: '', from: instantOf('-3M') ?? '', to: instantOf('now') ?? '', companyId: '', planId: '' });
+  const cohorts = useCohortChoices();
+  const [form, setForm] = useState({ priceId: '', from: instantOf('-3M') ?? '', to: instantOf('now') ?? '', companyId: '', planId: '', cohortId: '' });
   const [sort, setSort] = useState<{ column: SimulationColumn; descending: boolean }>({ column: 'difference', descending: true });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,6 +42,7 @@ export function PriceSimulationPanel({ meterId }: { meterId: string }) {
       to: form.to,
       ...(form.companyId.trim() ? { company_id: form.companyId.trim() } : {}),
       ...(form.planId ? { plan_id: form.planId } : {}),
+      ...(form.cohortId ? { cohort_id: form.cohortId } : {}),
     });
   };
   return (
@@ -65,15 +68,26 @@ export function PriceSimulationPanel({ meterId }: { meterId: string }) {
         </label>
         <label className="field">
           Only the company{' '}
-          <input name="simulation_company" value={form.companyId} onChange={(e) => setForm({ ...form, companyId: e.target.value, planId: '' })} />
+          <input name="simulation_company" value={form.companyId} onChange={(e) => setForm({ ...form, companyId: e.target.value, planId: '', cohortId: '' })} />
         </label>
         <label className="field">
           Only the subscriptions on plan
-          <select name="simulation_plan" value={form.planId} onChange={(e) => setForm({ ...form, planId: e.target.value, companyId: '' })}>
+          <select name="simulation_plan" value={form.planId} onChange={(e) => setForm({ ...form, planId: e.target.value, companyId: '', cohortId: '' })}>
             <option value="">Every plan</option>
             {(plans.data ?? []).map((plan) => (
               <option key={plan.id} value={plan.id}>
                 {plan.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Only the companies of cohort
+          <select name="simulation_cohort" value={form.cohortId} onChange={(e) => setForm({ ...form, cohortId: e.target.value, companyId: '', planId: '' })}>
+            <option value="">No cohort</option>
+            {(cohorts.data ?? []).map((cohort) => (
+              <option key={cohort.id} value={cohort.id}>
+                {cohort.name} ({cohort.type})
               </option>
             ))}
           </select>
