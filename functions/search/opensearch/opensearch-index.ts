@@ -32,6 +32,7 @@ import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type 
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { actorsMeetingOnOpenSearch } from './actor-conditions';
+import { voidEventsOpenSearch } from './event-voids';
 import { compactSettledMonths } from './compaction';
 import {
   countOpenSearch,
@@ -40,7 +41,6 @@ import {
   deleteOpenSearchDocument,
   deletionProgressOpenSearch,
   searchOpenSearch,
-  voidEventsOpenSearch,
   type OpenSearchTarget,
 } from './opensearch-search';
 import { attributeVisitorOpenSearch } from './visitor-attribution';

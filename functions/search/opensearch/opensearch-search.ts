@@ -2,21 +2,10 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { AggregationNode, QueryNode, SearchRequest, SortValue } from '../../../schemas/search-tree';
 import { abortable } from '../abortable';
 import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
-import { sleep } from '../../shared/concurrency';
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';
 import { trackedTotal, untrackedTotal } from '../total-hits';
-import {
-  VOID_ID_FIELD,
-  VOIDED_AT_FIELD,
-  type DeletionProgress,
-  type EventVoidMark,
-  type IndexKind,
-  type SearchContext,
-  type SearchHit,
-  type SearchResponse,
-  type TenantScope,
-} from '../port';
+import { type DeletionProgress, type IndexKind, type SearchContext, type SearchHit, type SearchResponse, type TenantScope } from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
 import { effectiveSort } from '../effective-sort';
@@ -173,57 +162,8 @@ export async function deleteMatchingOpenSearch(target: OpenSearchTarget, context
   return { task: response.task, completed: false, deleted: 0 };
 }
 
-/**
- * Marks the matching events voided with one update-by-query, run as a task of the cluster and waited
- * for: a request that waited inline could be retried by the client after a timeout, and the retry
- * would find the events voided already and answer 0. The task's own answer says how many it marked;
- * it refreshes before it ends, so no read after it sees them as live. A version conflict (the
- * consumer writing the same event at that moment) fails the void with a 503; events already marked
- * stay voided and a retry marks the rest, as it reads only events not voided yet.
- */
-const VOID_POLL_MS = 250;
-
-export async function voidEventsOpenSearch(target: OpenSearchTarget, context: SearchContext, query: QueryNode, mark: EventVoidMark): Promise<number> {
-  const started = (await send(() =>
-    target.client.updateByQuery({
-      index: readTarget(target.prefix, 'events'),
-      ...LENIENT_TARGET,
-      refresh: true,
-      conflicts: 'proceed',
-      slices: 'auto',
-      wait_for_completion: false,
-      body: {
-        query: wrapped(target, context, query),
-        script: {
-          lang: 'painless',
-          source: `ctx._source['${VOIDED_AT_FIELD}'] = params.voided_at; ctx._source['${VOID_ID_FIELD}'] = params.void_id;`,
-          params: { voided_at: mark.voided_at, void_id: mark.void_id },
-        },
-      },
-    }),
-  )) as { task?: string };
-  if (!started.task) throw new ServiceUnavailableError('OpenSearch did not start the void; nothing was marked, retry');
-  for (;;) {
-    // Read every quarter second: each read is short, whatever the task's length (a request waiting on it could time out).
-    await sleep(VOID_POLL_MS);
-    const answer = (await send(() => target.client.tasks.get({ task_id: started.task! }))) as TaskAnswer;
-    if (!answer.completed) continue;
-    const response = answer.response ?? {};
-    const updated = Number(response.updated ?? 0);
-    const conflicts = Number(response.version_conflicts ?? 0);
-    if (answer.error || (response.failures ?? []).length > 0 || conflicts > 0) {
-      const why = answer.error
-        ? `failed: ${answer.error.type ?? 'error'}: ${answer.error.reason ?? ''}`
-        : conflicts > 0
-          ? `found ${conflicts} being written meanwhile`
-          : `failed: ${JSON.stringify(response.failures).slice(0, 300)}`;
-      throw new ServiceUnavailableError(`OpenSearch voided ${updated} events, then ${why}; the same void again marks the rest`);
-    }
-    return updated;
-  }
-}
-
-interface TaskAnswer {
+/** A task of the cluster as `GET _tasks/{id}` answers it (a delete- or update-by-query). */
+export interface TaskAnswer {
   completed?: boolean;
   task?: { status?: { total?: number; deleted?: number } };
   response?: { total?: number; deleted?: number; updated?: number; version_conflicts?: number; failures?: unknown[] };
@@ -265,7 +205,8 @@ async function deleteByQuery(target: OpenSearchTarget, kind: IndexKind, query: Q
   return Number(response.deleted ?? 0);
 }
 
-function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryNode): QueryClause {
+/** The query inside the context's tenant wrap (tenant, window, voided events, customer). */
+export function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryNode): QueryClause {
   const clauses = target.wrap(context.scope, context);
   return { bool: { filter: query.type === 'match_all' ? clauses : [...clauses, toOpenSearchQuery(query, context)] } };
 }
@@ -279,7 +220,7 @@ function wrapped(target: OpenSearchTarget, context: SearchContext, query: QueryN
  * bucket cap a 400 naming the aggregation. A context's signal stops it (the connection is closed, so
  * OpenSearch cancels the search task).
  */
-async function send(
+export async function send(
   request: () => Promise<{ body: unknown }> & { abort?: () => void },
   aggs?: Record<string, AggregationNode>,
   signal?: AbortSignal,
