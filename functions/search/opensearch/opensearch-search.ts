@@ -5,7 +5,7 @@ import { ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { assertAnswerBuckets, assertGuaranteedBuckets, bucketCapError, bucketExplosionMember } from '../bucket-cap';
 import { filterSource } from '../source-filter';
 import { trackedTotal, untrackedTotal } from '../total-hits';
-import { type DeletionProgress, type IndexKind, type SearchContext, type SearchHit, type SearchResponse, type TenantScope } from '../port';
+import type { DeletionProgress, IndexKind, SearchContext, SearchHit, SearchResponse, TenantScope } from '../port';
 import { statusOf } from './bulk';
 import { documentId, readTarget } from './naming';
 import { effectiveSort } from '../effective-sort';
