@@ -155,14 +155,16 @@ export async function performVoid(deps: VoidDeps, caller: VoidCaller, target: Vo
   await recordVoidStarted(deps.resources, caller, started);
   let voided = 0;
   let replacement: EventVoid['replacement'] = null;
+  let billingTold = false;
   try {
     if (matched > 0) voided = await deps.index.voidEvents(context, target.query, { void_id: started.id, voided_at: started.created_at });
     // Marked after the void is visible to reads, so a run that evaluated a window before sees the mark as newer.
     await deps.changedHours(caller, hours, deps.now());
+    billingTold = true;
     if (order.afterVoid) replacement = await order.afterVoid();
   } catch (error) {
-    // Some events may be marked: billing hears of every hour, and the log says what happened.
-    await deps.changedHours(caller, hours, deps.now());
+    // Some events may be marked: billing hears of every hour (once), and the log says what happened.
+    if (!billingTold) await deps.changedHours(caller, hours, deps.now());
     const message = error instanceof Error ? error.message : String(error);
     await recordVoidFinished(deps.resources, caller, started.id, { status: 'failed', finished_at: deps.now().toISOString(), voided, error: message });
     throw error;

@@ -35,9 +35,9 @@ export async function previewPlanChange(
   const period = usage.subscriptions.find((s) => s.subscription_id === subscription.subscriptionId)?.period;
   if (!period)
     throw invalidInput('preview', [{ field: 'subscription_id', reason: 'names a subscription with no billing period now (not active or trialing)' }]);
-  const current = new Map(
-    await Promise.all(usage.meters.map(async (line) => [line.price_id, line.price_id ? await priceOf(deps, tenant, line.price_id) : undefined] as const)),
-  );
+  // Each price once, however many meters bill at it.
+  const priceIds = [...new Set(usage.meters.flatMap((line) => (line.price_id ? [line.price_id] : [])))];
+  const current = new Map(await Promise.all(priceIds.map(async (id) => [id, await priceOf(deps, tenant, id)] as const)));
 
   const meters: PlanChangePreview['meters'] = [];
   const leftOut: PlanChangePreview['left_out'] = [];
