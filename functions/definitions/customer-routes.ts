@@ -1,4 +1,4 @@
-import { customerRoute, manage, type RouteDefinition } from './route-types';
+import { customerRoute, manage, open, type RouteDefinition } from './route-types';
 
 /**
  * The route table's customer-access section (routes.ts): minting and revoking customer tokens
@@ -34,6 +34,37 @@ export const customerRoutes: readonly RouteDefinition[] = [
     'customerUsage',
     "The customer's usage this billing period per meter, the amount so far, the estimated bill, balances and daily usage",
   ),
+  customerRoute(
+    'GET',
+    '/public/customers/{token}/statement',
+    'customerStatement',
+    "A closed billing period's signed statement: amounts per meter and the digest of the events behind each (a new version whenever they change)",
+  ),
+  customerRoute(
+    'GET',
+    '/public/customers/{token}/statement/events',
+    'customerStatementEvents',
+    'The events behind one meter of a statement, a page of CSV lines at a time',
+  ),
+  // Anyone holding a statement checks it: the app's public key and the verification take no token.
+  {
+    api: 'management',
+    method: 'GET',
+    path: '/public/statement-keys/{orgId}/{appId}',
+    lambda: 'management',
+    operation: 'statementKey',
+    auth: open,
+    summary: "The app's statement signing key (Ed25519), its public half",
+  },
+  {
+    api: 'management',
+    method: 'POST',
+    path: '/public/statement-verifications',
+    lambda: 'management',
+    operation: 'verifyStatement',
+    auth: open,
+    summary: "Check a statement: its signature under its app's key, whether a newer version exists, and the digests of downloaded event lists",
+  },
   customerRoute('GET', '/public/customers/{token}/spend_cap', 'customerSpendCapGet', "The customer's spend cap and where it stands"),
   customerRoute('PUT', '/public/customers/{token}/spend_cap', 'customerSpendCapPut', "Set the customer's spend cap (budget, warning threshold, hard cap)"),
   customerRoute('DELETE', '/public/customers/{token}/spend_cap', 'customerSpendCapDelete', "Remove the customer's spend cap"),

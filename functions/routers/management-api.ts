@@ -24,6 +24,7 @@ import { cohortMemberOperations } from '../management/cohort-members';
 import type { CohortSources } from '../cohorts/cohort-members';
 import { signedTokenOperations } from '../shared-views/signed-token-operations';
 import { customerTokenOperations } from '../customer-portal/access/customer-token-operations';
+import { statementKeyOperations } from '../customer-portal/statements/statement-operations';
 import { planChangeOperations } from '../customer-portal/usage/plan-change-operations';
 import type { CustomerUsageDeps } from '../customer-portal/usage/customer-usage';
 import { emailOperations, type EmailOperationDeps } from '../emails/email-operations';
@@ -104,6 +105,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...ingestBacklogOperations(deps),
       ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
+      ...statementKeyOperations({ resources: deps.resources, signingKey: deps.signingKey, apps: deps.apps }),
       ...customerTokenOperations({ store: deps.resources, index: deps.index, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });

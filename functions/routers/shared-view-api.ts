@@ -2,6 +2,7 @@ import { routesOf, type RouteDefinition } from '../definitions/routes';
 import { customerTokenRefused, verifyCustomerToken } from '../customer-portal/access/customer-token';
 import { customerRevocations } from '../customer-portal/access/customer-revocations';
 import { customerPortalOperations, type CustomerCaller, type CustomerPortalDeps } from '../customer-portal/customer-portal-operations';
+import { statementOperations } from '../customer-portal/statements/statement-operations';
 import type { ResourceStore } from '../resources/resource-store';
 import type { SigningKeyProvider } from '../management-tokens/signing-key';
 import type { OrgStatusCache } from '../organisations/org-status';
@@ -73,6 +74,7 @@ export function createSharedViewApiHandler(deps: SharedViewApiDeps): HttpHandler
     operations: {
       ...forCaller('shared-view', sharedViewOperations(deps)),
       ...forCaller('customer', customerPortalOperations(deps)),
+      ...forCaller('customer', statementOperations(deps)),
     },
     extraHeaders: (caller) => ({ ...(caller ? rateLimitHeaders(caller.rate) : {}), 'cache-control': 'no-store' }),
   });

@@ -4,14 +4,14 @@ import { activeMeters } from '../../billing/run/billing-run';
 import { loadMeterPricing, type CatalogPrice, type MeterPricing } from '../../billing/run/meter-pricing';
 import type { RunMeter } from '../../billing/run/run-meter';
 import type { PeriodTotal } from '../../billing/run/run-state-store';
-import { BILLABLE_STATUSES, SubscriptionDirectory, type KnownSubscription } from '../../billing/run/subscription-directory';
+import { SubscriptionDirectory, type KnownSubscription } from '../../billing/run/subscription-directory';
 import { subscriptionReportKey } from '../../billing/reports/report-id';
 import type { ReportTenant } from '../../billing/reports/report-store';
 import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { mapWithConcurrency } from '../../shared/concurrency';
-import { NotFoundError, ValidationError } from '../../shared/errors';
-import { customerPeriod, type CustomerPeriod } from './customer-period';
+import type { CustomerPeriod } from './customer-period';
+import { customerLines } from './customer-asks';
 import { pricedUsage, projectedQuantity } from './usage-pricing';
 import { windowQuantities, type QuantityAsk, type WindowQuantities } from './window-quantities';
 import { reportedInvoices } from './reported-invoices';
@@ -60,6 +60,11 @@ interface MeterLine {
 }
 
 export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsageInput): Promise<CustomerUsage> {
+  return (await customerUsageLines(deps, input)).usage;
+}
+
+/** The usage answer and the lines it measured (a statement lists the events of each). */
+export async function customerUsageLines(deps: CustomerUsageDeps, input: CustomerUsageInput): Promise<{ usage: CustomerUsage; asks: QuantityAsk[] }> {
   const { tenant, companyId, now } = input;
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
   const pricings = new Map<string, Promise<MeterPricing | undefined>>();
@@ -84,35 +89,7 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
   pricingsRead.catch(() => undefined);
   const totalsRead = deps.reportedTotals(tenant);
   const [directory, meters] = await Promise.all([SubscriptionDirectory.load(deps.index, scope, now, { term: { company_id: companyId } }), metersRead]);
-  const own = [...directory.subscriptions.values()].filter(
-    (s) => s.companyId === companyId && (input.subscriptionId === undefined || s.subscriptionId === input.subscriptionId),
-  );
-  if (input.subscriptionId !== undefined && own.length === 0) throw new NotFoundError(`The company ${companyId} has no subscription ${input.subscriptionId}`);
-  const periods = new Map<string, CustomerPeriod>();
-  for (const s of own) {
-    const period = BILLABLE_STATUSES.has(s.status) ? customerPeriod(s, now, input.periodStart) : undefined;
-    if (period) periods.set(s.subscriptionId, period);
-  }
-  if (input.periodStart !== undefined && periods.size === 0 && own.some((s) => BILLABLE_STATUSES.has(s.status)))
-    throw new ValidationError('Invalid period_start: no billing period of the customer starts then', [
-      { field: 'period_start', reason: "is neither a subscription's period start nor the first of a UTC month" },
-    ]);
-  const billable = own.filter((s) => periods.has(s.subscriptionId));
-  const asks: QuantityAsk[] = [];
-  for (const meter of meters) {
-    const chosen = directory.forCompany(companyId, meter.billedIds);
-    // A per-subscription (placeholder) meter is evaluated only for the subscriptions carrying its ids.
-    const evaluated = meter.perSubscription ? new Set(directory.billableFor(meter.billedIds).map((s) => s.subscriptionId)) : undefined;
-    for (const subscription of billable) {
-      if (evaluated && !evaluated.has(subscription.subscriptionId)) continue;
-      asks.push({
-        meter,
-        subscription,
-        companyAttributed: chosen?.subscriptionId === subscription.subscriptionId,
-        period: periods.get(subscription.subscriptionId)!,
-      });
-    }
-  }
+  const { own, billable, periods, asks } = customerLines(directory, meters, input);
   const [priced, totals, cursors, balanceList, quantities] = await Promise.all([
     pricingsRead,
     totalsRead.of(own.map((s) => subscriptionReportKey(s.subscriptionId))),
@@ -135,7 +112,7 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
   const lines = perMeter.flatMap((meter) => meter.lines);
   // Final once every meter billing the customer has reported the whole period.
   const finalThrough = leastCursor(meters.map((meter) => cursors.get(meter.id)));
-  return {
+  const usage: CustomerUsage = {
     company_id: companyId,
     generated_at: now.toISOString(),
     subscriptions: billable.map((s) => {
@@ -169,6 +146,7 @@ export async function customerUsage(deps: CustomerUsageDeps, input: CustomerUsag
       finalThrough,
     ),
   };
+  return { usage, asks };
 }
 
 function meterLine(

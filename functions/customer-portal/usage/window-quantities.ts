@@ -92,7 +92,7 @@ export async function windowQuantities(index: SearchableIndex, scope: TenantScop
 }
 
 /** The query of the events the run bills to an ask's subscription under its meter. */
-function billedEvents({ meter, subscription, companyAttributed }: QuantityAsk): unknown {
+export function billedEvents({ meter, subscription, companyAttributed }: QuantityAsk): unknown {
   const ids = { companyId: subscription.companyId, subscriptionId: subscription.subscriptionId };
   const narrowed = meter.perSubscription
     ? substitutePlaceholders(meter.body, ids)

@@ -1,6 +1,17 @@
 import * as z from 'zod';
 import { CustomerUsage } from '../../../schemas/billing/customer-usage';
 import {
+  CustomerStatement,
+  CustomerStatementQuery,
+  MAX_STATEMENT_EVENTS,
+  STATEMENT_EVENTS_PAGE,
+  StatementEventsPage,
+  StatementEventsQuery,
+  StatementKey,
+  StatementVerification,
+  StatementVerificationInput,
+} from '../../../schemas/billing/customer-statement';
+import {
   CustomerDataQuery,
   CustomerRevocation,
   CustomerToken,
@@ -73,6 +84,39 @@ export const customerSchemas: Record<string, RouteSchema> = {
     responseStatus: 200,
     response: named('CustomerUsage', CustomerUsage),
     errors: [404],
+  },
+  customerStatement: {
+    runsQuery: true,
+    description: `A closed billing period's statement for one of the customer's subscriptions: per meter the billed usage (each reporting window multiplied and rounded as the run does), the amount at the catalog price, what the billing run reported, and the count and SHA-256 digest of the events behind it (lists of up to ${MAX_STATEMENT_EVENTS} events; a longer one carries its count and no digest). Signed with the app's Ed25519 key (\`/public/statement-keys/{orgId}/{appId}\`) over the statement without \`signature\` as canonical JSON. Issued as version 1 when first asked for; when what it says changes (a void, a replacement, a late event, the period turning final) the next ask issues the next version, listing the changes. \`version\` answers an earlier one as issued. An open period is a 400 naming \`period_start\`.`,
+    params: token,
+    query: CustomerStatementQuery,
+    responseStatus: 200,
+    response: named('CustomerStatement', CustomerStatement),
+    errors: [404],
+  },
+  customerStatementEvents: {
+    runsQuery: true,
+    description: `The events behind one meter of a statement, in time order (ties by id), as CSV lines (\`transaction_id,time,window_start,name,quantity\`; the header on the first page), ${STATEMENT_EVENTS_PAGE} at a time: pass \`next\` as \`after\` until a page has none. The pages' \`lines\` joined in order are the file whose SHA-256 the statement signs.`,
+    params: token,
+    query: StatementEventsQuery,
+    responseStatus: 200,
+    response: named('StatementEventsPage', StatementEventsPage),
+    errors: [404],
+  },
+  statementKey: {
+    description:
+      "The app's statement signing key: an Ed25519 public key (raw, base64url, and PEM) and its id, the `signature.key_id` of the app's statements. Derived from the service's signing key: the same for as long as that key is.",
+    params: { orgId: 'The org.', appId: 'The app.' },
+    responseStatus: 200,
+    response: named('StatementKey', StatementKey),
+    errors: [404],
+  },
+  verifyStatement: {
+    description:
+      "Checks a downloaded statement: its signature under its app's key (any change to what it says breaks it), whether a newer version has been issued since (`superseded`), and, per meter given in `event_digests`, that the SHA-256 of the downloaded event list is the one the statement signed. `valid` is true when the signature holds and every digest given matches; `problems` says what does not.",
+    body: named('StatementVerificationInput', StatementVerificationInput),
+    responseStatus: 200,
+    response: named('StatementVerification', StatementVerification),
   },
   customerSpendCapGet: {
     runsQuery: true,

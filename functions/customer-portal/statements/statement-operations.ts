@@ -1,0 +1,84 @@
+import { CustomerStatementQuery, StatementEventsQuery, StatementVerificationInput, type StatementKey } from '../../../schemas/billing/customer-statement';
+import type { CustomerClaims } from '../../../schemas/resources/customer-access';
+import { readObjectBody } from '../../resources/crud-operations';
+import type { ResourceStore } from '../../resources/resource-store';
+import type { AppStore } from '../../organisations/app-store';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import type { Operation } from '../../shared/http/handler';
+import { parseBody, parseQueryParams } from '../../shared/invalid-input';
+import type { CustomerCaller } from '../customer-portal-operations';
+import { currentStatement, issuedStatement, statementLines, type StatementDeps, type StatementInput } from './customer-statement';
+import { statementKeyPair, STATEMENT_SIGNATURE_ALGORITHM } from './statement-keys';
+import { statementEventsPage } from './statement-events';
+import { verifyStatement } from './statement-verification';
+
+/**
+ * The statement routes. Through a customer token: a closed period's signed statement
+ * (`/public/customers/{token}/statement`) and the events behind one of its meters, a page at a time
+ * (`…/statement/events`). Open to anyone: an app's public key and the verification of a statement.
+ */
+export function statementOperations(deps: StatementDeps & { readonly now?: () => Date }): Record<string, Operation<CustomerCaller>> {
+  const now = deps.now ?? (() => new Date());
+  const inputOf = (claims: CustomerClaims, query: { subscription_id: string; period_start: string }): StatementInput => {
+    // A token narrowed to one subscription opens that one's statements only.
+    if (claims.subscription_id !== undefined && claims.subscription_id !== query.subscription_id)
+      throw new NotFoundError(`The customer token opens the subscription ${claims.subscription_id} only`);
+    return {
+      tenant: { orgId: claims.org_id, appId: claims.app_id },
+      companyId: claims.company_id,
+      subscriptionId: query.subscription_id,
+      periodStart: new Date(query.period_start),
+      now: now(),
+    };
+  };
+  return {
+    customerStatement: async (request, { claims }) => {
+      const query = parseQueryParams(CustomerStatementQuery, request.query);
+      const input = inputOf(claims, query);
+      const statement = query.version === undefined ? await currentStatement(deps, input) : await issuedStatement(deps, input, query.version);
+      return { status: 200, body: statement };
+    },
+
+    customerStatementEvents: async (request, { claims }) => {
+      const query = parseQueryParams(StatementEventsQuery, request.query);
+      const input = inputOf(claims, query);
+      const { usage, asks } = await statementLines(deps, input);
+      const ask = asks.find((a) => a.meter.id === query.billing_meter_id && a.subscription.subscriptionId === input.subscriptionId);
+      const shown = usage.meters.some((m) => m.billing_meter_id === query.billing_meter_id && m.subscription_id === input.subscriptionId);
+      if (!ask || !shown)
+        throw new ValidationError('Invalid billing_meter_id: not a meter of this statement', [
+          { field: 'billing_meter_id', reason: 'the statement has no line of this meter' },
+        ]);
+      const page = await statementEventsPage({ index: deps.index, scope: { org_id: claims.org_id, app_id: claims.app_id }, now: input.now }, ask, query.after);
+      return { status: 200, body: { billing_meter_id: ask.meter.id, ...page } };
+    },
+  };
+}
+
+/** The open statement routes: an app's public key, and checking a statement. */
+export function statementKeyOperations(deps: {
+  readonly resources: ResourceStore;
+  readonly signingKey: () => Promise<Buffer>;
+  readonly apps: Pick<AppStore, 'getApp'>;
+}): Record<string, Operation<unknown>> {
+  return {
+    statementKey: async (request) => {
+      const tenant = { orgId: request.pathParams['orgId'] ?? '', appId: request.pathParams['appId'] ?? '' };
+      // Every pair of ids has a key; only an app's is published.
+      if (!(await deps.apps.getApp(tenant.orgId, tenant.appId))) throw new NotFoundError(`There is no app ${tenant.appId} in the org ${tenant.orgId}`);
+      const pair = statementKeyPair(await deps.signingKey(), tenant);
+      const key: StatementKey = {
+        key_id: pair.keyId,
+        algorithm: STATEMENT_SIGNATURE_ALGORITHM,
+        public_key: pair.publicKeyRaw,
+        public_key_pem: pair.publicKeyPem,
+      };
+      return { status: 200, body: key };
+    },
+
+    verifyStatement: async (request) => {
+      const input = parseBody(StatementVerificationInput, readObjectBody(request));
+      return { status: 200, body: await verifyStatement(deps, input.statement, input.event_digests) };
+    },
+  };
+}
