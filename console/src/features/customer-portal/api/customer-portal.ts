@@ -50,3 +50,64 @@ export function useSaveSpendCap(token: string) {
     onSuccess: (standing) => cache.setQueryData(['customer', token, 'spend-cap'], standing),
   });
 }
+
+export type CustomerStatement = components['schemas']['CustomerStatement'];
+export type StatementVerification = components['schemas']['StatementVerification'];
+export interface StatementRef {
+  readonly subscriptionId: string;
+  readonly periodStart: string;
+}
+
+/** A closed period's signed statement: the current version, or an earlier one as issued. */
+export function useStatement(token: string, ref: StatementRef, version?: number) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['customer', token, 'statement', ref.subscriptionId, ref.periodStart, version ?? 'current'],
+    queryFn: async () =>
+      dataOf(
+        await api.GET('/public/customers/{token}/statement', {
+          params: {
+            path: { token },
+            query: { subscription_id: ref.subscriptionId, period_start: ref.periodStart, ...(version === undefined ? {} : { version }) },
+          },
+        }),
+      ),
+    retry: false,
+  });
+}
+
+/** Every page of a meter's event list, joined: the file whose SHA-256 the statement signs. */
+export function useStatementEvents(token: string, ref: StatementRef) {
+  const api = useApi();
+  return async (billingMeterId: string): Promise<string> => {
+    let lines = '';
+    let after: string | undefined;
+    do {
+      const page = dataOf(
+        await api.GET('/public/customers/{token}/statement/events', {
+          params: {
+            path: { token },
+            query: {
+              subscription_id: ref.subscriptionId,
+              period_start: ref.periodStart,
+              billing_meter_id: billingMeterId,
+              ...(after === undefined ? {} : { after }),
+            },
+          },
+        }),
+      );
+      lines += page.lines;
+      after = page.next;
+    } while (after !== undefined);
+    return lines;
+  };
+}
+
+/** Checks a statement with the service: its signature, whether it is still current, and the digests of downloaded lists. */
+export function useVerifyStatement() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (input: { statement: CustomerStatement; eventDigests: Record<string, string> }) =>
+      dataOf(await api.POST('/public/statement-verifications', { body: { statement: input.statement, event_digests: input.eventDigests } })),
+  });
+}

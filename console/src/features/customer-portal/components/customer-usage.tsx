@@ -4,7 +4,9 @@ import { EmptyState } from '../../../components/empty-state';
 import { useTimeSeriesChart } from '../../../components/use-time-series-chart';
 import { ApiError } from '../../../lib/api-error';
 import { LinkRefused } from '../../../components/link-refused';
-import { useCustomerUsage, type CustomerUsage } from '../api/customer-portal';
+import { useState } from 'react';
+import { useCustomerUsage, type CustomerUsage, type StatementRef } from '../api/customer-portal';
+import { StatementPanel } from './statement-panel';
 import { formatDate, formatMoney, formatNumber, type UsageTheme } from '../utils/usage-theme';
 import { SpendCapForm } from './spend-cap-form';
 
@@ -63,7 +65,7 @@ export function CustomerUsageContent({ token, theme }: { token: string; theme: U
           <DailyUsage meters={meters} />
         </>
       )}
-      {invoices.length > 0 && <PastInvoices invoices={invoices} locale={locale} />}
+      {invoices.length > 0 && <PastInvoices invoices={invoices} locale={locale} token={token} />}
       {totals[0] ? (
         <SpendCapForm token={token} currency={totals[0].currency} locale={locale} />
       ) : (
@@ -106,43 +108,58 @@ function MeterTable({ meters, locale }: { meters: CustomerUsage['meters']; local
 /** What a period's status tells the customer: whether its numbers may still move. */
 const PERIOD_STATUS = { open: 'open', in_grace: 'ended, waiting for late usage', final: 'final' } as const;
 
-function PastInvoices({ invoices, locale }: { invoices: CustomerUsage['invoices']; locale: string | undefined }) {
+function PastInvoices({ invoices, locale, token }: { invoices: CustomerUsage['invoices']; locale: string | undefined; token: string }) {
+  const [chosen, choose] = useState<StatementRef | null>(null);
   return (
-    <table className="event-table">
-      <caption className="muted">Past periods, as billed</caption>
-      <thead>
-        <tr>
-          <th scope="col">Period</th>
-          <th scope="col">Status</th>
-          <th scope="col">Usage</th>
-          <th scope="col">Amount</th>
-        </tr>
-      </thead>
-      <tbody>
-        {invoices.map((invoice) => (
-          <tr key={`${invoice.subscription_id}|${invoice.period_start}`}>
-            <td>
-              {formatDate(invoice.period_start, locale)} – {formatDate(invoice.period_end, locale)}
-            </td>
-            <td>
-              {PERIOD_STATUS[invoice.status]}
-              {invoice.late_corrections > 0
-                ? `; ${formatNumber(invoice.late_corrections, locale)} late correction${invoice.late_corrections === 1 ? '' : 's'} after final`
-                : ''}
-            </td>
-            <td>
-              {invoice.meters
-                .map(
-                  (meter) =>
-                    `${meter.name}: ${formatNumber(meter.usage, locale)}${meter.late_usage !== 0 ? ` (${meter.late_usage > 0 ? '+' : ''}${formatNumber(meter.late_usage, locale)} late)` : ''}`,
-                )
-                .join(', ')}
-            </td>
-            <td>{invoice.totals.map((total) => formatMoney(total.amount, total.currency, locale)).join(', ') || '—'}</td>
+    <>
+      <table className="event-table">
+        <caption className="muted">Past periods, as billed</caption>
+        <thead>
+          <tr>
+            <th scope="col">Period</th>
+            <th scope="col">Status</th>
+            <th scope="col">Usage</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Statement</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {invoices.map((invoice) => (
+            <tr key={`${invoice.subscription_id}|${invoice.period_start}`}>
+              <td>
+                {formatDate(invoice.period_start, locale)} – {formatDate(invoice.period_end, locale)}
+              </td>
+              <td>
+                {PERIOD_STATUS[invoice.status]}
+                {invoice.late_corrections > 0
+                  ? `; ${formatNumber(invoice.late_corrections, locale)} late correction${invoice.late_corrections === 1 ? '' : 's'} after final`
+                  : ''}
+              </td>
+              <td>
+                {invoice.meters
+                  .map(
+                    (meter) =>
+                      `${meter.name}: ${formatNumber(meter.usage, locale)}${meter.late_usage !== 0 ? ` (${meter.late_usage > 0 ? '+' : ''}${formatNumber(meter.late_usage, locale)} late)` : ''}`,
+                  )
+                  .join(', ')}
+              </td>
+              <td>{invoice.totals.map((total) => formatMoney(total.amount, total.currency, locale)).join(', ') || '—'}</td>
+              <td>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-pressed={chosen?.subscriptionId === invoice.subscription_id && chosen.periodStart === invoice.period_start}
+                  onClick={() => choose({ subscriptionId: invoice.subscription_id, periodStart: invoice.period_start })}
+                >
+                  Statement
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {chosen && <StatementPanel key={`${chosen.subscriptionId}|${chosen.periodStart}`} token={token} statementRef={chosen} locale={locale} />}
+    </>
   );
 }
 

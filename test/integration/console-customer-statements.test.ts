@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ensureConsoleBuilt } from '../../bin/local/console-build';
+import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
+import type { CustomerStatement } from '../../schemas/billing/customer-statement';
+import { FakeWebhookReceiver } from '../support/fake-providers';
+import { CHROMIUM, seriousViolations } from './support/console-browser';
+import { GRADUATED_TIERS } from './support/billing-scenario';
+import { billedClosedPeriod } from './support/simulation-scenario';
+import { startTestRuntime, type TestRuntime } from './support/runtime';
+
+/**
+ * A customer checks its bill on its usage page (Debian's Chromium): a past period's statement shows
+ * what it was billed, its events download as the CSV the statement signed, the check says verified;
+ * after a void the page shows version 2 and what changed, and version 1 checks as superseded.
+ */
+const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/console');
+
+describe('customer statements on the usage page', () => {
+  let rt: TestRuntime;
+  let fake: FakeWebhookReceiver;
+  let browser: Browser;
+  let page: Page;
+  let usageUrl: string;
+  let closed: { current_period_start: string; current_period_end: string };
+
+  const openStatement = async () => {
+    await page.goto(usageUrl);
+    await page.getByRole('button', { name: 'Statement' }).click();
+    const panel = page.getByRole('region', { name: 'Statement' });
+    await panel.getByRole('heading', { name: /^Statement, / }).waitFor();
+    return panel;
+  };
+
+  beforeAll(async () => {
+    await ensureConsoleBuilt();
+    await mkdir(SCREENSHOTS, { recursive: true });
+    rt = await startTestRuntime('console-customer-statements', { governanceRefreshMs: 0 });
+    fake = await new FakeWebhookReceiver({ secrets: { st: 'whsec_st' } }).start();
+    const channel: DeliveryChannel = { id: 'st', name: 'st', url: fake.channelUrl('st'), status: 'active', headers: {}, secrets: ['whsec_st'] };
+    const planId = String((await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API' })).body.id);
+    await rt.management(
+      'POST',
+      '/~/billing/catalog/prices',
+      {},
+      { name: 'graduated', plan_id: planId, currency: 'USD', pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS },
+    );
+    ({ period: closed } = await billedClosedPeriod(rt, planId, channel));
+    const minted = await rt.management('POST', '/~/customer_tokens', {}, { company_id: 'co-large', expires_in: 3600 });
+    usageUrl = minted.body.usage_url;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.stop();
+    await rt?.dispose();
+  });
+
+  it('shows a past period’s statement, downloads its events as signed, and verifies it', async () => {
+    const panel = await openStatement();
+    await panel.getByText('Version 1, issued').waitFor();
+    const row = panel.getByRole('row', { name: /^calls/ });
+    expect(await row.locator('td').allTextContents()).toEqual(['calls', '12', '12', expect.stringMatching(/2[.,]10/), expect.stringContaining('12')]);
+
+    const download = page.waitForEvent('download');
+    await panel.getByRole('button', { name: 'Download calls events' }).click();
+    const csv = await readFile((await (await download).path())!, 'utf8');
+    expect(csv.trimEnd().split('\n')).toHaveLength(13);
+    const statement = (await downloadedStatement(panel)) as CustomerStatement;
+    expect(createHash('sha256').update(csv).digest('hex')).toBe(statement.meters[0]!.events_digest);
+
+    await panel.getByRole('button', { name: 'Check this statement' }).click();
+    await panel
+      .getByRole('status', { name: 'Check result' })
+      .filter({ hasText: 'Verified: signature valid; 1 of 1 event lists match; newest version 1.' })
+      .waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/customer-statement.png`, fullPage: true });
+  });
+
+  it('shows version 2 after a void, with what changed, and checks version 1 as superseded', async () => {
+    const voided = await rt.management(
+      'POST',
+      '/~/events/voids',
+      {},
+      {
+        reason: 'sent twice',
+        query: { term: { company_id: 'co-large' } },
+        from: closed.current_period_start,
+        to: new Date(Date.parse(closed.current_period_start) + 3 * 3_600_000).toISOString(),
+      },
+    );
+    expect(voided.status).toBe(201);
+    const panel = await openStatement();
+    await panel.getByText('Version 2, issued').waitFor();
+    await panel.getByRole('heading', { name: 'Changed since version 1' }).waitFor();
+    await panel.getByRole('listitem').filter({ hasText: 'calls: usage 12 → 0' }).waitFor();
+    await panel.getByLabel('Version').selectOption('1');
+    await panel.getByText('Version 1, issued').waitFor();
+    await panel.getByRole('button', { name: 'Check this statement' }).click();
+    const result = panel.getByRole('status', { name: 'Check result' });
+    await result.filter({ hasText: 'Authentic, but superseded' }).waitFor();
+    await result.getByText('version 2 has been issued since').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+/** The statement as the panel's download gives it. */
+async function downloadedStatement(panel: ReturnType<Page['getByRole']>): Promise<unknown> {
+  const download = panel.page().waitForEvent('download');
+  await panel.getByRole('button', { name: 'Download statement' }).click();
+  return JSON.parse(await readFile((await (await download).path())!, 'utf8'));
+}
