@@ -20,6 +20,7 @@ import { fmt, trackPeakRss } from './bench/timing';
 import { DEFAULT_SEARCH_DATASET } from './bench/search-dataset';
 import { benchCohorts } from './bench/cohorts';
 import { benchEventVoids } from './bench/event-voids';
+import { benchClosedPeriod } from './bench/closed-period';
 import { PROVIDER_SYNC_BENCH, benchProviderSync } from './bench/provider-sync';
 import { FAIR_SHARE_TARGET_MS, benchFairShare } from './bench/fair-share';
 import { HOSTILE_BODIES, HOSTILE_HEAP_GROWTH_TARGET_MB, HOSTILE_ROUNDS, benchHostileMemory } from './bench/hostile-memory';
@@ -36,6 +37,7 @@ const sections = [
   'memory',
   'cohorts',
   'voids',
+  'closed-period',
   'exports',
   'billing',
   'sync',
@@ -169,6 +171,13 @@ async function main(): Promise<void> {
     log("\n## Voiding events: a void of up to 100,000 events (the cap) in the search bench's 1,000,000 on DuckDB vs one hand-written UPDATE of the same rows");
     results.voids = await benchEventVoids({ log });
     log('  no target: what a void of the cap costs the engine, as a ratio to the bare UPDATE');
+  }
+  if (run('closed-period')) {
+    log(
+      "\n## A closed period at scale: 2,000 subscriptions and 1,000,000 events billed, then a price simulation of every subscription and one customer's signed statement of 100,000 events",
+    );
+    results.closedPeriod = await benchClosedPeriod({ log });
+    log("  no target: what a simulation and a statement cost at the issue's size; the download against paging the same events");
   }
   if (run('exports')) {
     log(

@@ -1,5 +1,3 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +7,12 @@ import { runMeterOf, type RunMeter } from '../../functions/billing/run/run-meter
 import { RunStateStore } from '../../functions/billing/run/run-state-store';
 import { busyWindows, windowUsage } from '../../functions/billing/run/usage-query';
 import { profileDocument } from '../../functions/search/index-documents';
-import type { IndexDocument, SearchableIndex, TenantScope } from '../../functions/search/port';
+import type { IndexDocument, TenantScope } from '../../functions/search/port';
 import { startEmulators } from '../local/emulators';
 import { startLocalRuntime } from '../local/runtime';
 import { timeMs } from './timing';
 import { benchUsagePage, countingSearches, type UsagePageTiming } from './customer-usage-page';
-import type { ReceiverTotals } from './webhook-receiver-process';
+import { BENCH_CHANNEL, BENCH_WEBHOOK_SECRET, eventDocument, indexAll, startReceiver } from './billing-fixtures';
 
 export const BILLING_TARGET_RATIO = 2;
 
@@ -58,8 +56,8 @@ export interface BillingBenchResult {
 }
 
 const HOUR = 3_600_000;
-const CHANNEL = 'bench';
-const SECRET = 'whsec_bench';
+const CHANNEL = BENCH_CHANNEL;
+const SECRET = BENCH_WEBHOOK_SECRET;
 
 /**
  * The billing section of `npm run bench`: companies with one active subscription each, five
@@ -339,29 +337,6 @@ export async function benchBilling(
   }
 }
 
-/** The receiver child process (webhook-receiver-process.ts). */
-async function startReceiver(): Promise<{ url: string; totals(): Promise<ReceiverTotals>; stop(): Promise<void> }> {
-  const child: ChildProcess = fork(join(__dirname, 'webhook-receiver-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_WEBHOOK_SECRET: SECRET },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [first] = (await once(child, 'message')) as [{ url: string }];
-  return {
-    url: first.url,
-    async totals() {
-      child.send('totals');
-      const [answer] = (await once(child, 'message')) as [ReceiverTotals];
-      return answer;
-    },
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.send('stop');
-      await once(child, 'exit');
-    },
-  };
-}
-
 /**
  * Per subscription, its period-to-date totals (the sum of its reports' meter_usage, which the run keeps
  * with its cursor and commits with every window) added over the meters: what the receiver must hold.
@@ -383,30 +358,4 @@ async function reportedTotals(
     }
   }
   return totals;
-}
-
-async function indexAll(index: SearchableIndex, docs: IndexDocument[]): Promise<void> {
-  if (docs.length === 0) return;
-  const result = await index.index(docs);
-  if (result.failures.length > 0) throw new Error(`billing bench: indexing failed: ${JSON.stringify(result.failures.slice(0, 3))}`);
-}
-
-function eventDocument(scope: TenantScope, id: string, time: Date, fields: Record<string, unknown>, verb: string, status: number): IndexDocument {
-  const iso = time.toISOString();
-  return {
-    kind: 'events',
-    id,
-    org_id: scope.org_id,
-    app_id: scope.app_id,
-    time: iso,
-    source: {
-      ...scope,
-      event_type: 'api_call',
-      request: { time: iso, uri: 'https://api.example.com/items', verb, route: '/items' },
-      response: { time: iso, status },
-      received_at: iso,
-      is_late: false,
-      ...fields,
-    },
-  };
 }

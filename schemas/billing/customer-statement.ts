@@ -8,7 +8,7 @@ import { PeriodStatus } from './completeness';
  */
 
 /** Events listed in one meter's download at most: beyond, the line carries its count and no list. */
-export const MAX_STATEMENT_EVENTS = 200_000;
+export const MAX_STATEMENT_EVENTS = 100_000;
 /** Lines of one page of a meter's event list. */
 export const STATEMENT_EVENTS_PAGE = 10_000;
 
