@@ -40,13 +40,18 @@ export async function statementEventCount(source: StatementEventSource, ask: Qua
 }
 
 /** One page of the list: up to STATEMENT_EVENTS_PAGE lines after `after` (the header first on the first page). */
-export async function statementEventsPage(source: StatementEventSource, ask: QuantityAsk, after?: string): Promise<StatementEventsPage> {
+export async function statementEventsPage(
+  source: StatementEventSource,
+  ask: QuantityAsk,
+  after?: string,
+  pageLines: number = STATEMENT_EVENTS_PAGE,
+): Promise<StatementEventsPage> {
   let cursor = after === undefined ? undefined : cursorOf(after);
   let lines = after === undefined ? HEADER : '';
   let rows = 0;
   const context = contextOf(source, ask);
   for (;;) {
-    const size = Math.min(HITS_PER_SEARCH, STATEMENT_EVENTS_PAGE - rows);
+    const size = Math.min(HITS_PER_SEARCH, pageLines - rows);
     const request = listRequest(ask, size);
     const page = await source.index.search(context, cursor ? { ...request, search_after: cursor } : request);
     const hits = page.hits.hits;
@@ -54,17 +59,21 @@ export async function statementEventsPage(source: StatementEventSource, ask: Qua
     rows += hits.length;
     if (hits.length > 0) cursor = hits[hits.length - 1]!.sort;
     if (hits.length < size) return { lines, rows };
-    if (rows >= STATEMENT_EVENTS_PAGE) return { lines, rows, next: Buffer.from(JSON.stringify(cursor ?? [])).toString('base64url') };
+    if (rows >= pageLines) return { lines, rows, next: Buffer.from(JSON.stringify(cursor ?? [])).toString('base64url') };
   }
 }
 
 /** SHA-256 (hex) of the whole list, as its pages would be downloaded one after the other. */
-export async function statementEventsDigest(source: StatementEventSource, ask: QuantityAsk): Promise<{ digest: string; rows: number }> {
+export async function statementEventsDigest(
+  source: StatementEventSource,
+  ask: QuantityAsk,
+  pageLines: number = STATEMENT_EVENTS_PAGE,
+): Promise<{ digest: string; rows: number }> {
   const hash = createHash('sha256');
   let rows = 0;
   let after: string | undefined;
   do {
-    const page = await statementEventsPage(source, ask, after);
+    const page = await statementEventsPage(source, ask, after, pageLines);
     hash.update(page.lines, 'utf8');
     rows += page.rows;
     after = page.next;
