@@ -3,12 +3,10 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../bin/local/console-build';
-import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
 import type { CustomerStatement } from '../../schemas/billing/customer-statement';
-import { FakeWebhookReceiver } from '../support/fake-providers';
+import type { FakeWebhookReceiver } from '../support/fake-providers';
 import { CHROMIUM, seriousViolations } from './support/console-browser';
-import { GRADUATED_TIERS } from './support/billing-scenario';
-import { billedClosedPeriod } from './support/simulation-scenario';
+import { closedPeriodOnGraduatedPrice } from './support/simulation-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -38,16 +36,7 @@ describe('customer statements on the usage page', () => {
     await ensureConsoleBuilt();
     await mkdir(SCREENSHOTS, { recursive: true });
     rt = await startTestRuntime('console-customer-statements', { governanceRefreshMs: 0 });
-    fake = await new FakeWebhookReceiver({ secrets: { st: 'whsec_st' } }).start();
-    const channel: DeliveryChannel = { id: 'st', name: 'st', url: fake.channelUrl('st'), status: 'active', headers: {}, secrets: ['whsec_st'] };
-    const planId = String((await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API' })).body.id);
-    await rt.management(
-      'POST',
-      '/~/billing/catalog/prices',
-      {},
-      { name: 'graduated', plan_id: planId, currency: 'USD', pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS },
-    );
-    ({ period: closed } = await billedClosedPeriod(rt, planId, channel));
+    ({ receiver: fake, period: closed } = await closedPeriodOnGraduatedPrice(rt));
     const minted = await rt.management('POST', '/~/customer_tokens', {}, { company_id: 'co-large', expires_in: 3600 });
     usageUrl = minted.body.usage_url;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

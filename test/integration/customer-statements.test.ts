@@ -4,11 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { DeliveryChannel } from '../../functions/billing/channels/channel-delivery';
 import type { CustomerStatement, StatementVerification } from '../../schemas/billing/customer-statement';
-import { FakeWebhookReceiver } from '../support/fake-providers';
-import { GRADUATED_TIERS, HOUR } from './support/billing-scenario';
-import { billedClosedPeriod, subscriptionInPeriod } from './support/simulation-scenario';
+import type { FakeWebhookReceiver } from '../support/fake-providers';
+import { HOUR } from './support/billing-scenario';
+import { closedPeriodOnGraduatedPrice, subscriptionInPeriod } from './support/simulation-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 const run = promisify(execFile);
@@ -53,16 +52,8 @@ describe('customer statements', () => {
   beforeAll(async () => {
     rt = await startTestRuntime('customer-statements');
     dir = await mkdtemp(join(tmpdir(), 'statements-'));
-    fake = await new FakeWebhookReceiver({ secrets: { st: 'whsec_st' } }).start();
-    const channel: DeliveryChannel = { id: 'st', name: 'st', url: fake.channelUrl('st'), status: 'active', headers: {}, secrets: ['whsec_st'] };
-    const planId = String((await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API' })).body.id);
-    await rt.management(
-      'POST',
-      '/~/billing/catalog/prices',
-      {},
-      { name: 'graduated', plan_id: planId, currency: 'USD', pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS },
-    );
-    ({ meterId, period: closed } = await billedClosedPeriod(rt, planId, channel));
+    let planId: string;
+    ({ receiver: fake, planId, meterId, period: closed } = await closedPeriodOnGraduatedPrice(rt));
     await subscriptionInPeriod(rt, planId);
     token = (await rt.management('POST', '/~/customer_tokens', {}, { company_id: 'co-large' })).body.token;
   }, 60_000);

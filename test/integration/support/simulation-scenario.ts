@@ -1,6 +1,7 @@
 import type { DeliveryChannel } from '../../../functions/billing/channels/channel-delivery';
 import { runBilling } from '../../../functions/billing/run/billing-run';
-import { billingDeps, HOUR, numberedCalls } from './billing-scenario';
+import { FakeWebhookReceiver } from '../../support/fake-providers';
+import { billingDeps, GRADUATED_TIERS, HOUR, numberedCalls } from './billing-scenario';
 import type { TestRuntime } from './runtime';
 
 /**
@@ -72,4 +73,31 @@ export async function subscriptionInPeriod(rt: TestRuntime, planId: string): Pro
   if (events.status !== 201) throw new Error(`the events answered ${events.status}`);
   await rt.waitUntilConsumed();
   return period;
+}
+
+/**
+ * billedClosedPeriod on a plan of its own at the graduated test price, delivered to a fake webhook
+ * receiver started for it (stop it after): the closed period customer pages and statements read.
+ */
+export async function closedPeriodOnGraduatedPrice(
+  rt: TestRuntime,
+): Promise<{ receiver: FakeWebhookReceiver; planId: string; meterId: string; period: { current_period_start: string; current_period_end: string } }> {
+  const receiver = await new FakeWebhookReceiver({ secrets: { closed: 'whsec_closed' } }).start();
+  const channel: DeliveryChannel = {
+    id: 'closed',
+    name: 'closed',
+    url: receiver.channelUrl('closed'),
+    status: 'active',
+    headers: {},
+    secrets: ['whsec_closed'],
+  };
+  const planId = String((await rt.management('POST', '/~/billing/catalog/plans', {}, { name: 'API' })).body.id);
+  const price = await rt.management(
+    'POST',
+    '/~/billing/catalog/prices',
+    {},
+    { name: 'graduated', plan_id: planId, currency: 'USD', pricing_model: 'tiered_graduated', tiers: GRADUATED_TIERS },
+  );
+  if (price.status !== 201) throw new Error(`creating the price answered ${price.status}`);
+  return { receiver, planId, ...(await billedClosedPeriod(rt, planId, channel)) };
 }
