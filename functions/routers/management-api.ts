@@ -105,7 +105,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...ingestBacklogOperations(deps),
       ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
-      ...statementKeyOperations({ resources: deps.resources, signingKey: deps.signingKey, apps: deps.apps }),
+      ...statementKeyOperations({ ...deps.customerUsage, signingKey: deps.signingKey, apps: deps.apps, ...(deps.now ? { now: deps.now } : {}) }),
       ...customerTokenOperations({ store: deps.resources, index: deps.index, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });

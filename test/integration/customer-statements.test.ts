@@ -173,7 +173,7 @@ describe('customer statements', () => {
     expect((await open(statementPath('&version=9'))).status).toBe(404);
   });
 
-  it('issues a new version after a void, saying what changed, and marks the old one superseded', async () => {
+  it('issues a new version after a void, saying what changed, and checks the old one as superseded even before anyone asks again', async () => {
     const first = (await open(statementPath())).body as CustomerStatement;
     const ids = (await eventList())
       .trimEnd()
@@ -187,13 +187,14 @@ describe('customer statements', () => {
       { reason: 'sent twice', query: { terms: { transaction_id: ids } }, from: closed.current_period_start, to: closed.current_period_end },
     );
     expect(voided.status).toBe(201);
+    // Checked before anyone asks for the statement again: the check compares with the period as it stands now.
+    expect((await verifyWith(first)).body).toMatchObject({ valid: true, superseded: true, version: 1, latest_version: 2 });
     const second = (await open(statementPath())).body as CustomerStatement;
     expect(second.version).toBe(2);
     expect(second.meters[0]).toMatchObject({ usage: 10, event_count: 10, reported_usage: 12 });
     expect(second.changes).toEqual(expect.arrayContaining(['calls: usage 12 → 10', 'calls: events 12 → 10']));
     expect(second.meters[0]!.events_digest).not.toBe(first.meters[0]!.events_digest);
     expect((await open(statementPath('&version=1'))).body).toEqual(first);
-    expect((await verifyWith(first)).body).toMatchObject({ valid: true, superseded: true, version: 1, latest_version: 2 });
     expect((await verifyWith(second)).body).toMatchObject({ valid: true, superseded: false, latest_version: 2 });
   });
 });

@@ -1,7 +1,6 @@
 import { CustomerStatementQuery, StatementEventsQuery, StatementVerificationInput, type StatementKey } from '../../../schemas/billing/customer-statement';
 import type { CustomerClaims } from '../../../schemas/resources/customer-access';
 import { readObjectBody } from '../../resources/crud-operations';
-import type { ResourceStore } from '../../resources/resource-store';
 import type { AppStore } from '../../organisations/app-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
@@ -10,7 +9,7 @@ import type { CustomerCaller } from '../customer-portal-operations';
 import { currentStatement, issuedStatement, statementLines, type StatementDeps, type StatementInput } from './customer-statement';
 import { statementKeyPair, STATEMENT_SIGNATURE_ALGORITHM } from './statement-keys';
 import { statementEventsPage } from './statement-events';
-import { verifyStatement } from './statement-verification';
+import { verifyStatement, type VerificationDeps } from './statement-verification';
 
 /**
  * The statement routes. Through a customer token: a closed period's signed statement
@@ -56,11 +55,22 @@ export function statementOperations(deps: StatementDeps & { readonly now?: () =>
 }
 
 /** The open statement routes: an app's public key, and checking a statement. */
-export function statementKeyOperations(deps: {
-  readonly resources: ResourceStore;
-  readonly signingKey: () => Promise<Buffer>;
-  readonly apps: Pick<AppStore, 'getApp'>;
-}): Record<string, Operation<unknown>> {
+export function statementKeyOperations(
+  deps: StatementDeps & { readonly apps: Pick<AppStore, 'getApp'>; readonly now?: () => Date },
+): Record<string, Operation<unknown>> {
+  const now = deps.now ?? (() => new Date());
+  const verification: VerificationDeps = {
+    resources: deps.resources,
+    signingKey: deps.signingKey,
+    current: (tenant, statement) =>
+      currentStatement(deps, {
+        tenant,
+        companyId: statement.company_id,
+        subscriptionId: statement.subscription_id,
+        periodStart: new Date(statement.period_start),
+        now: now(),
+      }),
+  };
   return {
     statementKey: async (request) => {
       const tenant = { orgId: request.pathParams['orgId'] ?? '', appId: request.pathParams['appId'] ?? '' };
@@ -78,7 +88,7 @@ export function statementKeyOperations(deps: {
 
     verifyStatement: async (request) => {
       const input = parseBody(StatementVerificationInput, readObjectBody(request));
-      return { status: 200, body: await verifyStatement(deps, input.statement, input.event_digests) };
+      return { status: 200, body: await verifyStatement(verification, input.statement, input.event_digests) };
     },
   };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { StatementSignature, type StatementVerification } from '../../../schemas/billing/customer-statement';
 import type { ResourceStore } from '../../resources/resource-store';
+import { isServiceError } from '../../shared/errors';
 import { statementKeyPair, statementSignatureHolds } from './statement-keys';
 import { statementVersions } from './statement-versions';
 
@@ -12,6 +13,7 @@ import { statementVersions } from './statement-versions';
 
 const Checked = z.object({
   org_id: z.string(),
+  company_id: z.string(),
   app_id: z.string(),
   subscription_id: z.string(),
   period: z.object({ start: z.string() }),
@@ -20,8 +22,22 @@ const Checked = z.object({
   signature: StatementSignature,
 });
 
+export interface VerificationDeps {
+  readonly resources: ResourceStore;
+  readonly signingKey: () => Promise<Buffer>;
+  /**
+   * The period's statement as it stands now (a new version issued when its events or amounts changed
+   * since the newest on record): a check compares with it, so a change nobody has asked about yet is
+   * not missed.
+   */
+  readonly current: (
+    tenant: { orgId: string; appId: string },
+    statement: { company_id: string; subscription_id: string; period_start: string },
+  ) => Promise<{ version: number }>;
+}
+
 export async function verifyStatement(
-  deps: { readonly resources: ResourceStore; readonly signingKey: () => Promise<Buffer> },
+  deps: VerificationDeps,
   statement: Record<string, unknown>,
   eventDigests: Readonly<Record<string, string>> = {},
 ): Promise<StatementVerification> {
@@ -37,8 +53,7 @@ export async function verifyStatement(
   const signed = data.signature.key_id === pair.keyId && statementSignatureHolds(pair, statement, data.signature.value);
   if (data.signature.key_id !== pair.keyId) problems.push(`signed with the key ${data.signature.key_id}, not this app's (${pair.keyId})`);
   else if (!signed) problems.push('the signature does not hold: the statement was altered after it was signed');
-  const versions = signed ? await statementVersions(deps.resources, tenant, { subscriptionId: data.subscription_id, periodStart: data.period.start }) : [];
-  const latest = versions.at(-1)?.version ?? null;
+  const latest = signed ? await latestVersion(deps, tenant, data, problems) : null;
   const superseded = latest !== null && latest > data.version;
   if (superseded) problems.push(`version ${latest} has been issued since: this version (${data.version}) is no longer the statement of the period`);
   const events = Object.entries(eventDigests).map(([meterId, digest]) => {
@@ -58,4 +73,21 @@ export async function verifyStatement(
     events,
     problems,
   };
+}
+
+/** The newest version: the current statement's, or, when the period can no longer be stated, the newest on record. */
+async function latestVersion(
+  deps: VerificationDeps,
+  tenant: { orgId: string; appId: string },
+  data: z.infer<typeof Checked>,
+  problems: string[],
+): Promise<number | null> {
+  try {
+    return (await deps.current(tenant, { company_id: data.company_id, subscription_id: data.subscription_id, period_start: data.period.start })).version;
+  } catch (error) {
+    if (!isServiceError(error) || error.status >= 500) throw error;
+    problems.push(`the period can no longer be stated as it stands now (${error.message}); compared with the versions on record`);
+    const versions = await statementVersions(deps.resources, tenant, { subscriptionId: data.subscription_id, periodStart: data.period.start });
+    return versions.at(-1)?.version ?? null;
+  }
 }

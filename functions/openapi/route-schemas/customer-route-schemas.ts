@@ -113,7 +113,7 @@ export const customerSchemas: Record<string, RouteSchema> = {
   },
   verifyStatement: {
     description:
-      "Checks a downloaded statement: its signature under its app's key (any change to what it says breaks it), whether a newer version has been issued since (`superseded`), and, per meter given in `event_digests`, that the SHA-256 of the downloaded event list is the one the statement signed. `valid` is true when the signature holds and every digest given matches; `problems` says what does not.",
+      "Checks a downloaded statement: its signature under its app's key (any change to what it says breaks it), whether the period's statement has changed since (`superseded`: it is compared with the period as it stands now, and a new version issued if so), and, per meter given in `event_digests`, that the SHA-256 of the downloaded event list is the one the statement signed. `valid` is true when the signature holds and every digest given matches; `problems` says what does not.",
     body: named('StatementVerificationInput', StatementVerificationInput),
     responseStatus: 200,
     response: named('StatementVerification', StatementVerification),
