@@ -3,6 +3,7 @@ import type { CustomerUsage } from '../../../schemas/billing/customer-usage';
 import { canonicalJson } from '../../../values/canonical-json';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { NotFoundError, ValidationError } from '../../shared/errors';
+import { loadCustomerLines } from '../usage/customer-asks';
 import { customerUsageLines, type CustomerUsageDeps } from '../usage/customer-usage';
 import type { QuantityAsk } from '../usage/window-quantities';
 import { signStatement, statementKeyPair, STATEMENT_SIGNATURE_ALGORITHM, type StatementTenant } from './statement-keys';
@@ -40,12 +41,31 @@ type StatementContent = Pick<CustomerStatement, 'org_id' | 'app_id' | 'company_i
 export async function statementLines(deps: CustomerUsageDeps, input: StatementInput): Promise<{ usage: CustomerUsage; asks: QuantityAsk[] }> {
   const lines = await customerUsageLines(deps, { ...input, subscriptionId: input.subscriptionId });
   const subscription = lines.usage.subscriptions.find((s) => s.subscription_id === input.subscriptionId);
-  if (!subscription) throw new NotFoundError(`The subscription ${input.subscriptionId} has no billing period starting ${input.periodStart.toISOString()}`);
-  if (!subscription.period.closed)
-    throw new ValidationError('Invalid period_start: the period has not ended', [
-      { field: 'period_start', reason: `the period ends ${subscription.period.end}: a statement is of a closed period` },
-    ]);
+  if (!subscription) throw noPeriod(input);
+  if (!subscription.period.closed) throw periodOpen(subscription.period.end);
   return lines;
+}
+
+const noPeriod = (input: StatementInput) =>
+  new NotFoundError(`The subscription ${input.subscriptionId} has no billing period starting ${input.periodStart.toISOString()}`);
+const periodOpen = (end: string) =>
+  new ValidationError('Invalid period_start: the period has not ended', [
+    { field: 'period_start', reason: `the period ends ${end}: a statement is of a closed period` },
+  ]);
+
+/** One line's events to list: its meter's, of the subscription, in its period, which must have ended. */
+export async function statementAsk(deps: CustomerUsageDeps, input: StatementInput, billingMeterId: string): Promise<QuantityAsk> {
+  const { asks, billable } = await loadCustomerLines(deps, input);
+  if (!billable.some((s) => s.subscriptionId === input.subscriptionId)) throw noPeriod(input);
+  const ask = asks.find((a) => a.meter.id === billingMeterId && a.subscription.subscriptionId === input.subscriptionId);
+  if (!ask) {
+    // The subscription and period are the customer's (else refused above): the meter is what does not fit.
+    throw new ValidationError('Invalid billing_meter_id: not a meter of this statement', [
+      { field: 'billing_meter_id', reason: 'the statement has no line of this meter (it does not bill the subscription)' },
+    ]);
+  }
+  if (!ask.period.closed) throw periodOpen(ask.period.end.toISOString());
+  return ask;
 }
 
 /** The statement as it stands now: the newest version on record, or a new one when what it says has changed. */

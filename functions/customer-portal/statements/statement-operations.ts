@@ -2,11 +2,11 @@ import { CustomerStatementQuery, StatementEventsQuery, StatementVerificationInpu
 import type { CustomerClaims } from '../../../schemas/resources/customer-access';
 import { readObjectBody } from '../../resources/crud-operations';
 import type { AppStore } from '../../organisations/app-store';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { NotFoundError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import { parseBody, parseQueryParams } from '../../shared/invalid-input';
 import type { CustomerCaller } from '../customer-portal-operations';
-import { currentStatement, issuedStatement, statementLines, type StatementDeps, type StatementInput } from './customer-statement';
+import { currentStatement, issuedStatement, statementAsk, type StatementDeps, type StatementInput } from './customer-statement';
 import { statementKeyPair, STATEMENT_SIGNATURE_ALGORITHM } from './statement-keys';
 import { statementEventsPage } from './statement-events';
 import { verifyStatement, type VerificationDeps } from './statement-verification';
@@ -41,13 +41,8 @@ export function statementOperations(deps: StatementDeps & { readonly now?: () =>
     customerStatementEvents: async (request, { claims }) => {
       const query = parseQueryParams(StatementEventsQuery, request.query);
       const input = inputOf(claims, query);
-      const { usage, asks } = await statementLines(deps, input);
-      const ask = asks.find((a) => a.meter.id === query.billing_meter_id && a.subscription.subscriptionId === input.subscriptionId);
-      const shown = usage.meters.some((m) => m.billing_meter_id === query.billing_meter_id && m.subscription_id === input.subscriptionId);
-      if (!ask || !shown)
-        throw new ValidationError('Invalid billing_meter_id: not a meter of this statement', [
-          { field: 'billing_meter_id', reason: 'the statement has no line of this meter' },
-        ]);
+      // Each page finds its line again from the subscription and the meter alone: no usage is computed.
+      const ask = await statementAsk(deps, input, query.billing_meter_id);
       const page = await statementEventsPage({ index: deps.index, scope: { org_id: claims.org_id, app_id: claims.app_id }, now: input.now }, ask, query.after);
       return { status: 200, body: { billing_meter_id: ask.meter.id, ...page } };
     },

@@ -1,5 +1,8 @@
+import { activeMeters } from '../../billing/run/billing-run';
 import type { RunMeter } from '../../billing/run/run-meter';
-import { BILLABLE_STATUSES, type KnownSubscription, type SubscriptionDirectory } from '../../billing/run/subscription-directory';
+import { BILLABLE_STATUSES, SubscriptionDirectory, type KnownSubscription } from '../../billing/run/subscription-directory';
+import type { ResourceStore } from '../../resources/resource-store';
+import type { SearchableIndex } from '../../search/port';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { customerPeriod, type CustomerPeriod } from './customer-period';
 import type { QuantityAsk } from './window-quantities';
@@ -55,4 +58,29 @@ export function customerLines(
     }
   }
   return { own, billable, periods, asks };
+}
+
+/** The meters the billing run bills (those it cannot are left out: the run reports them, the customer does not). */
+export async function billableMeters(resources: ResourceStore, tenant: { readonly orgId: string; readonly appId: string }): Promise<RunMeter[]> {
+  const all = await activeMeters({ resources }, tenant);
+  return all.filter((meter): meter is RunMeter => !('error' in meter));
+}
+
+/** The company's subscriptions, loaded with the meters: what customerLines needs. */
+export async function loadCustomerLines(
+  deps: { readonly index: SearchableIndex; readonly resources: ResourceStore },
+  input: {
+    readonly tenant: { readonly orgId: string; readonly appId: string };
+    readonly companyId: string;
+    readonly subscriptionId?: string;
+    readonly periodStart?: Date;
+    readonly now: Date;
+  },
+): Promise<CustomerLines> {
+  const scope = { org_id: input.tenant.orgId, app_id: input.tenant.appId };
+  const [directory, meters] = await Promise.all([
+    SubscriptionDirectory.load(deps.index, scope, input.now, { term: { company_id: input.companyId } }),
+    billableMeters(deps.resources, input.tenant),
+  ]);
+  return customerLines(directory, meters, input);
 }

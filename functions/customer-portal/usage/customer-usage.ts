@@ -1,6 +1,5 @@
 import type { CustomerMeterUsage, CustomerUsage } from '../../../schemas/billing/customer-usage';
 import { Decimal } from '../../../values/decimal';
-import { activeMeters } from '../../billing/run/billing-run';
 import { loadMeterPricing, type CatalogPrice, type MeterPricing } from '../../billing/run/meter-pricing';
 import type { RunMeter } from '../../billing/run/run-meter';
 import type { PeriodTotal } from '../../billing/run/run-state-store';
@@ -11,7 +10,7 @@ import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import type { CustomerPeriod } from './customer-period';
-import { customerLines } from './customer-asks';
+import { billableMeters, customerLines } from './customer-asks';
 import { pricedUsage, projectedQuantity } from './usage-pricing';
 import { windowQuantities, type QuantityAsk, type WindowQuantities } from './window-quantities';
 import { reportedInvoices } from './reported-invoices';
@@ -81,7 +80,7 @@ export async function customerUsageLines(deps: CustomerUsageDeps, input: Custome
   // not one per meter. Each meter's price and the run's cursors are read while the company's
   // subscriptions are; what the run has reported of those (the balance's drawn part, the last
   // periods' invoices) while its events are.
-  const metersRead = activeMeters({ resources: deps.resources }, tenant).then((all) => all.filter((m): m is RunMeter => !('error' in m)));
+  const metersRead = billableMeters(deps.resources, tenant);
   const pricingsRead = metersRead.then((meters) =>
     mapWithConcurrency(meters, METERS_IN_FLIGHT, async (meter) => ({ meter, pricing: await pricingOf(meter.catalogPlanId) })),
   );
