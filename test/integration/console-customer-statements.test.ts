@@ -23,11 +23,12 @@ describe('customer statements on the usage page', () => {
   let page: Page;
   let usageUrl: string;
   let closed: { current_period_start: string; current_period_end: string };
+  let firstStatement: string;
 
   const openStatement = async () => {
     await page.goto(usageUrl);
-    await page.getByRole('button', { name: 'Statement' }).click();
-    const panel = page.getByRole('region', { name: 'Statement' });
+    await page.getByRole('button', { name: 'Statement', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Statement', exact: true });
     await panel.getByRole('heading', { name: /^Statement, / }).waitFor();
     return panel;
   };
@@ -49,7 +50,7 @@ describe('customer statements on the usage page', () => {
     await rt?.dispose();
   });
 
-  it('shows a past period’s statement, downloads its events as signed, and verifies it', async () => {
+  it('shows a past period’s statement, downloads its events as signed, verifies it, and checks the files later', async () => {
     const panel = await openStatement();
     await panel.getByText('Version 1, issued').waitFor();
     const row = panel.getByRole('row', { name: /^calls/ });
@@ -67,6 +68,27 @@ describe('customer statements on the usage page', () => {
       .getByRole('status', { name: 'Check result' })
       .filter({ hasText: 'Verified: signature valid; 1 of 1 event lists match; newest version 1.' })
       .waitFor();
+
+    // The files as the customer keeps them, checked later: the list as signed, and one with a line altered.
+    firstStatement = JSON.stringify(statement, null, 2);
+    const check = page.getByRole('region', { name: 'Check a downloaded statement' });
+    await check.getByLabel('Statement (JSON)').setInputFiles({ name: 'statement.json', mimeType: 'application/json', buffer: Buffer.from(firstStatement) });
+    await check.getByLabel('Event lists (CSV)').setInputFiles([
+      { name: 'events.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) },
+      { name: 'edited.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.replace(/,1\n$/, ',2\n')) },
+    ]);
+    await check.getByRole('button', { name: 'Check', exact: true }).click();
+    const result = check.getByRole('status', { name: 'Check result' });
+    await result.filter({ hasText: 'Verified: signature valid; 1 of 1 event lists match; newest version 1.' }).waitFor();
+    await result.getByText(`events.csv: the event list of meter ${statement.meters[0]!.billing_meter_id}, as signed`).waitFor();
+    await result.getByText('edited.csv: not an event list this statement signed').waitFor();
+    // A statement edited by hand: its signature no longer holds.
+    const edited = firstStatement.replace('"amount": "2.1"', '"amount": "1.1"');
+    expect(edited).not.toBe(firstStatement);
+    await check.getByLabel('Statement (JSON)').setInputFiles({ name: 'statement.json', mimeType: 'application/json', buffer: Buffer.from(edited) });
+    await check.getByLabel('Event lists (CSV)').setInputFiles([]);
+    await check.getByRole('button', { name: 'Check', exact: true }).click();
+    await result.filter({ hasText: 'Not verified: signature invalid' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/customer-statement.png`, fullPage: true });
   });
@@ -94,6 +116,11 @@ describe('customer statements on the usage page', () => {
     const result = panel.getByRole('status', { name: 'Check result' });
     await result.filter({ hasText: 'Authentic, but superseded' }).waitFor();
     await result.getByText('version 2 has been issued since').waitFor();
+    // The file kept from version 1, checked now: authentic, but no longer the statement of the period.
+    const check = page.getByRole('region', { name: 'Check a downloaded statement' });
+    await check.getByLabel('Statement (JSON)').setInputFiles({ name: 'statement.json', mimeType: 'application/json', buffer: Buffer.from(firstStatement) });
+    await check.getByRole('button', { name: 'Check', exact: true }).click();
+    await check.getByRole('status', { name: 'Check result' }).filter({ hasText: 'Authentic, but superseded' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -104,10 +104,12 @@ export function useStatementEvents(token: string, ref: StatementRef) {
 }
 
 /** Checks a statement with the service: its signature, whether it is still current, and the digests of downloaded lists. */
+export type StatementToCheck = components['schemas']['StatementVerificationInput']['statement'];
+
 export function useVerifyStatement() {
   const api = useApi();
   return useMutation({
-    mutationFn: async (input: { statement: CustomerStatement; eventDigests: Record<string, string> }) =>
+    mutationFn: async (input: { statement: StatementToCheck; eventDigests: Record<string, string> }) =>
       dataOf(await api.POST('/public/statement-verifications', { body: { statement: input.statement, event_digests: input.eventDigests } })),
   });
 }

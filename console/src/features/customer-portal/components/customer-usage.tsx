@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api-error';
 import { LinkRefused } from '../../../components/link-refused';
 import { useState } from 'react';
 import { useCustomerUsage, type CustomerUsage, type StatementRef } from '../api/customer-portal';
+import { StatementFileCheck } from './statement-file-check';
 import { StatementPanel } from './statement-panel';
 import { formatDate, formatMoney, formatNumber, type UsageTheme } from '../utils/usage-theme';
 import { SpendCapForm } from './spend-cap-form';
@@ -65,7 +66,12 @@ export function CustomerUsageContent({ token, theme }: { token: string; theme: U
           <DailyUsage meters={meters} />
         </>
       )}
-      {invoices.length > 0 && <PastInvoices invoices={invoices} locale={locale} token={token} />}
+      {invoices.length > 0 && (
+        <>
+          <PastInvoices invoices={invoices} locale={locale} token={token} />
+          <StatementFileCheck />
+        </>
+      )}
       {totals[0] ? (
         <SpendCapForm token={token} currency={totals[0].currency} locale={locale} />
       ) : (

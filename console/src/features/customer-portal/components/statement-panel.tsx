@@ -2,13 +2,9 @@ import { useState } from 'react';
 import { QueryState } from '../../../components/query-state';
 import { downloadText } from '../../../lib/csv';
 import { useStatement, useStatementEvents, useVerifyStatement, type CustomerStatement, type StatementRef } from '../api/customer-portal';
+import { sha256Hex } from '../utils/sha256';
 import { formatDate, formatMoney, formatNumber } from '../utils/usage-theme';
-
-/** SHA-256 of a downloaded list, in hex, as the statement writes its digests. */
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+import { VerificationResult } from './verification-result';
 
 const fileStem = (statement: CustomerStatement) => `statement-${statement.subscription_id}-${statement.period.start.slice(0, 10)}-v${statement.version}`;
 
@@ -128,24 +124,7 @@ export function StatementPanel({ token, statementRef, locale }: { token: string;
         </button>
       </p>
       {verify.isError && <p role="alert">The check failed: {verify.error.message}</p>}
-      {verify.data && (
-        <div role="status" aria-label="Check result">
-          <p>
-            <strong>{verify.data.valid && !verify.data.superseded ? 'Verified' : verify.data.valid ? 'Authentic, but superseded' : 'Not verified'}</strong>:
-            signature {verify.data.signature}
-            {verify.data.events.length > 0 &&
-              `; ${verify.data.events.filter((event) => event.matches).length} of ${verify.data.events.length} event lists match`}
-            {verify.data.latest_version !== null && `; newest version ${verify.data.latest_version}`}.
-          </p>
-          {verify.data.problems.length > 0 && (
-            <ul>
-              {verify.data.problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      {verify.data && <VerificationResult result={verify.data} />}
     </section>
   );
 }
