@@ -95,7 +95,7 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...completenessOperations(deps.completeness),
       ...voidOperations(deps.eventVoids),
       ...simulationOperations(deps.simulation),
-      ...planChangeOperations({ ...deps.customerUsage, now: deps.simulation.now }),
+      ...planChangeOperations({ ...deps.customerUsage, now: deps.now ?? (() => new Date()) }),
       ...catalogOperations(deps),
       ...channelOperations(deps),
       ...reportOperations(deps),

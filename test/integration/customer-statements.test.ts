@@ -169,6 +169,11 @@ describe('customer statements', () => {
     const events = `/statement/events?subscription_id=sub-co-large&period_start=${encodeURIComponent(closed.current_period_start)}`;
     expect((await open(`${events}&billing_meter_id=nope`)).body.error.details).toEqual([expect.objectContaining({ field: 'billing_meter_id' })]);
     expect((await open(`${events}&billing_meter_id=${meterId}&after=bm90IGpzb24`)).body.error.details).toEqual([expect.objectContaining({ field: 'after' })]);
+    // Cursors of another shape than the list's sort (time, then id): refused as cursors, not run.
+    for (const forged of [['x', 'y'], [1], [{ at: 1 }, 'e1'], 'not a list'])
+      expect(
+        (await open(`${events}&billing_meter_id=${meterId}&after=${Buffer.from(JSON.stringify(forged)).toString('base64url')}`)).body.error.details,
+      ).toEqual([expect.objectContaining({ field: 'after' })]);
     expect((await open(`${statementPath()}&extra=1`)).status).toBe(400);
     expect((await open(statementPath('&version=9'))).status).toBe(404);
   });

@@ -20,6 +20,12 @@ export interface MeterPricing {
 
 const MAX_PRICES = 1000;
 
+/** One price of the catalog by id, whatever its status (a draft can be tried); undefined when there is none. */
+export async function catalogPrice(store: ResourceStore, tenant: ReportTenant, priceId: string): Promise<CatalogPrice | undefined> {
+  const stored = await store.find({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX }, priceId);
+  return stored && { ...(stored as unknown as PriceTerms), id: priceId };
+}
+
 export async function loadMeterPricing(store: ResourceStore, tenant: ReportTenant, planId: string | undefined): Promise<MeterPricing | undefined> {
   if (planId === undefined) return undefined;
   const page = await store.list(

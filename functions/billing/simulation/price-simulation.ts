@@ -1,7 +1,7 @@
 import type { PriceTerms } from '../../../schemas/billing/catalog';
 import type { PriceSimulation, PriceSimulationRequest, SimulatedSubscription } from '../../../schemas/billing/price-simulation';
 import { Decimal } from '../../../values/decimal';
-import { appRulesPartition, COHORT_SORT_PREFIX, PRICE_PREFIX } from '../../resources/keys';
+import { appRulesPartition, COHORT_SORT_PREFIX } from '../../resources/keys';
 import { cohortMemberInput, CohortUnavailable, forEachCohortMember, type CohortDefinition, type CohortSources } from '../../cohorts/cohort-members';
 import type { ResourceStore } from '../../resources/resource-store';
 import type { SearchableIndex } from '../../search/port';
@@ -10,7 +10,7 @@ import { invalidInput } from '../../shared/invalid-input';
 import { billableMeter } from '../completeness/lateness';
 import { priceAmount } from '../pricing/price-amount';
 import { subscriptionReportKey } from '../reports/report-id';
-import { loadMeterPricing } from '../run/meter-pricing';
+import { catalogPrice, loadMeterPricing } from '../run/meter-pricing';
 import type { ClosedPeriodTotal, PeriodTotal } from '../run/run-state-store';
 import { SubscriptionDirectory, type KnownSubscription } from '../run/subscription-directory';
 
@@ -45,9 +45,9 @@ export interface SimulationTenant {
 
 /** The price tried, from the catalog: any status (a draft price need not be live). */
 async function triedPrice(resources: ResourceStore, tenant: SimulationTenant, priceId: string): Promise<PriceTerms> {
-  const stored = await resources.find({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX }, priceId);
-  if (!stored) throw invalidInput('simulation', [{ field: 'price_id', reason: 'is no price of the catalog' }]);
-  return stored as unknown as PriceTerms;
+  const price = await catalogPrice(resources, tenant, priceId);
+  if (!price) throw invalidInput('simulation', [{ field: 'price_id', reason: 'is no price of the catalog' }]);
+  return price;
 }
 
 function rangeOf(request: PriceSimulationRequest, now: Date): { from: Date; to: Date } {

@@ -3,7 +3,7 @@ import type { CustomerUsage } from '../../../schemas/billing/customer-usage';
 import { canonicalJson } from '../../../values/canonical-json';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { NotFoundError, ValidationError } from '../../shared/errors';
-import { loadCustomerLines } from '../usage/customer-asks';
+import { loadCustomerLines, type CustomerLines } from '../usage/customer-asks';
 import { customerUsageLines, type CustomerUsageDeps } from '../usage/customer-usage';
 import type { QuantityAsk } from '../usage/window-quantities';
 import { signStatement, statementKeyPair, STATEMENT_SIGNATURE_ALGORITHM, type StatementTenant } from './statement-keys';
@@ -39,7 +39,7 @@ type StatementContent = Pick<CustomerStatement, 'org_id' | 'app_id' | 'company_i
 
 /** The statement's lines and what the usage page measured them from: the period must have ended. */
 export async function statementLines(deps: CustomerUsageDeps, input: StatementInput): Promise<{ usage: CustomerUsage; asks: QuantityAsk[] }> {
-  const lines = await customerUsageLines(deps, { ...input, subscriptionId: input.subscriptionId });
+  const lines = await customerUsageLines(deps, input);
   const subscription = lines.usage.subscriptions.find((s) => s.subscription_id === input.subscriptionId);
   if (!subscription) throw noPeriod(input);
   if (!subscription.period.closed) throw periodOpen(subscription.period.end);
@@ -53,10 +53,21 @@ const periodOpen = (end: string) =>
     { field: 'period_start', reason: `the period ends ${end}: a statement is of a closed period` },
   ]);
 
+/**
+ * The customer's lines in the statement's period, without measuring them (the subscriptions and the
+ * meters only): refused as the statement is when the period is not the subscription's or has not ended.
+ */
+async function closedPeriodLines(deps: CustomerUsageDeps, input: StatementInput): Promise<CustomerLines> {
+  const lines = await loadCustomerLines(deps, input);
+  const period = lines.periods.get(input.subscriptionId);
+  if (!period) throw noPeriod(input);
+  if (!period.closed) throw periodOpen(period.end.toISOString());
+  return lines;
+}
+
 /** One line's events to list: its meter's, of the subscription, in its period, which must have ended. */
 export async function statementAsk(deps: CustomerUsageDeps, input: StatementInput, billingMeterId: string): Promise<QuantityAsk> {
-  const { asks, billable } = await loadCustomerLines(deps, input);
-  if (!billable.some((s) => s.subscriptionId === input.subscriptionId)) throw noPeriod(input);
+  const { asks } = await closedPeriodLines(deps, input);
   const ask = asks.find((a) => a.meter.id === billingMeterId && a.subscription.subscriptionId === input.subscriptionId);
   if (!ask) {
     // The subscription and period are the customer's (else refused above): the meter is what does not fit.
@@ -64,7 +75,6 @@ export async function statementAsk(deps: CustomerUsageDeps, input: StatementInpu
       { field: 'billing_meter_id', reason: 'the statement has no line of this meter (it does not bill the subscription)' },
     ]);
   }
-  if (!ask.period.closed) throw periodOpen(ask.period.end.toISOString());
   return ask;
 }
 
@@ -93,7 +103,8 @@ export async function currentStatement(deps: StatementDeps, input: StatementInpu
 
 /** An earlier version as it was issued. */
 export async function issuedStatement(deps: StatementDeps, input: StatementInput, version: number): Promise<CustomerStatement> {
-  await statementLines(deps, input);
+  // Only the customer's own ended periods: checked from its subscriptions, without measuring the usage again.
+  await closedPeriodLines(deps, input);
   const versions = await statementVersions(deps.resources, input.tenant, {
     subscriptionId: input.subscriptionId,
     periodStart: input.periodStart.toISOString(),

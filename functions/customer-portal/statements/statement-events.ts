@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { STATEMENT_EVENTS_PAGE } from '../../../schemas/billing/customer-statement';
-import type { SearchRequest, SortValue } from '../../../schemas/search-tree';
+import type { SearchRequest } from '../../../schemas/search-tree';
 import { parseSearchRequest } from '../../search/dsl';
 import type { SearchableIndex, SearchContext, SearchHit, TenantScope } from '../../search/port';
 import { ValidationError } from '../../shared/errors';
@@ -46,14 +46,18 @@ export async function statementEventsPage(
   after?: string,
   pageLines: number = STATEMENT_EVENTS_PAGE,
 ): Promise<StatementEventsPage> {
-  let cursor = after === undefined ? undefined : cursorOf(after);
+  let cursor: unknown = after === undefined ? undefined : cursorOf(after);
   let lines = after === undefined ? HEADER : '';
   let rows = 0;
   const context = contextOf(source, ask);
   for (;;) {
     const size = Math.min(HITS_PER_SEARCH, pageLines - rows);
-    const request = listRequest(ask, size);
-    const page = await source.index.search(context, cursor ? { ...request, search_after: cursor } : request);
+    // The first search may start from the caller's cursor: the backend checks its values against the sort.
+    const page = await source.index.search(context, listRequest(ask, size, cursor)).catch((error: unknown) => {
+      if (rows === 0 && after !== undefined && error instanceof ValidationError && error.details.some((d) => d.field.startsWith('search_after')))
+        throw notACursor();
+      throw error;
+    });
     const hits = page.hits.hits;
     for (const hit of hits) lines += csvLine(eventLine(ask, hit, eventTime(hit.sort?.[0])));
     rows += hits.length;
@@ -85,21 +89,26 @@ function contextOf(source: StatementEventSource, ask: QuantityAsk): SearchContex
   return { scope: source.scope, kind: 'events', range: { from: ask.period.start, to: ask.period.end }, timeZone: 'UTC', now: source.now };
 }
 
-function listRequest(ask: QuantityAsk, size: number): SearchRequest {
+/** A page's search, through the DSL's own checks: a cursor of another length than the sort's (a forged `after`) is refused there. */
+function listRequest(ask: QuantityAsk, size: number, cursor?: unknown): SearchRequest {
   const includes = ['transaction_id', 'request.verb', 'request.uri', 'action_name', ask.meter.metric.field];
-  return parseSearchRequest({ query: billedEvents(ask), size, sort: [{ time: 'asc' }], track_total_hits: false, _source: { includes } }, 'events', {
-    timeZone: 'UTC',
-  });
+  const body = { query: billedEvents(ask), size, sort: [{ time: 'asc' }], track_total_hits: false, _source: { includes } };
+  try {
+    return parseSearchRequest(cursor === undefined ? body : { ...body, search_after: cursor }, 'events', { timeZone: 'UTC' });
+  } catch (error) {
+    if (cursor !== undefined && error instanceof ValidationError) throw notACursor();
+    throw error;
+  }
 }
 
-function cursorOf(after: string): SortValue[] {
+const notACursor = () => new ValidationError('Invalid after: not a cursor of this list', [{ field: 'after', reason: 'is not the `next` of a page' }]);
+
+function cursorOf(after: string): unknown {
   try {
-    const values: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.every((value) => ['string', 'number'].includes(typeof value) || value === null)) return values as SortValue[];
+    return JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
   } catch {
-    // answered below
+    throw notACursor();
   }
-  throw new ValidationError('Invalid after: not a cursor of this list', [{ field: 'after', reason: 'is not the `next` of a page' }]);
 }
 
 const pathValue = (source: Record<string, unknown>, path: string): unknown =>

@@ -1,9 +1,8 @@
-import type { PriceTerms } from '../../../schemas/billing/catalog';
 import type { PlanChangePreview, PlanChangePreviewRequest } from '../../../schemas/billing/plan-change';
 import { Decimal } from '../../../values/decimal';
 import { priceAmount } from '../../billing/pricing/price-amount';
+import { catalogPrice } from '../../billing/run/meter-pricing';
 import { SubscriptionDirectory } from '../../billing/run/subscription-directory';
-import { appRulesPartition, PRICE_PREFIX } from '../../resources/keys';
 import { NotFoundError } from '../../shared/errors';
 import { invalidInput } from '../../shared/invalid-input';
 import { customerUsage, type CustomerUsageDeps } from './customer-usage';
@@ -23,21 +22,20 @@ export async function previewPlanChange(
   now: Date,
 ): Promise<PlanChangePreview> {
   const scope = { org_id: tenant.orgId, app_id: tenant.appId };
-  const [directory, stored] = await Promise.all([
+  const [directory, next] = await Promise.all([
     SubscriptionDirectory.load(deps.index, scope, now, { term: { subscription_id: request.subscription_id } }),
-    deps.resources.find({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX }, request.price_id),
+    catalogPrice(deps.resources, tenant, request.price_id),
   ]);
   const subscription = directory.subscriptions.get(request.subscription_id);
   if (!subscription) throw new NotFoundError(`No subscription ${request.subscription_id}`);
-  if (!stored) throw invalidInput('preview', [{ field: 'price_id', reason: 'is no price of the catalog' }]);
-  const next = stored as unknown as PriceTerms;
+  if (!next) throw invalidInput('preview', [{ field: 'price_id', reason: 'is no price of the catalog' }]);
   const usage = await customerUsage(deps, { tenant, companyId: subscription.companyId, subscriptionId: subscription.subscriptionId, now });
   const period = usage.subscriptions.find((s) => s.subscription_id === subscription.subscriptionId)?.period;
   if (!period)
     throw invalidInput('preview', [{ field: 'subscription_id', reason: 'names a subscription with no billing period now (not active or trialing)' }]);
   // Each price once, however many meters bill at it.
   const priceIds = [...new Set(usage.meters.flatMap((line) => (line.price_id ? [line.price_id] : [])))];
-  const current = new Map(await Promise.all(priceIds.map(async (id) => [id, await priceOf(deps, tenant, id)] as const)));
+  const current = new Map(await Promise.all(priceIds.map(async (id) => [id, await catalogPrice(deps.resources, tenant, id)] as const)));
 
   const meters: PlanChangePreview['meters'] = [];
   const leftOut: PlanChangePreview['left_out'] = [];
@@ -84,9 +82,4 @@ export async function previewPlanChange(
     totals: { keep_amount: sum((m) => m.keep_amount), change_amount: sum((m) => m.change_amount), difference: sum((m) => m.difference) },
     left_out: leftOut,
   };
-}
-
-async function priceOf(deps: CustomerUsageDeps, tenant: { orgId: string; appId: string }, id: string): Promise<PriceTerms | undefined> {
-  const stored = await deps.resources.find({ partition: appRulesPartition(tenant.orgId, tenant.appId), prefix: PRICE_PREFIX }, id);
-  return stored as unknown as PriceTerms | undefined;
 }
