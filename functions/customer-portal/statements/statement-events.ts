@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { STATEMENT_EVENTS_PAGE } from '../../../schemas/billing/customer-statement';
 import type { SearchRequest } from '../../../schemas/search-tree';
+import type { MeterMetric } from '../../billing/run/run-meter';
+import { csvCell } from '../../exports/export-encoding';
 import { parseSearchRequest } from '../../search/dsl';
 import type { SearchableIndex, SearchContext, SearchHit, TenantScope } from '../../search/port';
 import { ValidationError } from '../../shared/errors';
@@ -117,33 +119,22 @@ const pathValue = (source: Record<string, unknown>, path: string): unknown =>
     : path.split('.').reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), source);
 
 /** An event as the statement lists it: what the customer can find in its logs, and what it counted. */
-function eventLine(ask: QuantityAsk, hit: SearchHit, at: number): string[] {
+function eventLine(ask: QuantityAsk, hit: SearchHit, at: number): unknown[] {
   const source = hit._source ?? {};
   const { periodMs, metric } = ask.meter;
   const action = pathValue(source, 'action_name');
   const uri = pathValue(source, 'request.uri');
   const name = typeof action === 'string' ? action : [pathValue(source, 'request.verb'), uri].filter((part) => typeof part === 'string').join(' ');
-  const value = pathValue(source, metric.field);
-  const present = value !== undefined && value !== null && value !== '';
-  // The quantity this event adds to its window: its value (sum), 1 if it has one (value_count), or the value counted once per window (cardinality).
-  const quantity =
-    metric.type === 'sum'
-      ? present
-        ? String(value)
-        : metric.missing === undefined
-          ? '0'
-          : String(metric.missing)
-      : metric.type === 'value_count'
-        ? present
-          ? '1'
-          : '0'
-        : present
-          ? typeof value === 'string'
-            ? value
-            : JSON.stringify(value)
-          : '';
   const windowStart = new Date(Math.floor(at / periodMs) * periodMs).toISOString();
-  return [String(source['transaction_id'] ?? hit._id), new Date(at).toISOString(), windowStart, name, quantity];
+  return [source['transaction_id'] ?? hit._id, new Date(at).toISOString(), windowStart, name, quantityOf(metric, pathValue(source, metric.field))];
+}
+
+/** What an event adds to its window: its value (sum), 1 if it has one (value_count), or the value counted once per window (cardinality). */
+function quantityOf(metric: MeterMetric, value: unknown): unknown {
+  const present = value !== undefined && value !== null && value !== '';
+  if (metric.type === 'sum') return present ? value : (metric.missing ?? 0);
+  if (metric.type === 'value_count') return present ? 1 : 0;
+  return present ? value : '';
 }
 
 /** The event's time, from its sort value (the index's event time: epoch ms, or ISO text on some backends). */
@@ -153,6 +144,6 @@ function eventTime(sortValue: unknown): number {
   return at;
 }
 
-function csvLine(cells: readonly string[]): string {
-  return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(',')}\n`;
+function csvLine(cells: readonly unknown[]): string {
+  return `${cells.map(csvCell).join(',')}\n`;
 }
