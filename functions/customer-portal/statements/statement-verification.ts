@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { StatementSignature, type StatementVerification } from '../../../schemas/billing/customer-statement';
+import { CustomerStatement, type StatementVerification } from '../../../schemas/billing/customer-statement';
 import type { ResourceStore } from '../../resources/resource-store';
 import { isServiceError } from '../../shared/errors';
 import { statementKeyPair, statementSignatureHolds } from './statement-keys';
@@ -10,17 +9,6 @@ import { statementVersions } from './statement-versions';
  * altered), whether a newer version has been issued since, and, for the event lists whose digests
  * the caller computed, that each matches the digest the statement signed.
  */
-
-const Checked = z.object({
-  org_id: z.string(),
-  company_id: z.string(),
-  app_id: z.string(),
-  subscription_id: z.string(),
-  period: z.object({ start: z.string() }),
-  version: z.number(),
-  meters: z.array(z.object({ billing_meter_id: z.string(), events_digest: z.string().nullable() })),
-  signature: StatementSignature,
-});
 
 export interface VerificationDeps {
   readonly resources: ResourceStore;
@@ -41,7 +29,7 @@ export async function verifyStatement(
   statement: Record<string, unknown>,
   eventDigests: Readonly<Record<string, string>> = {},
 ): Promise<StatementVerification> {
-  const parsed = Checked.safeParse(statement);
+  const parsed = CustomerStatement.safeParse(statement);
   const tenant = { orgId: String(statement['org_id']), appId: String(statement['app_id']) };
   const pair = statementKeyPair(await deps.signingKey(), tenant);
   if (!parsed.success) {
@@ -79,7 +67,7 @@ export async function verifyStatement(
 async function latestVersion(
   deps: VerificationDeps,
   tenant: { orgId: string; appId: string },
-  data: z.infer<typeof Checked>,
+  data: CustomerStatement,
   problems: string[],
 ): Promise<number | null> {
   try {
