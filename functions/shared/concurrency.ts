@@ -1,14 +1,26 @@
 /** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
+/**
+ * Runs `fn` over `items`, at most `limit` at a time, answers in the items' order. Items are taken
+ * from the iterable only as a place frees, so items built lazily (a generator) are built while
+ * earlier ones are still being worked on rather than all before the first starts.
+ */
+export async function mapWithConcurrency<T, R>(items: Iterable<T>, limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  const source = items[Symbol.iterator]();
   let next = 0;
+  let exhausted = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (!exhausted) {
+      const item = source.next();
+      if (item.done === true) {
+        exhausted = true;
+        return;
+      }
       const index = next++;
-      results[index] = await fn(items[index]!, index);
+      results[index] = await fn(item.value, index);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
   return results;
 }
 

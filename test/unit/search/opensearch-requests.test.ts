@@ -116,10 +116,10 @@ describe('bulk requests', () => {
 
   it('splits by document count and by size, with an oversized document alone', () => {
     const small = Array.from({ length: 5 }, (_, n) => apiCall(`s-${n}`, '2024-05-01T00:00:00.000Z'));
-    expect(bulkChunks('', small, { maxBytes: 1e9, maxDocuments: 2 }).map((c) => c.documents.length)).toEqual([2, 2, 1]);
+    expect([...bulkChunks('', small, { maxBytes: 1e9, maxDocuments: 2 })].map((c) => c.documents.length)).toEqual([2, 2, 1]);
 
     const big = apiCall('big', '2024-05-01T00:00:00.000Z', { body: { blob: 'x'.repeat(5000) } });
-    const chunks = bulkChunks('', [small[0]!, big, small[1]!, small[2]!], { maxBytes: 2000, maxDocuments: 1000 });
+    const chunks = [...bulkChunks('', [small[0]!, big, small[1]!, small[2]!], { maxBytes: 2000, maxDocuments: 1000 })];
     expect(chunks.map((c) => c.documents.map((d) => d.id))).toEqual([['s-0'], ['big'], ['s-1', 's-2']]);
     for (const chunk of chunks.filter((c) => c.documents.length > 1)) expect(Buffer.byteLength(chunk.body)).toBeLessThanOrEqual(2000);
   });
