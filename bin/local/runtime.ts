@@ -79,6 +79,7 @@ export interface LocalRuntimeOptions {
     rateLimitPerMinute?: number;
     orgStatusTtlMs?: number;
     customerPagesRateLimitPerMinute?: number;
+    statementChecksPerMinute?: number;
     now?: () => Date;
   };
   /** Each query of the API: its time budget and the queries one org may run at once (defaults as on AWS). */
@@ -209,6 +210,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         ...(managementAuth.customerPagesRateLimitPerMinute === undefined
           ? {}
           : { customerPagesRateLimitPerMinute: managementAuth.customerPagesRateLimitPerMinute }),
+        ...(managementAuth.statementChecksPerMinute === undefined ? {} : { statementChecksPerMinute: managementAuth.statementChecksPerMinute }),
         ...(managementAuth.orgStatusTtlMs === undefined ? {} : { orgStatusTtlMs: managementAuth.orgStatusTtlMs }),
         ...(options.queryBudget?.timeMs === undefined ? {} : { queryTimeBudgetMs: options.queryBudget.timeMs }),
         ...(options.queryBudget?.concurrentPerOrg === undefined ? {} : { concurrentQueriesPerOrg: options.queryBudget.concurrentPerOrg }),

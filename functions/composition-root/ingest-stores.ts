@@ -37,6 +37,8 @@ export interface StoreSettings {
   readonly searchConcurrency?: number;
   /** Requests of customer pages (customer tokens) per org per minute (CUSTOMER_PAGES_RATE_LIMIT_PER_MINUTE); default 6,000. */
   readonly customerPagesRateLimitPerMinute?: number;
+  /** Checks of signed statements per org per minute (the open verification route); default 60. */
+  readonly statementChecksPerMinute?: number;
   /** How long an org's subscription status is cached; at most (and by default) 30 s. */
   readonly orgStatusTtlMs?: number;
   /**

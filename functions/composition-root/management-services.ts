@@ -60,6 +60,7 @@ export function managementApiHandler(
     consoleSessions: stores.consoleSessions,
     orgStatus: stores.orgStatus,
     rateLimiter: stores.managementRateLimiter,
+    statementChecks: stores.statementChecksRateLimiter,
     signInThrottle: stores.signInThrottle,
     resources: stores.resources,
     purger: stores.appPurger,

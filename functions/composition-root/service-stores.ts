@@ -18,7 +18,7 @@ import { ResourceStore } from '../resources/resource-store';
 import { TokenStore } from '../management-tokens/token-store';
 import { OrgStatusCache } from '../organisations/org-status';
 import { OrgUserStore } from '../organisations/org-user-store';
-import { DEFAULT_MANAGEMENT_RATE_LIMIT } from '../rate-limit/rate-limit-policy';
+import { DEFAULT_MANAGEMENT_RATE_LIMIT, STATEMENT_CHECKS_PER_MINUTE } from '../rate-limit/rate-limit-policy';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { FairShare } from '../rate-limit/fair-share';
 import { QuerySlots } from '../rate-limit/query-slots';
@@ -75,11 +75,29 @@ export class ServiceStores extends IngestStores {
       'CUSTOMER_PAGES_MINUTE',
     );
   }
+  /**
+   * Checks of a validly signed statement (an open route): each recomputes the period from its events,
+   * so the org whose events they are bounds how often anyone holding one of its statements can ask.
+   */
+  get statementChecksRateLimiter(): RateLimiter {
+    return this.rateLimiter(
+      'statementChecksRateLimiter',
+      this.settings.statementChecksPerMinute ?? STATEMENT_CHECKS_PER_MINUTE,
+      'STATEMENT_CHECKS_MINUTE',
+      'statement checks',
+    );
+  }
   /** One per-org counter of the resources table, built once under `name`; `bucket` keeps its items apart from the others'. */
-  private rateLimiter(name: string, limitPerMinute: number, bucket?: string): RateLimiter {
+  private rateLimiter(name: string, limitPerMinute: number, bucket?: string, counted?: string): RateLimiter {
     return this.once(
       name,
-      () => new RateLimiter(this.documents, this.resourcesTable, { limitPerMinute, ...(bucket ? { bucket } : {}), now: () => this.now().getTime() }),
+      () =>
+        new RateLimiter(this.documents, this.resourcesTable, {
+          limitPerMinute,
+          ...(bucket ? { bucket } : {}),
+          ...(counted ? { counted } : {}),
+          now: () => this.now().getTime(),
+        }),
     );
   }
 

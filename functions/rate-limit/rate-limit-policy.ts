@@ -16,6 +16,13 @@ export interface RateLimitPolicy {
 
 export const DEFAULT_MANAGEMENT_RATE_LIMIT = 500;
 
+/**
+ * Checks of validly signed statements per org and minute (the open verification route): each one
+ * re-reads the period's events, up to 100,000 a meter, so the bound is that of a person checking
+ * statements, not of a script.
+ */
+export const STATEMENT_CHECKS_PER_MINUTE = 60;
+
 export function rateLimitPolicy(limit: number): RateLimitPolicy {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`rate limit must be a positive integer, got ${limit}`);
   return { limit, burstCap: Math.floor(limit / 2) };

@@ -16,6 +16,8 @@ export interface RateLimiterOptions {
   limitPerMinute: number;
   /** Sort-key prefix of the counters: separate buckets (API queries, token URL) count separately. */
   bucket?: string;
+  /** What the counter counts, in the refusal's words (default: Management API queries). */
+  counted?: string;
   now?: () => number;
 }
 
@@ -30,6 +32,7 @@ const COUNTER_LIFETIME_SECONDS = 5 * 60;
 export class RateLimiter {
   private readonly policy: RateLimitPolicy;
   private readonly bucket: string;
+  private readonly counted: string;
   private readonly now: () => number;
   /** Previous minute's count per org, read once per minute per instance (it no longer changes). */
   private previous = { minute: '', counts: new Map<string, Promise<number>>() };
@@ -41,6 +44,7 @@ export class RateLimiter {
   ) {
     this.policy = rateLimitPolicy(options.limitPerMinute);
     this.bucket = options.bucket ?? 'MINUTE';
+    this.counted = options.counted ?? 'Management API queries';
     this.now = options.now ?? Date.now;
   }
 
@@ -66,8 +70,8 @@ export class RateLimiter {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const status = rateLimitStatus(allowed, allowed, nowMs);
       throw new TooManyRequestsError(
-        `The organisation has used its ${allowed} Management API queries of this minute; retry in ${status.retryAfter} s`,
-        [{ field: 'rate_limit', reason: `${allowed} queries per minute` }],
+        `The organisation has used its ${allowed} ${this.counted} of this minute; retry in ${status.retryAfter} s`,
+        [{ field: 'rate_limit', reason: `${allowed} ${this.counted} per minute` }],
         { 'retry-after': String(status.retryAfter), ...rateLimitHeaders(status) },
       );
     }

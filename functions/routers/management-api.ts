@@ -2,6 +2,7 @@ import { alertOperations } from '../alerts/alert-operations';
 import type { AlertRunDeps } from '../alerts/alert-runner';
 import { routesOf } from '../definitions/routes';
 import { managementAuthenticator, managementRateLimitHeaders, type ManagementAuthDeps, type ManagementCaller } from '../management-tokens/management-auth';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { balanceOperations, type BalanceOperationDeps } from '../billing/balance-operations';
 import { syncOperations, type SyncOperationDeps } from '../billing/sync/sync-operations';
 import { reconcileOperations } from '../billing/reconcile/reconcile-operations';
@@ -60,6 +61,8 @@ export interface ManagementApiDeps
   readonly cohortSources: CohortSources;
   /** What a customer's usage this period reads (a price change's preview starts from it). */
   readonly customerUsage: CustomerUsageDeps;
+  /** Checks of signed statements per org (the open verification route). */
+  readonly statementChecks: RateLimiter;
   /** What pricing past usage under another price reads (the run's period totals, the catalog, subscriptions). */
   readonly simulation: SimulationDeps;
   /** What voiding and replacing events needs (the index, the audit log, billing's late marks, the collector's intake). */
@@ -105,7 +108,13 @@ export function createManagementApiHandler(deps: ManagementApiDeps): HttpHandler
       ...ingestBacklogOperations(deps),
       ...ethAbiOperations({ resources: deps.resources, ...(deps.now ? { now: deps.now } : {}) }),
       ...signedTokenOperations({ store: deps.resources, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
-      ...statementKeyOperations({ ...deps.customerUsage, signingKey: deps.signingKey, apps: deps.apps, ...(deps.now ? { now: deps.now } : {}) }),
+      ...statementKeyOperations({
+        ...deps.customerUsage,
+        signingKey: deps.signingKey,
+        apps: deps.apps,
+        statementChecks: deps.statementChecks,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
       ...customerTokenOperations({ store: deps.resources, index: deps.index, signingKey: deps.signingKey, ...(deps.now ? { now: deps.now } : {}) }),
     },
   });

@@ -11,6 +11,7 @@ import { closedPeriodOnGraduatedPrice, subscriptionInPeriod } from './support/si
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 const run = promisify(execFile);
+const STATEMENT_CHECKS = 8;
 
 /**
  * Signed statements on the real emulators: a closed period's statement says what the billing run
@@ -50,7 +51,8 @@ describe('customer statements', () => {
     );
 
   beforeAll(async () => {
-    rt = await startTestRuntime('customer-statements');
+    // A low allowance of statement checks, so its last test reaches the end of it.
+    rt = await startTestRuntime('customer-statements', { managementAuth: { statementChecksPerMinute: STATEMENT_CHECKS } });
     dir = await mkdtemp(join(tmpdir(), 'statements-'));
     let planId: string;
     ({ receiver: fake, planId, meterId, period: closed } = await closedPeriodOnGraduatedPrice(rt));
@@ -201,5 +203,24 @@ describe('customer statements', () => {
     expect(second.meters[0]!.events_digest).not.toBe(first.meters[0]!.events_digest);
     expect((await open(statementPath('&version=1'))).body).toEqual(first);
     expect((await verifyWith(second)).body).toMatchObject({ valid: true, superseded: false, latest_version: 2 });
+  });
+
+  it('counts checks of signed statements per org: past the minute’s allowance a 429 naming rate_limit, while forged ones cost nothing', async () => {
+    const statement = (await open(statementPath())).body as CustomerStatement;
+    // The tests above spent some of the allowance, perhaps across a minute's end (which carries credit): check until refused.
+    const answers: number[] = [];
+    let refused: Awaited<ReturnType<typeof verifyWith>> | undefined;
+    for (let check = 0; check < 3 * STATEMENT_CHECKS && !refused; check++) {
+      const answer = await verifyWith(statement);
+      if (answer.status === 429) refused = answer;
+      else answers.push(answer.status);
+    }
+    expect(answers.every((status) => status === 200)).toBe(true);
+    expect(refused?.body.error).toMatchObject({ status: 429, details: [{ field: 'rate_limit' }] });
+    expect(refused?.body.error.message).toMatch(/statement checks of this minute/);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // A statement whose signature does not hold is never compared with its period: answered, not counted.
+    const forged = (await verifyWith({ ...statement, totals: [{ currency: 'usd', amount: '0' }] })).body as StatementVerification;
+    expect(forged).toMatchObject({ valid: false, signature: 'invalid' });
   });
 });

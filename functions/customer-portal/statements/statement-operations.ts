@@ -2,6 +2,7 @@ import { CustomerStatementQuery, StatementEventsQuery, StatementVerificationInpu
 import type { CustomerClaims } from '../../../schemas/resources/customer-access';
 import { readObjectBody } from '../../resources/crud-operations';
 import type { AppStore } from '../../organisations/app-store';
+import type { RateLimiter } from '../../rate-limit/rate-limiter';
 import { NotFoundError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/handler';
 import { parseBody, parseQueryParams } from '../../shared/invalid-input';
@@ -51,12 +52,18 @@ export function statementOperations(deps: StatementDeps & { readonly now?: () =>
 
 /** The open statement routes: an app's public key, and checking a statement. */
 export function statementKeyOperations(
-  deps: StatementDeps & { readonly apps: Pick<AppStore, 'getApp'>; readonly now?: () => Date },
+  deps: StatementDeps & {
+    readonly apps: Pick<AppStore, 'getApp'>;
+    /** The per-org counter of statement checks. */
+    readonly statementChecks: Pick<RateLimiter, 'take'>;
+    readonly now?: () => Date;
+  },
 ): Record<string, Operation<unknown>> {
   const now = deps.now ?? (() => new Date());
   const verification: VerificationDeps = {
     resources: deps.resources,
     signingKey: deps.signingKey,
+    admit: (tenant) => deps.statementChecks.take(tenant.orgId),
     current: (tenant, statement) =>
       currentStatement(deps, {
         tenant,

@@ -14,6 +14,11 @@ export interface VerificationDeps {
   readonly resources: ResourceStore;
   readonly signingKey: () => Promise<Buffer>;
   /**
+   * Takes one check of the org's allowance before a signed statement is compared with its period as
+   * it stands (which re-reads the period's events); throws the 429 when none is left.
+   */
+  readonly admit: (tenant: { orgId: string; appId: string }) => Promise<unknown>;
+  /**
    * The period's statement as it stands now (a new version issued when its events or amounts changed
    * since the newest on record): a check compares with it, so a change nobody has asked about yet is
    * not missed.
@@ -70,6 +75,7 @@ async function latestVersion(
   data: CustomerStatement,
   problems: string[],
 ): Promise<number | null> {
+  await deps.admit(tenant);
   try {
     return (await deps.current(tenant, { company_id: data.company_id, subscription_id: data.subscription_id, period_start: data.period.start })).version;
   } catch (error) {

@@ -113,10 +113,11 @@ export const customerSchemas: Record<string, RouteSchema> = {
   },
   verifyStatement: {
     description:
-      "Checks a downloaded statement: its signature under its app's key (any change to what it says breaks it), whether the period's statement has changed since (`superseded`: it is compared with the period as it stands now, and a new version issued if so), and, per meter given in `event_digests`, that the SHA-256 of the downloaded event list is the one the statement signed. `valid` is true when the signature holds and every digest given matches; `problems` says what does not.",
+      "Checks a downloaded statement: its signature under its app's key (any change to what it says breaks it), whether the period's statement has changed since (`superseded`: it is compared with the period as it stands now, and a new version issued if so), and, per meter given in `event_digests`, that the SHA-256 of the downloaded event list is the one the statement signed. `valid` is true when the signature holds and every digest given matches; `problems` says what does not. Checks of validly signed statements are counted per org, 60 a minute: past that, a 429 with Retry-After (a statement whose signature does not hold is answered without being counted).",
     body: named('StatementVerificationInput', StatementVerificationInput),
     responseStatus: 200,
     response: named('StatementVerification', StatementVerification),
+    errors: [429],
   },
   customerSpendCapGet: {
     runsQuery: true,
