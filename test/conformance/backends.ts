@@ -29,14 +29,14 @@ function duckDbTypedMetadata(): ConformanceBackend {
   return { name: 'DuckDB, metadata keys typed', open: () => createDuckDbSearchIndex({ path: ':memory:', typedMetadata }), dispose: async () => {} };
 }
 
-function openSearch(endpoint: string): ConformanceBackend {
+function openSearch(endpoint: string, actorsPerPage?: number): ConformanceBackend {
   const client = createOpenSearchClient({ endpoint, signWithIam: false });
   // A prefix of its own, so runs sharing a cluster never see each other's indices.
   const prefix = `conformance-${randomUUID().slice(0, 8)}-`;
   return {
-    name: `OpenSearch ${endpoint}`,
+    name: `OpenSearch ${endpoint}${actorsPerPage === undefined ? '' : `, cohort conditions ${actorsPerPage} actors a page`}`,
     open: async () => {
-      const index = createOpenSearchIndex({ client, indexPrefix: prefix });
+      const index = createOpenSearchIndex({ client, indexPrefix: prefix, ...(actorsPerPage === undefined ? {} : { actorsPerPage }) });
       await index.ensureReady();
       return index;
     },
@@ -64,7 +64,7 @@ function duckDbOnDisk(): ConformanceBackend {
  * OPENSEARCH_URL names. OpenSearch is the reference semantics of the DSL.
  */
 export function conformanceBackends(
-  options: { duckDbOnDisk?: boolean; duckDbTypedMetadata?: boolean } = {},
+  options: { duckDbOnDisk?: boolean; duckDbTypedMetadata?: boolean; openSearchSmallActorPages?: boolean } = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ConformanceBackend[] {
   if (!env.OPENSEARCH_URL)
@@ -76,6 +76,8 @@ export function conformanceBackends(
     ...(options.duckDbOnDisk ? [duckDbOnDisk()] : []),
     ...(options.duckDbTypedMetadata ? [duckDbTypedMetadata()] : []),
     openSearch(env.OPENSEARCH_URL),
+    // Cohort conditions' actors over many composite pages, as a large tenant's are.
+    ...(options.openSearchSmallActorPages ? [openSearch(env.OPENSEARCH_URL, 3)] : []),
   ];
 }
 

@@ -11,14 +11,22 @@ import { mappedField } from './stored-source';
  * window's actors in id order (keywords compare by their bytes), each with its measure, and a
  * bucket_selector keeps only those meeting the threshold, so the cluster sends back members only.
  *
+ * Every page reads the whole window's events again, so pages are as large as the node allows: up to
+ * 65,000 actors (its bucket limit is 65,535). The first page also asks for the window's greatest
+ * actor, so the walk stops on the page that reaches it instead of asking for an empty one. At the
+ * bench's 1 M events (20,000 users) a POST condition took 108 ms in 3 pages of 10,000 and 45 ms in one.
+ *
  * Distinct values: OpenSearch counts them exactly (a set of hashes) below a bucket's precision
  * threshold, and estimates above it with an error of a few per cent. A threshold near the
  * condition's number is enough to compare with it, and keeps each bucket small: at the most
- * (40,000) a page of 10,000 actors asked for 2.4 GB, past the node's request breaker.
+ * (40,000) a page of 10,000 actors asked for 2.4 GB, past the node's request breaker. A page of
+ * distinct counts holds as many actors as fit in 64 MB of such buckets.
  */
 
-/** Actors a composite page covers (before the selector drops those below the threshold). */
-export const ACTORS_PER_PAGE = 10_000;
+/** Most actors a composite page covers (before the selector drops those below the threshold). */
+export const MOST_ACTORS_PER_PAGE = 65_000;
+/** What one page's distinct counts may ask of the node's memory. */
+const DISTINCT_PAGE_BYTES = 64 * 1024 * 1024;
 
 const OPERATORS: Record<ActorCondition['operator'], string> = { gte: '>=', gt: '>', lte: '<=', lt: '<', eq: '==' };
 
@@ -46,11 +54,27 @@ export function distinctThreshold(value: number): number {
   return Math.min(MAX_PRECISION_THRESHOLD, Math.max(100, 2 * (Math.ceil(value) + 1)));
 }
 
+/**
+ * A cardinality bucket's memory at a precision threshold: OpenSearch sizes its registers to the power
+ * of two above about 5.3 bytes a value counted (4 bytes a hash at a load of 0.75).
+ */
+export function distinctBucketBytes(threshold: number): number {
+  return 2 ** Math.ceil(Math.log2((threshold * 4) / 0.75));
+}
+
+/** Actors a page of this condition covers: the most the node takes, or fewer distinct counts. */
+export function actorsPerPage(condition: ActorCondition): number {
+  if (condition.measure !== 'distinct') return MOST_ACTORS_PER_PAGE;
+  const fitting = Math.floor(DISTINCT_PAGE_BYTES / distinctBucketBytes(distinctThreshold(condition.value)));
+  return Math.max(100, Math.min(MOST_ACTORS_PER_PAGE, fitting));
+}
+
 export function actorPageBody(
   target: Pick<OpenSearchTarget, 'wrap'>,
   context: SearchContext,
   condition: ActorCondition,
   after?: Record<string, string>,
+  pageSize: number = actorsPerPage(condition),
 ): SearchBody {
   const { path, aggs } = measure(condition);
   return {
@@ -59,7 +83,7 @@ export function actorPageBody(
     query: { bool: { filter: [...target.wrap(context.scope, context), { exists: { field: condition.by } }, toOpenSearchQuery(condition.query, context)] } },
     aggs: {
       actors: {
-        composite: { size: ACTORS_PER_PAGE, sources: [{ actor: { terms: { field: condition.by } } }], ...(after ? { after } : {}) },
+        composite: { size: pageSize, sources: [{ actor: { terms: { field: condition.by } } }], ...(after ? { after } : {}) },
         aggs: {
           ...aggs,
           meets: {
@@ -70,6 +94,8 @@ export function actorPageBody(
           },
         },
       },
+      // The window's greatest actor (first page only): the page whose last actor it is, is the last.
+      ...(after ? {} : { last_actor: { terms: { field: condition.by, size: 1, order: { _key: 'desc' } } } }),
     },
   };
 }
@@ -79,19 +105,29 @@ interface ActorPage {
   readonly after_key?: Record<string, string>;
 }
 
+interface ActorPageAggregations {
+  readonly actors?: ActorPage;
+  readonly last_actor?: { readonly buckets?: readonly { key: string }[] };
+}
+
 export async function* actorsMeetingOnOpenSearch(
   target: OpenSearchTarget,
   context: SearchContext,
   condition: ActorCondition,
+  pageSize?: number,
 ): AsyncIterable<readonly string[]> {
   let after: Record<string, string> | undefined;
+  let lastActor: string | undefined;
   for (;;) {
-    const answer = await searchAnswer(target, context, actorPageBody(target, context, condition, after));
-    const page = (answer.aggregations as { actors?: ActorPage } | undefined)?.actors;
+    const answer = await searchAnswer(target, context, actorPageBody(target, context, condition, after, pageSize));
+    const aggregations = answer.aggregations as ActorPageAggregations | undefined;
+    if (after === undefined) lastActor = aggregations?.last_actor?.buckets?.[0]?.key;
+    const page = aggregations?.actors;
     const actors = (page?.buckets ?? []).map((bucket) => String(bucket.key.actor));
     if (actors.length > 0) yield actors;
     // The selector drops buckets after the page is cut: a page may hold none and still not be the last.
-    if (page?.after_key === undefined) return;
+    // Its after_key is the last actor it covered, kept or not.
+    if (page?.after_key === undefined || lastActor === undefined || page.after_key['actor'] === lastActor) return;
     after = page.after_key;
   }
 }

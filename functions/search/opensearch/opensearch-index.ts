@@ -63,12 +63,21 @@ export interface OpenSearchIndexOptions {
    * tenant's heavy searches cannot starve the others'); unset: the cluster's own setting is kept.
    */
   readonly searchBackpressure?: 'monitor_only' | 'enforced';
+  /** Actors a page of a cohort condition covers (default: as many as the node allows); tests shrink it to walk several pages. */
+  readonly actorsPerPage?: number;
 }
 
 export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchableIndex {
   const prefix = options.indexPrefix ?? '';
   assertValidIndexPrefix(prefix);
-  return new OpenSearchIndex(options.client, prefix, options.bulkLimits ?? DEFAULT_BULK_LIMITS, options.replicas ?? 1, options.searchBackpressure);
+  return new OpenSearchIndex(
+    options.client,
+    prefix,
+    options.bulkLimits ?? DEFAULT_BULK_LIMITS,
+    options.replicas ?? 1,
+    options.searchBackpressure,
+    options.actorsPerPage,
+  );
 }
 
 /** Filter clauses matching only the caller's own documents and, when given, those whose time is in [from, to). */
@@ -103,6 +112,7 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly limits: BulkLimits,
     private readonly replicas: number,
     private readonly searchBackpressure?: 'monitor_only' | 'enforced',
+    private readonly actorsPerPage?: number,
   ) {
     this.target = {
       client,
@@ -247,7 +257,7 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]> {
-    return actorsMeetingOnOpenSearch(this.target, context, condition);
+    return actorsMeetingOnOpenSearch(this.target, context, condition, this.actorsPerPage);
   }
 
   async refresh(): Promise<void> {
