@@ -20,7 +20,9 @@ export async function mapWithConcurrency<T, R>(items: Iterable<T>, limit: number
       results[index] = await fn(item.value, index);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  // No more workers than an array has items; a lazy source is worked by `limit` (each stops when it runs dry).
+  const workers = Array.isArray(items) ? Math.min(limit, items.length) : limit;
+  await Promise.all(Array.from({ length: workers }, worker));
   return results;
 }
 
