@@ -26,6 +26,8 @@ export interface SearchQueryResult {
   requests: number;
   /** One run right after a restart: a fresh instance of the index on the file (the OS may still cache it). */
   coldMs?: number;
+  /** OpenSearch: the same two answered from the node's request cache (an aggregation asked again of an unchanged index). */
+  cached?: { oursMs: number; byHandMs: number };
   meetsTargets: boolean;
 }
 

@@ -14,13 +14,20 @@ export async function timeMs(fn: () => Promise<unknown> | unknown): Promise<numb
 
 /**
  * Times a subject against a baseline in alternating rounds (A, B, A, B, ...) so machine noise hits
- * both alike; returns the medians.
+ * both alike; returns the medians. `before`, untimed, runs before each timed call (clearing a cache).
  */
-export async function compare(rounds: number, baseline: () => unknown, subject: () => unknown): Promise<{ baselineMs: number; subjectMs: number }> {
+export async function compare(
+  rounds: number,
+  baseline: () => unknown,
+  subject: () => unknown,
+  before?: () => Promise<unknown>,
+): Promise<{ baselineMs: number; subjectMs: number }> {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < rounds; i++) {
+    await before?.();
     a.push(await timeMs(baseline));
+    await before?.();
     b.push(await timeMs(subject));
   }
   return { baselineMs: median(a), subjectMs: median(b) };
