@@ -15,7 +15,9 @@ function engine(profiles: readonly string[], actors: ReadonlyMap<number, readonl
       const after = request.search_after?.[0];
       const from = after === undefined ? 0 : sorted.findIndex((id) => compareUtf8(id, String(after)) > 0);
       const page = from < 0 ? [] : sorted.slice(from, from + request.size);
-      return { took: 0, timed_out: false, hits: { total: page.length, max_score: null, hits: page.map((id): SearchHit => ({ _id: id, sort: [id] })) } };
+      // A counted page answers the number of every match, as both backends do.
+      const total = request.track_total_hits === false ? page.length : sorted.length;
+      return { took: 0, timed_out: false, hits: { total, max_score: null, hits: page.map((id): SearchHit => ({ _id: id, sort: [id] })) } };
     },
     async *actorsMeeting(_context: SearchContext, asked: ActorCondition): AsyncIterable<readonly string[]> {
       const list = [...(actors.get(asked.value) ?? [])].sort(compareUtf8);
