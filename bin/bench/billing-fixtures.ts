@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { eventDocument as indexedEvent } from '../../functions/search/index-documents';
 import type { IndexDocument, SearchableIndex, TenantScope } from '../../functions/search/port';
 import type { ReceiverTotals } from './webhook-receiver-process';
 
@@ -38,22 +39,13 @@ export async function indexAll(index: SearchableIndex, docs: IndexDocument[]): P
   if (result.failures.length > 0) throw new Error(`bench: indexing failed: ${JSON.stringify(result.failures.slice(0, 3))}`);
 }
 
+/** A generated API call as the consumer indexes it (the project's own eventDocument), with `fields` at the top of its data. */
 export function eventDocument(scope: TenantScope, id: string, time: Date, fields: Record<string, unknown>, verb: string, status: number): IndexDocument {
   const iso = time.toISOString();
-  return {
-    kind: 'events',
+  return indexedEvent(scope, 'event', {
     id,
-    org_id: scope.org_id,
-    app_id: scope.app_id,
     time: iso,
-    source: {
-      ...scope,
-      event_type: 'api_call',
-      request: { time: iso, uri: 'https://api.example.com/items', verb, route: '/items' },
-      response: { time: iso, status },
-      received_at: iso,
-      is_late: false,
-      ...fields,
-    },
-  };
+    received_at: iso,
+    data: { request: { time: iso, uri: 'https://api.example.com/items', verb, route: '/items' }, response: { time: iso, status }, ...fields },
+  });
 }

@@ -1,6 +1,7 @@
 import { ReportStore } from '../../functions/billing/reports/report-store';
 import { runBilling } from '../../functions/billing/run/billing-run';
 import { RunStateStore } from '../../functions/billing/run/run-state-store';
+import { eventDocument } from '../../bin/bench/billing-fixtures';
 import { profileDocument } from '../../functions/search/index-documents';
 import type { IndexDocument } from '../../functions/search/port';
 import { FakeWebhookReceiver } from '../support/fake-providers';
@@ -48,10 +49,10 @@ describe('billing run at scale', () => {
       // Company i: (i % 3) + 1 calls in w1, one sampled call of weight (i % 5) + 1 in w2.
       let total = 0;
       for (let n = 0; n <= i % 3; n += 1) {
-        docs.push(event(scope, `e-${i}-${n}`, new Date(w1.getTime() + (n + 1) * 60_000), { company_id: `co-${i}` }));
+        docs.push(eventDocument(scope, `e-${i}-${n}`, new Date(w1.getTime() + (n + 1) * 60_000), { company_id: `co-${i}` }, 'GET', 200));
         total += 1;
       }
-      docs.push(event(scope, `e-${i}-w2`, new Date(w1.getTime() + HOUR + 120_000), { company_id: `co-${i}`, weight: (i % 5) + 1 }));
+      docs.push(eventDocument(scope, `e-${i}-w2`, new Date(w1.getTime() + HOUR + 120_000), { company_id: `co-${i}`, weight: (i % 5) + 1 }, 'GET', 200));
       total += (i % 5) + 1;
       expected[id] = BigInt(total);
     }
@@ -143,23 +144,3 @@ describe('billing run at scale', () => {
     expect((await state.readTotalsOf(tenant, [...whole!.totals.keys()])).get(meter.body._id)).toEqual(whole!.totals);
   }, 300_000);
 });
-
-function event(scope: { org_id: string; app_id: string }, id: string, time: Date, fields: Record<string, unknown>): IndexDocument {
-  const iso = time.toISOString();
-  return {
-    kind: 'events',
-    id,
-    org_id: scope.org_id,
-    app_id: scope.app_id,
-    time: iso,
-    source: {
-      ...scope,
-      event_type: 'api_call',
-      request: { time: iso, uri: 'https://api.example.com/items', verb: 'GET', route: '/items' },
-      response: { time: iso, status: 200 },
-      received_at: iso,
-      is_late: false,
-      ...fields,
-    },
-  };
-}
