@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { WEIGHTED_COUNT, type RunMeter } from '../../../functions/billing/run/run-meter';
 import { statementEventCount, statementEventsDigest, statementEventsPage } from '../../../functions/customer-portal/statements/statement-events';
 import type { QuantityAsk } from '../../../functions/customer-portal/usage/window-quantities';
-import type { SearchableIndex, TenantScope } from '../../../functions/search/port';
-import { conformanceBackends } from '../../conformance/backends';
+import type { TenantScope } from '../../../functions/search/port';
+import { conformanceBackends, indexForTests } from '../../conformance/backends';
 import { apiCall } from '../../conformance/fixtures';
 import { toIndexDocument } from '../../conformance/runner';
 
@@ -70,17 +70,8 @@ const sentEvents = fc.uniqueArray(
 );
 
 describe.each(conformanceBackends())('statement event lists: $name', (backend) => {
-  let index: SearchableIndex;
+  const opened = indexForTests(backend);
   let round = 0;
-
-  beforeAll(async () => {
-    index = await backend.open();
-  }, 60_000);
-
-  afterAll(async () => {
-    await index?.close();
-    await backend.dispose();
-  }, 60_000);
 
   it('lists exactly the billed events in order, whatever the page size, and digests the pages joined', async () => {
     await fc.assert(
@@ -94,6 +85,7 @@ describe.each(conformanceBackends())('statement event lists: $name', (backend) =
           const named = { subscription: { subscription_id: 'sub-1' }, 'other subscription': { subscription_id: 'sub-2' } }[event.owner as string] ?? {};
           return toIndexDocument(scope, 'events', { ...call, data: { ...call.data, ...named } });
         });
+        const index = opened();
         if (documents.length > 0) expect((await index.index(documents)).failures).toEqual([]);
         await index.refresh();
         const source = { index, scope, now: new Date(START + 10 * HOUR) };
