@@ -18,8 +18,8 @@ function statementOf(text: string): StatementToCheck | string {
   return { ...parsed, org_id, app_id };
 }
 
-/** The digests a statement signed, by meter id (for naming which list a downloaded file is). */
-function signedDigests(statement: StatementToCheck): Map<string, string> {
+/** The meter whose event list the statement signed under each digest (naming which list a downloaded file is). */
+function metersByDigest(statement: StatementToCheck): Map<string, string> {
   const meters: unknown[] = Array.isArray(statement['meters']) ? statement['meters'] : [];
   const digests = new Map<string, string>();
   for (const meter of meters) {
@@ -47,7 +47,7 @@ export function StatementFileCheck() {
     if (!(statementFile instanceof File) || statementFile.size === 0) return setRefusal('Choose the statement file (JSON).');
     const statement = statementOf(await statementFile.text());
     if (typeof statement === 'string') return setRefusal(statement);
-    const signed = signedDigests(statement);
+    const signed = metersByDigest(statement);
     const eventDigests: Record<string, string> = {};
     const lines: string[] = [];
     for (const list of data.getAll('events')) {
