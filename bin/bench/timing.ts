@@ -33,6 +33,32 @@ export async function compare(
   return { baselineMs: median(a), subjectMs: median(b) };
 }
 
+/**
+ * Runs a baseline and a subject alternately, untimed, for about `budgetMs` (at least 2 rounds, at
+ * most `maxRounds`), each after `before` as `compare` runs them. A long-running process and engine
+ * have long compiled the paths a query takes; the first tens of calls through a path time the JIT
+ * compilers (V8's and the engine's), and they weigh on whichever side has more code to compile.
+ * Answers the milliseconds of one round of both, as measured in the last half of the warm-up.
+ */
+export async function warmUp(
+  budgetMs: number,
+  baseline: () => unknown,
+  subject: () => unknown,
+  before?: () => Promise<unknown>,
+  maxRounds = 200,
+): Promise<{ rounds: number; roundMs: number }> {
+  const roundsMs: number[] = [];
+  const start = process.hrtime.bigint();
+  const elapsedMs = () => Number(process.hrtime.bigint() - start) / 1e6;
+  while (roundsMs.length < 2 || (roundsMs.length < maxRounds && elapsedMs() < budgetMs)) {
+    await before?.();
+    const baselineMs = await timeMs(baseline);
+    await before?.();
+    roundsMs.push(baselineMs + (await timeMs(subject)));
+  }
+  return { rounds: roundsMs.length, roundMs: median(roundsMs.slice(Math.floor(roundsMs.length / 2))) };
+}
+
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 /** Samples the process's resident memory every 100 ms until `stop`, which answers the peak in MB. */
