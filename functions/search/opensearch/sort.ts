@@ -86,9 +86,16 @@ export function reportedSortValues(values: readonly unknown[] | undefined): Sort
   });
 }
 
-/** A request body as JSON text, with the long extremes of search_after written exactly. */
+const LONG_MAX_TEXT = JSON.stringify(LONG_MAX_MARKER);
+const LONG_MIN_TEXT = JSON.stringify(LONG_MIN_MARKER);
+
+/**
+ * A request body as JSON text, with the long extremes of search_after written exactly. Only a
+ * search_after holds them, so every other body is sent as it stringifies (two scans of the text
+ * fewer on every search).
+ */
 export function serialiseBody(body: SearchBody): string {
-  return JSON.stringify(body)
-    .replaceAll(JSON.stringify(LONG_MAX_MARKER), '9223372036854775807')
-    .replaceAll(JSON.stringify(LONG_MIN_MARKER), '-9223372036854775808');
+  const text = JSON.stringify(body);
+  if (body.search_after === undefined) return text;
+  return text.replaceAll(LONG_MAX_TEXT, '9223372036854775807').replaceAll(LONG_MIN_TEXT, '-9223372036854775808');
 }
