@@ -8,15 +8,19 @@ const context: SearchContext = { scope: { org_id: 'o', app_id: 'a' }, kind: 'use
 const condition = (value: number): ActorCondition => ({ by: 'user_id', query: { type: 'match_all' }, measure: 'count', operator: 'gte', value });
 
 /** A stand-in engine: profiles paged in id order after search_after; each condition's actors (keyed by its value) in pages of two. */
-function engine(profiles: readonly string[], actors: ReadonlyMap<number, readonly string[]>) {
+function engine(profiles: readonly string[], actors: ReadonlyMap<number, readonly string[]>, requests: unknown[] = []) {
   const sorted = [...profiles].sort(compareUtf8);
   return {
     async search(_context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
+      // The walk asks for every profile, or for the profiles of some ids (a filter beside match_all).
+      const ids = request.query.type === 'bool' ? request.query.filter.find((node) => node.type === 'ids') : undefined;
+      const matching = ids?.type === 'ids' ? sorted.filter((id) => ids.values.includes(id)) : sorted;
+      requests.push(ids?.type === 'ids' ? { ids: ids.values } : 'every profile');
       const after = request.search_after?.[0];
-      const from = after === undefined ? 0 : sorted.findIndex((id) => compareUtf8(id, String(after)) > 0);
-      const page = from < 0 ? [] : sorted.slice(from, from + request.size);
+      const from = after === undefined ? 0 : matching.findIndex((id) => compareUtf8(id, String(after)) > 0);
+      const page = from < 0 ? [] : matching.slice(from, from + request.size);
       // A counted page answers the number of every match, as both backends do.
-      const total = request.track_total_hits === false ? page.length : sorted.length;
+      const total = request.track_total_hits === false ? page.length : matching.length;
       return { took: 0, timed_out: false, hits: { total, max_score: null, hits: page.map((id): SearchHit => ({ _id: id, sort: [id] })) } };
     },
     async *actorsMeeting(_context: SearchContext, asked: ActorCondition): AsyncIterable<readonly string[]> {
@@ -35,14 +39,15 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
         fc.uniqueArray(id),
         fc.uniqueArray(id),
         fc.boolean(),
+        fc.boolean(),
         fc.constantFrom<'all' | 'any'>('all', 'any'),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 1, max: 10 }),
-        async (profiles, first, second, performedSecond, match, pageSize, limit) => {
+        async (profiles, first, second, performedFirst, performedSecond, match, pageSize, limit) => {
           const request: MembersRequest = {
             profiles: { type: 'match_all' },
             conditions: [
-              { condition: condition(1), range: {}, performed: true },
+              { condition: condition(1), range: {}, performed: performedFirst },
               { condition: condition(2), range: {}, performed: performedSecond },
             ],
             match,
@@ -64,12 +69,36 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
           ))
             listed.push(...page.map((hit) => hit._id));
           const passes = (profile: string) => {
-            const met = [first.includes(profile), second.includes(profile) === performedSecond];
+            const met = [first.includes(profile) === performedFirst, second.includes(profile) === performedSecond];
             return match === 'any' ? met.some(Boolean) : met.every(Boolean);
           };
           expect(listed).toEqual([...profiles].sort(compareUtf8).filter(passes).slice(0, limit));
         },
       ),
     );
+  });
+
+  it('reads only the profiles of a performed condition’s actors when every condition must pass, a page of ids at a time', async () => {
+    const profiles = Array.from({ length: 50 }, (_, n) => `user_${String(n).padStart(2, '0')}`);
+    const requests: unknown[] = [];
+    const request: MembersRequest = {
+      profiles: { type: 'match_all' },
+      conditions: [
+        { condition: condition(1), range: {}, performed: false },
+        { condition: condition(2), range: {}, performed: true },
+      ],
+      match: 'all',
+      includes: [],
+      limit: 100,
+    };
+    const actors = new Map([
+      [1, ['user_03']],
+      [2, ['user_01', 'user_03', 'user_07', 'user_30', 'someone_without_a_profile']],
+    ]);
+    const listed: string[] = [];
+    for await (const page of walkMembers(engine(profiles, actors, requests), context, request, 3)) listed.push(...page.map((hit) => hit._id));
+    expect(listed).toEqual(['user_01', 'user_07', 'user_30']);
+    // Actors in id order, three ids a lookup; no request lists every profile.
+    expect(requests).toEqual([{ ids: ['someone_without_a_profile', 'user_01', 'user_03'] }, { ids: ['user_07', 'user_30'] }]);
   });
 });
