@@ -64,10 +64,10 @@ export function toStoredSource(document: IndexDocument): JsonObject {
 }
 
 export function fromStoredSource(stored: JsonObject): JsonObject {
-  const meta = stored[INDEX_META_FIELD];
+  // A copy without the field, rather than `delete` on a copy: a deleted property leaves V8 a slower,
+  // dictionary-shaped object for everything that reads the hit after this.
+  const { [INDEX_META_FIELD]: meta, ...source } = stored;
   if (!isObject(meta)) return stored;
-  const source: JsonObject = { ...stored };
-  delete source[INDEX_META_FIELD];
   const bodies = meta.bodies;
   if (isObject(bodies)) {
     for (const holder of BODY_HOLDERS) {
