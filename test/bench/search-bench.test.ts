@@ -243,12 +243,16 @@ describe('the search section', () => {
   it('checks our answers against the SQL, then times every query', async () => {
     const own = await mkdtemp(join(tmpdir(), 'search-bench-run-'));
     try {
-      const result = await benchSearch({ dir: own, spec: SMALL });
+      // Enough rounds to exercise the warm-up and the fitting of rounds, not to measure anything.
+      const timing = { queryBudgetMs: 200, minRounds: 3, mostRounds: 5, warmUpBudgetMs: 20, warmUpMostRounds: 3 };
+      const result = await benchSearch({ dir: own, spec: SMALL, timing });
       expect(result.queries.map((q) => q.name)).toEqual([...queries.keys()]);
       for (const q of result.queries) {
         expect(q.oursMs).toBeGreaterThan(0);
         expect(q.sqlMs).toBeGreaterThan(0);
         expect(q.ratio).toBeCloseTo(q.oursMs / q.sqlMs);
+        expect(q.rounds).toBeGreaterThanOrEqual(timing.minRounds);
+        expect(q.rounds).toBeLessThanOrEqual(timing.mostRounds);
         // Each query also ran once on an index opened just for it (right after a restart).
         expect(q.coldMs).toBeGreaterThan(0);
       }
