@@ -51,6 +51,8 @@ export class BucketBudget {
 
 /** Refuses a request whose aggregations make more than MAX_BUCKETS buckets whatever the data. */
 export function assertGuaranteedBuckets(aggs: Aggregations, ctx: SearchContext): void {
+  // Most searches ask for hits alone: nothing to count, and no closures to build on their path.
+  if (isEmpty(aggs)) return;
   const guaranteed = new Map<AggregationNode, number>();
   const fixed = (node: AggregationNode, path: string): number => {
     let buckets = guaranteed.get(node);
@@ -139,7 +141,7 @@ function guaranteedBuckets(node: AggregationNode, path: string, ctx: SearchConte
 
 /** Refuses an answer (OpenSearch's `aggregations`) holding more than MAX_BUCKETS buckets, counted as DuckDB counts. */
 export function assertAnswerBuckets(answer: Json | undefined, aggs: Aggregations): void {
-  if (answer === undefined) return;
+  if (answer === undefined || isEmpty(aggs)) return;
   assertRowsPerLevel(answer, aggs);
   const budget = new BucketBudget();
   walkAnswer(answer, aggs, (member, _node, buckets) => {
@@ -216,4 +218,9 @@ export function bucketExplosionMember(aggs: Aggregations): string {
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isEmpty(aggs: Aggregations): boolean {
+  for (const _ in aggs) return false;
+  return true;
 }
