@@ -29,14 +29,17 @@ function duckDbTypedMetadata(): ConformanceBackend {
   return { name: 'DuckDB, metadata keys typed', open: () => createDuckDbSearchIndex({ path: ':memory:', typedMetadata }), dispose: async () => {} };
 }
 
-function openSearch(endpoint: string, actorsPerPage?: number): ConformanceBackend {
+/** Small pages: cohort conditions walk several pages, and member walks both look up a few actors and list every profile. */
+const SMALL_PAGES = { actorsPerPage: 3, membersPerPage: 4 } as const;
+
+function openSearch(endpoint: string, pages?: typeof SMALL_PAGES): ConformanceBackend {
   const client = createOpenSearchClient({ endpoint, signWithIam: false });
   // A prefix of its own, so runs sharing a cluster never see each other's indices.
   const prefix = `conformance-${randomUUID().slice(0, 8)}-`;
   return {
-    name: `OpenSearch ${endpoint}${actorsPerPage === undefined ? '' : `, cohort conditions ${actorsPerPage} actors a page`}`,
+    name: `OpenSearch ${endpoint}${pages === undefined ? '' : `, cohort conditions ${pages.actorsPerPage} actors a page, members ${pages.membersPerPage} a page`}`,
     open: async () => {
-      const index = createOpenSearchIndex({ client, indexPrefix: prefix, ...(actorsPerPage === undefined ? {} : { actorsPerPage }) });
+      const index = createOpenSearchIndex({ client, indexPrefix: prefix, ...pages });
       await index.ensureReady();
       return index;
     },
@@ -77,7 +80,7 @@ export function conformanceBackends(
     ...(options.duckDbTypedMetadata ? [duckDbTypedMetadata()] : []),
     openSearch(env.OPENSEARCH_URL),
     // Cohort conditions' actors over many composite pages, as a large tenant's are.
-    ...(options.openSearchSmallActorPages ? [openSearch(env.OPENSEARCH_URL, 3)] : []),
+    ...(options.openSearchSmallActorPages ? [openSearch(env.OPENSEARCH_URL, SMALL_PAGES)] : []),
   ];
 }
 

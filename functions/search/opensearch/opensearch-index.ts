@@ -65,6 +65,8 @@ export interface OpenSearchIndexOptions {
   readonly searchBackpressure?: 'monitor_only' | 'enforced';
   /** Actors a page of a cohort condition covers (default: as many as the node allows); tests shrink it to walk several pages. */
   readonly actorsPerPage?: number;
+  /** Profiles a page of a cohort's member walk holds, and the most actors looked up by id (default 10,000); tests shrink it to take both ways. */
+  readonly membersPerPage?: number;
 }
 
 export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchableIndex {
@@ -77,6 +79,7 @@ export function createOpenSearchIndex(options: OpenSearchIndexOptions): Searchab
     options.replicas ?? 1,
     options.searchBackpressure,
     options.actorsPerPage,
+    options.membersPerPage,
   );
 }
 
@@ -113,6 +116,7 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly replicas: number,
     private readonly searchBackpressure?: 'monitor_only' | 'enforced',
     private readonly actorsPerPage?: number,
+    private readonly membersPerPage?: number,
   ) {
     this.target = {
       client,
@@ -269,7 +273,7 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   membersMeeting(context: SearchContext, request: MembersRequest): AsyncIterable<readonly SearchHit[]> {
-    return walkMembers(this, context, request);
+    return walkMembers(this, context, request, this.membersPerPage);
   }
 
   compactSettled(now: Date): Promise<readonly string[]> {

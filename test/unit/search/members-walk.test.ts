@@ -78,9 +78,8 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
     );
   });
 
-  it('reads only the profiles of a performed condition’s actors when every condition must pass, a page of ids at a time', async () => {
+  it('looks up the profiles of a performed condition’s actors by id when they fit in a page, and lists every profile when they do not', async () => {
     const profiles = Array.from({ length: 50 }, (_, n) => `user_${String(n).padStart(2, '0')}`);
-    const requests: unknown[] = [];
     const request: MembersRequest = {
       profiles: { type: 'match_all' },
       conditions: [
@@ -91,14 +90,25 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
       includes: [],
       limit: 100,
     };
-    const actors = new Map([
-      [1, ['user_03']],
-      [2, ['user_01', 'user_03', 'user_07', 'user_30', 'someone_without_a_profile']],
-    ]);
-    const listed: string[] = [];
-    for await (const page of walkMembers(engine(profiles, actors, requests), context, request, 3)) listed.push(...page.map((hit) => hit._id));
-    expect(listed).toEqual(['user_01', 'user_07', 'user_30']);
-    // Actors in id order, three ids a lookup; no request lists every profile.
-    expect(requests).toEqual([{ ids: ['someone_without_a_profile', 'user_01', 'user_03'] }, { ids: ['user_07', 'user_30'] }]);
+    const walk = async (performers: string[], pageSize: number) => {
+      const requests: unknown[] = [];
+      const listed: string[] = [];
+      const actors = new Map([
+        [1, ['user_03']],
+        [2, performers],
+      ]);
+      for await (const page of walkMembers(engine(profiles, actors, requests), context, request, pageSize)) listed.push(...page.map((hit) => hit._id));
+      return { listed, requests };
+    };
+    const performers = ['user_01', 'user_03', 'user_07', 'user_30', 'someone_without_a_profile'];
+
+    const few = await walk(performers, 5);
+    expect(few.listed).toEqual(['user_01', 'user_07', 'user_30']);
+    // The members come from one lookup; no profile is listed.
+    expect(few.requests).toEqual([{ ids: ['someone_without_a_profile', 'user_01', 'user_03', 'user_07', 'user_30'] }]);
+
+    const many = await walk(performers, 4);
+    expect(many.listed).toEqual(few.listed);
+    expect(many.requests.every((asked) => asked === 'every profile')).toBe(true);
   });
 });
