@@ -87,7 +87,8 @@ interface IndexManifest {
  * `npm run bench -- opensearch`: the search bench's data set, indexed into a real OpenSearch 2.19
  * node through the adapter's own bulk path, then the same eight dashboard queries through our
  * search API on the adapter, each against the same question written by hand in OpenSearch's DSL
- * (search-opensearch-queries.ts), alternately in the same run. Their answers must agree first.
+ * (search-opensearch-queries.ts), alternately in the same run. Their answers must agree first, and
+ * each pair then alternates untimed until the compilers settle (WARM_UP_BUDGET_MS).
  * Each timed call finds the node's request cache cleared, as on an index taking events (a refresh
  * with new documents drops a shard's cached answers); the answers from the cache, as an unchanged
  * index gives them again, are timed beside. Then the funnel and the retention table of the analyses bench on the same data, on OpenSearch
