@@ -1,4 +1,3 @@
-/** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
 /**
  * Runs `fn` over `items`, at most `limit` at a time, answers in the items' order. Items are taken
  * from the iterable only as a place frees, so items built lazily (a generator) are built while
@@ -20,8 +19,10 @@ export async function mapWithConcurrency<T, R>(items: Iterable<T>, limit: number
       results[index] = await fn(item.value, index);
     }
   };
-  // No more workers than an array has items; a lazy source is worked by `limit` (each stops when it runs dry).
-  const workers = Array.isArray(items) ? Math.min(limit, items.length) : limit;
+  // At least one worker, whatever `limit` says (a limit of 0 would skip every item and answer
+  // nothing); no more than an array has items; a lazy source is worked by all (each stops when it runs dry).
+  const places = Math.max(1, limit);
+  const workers = Array.isArray(items) ? Math.min(places, items.length) : places;
   await Promise.all(Array.from({ length: workers }, worker));
   return results;
 }

@@ -53,4 +53,14 @@ describe('mapWithConcurrency', () => {
   it('answers an empty list with an empty list', async () => {
     expect(await mapWithConcurrency([], 3, async () => 1)).toEqual([]);
   });
+
+  it('works every item one at a time when the limit is 0 or less, from a list or a lazy source', async () => {
+    function* lazy() {
+      yield* [1, 2, 3];
+    }
+    for (const limit of [0, -2]) {
+      expect(await mapWithConcurrency([1, 2, 3], limit, async (item) => item * 10)).toEqual([10, 20, 30]);
+      expect(await mapWithConcurrency(lazy(), limit, async (item) => item * 10)).toEqual([10, 20, 30]);
+    }
+  });
 });
