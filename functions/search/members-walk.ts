@@ -34,15 +34,19 @@ export async function* walkMembers(
   const walks = request.conditions
     .filter((_, position) => position !== driving)
     .map((condition) => ({ cursor: new PerformerCursor(actorsOf(condition)), performed: condition.performed }));
-  let candidates = (): AsyncIterable<readonly SearchHit[]> => pagesInIdOrder(index, context, request.profiles, request.includes, pageSize);
+  // The driving condition's actors when few enough to look their profiles up; else it is walked like the others.
+  let fewActors: string[] | undefined;
   if (driving >= 0) {
     const actors = readAhead(actorsOf(request.conditions[driving]!));
     const first = await gatherUpTo(actors, lookupSize);
-    if (first.complete) candidates = () => profilesById(index, context, request, first.ids, pageSize);
+    if (first.complete) fewActors = first.ids;
     else walks.push({ cursor: new PerformerCursor(replayed(first.ids, actors)), performed: true });
   }
+  const candidates = fewActors
+    ? profilesById(index, context, request, fewActors, pageSize)
+    : pagesInIdOrder(index, context, request.profiles, request.includes, pageSize);
   let left = request.limit;
-  for await (const hits of readAhead(candidates())) {
+  for await (const hits of readAhead(candidates)) {
     const passing: SearchHit[] = [];
     for (const hit of hits) {
       // Every cursor is asked about every candidate, so each keeps walking in step with the pages.
