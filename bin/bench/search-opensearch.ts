@@ -19,7 +19,7 @@ import { firstDifference } from './search-compare';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, datasetName, generateSearchData, prepareSearchDataset, type SearchDatasetSpec } from './search-dataset';
 import { BENCH_INDEX_PREFIX, handWrittenQueries, type HandWrittenScope } from './search-opensearch-queries';
 import { dashboardQueries, type Send } from './search-queries';
-import { compare, timeMs, warmUp } from './timing';
+import { compare, compareSettled, timeMs, warmUp, type PairTiming } from './timing';
 
 /** The adapter's overhead over the same query written by hand, on the same index (issue target). */
 export const OPENSEARCH_SEARCH_TARGET_RATIO = 1.2;
@@ -56,20 +56,16 @@ export interface OpenSearchBenchResult {
 const HEAP_MB = 2048;
 /** The dashboard answers' percentile fields: t-digest estimates on OpenSearch (search-compare.ts). */
 const PERCENTILES = new Set(['p50', 'p99']);
-const QUERY_BUDGET_MS = 20_000;
 /**
- * Untimed alternations of each query pair first (timing.ts warmUp), until the node's and V8's
- * compilers settle: in a probe the email search went from 3.7 to 0.75 ms a request over the node's
- * first 2,000 requests of its shape, both sides alike; a serving node has long passed that.
+ * How each dashboard query is timed (timing.ts compareSettled). The warm-up lasts until the node's
+ * and V8's compilers settle: in a probe the email search went from 3.7 to 0.75 ms a request over the
+ * node's first 2,000 requests of its shape, both sides alike; a serving node has long passed that.
+ * The fastest answer in about 1 ms, where a ratio is a gap of 0.1–0.3 ms and a busy moment of the
+ * machine moved a median of 101 rounds by as much (1.13–1.39 across runs of the email search).
  */
-const WARM_UP_BUDGET_MS = 5_000;
-const WARM_UP_MOST_ROUNDS = 1_000;
-const MIN_ROUNDS = 5;
+const QUERY_TIMING: PairTiming = { queryBudgetMs: 20_000, minRounds: 5, mostRounds: 401, warmUpBudgetMs: 5_000, warmUpMostRounds: 1_000 };
 /** Rounds of the cached comparison: answers of a few ms. */
 const CACHED_ROUNDS = 41;
-// The fastest answer in about 1 ms, where a ratio is a gap of 0.1–0.3 ms and a busy moment of the
-// machine moves a median of 101 rounds by as much (1.13–1.39 across runs of the email search).
-const MAX_ROUNDS = 401;
 const ANALYSIS_ROUNDS = 7;
 /** As for the dashboard queries: the analyses' request shapes are compiled by the node before they are timed. */
 const ANALYSIS_WARM_UP_BUDGET_MS = 3_000;
@@ -88,11 +84,12 @@ interface IndexManifest {
  * node through the adapter's own bulk path, then the same eight dashboard queries through our
  * search API on the adapter, each against the same question written by hand in OpenSearch's DSL
  * (search-opensearch-queries.ts), alternately in the same run. Their answers must agree first, and
- * each pair then alternates untimed until the compilers settle (WARM_UP_BUDGET_MS).
- * Each timed call finds the node's request cache cleared, as on an index taking events (a refresh
- * with new documents drops a shard's cached answers); the answers from the cache, as an unchanged
- * index gives them again, are timed beside. Then the funnel and the retention table of the analyses bench on the same data, on OpenSearch
- * and on DuckDB (same answers required; DuckDB's time shown beside).
+ * each pair then alternates untimed until the compilers settle (QUERY_TIMING). Each timed call
+ * finds the node's request cache cleared, as on an index taking events (a refresh with new
+ * documents drops a shard's cached answers); the answers from the cache, as an unchanged index
+ * gives them again, are timed beside. Then the funnel, the retention table and the cohorts of the
+ * analyses bench on the same data, on OpenSearch and on DuckDB (same answers required; DuckDB's
+ * time shown beside).
  *
  * The node's home is kept under .bench/opensearch with a manifest: indexing 1M events takes
  * minutes, so later runs reuse it while the data set and the index templates are unchanged.
@@ -159,7 +156,7 @@ async function timeDashboardQueries(
 ): Promise<SearchQueryResult[]> {
   const options = { sampleEmail, plan: 'enterprise' };
   const byHand = handWrittenQueries(options);
-  const clearRequestCache = () => client.indices.clearCache({ index: `${BENCH_INDEX_PREFIX}*`, request: true });
+  const clearCache = () => clearRequestCache(client);
   const results: SearchQueryResult[] = [];
   for (const query of dashboardQueries(options)) {
     const handWritten = byHand[query.name];
@@ -180,10 +177,9 @@ async function timeDashboardQueries(
 
     const byHandRun = () => handWritten(client, scope);
     const oursRun = () => query.ours(send);
-    const warm = await warmUp(WARM_UP_BUDGET_MS, byHandRun, oursRun, clearRequestCache, WARM_UP_MOST_ROUNDS);
-    const rounds = Math.max(MIN_ROUNDS, Math.min(MAX_ROUNDS, Math.floor(QUERY_BUDGET_MS / Math.max(1, warm.roundMs))));
     // Computed, as on an index taking events: a refresh with new documents drops a shard's cached answers.
-    const timed = await compare(rounds, byHandRun, oursRun, clearRequestCache);
+    const timed = await compareSettled(QUERY_TIMING, byHandRun, oursRun, clearCache);
+    const rounds = timed.rounds;
     const ratio = timed.subjectMs / timed.baselineMs;
     // And as the node's request cache answers an aggregation asked again of an unchanged index (hits are never cached).
     const cached = await compare(CACHED_ROUNDS, byHandRun, oursRun);
@@ -198,7 +194,7 @@ async function timeDashboardQueries(
       meetsTargets: ratio <= OPENSEARCH_SEARCH_TARGET_RATIO,
     });
     log(
-      `  ${query.name}: ours ${timed.subjectMs.toFixed(1)} ms, by hand ${timed.baselineMs.toFixed(1)} ms, ratio ${ratio.toFixed(2)} (${rounds} rounds after ${warm.rounds} untimed, request cache cleared before each); from the request cache: ours ${cached.subjectMs.toFixed(1)} ms, by hand ${cached.baselineMs.toFixed(1)} ms, ratio ${(cached.subjectMs / cached.baselineMs).toFixed(2)}`,
+      `  ${query.name}: ours ${timed.subjectMs.toFixed(1)} ms, by hand ${timed.baselineMs.toFixed(1)} ms, ratio ${ratio.toFixed(2)} (${rounds} rounds after ${timed.warmUpRounds} untimed, request cache cleared before each); from the request cache: ours ${cached.subjectMs.toFixed(1)} ms, by hand ${cached.baselineMs.toFixed(1)} ms, ratio ${(cached.subjectMs / cached.baselineMs).toFixed(2)}`,
     );
   }
   return results;
@@ -257,9 +253,9 @@ async function timeAnalyses(
       const runOnDuckDb = () => analysis.run(duckDb);
       const runOnOpenSearch = () => analysis.run(openSearch);
       // The node's request cache would answer a repeated analysis from memory: each round computes it, as DuckDB does.
-      const clearRequestCache = () => client.indices.clearCache({ index: `${BENCH_INDEX_PREFIX}*`, request: true });
-      await warmUp(ANALYSIS_WARM_UP_BUDGET_MS, runOnDuckDb, runOnOpenSearch, clearRequestCache);
-      const timed = await compare(ANALYSIS_ROUNDS, runOnDuckDb, runOnOpenSearch, clearRequestCache);
+      const clearCache = () => clearRequestCache(client);
+      await warmUp(ANALYSIS_WARM_UP_BUDGET_MS, runOnDuckDb, runOnOpenSearch, clearCache);
+      const timed = await compare(ANALYSIS_ROUNDS, runOnDuckDb, runOnOpenSearch, clearCache);
       const openSearchMs = timed.subjectMs;
       const duckDbMs = timed.baselineMs;
       const meetsTarget = openSearchMs <= Math.max(ANALYSIS_TARGET_RATIO * duckDbMs, ANALYSIS_TARGET_FLOOR_MS);
@@ -272,6 +268,11 @@ async function timeAnalyses(
     await duckDb.close();
   }
   return results;
+}
+
+/** Drops the bench indices' request-cache answers, so the next search computes its own. */
+function clearRequestCache(client: Client): Promise<unknown> {
+  return client.indices.clearCache({ index: `${BENCH_INDEX_PREFIX}*`, request: true });
 }
 
 /** Bytes on disk an event: the events indices' primary store over the events indexed. */

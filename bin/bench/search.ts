@@ -9,7 +9,7 @@ import type { SearchableIndex, SearchContext } from '../../functions/search/port
 import { firstDifference } from './search-compare';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn, type SearchDatasetSpec } from './search-dataset';
 import { dashboardQueries, type DashboardQuery, type RunSql, type Send, type SqlScope } from './search-queries';
-import { compare, timeMs, warmUp } from './timing';
+import { compareSettled, timeMs, type PairTiming } from './timing';
 
 export const SEARCH_TARGETS = { ratio: 1.5, medianMs: 300, coldMs: 1_000 } as const;
 
@@ -48,20 +48,11 @@ export interface SearchBenchResult {
 export const FILE_BYTES_PER_EVENT_TARGET = 200;
 
 /**
- * How each query is timed. Rounds are fitted to the query budget (warm-up excluded), within
- * min/most rounds: the fastest answer in about 2 ms, where a ratio is a gap of a few tenths of a ms
- * and a median of 31 rounds moved by as much between runs (the email search 1.16–1.30). Before
- * timing, each query pair alternates untimed (timing.ts warmUp), so V8's compiler settles on both paths.
+ * How each query is timed (timing.ts compareSettled): the fastest answer in about 2 ms, where a
+ * ratio is a gap of a few tenths of a ms, and a median of 31 rounds moved by as much between runs
+ * (the email search 1.16–1.30); the warm-up lets V8's compiler settle on both paths.
  */
-export interface SearchBenchTiming {
-  readonly queryBudgetMs: number;
-  readonly minRounds: number;
-  readonly mostRounds: number;
-  readonly warmUpBudgetMs: number;
-  readonly warmUpMostRounds: number;
-}
-
-const BENCH_TIMING: SearchBenchTiming = { queryBudgetMs: 40_000, minRounds: 5, mostRounds: 201, warmUpBudgetMs: 2_000, warmUpMostRounds: 100 };
+const BENCH_TIMING: PairTiming = { queryBudgetMs: 40_000, minRounds: 5, mostRounds: 201, warmUpBudgetMs: 2_000, warmUpMostRounds: 100 };
 
 /**
  * The search section of `npm run bench`: eight dashboard queries over 1M events through our search
@@ -72,7 +63,7 @@ const BENCH_TIMING: SearchBenchTiming = { queryBudgetMs: 40_000, minRounds: 5, m
  * instance private), with the adapter's instance settings; both are warmed up before timing.
  */
 export async function benchSearch(
-  options: { log?: (line: string) => void; spec?: SearchDatasetSpec; dir?: string; timing?: SearchBenchTiming } = {},
+  options: { log?: (line: string) => void; spec?: SearchDatasetSpec; dir?: string; timing?: PairTiming } = {},
 ): Promise<SearchBenchResult> {
   const log = options.log ?? (() => {});
   const timing = options.timing ?? BENCH_TIMING;
@@ -119,16 +110,17 @@ export async function benchSearch(
         throw new Error(`search bench: "${query.name}" answers differently from the hand-written SQL at ${difference}`);
       }
 
-      const sqlRun = () => query.sql(runSql, scope);
-      const oursRun = () => query.ours(send);
-      const warm = await warmUp(timing.warmUpBudgetMs, sqlRun, oursRun, undefined, timing.warmUpMostRounds);
-      const rounds = Math.max(timing.minRounds, Math.min(timing.mostRounds, Math.floor(timing.queryBudgetMs / Math.max(1, warm.roundMs))));
-      const timed = await compare(rounds, sqlRun, oursRun);
+      const timed = await compareSettled(
+        timing,
+        () => query.sql(runSql, scope),
+        () => query.ours(send),
+      );
+      const rounds = timed.rounds;
       const ratio = timed.subjectMs / timed.baselineMs;
       const meetsTargets = ratio <= SEARCH_TARGETS.ratio && timed.subjectMs / requestsPerRun <= SEARCH_TARGETS.medianMs;
       queries.push({ name: query.name, oursMs: timed.subjectMs, sqlMs: timed.baselineMs, ratio, rounds, requests: requestsPerRun, meetsTargets });
       log(
-        `  ${query.name}: ours ${timed.subjectMs.toFixed(1)} ms, SQL ${timed.baselineMs.toFixed(1)} ms, ratio ${ratio.toFixed(2)} (${rounds} rounds after ${warm.rounds} untimed)`,
+        `  ${query.name}: ours ${timed.subjectMs.toFixed(1)} ms, SQL ${timed.baselineMs.toFixed(1)} ms, ratio ${ratio.toFixed(2)} (${rounds} rounds after ${timed.warmUpRounds} untimed)`,
       );
     }
   } finally {

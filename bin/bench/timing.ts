@@ -12,6 +12,14 @@ export async function timeMs(fn: () => Promise<unknown> | unknown): Promise<numb
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+/** One untimed `before`, then the baseline timed; again, then the subject timed. */
+async function alternation(baseline: () => unknown, subject: () => unknown, before?: () => Promise<unknown>): Promise<[number, number]> {
+  await before?.();
+  const baselineMs = await timeMs(baseline);
+  await before?.();
+  return [baselineMs, await timeMs(subject)];
+}
+
 /**
  * Times a subject against a baseline in alternating rounds (A, B, A, B, ...) so machine noise hits
  * both alike; returns the medians. `before`, untimed, runs before each timed call (clearing a cache).
@@ -25,10 +33,9 @@ export async function compare(
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    await before?.();
-    a.push(await timeMs(baseline));
-    await before?.();
-    b.push(await timeMs(subject));
+    const [baselineMs, subjectMs] = await alternation(baseline, subject, before);
+    a.push(baselineMs);
+    b.push(subjectMs);
   }
   return { baselineMs: median(a), subjectMs: median(b) };
 }
@@ -51,12 +58,35 @@ export async function warmUp(
   const start = process.hrtime.bigint();
   const elapsedMs = () => Number(process.hrtime.bigint() - start) / 1e6;
   while (roundsMs.length < 2 || (roundsMs.length < maxRounds && elapsedMs() < budgetMs)) {
-    await before?.();
-    const baselineMs = await timeMs(baseline);
-    await before?.();
-    roundsMs.push(baselineMs + (await timeMs(subject)));
+    const [baselineMs, subjectMs] = await alternation(baseline, subject, before);
+    roundsMs.push(baselineMs + subjectMs);
   }
   return { rounds: roundsMs.length, roundMs: median(roundsMs.slice(Math.floor(roundsMs.length / 2))) };
+}
+
+/**
+ * How a bench times a query pair: a warm-up (warmUp), then as many rounds as fit the query budget
+ * at the pair's settled pace, within min/most rounds.
+ */
+export interface PairTiming {
+  readonly queryBudgetMs: number;
+  readonly minRounds: number;
+  readonly mostRounds: number;
+  readonly warmUpBudgetMs: number;
+  readonly warmUpMostRounds: number;
+}
+
+/** A pair warmed up, then compared over rounds fitted to its settled pace (timing's budget). */
+export async function compareSettled(
+  timing: PairTiming,
+  baseline: () => unknown,
+  subject: () => unknown,
+  before?: () => Promise<unknown>,
+): Promise<{ baselineMs: number; subjectMs: number; rounds: number; warmUpRounds: number }> {
+  const warm = await warmUp(timing.warmUpBudgetMs, baseline, subject, before, timing.warmUpMostRounds);
+  const fitting = Math.floor(timing.queryBudgetMs / Math.max(1, warm.roundMs));
+  const rounds = Math.max(timing.minRounds, Math.min(timing.mostRounds, fitting));
+  return { ...(await compare(rounds, baseline, subject, before)), rounds, warmUpRounds: warm.rounds };
 }
 
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
