@@ -1,27 +1,22 @@
 import fc from 'fast-check';
 import { walkMembers } from '../../../functions/search/members-walk';
-import type { ActorCondition, MembersRequest, SearchContext, SearchHit, SearchResponse } from '../../../functions/search/port';
+import type { ActorCondition, MembersRequest, SearchContext, SearchResponse } from '../../../functions/search/port';
 import type { SearchRequest } from '../../../schemas/search-tree';
 import { compareUtf8 } from '../../../values/utf8-order';
+import { idOrderedSearch } from './support/id-ordered-search';
 
 const context: SearchContext = { scope: { org_id: 'o', app_id: 'a' }, kind: 'users', timeZone: 'UTC', now: new Date('2026-11-29T00:00:00Z') };
 const condition = (value: number): ActorCondition => ({ by: 'user_id', query: { type: 'match_all' }, measure: 'count', operator: 'gte', value });
 
-/** A stand-in engine: profiles paged in id order after search_after; each condition's actors (keyed by its value) in pages of two. */
+/** A stand-in engine: profiles paged in id order (idOrderedSearch); each condition's actors (keyed by its value) in pages of two. */
 function engine(profiles: readonly string[], actors: ReadonlyMap<number, readonly string[]>, requests: unknown[] = []) {
-  const sorted = [...profiles].sort(compareUtf8);
+  const profileSearch = idOrderedSearch(profiles);
   return {
-    async search(_context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
+    async search(context: SearchContext, request: SearchRequest): Promise<SearchResponse> {
       // The walk asks for every profile, or for the profiles of some ids (a filter beside match_all).
       const ids = request.query.type === 'bool' ? request.query.filter.find((node) => node.type === 'ids') : undefined;
-      const matching = ids?.type === 'ids' ? sorted.filter((id) => ids.values.includes(id)) : sorted;
       requests.push(ids?.type === 'ids' ? { ids: ids.values } : 'every profile');
-      const after = request.search_after?.[0];
-      const from = after === undefined ? 0 : matching.findIndex((id) => compareUtf8(id, String(after)) > 0);
-      const page = from < 0 ? [] : matching.slice(from, from + request.size);
-      // A counted page answers the number of every match, as both backends do.
-      const total = request.track_total_hits === false ? page.length : matching.length;
-      return { took: 0, timed_out: false, hits: { total, max_score: null, hits: page.map((id): SearchHit => ({ _id: id, sort: [id] })) } };
+      return profileSearch.search(context, request);
     },
     async *actorsMeeting(_context: SearchContext, asked: ActorCondition): AsyncIterable<readonly string[]> {
       const list = [...(actors.get(asked.value) ?? [])].sort(compareUtf8);
