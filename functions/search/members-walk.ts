@@ -7,6 +7,16 @@ import type { MembersRequest, SearchableIndex, SearchContext, SearchHit } from '
 
 type WalkedIndex = Pick<SearchableIndex, 'search' | 'actorsMeeting'>;
 
+export interface WalkOptions {
+  /** Most profiles (and looked-up actors) a request reads; the backend's most by default. */
+  readonly pageSize?: number;
+  /**
+   * The ids of the profiles matching a query, in id order, where the backend lists ids alone faster
+   * than pages of hits; used when the request includes no fields.
+   */
+  readonly idsInOrder?: (query: QueryNode) => AsyncIterable<readonly SearchHit[]>;
+}
+
 /**
  * membersMeeting for a backend that cannot join profiles to events in one request (OpenSearch keeps
  * them in separate indices). Each condition's actors are listed by the engine in id order
@@ -21,13 +31,18 @@ type WalkedIndex = Pick<SearchableIndex, 'search' | 'actorsMeeting'>;
  * them, after their first page: 158 ms for a cohort of all 20,000 users, against 126 when the two
  * listings start together. (Asking for the profiles' first page beside the actors, in case, cost
  * the looked-up cohorts more than it saved: the node and this process both spent it.)
+ *
+ * Profiles are read as pages of hits, or, when the request includes none of their fields, through
+ * the backend's listing of ids alone where it has one (`idsInOrder`).
  */
 export async function* walkMembers(
   index: WalkedIndex,
   context: SearchContext,
   request: MembersRequest,
-  pageSize?: number,
+  { pageSize, idsInOrder }: WalkOptions = {},
 ): AsyncGenerator<readonly SearchHit[]> {
+  const profilesMatching = (query: QueryNode) =>
+    idsInOrder && request.includes.length === 0 ? idsInOrder(query) : pagesInIdOrder(index, context, query, request.includes, pageSize);
   const lookupSize = Math.min(pageSize ?? MAX_RESULT_WINDOW, MAX_RESULT_WINDOW);
   const actorsOf = ({ condition, range }: MembersRequest['conditions'][number]) => index.actorsMeeting({ ...context, kind: 'events', range }, condition);
   const driving = request.match === 'all' ? request.conditions.findIndex(({ performed }) => performed) : -1;
@@ -42,9 +57,7 @@ export async function* walkMembers(
     if (first.complete) fewActors = first.ids;
     else walks.push({ cursor: new PerformerCursor(replayed(first.ids, actors)), performed: true });
   }
-  const candidates = fewActors
-    ? profilesById(index, context, request, fewActors, pageSize)
-    : pagesInIdOrder(index, context, request.profiles, request.includes, pageSize);
+  const candidates = profilesMatching(fewActors ? amongIds(request.profiles, fewActors) : request.profiles);
   let left = request.limit;
   for await (const hits of readAhead(candidates)) {
     const passing: SearchHit[] = [];
@@ -78,8 +91,7 @@ async function* replayed(read: readonly string[], rest: AsyncIterator<readonly s
   for (let page = await rest.next(); !page.done; page = await rest.next()) yield page.value;
 }
 
-/** The profiles matching the request among these ids (ascending), in id order; an id without a profile drops out. */
-function profilesById(index: WalkedIndex, context: SearchContext, request: MembersRequest, ids: string[], pageSize?: number) {
-  const query: QueryNode = { type: 'bool', must: [], filter: [request.profiles, { type: 'ids', values: ids }], should: [], must_not: [] };
-  return pagesInIdOrder(index, context, query, request.includes, pageSize);
+/** The profiles matching `profiles` among these ids: an id without a profile drops out. */
+function amongIds(profiles: QueryNode, ids: string[]): QueryNode {
+  return { type: 'bool', must: [], filter: [profiles, { type: 'ids', values: ids }], should: [], must_not: [] };
 }

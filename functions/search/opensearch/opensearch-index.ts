@@ -32,6 +32,7 @@ import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type 
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { actorsMeetingOnOpenSearch } from './actor-conditions';
+import { documentIdsInOrder } from './document-ids';
 import { voidEventsOpenSearch } from './event-voids';
 import { compactSettledMonths } from './compaction';
 import {
@@ -273,7 +274,10 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   membersMeeting(context: SearchContext, request: MembersRequest): AsyncIterable<readonly SearchHit[]> {
-    return walkMembers(this, context, request, this.membersPerPage);
+    return walkMembers(this, context, request, {
+      pageSize: this.membersPerPage,
+      idsInOrder: (query) => documentIdsInOrder(this.target, context, query, this.membersPerPage),
+    });
   }
 
   compactSettled(now: Date): Promise<readonly string[]> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { walkMembers } from '../../../functions/search/members-walk';
-import type { ActorCondition, MembersRequest, SearchContext, SearchResponse } from '../../../functions/search/port';
-import type { SearchRequest } from '../../../schemas/search-tree';
+import type { ActorCondition, MembersRequest, SearchContext, SearchHit, SearchResponse } from '../../../functions/search/port';
+import type { QueryNode, SearchRequest } from '../../../schemas/search-tree';
 import { compareUtf8 } from '../../../values/utf8-order';
 import { idOrderedSearch } from './support/id-ordered-search';
 
@@ -25,6 +25,16 @@ function engine(profiles: readonly string[], actors: ReadonlyMap<number, readonl
   };
 }
 
+/** A stand-in for a backend's listing of ids alone (OpenSearch's composite aggregation), in pages of `pageSize`. */
+function idsListing(profiles: readonly string[], pageSize: number, requests: unknown[] = []) {
+  return async function* (query: QueryNode): AsyncIterable<readonly SearchHit[]> {
+    const ids = query.type === 'bool' ? query.filter.find((node) => node.type === 'ids') : undefined;
+    requests.push(ids?.type === 'ids' ? { idsListed: ids.values } : 'every id');
+    const listed = profiles.filter((id) => ids?.type !== 'ids' || ids.values.includes(id)).sort(compareUtf8);
+    for (let at = 0; at < listed.length; at += pageSize) yield listed.slice(at, at + pageSize).map((_id) => ({ _id }));
+  };
+}
+
 describe('members walked beside each condition’s actors (OpenSearch)', () => {
   it('lists, in id order and up to the limit, the profiles passing all (or any) conditions, whatever the page size', async () => {
     const id = fc.string({ minLength: 1, maxLength: 3, unit: fc.constantFrom('a', 'b', 'é', '😀') });
@@ -38,7 +48,8 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
         fc.constantFrom<'all' | 'any'>('all', 'any'),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 1, max: 10 }),
-        async (profiles, first, second, performedFirst, performedSecond, match, pageSize, limit) => {
+        fc.boolean(),
+        async (profiles, first, second, performedFirst, performedSecond, match, pageSize, limit, idsAlone) => {
           const request: MembersRequest = {
             profiles: { type: 'match_all' },
             conditions: [
@@ -60,7 +71,7 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
             ),
             context,
             request,
-            pageSize,
+            { pageSize, ...(idsAlone ? { idsInOrder: idsListing(profiles, pageSize) } : {}) },
           ))
             listed.push(...page.map((hit) => hit._id));
           const passes = (profile: string) => {
@@ -92,7 +103,7 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
         [1, ['user_03']],
         [2, performers],
       ]);
-      for await (const page of walkMembers(engine(profiles, actors, requests), context, request, pageSize)) listed.push(...page.map((hit) => hit._id));
+      for await (const page of walkMembers(engine(profiles, actors, requests), context, request, { pageSize })) listed.push(...page.map((hit) => hit._id));
       return { listed, requests };
     };
     const performers = ['user_01', 'user_03', 'user_07', 'user_30', 'someone_without_a_profile'];
@@ -105,5 +116,28 @@ describe('members walked beside each condition’s actors (OpenSearch)', () => {
     const many = await walk(performers, 4);
     expect(many.listed).toEqual(few.listed);
     expect(many.requests.every((asked) => asked === 'every profile')).toBe(true);
+  });
+
+  it('lists ids alone through the backend’s listing when no field is included, and pages of hits when one is', async () => {
+    const profiles = ['user_1', 'user_2', 'user_3', 'user_4'];
+    const request = (includes: string[], performed: boolean): MembersRequest => ({
+      profiles: { type: 'match_all' },
+      conditions: [{ condition: condition(1), range: {}, performed }],
+      match: 'all',
+      includes,
+      limit: 100,
+    });
+    const walk = async (asked: MembersRequest) => {
+      const requests: unknown[] = [];
+      const listed: string[] = [];
+      const actors = new Map([[1, ['user_2', 'user_4']]]);
+      const idsInOrder = idsListing(profiles, 3, requests);
+      for await (const page of walkMembers(engine(profiles, actors, requests), context, asked, { pageSize: 3, idsInOrder }))
+        listed.push(...page.map((hit) => hit._id));
+      return { listed, requests };
+    };
+    expect(await walk(request([], false))).toEqual({ listed: ['user_1', 'user_3'], requests: ['every id'] });
+    expect(await walk(request([], true))).toEqual({ listed: ['user_2', 'user_4'], requests: [{ idsListed: ['user_2', 'user_4'] }] });
+    expect(await walk(request(['email'], false))).toEqual({ listed: ['user_1', 'user_3'], requests: ['every profile', 'every profile'] });
   });
 });
