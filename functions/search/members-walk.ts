@@ -12,7 +12,7 @@ export interface WalkOptions {
   readonly pageSize?: number;
   /**
    * The ids of the profiles matching a query, in id order, where the backend lists ids alone faster
-   * than pages of hits; used when the request includes no fields.
+   * than pages of hits; used to list every profile when the request includes no fields.
    */
   readonly idsInOrder?: (query: QueryNode) => AsyncIterable<readonly SearchHit[]>;
 }
@@ -32,8 +32,10 @@ export interface WalkOptions {
  * listings start together. (Asking for the profiles' first page beside the actors, in case, cost
  * the looked-up cohorts more than it saved: the node and this process both spent it.)
  *
- * Profiles are read as pages of hits, or, when the request includes none of their fields, through
- * the backend's listing of ids alone where it has one (`idsInOrder`).
+ * Every profile is listed as pages of hits, or, when the request includes none of their fields,
+ * through the backend's listing of ids alone where it has one (`idsInOrder`): on OpenSearch 20,000
+ * ids in one request of 40 ms instead of two pages of 36–38. Looked-up actors' profiles stay hits:
+ * for 89 ids 4 ms against 7 for the listing's fixed cost.
  */
 export async function* walkMembers(
   index: WalkedIndex,
@@ -41,8 +43,6 @@ export async function* walkMembers(
   request: MembersRequest,
   { pageSize, idsInOrder }: WalkOptions = {},
 ): AsyncGenerator<readonly SearchHit[]> {
-  const profilesMatching = (query: QueryNode) =>
-    idsInOrder && request.includes.length === 0 ? idsInOrder(query) : pagesInIdOrder(index, context, query, request.includes, pageSize);
   const lookupSize = Math.min(pageSize ?? MAX_RESULT_WINDOW, MAX_RESULT_WINDOW);
   const actorsOf = ({ condition, range }: MembersRequest['conditions'][number]) => index.actorsMeeting({ ...context, kind: 'events', range }, condition);
   const driving = request.match === 'all' ? request.conditions.findIndex(({ performed }) => performed) : -1;
@@ -57,7 +57,11 @@ export async function* walkMembers(
     if (first.complete) fewActors = first.ids;
     else walks.push({ cursor: new PerformerCursor(replayed(first.ids, actors)), performed: true });
   }
-  const candidates = profilesMatching(fewActors ? amongIds(request.profiles, fewActors) : request.profiles);
+  const candidates = fewActors
+    ? pagesInIdOrder(index, context, amongIds(request.profiles, fewActors), request.includes, pageSize)
+    : idsInOrder && request.includes.length === 0
+      ? idsInOrder(request.profiles)
+      : pagesInIdOrder(index, context, request.profiles, request.includes, pageSize);
   let left = request.limit;
   for await (const hits of readAhead(candidates)) {
     const passing: SearchHit[] = [];
