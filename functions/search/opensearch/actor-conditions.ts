@@ -1,6 +1,7 @@
 import { MAX_PRECISION_THRESHOLD } from '../dsl/limits';
 import { resolveField } from '../fields';
 import type { ActorCondition, SearchContext } from '../port';
+import { eventsIndexName } from './naming';
 import { searchAnswer, type OpenSearchTarget } from './opensearch-search';
 import { toOpenSearchQuery } from './query-body';
 import type { AggregationBody, SearchBody } from './request-types';
@@ -69,6 +70,11 @@ export function actorsPerPage(condition: ActorCondition): number {
   return Math.max(100, Math.min(MOST_ACTORS_PER_PAGE, fitting));
 }
 
+/** The window's events that count for the condition, of actors who have the actor field. */
+function conditionQuery(target: Pick<OpenSearchTarget, 'wrap'>, context: SearchContext, condition: ActorCondition): SearchBody['query'] {
+  return { bool: { filter: [...target.wrap(context.scope, context), { exists: { field: condition.by } }, toOpenSearchQuery(condition.query, context)] } };
+}
+
 export function actorPageBody(
   target: Pick<OpenSearchTarget, 'wrap'>,
   context: SearchContext,
@@ -80,7 +86,7 @@ export function actorPageBody(
   return {
     size: 0,
     track_total_hits: false,
-    query: { bool: { filter: [...target.wrap(context.scope, context), { exists: { field: condition.by } }, toOpenSearchQuery(condition.query, context)] } },
+    query: conditionQuery(target, context, condition),
     aggs: {
       actors: {
         composite: { size: pageSize, sources: [{ actor: { terms: { field: condition.by } } }], ...(after ? { after } : {}) },
@@ -116,6 +122,15 @@ export async function* actorsMeetingOnOpenSearch(
   condition: ActorCondition,
   pageSize?: number,
 ): AsyncIterable<readonly string[]> {
+  const fewest = fewestEvents(condition);
+  const month = windowMonthIndex(target.prefix, context.range);
+  if (fewest !== undefined && fewest >= PRUNING_FROM && month !== undefined) {
+    const pruned = await actorsPrunedOnTheShard(target, context, condition, month, fewest, pageSize);
+    if (pruned !== undefined) {
+      if (pruned.length > 0) yield pruned;
+      return;
+    }
+  }
   let after: Record<string, string> | undefined;
   let lastActor: string | undefined;
   for (;;) {
@@ -130,4 +145,109 @@ export async function* actorsMeetingOnOpenSearch(
     if (page?.after_key === undefined || lastActor === undefined || page.after_key['actor'] === lastActor) return;
     after = page.after_key;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A window within one month, on an index of one shard.
+
+/**
+ * Below this many events an actor, pruning on the shard cost more than it saved: on the bench's
+ * POST condition over 7 days, a threshold of 2 kept 11,313 of 16,637 actors (49 ms against the
+ * composite page's 40), 3 kept 6,767 (31 against 36), 20 kept 89 (8.5 against 33).
+ */
+const PRUNING_FROM = 3;
+
+/**
+ * The fewest events an actor meeting the condition has, where it must have some: a count of at
+ * least (or more than, or exactly) N, or N distinct values, each from an event of its own.
+ * Undefined for a sum of weights and for a measure at most N.
+ */
+export function fewestEvents(condition: ActorCondition): number | undefined {
+  if (condition.measure === 'sum_weight') return undefined;
+  switch (condition.operator) {
+    case 'gte':
+    case 'eq':
+      return Math.max(0, Math.ceil(condition.value));
+    case 'gt':
+      return Math.max(0, Math.floor(condition.value) + 1);
+    default:
+      return undefined;
+  }
+}
+
+/** The one monthly events index holding the window (events are written to their month's index), if it spans one month. */
+export function windowMonthIndex(prefix: string, range: SearchContext['range']): string | undefined {
+  if (range?.from === undefined || range.to === undefined || range.to <= range.from) return undefined;
+  const month = eventsIndexName(prefix, range.from);
+  return eventsIndexName(prefix, new Date(range.to.getTime() - 1)) === month ? month : undefined;
+}
+
+/** The condition's actors with at least `fewest` events, dropped on the shard, in id order. */
+export function prunedActorsBody(
+  target: Pick<OpenSearchTarget, 'wrap'>,
+  context: SearchContext,
+  condition: ActorCondition,
+  fewest: number,
+  size: number,
+): SearchBody {
+  const { aggs } = measure(condition);
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: conditionQuery(target, context, condition),
+    aggs: {
+      actors: {
+        terms: {
+          field: condition.by,
+          size,
+          shard_size: size,
+          min_doc_count: fewest,
+          shard_min_doc_count: fewest,
+          order: { _key: 'asc' },
+          ...(aggs ? { collect_mode: 'breadth_first' } : {}),
+        },
+        ...(aggs ? { aggs } : {}),
+      },
+    },
+  };
+}
+
+interface PrunedBucket {
+  readonly key: string;
+  readonly doc_count: number;
+  readonly measure?: { readonly value: number };
+}
+
+const COMPARED: Record<ActorCondition['operator'], (measured: number, value: number) => boolean> = {
+  gte: (measured, value) => measured >= value,
+  gt: (measured, value) => measured > value,
+  lte: (measured, value) => measured <= value,
+  lt: (measured, value) => measured < value,
+  eq: (measured, value) => measured === value,
+};
+
+/**
+ * The condition's actors from one terms aggregation over the window's month, which drops every actor
+ * with fewer than `fewest` events on the shard (shard_min_doc_count), so the node builds buckets
+ * only for those that can meet it, where a composite page builds one for every actor of the window
+ * and drops them after. Dropping on the shard is exact when an actor's events are all on that
+ * shard: the answer is used when the index has one shard (OpenSearch's default, which the templates
+ * keep), and undefined otherwise, or when the kept actors fill the page, for the caller to page. A
+ * count of at least N is the aggregation's own threshold; an exact or distinct count (collected for
+ * the kept actors only, breadth_first) is compared here with the condition, as the selector would.
+ */
+async function actorsPrunedOnTheShard(
+  target: OpenSearchTarget,
+  context: SearchContext,
+  condition: ActorCondition,
+  month: string,
+  fewest: number,
+  pageSize: number = actorsPerPage(condition),
+): Promise<string[] | undefined> {
+  const answer = await searchAnswer(target, context, prunedActorsBody(target, context, condition, fewest, pageSize), {}, month);
+  if ((answer._shards?.total ?? 0) > 1) return undefined;
+  const buckets = (answer.aggregations as { actors?: { buckets?: readonly PrunedBucket[] } } | undefined)?.actors?.buckets ?? [];
+  if (buckets.length >= pageSize) return undefined;
+  const measured = (bucket: PrunedBucket) => (condition.measure === 'distinct' ? (bucket.measure?.value ?? 0) : bucket.doc_count);
+  return buckets.filter((bucket) => COMPARED[condition.operator](measured(bucket), condition.value)).map((bucket) => String(bucket.key));
 }

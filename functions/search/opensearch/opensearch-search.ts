@@ -60,8 +60,8 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
 }
 
 /**
- * One `_search` over the context's kind, as every read of the adapter sends it (searches, analyses,
- * cohort conditions): stopped by the context's signal, a refused body a 400 naming why (the bucket
+ * One `_search` over the context's kind (its indices, or the one named), as every read of the adapter
+ * sends it (searches, analyses, cohort conditions): stopped by the context's signal, a refused body a 400 naming why (the bucket
  * cap naming the aggregation of `aggs`), and a partial answer (a shard failed) refused.
  */
 export async function searchAnswer(
@@ -69,8 +69,8 @@ export async function searchAnswer(
   context: SearchContext,
   body: SearchBody,
   aggs: Record<string, AggregationNode> = {},
+  index: string = readTarget(target.prefix, context.kind),
 ): Promise<OpenSearchSearchAnswer> {
-  const index = readTarget(target.prefix, context.kind);
   const answer = (await send(() => searchRequest(target.client, index, body), aggs, context.signal)) as OpenSearchSearchAnswer;
   failOnShardFailures(answer, aggs);
   return answer;
@@ -273,7 +273,7 @@ export interface OpenSearchHit {
 
 export interface OpenSearchSearchAnswer {
   readonly timed_out?: boolean;
-  readonly _shards?: { readonly failed?: number; readonly failures?: { reason?: { type?: string; reason?: string } }[] };
+  readonly _shards?: { readonly total?: number; readonly failed?: number; readonly failures?: { reason?: { type?: string; reason?: string } }[] };
   readonly hits?: { readonly total?: number | { value: number }; readonly hits?: OpenSearchHit[] };
   readonly aggregations?: Json;
 }

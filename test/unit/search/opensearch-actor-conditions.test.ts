@@ -4,7 +4,10 @@ import {
   actorsPerPage,
   distinctBucketBytes,
   distinctThreshold,
+  fewestEvents,
   MOST_ACTORS_PER_PAGE,
+  prunedActorsBody,
+  windowMonthIndex,
 } from '../../../functions/search/opensearch/actor-conditions';
 import type { ActorCondition, SearchContext } from '../../../functions/search/port';
 
@@ -64,5 +67,75 @@ describe('cohort conditions on OpenSearch', () => {
     const condition: ActorCondition = { by: 'company_id', query: { type: 'match_all' }, measure: 'count', operator: 'gte', value: 1 };
     expect(actorPageBody(target, context, condition).aggs?.['last_actor']).toEqual({ terms: { field: 'company_id', size: 1, order: { _key: 'desc' } } });
     expect(actorPageBody(target, context, condition, { actor: 'c-9' }).aggs?.['last_actor']).toBeUndefined();
+  });
+
+  it('knows the fewest events an actor meeting a count or distinct condition of at least, more than or exactly N has', () => {
+    const compared = { gte: (a: number, b: number) => a >= b, gt: (a: number, b: number) => a > b, eq: (a: number, b: number) => a === b };
+    fc.assert(
+      fc.property(
+        fc.constantFrom<ActorCondition['measure']>('count', 'distinct'),
+        fc.constantFrom<'gte' | 'gt' | 'eq'>('gte', 'gt', 'eq'),
+        fc.oneof(fc.integer({ min: 0, max: 1_000 }), fc.double({ min: 0, max: 1_000, noNaN: true })),
+        (measure, operator, value) => {
+          const fewest = fewestEvents({ by: 'user_id', query: { type: 'match_all' }, measure, operator, value });
+          expect(fewest).toBeDefined();
+          // No actor with fewer events can meet it (a distinct count is at most the count of events)...
+          for (let events = Math.max(0, fewest! - 3); events < fewest!; events += 1) expect(compared[operator](events, value)).toBe(false);
+          // ...and, but for an exact fraction, one with that many can.
+          if (operator !== 'eq' || Number.isInteger(value)) expect(compared[operator](fewest!, value)).toBe(true);
+        },
+      ),
+    );
+    const condition = (measure: ActorCondition['measure'], operator: ActorCondition['operator']): ActorCondition => ({
+      by: 'user_id',
+      query: { type: 'match_all' },
+      measure,
+      operator,
+      value: 5,
+    });
+    expect(fewestEvents(condition('sum_weight', 'gte'))).toBeUndefined();
+    expect(fewestEvents(condition('count', 'lte'))).toBeUndefined();
+    expect(fewestEvents(condition('distinct', 'lt'))).toBeUndefined();
+  });
+
+  it('names the one monthly index a window falls in, and none for a window across months or open-ended', () => {
+    const march = (day: number, hour = 0) => new Date(Date.UTC(2025, 2, day, hour));
+    expect(windowMonthIndex('p-', { from: march(3), to: march(10) })).toBe('p-events-2025.03');
+    // The end is exclusive: up to the next month's first instant is still March.
+    expect(windowMonthIndex('p-', { from: march(1), to: new Date(Date.UTC(2025, 3, 1)) })).toBe('p-events-2025.03');
+    expect(windowMonthIndex('p-', { from: new Date(Date.UTC(2025, 1, 27)), to: march(2) })).toBeUndefined();
+    expect(windowMonthIndex('p-', { from: march(3) })).toBeUndefined();
+    expect(windowMonthIndex('p-', { to: march(3) })).toBeUndefined();
+    expect(windowMonthIndex('p-', { from: march(3), to: march(3) })).toBeUndefined();
+    expect(windowMonthIndex('p-', undefined)).toBeUndefined();
+  });
+
+  it('asks one terms aggregation in id order for the actors with enough events, distinct counts only for those kept', () => {
+    const distinct: ActorCondition = {
+      by: 'user_id',
+      query: { type: 'match_all' },
+      measure: 'distinct',
+      field: 'request.route.raw',
+      operator: 'gte',
+      value: 5,
+    };
+    expect(prunedActorsBody(target, context, distinct, 5, 100).aggs).toEqual({
+      actors: {
+        terms: {
+          field: 'user_id',
+          size: 100,
+          shard_size: 100,
+          min_doc_count: 5,
+          shard_min_doc_count: 5,
+          order: { _key: 'asc' },
+          collect_mode: 'breadth_first',
+        },
+        aggs: { measure: { cardinality: { field: 'request.route.raw', precision_threshold: 100 } } },
+      },
+    });
+    const count: ActorCondition = { by: 'company_id', query: { type: 'match_all' }, measure: 'count', operator: 'gt', value: 19 };
+    expect(prunedActorsBody(target, context, count, 20, 65_000).aggs).toEqual({
+      actors: { terms: { field: 'company_id', size: 65_000, shard_size: 65_000, min_doc_count: 20, shard_min_doc_count: 20, order: { _key: 'asc' } } },
+    });
   });
 });
