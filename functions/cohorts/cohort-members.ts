@@ -1,6 +1,7 @@
 import type { CohortEventCondition } from '../../schemas/resources/cohort';
 import type { QueryNode } from '../../schemas/search-tree';
 import type { BillingPeriod } from '../../values/billing-period';
+import { meetsThreshold } from '../../values/threshold-comparison';
 import { MAX_TERMS_SIZE } from '../search/dsl/limits';
 import type { SearchableIndex, SearchHit, TenantScope } from '../search/port';
 import type { AppCalendar } from './app-calendar';
@@ -211,17 +212,5 @@ async function conditionJudge(input: CohortMemberInput, cohort: CohortDefinition
 
 /** The measure against the condition's number (default: at least 1). */
 function compares(measured: number, condition: CohortEventCondition): boolean {
-  const value = condition.value ?? 1;
-  switch (condition.operator ?? 'gte') {
-    case 'gte':
-      return measured >= value;
-    case 'gt':
-      return measured > value;
-    case 'lte':
-      return measured <= value;
-    case 'lt':
-      return measured < value;
-    case 'eq':
-      return measured === value;
-  }
+  return meetsThreshold(measured, condition.operator ?? 'gte', condition.value ?? 1);
 }

@@ -1,6 +1,7 @@
 import { MAX_PRECISION_THRESHOLD } from '../dsl/limits';
 import { resolveField } from '../fields';
 import type { ActorCondition, SearchContext } from '../port';
+import { meetsThreshold } from '../../../values/threshold-comparison';
 import { eventsIndexName } from './naming';
 import { searchAnswer, type OpenSearchTarget } from './opensearch-search';
 import { toOpenSearchQuery } from './query-body';
@@ -218,14 +219,6 @@ interface PrunedBucket {
   readonly measure?: { readonly value: number };
 }
 
-const COMPARED: Record<ActorCondition['operator'], (measured: number, value: number) => boolean> = {
-  gte: (measured, value) => measured >= value,
-  gt: (measured, value) => measured > value,
-  lte: (measured, value) => measured <= value,
-  lt: (measured, value) => measured < value,
-  eq: (measured, value) => measured === value,
-};
-
 /**
  * The condition's actors from one terms aggregation over the window's month, which drops every actor
  * with fewer than `fewest` events on the shard (shard_min_doc_count), so the node builds buckets
@@ -249,5 +242,5 @@ async function actorsPrunedOnTheShard(
   const buckets = (answer.aggregations as { actors?: { buckets?: readonly PrunedBucket[] } } | undefined)?.actors?.buckets ?? [];
   if (buckets.length >= pageSize) return undefined;
   const measured = (bucket: PrunedBucket) => (condition.measure === 'distinct' ? (bucket.measure?.value ?? 0) : bucket.doc_count);
-  return buckets.filter((bucket) => COMPARED[condition.operator](measured(bucket), condition.value)).map((bucket) => String(bucket.key));
+  return buckets.filter((bucket) => meetsThreshold(measured(bucket), condition.operator, condition.value)).map((bucket) => String(bucket.key));
 }
