@@ -71,9 +71,19 @@ export function actorsPerPage(condition: ActorCondition): number {
   return Math.max(100, Math.min(MOST_ACTORS_PER_PAGE, fitting));
 }
 
-/** The window's events that count for the condition, of actors who have the actor field. */
-function conditionQuery(target: Pick<OpenSearchTarget, 'wrap'>, context: SearchContext, condition: ActorCondition): SearchBody['query'] {
-  return { bool: { filter: [...target.wrap(context.scope, context), { exists: { field: condition.by } }, toOpenSearchQuery(condition.query, context)] } };
+/** These aggregations over the window's events that count for the condition, of actors who have the actor field. */
+function conditionBody(
+  target: Pick<OpenSearchTarget, 'wrap'>,
+  context: SearchContext,
+  condition: ActorCondition,
+  aggs: Record<string, AggregationBody>,
+): SearchBody {
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: { bool: { filter: [...target.wrap(context.scope, context), { exists: { field: condition.by } }, toOpenSearchQuery(condition.query, context)] } },
+    aggs,
+  };
 }
 
 export function actorPageBody(
@@ -84,27 +94,22 @@ export function actorPageBody(
   pageSize: number = actorsPerPage(condition),
 ): SearchBody {
   const { path, aggs } = measure(condition);
-  return {
-    size: 0,
-    track_total_hits: false,
-    query: conditionQuery(target, context, condition),
-    aggs: {
-      actors: {
-        composite: { size: pageSize, sources: [{ actor: { terms: { field: condition.by } } }], ...(after ? { after } : {}) },
-        aggs: {
-          ...aggs,
-          meets: {
-            bucket_selector: {
-              buckets_path: { measure: path },
-              script: { source: `params.measure ${OPERATORS[condition.operator]} params.threshold`, lang: 'painless', params: { threshold: condition.value } },
-            },
+  return conditionBody(target, context, condition, {
+    actors: {
+      composite: { size: pageSize, sources: [{ actor: { terms: { field: condition.by } } }], ...(after ? { after } : {}) },
+      aggs: {
+        ...aggs,
+        meets: {
+          bucket_selector: {
+            buckets_path: { measure: path },
+            script: { source: `params.measure ${OPERATORS[condition.operator]} params.threshold`, lang: 'painless', params: { threshold: condition.value } },
           },
         },
       },
-      // The window's greatest actor (first page only): the page whose last actor it is, is the last.
-      ...(after ? {} : { last_actor: { terms: { field: condition.by, size: 1, order: { _key: 'desc' } } } }),
     },
-  };
+    // The window's greatest actor (first page only): the page whose last actor it is, is the last.
+    ...(after ? {} : { last_actor: { terms: { field: condition.by, size: 1, order: { _key: 'desc' } } } }),
+  });
 }
 
 interface ActorPage {
@@ -192,25 +197,20 @@ export function prunedActorsBody(
   size: number,
 ): SearchBody {
   const { aggs } = measure(condition);
-  return {
-    size: 0,
-    track_total_hits: false,
-    query: conditionQuery(target, context, condition),
-    aggs: {
-      actors: {
-        terms: {
-          field: condition.by,
-          size,
-          shard_size: size,
-          min_doc_count: fewest,
-          shard_min_doc_count: fewest,
-          order: { _key: 'asc' },
-          ...(aggs ? { collect_mode: 'breadth_first' } : {}),
-        },
-        ...(aggs ? { aggs } : {}),
+  return conditionBody(target, context, condition, {
+    actors: {
+      terms: {
+        field: condition.by,
+        size,
+        shard_size: size,
+        min_doc_count: fewest,
+        shard_min_doc_count: fewest,
+        order: { _key: 'asc' },
+        ...(aggs ? { collect_mode: 'breadth_first' } : {}),
       },
+      ...(aggs ? { aggs } : {}),
     },
-  };
+  });
 }
 
 interface PrunedBucket {

@@ -13,6 +13,14 @@ import type { ActorCondition, SearchContext } from '../../../functions/search/po
 
 const context: SearchContext = { scope: { org_id: 'o', app_id: 'a' }, kind: 'events', timeZone: 'UTC', now: new Date('2026-11-29T00:00:00Z') };
 const target = { wrap: () => [{ term: { org_id: 'o' } }] };
+const DISTINCT_ROUTES: ActorCondition = {
+  by: 'user_id',
+  query: { type: 'match_all' },
+  measure: 'distinct',
+  field: 'request.route.raw',
+  operator: 'gte',
+  value: 5,
+};
 
 describe('cohort conditions on OpenSearch', () => {
   it("counts distinct values exactly past the condition's number, with a small threshold a page of buckets can afford", () => {
@@ -25,15 +33,7 @@ describe('cohort conditions on OpenSearch', () => {
         expect(threshold).toBeGreaterThanOrEqual(100);
       }),
     );
-    const condition: ActorCondition = {
-      by: 'user_id',
-      query: { type: 'match_all' },
-      measure: 'distinct',
-      field: 'request.route.raw',
-      operator: 'gte',
-      value: 5,
-    };
-    expect(actorPageBody(target, context, condition).aggs?.['actors']?.aggs?.['measure']).toEqual({
+    expect(actorPageBody(target, context, DISTINCT_ROUTES).aggs?.['actors']?.aggs?.['measure']).toEqual({
       cardinality: { field: 'request.route.raw', precision_threshold: 100 },
     });
   });
@@ -111,15 +111,7 @@ describe('cohort conditions on OpenSearch', () => {
   });
 
   it('asks one terms aggregation in id order for the actors with enough events, distinct counts only for those kept', () => {
-    const distinct: ActorCondition = {
-      by: 'user_id',
-      query: { type: 'match_all' },
-      measure: 'distinct',
-      field: 'request.route.raw',
-      operator: 'gte',
-      value: 5,
-    };
-    expect(prunedActorsBody(target, context, distinct, 5, 100).aggs).toEqual({
+    expect(prunedActorsBody(target, context, DISTINCT_ROUTES, 5, 100).aggs).toEqual({
       actors: {
         terms: {
           field: 'user_id',
