@@ -24,7 +24,7 @@ interface Call {
   readonly verb: (typeof VERBS)[number];
 }
 
-/** User k makes k mod 11 calls in March and k mod 4 in February, with (k + n) mod 4 verbs. */
+/** User k makes k mod 11 calls in March and k mod 4 in February, each with one of the first 1 + (k mod 4) verbs. */
 function calls(users: number): Call[] {
   return Array.from({ length: users }, (_, k) => {
     const user = `user-${String(k).padStart(2, '0')}${k % 7 === 0 ? 'é' : ''}`;
