@@ -4,6 +4,7 @@ import type { ActorCondition, SearchContext } from '../port';
 import { meetsThreshold } from '../../../values/threshold-comparison';
 import { eventsIndexName } from './naming';
 import { searchAnswer, type OpenSearchTarget } from './opensearch-search';
+import { MOST_BUCKETS_A_PAGE } from './search-request';
 import { toOpenSearchQuery } from './query-body';
 import type { AggregationBody, SearchBody } from './request-types';
 import { mappedField } from './stored-source';
@@ -26,7 +27,7 @@ import { mappedField } from './stored-source';
  */
 
 /** Most actors a composite page covers (before the selector drops those below the threshold). */
-export const MOST_ACTORS_PER_PAGE = 65_000;
+export const MOST_ACTORS_PER_PAGE = MOST_BUCKETS_A_PAGE;
 /** What one page's distinct counts may ask of the node's memory. */
 const DISTINCT_PAGE_BYTES = 64 * 1024 * 1024;
 
@@ -237,7 +238,7 @@ async function actorsPrunedOnTheShard(
   fewest: number,
   pageSize: number = actorsPerPage(condition),
 ): Promise<string[] | undefined> {
-  const answer = await searchAnswer(target, context, prunedActorsBody(target, context, condition, fewest, pageSize), {}, month);
+  const answer = await searchAnswer(target, context, prunedActorsBody(target, context, condition, fewest, pageSize), { index: month });
   if ((answer._shards?.total ?? 0) > 1) return undefined;
   const buckets = (answer.aggregations as { actors?: { buckets?: readonly PrunedBucket[] } } | undefined)?.actors?.buckets ?? [];
   if (buckets.length >= pageSize) return undefined;

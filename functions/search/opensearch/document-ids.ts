@@ -1,7 +1,7 @@
 import type { QueryNode } from '../../../schemas/search-tree';
 import type { SearchContext, SearchHit } from '../port';
-import { MOST_ACTORS_PER_PAGE } from './actor-conditions';
 import { searchAnswer, wrapped, type OpenSearchTarget } from './opensearch-search';
+import { MOST_BUCKETS_A_PAGE } from './search-request';
 import { DOC_ID_FIELD } from './stored-source';
 
 /**
@@ -15,7 +15,7 @@ export async function* documentIdsInOrder(
   target: OpenSearchTarget,
   context: SearchContext,
   query: QueryNode,
-  pageSize: number = MOST_ACTORS_PER_PAGE,
+  pageSize: number = MOST_BUCKETS_A_PAGE,
 ): AsyncGenerator<readonly SearchHit[]> {
   let after: Record<string, string> | undefined;
   for (;;) {

@@ -66,7 +66,10 @@ export interface OpenSearchIndexOptions {
   readonly searchBackpressure?: 'monitor_only' | 'enforced';
   /** Actors a page of a cohort condition covers (default: as many as the node allows); tests shrink it to walk several pages. */
   readonly actorsPerPage?: number;
-  /** Profiles a page of a cohort's member walk holds, and the most actors looked up by id (default 10,000); tests shrink it to take both ways. */
+  /**
+   * Profiles a page of a cohort's member walk holds (default 10,000 hits, or 65,000 ids listed
+   * alone), and the most actors looked up by id (10,000); tests shrink it to take every way.
+   */
   readonly membersPerPage?: number;
 }
 

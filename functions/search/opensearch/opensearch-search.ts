@@ -43,7 +43,7 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
   body.track_total_hits = trackTotalHits(request.track_total_hits);
   if (body.aggs !== undefined) await withZeroBuckets(target, context, body.aggs, request.aggs);
 
-  const run = (page: SearchBody) => searchAnswer(target, context, page, request.aggs);
+  const run = (page: SearchBody) => searchAnswer(target, context, page, { aggs: request.aggs });
   const answer = pagesByTime(body) ? await timeThenIdPage(body, (hit: OpenSearchHit) => hitId(context, hit), run) : await run(body);
   assertAnswerBuckets(answer.aggregations, request.aggs);
   const idPosition = request._source === false ? idSortPosition(effectiveSort(context.kind, request.sort)) : undefined;
@@ -60,16 +60,16 @@ export async function searchOpenSearch(target: OpenSearchTarget, context: Search
 }
 
 /**
- * One `_search` over the context's kind (its indices, or the one named), as every read of the adapter
- * sends it (searches, analyses, cohort conditions): stopped by the context's signal, a refused body a 400 naming why (the bucket
- * cap naming the aggregation of `aggs`), and a partial answer (a shard failed) refused.
+ * One `_search` over the context's kind (its indices, or `index` alone), as every read of the
+ * adapter sends it (searches, analyses, cohort conditions): stopped by the context's signal, a
+ * refused body a 400 naming why (the bucket cap naming the aggregation of `aggs`), and a partial
+ * answer (a shard failed) refused.
  */
 export async function searchAnswer(
   target: OpenSearchTarget,
   context: SearchContext,
   body: SearchBody,
-  aggs: Record<string, AggregationNode> = {},
-  index: string = readTarget(target.prefix, context.kind),
+  { aggs = {}, index = readTarget(target.prefix, context.kind) }: { aggs?: Record<string, AggregationNode>; index?: string } = {},
 ): Promise<OpenSearchSearchAnswer> {
   const answer = (await send(() => searchRequest(target.client, index, body), aggs, context.signal)) as OpenSearchSearchAnswer;
   failOnShardFailures(answer, aggs);

@@ -5,6 +5,9 @@ import { serialiseBody } from './sort';
 /** Reads that may target indices not created yet (no event in that month) find nothing instead of failing. */
 export const LENIENT_TARGET = { ignore_unavailable: true, allow_no_indices: true } as const;
 
+/** The most buckets a page of the adapter's own listings asks of the node: within its search.max_buckets (65,535). */
+export const MOST_BUCKETS_A_PAGE = 65_000;
+
 /**
  * One `_search` request, its body built to request-types.ts. Sent as text through the transport:
  * serialiseBody writes the long extremes of search_after exactly, which a JS number cannot hold,
