@@ -29,15 +29,18 @@ function duckDbTypedMetadata(): ConformanceBackend {
   return { name: 'DuckDB, metadata keys typed', open: () => createDuckDbSearchIndex({ path: ':memory:', typedMetadata }), dispose: async () => {} };
 }
 
-/** Small pages: cohort conditions walk several pages, and member walks both look up a few actors and list every profile. */
-const SMALL_PAGES = { actorsPerPage: 3, membersPerPage: 4 } as const;
+/**
+ * Small pages: cohort conditions walk several pages, member walks both look up a few actors and
+ * list every profile, and funnels and retention read their windows in several passes, some at once.
+ */
+const SMALL_PAGES = { actorsPerPage: 3, membersPerPage: 4, eventsPerAnalysisPass: 40 } as const;
 
 function openSearch(endpoint: string, pages?: typeof SMALL_PAGES): ConformanceBackend {
   const client = createOpenSearchClient({ endpoint, signWithIam: false });
   // A prefix of its own, so runs sharing a cluster never see each other's indices.
   const prefix = `conformance-${randomUUID().slice(0, 8)}-`;
   return {
-    name: `OpenSearch ${endpoint}${pages === undefined ? '' : `, cohort conditions ${pages.actorsPerPage} actors a page, members ${pages.membersPerPage} a page`}`,
+    name: `OpenSearch ${endpoint}${pages === undefined ? '' : `, cohort conditions ${pages.actorsPerPage} actors a page, members ${pages.membersPerPage} a page, analyses ${pages.eventsPerAnalysisPass} events a pass`}`,
     open: async () => {
       const index = createOpenSearchIndex({ client, indexPrefix: prefix, ...pages });
       await index.ensureReady();
@@ -67,7 +70,7 @@ function duckDbOnDisk(): ConformanceBackend {
  * OPENSEARCH_URL names. OpenSearch is the reference semantics of the DSL.
  */
 export function conformanceBackends(
-  options: { duckDbOnDisk?: boolean; duckDbTypedMetadata?: boolean; openSearchSmallActorPages?: boolean } = {},
+  options: { duckDbOnDisk?: boolean; duckDbTypedMetadata?: boolean; openSearchSmallPages?: boolean } = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ConformanceBackend[] {
   if (!env.OPENSEARCH_URL)
@@ -79,8 +82,8 @@ export function conformanceBackends(
     ...(options.duckDbOnDisk ? [duckDbOnDisk()] : []),
     ...(options.duckDbTypedMetadata ? [duckDbTypedMetadata()] : []),
     openSearch(env.OPENSEARCH_URL),
-    // Cohort conditions' actors over many composite pages, as a large tenant's are.
-    ...(options.openSearchSmallActorPages ? [openSearch(env.OPENSEARCH_URL, SMALL_PAGES)] : []),
+    // Cohort conditions’ actors over many composite pages and analyses in many passes, as a large tenant’s are.
+    ...(options.openSearchSmallPages ? [openSearch(env.OPENSEARCH_URL, SMALL_PAGES)] : []),
   ];
 }
 

@@ -7,9 +7,12 @@ import type { QueryNode } from '../../../schemas/search-tree';
 import type { SearchContext } from '../port';
 import { FUNNEL_SCRIPTS, RETENTION_SCRIPTS } from './journey-scripts';
 import { toOpenSearchQuery } from './query-body';
-import { searchAnswer, totalOf, type OpenSearchTarget } from './opensearch-search';
+import { searchAnswer, type OpenSearchTarget } from './opensearch-search';
+import { actorRanges, PASSES_AT_ONCE, withinActorRange, type ActorRange } from './analysis-passes';
+import { valuesInOrder, type CountedValue } from './values-in-order';
 import type { QueryClause, SearchAfter, SearchBody, SortClause } from './request-types';
 import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
+import { mapWithConcurrency } from '../../shared/concurrency';
 
 /**
  * Funnels and retention on OpenSearch, exact, in one scripted_metric aggregation over the window
@@ -21,19 +24,9 @@ import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
  * (ordered by id) is left to followByIds, which reads those actors' events with ids and applies
  * actor-journeys.ts in the Lambda.
  *
- * Memory is bounded by reading at most EVENTS_PER_PASS events in one request, and the scripts' loops
- * by at most ACTORS_PER_PASS actors: a bigger window is read in passes over disjoint sets of actors
- * (a count first says how many passes).
+ * A window is read in passes over contiguous ranges of actors (analysis-passes.ts), PASSES_AT_ONCE
+ * at a time, after a listing of its actors says how many events each range holds.
  */
-
-/** The events one pass holds on the cluster (about 150 bytes each in the funnel's state). */
-export const EVENTS_PER_PASS = 1_000_000;
-/**
- * The actors one pass holds: Painless stops a function call after 1,000,000 loop iterations, and a
- * script's body loops twice over its shard's actors (journey-scripts.ts). The count is an estimate
- * (a cardinality within a few per cent), well under the 500,000 the loops allow.
- */
-export const ACTORS_PER_PASS = 200_000;
 
 type Script = { source: string; lang: 'painless' };
 const painless = (source: string): Script => ({ source, lang: 'painless' });
@@ -57,18 +50,17 @@ export function maskedEvents(
   };
 }
 
-/** One pass: the scripted_metric over the masked events, for the actors of pass `part` of `parts`. */
+/** One pass: the scripted_metric over the masked events of the range's actors. */
 export function journeyBody(
   query: QueryClause,
   scripts: typeof FUNNEL_SCRIPTS | typeof RETENTION_SCRIPTS,
-  params: Record<string, unknown>,
-  part: number,
-  parts: number,
+  params: Record<string, unknown> & { actor: string },
+  range: ActorRange,
 ): SearchBody {
   return {
     size: 0,
     track_total_hits: false,
-    query,
+    query: withinActorRange(query, params.actor, range),
     aggs: {
       journeys: {
         scripted_metric: {
@@ -76,30 +68,34 @@ export function journeyBody(
           map_script: painless(scripts.map_script),
           combine_script: painless(scripts.combine_script),
           reduce_script: painless(scripts.reduce_script),
-          params: { ...params, part, parts },
+          params,
         },
       },
     },
   };
 }
 
-/** Each pass's reduced value, in turn. */
+/** How an analysis reads its window: the events a pass holds, and the actors a page of their listing covers. */
+export interface PassSizes {
+  readonly eventsPerPass?: number;
+  readonly actorsPerPage?: number;
+}
+
+/** Each pass's reduced value: the window's actors listed, cut into ranges, and the ranges read PASSES_AT_ONCE at a time. */
 async function eachPass(
   target: OpenSearchTarget,
   context: SearchContext,
   query: QueryClause,
   by: FunnelQuery['by'],
-  body: (part: number, parts: number) => SearchBody,
+  body: (range: ActorRange) => SearchBody,
+  sizes: PassSizes,
 ): Promise<unknown[]> {
-  const counted = await searchAnswer(target, context, { size: 0, track_total_hits: true, query, aggs: { actors: { cardinality: { field: by } } } });
-  const actors = Number((counted.aggregations as { actors?: { value?: number } } | undefined)?.actors?.value ?? 0);
-  const parts = Math.max(1, Math.ceil(totalOf(counted.hits?.total) / EVENTS_PER_PASS), Math.ceil(actors / ACTORS_PER_PASS));
-  const values: unknown[] = [];
-  for (let part = 0; part < parts; part += 1) {
-    const answer = await searchAnswer(target, context, body(part, parts));
-    values.push((answer.aggregations as { journeys?: { value?: unknown } } | undefined)?.journeys?.value);
-  }
-  return values;
+  const actors: CountedValue[] = [];
+  for await (const page of valuesInOrder(target, context, query, by, sizes.actorsPerPage)) for (const actor of page) actors.push(actor);
+  return mapWithConcurrency(actorRanges(actors, sizes.eventsPerPass), PASSES_AT_ONCE, async (range) => {
+    const answer = await searchAnswer(target, context, body(range));
+    return (answer.aggregations as { journeys?: { value?: unknown } } | undefined)?.journeys?.value;
+  });
 }
 
 interface FunnelPass {
@@ -108,7 +104,7 @@ interface FunnelPass {
   readonly ambiguous: readonly string[];
 }
 
-export async function funnelOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
+export async function funnelOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: FunnelQuery, sizes: PassSizes = {}): Promise<FunnelAnswer> {
   const events = maskedEvents(
     target,
     context,
@@ -116,7 +112,7 @@ export async function funnelOnOpenSearch(target: OpenSearchTarget, context: Sear
     query.steps.map((step) => step.query),
   );
   const params = { actor: query.by, steps: query.steps.length, window: query.windowMs };
-  const passes = (await eachPass(target, context, events, query.by, (part, parts) => journeyBody(events, FUNNEL_SCRIPTS, params, part, parts))) as (
+  const passes = (await eachPass(target, context, events, query.by, (range) => journeyBody(events, FUNNEL_SCRIPTS, params, range), sizes)) as (
     | FunnelPass
     | undefined
   )[];
@@ -186,10 +182,11 @@ export async function retentionOnOpenSearch(
   context: SearchContext,
   query: RetentionQuery,
   periods: RetentionPeriods,
+  passSizes: PassSizes = {},
 ): Promise<RetentionAnswer> {
   const events = maskedEvents(target, context, query.by, [query.first, query.returning]);
   const params = { actor: query.by, starts: periods.starts, periods: query.periods };
-  const passes = (await eachPass(target, context, events, query.by, (part, parts) => journeyBody(events, RETENTION_SCRIPTS, params, part, parts))) as (
+  const passes = (await eachPass(target, context, events, query.by, (range) => journeyBody(events, RETENTION_SCRIPTS, params, range), passSizes)) as (
     | Record<string, number>
     | undefined
   )[];

@@ -7,8 +7,8 @@ import { TIME_FIELD } from './stored-source';
  * constant_score of 2^k, so `_score` is the bitmask of the queries it matched (sums of distinct
  * powers of two are exact in a float up to 2^24). Painless never evaluates a query itself.
  *
- * Every script skips actors outside its pass (`params.part` of `params.parts`, by the actor's
- * String hashCode), so a window too big for one pass's memory is read in several.
+ * A window too big for one pass's memory is read in several, each over a range of actors that its
+ * query selects (analysis-passes.ts), so the scripts see only their pass's events.
  *
  * The rules are those of analyses/actor-journeys.ts (and DuckDB's SQL): events ordered by time,
  * then id; a step is the first event of that step strictly after the previous step's event, at
@@ -16,18 +16,17 @@ import { TIME_FIELD } from './stored-source';
  * first_event, and it returned in each later period holding one of its returning events.
  */
 
-/** Shared by both map scripts: the event's actor (or null), pass check included. */
+/** Shared by both map scripts: the event's actor (the query keeps only events that have one), time and mask. */
 const ACTOR = `
   def values = doc[params.actor];
   String actor = values.size() == 0 ? null : values.get(0);
-  if (actor != null && params.parts > 1 && Math.abs(actor.hashCode() % params.parts) != params.part) { actor = null; }
   int mask = (int) Math.round(_score);
   long time = doc['${TIME_FIELD}'].value.toInstant().toEpochMilli();`;
 
 /**
  * Painless stops a script after 1,000,000 loop iterations, counted per function call. So no loop
  * here runs over all of a pass's events in one call: a script's own body loops over actors (a pass
- * holds at most ACTORS_PER_PASS of them, event-analyses.ts), and loops over one actor's events run
+ * holds at most ACTORS_PER_PASS of them, analysis-passes.ts), and loops over one actor's events run
  * in helper functions, over chunks of at most CHUNK events each.
  */
 const CHUNK = 500_000;

@@ -32,7 +32,7 @@ import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type 
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
 import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
 import { actorsMeetingOnOpenSearch } from './actor-conditions';
-import { documentIdsInOrder } from './document-ids';
+import { documentIdsInOrder } from './values-in-order';
 import { voidEventsOpenSearch } from './event-voids';
 import { compactSettledMonths } from './compaction';
 import {
@@ -64,13 +64,18 @@ export interface OpenSearchIndexOptions {
    * tenant's heavy searches cannot starve the others'); unset: the cluster's own setting is kept.
    */
   readonly searchBackpressure?: 'monitor_only' | 'enforced';
-  /** Actors a page of a cohort condition covers (default: as many as the node allows); tests shrink it to walk several pages. */
+  /**
+   * Actors a page of a cohort condition, or of a funnel's or retention table's listing of its actors,
+   * covers (default: as many as the node allows); tests shrink it to walk several pages.
+   */
   readonly actorsPerPage?: number;
   /**
    * Profiles a page of a cohort's member walk holds (default 10,000 hits, or 65,000 ids listed
    * alone), and the most actors looked up by id (10,000); tests shrink it to take every way.
    */
   readonly membersPerPage?: number;
+  /** The events one pass of a funnel or retention table holds (default 500,000, two passes at once); tests shrink it to read a window in several passes. */
+  readonly eventsPerAnalysisPass?: number;
 }
 
 export function createOpenSearchIndex(options: OpenSearchIndexOptions): SearchableIndex {
@@ -84,6 +89,7 @@ export function createOpenSearchIndex(options: OpenSearchIndexOptions): Searchab
     options.searchBackpressure,
     options.actorsPerPage,
     options.membersPerPage,
+    options.eventsPerAnalysisPass,
   );
 }
 
@@ -121,6 +127,7 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly searchBackpressure?: 'monitor_only' | 'enforced',
     private readonly actorsPerPage?: number,
     private readonly membersPerPage?: number,
+    private readonly eventsPerAnalysisPass?: number,
   ) {
     this.target = {
       client,
@@ -257,11 +264,14 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
-    return funnelOnOpenSearch(this.target, context, query);
+    return funnelOnOpenSearch(this.target, context, query, { eventsPerPass: this.eventsPerAnalysisPass, actorsPerPage: this.actorsPerPage });
   }
 
   async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
-    return retentionOnOpenSearch(this.target, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone));
+    return retentionOnOpenSearch(this.target, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone), {
+      eventsPerPass: this.eventsPerAnalysisPass,
+      actorsPerPage: this.actorsPerPage,
+    });
   }
 
   actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]> {

@@ -57,7 +57,7 @@ function byHand(all: readonly Call[], condition: ActorCondition, range: { from: 
     .sort(compareUtf8);
 }
 
-describe.each(conformanceBackends({ openSearchSmallActorPages: true }))('cohort conditions’ actors: $name', (backend) => {
+describe.each(conformanceBackends({ openSearchSmallPages: true }))('cohort conditions’ actors: $name', (backend) => {
   const opened = indexForTests(backend);
   const scope: TenantScope = { org_id: 'org-actors', app_id: `app-${randomUUID()}` };
   const made = calls(40);

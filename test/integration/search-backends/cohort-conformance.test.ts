@@ -11,7 +11,7 @@ import { cohort, criteriaOf, expectedMembers, NOW, world, type World } from '../
  * from the same random profiles, events and subscriptions (never from a backend's answer).
  */
 
-describe.each(conformanceBackends({ openSearchSmallActorPages: true }))('behavioural cohorts: $name', (backend) => {
+describe.each(conformanceBackends({ openSearchSmallPages: true }))('behavioural cohorts: $name', (backend) => {
   const opened = indexForTests(backend);
 
   const load = async (data: World): Promise<TenantScope> => {

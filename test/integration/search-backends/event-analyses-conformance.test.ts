@@ -11,7 +11,7 @@ import { conformanceBackends, indexForTests } from '../../conformance/backends';
  * from the same random events (never from a backend's answer).
  */
 
-describe.each(conformanceBackends())('funnels and retention: $name', (backend) => {
+describe.each(conformanceBackends({ openSearchSmallPages: true }))('funnels and retention: $name', (backend) => {
   const opened = indexForTests(backend);
 
   const load = async (events: readonly Call[]): Promise<TenantScope> => {

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { actorFunnel, FunnelTally } from '../../../functions/search/analyses/actor-journeys';
 import { funnelAnswer } from '../../../functions/search/analyses/analysis-answers';
 import { parseFunnelBody, parseRetentionBody } from '../../../functions/search/analyses/parse-analyses';
-import { EVENTS_PER_PASS, maskedEvents } from '../../../functions/search/opensearch/event-analyses';
+import { maskedEvents } from '../../../functions/search/opensearch/event-analyses';
+import {
+  ACTORS_PER_PASS,
+  actorRanges,
+  EVENTS_PER_PASS,
+  PASSES_AT_ONCE,
+  passesFor,
+  SPLIT_FROM_EVENTS,
+} from '../../../functions/search/opensearch/analysis-passes';
 import { createOpenSearchIndex, tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
 import { fakeOpenSearch, type RecordedRequest } from './support/fake-opensearch';
 import type { SearchContext } from '../../../functions/search/port';
@@ -54,22 +62,39 @@ describe('funnels and retention on OpenSearch', () => {
   });
 });
 
+/** The order of a keyword field's values (UTF-8 bytes), which OpenSearch's composite and range follow. */
+const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 describe('funnels and retention on a scripted OpenSearch cluster', () => {
-  // The count that sizes the passes is a search too: size 0, every hit counted.
-  const isCount = (request: RecordedRequest) => JSON.parse(request.body!).track_total_hits === true;
-  const counted = (count: number) => ({ status: 200, body: { took: 1, hits: { total: { value: count }, hits: [] } } });
+  // The listing of the window's actors that cuts the passes is a search too: a composite aggregation over the actor.
+  const isCount = (request: RecordedRequest) => JSON.parse(request.body!).aggs?.values?.composite !== undefined;
+  const listed = (actors: Record<string, number>) => ({
+    status: 200,
+    body: {
+      took: 1,
+      hits: { hits: [] },
+      aggregations: { values: { buckets: Object.entries(actors).map(([value, count]) => ({ key: { value }, doc_count: count })) } },
+    },
+  });
+  const counted = (count: number) => listed({ u1: count });
   const searches = (requests: RecordedRequest[]) => requests.filter((request) => !isCount(request)).map((request) => JSON.parse(request.body!));
 
-  it("add up the passes' counts, with medians over every pass's times, and split a big window into passes of disjoint actors", async () => {
-    const passes = [
-      { reached: [2, 1], gaps: [[], [60_000]], ambiguous: [] },
-      { reached: [1, 1], gaps: [[], [180_000]], ambiguous: [] },
-      { reached: [1, 0], gaps: [[], []], ambiguous: [] },
-    ];
+  it("add up the passes' counts, with medians over every pass's times, and split a big window into passes over ranges of actors", async () => {
+    // 1.1 M events: three passes' worth, rounded up to four (two rounds of two); a's 600,000 cannot be split.
+    const actors = { a: 600_000, b: 300_000, c: 199_999, d: 1 };
+    const passes: Record<string, unknown> = {
+      ':a': { reached: [2, 1], gaps: [[], [60_000]], ambiguous: [] },
+      'a:b': { reached: [1, 1], gaps: [[], [180_000]], ambiguous: [] },
+      'b:': { reached: [1, 0], gaps: [[], []], ambiguous: [] },
+    };
+    const rangeOf = (body: any) => {
+      const bounds = body.query.bool?.filter?.[0]?.range?.user_id ?? {};
+      return `${bounds.gt ?? ''}:${bounds.lte ?? ''}`;
+    };
     const { client, requests } = fakeOpenSearch((request) =>
       isCount(request)
-        ? counted(2 * EVENTS_PER_PASS + 1)
-        : { status: 200, body: { took: 1, hits: { hits: [] }, aggregations: { journeys: { value: passes[searches(requests).length - 1] } } } },
+        ? listed(actors)
+        : { status: 200, body: { took: 1, hits: { hits: [] }, aggregations: { journeys: { value: passes[rangeOf(JSON.parse(request.body!))] } } } },
     );
     const answer = await createOpenSearchIndex({ client, indexPrefix: 'p-' }).funnel(context, twoSteps);
     expect(answer.exact).toBe(true);
@@ -77,19 +102,66 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
       [4, 2, 120_000],
       [2, null, null],
     ]);
-    const params = searches(requests).map((body) => body.aggs.journeys.scripted_metric.params);
-    expect(params.map(({ part, parts }) => [part, parts])).toEqual([
-      [0, 3],
-      [1, 3],
-      [2, 3],
-    ]);
-    expect(params[0]).toMatchObject({ actor: 'user_id', steps: 2, window: twoSteps.windowMs });
+    const bodies = searches(requests);
+    expect(bodies.map(rangeOf).sort()).toEqual([':a', 'a:b', 'b:']);
+    // Each pass keeps the masked query's scores (must) and selects its actors without scoring (filter).
+    for (const body of bodies) {
+      expect(body.query.bool.must).toHaveLength(1);
+      expect(body.query.bool.must[0].bool.should).toHaveLength(2);
+    }
+    expect(bodies[0].aggs.journeys.scripted_metric.params).toMatchObject({ actor: 'user_id', steps: 2, window: twoSteps.windowMs });
+  });
+
+  it('cut the listed actors into ranges that cover every actor once, each within a pass, as many as the window needs', () => {
+    const listing = fc
+      .uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { maxLength: 60 })
+      .chain((names) =>
+        fc.tuple(fc.constant([...names].sort(byUtf8)), fc.array(fc.integer({ min: 1, max: 400 }), { minLength: names.length, maxLength: names.length })),
+      );
+    fc.assert(
+      fc.property(listing, fc.integer({ min: 50, max: 5_000 }), ([names, counts], eventsPerPass) => {
+        const actors = names.map((value, i) => ({ value, count: counts[i]! }));
+        const ranges = actorRanges(actors, eventsPerPass);
+        const events = counts.reduce((sum, count) => sum + count, 0);
+        // Every actor in exactly one range; the ends unbounded, so actors the listing missed are read too.
+        const holding = (value: string) =>
+          ranges.filter(
+            (range) => (range.after === undefined || byUtf8(value, range.after) > 0) && (range.upTo === undefined || byUtf8(value, range.upTo) <= 0),
+          );
+        for (const { value } of actors) expect(holding(value)).toHaveLength(1);
+        expect(ranges[0]!.after).toBeUndefined();
+        expect(ranges[ranges.length - 1]!.upTo).toBeUndefined();
+        // A range is cut as soon as it reaches its share of the events (at most a pass's): it passes that by its last actor's events at most.
+        const share = Math.ceil(events / passesFor(events, actors.length, eventsPerPass));
+        expect(share).toBeLessThanOrEqual(eventsPerPass);
+        for (const range of ranges) {
+          const inRange = actors.filter(({ value }) => holding(value)[0] === range);
+          const held = inRange.reduce((sum, actor) => sum + actor.count, 0);
+          if (inRange.length > 0) expect(held - inRange[inRange.length - 1]!.count).toBeLessThan(share);
+        }
+        expect(ranges.length).toBeLessThanOrEqual(passesFor(events, actors.length, eventsPerPass));
+      }),
+    );
+  });
+
+  it('read a window in passes that each hold at most a pass of events and actors, whole rounds of passes in flight for a window worth splitting', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 20 * EVENTS_PER_PASS }), fc.nat({ max: 20 * ACTORS_PER_PASS }), (events, actors) => {
+        const parts = passesFor(events, actors);
+        expect(events / parts).toBeLessThanOrEqual(EVENTS_PER_PASS);
+        expect(actors / parts).toBeLessThanOrEqual(ACTORS_PER_PASS);
+        if (events >= SPLIT_FROM_EVENTS) expect(parts % PASSES_AT_ONCE).toBe(0);
+        else if (actors <= ACTORS_PER_PASS) expect(parts).toBe(1);
+        // No more passes than the bounds and the rounding ask for.
+        expect(parts).toBeLessThan(Math.max(1, Math.ceil(events / EVENTS_PER_PASS), Math.ceil(actors / ACTORS_PER_PASS)) + PASSES_AT_ONCE);
+      }),
+    );
   });
 
   it('follow the actors the script names as tied by their ids, in time-then-id order, and count them with the rest', async () => {
     const hit = (actor: string, time: number, id: string, mask: number) => ({ _score: mask, sort: [time, id], fields: { user_id: [actor] } });
     const { client, requests } = fakeOpenSearch((request) => {
-      if (isCount(request)) return counted(10);
+      if (isCount(request)) return listed({ u7: 2 });
       if (searches(requests).length === 1)
         return {
           status: 200,
