@@ -8,7 +8,7 @@ import type { QueryClause } from './request-types';
  * before they are scored or scripted, so every pass costs its own share of the window. (Passes
  * over a hash of the actor read every event of the window each: at 5 M events, four passes two at
  * a time took 3.2–3.5 s, four ranges 1.5–1.6 s.) The ranges are cut from a listing of the window's
- * actors with their events' counts, so each range's events are known before it is read.
+ * actors with their events' counts, so each range's events are known, within a cut step, before it is read.
  */
 
 /** The events the passes in flight hold on the cluster together (about 150 bytes each in the funnel's state). */
@@ -41,33 +41,55 @@ export function passesFor(events: number, actors: number, eventsPerPass = EVENTS
   return events < SPLIT_FROM_EVENTS ? needed : Math.ceil(needed / PASSES_AT_ONCE) * PASSES_AT_ONCE;
 }
 
+/** Cut points a pass's worth of events is divided into: the ranges are cut at these, so a range meets its share within 1/64 of a pass. */
+const CUT_POINTS_A_PASS = 64;
+
 /**
- * The window's actors (ascending, each with its events' count) cut into contiguous ranges of about
- * equal events, none over ACTORS_PER_PASS actors. Together they cover every actor, those the
- * listing did not see included (the first range has no lower bound, the last no upper), and no
- * actor is in two. One actor's events are never split, so a range may pass the share by that actor's.
+ * The window's actors, added as their listing streams in (ascending, each with its events' count),
+ * cut into contiguous ranges of about equal events, none over ACTORS_PER_PASS actors. Together the
+ * ranges cover every actor, those the listing did not see included (the first range has no lower
+ * bound, the last no upper), and no actor is in two. Only a cut point every 1/64 of a pass's events
+ * is kept, not every actor, so a window of millions of actors costs the Lambda little memory. One
+ * actor's events are never split, so a range may pass its share by that actor's and a cut step.
  */
-export function actorRanges(actors: readonly CountedValue[], eventsPerPass = EVENTS_PER_PASS): ActorRange[] {
-  const events = actors.reduce((sum, actor) => sum + actor.count, 0);
-  const passes = passesFor(events, actors.length, eventsPerPass);
-  if (passes === 1) return [{}];
-  const share = Math.ceil(events / passes);
-  const ranges: ActorRange[] = [];
-  let after: string | undefined;
-  let eventsInRange = 0;
-  let actorsInRange = 0;
-  actors.forEach((actor, i) => {
-    eventsInRange += actor.count;
-    actorsInRange += 1;
-    if (i < actors.length - 1 && (eventsInRange >= share || actorsInRange >= ACTORS_PER_PASS)) {
-      ranges.push({ ...(after === undefined ? {} : { after }), upTo: actor.value });
-      after = actor.value;
-      eventsInRange = 0;
-      actorsInRange = 0;
+export class ActorRangeCutter {
+  private readonly cutStep: number;
+  private readonly points: { readonly upTo: string; readonly events: number; readonly actors: number }[] = [];
+  private events = 0;
+  private actors = 0;
+
+  constructor(private readonly eventsPerPass = EVENTS_PER_PASS) {
+    this.cutStep = Math.max(1, Math.floor(eventsPerPass / CUT_POINTS_A_PASS));
+  }
+
+  add(actor: CountedValue): void {
+    this.events += actor.count;
+    this.actors += 1;
+    const last = this.points[this.points.length - 1];
+    if (this.events - (last?.events ?? 0) >= this.cutStep) this.points.push({ upTo: actor.value, events: this.events, actors: this.actors });
+  }
+
+  ranges(): ActorRange[] {
+    const passes = passesFor(this.events, this.actors, this.eventsPerPass);
+    if (passes === 1) return [{}];
+    const share = Math.ceil(this.events / passes);
+    const ranges: ActorRange[] = [];
+    let after: string | undefined;
+    let cutEvents = 0;
+    let cutActors = 0;
+    for (const point of this.points) {
+      // A cut after the last actor would leave the last range empty.
+      if (point.actors === this.actors) break;
+      if (point.events - cutEvents >= share || point.actors - cutActors >= ACTORS_PER_PASS) {
+        ranges.push({ ...(after === undefined ? {} : { after }), upTo: point.upTo });
+        after = point.upTo;
+        cutEvents = point.events;
+        cutActors = point.actors;
+      }
     }
-  });
-  ranges.push(after === undefined ? {} : { after });
-  return ranges;
+    ranges.push(after === undefined ? {} : { after });
+    return ranges;
+  }
 }
 
 /** The events of the range's actors among those of `query`, their scores (the steps' mask) kept. */

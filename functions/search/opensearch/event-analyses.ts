@@ -8,8 +8,8 @@ import type { SearchContext } from '../port';
 import { FUNNEL_SCRIPTS, RETENTION_SCRIPTS } from './journey-scripts';
 import { toOpenSearchQuery } from './query-body';
 import { searchAnswer, type OpenSearchTarget } from './opensearch-search';
-import { actorRanges, PASSES_AT_ONCE, withinActorRange, type ActorRange } from './analysis-passes';
-import { valuesInOrder, type CountedValue } from './values-in-order';
+import { ActorRangeCutter, PASSES_AT_ONCE, withinActorRange, type ActorRange } from './analysis-passes';
+import { valuesInOrder } from './values-in-order';
 import type { QueryClause, SearchAfter, SearchBody, SortClause } from './request-types';
 import { DOC_ID_FIELD, TIME_FIELD } from './stored-source';
 import { mapWithConcurrency } from '../../shared/concurrency';
@@ -90,9 +90,9 @@ async function eachPass(
   body: (range: ActorRange) => SearchBody,
   sizes: PassSizes,
 ): Promise<unknown[]> {
-  const actors: CountedValue[] = [];
-  for await (const page of valuesInOrder(target, context, query, by, sizes.actorsPerPage)) for (const actor of page) actors.push(actor);
-  return mapWithConcurrency(actorRanges(actors, sizes.eventsPerPass), PASSES_AT_ONCE, async (range) => {
+  const cutter = new ActorRangeCutter(sizes.eventsPerPass);
+  for await (const page of valuesInOrder(target, context, query, by, sizes.actorsPerPage)) for (const actor of page) cutter.add(actor);
+  return mapWithConcurrency(cutter.ranges(), PASSES_AT_ONCE, async (range) => {
     const answer = await searchAnswer(target, context, body(range));
     return (answer.aggregations as { journeys?: { value?: unknown } } | undefined)?.journeys?.value;
   });
