@@ -88,6 +88,25 @@ describe.each(conformanceBackends({ openSearchSmallPages: true }))('funnels and 
     );
   });
 
+  it('a funnel over actors whose names sort differently in UTF-8 and UTF-16 counts as the rule written out does (passes cut between them)', async () => {
+    // An astral character sorts after a fullwidth one in UTF-8 and UTF-16 code points, before it in UTF-16 units.
+    const names: Record<string, string> = { u1: '𝒳', u2: 'ｚ', u3: 'a', u4: 'ab' };
+    await fc.assert(
+      fc.asyncProperty(callsOver(300), fc.array(step, { minLength: 2, maxLength: 3 }), async (drawn, steps) => {
+        const events = drawn.map((call) => ({ ...call, ...(call.user === undefined ? {} : { user: names[call.user] ?? call.user }) }));
+        const scope = await load(events);
+        const answer = await opened().funnel(
+          context(scope, BASE, BASE + DAY),
+          parseFunnelBody({ steps: steps.map((spec) => ({ query: spec.query })), conversion_window: '90m' }),
+        );
+        expect(answer.steps.map(({ entered, converted, median_time_to_convert_ms }) => ({ entered, converted, median_time_to_convert_ms }))).toEqual(
+          expectedFunnel(events, steps, 90 * MINUTE),
+        );
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it('a funnel sees only the window: events before from or at to take no part', async () => {
     const events: Call[] = [
       { id: 'a', user: 'u1', verb: 'GET', status: 200, at: BASE - MINUTE },
