@@ -104,7 +104,12 @@ interface FunnelPass {
   readonly ambiguous: readonly string[];
 }
 
-export async function funnelOnOpenSearch(target: OpenSearchTarget, context: SearchContext, query: FunnelQuery, sizes: PassSizes = {}): Promise<FunnelAnswer> {
+export async function funnelOnOpenSearch(
+  target: OpenSearchTarget,
+  context: SearchContext,
+  query: FunnelQuery,
+  passSizes: PassSizes = {},
+): Promise<FunnelAnswer> {
   const events = maskedEvents(
     target,
     context,
@@ -112,7 +117,7 @@ export async function funnelOnOpenSearch(target: OpenSearchTarget, context: Sear
     query.steps.map((step) => step.query),
   );
   const params = { actor: query.by, steps: query.steps.length, window: query.windowMs };
-  const passes = (await eachPass(target, context, events, query.by, (range) => journeyBody(events, FUNNEL_SCRIPTS, params, range), sizes)) as (
+  const passes = (await eachPass(target, context, events, query.by, (range) => journeyBody(events, FUNNEL_SCRIPTS, params, range), passSizes)) as (
     | FunnelPass
     | undefined
   )[];

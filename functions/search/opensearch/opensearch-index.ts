@@ -30,7 +30,7 @@ import {
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { bulkChunks, bulkOutcome, DEFAULT_BULK_LIMITS, failedChunkOutcome, type BulkLimits, type BulkResponseItem } from './bulk';
 import { allIndices, assertValidIndexPrefix, documentId, eventsIndexName, PROFILE_KINDS, profileIndexName, readTarget } from './naming';
-import { funnelOnOpenSearch, retentionOnOpenSearch } from './event-analyses';
+import { funnelOnOpenSearch, retentionOnOpenSearch, type PassSizes } from './event-analyses';
 import { actorsMeetingOnOpenSearch } from './actor-conditions';
 import { documentIdsInOrder } from './values-in-order';
 import { voidEventsOpenSearch } from './event-voids';
@@ -118,6 +118,8 @@ export function voidedClauses(voided: VoidedEvents | undefined): QueryClause[] {
 
 class OpenSearchIndex implements SearchableIndex {
   private readonly target: OpenSearchTarget;
+  /** How funnels and retention read their windows: the events a pass holds, the actors a page of their listing. */
+  private readonly analysisPasses: PassSizes;
 
   constructor(
     private readonly client: Client,
@@ -127,8 +129,9 @@ class OpenSearchIndex implements SearchableIndex {
     private readonly searchBackpressure?: 'monitor_only' | 'enforced',
     private readonly actorsPerPage?: number,
     private readonly membersPerPage?: number,
-    private readonly eventsPerAnalysisPass?: number,
+    eventsPerAnalysisPass?: number,
   ) {
+    this.analysisPasses = { eventsPerPass: eventsPerAnalysisPass, actorsPerPage };
     this.target = {
       client,
       prefix,
@@ -264,14 +267,11 @@ class OpenSearchIndex implements SearchableIndex {
   }
 
   funnel(context: SearchContext, query: FunnelQuery): Promise<FunnelAnswer> {
-    return funnelOnOpenSearch(this.target, context, query, { eventsPerPass: this.eventsPerAnalysisPass, actorsPerPage: this.actorsPerPage });
+    return funnelOnOpenSearch(this.target, context, query, this.analysisPasses);
   }
 
   async retention(context: SearchContext, query: RetentionQuery): Promise<RetentionAnswer> {
-    return retentionOnOpenSearch(this.target, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone), {
-      eventsPerPass: this.eventsPerAnalysisPass,
-      actorsPerPage: this.actorsPerPage,
-    });
+    return retentionOnOpenSearch(this.target, context, query, windowPeriods(context.range, context.now, query.interval, context.timeZone), this.analysisPasses);
   }
 
   actorsMeeting(context: SearchContext, condition: ActorCondition): AsyncIterable<readonly string[]> {
