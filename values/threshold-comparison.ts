@@ -1,5 +1,6 @@
-/** How a measured number is compared with a threshold (a cohort condition's operator). */
-export type ThresholdOperator = 'gte' | 'gt' | 'lte' | 'lt' | 'eq';
+/** How a measured number may be compared with a threshold: a cohort condition's operators (its schema reads them from here). */
+export const THRESHOLD_OPERATORS = ['gte', 'gt', 'lte', 'lt', 'eq'] as const;
+export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
 
 /** Whether `measured` compares with `threshold` as the operator says. */
 export function meetsThreshold(measured: number, operator: ThresholdOperator, threshold: number): boolean {

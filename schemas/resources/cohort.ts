@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { TimeZoneName } from '../time-zone';
 import { PageTake } from '../page-take';
 import { EmailPeriod } from './email-template';
+import { THRESHOLD_OPERATORS } from '../../values/threshold-comparison';
 
 /**
  * Spec: NotificationRule. When members enter (`send_on_addition`) or leave (`send_on_removal`) the
@@ -70,7 +71,7 @@ export const CohortEventCondition = z.strictObject({
   measure: z.enum(['count', 'sum_weight', 'distinct']).optional(),
   /** The field whose distinct values are counted (`distinct` only). */
   field: z.string().min(1).max(256).optional(),
-  operator: z.enum(['gte', 'gt', 'lte', 'lt', 'eq']).optional(),
+  operator: z.enum(THRESHOLD_OPERATORS).optional(),
   value: z.number().finite().optional(),
   window: CohortEventWindow,
 });
