@@ -59,6 +59,9 @@ const LAMBDA_ENV: Record<string, string> = {
   PUBLIC_BASE_URL: 'https://management.example.com',
 };
 
+/** esbuild's options as lib/service-function.ts has CDK's NodejsFunction bundle a Lambda. */
+export const AS_CDK_BUNDLES = { bundle: true, minify: true, platform: 'node', target: 'node22', format: 'cjs' } as const;
+
 /**
  * Bundles every Lambda as CDK's NodejsFunction does, three ways, and measures size and module init:
  * the cold-start work that depends on the bundle (the runtime's own start is the same for all).
@@ -71,12 +74,8 @@ export async function benchLambdaBundles(options: { runs?: number } = {}): Promi
     const variant = async (label: string, external: string[], sourcemap: boolean): Promise<BundleVariant> => {
       const outfile = join(outDir, `${name}-${label}.js`);
       const built = await build({
+        ...AS_CDK_BUNDLES,
         entryPoints: [join(root, entry)],
-        bundle: true,
-        minify: true,
-        platform: 'node',
-        target: 'node22',
-        format: 'cjs',
         outfile,
         external,
         sourcemap,

@@ -7,14 +7,15 @@ import type { FunnelAnswer, RetentionAnswer } from '../../schemas/event-analyses
 import { parseFunnelBody, parseRetentionBody } from '../../functions/search/analyses/parse-analyses';
 import { parseRequestRange } from '../../functions/search/dates/request-range';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
-import { createOpenSearchIndex } from '../../functions/search/opensearch/opensearch-index';
 import { commonComponentTemplate, indexTemplates } from '../../functions/search/opensearch/templates';
 import type { SearchableIndex, SearchContext } from '../../functions/search/port';
 import { startOpenSearchNode } from '../local/opensearch-node';
 import { BENCH_FUNNEL, benchRetention } from './event-analyses';
 import { BENCH_COHORTS, benchCohortMembers } from './cohorts';
 import { benchOpenSearchIngest, type IngestRun } from './opensearch-ingest';
-import { assertMeaningful, searchAsTheApiDoes, type SearchQueryResult } from './search';
+import type { searchAsTheApiDoes } from './api-search';
+import { assertMeaningful, type SearchQueryResult } from './search';
+import { apiSearchAsShipped } from './shipped-code';
 import { firstDifference } from './search-compare';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, datasetName, generateSearchData, prepareSearchDataset, type SearchDatasetSpec } from './search-dataset';
 import { BENCH_INDEX_PREFIX, handWrittenQueries, type HandWrittenScope } from './search-opensearch-queries';
@@ -113,9 +114,11 @@ export async function benchSearchOnOpenSearch(
     await rm(home, { recursive: true, force: true });
   }
 
+  // Our side runs as a Lambda runs it, bundled (shipped-code.ts); the client is the hand-written side's.
+  const shipped = await apiSearchAsShipped();
   const node = await startOpenSearchNode({ home, heapMb: HEAP_MB, log });
   const client = new Client({ node: node.url });
-  const index = createOpenSearchIndex({ client, indexPrefix: BENCH_INDEX_PREFIX, replicas: 0 });
+  const index = shipped.createOpenSearchIndex({ client, indexPrefix: BENCH_INDEX_PREFIX, replicas: 0 });
   try {
     let indexedSeconds = kept?.indexedSeconds ?? 0;
     if (!reusable) {
@@ -128,7 +131,7 @@ export async function benchSearchOnOpenSearch(
       await client.cluster.health({ wait_for_status: 'green', timeout: '60s' });
       log(`  reusing the OpenSearch index in ${home} (indexed in ${Math.round(indexedSeconds)} s)`);
     }
-    const queries = await timeDashboardQueries(client, index, dataset.anchor, dataset.sampleEmail, log);
+    const queries = await timeDashboardQueries(client, index, shipped.searchAsTheApiDoes, dataset.anchor, dataset.sampleEmail, log);
     const analyses = await timeAnalyses(client, index, dataset.path, dataset.anchor, log);
     const ingest = await benchOpenSearchIngest(client, dataset.anchor, log);
     const events = spec.events + spec.otherTenantEvents;
@@ -150,6 +153,7 @@ export async function benchSearchOnOpenSearch(
 async function timeDashboardQueries(
   client: Client,
   index: SearchableIndex,
+  searchAsTheApi: typeof searchAsTheApiDoes,
   now: Date,
   sampleEmail: string,
   log: (line: string) => void,
@@ -166,7 +170,7 @@ async function timeDashboardQueries(
     let requests = 0;
     const send: Send = (body) => {
       requests++;
-      return searchAsTheApiDoes(index, query, now, body);
+      return searchAsTheApi(index, query, now, body);
     };
     const ours = await query.ours(send);
     const expected = await handWritten(client, scope);

@@ -1,14 +1,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseSearchRequest } from '../../functions/search/dsl';
 import { parseRequestRange } from '../../functions/search/dates/request-range';
 import { ALLOCATOR_RETURNS_MEMORY, createDuckDbSearchIndex, DEFAULT_MEMORY_LIMIT } from '../../functions/search/duckdb/duckdb-index';
 import { LATE_MATERIALIZATION_MAX_ROWS } from '../../functions/search/duckdb/late-materialization';
-import type { SearchableIndex, SearchContext } from '../../functions/search/port';
+import type { SearchableIndex } from '../../functions/search/port';
+import { searchAsTheApiDoes } from './api-search';
 import { firstDifference } from './search-compare';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn, type SearchDatasetSpec } from './search-dataset';
-import { dashboardQueries, type DashboardQuery, type RunSql, type Send, type SqlScope } from './search-queries';
+import { dashboardQueries, type RunSql, type Send, type SqlScope } from './search-queries';
 import { compareSettled, timeMs, type PairTiming } from './timing';
 
 export const SEARCH_TARGETS = { ratio: 1.5, medianMs: 300, coldMs: 1_000 } as const;
@@ -149,19 +149,6 @@ export async function benchSearch(
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
     bytesPerEvent,
   };
-}
-
-/** One request as the management API serves it: the query parameters and the body parsed, then the search. */
-export function searchAsTheApiDoes(index: SearchableIndex, query: DashboardQuery, now: Date, body: Record<string, unknown>) {
-  const range = parseRequestRange(query.params, now);
-  const context: SearchContext = {
-    scope: BENCH_TENANT,
-    kind: query.kind,
-    range: query.kind === 'events' ? { from: range.from, to: range.to } : undefined,
-    timeZone: range.timeZone,
-    now,
-  };
-  return index.search(context, parseSearchRequest(body, query.kind));
 }
 
 /** Two empty answers agree trivially: the data must give every query something to find. */
