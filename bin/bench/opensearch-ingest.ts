@@ -1,8 +1,10 @@
 import type { Client } from '@opensearch-project/opensearch';
-import { createOpenSearchIndex } from '../../functions/search/opensearch/opensearch-index';
 import type { IndexDocument } from '../../functions/search/port';
 import { DEFAULT_SEARCH_DATASET, hourlyDocuments, populationOf, seededRandom } from './search-dataset-model';
+import type { createOpenSearchIndex } from './api-search';
 import { timeMs } from './timing';
+
+type CreateIndex = typeof createOpenSearchIndex;
 
 /** Issue target for the consumer's bulk path into OpenSearch on the local node, idle machine. */
 export const INGEST_TARGET_EVENTS_PER_SECOND = 10_000;
@@ -26,9 +28,10 @@ export interface IngestRun {
  *
  * A warm-up write of the same events comes first and is reported apart: the node's JVM compiles its
  * indexing path over the first tens of thousands of documents (its first 150,000 took 30 s more CPU
- * than the next in a probe), which a consumer's long-running node has long done.
+ * than the next in a probe), which a consumer's long-running node has long done. `createIndex` is
+ * the adapter as the bench loaded it (as shipped: shipped-code.ts).
  */
-export async function benchOpenSearchIngest(client: Client, anchor: Date, log: (line: string) => void): Promise<IngestRun[]> {
+export async function benchOpenSearchIngest(createIndex: CreateIndex, client: Client, anchor: Date, log: (line: string) => void): Promise<IngestRun[]> {
   const spec = DEFAULT_SEARCH_DATASET;
   const random = seededRandom(spec.seed);
   const documents: IndexDocument[] = [];
@@ -37,13 +40,13 @@ export async function benchOpenSearchIngest(client: Client, anchor: Date, log: (
     if (documents.length >= INGESTED_EVENTS) break;
   }
   documents.length = Math.min(documents.length, INGESTED_EVENTS);
-  const warmUp = await timedWrite(client, documents, 2);
+  const warmUp = await timedWrite(createIndex, client, documents, 2);
   log(
     `  bulk ingest warm-up (the node's first indexing since it started, two in flight): ${Math.round(warmUp.eventsPerSecond).toLocaleString('en')} events/s, not counted`,
   );
   const runs: IngestRun[] = [];
   for (const inFlight of [1, 2]) {
-    const run = await timedWrite(client, documents, inFlight);
+    const run = await timedWrite(createIndex, client, documents, inFlight);
     runs.push(run);
     log(
       `  bulk ingest, ${inFlight} request${inFlight > 1 ? 's' : ''} in flight: ${run.events.toLocaleString('en')} events in ${run.seconds.toFixed(1)} s, ${Math.round(run.eventsPerSecond).toLocaleString('en')} events/s (target ≥ ${INGEST_TARGET_EVENTS_PER_SECOND.toLocaleString('en')})`,
@@ -54,9 +57,9 @@ export async function benchOpenSearchIngest(client: Client, anchor: Date, log: (
 }
 
 /** Writes the documents into fresh indices as the consumer does, timed. */
-async function timedWrite(client: Client, documents: readonly IndexDocument[], inFlight: number): Promise<IngestRun> {
+async function timedWrite(createIndex: CreateIndex, client: Client, documents: readonly IndexDocument[], inFlight: number): Promise<IngestRun> {
   await client.indices.delete({ index: `${PREFIX}*`, ignore_unavailable: true, allow_no_indices: true });
-  const index = createOpenSearchIndex({ client, indexPrefix: PREFIX, replicas: 0, bulkLimits: { maxBytes: 5 * 1024 * 1024, maxDocuments: 1000, inFlight } });
+  const index = createIndex({ client, indexPrefix: PREFIX, replicas: 0, bulkLimits: { maxBytes: 5 * 1024 * 1024, maxDocuments: 1000, inFlight } });
   await index.ensureReady();
   const ms = await timeMs(async () => {
     for (let start = 0; start < documents.length; start += WRITE) {

@@ -114,7 +114,7 @@ export async function benchSearchOnOpenSearch(
     await rm(home, { recursive: true, force: true });
   }
 
-  // Our side runs as a Lambda runs it, bundled (shipped-code.ts); the client is the hand-written side's.
+  // Our side (searches, analyses, the bulk path) runs as a Lambda runs it, bundled (shipped-code.ts); the client is the hand-written side's.
   const shipped = await apiSearchAsShipped();
   const node = await startOpenSearchNode({ home, heapMb: HEAP_MB, log });
   const client = new Client({ node: node.url });
@@ -133,7 +133,7 @@ export async function benchSearchOnOpenSearch(
     }
     const queries = await timeDashboardQueries(client, index, shipped.searchAsTheApiDoes, dataset.anchor, dataset.sampleEmail, log);
     const analyses = await timeAnalyses(client, index, dataset.path, dataset.anchor, log);
-    const ingest = await benchOpenSearchIngest(client, dataset.anchor, log);
+    const ingest = await benchOpenSearchIngest(shipped.createOpenSearchIndex, client, dataset.anchor, log);
     const events = spec.events + spec.otherTenantEvents;
     const bytesPerEvent = kept?.writtenBytesPerEvent ?? (await settledEventBytes(client, events));
     await writeFile(manifestPath, JSON.stringify({ ...wanted, indexedSeconds, writtenBytesPerEvent: bytesPerEvent } satisfies IndexManifest, null, 2));
