@@ -12,7 +12,7 @@ import type { QueryClause } from './request-types';
  */
 
 /** The events the passes in flight hold on the cluster together (about 150 bytes each in the funnel's state). */
-export const EVENTS_AT_ONCE = 1_000_000;
+const EVENTS_AT_ONCE = 1_000_000;
 /** Passes searched at once: each search's scripts run on one core, so two keep both cores of the smallest domain (t3.small.search) busy. */
 export const PASSES_AT_ONCE = 2;
 /** The events one pass holds. */

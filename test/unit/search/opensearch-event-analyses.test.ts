@@ -11,6 +11,7 @@ import {
   passesFor,
   SPLIT_FROM_EVENTS,
 } from '../../../functions/search/opensearch/analysis-passes';
+import { compareUtf8 } from '../../../values/utf8-order';
 import { createOpenSearchIndex, tenantClauses } from '../../../functions/search/opensearch/opensearch-index';
 import { fakeOpenSearch, type RecordedRequest } from './support/fake-opensearch';
 import type { SearchContext } from '../../../functions/search/port';
@@ -62,12 +63,9 @@ describe('funnels and retention on OpenSearch', () => {
   });
 });
 
-/** The order of a keyword field's values (UTF-8 bytes), which OpenSearch's composite and range follow. */
-const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
 describe('funnels and retention on a scripted OpenSearch cluster', () => {
   // The listing of the window's actors that cuts the passes is a search too: a composite aggregation over the actor.
-  const isCount = (request: RecordedRequest) => JSON.parse(request.body!).aggs?.values?.composite !== undefined;
+  const isListing = (request: RecordedRequest) => JSON.parse(request.body!).aggs?.values?.composite !== undefined;
   const listed = (actors: Record<string, number>) => ({
     status: 200,
     body: {
@@ -77,7 +75,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
     },
   });
   const counted = (count: number) => listed({ u1: count });
-  const searches = (requests: RecordedRequest[]) => requests.filter((request) => !isCount(request)).map((request) => JSON.parse(request.body!));
+  const searches = (requests: RecordedRequest[]) => requests.filter((request) => !isListing(request)).map((request) => JSON.parse(request.body!));
 
   it("add up the passes' counts, with medians over every pass's times, and split a big window into passes over ranges of actors", async () => {
     // 1.1 M events: three passes' worth, rounded up to four (two rounds of two); a's 600,000 cannot be split.
@@ -92,7 +90,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
       return `${bounds.gt ?? ''}:${bounds.lte ?? ''}`;
     };
     const { client, requests } = fakeOpenSearch((request) =>
-      isCount(request)
+      isListing(request)
         ? listed(actors)
         : { status: 200, body: { took: 1, hits: { hits: [] }, aggregations: { journeys: { value: passes[rangeOf(JSON.parse(request.body!))] } } } },
     );
@@ -116,7 +114,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
     const listing = fc
       .uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { maxLength: 60 })
       .chain((names) =>
-        fc.tuple(fc.constant([...names].sort(byUtf8)), fc.array(fc.integer({ min: 1, max: 400 }), { minLength: names.length, maxLength: names.length })),
+        fc.tuple(fc.constant([...names].sort(compareUtf8)), fc.array(fc.integer({ min: 1, max: 400 }), { minLength: names.length, maxLength: names.length })),
       );
     fc.assert(
       fc.property(listing, fc.integer({ min: 50, max: 5_000 }), ([names, counts], eventsPerPass) => {
@@ -128,7 +126,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
         // Every actor in exactly one range; the ends unbounded, so actors the listing missed are read too.
         const holding = (value: string) =>
           ranges.filter(
-            (range) => (range.after === undefined || byUtf8(value, range.after) > 0) && (range.upTo === undefined || byUtf8(value, range.upTo) <= 0),
+            (range) => (range.after === undefined || compareUtf8(value, range.after) > 0) && (range.upTo === undefined || compareUtf8(value, range.upTo) <= 0),
           );
         for (const { value } of actors) expect(holding(value)).toHaveLength(1);
         expect(ranges[0]!.after).toBeUndefined();
@@ -168,7 +166,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
   it('follow the actors the script names as tied by their ids, in time-then-id order, and count them with the rest', async () => {
     const hit = (actor: string, time: number, id: string, mask: number) => ({ _score: mask, sort: [time, id], fields: { user_id: [actor] } });
     const { client, requests } = fakeOpenSearch((request) => {
-      if (isCount(request)) return listed({ u7: 2 });
+      if (isListing(request)) return listed({ u7: 2 });
       if (searches(requests).length === 1)
         return {
           status: 200,
@@ -190,7 +188,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
 
   it('refuse an answer a shard failed, as every search does, instead of counting low', async () => {
     const { client } = fakeOpenSearch((request) =>
-      isCount(request)
+      isListing(request)
         ? counted(10)
         : {
             status: 200,
@@ -206,7 +204,7 @@ describe('funnels and retention on a scripted OpenSearch cluster', () => {
 
   it("build the retention table from the script's cohort:offset counts, periods in the request's zone", async () => {
     const { client, requests } = fakeOpenSearch((request) =>
-      isCount(request)
+      isListing(request)
         ? counted(3)
         : { status: 200, body: { took: 1, hits: { hits: [] }, aggregations: { journeys: { value: { '0:0': 2, '0:1': 1, '1:0': 1 } } } } },
     );
