@@ -1,21 +1,21 @@
 import { resolve } from 'node:path';
-import { DuckDBInstance, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import { forEachCohortMember } from '../../functions/cohorts/cohort-members';
 import { fixedWindow } from '../../functions/cohorts/event-windows';
 import type { CohortEventWindow } from '../../schemas/resources/cohort';
 import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../functions/search/port';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn } from './search-dataset';
-import { compare, timeMs } from './timing';
+import { DUCKDB_PAIR_TIMING, handSqlConnection } from './duckdb-baseline';
+import { compareSettled, timeMs } from './timing';
 
 /**
  * Behavioural cohorts at 1M events (the search bench's data: 20,000 users over 30 days): members
  * computed as every use of a cohort computes them (cohort-members.ts, on DuckDB), against one
- * hand-written SQL statement per cohort over the same file. The two member lists must agree
- * before anything is timed.
+ * hand-written SQL statement per cohort over the same file, on an instance with the adapter's
+ * settings, each pair warmed up and timed as the search bench's queries (duckdb-baseline.ts). The two
+ * member lists must agree before anything is timed.
  */
-
-const ROUNDS = 9;
 
 interface BenchCohort {
   readonly name: string;
@@ -72,8 +72,7 @@ export async function benchCohorts(options: { log?: (line: string) => void; dir?
   const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec: DEFAULT_SEARCH_DATASET, log });
   log(dataset.reused ? `  reusing ${dataset.path}` : `  generated ${dataset.path} in ${Math.round(dataset.generatedSeconds)} s`);
   const index = await createDuckDbSearchIndex({ path: dataset.path });
-  const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY' });
-  const connection = await baseline.connect();
+  const { connection, close } = await handSqlConnection(dataset.path);
   const tenantNumber = await tenantNumberIn(connection, BENCH_TENANT);
   const now = dataset.anchor;
   const timings: CohortTiming[] = [];
@@ -96,7 +95,7 @@ export async function benchCohorts(options: { log?: (line: string) => void; dir?
       if (sorted.length !== expected.length || sorted.some((id, k) => id !== expected[k]))
         throw new Error(`cohorts bench: "${cohort.name}" has ${sorted.length} members, the SQL ${expected.length}`);
       if (expected.length === 0) throw new Error(`cohorts bench: "${cohort.name}" has no members: nothing would be measured`);
-      const timed = await compare(ROUNDS, sql, ours);
+      const timed = await compareSettled(DUCKDB_PAIR_TIMING, sql, ours);
       timings.push({
         name: cohort.name,
         members: expected.length,
@@ -105,12 +104,11 @@ export async function benchCohorts(options: { log?: (line: string) => void; dir?
         ratio: timed.subjectMs / timed.baselineMs,
       });
       log(
-        `  ${cohort.name}: ${expected.length.toLocaleString('en')} members; ours ${timed.subjectMs.toFixed(1)} ms, SQL ${timed.baselineMs.toFixed(1)} ms, ratio ${(timed.subjectMs / timed.baselineMs).toFixed(2)}`,
+        `  ${cohort.name}: ${expected.length.toLocaleString('en')} members; ours ${timed.subjectMs.toFixed(1)} ms, SQL ${timed.baselineMs.toFixed(1)} ms, ratio ${(timed.subjectMs / timed.baselineMs).toFixed(2)} (${timed.rounds} rounds after ${timed.warmUpRounds} untimed)`,
       );
     }
   } finally {
-    connection.closeSync();
-    baseline.closeSync();
+    close();
     await index.close();
   }
   return { users: DEFAULT_SEARCH_DATASET.users, timings };

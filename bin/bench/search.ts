@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { parseRequestRange } from '../../functions/search/dates/request-range';
-import { ALLOCATOR_RETURNS_MEMORY, createDuckDbSearchIndex, DEFAULT_MEMORY_LIMIT } from '../../functions/search/duckdb/duckdb-index';
-import { LATE_MATERIALIZATION_MAX_ROWS } from '../../functions/search/duckdb/late-materialization';
+import { createDuckDbSearchIndex } from '../../functions/search/duckdb/duckdb-index';
 import type { SearchableIndex } from '../../functions/search/port';
 import { searchAsTheApiDoes } from './api-search';
+import { DUCKDB_PAIR_TIMING, handSqlConnection } from './duckdb-baseline';
 import { firstDifference } from './search-compare';
 import { BENCH_TENANT, DEFAULT_SEARCH_DATASET, prepareSearchDataset, tenantNumberIn, type SearchDatasetSpec } from './search-dataset';
 import { dashboardQueries, type RunSql, type Send, type SqlScope } from './search-queries';
@@ -48,28 +47,18 @@ export interface SearchBenchResult {
 export const FILE_BYTES_PER_EVENT_TARGET = 200;
 
 /**
- * How each query is timed (timing.ts compareSettled): the fastest answer in about 2 ms, where a
- * ratio is a gap of a few tenths of a ms, and a median of 31 rounds moved by as much between runs
- * (the email search 1.16–1.30); the warm-up lets V8's compiler settle on both paths. It is the
- * OpenSearch bench's: 100 rounds were too few for the email search, whose ratio over its next 1,000
- * alternated rounds was 1.11–1.16 and 1.03–1.06 over the 2,000 after (a probe, both sides' medians
- * falling), so the bench timed V8 settling on our path, which has more code to compile.
- */
-const BENCH_TIMING: PairTiming = { queryBudgetMs: 40_000, minRounds: 5, mostRounds: 201, warmUpBudgetMs: 5_000, warmUpMostRounds: 1_000 };
-
-/**
  * The search section of `npm run bench`: eight dashboard queries over 1M events through our search
  * API on DuckDB, each against hand-written SQL over the same file in the same run. Before timing,
  * the two answers must agree: a fast wrong answer fails the benchmark.
  *
- * The SQL runs on its own read-only DuckDB instance of the same file (the adapter keeps its
- * instance private), with the adapter's instance settings; both are warmed up before timing.
+ * The SQL runs on its own read-only DuckDB instance of the same file, with the adapter's settings
+ * (duckdb-baseline.ts); both are warmed up before timing.
  */
 export async function benchSearch(
   options: { log?: (line: string) => void; spec?: SearchDatasetSpec; dir?: string; timing?: PairTiming } = {},
 ): Promise<SearchBenchResult> {
   const log = options.log ?? (() => {});
-  const timing = options.timing ?? BENCH_TIMING;
+  const timing = options.timing ?? DUCKDB_PAIR_TIMING;
   const spec = options.spec ?? DEFAULT_SEARCH_DATASET;
   const dataset = await prepareSearchDataset({ dir: options.dir ?? resolve(__dirname, '../../.bench/search'), spec, log });
   log(
@@ -82,12 +71,7 @@ export async function benchSearch(
   log(`  file: ${Math.round(bytesPerEvent)} bytes an event (target ≤ ${FILE_BYTES_PER_EVENT_TARGET})`);
   const started = process.hrtime.bigint();
   const index: SearchableIndex = await createDuckDbSearchIndex({ path: dataset.path });
-  // The adapter's own instance settings and tuning (duckdb-index.ts): the hand-written SQL neither
-  // held back by a default the adapter changes nor helped by a memory budget the adapter does not have.
-  const baseline = await DuckDBInstance.create(dataset.path, { access_mode: 'READ_ONLY', memory_limit: DEFAULT_MEMORY_LIMIT, ...ALLOCATOR_RETURNS_MEMORY });
-  const connection = await baseline.connect();
-  await connection.run(`SET TimeZone = 'UTC'`);
-  await connection.run(`SET late_materialization_max_rows = ${LATE_MATERIALIZATION_MAX_ROWS}`);
+  const { connection, close } = await handSqlConnection(dataset.path);
   const runSql: RunSql = async (sql, values) => (await connection.runAndReadAll(sql, values)).getRowsJS();
   const tenantNumber = await tenantNumberIn(connection, BENCH_TENANT);
 
@@ -127,8 +111,7 @@ export async function benchSearch(
       );
     }
   } finally {
-    connection.closeSync();
-    baseline.closeSync();
+    close();
     await index.close();
   }
   // Right after a restart: each query once on an index opened just for it, so DuckDB's own cache is empty.
