@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ProviderSync } from '../../schemas/billing/provider-sync';
 import { FakeZuora } from '../support/fake-providers';
 import { zuoraObjects } from '../support/fake-providers/fake-zuora-catalog';
-import { HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { clockInTheScenarioMonth, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -14,8 +14,13 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  * saying why), 150 accounts over two pages as companies by account number, subscriptions by number
  * with their charges; a meter billing them with no subscription entered by hand; reconciliation
  * against the accounts' usage records, a planted record reported as drift and corrected in one action.
+ *
+ * Zuora states no period, so the run counts usage by UTC calendar month and reconciliation reads the
+ * month the service's clock is in: the runtime's clock and the scenario's hours come from one
+ * clockInTheScenarioMonth, so they share a month even when the test runs in a month's first hours.
  */
 describe('sync in from Zuora', () => {
+  const now = clockInTheScenarioMonth();
   const CLIENT = { clientId: 'zuora-client', clientSecret: 'zuora-secret' };
   const WEBHOOK_SECRET = 'zuora-callout-password';
   let zuora: FakeZuora;
@@ -59,7 +64,7 @@ describe('sync in from Zuora', () => {
         ],
       }),
     );
-    rt = await startTestRuntime('provider-sync-zuora', { dataDir, governanceRefreshMs: 0 });
+    rt = await startTestRuntime('provider-sync-zuora', { dataDir, governanceRefreshMs: 0, managementAuth: { now } });
   }, 120_000);
 
   afterAll(async () => {
@@ -121,7 +126,7 @@ describe('sync in from Zuora', () => {
     );
     expect(meter.status).toBe(201);
     meterId = meter.body._id;
-    const { w1, at } = settledWindows();
+    const { w1, at } = settledWindows(now().getTime());
     const call = numberedCalls();
     const events = [0, 1].flatMap((n) => Array.from({ length: 3 }, (_, k) => call({ company_id: `A-${String(n).padStart(5, '0')}` }, at(w1, 5 + k))));
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
@@ -140,7 +145,7 @@ describe('sync in from Zuora', () => {
       ChargeNumber: 'C-1',
       UOM: 'API Calls',
       Quantity: 4,
-      StartDateTime: new Date(Date.now() - HOUR).toISOString(),
+      StartDateTime: new Date(now().getTime() - HOUR).toISOString(),
     });
     const drifted = await rt.management('POST', `/~/billing/meters/${meterId}/reconciliation`);
     expect(drifted.body.drift).toEqual([expect.objectContaining({ subscription_id: 'S-1', reported: 3, provider: 7, difference: 4 })]);
@@ -152,7 +157,7 @@ describe('sync in from Zuora', () => {
   }, 60_000);
 
   it("leaves drift the service caused itself (a refused delivery) to the window's next correction, saying so", async () => {
-    const { w2, at } = settledWindows();
+    const { w2, at } = settledWindows(now().getTime());
     const call = numberedCalls();
     const events = Array.from({ length: 2 }, (_unused, k) => call({ company_id: 'A-00001', transaction_id: randomUUID() }, at(w2, 10 + k)));
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);

@@ -6,10 +6,23 @@ import { apiCall, uuid, type TestRuntime } from './runtime';
 
 export const HOUR = 3_600_000;
 
-/** Two consecutive hourly windows that closed and settled hours ago by the real clock, and a time inside one. */
-export function settledWindows(): { w1: Date; w2: Date; at: (window: Date, minutes: number) => Date } {
-  const w1 = new Date(Math.floor(Date.now() / HOUR) * HOUR - 4 * HOUR);
+/** Two consecutive hourly windows that closed and settled hours before `now` (the real clock), and a time inside one. */
+export function settledWindows(now: number = Date.now()): { w1: Date; w2: Date; at: (window: Date, minutes: number) => Date } {
+  const w1 = new Date(Math.floor(now / HOUR) * HOUR - 4 * HOUR);
   return { w1, w2: new Date(w1.getTime() + HOUR), at: (window, minutes) => new Date(window.getTime() + minutes * 60_000) };
+}
+
+/**
+ * A clock for a scenario whose usage must fall in the month the service's clock is in (a provider
+ * that states no period, billed by UTC calendar month): the real clock, but in a month's first 5
+ * hours, where settledWindows' hours lie in the month before, an hour before the month began, so
+ * the scenario and the service's "current period" share a month at any hour the test runs.
+ */
+export function clockInTheScenarioMonth(realNow: number = Date.now()): () => Date {
+  const at = new Date(realNow);
+  const sinceMonthStart = realNow - Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+  const shift = sinceMonthStart < 5 * HOUR ? sinceMonthStart + HOUR : 0;
+  return () => new Date(Date.now() - shift);
 }
 
 /** API calls with fresh sequential transaction ids, so each one is stored exactly once. */
