@@ -6,10 +6,21 @@ import { apiCall, uuid, type TestRuntime } from './runtime';
 
 export const HOUR = 3_600_000;
 
-/** Two consecutive hourly windows that closed and settled hours before `now` (the real clock), and a time inside one. */
+/**
+ * Two consecutive hourly windows that closed and settled hours before `now` (the real clock), and a
+ * time inside one. Both lie in one UTC month (an hour earlier where the second would open one), so
+ * a period of the first window's calendar month holds both at any hour a test runs.
+ */
 export function settledWindows(now: number = Date.now()): { w1: Date; w2: Date; at: (window: Date, minutes: number) => Date } {
-  const w1 = new Date(Math.floor(now / HOUR) * HOUR - 4 * HOUR);
+  const latest = Math.floor(now / HOUR) * HOUR - 4 * HOUR;
+  const w1 = new Date(opensAMonth(latest + HOUR) ? latest - HOUR : latest);
   return { w1, w2: new Date(w1.getTime() + HOUR), at: (window, minutes) => new Date(window.getTime() + minutes * 60_000) };
+}
+
+/** Whether the hour starting at `time` is a UTC month's first. */
+function opensAMonth(time: number): boolean {
+  const hour = new Date(time);
+  return hour.getUTCDate() === 1 && hour.getUTCHours() === 0;
 }
 
 /**
