@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { localParts } from '../../functions/search/dates/time-zone';
 import { apiCall, searchBackends, startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -11,7 +12,10 @@ import { apiCall, searchBackends, startTestRuntime, type TestRuntime } from './s
 const MINUTE = 60_000;
 
 /** A zone's calendar month (year included) at an instant. */
-const monthIn = (timeZone: string, at: number) => new Intl.DateTimeFormat('en', { timeZone, year: 'numeric', month: '2-digit' }).format(at);
+const monthIn = (timeZone: string, at: number) => {
+  const { year, month } = localParts(at, timeZone);
+  return year * 12 + month;
+};
 /**
  * The calendar windows below are asked in Paris, about events written 10 minutes before; run within
  * half an hour of a Paris month's start, those events fall in the month before. Then New York

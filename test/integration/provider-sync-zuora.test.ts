@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ProviderSync } from '../../schemas/billing/provider-sync';
 import { FakeZuora } from '../support/fake-providers';
 import { zuoraObjects } from '../support/fake-providers/fake-zuora-catalog';
-import { clockInTheScenarioMonth, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
+import { clockInTheMonthOf, HOUR, numberedCalls, settledWindows } from './support/billing-scenario';
 import { startTestRuntime, type TestRuntime } from './support/runtime';
 
 /**
@@ -16,11 +16,12 @@ import { startTestRuntime, type TestRuntime } from './support/runtime';
  * against the accounts' usage records, a planted record reported as drift and corrected in one action.
  *
  * Zuora states no period, so the run counts usage by UTC calendar month and reconciliation reads the
- * month the service's clock is in: the runtime's clock and the scenario's hours come from one
- * clockInTheScenarioMonth, so they share a month even when the test runs in a month's first hours.
+ * month the service's clock is in: the runtime's clock stays in the scenario's month
+ * (clockInTheMonthOf), even when the test runs in a month's first hours.
  */
 describe('sync in from Zuora', () => {
-  const now = clockInTheScenarioMonth();
+  const scenario = settledWindows();
+  const now = clockInTheMonthOf(scenario.w1);
   const CLIENT = { clientId: 'zuora-client', clientSecret: 'zuora-secret' };
   const WEBHOOK_SECRET = 'zuora-callout-password';
   let zuora: FakeZuora;
@@ -126,7 +127,7 @@ describe('sync in from Zuora', () => {
     );
     expect(meter.status).toBe(201);
     meterId = meter.body._id;
-    const { w1, at } = settledWindows(now().getTime());
+    const { w1, at } = scenario;
     const call = numberedCalls();
     const events = [0, 1].flatMap((n) => Array.from({ length: 3 }, (_, k) => call({ company_id: `A-${String(n).padStart(5, '0')}` }, at(w1, 5 + k))));
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);
@@ -157,7 +158,7 @@ describe('sync in from Zuora', () => {
   }, 60_000);
 
   it("leaves drift the service caused itself (a refused delivery) to the window's next correction, saying so", async () => {
-    const { w2, at } = settledWindows(now().getTime());
+    const { w2, at } = scenario;
     const call = numberedCalls();
     const events = Array.from({ length: 2 }, (_unused, k) => call({ company_id: 'A-00001', transaction_id: randomUUID() }, at(w2, 10 + k)));
     expect((await rt.collect('/v1/events/batch', events)).status).toBe(201);

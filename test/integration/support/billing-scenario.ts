@@ -1,5 +1,6 @@
 import type { DeliveryChannel } from '../../../functions/billing/channels/channel-delivery';
 import type { BillingRunDeps, BillingRunHooks, BillingRunInput, BillingRunSettings } from '../../../functions/billing/run/billing-run';
+import { currentBillingPeriod } from '../../../values/billing-period';
 import { apiCall, uuid, type TestRuntime } from './runtime';
 
 /** Shared set-up of the billing run's integration tests. */
@@ -7,32 +8,28 @@ import { apiCall, uuid, type TestRuntime } from './runtime';
 export const HOUR = 3_600_000;
 
 /**
- * Two consecutive hourly windows that closed and settled hours before `now` (the real clock), and a
- * time inside one. Both lie in one UTC month (an hour earlier where the second would open one), so
- * a period of the first window's calendar month holds both at any hour a test runs.
+ * Two consecutive hourly windows that closed and settled hours ago by the real clock, and a time
+ * inside one. Both lie in one UTC calendar month, the period the run counts usage in where none is
+ * stated (an hour earlier where the second would open a month), so a period of the first window's
+ * month holds both at any hour a test runs.
  */
-export function settledWindows(now: number = Date.now()): { w1: Date; w2: Date; at: (window: Date, minutes: number) => Date } {
-  const latest = Math.floor(now / HOUR) * HOUR - 4 * HOUR;
-  const w1 = new Date(opensAMonth(latest + HOUR) ? latest - HOUR : latest);
+export function settledWindows(): { w1: Date; w2: Date; at: (window: Date, minutes: number) => Date } {
+  const latest = Math.floor(Date.now() / HOUR) * HOUR - 4 * HOUR;
+  const w1 = new Date(monthOf(latest + HOUR).start.getTime() === latest + HOUR ? latest - HOUR : latest);
   return { w1, w2: new Date(w1.getTime() + HOUR), at: (window, minutes) => new Date(window.getTime() + minutes * 60_000) };
 }
 
-/** Whether the hour starting at `time` is a UTC month's first. */
-function opensAMonth(time: number): boolean {
-  const hour = new Date(time);
-  return hour.getUTCDate() === 1 && hour.getUTCHours() === 0;
-}
+/** The UTC calendar month holding `time`, as the run takes it where no period is stated. */
+const monthOf = (time: number) => currentBillingPeriod(null, null, new Date(time));
 
 /**
- * A clock for a scenario whose usage must fall in the month the service's clock is in (a provider
- * that states no period, billed by UTC calendar month): the real clock, but in a month's first 5
- * hours, where settledWindows' hours lie in the month before, an hour before the month began, so
- * the scenario and the service's "current period" share a month at any hour the test runs.
+ * A clock in `time`'s UTC calendar month, for a service whose "current period" must hold a scenario
+ * (a provider that states no period): the real clock, or, once that month has ended (a test run in
+ * a month's first hours), one running from the month's last hour.
  */
-export function clockInTheScenarioMonth(realNow: number = Date.now()): () => Date {
-  const at = new Date(realNow);
-  const sinceMonthStart = realNow - Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
-  const shift = sinceMonthStart < 5 * HOUR ? sinceMonthStart + HOUR : 0;
+export function clockInTheMonthOf(time: Date): () => Date {
+  const end = monthOf(time.getTime()).end.getTime();
+  const shift = Date.now() < end ? 0 : Date.now() - (end - HOUR);
   return () => new Date(Date.now() - shift);
 }
 
